@@ -1,0 +1,86 @@
+package codex
+
+import (
+	"bytes"
+	"strings"
+)
+
+// maxLinkLen bounds a [[link]]; longer bracket runs are prose, not links.
+const maxLinkLen = 200
+
+// scanLinks finds [[Target]], [[Target|label]] and [[Target#Section]]
+// links in src[body], skipping those inside code. A link never spans a
+// line break.
+func scanLinks(src []byte, body Range, code []Range) []Link {
+	var links []Link
+	part := src[body.Start:body.End]
+	for i := 0; i < len(part); {
+		j := bytes.Index(part[i:], []byte("[["))
+		if j < 0 {
+			break
+		}
+		open := i + j
+		// "[[[x]]]" links x: step to the last of a run of brackets.
+		for open+2 < len(part) && part[open+2] == '[' {
+			open++
+		}
+		if open > 0 && part[open-1] == '\\' {
+			i = open + 2
+			continue
+		}
+		rest := part[open+2:]
+		if len(rest) > maxLinkLen {
+			rest = rest[:maxLinkLen]
+		}
+		k := bytes.Index(rest, []byte("]]"))
+		if k < 0 || bytes.ContainsAny(rest[:k], "\n[]") {
+			i = open + 2
+			continue
+		}
+		inner := rest[:k]
+		start := body.Start + open
+		end := start + 2 + k + 2
+		i = open + 2 + k + 2
+		if inCode(code, start) {
+			continue
+		}
+		target, label := inner, []byte(nil)
+		if p := bytes.IndexByte(inner, '|'); p >= 0 {
+			target, label = inner[:p], inner[p+1:]
+		}
+		tStart := start + 2 + (len(target) - len(bytes.TrimLeft(target, " \t")))
+		trimmed := bytes.TrimSpace(target)
+		if len(trimmed) == 0 {
+			continue
+		}
+		links = append(links, Link{
+			Target:      strings.ToValidUTF8(string(trimmed), "\uFFFD"),
+			Label:       strings.ToValidUTF8(strings.TrimSpace(string(label)), "\uFFFD"),
+			Range:       Range{start, end},
+			TargetRange: Range{tStart, tStart + len(trimmed)},
+		})
+	}
+	return links
+}
+
+func inCode(code []Range, off int) bool {
+	for _, r := range code {
+		if r.Contains(off) {
+			return true
+		}
+	}
+	return false
+}
+
+// LinkName is the entry name a link target refers to: "Ilse Dorn#Soul"
+// refers to Ilse Dorn.
+func (l Link) LinkName() string {
+	name, _, _ := strings.Cut(l.Target, "#")
+	return strings.TrimSpace(name)
+}
+
+// LinkSection is the section a link target points into, if any.
+func (l Link) LinkSection() string {
+	_, section, _ := strings.Cut(l.Target, "#")
+	return strings.TrimSpace(section)
+}

@@ -1,0 +1,267 @@
+package codex
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+const (
+	// MaxEntryBytes is the largest file parsed as an entry. Canon entries
+	// are notes, not novels; anything larger is reported and skipped.
+	MaxEntryBytes = 4 << 20
+	// maxSummary bounds a summary taken from the first paragraph.
+	maxSummary = 400
+	// binarySniff is how far into a file a NUL byte marks it as binary,
+	// the same rule git uses.
+	binarySniff = 8000
+)
+
+// Parse reads src as the file at the project-relative path id. folderType
+// is the type the file's folder implies, or "" when it sits in no type
+// folder. It returns a nil entry when the file is not a codex entry, and
+// problems either way: an entry with problems is still usable; problems
+// with no entry mean the file was skipped.
+func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
+	if folderType == "" && !bytes.HasPrefix(bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF")), []byte("---")) {
+		return nil, nil // no front matter, no type folder: prose, not canon
+	}
+	if p, skip := unusable(id, src); skip {
+		if folderType == "" {
+			return nil, nil
+		}
+		return nil, []Problem{p}
+	}
+
+	var problems []Problem
+	if bad := firstInvalidUTF8(src); bad >= 0 {
+		problems = append(problems, Problem{Path: id, Code: CodeEncoding, Severity: SeverityWarning,
+			Message: fmt.Sprintf("file is not valid UTF-8 (first bad byte at offset %d); unreadable bytes show as \uFFFD", bad),
+			Range:   Range{bad, bad + 1}})
+	}
+
+	fm := splitFrontMatter(src)
+	var h header
+	if fm.Present {
+		if !fm.Closed {
+			problems = append(problems, Problem{Path: id, Code: CodeUnclosed, Severity: SeverityError,
+				Message: "front matter is opened with `---` but never closed; add a `---` line after the last key",
+				Range:   fm.Open})
+		}
+		var hp []Problem
+		h, hp = decodeHeader(id, src, fm.YAML)
+		problems = append(problems, hp...)
+	}
+
+	typ := ParseType(h.Type)
+	if manuscriptTypes[string(typ)] {
+		return nil, nil
+	}
+	if typ == "" {
+		typ = folderType
+	}
+	if typ == "" {
+		return nil, nil
+	}
+	if h.Type != "" && !typ.Builtin() {
+		if guess, ok := suggestType(string(typ)); ok {
+			problems = append(problems, Problem{Path: id, Code: CodeUnknownType, Severity: SeverityWarning,
+				Message: fmt.Sprintf("unknown type %q; did you mean %q?", h.Type, guess), Range: h.typeRange})
+		}
+	}
+
+	o := outlineOf(src, fm.Body)
+	e := &Entry{
+		ID:          id,
+		Type:        typ,
+		Stem:        stemOf(id),
+		Aliases:     h.Aliases,
+		AliasRanges: h.aliasRanges,
+		Tags:        h.Tags,
+		Locked:      h.Locked,
+		Custom:      h.Custom,
+		Exclude:     h.Exclude,
+		Mentions:    h.Mentions == nil || *h.Mentions,
+		Source:      string(src),
+		Body:        fm.Body,
+		Sections:    o.Sections,
+	}
+	e.Title = firstNonEmpty(h.Title, o.FirstHeading, humanize(e.Stem))
+	e.Name = firstNonEmpty(h.Name, h.Title, o.FirstHeading, humanize(e.Stem))
+	if h.Name != "" {
+		e.NameRange = h.nameRange
+	}
+	e.Summary = firstNonEmpty(h.Summary, truncateWords(linkText(o.FirstParagraph), maxSummary))
+	e.Links = scanLinks(src, fm.Body, o.Code)
+
+	switch strings.ToLower(h.Status) {
+	case "", "confirmed":
+		e.Status = StatusConfirmed
+	case "tentative":
+		e.Status = StatusTentative
+	default:
+		e.Status = StatusConfirmed
+		problems = append(problems, Problem{Path: id, Code: CodeStatus, Severity: SeverityWarning,
+			Message: fmt.Sprintf("status %q is not confirmed or tentative; treated as confirmed", h.Status),
+			Range:   h.statusRange})
+	}
+
+	for i, field := range h.Locked {
+		if !hasKey(h.keys, field) {
+			problems = append(problems, Problem{Path: id, Code: CodeLockedField, Severity: SeverityWarning,
+				Message: fmt.Sprintf("locked field %q is not set in this entry's front matter", field),
+				Range:   h.lockedRanges[i]})
+		}
+	}
+
+	if len(bytes.TrimSpace(src)) == 0 {
+		problems = append(problems, Problem{Path: id, Code: CodeEmpty, Severity: SeverityWarning,
+			Message: "empty entry: add front matter (name, aliases, summary) and a description"})
+	}
+	e.Problems = problems
+	return e, problems
+}
+
+// ParseSoul reads the soul.md companion of a folder-shaped character.
+// Front matter, if any, is skipped; the rest is the character's inner life.
+func ParseSoul(id string, src []byte) *Soul {
+	s := &Soul{ID: id}
+	if p, skip := unusable(id, src); skip {
+		s.Problems = []Problem{p}
+		return s
+	}
+	fm := splitFrontMatter(src)
+	o := outlineOf(src, fm.Body)
+	s.Source = string(src)
+	s.Body = fm.Body
+	s.Sections = o.Sections
+	s.Links = scanLinks(src, fm.Body, o.Code)
+	return s
+}
+
+// unusable reports files that cannot be read as Markdown at all.
+func unusable(id string, src []byte) (Problem, bool) {
+	switch {
+	case len(src) > MaxEntryBytes:
+		return tooLarge(id, int64(len(src))), true
+	case bytes.IndexByte(src[:min(len(src), binarySniff)], 0) >= 0:
+		return Problem{Path: id, Code: CodeBinary, Severity: SeverityError,
+			Message: "file looks binary (it contains NUL bytes), not Markdown; skipped"}, true
+	}
+	return Problem{}, false
+}
+
+func tooLarge(id string, size int64) Problem {
+	return Problem{Path: id, Code: CodeTooLarge, Severity: SeverityError,
+		Message: fmt.Sprintf("file is %s, over the %s limit for a codex entry; skipped", byteSize(size), byteSize(MaxEntryBytes))}
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func firstInvalidUTF8(src []byte) int {
+	if utf8.Valid(src) {
+		return -1
+	}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// stemOf is the file name without extension, or the folder name for a
+// folder-shaped entry's index.md.
+func stemOf(id string) string {
+	dir, file := path.Split(id)
+	stem := strings.TrimSuffix(file, path.Ext(file))
+	if strings.EqualFold(stem, "index") && dir != "" {
+		return path.Base(strings.TrimSuffix(dir, "/"))
+	}
+	return stem
+}
+
+// humanize turns a file stem into a display name: "mara-vell" → "Mara Vell".
+func humanize(stem string) string {
+	words := strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '.' })
+	for i, w := range words {
+		r, size := utf8.DecodeRuneInString(w)
+		words[i] = string(unicode.ToUpper(r)) + w[size:]
+	}
+	return strings.Join(words, " ")
+}
+
+// linkText replaces [[Target|label]] with its label and [[Target]] with
+// its target, for summaries read as prose.
+func linkText(s string) string {
+	if !strings.Contains(s, "[[") {
+		return s
+	}
+	links := scanLinks([]byte(s), Range{0, len(s)}, nil)
+	var b strings.Builder
+	prev := 0
+	for _, l := range links {
+		b.WriteString(s[prev:l.Range.Start])
+		b.WriteString(firstNonEmpty(l.Label, l.LinkName()))
+		prev = l.Range.End
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+// truncateWords cuts s to at most max bytes at a word boundary, marking
+// the cut with an ellipsis.
+func truncateWords(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:max], ' ')
+	if cut < max/2 {
+		cut = max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func hasKey(keys []string, want string) bool {
+	for _, k := range keys {
+		if strings.EqualFold(k, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// suggestType finds the built-in type a misspelt one was meant to be.
+func suggestType(s string) (Type, bool) {
+	for _, t := range Types {
+		if editDistanceAtMost(s, string(t), 2) || editDistanceAtMost(s, t.Plural(), 2) {
+			return t, true
+		}
+	}
+	return "", false
+}
