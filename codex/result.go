@@ -1,0 +1,185 @@
+package codex
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Excerpt bounds, in bytes of UTF-8 text.
+const (
+	LookupExcerptBytes = 1200
+	SearchExcerptBytes = 320
+	SoulExcerptBytes   = 600
+)
+
+// Result is an entry as the advisor tools and the CLI return it: enough
+// to answer from, never the whole file.
+type Result struct {
+	ProjectPath  string    `json:"projectPath"`
+	RelativePath string    `json:"relativePath"`
+	Type         Type      `json:"type"`
+	Name         string    `json:"name"`
+	Title        string    `json:"title"`
+	Aliases      []string  `json:"aliases,omitempty"`
+	Summary      string    `json:"summary,omitempty"`
+	Tags         []string  `json:"tags,omitempty"`
+	Status       Status    `json:"status"`
+	Excerpt      string    `json:"excerpt,omitempty"`
+	SoulExcerpt  string    `json:"soulExcerpt,omitempty"`
+	Match        MatchKind `json:"match,omitempty"`
+	Score        float64   `json:"score,omitempty"`
+}
+
+// NewResult describes e with no excerpt, as a listing shows it.
+func NewResult(root string, e *Entry) Result {
+	return Result{
+		ProjectPath:  root,
+		RelativePath: e.ID,
+		Type:         e.Type,
+		Name:         e.Name,
+		Title:        e.Title,
+		Aliases:      e.Aliases,
+		Summary:      e.Summary,
+		Tags:         e.Tags,
+		Status:       e.Status,
+	}
+}
+
+// lookupResult describes e with the opening of its body and soul.
+func lookupResult(root string, m Match) Result {
+	r := NewResult(root, m.Entry)
+	r.Match, r.Score = m.Kind, m.Score
+	r.Excerpt = LeadExcerpt(withoutTitle(m.Entry.BodyText()), LookupExcerptBytes)
+	if s := m.Entry.Soul; s != nil && s.Source != "" {
+		r.SoulExcerpt = LeadExcerpt(withoutTitle(s.Source[s.Body.Start:s.Body.End]), SoulExcerptBytes)
+	}
+	return r
+}
+
+// LeadExcerpt is the start of text, at most limit bytes, cut at a
+// paragraph, line or word boundary and marked with an ellipsis when cut.
+func LeadExcerpt(text string, limit int) string {
+	text = strings.TrimSpace(text)
+	if len(text) <= limit {
+		return text
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	head := text[:cut]
+	for _, sep := range []string{"\n\n", "\n", ". ", " "} {
+		if i := strings.LastIndex(head, sep); i >= limit/2 {
+			head = head[:i+len(sep)]
+			break
+		}
+	}
+	return dropTrailingHeading(strings.TrimSpace(head)) + " …"
+}
+
+// withoutTitle drops a leading "# Title" line: results carry the title.
+func withoutTitle(body string) string {
+	body = strings.TrimLeft(body, " \t\r\n")
+	if strings.HasPrefix(body, "# ") {
+		if _, rest, ok := strings.Cut(body, "\n"); ok {
+			return rest
+		}
+		return ""
+	}
+	return body
+}
+
+// dropTrailingHeading removes headings left dangling at the end of a cut.
+func dropTrailingHeading(s string) string {
+	for {
+		i := strings.LastIndexByte(s, '\n')
+		if !strings.HasPrefix(strings.TrimSpace(s[i+1:]), "#") || i < 0 {
+			return s
+		}
+		s = strings.TrimSpace(s[:i])
+	}
+}
+
+// windowExcerpt is up to limit bytes of text around the first place any
+// of terms occurs (case-insensitively), or the lead when none does.
+func windowExcerpt(text string, terms []string, limit int) string {
+	text = strings.TrimSpace(text)
+	if len(text) <= limit {
+		return text
+	}
+	at := -1
+	for _, t := range terms {
+		if len(t) < 3 {
+			continue
+		}
+		if i := indexFold(text, t); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return LeadExcerpt(text, limit)
+	}
+	start := max(0, at-limit/3)
+	if start > 0 {
+		if sp := strings.IndexAny(text[start:at], " \n"); sp >= 0 {
+			start += sp + 1
+		}
+	}
+	end := min(len(text), start+limit)
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	if end < len(text) {
+		if sp := strings.LastIndexAny(text[at:end], " \n"); sp > 0 {
+			end = at + sp
+		}
+	}
+	out := strings.TrimSpace(text[start:end])
+	if start > 0 {
+		out = "… " + out
+	}
+	if end < len(text) {
+		out += " …"
+	}
+	return out
+}
+
+// indexFold is strings.Index ignoring case, with offsets into s itself
+// (lower-casing can change byte lengths, so s is never rewritten).
+func indexFold(s, sub string) int {
+	if sub == "" {
+		return 0
+	}
+	first, _ := utf8.DecodeRuneInString(sub)
+	for i, r := range s {
+		if !sameLetter(r, first) {
+			continue
+		}
+		if n := prefixFold(s[i:], sub); n > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// prefixFold reports the length in s of a case-insensitive match of sub
+// at the start of s, or 0.
+func prefixFold(s, sub string) int {
+	i := 0
+	for _, want := range sub {
+		if i >= len(s) {
+			return 0
+		}
+		got, size := utf8.DecodeRuneInString(s[i:])
+		if !sameLetter(got, want) {
+			return 0
+		}
+		i += size
+	}
+	return i
+}
+
+func sameLetter(a, b rune) bool {
+	return a == b || unicode.ToLower(a) == unicode.ToLower(b)
+}
