@@ -1,0 +1,209 @@
+package codex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// ErrIndexLocked means another process holds the project's index open.
+var ErrIndexLocked = errors.New("index is in use by another quire process")
+
+// Analyzer and field names of the index mapping. Changing any of them, or
+// what a document holds, requires a new SchemaVersion.
+const (
+	analyzerProse = "quire_prose"
+	analyzerName  = "quire_name"
+
+	fieldName      = "name"
+	fieldNameKey   = "name_key"
+	fieldAliases   = "aliases"
+	fieldAliasKeys = "alias_keys"
+	fieldTitle     = "title"
+	fieldType      = "type"
+	fieldTags      = "tags"
+	fieldStatus    = "status"
+	fieldPath      = "path"
+	fieldSummary   = "summary"
+	fieldBody      = "body"
+)
+
+// indexBatchSize bounds the documents sent to bleve at once.
+const indexBatchSize = 1000
+
+// bleveIndex is the full-text index of the codex.
+type bleveIndex struct {
+	idx bleve.Index
+}
+
+func indexMapping() (*mapping.IndexMappingImpl, error) {
+	m := bleve.NewIndexMapping()
+	if err := m.AddCustomAnalyzer(analyzerProse, map[string]any{
+		"type":          custom.Name,
+		"char_filters":  []any{asciifolding.Name},
+		"tokenizer":     unicode.Name,
+		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
+	}); err != nil {
+		return nil, fmt.Errorf("prose analyzer: %w", err)
+	}
+	if err := m.AddCustomAnalyzer(analyzerName, map[string]any{
+		"type":          custom.Name,
+		"char_filters":  []any{asciifolding.Name},
+		"tokenizer":     unicode.Name,
+		"token_filters": []any{en.PossessiveName, lowercase.Name},
+	}); err != nil {
+		return nil, fmt.Errorf("name analyzer: %w", err)
+	}
+	field := func(analyzer string) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = analyzer
+		f.Store = false
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		f.DocValues = false
+		return f
+	}
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fieldName, field(analyzerName))
+	doc.AddFieldMappingsAt(fieldNameKey, field(keyword.Name))
+	doc.AddFieldMappingsAt(fieldAliases, field(analyzerName))
+	doc.AddFieldMappingsAt(fieldAliasKeys, field(keyword.Name))
+	doc.AddFieldMappingsAt(fieldTitle, field(analyzerName))
+	doc.AddFieldMappingsAt(fieldType, field(keyword.Name))
+	doc.AddFieldMappingsAt(fieldTags, field(keyword.Name))
+	doc.AddFieldMappingsAt(fieldStatus, field(keyword.Name))
+	doc.AddFieldMappingsAt(fieldPath, field(analyzerName))
+	doc.AddFieldMappingsAt(fieldSummary, field(analyzerProse))
+	doc.AddFieldMappingsAt(fieldBody, field(analyzerProse))
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = analyzerProse
+	m.StoreDynamic = false
+	m.IndexDynamic = false
+	m.DocValuesDynamic = false
+	return m, nil
+}
+
+// document is what bleve indexes for an entry. Keyword copies of name and
+// aliases hold the normalized form, so exact matches ignore case and
+// diacritics like the catalog does.
+func document(e *Entry) map[string]any {
+	aliasKeys := make([]string, len(e.Aliases))
+	for i, a := range e.Aliases {
+		aliasKeys[i] = Normalize(a)
+	}
+	tags := make([]string, len(e.Tags))
+	for i, t := range e.Tags {
+		tags[i] = Normalize(t)
+	}
+	body := e.BodyText()
+	if e.Soul != nil {
+		body += "\n\n" + e.Soul.Source[e.Soul.Body.Start:e.Soul.Body.End]
+	}
+	return map[string]any{
+		fieldName:      e.Name,
+		fieldNameKey:   Normalize(e.Name),
+		fieldAliases:   e.Aliases,
+		fieldAliasKeys: aliasKeys,
+		fieldTitle:     e.Title,
+		fieldType:      string(e.Type),
+		fieldTags:      tags,
+		fieldStatus:    string(e.Status),
+		fieldPath:      e.ID,
+		fieldSummary:   e.Summary,
+		fieldBody:      body,
+	}
+}
+
+// newMemoryIndex builds an index that lives only in memory.
+func newMemoryIndex() (*bleveIndex, error) {
+	m, err := indexMapping()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return nil, fmt.Errorf("create in-memory index: %w", err)
+	}
+	return &bleveIndex{idx: idx}, nil
+}
+
+// openDiskIndex opens the index at dir, creating it when missing. A lock
+// held by another process fails after boltTimeout with ErrIndexLocked; any
+// other failure to open is returned for the caller to rebuild.
+func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, created bool, err error) {
+	cfg := map[string]any{"bolt_timeout": boltTimeout.String()}
+	if _, statErr := os.Stat(dir); statErr == nil {
+		idx, err := bleve.OpenUsing(dir, cfg)
+		if err != nil {
+			return nil, false, lockedOr(fmt.Errorf("open index %s: %w", dir, err))
+		}
+		return &bleveIndex{idx: idx}, false, nil
+	}
+	m, err := indexMapping()
+	if err != nil {
+		return nil, false, err
+	}
+	idx, err := bleve.NewUsing(dir, m, scorch.Name, scorch.Name, cfg)
+	if err != nil {
+		return nil, false, lockedOr(fmt.Errorf("create index %s: %w", dir, err))
+	}
+	return &bleveIndex{idx: idx}, true, nil
+}
+
+func lockedOr(err error) error {
+	if errors.Is(err, bolterrors.ErrTimeout) || strings.Contains(err.Error(), bolterrors.ErrTimeout.Error()) {
+		return fmt.Errorf("%w (%v)", ErrIndexLocked, err)
+	}
+	return err
+}
+
+// apply indexes upserts and removes deletes, in batches.
+func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []string) error {
+	b := ix.idx.NewBatch()
+	flush := func() error {
+		if b.Size() == 0 {
+			return nil
+		}
+		if err := ix.idx.Batch(b); err != nil {
+			return fmt.Errorf("index batch: %w", err)
+		}
+		b.Reset()
+		return nil
+	}
+	for _, id := range deletes {
+		b.Delete(id)
+	}
+	for _, e := range upserts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := b.Index(e.ID, document(e)); err != nil {
+			return fmt.Errorf("index %s: %w", e.ID, err)
+		}
+		if b.Size() >= indexBatchSize {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+func (ix *bleveIndex) count() (uint64, error) { return ix.idx.DocCount() }
+
+func (ix *bleveIndex) close() error { return ix.idx.Close() }

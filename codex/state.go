@@ -1,0 +1,144 @@
+package codex
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// SchemaVersion stamps the on-disk index and state. Bump it whenever the
+// index mapping, the indexed document or the persisted Entry changes:
+// a stamp that differs makes quire rebuild instead of misreading.
+const SchemaVersion = 1
+
+// Names inside a project's cache folder.
+const (
+	metaFile  = "meta.json"
+	stateFile = "state.gob"
+	indexDir  = "index.bleve"
+)
+
+// meta is the human-readable stamp of a cache folder.
+type meta struct {
+	Schema  int       `json:"schema"`
+	Root    string    `json:"root"`
+	Written time.Time `json:"written"`
+}
+
+// fileState is what quire remembers of a file between runs, to tell on
+// start what changed while it was not running.
+type fileState struct {
+	Size    int64
+	ModTime int64 // UnixNano
+	Hash    [sha256.Size]byte
+	// Role is how the file was read: its folder type and owner, since a
+	// new index.md nearby can change it without the file changing.
+	FolderType Type
+	SoulOf     string
+}
+
+// savedState is the catalog as persisted: warm starts load it instead of
+// parsing every file again.
+type savedState struct {
+	Schema  int
+	Root    string
+	Files   map[string]fileState
+	Entries []*Entry
+	Souls   []*Soul
+	Skipped []Problem
+}
+
+// CacheDirFor is where quire keeps the index of the project at root:
+// the user cache folder, one subfolder per project path.
+func CacheDirFor(root string) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find user cache folder: %w", err)
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(base, "quire", hex.EncodeToString(sum[:8])), nil
+}
+
+func readMeta(dir string) (meta, error) {
+	var m meta
+	data, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("read %s: %w", metaFile, err)
+	}
+	return m, nil
+}
+
+func writeMeta(dir, root string) error {
+	data, err := json.MarshalIndent(meta{Schema: SchemaVersion, Root: root, Written: time.Now().UTC()}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, metaFile), data)
+}
+
+func readState(dir string) (*savedState, error) {
+	f, err := os.Open(filepath.Join(dir, stateFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var st savedState
+	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&st); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", stateFile, err)
+	}
+	if st.Schema != SchemaVersion {
+		return nil, fmt.Errorf("state schema %d, want %d", st.Schema, SchemaVersion)
+	}
+	return &st, nil
+}
+
+func writeState(dir string, st *savedState) error {
+	tmp, err := os.CreateTemp(dir, stateFile+".*")
+	if err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	err = gob.NewEncoder(w).Encode(st)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, stateFile))
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("save state: %w", err)
+	}
+	return nil
+}
+
+// writeFileAtomic replaces a file so that a reader never sees half of it.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
+}

@@ -1,0 +1,200 @@
+package codex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watch keeps the store current until ctx ends: it watches every project
+// folder (adding new ones as they appear, dropping moved or deleted ones),
+// lets bursts of events settle for the debounce interval, then re-reads
+// exactly the paths that changed. Editor saves through a temporary file
+// and a rename, and backup-then-write saves, come out as one change of
+// the file. When the kernel's event queue overflows, it falls back to a
+// full resync. onChange, if set, is called after each applied batch from
+// the watcher's goroutine.
+func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("start file watcher: %w", err)
+	}
+	defer w.Close()
+	s.mu.Lock()
+	ig := s.ignore
+	s.mu.Unlock()
+	if ig == nil {
+		ig = loadIgnore(s.root)
+	}
+	watched := map[string]bool{}
+	s.watchTree(w, s.root, ig, watched)
+	// Files written between Open and the first watch would be missed.
+	if ch, _, err := s.sync(ctx); err != nil && !errors.Is(err, errClosed) {
+		s.log.Warn("codex resync failed", "err", err)
+	} else if err == nil && onChange != nil && len(ch.Updated)+len(ch.Removed) > 0 {
+		onChange(ch)
+	}
+
+	pending := map[string]bool{}
+	fullSync := false
+	settle := time.NewTimer(time.Hour)
+	settle.Stop()
+	save := time.NewTimer(time.Hour)
+	save.Stop()
+	defer func() {
+		if err := s.Save(); err != nil && !errors.Is(err, errClosed) {
+			s.log.Warn("codex state not saved", "err", err)
+		}
+	}()
+
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			rel, inside := s.relative(ev.Name)
+			if !inside {
+				continue
+			}
+			if rel == ".gitignore" {
+				s.mu.Lock()
+				s.ignore = loadIgnore(s.root)
+				ig = s.ignore
+				s.mu.Unlock()
+				fullSync = true
+			}
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				// A moved folder keeps its inotify watch under the old
+				// name; drop it, the new name arrives as a Create.
+				s.unwatchTree(w, ev.Name, watched)
+			}
+			if ev.Has(fsnotify.Create) {
+				if info, err := os.Stat(ev.Name); err == nil && info.IsDir() && !ig.Ignored(rel, true) {
+					s.watchTree(w, ev.Name, ig, watched)
+				}
+			}
+			if rel != "" && !(ig.Ignored(rel, false) && ig.Ignored(rel, true)) {
+				pending[rel] = true
+			}
+			settle.Reset(s.opts.Debounce)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				s.log.Warn("file events overflowed; rescanning the project")
+				fullSync = true
+				settle.Reset(s.opts.Debounce)
+				continue
+			}
+			s.log.Warn("file watcher error", "err", err)
+		case <-settle.C:
+			var ch Change
+			var err error
+			if fullSync {
+				s.watchTree(w, s.root, ig, watched)
+				ch, _, err = s.sync(ctx)
+			} else {
+				rels := make([]string, 0, len(pending))
+				for rel := range pending {
+					rels = append(rels, rel)
+				}
+				ch, err = s.Refresh(ctx, rels)
+			}
+			pending, fullSync = map[string]bool{}, false
+			if errors.Is(err, errClosed) || ctx.Err() != nil {
+				return nil
+			}
+			if err != nil {
+				s.log.Warn("codex update failed", "err", err)
+				continue
+			}
+			if len(ch.Updated)+len(ch.Removed) > 0 {
+				save.Reset(s.opts.SaveDelay)
+				if onChange != nil {
+					onChange(ch)
+				}
+			}
+		case <-save.C:
+			if err := s.Save(); err != nil {
+				s.log.Warn("codex state not saved", "err", err)
+			}
+		}
+	}
+}
+
+// relative converts an event path to a project-relative one.
+func (s *Store) relative(name string) (string, bool) {
+	rel, err := filepath.Rel(s.root, name)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	if rel == "." {
+		return "", true
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// watchTree watches dir and every folder below it that is not ignored,
+// following symlinked folders that stay inside the project.
+func (s *Store) watchTree(w *fsnotify.Watcher, dir string, ig *Ignore, watched map[string]bool) {
+	seen := map[string]bool{}
+	var walk func(dir string)
+	walk = func(dir string) {
+		real := realPath(dir)
+		if seen[real] || !within(s.root, real) {
+			return
+		}
+		seen[real] = true
+		if !watched[dir] {
+			if err := w.Add(dir); err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					s.log.Warn("cannot watch folder", "dir", dir, "err", err)
+				}
+				return
+			}
+			watched[dir] = true
+		}
+		list, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, de := range list {
+			child := filepath.Join(dir, de.Name())
+			isDir := de.IsDir()
+			if de.Type()&fs.ModeSymlink != 0 {
+				if info, err := os.Stat(child); err == nil {
+					isDir = info.IsDir()
+				}
+			}
+			if !isDir {
+				continue
+			}
+			if rel, ok := s.relative(child); ok && !ig.Ignored(rel, true) {
+				walk(child)
+			}
+		}
+	}
+	walk(dir)
+}
+
+// unwatchTree drops the watches on dir and below, after a move or delete.
+func (s *Store) unwatchTree(w *fsnotify.Watcher, dir string, watched map[string]bool) {
+	prefix := dir + string(filepath.Separator)
+	for p := range watched {
+		if p == dir || strings.HasPrefix(p, prefix) {
+			_ = w.Remove(p)
+			delete(watched, p)
+		}
+	}
+}
