@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/spf13/cobra"
+)
+
+// genCorpusOptions configure the hidden `quire gen-corpus` command, which
+// writes a synthetic project for benchmarks.
+type genCorpusOptions struct {
+	*globalOptions
+	Dir string
+	corpus.Options
+}
+
+func newGenCorpusCommand(g *globalOptions) *cobra.Command {
+	o := &genCorpusOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:    "gen-corpus DIR",
+		Short:  "Write a synthetic book project for benchmarks",
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Dir = args[0]
+			c, err := corpus.Generate(cmd.Context(), o.Dir, o.Options)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(o.stdout, "Wrote %d entries and %d chapters to %s.\n", len(c.Entries), len(c.Chapters), o.Dir)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.Entries, "entries", 1000, "codex entries, spread over all types")
+	f.IntVar(&o.Chapters, "chapters", 100, "manuscript chapters")
+	f.IntVar(&o.ChapterWords, "chapter-words", 2500, "approximate words per chapter")
+	f.Uint64Var(&o.Seed, "seed", 1, "random seed; the same seed writes the same corpus")
+	return cmd
+}

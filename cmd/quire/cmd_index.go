@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/spf13/cobra"
+)
+
+// indexOptions configure `quire index`.
+type indexOptions struct {
+	*globalOptions
+}
+
+func newIndexCommand(g *globalOptions) *cobra.Command {
+	o := &indexOptions{globalOptions: g}
+	return &cobra.Command{
+		Use:   "index",
+		Short: "Build or update the codex index and report problems in the canon",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd)
+		},
+	}
+}
+
+type indexReport struct {
+	Project  string             `json:"project"`
+	Report   codex.OpenReport   `json:"report"`
+	Types    map[codex.Type]int `json:"types"`
+	Problems []codex.Problem    `json:"problems"`
+}
+
+func (o *indexOptions) run(cmd *cobra.Command) error {
+	dir, err := o.projectDir()
+	if err != nil {
+		return err
+	}
+	var bar *progressBar
+	if !o.JSON {
+		bar = newProgressBar(o.stderr)
+	}
+	s, err := codex.Open(cmd.Context(), dir, codex.Options{CacheDir: o.CacheDir, Logger: o.logger(), Progress: bar.update})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	rep := indexReport{
+		Project:  s.Root(),
+		Report:   s.Report(),
+		Types:    s.Catalog().TypeCounts(),
+		Problems: s.Catalog().Problems(),
+	}
+	if rep.Problems == nil {
+		rep.Problems = []codex.Problem{}
+	}
+	if o.JSON {
+		return writeJSON(o.stdout, rep)
+	}
+	r := rep.Report
+	how := "up to date"
+	if r.Rebuilt {
+		how = "built anew: " + r.Reason
+	}
+	fmt.Fprintf(o.stdout, "Indexed %d codex entries from %d Markdown files in %s (%d read, %d removed; %s).\n",
+		r.Entries, r.Files, r.Duration.Round(100*time.Microsecond), r.Parsed, r.Removed, how)
+	for _, t := range codex.Types {
+		if n := rep.Types[t]; n > 0 {
+			fmt.Fprintf(o.stdout, "  %-13s %d\n", t.Plural(), n)
+		}
+	}
+	fmt.Fprintf(o.stdout, "Index: %s\n", r.CacheDir)
+	if len(rep.Problems) == 0 {
+		fmt.Fprintln(o.stdout, "No problems found.")
+		return nil
+	}
+	fmt.Fprintf(o.stdout, "%d problems:\n", len(rep.Problems))
+	for _, line := range problemLines(s.Root(), rep.Problems) {
+		fmt.Fprintln(o.stdout, "  "+line)
+	}
+	return nil
+}

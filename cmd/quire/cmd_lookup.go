@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/spf13/cobra"
+)
+
+// lookupOptions configure `quire lookup`; the server's quire.lookup
+// command decodes the same fields.
+type lookupOptions struct {
+	*globalOptions `json:"-"`
+	Name           string     `json:"name"`
+	Type           codex.Type `json:"type,omitempty"`
+}
+
+func newLookupCommand(g *globalOptions) *cobra.Command {
+	o := &lookupOptions{globalOptions: g}
+	var typ string
+	cmd := &cobra.Command{
+		Use:   "lookup NAME",
+		Short: "Show the canon entry for a name or alias (exact, then partial, then one typo away)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = strings.Join(args, " ")
+			o.Type = codex.ParseType(typ)
+			return o.run(cmd)
+		},
+	}
+	cmd.Flags().StringVarP(&typ, "type", "t", "", "only entries of this type (character, location, organization, item, concept, event, style)")
+	return cmd
+}
+
+type lookupOutput struct {
+	Query   string         `json:"query"`
+	Type    codex.Type     `json:"type,omitempty"`
+	Results []codex.Result `json:"results"`
+}
+
+func (o *lookupOptions) run(cmd *cobra.Command) error {
+	s, err := o.openStore(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	results := s.Lookup(o.Name, o.Type)
+	if o.JSON {
+		if results == nil {
+			results = []codex.Result{}
+		}
+		if err := writeJSON(o.stdout, lookupOutput{o.Name, o.Type, results}); err != nil {
+			return err
+		}
+	} else if len(results) > 0 {
+		printEntry(o.stdout, results[0])
+		if len(results) > 1 {
+			fmt.Fprintln(o.stdout, "\nAlso matching:")
+			for _, r := range results[1:] {
+				fmt.Fprintf(o.stdout, "  %s (%s, %s match) — %s\n", r.Name, r.Type, r.Match, r.RelativePath)
+			}
+		}
+	}
+	if len(results) == 0 {
+		what := "entry"
+		if o.Type != "" {
+			what = string(o.Type) + " entry"
+		}
+		if !o.JSON {
+			fmt.Fprintf(o.stderr, "quire: no %s matches %q; try `quire search %s`\n", what, o.Name, o.Name)
+		}
+		return exitError{1}
+	}
+	return nil
+}
+
+func printEntry(w interface{ Write([]byte) (int, error) }, r codex.Result) {
+	fmt.Fprintf(w, "%s (%s", r.Name, r.Type)
+	if r.Status == codex.StatusTentative {
+		fmt.Fprint(w, ", tentative")
+	}
+	fmt.Fprintf(w, ") — %s\n", r.RelativePath)
+	if r.Match != "" && r.Match != codex.MatchName {
+		fmt.Fprintf(w, "matched by %s\n", r.Match)
+	}
+	if len(r.Aliases) > 0 {
+		fmt.Fprintf(w, "Also known as: %s\n", strings.Join(r.Aliases, ", "))
+	}
+	if len(r.Tags) > 0 {
+		fmt.Fprintf(w, "Tags: %s\n", strings.Join(r.Tags, ", "))
+	}
+	if r.Summary != "" {
+		fmt.Fprintf(w, "\n%s\n", r.Summary)
+	}
+	if r.Excerpt != "" {
+		fmt.Fprintf(w, "\n%s\n", r.Excerpt)
+	}
+	if r.SoulExcerpt != "" {
+		fmt.Fprintf(w, "\nSoul:\n%s\n", r.SoulExcerpt)
+	}
+}

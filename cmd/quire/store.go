@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// openStore opens the project's codex for a query command. When another
+// quire process holds the index, queries still work from a temporary
+// in-memory index, and stderr says so.
+func (g *globalOptions) openStore(ctx context.Context) (*codex.Store, error) {
+	dir, err := g.projectDir()
+	if err != nil {
+		return nil, err
+	}
+	opts := codex.Options{CacheDir: g.CacheDir, Logger: g.logger()}
+	s, err := codex.Open(ctx, dir, opts)
+	if errors.Is(err, codex.ErrIndexLocked) {
+		fmt.Fprintln(g.stderr, "quire: the index is in use by another quire process; using a temporary in-memory index")
+		opts.InMemory = true
+		s, err = codex.Open(ctx, dir, opts)
+	}
+	return s, err
+}
+
+func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// progressBar draws "Reading 120/1000 files [====   ]" on a terminal,
+// at most ten times a second.
+type progressBar struct {
+	mu   sync.Mutex
+	w    *os.File
+	last time.Time
+	done bool
+}
+
+func newProgressBar(w any) *progressBar {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	info, err := f.Stat()
+	if err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return &progressBar{w: f}
+}
+
+func (p *progressBar) update(done, total int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if done < total && time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	const width = 30
+	fill := width * done / max(total, 1)
+	bar := make([]byte, width)
+	for i := range bar {
+		switch {
+		case i < fill:
+			bar[i] = '='
+		case i == fill:
+			bar[i] = '>'
+		default:
+			bar[i] = ' '
+		}
+	}
+	fmt.Fprintf(p.w, "\rReading %d/%d files [%s]", done, total, bar)
+	p.done = true
+}
+
+func (p *progressBar) finish() {
+	if p == nil || !p.done {
+		return
+	}
+	fmt.Fprint(p.w, "\r\033[K")
+}
+
+// problemLines renders problems as path:line:col: severity: message.
+func problemLines(root string, problems []codex.Problem) []string {
+	sources := map[string]string{}
+	out := make([]string, 0, len(problems))
+	for _, p := range problems {
+		src, ok := sources[p.Path]
+		if !ok {
+			if data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p.Path))); err == nil && len(data) <= codex.MaxEntryBytes {
+				src = string(data)
+			}
+			sources[p.Path] = src
+		}
+		line, col := codex.LineColumn(src, p.Range.Start)
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s: %s", p.Path, line, col, p.Severity, p.Message))
+	}
+	return out
+}
