@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -36,17 +37,36 @@ type header struct {
 // yamlDoc maps line/column positions inside the front matter block back
 // to byte offsets in the file.
 type yamlDoc struct {
-	src        []byte
-	block      Range
-	lineStarts []int
+	src   []byte
+	block Range
+	// lines holds each line of the block without its line break; ascii
+	// says which lines have only single-byte characters, where a column
+	// is a byte count.
+	lines []Range
+	ascii []bool
+	// cursor remembers the last column found on a line with wider
+	// characters: the items of a long flow list come in order, and
+	// walking on from the previous one keeps the whole list linear.
+	cursor struct{ line, col, off int }
 }
 
 func newYAMLDoc(src []byte, block Range) *yamlDoc {
-	d := &yamlDoc{src: src, block: block, lineStarts: []int{block.Start}}
-	for i := block.Start; i < block.End; i++ {
-		if src[i] == '\n' && i+1 < block.End {
-			d.lineStarts = append(d.lineStarts, i+1)
+	d := &yamlDoc{src: src, block: block}
+	for start := block.Start; ; {
+		end, next := lineAt(src[:block.End], start)
+		ascii := true
+		for _, c := range src[start:end] {
+			if c >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
 		}
+		d.lines = append(d.lines, Range{start, end})
+		d.ascii = append(d.ascii, ascii)
+		if next >= block.End {
+			break
+		}
+		start = next
 	}
 	return d
 }
@@ -57,32 +77,78 @@ func (d *yamlDoc) lineRange(n int) Range {
 	if n < 1 {
 		n = 1
 	}
-	if n > len(d.lineStarts) {
+	if n > len(d.lines) {
 		return Range{d.block.End, d.block.End}
 	}
-	start := d.lineStarts[n-1]
-	end, _ := lineAt(d.src[:d.block.End], start)
-	return Range{start, end}
+	return d.lines[n-1]
 }
 
 // nodeRange covers a node from its position to the end of its line. YAML
-// columns count characters, so they are walked as runes.
+// columns count characters, so outside ASCII lines they are walked as
+// runes.
 func (d *yamlDoc) nodeRange(n *yaml.Node) Range {
 	line := d.lineRange(n.Line)
-	off := line.Start
-	for col := 1; col < n.Column && off < line.End; col++ {
-		_, size := utf8.DecodeRune(d.src[off:line.End])
-		off += size
+	var off int
+	switch {
+	case n.Line < 1 || n.Line > len(d.lines):
+		off = line.Start
+	case d.ascii[n.Line-1]:
+		off = line.Start + min(max(n.Column-1, 0), line.Len())
+	default:
+		col, at := 1, line.Start
+		if c := d.cursor; c.line == n.Line && c.col <= n.Column {
+			col, at = c.col, c.off
+		}
+		for ; col < n.Column && at < line.End; col++ {
+			_, size := utf8.DecodeRune(d.src[at:line.End])
+			at += size
+		}
+		d.cursor.line, d.cursor.col, d.cursor.off = n.Line, col, at
+		off = at
 	}
 	end := line.End
 	if n.Kind == yaml.ScalarNode && !strings.Contains(n.Value, "\n") {
-		width := len(n.Value)
-		if n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
-			width += 2
+		switch {
+		case n.Style&yaml.DoubleQuotedStyle != 0:
+			end = off + quotedLen(d.src[off:end], '"')
+		case n.Style&yaml.SingleQuotedStyle != 0:
+			end = off + quotedLen(d.src[off:end], '\'')
+		default:
+			// A plain value is its source text, character for character
+			// (bad bytes were replaced one for one).
+			width := len(n.Value)
+			if n.Line >= 1 && n.Line <= len(d.ascii) && !d.ascii[n.Line-1] {
+				width = 0
+				for r := utf8.RuneCountInString(n.Value); r > 0 && off+width < end; r-- {
+					_, size := utf8.DecodeRune(d.src[off+width : end])
+					width += size
+				}
+			}
+			end = min(end, off+width)
 		}
-		end = min(end, off+width)
 	}
 	return Range{off, end}
+}
+
+// quotedLen measures a quoted scalar as written, quotes included, so that
+// a rename replaces all of it: the decoded value is shorter than its source
+// whenever it holds an escape (a backslash, or a doubled single quote). A
+// quote left open on this line runs to the line's end.
+func quotedLen(line []byte, quote byte) int {
+	if len(line) == 0 || line[0] != quote {
+		return len(line)
+	}
+	for i := 1; i < len(line); i++ {
+		switch {
+		case quote == '"' && line[i] == '\\':
+			i++
+		case line[i] == quote && quote == '\'' && i+1 < len(line) && line[i+1] == '\'':
+			i++
+		case line[i] == quote:
+			return i + 1
+		}
+	}
+	return len(line)
 }
 
 // fileLine converts a 1-based line of the block to a 1-based line of the
@@ -93,17 +159,33 @@ func (d *yamlDoc) fileLine(n int) int {
 
 var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// yamlError turns a YAML syntax error into a problem on its line.
-func (d *yamlDoc) yamlError(path string, err error) Problem {
+// yamlError turns a YAML syntax error into a problem on its line. The
+// parser reports lines inconsistently (1-based for scanner errors, 0-based
+// for most parser errors, sometimes the line where the broken construct
+// began), so when the first key that fails to parse on its own is known
+// (lines first..last of the block), the reported line is only trusted if
+// it lands there.
+func (d *yamlDoc) yamlError(path string, err error, first, last int) Problem {
 	msg := err.Error()
-	r := d.block
+	line := 0
 	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
-			r = d.lineRange(n)
-		}
+		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	if first > 0 {
+		switch {
+		case line >= first && line <= last:
+		case line+1 >= first && line+1 <= last:
+			line++
+		default:
+			line = first
+		}
+	}
+	r := d.block
+	if line > 0 {
+		r = d.lineRange(line)
 	}
 	return Problem{Path: path, Code: CodeYAML, Severity: SeverityError,
 		Message: "front matter is not valid YAML: " + msg, Range: r}
@@ -114,7 +196,7 @@ func (d *yamlDoc) yamlError(path string, err error) Problem {
 // line does not cost the entry its name and type.
 func decodeHeader(path string, src []byte, block Range) (header, []Problem) {
 	d := newYAMLDoc(src, block)
-	text := strings.ToValidUTF8(string(src[block.Start:block.End]), "\uFFFD")
+	text := validPerByte(src[block.Start:block.End])
 	var h header
 	if strings.TrimSpace(text) == "" {
 		return h, nil
@@ -126,17 +208,30 @@ func decodeHeader(path string, src []byte, block Range) (header, []Problem) {
 		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 			root = root.Content[0]
 		}
+		if root.Kind == 0 || root.Kind == yaml.DocumentNode {
+			// Only comments: a writer parking notes, not a malformed block.
+			return h, nil
+		}
 		if root.Kind != yaml.MappingNode {
 			return h, []Problem{{Path: path, Code: CodeYAML, Severity: SeverityError,
 				Message: "front matter must be a set of `key: value` lines", Range: block}}
 		}
 		return d.readMapping(path, root)
 	}
-	problems := []Problem{d.yamlError(path, err)}
 	var pairs []*yaml.Node
-	for _, chunk := range topLevelChunks(text) {
+	first, last := 0, 0
+	for i, chunk := range topLevelChunks(text) {
+		if i == maxYAMLNodes {
+			break // past any real front matter; the error is reported
+		}
 		var n yaml.Node
-		if yaml.Unmarshal([]byte(chunk.text), &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
+		if yaml.Unmarshal([]byte(chunk.text), &n) != nil {
+			if first == 0 {
+				first, last = chunk.line, chunk.line+strings.Count(strings.TrimSuffix(chunk.text, "\n"), "\n")
+			}
+			continue
+		}
+		if len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
 			continue
 		}
 		for _, c := range n.Content[0].Content {
@@ -144,8 +239,27 @@ func decodeHeader(path string, src []byte, block Range) (header, []Problem) {
 		}
 		pairs = append(pairs, n.Content[0].Content...)
 	}
+	problems := []Problem{d.yamlError(path, err, first, last)}
 	h, more := d.readMapping(path, &yaml.Node{Kind: yaml.MappingNode, Content: pairs})
 	return h, append(problems, more...)
+}
+
+// validPerByte replaces each invalid byte with U+FFFD, one for one, so that
+// the columns the YAML parser reports still count the file's characters
+// as nodeRange walks them (strings.ToValidUTF8 would merge a run of bad
+// bytes into a single replacement).
+func validPerByte(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var out strings.Builder
+	out.Grow(len(b) + 8)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		out.WriteRune(r)
+		b = b[size:]
+	}
+	return out.String()
 }
 
 type chunk struct {
@@ -155,17 +269,26 @@ type chunk struct {
 
 // topLevelChunks splits YAML text into one piece per top-level key: a
 // line at column zero starts a piece; indented and blank lines continue it.
+// Pieces are slices of text, never concatenations, so that a block of
+// many continuation lines stays linear to split.
 func topLevelChunks(text string) []chunk {
 	var chunks []chunk
-	lines := strings.SplitAfter(text, "\n")
-	for i, line := range lines {
-		if line == "" {
-			continue
+	start, startLine := 0, 1
+	line := 1
+	for pos := 0; pos < len(text); line++ {
+		end := len(text)
+		if i := strings.IndexByte(text[pos:], '\n'); i >= 0 {
+			end = pos + i + 1
 		}
-		if c := line[0]; c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '#' || len(chunks) == 0 {
-			chunks = append(chunks, chunk{line: i + 1})
+		c := text[pos]
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '#' && pos > start {
+			chunks = append(chunks, chunk{text: text[start:pos], line: startLine})
+			start, startLine = pos, line
 		}
-		chunks[len(chunks)-1].text += line
+		pos = end
+	}
+	if start < len(text) {
+		chunks = append(chunks, chunk{text: text[start:], line: startLine})
 	}
 	return chunks
 }
@@ -194,12 +317,29 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 		}
 		key := strings.TrimSpace(k.Value)
 		lower := strings.ToLower(key)
-		if first, dup := seen[lower]; dup {
-			problem(CodeDuplicateKey, SeverityWarning, k,
-				"duplicate key %q: the value on line %d is used and this one is ignored", key, d.fileLine(first.Line))
+		// Synonyms fill the same field, so they count as one key: with
+		// both `summary:` and `description:` the first wins, as it does
+		// for a key written twice.
+		field := lower
+		switch lower {
+		case "description":
+			field = "summary"
+		case "alias":
+			field = "aliases"
+		case "tag":
+			field = "tags"
+		}
+		if first, dup := seen[field]; dup {
+			if strings.EqualFold(first.Value, key) {
+				problem(CodeDuplicateKey, SeverityWarning, k,
+					"duplicate key %q: the value on line %d is used and this one is ignored", key, d.fileLine(first.Line))
+			} else {
+				problem(CodeDuplicateKey, SeverityWarning, k,
+					"%q means the same as %q: the value on line %d is used and this one is ignored", key, first.Value, d.fileLine(first.Line))
+			}
 			continue
 		}
-		seen[lower] = k
+		seen[field] = k
 		h.keys = append(h.keys, key)
 		switch lower {
 		case "type":
@@ -286,12 +426,26 @@ func (d *yamlDoc) list(path string, k, v *yaml.Node, splitCommas bool, problems 
 			add(v.Value, d.nodeRange(v))
 			break
 		}
+		// A plain one-line scalar is its own source text, so each part
+		// can point at itself; otherwise every part points at the value.
+		whole := d.nodeRange(v)
+		exact := v.Style == 0 && whole.Len() == len(v.Value) && string(d.src[whole.Start:whole.End]) == v.Value
+		pos := 0
 		for _, part := range strings.Split(v.Value, ",") {
-			add(part, d.nodeRange(v))
+			r := whole
+			if exact {
+				lead := len(part) - len(strings.TrimLeftFunc(part, unicode.IsSpace))
+				r = Range{whole.Start + pos + lead, whole.Start + pos + len(strings.TrimRightFunc(part, unicode.IsSpace))}
+			}
+			add(part, r)
+			pos += len(part) + 1
 		}
 	case yaml.SequenceNode:
 		for _, item := range v.Content {
 			item = resolveAlias(item)
+			if item.Kind == yaml.ScalarNode && item.ShortTag() == "!!null" {
+				continue // "- ~" is an empty slot, not an alias named "~"
+			}
 			if item.Kind != yaml.ScalarNode {
 				*problems = append(*problems, Problem{Path: path, Code: CodeFieldType, Severity: SeverityWarning,
 					Message: fmt.Sprintf("items of `%s` must be single values", k.Value), Range: d.nodeRange(item)})

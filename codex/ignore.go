@@ -39,7 +39,10 @@ func ParseIgnore(gitignore string) *Ignore {
 
 func parseIgnoreLine(line string) (ignoreRule, bool) {
 	line = strings.TrimSuffix(line, "\r")
-	if strings.HasPrefix(line, "\\#") || strings.HasPrefix(line, "\\!") {
+	// A backslash makes a leading "#" or "!" literal; the escape is
+	// remembered, or the "!" left behind would read as a negation.
+	escaped := strings.HasPrefix(line, "\\#") || strings.HasPrefix(line, "\\!")
+	if escaped {
 		line = line[1:]
 	} else if line == "" || strings.HasPrefix(line, "#") {
 		return ignoreRule{}, false
@@ -49,7 +52,7 @@ func parseIgnoreLine(line string) (ignoreRule, bool) {
 		line = line[:len(line)-1]
 	}
 	var r ignoreRule
-	if strings.HasPrefix(line, "!") {
+	if !escaped && strings.HasPrefix(line, "!") {
 		r.negate = true
 		line = line[1:]
 	}
@@ -109,7 +112,10 @@ func matchSegments(pattern, segs []string) bool {
 		if pattern[0] == "**" {
 			rest := pattern[1:]
 			if len(rest) == 0 {
-				return true
+				// A trailing "/**" matches what is inside a folder, not the
+				// folder itself, so "notes/**" with "!notes/keep.md" can
+				// still re-include the one file, as in git.
+				return len(segs) > 0
 			}
 			for i := 0; i <= len(segs); i++ {
 				if matchSegments(rest, segs[i:]) {

@@ -3,6 +3,7 @@ package codex
 import (
 	"bytes"
 	"strings"
+	"unicode"
 )
 
 // maxLinkLen bounds a [[link]]; longer bracket runs are prose, not links.
@@ -48,11 +49,15 @@ func scanLinks(src []byte, body Range, code []Range) []Link {
 		if p := bytes.IndexByte(inner, '|'); p >= 0 {
 			target, label = inner[:p], inner[p+1:]
 		}
-		tStart := start + 2 + (len(target) - len(bytes.TrimLeft(target, " \t")))
-		trimmed := bytes.TrimSpace(target)
+		// Trim both ends by the same rule, so that TargetRange covers
+		// exactly the text of Target even when it is padded with a
+		// no-break space.
+		lead := len(target) - len(bytes.TrimLeftFunc(target, unicode.IsSpace))
+		trimmed := bytes.TrimRightFunc(target[lead:], unicode.IsSpace)
 		if len(trimmed) == 0 {
 			continue
 		}
+		tStart := start + 2 + lead
 		links = append(links, Link{
 			Target:      strings.ToValidUTF8(string(trimmed), "\uFFFD"),
 			Label:       strings.ToValidUTF8(strings.TrimSpace(string(label)), "\uFFFD"),

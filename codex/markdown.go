@@ -2,11 +2,14 @@ package codex
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // outline is what the Markdown body tells about an entry.
@@ -20,21 +23,50 @@ type outline struct {
 	Code []Range
 }
 
-// markdown is shared by every parse; goldmark parsers are safe for
-// concurrent use once built.
-var markdown = goldmark.New()
+// blocks reads the structure of a whole body: headings, paragraphs, code.
+// Of the inline parsers it keeps only those that decide what is code
+// (code spans, and the autolinks and raw HTML that bind as tightly): the
+// others, links and emphasis above all, take time quadratic in the length
+// of a paragraph on hostile input, and their work is needed only for the
+// few snippets read as text, which inline parses on its own. The link
+// reference definition transformer is left out for the same reason (it
+// is quadratic in the number of definitions in a row); a paragraph of
+// definitions is skipped when choosing the first paragraph instead.
+var blocks = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithInlineParsers(
+		util.Prioritized(parser.NewCodeSpanParser(), 100),
+		util.Prioritized(parser.NewAutoLinkParser(), 400),
+		util.Prioritized(parser.NewRawHTMLParser(), 500),
+	),
+)
+
+// inline is the full CommonMark parser, for heading and paragraph text.
+// Parsers are safe for concurrent use once built.
+var inline = goldmark.New().Parser()
+
+const (
+	// maxInline bounds the text of one heading or paragraph handed to the
+	// full parser; a summary keeps only the first few hundred bytes.
+	maxInline = 4 << 10
+	// maxNesting bounds how many blockquotes and list items one line may
+	// open. Deeper nesting costs the parser time quadratic in the depth
+	// and no prose needs it.
+	maxNesting = 32
+)
 
 // outlineOf parses src[body] as Markdown. Every range it returns is an
 // offset into src.
 func outlineOf(src []byte, body Range) outline {
 	var o outline
-	part := src[body.Start:body.End]
-	doc := markdown.Parser().Parse(text.NewReader(part))
+	part := flattenNesting(src[body.Start:body.End])
+	doc := blocks.Parse(text.NewReader(part))
 	type open struct {
 		level int
 		index int
 	}
 	var stack []open
+	var defs []byte // gathered once, when a first paragraph needs them
 	closeUntil := func(level, at int) {
 		for len(stack) > 0 && stack[len(stack)-1].level >= level {
 			o.Sections[stack[len(stack)-1].index].Range.End = at
@@ -51,7 +83,7 @@ func outlineOf(src []byte, body Range) outline {
 			if !ok {
 				return ast.WalkSkipChildren, nil
 			}
-			heading := plainText(part, n)
+			heading := inlineText(part, n, nil)
 			closeUntil(n.Level, body.Start+hr.Start)
 			o.Sections = append(o.Sections, Section{
 				Heading:      heading,
@@ -63,10 +95,14 @@ func outlineOf(src []byte, body Range) outline {
 			if n.Level == 1 && o.FirstHeading == "" {
 				o.FirstHeading = heading
 			}
-			return ast.WalkSkipChildren, nil
+			// Walk on into the heading: a code span there hides links too.
+			return ast.WalkContinue, nil
 		case *ast.Paragraph:
-			if o.FirstParagraph == "" {
-				o.FirstParagraph = plainText(part, n)
+			if o.FirstParagraph == "" && !isLinkDefinition(part, n) {
+				if defs == nil {
+					defs = linkDefinitions(part)
+				}
+				o.FirstParagraph = inlineText(part, n, defs)
 			}
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 			if r, ok := blockSpan(part, n); ok {
@@ -112,24 +148,55 @@ func isSetext(src []byte, lineStart, textStart int) bool {
 }
 
 func blockSpan(src []byte, n ast.Node) (Range, bool) {
+	if f, fenced := n.(*ast.FencedCodeBlock); fenced {
+		return fenceSpan(src, f)
+	}
 	lines := n.Lines()
 	if lines.Len() == 0 {
 		return Range{}, false
 	}
 	start := bytes.LastIndexByte(src[:lines.At(0).Start], '\n') + 1
-	end := lines.At(lines.Len() - 1).Stop
-	if _, fenced := n.(*ast.FencedCodeBlock); fenced {
-		// Widen over the fence lines, so that links on them are literal too.
+	return Range{start, lines.At(lines.Len() - 1).Stop}, true
+}
+
+// fenceSpan covers a fenced block from its opening fence to its closing
+// one, so that links in the info string or on the fences stay literal.
+// goldmark records only the content lines, and the line after them is a
+// closing fence only when the block was closed: an unclosed block ends
+// with its container, and what follows is prose again.
+func fenceSpan(src []byte, f *ast.FencedCodeBlock) (Range, bool) {
+	lines := f.Lines()
+	var start, end int
+	switch {
+	case f.Info != nil:
+		start = bytes.LastIndexByte(src[:f.Info.Segment.Start], '\n') + 1
+		_, end = lineAt(src, f.Info.Segment.Start)
+	case lines.Len() > 0:
+		start = bytes.LastIndexByte(src[:lines.At(0).Start], '\n') + 1
 		if start > 0 {
 			start = bytes.LastIndexByte(src[:start-1], '\n') + 1
 		}
-		if end < len(src) {
-			if _, next := lineAt(src, end); next < len(src) {
-				end, _ = lineAt(src, next)
-			}
+		_, end = lineAt(src, start)
+	default:
+		// No info string and no content: nothing on the fences to hide.
+		return Range{}, false
+	}
+	if lines.Len() > 0 {
+		end = max(end, lines.At(lines.Len()-1).Stop)
+	}
+	if end < len(src) {
+		if lineEnd, _ := lineAt(src, end); isFenceLine(src[end:lineEnd]) {
+			end = lineEnd
 		}
 	}
 	return Range{start, end}, true
+}
+
+// isFenceLine reports whether a line, after any blockquote markers and
+// indentation, is a run of backticks or tildes.
+func isFenceLine(line []byte) bool {
+	line = bytes.TrimLeft(line, " \t>")
+	return bytes.HasPrefix(line, []byte("```")) || bytes.HasPrefix(line, []byte("~~~"))
 }
 
 func inlineSpan(n ast.Node) (Range, bool) {
@@ -147,6 +214,88 @@ func inlineSpan(n ast.Node) (Range, bool) {
 	}
 	// Widen over the backticks.
 	return Range{start - 1, end + 1}, true
+}
+
+// inlineText is the plain text of a heading's or paragraph's inline
+// content: its lines joined, parsed alone by the full parser as the text
+// of a heading (so that no line of it can start a list or a quote), and
+// flattened. defs are link reference definitions to resolve
+// "[text][label]" links against. Text with no inline markup skips the
+// parse.
+func inlineText(src []byte, n ast.Node, defs []byte) string {
+	lines := n.Lines()
+	var b []byte
+	for i := 0; i < lines.Len() && len(b) < maxInline; i++ {
+		seg := lines.At(i)
+		line := bytes.TrimRight(seg.Value(src), "\r\n")
+		if i < lines.Len()-1 {
+			// A trailing backslash is a hard line break, not text.
+			line = bytes.TrimSuffix(line, []byte("\\"))
+		}
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, line...)
+	}
+	if len(b) > maxInline {
+		b = b[:maxInline]
+	}
+	if !bytes.ContainsAny(b, "*_[]!<`\\") {
+		return collapseSpace(strings.ToValidUTF8(string(b), "\uFFFD"))
+	}
+	snippet := make([]byte, 0, 2+len(b)+2+len(defs))
+	snippet = append(snippet, "# "...)
+	for _, c := range b {
+		if c == '\n' || c == '\r' {
+			c = ' '
+		}
+		snippet = append(snippet, c)
+	}
+	if len(defs) > 0 && bytes.IndexByte(b, '[') >= 0 {
+		snippet = append(append(snippet, "\n\n"...), defs...)
+	}
+	doc := inline.Parse(text.NewReader(snippet))
+	if h, ok := doc.FirstChild().(*ast.Heading); ok {
+		return plainText(snippet, h)
+	}
+	return collapseSpace(strings.ToValidUTF8(string(b), "\uFFFD"))
+}
+
+// maxLinkDefinitions bounds the definitions gathered for a summary.
+const maxLinkDefinitions = 64
+
+// linkDefinitions collects the one-line link reference definitions of a
+// body, so that reference links in the first paragraph read as text.
+func linkDefinitions(src []byte) []byte {
+	defs := []byte{} // not nil: gathered, even if there are none
+	count := 0
+	for start := 0; start < len(src) && count < maxLinkDefinitions; {
+		end, next := lineAt(src, start)
+		if line := src[start:end]; linkDefinitionRe.Match(line) && len(line) <= maxInline {
+			defs = append(append(defs, line...), '\n')
+			count++
+		}
+		if next == start {
+			break
+		}
+		start = next
+	}
+	return defs
+}
+
+// linkDefinitionRe matches the start of a link reference definition,
+// "[label]: destination".
+var linkDefinitionRe = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:`)
+
+// isLinkDefinition reports whether a paragraph opens with a link reference
+// definition: markup, not prose to summarize.
+func isLinkDefinition(src []byte, n ast.Node) bool {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return false
+	}
+	seg := lines.At(0)
+	return linkDefinitionRe.Match(seg.Value(src))
 }
 
 // plainText flattens a node's inline content to text, soft line breaks
@@ -177,4 +326,69 @@ func plainText(src []byte, n ast.Node) string {
 
 func collapseSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// flattenNesting returns src, or when a line opens more than maxNesting
+// blockquotes and list items a copy with the markers past that depth
+// turned to spaces. The copy has the same length, so offsets into it are
+// offsets into src.
+func flattenNesting(src []byte) []byte {
+	out, copied := src, false
+	for start := 0; start < len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		depth := 0
+		for i := start; i < end; {
+			c := src[i]
+			if c == ' ' || c == '\t' {
+				i++
+				continue
+			}
+			n := containerMarker(src[i:end])
+			if n == 0 {
+				break
+			}
+			if depth++; depth > maxNesting {
+				if !copied {
+					out, copied = bytes.Clone(src), true
+				}
+				for k := i; k < i+n; k++ {
+					out[k] = ' '
+				}
+			}
+			i += n
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// containerMarker is the length of a blockquote marker or list item
+// marker at the start of line, or 0.
+func containerMarker(line []byte) int {
+	if len(line) == 0 {
+		return 0
+	}
+	switch c := line[0]; {
+	case c == '>':
+		return 1
+	case c == '-' || c == '+' || c == '*':
+		if len(line) == 1 || line[1] == ' ' || line[1] == '\t' {
+			return 1
+		}
+		return 0
+	case '0' <= c && c <= '9':
+		i := 0
+		for i < len(line) && i < 9 && '0' <= line[i] && line[i] <= '9' {
+			i++
+		}
+		if i < len(line) && (line[i] == '.' || line[i] == ')') && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
+			return i + 1
+		}
+	}
+	return 0
 }

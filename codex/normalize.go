@@ -22,6 +22,12 @@ func Normalize(s string) string {
 	if isPlainASCII(s) {
 		return normalizeASCII(s)
 	}
+	return normalizeUnicode(s)
+}
+
+// normalizeUnicode is the general path; normalizeASCII must agree with it
+// on every ASCII string.
+func normalizeUnicode(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
@@ -50,6 +56,32 @@ func Normalize(s string) string {
 	return b.String()
 }
 
+// Fold removes diacritics and maps letters such as ø and ß to their plain
+// spellings, keeping case and everything else: "Séverine" → "Severine".
+// The index stores folded text and folds queries alike, so search ignores
+// diacritics the way lookup does.
+func Fold(s string) string {
+	if isPlainASCII(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range norm.NFKD.String(strings.ToValidUTF8(s, "\uFFFD")) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		if repl, ok := foldExtra[unicode.ToLower(r)]; ok {
+			if unicode.IsUpper(r) {
+				repl = strings.ToUpper(repl[:1]) + repl[1:]
+			}
+			b.WriteString(repl)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 func isPlainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -65,7 +97,7 @@ func normalizeASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		sp := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
-		if ('A' <= c && c <= 'Z') || (sp && (c != ' ' || prevSpace)) {
+		if ('A' <= c && c <= 'Z') || c == '`' || (sp && (c != ' ' || prevSpace)) {
 			clean = false
 			break
 		}
@@ -87,8 +119,13 @@ func normalizeASCII(s string) string {
 			b.WriteByte(' ')
 			space = false
 		}
-		if 'A' <= c && c <= 'Z' {
+		switch {
+		case 'A' <= c && c <= 'Z':
 			c += 'a' - 'A'
+		case c == '`':
+			// The slow path folds a backtick typed as an apostrophe; a name
+			// must normalize alike whichever path it takes.
+			c = '\''
 		}
 		b.WriteByte(c)
 	}

@@ -117,7 +117,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 		}
 	}
 
-	if len(bytes.TrimSpace(src)) == 0 {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF")))) == 0 {
 		problems = append(problems, Problem{Path: id, Code: CodeEmpty, Severity: SeverityWarning,
 			Message: "empty entry: add front matter (name, aliases, summary) and a description"})
 	}
@@ -196,6 +196,7 @@ func stemOf(id string) string {
 
 // humanize turns a file stem into a display name: "mara-vell" → "Mara Vell".
 func humanize(stem string) string {
+	stem = strings.ToValidUTF8(stem, "\uFFFD")
 	words := strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '.' })
 	for i, w := range words {
 		r, size := utf8.DecodeRuneInString(w)
