@@ -3,34 +3,36 @@ package codex
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
 // Catalog is an immutable, in-memory view of every entry, built for fast
 // name resolution: hover and mention detection never wait on a search.
-// A new catalog is built for every change; readers keep whichever one
-// they started with.
+// Each change makes a new catalog (With copies only what changes);
+// readers keep whichever one they started with.
 type Catalog struct {
 	byID   map[string]*Entry
 	sorted []*Entry
 	byType map[Type][]*Entry
 
-	// Normalized key → entries, one map per lookup tier.
+	// Normalized key → entries in catalog order, one map per lookup tier.
 	byName, byTitle, byStem, byAlias map[string][]*Entry
 
 	// words lists every word of every name, title and alias, sorted, for
 	// partial-name matching by word prefix.
 	words []wordRef
-	// keys lists every normalized name, title, stem and alias once per
-	// entry, for fuzzy matching.
-	keys []fuzzyKey
-	// shortest is the length in characters of each entry's shortest name,
-	// title or alias, for scoring partial matches.
-	shortest map[*Entry]int
+	// fuzzyKeys lists every normalized name, title, stem and alias once
+	// per entry, for fuzzy matching.
+	fuzzyKeys []fuzzyKey
+	// keys holds each entry's normalized names.
+	keys map[*Entry]*keys
 
-	problems []Problem
+	skipped  []Problem
+	problems func() []Problem
 }
 
 type wordRef struct {
@@ -45,73 +47,241 @@ type fuzzyKey struct {
 	tier  MatchKind
 }
 
+// keys are an entry's normalized names, computed once per entry.
+type keys struct {
+	name, title, stem string
+	aliases           []string
+	// shortest is the length in characters of the shortest name, title or
+	// alias, for scoring partial matches.
+	shortest int
+	// unique lists each distinct key once with its best tier; words lists
+	// each distinct word of the name, title and aliases.
+	unique []fuzzyKey
+	words  []string
+}
+
+func keysOf(e *Entry) *keys {
+	k := &keys{name: Normalize(e.Name), title: Normalize(e.Title), stem: stemKey(e.Stem)}
+	for _, a := range e.Aliases {
+		k.aliases = append(k.aliases, Normalize(a))
+	}
+	add := func(key string, tier MatchKind) {
+		if key == "" || slices.ContainsFunc(k.unique, func(f fuzzyKey) bool { return f.key == key }) {
+			return
+		}
+		n := runeLen(key)
+		k.unique = append(k.unique, fuzzyKey{key: key, runes: n, entry: e, tier: tier})
+		if tier != MatchStem && (k.shortest == 0 || n < k.shortest) {
+			k.shortest = n
+		}
+	}
+	add(k.name, MatchName)
+	add(k.title, MatchTitle)
+	add(k.stem, MatchStem)
+	for _, a := range k.aliases {
+		add(a, MatchAlias)
+	}
+	for _, key := range append([]string{k.name, k.title}, k.aliases...) {
+		for _, w := range splitWords(key) {
+			if !slices.Contains(k.words, w) {
+				k.words = append(k.words, w)
+			}
+		}
+	}
+	return k
+}
+
+// tiers pairs each lookup map with the key of an entry that goes in it.
+func (c *Catalog) tiers(k *keys, visit func(m map[string][]*Entry, key string)) {
+	visit(c.byName, k.name)
+	visit(c.byTitle, k.title)
+	visit(c.byStem, k.stem)
+	for _, a := range k.aliases {
+		visit(c.byAlias, a)
+	}
+}
+
 // NewCatalog indexes entries. skipped are the problems of files that
 // could not be read as entries at all, kept so they can be shown. Entries
 // with the same ID are a caller bug; the last one wins.
 func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
 	c := &Catalog{
-		byID:     make(map[string]*Entry, len(entries)),
-		byType:   map[Type][]*Entry{},
-		byName:   make(map[string][]*Entry, len(entries)),
-		byTitle:  make(map[string][]*Entry, len(entries)),
-		byStem:   make(map[string][]*Entry, len(entries)),
-		byAlias:  make(map[string][]*Entry, len(entries)),
-		shortest: make(map[*Entry]int, len(entries)),
+		byID:    make(map[string]*Entry, len(entries)),
+		byType:  map[Type][]*Entry{},
+		byName:  make(map[string][]*Entry, len(entries)),
+		byTitle: make(map[string][]*Entry, len(entries)),
+		byStem:  make(map[string][]*Entry, len(entries)),
+		byAlias: make(map[string][]*Entry, len(entries)),
+		keys:    make(map[*Entry]*keys, len(entries)),
+		skipped: skipped,
 	}
 	for _, e := range entries {
 		c.byID[e.ID] = e
 	}
 	c.sorted = make([]*Entry, 0, len(c.byID))
 	for _, e := range c.byID {
+		c.keys[e] = keysOf(e)
 		c.sorted = append(c.sorted, e)
 	}
-	slices.SortFunc(c.sorted, compareEntries)
-
+	slices.SortFunc(c.sorted, c.compareEntries)
 	for _, e := range c.sorted {
+		k := c.keys[e]
 		c.byType[e.Type] = append(c.byType[e.Type], e)
-		seen := map[string]bool{}
-		add := func(m map[string][]*Entry, key string, tier MatchKind) {
-			if key == "" {
-				return
+		c.tiers(k, func(m map[string][]*Entry, key string) {
+			if key != "" && !slices.Contains(m[key], e) {
+				m[key] = append(m[key], e)
 			}
-			m[key] = append(m[key], e)
-			if !seen[key] {
-				seen[key] = true
-				n := runeLen(key)
-				c.keys = append(c.keys, fuzzyKey{key: key, runes: n, entry: e, tier: tier})
-				if tier != MatchStem && (c.shortest[e] == 0 || n < c.shortest[e]) {
-					c.shortest[e] = n
-				}
-			}
-		}
-		add(c.byName, Normalize(e.Name), MatchName)
-		add(c.byTitle, Normalize(e.Title), MatchTitle)
-		add(c.byStem, stemKey(e.Stem), MatchStem)
-		for _, a := range e.Aliases {
-			add(c.byAlias, Normalize(a), MatchAlias)
-		}
-		words := map[string]bool{}
-		for _, k := range append([]string{e.Name, e.Title}, e.Aliases...) {
-			for _, w := range splitWords(Normalize(k)) {
-				if !words[w] {
-					words[w] = true
-					c.words = append(c.words, wordRef{w, e})
-				}
-			}
+		})
+		c.fuzzyKeys = append(c.fuzzyKeys, k.unique...)
+		for _, w := range k.words {
+			c.words = append(c.words, wordRef{w, e})
 		}
 	}
-	slices.SortFunc(c.words, func(a, b wordRef) int { return strings.Compare(a.word, b.word) })
-	c.problems = c.findProblems(skipped)
+	slices.SortFunc(c.words, compareWords)
+	c.findProblemsLater()
 	return c
+}
+
+func compareWords(a, b wordRef) int { return strings.Compare(a.word, b.word) }
+
+// findProblemsLater arranges for problems to be found on first request:
+// they span all entries and lookups never need them.
+func (c *Catalog) findProblemsLater() {
+	c.problems = sync.OnceValue(func() []Problem { return c.findProblems(c.skipped) })
+}
+
+// rebuildShare is the share of changed entries above which With builds a
+// new catalog from scratch rather than copying and patching.
+const rebuildShare = 8
+
+// With returns a catalog in which updated entries are added or replace
+// the entries with their IDs, the entries with the removed IDs are gone,
+// and skipped replaces the skipped-file problems. The receiver is left
+// as it was: what changes is copied, the rest is shared.
+func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *Catalog {
+	if (len(updated)+len(removed))*rebuildShare > len(c.sorted) {
+		return NewCatalog(c.merged(updated, removed), skipped)
+	}
+	n := &Catalog{
+		byID:      maps.Clone(c.byID),
+		sorted:    c.sorted,
+		byType:    maps.Clone(c.byType),
+		byName:    maps.Clone(c.byName),
+		byTitle:   maps.Clone(c.byTitle),
+		byStem:    maps.Clone(c.byStem),
+		byAlias:   maps.Clone(c.byAlias),
+		keys:      maps.Clone(c.keys),
+		words:     c.words,
+		fuzzyKeys: c.fuzzyKeys,
+		skipped:   skipped,
+	}
+	old := map[*Entry]bool{}
+	drop := func(id string) {
+		e, ok := n.byID[id]
+		if !ok {
+			return
+		}
+		old[e] = true
+		delete(n.byID, id)
+		n.sorted = withoutEntry(n.sorted, e)
+		n.byType[e.Type] = withoutEntry(n.byType[e.Type], e)
+		if len(n.byType[e.Type]) == 0 {
+			delete(n.byType, e.Type)
+		}
+		n.tiers(n.keys[e], func(m map[string][]*Entry, key string) {
+			if rest := withoutEntry(m[key], e); len(rest) > 0 {
+				m[key] = rest
+			} else {
+				delete(m, key)
+			}
+		})
+	}
+	for _, id := range removed {
+		drop(id)
+	}
+	for _, e := range updated {
+		drop(e.ID)
+	}
+	if len(old) > 0 {
+		n.words = slices.DeleteFunc(slices.Clone(n.words), func(w wordRef) bool { return old[w.entry] })
+		n.fuzzyKeys = slices.DeleteFunc(slices.Clone(n.fuzzyKeys), func(f fuzzyKey) bool { return old[f.entry] })
+		for e := range old {
+			delete(n.keys, e)
+		}
+	}
+	var newWords []wordRef
+	for _, e := range updated {
+		k := keysOf(e)
+		n.keys[e] = k
+		n.byID[e.ID] = e
+		n.sorted = n.insert(n.sorted, e)
+		n.byType[e.Type] = n.insert(n.byType[e.Type], e)
+		n.tiers(k, func(m map[string][]*Entry, key string) {
+			if key != "" && !slices.Contains(m[key], e) {
+				m[key] = n.insert(m[key], e)
+			}
+		})
+		n.fuzzyKeys = append(slices.Clip(n.fuzzyKeys), k.unique...)
+		for _, w := range k.words {
+			newWords = append(newWords, wordRef{w, e})
+		}
+	}
+	if len(newWords) > 0 {
+		slices.SortFunc(newWords, compareWords)
+		n.words = mergeWords(n.words, newWords)
+	}
+	n.findProblemsLater()
+	return n
+}
+
+// merged lists the entries of c with the changes applied.
+func (c *Catalog) merged(updated []*Entry, removed []string) []*Entry {
+	byID := maps.Clone(c.byID)
+	for _, id := range removed {
+		delete(byID, id)
+	}
+	for _, e := range updated {
+		byID[e.ID] = e
+	}
+	return slices.Collect(maps.Values(byID))
+}
+
+// withoutEntry returns s minus e, copying rather than touching s, which other
+// catalogs share.
+func withoutEntry(s []*Entry, e *Entry) []*Entry {
+	i := slices.Index(s, e)
+	if i < 0 {
+		return s
+	}
+	out := make([]*Entry, 0, len(s)-1)
+	return append(append(out, s[:i]...), s[i+1:]...)
+}
+
+// insert returns s with e at its place in catalog order, copying s.
+func (c *Catalog) insert(s []*Entry, e *Entry) []*Entry {
+	i, _ := slices.BinarySearchFunc(s, e, c.compareEntries)
+	return slices.Insert(slices.Clip(s), i, e)
+}
+
+func mergeWords(a, b []wordRef) []wordRef {
+	out := make([]wordRef, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].word <= b[0].word {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // compareEntries orders entries by type (built-ins first, in their
 // order), then name, then ID, so every listing is stable.
-func compareEntries(a, b *Entry) int {
+func (c *Catalog) compareEntries(a, b *Entry) int {
 	return cmp.Or(
 		cmp.Compare(typeRank(a.Type), typeRank(b.Type)),
 		strings.Compare(string(a.Type), string(b.Type)),
-		strings.Compare(Normalize(a.Name), Normalize(b.Name)),
+		strings.Compare(c.keys[a].name, c.keys[b].name),
 		strings.Compare(a.ID, b.ID),
 	)
 }
@@ -175,11 +345,27 @@ func (c *Catalog) TypeCounts() map[Type]int {
 // name, title, alias or file stem, ignoring case, diacritics and a
 // possessive ending. Ambiguous names resolve to the best-ranked entry.
 func (c *Catalog) Resolve(name string) (*Entry, bool) {
-	ms := c.exact(Normalize(name), "")
-	if len(ms) == 0 {
-		return nil, false
+	q := Normalize(name)
+	if e := c.resolveKey(q); e != nil {
+		return e, true
 	}
-	return ms[0].Entry, true
+	if bare, ok := StripPossessive(q); ok {
+		if e := c.resolveKey(bare); e != nil {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// resolveKey returns the first entry of the best exact tier; entries sit
+// in each tier in catalog order, so the first is the best-ranked.
+func (c *Catalog) resolveKey(q string) *Entry {
+	for _, es := range [...][]*Entry{c.byName[q], c.byTitle[q], c.byStem[stemKey(q)], c.byAlias[q]} {
+		if len(es) > 0 {
+			return es[0]
+		}
+	}
+	return nil
 }
 
 // Problems lists every codex problem, sorted by file and position: what
@@ -187,18 +373,19 @@ func (c *Catalog) Resolve(name string) (*Entry, bool) {
 // names or aliases claimed by more than one entry, and links to entries
 // or sections that do not exist. Each is reported in the file where the
 // writer can fix it.
-func (c *Catalog) Problems() []Problem { return c.problems }
+func (c *Catalog) Problems() []Problem { return c.problems() }
 
 // ProblemsIn lists the problems of one file.
 func (c *Catalog) ProblemsIn(path string) []Problem {
-	lo, _ := slices.BinarySearchFunc(c.problems, path, func(p Problem, path string) int {
+	all := c.problems()
+	lo, _ := slices.BinarySearchFunc(all, path, func(p Problem, path string) int {
 		return strings.Compare(p.Path, path)
 	})
 	hi := lo
-	for hi < len(c.problems) && c.problems[hi].Path == path {
+	for hi < len(all) && all[hi].Path == path {
 		hi++
 	}
-	return c.problems[lo:hi]
+	return all[lo:hi]
 }
 
 func (c *Catalog) findProblems(skipped []Problem) []Problem {
@@ -218,8 +405,7 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 	var order []string
 	for _, e := range c.sorted {
 		mine := map[string]bool{}
-		stake := func(raw, what string, r Range) {
-			k := Normalize(raw)
+		stake := func(k, what string, r Range) {
 			if k == "" || mine[k] {
 				return
 			}
@@ -229,8 +415,9 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 			}
 			claims[k] = append(claims[k], claim{e, what, r})
 		}
-		stake(e.Name, "name", e.NameRange)
-		for i, a := range e.Aliases {
+		k := c.keys[e]
+		stake(k.name, "name", e.NameRange)
+		for i, a := range k.aliases {
 			r := Range{}
 			if i < len(e.AliasRanges) {
 				r = e.AliasRanges[i]
@@ -256,10 +443,12 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 				Range: mine.r})
 		}
 	}
+	// Many links share a target; resolve each target once.
+	resolved := map[string]*Entry{}
 	for _, e := range c.sorted {
-		out = append(out, c.linkProblems(e.ID, e.Links)...)
+		out = c.linkProblems(out, resolved, e.ID, e.Links)
 		if e.Soul != nil {
-			out = append(out, c.linkProblems(e.Soul.ID, e.Soul.Links)...)
+			out = c.linkProblems(out, resolved, e.Soul.ID, e.Soul.Links)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Problem) int {
@@ -280,13 +469,17 @@ func (e *Entry) displayKey(norm, what string) string {
 	return norm
 }
 
-func (c *Catalog) linkProblems(path string, links []Link) []Problem {
-	var out []Problem
+func (c *Catalog) linkProblems(out []Problem, resolved map[string]*Entry, path string, links []Link) []Problem {
 	for _, l := range links {
-		target, ok := c.Resolve(l.LinkName())
+		name := l.LinkName()
+		target, ok := resolved[name]
 		if !ok {
+			target, _ = c.Resolve(name)
+			resolved[name] = target
+		}
+		if target == nil {
 			out = append(out, Problem{Path: path, Code: CodeBrokenLink, Severity: SeverityWarning,
-				Message: fmt.Sprintf("no codex entry is named %q", l.LinkName()), Range: l.TargetRange})
+				Message: fmt.Sprintf("no codex entry is named %q", name), Range: l.TargetRange})
 			continue
 		}
 		if sec := l.LinkSection(); sec != "" {

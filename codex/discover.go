@@ -7,7 +7,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -33,31 +35,105 @@ func IsMarkdown(name string) bool {
 // walker walks a project tree once, following symlinks only where they
 // stay inside the project.
 type walker struct {
-	root    string // absolute, symlinks resolved
-	ignore  *Ignore
-	visited map[string]bool // real paths of folders walked, against link cycles
-	out     []candidate
+	root   string // absolute, symlinks resolved
+	ignore *Ignore
+	// stack holds the real paths of the folders being walked: a link back
+	// to one of them is a cycle. visits bounds how often links lead into
+	// the same folder.
+	stack  map[string]bool
+	visits map[string]int
+	out    []candidate
+	links  []linkPair
+}
+
+// linkPair records a symlink inside the project and what it points to,
+// both project-relative: a change seen under one path is a change under
+// the other too.
+type linkPair struct{ link, target string }
+
+// maxFolderVisits bounds how many paths may lead into one real folder.
+const maxFolderVisits = 8
+
+// folderContext is what a folder hands down to what it holds.
+type folderContext struct {
+	// folderType is the type of the nearest type folder above.
+	folderType Type
+	// entry is the index.md of the entry folder this lies in, if any:
+	// everything below an entry folder belongs to that entry.
+	entry string
+}
+
+// enterFolder computes the context inside the folder rel from the context
+// around it; hasIndex reports whether rel holds an index.md. It also says
+// whether rel is a type folder.
+func enterFolder(around folderContext, rel string, hasIndex func() bool) (folderContext, bool) {
+	if rel == "" || around.entry != "" {
+		return around, false
+	}
+	if t, ok := TypeFromFolder(path.Base(rel)); ok {
+		around.folderType = t
+		return around, true
+	}
+	if around.folderType != "" && hasIndex() {
+		around.entry = path.Join(rel, entryIndex)
+	}
+	return around, false
+}
+
+// contextOf computes the context inside the project folder dir by
+// entering each folder from the root down.
+func contextOf(root, dir string) (folderContext, bool) {
+	var fc folderContext
+	isTypeFolder := false
+	if dir == "" || dir == "." {
+		return fc, false
+	}
+	segs := strings.Split(dir, "/")
+	for i := range segs {
+		d := path.Join(segs[:i+1]...)
+		fc, isTypeFolder = enterFolder(fc, d, func() bool {
+			st, err := os.Stat(filepath.Join(root, filepath.FromSlash(d), entryIndex))
+			return err == nil && st.Mode().IsRegular()
+		})
+	}
+	return fc, isTypeFolder
+}
+
+func newWalker(root string, ig *Ignore) *walker {
+	return &walker{root: root, ignore: ig, stack: map[string]bool{}, visits: map[string]int{}}
 }
 
 // discover lists every Markdown file under root that quire may read as
-// canon, in a stable order.
-func discover(ctx context.Context, root string, ig *Ignore) ([]candidate, error) {
-	w := &walker{root: root, ignore: ig, visited: map[string]bool{}}
-	if err := w.dir(ctx, root, "", ""); err != nil {
-		return nil, err
+// canon, and the symlinks it followed.
+func discover(ctx context.Context, root string, ig *Ignore) ([]candidate, []linkPair, error) {
+	w := newWalker(root, ig)
+	if err := w.dir(ctx, root, root, "", folderContext{}); err != nil {
+		return nil, nil, err
 	}
-	return w.out, nil
+	return w.out, w.links, nil
 }
 
 // discoverUnder lists candidates below the project-relative folder rel,
 // for a folder that appeared or moved while watching.
-func discoverUnder(ctx context.Context, root string, ig *Ignore, rel string) ([]candidate, error) {
-	w := &walker{root: root, ignore: ig, visited: map[string]bool{}}
+func discoverUnder(ctx context.Context, root string, ig *Ignore, rel string) ([]candidate, []linkPair, error) {
+	w := newWalker(root, ig)
 	abs := filepath.Join(root, filepath.FromSlash(rel))
-	if err := w.dir(ctx, abs, rel, folderTypeOf(rel)); err != nil {
-		return nil, err
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil || !within(root, real) {
+		return nil, nil, nil // gone, or a link out of the project
 	}
-	return w.out, nil
+	around, _ := contextOf(root, parentDir(rel))
+	if err := w.dir(ctx, abs, real, rel, around); err != nil {
+		return nil, nil, err
+	}
+	return w.out, w.links, nil
+}
+
+func parentDir(rel string) string {
+	if d := path.Dir(rel); d != "." {
+		return d
+	}
+	return ""
 }
 
 // folderTypeOf is the type implied by the nearest type folder among the
@@ -72,18 +148,18 @@ func folderTypeOf(rel string) Type {
 	return ""
 }
 
-func (w *walker) dir(ctx context.Context, abs, rel string, folderType Type) error {
+// dir walks the folder at abs, whose symlink-free path is real, given the
+// context of the folder around it.
+func (w *walker) dir(ctx context.Context, abs, real, rel string, around folderContext) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil // vanished while walking
-	}
-	if w.visited[real] {
+	if w.stack[real] || w.visits[real] >= maxFolderVisits {
 		return nil
 	}
-	w.visited[real] = true
+	w.stack[real] = true
+	defer delete(w.stack, real)
+	w.visits[real]++
 	list, err := os.ReadDir(abs)
 	if err != nil {
 		if rel == "" {
@@ -91,29 +167,31 @@ func (w *walker) dir(ctx context.Context, abs, rel string, folderType Type) erro
 		}
 		return nil // unreadable subfolder: skip it, keep the rest
 	}
-
-	isTypeFolder := false
-	if t, ok := TypeFromFolder(path.Base(rel)); ok && rel != "" {
-		folderType, isTypeFolder = t, true
-	}
-	// A folder below a type folder that holds an index.md is one entry:
-	// index.md is the entry, soul.md its companion, other notes are not
-	// entries unless they say so with `type:`.
-	indexID := ""
-	if folderType != "" && !isTypeFolder {
-		for _, de := range list {
-			if de.Name() == entryIndex {
-				indexID = path.Join(rel, entryIndex)
+	infos := statAll(list)
+	for i, de := range list {
+		// A link named index.md counts when it leads to a file.
+		if de.Name() == entryIndex && infos[i] != nil && infos[i].Mode()&fs.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(abs, entryIndex)); err == nil {
+				infos[i] = st
 			}
 		}
 	}
+	inside, isTypeFolder := enterFolder(around, rel, func() bool {
+		for i, de := range list {
+			if de.Name() == entryIndex && infos[i] != nil && infos[i].Mode().IsRegular() {
+				return true
+			}
+		}
+		return false
+	})
 
-	for _, de := range list {
+	for i, de := range list {
 		name := de.Name()
 		childAbs := filepath.Join(abs, name)
 		childRel := path.Join(rel, name)
-		info, err := de.Info()
-		if err != nil {
+		childReal := filepath.Join(real, name)
+		info := infos[i]
+		if info == nil {
 			continue
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
@@ -124,12 +202,17 @@ func (w *walker) dir(ctx context.Context, abs, rel string, folderType Type) erro
 			if info, err = os.Stat(target); err != nil {
 				continue
 			}
+			childReal = target
+			// A link back to a folder being walked is a cycle, not a name.
+			if targetRel, err := filepath.Rel(w.root, target); err == nil && !w.stack[target] {
+				w.links = append(w.links, linkPair{link: childRel, target: filepath.ToSlash(targetRel)})
+			}
 		}
 		if info.IsDir() {
 			if w.ignore.Ignored(childRel, true) {
 				continue
 			}
-			if err := w.dir(ctx, childAbs, childRel, folderType); err != nil {
+			if err := w.dir(ctx, childAbs, childReal, childRel, inside); err != nil {
 				return err
 			}
 			continue
@@ -138,10 +221,37 @@ func (w *walker) dir(ctx context.Context, abs, rel string, folderType Type) erro
 			continue
 		}
 		c := candidate{ID: childRel, Abs: childAbs, Size: info.Size(), ModTime: info.ModTime()}
-		c.FolderType, c.SoulOf = fileRole(name, folderType, isTypeFolder, indexID, childRel)
+		c.FolderType, c.SoulOf = fileRole(name, inside.folderType, isTypeFolder, inside.entry, childRel)
 		w.out = append(w.out, c)
 	}
 	return nil
+}
+
+// statAll reads the file info of a folder listing. Big folders are
+// statted by several goroutines: each stat is a system call, and a
+// codex folder can hold thousands of entries.
+func statAll(list []os.DirEntry) []os.FileInfo {
+	infos := make([]os.FileInfo, len(list))
+	stat := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if info, err := list[i].Info(); err == nil {
+				infos[i] = info
+			}
+		}
+	}
+	const perWorker = 512
+	if len(list) < 2*perWorker {
+		stat(0, len(list))
+		return infos
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(list)/perWorker)
+	var wg sync.WaitGroup
+	step := (len(list) + workers - 1) / workers
+	for lo := 0; lo < len(list); lo += step {
+		wg.Go(func() { stat(lo, min(lo+step, len(list))) })
+	}
+	wg.Wait()
+	return infos
 }
 
 // File names with a meaning inside an entry folder.
@@ -154,14 +264,18 @@ const (
 // folder implies ("" when only `type:` can make it an entry), and for a
 // soul.md the entry it belongs to. folderType is the folder's implied
 // type, isTypeFolder whether the folder itself is a type folder, indexID
-// the entry folder's index.md when the folder is one.
+// the index.md of the entry folder the file lies in, if any.
 func fileRole(name string, folderType Type, isTypeFolder bool, indexID, id string) (Type, string) {
 	switch {
-	case indexID != "" && name == entrySoul:
+	case indexID == "":
+	case id == indexID:
+		return folderType, ""
+	case name == entrySoul && path.Dir(id) == path.Dir(indexID):
 		return folderType, indexID
-	case indexID != "" && id != indexID:
-		return "", ""
-	case isTypeFolder && isOverviewPage(name):
+	default:
+		return "", "" // notes that belong to an entry folder
+	}
+	if isTypeFolder && isOverviewPage(name) {
 		return "", ""
 	}
 	return folderType, ""
@@ -169,21 +283,9 @@ func fileRole(name string, folderType Type, isTypeFolder bool, indexID, id strin
 
 // classify builds the candidate for one file, as discover would.
 func classify(root, rel string, info os.FileInfo) candidate {
-	dir := path.Dir(rel)
-	if dir == "." {
-		dir = ""
-	}
-	folderType := folderTypeOf(dir)
-	_, isTypeFolder := TypeFromFolder(path.Base(dir))
-	isTypeFolder = isTypeFolder && dir != ""
-	indexID := ""
-	if folderType != "" && !isTypeFolder {
-		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir), entryIndex)); err == nil && st.Mode().IsRegular() {
-			indexID = path.Join(dir, entryIndex)
-		}
-	}
+	fc, isTypeFolder := contextOf(root, parentDir(rel))
 	c := candidate{ID: rel, Abs: filepath.Join(root, filepath.FromSlash(rel)), Size: info.Size(), ModTime: info.ModTime()}
-	c.FolderType, c.SoulOf = fileRole(path.Base(rel), folderType, isTypeFolder, indexID, rel)
+	c.FolderType, c.SoulOf = fileRole(path.Base(rel), fc.folderType, isTypeFolder, fc.entry, rel)
 	return c
 }
 

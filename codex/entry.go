@@ -170,9 +170,9 @@ func (f Fields) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// GobEncode stores fields as JSON: their values are always the JSON-shaped
+// encode stores fields as JSON: their values are always the JSON-shaped
 // types the parser produces, so the round trip is exact.
-func (f Fields) GobEncode() ([]byte, error) {
+func (f Fields) encode() ([]byte, error) {
 	pairs := make([][2]any, len(f))
 	for i, fld := range f {
 		pairs[i] = [2]any{fld.Key, fld.Value}
@@ -180,8 +180,8 @@ func (f Fields) GobEncode() ([]byte, error) {
 	return json.Marshal(pairs)
 }
 
-// GobDecode reads what GobEncode wrote.
-func (f *Fields) GobDecode(data []byte) error {
+// decode reads what encode wrote.
+func (f *Fields) decode(data []byte) error {
 	var pairs [][2]any
 	if err := json.Unmarshal(data, &pairs); err != nil {
 		return err

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
@@ -53,9 +54,10 @@ type bleveIndex struct {
 
 func indexMapping() (*mapping.IndexMappingImpl, error) {
 	m := bleve.NewIndexMapping()
+	// Text reaches the index already folded (see Fold), which is much
+	// cheaper than a per-character filter over every body.
 	if err := m.AddCustomAnalyzer(analyzerProse, map[string]any{
 		"type":          custom.Name,
-		"char_filters":  []any{asciifolding.Name},
 		"tokenizer":     unicode.Name,
 		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
 	}); err != nil {
@@ -63,7 +65,6 @@ func indexMapping() (*mapping.IndexMappingImpl, error) {
 	}
 	if err := m.AddCustomAnalyzer(analyzerName, map[string]any{
 		"type":          custom.Name,
-		"char_filters":  []any{asciifolding.Name},
 		"tokenizer":     unicode.Name,
 		"token_filters": []any{en.PossessiveName, lowercase.Name},
 	}); err != nil {
@@ -98,12 +99,14 @@ func indexMapping() (*mapping.IndexMappingImpl, error) {
 	return m, nil
 }
 
-// document is what bleve indexes for an entry. Keyword copies of name and
-// aliases hold the normalized form, so exact matches ignore case and
-// diacritics like the catalog does.
+// document is what bleve indexes for an entry. Text is folded (see Fold);
+// keyword copies of name and aliases hold the normalized form, so exact
+// matches ignore case and diacritics like the catalog does.
 func document(e *Entry) map[string]any {
+	aliases := make([]string, len(e.Aliases))
 	aliasKeys := make([]string, len(e.Aliases))
 	for i, a := range e.Aliases {
+		aliases[i] = Fold(a)
 		aliasKeys[i] = Normalize(a)
 	}
 	tags := make([]string, len(e.Tags))
@@ -115,17 +118,17 @@ func document(e *Entry) map[string]any {
 		body += "\n\n" + e.Soul.Source[e.Soul.Body.Start:e.Soul.Body.End]
 	}
 	return map[string]any{
-		fieldName:      e.Name,
+		fieldName:      Fold(e.Name),
 		fieldNameKey:   Normalize(e.Name),
-		fieldAliases:   e.Aliases,
+		fieldAliases:   aliases,
 		fieldAliasKeys: aliasKeys,
-		fieldTitle:     e.Title,
+		fieldTitle:     Fold(e.Title),
 		fieldType:      string(e.Type),
 		fieldTags:      tags,
 		fieldStatus:    string(e.Status),
-		fieldPath:      e.ID,
-		fieldSummary:   e.Summary,
-		fieldBody:      body,
+		fieldPath:      Fold(e.ID),
+		fieldSummary:   Fold(e.Summary),
+		fieldBody:      Fold(body),
 	}
 }
 
@@ -146,6 +149,15 @@ func newMemoryIndex() (*bleveIndex, error) {
 // held by another process fails after boltTimeout with ErrIndexLocked; any
 // other failure to open is returned for the caller to rebuild.
 func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, created bool, err error) {
+	// bbolt and zap map index files into memory; a truncated file then
+	// faults instead of failing. Turn that into an error, so the caller
+	// rebuilds rather than the process dying.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			ix, created, err = nil, false, fmt.Errorf("open index %s: damaged files: %v", dir, r)
+		}
+	}()
 	cfg := map[string]any{"bolt_timeout": boltTimeout.String()}
 	if _, statErr := os.Stat(dir); statErr == nil {
 		idx, err := bleve.OpenUsing(dir, cfg)
@@ -172,19 +184,59 @@ func lockedOr(err error) error {
 	return err
 }
 
-// apply indexes upserts and removes deletes, in batches.
+// indexWorkers is how many batches are analyzed and built at once. Two
+// keeps both cores of a small machine busy: bleve analyzes a batch in
+// parallel but builds its segment on one goroutine.
+const indexWorkers = 2
+
+// apply indexes upserts and removes deletes, in concurrent batches.
 func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []string) error {
-	b := ix.idx.NewBatch()
-	flush := func() error {
-		if b.Size() == 0 {
-			return nil
-		}
-		if err := ix.idx.Batch(b); err != nil {
-			return fmt.Errorf("index batch: %w", err)
-		}
-		b.Reset()
-		return nil
+	type chunk struct {
+		upserts []*Entry
+		deletes []string
 	}
+	chunks := []chunk{{deletes: deletes}}
+	for i := 0; i < len(upserts); i += indexBatchSize {
+		part := upserts[i:min(i+indexBatchSize, len(upserts))]
+		if i == 0 {
+			chunks[0].upserts = part
+		} else {
+			chunks = append(chunks, chunk{upserts: part})
+		}
+	}
+	work := make(chan chunk)
+	errs := make(chan error, indexWorkers)
+	var wg sync.WaitGroup
+	for range min(indexWorkers, len(chunks)) {
+		wg.Go(func() {
+			for c := range work {
+				if err := ix.batch(ctx, c.upserts, c.deletes); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	var err error
+feed:
+	for _, c := range chunks {
+		select {
+		case work <- c:
+		case err = <-errs:
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	if err == nil {
+		err = <-errs
+	}
+	return err
+}
+
+func (ix *bleveIndex) batch(ctx context.Context, upserts []*Entry, deletes []string) error {
+	b := ix.idx.NewBatch()
 	for _, id := range deletes {
 		b.Delete(id)
 	}
@@ -195,13 +247,14 @@ func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []str
 		if err := b.Index(e.ID, document(e)); err != nil {
 			return fmt.Errorf("index %s: %w", e.ID, err)
 		}
-		if b.Size() >= indexBatchSize {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
 	}
-	return flush()
+	if b.Size() == 0 {
+		return nil
+	}
+	if err := ix.idx.Batch(b); err != nil {
+		return fmt.Errorf("index batch: %w", err)
+	}
+	return nil
 }
 
 func (ix *bleveIndex) count() (uint64, error) { return ix.idx.DocCount() }

@@ -87,7 +87,7 @@ func (c *Catalog) exactTiers(q string, t Type) []Match {
 	collect(c.byTitle[q], MatchTitle)
 	collect(c.byStem[stemKey(q)], MatchStem)
 	collect(c.byAlias[q], MatchAlias)
-	sortMatches(ms)
+	c.sortMatches(ms)
 	return ms
 }
 
@@ -123,14 +123,14 @@ func (c *Catalog) partial(q string, t Type) []Match {
 	for e := range hits {
 		ms = append(ms, Match{e, MatchPartial, tierScore[MatchPartial] + 10*c.coverage(q, e)})
 	}
-	sortMatches(ms)
+	c.sortMatches(ms)
 	return ms
 }
 
 // coverage is how much of the entry's shortest name the query spells
 // out, from 0 to 1.
 func (c *Catalog) coverage(q string, e *Entry) float64 {
-	if n := c.shortest[e]; n > 0 {
+	if n := c.keys[e].shortest; n > 0 {
 		return min(1, float64(runeLen(q))/float64(n))
 	}
 	return 0
@@ -151,7 +151,7 @@ func (c *Catalog) fuzzy(q string, t Type) []Match {
 			best[e] = Match{e, MatchFuzzy, score}
 		}
 	}
-	for _, k := range c.keys {
+	for _, k := range c.fuzzyKeys {
 		if k.runes < n-1 || k.runes > n+1 || (t != "" && k.entry.Type != t) {
 			continue
 		}
@@ -168,7 +168,7 @@ func (c *Catalog) fuzzy(q string, t Type) []Match {
 	for _, m := range best {
 		ms = append(ms, m)
 	}
-	sortMatches(ms)
+	c.sortMatches(ms)
 	return ms
 }
 
@@ -212,8 +212,8 @@ func appendNew(ms, more []Match) []Match {
 	return ms
 }
 
-func sortMatches(ms []Match) {
+func (c *Catalog) sortMatches(ms []Match) {
 	slices.SortFunc(ms, func(a, b Match) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), compareEntries(a.Entry, b.Entry))
+		return cmp.Or(cmp.Compare(b.Score, a.Score), c.compareEntries(a.Entry, b.Entry))
 	})
 }

@@ -44,8 +44,9 @@ func (ix *bleveIndex) search(ctx context.Context, q string, opt SearchOptions) (
 	if norm == "" {
 		return nil, ErrEmptyQuery
 	}
+	folded := Fold(q)
 	match := func(field string, boost float64) query.Query {
-		m := bleve.NewMatchQuery(q)
+		m := bleve.NewMatchQuery(folded)
 		m.SetField(field)
 		m.SetBoost(boost)
 		return m
@@ -57,7 +58,7 @@ func (ix *bleveIndex) search(ctx context.Context, q string, opt SearchOptions) (
 		return t
 	}
 	fuzzy := func(field string) query.Query {
-		m := bleve.NewMatchQuery(q)
+		m := bleve.NewMatchQuery(folded)
 		m.SetField(field)
 		m.SetFuzziness(1)
 		m.SetBoost(boostFuzzy)

@@ -1,9 +1,7 @@
 package codex
 
 import (
-	"bufio"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -20,7 +18,7 @@ const SchemaVersion = 1
 // Names inside a project's cache folder.
 const (
 	metaFile  = "meta.json"
-	stateFile = "state.gob"
+	stateFile = "state.bin"
 	indexDir  = "index.bleve"
 )
 
@@ -86,39 +84,19 @@ func writeMeta(dir, root string) error {
 }
 
 func readState(dir string) (*savedState, error) {
-	f, err := os.Open(filepath.Join(dir, stateFile))
+	data, err := os.ReadFile(filepath.Join(dir, stateFile))
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var st savedState
-	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&st); err != nil {
-		return nil, fmt.Errorf("decode %s: %w", stateFile, err)
-	}
-	if st.Schema != SchemaVersion {
-		return nil, fmt.Errorf("state schema %d, want %d", st.Schema, SchemaVersion)
-	}
-	return &st, nil
+	return decodeState(data)
 }
 
 func writeState(dir string, st *savedState) error {
-	tmp, err := os.CreateTemp(dir, stateFile+".*")
+	data, err := encodeState(st)
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	err = gob.NewEncoder(w).Encode(st)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, stateFile))
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := writeFileAtomic(filepath.Join(dir, stateFile), data); err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
 	return nil

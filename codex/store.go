@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -37,7 +38,8 @@ type Options struct {
 	// Logger receives paths and counts, never file contents. The default
 	// discards everything.
 	Logger *slog.Logger
-	// Progress, when set, is called as files are read during a sync.
+	// Progress, when set, is called as files are read during a sync, one
+	// call at a time, with done rising from 1 to total.
 	Progress func(done, total int)
 }
 
@@ -79,7 +81,8 @@ type SyncStats struct {
 
 // Change is one applied batch of file changes.
 type Change struct {
-	// Updated and Removed list entry IDs (and soul IDs) that changed.
+	// Updated lists the IDs of entries added or changed (a soul.md change
+	// updates its character); Removed the IDs of entries that are gone.
 	Updated []string
 	Removed []string
 	Catalog *Catalog
@@ -93,6 +96,7 @@ type Store struct {
 	opts     Options
 	log      *slog.Logger
 	cacheDir string
+	lock     *cacheLock // held while the cache folder is open
 	index    *bleveIndex
 	catalog  atomic.Pointer[Catalog]
 	report   OpenReport
@@ -105,8 +109,10 @@ type Store struct {
 	soulOwner map[string]string // soul ID → entry ID
 	entrySoul map[string]string // entry ID → soul ID
 	skipped   map[string][]Problem
+	links     []linkPair // symlinks inside the project
 	unsaved   bool
 	closed    bool
+	loaded    bool       // state came from the cache; no catalog built yet
 	saveMu    sync.Mutex // serializes writes of the state file
 }
 
@@ -136,16 +142,31 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		}
 		s.report.Rebuilt, s.report.Reason = true, "in memory"
 	} else if err := s.openCache(); err != nil {
+		_ = s.lock.release()
 		return nil, err
+	} else {
+		s.log.Debug("codex cache opened", "rebuild", s.report.Rebuilt)
 	}
-	if s.catalog.Load() == nil {
-		s.catalog.Store(NewCatalog(nil, nil))
+	// A warm start builds the saved catalog while the walk checks the
+	// files; a sync that changes anything publishes its own catalog.
+	var warm *Catalog
+	var building sync.WaitGroup
+	if s.loaded {
+		entries, skipped := s.snapshot(true)
+		building.Go(func() { warm = NewCatalog(entries, skipped) })
 	}
 	stats, err := s.Sync(ctx)
+	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds())
+	building.Wait()
 	if err != nil {
 		_ = s.index.close()
+		_ = s.lock.release()
 		return nil, err
 	}
+	if warm == nil {
+		warm = NewCatalog(nil, nil)
+	}
+	s.catalog.CompareAndSwap(nil, warm)
 	s.report.SyncStats = stats
 	if err := s.Save(); err != nil {
 		s.log.Warn("codex state not saved", "err", err)
@@ -187,12 +208,17 @@ func (s *Store) openCache() error {
 	if err != nil {
 		return fmt.Errorf("cache folder %s: %w", dir, err)
 	}
-	if real, err := filepath.EvalSymlinks(filepath.Dir(dir)); err == nil && within(s.root, filepath.Join(real, filepath.Base(dir))) {
+	if insideProject(s.root, dir) {
 		return fmt.Errorf("cache folder %s is inside the project %s; quire writes nothing into a book project", dir, s.root)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create cache folder: %w", err)
 	}
+	lock, err := lockCache(dir, s.opts.BoltTimeout)
+	if err != nil {
+		return fmt.Errorf("open codex index for %s: %w; close the other quire process or wait for it to finish", s.root, err)
+	}
+	s.lock = lock
 	s.cacheDir, s.report.CacheDir = dir, dir
 
 	reason := ""
@@ -262,7 +288,7 @@ func (s *Store) openCache() error {
 
 // wipe deletes the index and state; the cache folder stays.
 func (s *Store) wipe() error {
-	for _, name := range []string{indexDir, stateFile, metaFile} {
+	for _, name := range []string{indexDir, stateFile, metaFile} { // never lockFile: we hold it
 		if err := os.RemoveAll(filepath.Join(s.cacheDir, name)); err != nil {
 			return fmt.Errorf("clear stale index: %w", err)
 		}
@@ -308,7 +334,7 @@ func (s *Store) load(st *savedState) {
 	for _, p := range st.Skipped {
 		s.skipped[p.Path] = append(s.skipped[p.Path], p)
 	}
-	s.publish()
+	s.loaded = true
 }
 
 // Root is the project folder, absolute and without symlinks.
@@ -378,10 +404,11 @@ func (s *Store) sync(ctx context.Context) (Change, SyncStats, error) {
 		return Change{}, SyncStats{}, errClosed
 	}
 	s.ignore = loadIgnore(s.root)
-	cands, err := discover(ctx, s.root, s.ignore)
+	cands, links, err := discover(ctx, s.root, s.ignore)
 	if err != nil {
 		return Change{}, SyncStats{}, err
 	}
+	s.links = links
 	ch, stats, err := s.apply(ctx, cands, func(string) bool { return true })
 	stats.Duration = time.Since(start)
 	return ch, stats, err
@@ -434,9 +461,10 @@ func (s *Store) Refresh(ctx context.Context, rels []string) (Change, error) {
 			if s.ignore.Ignored(rel, true) {
 				return
 			}
-			found, derr := discoverUnder(ctx, s.root, s.ignore, rel)
+			found, links, derr := discoverUnder(ctx, s.root, s.ignore, rel)
 			if derr == nil {
 				cands = append(cands, found...)
+				s.addLinks(links)
 			}
 			folders = append(folders, rel+"/")
 		case info.Mode().IsRegular() && IsMarkdown(rel) && !s.ignore.Ignored(rel, false):
@@ -451,8 +479,8 @@ func (s *Store) Refresh(ctx context.Context, rels []string) (Change, error) {
 			}
 		}
 	}
-	for _, rel := range rels {
-		visit(strings.Trim(filepath.ToSlash(rel), "/"))
+	for _, rel := range s.throughLinks(rels) {
+		visit(rel)
 	}
 	inScope := func(id string) bool {
 		if files[id] {
@@ -467,6 +495,56 @@ func (s *Store) Refresh(ctx context.Context, rels []string) (Change, error) {
 	}
 	ch, _, err := s.apply(ctx, cands, inScope)
 	return ch, err
+}
+
+// throughLinks adds to project-relative paths the other names they have
+// through symlinks inside the project: editing a link's target changes
+// the entry read through the link, and the watcher reports only one name.
+func (s *Store) throughLinks(rels []string) []string {
+	out := make([]string, 0, len(rels))
+	seen := map[string]bool{}
+	add := func(rel string) {
+		if !seen[rel] {
+			seen[rel] = true
+			out = append(out, rel)
+		}
+	}
+	for _, rel := range rels {
+		add(strings.Trim(filepath.ToSlash(rel), "/"))
+	}
+	// Two rounds follow a link into a linked folder, and no further.
+	for range 2 {
+		for _, rel := range slices.Clone(out) {
+			for _, l := range s.links {
+				if rest, ok := underPath(rel, l.target); ok {
+					add(path.Join(l.link, rest))
+				}
+				if rest, ok := underPath(rel, l.link); ok {
+					add(path.Join(l.target, rest))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// underPath reports whether rel is base or lies below it, and the rest.
+func underPath(rel, base string) (string, bool) {
+	if rel == base {
+		return "", true
+	}
+	if strings.HasPrefix(rel, base+"/") {
+		return rel[len(base)+1:], true
+	}
+	return "", false
+}
+
+func (s *Store) addLinks(links []linkPair) {
+	for _, l := range links {
+		if !slices.Contains(s.links, l) {
+			s.links = append(s.links, l)
+		}
+	}
 }
 
 func realPath(p string) string {
@@ -529,6 +607,7 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 	// Entries whose document must be rewritten, and entries that left.
 	dirty := map[string]bool{}
 	gone := map[string]bool{}
+	skippedChanged := false
 	forget := func(id string) {
 		if _, ok := s.entries[id]; ok {
 			gone[id] = true
@@ -542,7 +621,10 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 				delete(s.entrySoul, owner)
 			}
 		}
-		delete(s.skipped, id)
+		if _, ok := s.skipped[id]; ok {
+			skippedChanged = true
+			delete(s.skipped, id)
+		}
 	}
 	for _, id := range removed {
 		forget(id)
@@ -556,7 +638,7 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 		}
 		c := r.cand
 		prev := s.files[c.ID]
-		s.files[c.ID] = fileState{Size: c.Size, ModTime: c.ModTime.UnixNano(), Hash: r.hash, FolderType: c.FolderType, SoulOf: c.SoulOf}
+		s.files[c.ID] = fileState{Size: c.Size, ModTime: trustedModTime(c.ModTime), Hash: r.hash, FolderType: c.FolderType, SoulOf: c.SoulOf}
 		if r.same && prev.FolderType == c.FolderType && prev.SoulOf == c.SoulOf {
 			continue
 		}
@@ -575,6 +657,7 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 		}
 		if len(r.probs) > 0 && r.entry == nil {
 			s.skipped[c.ID] = r.probs
+			skippedChanged = true
 		}
 	}
 
@@ -598,20 +681,38 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 	slices.Sort(ch.Updated)
 	slices.Sort(ch.Removed)
 
+	// The catalog and the index are built side by side; the new catalog
+	// is published only once the index holds the same entries.
+	var next *Catalog
+	var building sync.WaitGroup
+	if len(upserts) > 0 || len(ch.Removed) > 0 || skippedChanged {
+		base := s.catalog.Load()
+		entries, skipped := s.snapshot(base == nil)
+		building.Go(func() {
+			start := time.Now()
+			if base == nil {
+				next = NewCatalog(entries, skipped)
+			} else {
+				next = base.With(upserts, ch.Removed, skipped)
+			}
+			s.log.Debug("codex catalog built", "entries", next.Len(), "ms", time.Since(start).Milliseconds())
+		})
+	}
+	var indexErr error
 	if len(upserts) > 0 || len(ch.Removed) > 0 {
 		indexStart := time.Now()
-		if err := s.index.apply(ctx, upserts, ch.Removed); err != nil {
-			return Change{}, SyncStats{}, err
-		}
+		indexErr = s.index.apply(ctx, upserts, ch.Removed)
 		s.log.Debug("codex index updated", "upserts", len(upserts), "deletes", len(ch.Removed), "ms", time.Since(indexStart).Milliseconds())
+	}
+	building.Wait()
+	if indexErr != nil {
+		return Change{}, SyncStats{}, indexErr
+	}
+	if next != nil {
+		s.catalog.Store(next)
 	}
 	if len(results) > 0 || len(removed) > 0 {
 		s.unsaved = true
-	}
-	if parsed > 0 || len(removed) > 0 {
-		catalogStart := time.Now()
-		s.publish()
-		s.log.Debug("codex catalog built", "entries", len(s.entries), "ms", time.Since(catalogStart).Milliseconds())
 	}
 	ch.Catalog = s.catalog.Load()
 	stats := SyncStats{Files: len(s.files), Entries: len(s.entries), Parsed: parsed, Removed: len(removed)}
@@ -619,6 +720,21 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 		s.log.Debug("codex updated", "updated", len(ch.Updated), "removed", len(ch.Removed))
 	}
 	return ch, stats, nil
+}
+
+// racyWindow is how recent a modification time must be for quire not to
+// trust it: a second write within the same clock tick as the read would
+// leave size and time unchanged. Such files are hashed again on the next
+// sync (as git does with its index).
+const racyWindow = 2 * time.Second
+
+// trustedModTime is the time to remember for a file, or 0 (never equal to
+// a real time) when it is too recent to trust.
+func trustedModTime(t time.Time) int64 {
+	if time.Since(t) < racyWindow {
+		return 0
+	}
+	return t.UnixNano()
 }
 
 // attachSoul returns e with its current soul attached: a copy when the
@@ -636,17 +752,22 @@ func (s *Store) attachSoul(e *Entry) *Entry {
 	return &cp
 }
 
-// publish builds a new catalog from what the store holds.
-func (s *Store) publish() {
-	entries := make([]*Entry, 0, len(s.entries))
-	for _, e := range s.entries {
-		entries = append(entries, e)
+// snapshot lists what the store holds, for building a catalog: the
+// entries when withEntries is set, and the problems of skipped files.
+// s.mu must be held, or no one else may use the store yet.
+func (s *Store) snapshot(withEntries bool) ([]*Entry, []Problem) {
+	var entries []*Entry
+	if withEntries {
+		entries = make([]*Entry, 0, len(s.entries))
+		for _, e := range s.entries {
+			entries = append(entries, e)
+		}
 	}
 	var skipped []Problem
 	for _, ps := range s.skipped {
 		skipped = append(skipped, ps...)
 	}
-	s.catalog.Store(NewCatalog(entries, skipped))
+	return entries, skipped
 }
 
 // readAll reads, hashes and parses files in parallel.
@@ -655,7 +776,9 @@ func (s *Store) readAll(ctx context.Context, todo []candidate) ([]readResult, er
 	if len(todo) == 0 {
 		return results, nil
 	}
-	var next, done atomic.Int64
+	var next atomic.Int64
+	var progressMu sync.Mutex
+	done := 0
 	workers := min(runtime.GOMAXPROCS(0), len(todo))
 	var wg sync.WaitGroup
 	for range workers {
@@ -667,7 +790,10 @@ func (s *Store) readAll(ctx context.Context, todo []candidate) ([]readResult, er
 				}
 				results[i] = s.read(todo[i])
 				if s.opts.Progress != nil {
-					s.opts.Progress(int(done.Add(1)), len(todo))
+					progressMu.Lock()
+					done++
+					s.opts.Progress(done, len(todo))
+					progressMu.Unlock()
 				}
 			}
 		})
@@ -744,7 +870,9 @@ func (s *Store) Save() error {
 	s.unsaved = false
 	s.mu.Unlock()
 	start := time.Now()
-	defer func() { s.log.Debug("codex state saved", "entries", len(st.Entries), "ms", time.Since(start).Milliseconds()) }()
+	defer func() {
+		s.log.Debug("codex state saved", "entries", len(st.Entries), "ms", time.Since(start).Milliseconds())
+	}()
 	if err := writeState(s.cacheDir, st); err != nil {
 		s.mu.Lock()
 		s.unsaved = true
@@ -765,8 +893,12 @@ func (s *Store) Close() error {
 	s.closed = true
 	start := time.Now()
 	defer func() { s.log.Debug("codex index closed", "ms", time.Since(start).Milliseconds()) }()
-	if err := s.index.close(); err != nil {
-		return fmt.Errorf("close codex index: %w", err)
+	indexErr := s.index.close()
+	if err := s.lock.release(); err != nil && indexErr == nil {
+		indexErr = err
+	}
+	if indexErr != nil {
+		return fmt.Errorf("close codex index: %w", indexErr)
 	}
 	return saveErr
 }

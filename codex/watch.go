@@ -43,7 +43,7 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 	}
 
 	pending := map[string]bool{}
-	fullSync := false
+	fullSync, rewatch := false, false
 	settle := time.NewTimer(time.Hour)
 	settle.Stop()
 	save := time.NewTimer(time.Hour)
@@ -75,8 +75,12 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 			}
 			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 				// A moved folder keeps its inotify watch under the old
-				// name; drop it, the new name arrives as a Create.
-				s.unwatchTree(w, ev.Name, watched)
+				// name; drop it, the new name arrives as a Create. A
+				// folder reached by two paths has one watch: dropping it
+				// under one name needs the tree walked again.
+				if s.unwatchTree(w, ev.Name, watched) {
+					rewatch = true
+				}
 			}
 			if ev.Has(fsnotify.Create) {
 				if info, err := os.Stat(ev.Name); err == nil && info.IsDir() && !ig.Ignored(rel, true) {
@@ -101,6 +105,10 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 		case <-settle.C:
 			var ch Change
 			var err error
+			if rewatch && !fullSync {
+				s.watchTree(w, s.root, ig, watched)
+			}
+			rewatch = false
 			if fullSync {
 				s.watchTree(w, s.root, ig, watched)
 				ch, _, err = s.sync(ctx)
@@ -188,13 +196,17 @@ func (s *Store) watchTree(w *fsnotify.Watcher, dir string, ig *Ignore, watched m
 	walk(dir)
 }
 
-// unwatchTree drops the watches on dir and below, after a move or delete.
-func (s *Store) unwatchTree(w *fsnotify.Watcher, dir string, watched map[string]bool) {
+// unwatchTree drops the watches on dir and below, after a move or
+// delete, and reports whether there were any.
+func (s *Store) unwatchTree(w *fsnotify.Watcher, dir string, watched map[string]bool) bool {
 	prefix := dir + string(filepath.Separator)
+	dropped := false
 	for p := range watched {
 		if p == dir || strings.HasPrefix(p, prefix) {
 			_ = w.Remove(p)
 			delete(watched, p)
+			dropped = true
 		}
 	}
+	return dropped
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -69,16 +70,11 @@ var (
 	sections = []string{"Appearance", "History", "Relationships", "Habits", "Rules", "Notes", "Consequences"}
 )
 
-// Generate writes a corpus into dir, which must be empty or missing.
-func Generate(ctx context.Context, dir string, opt Options) (*Corpus, error) {
-	if opt.ChapterWords <= 0 {
-		opt.ChapterWords = 2500
-	}
-	if list, err := os.ReadDir(dir); err == nil && len(list) > 0 {
-		return nil, fmt.Errorf("corpus folder %s is not empty", dir)
-	}
+// Plan names the entries a corpus with these options holds, without
+// writing anything; Generate writes the same entries.
+func Plan(opt Options) *Corpus {
 	rng := rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x9e3779b97f4a7c15))
-	c := &Corpus{Root: dir}
+	c := &Corpus{}
 	names := map[string]bool{}
 	unique := func(make func() string) string {
 		for i := 0; ; i++ {
@@ -130,6 +126,32 @@ func Generate(ctx context.Context, dir string, opt Options) (*Corpus, error) {
 			c.Entries = append(c.Entries, e)
 		}
 	}
+	for i := range c.Entries {
+		c.Entries[i].ID = entryPath(c.Entries[i], i)
+	}
+	return c
+}
+
+// entryPath is the project-relative file of the i-th entry: every tenth
+// character is folder-shaped, with a soul.md beside its index.md.
+func entryPath(e Entry, i int) string {
+	if e.Type == codex.TypeCharacter && i%10 == 0 {
+		return path.Join("codex", e.Type.Plural(), slug(e.Name), "index.md")
+	}
+	return path.Join("codex", e.Type.Plural(), slug(e.Name)+".md")
+}
+
+// Generate writes a corpus into dir, which must be empty or missing.
+func Generate(ctx context.Context, dir string, opt Options) (*Corpus, error) {
+	if opt.ChapterWords <= 0 {
+		opt.ChapterWords = 2500
+	}
+	if list, err := os.ReadDir(dir); err == nil && len(list) > 0 {
+		return nil, fmt.Errorf("corpus folder %s is not empty", dir)
+	}
+	c := Plan(opt)
+	c.Root = dir
+	rng := rand.New(rand.NewPCG(opt.Seed^0x5bd1e995, opt.Seed))
 	for i := range c.Entries {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -197,11 +219,9 @@ func sentence(rng *rand.Rand, c *Corpus, n int, mention bool) string {
 
 func writeEntry(dir string, c *Corpus, i int, rng *rand.Rand) error {
 	e := c.Entries[i]
-	folder := filepath.Join(dir, "codex", e.Type.Plural())
-	file := filepath.Join(folder, slug(e.Name)+".md")
+	file := filepath.Join(dir, filepath.FromSlash(e.ID))
 	var soul string
-	if e.Type == codex.TypeCharacter && i%10 == 0 {
-		file = filepath.Join(folder, slug(e.Name), "index.md")
+	if path.Base(e.ID) == "index.md" {
 		soul = fmt.Sprintf("## Wants\n\n%s\n\n## Fears\n\n%s\n", sentence(rng, c, 20, false), sentence(rng, c, 20, false))
 	}
 	var b strings.Builder
@@ -243,8 +263,6 @@ func writeEntry(dir string, c *Corpus, i int, rng *rand.Rand) error {
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 		return err
 	}
-	id, _ := filepath.Rel(dir, file)
-	c.Entries[i].ID = filepath.ToSlash(id)
 	if soul != "" {
 		return os.WriteFile(filepath.Join(filepath.Dir(file), "soul.md"), []byte(soul), 0o644)
 	}
