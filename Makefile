@@ -1,0 +1,64 @@
+# quire — make targets. `make test` is what CI runs (.ci/run).
+
+GO       ?= go
+BIN      := bin/quire
+PKGS     := ./...
+# Short fuzz runs for `make fuzz`; raise FUZZTIME for a deeper search.
+FUZZTIME ?= 10s
+# `make bench` runs every benchmark; narrow it with BENCH=Lookup.
+BENCH    ?= .
+BENCHTIME ?= 1s
+
+.PHONY: all build install test vet fmt-check unit bench fuzz demo clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/quire
+
+install:
+	$(GO) install ./cmd/quire
+
+test: vet fmt-check unit
+
+vet:
+	$(GO) vet $(PKGS)
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+unit:
+	$(GO) test -race -count=1 $(PKGS)
+
+# Benchmarks write synthetic corpora (1k and 10k entries) to the user
+# cache folder once and reuse them.
+bench:
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) $(PKGS)
+
+# Every fuzz target of every package, FUZZTIME each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$target"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME); \
+		done; \
+	done
+
+# The sample book in a temporary folder (its index in another), then the
+# canon commands a writer would run first.
+demo: build
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	export XDG_CACHE_HOME="$$tmp/cache"; q="$(CURDIR)/$(BIN)"; book="$$tmp/the-thirteenth-bell"; \
+	echo "\$$ quire init --sample $$book"; "$$q" init --sample "$$book"; echo; \
+	cd "$$book"; \
+	echo "\$$ quire index"; "$$q" index; echo; \
+	echo "\$$ quire lookup \"Séverine's\""; "$$q" lookup "Séverine's"; echo; \
+	echo "\$$ quire lookup teo --type character"; "$$q" lookup teo --type character | head -n 12; echo; \
+	echo "\$$ quire lookup \"Harbour Tally\"   (one typo away)"; "$$q" lookup "Harbour Tally" | head -n 6; echo; \
+	echo "\$$ quire search \"thirteenth stroke\""; "$$q" search "thirteenth stroke"; echo; \
+	echo "\$$ quire list characters"; "$$q" list characters; echo; \
+	echo "\$$ quire list items --json"; "$$q" list items --json
+
+clean:
+	rm -rf bin

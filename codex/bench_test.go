@@ -1,0 +1,343 @@
+package codex_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/corpus"
+)
+
+// Benchmarks run against synthetic projects written by the corpus
+// package: 1,000 and 10,000 entries with 100 and 300 chapters. Corpora are
+// kept in the user cache folder between runs (they take seconds to
+// write), never inside a project.
+
+var benchSizes = []struct{ entries, chapters int }{{1000, 100}, {10000, 300}}
+
+// benchCorpus returns the folder of a generated corpus, writing it once.
+func benchCorpus(b *testing.B, entries, chapters int) (string, *corpus.Corpus) {
+	b.Helper()
+	base, err := os.UserCacheDir()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(base, "quire-bench", fmt.Sprintf("corpus-%d-%d-v1", entries, chapters))
+	opt := corpus.Options{Entries: entries, Chapters: chapters, Seed: 1}
+	if _, err := os.Stat(dir); err != nil {
+		tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
+		_ = os.RemoveAll(tmp)
+		if _, err := corpus.Generate(context.Background(), tmp, opt); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir, corpus.Plan(opt)
+}
+
+func openBench(b *testing.B, dir, cache string) *codex.Store {
+	b.Helper()
+	s, err := codex.Open(context.Background(), dir, codex.Options{CacheDir: cache})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkIndexCold builds the index of a project from nothing, as the
+// first `quire index` does, and reports the memory held afterwards.
+func BenchmarkIndexCold(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(fmt.Sprintf("entries=%d", size.entries), func(b *testing.B) {
+			dir, _ := benchCorpus(b, size.entries, size.chapters)
+			caches := b.TempDir()
+			var rss float64
+			b.ResetTimer()
+			for i := range b.N {
+				s := openBench(b, dir, filepath.Join(caches, strconv.Itoa(i)))
+				if i == b.N-1 {
+					b.StopTimer()
+					rss = residentMB()
+					b.StartTimer()
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if rss > 0 {
+				b.ReportMetric(rss, "rss-MB")
+			}
+		})
+	}
+}
+
+// BenchmarkOpenWarm opens a project whose index is already current, as
+// every later start of the server or CLI does.
+func BenchmarkOpenWarm(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(fmt.Sprintf("entries=%d", size.entries), func(b *testing.B) {
+			dir, _ := benchCorpus(b, size.entries, size.chapters)
+			cache := b.TempDir()
+			if err := openBench(b, dir, cache).Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				s := openBench(b, dir, cache)
+				if s.Report().Rebuilt {
+					b.Fatal("warm open rebuilt the index")
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// lookupQueries mixes what a writer and the advisor ask: exact names,
+// aliases, lower case, possessives, partial names, typos and misses.
+func lookupQueries(c *corpus.Corpus) []string {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var qs []string
+	for range 400 {
+		e := c.Entries[rng.IntN(len(c.Entries))]
+		first := strings.Fields(e.Name)[0]
+		switch rng.IntN(7) {
+		case 0:
+			qs = append(qs, e.Name)
+		case 1:
+			if len(e.Aliases) > 0 {
+				qs = append(qs, e.Aliases[0])
+			} else {
+				qs = append(qs, e.Name)
+			}
+		case 2:
+			qs = append(qs, strings.ToLower(e.Name))
+		case 3:
+			qs = append(qs, e.Name+"'s")
+		case 4:
+			qs = append(qs, first)
+		case 5:
+			r := []rune(e.Name)
+			if len(r) > 4 {
+				r[2], r[3] = r[3], r[2]
+			}
+			qs = append(qs, string(r))
+		default:
+			qs = append(qs, "Nobody Atall"+strconv.Itoa(rng.IntN(100)))
+		}
+	}
+	return qs
+}
+
+// latencies records per-operation durations to report percentiles,
+// which the targets are stated in.
+type latencies []time.Duration
+
+func (l latencies) report(b *testing.B) {
+	if len(l) == 0 {
+		return
+	}
+	slices.Sort(l)
+	at := func(p float64) float64 {
+		return float64(l[min(len(l)-1, int(p*float64(len(l))))]) / float64(time.Microsecond)
+	}
+	b.ReportMetric(at(0.50), "p50-µs")
+	b.ReportMetric(at(0.99), "p99-µs")
+}
+
+func BenchmarkLookup(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(fmt.Sprintf("entries=%d", size.entries), func(b *testing.B) {
+			dir, c := benchCorpus(b, size.entries, size.chapters)
+			s := openBench(b, dir, b.TempDir())
+			defer s.Close()
+			qs := lookupQueries(c)
+			lat := make(latencies, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				start := time.Now()
+				s.Lookup(qs[i%len(qs)], "")
+				lat = append(lat, time.Since(start))
+			}
+			b.StopTimer()
+			lat.report(b)
+		})
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(fmt.Sprintf("entries=%d", size.entries), func(b *testing.B) {
+			dir, c := benchCorpus(b, size.entries, size.chapters)
+			s := openBench(b, dir, b.TempDir())
+			defer s.Close()
+			qs := append(lookupQueries(c)[:200], "harbor ledger", "silver bell", "quiet river", "tide", "lantern", "careful night watch")
+			ctx := context.Background()
+			lat := make(latencies, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				start := time.Now()
+				if _, err := s.Search(ctx, qs[i%len(qs)], codex.SearchOptions{}); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			b.StopTimer()
+			lat.report(b)
+		})
+	}
+}
+
+// BenchmarkSaveToVisible measures how long after a file is written its
+// entry can be looked up and searched, with the watcher running and its
+// debounce included.
+func BenchmarkSaveToVisible(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(fmt.Sprintf("entries=%d", size.entries), func(b *testing.B) {
+			src, _ := benchCorpus(b, size.entries, size.chapters)
+			// The watcher sees writes, so it needs a project of its own.
+			dir := filepath.Join(b.TempDir(), "book")
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				b.Fatal(err)
+			}
+			s := openBench(b, dir, b.TempDir())
+			defer s.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- s.Watch(ctx, nil) }()
+			defer func() { cancel(); <-done }()
+			folder := filepath.Join(dir, "codex", "items")
+			waitFor(b, s, folder, "Warmup Probe")
+
+			lat := make(latencies, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				name := fmt.Sprintf("Probe Zed%d", i)
+				start := time.Now()
+				waitFor(b, s, folder, name)
+				lat = append(lat, time.Since(start))
+				if res, err := s.Search(ctx, name, codex.SearchOptions{}); err != nil || len(res) == 0 || res[0].Name != name {
+					b.Fatalf("%s visible to Lookup but not to Search: %v %v", name, res, err)
+				}
+			}
+			b.StopTimer()
+			lat.report(b)
+		})
+	}
+}
+
+// waitFor writes an entry as editors do (temporary file, then rename)
+// and polls until Lookup finds it.
+func waitFor(b *testing.B, s *codex.Store, folder, name string) {
+	b.Helper()
+	path := filepath.Join(folder, strings.ReplaceAll(strings.ToLower(name), " ", "-")+".md")
+	tmp := filepath.Join(folder, ".tmp-save")
+	if err := os.WriteFile(tmp, []byte("---\nname: "+name+"\n---\n# "+name+"\n\nA probe.\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		b.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if ms := s.Catalog().Lookup(name, ""); len(ms) > 0 && ms[0].Entry.Name == name {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%s never became visible", name)
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// BenchmarkNaiveLookup is the reference design's approach, for
+// comparison: every lookup walks the project and parses every Markdown
+// file, then scores the candidates.
+func BenchmarkNaiveLookup(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(fmt.Sprintf("entries=%d", size.entries), func(b *testing.B) {
+			dir, c := benchCorpus(b, size.entries, size.chapters)
+			qs := lookupQueries(c)
+			b.ResetTimer()
+			for i := range b.N {
+				naiveLookup(b, dir, qs[i%len(qs)])
+			}
+		})
+	}
+}
+
+func naiveLookup(b *testing.B, root, query string) *codex.Entry {
+	q := codex.Normalize(query)
+	var best *codex.Entry
+	bestScore := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !codex.IsMarkdown(path) {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		folderType, _ := codex.TypeFromFolder(filepath.Base(filepath.Dir(path)))
+		e, _ := codex.Parse(filepath.ToSlash(rel), data, folderType)
+		if e == nil {
+			return nil
+		}
+		score := 0
+		switch {
+		case codex.Normalize(e.Name) == q:
+			score = 100
+		case codex.Normalize(e.Title) == q:
+			score = 90
+		case codex.Normalize(e.Stem) == q:
+			score = 80
+		case slices.ContainsFunc(e.Aliases, func(a string) bool { return codex.Normalize(a) == q }):
+			score = 70
+		case strings.Contains(codex.Normalize(e.Name), q):
+			score = 40
+		}
+		if score > bestScore {
+			best, bestScore = e, score
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return best
+}
+
+// residentMB is the process's resident memory after a full collection.
+func residentMB() float64 {
+	runtime.GC()
+	debug.FreeOSMemory()
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseFloat(fields[1], 64)
+	if err != nil {
+		return 0
+	}
+	return pages * float64(os.Getpagesize()) / (1 << 20)
+}
