@@ -1,10 +1,13 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
+	"io"
 	"unsafe"
 )
 
@@ -21,7 +24,44 @@ var stateMagic = []byte("quire-state\x00")
 // errCorruptState reports a state file that cannot be decoded.
 var errCorruptState = errors.New("state file is corrupt")
 
-type encoder struct{ buf []byte }
+// encoder appends to buf and hands full chunks to w, so that encoding
+// the state of a large codex never holds (or page-faults) one big buffer.
+type encoder struct {
+	buf []byte
+	w   io.Writer
+	crc hash.Hash32
+	err error
+}
+
+const encodeChunk = 64 << 10
+
+func newEncoder(w io.Writer) *encoder {
+	return &encoder{buf: make([]byte, 0, 2*encodeChunk), w: w, crc: crc32.NewIEEE()}
+}
+
+// spill writes the buffer out once it holds a chunk.
+func (e *encoder) spill() {
+	if len(e.buf) >= encodeChunk {
+		e.flush()
+	}
+}
+
+func (e *encoder) flush() {
+	if e.err == nil && len(e.buf) > 0 {
+		e.crc.Write(e.buf)
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
+}
+
+// finish writes what is left and the checksum of everything.
+func (e *encoder) finish() error {
+	e.flush()
+	if e.err == nil {
+		_, e.err = e.w.Write(binary.LittleEndian.AppendUint32(nil, e.crc.Sum32()))
+	}
+	return e.err
+}
 
 func (e *encoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
 func (e *encoder) varint(v int64)   { e.buf = binary.AppendVarint(e.buf, v) }
@@ -139,7 +179,16 @@ func (e *encoder) entry(en *Entry) error {
 
 // encodeState serializes st.
 func encodeState(st *savedState) ([]byte, error) {
-	e := &encoder{buf: make([]byte, 0, 1<<20)}
+	var b bytes.Buffer
+	if err := writeStateTo(&b, st); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeStateTo serializes st to w.
+func writeStateTo(w io.Writer, st *savedState) error {
+	e := newEncoder(w)
 	e.buf = append(e.buf, stateMagic...)
 	e.uvarint(uint64(st.Schema))
 	e.str(st.Root)
@@ -151,19 +200,22 @@ func encodeState(st *savedState) ([]byte, error) {
 		e.buf = append(e.buf, f.Hash[:]...)
 		e.str(string(f.FolderType))
 		e.str(f.SoulOf)
+		e.spill()
 	}
 	e.uvarint(uint64(len(st.Souls)))
 	for _, s := range st.Souls {
 		e.soul(s)
+		e.spill()
 	}
 	e.uvarint(uint64(len(st.Entries)))
 	for _, en := range st.Entries {
 		if err := e.entry(en); err != nil {
-			return nil, err
+			return err
 		}
+		e.spill()
 	}
 	e.problems(st.Skipped)
-	return binary.LittleEndian.AppendUint32(e.buf, crc32.ChecksumIEEE(e.buf)), nil
+	return e.finish()
 }
 
 type decoder struct {

@@ -16,7 +16,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -58,14 +57,14 @@ func indexMapping() (*mapping.IndexMappingImpl, error) {
 	// cheaper than a per-character filter over every body.
 	if err := m.AddCustomAnalyzer(analyzerProse, map[string]any{
 		"type":          custom.Name,
-		"tokenizer":     unicode.Name,
+		"tokenizer":     wordTokenizerName,
 		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
 	}); err != nil {
 		return nil, fmt.Errorf("prose analyzer: %w", err)
 	}
 	if err := m.AddCustomAnalyzer(analyzerName, map[string]any{
 		"type":          custom.Name,
-		"tokenizer":     unicode.Name,
+		"tokenizer":     wordTokenizerName,
 		"token_filters": []any{en.PossessiveName, lowercase.Name},
 	}); err != nil {
 		return nil, fmt.Errorf("name analyzer: %w", err)

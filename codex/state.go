@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -92,11 +93,23 @@ func readState(dir string) (*savedState, error) {
 }
 
 func writeState(dir string, st *savedState) error {
-	data, err := encodeState(st)
+	tmp, err := os.CreateTemp(dir, stateFile+".*")
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, stateFile), data); err != nil {
+	w := bufio.NewWriterSize(tmp, 256<<10)
+	err = writeStateTo(w, st)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, stateFile))
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("save state: %w", err)
 	}
 	return nil

@@ -1,0 +1,117 @@
+package codex
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// wordTokenizerName is quire's tokenizer for the index. Bleve's Unicode
+// tokenizer runs the full word-boundary algorithm, which dominated the
+// cost of indexing a codex; prose needs far less: words are runs of
+// letters, digits and combining marks, an apostrophe between letters
+// stays inside a word (so "Mara's" reaches the possessive filter), a
+// point or comma between digits stays inside a number, and every
+// ideograph or kana is a word of its own, as the Unicode rules have it.
+const wordTokenizerName = "quire_words"
+
+func init() {
+	// Bleve finds analysis components by name in its registry; this is
+	// its documented way to add one.
+	registry.RegisterTokenizer(wordTokenizerName, func(map[string]any, *registry.Cache) (analysis.Tokenizer, error) {
+		return wordTokenizer{}, nil
+	})
+}
+
+type wordTokenizer struct{}
+
+// wordByte marks the ASCII bytes that belong to words.
+var wordByte = func() (t [utf8.RuneSelf]bool) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+		t[c-'a'+'A'] = true
+	}
+	return t
+}()
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return wordByte[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
+}
+
+func isIdeograph(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// decode reads the rune at i, fast for ASCII.
+func decode(b []byte, i int) (rune, int) {
+	if b[i] < utf8.RuneSelf {
+		return rune(b[i]), 1
+	}
+	return utf8.DecodeRune(b[i:])
+}
+
+// Tokenize splits input into words with byte offsets and positions.
+func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	stream := make(analysis.TokenStream, 0, len(input)/6)
+	pos := 1
+	emit := func(start, end int, typ analysis.TokenType) {
+		stream = append(stream, &analysis.Token{
+			Term: input[start:end], Start: start, End: end, Position: pos, Type: typ,
+		})
+		pos++
+	}
+	for i := 0; i < len(input); {
+		r, size := decode(input, i)
+		if isIdeograph(r) {
+			emit(i, i+size, analysis.Ideographic)
+			i += size
+			continue
+		}
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		start, numeric := i, true
+		prev := rune(0)
+		for i < len(input) {
+			r, size := decode(input, i)
+			if isIdeograph(r) {
+				break
+			}
+			if isWordRune(r) {
+				numeric = numeric && isDigit(r)
+				prev = r
+				i += size
+				continue
+			}
+			// A joiner stays when a word character follows.
+			joins := (r == '\'' || r == '’') && unicode.IsLetter(prev) ||
+				(r == '.' || r == ',') && isDigit(prev)
+			if !joins || i+size >= len(input) {
+				break
+			}
+			next, _ := decode(input, i+size)
+			if (r == '.' || r == ',') && !isDigit(next) || !isWordRune(next) || isIdeograph(next) {
+				break
+			}
+			prev = r
+			i += size
+		}
+		typ := analysis.AlphaNumeric
+		if numeric {
+			typ = analysis.Numeric
+		}
+		emit(start, i, typ)
+	}
+	return stream
+}
