@@ -33,7 +33,7 @@ func benchCorpus(b *testing.B, entries, chapters int) (string, *corpus.Corpus) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	dir := filepath.Join(base, "quire-bench", fmt.Sprintf("corpus-%d-%d-v1", entries, chapters))
+	dir := filepath.Join(base, "quire-bench", fmt.Sprintf("corpus-%d-%d-v2", entries, chapters))
 	opt := corpus.Options{Entries: entries, Chapters: chapters, Seed: 1}
 	if _, err := os.Stat(dir); err != nil {
 		tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())

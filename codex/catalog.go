@@ -33,6 +33,11 @@ type Catalog struct {
 
 	skipped  []Problem
 	problems func() []Problem
+	// ranks gives each entry's position in sorted, for ordering matches
+	// without comparing names; fuzzyIdx the length buckets for typo
+	// matching. Both are built on first use.
+	ranks    func() map[*Entry]int
+	fuzzyIdx func() *fuzzyIndex
 }
 
 type wordRef struct {
@@ -55,9 +60,16 @@ type keys struct {
 	// alias, for scoring partial matches.
 	shortest int
 	// unique lists each distinct key once with its best tier; words lists
-	// each distinct word of the name, title and aliases.
+	// each distinct word of the name, title and aliases; named pairs each
+	// of those keys with its words, for scoring partial matches.
 	unique []fuzzyKey
 	words  []string
+	named  []keyWords
+}
+
+type keyWords struct {
+	runes int
+	words []string
 }
 
 func keysOf(e *Entry) *keys {
@@ -82,7 +94,11 @@ func keysOf(e *Entry) *keys {
 		add(a, MatchAlias)
 	}
 	for _, key := range append([]string{k.name, k.title}, k.aliases...) {
-		for _, w := range splitWords(key) {
+		words := splitWords(key)
+		if len(words) > 0 {
+			k.named = append(k.named, keyWords{runeLen(key), words})
+		}
+		for _, w := range words {
 			if !slices.Contains(k.words, w) {
 				k.words = append(k.words, w)
 			}
@@ -138,16 +154,25 @@ func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
 		}
 	}
 	slices.SortFunc(c.words, compareWords)
-	c.findProblemsLater()
+	c.buildLater()
 	return c
 }
 
 func compareWords(a, b wordRef) int { return strings.Compare(a.word, b.word) }
 
-// findProblemsLater arranges for problems to be found on first request:
-// they span all entries and lookups never need them.
-func (c *Catalog) findProblemsLater() {
+// buildLater arranges for what spans all entries (problems, ranks,
+// the typo index) to be built on first request: most catalogs live only
+// until the next change and never need them all.
+func (c *Catalog) buildLater() {
 	c.problems = sync.OnceValue(func() []Problem { return c.findProblems(c.skipped) })
+	c.ranks = sync.OnceValue(func() map[*Entry]int {
+		rank := make(map[*Entry]int, len(c.sorted))
+		for i, e := range c.sorted {
+			rank[e] = i
+		}
+		return rank
+	})
+	c.fuzzyIdx = sync.OnceValue(c.buildFuzzyIndex)
 }
 
 // rebuildShare is the share of changed entries above which With builds a
@@ -230,7 +255,7 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 		slices.SortFunc(newWords, compareWords)
 		n.words = mergeWords(n.words, newWords)
 	}
-	n.findProblemsLater()
+	n.buildLater()
 	return n
 }
 

@@ -88,11 +88,19 @@ func TestLookupOrdersTiesAndTiers(t *testing.T) {
 	assert.Equal(t, "codex/characters/mara-vell.md", ms[0].Entry.ID)
 	assert.Equal(t, "codex/locations/harbor.md", ms[1].Entry.ID)
 
-	ms = c.Lookup("the", "")
+	assert.Empty(t, c.Lookup("the", ""), "an article alone names nothing")
+	ms = c.Lookup("the harbor", "")
 	for _, m := range ms {
 		assert.Equal(t, MatchPartial, m.Kind)
 	}
-	assert.Len(t, ms, 3, "the Harbor Witch, the Harbormistress, the Harbor of Brinmouth / the Mouth")
+	// Scored by how much of the matching name the query covers: "the
+	// Harbor Witch" and "Brinmouth Harbor" alike (a character sorts
+	// first), then "the Harbormistress".
+	assert.Equal(t, []string{
+		"codex/characters/mara-vell.md",
+		"codex/locations/harbor.md",
+		"codex/characters/aubrac.md",
+	}, matchIDs(ms))
 }
 
 func TestResolve(t *testing.T) {

@@ -93,47 +93,112 @@ func (c *Catalog) exactTiers(q string, t Type) []Match {
 
 // partial matches entries where every query word is the start of a word
 // in the entry's name, title or aliases: "Vell" finds Mara Vell, "harbor
-// wit" finds the Harbor Witch.
+// wit" finds the Harbor Witch. Candidates come from the query word with
+// the fewest matching words, and are checked against the other query
+// words one by one, so a common word ("the") costs nothing when a rare
+// one is beside it.
 func (c *Catalog) partial(q string, t Type) []Match {
-	qwords := splitWords(q)
+	qwords := slices.DeleteFunc(splitWords(q), isArticle)
 	if len(qwords) == 0 {
 		return nil
 	}
-	var hits map[*Entry]int
+	rarest := -1
+	var lo, hi int
 	for i, w := range qwords {
-		lo, _ := slices.BinarySearchFunc(c.words, w, func(r wordRef, w string) int {
-			return strings.Compare(r.word, w)
-		})
-		found := map[*Entry]int{}
-		for j := lo; j < len(c.words) && strings.HasPrefix(c.words[j].word, w); j++ {
-			e := c.words[j].entry
-			if t != "" && e.Type != t {
-				continue
-			}
-			if i == 0 || hits[e] > 0 {
-				found[e] = hits[e] + 1
-			}
-		}
-		hits = found
-		if len(hits) == 0 {
+		l, h := c.prefixSpan(w)
+		if l == h {
 			return nil
 		}
+		if rarest < 0 || h-l < hi-lo {
+			rarest, lo, hi = i, l, h
+		}
 	}
-	ms := make([]Match, 0, len(hits))
-	for e := range hits {
-		ms = append(ms, Match{e, MatchPartial, tierScore[MatchPartial] + 10*c.coverage(q, e)})
+	seen := make(map[*Entry]bool, hi-lo)
+	var ms []Match
+	for _, ref := range c.words[lo:hi] {
+		e := ref.entry
+		if seen[e] || (t != "" && e.Type != t) {
+			continue
+		}
+		seen[e] = true
+		k := c.keys[e]
+		if !allPrefixes(qwords, rarest, k.words) {
+			continue
+		}
+		ms = append(ms, Match{e, MatchPartial, tierScore[MatchPartial] + 10*coverage(q, qwords, k)})
 	}
 	c.sortMatches(ms)
 	return ms
 }
 
-// coverage is how much of the entry's shortest name the query spells
-// out, from 0 to 1.
-func (c *Catalog) coverage(q string, e *Entry) float64 {
-	if n := c.keys[e].shortest; n > 0 {
-		return min(1, float64(runeLen(q))/float64(n))
+// isArticle reports words that say nothing about which entry is meant:
+// "the" begins a tenth of all names, so partial matching skips it.
+func isArticle(w string) bool {
+	switch w {
+	case "the", "a", "an", "of":
+		return true
 	}
-	return 0
+	return false
+}
+
+// prefixSpan is the range of c.words that begin with w.
+func (c *Catalog) prefixSpan(w string) (int, int) {
+	lo, _ := slices.BinarySearchFunc(c.words, w, func(r wordRef, w string) int { return strings.Compare(r.word, w) })
+	n, _ := slices.BinarySearchFunc(c.words[lo:], true, func(r wordRef, _ bool) int {
+		if strings.HasPrefix(r.word, w) {
+			return -1
+		}
+		return 1
+	})
+	return lo, lo + n
+}
+
+// allPrefixes reports whether every query word but skip begins one of
+// the entry's words.
+func allPrefixes(qwords []string, skip int, words []string) bool {
+	for i, w := range qwords {
+		if i != skip && !slices.ContainsFunc(words, func(x string) bool { return strings.HasPrefix(x, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// coverage is how much of the matched name the query spells out, from 0
+// to 1: of the names, title and aliases that hold every query word, the
+// best covered; when the words are spread over several, the shortest.
+func coverage(q string, qwords []string, k *keys) float64 {
+	n := runeLen(q)
+	best := 0.0
+	for _, kw := range k.named {
+		if allPrefixes(qwords, -1, kw.words) {
+			best = max(best, float64(n)/float64(kw.runes))
+		}
+	}
+	if best == 0 && k.shortest > 0 {
+		best = float64(n) / float64(k.shortest)
+	}
+	return min(1, best)
+}
+
+// fuzzyIndex groups keys and words by length in characters, so that a
+// one-typo search looks only at lengths one apart. It is built on the
+// first fuzzy lookup of a catalog.
+type fuzzyIndex struct {
+	keys  map[int][]fuzzyKey
+	words map[int][]wordRef
+}
+
+func (c *Catalog) buildFuzzyIndex() *fuzzyIndex {
+	fx := &fuzzyIndex{keys: map[int][]fuzzyKey{}, words: map[int][]wordRef{}}
+	for _, k := range c.fuzzyKeys {
+		fx.keys[k.runes] = append(fx.keys[k.runes], k)
+	}
+	for _, w := range c.words {
+		n := runeLen(w.word)
+		fx.words[n] = append(fx.words[n], w)
+	}
+	return fx
 }
 
 // fuzzy matches names, titles, stems and aliases one typo away, either
@@ -145,22 +210,22 @@ func (c *Catalog) fuzzy(q string, t Type) []Match {
 	if n < minFuzzyRunes {
 		return nil
 	}
+	fx := c.fuzzyIdx()
 	best := map[*Entry]Match{}
 	offer := func(e *Entry, score float64) {
 		if m, ok := best[e]; !ok || score > m.Score {
 			best[e] = Match{e, MatchFuzzy, score}
 		}
 	}
-	for _, k := range c.fuzzyKeys {
-		if k.runes < n-1 || k.runes > n+1 || (t != "" && k.entry.Type != t) {
-			continue
-		}
-		if withinOneEdit(q, k.key) {
-			offer(k.entry, tierScore[MatchFuzzy]+tierScore[k.tier]/10)
+	for size := n - 1; size <= n+1; size++ {
+		for _, k := range fx.keys[size] {
+			if (t == "" || k.entry.Type == t) && withinOneEdit(q, k.key) {
+				offer(k.entry, tierScore[MatchFuzzy]+tierScore[k.tier]/10)
+			}
 		}
 	}
 	if len(best) == 0 {
-		for e, hits := range c.fuzzyWords(splitWords(q), t) {
+		for e, hits := range c.fuzzyWords(fx, splitWords(q), t) {
 			offer(e, tierScore[MatchFuzzy]+float64(hits))
 		}
 	}
@@ -173,22 +238,29 @@ func (c *Catalog) fuzzy(q string, t Type) []Match {
 }
 
 // fuzzyWords finds entries where every query word is within one typo of
-// a word of the entry, or is a prefix of one; it counts the typo matches.
-func (c *Catalog) fuzzyWords(qwords []string, t Type) map[*Entry]int {
+// a word of the entry, or is a prefix of one; it counts the words that
+// needed a typo to match.
+func (c *Catalog) fuzzyWords(fx *fuzzyIndex, qwords []string, t Type) map[*Entry]int {
 	var hits map[*Entry]int
 	for i, w := range qwords {
-		wn := runeLen(w)
 		found := map[*Entry]int{}
-		for _, ref := range c.words {
-			e := ref.entry
+		take := func(e *Entry, typo int) {
 			if (t != "" && e.Type != t) || (i > 0 && hits[e] == 0) {
-				continue
+				return
 			}
-			switch {
-			case strings.HasPrefix(ref.word, w):
-				found[e] = max(found[e], hits[e]+1)
-			case wn >= minFuzzyRunes && abs(runeLen(ref.word)-wn) <= 1 && withinOneEdit(w, ref.word):
-				found[e] = max(found[e], hits[e]+1)
+			found[e] = max(found[e], hits[e]+typo)
+		}
+		lo, hi := c.prefixSpan(w)
+		for _, ref := range c.words[lo:hi] {
+			take(ref.entry, 1)
+		}
+		if wn := runeLen(w); wn >= minFuzzyRunes {
+			for size := wn - 1; size <= wn+1; size++ {
+				for _, ref := range fx.words[size] {
+					if withinOneEdit(w, ref.word) {
+						take(ref.entry, 1)
+					}
+				}
 			}
 		}
 		hits = found
@@ -212,8 +284,25 @@ func appendNew(ms, more []Match) []Match {
 	return ms
 }
 
+// sortMatches orders matches best first, ties in catalog order.
 func (c *Catalog) sortMatches(ms []Match) {
-	slices.SortFunc(ms, func(a, b Match) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), c.compareEntries(a.Entry, b.Entry))
+	if len(ms) < 2 {
+		return
+	}
+	// Look each rank up once; a common word can match a thousand entries.
+	rank := c.ranks()
+	type ranked struct {
+		m    Match
+		rank int
+	}
+	rs := make([]ranked, len(ms))
+	for i, m := range ms {
+		rs[i] = ranked{m, rank[m.Entry]}
+	}
+	slices.SortFunc(rs, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(b.m.Score, a.m.Score), cmp.Compare(a.rank, b.rank))
 	})
+	for i, r := range rs {
+		ms[i] = r.m
+	}
 }

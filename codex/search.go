@@ -74,26 +74,34 @@ func (ix *bleveIndex) search(ctx context.Context, q string, opt SearchOptions) (
 		match(fieldPath, boostPath),
 		term(fieldType, string(ParseType(q)), boostType),
 		match(fieldBody, boostBody),
-		fuzzy(fieldName),
-		fuzzy(fieldAliases),
 	)
-	var must []query.Query
-	must = append(must, anyOf)
-	if opt.Type != "" {
-		must = append(must, term(fieldType, string(opt.Type), 0))
-	}
-	for _, tag := range opt.Tags {
-		must = append(must, term(fieldTags, Normalize(tag), 0))
-	}
-	if opt.Status != "" {
-		must = append(must, term(fieldStatus, string(opt.Status), 0))
+	filters := func(q query.Query) query.Query {
+		if opt.Type == "" && len(opt.Tags) == 0 && opt.Status == "" {
+			return q
+		}
+		must := []query.Query{q}
+		if opt.Type != "" {
+			must = append(must, term(fieldType, string(opt.Type), 0))
+		}
+		for _, tag := range opt.Tags {
+			must = append(must, term(fieldTags, Normalize(tag), 0))
+		}
+		if opt.Status != "" {
+			must = append(must, term(fieldStatus, string(opt.Status), 0))
+		}
+		return bleve.NewConjunctionQuery(must...)
 	}
 	limit := opt.Limit
 	if limit <= 0 || limit > MaxSearchResults {
 		limit = MaxSearchResults
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), limit, 0, false)
-	res, err := ix.idx.SearchInContext(ctx, req)
+	res, err := ix.idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(filters(anyOf), limit, 0, false))
+	if err == nil && len(res.Hits) < limit {
+		// Too few exact hits: allow a typo in names and aliases. Fuzzy
+		// terms cost a walk of the term dictionary, so only now.
+		anyOf.AddQuery(fuzzy(fieldName), fuzzy(fieldAliases))
+		res, err = ix.idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(filters(anyOf), limit, 0, false))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", q, err)
 	}

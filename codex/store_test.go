@@ -60,19 +60,23 @@ func TestStoreLookupRanking(t *testing.T) {
 			{"Quay of Lanterns", MatchTitle},
 			{"Brass Compass", MatchStem},
 			{"Dockhands Guild", MatchAlias},
-			{"Mara Vell", MatchPartial},
+			// "Harbor Master" is closer to the query than Mara Vell's
+			// alias "the Harbor Witch".
 			{"Harbor Master", MatchPartial},
+			{"Mara Vell", MatchPartial},
 		}},
 		{"  hArBoR ", "", []hit{
 			{"Harbor", MatchName},
 			{"Quay of Lanterns", MatchTitle},
 			{"Brass Compass", MatchStem},
 			{"Dockhands Guild", MatchAlias},
-			{"Mara Vell", MatchPartial},
+			// "Harbor Master" is closer to the query than Mara Vell's
+			// alias "the Harbor Witch".
 			{"Harbor Master", MatchPartial},
+			{"Mara Vell", MatchPartial},
 		}},
 		{"Harbor", TypeLocation, []hit{{"Harbor", MatchName}, {"Quay of Lanterns", MatchTitle}}},
-		{"Harbor", TypeCharacter, []hit{{"Mara Vell", MatchPartial}, {"Harbor Master", MatchPartial}}},
+		{"Harbor", TypeCharacter, []hit{{"Harbor Master", MatchPartial}, {"Mara Vell", MatchPartial}}},
 		{"Harbor", TypeEvent, nil},
 		{"Mara Vell", "", []hit{{"Mara Vell", MatchName}}},
 		{"Mara's", "", []hit{{"Mara Vell", MatchAlias}}},

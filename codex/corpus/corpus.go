@@ -61,12 +61,17 @@ var (
 	orgs    = []string{"Guild", "Company", "Order", "Circle", "Watch", "League", "House"}
 	items   = []string{"Lens", "Ledger", "Bell", "Compass", "Key", "Lantern", "Blade", "Map"}
 	epithet = []string{"the Grey", "the Younger", "the Quiet", "the Tallywoman", "the Ferryman", "Old", "Captain", "Warden"}
-	words   = strings.Fields(`the harbor tide lamp salt rope ledger night water stone bell
+	// Prose draws on function words and on a content vocabulary whose
+	// word frequencies follow Zipf's law, as real prose does: a few words
+	// appear everywhere, most in a handful of places.
+	functionWords = strings.Fields(`the and of to a in her his their its but because while
+		when after before until as though with without into across under over beside
+		through an at by on`)
+	contentWords = append(strings.Fields(`harbor tide lamp salt rope ledger night water stone bell
 		wind gull light dark coat ink door street boat river market silver
 		quiet heavy cold bright narrow slow careful sudden old young long short
-		walked watched counted listened waited turned carried remembered wrote opened
-		and but because while when after before until as though with without into
-		across under over beside through a an her his their its of to in on at by`)
+		walked watched counted listened waited turned carried remembered wrote opened`),
+		tailWords(4000)...)
 	sections = []string{"Appearance", "History", "Relationships", "Habits", "Rules", "Notes", "Consequences"}
 )
 
@@ -151,7 +156,7 @@ func Generate(ctx context.Context, dir string, opt Options) (*Corpus, error) {
 	}
 	c := Plan(opt)
 	c.Root = dir
-	rng := rand.New(rand.NewPCG(opt.Seed^0x5bd1e995, opt.Seed))
+	rng := newProse(rand.New(rand.NewPCG(opt.Seed^0x5bd1e995, opt.Seed)))
 	for i := range c.Entries {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -193,7 +198,42 @@ func slug(name string) string {
 	}, name), "-")
 }
 
-func sentence(rng *rand.Rand, c *Corpus, n int, mention bool) string {
+// tailWords makes n invented words, the same ones every time.
+func tailWords(n int) []string {
+	rng := rand.New(rand.NewPCG(42, 42))
+	out := make([]string, 0, n)
+	seen := map[string]bool{}
+	for len(out) < n {
+		w := onsets[rng.IntN(len(onsets))] + vowels[rng.IntN(len(vowels))] + codas[rng.IntN(len(codas))] +
+			vowels[rng.IntN(len(vowels))] + codas[rng.IntN(len(codas))]
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// prose draws random text: content word i comes with probability
+// proportional to 1/(i+1)^1.1.
+type prose struct {
+	*rand.Rand
+	zipf *rand.Zipf
+}
+
+func newProse(rng *rand.Rand) *prose {
+	return &prose{Rand: rng, zipf: rand.NewZipf(rng, 1.1, 1, uint64(len(contentWords)-1))}
+}
+
+// word draws the next word of a sentence.
+func (p *prose) word() string {
+	if p.IntN(100) < 45 {
+		return functionWords[p.IntN(len(functionWords))]
+	}
+	return contentWords[p.zipf.Uint64()]
+}
+
+func sentence(rng *prose, c *Corpus, n int, mention bool) string {
 	var b strings.Builder
 	for i := range n {
 		if i > 0 {
@@ -211,13 +251,13 @@ func sentence(rng *rand.Rand, c *Corpus, n int, mention bool) string {
 			b.WriteString(name)
 			continue
 		}
-		b.WriteString(words[rng.IntN(len(words))])
+		b.WriteString(rng.word())
 	}
 	s := b.String()
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
-func writeEntry(dir string, c *Corpus, i int, rng *rand.Rand) error {
+func writeEntry(dir string, c *Corpus, i int, rng *prose) error {
 	e := c.Entries[i]
 	file := filepath.Join(dir, filepath.FromSlash(e.ID))
 	var soul string
@@ -238,7 +278,7 @@ func writeEntry(dir string, c *Corpus, i int, rng *rand.Rand) error {
 		fmt.Fprintf(&b, "aliases: [%s]\n", strings.Join(quoted, ", "))
 	}
 	fmt.Fprintf(&b, "summary: %q\n", sentence(rng, c, 14, false))
-	fmt.Fprintf(&b, "tags: [%s, %s]\n", words[rng.IntN(len(words))], e.Type)
+	fmt.Fprintf(&b, "tags: [%s, %s]\n", contentWords[rng.IntN(50)], e.Type)
 	if i%7 == 0 {
 		b.WriteString("status: tentative\n")
 	}
@@ -269,7 +309,7 @@ func writeEntry(dir string, c *Corpus, i int, rng *rand.Rand) error {
 	return nil
 }
 
-func writeChapter(dir string, c *Corpus, n, wordsPerChapter int, rng *rand.Rand) (string, error) {
+func writeChapter(dir string, c *Corpus, n, wordsPerChapter int, rng *prose) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Chapter %d\n\n", n)
 	written := 0
