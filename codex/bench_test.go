@@ -161,38 +161,36 @@ func (l latencies) report(b *testing.B) {
 }
 
 func BenchmarkLookup(b *testing.B) {
-	for _, size := range benchSizes {
-		b.Run(fmt.Sprintf("entries=%d", size.entries), func(b *testing.B) {
-			dir, c := benchCorpus(b, size.entries, size.chapters)
-			s := openBench(b, dir, b.TempDir())
-			defer s.Close()
-			qs := lookupQueries(c)
-			lat := make(latencies, 0, b.N)
-			b.ResetTimer()
-			for i := range b.N {
-				start := time.Now()
-				s.Lookup(qs[i%len(qs)], "")
-				lat = append(lat, time.Since(start))
-			}
-			b.StopTimer()
-			lat.report(b)
-		})
-	}
+	benchQueries(b, lookupQueries, func(s *codex.Store, q string) error {
+		s.Lookup(q, "")
+		return nil
+	})
 }
 
 func BenchmarkSearch(b *testing.B) {
+	queries := func(c *corpus.Corpus) []string {
+		return append(lookupQueries(c)[:200], "harbor ledger", "silver bell", "quiet river", "tide", "lantern", "careful night watch")
+	}
+	benchQueries(b, queries, func(s *codex.Store, q string) error {
+		_, err := s.Search(context.Background(), q, codex.SearchOptions{})
+		return err
+	})
+}
+
+// benchQueries times run over a mix of queries at every corpus size and
+// reports latency percentiles.
+func benchQueries(b *testing.B, queries func(*corpus.Corpus) []string, run func(*codex.Store, string) error) {
 	for _, size := range benchSizes {
 		b.Run(fmt.Sprintf("entries=%d", size.entries), func(b *testing.B) {
 			dir, c := benchCorpus(b, size.entries, size.chapters)
 			s := openBench(b, dir, b.TempDir())
 			defer s.Close()
-			qs := append(lookupQueries(c)[:200], "harbor ledger", "silver bell", "quiet river", "tide", "lantern", "careful night watch")
-			ctx := context.Background()
+			qs := queries(c)
 			lat := make(latencies, 0, b.N)
 			b.ResetTimer()
 			for i := range b.N {
 				start := time.Now()
-				if _, err := s.Search(ctx, qs[i%len(qs)], codex.SearchOptions{}); err != nil {
+				if err := run(s, qs[i%len(qs)]); err != nil {
 					b.Fatal(err)
 				}
 				lat = append(lat, time.Since(start))

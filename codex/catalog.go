@@ -175,6 +175,15 @@ func (c *Catalog) buildLater() {
 	c.fuzzyIdx = sync.OnceValue(c.buildFuzzyIndex)
 }
 
+// warm builds what is otherwise built on first use (ranks, the typo
+// index), so that the first lookup after a change is as fast as the rest.
+// Problems are left for whoever asks: they cost more and only
+// diagnostics need them.
+func (c *Catalog) warm() {
+	c.ranks()
+	c.fuzzyIdx()
+}
+
 // rebuildShare is the share of changed entries above which With builds a
 // new catalog from scratch rather than copying and patching.
 const rebuildShare = 8

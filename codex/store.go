@@ -166,7 +166,9 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	if warm == nil {
 		warm = NewCatalog(nil, nil)
 	}
-	s.catalog.CompareAndSwap(nil, warm)
+	if s.catalog.CompareAndSwap(nil, warm) {
+		go warm.warm()
+	}
 	s.report.SyncStats = stats
 	if err := s.Save(); err != nil {
 		s.log.Warn("codex state not saved", "err", err)
@@ -710,6 +712,7 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 	}
 	if next != nil {
 		s.catalog.Store(next)
+		go next.warm()
 	}
 	if len(results) > 0 || len(removed) > 0 {
 		s.unsaved = true

@@ -130,7 +130,7 @@ func TestLookup(t *testing.T) {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			out, _, err := run(t, append([]string{"lookup", "--project", book, cache, "--json"}, tt.args...)...)
 			require.NoError(t, err)
-			var got lookupOutput
+			var got queryOutput
 			require.NoError(t, json.Unmarshal([]byte(out), &got))
 			require.NotEmpty(t, got.Results)
 			r := got.Results[0]
@@ -159,7 +159,7 @@ func TestSearch(t *testing.T) {
 	book, cache := sampleProject(t)
 	out, _, err := run(t, "search", "--project", book, cache, "--json", "thirteenth stroke")
 	require.NoError(t, err)
-	var got searchOutput
+	var got queryOutput
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	require.NotEmpty(t, got.Results)
 	assert.LessOrEqual(t, len(got.Results), codex.MaxSearchResults)

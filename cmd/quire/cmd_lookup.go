@@ -33,7 +33,8 @@ func newLookupCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-type lookupOutput struct {
+// queryOutput is the --json answer of lookup and search.
+type queryOutput struct {
 	Query   string         `json:"query"`
 	Type    codex.Type     `json:"type,omitempty"`
 	Results []codex.Result `json:"results"`
@@ -50,7 +51,7 @@ func (o *lookupOptions) run(cmd *cobra.Command) error {
 		if results == nil {
 			results = []codex.Result{}
 		}
-		if err := writeJSON(o.stdout, lookupOutput{o.Name, o.Type, results}); err != nil {
+		if err := writeJSON(o.stdout, queryOutput{o.Name, o.Type, results}); err != nil {
 			return err
 		}
 	} else if len(results) > 0 {

@@ -45,12 +45,6 @@ func newSearchCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-type searchOutput struct {
-	Query   string         `json:"query"`
-	Type    codex.Type     `json:"type,omitempty"`
-	Results []codex.Result `json:"results"`
-}
-
 func (o *searchOptions) run(cmd *cobra.Command) error {
 	s, err := o.openStore(cmd.Context())
 	if err != nil {
@@ -65,7 +59,7 @@ func (o *searchOptions) run(cmd *cobra.Command) error {
 		if results == nil {
 			results = []codex.Result{}
 		}
-		return writeJSON(o.stdout, searchOutput{o.Query, o.Type, results})
+		return writeJSON(o.stdout, queryOutput{o.Query, o.Type, results})
 	}
 	if len(results) == 0 {
 		fmt.Fprintf(o.stderr, "quire: nothing in the codex matches %q\n", o.Query)
