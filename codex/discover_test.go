@@ -60,7 +60,7 @@ func TestDiscoverEntries(t *testing.T) {
 				"notes/storm-lore.md":       entryMD("type: concept\nname: Storm Lore", "Storms owe debts.\n"),
 				"notes/ferry.md":            entryMD("type: Locations\nname: The Ferry", "A ferry.\n"),
 				"ideas.md":                  entryMD("type: item\nname: Glass Eye", "An eye.\n"),
-				"notes/todo.md":             "# Todo\n\nWrite chapter three.\n",
+				"notes/ideas.md":            "# Ideas\n\nWrite chapter three.\n",
 				"notes/front-no-type.md":    entryMD("name: Not An Entry", "No type, no type folder.\n"),
 				"manuscript/01-harbor.md":   "# The Harbor\n\nMara Vell walked the quay.\n",
 				"manuscript/02-storm.md":    entryMD("type: chapter\ntitle: Storm", "The storm came.\n"),

@@ -607,7 +607,7 @@ func TestParseBrokenInput(t *testing.T) {
 			codes: []string{CodeYAML}, wantName: "Heading", wantType: TypeCharacter, at: "- a\n- b\n"},
 		{name: "front matter is a scalar", src: "---\njust words\n---\n", folder: TypeCharacter,
 			codes: []string{CodeYAML}, wantName: "Mara Vell", wantType: TypeCharacter, at: "just words\n"},
-		{name: "front matter with only comments", src: "---\n# todo: fill in\n---\n", folder: TypeCharacter,
+		{name: "front matter with only comments", src: "---\n# fill in later\n---\n", folder: TypeCharacter,
 			wantName: "Mara Vell", wantType: TypeCharacter},
 		{name: "empty front matter", src: "---\n---\n", folder: TypeCharacter,
 			wantName: "Mara Vell", wantType: TypeCharacter},

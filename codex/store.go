@@ -574,7 +574,7 @@ type readResult struct {
 // called with s.mu held.
 func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id string) bool) (Change, SyncStats, error) {
 	present := make(map[string]bool, len(cands))
-	var todo []candidate
+	var toRead []candidate
 	for _, c := range cands {
 		present[c.ID] = true
 		prev, known := s.files[c.ID]
@@ -582,15 +582,15 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 			prev.FolderType == c.FolderType && prev.SoulOf == c.SoulOf {
 			continue
 		}
-		todo = append(todo, c)
+		toRead = append(toRead, c)
 	}
 	readStart := time.Now()
-	results, err := s.readAll(ctx, todo)
+	results, err := s.readAll(ctx, toRead)
 	if err != nil {
 		return Change{}, SyncStats{}, err
 	}
-	if len(todo) > 0 {
-		s.log.Debug("codex files read", "files", len(todo), "ms", time.Since(readStart).Milliseconds())
+	if len(toRead) > 0 {
+		s.log.Debug("codex files read", "files", len(toRead), "ms", time.Since(readStart).Milliseconds())
 	}
 
 	var removed []string
@@ -774,28 +774,28 @@ func (s *Store) snapshot(withEntries bool) ([]*Entry, []Problem) {
 }
 
 // readAll reads, hashes and parses files in parallel.
-func (s *Store) readAll(ctx context.Context, todo []candidate) ([]readResult, error) {
-	results := make([]readResult, len(todo))
-	if len(todo) == 0 {
+func (s *Store) readAll(ctx context.Context, toRead []candidate) ([]readResult, error) {
+	results := make([]readResult, len(toRead))
+	if len(toRead) == 0 {
 		return results, nil
 	}
 	var next atomic.Int64
 	var progressMu sync.Mutex
 	done := 0
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	workers := min(runtime.GOMAXPROCS(0), len(toRead))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(todo) || ctx.Err() != nil {
+				if i >= len(toRead) || ctx.Err() != nil {
 					return
 				}
-				results[i] = s.read(todo[i])
+				results[i] = s.read(toRead[i])
 				if s.opts.Progress != nil {
 					progressMu.Lock()
 					done++
-					s.opts.Progress(done, len(todo))
+					s.opts.Progress(done, len(toRead))
 					progressMu.Unlock()
 				}
 			}
