@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -92,11 +93,30 @@ func contextOf(root, dir string) (folderContext, bool) {
 	for i := range segs {
 		d := path.Join(segs[:i+1]...)
 		fc, isTypeFolder = enterFolder(fc, d, func() bool {
-			st, err := os.Stat(filepath.Join(root, filepath.FromSlash(d), entryIndex))
-			return err == nil && st.Mode().IsRegular()
+			return isIndexFile(root, filepath.Join(root, filepath.FromSlash(d), entryIndex))
 		})
 	}
 	return fc, isTypeFolder
+}
+
+// isIndexFile reports whether path is an index.md quire may read: a file,
+// or a link to a file inside the project.
+func isIndexFile(root, path string) bool {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil || !within(root, target) {
+			return false
+		}
+		info, err = os.Stat(target)
+		if err != nil {
+			return false
+		}
+	}
+	return info.Mode().IsRegular()
 }
 
 func newWalker(root string, ig *Ignore) *walker {
@@ -168,21 +188,9 @@ func (w *walker) dir(ctx context.Context, abs, real, rel string, around folderCo
 		return nil // unreadable subfolder: skip it, keep the rest
 	}
 	infos := statAll(list)
-	for i, de := range list {
-		// A link named index.md counts when it leads to a file.
-		if de.Name() == entryIndex && infos[i] != nil && infos[i].Mode()&fs.ModeSymlink != 0 {
-			if st, err := os.Stat(filepath.Join(abs, entryIndex)); err == nil {
-				infos[i] = st
-			}
-		}
-	}
 	inside, isTypeFolder := enterFolder(around, rel, func() bool {
-		for i, de := range list {
-			if de.Name() == entryIndex && infos[i] != nil && infos[i].Mode().IsRegular() {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(list, func(de os.DirEntry) bool { return de.Name() == entryIndex }) &&
+			isIndexFile(w.root, filepath.Join(abs, entryIndex))
 	})
 
 	for i, de := range list {

@@ -431,3 +431,27 @@ func TestDiscoverEntryFolderSubtree(t *testing.T) {
 	require.NotNil(t, e.Soul)
 	assert.Equal(t, "codex/characters/ilse-dorn/soul.md", e.Soul.ID)
 }
+
+// TestDiscoverLinkedIndexOutsideIsNotRead: an index.md that is a link out
+// of the project neither becomes an entry nor makes its folder an entry
+// folder.
+func TestDiscoverLinkedIndexOutsideIsNotRead(t *testing.T) {
+	root := newProject(t, projectFiles{
+		"codex/characters/ilse-dorn/notes.md": entryNamed("Ilse Notes"),
+	})
+	outside := t.TempDir()
+	writeFile(t, outside, "secret.md", entryNamed("Outside Secret"))
+	symlink(t, filepath.Join(outside, "secret.md"), root, "codex/characters/ilse-dorn/index.md")
+
+	cands, _, err := discover(context.Background(), root, ParseIgnore(""))
+	require.NoError(t, err)
+	var ids []string
+	for _, c := range cands {
+		ids = append(ids, c.ID)
+	}
+	assert.Equal(t, []string{"codex/characters/ilse-dorn/notes.md"}, ids)
+
+	s := openStore(t, root, Options{InMemory: true})
+	assert.Equal(t, []string{"codex/characters/ilse-dorn/notes.md"}, entryIDs(s.Catalog()),
+		"the folder is no entry folder, so its notes are characters")
+}
