@@ -391,12 +391,11 @@ func (c *Catalog) Resolve(name string) (*Entry, bool) {
 	return nil, false
 }
 
-// resolveKey returns the first entry of the best exact tier; entries sit
-// in each tier in catalog order, so the first is the best-ranked.
+// resolveKey returns the best-ranked entry of the best exact tier.
 func (c *Catalog) resolveKey(q string) *Entry {
-	for _, es := range [...][]*Entry{c.byName[q], c.byTitle[q], c.byStem[stemKey(q)], c.byAlias[q]} {
-		if len(es) > 0 {
-			return es[0]
+	for _, tier := range c.exactMatches(q) {
+		if len(tier.entries) > 0 {
+			return tier.entries[0]
 		}
 	}
 	return nil

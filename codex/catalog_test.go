@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -266,4 +267,16 @@ func matchIDs(ms []Match) []string {
 		out[i] = m.Entry.ID
 	}
 	return out
+}
+
+// folderTypeOf is the type implied by the nearest type folder among the
+// folders of rel, a project-relative folder path.
+func folderTypeOf(rel string) Type {
+	segs := strings.Split(strings.Trim(rel, "/"), "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		if t, ok := TypeFromFolder(segs[i]); ok {
+			return t
+		}
+	}
+	return ""
 }

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -175,15 +174,6 @@ func (e *encoder) entry(en *Entry) error {
 	e.ranges(en.AliasRanges)
 	e.problems(en.Problems)
 	return nil
-}
-
-// encodeState serializes st.
-func encodeState(st *savedState) ([]byte, error) {
-	var b bytes.Buffer
-	if err := writeStateTo(&b, st); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // writeStateTo serializes st to w.
@@ -400,7 +390,7 @@ func (d *decoder) entry(souls map[string]*Soul) *Entry {
 	return en
 }
 
-// decodeState parses what encodeState wrote. Damaged input returns an
+// decodeState parses what writeStateTo wrote. Damaged input returns an
 // error wrapping errCorruptState, never a panic. The strings of the
 // result point into data, which the caller must not modify afterwards.
 func decodeState(data []byte) (*savedState, error) {

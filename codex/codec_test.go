@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"reflect"
 	"testing"
@@ -102,4 +103,13 @@ func FuzzDecodeState(f *testing.F) {
 		require.NoError(t, err)
 		require.Equal(t, st, st2)
 	})
+}
+
+// encodeState serializes st in memory.
+func encodeState(st *savedState) ([]byte, error) {
+	var b bytes.Buffer
+	if err := writeStateTo(&b, st); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

@@ -156,18 +156,6 @@ func parentDir(rel string) string {
 	return ""
 }
 
-// folderTypeOf is the type implied by the nearest type folder among the
-// folders of rel, a project-relative folder path.
-func folderTypeOf(rel string) Type {
-	segs := strings.Split(strings.Trim(rel, "/"), "/")
-	for i := len(segs) - 1; i >= 0; i-- {
-		if t, ok := TypeFromFolder(segs[i]); ok {
-			return t
-		}
-	}
-	return ""
-}
-
 // dir walks the folder at abs, whose symlink-free path is real, given the
 // context of the folder around it.
 func (w *walker) dir(ctx context.Context, abs, real, rel string, around folderContext) error {

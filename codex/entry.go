@@ -7,6 +7,7 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // Range is a half-open byte range [Start, End) into a file's contents.
@@ -80,22 +81,6 @@ func (e *Entry) Section(heading string) (Section, bool) {
 	return Section{}, false
 }
 
-// Keys are the names an entry answers to: its name, title and aliases,
-// without duplicates, in that order.
-func (e *Entry) Keys() []string {
-	keys := make([]string, 0, 2+len(e.Aliases))
-	seen := make(map[string]bool, cap(keys))
-	for _, k := range append([]string{e.Name, e.Title}, e.Aliases...) {
-		n := Normalize(k)
-		if n == "" || seen[n] {
-			continue
-		}
-		seen[n] = true
-		keys = append(keys, k)
-	}
-	return keys
-}
-
 // Section is a heading and the bytes it governs: from the heading line to
 // the next heading of the same or a higher level.
 type Section struct {
@@ -139,7 +124,7 @@ type Fields []Field
 // Get returns the value of key, matched case-insensitively.
 func (f Fields) Get(key string) (any, bool) {
 	for _, fld := range f {
-		if equalFold(fld.Key, key) {
+		if strings.EqualFold(fld.Key, key) {
 			return fld.Value, true
 		}
 	}

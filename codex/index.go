@@ -176,6 +176,9 @@ func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, creat
 	return &bleveIndex{idx: idx}, true, nil
 }
 
+// lockedOr reports a bolt lock timeout as ErrIndexLocked. bleve formats
+// bbolt's error with %v, so errors.Is cannot find it and the message is
+// matched as well.
 func lockedOr(err error) error {
 	if errors.Is(err, bolterrors.ErrTimeout) || strings.Contains(err.Error(), bolterrors.ErrTimeout.Error()) {
 		return fmt.Errorf("%w (%v)", ErrIndexLocked, err)

@@ -74,21 +74,32 @@ func (c *Catalog) exact(q string, t Type) []Match {
 
 func (c *Catalog) exactTiers(q string, t Type) []Match {
 	var ms []Match
-	seen := map[*Entry]bool{}
-	collect := func(es []*Entry, kind MatchKind) {
-		for _, e := range es {
-			if (t == "" || e.Type == t) && !seen[e] {
-				seen[e] = true
-				ms = append(ms, Match{e, kind, tierScore[kind]})
+	for _, tier := range c.exactMatches(q) {
+		for _, e := range tier.entries {
+			// An entry found by a better tier keeps that tier; lists are short.
+			if (t == "" || e.Type == t) && !slices.ContainsFunc(ms, func(m Match) bool { return m.Entry == e }) {
+				ms = append(ms, Match{e, tier.kind, tierScore[tier.kind]})
 			}
 		}
 	}
-	collect(c.byName[q], MatchName)
-	collect(c.byTitle[q], MatchTitle)
-	collect(c.byStem[stemKey(q)], MatchStem)
-	collect(c.byAlias[q], MatchAlias)
 	c.sortMatches(ms)
 	return ms
+}
+
+type tierHits struct {
+	kind    MatchKind
+	entries []*Entry
+}
+
+// exactMatches lists the entries whose name, title, file stem or alias is
+// q, tier by tier, best first; within a tier in catalog order.
+func (c *Catalog) exactMatches(q string) [4]tierHits {
+	return [4]tierHits{
+		{MatchName, c.byName[q]},
+		{MatchTitle, c.byTitle[q]},
+		{MatchStem, c.byStem[stemKey(q)]},
+		{MatchAlias, c.byAlias[q]},
+	}
 }
 
 // partial matches entries where every query word is the start of a word

@@ -152,5 +152,3 @@ func StripPossessive(n string) (string, bool) {
 	}
 	return n, false
 }
-
-func equalFold(a, b string) bool { return strings.EqualFold(a, b) }

@@ -156,28 +156,27 @@ func indexFold(s, sub string) int {
 		if !sameLetter(r, first) {
 			continue
 		}
-		if n := prefixFold(s[i:], sub); n > 0 {
+		if hasPrefixFold(s[i:], sub) {
 			return i
 		}
 	}
 	return -1
 }
 
-// prefixFold reports the length in s of a case-insensitive match of sub
-// at the start of s, or 0.
-func prefixFold(s, sub string) int {
+// hasPrefixFold reports whether s begins with sub, ignoring case.
+func hasPrefixFold(s, sub string) bool {
 	i := 0
 	for _, want := range sub {
 		if i >= len(s) {
-			return 0
+			return false
 		}
 		got, size := utf8.DecodeRuneInString(s[i:])
 		if !sameLetter(got, want) {
-			return 0
+			return false
 		}
 		i += size
 	}
-	return i
+	return true
 }
 
 func sameLetter(a, b rune) bool {
