@@ -475,10 +475,8 @@ func (s *Store) Refresh(ctx context.Context, rels []string) (Change, error) {
 		}
 		// A new or deleted index.md turns its folder into an entry folder
 		// or back: every file beside it is read anew.
-		if strings.EqualFold(filepath.Base(rel), entryIndex) {
-			if dir := filepath.ToSlash(filepath.Dir(rel)); dir != "." {
-				visit(dir)
-			}
+		if path.Base(rel) == entryIndex {
+			visit(parentDir(rel))
 		}
 	}
 	for _, rel := range s.throughLinks(rels) {
