@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -19,7 +20,12 @@ type cacheLock struct{ f *os.File }
 // lockCache takes the lock on dir, waiting up to timeout for another
 // process to let go of it.
 func lockCache(dir string, timeout time.Duration) (*cacheLock, error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	return lockCacheFile(filepath.Join(dir, lockFile), timeout)
+}
+
+func lockCacheFile(name string, timeout time.Duration) (*cacheLock, error) {
+	dir := filepath.Dir(name)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock cache folder %s: %w", dir, err)
 	}
@@ -71,4 +77,20 @@ func resolveMissing(p string) string {
 // project at root, following links in either.
 func insideProject(root, dir string) bool {
 	return within(root, resolveMissing(dir))
+}
+
+// LockFolder takes an exclusive operating-system lock on dir (through a
+// file named name inside it), waiting up to timeout; it fails with
+// ErrIndexLocked when another process keeps it. Other indexes kept beside
+// the codex's (the manuscript's) lock their own folders with it. Closing
+// the returned value releases the lock.
+func LockFolder(dir, name string, timeout time.Duration) (io.Closer, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("lock folder %s: %w", dir, err)
+	}
+	l, err := lockCacheFile(filepath.Join(dir, name), timeout)
+	if err != nil {
+		return nil, err
+	}
+	return l.f, nil
 }

@@ -115,3 +115,7 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	}
 	return stream
 }
+
+// WordTokenizer names quire's word tokenizer in bleve's registry, for
+// other indexes (the manuscript's) that analyze prose as the codex does.
+const WordTokenizer = wordTokenizerName
