@@ -1,0 +1,103 @@
+package manuscript
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// ErrPathRefused means a reference named a file quire will not read: one
+// outside the project, hidden, or not Markdown. References come from a
+// model or a plugin, so anything that could leave the project is refused
+// before the file system is touched, not cleaned into something else.
+var ErrPathRefused = errors.New("path refused")
+
+// MaxUnitBytes bounds a manuscript file quire reads; a larger one is
+// refused rather than loaded whole.
+const MaxUnitBytes = 16 << 20
+
+var percentEscape = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
+var driveLetter = regexp.MustCompile(`^[A-Za-z]:`)
+
+// checkRelPath validates a project-relative path as a reference gives it
+// and returns its clean, slash-separated form.
+func checkRelPath(ref string) (string, error) {
+	refuse := func(why string) (string, error) {
+		return "", fmt.Errorf("%w: %q %s", ErrPathRefused, ref, why)
+	}
+	p := strings.TrimSpace(ref)
+	switch {
+	case p == "":
+		return refuse("is empty")
+	case strings.ContainsFunc(p, unicode.IsControl):
+		return refuse("contains control characters")
+	case strings.Contains(p, "\\"):
+		return refuse("uses backslashes; write project-relative paths with /")
+	case percentEscape.MatchString(p):
+		return refuse("is URL-encoded; give the plain project-relative path")
+	case strings.Contains(p, "://") || strings.HasPrefix(strings.ToLower(p), "file:"):
+		return refuse("is a URL; give a project-relative path")
+	case strings.HasPrefix(p, "/"), driveLetter.MatchString(p):
+		return refuse("is absolute; give a path relative to the project")
+	case strings.HasPrefix(p, "~"):
+		return refuse("points into a home folder; give a path relative to the project")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch {
+		case seg == "..":
+			return refuse("climbs out with ..")
+		case seg != "." && strings.HasPrefix(seg, "."):
+			return refuse("names a hidden file or folder")
+		}
+	}
+	clean := strings.TrimPrefix(path.Clean(p), "./")
+	if clean == "." || !codex.IsMarkdown(clean) {
+		return refuse("is not a Markdown file")
+	}
+	return clean, nil
+}
+
+// openInside opens the file at the checked relative path rel, following
+// symlinks only while they stay inside root. A missing file returns an
+// error wrapping fs.ErrNotExist.
+func openInside(root, rel string) (string, error) {
+	full := filepath.Join(root, filepath.FromSlash(rel))
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", rel, err)
+	}
+	if !within(root, real) {
+		return "", fmt.Errorf("%w: %q leads outside the project", ErrPathRefused, rel)
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", rel, err)
+	}
+	if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%w: %q is not a regular file", ErrPathRefused, rel)
+	}
+	if info.Size() > MaxUnitBytes {
+		return "", fmt.Errorf("%w: %q is %d bytes, over the %d-byte limit", ErrPathRefused, rel, info.Size(), MaxUnitBytes)
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", rel, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxUnitBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", rel, err)
+	}
+	if len(data) > MaxUnitBytes {
+		return "", fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
+	}
+	return string(data), nil
+}

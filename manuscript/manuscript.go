@@ -1,0 +1,245 @@
+package manuscript
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// Options configure a Manuscript. The zero value is ready to use.
+type Options struct {
+	// Globs select the chapter files, relative to the project root, with
+	// "**" spanning folders; default DefaultGlobs.
+	Globs []string
+	// Logger receives paths and counts, never prose. The default discards
+	// everything.
+	Logger *slog.Logger
+}
+
+// Manuscript keeps a project's chapters current: it reads them from disk
+// or from the overlay of open documents, and publishes immutable
+// snapshots, so readers never see a half-applied change.
+type Manuscript struct {
+	root    string
+	globs   []glob
+	log     *slog.Logger
+	overlay *Overlay
+
+	// mu serializes changes; readers only load snap.
+	mu   sync.Mutex
+	snap atomic.Pointer[Snapshot]
+}
+
+// Open finds and reads the chapters of the project at root.
+func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
+	real, err := projectRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	patterns := opts.Globs
+	if len(patterns) == 0 {
+		patterns = DefaultGlobs
+	}
+	globs := make([]glob, 0, len(patterns))
+	for _, p := range patterns {
+		g, err := compileGlob(p)
+		if err != nil {
+			return nil, err
+		}
+		globs = append(globs, g)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m := &Manuscript{root: real, globs: globs, log: log, overlay: NewOverlay()}
+	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}})
+	if err := m.Reload(ctx); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Root is the project folder, absolute and without symlinks.
+func (m *Manuscript) Root() string { return m.root }
+
+// Overlay is the editor's open documents.
+func (m *Manuscript) Overlay() *Overlay { return m.overlay }
+
+// Snapshot is the current immutable view of the manuscript.
+func (m *Manuscript) Snapshot() *Snapshot { return m.snap.Load() }
+
+// IsChapter reports whether the project-relative path rel is, or would
+// be, a chapter: whether a manuscript glob matches it.
+func (m *Manuscript) IsChapter(rel string) bool {
+	for _, g := range m.globs {
+		if g.match(rel) && codex.IsMarkdown(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// Reload finds every chapter again and reads each one.
+func (m *Manuscript) Reload(ctx context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ig := codex.ParseIgnore(readGitignore(m.root))
+	paths, err := discover(ctx, m.root, m.globs, ig)
+	if err != nil {
+		return err
+	}
+	// A chapter the writer created in the editor and has not saved yet
+	// exists only in the overlay.
+	for _, rel := range m.overlay.Paths() {
+		if m.IsChapter(rel) && !slices.Contains(paths, rel) {
+			paths = append(paths, rel)
+		}
+	}
+	slices.SortFunc(paths, compareReadingOrder)
+	units := make([]*Unit, len(paths))
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range work {
+				units[i], errs[i] = m.read(paths[i])
+			}
+		})
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	kept := units[:0]
+	for i, u := range units {
+		if errs[i] != nil {
+			// A chapter that vanished or became unreadable since the walk
+			// is left out; the next change event brings it back.
+			m.log.Warn("chapter not read", "path", paths[i], "err", errs[i])
+			continue
+		}
+		kept = append(kept, u)
+	}
+	m.publish(m.snap.Load().withUnits(kept))
+	m.log.Debug("manuscript loaded", "chapters", len(kept))
+	return ctx.Err()
+}
+
+// Refresh re-reads the given project-relative paths after they changed
+// on disk or in the overlay: a chapter that changed is read again, one
+// that is gone leaves the manuscript, a new file a glob matches joins it.
+// It reports whether anything changed.
+func (m *Manuscript) Refresh(ctx context.Context, rels []string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	cur := m.snap.Load()
+	next := cur
+	for _, rel := range rels {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		if !m.IsChapter(rel) {
+			continue
+		}
+		u, err := m.read(rel)
+		switch {
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrPathRefused):
+			next = next.without(rel)
+		case err != nil:
+			return false, err
+		default:
+			if old, ok := next.byPath[rel]; ok && old.Text == u.Text && old.Version == u.Version {
+				continue
+			}
+			next = next.with(u)
+		}
+	}
+	if next == cur {
+		return false, nil
+	}
+	m.publish(next)
+	return true, nil
+}
+
+// OpenDocument puts the editor's text of rel in the overlay and, when rel
+// is a chapter, into the manuscript.
+func (m *Manuscript) OpenDocument(ctx context.Context, rel, text string, version int32) error {
+	if !m.overlay.Set(rel, text, version) {
+		return nil
+	}
+	_, err := m.Refresh(ctx, []string{rel})
+	return err
+}
+
+// CloseDocument drops rel from the overlay; the chapter reads from disk
+// again.
+func (m *Manuscript) CloseDocument(ctx context.Context, rel string) error {
+	m.overlay.Close(rel)
+	_, err := m.Refresh(ctx, []string{rel})
+	return err
+}
+
+// read reads one unit through the overlay.
+func (m *Manuscript) read(rel string) (*Unit, error) {
+	return readUnit(m.root, m.overlay, rel)
+}
+
+func (m *Manuscript) publish(s *Snapshot) { m.snap.Store(s) }
+
+// readUnit reads rel from the overlay when it is open there, else from
+// disk, confined to root.
+func readUnit(root string, overlay *Overlay, rel string) (*Unit, error) {
+	if d, ok := overlay.Get(rel); ok {
+		return NewUnit(rel, d.Text, d.Version), nil
+	}
+	clean, err := checkRelPath(rel)
+	if err != nil {
+		return nil, err
+	}
+	text, err := openInside(root, clean)
+	if err != nil {
+		return nil, err
+	}
+	return NewUnit(clean, text, 0), nil
+}
+
+func readGitignore(root string) string {
+	data, err := os.ReadFile(filepath.Join(root, ".gitignore"))
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+// projectRoot resolves root to an absolute folder path without symlinks.
+func projectRoot(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("project %s: %w", root, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("project %s: %w", root, err)
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("project %s: %w", root, err)
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("project %s: not a folder", root)
+	}
+	return real, nil
+}

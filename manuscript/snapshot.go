@@ -1,0 +1,98 @@
+package manuscript
+
+import (
+	"slices"
+)
+
+// Snapshot is an immutable view of the manuscript: its chapters in
+// reading order. Every read of one request goes to one snapshot.
+type Snapshot struct {
+	root    string
+	overlay *Overlay
+	units   []*Unit
+	byPath  map[string]*Unit
+}
+
+// Root is the project folder.
+func (s *Snapshot) Root() string { return s.root }
+
+// Units lists the chapters in reading order. The slice is shared: do not
+// modify it.
+func (s *Snapshot) Units() []*Unit { return s.units }
+
+// Unit returns the chapter at the project-relative path rel.
+func (s *Snapshot) Unit(rel string) (*Unit, bool) {
+	u, ok := s.byPath[rel]
+	return u, ok
+}
+
+// Document returns the unit for any Markdown file of the project: a
+// chapter from the snapshot, else the file read through the overlay,
+// confined to the project like every reference.
+func (s *Snapshot) Document(rel string) (*Unit, error) {
+	if u, ok := s.byPath[rel]; ok {
+		return u, nil
+	}
+	return readUnit(s.root, s.overlay, rel)
+}
+
+// Words is the length of the whole manuscript in words.
+func (s *Snapshot) Words() int {
+	n := 0
+	for _, u := range s.units {
+		n += u.Words
+	}
+	return n
+}
+
+// withUnits is a snapshot holding exactly units, which are in reading
+// order.
+func (s *Snapshot) withUnits(units []*Unit) *Snapshot {
+	next := &Snapshot{root: s.root, overlay: s.overlay}
+	next.setUnits(units)
+	return next
+}
+
+// with is a snapshot in which u is added or replaces the chapter at its
+// path.
+func (s *Snapshot) with(u *Unit) *Snapshot {
+	units := make([]*Unit, 0, len(s.units)+1)
+	for _, old := range s.units {
+		if old.Path != u.Path {
+			units = append(units, old)
+		}
+	}
+	i, _ := slices.BinarySearchFunc(units, u.Path, func(x *Unit, p string) int { return compareReadingOrder(x.Path, p) })
+	units = slices.Insert(units, i, u)
+	return s.withUnits(units)
+}
+
+// without is a snapshot without the chapter at rel.
+func (s *Snapshot) without(rel string) *Snapshot {
+	if _, ok := s.byPath[rel]; !ok {
+		return s
+	}
+	units := make([]*Unit, 0, len(s.units))
+	for _, u := range s.units {
+		if u.Path != rel {
+			units = append(units, u)
+		}
+	}
+	return s.withUnits(units)
+}
+
+// setUnits numbers the units by position, copying any whose position
+// changed: units are shared with older snapshots and never modified.
+func (s *Snapshot) setUnits(units []*Unit) {
+	s.units = make([]*Unit, len(units))
+	s.byPath = make(map[string]*Unit, len(units))
+	for i, u := range units {
+		if u.Position != i+1 {
+			c := *u
+			c.Position = i + 1
+			u = &c
+		}
+		s.units[i] = u
+		s.byPath[u.Path] = u
+	}
+}
