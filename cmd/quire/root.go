@@ -64,6 +64,7 @@ your editor as a language server or to you on the command line.`,
 		newLookupCommand(g),
 		newSearchCommand(g),
 		newListCommand(g),
+		newContextCommand(g),
 		newInitCommand(g),
 		newGenCorpusCommand(g),
 	)

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// projectConfig is the part of quire.yaml the command line reads today:
+// where the manuscript is. The rest of the file is the server's.
+type projectConfig struct {
+	// Manuscript lists globs of chapter files, relative to the project;
+	// one string or a list.
+	Manuscript globList `yaml:"manuscript"`
+}
+
+type globList []string
+
+func (g *globList) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*g = globList{n.Value}
+		return nil
+	case yaml.SequenceNode:
+		var list []string
+		if err := n.Decode(&list); err != nil {
+			return err
+		}
+		*g = list
+		return nil
+	}
+	return fmt.Errorf("line %d: manuscript must be a glob or a list of globs", n.Line)
+}
+
+// readProjectConfig reads root/quire.yaml; a missing file is the default
+// configuration.
+func readProjectConfig(root string) (projectConfig, error) {
+	var c projectConfig
+	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("read quire.yaml: %w", err)
+	}
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		return c, fmt.Errorf("quire.yaml: %w", err)
+	}
+	return c, nil
+}

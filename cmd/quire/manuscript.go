@@ -1,0 +1,21 @@
+package main
+
+import (
+	"context"
+
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// openManuscript reads the project's chapters, where quire.yaml says
+// they are.
+func (g *globalOptions) openManuscript(ctx context.Context) (*manuscript.Manuscript, error) {
+	dir, err := g.projectDir()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := readProjectConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	return manuscript.Open(ctx, dir, manuscript.Options{Globs: cfg.Manuscript, Logger: g.logger()})
+}
