@@ -32,6 +32,8 @@ type Unit struct {
 	Headings []codex.Section `json:"headings,omitempty"`
 	// Body is the text after any front matter.
 	Body codex.Range `json:"body"`
+	// Code covers code spans and blocks: Markdown, not prose.
+	Code []codex.Range `json:"-"`
 	// Version is the editor's version of an open document; 0 when read
 	// from disk.
 	Version int32 `json:"version,omitempty"`
@@ -53,16 +55,17 @@ func NewUnit(rel, text string, version int32) *Unit {
 		Number:   leadingNumber(path.Base(rel)),
 		Headings: o.Sections,
 		Body:     o.Body,
+		Code:     o.Code,
 		Version:  version,
 		Text:     text,
 	}
 	u.Words = CountWords(u.BodyText())
-	u.Title = frontMatterTitle(text, o.FrontMatter)
-	if u.Title == "" {
-		u.Title = o.FirstHeading
-	}
-	if u.Title == "" {
-		u.Title = titleFromName(path.Base(rel))
+	// A title is shown on one line: a folded YAML string or a file name
+	// with a line break in it is made one.
+	for _, title := range []string{frontMatterTitle(text, o.FrontMatter), o.FirstHeading, titleFromName(path.Base(rel))} {
+		if u.Title = strings.Join(strings.Fields(title), " "); u.Title != "" {
+			break
+		}
 	}
 	return u
 }
@@ -74,24 +77,33 @@ func frontMatterTitle(text string, fm codex.Range) string {
 		return ""
 	}
 	block := text[fm.Start:fm.End]
-	// Drop the fences; the YAML is what lies between them.
+	// Drop the fences; the YAML is what lies between them. An unclosed
+	// block has no closing fence, and its last line is YAML too.
 	if i := strings.IndexByte(block, '\n'); i >= 0 {
 		block = block[i+1:]
 	}
-	if i := strings.LastIndex(strings.TrimRight(block, "\r\n"), "\n"); i >= 0 {
+	block = strings.TrimRight(block, "\r\n")
+	if i := strings.LastIndexByte(block, '\n'); i >= 0 && isFenceLine(block[i+1:]) {
 		block = block[:i]
+	} else if i < 0 && isFenceLine(block) {
+		block = ""
 	}
 	var fields struct {
-		Title any `yaml:"title"`
+		Title yaml.Node `yaml:"title"`
 	}
 	if err := yaml.Unmarshal([]byte(block), &fields); err != nil {
 		return ""
 	}
-	s, ok := fields.Title.(string)
-	if !ok {
+	// Any scalar reads as text: "title: 1984" is a title, not a number.
+	if fields.Title.Kind != yaml.ScalarNode || fields.Title.Tag == "!!null" {
 		return ""
 	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(fields.Title.Value)
+}
+
+func isFenceLine(line string) bool {
+	line = strings.TrimSpace(line)
+	return line == "---" || line == "..."
 }
 
 // leadingNumber reads the digits a file name starts with.
@@ -109,7 +121,7 @@ func leadingNumber(name string) int {
 
 // titleFromName makes a file name readable: "07-the-storm.md" → "The Storm".
 func titleFromName(name string) string {
-	stem := strings.TrimSuffix(name, path.Ext(name))
+	stem := strings.ToValidUTF8(strings.TrimSuffix(name, path.Ext(name)), "\uFFFD")
 	trimmed := strings.TrimLeft(stem, "0123456789")
 	trimmed = strings.TrimLeft(trimmed, "-_. ")
 	if trimmed == "" {

@@ -1,0 +1,565 @@
+package manuscript
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// Mention is one place where prose names a codex entry.
+type Mention struct {
+	// Entry is the ID of the entry named.
+	Entry string `json:"entry"`
+	// Others lists, sorted, the other entries that have the same name or
+	// alias: the mention is ambiguous between them and Entry.
+	Others []string `json:"others,omitempty"`
+	// Range covers the name in the text, without a possessive or other
+	// clitic ending ("Mara" of "Mara's").
+	Range codex.Range `json:"range"`
+	// Alias is true when the text used an alias rather than the name.
+	Alias bool `json:"alias,omitempty"`
+}
+
+// Matcher finds the names and aliases of codex entries in prose. It is
+// a trie whose edges are normalized words and punctuation marks, so a
+// scan reads each token of the text once and, where a name may begin,
+// follows the trie as far as the text allows: the longest name wins.
+// A Matcher is immutable and safe for concurrent use.
+type Matcher struct {
+	// nodes[0] is the root.
+	nodes []trieNode
+	// nameWords holds every normalized word of every name and alias, for
+	// telling untracked names from parts of known ones.
+	nameWords map[string]struct{}
+	// firstTokens is a Bloom filter of the first tokens of every form.
+	// Most words of prose begin no name; the filter turns them away for
+	// the price of a hash, without a lookup in the root's large map.
+	firstTokens []uint64
+}
+
+// firstTokenBits sizes the filter: 2^18 bits (32 KiB) keep false hits
+// near 6% at 17,000 distinct first tokens.
+const firstTokenBits = 18
+
+func (m *Matcher) mayStartForm(key []byte) bool {
+	h := fnv1a(key) >> (64 - firstTokenBits)
+	return m.firstTokens[h/64]&(1<<(h%64)) != 0
+}
+
+// fnv1a hashes a token key.
+func fnv1a(key []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range key {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+type trieNode struct {
+	next map[string]int32
+	// forms end at this node, sorted by kind, then entry.
+	forms []nameForm
+}
+
+// maxFormTokens bounds the length of a name, alias or excluded phrase;
+// one bit per token of it fits the capitals mask.
+const maxFormTokens = 64
+
+type nameFormKind uint8
+
+// The order of the kinds is their precedence: a name beats an alias.
+const (
+	formName nameFormKind = iota
+	formAlias
+	formExclude
+)
+
+// nameForm is a name, alias or excluded phrase of one entry.
+type nameForm struct {
+	entry string
+	kind  nameFormKind
+	// caps marks the tokens, by index in the form, that must be
+	// capitalized in the text. Only forms made entirely of common words
+	// have any: "Hope" names a character, "hope" does not.
+	caps uint64
+}
+
+// NewMatcher builds the matcher for every entry of cat that takes part
+// in mention detection. A nil catalog makes a matcher that finds
+// nothing.
+func NewMatcher(cat *codex.Catalog) *Matcher {
+	m := &Matcher{nodes: []trieNode{{}}, nameWords: map[string]struct{}{}}
+	var entries []*codex.Entry
+	if cat != nil {
+		entries = cat.All()
+	}
+	var key []byte
+	for _, e := range entries {
+		// An entry that opted out of mentions still has names: its words
+		// are known, never untracked.
+		if !e.Mentions {
+			key = m.addNameWords(e.Name, key)
+			for _, a := range e.Aliases {
+				key = m.addNameWords(a, key)
+			}
+			continue
+		}
+		key = m.add(e.Name, e.ID, formName, key)
+		for _, a := range e.Aliases {
+			key = m.add(a, e.ID, formAlias, key)
+		}
+		for _, x := range e.Exclude {
+			key = m.add(x, e.ID, formExclude, key)
+		}
+	}
+	for i := range m.nodes {
+		m.nodes[i].forms = mergeForms(m.nodes[i].forms)
+	}
+	m.firstTokens = make([]uint64, (1<<firstTokenBits)/64)
+	for k := range m.nodes[0].next {
+		h := fnv1a([]byte(k)) >> (64 - firstTokenBits)
+		m.firstTokens[h/64] |= 1 << (h % 64)
+	}
+	return m
+}
+
+// add puts one phrase into the trie. key is scratch space, returned for
+// reuse.
+func (m *Matcher) add(phrase, entry string, kind nameFormKind, key []byte) []byte {
+	t := proseTokenizer{text: phrase}
+	var tok proseToken
+	node := int32(0)
+	var caps uint64
+	words, allCommon := 0, true
+	for i := 0; t.next(&tok); i++ {
+		// No name runs to 64 words and marks; the bound keeps every scan
+		// linear, however long the phrases a codex holds.
+		if tok.kind == proseInvalid || i == maxFormTokens {
+			return key
+		}
+		key = appendTokenKey(key[:0], phrase, &tok)
+		if tok.kind == proseWord {
+			words++
+			allCommon = allCommon && isCommonWord(string(key))
+			if tok.upper {
+				caps |= 1 << i
+			}
+			if kind != formExclude {
+				m.nameWords[string(key)] = struct{}{}
+			}
+		}
+		node = m.child(node, key)
+	}
+	// A phrase of punctuation alone would match every dash in the book.
+	if words == 0 {
+		return key
+	}
+	if !allCommon || kind == formExclude {
+		caps = 0
+	}
+	m.nodes[node].forms = append(m.nodes[node].forms, nameForm{entry: entry, kind: kind, caps: caps})
+	return key
+}
+
+// addNameWords records the words of a name without making it matchable.
+func (m *Matcher) addNameWords(phrase string, key []byte) []byte {
+	t := proseTokenizer{text: phrase}
+	var tok proseToken
+	for t.next(&tok) {
+		if tok.kind == proseWord {
+			key = appendTokenKey(key[:0], phrase, &tok)
+			m.nameWords[string(key)] = struct{}{}
+		}
+	}
+	return key
+}
+
+// child returns the node key leads to from node, adding it if needed.
+func (m *Matcher) child(node int32, key []byte) int32 {
+	if c, ok := m.nodes[node].next[string(key)]; ok {
+		return c
+	}
+	if m.nodes[node].next == nil {
+		m.nodes[node].next = map[string]int32{}
+	}
+	c := int32(len(m.nodes))
+	m.nodes = append(m.nodes, trieNode{})
+	m.nodes[node].next[string(key)] = c
+	return c
+}
+
+// mergeForms sorts forms by precedence and keeps one per entry and kind;
+// an entry whose two aliases normalize alike needs a capital only where
+// both do.
+func mergeForms(forms []nameForm) []nameForm {
+	if len(forms) < 2 {
+		return forms
+	}
+	slices.SortFunc(forms, func(a, b nameForm) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), strings.Compare(a.entry, b.entry))
+	})
+	out := forms[:1]
+	for _, f := range forms[1:] {
+		last := &out[len(out)-1]
+		if f.kind == last.kind && f.entry == last.entry {
+			last.caps &= f.caps
+			continue
+		}
+		out = append(out, f)
+	}
+	return slices.Clip(out)
+}
+
+// IsNameWord reports whether a normalized word (as codex.Normalize makes
+// it) is a word of some entry's name or alias.
+func (m *Matcher) IsNameWord(normalizedWord string) bool {
+	_, ok := m.nameWords[normalizedWord]
+	return ok
+}
+
+// Scan finds every mention in text, in order and never overlapping.
+func (m *Matcher) Scan(text string) []Mention {
+	return m.scan(text, 0)
+}
+
+// scan finds the mentions in text[from:]; ranges are offsets into text.
+func (m *Matcher) scan(text string, from int) []Mention {
+	var out []Mention
+	if len(m.nodes[0].next) == 0 {
+		return out
+	}
+	s := mentionScanner{m: m, text: text, key: make([]byte, 0, 64)}
+	t := proseTokenizer{text: text, pos: from}
+	var tok proseToken
+	for t.next(&tok) {
+		if tok.kind == proseInvalid {
+			continue
+		}
+		// Most tokens begin no name: turn them away before setting up a
+		// walk of the trie. A word with a clitic may begin one either way.
+		if tok.stem == 0 {
+			s.key = appendTokenKey(s.key[:0], text, &tok)
+			if !m.mayStartForm(s.key) {
+				continue
+			}
+		}
+		match, ok := s.longestAt(tok)
+		if !ok {
+			continue
+		}
+		if mention, ok := m.resolve(match); ok {
+			out = append(out, mention)
+		}
+		t.pos = match.resume
+	}
+	return out
+}
+
+// mentionScanner holds one scan's scratch space.
+type mentionScanner struct {
+	m    *Matcher
+	text string
+	key  []byte
+}
+
+// trieMatch is the longest form that matches at a place in the text.
+type trieMatch struct {
+	node  int32
+	upper uint64
+	// span is what the mention covers; resume is where scanning goes on,
+	// past any clitic the span leaves out.
+	span   codex.Range
+	resume int
+}
+
+// longestAt follows the trie from the token first as far as the text
+// allows and returns the longest form that matches there.
+func (s *mentionScanner) longestAt(first proseToken) (trieMatch, bool) {
+	var best trieMatch
+	ok := false
+	node := int32(0)
+	var upper uint64
+	tok := first
+	ahead := proseTokenizer{text: s.text, pos: first.end}
+	for i := 0; ; i++ {
+		next := s.m.nodes[node].next
+		// A name may wrap onto the next line, never across a paragraph.
+		if len(next) == 0 || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) {
+			break
+		}
+		if tok.upper && i < maxFormTokens {
+			upper |= 1 << i
+		}
+		if tok.stem > 0 {
+			s.key = appendWordKey(s.key[:0], s.text[tok.start:tok.stem])
+			if i > 0 || s.m.mayStartForm(s.key) {
+				if c, hit := next[string(s.key)]; hit && s.m.accepts(c, upper) {
+					best, ok = trieMatch{node: c, upper: upper, span: codex.Range{Start: first.start, End: tok.stem}, resume: tok.end}, true
+				}
+			}
+		}
+		s.key = appendTokenKey(s.key[:0], s.text, &tok)
+		if i == 0 && !s.m.mayStartForm(s.key) {
+			break
+		}
+		c, hit := next[string(s.key)]
+		if !hit {
+			break
+		}
+		node = c
+		if s.m.accepts(c, upper) {
+			best, ok = trieMatch{node: c, upper: upper, span: codex.Range{Start: first.start, End: tok.end}, resume: tok.end}, true
+		}
+		if !ahead.next(&tok) {
+			break
+		}
+	}
+	return best, ok
+}
+
+// accepts reports whether a form ending at node matches text whose
+// capitalized tokens are upper.
+func (m *Matcher) accepts(node int32, upper uint64) bool {
+	for _, f := range m.nodes[node].forms {
+		if f.kind == formExclude || f.caps&^upper == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve turns a match into a mention: names before aliases, the first
+// entry by ID with the others listed. It reports false when only
+// exclusions matched: the span is consumed and names nothing.
+func (m *Matcher) resolve(f trieMatch) (Mention, bool) {
+	forms := m.nodes[f.node].forms
+	for _, kind := range [...]nameFormKind{formName, formAlias} {
+		var mention Mention
+		hit := false
+		for _, fm := range forms {
+			if fm.kind != kind || fm.caps&^f.upper != 0 || excludedAt(forms, fm.entry) {
+				continue
+			}
+			if !hit {
+				mention = Mention{Entry: fm.entry, Range: f.span, Alias: kind == formAlias}
+				hit = true
+				continue
+			}
+			mention.Others = append(mention.Others, fm.entry)
+		}
+		if hit {
+			return mention, true
+		}
+	}
+	return Mention{}, false
+}
+
+func excludedAt(forms []nameForm, entry string) bool {
+	for _, f := range forms {
+		if f.kind == formExclude && f.entry == entry {
+			return true
+		}
+	}
+	return false
+}
+
+type proseTokenKind uint8
+
+const (
+	proseWord proseTokenKind = iota + 1
+	prosePunct
+	// proseInvalid is a byte that is not UTF-8; nothing matches across it.
+	proseInvalid
+)
+
+// proseToken is a word or a single punctuation mark. Whitespace separates
+// tokens and is never one.
+type proseToken struct {
+	kind proseTokenKind
+	// upper is true for a word that begins with a capital letter.
+	upper      bool
+	start, end int
+	// stem is where a clitic ending of a word starts ("'s" of "Mara's",
+	// "'d" of "Jory'd"), 0 when the word has none.
+	stem int
+	// lineBreaks counts the newlines in the whitespace before the token;
+	// gap is that whitespace's length in bytes.
+	lineBreaks int
+	gap        int
+}
+
+// proseTokenizer splits text into tokens. A word is a run of word runes (as
+// words.go defines them), with an apostrophe between two of them kept
+// inside ("O'Brien", "Mara's"); a hyphen splits words, so "Mara-like"
+// holds the word "Mara".
+type proseTokenizer struct {
+	text string
+	pos  int
+}
+
+func (t *proseTokenizer) next(tok *proseToken) bool {
+	text := t.text
+	i := t.pos
+	breaks := 0
+	for i < len(text) {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if c == '\n' {
+				breaks++
+			} else if c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f' {
+				break
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError || !unicode.IsSpace(r) {
+			break
+		}
+		if r == '\u2028' || r == '\u2029' || r == '\u0085' {
+			breaks++
+		}
+		i += size
+	}
+	if i >= len(text) {
+		t.pos = len(text)
+		return false
+	}
+	*tok = proseToken{start: i, lineBreaks: breaks, gap: i - t.pos}
+	r, size := rune(text[i]), 1
+	if r >= utf8.RuneSelf {
+		r, size = utf8.DecodeRuneInString(text[i:])
+	}
+	switch {
+	case r == utf8.RuneError && size == 1:
+		tok.kind, tok.end = proseInvalid, i+1
+	case isApostropheRune(r) || !isWordRune(r):
+		tok.kind, tok.end = prosePunct, i+size
+	default:
+		tok.kind = proseWord
+		if r < utf8.RuneSelf {
+			tok.upper = 'A' <= r && r <= 'Z'
+		} else {
+			tok.upper = unicode.IsUpper(r) || unicode.IsTitle(r)
+		}
+		tok.end, tok.stem = proseWordEnd(text, i+size)
+	}
+	t.pos = tok.end
+	return true
+}
+
+// proseWordEnd finds the end of the word whose first rune ends at i, and the
+// start of its clitic ending, if any.
+func proseWordEnd(text string, i int) (end, stem int) {
+	apos, aposSize := -1, 0
+	for i < len(text) {
+		c := text[i]
+		// Most prose is ASCII letters; they need no decoding.
+		if lower := c | 0x20; 'a' <= lower && lower <= 'z' || '0' <= c && c <= '9' {
+			i++
+			continue
+		}
+		r, size := rune(c), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+		}
+		if isApostropheRune(r) {
+			if !startsProseWord(text[i+size:]) {
+				break
+			}
+			apos, aposSize = i, size
+			i += size
+			continue
+		}
+		if !isWordRune(r) {
+			break
+		}
+		i += size
+	}
+	if apos >= 0 && isCliticEnding(text[apos+aposSize:i]) {
+		return i, apos
+	}
+	return i, 0
+}
+
+// startsProseWord reports whether s begins with a word rune.
+func startsProseWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	r, size := rune(s[0]), 1
+	if r >= utf8.RuneSelf {
+		r, size = utf8.DecodeRuneInString(s)
+	}
+	return size > 0 && !(r == utf8.RuneError && size == 1) && !isApostropheRune(r) && isWordRune(r)
+}
+
+// isApostropheRune reports the runes writers and their software type as an
+// apostrophe. The modifier letter apostrophe counts as a letter to
+// Unicode, but in prose it does the apostrophe's job.
+func isApostropheRune(r rune) bool {
+	return r == '\'' || r == '’' || r == '‘' || r == 'ʼ'
+}
+
+// isCliticEnding reports the endings that attach to a name without changing
+// whom it names: "Mara's", "Mara'd", "Mara'll".
+func isCliticEnding(s string) bool {
+	switch len(s) {
+	case 1:
+		c := s[0] | 0x20
+		return c == 's' || c == 'd' || c == 'm'
+	case 2:
+		a, b := s[0]|0x20, s[1]|0x20
+		return a == 'l' && b == 'l' || b == 'e' && (a == 'r' || a == 'v')
+	}
+	return false
+}
+
+// appendTokenKey appends the normalized form of tok: what the trie and
+// the word lists are keyed by.
+func appendTokenKey(dst []byte, text string, tok *proseToken) []byte {
+	switch tok.kind {
+	case proseWord:
+		return appendWordKey(dst, text[tok.start:tok.end])
+	case prosePunct:
+		r, _ := utf8.DecodeRuneInString(text[tok.start:tok.end])
+		switch {
+		case isApostropheRune(r) || r == '`' || r == '′':
+			return append(dst, '\'')
+		case r == '‐' || r == '‑':
+			return append(dst, '-')
+		}
+		return append(dst, text[tok.start:tok.end]...)
+	}
+	// Not UTF-8, so no key of a name can equal it.
+	return append(dst, 0xff)
+}
+
+// appendWordKey appends codex.Normalize(word) without allocating for the
+// common case: ASCII letters and typographic apostrophes.
+func appendWordKey(dst []byte, word string) []byte {
+	start := len(dst)
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			dst = append(dst, c+('a'-'A'))
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+		case strings.HasPrefix(word[i:], "’"):
+			dst = append(dst, '\'')
+			i += len("’") - 1
+		default:
+			return append(dst[:start], codex.Normalize(word)...)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,339 @@
+package manuscript
+
+import (
+	"cmp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// MentionIndex records, chapter by chapter, which codex entries the prose
+// mentions and where, and the capitalized names it uses that no entry
+// has. It is immutable: every change returns a new index that shares
+// what did not change, so each request can keep the one it started with.
+// The zero MentionIndex is empty and ready to use.
+//
+// An ambiguous mention (a name two entries share) counts for its Entry
+// only, the first of them by ID, so counts add up to the number of
+// mentions; Mentions still lists the Others of each.
+type MentionIndex struct {
+	matcher *Matcher
+	units   map[string]*unitMentions
+	// order holds the units in reading order.
+	order []*unitMentions
+}
+
+// unitMentions is what one unit contributes to the index. It is built
+// once per scan of the unit and never changed, so indexes share it.
+type unitMentions struct {
+	unit     *Unit
+	mentions []Mention
+	// counts are sorted by count, most first, then by first mention.
+	counts  []EntryCount
+	byEntry map[string]int
+	// names are the unit's untracked-name candidates by normalized form.
+	names map[string]nameTally
+}
+
+// EntryCount is how often one entry is mentioned in a unit.
+type EntryCount struct {
+	Entry string `json:"entry"`
+	Count int    `json:"count"`
+	// First is the unit's first mention of the entry.
+	First codex.Range `json:"first"`
+}
+
+// Appearance is one unit that mentions an entry.
+type Appearance struct {
+	Path     string      `json:"path"`
+	Number   int         `json:"number,omitempty"`
+	Position int         `json:"position,omitempty"`
+	Title    string      `json:"title"`
+	Count    int         `json:"count"`
+	First    codex.Range `json:"first"`
+}
+
+// MentionTable is the entries × chapters view of an index, as the CLI
+// prints it.
+type MentionTable struct {
+	// Units are the columns, in reading order.
+	Units []MentionColumn `json:"units"`
+	// Rows lists every entry mentioned anywhere, most mentioned first.
+	Rows []MentionRow `json:"rows"`
+}
+
+// MentionColumn names one unit of a MentionTable.
+type MentionColumn struct {
+	Path     string `json:"path"`
+	Number   int    `json:"number,omitempty"`
+	Position int    `json:"position,omitempty"`
+	Title    string `json:"title"`
+}
+
+// MentionRow counts one entry's mentions in each unit of a table.
+type MentionRow struct {
+	Entry string `json:"entry"`
+	// Counts line up with the table's Units.
+	Counts []int `json:"counts"`
+	Total  int   `json:"total"`
+}
+
+// BuildMentionIndex scans units with m, on as many cores as the process
+// may use. Only a unit's body is scanned: its front matter is metadata,
+// not prose. Headings and code count for mentions (a chapter called
+// "Mara" mentions her; an in-world telegram may be set as code), but not
+// for untracked names.
+func BuildMentionIndex(m *Matcher, units []*Unit) *MentionIndex {
+	return (&MentionIndex{}).Sync(m, units)
+}
+
+// Sync returns an index of exactly units, rescanning only those whose
+// text changed since ix saw them; a unit that only moved (its position
+// or title changed) keeps its scan. A different matcher than ix was built
+// with means a changed codex: every unit is rescanned.
+func (ix *MentionIndex) Sync(m *Matcher, units []*Unit) *MentionIndex {
+	if m == nil {
+		m = NewMatcher(nil)
+	}
+	next := &MentionIndex{matcher: m, units: make(map[string]*unitMentions, len(units))}
+	var stale []*Unit
+	for _, u := range units {
+		if old, ok := ix.reusable(m, u); ok {
+			next.units[u.Path] = old
+			continue
+		}
+		stale = append(stale, u)
+	}
+	for _, um := range scanUnits(m, stale) {
+		next.units[um.unit.Path] = um
+	}
+	next.sortOrder()
+	return next
+}
+
+// WithUnit returns an index in which u is added, or replaces the unit at
+// its path; only u is scanned. Given a different matcher than ix was
+// built with, it rescans every unit, as Sync does.
+func (ix *MentionIndex) WithUnit(m *Matcher, u *Unit) *MentionIndex {
+	if m == nil {
+		m = NewMatcher(nil)
+	}
+	if m != ix.matcher {
+		units := make([]*Unit, 0, len(ix.order)+1)
+		for _, um := range ix.order {
+			if um.unit.Path != u.Path {
+				units = append(units, um.unit)
+			}
+		}
+		return ix.Sync(m, append(units, u))
+	}
+	um, ok := ix.reusable(m, u)
+	if !ok {
+		um = scanUnit(m, u)
+	}
+	next := &MentionIndex{matcher: m, units: make(map[string]*unitMentions, len(ix.units)+1)}
+	for path, old := range ix.units {
+		next.units[path] = old
+	}
+	next.units[u.Path] = um
+	next.sortOrder()
+	return next
+}
+
+// Without returns an index without the unit at path.
+func (ix *MentionIndex) Without(path string) *MentionIndex {
+	if _, ok := ix.units[path]; !ok {
+		return ix
+	}
+	next := &MentionIndex{matcher: ix.matcher, units: make(map[string]*unitMentions, len(ix.units))}
+	for p, um := range ix.units {
+		if p != path {
+			next.units[p] = um
+		}
+	}
+	next.sortOrder()
+	return next
+}
+
+// reusable returns ix's scan of u when it still holds: same matcher,
+// same text. The scan is rebased on u, whose place in the book may have
+// changed.
+func (ix *MentionIndex) reusable(m *Matcher, u *Unit) (*unitMentions, bool) {
+	old, ok := ix.units[u.Path]
+	if !ok || m != ix.matcher || old.unit.Text != u.Text || old.unit.Body != u.Body {
+		return nil, false
+	}
+	if old.unit == u {
+		return old, true
+	}
+	moved := *old
+	moved.unit = u
+	return &moved, true
+}
+
+// sortOrder lists the units in reading order: by position, then path,
+// with documents outside the manuscript (position 0) last.
+func (ix *MentionIndex) sortOrder() {
+	ix.order = make([]*unitMentions, 0, len(ix.units))
+	for _, um := range ix.units {
+		ix.order = append(ix.order, um)
+	}
+	slices.SortFunc(ix.order, func(a, b *unitMentions) int {
+		pa, pb := a.unit.Position, b.unit.Position
+		if (pa == 0) != (pb == 0) {
+			return cmp.Compare(pb, pa)
+		}
+		return cmp.Or(cmp.Compare(pa, pb), strings.Compare(a.unit.Path, b.unit.Path))
+	})
+}
+
+// scanUnits scans units in parallel; the results keep the units' order.
+func scanUnits(m *Matcher, units []*Unit) []*unitMentions {
+	out := make([]*unitMentions, len(units))
+	workers := min(runtime.GOMAXPROCS(0), len(units))
+	if workers <= 1 {
+		for i, u := range units {
+			out[i] = scanUnit(m, u)
+		}
+		return out
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				out[i] = scanUnit(m, units[i])
+			}
+		})
+	}
+	for i := range units {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out
+}
+
+// scanUnit finds the mentions and untracked names of one unit's body.
+func scanUnit(m *Matcher, u *Unit) *unitMentions {
+	body := bodyOf(u)
+	um := &unitMentions{unit: u, mentions: m.scan(u.Text[:body.End], body.Start)}
+	um.byEntry = make(map[string]int)
+	for _, mention := range um.mentions {
+		if i, ok := um.byEntry[mention.Entry]; ok {
+			um.counts[i].Count++
+			continue
+		}
+		um.byEntry[mention.Entry] = len(um.counts)
+		um.counts = append(um.counts, EntryCount{Entry: mention.Entry, Count: 1, First: mention.Range})
+	}
+	slices.SortFunc(um.counts, func(a, b EntryCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.First.Start, b.First.Start))
+	})
+	for i, c := range um.counts {
+		um.byEntry[c.Entry] = i
+	}
+	um.names = findUntracked(m, u, body, um.mentions)
+	return um
+}
+
+// bodyOf is the part of u to scan: its body, or the whole text for a
+// unit that was not built by NewUnit and has no body range.
+func bodyOf(u *Unit) codex.Range {
+	b := u.Body
+	if b == (codex.Range{}) || b.Start < 0 || b.End > len(u.Text) || b.Start > b.End {
+		return codex.Range{End: len(u.Text)}
+	}
+	return b
+}
+
+// Matcher is the matcher the index was built with.
+func (ix *MentionIndex) Matcher() *Matcher { return ix.matcher }
+
+// Units lists the indexed units in reading order.
+func (ix *MentionIndex) Units() []*Unit {
+	units := make([]*Unit, len(ix.order))
+	for i, um := range ix.order {
+		units[i] = um.unit
+	}
+	return units
+}
+
+// Mentions lists the mentions in the unit at path, in order. The slice
+// is shared: do not modify it.
+func (ix *MentionIndex) Mentions(path string) []Mention {
+	if um, ok := ix.units[path]; ok {
+		return um.mentions
+	}
+	return nil
+}
+
+// MentionAt returns the mention that covers the byte offset off in the
+// unit at path, as hover and go-to-definition ask.
+func (ix *MentionIndex) MentionAt(path string, off int) (Mention, bool) {
+	mentions := ix.Mentions(path)
+	i, _ := slices.BinarySearchFunc(mentions, off, func(m Mention, off int) int {
+		if m.Range.End <= off {
+			return -1
+		}
+		return 1
+	})
+	if i < len(mentions) && mentions[i].Range.Contains(off) {
+		return mentions[i], true
+	}
+	return Mention{}, false
+}
+
+// InUnit lists the entries mentioned in the unit at path, most mentioned
+// first, then by first mention. The slice is shared: do not modify it.
+func (ix *MentionIndex) InUnit(path string) []EntryCount {
+	if um, ok := ix.units[path]; ok {
+		return um.counts
+	}
+	return nil
+}
+
+// Appearances lists the units that mention an entry, in reading order.
+func (ix *MentionIndex) Appearances(entryID string) []Appearance {
+	var out []Appearance
+	for _, um := range ix.order {
+		i, ok := um.byEntry[entryID]
+		if !ok {
+			continue
+		}
+		c := um.counts[i]
+		u := um.unit
+		out = append(out, Appearance{
+			Path: u.Path, Number: u.Number, Position: u.Position, Title: u.Title,
+			Count: c.Count, First: c.First,
+		})
+	}
+	return out
+}
+
+// Table counts every entry's mentions in every unit.
+func (ix *MentionIndex) Table() MentionTable {
+	t := MentionTable{Units: make([]MentionColumn, len(ix.order)), Rows: []MentionRow{}}
+	rows := map[string]int{}
+	for col, um := range ix.order {
+		u := um.unit
+		t.Units[col] = MentionColumn{Path: u.Path, Number: u.Number, Position: u.Position, Title: u.Title}
+		for _, c := range um.counts {
+			r, ok := rows[c.Entry]
+			if !ok {
+				r = len(t.Rows)
+				rows[c.Entry] = r
+				t.Rows = append(t.Rows, MentionRow{Entry: c.Entry, Counts: make([]int, len(ix.order))})
+			}
+			t.Rows[r].Counts[col] = c.Count
+			t.Rows[r].Total += c.Count
+		}
+	}
+	slices.SortFunc(t.Rows, func(a, b MentionRow) int {
+		return cmp.Or(cmp.Compare(b.Total, a.Total), strings.Compare(a.Entry, b.Entry))
+	})
+	return t
+}

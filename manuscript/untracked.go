@@ -1,0 +1,353 @@
+package manuscript
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// UntrackedMinCount is how often a name must appear before it is worth
+// suggesting a codex entry for it.
+const UntrackedMinCount = 3
+
+// Untracked is a name the prose keeps using that no codex entry has: a
+// capitalized word, or a pair of them ("Port Caddow"), that does not
+// begin a sentence and is neither a common word nor part of a known name
+// or alias.
+type Untracked struct {
+	// Name is spelled as it is first written in reading order.
+	Name  string    `json:"name"`
+	Count int       `json:"count"`
+	First FirstSeen `json:"first"`
+	// Units is how many units use the name.
+	Units int `json:"units"`
+}
+
+// FirstSeen is where a name first appears.
+type FirstSeen struct {
+	Path  string      `json:"path"`
+	Range codex.Range `json:"range"`
+}
+
+// nameTally is one untracked-name candidate's occurrences in one unit.
+// Occurrences in all capitals are kept apart: "STOP" and "KEEP OUT" are
+// shouting or signage, so capitals count only for a name that is also
+// written normally somewhere.
+type nameTally struct {
+	written string
+	first   codex.Range
+	count   int
+	shouted int
+}
+
+// Untracked lists the untracked names used at least min times across
+// the indexed units, most used first, then by name.
+func (ix *MentionIndex) Untracked(min int) []Untracked {
+	type total struct {
+		Untracked
+		shouted int
+	}
+	totals := map[string]*total{}
+	for _, um := range ix.order {
+		for key, t := range um.names {
+			sum := totals[key]
+			if sum == nil {
+				sum = &total{}
+				totals[key] = sum
+			}
+			sum.Units++
+			sum.Count += t.count
+			sum.shouted += t.shouted
+			if sum.Name == "" && t.count > 0 {
+				sum.Name = t.written
+				sum.First = FirstSeen{Path: um.unit.Path, Range: t.first}
+			}
+		}
+	}
+	var out []Untracked
+	for _, sum := range totals {
+		if sum.Count == 0 {
+			continue
+		}
+		sum.Count += sum.shouted
+		if sum.Count >= min {
+			out = append(out, sum.Untracked)
+		}
+	}
+	slices.SortFunc(out, func(a, b Untracked) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Name, b.Name), strings.Compare(a.First.Path, b.First.Path))
+	})
+	return out
+}
+
+// untrackedFinder collects the untracked-name candidates of one unit.
+//
+// What counts as sentence-initial, where a capital says nothing about
+// names: the first word of the body, of a paragraph, and of a line that
+// begins a block (a list item, a quote, dialogue opened by a dash); the
+// word after . ! ? … or :, unless the full stop closes a title ("Mr.")
+// or an initial ("J."); and the first word inside an opening quotation
+// mark. Closing quotes, brackets, dashes and emphasis marks between the
+// stop and the word do not change that.
+//
+// Headings are skipped, since titles capitalize every word, and so are
+// code spans and blocks. Spans that are mentions are skipped too: they
+// are tracked already.
+type untrackedFinder struct {
+	m     *Matcher
+	text  string
+	names map[string]nameTally
+	// run is the current sequence of capitalized words, each separated
+	// from the last by one space; keys holds their normalized forms.
+	run  []runWord
+	keys []byte
+}
+
+type runWord struct {
+	start, end       int
+	keyStart, keyEnd int
+	// initial marks a sentence-initial word; shout one in all capitals;
+	// clitic one that ended in "'s" or the like, which ends a name.
+	initial, shout, clitic bool
+}
+
+// findUntracked collects the candidates of the body of u.
+func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) map[string]nameTally {
+	f := &untrackedFinder{m: m, text: u.Text[:body.End], names: map[string]nameTally{}}
+	skips := untrackedSkips(u)
+	t := proseTokenizer{text: f.text, pos: body.Start}
+	var tok proseToken
+	pending := true     // the next word begins a sentence
+	abbrev := false     // a full stop now would close an abbreviation
+	afterBlock := false // a heading or code block was just skipped
+	si, mi := 0, 0
+	for t.next(&tok) {
+		lineStart := tok.lineBreaks > 0 || tok.start == body.Start
+		if tok.lineBreaks > 1 || (afterBlock && lineStart) {
+			f.flush()
+			pending = true
+		}
+		afterBlock = false
+		for si < len(skips) && skips[si].End <= tok.start {
+			si++
+		}
+		if si < len(skips) && skips[si].Start <= tok.start {
+			f.flush()
+			t.pos = max(t.pos, skips[si].End)
+			pending, abbrev = false, false
+			afterBlock = startsLine(f.text, skips[si].Start, body.Start)
+			continue
+		}
+		for mi < len(mentions) && mentions[mi].Range.End <= tok.start {
+			mi++
+		}
+		if mi < len(mentions) && mentions[mi].Range.Start <= tok.start {
+			f.flush()
+			pending, abbrev = false, false
+			continue
+		}
+		if tok.kind != proseWord {
+			f.flush()
+			pending = f.sentenceAfter(&tok, pending, abbrev, lineStart)
+			abbrev = false
+			continue
+		}
+		if n := len(f.run); n > 0 && (f.run[n-1].clitic || !oneSpaceBefore(f.text, &tok)) {
+			f.flush()
+		}
+		initial := pending
+		pending = false
+		end := tok.end
+		if tok.stem > 0 {
+			end = tok.stem
+		}
+		keyStart := len(f.keys)
+		f.keys = appendWordKey(f.keys, f.text[tok.start:end])
+		key := f.keys[keyStart:]
+		abbrev = isTitleAbbreviation(key) || tok.upper && isInitial(key)
+		if !tok.upper || breaksNameRun(key) {
+			f.keys = f.keys[:keyStart]
+			f.flush()
+			continue
+		}
+		f.run = append(f.run, runWord{
+			start: tok.start, end: end, keyStart: keyStart, keyEnd: len(f.keys),
+			initial: initial, shout: isShouted(f.text[tok.start:end]), clitic: tok.stem > 0,
+		})
+	}
+	f.flush()
+	return f.names
+}
+
+// sentenceAfter says whether the next word begins a sentence, given the
+// punctuation mark tok and what was pending before it.
+func (f *untrackedFinder) sentenceAfter(tok *proseToken, pending, abbrev, lineStart bool) bool {
+	if tok.kind == proseInvalid {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(f.text[tok.start:tok.end])
+	switch {
+	case r == '.':
+		return pending || !abbrev
+	case r == '!' || r == '?' || r == '…' || r == ':' || r == '‽':
+		return true
+	case isOpeningQuote(r, f.text, tok):
+		return true
+	case lineStart && strings.ContainsRune("#>-*+|—–―", r):
+		return true
+	case strings.ContainsRune("\"'’”»›()[]{}*_~—–―-", r):
+		return pending
+	}
+	return false
+}
+
+// isOpeningQuote reports a quotation mark that opens a quotation: one of
+// the marks that only open, or a straight quote with space or an
+// opening bracket before it.
+func isOpeningQuote(r rune, text string, tok *proseToken) bool {
+	switch r {
+	case '“', '‘', '«', '„', '‚', '‹', '「', '『':
+		return true
+	case '"', '\'':
+		if tok.gap > 0 || tok.start == 0 {
+			return true
+		}
+		prev, _ := utf8.DecodeLastRuneInString(text[:tok.start])
+		return strings.ContainsRune("([{—–-*_", prev)
+	}
+	return false
+}
+
+// flush turns the current run of capitalized words into candidates:
+// without a sentence-initial first word, two words make a pair, and
+// otherwise each word stands alone.
+func (f *untrackedFinder) flush() {
+	run := f.run
+	f.run = f.run[:0]
+	defer func() { f.keys = f.keys[:0] }()
+	if len(run) > 0 && run[0].initial {
+		run = run[1:]
+	}
+	key := func(w runWord) []byte { return f.keys[w.keyStart:w.keyEnd] }
+	if len(run) == 2 {
+		a, b := run[0], run[1]
+		if f.novel(key(a)) || f.novel(key(b)) {
+			pair := make([]byte, 0, a.keyEnd-a.keyStart+1+b.keyEnd-b.keyStart)
+			pair = append(append(append(pair, key(a)...), ' '), key(b)...)
+			f.record(pair, a.start, b.end, a.shout || b.shout)
+		}
+		return
+	}
+	for _, w := range run {
+		if f.novel(key(w)) {
+			f.record(key(w), w.start, w.end, w.shout)
+		}
+	}
+}
+
+// novel reports a word that could be part of an untracked name: not a
+// common word, not a word of a known name, not a lone letter.
+func (f *untrackedFinder) novel(key []byte) bool {
+	return utf8.RuneCount(key) > 1 && !isCommonish(string(key)) && !f.m.IsNameWord(string(key))
+}
+
+func (f *untrackedFinder) record(key []byte, start, end int, shout bool) {
+	t := f.names[string(key)]
+	if shout {
+		t.shouted++
+	} else {
+		if t.count == 0 {
+			t.written = f.text[start:end]
+			t.first = codex.Range{Start: start, End: end}
+		}
+		t.count++
+	}
+	f.names[string(key)] = t
+}
+
+// isCommonish extends isCommonWord to contractions, which the word list
+// lacks: "Isn't" and "Ma'am" are common, "O'Brien" is not.
+func isCommonish(key string) bool {
+	if isCommonWord(key) {
+		return true
+	}
+	i := strings.IndexByte(key, '\'')
+	if i <= 0 {
+		return false
+	}
+	return isCommonWord(key[:i]) || strings.HasSuffix(key, "n't") && isCommonWord(key[:len(key)-3])
+}
+
+// isShouted reports a word of two or more letters in all capitals.
+func isShouted(word string) bool {
+	letters := 0
+	for _, r := range word {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters > 1
+}
+
+// breaksNameRun reports words that are always capitalized and never part
+// of a name: "told Jory I would" holds no name "Jory I".
+func breaksNameRun(key []byte) bool {
+	switch string(key) {
+	case "i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+		return true
+	}
+	return false
+}
+
+// isTitleAbbreviation reports abbreviations whose full stop ends no
+// sentence: "Mr. Tallis", "St. Agnes".
+func isTitleAbbreviation(key []byte) bool {
+	switch string(key) {
+	case "mr", "mrs", "ms", "mx", "messrs", "dr", "prof", "rev", "fr", "st", "mt",
+		"jr", "sr", "capt", "col", "gen", "lt", "sgt", "cpl", "hon", "vs":
+		return true
+	}
+	return false
+}
+
+// isInitial reports a lone letter other than "I", which a full stop
+// after its capital makes an initial ("J. Tallis") rather than the end of
+// a sentence ("than I. Then").
+func isInitial(key []byte) bool {
+	r, size := utf8.DecodeRune(key)
+	return size == len(key) && unicode.IsLetter(r) && r != 'i'
+}
+
+// startsLine reports whether only spaces and tabs stand between off and
+// the start of its line (the body starts a line).
+func startsLine(text string, off, bodyStart int) bool {
+	for off > bodyStart && (text[off-1] == ' ' || text[off-1] == '\t') {
+		off--
+	}
+	return off <= bodyStart || text[off-1] == '\n'
+}
+
+// oneSpaceBefore reports whether exactly one space separates tok from
+// the token before it: the only gap a name pair spans.
+func oneSpaceBefore(text string, tok *proseToken) bool {
+	return tok.gap == 1 && text[tok.start-1] == ' '
+}
+
+// untrackedSkips lists, in order, the parts of the body that hold no
+// untracked names: headings and code.
+func untrackedSkips(u *Unit) []codex.Range {
+	var skips []codex.Range
+	for _, h := range u.Headings {
+		skips = append(skips, h.HeadingRange)
+	}
+	skips = append(skips, u.Code...)
+	slices.SortFunc(skips, func(a, b codex.Range) int { return cmp.Compare(a.Start, b.Start) })
+	return skips
+}

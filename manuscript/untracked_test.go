@@ -1,0 +1,193 @@
+package manuscript
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// untrackedIn indexes texts as consecutive chapters and lists the names
+// used at least min times, as "Name×count".
+func untrackedIn(t testing.TB, cat *codex.Catalog, min int, texts ...string) []string {
+	t.Helper()
+	var units []*Unit
+	for i, text := range texts {
+		units = append(units, chapter("manuscript/"+string(rune('a'+i))+".md", i+1, text))
+	}
+	out := []string{}
+	for _, u := range BuildMentionIndex(NewMatcher(cat), units).Untracked(min) {
+		out = append(out, u.Name+"×"+strconv.Itoa(u.Count))
+	}
+	return out
+}
+
+func TestUntrackedRules(t *testing.T) {
+	cat := catalogOf(t,
+		"mara", "name: Mara Vell\naliases: [Mara]",
+		"greyhands", "type: organization\nname: Greyhand Company\naliases: [the Greyhands]",
+		"quiet", "name: Ebba Strand\nmentions: false",
+	)
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"mid-sentence name",
+			"She sailed with Corwin. Later, Corwin slept. They woke Corwin at dawn.",
+			[]string{"Corwin×3"}},
+		{"sentence-initial does not count",
+			"Corwin sailed. Corwin slept. “Corwin!” she cried. Corwin woke.",
+			[]string{}},
+		{"after ! ? … and a closing quote",
+			"Go! Corwin ran. Why? Corwin ran. Wait… Corwin ran. “Go.” Corwin ran.",
+			[]string{}},
+		{"dialogue line and dash",
+			"—Corwin, come here.\n“Corwin,” she said.\n‘Corwin,’ she said.",
+			[]string{}},
+		{"soft-wrapped line is not a sentence start",
+			"the boat of\nCorwin and the oars of\nCorwin and the net of\nCorwin",
+			[]string{"Corwin×3"}},
+		{"title abbreviation keeps the sentence going",
+			"She met Mr. Tallis, then Dr. Tallis, then St. Tallis.",
+			[]string{"Tallis×3"}},
+		{"initials keep the sentence going",
+			"by J. Tallis and by R. Tallis and by K. Tallis",
+			[]string{"Tallis×3"}},
+		{"a lower-case letter or I ends a sentence",
+			"she had a. Tallis came, braver than I. Tallis went, plan a. Tallis ate",
+			[]string{}},
+		{"pair", "rowing to Port Caddow, past Port Caddow, home from Port Caddow",
+			[]string{"Port Caddow×3"}},
+		{"pair of common words is nothing", "she reached the Old Harbor, the Old Harbor, the Old Harbor",
+			[]string{}},
+		{"sentence-initial pair leaves its second word", "Port Caddow slept. Port Caddow woke. Port Caddow ate.",
+			[]string{"Caddow×3"}},
+		{"three words stand alone", "met Lord Alaric Fenn, Lord Alaric Fenn, and Lord Alaric Fenn",
+			[]string{"Alaric×3", "Fenn×3"}},
+		{"common words are not names", "in March the Captain said Hope and Faith were English",
+			[]string{}},
+		{"I is not part of a name", "told Corwin I would, asked Corwin I think, saw Corwin I guess",
+			[]string{"Corwin×3"}},
+		{"contractions", "and I'm sure, and I'd go, and I've seen, and Isn't it, and Don't",
+			[]string{}},
+		{"possessive joins its name", "with Corwin's oar, and Corwin’s net, and Corwin",
+			[]string{"Corwin×3"}},
+		{"possessive ends a pair", "the Corwin's Boat and Corwin's Boat and Corwin's Boat",
+			[]string{"Corwin×3"}},
+		{"shouting alone is not a name", "she yelled STOP and KRAKEN and KRAKEN and KRAKEN",
+			[]string{}},
+		{"shouting counts for a name written normally", "the Kraken rose, the KRAKEN roared, the KRAKEN sank",
+			[]string{"Kraken×3"}},
+		{"mentions are tracked", "saw Mara, Mara Vell, and Mara",
+			[]string{}},
+		{"words of known names are tracked", "saw Vell and Vell and Vell, and a Greyhand and a Greyhand and a Greyhand",
+			[]string{}},
+		{"entries without mentions still have names", "saw Ebba and Ebba and Ebba",
+			[]string{}},
+		{"lone letters are not names", "plan B and plan B and plan B",
+			[]string{}},
+		{"below the minimum", "met Corwin and Corwin",
+			[]string{}},
+		{"headings are skipped", "# Corwin\n\n## Corwin\n\n### Corwin\n\nand then Corwin",
+			[]string{}},
+		{"code is skipped", "wrote `Corwin` and `Corwin`\n\n```\nx Corwin\n```\n\nand Corwin",
+			[]string{}},
+		{"after a heading a paragraph begins", "## Part\nCorwin slept.\n\n## Part\nCorwin woke.\n\n## Part\nCorwin ate.",
+			[]string{}},
+		{"list items begin sentences", "- Corwin\n- Corwin\n- Corwin\n1. Corwin",
+			[]string{}},
+		{"parenthesis keeps a sentence start", "It ended. (Corwin ran.) It ended. (Corwin ran.) It ended. (Corwin ran.)",
+			[]string{}},
+		{"emphasis", "the *Hesper* sailed, the _Hesper_ sank, the **Hesper** rose",
+			[]string{"Hesper×3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, untrackedIn(t, cat, UntrackedMinCount, tt.text))
+		})
+	}
+}
+
+func TestUntrackedPairNeedsOneSpace(t *testing.T) {
+	got := untrackedIn(t, codex.NewCatalog(nil, nil), 1, "to Port  Caddow, to Port\nCaddow, to Port Caddow")
+	assert.Equal(t, []string{"Caddow×2", "Port Caddow×1"}, got)
+}
+
+func TestUntrackedAcrossUnits(t *testing.T) {
+	cat := catalogOf(t, "mara", "name: Mara Vell\naliases: [Mara]")
+	texts := []string{
+		"# One\n\nThe KRAKEN woke. Mara saw the Hesper leave.\n",
+		"# Two\n\nThe Hesper came back with the Kraken behind it, and Corwin.\n",
+		"# Three\n\nNo ships. Then the Hesper again, and the Kraken, and Corwin.\n",
+	}
+	var units []*Unit
+	for i, text := range texts {
+		units = append(units, chapter("manuscript/0"+strconv.Itoa(i+1)+".md", i+1, text))
+	}
+	ix := BuildMentionIndex(NewMatcher(cat), units)
+	got := ix.Untracked(1)
+	require.Len(t, got, 3)
+	hesper := strings.Index(texts[0], "Hesper")
+	assert.Equal(t, Untracked{Name: "Hesper", Count: 3, First: FirstSeen{Path: "manuscript/01.md", Range: codex.Range{Start: hesper, End: hesper + 6}}, Units: 3}, got[0])
+	// The shouted KRAKEN counts, but the name is spelled and located as
+	// it is first written normally.
+	kraken := strings.Index(texts[1], "Kraken")
+	assert.Equal(t, Untracked{Name: "Kraken", Count: 3, First: FirstSeen{Path: "manuscript/02.md", Range: codex.Range{Start: kraken, End: kraken + 6}}, Units: 3}, got[1])
+	assert.Equal(t, "Corwin", got[2].Name)
+	assert.Equal(t, 2, got[2].Count)
+
+	// Incremental: dropping a chapter drops its names.
+	without := ix.Without("manuscript/03.md")
+	assert.Empty(t, without.Untracked(3))
+	assert.Equal(t, []string{"Hesper", "Kraken"}, untrackedNames(without.Untracked(2)))
+	assert.Empty(t, ix.Untracked(4))
+}
+
+func TestUntrackedRealProse(t *testing.T) {
+	// From the sample book: the ship Hesper has no entry; everyone else
+	// does, or is only ever named at the start of a sentence.
+	text := `The lamp in the Tally House burned low and steady, and Teodora Quill wrote by it.
+
+“Sorry, Teo. Sorry. Warden Strand sent me the long way round.”
+
+She copied both figures into the margin of the Brass Ledger. A little later a single
+masthead lamp came round the point: *the Hesper, Greyhand trader, in at the first
+hour and a quarter, unannounced.*
+
+Then there was the Hesper. She had written *in at the first hour*. But the chain
+log, kept by a different clerk at the boom, had the Hesper pass the chain at the
+second. Corwin had drifted over. “Put that away, Corwin,” said Betts sharply.
+`
+	cat := catalogOf(t,
+		"teo", "name: Teodora Quill\naliases: [Teo, the Tallywoman]",
+		"ebba", "name: Ebba Strand\naliases: [Warden Strand]",
+		"tally", "type: organization\nname: Harbor Tally\naliases: [the Tally, the Tally House]",
+		"ledger", "type: item\nname: Brass Ledger",
+		"greyhands", "type: organization\nname: Greyhand Company",
+		"betts", "name: Bettany Crewe\naliases: [Betts]",
+	)
+	assert.Equal(t, []string{"Hesper×3"}, untrackedIn(t, cat, UntrackedMinCount, text))
+	assert.Equal(t, []string{"Hesper×3", "Corwin×1"}, untrackedIn(t, cat, 1, text))
+}
+
+func untrackedNames(us []Untracked) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, u.Name)
+	}
+	return out
+}
+
+func TestIsCommonish(t *testing.T) {
+	for _, w := range []string{"isn't", "don't", "won't", "ma'am", "harbor", "they're"} {
+		assert.True(t, isCommonish(w), w)
+	}
+	for _, w := range []string{"o'brien", "d'arcy", "caddow", "'tis"} {
+		assert.False(t, isCommonish(w), w)
+	}
+}
