@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -72,14 +73,14 @@ func openInside(root, rel string) (string, error) {
 	full := filepath.Join(root, filepath.FromSlash(rel))
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", rel, err)
+		return "", readError(rel, err)
 	}
 	if !within(root, real) {
 		return "", fmt.Errorf("%w: %q leads outside the project", ErrPathRefused, rel)
 	}
 	info, err := os.Stat(real)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", rel, err)
+		return "", readError(rel, err)
 	}
 	if !info.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: %q is not a regular file", ErrPathRefused, rel)
@@ -89,15 +90,27 @@ func openInside(root, rel string) (string, error) {
 	}
 	f, err := os.Open(real)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", rel, err)
+		return "", readError(rel, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxUnitBytes+1))
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", rel, err)
+		return "", readError(rel, err)
 	}
 	if len(data) > MaxUnitBytes {
 		return "", fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
 	}
 	return string(data), nil
+}
+
+// readError reports a failed read by the project-relative path alone:
+// the message may reach the model, and where the project lies on disk
+// (a home folder, a user name) is none of its business. The cause stays
+// wrapped, so errors.Is(err, fs.ErrNotExist) still holds.
+func readError(rel string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("read %s: %w", rel, err)
 }

@@ -17,6 +17,9 @@ const (
 	DefaultTotalChars = 60000
 	// MaxRefs is the most units one call may ask for.
 	MaxRefs = 8
+	// minUnitChars is the least of a unit worth returning when the
+	// call's budget is nearly spent.
+	minUnitChars = 500
 )
 
 // Limits bound the text a context returns. Zero fields take the defaults.
@@ -113,6 +116,11 @@ func (s *Snapshot) Context(refs []string, turn Turn, lim Limits) (*Context, erro
 		}
 		seen[key] = true
 		budget := min(lim.Unit, lim.Total-out.Chars)
+		if remaining := lim.Total - out.Chars; remaining < lim.Unit && remaining < minUnitChars && remaining < cu.Chars {
+			// A few characters of a unit mislead more than none: leave it
+			// out and say so.
+			budget = 0
+		}
 		var shown int
 		cu.Text, shown, cu.Truncated = bound(cu.Text, cu.Chars, budget, lim.Total, cu.Path)
 		out.Chars += shown

@@ -29,6 +29,11 @@ func discover(ctx context.Context, root string, globs []glob, ig *codex.Ignore) 
 		}
 		walked[base] = true
 		start := filepath.Join(root, filepath.FromSlash(base))
+		if real, err := filepath.EvalSymlinks(start); err == nil && !within(root, real) {
+			// The glob's folder is, or passes through, a link out of the
+			// project: nothing there is the book's.
+			continue
+		}
 		err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return ctxErr

@@ -3,6 +3,7 @@ package manuscript
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -22,10 +23,11 @@ func compileGlob(pattern string) (glob, error) {
 	if p == "" {
 		return glob{}, fmt.Errorf("manuscript glob %q: empty", pattern)
 	}
-	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "../") || p == ".." || strings.Contains(p, "/../") {
+	segs := strings.Split(p, "/")
+	// A ".." anywhere climbs, a trailing one included ("manuscript/..").
+	if strings.HasPrefix(p, "/") || slices.Contains(segs, "..") {
 		return glob{}, fmt.Errorf("manuscript glob %q: must stay inside the project", pattern)
 	}
-	segs := strings.Split(p, "/")
 	for _, s := range segs {
 		if s == "**" {
 			continue
@@ -54,30 +56,27 @@ func (g glob) match(rel string) bool {
 	return matchSegments(g.segments, strings.Split(rel, "/"))
 }
 
+// matchSegments matches path segments against pattern segments. It
+// works through the pairs of positions once each (a "**" either ends here
+// or swallows one more segment), so a pattern of many "**" stays linear
+// in the pairs rather than exponential in the stars.
 func matchSegments(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			// Collapse runs of "**"; then try every split point.
-			for len(pat) > 0 && pat[0] == "**" {
-				pat = pat[1:]
+	// can[j] says whether pat[i:] matches name[j:], for the current i,
+	// computed from the last pattern segment back to the first.
+	can := make([]bool, len(name)+1)
+	can[len(name)] = true
+	for i := len(pat) - 1; i >= 0; i-- {
+		next := make([]bool, len(name)+1)
+		for j := len(name); j >= 0; j-- {
+			switch {
+			case pat[i] == "**":
+				next[j] = can[j] || (j < len(name) && next[j+1])
+			case j < len(name):
+				ok, _ := path.Match(pat[i], name[j])
+				next[j] = ok && can[j+1]
 			}
-			if len(pat) == 0 {
-				return true
-			}
-			for i := 0; i <= len(name); i++ {
-				if matchSegments(pat, name[i:]) {
-					return true
-				}
-			}
-			return false
 		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
+		can = next
 	}
-	return len(name) == 0
+	return can[0]
 }

@@ -38,6 +38,9 @@ type Manuscript struct {
 	// mu serializes changes; readers only load snap.
 	mu   sync.Mutex
 	snap atomic.Pointer[Snapshot]
+	// ignore holds the project's ignore rules as of the last Reload, so
+	// that Refresh keeps out what discovery keeps out. Guarded by mu.
+	ignore *codex.Ignore
 }
 
 // Open finds and reads the chapters of the project at root.
@@ -63,7 +66,7 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	m := &Manuscript{root: real, globs: globs, log: log, overlay: NewOverlay()}
-	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}})
+	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, mentions: BuildMentionIndex(NewMatcher(nil), nil)})
 	if err := m.Reload(ctx); err != nil {
 		return nil, err
 	}
@@ -99,10 +102,11 @@ func (m *Manuscript) Reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	m.ignore = ig
 	// A chapter the writer created in the editor and has not saved yet
 	// exists only in the overlay.
 	for _, rel := range m.overlay.Paths() {
-		if m.IsChapter(rel) && !slices.Contains(paths, rel) {
+		if m.wanted(rel) && !slices.Contains(paths, rel) {
 			paths = append(paths, rel)
 		}
 	}
@@ -151,7 +155,10 @@ func (m *Manuscript) Refresh(ctx context.Context, rels []string) (bool, error) {
 		if err := ctx.Err(); err != nil {
 			return false, err
 		}
-		if !m.IsChapter(rel) {
+		if !m.wanted(rel) {
+			// Discovery would not keep it (no glob matches it, or the
+			// project ignores it), so it is no chapter either.
+			next = next.without(rel)
 			continue
 		}
 		u, err := m.read(rel)
@@ -159,7 +166,10 @@ func (m *Manuscript) Refresh(ctx context.Context, rels []string) (bool, error) {
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrPathRefused):
 			next = next.without(rel)
 		case err != nil:
-			return false, err
+			// As in Reload, an unreadable chapter costs itself, not the
+			// other changes of the batch.
+			m.log.Warn("chapter not read", "path", rel, "err", err)
+			next = next.without(rel)
 		default:
 			if old, ok := next.byPath[rel]; ok && old.Text == u.Text && old.Version == u.Version {
 				continue
@@ -172,6 +182,12 @@ func (m *Manuscript) Refresh(ctx context.Context, rels []string) (bool, error) {
 	}
 	m.publish(next)
 	return true, nil
+}
+
+// wanted reports whether rel is a chapter that discovery would keep: a
+// glob matches it and the project does not ignore it.
+func (m *Manuscript) wanted(rel string) bool {
+	return m.IsChapter(rel) && (m.ignore == nil || !m.ignore.Ignored(rel, false))
 }
 
 // OpenDocument puts the editor's text of rel in the overlay and, when rel
@@ -199,15 +215,26 @@ func (m *Manuscript) read(rel string) (*Unit, error) {
 
 func (m *Manuscript) publish(s *Snapshot) { m.snap.Store(s) }
 
+// SetCatalog makes cat the codex whose names are found in the prose: a
+// new name automaton, and every chapter scanned again.
+func (m *Manuscript) SetCatalog(cat *codex.Catalog) {
+	matcher := NewMatcher(cat)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.publish(m.snap.Load().withMatcher(matcher))
+}
+
 // readUnit reads rel from the overlay when it is open there, else from
-// disk, confined to root.
+// disk, confined to root. The path is checked before the overlay is
+// consulted: an open document is no exception to confinement, whatever
+// path the editor gave it.
 func readUnit(root string, overlay *Overlay, rel string) (*Unit, error) {
-	if d, ok := overlay.Get(rel); ok {
-		return NewUnit(rel, d.Text, d.Version), nil
-	}
 	clean, err := checkRelPath(rel)
 	if err != nil {
 		return nil, err
+	}
+	if d, ok := overlay.Get(clean); ok {
+		return NewUnit(clean, d.Text, d.Version), nil
 	}
 	text, err := openInside(root, clean)
 	if err != nil {

@@ -78,7 +78,8 @@ func (s *Snapshot) Resolve(ref string, turn Turn) (*Unit, error) {
 	case r == "":
 		return nil, &RefError{Ref: ref, Reason: "is empty; use current, selection, a chapter number, a title or a path"}
 	case len(r) > maxRefLength:
-		return nil, &RefError{Ref: r[:64] + "…", Reason: fmt.Sprintf("is longer than %d bytes", maxRefLength)}
+		// Cut on a character boundary: the error goes back as JSON.
+		return nil, &RefError{Ref: strings.ToValidUTF8(r[:64], "") + "…", Reason: fmt.Sprintf("is longer than %d bytes", maxRefLength)}
 	case strings.EqualFold(r, RefCurrent):
 		if turn.Current == "" {
 			return nil, &RefError{Ref: ref, Reason: "no document is active"}
@@ -93,17 +94,37 @@ func (s *Snapshot) Resolve(ref string, turn Turn) (*Unit, error) {
 	}
 	if looksLikePath(r) {
 		u, err := s.byPath1(r)
-		if err == nil || errors.Is(err, ErrPathRefused) {
-			return u, err
+		if err == nil {
+			return u, nil
 		}
-		// A title may look like a file name; try it as one before failing.
-		if t, terr := s.byTitle(r); terr == nil {
+		// A title may look like a file name or a path ("Either/Or", "24/7");
+		// try it as one before failing. After a refusal only a title that
+		// names a chapter exactly will do: that reads nothing but a chapter,
+		// which lies inside the project whatever the path rules say of ref.
+		refused := errors.Is(err, ErrPathRefused)
+		if t, terr := s.byTitle(r); terr == nil && (!refused || codex.Normalize(t.Title) == codex.Normalize(r)) {
 			return t, nil
 		}
-		return nil, &RefError{Ref: r, Reason: "no such manuscript file", Candidates: candidates(s.closest(r))}
+		if refused {
+			return nil, err
+		}
+		return nil, &RefError{Ref: r, Reason: "no such manuscript file", Candidates: s.candidates(s.closest(r))}
 	}
-	return s.byTitle(r)
+	u, err := s.byTitle(r)
+	var re *RefError
+	if errors.As(err, &re) && !re.Ambiguous && fileName.MatchString(r) {
+		// No title, and named like a file that is not Markdown
+		// ("notes.txt", ".env"): refused as such a path is.
+		if _, perr := checkRelPath(r); perr != nil {
+			return nil, perr
+		}
+	}
+	return u, err
 }
+
+// fileName matches a bare file name with an extension, such as a
+// reference to a file in the project root would be.
+var fileName = regexp.MustCompile(`^[^\s/\\]*\.[A-Za-z0-9]{1,10}$`)
 
 // looksLikePath tells path references from titles: a path has a folder
 // separator or a Markdown extension, or tries to escape.
@@ -125,7 +146,7 @@ func (s *Snapshot) byNumber(ref string, n int) (*Unit, error) {
 	case len(hits) == 1:
 		return hits[0], nil
 	case len(hits) > 1:
-		return nil, &RefError{Ref: ref, Ambiguous: true, Reason: fmt.Sprintf("%d files are numbered %d", len(hits), n), Candidates: candidates(hits)}
+		return nil, &RefError{Ref: ref, Ambiguous: true, Reason: fmt.Sprintf("%d files are numbered %d", len(hits), n), Candidates: s.candidates(hits)}
 	case !numbered && n >= 1 && n <= len(s.units):
 		// No file name carries a number: the nth in reading order.
 		return s.units[n-1], nil
@@ -134,7 +155,7 @@ func (s *Snapshot) byNumber(ref string, n int) (*Unit, error) {
 	if !numbered {
 		reason = fmt.Sprintf("the manuscript has %d chapters", len(s.units))
 	}
-	return nil, &RefError{Ref: ref, Reason: reason, Candidates: candidates(s.nearNumber(n, numbered))}
+	return nil, &RefError{Ref: ref, Reason: reason, Candidates: s.candidates(s.nearNumber(n, numbered))}
 }
 
 // nearNumber lists up to three chapters whose number (or position) is
@@ -167,13 +188,18 @@ func (s *Snapshot) byPath1(ref string) (*Unit, error) {
 }
 
 func (s *Snapshot) byTitle(ref string) (*Unit, error) {
-	want := codex.Normalize(ref)
+	want := titleKey(ref)
+	if want == "" {
+		// Nothing left to compare (say, only combining marks): every title
+		// would start with it.
+		return nil, &RefError{Ref: ref, Reason: "names no title"}
+	}
 	var exact, prefix []*Unit
 	for _, u := range s.units {
-		title := codex.Normalize(u.Title)
-		stem := codex.Normalize(stemOf(path.Base(u.Path)))
+		title := titleKey(u.Title)
+		stem := titleKey(stemOf(path.Base(u.Path)))
 		switch {
-		case title == want || stem == want:
+		case title == want || stem == want || titleKey(titleFromName(path.Base(u.Path))) == want:
 			exact = append(exact, u)
 		case strings.HasPrefix(title, want) || strings.HasPrefix(titleWithoutArticle(title), want):
 			prefix = append(prefix, u)
@@ -184,10 +210,20 @@ func (s *Snapshot) byTitle(ref string) (*Unit, error) {
 		case len(hits) == 1:
 			return hits[0], nil
 		case len(hits) > 1:
-			return nil, &RefError{Ref: ref, Ambiguous: true, Reason: fmt.Sprintf("matches %d chapters", len(hits)), Candidates: candidates(hits)}
+			return nil, &RefError{Ref: ref, Ambiguous: true, Reason: fmt.Sprintf("matches %d chapters", len(hits)), Candidates: s.candidates(hits)}
 		}
 	}
-	return nil, &RefError{Ref: ref, Reason: "no chapter has that title", Candidates: candidates(s.closest(ref))}
+	return nil, &RefError{Ref: ref, Reason: "no chapter has that title", Candidates: s.candidates(s.closest(ref))}
+}
+
+// titleKey is a title as references compare it: normalized, with
+// punctuation and runs of space between words made one space, so
+// "salt debt" names "Salt-Debt" and "the storm" names "The Storm!".
+func titleKey(t string) string {
+	words := strings.FieldsFunc(codex.Normalize(t), func(r rune) bool {
+		return !isWordRune(r) && r != '\''
+	})
+	return strings.Join(words, " ")
 }
 
 func titleWithoutArticle(t string) string {
@@ -237,17 +273,23 @@ func (s *Snapshot) closest(ref string) []*Unit {
 	return out
 }
 
-func candidates(units []*Unit) []Candidate {
+// maxCandidates bounds the chapters an error suggests.
+const maxCandidates = 8
+
+func (s *Snapshot) candidates(units []*Unit) []Candidate {
+	units = units[:min(len(units), maxCandidates)]
 	out := make([]Candidate, 0, len(units))
 	for _, u := range units {
-		out = append(out, Candidate{Ref: refFor(u), Path: u.Path, Title: u.Title})
+		out = append(out, Candidate{Ref: s.refFor(u), Path: u.Path, Title: u.Title})
 	}
 	return out
 }
 
-// refFor is the shortest reference that names u.
-func refFor(u *Unit) string {
-	if u.Number > 0 {
+// refFor is the shortest reference that names u: its number, unless
+// another chapter carries it too (parts often number their chapters
+// afresh), when the number would only be ambiguous again; else its path.
+func (s *Snapshot) refFor(u *Unit) string {
+	if u.Number > 0 && !slices.ContainsFunc(s.units, func(o *Unit) bool { return o.Number == u.Number && o.Path != u.Path }) {
 		return strconv.Itoa(u.Number)
 	}
 	return u.Path

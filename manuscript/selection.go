@@ -53,7 +53,7 @@ func Capture(u *Unit, r codex.Range) (*Selection, error) {
 		return nil, fmt.Errorf("capture selection in %s: the selection is empty", u.Path)
 	case r.Len() > MaxSelectionBytes:
 		return nil, fmt.Errorf("capture selection in %s: %d bytes selected, more than the %d-byte limit", u.Path, r.Len(), MaxSelectionBytes)
-	case !runeStart(u.Text, r.Start) || !runeStart(u.Text, r.End):
+	case !onRuneBoundary(u.Text, r.Start) || !onRuneBoundary(u.Text, r.End):
 		return nil, fmt.Errorf("capture selection in %s: range %d–%d splits a character", u.Path, r.Start, r.End)
 	}
 	text := u.Text[r.Start:r.End]
@@ -77,20 +77,24 @@ func HashText(text string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// The methods that keep the prose private take the selection by value, so
+// that they hold for a copied Selection as well as a pointer: fmt and
+// slog print an unexported field of a struct that has no such method.
+
 // Text is the selected prose, for the tool that reads it to the model.
-func (s *Selection) Text() string { return s.text }
+func (s Selection) Text() string { return s.text }
 
 // Meta is the selection without its text.
-func (s *Selection) Meta() SelectionMeta {
+func (s Selection) Meta() SelectionMeta {
 	return SelectionMeta{Path: s.Path, Title: s.Title, Hash: s.Hash, Words: s.Words, SourceWords: s.SourceWords}
 }
 
 // MarshalJSON writes the metadata only, so a selection that ends up in a
 // response or a trace never carries the prose.
-func (s *Selection) MarshalJSON() ([]byte, error) { return json.Marshal(s.Meta()) }
+func (s Selection) MarshalJSON() ([]byte, error) { return json.Marshal(s.Meta()) }
 
 // LogValue keeps the prose out of logs the same way.
-func (s *Selection) LogValue() slog.Value {
+func (s Selection) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("path", s.Path),
 		slog.String("hash", s.Hash),
@@ -100,8 +104,11 @@ func (s *Selection) LogValue() slog.Value {
 }
 
 // String keeps the prose out of %v formatting too.
-func (s *Selection) String() string {
+func (s Selection) String() string {
 	return fmt.Sprintf("selection of %d words in %s (%s)", s.Words, s.Path, s.Hash)
 }
 
-func runeStart(s string, i int) bool { return i == len(s) || utf8.RuneStart(s[i]) }
+// GoString keeps it out of %#v, which would print every field.
+func (s Selection) GoString() string { return "manuscript.Selection{" + s.String() + "}" }
+
+func onRuneBoundary(s string, i int) bool { return i == len(s) || utf8.RuneStart(s[i]) }

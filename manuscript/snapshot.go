@@ -11,6 +11,9 @@ type Snapshot struct {
 	overlay *Overlay
 	units   []*Unit
 	byPath  map[string]*Unit
+	// mentions indexes the units against the codex of the last
+	// SetCatalog (an empty one before).
+	mentions *MentionIndex
 }
 
 // Root is the project folder.
@@ -45,12 +48,27 @@ func (s *Snapshot) Words() int {
 	return n
 }
 
+// Mentions is the index of codex names mentioned in the chapters.
+func (s *Snapshot) Mentions() *MentionIndex { return s.mentions }
+
 // withUnits is a snapshot holding exactly units, which are in reading
-// order.
+// order. Only units whose text changed are scanned for mentions again.
 func (s *Snapshot) withUnits(units []*Unit) *Snapshot {
 	next := &Snapshot{root: s.root, overlay: s.overlay}
 	next.setUnits(units)
+	if s.mentions == nil {
+		next.mentions = BuildMentionIndex(NewMatcher(nil), next.units)
+	} else {
+		next.mentions = s.mentions.Sync(s.mentions.Matcher(), next.units)
+	}
 	return next
+}
+
+// withMatcher is a snapshot whose mentions are found with m: a new codex.
+func (s *Snapshot) withMatcher(m *Matcher) *Snapshot {
+	next := *s
+	next.mentions = BuildMentionIndex(m, s.units)
+	return &next
 }
 
 // with is a snapshot in which u is added or replaces the chapter at its

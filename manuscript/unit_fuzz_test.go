@@ -1,0 +1,67 @@
+package manuscript
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// FuzzNewUnit reads arbitrary bytes as a chapter: it must never panic,
+// and every range it reports must lie inside the text.
+func FuzzNewUnit(f *testing.F) {
+	for _, seed := range []string{
+		"# One\n\nText.\n",
+		"---\ntitle: The Storm\n---\n# Heading\n\n## Scene\n\nWords.\n",
+		"---\ntitle: [unclosed\n",
+		"---\ntitle: &a [*a, *a]\n---\n",
+		"Setext\n======\n\nbody\n---\n",
+		"\xEF\xBB\xBF---\r\ntitle: BOM\r\n---\r\n# X\r\n",
+		"```\n# not a heading\n```\n",
+		"> # quoted heading\n",
+		"\xff\xfe# bad utf-8",
+	} {
+		f.Add("manuscript/01-x.md", seed)
+	}
+	f.Fuzz(func(t *testing.T, rel, text string) {
+		u := NewUnit(rel, text, 1)
+		require.True(t, utf8.ValidString(u.Text), "text is made valid UTF-8")
+		require.True(t, utf8.ValidString(u.Title))
+		assert.False(t, strings.ContainsAny(u.Title, "\r\n"), "a title is one line: %q", u.Title)
+		require.True(t, 0 <= u.Body.Start && u.Body.Start <= u.Body.End && u.Body.End <= len(u.Text), "body %v in %d bytes", u.Body, len(u.Text))
+		for _, h := range u.Headings {
+			require.True(t, 0 <= h.Range.Start && h.Range.Start <= h.Range.End && h.Range.End <= len(u.Text), "heading %v", h.Range)
+			require.True(t, h.Range.Start <= h.HeadingRange.Start && h.HeadingRange.End <= h.Range.End)
+		}
+		require.GreaterOrEqual(t, u.Words, 0)
+		require.LessOrEqual(t, u.Words, len(u.Text))
+	})
+}
+
+// FuzzGlob compiles arbitrary patterns and matches arbitrary paths: no
+// panic, and a pattern that compiles never reaches outside the project.
+func FuzzGlob(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"manuscript/**/*.md", "manuscript/part-1/01.md"},
+		{"**/**/**/**/**/**/**/x/**/x/**/x/**/y", strings.Repeat("x/", 60) + "z"},
+		{"draft/[a-", "draft/a"},
+		{"../x/*.md", "x/a.md"},
+		{"/abs/*.md", "abs/a.md"},
+		{"a\\b/*.md", "a/b/c.md"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, rel string) {
+		g, err := compileGlob(pattern)
+		if err != nil {
+			return
+		}
+		for _, seg := range g.segments {
+			require.NotEqual(t, "..", seg)
+		}
+		require.False(t, strings.HasPrefix(g.base(), "/"))
+		_ = g.match(rel)
+	})
+}
