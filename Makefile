@@ -58,7 +58,12 @@ demo: build
 	echo "\$$ quire lookup \"Harbour Tally\"   (one typo away)"; "$$q" lookup "Harbour Tally" | head -n 6; echo; \
 	echo "\$$ quire search \"thirteenth stroke\""; "$$q" search "thirteenth stroke"; echo; \
 	echo "\$$ quire list characters"; "$$q" list characters; echo; \
-	echo "\$$ quire list items --json"; "$$q" list items --json
+	echo "\$$ quire list items --json"; "$$q" list items --json; echo; \
+	echo "\$$ quire context 3 --limit 600"; "$$q" context 3 --limit 600; echo; \
+	echo "\$$ quire mentions"; "$$q" mentions; echo; \
+	echo "\$$ quire mentions \"salt debt\""; "$$q" mentions "salt debt"; echo; \
+	echo "\$$ quire untracked"; "$$q" untracked; echo; \
+	echo "\$$ quire explicate \"pale green eyes\"   (the codex says green; chapter 5 says brown)"; "$$q" explicate -n 3 "pale green eyes that seem to be totting up whatever they rest on"
 
 clean:
 	rm -rf bin

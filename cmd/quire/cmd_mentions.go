@@ -1,0 +1,218 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/spf13/cobra"
+)
+
+// mentionsOptions configure `quire mentions`.
+type mentionsOptions struct {
+	*globalOptions `json:"-"`
+	Chapter        string `json:"chapter,omitempty"`
+}
+
+func newMentionsCommand(g *globalOptions) *cobra.Command {
+	o := &mentionsOptions{globalOptions: g}
+	return &cobra.Command{
+		Use:   "mentions [CHAPTER]",
+		Short: "Which codex entries each chapter mentions, and how often",
+		Long: `Without CHAPTER: every codex entry the manuscript mentions, with its count
+in each chapter and where it first appears. With CHAPTER (a number, title or
+path): the entries that chapter mentions, most mentioned first.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.Chapter = args[0]
+			}
+			return o.run(cmd)
+		},
+	}
+}
+
+// mentionedEntry is one row of `quire mentions --json`.
+type mentionedEntry struct {
+	Entry string     `json:"entry"`
+	Name  string     `json:"name"`
+	Type  codex.Type `json:"type"`
+	Total int        `json:"total"`
+	// Counts line up with the chapters of the table.
+	Counts []int    `json:"counts,omitempty"`
+	First  location `json:"first"`
+}
+
+// location is a place in a file, by byte range and by line and column.
+type location struct {
+	Path   string      `json:"path"`
+	Range  codex.Range `json:"range"`
+	Line   int         `json:"line"`
+	Column int         `json:"column"`
+}
+
+func locate(u *manuscript.Unit, r codex.Range) location {
+	line, col := codex.LineColumn(u.Text, r.Start)
+	return location{Path: u.Path, Range: r, Line: line, Column: col}
+}
+
+type mentionsTableOutput struct {
+	Chapters []manuscript.MentionColumn `json:"chapters"`
+	Entries  []mentionedEntry           `json:"entries"`
+}
+
+type mentionsChapterOutput struct {
+	Chapter manuscript.MentionColumn `json:"chapter"`
+	Words   int                      `json:"words"`
+	Entries []mentionedEntry         `json:"entries"`
+}
+
+func (o *mentionsOptions) run(cmd *cobra.Command) error {
+	b, err := o.openBook(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	snap := b.ms.Snapshot()
+	if o.Chapter != "" {
+		return o.chapter(b, snap)
+	}
+	return o.table(b, snap)
+}
+
+func (o *mentionsOptions) chapter(b *book, snap *manuscript.Snapshot) error {
+	u, err := snap.Resolve(o.Chapter, manuscript.Turn{})
+	if err != nil {
+		return err
+	}
+	ix := snap.Mentions()
+	if _, ok := snap.Unit(u.Path); !ok {
+		// A document outside the manuscript: scan it on its own.
+		ix = ix.WithUnit(ix.Matcher(), u)
+	}
+	out := mentionsChapterOutput{
+		Chapter: manuscript.MentionColumn{Path: u.Path, Number: u.Number, Position: u.Position, Title: u.Title},
+		Words:   u.Words,
+		Entries: []mentionedEntry{},
+	}
+	for _, c := range ix.InUnit(u.Path) {
+		name, typ := b.entry(c.Entry)
+		out.Entries = append(out.Entries, mentionedEntry{Entry: c.Entry, Name: name, Type: typ, Total: c.Count, First: locate(u, c.First)})
+	}
+	if o.JSON {
+		return writeJSON(o.stdout, out)
+	}
+	fmt.Fprintf(o.stdout, "%s (%s, %d words)\n\n", columnLabel(out.Chapter), u.Path, u.Words)
+	if len(out.Entries) == 0 {
+		fmt.Fprintln(o.stdout, "No codex entry is mentioned.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTYPE\tCOUNT\tFIRST")
+	for _, e := range out.Entries {
+		fmt.Fprintf(tw, "%s\t%s\t%d\tline %d\n", e.Name, e.Type, e.Total, e.First.Line)
+	}
+	return tw.Flush()
+}
+
+// gridChapters is the most chapters the text table shows as columns;
+// beyond it each row lists its chapters instead.
+const gridChapters = 12
+
+func (o *mentionsOptions) table(b *book, snap *manuscript.Snapshot) error {
+	table := snap.Mentions().Table()
+	out := mentionsTableOutput{Chapters: table.Units, Entries: make([]mentionedEntry, 0, len(table.Rows))}
+	for _, row := range table.Rows {
+		name, typ := b.entry(row.Entry)
+		e := mentionedEntry{Entry: row.Entry, Name: name, Type: typ, Total: row.Total, Counts: row.Counts}
+		for i, n := range row.Counts {
+			if n == 0 {
+				continue
+			}
+			u, _ := snap.Unit(table.Units[i].Path)
+			for _, c := range snap.Mentions().InUnit(u.Path) {
+				if c.Entry == row.Entry {
+					e.First = locate(u, c.First)
+					break
+				}
+			}
+			break
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	if o.JSON {
+		return writeJSON(o.stdout, out)
+	}
+	if len(out.Chapters) == 0 {
+		fmt.Fprintln(o.stdout, "No chapters found (quire reads manuscript/**/*.md unless quire.yaml says otherwise).")
+		return nil
+	}
+	if len(out.Entries) == 0 {
+		fmt.Fprintln(o.stdout, "No codex entry is mentioned in the manuscript.")
+		return nil
+	}
+	return printMentionTable(o.stdout, out)
+}
+
+func printMentionTable(w io.Writer, out mentionsTableOutput) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	grid := len(out.Chapters) <= gridChapters
+	header := []string{"NAME", "TYPE", "TOTAL"}
+	if grid {
+		for _, c := range out.Chapters {
+			header = append(header, columnKey(c))
+		}
+	} else {
+		header = append(header, "CHAPTERS")
+	}
+	header = append(header, "FIRST")
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	for _, e := range out.Entries {
+		cells := []string{e.Name, string(e.Type), strconv.Itoa(e.Total)}
+		if grid {
+			for _, n := range e.Counts {
+				cells = append(cells, countCell(n))
+			}
+		} else {
+			cells = append(cells, strconv.Itoa(nonZero(e.Counts)))
+		}
+		cells = append(cells, fmt.Sprintf("%s:%d", e.First.Path, e.First.Line))
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}
+
+func columnKey(c manuscript.MentionColumn) string {
+	if c.Number > 0 {
+		return strconv.Itoa(c.Number)
+	}
+	return "#" + strconv.Itoa(c.Position)
+}
+
+func columnLabel(c manuscript.MentionColumn) string {
+	if c.Number > 0 {
+		return fmt.Sprintf("%d. %s", c.Number, c.Title)
+	}
+	return c.Title
+}
+
+func countCell(n int) string {
+	if n == 0 {
+		return "·"
+	}
+	return strconv.Itoa(n)
+}
+
+func nonZero(ns []int) int {
+	k := 0
+	for _, n := range ns {
+		if n > 0 {
+			k++
+		}
+	}
+	return k
+}
