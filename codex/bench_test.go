@@ -29,21 +29,10 @@ var benchSizes = []struct{ entries, chapters int }{{1000, 100}, {10000, 300}}
 // benchCorpus returns the folder of a generated corpus, writing it once.
 func benchCorpus(b *testing.B, entries, chapters int) (string, *corpus.Corpus) {
 	b.Helper()
-	base, err := os.UserCacheDir()
+	opt := corpus.Options{Entries: entries, Chapters: chapters, Seed: 1}
+	dir, err := corpus.Cached(context.Background(), opt)
 	if err != nil {
 		b.Fatal(err)
-	}
-	dir := filepath.Join(base, "quire-bench", fmt.Sprintf("corpus-%d-%d-v2", entries, chapters))
-	opt := corpus.Options{Entries: entries, Chapters: chapters, Seed: 1}
-	if _, err := os.Stat(dir); err != nil {
-		tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
-		_ = os.RemoveAll(tmp)
-		if _, err := corpus.Generate(context.Background(), tmp, opt); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			b.Fatal(err)
-		}
 	}
 	return dir, corpus.Plan(opt)
 }

@@ -121,7 +121,7 @@ type Store struct {
 // project while the first holds the index gets ErrIndexLocked.
 func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
-	real, err := projectRoot(root)
+	real, err := ProjectRoot(root)
 	if err != nil {
 		return nil, err
 	}
@@ -176,8 +176,9 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// projectRoot resolves root to an absolute path without symlinks.
-func projectRoot(root string) (string, error) {
+// ProjectRoot resolves root to an absolute folder path without symlinks,
+// the form every package compares paths against.
+func ProjectRoot(root string) (string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return "", fmt.Errorf("project %s: %w", root, err)

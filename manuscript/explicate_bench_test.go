@@ -2,7 +2,6 @@ package manuscript_test
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -25,21 +24,9 @@ var passageBenchOptions = corpus.Options{Entries: 1000, Chapters: 200, ChapterWo
 // passageBenchCorpus returns the folder of the corpus, writing it once.
 func passageBenchCorpus(b *testing.B) string {
 	b.Helper()
-	base, err := os.UserCacheDir()
+	dir, err := corpus.Cached(context.Background(), passageBenchOptions)
 	if err != nil {
 		b.Fatal(err)
-	}
-	o := passageBenchOptions
-	dir := filepath.Join(base, "quire-bench", fmt.Sprintf("corpus-%d-%dx%d-v1", o.Entries, o.Chapters, o.ChapterWords))
-	if _, err := os.Stat(dir); err != nil {
-		tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
-		_ = os.RemoveAll(tmp)
-		if _, err := corpus.Generate(context.Background(), tmp, o); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			b.Fatal(err)
-		}
 	}
 	return dir
 }

@@ -3,7 +3,6 @@ package manuscript
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -45,7 +44,7 @@ type Manuscript struct {
 
 // Open finds and reads the chapters of the project at root.
 func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
-	real, err := projectRoot(root)
+	real, err := codex.ProjectRoot(root)
 	if err != nil {
 		return nil, err
 	}
@@ -249,24 +248,4 @@ func readGitignore(root string) string {
 		return ""
 	}
 	return string(data)
-}
-
-// projectRoot resolves root to an absolute folder path without symlinks.
-func projectRoot(root string) (string, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", fmt.Errorf("project %s: %w", root, err)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("project %s: %w", root, err)
-	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return "", fmt.Errorf("project %s: %w", root, err)
-	}
-	if !info.IsDir() {
-		return "", fmt.Errorf("project %s: not a folder", root)
-	}
-	return real, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -63,24 +62,7 @@ var loadMentionBook = sync.OnceValues(func() (*mentionBook, error) {
 // mentionCorpusDir returns the folder of the corpus, writing it first if
 // no earlier run did.
 func mentionCorpusDir() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("find cache folder: %w", err)
-	}
-	o := mentionCorpusOptions
-	dir := filepath.Join(base, "quire-bench", fmt.Sprintf("corpus-%d-%dx%d-v1", o.Entries, o.Chapters, o.ChapterWords))
-	if _, err := os.Stat(dir); err == nil {
-		return dir, nil
-	}
-	tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
-	_ = os.RemoveAll(tmp)
-	if _, err := corpus.Generate(context.Background(), tmp, o); err != nil {
-		return "", fmt.Errorf("generate corpus: %w", err)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return "", fmt.Errorf("keep corpus: %w", err)
-	}
-	return dir, nil
+	return corpus.Cached(context.Background(), mentionCorpusOptions)
 }
 
 func benchBook(b *testing.B) *mentionBook {

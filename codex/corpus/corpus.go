@@ -146,11 +146,16 @@ func entryPath(e Entry, i int) string {
 	return path.Join("codex", e.Type.Plural(), slug(e.Name)+".md")
 }
 
+func (o Options) withDefaults() Options {
+	if o.ChapterWords <= 0 {
+		o.ChapterWords = 2500
+	}
+	return o
+}
+
 // Generate writes a corpus into dir, which must be empty or missing.
 func Generate(ctx context.Context, dir string, opt Options) (*Corpus, error) {
-	if opt.ChapterWords <= 0 {
-		opt.ChapterWords = 2500
-	}
+	opt = opt.withDefaults()
 	if list, err := os.ReadDir(dir); err == nil && len(list) > 0 {
 		return nil, fmt.Errorf("corpus folder %s is not empty", dir)
 	}

@@ -1,0 +1,40 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// formatVersion names what Generate writes; bump it when the output
+// changes, so cached corpora are written afresh.
+const formatVersion = 2
+
+// Cached returns the folder of a corpus with these options kept in the
+// user cache folder (never inside a project), writing it on first use.
+// Benchmarks share corpora through it: writing a large one takes seconds.
+func Cached(ctx context.Context, opt Options) (string, error) {
+	opt = opt.withDefaults()
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find cache folder: %w", err)
+	}
+	name := fmt.Sprintf("corpus-%d-%dx%d-s%d-v%d", opt.Entries, opt.Chapters, opt.ChapterWords, opt.Seed, formatVersion)
+	dir := filepath.Join(base, "quire-bench", name)
+	if _, err := os.Stat(dir); err == nil {
+		return dir, nil
+	}
+	// Written aside and renamed, so an interrupted run leaves no half
+	// corpus under the final name.
+	tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
+	_ = os.RemoveAll(tmp)
+	if _, err := Generate(ctx, tmp, opt); err != nil {
+		return "", fmt.Errorf("write corpus %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return "", fmt.Errorf("keep corpus %s: %w", name, err)
+	}
+	return dir, nil
+}
