@@ -112,3 +112,13 @@ func (s Selection) String() string {
 func (s Selection) GoString() string { return "manuscript.Selection{" + s.String() + "}" }
 
 func onRuneBoundary(s string, i int) bool { return i == len(s) || utf8.RuneStart(s[i]) }
+
+// CaptureSelection records the text of the document at rel (the editor's
+// text when it is open) in the byte range r.
+func (s *Snapshot) CaptureSelection(rel string, r codex.Range) (*Selection, error) {
+	u, err := s.Document(rel)
+	if err != nil {
+		return nil, err
+	}
+	return Capture(u, r)
+}

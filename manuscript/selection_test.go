@@ -151,6 +151,25 @@ func TestCaptureFromOverlay(t *testing.T) {
 	assert.Equal(t, 13, sel.SourceWords, "the editor's text, not the disk's")
 }
 
+func TestSnapshotCaptureSelection(t *testing.T) {
+	m := openFiles(t, projectFiles{
+		"manuscript/01-dawn.md": chapterText("Dawn", "Disk text."),
+		"notes/outline.md":      "# Outline\n\nDisk notes.\n",
+	})
+	unsaved := "# Outline\n\nDisk notes. " + secretSentence + "\n"
+	m.Overlay().Set("notes/outline.md", unsaved, 3)
+
+	sel, err := m.Snapshot().CaptureSelection("notes/outline.md", rangeOf(t, unsaved, secretSentence))
+	require.NoError(t, err, "any open Markdown document of the project, chapter or not")
+	assert.Equal(t, secretSentence, sel.Text())
+	assert.Equal(t, "Outline", sel.Title)
+
+	_, err = m.Snapshot().CaptureSelection("../outside.md", codex.Range{Start: 0, End: 1})
+	require.ErrorIs(t, err, ErrPathRefused)
+	_, err = m.Snapshot().CaptureSelection("manuscript/01-dawn.md", codex.Range{Start: 5, End: 1 << 30})
+	require.Error(t, err)
+}
+
 // TestSelectionKeepsProsePrivate checks every way a selection might be
 // written out: only Text gives the prose.
 func TestSelectionKeepsProsePrivate(t *testing.T) {
