@@ -46,6 +46,11 @@ func readProjectConfig(root string) (projectConfig, error) {
 	if err != nil {
 		return c, fmt.Errorf("read quire.yaml: %w", err)
 	}
+	return parseProjectConfig(data)
+}
+
+func parseProjectConfig(data []byte) (projectConfig, error) {
+	var c projectConfig
 	if err := yaml.Unmarshal(data, &c); err != nil {
 		return c, fmt.Errorf("quire.yaml: %w", err)
 	}
