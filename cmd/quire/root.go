@@ -68,6 +68,7 @@ your editor as a language server or to you on the command line.`,
 		newMentionsCommand(g),
 		newUntrackedCommand(g),
 		newExplicateCommand(g),
+		newServeCommand(g),
 		newInitCommand(g),
 		newGenCorpusCommand(g),
 	)

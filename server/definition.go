@@ -1,0 +1,44 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// definition goes from a mention or [[link]] to the entry's file, at its
+// title heading.
+func (s *Server) definition(ctx context.Context, params json.RawMessage) (any, error) {
+	p, err := decode[protocol.DefinitionParams](params)
+	if err != nil {
+		return nil, err
+	}
+	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
+	if err != nil || !ok {
+		return nil, err
+	}
+	e, _, ok := t.entryAt()
+	if !ok {
+		return []protocol.Location{}, nil
+	}
+	return []protocol.Location{{
+		URI:   pathURI(filepath.Join(t.proj.real, filepath.FromSlash(e.ID))),
+		Range: titleRange(e),
+	}}, nil
+}
+
+// titleRange is the entry's first level-1 heading, or the top of the
+// file when it has none.
+func titleRange(e *codex.Entry) protocol.Range {
+	for _, sec := range e.Sections {
+		if sec.Level == 1 {
+			lines := newLineIndex(e.Source)
+			return lines.rangeOf(sec.HeadingRange.Start, sec.HeadingRange.End)
+		}
+	}
+	return protocol.Range{}
+}

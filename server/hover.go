@@ -1,0 +1,113 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Bounds of a hover card.
+const (
+	hoverExcerptBytes = 600
+	hoverChapters     = 8
+)
+
+func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error) {
+	p, err := decode[protocol.HoverParams](params)
+	if err != nil {
+		return nil, err
+	}
+	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
+	if err != nil || !ok {
+		return nil, err
+	}
+	e, r, ok := t.entryAt()
+	if !ok {
+		return nil, nil
+	}
+	rng := t.lines.rangeOf(r.Start, r.End)
+	return &protocol.Hover{
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverCard(t, e)},
+		Range:    &rng,
+	}, nil
+}
+
+// hoverCard renders an entry as the writer sees it on hover: what it is,
+// what the codex says, where the book mentions it, and where it lives.
+func hoverCard(t *target, e *codex.Entry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** · %s", markdownEscape(e.Name), e.Type)
+	if e.Status == codex.StatusTentative {
+		b.WriteString(" · tentative")
+	}
+	b.WriteString("\n\n")
+	if len(e.Aliases) > 0 {
+		aliases := make([]string, len(e.Aliases))
+		for i, a := range e.Aliases {
+			aliases[i] = markdownEscape(a)
+		}
+		fmt.Fprintf(&b, "*Also:* %s\n\n", strings.Join(aliases, ", "))
+	}
+	if e.Summary != "" {
+		fmt.Fprintf(&b, "%s\n\n", e.Summary)
+	}
+	if excerpt := codex.LeadExcerpt(e.BodyText(), hoverExcerptBytes); excerpt != "" && !strings.Contains(excerpt, e.Summary) {
+		fmt.Fprintf(&b, "%s\n\n", quoteBlock(excerpt))
+	}
+	if line := appearanceLine(t.snap.Mentions().Appearances(e.ID)); line != "" {
+		fmt.Fprintf(&b, "%s\n\n", line)
+	}
+	fmt.Fprintf(&b, "[%s](%s)", e.ID, pathURI(filepath.Join(t.proj.real, filepath.FromSlash(e.ID))))
+	return b.String()
+}
+
+// appearanceLine lists the chapters that mention an entry, in reading
+// order, with counts.
+func appearanceLine(apps []manuscript.Appearance) string {
+	if len(apps) == 0 {
+		return "*Not mentioned in the manuscript yet.*"
+	}
+	parts := make([]string, 0, min(len(apps), hoverChapters))
+	for i, a := range apps {
+		if i == hoverChapters {
+			break
+		}
+		label := markdownEscape(a.Title)
+		if a.Number > 0 {
+			label = fmt.Sprintf("%d. %s", a.Number, label)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d)", label, a.Count))
+	}
+	line := "*Appears in:* " + strings.Join(parts, ", ")
+	if more := len(apps) - hoverChapters; more > 0 {
+		line += fmt.Sprintf(" and %d more", more)
+	}
+	return line
+}
+
+func quoteBlock(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		lines[i] = "> " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// markdownEscape keeps names with Markdown characters literal.
+func markdownEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_{}[]<>()#+!|", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

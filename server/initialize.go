@@ -1,0 +1,69 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/protocol"
+)
+
+// serverInfo names quire to the client.
+var serverInfo = &protocol.ServerInfo{Name: "quire", Version: "0.1"}
+
+func (s *Server) initialize(params json.RawMessage) (any, error) {
+	p, err := decode[protocol.InitializeParams](params)
+	if err != nil {
+		return nil, err
+	}
+	var roots []string
+	for _, f := range p.WorkspaceFolders {
+		if dir, ok := uriPath(protocol.DocumentURI(f.URI)); ok {
+			roots = append(roots, dir)
+		}
+	}
+	if len(roots) == 0 {
+		if dir, ok := uriPath(p.RootURI); ok {
+			roots = append(roots, dir)
+		} else if p.RootPath != "" {
+			roots = append(roots, p.RootPath)
+		}
+	}
+	s.mu.Lock()
+	s.state = stateInitialized
+	s.client = p.Capabilities
+	s.roots = roots
+	s.mu.Unlock()
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindIncremental,
+			},
+			HoverProvider:      true,
+			DefinitionProvider: true,
+		},
+		ServerInfo: serverInfo,
+	}, nil
+}
+
+// initialized opens the workspace's projects in the background; features
+// answer as soon as their project is ready.
+func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
+	s.mu.Lock()
+	roots := s.roots
+	s.mu.Unlock()
+	for _, root := range roots {
+		p := newProject(root)
+		s.mu.Lock()
+		s.projects = append(s.projects, p)
+		s.mu.Unlock()
+		s.work.Add(1)
+		go func() {
+			defer s.work.Done()
+			p.load(s.ctx, s.opts, s.log)
+			// Documents opened while the project loaded reach it now.
+			s.syncOverlay(p)
+		}()
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// project is one book: a workspace folder with its codex and manuscript.
+type project struct {
+	root string
+	// ready closes when loading ends; err then says whether it failed.
+	ready chan struct{}
+	err   error
+	real  string
+	store *codex.Store
+	ms    *manuscript.Manuscript
+}
+
+// newProject resolves root now, so that the paths requests compare
+// against never change while the project loads.
+func newProject(root string) *project {
+	p := &project{root: root, real: root, ready: make(chan struct{})}
+	if real, err := codex.ProjectRoot(root); err == nil {
+		p.real = real
+	}
+	return p
+}
+
+// load opens the codex (its index in the cache, or in memory when
+// another quire holds it) and the manuscript, and finds the codex's names
+// in the prose.
+func (p *project) load(ctx context.Context, opts Options, log *slog.Logger) {
+	defer close(p.ready)
+	real, err := codex.ProjectRoot(p.root)
+	if err != nil {
+		p.err = err
+		return
+	}
+	copts := codex.Options{Logger: log}
+	if opts.CacheDir != "" {
+		sum := sha256.Sum256([]byte(real))
+		copts.CacheDir = filepath.Join(opts.CacheDir, hex.EncodeToString(sum[:6]))
+	}
+	store, err := codex.Open(ctx, real, copts)
+	if errors.Is(err, codex.ErrIndexLocked) {
+		log.Warn("index in use by another quire process; this session indexes in memory", "root", real)
+		copts.InMemory = true
+		store, err = codex.Open(ctx, real, copts)
+	}
+	if err != nil {
+		p.err = fmt.Errorf("open codex of %s: %w", real, err)
+		return
+	}
+	ms, err := manuscript.Open(ctx, real, manuscript.Options{Logger: log})
+	if err != nil {
+		store.Close()
+		p.err = fmt.Errorf("open manuscript of %s: %w", real, err)
+		return
+	}
+	ms.SetCatalog(store.Catalog())
+	p.store, p.ms = store, ms
+}
+
+// wait blocks until the project is loaded.
+func (p *project) wait(ctx context.Context) error {
+	select {
+	case <-p.ready:
+		return p.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// loaded reports whether the project is ready to answer.
+func (p *project) loaded() bool {
+	select {
+	case <-p.ready:
+		return p.err == nil
+	default:
+		return false
+	}
+}
+
+// rel is the project-relative, slash-separated path of a file inside the
+// project.
+func (p *project) rel(path string) (string, bool) {
+	for _, root := range []string{p.real, p.root} {
+		r, err := filepath.Rel(root, path)
+		if err == nil && r != "." && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r) {
+			return filepath.ToSlash(r), true
+		}
+	}
+	return "", false
+}
+
+func (p *project) close() {
+	if p.store != nil {
+		// A failed save only costs the next start a re-read.
+		_ = p.store.Close()
+	}
+}
+
+// closeProjects releases every project's index.
+func (s *Server) closeProjects() {
+	s.mu.Lock()
+	projects := s.projects
+	s.mu.Unlock()
+	for _, p := range projects {
+		select {
+		case <-p.ready:
+			p.close()
+		default:
+		}
+	}
+}
+
+// projectFor finds the project a file belongs to: the innermost root
+// holding it.
+func (s *Server) projectFor(path string) (*project, string, bool) {
+	s.mu.Lock()
+	projects := s.projects
+	s.mu.Unlock()
+	var best *project
+	var bestRel string
+	for _, p := range projects {
+		if rel, ok := p.rel(path); ok && (best == nil || len(rel) < len(bestRel)) {
+			best, bestRel = p, rel
+		}
+	}
+	return best, bestRel, best != nil
+}

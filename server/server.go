@@ -1,0 +1,309 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Options configure a Server. The zero value is ready to use.
+type Options struct {
+	// CacheDir overrides where project indexes live (tests use it).
+	CacheDir string
+	// Logger receives methods, paths, counts and timings, never prose.
+	// The default discards everything.
+	Logger *slog.Logger
+
+	// extraRequests adds request methods; tests use it for requests that
+	// block or panic on demand.
+	extraRequests map[string]requestHandler
+}
+
+// lifecycle is where the session stands, as the LSP spec orders it.
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateInitialized
+	stateShutDown
+)
+
+// Server is one LSP session over one connection.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	conn jsonrpc2.Conn
+
+	// mu guards the session state below; features read documents and
+	// projects through snapshots taken under it.
+	mu       sync.Mutex
+	state    lifecycle
+	inflight map[jsonrpc2.ID]context.CancelFunc
+	client   protocol.ClientCapabilities
+	roots    []string
+	projects []*project
+	docs     map[protocol.DocumentURI]*document
+
+	// exitCode is set by the exit notification; done closes then.
+	exitOnce sync.Once
+	exitCode int
+	done     chan struct{}
+	// work tracks request goroutines and background loads, so Serve
+	// returns only when they are over.
+	work sync.WaitGroup
+	// cancel ends background work (project loading, watchers).
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// New returns a server ready to Serve one connection.
+func New(opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{
+		opts:     opts,
+		log:      log,
+		inflight: map[jsonrpc2.ID]context.CancelFunc{},
+		docs:     map[protocol.DocumentURI]*document{},
+		done:     make(chan struct{}),
+	}
+}
+
+// Serve speaks LSP on rwc until the client sends exit or the connection
+// ends. The exit code follows the spec: 0 after an orderly shutdown,
+// 1 otherwise.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	defer s.cancel()
+	s.conn = jsonrpc2.NewConn(newStream(rwc))
+	s.conn.Go(s.ctx, s.handle)
+	select {
+	case <-s.done:
+	case <-s.conn.Done():
+		s.log.Debug("connection closed", "err", s.conn.Err())
+	case <-ctx.Done():
+	}
+	s.cancel()
+	_ = s.conn.Close()
+	// The read loop must be over before waiting for the work it starts.
+	<-s.conn.Done()
+	s.work.Wait()
+	s.closeProjects()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.done:
+		return s.exitCode
+	default:
+		if s.state == stateShutDown {
+			return 0
+		}
+		return 1
+	}
+}
+
+// handle receives every message in the order the client sent it. It
+// never returns an error: the library closes the connection on one.
+// Notifications run here, in order; requests run on their own
+// goroutines, so a slow one never holds up hover.
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	switch r := req.(type) {
+	case *jsonrpc2.Notification:
+		s.protect(r.Method(), func() { s.notification(ctx, r) })
+	case *jsonrpc2.Call:
+		s.call(ctx, reply, r)
+	}
+	return nil
+}
+
+// protect runs f, turning a panic into a log line: one bad message must
+// not end the session.
+func (s *Server) protect(method string, f func()) (panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("handler panicked", "method", method, "panic", fmt.Sprint(r))
+			panicked = true
+		}
+	}()
+	f()
+	return false
+}
+
+func (s *Server) call(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc2.Call) {
+	method := call.Method()
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	switch {
+	case method == protocol.MethodInitialize:
+		s.protectedReply(ctx, reply, method, func() (any, error) { return s.initialize(call.Params()) })
+		return
+	case state == stateNew:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized yet"))
+		return
+	case state == stateShutDown:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down"))
+		return
+	case method == protocol.MethodShutdown:
+		s.mu.Lock()
+		s.state = stateShutDown
+		s.mu.Unlock()
+		_ = reply(ctx, nil, nil)
+		return
+	}
+	h, ok := s.requestHandlers()[method]
+	if !ok {
+		_ = reply(ctx, nil, fmt.Errorf("%q: %w", method, jsonrpc2.ErrMethodNotFound))
+		return
+	}
+	reqCtx, cancel := context.WithCancel(s.ctx)
+	id := call.ID()
+	s.mu.Lock()
+	s.inflight[id] = cancel
+	s.mu.Unlock()
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.inflight, id)
+			s.mu.Unlock()
+			cancel()
+		}()
+		s.protectedReply(reqCtx, reply, method, func() (any, error) { return h(reqCtx, call.Params()) })
+	}()
+}
+
+// protectedReply runs a request handler and replies exactly once: with
+// its result, its error, RequestCancelled when the request was cancelled,
+// or InternalError when it panicked.
+func (s *Server) protectedReply(ctx context.Context, reply jsonrpc2.Replier, method string, f func() (any, error)) {
+	var result any
+	var err error
+	if s.protect(method, func() { result, err = f() }) {
+		result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("%s failed inside quire; the server keeps running", method))
+	}
+	if ctx.Err() != nil && s.ctx.Err() == nil {
+		result, err = nil, protocol.ErrRequestCancelled
+	}
+	var jerr *jsonrpc2.Error
+	if err != nil && !errors.As(err, &jerr) {
+		err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	}
+	// The reply goes out on a context of its own: the request's may be
+	// cancelled, and a cancelled request still gets its answer.
+	if rerr := reply(context.WithoutCancel(ctx), result, err); rerr != nil {
+		s.log.Debug("reply not sent", "method", method, "err", rerr)
+	}
+}
+
+func (s *Server) notification(ctx context.Context, n *jsonrpc2.Notification) {
+	method := n.Method()
+	if method == protocol.MethodExit {
+		s.exit()
+		return
+	}
+	if method == protocol.MethodCancelRequest {
+		s.cancelRequest(n.Params())
+		return
+	}
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	if state != stateInitialized {
+		// Before initialize and after shutdown, notifications other than
+		// exit are dropped, as the spec says.
+		return
+	}
+	if h, ok := s.notificationHandlers()[method]; ok {
+		if err := h(ctx, n.Params()); err != nil {
+			s.log.Warn("notification failed", "method", method, "err", err)
+		}
+	}
+}
+
+// exit ends Serve: 0 after shutdown, 1 otherwise.
+func (s *Server) exit() {
+	s.exitOnce.Do(func() {
+		s.mu.Lock()
+		if s.state == stateShutDown {
+			s.exitCode = 0
+		} else {
+			s.exitCode = 1
+		}
+		s.mu.Unlock()
+		close(s.done)
+	})
+}
+
+// cancelRequest cancels an in-flight request. Clients send numeric ids
+// (VS Code, Neovim) as often as string ones; both are read.
+func (s *Server) cancelRequest(params json.RawMessage) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return
+	}
+	var id jsonrpc2.ID
+	var num int32
+	var str string
+	switch {
+	case json.Unmarshal(p.ID, &num) == nil:
+		id = jsonrpc2.NewNumberID(num)
+	case json.Unmarshal(p.ID, &str) == nil:
+		id = jsonrpc2.NewStringID(str)
+	default:
+		return
+	}
+	s.mu.Lock()
+	cancel := s.inflight[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+type requestHandler func(ctx context.Context, params json.RawMessage) (any, error)
+type notificationHandler func(ctx context.Context, params json.RawMessage) error
+
+func (s *Server) requestHandlers() map[string]requestHandler {
+	hs := map[string]requestHandler{
+		protocol.MethodTextDocumentHover:      s.hover,
+		protocol.MethodTextDocumentDefinition: s.definition,
+	}
+	for m, h := range s.opts.extraRequests {
+		hs[m] = h
+	}
+	return hs
+}
+
+func (s *Server) notificationHandlers() map[string]notificationHandler {
+	return map[string]notificationHandler{
+		protocol.MethodInitialized:          s.initialized,
+		protocol.MethodTextDocumentDidOpen:   s.didOpen,
+		protocol.MethodTextDocumentDidChange: s.didChange,
+		protocol.MethodTextDocumentDidClose:  s.didClose,
+	}
+}
+
+// decode reads params into T, or fails with InvalidParams.
+func decode[T any](params json.RawMessage) (T, error) {
+	var v T
+	if len(params) == 0 {
+		return v, jsonrpc2.NewError(jsonrpc2.InvalidParams, "params are missing")
+	}
+	if err := json.Unmarshal(params, &v); err != nil {
+		return v, jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+err.Error())
+	}
+	return v, nil
+}

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"context"
+	"sort"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// target is what a positional request is about: a document of a loaded
+// project, its text (the editor's when open) and the byte offset asked.
+type target struct {
+	proj   *project
+	rel    string
+	text   string
+	lines  *lineIndex
+	offset int
+	snap   *manuscript.Snapshot
+	cat    *codex.Catalog
+}
+
+// resolveTarget finds the document and project of a request. ok is false,
+// with no error, when there is nothing quire can say: a non-file URI, a
+// file outside every project, a project that failed to load.
+func (s *Server) resolveTarget(ctx context.Context, pos protocol.TextDocumentPositionParams) (*target, bool, error) {
+	path, ok := uriPath(pos.TextDocument.URI)
+	if !ok {
+		return nil, false, nil
+	}
+	proj, rel, ok := s.projectFor(path)
+	if !ok {
+		return nil, false, nil
+	}
+	if err := proj.wait(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		}
+		return nil, false, nil
+	}
+	t := &target{proj: proj, rel: rel, snap: proj.ms.Snapshot(), cat: proj.store.Catalog()}
+	if doc, ok := s.openText(pos.TextDocument.URI); ok {
+		t.text, t.lines = doc.text, doc.lines
+	} else {
+		u, err := t.snap.Document(rel)
+		if err != nil {
+			return nil, false, nil
+		}
+		t.text, t.lines = u.Text, newLineIndex(u.Text)
+	}
+	off, err := t.lines.offset(pos.Position)
+	if err != nil {
+		return nil, false, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	t.offset = off
+	return t, true, nil
+}
+
+// entryAt finds the codex entry named at the target's offset: a [[link]]
+// in a codex file, or a mention of a name or alias in any document. r is
+// the range of the name in the text.
+func (t *target) entryAt() (e *codex.Entry, r codex.Range, ok bool) {
+	if e, r, ok := t.linkAt(); ok {
+		return e, r, true
+	}
+	m, ok := t.mentionAt()
+	if !ok {
+		return nil, codex.Range{}, false
+	}
+	e, ok = t.cat.Get(m.Entry)
+	return e, m.Range, ok
+}
+
+// linkAt resolves a [[link]] under the offset in a codex entry's text.
+func (t *target) linkAt() (*codex.Entry, codex.Range, bool) {
+	if _, isEntry := t.cat.Get(t.rel); !isEntry {
+		return nil, codex.Range{}, false
+	}
+	parsed, _ := codex.Parse(t.rel, []byte(t.text), "")
+	if parsed == nil {
+		return nil, codex.Range{}, false
+	}
+	for _, l := range parsed.Links {
+		if l.Range.Contains(t.offset) {
+			if e, ok := t.cat.Resolve(l.LinkName()); ok {
+				return e, l.Range, true
+			}
+		}
+	}
+	return nil, codex.Range{}, false
+}
+
+// mentionAt finds the mention under the offset: from the manuscript's
+// index when it holds this very text, else by scanning the text.
+func (t *target) mentionAt() (manuscript.Mention, bool) {
+	ix := t.snap.Mentions()
+	if u, ok := t.snap.Unit(t.rel); ok && u.Text == t.text {
+		return ix.MentionAt(t.rel, t.offset)
+	}
+	mentions := ix.Matcher().Scan(t.text)
+	i := sort.Search(len(mentions), func(i int) bool { return mentions[i].Range.End > t.offset })
+	if i < len(mentions) && mentions[i].Range.Start <= t.offset {
+		return mentions[i], true
+	}
+	return manuscript.Mention{}, false
+}

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// document is the editor's text of an open file at one version.
+// Documents are immutable: a change makes a new one.
+type document struct {
+	uri     protocol.DocumentURI
+	version int32
+	text    string
+	lines   *lineIndex
+}
+
+func newDocument(uri protocol.DocumentURI, version int32, text string) *document {
+	return &document{uri: uri, version: version, text: text, lines: newLineIndex(text)}
+}
+
+func (s *Server) didOpen(ctx context.Context, params json.RawMessage) error {
+	p, err := decode[protocol.DidOpenTextDocumentParams](params)
+	if err != nil {
+		return err
+	}
+	doc := newDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
+	s.mu.Lock()
+	s.docs[doc.uri] = doc
+	s.mu.Unlock()
+	s.toOverlay(ctx, doc)
+	return nil
+}
+
+func (s *Server) didChange(ctx context.Context, params json.RawMessage) error {
+	p, err := decodeDidChangeParams(params)
+	if err != nil {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	uri := p.TextDocument.URI
+	s.mu.Lock()
+	old, ok := s.docs[uri]
+	s.mu.Unlock()
+	if !ok {
+		return errors.New("didChange for a document that is not open")
+	}
+	text, err := applyChanges(old.text, p.ContentChanges)
+	if err != nil {
+		// The old text stays: nothing the writer typed is half-applied.
+		return err
+	}
+	doc := newDocument(uri, p.TextDocument.Version, text)
+	s.mu.Lock()
+	s.docs[uri] = doc
+	s.mu.Unlock()
+	s.toOverlay(ctx, doc)
+	return nil
+}
+
+func (s *Server) didClose(ctx context.Context, params json.RawMessage) error {
+	p, err := decode[protocol.DidCloseTextDocumentParams](params)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.docs, p.TextDocument.URI)
+	s.mu.Unlock()
+	path, ok := uriPath(p.TextDocument.URI)
+	if !ok {
+		return nil
+	}
+	if proj, rel, ok := s.projectFor(path); ok && proj.loaded() {
+		return proj.ms.CloseDocument(ctx, rel)
+	}
+	return nil
+}
+
+// toOverlay hands an open document of a loaded project to its
+// manuscript; a project still loading picks it up when ready.
+func (s *Server) toOverlay(ctx context.Context, doc *document) {
+	path, ok := uriPath(doc.uri)
+	if !ok {
+		return
+	}
+	proj, rel, ok := s.projectFor(path)
+	if !ok || !proj.loaded() {
+		return
+	}
+	if err := proj.ms.OpenDocument(ctx, rel, doc.text, doc.version); err != nil {
+		s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
+	}
+}
+
+// syncOverlay hands every open document of p to its manuscript.
+func (s *Server) syncOverlay(p *project) {
+	if !p.loaded() {
+		return
+	}
+	s.mu.Lock()
+	docs := make([]*document, 0, len(s.docs))
+	for _, d := range s.docs {
+		docs = append(docs, d)
+	}
+	s.mu.Unlock()
+	for _, d := range docs {
+		if path, ok := uriPath(d.uri); ok {
+			if owner, rel, ok := s.projectFor(path); ok && owner == p {
+				if err := p.ms.OpenDocument(s.ctx, rel, d.text, d.version); err != nil {
+					s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
+				}
+			}
+		}
+	}
+}
+
+// openText is the text of a document: the editor's when it is open,
+// else the file's through the project (confined to it).
+func (s *Server) openText(uri protocol.DocumentURI) (*document, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.docs[uri]
+	return d, ok
+}
