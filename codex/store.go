@@ -86,6 +86,12 @@ type Change struct {
 	Updated []string
 	Removed []string
 	Catalog *Catalog
+	// Paths lists every project-relative path the watcher saw change in
+	// this batch, codex entry or not, so other readers of the project
+	// (the manuscript) can follow the same watcher; Resynced says the
+	// whole project was read again instead (after an event overflow).
+	Paths    []string
+	Resynced bool
 }
 
 // Store keeps a project's codex current: the catalog in memory, the

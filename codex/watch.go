@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -109,16 +110,20 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 				s.watchTree(w, s.root, ig, watched)
 			}
 			rewatch = false
+			resynced := fullSync
+			var rels []string
 			if fullSync {
 				s.watchTree(w, s.root, ig, watched)
 				ch, _, err = s.sync(ctx)
 			} else {
-				rels := make([]string, 0, len(pending))
+				rels = make([]string, 0, len(pending))
 				for rel := range pending {
 					rels = append(rels, rel)
 				}
+				slices.Sort(rels)
 				ch, err = s.Refresh(ctx, rels)
 			}
+			ch.Paths, ch.Resynced = rels, resynced
 			pending, fullSync = map[string]bool{}, false
 			if errors.Is(err, errClosed) || ctx.Err() != nil {
 				return nil
@@ -129,9 +134,9 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 			}
 			if len(ch.Updated)+len(ch.Removed) > 0 {
 				save.Reset(s.opts.SaveDelay)
-				if onChange != nil {
-					onChange(ch)
-				}
+			}
+			if onChange != nil && (len(ch.Updated)+len(ch.Removed) > 0 || len(ch.Paths) > 0 || ch.Resynced) {
+				onChange(ch)
 			}
 		case <-save.C:
 			if err := s.Save(); err != nil {

@@ -1,7 +1,11 @@
 package server
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -122,4 +126,32 @@ func TestDefinition(t *testing.T) {
 		},
 	}, &locs)
 	assert.Empty(t, locs)
+}
+
+func TestHoverSeesFilesChangedOnDisk(t *testing.T) {
+	c := startServer(t, Options{})
+	root := writeProject(t, bookFiles)
+	c.initialize(root)
+	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1))
+
+	// A new entry on disk: its name becomes hoverable in prose.
+	writeFileAt(t, root, "codex/characters/nobody.md", "---\nname: Nobody\n---\n# Nobody\n")
+	require.Eventually(t, func() bool {
+		h := c.hoverAt("manuscript/01-harbor.md", 4, 2)
+		return h != nil && strings.Contains(h.Contents.Value, "**Nobody**")
+	}, 10*time.Second, 20*time.Millisecond, "a codex entry created on disk")
+
+	// A chapter rewritten on disk (not open in the editor).
+	writeFileAt(t, root, "manuscript/02-storm.md", "# Storm\n\nIlse Dorn came back.\n")
+	require.Eventually(t, func() bool {
+		h := c.hoverAt("manuscript/02-storm.md", 2, 1)
+		return h != nil && strings.Contains(h.Contents.Value, "**Ilse Dorn**")
+	}, 10*time.Second, 20*time.Millisecond, "a chapter changed on disk")
+}
+
+func writeFileAt(t *testing.T, root, rel, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 }

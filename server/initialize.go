@@ -61,8 +61,13 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 		go func() {
 			defer s.work.Done()
 			p.load(s.ctx, s.opts, s.log)
+			if !p.loaded() {
+				s.log.Error("project not opened", "root", p.root, "err", p.err)
+				return
+			}
 			// Documents opened while the project loaded reach it now.
 			s.syncOverlay(p)
+			p.watch(s.ctx, s.log, nil)
 		}()
 	}
 	return nil

@@ -1,0 +1,46 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// watch follows the project's files with the codex's own watcher (Neovim
+// turns client-side file watching off on Linux, so the server cannot rely
+// on workspace/didChangeWatchedFiles): codex changes give the manuscript
+// a new name automaton; changed chapters are read again. changed, when
+// set, runs after each batch.
+func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
+	err := p.store.Watch(ctx, func(ch codex.Change) {
+		if len(ch.Updated)+len(ch.Removed) > 0 {
+			p.ms.SetCatalog(ch.Catalog)
+		}
+		if err := p.followManuscript(ctx, ch); err != nil {
+			log.Warn("manuscript not updated", "err", err)
+		}
+		if changed != nil {
+			changed()
+		}
+	})
+	if err != nil {
+		log.Warn("file watcher stopped", "root", p.real, "err", err)
+	}
+}
+
+// followManuscript applies a batch of file changes to the manuscript: the
+// files themselves when every path is a Markdown file, else (a folder
+// moved, or the watcher lost events) a fresh look at every chapter.
+func (p *project) followManuscript(ctx context.Context, ch codex.Change) error {
+	if ch.Resynced {
+		return p.ms.Reload(ctx)
+	}
+	for _, rel := range ch.Paths {
+		if !codex.IsMarkdown(rel) {
+			return p.ms.Reload(ctx)
+		}
+	}
+	_, err := p.ms.Refresh(ctx, ch.Paths)
+	return err
+}
