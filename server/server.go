@@ -289,7 +289,7 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 
 func (s *Server) notificationHandlers() map[string]notificationHandler {
 	return map[string]notificationHandler{
-		protocol.MethodInitialized:          s.initialized,
+		protocol.MethodInitialized:           s.initialized,
 		protocol.MethodTextDocumentDidOpen:   s.didOpen,
 		protocol.MethodTextDocumentDidChange: s.didChange,
 		protocol.MethodTextDocumentDidClose:  s.didClose,
