@@ -39,8 +39,11 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 				OpenClose: true,
 				Change:    protocol.TextDocumentSyncKindIncremental,
 			},
-			HoverProvider:      true,
-			DefinitionProvider: true,
+			HoverProvider:           true,
+			DefinitionProvider:      true,
+			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"["}},
+			DocumentSymbolProvider:  true,
+			WorkspaceSymbolProvider: true,
 		},
 		ServerInfo: serverInfo,
 	}, nil

@@ -278,8 +278,11 @@ type notificationHandler func(ctx context.Context, params json.RawMessage) error
 
 func (s *Server) requestHandlers() map[string]requestHandler {
 	hs := map[string]requestHandler{
-		protocol.MethodTextDocumentHover:      s.hover,
-		protocol.MethodTextDocumentDefinition: s.definition,
+		protocol.MethodTextDocumentHover:          s.hover,
+		protocol.MethodTextDocumentDefinition:     s.definition,
+		protocol.MethodTextDocumentCompletion:     s.completion,
+		protocol.MethodTextDocumentDocumentSymbol: s.documentSymbol,
+		protocol.MethodWorkspaceSymbol:            s.workspaceSymbol,
 	}
 	for m, h := range s.opts.extraRequests {
 		hs[m] = h
