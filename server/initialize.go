@@ -44,6 +44,8 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"["}},
 			DocumentSymbolProvider:  true,
 			WorkspaceSymbolProvider: true,
+			ReferencesProvider:      true,
+			RenameProvider:          &protocol.RenameOptions{PrepareProvider: true},
 		},
 		ServerInfo: serverInfo,
 	}, nil

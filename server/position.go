@@ -60,6 +60,17 @@ func newLineIndex(text string) *lineIndex {
 	}
 	isASCII := true
 	for i := 0; i < len(text); i++ {
+		// Most eight-byte words of prose hold no line break, so they are
+		// skipped whole; this makes indexing a chapter a few microseconds.
+		if i+8 <= len(text) {
+			if w := load64(text, i); !hasByte(w, '\n') && !hasByte(w, '\r') {
+				if w&highBits != 0 {
+					isASCII = false
+				}
+				i += 7
+				continue
+			}
+		}
 		c := text[i]
 		switch {
 		case c >= utf8.RuneSelf:
@@ -79,6 +90,26 @@ func newLineIndex(text string) *lineIndex {
 	}
 	ix.ascii = append(ix.ascii, isASCII)
 	return ix
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// load64 reads eight bytes of s little-endian; the compiler turns this
+// pattern into one load.
+func load64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// hasByte reports whether any byte of w is b (the classic has-zero-byte
+// trick applied to w XOR b repeated).
+func hasByte(w uint64, b byte) bool {
+	x := w ^ (lowBits * uint64(b))
+	return (x-lowBits)&^x&highBits != 0
 }
 
 // lineCount is never zero: an empty text has one empty line.
@@ -130,6 +161,21 @@ func (ix *lineIndex) offset(p protocol.Position) (int, error) {
 	var col uint64
 	off := start
 	for off < end {
+		// Runs of ASCII, the bulk of a line even when it holds a dash or
+		// a quote, advance eight units at a time.
+		if off+8 <= end && want-col >= 8 && load64(ix.text, off)&highBits == 0 {
+			off += 8
+			col += 8
+			continue
+		}
+		if ix.text[off] < utf8.RuneSelf {
+			if col >= want {
+				break
+			}
+			col++
+			off++
+			continue
+		}
 		_, size := utf8.DecodeRuneInString(ix.text[off:end])
 		// Stopping when the next character would overshoot handles both
 		// "exactly here" and "inside a surrogate pair" (snap to its start).
@@ -159,6 +205,16 @@ func (ix *lineIndex) position(off int) protocol.Position {
 	}
 	col := 0
 	for o := start; o < off; {
+		if o+8 <= off && load64(ix.text, o)&highBits == 0 {
+			o += 8
+			col += 8
+			continue
+		}
+		if ix.text[o] < utf8.RuneSelf {
+			o++
+			col++
+			continue
+		}
 		_, size := utf8.DecodeRuneInString(ix.text[o:end])
 		if o+size > off {
 			break

@@ -15,6 +15,7 @@ var fuzzTexts = []string{
 	"a😀b\n中文\r\ne\u0301",
 	"bad \xff\xe2\x82 bytes\n\xf0\x9f",
 	"\r\r\n\n\r",
+	"a longer line of plain prose — with a dash\r\nand “quotes” after sixteen bytes 😀 ok\rend",
 }
 
 func FuzzLineIndex(f *testing.F) {

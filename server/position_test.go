@@ -227,6 +227,33 @@ func TestLineIndexRoundTrip(t *testing.T) {
 	}
 }
 
+// The eight-byte fast paths only engage on long runs, which the short
+// table texts barely have; real prose checks them against the reference.
+func TestLineIndexProse(t *testing.T) {
+	text := chapter()[:6000] + "\r\n" + strings.Repeat("ascii only, no breaks ", 20) + "\r" + chapter()[:500]
+	ix := newLineIndex(text)
+	boundaries := runeBoundaries(text)
+	for line := uint32(0); line <= uint32(ix.lineCount()); line++ {
+		for char := uint32(0); char < 700; char += 3 {
+			p := pos(line, char)
+			got, err := ix.offset(p)
+			ref, exact, ok := refOffset(text, p)
+			require.Equal(t, ref, got, "offset(%v)", p)
+			require.Equal(t, ok, err == nil)
+			if exact {
+				require.Equal(t, p, ix.position(got))
+			}
+		}
+	}
+	for off := 0; off <= len(text); off++ {
+		back, err := ix.offset(ix.position(off))
+		require.NoError(t, err)
+		if boundaries[off] && !(off > 0 && text[off-1] == '\r' && off < len(text) && text[off] == '\n') {
+			require.Equal(t, off, back)
+		}
+	}
+}
+
 func TestLineIndexRangeOf(t *testing.T) {
 	text := "Mara 😀 walked\r\nto the 港.\n"
 	ix := newLineIndex(text)

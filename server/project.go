@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
@@ -23,6 +24,10 @@ type project struct {
 	real  string
 	store *codex.Store
 	ms    *manuscript.Manuscript
+
+	// codexMu guards codexScan, the codex's own mentions, built lazily.
+	codexMu   sync.Mutex
+	codexScan *codexMentions
 }
 
 // newProject resolves root now, so that the paths requests compare

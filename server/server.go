@@ -283,6 +283,9 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		protocol.MethodTextDocumentCompletion:     s.completion,
 		protocol.MethodTextDocumentDocumentSymbol: s.documentSymbol,
 		protocol.MethodWorkspaceSymbol:            s.workspaceSymbol,
+		protocol.MethodTextDocumentReferences:     s.references,
+		protocol.MethodTextDocumentPrepareRename:  s.prepareRename,
+		protocol.MethodTextDocumentRename:         s.rename,
 	}
 	for m, h := range s.opts.extraRequests {
 		hs[m] = h

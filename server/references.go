@@ -1,0 +1,86 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// occurrence is one place an entry is named, in prose or in the codex.
+type occurrence struct {
+	path    string
+	text    string
+	mention manuscript.Mention
+}
+
+// occurrences lists every mention of e across the manuscript (open
+// chapters as the editor has them) and the codex, in reading order then
+// codex order.
+func (t *target) occurrences(e *codex.Entry) []occurrence {
+	var out []occurrence
+	ix := t.snap.Mentions()
+	for _, u := range t.snap.Units() {
+		for _, m := range ix.Mentions(u.Path) {
+			if m.Entry == e.ID || slices.Contains(m.Others, e.ID) {
+				out = append(out, occurrence{path: u.Path, text: u.Text, mention: m})
+			}
+		}
+	}
+	for _, cm := range t.proj.codexMentionsFor(t.cat, ix.Matcher()).byEntry[e.ID] {
+		out = append(out, occurrence{path: cm.path, text: cm.text, mention: cm.mention})
+	}
+	return out
+}
+
+// locations turns occurrences into LSP locations, indexing each file's
+// lines once.
+func (t *target) locations(occs []occurrence) []protocol.Location {
+	out := make([]protocol.Location, 0, len(occs))
+	var lines *lineIndex
+	var linesOf string
+	for _, o := range occs {
+		if lines == nil || linesOf != o.path {
+			lines, linesOf = newLineIndex(o.text), o.path
+		}
+		out = append(out, protocol.Location{
+			URI:   t.proj.uri(o.path),
+			Range: lines.rangeOf(o.mention.Range.Start, o.mention.Range.End),
+		})
+	}
+	return out
+}
+
+// references lists every mention of the entry under the cursor, and with
+// includeDeclaration its name in the entry's front matter.
+func (s *Server) references(ctx context.Context, params json.RawMessage) (any, error) {
+	p, err := decode[protocol.ReferenceParams](params)
+	if err != nil {
+		return nil, err
+	}
+	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
+	if err != nil || !ok {
+		return []protocol.Location{}, err
+	}
+	e, _, ok := t.entryAt()
+	if !ok {
+		return []protocol.Location{}, nil
+	}
+	locs := t.locations(t.occurrences(e))
+	if p.Context.IncludeDeclaration && e.NameRange.Len() > 0 {
+		lines := newLineIndex(e.Source)
+		decl := protocol.Location{URI: t.proj.uri(e.ID), Range: lines.rangeOf(e.NameRange.Start, e.NameRange.End)}
+		locs = append([]protocol.Location{decl}, locs...)
+	}
+	return locs, ctx.Err()
+}
+
+// uri is the file: URI of a project-relative path.
+func (p *project) uri(rel string) protocol.DocumentURI {
+	return pathURI(filepath.Join(p.real, filepath.FromSlash(rel)))
+}
