@@ -151,7 +151,13 @@ func TestHoverSeesFilesChangedOnDisk(t *testing.T) {
 
 func writeFileAt(t *testing.T, root, rel, text string) {
 	t.Helper()
+	require.NoError(t, writeFileErr(root, rel, text))
+}
+
+func writeFileErr(root, rel, text string) error {
 	p := filepath.Join(root, filepath.FromSlash(rel))
-	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, []byte(text), 0o644)
 }

@@ -46,6 +46,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 			WorkspaceSymbolProvider: true,
 			ReferencesProvider:      true,
 			RenameProvider:          &protocol.RenameOptions{PrepareProvider: true},
+			CodeActionProvider:      &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
 		},
 		ServerInfo: serverInfo,
 	}, nil
@@ -72,7 +73,12 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 			}
 			// Documents opened while the project loaded reach it now.
 			s.syncOverlay(p)
-			p.watch(s.ctx, s.log, nil)
+			s.publishCodexProblems(s.ctx, p)
+			s.republishOpen()
+			p.watch(s.ctx, s.log, func() {
+				s.publishCodexProblems(s.ctx, p)
+				s.republishOpen()
+			})
 		}()
 	}
 	return nil

@@ -25,9 +25,11 @@ type project struct {
 	store *codex.Store
 	ms    *manuscript.Manuscript
 
-	// codexMu guards codexScan, the codex's own mentions, built lazily.
+	// codexMu guards codexScan, the codex's own mentions, built lazily,
+	// and published, the codex files whose problems the client was sent.
 	codexMu   sync.Mutex
 	codexScan *codexMentions
+	published map[string]bool
 }
 
 // newProject resolves root now, so that the paths requests compare

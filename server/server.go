@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -50,6 +51,8 @@ type Server struct {
 	roots    []string
 	projects []*project
 	docs     map[protocol.DocumentURI]*document
+	// diagTimers debounce each document's diagnostics.
+	diagTimers map[protocol.DocumentURI]*time.Timer
 
 	// exitCode is set by the exit notification; done closes then.
 	exitOnce sync.Once
@@ -70,11 +73,12 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Server{
-		opts:     opts,
-		log:      log,
-		inflight: map[jsonrpc2.ID]context.CancelFunc{},
-		docs:     map[protocol.DocumentURI]*document{},
-		done:     make(chan struct{}),
+		opts:       opts,
+		log:        log,
+		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
+		docs:       map[protocol.DocumentURI]*document{},
+		diagTimers: map[protocol.DocumentURI]*time.Timer{},
+		done:       make(chan struct{}),
 	}
 }
 
@@ -286,6 +290,7 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		protocol.MethodTextDocumentReferences:     s.references,
 		protocol.MethodTextDocumentPrepareRename:  s.prepareRename,
 		protocol.MethodTextDocumentRename:         s.rename,
+		protocol.MethodTextDocumentCodeAction:     s.codeAction,
 	}
 	for m, h := range s.opts.extraRequests {
 		hs[m] = h

@@ -32,6 +32,7 @@ func (s *Server) didOpen(ctx context.Context, params json.RawMessage) error {
 	s.docs[doc.uri] = doc
 	s.mu.Unlock()
 	s.toOverlay(ctx, doc)
+	s.scheduleDiagnostics(doc.uri)
 	return nil
 }
 
@@ -57,6 +58,7 @@ func (s *Server) didChange(ctx context.Context, params json.RawMessage) error {
 	s.docs[uri] = doc
 	s.mu.Unlock()
 	s.toOverlay(ctx, doc)
+	s.scheduleDiagnostics(uri)
 	return nil
 }
 
@@ -67,7 +69,14 @@ func (s *Server) didClose(ctx context.Context, params json.RawMessage) error {
 	}
 	s.mu.Lock()
 	delete(s.docs, p.TextDocument.URI)
+	if t, ok := s.diagTimers[p.TextDocument.URI]; ok {
+		t.Stop()
+		delete(s.diagTimers, p.TextDocument.URI)
+	}
 	s.mu.Unlock()
+	// A closed chapter's diagnostics are cleared; a codex file's problems
+	// on disk stay listed, as for any file not open.
+	s.sendDiagnostics(ctx, p.TextDocument.URI, 0, nil)
 	path, ok := uriPath(p.TextDocument.URI)
 	if !ok {
 		return nil

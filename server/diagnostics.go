@@ -1,0 +1,191 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// diagnosticDelay lets a burst of keystrokes settle before a document's
+// diagnostics are computed again.
+const diagnosticDelay = 150 * time.Millisecond
+
+// Diagnostic codes quire adds to the codex's problem codes.
+const codeUntrackedName = "untracked-name"
+
+// untrackedData travels with an untracked-name diagnostic, so the code
+// action knows the name without reading the message.
+type untrackedData struct {
+	Name string `json:"name"`
+}
+
+// scheduleDiagnostics publishes uri's diagnostics after the delay,
+// restarting the wait on every call.
+func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.diagTimers[uri]; ok {
+		t.Reset(diagnosticDelay)
+		return
+	}
+	s.diagTimers[uri] = time.AfterFunc(diagnosticDelay, func() {
+		s.mu.Lock()
+		delete(s.diagTimers, uri)
+		s.mu.Unlock()
+		if s.ctx.Err() != nil {
+			return
+		}
+		s.publishDiagnostics(s.ctx, uri)
+	})
+}
+
+// publishDiagnostics computes and sends the diagnostics of one document.
+func (s *Server) publishDiagnostics(ctx context.Context, uri protocol.DocumentURI) {
+	diags, version, ok := s.diagnosticsFor(ctx, uri)
+	if !ok {
+		return
+	}
+	s.sendDiagnostics(ctx, uri, version, diags)
+}
+
+func (s *Server) sendDiagnostics(ctx context.Context, uri protocol.DocumentURI, version int32, diags []protocol.Diagnostic) {
+	if diags == nil {
+		diags = []protocol.Diagnostic{}
+	}
+	err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{
+		URI: uri, Version: uint32(max(version, 0)), Diagnostics: diags,
+	})
+	if err != nil {
+		s.log.Debug("diagnostics not sent", "err", err)
+	}
+}
+
+// diagnosticsFor is what quire has to say about a document: problems of
+// a codex file, untracked names in a chapter.
+func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) ([]protocol.Diagnostic, int32, bool) {
+	path, ok := uriPath(uri)
+	if !ok {
+		return nil, 0, false
+	}
+	proj, rel, ok := s.projectFor(path)
+	if !ok || !proj.loaded() {
+		return nil, 0, false
+	}
+	doc, open := s.openText(uri)
+	cat := proj.store.Catalog()
+	snap := proj.ms.Snapshot()
+	var text string
+	var version int32
+	if open {
+		text, version = doc.text, doc.version
+	} else if u, err := snap.Document(rel); err == nil {
+		text = u.Text
+	} else {
+		return nil, 0, false
+	}
+	lines := newLineIndex(text)
+	var diags []protocol.Diagnostic
+	for _, p := range codexProblems(cat, rel, text) {
+		diags = append(diags, protocol.Diagnostic{
+			Range:    lines.rangeOf(clampRange(p.Range, len(text))),
+			Severity: protocol.DiagnosticSeverity(p.Severity),
+			Code:     p.Code,
+			Source:   "quire",
+			Message:  p.Message,
+		})
+	}
+	if _, isChapter := snap.Unit(rel); isChapter {
+		diags = append(diags, untrackedDiagnostics(snap, rel, lines)...)
+	}
+	return diags, version, ctx.Err() == nil
+}
+
+// codexProblems are the problems of the codex file rel with the text the
+// editor shows: the catalog's own when that is the text it read, else
+// those found by reading the editor's text (front matter, links).
+func codexProblems(cat *codex.Catalog, rel, text string) []codex.Problem {
+	e, isEntry := cat.Get(rel)
+	if !isEntry || e.Source == text {
+		return cat.ProblemsIn(rel)
+	}
+	parsed, problems := codex.Parse(rel, []byte(text), e.Type)
+	if parsed == nil {
+		return problems
+	}
+	for _, l := range parsed.Links {
+		if _, ok := cat.Resolve(l.LinkName()); !ok {
+			problems = append(problems, codex.Problem{
+				Path: rel, Code: codex.CodeBrokenLink, Severity: codex.SeverityWarning, Range: l.TargetRange,
+				Message: fmt.Sprintf("no codex entry is named %q", l.LinkName()),
+			})
+		}
+	}
+	return problems
+}
+
+// untrackedDiagnostics marks the first use in the book of each name that
+// looks like an entity and has no entry, when that first use is in rel.
+func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *lineIndex) []protocol.Diagnostic {
+	var out []protocol.Diagnostic
+	for _, u := range snap.Mentions().Untracked(manuscript.UntrackedMinCount) {
+		if u.First.Path != rel {
+			continue
+		}
+		out = append(out, protocol.Diagnostic{
+			Range:    lines.rangeOf(u.First.Range.Start, u.First.Range.End),
+			Severity: protocol.DiagnosticSeverityInformation,
+			Code:     codeUntrackedName,
+			Source:   "quire",
+			Message:  fmt.Sprintf("%q is used %d times in %d chapters and has no codex entry", u.Name, u.Count, u.Units),
+			Data:     untrackedData{Name: u.Name},
+		})
+	}
+	return out
+}
+
+// publishCodexProblems sends the diagnostics of codex files on disk that
+// are not open, and clears those whose problems are gone.
+func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
+	byPath := map[string]bool{}
+	for _, prob := range p.store.Catalog().Problems() {
+		byPath[prob.Path] = true
+	}
+	p.codexMu.Lock()
+	previous := p.published
+	p.published = byPath
+	p.codexMu.Unlock()
+	for rel := range byPath {
+		s.publishDiagnostics(ctx, p.uri(rel))
+	}
+	for rel := range previous {
+		if !byPath[rel] && path.Ext(rel) != "" {
+			if _, open := s.openText(p.uri(rel)); !open {
+				s.sendDiagnostics(ctx, p.uri(rel), 0, nil)
+			}
+		}
+	}
+}
+
+// republishOpen schedules fresh diagnostics for every open document.
+func (s *Server) republishOpen() {
+	s.mu.Lock()
+	uris := make([]protocol.DocumentURI, 0, len(s.docs))
+	for u := range s.docs {
+		uris = append(uris, u)
+	}
+	s.mu.Unlock()
+	for _, u := range uris {
+		s.scheduleDiagnostics(u)
+	}
+}
+
+func clampRange(r codex.Range, n int) (int, int) {
+	start := min(max(r.Start, 0), n)
+	return start, min(max(r.End, start), n)
+}

@@ -1,0 +1,107 @@
+package server
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
+)
+
+// latestDiagnostics is the last publishDiagnostics the client received
+// for uri.
+func (c *testClient) latestDiagnostics(uri protocol.DocumentURI) (protocol.PublishDiagnosticsParams, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.notes) - 1; i >= 0; i-- {
+		n := c.notes[i]
+		if n.Method() != protocol.MethodTextDocumentPublishDiagnostics {
+			continue
+		}
+		var p protocol.PublishDiagnosticsParams
+		if json.Unmarshal(n.Params(), &p) == nil && p.URI == uri {
+			return p, true
+		}
+	}
+	return protocol.PublishDiagnosticsParams{}, false
+}
+
+// waitDiagnostics waits until the latest diagnostics of uri satisfy ok.
+func (c *testClient) waitDiagnostics(uri protocol.DocumentURI, what string, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
+	c.t.Helper()
+	var got []protocol.Diagnostic
+	require.Eventually(c.t, func() bool {
+		p, found := c.latestDiagnostics(uri)
+		got = p.Diagnostics
+		return found && ok(p.Diagnostics)
+	}, 10*time.Second, 10*time.Millisecond, what)
+	return got
+}
+
+func hasCode(code string) func([]protocol.Diagnostic) bool {
+	return func(ds []protocol.Diagnostic) bool {
+		for _, d := range ds {
+			if d.Code == code {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func TestDiagnostics(t *testing.T) {
+	files := map[string]string{
+		"codex/characters/mara-vell.md": "---\nname: Mara Vell\n---\n# Mara Vell\n\nSee [[Port Caddow]].\n",
+		"codex/characters/broken.md":    "---\nname: [unclosed\n---\n# Broken\n",
+		"manuscript/01-a.md":            "# One\n\nMara met Hesper at dawn. Later, Hesper left.\n",
+		"manuscript/02-b.md":            "# Two\n\nAgain, Hesper came back, and Hesper smiled.\n",
+	}
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, files))
+
+	// Codex files on disk, not open.
+	c.waitDiagnostics(c.uri("codex/characters/mara-vell.md"), "a broken link on disk", hasCode("broken-link"))
+	c.waitDiagnostics(c.uri("codex/characters/broken.md"), "broken front matter on disk", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+
+	// An open chapter: the first use of an untracked name.
+	c.open("manuscript/01-a.md", files["manuscript/01-a.md"])
+	ds := c.waitDiagnostics(c.uri("manuscript/01-a.md"), "untracked name", hasCode(codeUntrackedName))
+	require.Len(t, ds, 1)
+	assert.Equal(t, protocol.DiagnosticSeverityInformation, ds[0].Severity)
+	assert.Equal(t, protocol.Range{Start: position(2, 9), End: position(2, 15)}, ds[0].Range)
+	assert.Contains(t, ds[0].Message, "Hesper")
+
+	// The code action creates an entry from a template.
+	var actions []codeAction
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-a.md")},
+		Range:        ds[0].Range,
+		Context:      protocol.CodeActionContext{Diagnostics: ds},
+	}, &actions)
+	require.NotEmpty(t, actions)
+	assert.Equal(t, "Create character entry for Hesper", actions[0].Title)
+	assert.True(t, actions[0].IsPreferred)
+	raw, err := json.Marshal(actions[0].Edit)
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"kind":"create"`)
+	assert.Contains(t, string(raw), "codex/characters/hesper.md")
+	assert.Contains(t, string(raw), "name: Hesper")
+
+	// Editing a codex file: problems follow the editor's text.
+	c.open("codex/characters/mara-vell.md", files["codex/characters/mara-vell.md"])
+	c.notifyServer(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": c.uri("codex/characters/mara-vell.md"), "version": 2},
+		"contentChanges": []map[string]any{{"text": "---\nname: Mara Vell\n---\n# Mara Vell\n\nSee [[Mara Vell]].\n"}},
+	})
+	c.waitDiagnostics(c.uri("codex/characters/mara-vell.md"), "the link fixed in the editor", func(ds []protocol.Diagnostic) bool {
+		return !hasCode("broken-link")(ds)
+	})
+
+	// A codex entry created on disk tracks the name: the hint goes.
+	require.NoError(t, writeFileErr(c.root, "codex/characters/hesper.md", "---\nname: Hesper\n---\n# Hesper\n"))
+	c.waitDiagnostics(c.uri("manuscript/01-a.md"), "hint gone once Hesper has an entry", func(ds []protocol.Diagnostic) bool {
+		return !hasCode(codeUntrackedName)(ds)
+	})
+}
