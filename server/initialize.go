@@ -47,6 +47,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 			ReferencesProvider:      true,
 			RenameProvider:          &protocol.RenameOptions{PrepareProvider: true},
 			CodeActionProvider:      &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commandNames()},
 		},
 		ServerInfo: serverInfo,
 	}, nil

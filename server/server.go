@@ -51,6 +51,8 @@ type Server struct {
 	roots    []string
 	projects []*project
 	docs     map[protocol.DocumentURI]*document
+	// selection is the last selection captured for an advisor turn.
+	selection *capturedSelection
 	// diagTimers debounce each document's diagnostics.
 	diagTimers map[protocol.DocumentURI]*time.Timer
 
@@ -291,6 +293,12 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		protocol.MethodTextDocumentPrepareRename:  s.prepareRename,
 		protocol.MethodTextDocumentRename:         s.rename,
 		protocol.MethodTextDocumentCodeAction:     s.codeAction,
+		protocol.MethodWorkspaceExecuteCommand:    s.executeCommand,
+		methodLookup:                              s.quireLookup,
+		methodSearch:                              s.quireSearch,
+		methodList:                                s.quireList,
+		methodManuscriptContext:                   s.quireManuscriptContext,
+		methodCaptureSelection:                    s.quireCaptureSelection,
 	}
 	for m, h := range s.opts.extraRequests {
 		hs[m] = h

@@ -1,0 +1,235 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Custom requests, for clients that can call them; the same operations
+// are commands (command.go) for clients that cannot.
+const (
+	methodLookup            = "quire/lookup"
+	methodSearch            = "quire/search"
+	methodList              = "quire/list"
+	methodManuscriptContext = "quire/manuscriptContext"
+	methodCaptureSelection  = "quire/captureSelection"
+)
+
+// projectArg picks a project by a document URI inside it, or the first
+// project when the client names none.
+type projectArg struct {
+	URI protocol.DocumentURI `json:"uri,omitempty"`
+}
+
+func (s *Server) projectOf(ctx context.Context, a projectArg) (*project, error) {
+	var proj *project
+	if a.URI != "" {
+		if path, ok := uriPath(a.URI); ok {
+			proj, _, _ = s.projectFor(path)
+		}
+		if proj == nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not in a quire project", a.URI))
+		}
+	} else {
+		s.mu.Lock()
+		if len(s.projects) > 0 {
+			proj = s.projects[0]
+		}
+		s.mu.Unlock()
+		if proj == nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "no workspace folder is open")
+		}
+	}
+	if err := proj.wait(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "the project could not be opened: "+err.Error())
+	}
+	return proj, nil
+}
+
+type lookupArgs struct {
+	projectArg
+	Name string     `json:"name"`
+	Type codex.Type `json:"type,omitempty"`
+}
+
+type queryResult struct {
+	Query   string         `json:"query"`
+	Type    codex.Type     `json:"type,omitempty"`
+	Results []codex.Result `json:"results"`
+}
+
+func (s *Server) quireLookup(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[lookupArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	if a.Name == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "name is required")
+	}
+	proj, err := s.projectOf(ctx, a.projectArg)
+	if err != nil {
+		return nil, err
+	}
+	t := codex.ParseType(string(a.Type))
+	return queryResult{Query: a.Name, Type: t, Results: orEmpty(proj.store.Lookup(a.Name, t))}, nil
+}
+
+type searchArgs struct {
+	projectArg
+	Query  string       `json:"query"`
+	Type   codex.Type   `json:"entryType,omitempty"`
+	Tags   []string     `json:"tags,omitempty"`
+	Status codex.Status `json:"status,omitempty"`
+}
+
+func (s *Server) quireSearch(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[searchArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	proj, err := s.projectOf(ctx, a.projectArg)
+	if err != nil {
+		return nil, err
+	}
+	t := codex.ParseType(string(a.Type))
+	results, err := proj.store.Search(ctx, a.Query, codex.SearchOptions{Type: t, Tags: a.Tags, Status: a.Status})
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	return queryResult{Query: a.Query, Type: t, Results: orEmpty(results)}, nil
+}
+
+type listArgs struct {
+	projectArg
+	Type codex.Type `json:"entryType,omitempty"`
+}
+
+type listResult struct {
+	Type    codex.Type     `json:"entryType,omitempty"`
+	Count   int            `json:"count"`
+	Entries []codex.Result `json:"entries"`
+}
+
+func (s *Server) quireList(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[listArgs](params)
+	if err != nil && len(params) > 0 && string(params) != "null" {
+		return nil, err
+	}
+	proj, err := s.projectOf(ctx, a.projectArg)
+	if err != nil {
+		return nil, err
+	}
+	t := codex.ParseType(string(a.Type))
+	results := orEmpty(proj.store.List(t))
+	return listResult{Type: t, Count: len(results), Entries: results}, nil
+}
+
+type contextArgs struct {
+	projectArg
+	Ref  string   `json:"ref,omitempty"`
+	Refs []string `json:"refs,omitempty"`
+}
+
+// quireManuscriptContext reads manuscript units as the advisor's
+// get_manuscript_context does; "current" is the document in uri, and
+// "selection" the last captured selection.
+func (s *Server) quireManuscriptContext(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[contextArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	proj, err := s.projectOf(ctx, a.projectArg)
+	if err != nil {
+		return nil, err
+	}
+	refs := a.Refs
+	if a.Ref != "" {
+		refs = append([]string{a.Ref}, refs...)
+	}
+	turn := manuscript.Turn{}
+	if path, ok := uriPath(a.URI); ok {
+		if _, rel, ok := s.projectFor(path); ok {
+			turn.Current = rel
+		}
+	}
+	s.mu.Lock()
+	if sel := s.selection; sel != nil && sel.proj == proj {
+		turn.Selection = sel.sel
+	}
+	s.mu.Unlock()
+	result, err := proj.ms.Snapshot().Context(refs, turn, manuscript.Limits{})
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	return result, nil
+}
+
+type captureArgs struct {
+	URI   protocol.DocumentURI `json:"uri"`
+	Range protocol.Range       `json:"range"`
+}
+
+// capturedSelection is the selection of the current advisor turn.
+type capturedSelection struct {
+	proj *project
+	sel  *manuscript.Selection
+}
+
+// quireCaptureSelection records the writer's selection for the next
+// advisor turn and returns its metadata; the text stays in the server.
+func (s *Server) quireCaptureSelection(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[captureArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	path, ok := uriPath(a.URI)
+	if !ok {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "only file: documents can be captured")
+	}
+	proj, rel, ok := s.projectFor(path)
+	if !ok {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not in a quire project", a.URI))
+	}
+	if err := proj.wait(ctx); err != nil {
+		return nil, err
+	}
+	var lines *lineIndex
+	if doc, open := s.openText(a.URI); open {
+		lines = doc.lines
+	} else {
+		u, err := proj.ms.Snapshot().Document(rel)
+		if err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		}
+		lines = newLineIndex(u.Text)
+	}
+	start, end, err := lines.rangeOffsets(a.Range)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	sel, err := proj.ms.Snapshot().CaptureSelection(rel, codex.Range{Start: start, End: end})
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	s.mu.Lock()
+	s.selection = &capturedSelection{proj: proj, sel: sel}
+	s.mu.Unlock()
+	return sel.Meta(), nil
+}
+
+func orEmpty(rs []codex.Result) []codex.Result {
+	if rs == nil {
+		return []codex.Result{}
+	}
+	return rs
+}
