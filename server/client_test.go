@@ -24,7 +24,7 @@ type testClient struct {
 	root   string
 	exit   chan int
 	mu     sync.Mutex
-	notes  []jsonrpc2.Request
+	notes  []received
 	notify chan struct{}
 }
 
@@ -54,11 +54,22 @@ func startServer(t testing.TB, opts Options) *testClient {
 	return c
 }
 
+// received is one message the server sent the client.
+type received struct {
+	method string
+	params json.RawMessage
+}
+
+func (r received) Method() string          { return r.method }
+func (r received) Params() json.RawMessage { return r.params }
+
 // handle records what the server sends the client and answers its
 // requests with an empty result.
 func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	c.mu.Lock()
-	c.notes = append(c.notes, req)
+	// The library decodes without copying: params alias a buffer it
+	// reuses, so they are copied before the next message arrives.
+	c.notes = append(c.notes, received{method: req.Method(), params: append(json.RawMessage(nil), req.Params()...)})
 	c.mu.Unlock()
 	select {
 	case c.notify <- struct{}{}:
@@ -174,4 +185,15 @@ func (c *testClient) shutdown() int {
 		c.t.Fatal("server did not exit")
 		return -1
 	}
+}
+
+// methods lists what the server sent, for failure messages.
+func (c *testClient) methods() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, len(c.notes))
+	for i, n := range c.notes {
+		out[i] = n.method + " " + string(n.params)
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 
 	"go.lsp.dev/protocol"
 )
@@ -67,10 +69,17 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 		s.work.Add(1)
 		go func() {
 			defer s.work.Done()
-			p.load(s.ctx, s.opts, s.log)
+			prog := s.startProgress(s.ctx, "quire/load/"+p.root, "quire: reading "+filepath.Base(p.root))
+			p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) })
 			if !p.loaded() {
+				prog.end(s.ctx, "failed")
 				s.log.Error("project not opened", "root", p.root, "err", p.err)
+				s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("quire could not open %s: %v", p.root, p.err))
 				return
+			}
+			prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
+			if p.inMemory {
+				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
 			}
 			// Documents opened while the project loaded reach it now.
 			s.syncOverlay(p)

@@ -24,6 +24,8 @@ type project struct {
 	real  string
 	store *codex.Store
 	ms    *manuscript.Manuscript
+	// inMemory says another quire process holds the index on disk.
+	inMemory bool
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent.
@@ -45,14 +47,14 @@ func newProject(root string) *project {
 // load opens the codex (its index in the cache, or in memory when
 // another quire holds it) and the manuscript, and finds the codex's names
 // in the prose.
-func (p *project) load(ctx context.Context, opts Options, log *slog.Logger) {
+func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onProgress func(done, total int)) {
 	defer close(p.ready)
 	real, err := codex.ProjectRoot(p.root)
 	if err != nil {
 		p.err = err
 		return
 	}
-	copts := codex.Options{Logger: log}
+	copts := codex.Options{Logger: log, Progress: onProgress}
 	if opts.CacheDir != "" {
 		sum := sha256.Sum256([]byte(real))
 		copts.CacheDir = filepath.Join(opts.CacheDir, hex.EncodeToString(sum[:6]))
@@ -60,6 +62,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger) {
 	store, err := codex.Open(ctx, real, copts)
 	if errors.Is(err, codex.ErrIndexLocked) {
 		log.Warn("index in use by another quire process; this session indexes in memory", "root", real)
+		p.inMemory = true
 		copts.InMemory = true
 		store, err = codex.Open(ctx, real, copts)
 	}
@@ -67,7 +70,13 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger) {
 		p.err = fmt.Errorf("open codex of %s: %w", real, err)
 		return
 	}
-	ms, err := manuscript.Open(ctx, real, manuscript.Options{Logger: log})
+	globs, err := manuscript.GlobsFromConfig(real)
+	if err != nil {
+		store.Close()
+		p.err = err
+		return
+	}
+	ms, err := manuscript.Open(ctx, real, manuscript.Options{Globs: globs, Logger: log})
 	if err != nil {
 		store.Close()
 		p.err = fmt.Errorf("open manuscript of %s: %w", real, err)

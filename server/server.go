@@ -66,6 +66,10 @@ type Server struct {
 	// cancel ends background work (project loading, watchers).
 	ctx    context.Context
 	cancel context.CancelFunc
+	// hmu is held while a message is handled; Serve sets stopped under it
+	// so that no message starts work once Serve waits for the work.
+	hmu     sync.Mutex
+	stopped bool
 }
 
 // New returns a server ready to Serve one connection.
@@ -100,8 +104,14 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	s.cancel()
 	_ = s.conn.Close()
-	// The read loop must be over before waiting for the work it starts.
-	<-s.conn.Done()
+	// Stop handling messages instead of waiting for the read loop to end:
+	// closing os.Stdin does not interrupt a pending read from a blocking
+	// pipe, and editors wait for the process to end after exit with its
+	// stdin still open. Once stopped, no message starts work, so waiting
+	// for the work is safe; the read loop ends when its read does.
+	s.hmu.Lock()
+	s.stopped = true
+	s.hmu.Unlock()
 	s.work.Wait()
 	s.closeProjects()
 	s.mu.Lock()
@@ -122,6 +132,11 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 // Notifications run here, in order; requests run on their own
 // goroutines, so a slow one never holds up hover.
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	s.hmu.Lock()
+	defer s.hmu.Unlock()
+	if s.stopped {
+		return nil
+	}
 	switch r := req.(type) {
 	case *jsonrpc2.Notification:
 		s.protect(r.Method(), func() { s.notification(ctx, r) })
@@ -150,14 +165,16 @@ func (s *Server) call(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc
 	state := s.state
 	s.mu.Unlock()
 	switch {
+	// Shut down comes first: an initialize after shutdown must not bring
+	// the session back.
+	case state == stateShutDown:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down"))
+		return
 	case method == protocol.MethodInitialize:
 		s.protectedReply(ctx, reply, method, func() (any, error) { return s.initialize(call.Params()) })
 		return
 	case state == stateNew:
 		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized yet"))
-		return
-	case state == stateShutDown:
-		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down"))
 		return
 	case method == protocol.MethodShutdown:
 		s.mu.Lock()
@@ -257,7 +274,9 @@ func (s *Server) cancelRequest(params json.RawMessage) {
 	var p struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
+	// validID first: null unmarshals into num without an error, and
+	// would cancel request 0.
+	if err := json.Unmarshal(params, &p); err != nil || !validID(p.ID) {
 		return
 	}
 	var id jsonrpc2.ID

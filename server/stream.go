@@ -72,15 +72,34 @@ func (s *stream) readOne() (jsonrpc2.Message, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	data := make([]byte, length)
-	if _, err := io.ReadFull(s.in, data); err != nil {
+	// The body grows as its bytes arrive: a header that claims 64 MiB
+	// and sends nothing must not cost 64 MiB.
+	var body bytes.Buffer
+	body.Grow(min(length, 1<<20))
+	if _, err := io.CopyN(&body, s.in, int64(length)); err != nil {
 		return nil, 0, fmt.Errorf("read message body: %w", err)
 	}
+	data := body.Bytes()
 	msg, err := jsonrpc2.DecodeMessage(data)
 	if err != nil {
 		return nil, int64(length), invalidMessage(data, err)
 	}
+	if _, ok := msg.(*jsonrpc2.Response); ok && !isResponse(data) {
+		// The library reads any message without a method as a response,
+		// and drops a response to nothing; a request whose method is
+		// missing, null or empty would then never be answered.
+		return nil, int64(length), invalidMessage(data, errors.New("a message needs a method, a result or an error"))
+	}
 	return msg, int64(length), nil
+}
+
+// isResponse reports whether a message has a result or an error.
+func isResponse(data []byte) bool {
+	var r struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal(data, &r) == nil && (r.Result != nil || r.Error != nil)
 }
 
 // readHeader reads header lines up to the blank line and returns the
@@ -90,7 +109,9 @@ func (s *stream) readOne() (jsonrpc2.Message, int64, error) {
 func (s *stream) readHeader() (int, error) {
 	length := -1
 	var problem string
-	for lines := 0; ; lines++ {
+	// lines counts header lines only: with the blank lines counted, a
+	// second stray blank line ended an empty header and drew an error.
+	for lines := 0; ; {
 		line, err := s.in.ReadString('\n')
 		if err != nil {
 			if errors.Is(err, io.EOF) && line == "" && lines == 0 {
@@ -105,7 +126,12 @@ func (s *stream) readHeader() (int, error) {
 			}
 			break
 		}
-		if i := strings.Index(strings.ToLower(line), "content-length:"); i > 0 {
+		lines++
+		// asciiLower, not strings.ToLower: the index must be one into line,
+		// and ToLower changes byte lengths (invalid UTF-8 becomes a 3-byte
+		// U+FFFD, İ grows a byte), which sliced past the end and panicked
+		// the read loop, ending the process.
+		if i := strings.Index(asciiLower(line), "content-length:"); i > 0 {
 			line, length, problem = line[i:], -1, ""
 		}
 		name, value, ok := strings.Cut(line, ":")
@@ -145,14 +171,18 @@ func (s *stream) readHeader() (int, error) {
 
 // invalidMessage describes a body that is not a JSON-RPC message, with
 // the request's id when one can be read, so the client can match it.
+// Only a body that is not JSON at all is a ParseError: valid JSON that is
+// not a request (a string, a batch, a numeric method) is InvalidRequest,
+// and a field of the wrong type must not hide the id.
 func invalidMessage(data []byte, err error) error {
-	var probe struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-	}
-	if jerr := json.Unmarshal(data, &probe); jerr != nil {
+	var v any
+	if jerr := json.Unmarshal(data, &v); jerr != nil {
 		return &frameError{code: jsonrpc2.ParseError, msg: "message is not valid JSON: " + jerr.Error()}
 	}
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(data, &probe)
 	id := probe.ID
 	if !validID(id) {
 		id = nil
@@ -217,6 +247,18 @@ func (s *stream) writeFrame(body []byte) (int64, error) {
 
 // Close closes the underlying connection.
 func (s *stream) Close() error { return s.closer.Close() }
+
+// asciiLower lowers ASCII letters only, so byte offsets into the result
+// are offsets into s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
+}
 
 func clip(s string) string {
 	if len(s) > 40 {

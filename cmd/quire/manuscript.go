@@ -13,9 +13,9 @@ func (g *globalOptions) openManuscript(ctx context.Context) (*manuscript.Manuscr
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := readProjectConfig(dir)
+	globs, err := manuscript.GlobsFromConfig(dir)
 	if err != nil {
 		return nil, err
 	}
-	return manuscript.Open(ctx, dir, manuscript.Options{Globs: cfg.Manuscript, Logger: g.logger()})
+	return manuscript.Open(ctx, dir, manuscript.Options{Globs: globs, Logger: g.logger()})
 }

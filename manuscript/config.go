@@ -1,4 +1,4 @@
-package main
+package manuscript
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// projectConfig is the part of quire.yaml the command line reads today:
-// where the manuscript is. The rest of the file is the server's.
+// projectConfig is the part of quire.yaml the manuscript reads: where
+// the chapters are.
 type projectConfig struct {
 	// Manuscript lists globs of chapter files, relative to the project;
 	// one string or a list.
@@ -35,8 +35,14 @@ func (g *globList) UnmarshalYAML(n *yaml.Node) error {
 	return fmt.Errorf("line %d: manuscript must be a glob or a list of globs", n.Line)
 }
 
-// readProjectConfig reads root/quire.yaml; a missing file is the default
-// configuration.
+// GlobsFromConfig reads the `manuscript:` globs of root/quire.yaml; none
+// (no file, no key) means DefaultGlobs. A file that cannot be read as
+// YAML is an error that names it.
+func GlobsFromConfig(root string) ([]string, error) {
+	c, err := readProjectConfig(root)
+	return c.Manuscript, err
+}
+
 func readProjectConfig(root string) (projectConfig, error) {
 	var c projectConfig
 	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
