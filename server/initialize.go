@@ -60,6 +60,11 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 	s.mu.Lock()
 	roots := s.roots
+	// A client that says initialized twice gets its projects once.
+	if s.loading {
+		roots = nil
+	}
+	s.loading = true
 	s.mu.Unlock()
 	for _, root := range roots {
 		p := newProject(root)
@@ -70,7 +75,15 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 		go func() {
 			defer s.work.Done()
 			prog := s.startProgress(s.ctx, "quire/load/"+p.root, "quire: reading "+filepath.Base(p.root))
-			p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) })
+			p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) }, func() {
+				// Documents opened while the project loaded reach it before any
+				// request can see it ready; one opened from now on finds it
+				// ready and goes to it directly.
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				s.overlayAllLocked(p)
+				close(p.ready)
+			})
 			if !p.loaded() {
 				prog.end(s.ctx, "failed")
 				s.log.Error("project not opened", "root", p.root, "err", p.err)
@@ -81,8 +94,6 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 			if p.inMemory {
 				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
 			}
-			// Documents opened while the project loaded reach it now.
-			s.syncOverlay(p)
 			s.publishCodexProblems(s.ctx, p)
 			s.republishOpen()
 			p.watch(s.ctx, s.log, func() {

@@ -47,8 +47,18 @@ func newProject(root string) *project {
 // load opens the codex (its index in the cache, or in memory when
 // another quire holds it) and the manuscript, and finds the codex's names
 // in the prose.
-func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onProgress func(done, total int)) {
-	defer close(p.ready)
+//
+// beforeReady runs once the project has loaded, just before requests may
+// use it; it does not run when loading fails.
+func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onProgress func(done, total int), beforeReady func()) {
+	loaded := false
+	defer func() {
+		if loaded && beforeReady != nil {
+			beforeReady()
+			return
+		}
+		close(p.ready)
+	}()
 	real, err := codex.ProjectRoot(p.root)
 	if err != nil {
 		p.err = err
@@ -84,6 +94,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 	}
 	ms.SetCatalog(store.Catalog())
 	p.store, p.ms = store, ms
+	loaded = true
 }
 
 // wait blocks until the project is loaded.

@@ -49,6 +49,7 @@ type Server struct {
 	inflight map[jsonrpc2.ID]context.CancelFunc
 	client   protocol.ClientCapabilities
 	roots    []string
+	loading  bool
 	projects []*project
 	docs     map[protocol.DocumentURI]*document
 	// selection is the last selection captured for an advisor turn.

@@ -93,13 +93,14 @@ func (s *stream) readOne() (jsonrpc2.Message, int64, error) {
 	return msg, int64(length), nil
 }
 
-// isResponse reports whether a message has a result or an error.
+// isResponse reports whether a message has a result or an error. Like
+// the library, it reads the first JSON value and ignores what follows.
 func isResponse(data []byte) bool {
 	var r struct {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	return json.Unmarshal(data, &r) == nil && (r.Result != nil || r.Error != nil)
+	return json.NewDecoder(bytes.NewReader(data)).Decode(&r) == nil && (r.Result != nil || r.Error != nil)
 }
 
 // readHeader reads header lines up to the blank line and returns the

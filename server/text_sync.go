@@ -103,24 +103,20 @@ func (s *Server) toOverlay(ctx context.Context, doc *document) {
 	}
 }
 
-// syncOverlay hands every open document of p to its manuscript.
-func (s *Server) syncOverlay(p *project) {
-	if !p.loaded() {
-		return
-	}
-	s.mu.Lock()
-	docs := make([]*document, 0, len(s.docs))
+// overlayAllLocked hands every open document of p to its manuscript;
+// s.mu is held, so no document opens or changes meanwhile.
+func (s *Server) overlayAllLocked(p *project) {
 	for _, d := range s.docs {
-		docs = append(docs, d)
-	}
-	s.mu.Unlock()
-	for _, d := range docs {
-		if path, ok := uriPath(d.uri); ok {
-			if owner, rel, ok := s.projectFor(path); ok && owner == p {
-				if err := p.ms.OpenDocument(s.ctx, rel, d.text, d.version); err != nil {
-					s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
-				}
-			}
+		path, ok := uriPath(d.uri)
+		if !ok {
+			continue
+		}
+		rel, ok := p.rel(path)
+		if !ok {
+			continue
+		}
+		if err := p.ms.OpenDocument(s.ctx, rel, d.text, d.version); err != nil {
+			s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
 		}
 	}
 }

@@ -1,0 +1,197 @@
+package server
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// The server benchmarks drive a real session over a pipe against a
+// synthetic book of 10,000 codex entries and 200 chapters of 5,000
+// words, written once to the user cache folder.
+var benchBook = corpus.Options{Entries: 10000, Chapters: 200, ChapterWords: 5000, Seed: 1}
+
+// benchSpot is a place in a chapter where a name is mentioned.
+type benchSpot struct {
+	rel string
+	pos protocol.Position
+}
+
+// benchSetup returns the corpus folder, places to hover and the entry
+// mentioned most, found with the domain packages directly.
+func benchSetup(b *testing.B) (root string, spots []benchSpot, main benchSpot) {
+	b.Helper()
+	root, err := corpus.Cached(context.Background(), benchBook)
+	if err != nil {
+		b.Fatal(err)
+	}
+	store, err := codex.Open(context.Background(), root, codex.Options{InMemory: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	ms, err := manuscript.Open(context.Background(), root, manuscript.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ms.SetCatalog(store.Catalog())
+	snap := ms.Snapshot()
+	ix := snap.Mentions()
+	top := ix.Table().Rows[0].Entry
+	for _, u := range snap.Units() {
+		lines := newLineIndex(u.Text)
+		for i, m := range ix.Mentions(u.Path) {
+			s := benchSpot{u.Path, lines.position(m.Range.Start + 1)}
+			if i%25 == 0 {
+				spots = append(spots, s)
+			}
+			if m.Entry == top && main.rel == "" {
+				main = s
+			}
+		}
+	}
+	return root, spots, main
+}
+
+func benchClient(b *testing.B, root, cache string) *testClient {
+	c := startServer(b, Options{CacheDir: cache})
+	c.initialize(root)
+	return c
+}
+
+// BenchmarkFirstHover is the time from initialize to the first answered
+// hover with the index already in the cache: what a writer waits for
+// after opening the editor.
+func BenchmarkFirstHover(b *testing.B) {
+	root, spots, _ := benchSetup(b)
+	cache := b.TempDir()
+	warm := benchClient(b, root, cache)
+	if warm.hoverAt(spots[0].rel, spots[0].pos.Line, spots[0].pos.Character) == nil {
+		b.Fatal("no hover on a mention")
+	}
+	warm.shutdown()
+	b.ResetTimer()
+	for b.Loop() {
+		c := startServer(b, Options{CacheDir: cache})
+		c.initialize(root)
+		if c.hoverAt(spots[0].rel, spots[0].pos.Line, spots[0].pos.Character) == nil {
+			b.Fatal("no hover")
+		}
+		b.StopTimer()
+		c.shutdown()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkHover measures hover latency over the protocol, p50 and p99.
+func BenchmarkHover(b *testing.B) {
+	root, spots, _ := benchSetup(b)
+	c := benchClient(b, root, b.TempDir())
+	c.hoverAt(spots[0].rel, spots[0].pos.Line, spots[0].pos.Character)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		s := spots[i%len(spots)]
+		start := time.Now()
+		if c.hoverAt(s.rel, s.pos.Line, s.pos.Character) == nil {
+			b.Fatalf("no hover at %s %v", s.rel, s.pos)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat)
+	reportRSS(b)
+}
+
+// BenchmarkReferences lists every mention of the most mentioned entry.
+func BenchmarkReferences(b *testing.B) {
+	root, _, main := benchSetup(b)
+	c := benchClient(b, root, b.TempDir())
+	params := protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(main.rel)}, Position: main.pos,
+	}}
+	var locs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, params, &locs) // the first call scans the codex once
+	b.ResetTimer()
+	for b.Loop() {
+		c.call(protocol.MethodTextDocumentReferences, params, &locs)
+	}
+	b.ReportMetric(float64(len(locs)), "locations")
+}
+
+// BenchmarkChangeToDiagnostics edits a 5,000-word chapter and waits for
+// its fresh diagnostics; the debounce is subtracted, so what remains is
+// the work.
+func BenchmarkChangeToDiagnostics(b *testing.B) {
+	root, spots, _ := benchSetup(b)
+	c := benchClient(b, root, b.TempDir())
+	rel := spots[len(spots)/2].rel
+	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.open(rel, string(text))
+	uri := c.uri(rel)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		version := int32(i + 2)
+		start := time.Now()
+		c.notifyServer(protocol.MethodTextDocumentDidChange, map[string]any{
+			"textDocument": map[string]any{"uri": uri, "version": version},
+			"contentChanges": []map[string]any{{
+				"range": protocol.Range{Start: protocol.Position{Line: 2}, End: protocol.Position{Line: 2}},
+				"text":  "Another line " + strconv.Itoa(i) + ".\n",
+			}},
+		})
+		for {
+			if p, ok := c.latestDiagnostics(uri); ok && p.Version == uint32(version) {
+				break
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+		lat = append(lat, time.Since(start)-diagnosticDelay)
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat)
+}
+
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	slices.Sort(lat)
+	at := func(q float64) float64 {
+		return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / float64(time.Microsecond)
+	}
+	b.ReportMetric(at(0.50), "p50-µs")
+	b.ReportMetric(at(0.99), "p99-µs")
+}
+
+// reportRSS reports the resident memory of the whole test process
+// (server and client) after a collection.
+func reportRSS(b *testing.B) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			if kb, err := strconv.Atoi(strings.Fields(line)[1]); err == nil {
+				b.ReportMetric(float64(kb)/1024, "RSS-MB")
+			}
+		}
+	}
+}
