@@ -23,6 +23,9 @@ type Options struct {
 	// Logger receives paths and counts, never prose. The default discards
 	// everything.
 	Logger *slog.Logger
+	// Catalog is the codex whose names are found in the prose from the
+	// start; SetCatalog changes it later. None finds no mentions.
+	Catalog *codex.Catalog
 }
 
 // Manuscript keeps a project's chapters current: it reads them from disk
@@ -65,7 +68,7 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	m := &Manuscript{root: real, globs: globs, log: log, overlay: NewOverlay()}
-	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, mentions: BuildMentionIndex(NewMatcher(nil), nil)})
+	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, mentions: BuildMentionIndex(NewMatcher(opts.Catalog), nil)})
 	if err := m.Reload(ctx); err != nil {
 		return nil, err
 	}

@@ -19,11 +19,10 @@ func BenchmarkOpenManuscript(b *testing.B) {
 	}
 	ctx := context.Background()
 	for b.Loop() {
-		m, err := manuscript.Open(ctx, dir, manuscript.Options{})
+		m, err := manuscript.Open(ctx, dir, manuscript.Options{Catalog: book.catalog})
 		if err != nil {
 			b.Fatal(err)
 		}
-		m.SetCatalog(book.catalog)
 		if n := len(m.Snapshot().Units()); n != len(book.units) {
 			b.Fatalf("read %d chapters, want %d", n, len(book.units))
 		}

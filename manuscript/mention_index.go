@@ -34,8 +34,10 @@ type unitMentions struct {
 	// counts are sorted by count, most first, then by first mention.
 	counts  []EntryCount
 	byEntry map[string]int
-	// names are the unit's untracked-name candidates by normalized form.
-	names map[string]nameTally
+	// names finds the unit's untracked-name candidates by normalized form
+	// on first use: only diagnostics and `quire untracked` ask, and it
+	// costs as much as the mention scan itself.
+	names func() map[string]nameTally
 }
 
 // EntryCount is how often one entry is mentioned in a unit.
@@ -236,7 +238,7 @@ func scanUnit(m *Matcher, u *Unit) *unitMentions {
 	for i, c := range um.counts {
 		um.byEntry[c.Entry] = i
 	}
-	um.names = findUntracked(m, u, body, um.mentions)
+	um.names = sync.OnceValue(func() map[string]nameTally { return findUntracked(m, u, body, um.mentions) })
 	return um
 }
 

@@ -53,7 +53,7 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 	}
 	totals := map[string]*total{}
 	for _, um := range ix.order {
-		for key, t := range um.names {
+		for key, t := range um.names() {
 			sum := totals[key]
 			if sum == nil {
 				sum = &total{}

@@ -138,6 +138,9 @@ func BenchmarkReferences(b *testing.B) {
 func BenchmarkChangeToDiagnostics(b *testing.B) {
 	root, spots, _ := benchSetup(b)
 	c := benchClient(b, root, b.TempDir())
+	if c.hoverAt(spots[0].rel, spots[0].pos.Line, spots[0].pos.Character) == nil { // waits for the project
+		b.Fatal("no hover")
+	}
 	rel := spots[len(spots)/2].rel
 	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {

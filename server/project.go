@@ -64,6 +64,38 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		p.err = err
 		return
 	}
+	globs, err := manuscript.GlobsFromConfig(real)
+	if err != nil {
+		p.err = err
+		return
+	}
+	// The chapters are read while the codex opens; their mentions are
+	// found once both are in.
+	var ms *manuscript.Manuscript
+	var msErr error
+	var reading sync.WaitGroup
+	reading.Go(func() {
+		ms, msErr = manuscript.Open(ctx, real, manuscript.Options{Globs: globs, Logger: log})
+	})
+	store, err := p.openCodex(ctx, real, opts, log, onProgress)
+	reading.Wait()
+	if err != nil {
+		p.err = err
+		return
+	}
+	if msErr != nil {
+		store.Close()
+		p.err = fmt.Errorf("open manuscript of %s: %w", real, msErr)
+		return
+	}
+	ms.SetCatalog(store.Catalog())
+	p.store, p.ms = store, ms
+	loaded = true
+}
+
+// openCodex opens the project's codex with its index in the cache, or
+// in memory when another quire process holds that.
+func (p *project) openCodex(ctx context.Context, real string, opts Options, log *slog.Logger, onProgress func(done, total int)) (*codex.Store, error) {
 	copts := codex.Options{Logger: log, Progress: onProgress}
 	if opts.CacheDir != "" {
 		sum := sha256.Sum256([]byte(real))
@@ -77,24 +109,9 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		store, err = codex.Open(ctx, real, copts)
 	}
 	if err != nil {
-		p.err = fmt.Errorf("open codex of %s: %w", real, err)
-		return
+		return nil, fmt.Errorf("open codex of %s: %w", real, err)
 	}
-	globs, err := manuscript.GlobsFromConfig(real)
-	if err != nil {
-		store.Close()
-		p.err = err
-		return
-	}
-	ms, err := manuscript.Open(ctx, real, manuscript.Options{Globs: globs, Logger: log})
-	if err != nil {
-		store.Close()
-		p.err = fmt.Errorf("open manuscript of %s: %w", real, err)
-		return
-	}
-	ms.SetCatalog(store.Catalog())
-	p.store, p.ms = store, ms
-	loaded = true
+	return store, nil
 }
 
 // wait blocks until the project is loaded.

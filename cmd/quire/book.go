@@ -22,12 +22,11 @@ func (g *globalOptions) openBook(ctx context.Context) (*book, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := g.openManuscript(ctx)
+	m, err := g.openManuscript(ctx, s.Catalog())
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
-	m.SetCatalog(s.Catalog())
 	return &book{store: s, ms: m}, nil
 }
 
