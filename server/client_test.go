@@ -25,6 +25,9 @@ type testClient struct {
 	exit   chan int
 	mu     sync.Mutex
 	notes  []received
+	// answers are the results the client gives the server's requests, by
+	// method; requests not listed get null.
+	answers map[string]any
 	notify chan struct{}
 }
 
@@ -32,11 +35,17 @@ type testClient struct {
 // initialized.
 func startServer(t testing.TB, opts Options) *testClient {
 	t.Helper()
-	serverSide, clientSide := net.Pipe()
 	if opts.CacheDir == "" {
 		opts.CacheDir = t.TempDir()
 	}
-	srv := New(opts)
+	return startServerWith(t, New(opts))
+}
+
+// startServerWith runs srv on a pipe, for tests that call into the
+// server directly as well.
+func startServerWith(t testing.TB, srv *Server) *testClient {
+	t.Helper()
+	serverSide, clientSide := net.Pipe()
 	c := &testClient{t: t, exit: make(chan int, 1), notify: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { c.exit <- srv.Serve(ctx, serverSide) }()
@@ -70,12 +79,13 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 	// The library decodes without copying: params alias a buffer it
 	// reuses, so they are copied before the next message arrives.
 	c.notes = append(c.notes, received{method: req.Method(), params: append(json.RawMessage(nil), req.Params()...)})
+	answer := c.answers[req.Method()]
 	c.mu.Unlock()
 	select {
 	case c.notify <- struct{}{}:
 	default:
 	}
-	return reply(ctx, nil, nil)
+	return reply(ctx, answer, nil)
 }
 
 // writeProject writes files into a new temp project folder.
