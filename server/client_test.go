@@ -19,16 +19,16 @@ import (
 // testClient is an LSP client on one end of a net.Pipe, the server on the
 // other: every test goes through real JSON-RPC framing.
 type testClient struct {
-	t      testing.TB
-	conn   jsonrpc2.Conn
-	root   string
-	exit   chan int
-	mu     sync.Mutex
-	notes  []received
+	t     testing.TB
+	conn  jsonrpc2.Conn
+	root  string
+	exit  chan int
+	mu    sync.Mutex
+	notes []received
 	// answers are the results the client gives the server's requests, by
 	// method; requests not listed get null.
 	answers map[string]any
-	notify chan struct{}
+	notify  chan struct{}
 }
 
 // startServer runs a server on a pipe and returns the client end, not yet
