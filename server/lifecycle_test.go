@@ -224,3 +224,12 @@ func TestExitDoesNotWaitForABlockedRead(t *testing.T) {
 	}
 	<-conn.closed
 }
+
+func TestInitializeTwice(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, bookFiles))
+	err := c.callErr(protocol.MethodInitialize, protocol.InitializeParams{}, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "already")
+	require.NotNil(t, c.hoverAt("manuscript/02-storm.md", 2, 6), "the session goes on with its first workspace")
+}

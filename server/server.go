@@ -171,6 +171,9 @@ func (s *Server) call(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc
 	case state == stateShutDown:
 		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down"))
 		return
+	case method == protocol.MethodInitialize && state == stateInitialized:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received"))
+		return
 	case method == protocol.MethodInitialize:
 		s.protectedReply(ctx, reply, method, func() (any, error) { return s.initialize(call.Params()) })
 		return
