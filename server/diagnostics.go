@@ -108,7 +108,8 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 
 // codexProblems are the problems of the codex file rel with the text the
 // editor shows: the catalog's own when that is the text it read, else
-// those found by reading the editor's text (front matter, links).
+// those found by reading the editor's text (front matter, links), and
+// any change it makes to a locked field.
 func codexProblems(cat *codex.Catalog, rel, text string) []codex.Problem {
 	e, isEntry := cat.Get(rel)
 	if !isEntry || e.Source == text {
@@ -118,6 +119,7 @@ func codexProblems(cat *codex.Catalog, rel, text string) []codex.Problem {
 	if parsed == nil {
 		return problems
 	}
+	problems = append(problems, lockedChanges(e, parsed, text)...)
 	for _, l := range parsed.Links {
 		if _, ok := cat.Resolve(l.LinkName()); !ok {
 			problems = append(problems, codex.Problem{

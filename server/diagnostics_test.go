@@ -105,3 +105,34 @@ func TestDiagnostics(t *testing.T) {
 		return !hasCode(codeUntrackedName)(ds)
 	})
 }
+
+func TestDiagnosticsWarnOfAChangeToALockedField(t *testing.T) {
+	entry := "---\nname: Mara Vell\nrole: Protagonist\nlocked: [role]\n---\n# Mara Vell\n"
+	files := map[string]string{"codex/characters/mara-vell.md": entry, "manuscript/01-a.md": "# A\n"}
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, files))
+	uri := c.uri("codex/characters/mara-vell.md")
+	c.open("codex/characters/mara-vell.md", entry)
+	c.waitDiagnostics(uri, "no problem while the text is as saved", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+
+	// A proposal applied in the editor (or the writer) changes the role.
+	c.notifyServer(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument": map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []map[string]any{{
+			"range": protocol.Range{Start: position(2, 6), End: position(2, 17)},
+			"text":  "Antagonist",
+		}},
+	})
+	ds := c.waitDiagnostics(uri, "the locked role changed", hasCode(codeLockedChange))
+	require.Len(t, ds, 1)
+	assert.Equal(t, protocol.DiagnosticSeverityWarning, ds[0].Severity)
+	assert.Equal(t, uint32(2), ds[0].Range.Start.Line, "on the role line")
+	assert.Contains(t, ds[0].Message, `"role" is locked`)
+
+	// Changing an unlocked field is fine.
+	c.notifyServer(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 3},
+		"contentChanges": []map[string]any{{"text": "---\nname: Mara Vell\nrole: Protagonist\nlocked: [role]\nsummary: New.\n---\n# Mara Vell\n"}},
+	})
+	c.waitDiagnostics(uri, "an unlocked change", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+}
