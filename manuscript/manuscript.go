@@ -220,7 +220,13 @@ func (m *Manuscript) publish(s *Snapshot) { m.snap.Store(s) }
 // SetCatalog makes cat the codex whose names are found in the prose: a
 // new name automaton, and every chapter scanned again.
 func (m *Manuscript) SetCatalog(cat *codex.Catalog) {
-	matcher := NewMatcher(cat)
+	m.SetMatcher(NewMatcher(cat))
+}
+
+// SetMatcher is SetCatalog with the automaton already built, for a caller
+// that uses the same matcher meanwhile (and can tell, by comparing it
+// with the index's, whether the index has caught up).
+func (m *Manuscript) SetMatcher(matcher *Matcher) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.publish(m.snap.Load().withMatcher(matcher))

@@ -100,7 +100,9 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 			Message:  p.Message,
 		})
 	}
-	if _, isChapter := snap.Unit(rel); isChapter {
+	// Untracked names need the whole book scanned with the current names;
+	// until then (the first moments after opening) there are none to give.
+	if _, isChapter := snap.Unit(rel); isChapter && snap.Mentions().Matcher() == proj.matcher.Load() {
 		diags = append(diags, untrackedDiagnostics(snap, rel, lines)...)
 	}
 	return diags, version, ctx.Err() == nil

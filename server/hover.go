@@ -61,7 +61,9 @@ func hoverCard(t *target, e *codex.Entry) string {
 	if excerpt := codex.LeadExcerpt(e.BodyText(), hoverExcerptBytes); excerpt != "" && !strings.Contains(excerpt, e.Summary) {
 		fmt.Fprintf(&b, "%s\n\n", quoteBlock(excerpt))
 	}
-	if line := appearanceLine(t.snap.Mentions().Appearances(e.ID)); line != "" {
+	if !t.indexed() {
+		b.WriteString("*Counting the chapters that mention it…*\n\n")
+	} else if line := appearanceLine(t.snap.Mentions().Appearances(e.ID)); line != "" {
 		fmt.Fprintf(&b, "%s\n\n", line)
 	}
 	fmt.Fprintf(&b, "[%s](%s)", e.ID, pathURI(filepath.Join(t.proj.real, filepath.FromSlash(e.ID))))

@@ -90,6 +90,7 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 				s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("quire could not open %s: %v", p.root, p.err))
 				return
 			}
+			p.index(s.log)
 			prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
 			if p.inMemory {
 				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
@@ -26,6 +28,11 @@ type project struct {
 	ms    *manuscript.Manuscript
 	// inMemory says another quire process holds the index on disk.
 	inMemory bool
+	// matcher finds the current codex's names. The mention index catches
+	// up with it in the background (indexed closes the first time), so
+	// the first hover need not wait for the whole book to be scanned.
+	matcher atomic.Pointer[manuscript.Matcher]
+	indexed chan struct{}
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent.
@@ -37,7 +44,7 @@ type project struct {
 // newProject resolves root now, so that the paths requests compare
 // against never change while the project loads.
 func newProject(root string) *project {
-	p := &project{root: root, real: root, ready: make(chan struct{})}
+	p := &project{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{})}
 	if real, err := codex.ProjectRoot(root); err == nil {
 		p.real = real
 	}
@@ -71,13 +78,17 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 	}
 	// The chapters are read while the codex opens; their mentions are
 	// found once both are in.
+	start := time.Now()
+	var readMS time.Duration
 	var ms *manuscript.Manuscript
 	var msErr error
 	var reading sync.WaitGroup
 	reading.Go(func() {
 		ms, msErr = manuscript.Open(ctx, real, manuscript.Options{Globs: globs, Logger: log})
+		readMS = time.Since(start)
 	})
 	store, err := p.openCodex(ctx, real, opts, log, onProgress)
+	codexMS := time.Since(start)
 	reading.Wait()
 	if err != nil {
 		p.err = err
@@ -88,7 +99,9 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		p.err = fmt.Errorf("open manuscript of %s: %w", real, msErr)
 		return
 	}
-	ms.SetCatalog(store.Catalog())
+	p.matcher.Store(manuscript.NewMatcher(store.Catalog()))
+	log.Debug("project loaded", "root", real, "codexMs", codexMS.Milliseconds(), "chaptersMs", readMS.Milliseconds(),
+		"totalMs", time.Since(start).Milliseconds())
 	p.store, p.ms = store, ms
 	loaded = true
 }
@@ -112,6 +125,29 @@ func (p *project) openCodex(ctx context.Context, real string, opts Options, log 
 		return nil, fmt.Errorf("open codex of %s: %w", real, err)
 	}
 	return store, nil
+}
+
+// index scans the manuscript with the project's matcher; run after
+// ready, it makes references, rename and untracked names complete.
+func (p *project) index(log *slog.Logger) {
+	start := time.Now()
+	p.ms.SetMatcher(p.matcher.Load())
+	close(p.indexed)
+	log.Debug("manuscript indexed", "root", p.real, "ms", time.Since(start).Milliseconds())
+}
+
+// waitIndexed blocks until the manuscript has been scanned for mentions
+// once.
+func (p *project) waitIndexed(ctx context.Context) error {
+	if err := p.wait(ctx); err != nil {
+		return err
+	}
+	select {
+	case <-p.indexed:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // wait blocks until the project is loaded.

@@ -71,6 +71,9 @@ func (s *Server) references(ctx context.Context, params json.RawMessage) (any, e
 	if !ok {
 		return []protocol.Location{}, nil
 	}
+	if err := t.waitIndexed(ctx); err != nil {
+		return nil, err
+	}
 	locs := t.locations(t.occurrences(e))
 	if p.Context.IncludeDeclaration && e.NameRange.Len() > 0 {
 		lines := newLineIndex(e.Source)

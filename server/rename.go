@@ -53,6 +53,9 @@ func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "rename works on the name, alias or [[link]] of a codex entry")
 	}
+	if err := t.waitIndexed(ctx); err != nil {
+		return nil, err
+	}
 	if e.NameRange.Len() == 0 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, e.ID+" takes its name from its heading or file name; add `name:` to its front matter first")
 	}

@@ -97,13 +97,30 @@ func (t *target) linkAt() (*codex.Entry, codex.Range, bool) {
 // index when it holds this very text, else by scanning the text.
 func (t *target) mentionAt() (manuscript.Mention, bool) {
 	ix := t.snap.Mentions()
-	if u, ok := t.snap.Unit(t.rel); ok && u.Text == t.text {
+	if u, ok := t.snap.Unit(t.rel); ok && u.Text == t.text && t.indexed() {
 		return ix.MentionAt(t.rel, t.offset)
 	}
-	mentions := ix.Matcher().Scan(t.text)
+	mentions := t.proj.matcher.Load().Scan(t.text)
 	i := sort.Search(len(mentions), func(i int) bool { return mentions[i].Range.End > t.offset })
 	if i < len(mentions) && mentions[i].Range.Start <= t.offset {
 		return mentions[i], true
 	}
 	return manuscript.Mention{}, false
+}
+
+// indexed reports whether the snapshot's mentions were found with the
+// project's current names; until then features scan what they need.
+func (t *target) indexed() bool {
+	return t.snap.Mentions().Matcher() == t.proj.matcher.Load()
+}
+
+// waitIndexed waits until the whole manuscript has been scanned with the
+// project's names, and moves the target to that snapshot: references and
+// rename need every mention.
+func (t *target) waitIndexed(ctx context.Context) error {
+	if err := t.proj.waitIndexed(ctx); err != nil {
+		return err
+	}
+	t.snap = t.proj.ms.Snapshot()
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // watch follows the project's files with the codex's own watcher (Neovim
@@ -15,7 +16,9 @@ import (
 func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
 	err := p.store.Watch(ctx, func(ch codex.Change) {
 		if len(ch.Updated)+len(ch.Removed) > 0 {
-			p.ms.SetCatalog(ch.Catalog)
+			m := manuscript.NewMatcher(ch.Catalog)
+			p.matcher.Store(m)
+			p.ms.SetMatcher(m)
 		}
 		if err := p.followManuscript(ctx, ch); err != nil {
 			log.Warn("manuscript not updated", "err", err)
