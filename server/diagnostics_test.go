@@ -55,6 +55,8 @@ func TestDiagnostics(t *testing.T) {
 	files := map[string]string{
 		"codex/characters/mara-vell.md": "---\nname: Mara Vell\n---\n# Mara Vell\n\nSee [[Port Caddow]].\n",
 		"codex/characters/broken.md":    "---\nname: [unclosed\n---\n# Broken\n",
+		"codex/characters/jory.md":      "---\nname: Jory Fenwick\naliases: [the Lantern]\n---\n# Jory Fenwick\n",
+		"codex/locations/gannet.md":     "---\nname: Gannet Light\naliases: [the Lantern]\n---\n# Gannet Light\n",
 		"manuscript/01-a.md":            "# One\n\nMara met Hesper at dawn. Later, Hesper left.\n",
 		"manuscript/02-b.md":            "# Two\n\nAgain, Hesper came back, and Hesper smiled.\n",
 	}
@@ -64,6 +66,7 @@ func TestDiagnostics(t *testing.T) {
 	// Codex files on disk, not open.
 	c.waitDiagnostics(c.uri("codex/characters/mara-vell.md"), "a broken link on disk", hasCode("broken-link"))
 	c.waitDiagnostics(c.uri("codex/characters/broken.md"), "broken front matter on disk", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+	c.waitDiagnostics(c.uri("codex/locations/gannet.md"), "an alias two entries claim", hasCode("duplicate-name"))
 
 	// An open chapter: the first use of an untracked name.
 	c.open("manuscript/01-a.md", files["manuscript/01-a.md"])
