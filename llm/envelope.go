@@ -1,0 +1,83 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Error codes of the tool envelope. They are part of the contract with
+// the model and with tests: stable, upper snake case.
+const (
+	CodeUnknownTool        = "UNKNOWN_TOOL"
+	CodeInvalidJSON        = "INVALID_JSON"
+	CodeInvalidArguments   = "INVALID_ARGUMENTS"
+	CodeArgumentsTooLarge  = "ARGUMENTS_TOO_LARGE"
+	CodeToolOutputTooLarge = "TOOL_OUTPUT_TOO_LARGE"
+	CodeNotFound           = "NOT_FOUND"
+	CodeAmbiguous          = "AMBIGUOUS"
+	CodeOutOfScope         = "OUT_OF_SCOPE"
+	CodeToolDenied         = "TOOL_DENIED"
+	// CodeToolFailed is a tool that failed for a reason of its own (an
+	// index that could not be read); the message says which.
+	CodeToolFailed = "TOOL_FAILED"
+)
+
+// Envelope is what every tool call returns to the model: data when it
+// worked, errors when it did not, warnings either way.
+type Envelope struct {
+	OK       bool        `json:"ok"`
+	Data     any         `json:"data"`
+	Warnings []string    `json:"warnings"`
+	Errors   []ToolError `json:"errors"`
+}
+
+// ToolError is one error of an envelope.
+type ToolError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Candidates name what the model may have meant, for NOT_FOUND and
+	// AMBIGUOUS.
+	Candidates []string `json:"candidates,omitempty"`
+}
+
+func (e *ToolError) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// Errorf makes a ToolError with a code.
+func Errorf(code, format string, args ...any) *ToolError {
+	return &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Tool is one function the model may call. Tools are built per advisor
+// turn, bound to the book and the writer's place in it; the loop only
+// sees them through a Registry.
+type Tool struct {
+	// Name is snake_case, as the model calls it.
+	Name        string
+	Description string
+	// Parameters is the JSON schema of the arguments: an object with
+	// properties, kept simple (string, integer, boolean, arrays of
+	// strings, objects of strings) so every provider accepts it.
+	Parameters map[string]any
+	// Run does the work. A *ToolError keeps its code in the envelope;
+	// any other error becomes TOOL_FAILED.
+	Run func(ctx context.Context, args json.RawMessage) (data any, warnings []string, err error)
+}
+
+// envelopeOf wraps what a tool returned.
+func envelopeOf(data any, warnings []string, err error) Envelope {
+	env := Envelope{OK: err == nil, Data: data, Warnings: warnings, Errors: []ToolError{}}
+	if env.Warnings == nil {
+		env.Warnings = []string{}
+	}
+	if err != nil {
+		env.Data = nil
+		var te *ToolError
+		if !errors.As(err, &te) {
+			te = &ToolError{Code: CodeToolFailed, Message: err.Error()}
+		}
+		env.Errors = append(env.Errors, *te)
+	}
+	return env
+}
