@@ -1,0 +1,125 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Book is what the tools of one advisor turn read: the codex, a
+// manuscript snapshot, and the writer's place in it.
+type Book struct {
+	Store      *codex.Store
+	Manuscript *manuscript.Snapshot
+	Turn       manuscript.Turn
+	// Limits bound get_manuscript_context; zero fields take the
+	// manuscript package's defaults.
+	Limits manuscript.Limits
+}
+
+// ReadTools are the tools through which the model reads the book, in the
+// order the model is shown them. None of them writes anything.
+func ReadTools(b *Book) []Tool {
+	tools := []Tool{manuscriptContextTool(b)}
+	for _, t := range codex.Types {
+		tools = append(tools, canonContextTool(b, t))
+	}
+	return append(tools, listCodexTool(b), searchCodexTool(b))
+}
+
+// roots are the absolute project folders the book knows, longest first,
+// so that no message built from them leaks where the project lies.
+func (b *Book) roots() []string {
+	var out []string
+	add := func(r string) {
+		if r == "" {
+			return
+		}
+		for _, v := range []string{r, filepath.ToSlash(r)} {
+			if v != "" && v != "/" && v != "." {
+				out = append(out, v)
+			}
+		}
+	}
+	if b != nil && b.Store != nil {
+		add(b.Store.Root())
+	}
+	if b != nil && b.Manuscript != nil {
+		add(b.Manuscript.Root())
+	}
+	return out
+}
+
+// scrub replaces every mention of the project's absolute folder in s
+// with "<project>": what goes to the model names files by their
+// project-relative paths only, and where the book lies on disk (a home
+// folder, a user name) is none of its business.
+func (b *Book) scrub(s string) string {
+	for _, r := range b.roots() {
+		s = strings.ReplaceAll(s, r, "<project>")
+	}
+	return s
+}
+
+// scrubErr keeps a tool error's code and scrubs its message and
+// candidates; any other error becomes a TOOL_FAILED with a scrubbed
+// message.
+func (b *Book) scrubErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	te, ok := err.(*ToolError)
+	if !ok {
+		return &ToolError{Code: CodeToolFailed, Message: b.scrub(err.Error())}
+	}
+	out := &ToolError{Code: te.Code, Message: b.scrub(te.Message)}
+	for _, c := range te.Candidates {
+		out.Candidates = append(out.Candidates, b.scrub(c))
+	}
+	return out
+}
+
+// decodeBookArgs decodes a tool's arguments strictly: unknown fields and
+// anything but one JSON object are INVALID_ARGUMENTS. The dispatcher
+// validates the schema first; this is the tool's own guard.
+func decodeBookArgs(raw json.RawMessage, v any) error {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		trimmed = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return Errorf(CodeInvalidArguments, "arguments do not fit the tool's schema: %v", err)
+	}
+	if dec.More() {
+		return Errorf(CodeInvalidArguments, "arguments must be a single JSON object")
+	}
+	return nil
+}
+
+// bookObjectSchema is a JSON schema object that takes no other properties.
+func bookObjectSchema(properties map[string]any, required ...string) map[string]any {
+	s := map[string]any{
+		"type":                 "object",
+		"properties":           properties,
+		"additionalProperties": false,
+	}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+// entryTypeEnum lists the built-in entry types, as schemas offer them.
+func entryTypeEnum() []string {
+	out := make([]string, 0, len(codex.Types))
+	for _, t := range codex.Types {
+		out = append(out, string(t))
+	}
+	return out
+}

@@ -1,0 +1,328 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+const (
+	// maxNameChars bounds the name a get_<type>_context call takes.
+	maxNameChars = 200
+	// maxQueryChars bounds a search_codex query.
+	maxQueryChars = 500
+	// maxAlsoMatching bounds the other matches a lookup names.
+	maxAlsoMatching = 5
+	// maxNotFoundCandidates bounds the names a failed lookup suggests.
+	maxNotFoundCandidates = 5
+	// maxListEntries bounds what list_codex_entries returns.
+	maxListEntries = 200
+)
+
+// canonEntry is a codex entry as the model sees it: compact, with the
+// project-relative path only.
+type canonEntry struct {
+	RelativePath string          `json:"relativePath"`
+	Type         codex.Type      `json:"type"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Aliases      []string        `json:"aliases,omitempty"`
+	Summary      string          `json:"summary,omitempty"`
+	Tags         []string        `json:"tags,omitempty"`
+	Status       codex.Status    `json:"status"`
+	Excerpt      string          `json:"excerpt,omitempty"`
+	SoulExcerpt  string          `json:"soulExcerpt,omitempty"`
+	Match        codex.MatchKind `json:"match,omitempty"`
+	Score        float64         `json:"score,omitempty"`
+}
+
+func (b *Book) canonEntryOf(r codex.Result) canonEntry {
+	return canonEntry{
+		RelativePath: r.RelativePath,
+		Type:         r.Type,
+		Name:         r.Name,
+		Title:        r.Title,
+		Aliases:      r.Aliases,
+		Summary:      b.scrub(r.Summary),
+		Tags:         r.Tags,
+		Status:       r.Status,
+		Excerpt:      b.scrub(r.Excerpt),
+		SoulExcerpt:  b.scrub(r.SoulExcerpt),
+		Match:        r.Match,
+		Score:        r.Score,
+	}
+}
+
+// canonLookup is what get_<type>_context returns: the best match, and
+// the names of the others.
+type canonLookup struct {
+	canonEntry
+	AlsoMatching []string `json:"alsoMatching,omitempty"`
+}
+
+// canonListing is what list_codex_entries returns.
+type canonListing struct {
+	EntryType codex.Type     `json:"entryType"`
+	Count     int            `json:"count"`
+	Entries   []canonSummary `json:"entries"`
+}
+
+// canonSummary is an entry in a listing: no excerpts.
+type canonSummary struct {
+	Name         string       `json:"name"`
+	RelativePath string       `json:"relativePath"`
+	Aliases      []string     `json:"aliases,omitempty"`
+	Summary      string       `json:"summary,omitempty"`
+	Status       codex.Status `json:"status"`
+	Tags         []string     `json:"tags,omitempty"`
+}
+
+// canonSearch is what search_codex returns.
+type canonSearch struct {
+	Query     string       `json:"query"`
+	EntryType codex.Type   `json:"entryType,omitempty"`
+	Results   []canonEntry `json:"results"`
+}
+
+// typeBlurbs say what each built-in type holds, for tool descriptions.
+var typeBlurbs = map[codex.Type]string{
+	codex.TypeCharacter:    "a character (a person or other being in the story)",
+	codex.TypeLocation:     "a location: a place or setting",
+	codex.TypeOrganization: "an organization: an institution, faction, guild, government or similar group",
+	codex.TypeItem:         "an item: an object, technology, artifact or resource",
+	codex.TypeConcept:      "a concept: a world rule, social system, term, piece of history or recurring idea",
+	codex.TypeEvent:        "an event or timeline entry",
+	codex.TypeStyle:        "a style rule or style guide entry",
+}
+
+func canonContextTool(b *Book, t codex.Type) Tool {
+	blurb := typeBlurbs[t]
+	if blurb == "" {
+		blurb = "a " + string(t) + " entry"
+	}
+	soul := ""
+	if t == codex.TypeCharacter {
+		soul = " (and of the character's soul, when it has one)"
+	}
+	return Tool{
+		Name: fmt.Sprintf("get_%s_context", t),
+		Description: fmt.Sprintf("Look up the writer's canon for %s by name, title, file name or alias "+
+			"(case and accents ignored; a partial name or a small typo still finds it). "+
+			"Returns a compact entry: its summary, aliases, tags, status and a bounded excerpt of its text"+
+			"%s, plus the names of other entries that also match. "+
+			"When nothing matches, use search_codex with a few words instead.",
+			blurb, soul),
+		Parameters: bookObjectSchema(map[string]any{
+			"name": map[string]any{
+				"type":        "string",
+				"minLength":   1,
+				"maxLength":   maxNameChars,
+				"description": fmt.Sprintf("The %s's name, title or alias as the writer uses it.", t),
+			},
+		}, "name"),
+		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
+			data, warnings, err := b.canonContext(ctx, t, raw)
+			return data, warnings, b.scrubErr(err)
+		},
+	}
+}
+
+func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessage) (any, []string, error) {
+	var args struct {
+		Name string `json:"name"`
+	}
+	if err := decodeBookArgs(raw, &args); err != nil {
+		return nil, nil, err
+	}
+	name := strings.TrimSpace(args.Name)
+	switch {
+	case name == "":
+		return nil, nil, Errorf(CodeInvalidArguments, "name is empty; give the %s's name, title or alias", t)
+	case utf8.RuneCountInString(name) > maxNameChars:
+		return nil, nil, Errorf(CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
+	}
+	if b == nil || b.Store == nil {
+		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+	}
+	results := b.Store.Lookup(name, t)
+	if len(results) == 0 {
+		te := Errorf(CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
+		if found, err := b.Store.Search(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
+			for _, r := range found {
+				te.Candidates = append(te.Candidates, r.Name)
+			}
+		}
+		return nil, nil, te
+	}
+	best := results[0]
+	out := canonLookup{canonEntry: b.canonEntryOf(best)}
+	out.Score = 0
+	var warnings []string
+	var tied []string
+	for i, r := range results[1:] {
+		if i < maxAlsoMatching {
+			out.AlsoMatching = append(out.AlsoMatching, r.Name)
+		}
+		if r.Match == best.Match && r.Score == best.Score {
+			tied = append(tied, fmt.Sprintf("%s (%s)", r.Name, r.RelativePath))
+		}
+	}
+	if len(results)-1 > maxAlsoMatching {
+		warnings = append(warnings, fmt.Sprintf("%d more entries also match; use a fuller name to narrow it", len(results)-1-maxAlsoMatching))
+	}
+	if len(tied) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%q matches %s equally well; this is %s (%s): check it is the one meant",
+			name, strings.Join(tied, ", "), best.Name, best.RelativePath))
+	}
+	if best.Match == codex.MatchPartial || best.Match == codex.MatchFuzzy {
+		warnings = append(warnings, fmt.Sprintf("no entry is named %q exactly; this is the closest (%s match): check it is the one meant", name, best.Match))
+	}
+	return out, warnings, nil
+}
+
+func listCodexTool(b *Book) Tool {
+	return Tool{
+		Name: "list_codex_entries",
+		Description: "List every canon entry of one type, compactly (name, path, aliases, summary, status, tags), " +
+			"for counts, cast lists, setting lists and overviews. No entry text: use the get_<type>_context tools to read one.",
+		Parameters: bookObjectSchema(map[string]any{
+			"entryType": map[string]any{
+				"type":        "string",
+				"enum":        entryTypeEnum(),
+				"description": "The type of entry to list.",
+			},
+		}, "entryType"),
+		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
+			data, warnings, err := b.listCodex(raw)
+			return data, warnings, b.scrubErr(err)
+		},
+	}
+}
+
+func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
+	var args struct {
+		EntryType string `json:"entryType"`
+	}
+	if err := decodeBookArgs(raw, &args); err != nil {
+		return nil, nil, err
+	}
+	t, err := builtinType(args.EntryType, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b == nil || b.Store == nil {
+		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+	}
+	results := b.Store.List(t)
+	out := canonListing{EntryType: t, Count: len(results), Entries: []canonSummary{}}
+	var warnings []string
+	for i, r := range results {
+		if i == maxListEntries {
+			warnings = append(warnings, fmt.Sprintf("%d of %d %s entries left out to keep this short; use search_codex to find the others",
+				len(results)-maxListEntries, len(results), t))
+			break
+		}
+		out.Entries = append(out.Entries, canonSummary{
+			Name:         r.Name,
+			RelativePath: r.RelativePath,
+			Aliases:      r.Aliases,
+			Summary:      b.scrub(r.Summary),
+			Status:       r.Status,
+			Tags:         r.Tags,
+		})
+	}
+	return out, warnings, nil
+}
+
+func searchCodexTool(b *Book) Tool {
+	return Tool{
+		Name: "search_codex",
+		Description: fmt.Sprintf("Search the writer's canon by words when the exact entry name or type is unknown: "+
+			"names, aliases, titles, types, paths, summaries and entry text are searched. "+
+			"Returns up to %d compact matches, best first, each with a short excerpt. "+
+			"Narrow it with entryType when the kind of entry is known.", codex.MaxSearchResults),
+		Parameters: bookObjectSchema(map[string]any{
+			"query": map[string]any{
+				"type":        "string",
+				"minLength":   1,
+				"maxLength":   maxQueryChars,
+				"description": "A few words to look for.",
+			},
+			"entryType": map[string]any{
+				"type":        "string",
+				"enum":        entryTypeEnum(),
+				"description": "Only entries of this type.",
+			},
+		}, "query"),
+		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
+			data, warnings, err := b.searchCodex(ctx, raw)
+			return data, warnings, b.scrubErr(err)
+		},
+	}
+}
+
+func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []string, error) {
+	var args struct {
+		Query     string `json:"query"`
+		EntryType string `json:"entryType"`
+	}
+	if err := decodeBookArgs(raw, &args); err != nil {
+		return nil, nil, err
+	}
+	q := strings.TrimSpace(args.Query)
+	switch {
+	case q == "":
+		return nil, nil, Errorf(CodeInvalidArguments, "query is empty; give a few words to look for")
+	case utf8.RuneCountInString(q) > maxQueryChars:
+		return nil, nil, Errorf(CodeInvalidArguments, "query is longer than %d characters", maxQueryChars)
+	}
+	t, err := builtinType(args.EntryType, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b == nil || b.Store == nil {
+		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+	}
+	results, err := b.Store.Search(ctx, q, codex.SearchOptions{Type: t})
+	if errors.Is(err, codex.ErrEmptyQuery) {
+		return nil, nil, Errorf(CodeInvalidArguments, "query %q has no words to search for", q)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("search failed: %w", err)
+	}
+	out := canonSearch{Query: q, EntryType: t, Results: []canonEntry{}}
+	for _, r := range results {
+		out.Results = append(out.Results, b.canonEntryOf(r))
+	}
+	var warnings []string
+	if len(out.Results) == 0 {
+		what := "canon entry"
+		if t != "" {
+			what = string(t) + " entry"
+		}
+		warnings = append(warnings, fmt.Sprintf("no %s matches %q; try other words, drop entryType, or list_codex_entries", what, q))
+	}
+	return out, warnings, nil
+}
+
+// builtinType reads an entryType argument: one of the built-in types,
+// in any case, singular or plural. Empty is allowed unless required.
+func builtinType(s string, required bool) (codex.Type, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		if required {
+			return "", Errorf(CodeInvalidArguments, "entryType is required; one of %s", strings.Join(entryTypeEnum(), ", "))
+		}
+		return "", nil
+	}
+	t := codex.ParseType(s)
+	if !t.Builtin() {
+		return "", Errorf(CodeInvalidArguments, "unknown entryType %q; one of %s", s, strings.Join(entryTypeEnum(), ", "))
+	}
+	return t, nil
+}
