@@ -1,0 +1,193 @@
+package llm
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// Proposal kinds.
+const (
+	ProposalUpdate = "update"
+	ProposalCreate = "create"
+)
+
+// DefaultMaxProposals is how many proposals a Proposals store keeps when
+// no bound is given.
+const DefaultMaxProposals = 100
+
+// Proposal is a change to the canon the model suggested and the writer
+// has not applied. It is review-only: nothing here is ever written to
+// disk, and applying it is the writer's act, through the editor.
+type Proposal struct {
+	// ID is random, "p-" and 12 hex digits.
+	ID string `json:"id"`
+	// Tool is the tool that made it (propose_codex_update, …).
+	Tool      string     `json:"tool"`
+	Kind      string     `json:"kind"` // ProposalUpdate or ProposalCreate
+	EntryType codex.Type `json:"entryType"`
+	// Name is the entry's name: as resolved for an update, as proposed
+	// for a create.
+	Name          string `json:"name"`
+	ChangeSummary string `json:"changeSummary"`
+	// Path is the project-relative file the proposal is about: the entry
+	// file, or the file a section edit targets (a soul.md), or the new
+	// entry's file.
+	Path string `json:"path"`
+	// SoulPath is the soul.md a create proposes beside a new character
+	// (folder shape); empty otherwise.
+	SoulPath string `json:"soulPath,omitempty"`
+	// BaseHash is HashText of Path's text the proposal was computed from;
+	// empty for a create. An apply must refuse when the file changed.
+	BaseHash string `json:"baseHash,omitempty"`
+	// Edits are the exact changes, grouped by file, in file order.
+	Edits []FileEdit `json:"edits"`
+	// Markdown is the proposed text for the writer to read: the new
+	// section, or the whole new entry file.
+	Markdown string `json:"markdown"`
+	// SoulMarkdown is the proposed soul.md of a create, if any.
+	SoulMarkdown string    `json:"soulMarkdown,omitempty"`
+	Warnings     []string  `json:"warnings,omitempty"`
+	Created      time.Time `json:"created"`
+}
+
+// FileEdit is one exact change: NewText replaces Range (byte offsets into
+// the file's text whose hash is BaseHash), or, with Create, NewText is a
+// whole new file at Path, which must not exist.
+type FileEdit struct {
+	Path     string      `json:"path"`
+	Create   bool        `json:"create,omitempty"`
+	Range    codex.Range `json:"range"`
+	NewText  string      `json:"newText"`
+	BaseHash string      `json:"baseHash,omitempty"`
+}
+
+// HashText is the base hash of a file's text: "sha256:" and hex.
+func HashText(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// ApplyEdits applies the edits of one file to its text and returns the
+// result. Create edits are skipped; ranges must lie inside base and not
+// overlap. It writes nothing anywhere.
+func ApplyEdits(base string, edits []FileEdit) (string, error) {
+	var es []FileEdit
+	for _, e := range edits {
+		if !e.Create {
+			es = append(es, e)
+		}
+	}
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Range.Start < es[j].Range.Start })
+	out := make([]byte, 0, len(base))
+	at := 0
+	for _, e := range es {
+		r := e.Range
+		if r.Start < at || r.End < r.Start || r.End > len(base) {
+			return "", fmt.Errorf("edit range [%d,%d) is out of bounds or overlaps another edit", r.Start, r.End)
+		}
+		out = append(out, base[at:r.Start]...)
+		out = append(out, e.NewText...)
+		at = r.End
+	}
+	out = append(out, base[at:]...)
+	return string(out), nil
+}
+
+// newProposalID is "p-" and 12 random hex digits.
+func newProposalID() string {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on supported platforms; fall back
+		// to the clock rather than panic.
+		return fmt.Sprintf("p-%012x", time.Now().UnixNano()&0xffffffffffff)
+	}
+	return "p-" + hex.EncodeToString(b[:])
+}
+
+// Proposals is an in-memory, concurrency-safe store of the proposals of
+// a session, bounded: past its limit the oldest are dropped. The zero
+// value is ready to use and keeps DefaultMaxProposals.
+type Proposals struct {
+	mu    sync.Mutex
+	max   int
+	items []Proposal // oldest first
+}
+
+// NewProposals makes a store that keeps the max newest proposals
+// (DefaultMaxProposals when max <= 0).
+func NewProposals(max int) *Proposals {
+	return &Proposals{max: max}
+}
+
+func (s *Proposals) limit() int {
+	if s.max <= 0 {
+		return DefaultMaxProposals
+	}
+	return s.max
+}
+
+// Add stores p, giving it an ID and a creation time when it has none,
+// and returns what was stored. A proposal with the ID of one already
+// held replaces it.
+func (s *Proposals) Add(p Proposal) Proposal {
+	if p.ID == "" {
+		p.ID = newProposalID()
+	}
+	if p.Created.IsZero() {
+		p.Created = time.Now()
+	}
+	p = cloneProposal(p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.items = slices.DeleteFunc(s.items, func(q Proposal) bool { return q.ID == p.ID })
+	s.items = append(s.items, p)
+	if over := len(s.items) - s.limit(); over > 0 {
+		s.items = slices.Delete(s.items, 0, over)
+	}
+	return cloneProposal(p)
+}
+
+// Get returns the proposal with the given ID.
+func (s *Proposals) Get(id string) (Proposal, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.items) - 1; i >= 0; i-- {
+		if s.items[i].ID == id {
+			return cloneProposal(s.items[i]), true
+		}
+	}
+	return Proposal{}, false
+}
+
+// List returns every proposal held, newest first.
+func (s *Proposals) List() []Proposal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Proposal, 0, len(s.items))
+	for i := len(s.items) - 1; i >= 0; i-- {
+		out = append(out, cloneProposal(s.items[i]))
+	}
+	return out
+}
+
+// Len is how many proposals are held.
+func (s *Proposals) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.items)
+}
+
+// cloneProposal copies the slices of p, so callers never share them.
+func cloneProposal(p Proposal) Proposal {
+	p.Edits = slices.Clone(p.Edits)
+	p.Warnings = slices.Clone(p.Warnings)
+	return p
+}
