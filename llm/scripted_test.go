@@ -1,0 +1,224 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+// scriptStep is one scripted answer of the fake chat completions server.
+type scriptStep struct {
+	// Status defaults to 200.
+	Status int
+	// Body is the raw response body; when empty, Reply is encoded.
+	Body  string
+	Reply *scriptReply
+	// Header is added to the response (e.g. Retry-After).
+	Header map[string]string
+	// Delay holds the answer back (or until the client gives up).
+	Delay time.Duration
+}
+
+// scriptReply is a structured assistant reply.
+type scriptReply struct {
+	Content      *string
+	Calls        []scriptCall
+	FinishReason string
+}
+
+type scriptCall struct{ ID, Name, Args string }
+
+// scriptRequest is one request the server received.
+type scriptRequest struct {
+	Path   string
+	Header http.Header
+	Body   []byte
+}
+
+// decoded returns the request body as generic JSON.
+func (r scriptRequest) decoded(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("request body is not JSON: %v\n%s", err, r.Body)
+	}
+	return m
+}
+
+// scriptedServer is an OpenAI-compatible httptest server replaying a
+// script of responses and recording every request.
+type scriptedServer struct {
+	t   testing.TB
+	srv *httptest.Server
+	mu  sync.Mutex
+	// loop replays the script from the start when it runs out, and
+	// records nothing (benchmarks).
+	loop     bool
+	steps    []scriptStep
+	next     int
+	requests []scriptRequest
+}
+
+func newScripted(t testing.TB, steps ...scriptStep) *scriptedServer {
+	t.Helper()
+	s := &scriptedServer{t: t, steps: steps}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", s.handle)
+	mux.HandleFunc("POST /chat/completions", s.handle)
+	s.srv = httptest.NewServer(mux)
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// Repeat makes the script replay forever without recording requests.
+func (s *scriptedServer) Repeat() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loop = true
+}
+
+// BaseURL is the API root including /v1.
+func (s *scriptedServer) BaseURL() string { return s.srv.URL + "/v1" }
+
+func (s *scriptedServer) Requests() []scriptRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]scriptRequest(nil), s.requests...)
+}
+
+// Remaining is how many steps were not played.
+func (s *scriptedServer) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.steps) - s.next
+}
+
+func (s *scriptedServer) handle(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	if s.next >= len(s.steps) && s.loop {
+		s.next = 0
+	}
+	if !s.loop { // a looping script (benchmarks) would grow without bound
+		s.requests = append(s.requests, scriptRequest{Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	}
+	if s.next >= len(s.steps) {
+		s.mu.Unlock()
+		s.t.Errorf("scripted server: unexpected request %d: %s", len(s.requests), body)
+		writeJSON(w, http.StatusInternalServerError, `{"error":{"message":"script exhausted","type":"server_error"}}`, nil)
+		return
+	}
+	step := s.steps[s.next]
+	s.next++
+	s.mu.Unlock()
+
+	if step.Delay > 0 {
+		select {
+		case <-time.After(step.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	status := step.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	text := step.Body
+	if text == "" && step.Reply != nil {
+		text = step.Reply.encode()
+	}
+	writeJSON(w, status, text, step.Header)
+}
+
+func writeJSON(w http.ResponseWriter, status int, body string, header map[string]string) {
+	for k, v := range header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, body)
+}
+
+// encode renders the reply as a chat completion body.
+func (r *scriptReply) encode() string {
+	msg := map[string]any{"role": "assistant", "content": nil}
+	if r.Content != nil {
+		msg["content"] = *r.Content
+	}
+	finish := r.FinishReason
+	if len(r.Calls) > 0 {
+		calls := make([]map[string]any, len(r.Calls))
+		for i, c := range r.Calls {
+			calls[i] = map[string]any{
+				"id":       c.ID,
+				"type":     "function",
+				"function": map[string]any{"name": c.Name, "arguments": c.Args},
+			}
+		}
+		msg["tool_calls"] = calls
+		if finish == "" {
+			finish = "tool_calls"
+		}
+	}
+	if finish == "" {
+		finish = "stop"
+	}
+	return completionBody(msg, finish)
+}
+
+// completionBody wraps an assistant message (any JSON value) in a chat
+// completion.
+func completionBody(message any, finish string) string {
+	b, err := json.Marshal(map[string]any{
+		"id":      "chatcmpl-test",
+		"object":  "chat.completion",
+		"created": 1700000000,
+		"model":   "test-model",
+		"choices": []any{map[string]any{"index": 0, "message": message, "finish_reason": finish}},
+		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+	})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// rawMessageBody wraps a raw JSON assistant message in a chat completion.
+func rawMessageBody(message string) string {
+	return completionBody(json.RawMessage(message), "stop")
+}
+
+func textStep(content string) scriptStep {
+	return scriptStep{Reply: &scriptReply{Content: &content}}
+}
+
+func callsStep(calls ...scriptCall) scriptStep {
+	return scriptStep{Reply: &scriptReply{Calls: calls}}
+}
+
+func errorStep(status int, code, message string, header map[string]string) scriptStep {
+	return scriptStep{
+		Status: status,
+		Body:   fmt.Sprintf(`{"error":{"message":%q,"type":"error","code":%q}}`, message, code),
+		Header: header,
+	}
+}
+
+// scriptedProvider is a provider with tools on, pointed at s.
+func scriptedProvider(t testing.TB, s *scriptedServer, edit ...func(*ProviderConfig)) *Provider {
+	t.Helper()
+	cfg := ProviderConfig{BaseURL: s.BaseURL(), Model: "test-model", APIKey: "sk-test", Tools: true, Retries: -1}
+	for _, e := range edit {
+		e(&cfg)
+	}
+	p, err := NewProvider(cfg)
+	if err != nil {
+		t.Fatalf("NewProvider: %v", err)
+	}
+	return p
+}
