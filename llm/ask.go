@@ -1,0 +1,161 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// InlineContextChars bounds the document text put into the prompt for a
+// provider without tools, as the reference design's inline fallback does.
+const InlineContextChars = 24000
+
+// AskInput is one advisor turn: who is asked, what, about which book.
+type AskInput struct {
+	Book      *Book
+	Proposals *Proposals
+	Settings  Settings
+	PersonaID string
+	Message   string
+	History   []Message
+	Provider  *Provider
+	Loop      LoopOptions
+}
+
+// AskResult is the answer of a turn and how it was reached.
+type AskResult struct {
+	Persona Persona
+	Answer  string
+	Trace   []TraceRow
+	// Proposals are those the model made during this turn, for review.
+	Proposals []Proposal
+	Rounds    int
+	Stopped   string
+	Usage     Usage
+	// Messages is the whole exchange, for the next turn's history.
+	Messages []Message
+}
+
+// prepared is a turn ready to send: the messages and the tools the
+// persona may use.
+type prepared struct {
+	persona  Persona
+	messages []Message
+	registry *Registry
+}
+
+// prepare builds the request of a turn. With a provider that calls tools,
+// the model gets metadata about the writer's place and reads the book
+// through tools; without, the selected text or open document goes
+// inline, bounded.
+func prepare(in AskInput) (*prepared, error) {
+	if strings.TrimSpace(in.Message) == "" {
+		return nil, fmt.Errorf("ask: the message is empty")
+	}
+	if in.Book == nil || in.Book.Manuscript == nil || in.Book.Store == nil {
+		return nil, fmt.Errorf("ask: no book is open")
+	}
+	persona := ResolvePersona(in.PersonaID)
+	pin := PromptInput{Persona: persona, Settings: in.Settings, History: in.History, Message: in.Message}
+	var tc *manuscript.TurnContext
+	if c, ok := in.Book.Manuscript.TurnContext(in.Book.Turn); ok {
+		tc = &c
+	}
+	if in.Provider != nil && !in.Provider.SupportsTools() {
+		messages := BuildMessages(pin)
+		if inline := inlineContext(in.Book); inline != "" {
+			// The writer's message stays last; the context goes before it.
+			last := messages[len(messages)-1]
+			messages = append(messages[:len(messages)-1], Message{Role: RoleUser, Content: inline}, last)
+		}
+		return &prepared{persona: persona, messages: messages}, nil
+	}
+	all, err := NewRegistry(append(ReadTools(in.Book), ProposeTools(in.Book, in.Proposals)...)...)
+	if err != nil {
+		return nil, fmt.Errorf("ask: %w", err)
+	}
+	reg := all.Only(persona.AllowTools, persona.DenyTools)
+	pin.Context = tc
+	pin.Tools = true
+	pin.ToolNames = reg.Names()
+	return &prepared{persona: persona, messages: BuildMessages(pin), registry: reg}, nil
+}
+
+// inlineContext is the selection, or else the open document, as text for
+// a provider that cannot call get_manuscript_context.
+func inlineContext(b *Book) string {
+	ref := ""
+	switch {
+	case b.Turn.Selection != nil:
+		ref = manuscript.RefSelection
+	case b.Turn.Current != "":
+		ref = manuscript.RefCurrent
+	default:
+		return ""
+	}
+	c, err := b.Manuscript.Context([]string{ref}, b.Turn, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
+	if err != nil || len(c.Units) == 0 {
+		return ""
+	}
+	u := c.Units[0]
+	what := "the document the writer has open"
+	if u.Kind == manuscript.KindSelection {
+		what = "the text the writer selected"
+	}
+	return fmt.Sprintf("[Context from quire, not from the writer: %s, from %s (%q, %d words).]\n\n%s", what, u.Path, u.Title, u.Words, u.Text)
+}
+
+// Ask runs one advisor turn against the provider.
+func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
+	if in.Provider == nil {
+		return nil, fmt.Errorf("ask: no provider is configured")
+	}
+	if in.Proposals == nil {
+		in.Proposals = &Proposals{}
+	}
+	p, err := prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	before := map[string]bool{}
+	for _, pr := range in.Proposals.List() {
+		before[pr.ID] = true
+	}
+	reg := p.registry
+	if reg == nil {
+		reg, _ = NewRegistry()
+	}
+	res, err := RunLoop(ctx, in.Provider, reg, p.messages, in.Loop)
+	if err != nil {
+		return nil, err
+	}
+	out := &AskResult{
+		Persona: p.persona, Answer: res.Answer, Trace: res.Trace, Rounds: res.Rounds,
+		Stopped: res.Stopped, Usage: res.Usage, Messages: res.Messages,
+	}
+	for _, pr := range in.Proposals.List() {
+		if !before[pr.ID] {
+			out.Proposals = append(out.Proposals, pr)
+		}
+	}
+	return out, nil
+}
+
+// Peek is the exact body the first request of a turn would send, with
+// nothing sent.
+func Peek(in AskInput) ([]byte, error) {
+	if in.Provider == nil {
+		return nil, fmt.Errorf("peek: no provider is configured")
+	}
+	p, err := prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	req := CompletionRequest{Messages: p.messages, ToolChoice: in.Loop.ToolChoice}
+	if p.registry != nil {
+		req.Tools = p.registry.Tools()
+	}
+	return in.Provider.PeekRequest(req)
+}

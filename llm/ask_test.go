@@ -1,0 +1,107 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// requestTools lists the tool names a recorded request sent.
+func requestTools(t *testing.T, body map[string]any) []string {
+	t.Helper()
+	var names []string
+	tools, _ := body["tools"].([]any)
+	for _, tool := range tools {
+		fn := tool.(map[string]any)["function"].(map[string]any)
+		names = append(names, fn["name"].(string))
+	}
+	return names
+}
+
+func TestAskReadsTheBookThroughTools(t *testing.T) {
+	b, _ := openBook(t, bookFiles())
+	s := newScripted(t,
+		callsStep(scriptCall{ID: "c1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
+		textStep("Anne Marsh stands still with the tide: the stillness is the point."),
+	)
+	in := AskInput{Book: b, PersonaID: "continuity-editor", Message: "Is chapter 2 consistent?", Provider: scriptedProvider(t, s)}
+	peek, err := Peek(in)
+	require.NoError(t, err)
+
+	res, err := Ask(context.Background(), in)
+	require.NoError(t, err)
+	assert.Equal(t, "continuity-editor", res.Persona.ID)
+	assert.Contains(t, res.Answer, "stillness")
+	require.Len(t, res.Trace, 1)
+	assert.Equal(t, "get_manuscript_context", res.Trace[0].Tool)
+	assert.True(t, res.Trace[0].OK)
+
+	reqs := s.Requests()
+	require.Len(t, reqs, 2)
+	assert.JSONEq(t, string(peek), string(reqs[0].Body), "peek is exactly what the first request sends")
+	first := reqs[0].decoded(t)
+	assert.Equal(t, false, first["parallel_tool_calls"])
+	assert.Contains(t, requestTools(t, first), "search_codex")
+	assert.Contains(t, requestTools(t, first), "propose_codex_update")
+	msgs := first["messages"].([]any)
+	require.GreaterOrEqual(t, len(msgs), 3)
+	system := msgs[0].(map[string]any)["content"].(string)
+	assert.Contains(t, system, "continuity editor")
+	meta := msgs[1].(map[string]any)["content"].(string)
+	assert.Contains(t, meta, "manuscript/02-slack-water.md")
+	raw, err := json.Marshal(msgs)
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), "The tide stood still", "the first request carries no prose")
+	second := reqs[1].decoded(t)
+	toolMsg := second["messages"].([]any)[len(second["messages"].([]any))-1].(map[string]any)
+	assert.Equal(t, "tool", toolMsg["role"])
+	assert.Contains(t, toolMsg["content"], "The tide stood still", "prose arrives only through the tool")
+}
+
+func TestAskFirstTimeReaderIsBlindToCanon(t *testing.T) {
+	b, _ := openBook(t, bookFiles())
+	s := newScripted(t, textStep("I was hooked."))
+	_, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "first-time-reader", Message: "How does it read?", Provider: scriptedProvider(t, s)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"get_manuscript_context"}, requestTools(t, s.Requests()[0].decoded(t)))
+}
+
+func TestAskInlineWithoutTools(t *testing.T) {
+	b, _ := openBook(t, bookFiles())
+	s := newScripted(t, textStep("Fine."))
+	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	_, err := Ask(context.Background(), AskInput{Book: b, Message: "Thoughts?", Provider: p})
+	require.NoError(t, err)
+	body := s.Requests()[0].decoded(t)
+	assert.Nil(t, body["tools"], "no tools for a provider without tool calling")
+	raw, err := json.Marshal(body["messages"])
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), "The tide stood still", "the open document goes inline")
+	msgs := body["messages"].([]any)
+	assert.Equal(t, "Thoughts?", msgs[len(msgs)-1].(map[string]any)["content"], "the writer's message stays last")
+}
+
+func TestAskReportsTheProposalsOfTheTurn(t *testing.T) {
+	b, _ := openBook(t, bookFiles())
+	store := &Proposals{}
+	s := newScripted(t,
+		callsStep(scriptCall{ID: "c1", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"note her stillness","targetSection":"Anne Marsh","proposedMarkdown":"Keeps the lighthouse; stands as still as slack water."}`}),
+		textStep("I proposed a note for Anne Marsh."),
+	)
+	res, err := Ask(context.Background(), AskInput{Book: b, Proposals: store, PersonaID: "continuity-editor", Message: "Record her stillness.", Provider: scriptedProvider(t, s)})
+	require.NoError(t, err)
+	require.Len(t, res.Proposals, 1, "trace: %+v", res.Trace)
+	assert.Equal(t, "codex/characters/anne-marsh.md", res.Proposals[0].Path)
+	assert.Equal(t, 1, store.Len())
+}
+
+func TestAskRefusesAnEmptyMessage(t *testing.T) {
+	b, _ := openBook(t, bookFiles())
+	s := newScripted(t)
+	_, err := Ask(context.Background(), AskInput{Book: b, Message: "  ", Provider: scriptedProvider(t, s)})
+	require.Error(t, err)
+	assert.Empty(t, s.Requests())
+}
