@@ -67,7 +67,18 @@ demo: build
 	echo "\$$ quire mentions"; "$$q" mentions; echo; \
 	echo "\$$ quire mentions \"salt debt\""; "$$q" mentions "salt debt"; echo; \
 	echo "\$$ quire untracked"; "$$q" untracked; echo; \
-	echo "\$$ quire explicate \"pale green eyes\"   (the codex says green; chapter 5 says brown)"; "$$q" explicate -n 3 "pale green eyes that seem to be totting up whatever they rest on"
+	echo "\$$ quire explicate \"pale green eyes\"   (the codex says green; chapter 5 says brown)"; "$$q" explicate -n 3 "pale green eyes that seem to be totting up whatever they rest on"; echo; \
+	ask="ask --persona continuity-editor --doc manuscript/05-salt-debt.md"; \
+	question="Are Séverine Aubrac's eyes the same in chapter 5 as in the codex?"; \
+	if [ -n "$$QUIRE_BASE_URL" ] || [ -n "$$OPENAI_API_KEY" ]; then \
+		flags=""; [ -n "$$QUIRE_BASE_URL" ] && flags="--base-url $$QUIRE_BASE_URL --model $${QUIRE_MODEL:?set QUIRE_MODEL too}"; \
+		echo "\$$ quire $$ask -v $$flags \"$$question\""; "$$q" $$ask -v $$flags "$$question"; \
+	else \
+		echo "(No model is configured, so the advisor is not asked. Set OPENAI_API_KEY, or QUIRE_BASE_URL and"; \
+		echo " QUIRE_MODEL for a local server such as Ollama, to hear the continuity editor. Here is the exact"; \
+		echo " request it would send; the first message is the persona, the second only metadata, no prose.)"; \
+		echo "\$$ quire $$ask --peek \"$$question\" | head -n 40"; "$$q" $$ask --peek "$$question" | head -n 40; \
+	fi
 
 clean:
 	rm -rf bin

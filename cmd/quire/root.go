@@ -69,6 +69,7 @@ your editor as a language server or to you on the command line.`,
 		newUntrackedCommand(g),
 		newExplicateCommand(g),
 		newServeCommand(g),
+		newAskCommand(g),
 		newInitCommand(g),
 		newGenCorpusCommand(g),
 	)

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeModel is an OpenAI-compatible endpoint that answers every chat
+// completion with the same text and records what it was sent.
+type fakeModel struct {
+	mu       sync.Mutex
+	bodies   []map[string]any
+	auth     []string
+	answer   string
+	endpoint *httptest.Server
+}
+
+func newFakeModel(t *testing.T, answer string) *fakeModel {
+	f := &fakeModel{answer: answer}
+	f.endpoint = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		_ = json.Unmarshal(data, &body)
+		f.mu.Lock()
+		f.bodies = append(f.bodies, body)
+		f.auth = append(f.auth, r.Header.Get("Authorization"))
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		reply, _ := json.Marshal(map[string]any{
+			"id": "x", "object": "chat.completion", "created": 1, "model": "fake",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": f.answer}}},
+			"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+		})
+		_, _ = w.Write(reply)
+	}))
+	t.Cleanup(f.endpoint.Close)
+	return f
+}
+
+func TestAskAgainstAnOpenAICompatibleServer(t *testing.T) {
+	book, cache := sampleProject(t)
+	model := newFakeModel(t, "Her eyes are green in the codex and brown in chapter 5.")
+	t.Setenv("OPENAI_API_KEY", "sk-must-not-leak")
+	out, _, err := run(t, "ask", "--project", book, cache, "--base-url", model.endpoint.URL+"/v1", "--model", "fake",
+		"--persona", "continuity-editor", "--doc", "manuscript/05-salt-debt.md", "Are her eyes consistent?")
+	require.NoError(t, err)
+	assert.Contains(t, out, "Continuity Editor")
+	assert.Contains(t, out, "brown in chapter 5")
+	require.Len(t, model.bodies, 1)
+	assert.Empty(t, model.auth[0], "an OpenAI key is never sent to another endpoint")
+	assert.Equal(t, false, model.bodies[0]["parallel_tool_calls"])
+
+	t.Setenv("LOCAL_KEY", "sk-local")
+	_, _, err = run(t, "ask", "--project", book, cache, "--base-url", model.endpoint.URL+"/v1", "--model", "fake", "--api-key-env", "LOCAL_KEY", "Hello?")
+	require.NoError(t, err)
+	assert.Equal(t, "Bearer sk-local", model.auth[1], "the named variable's key, to this endpoint")
+}
+
+func TestAskPeekSendsNothing(t *testing.T) {
+	book, cache := sampleProject(t)
+	model := newFakeModel(t, "unused")
+	out, _, err := run(t, "ask", "--peek", "--project", book, cache, "--base-url", model.endpoint.URL+"/v1", "--model", "fake",
+		"--doc", "manuscript/05-salt-debt.md", "--selection", "0:200", "What do you think?")
+	require.NoError(t, err)
+	assert.Empty(t, model.bodies, "peek sends nothing")
+	var body map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &body))
+	assert.Equal(t, "fake", body["model"])
+	msgs := body["messages"].([]any)
+	assert.Contains(t, msgs[1].(map[string]any)["content"], "sha256:", "the context message carries the selection's hash")
+	assert.NotContains(t, out, "Séverine Aubrac read Jory", "and no prose")
+}
+
+func TestAskNeedsAKeyForOpenAI(t *testing.T) {
+	book, cache := sampleProject(t)
+	t.Setenv("OPENAI_API_KEY", "")
+	_, _, err := run(t, "ask", "--project", book, cache, "Hello?")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "OPENAI_API_KEY")
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/spf13/cobra"
+)
+
+// askOptions configure `quire ask`; the server's quire.ask command will
+// decode the same fields.
+type askOptions struct {
+	*globalOptions `json:"-"`
+	Persona        string `json:"persona,omitempty"`
+	Message        string `json:"message"`
+	Doc            string `json:"-"`
+	Selection      string `json:"-"`
+	Peek           bool   `json:"-"`
+	BaseURL        string `json:"-"`
+	Model          string `json:"-"`
+	APIKeyEnv      string `json:"-"`
+	Tools          string `json:"-"`
+	Quirks         string `json:"-"`
+	Rounds         int    `json:"-"`
+	Timeout        time.Duration
+}
+
+func newAskCommand(g *globalOptions) *cobra.Command {
+	o := &askOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "ask [--persona ID] [--doc PATH] [--selection START:END] [--peek] MESSAGE",
+		Short: "Ask the advisor board about the book",
+		Long: `Ask one of the board (developmental-editor, character-psychologist,
+continuity-editor, worldbuilding-auditor, first-time-reader, writing-coach)
+a question. The model reads the book only through quire's tools and proposes
+canon changes for you to review; nothing is written. --peek prints the exact
+request without sending it.
+
+The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
+--model, and --api-key-env naming the environment variable that holds the key
+(OPENAI_API_KEY is used only for OpenAI's own endpoint, never sent elsewhere).`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Message = strings.Join(args, " ")
+			return o.run(cmd)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Persona, "persona", "developmental-editor", "who answers")
+	f.StringVar(&o.Doc, "doc", "", "project-relative path of the document you have open (what \"current\" reads)")
+	f.StringVar(&o.Selection, "selection", "", "START:END byte offsets of a selection in --doc")
+	f.BoolVar(&o.Peek, "peek", false, "print the request that would be sent, and send nothing")
+	f.StringVar(&o.BaseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:11434/v1 for Ollama (default OpenAI)")
+	f.StringVar(&o.Model, "model", "", "model name (default gpt-4.1-mini on OpenAI; required elsewhere)")
+	f.StringVar(&o.APIKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY for OpenAI only)")
+	f.StringVar(&o.Tools, "tools", "auto", "tool calling: on, off (context goes inline), or auto (off for Ollama)")
+	f.StringVar(&o.Quirks, "quirks", "", "provider quirk transforms, comma-separated, or all")
+	f.IntVar(&o.Rounds, "rounds", llm.DefaultMaxRounds, "most tool rounds before the model must answer")
+	f.DurationVar(&o.Timeout, "timeout", llm.DefaultTimeout, "per request")
+	return cmd
+}
+
+// providerConfig turns the flags into a provider, keeping every key with
+// the endpoint it belongs to.
+func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
+	cfg := llm.ProviderConfig{BaseURL: o.BaseURL, Model: o.Model, Timeout: o.Timeout}
+	official := o.BaseURL == "" || strings.HasPrefix(strings.TrimRight(o.BaseURL, "/"), strings.TrimRight(llm.DefaultBaseURL, "/"))
+	keyEnv := o.APIKeyEnv
+	if keyEnv == "" && official {
+		keyEnv = "OPENAI_API_KEY"
+	}
+	if keyEnv != "" {
+		cfg.APIKey = os.Getenv(keyEnv)
+		if cfg.APIKey == "" && !o.Peek {
+			return cfg, fmt.Errorf("no API key: %s is not set (use --api-key-env, or --base-url for a local server)", keyEnv)
+		}
+	}
+	if cfg.Model == "" {
+		if !official {
+			return cfg, errors.New("name the model with --model")
+		}
+		cfg.Model = "gpt-4.1-mini"
+	}
+	switch o.Tools {
+	case "on":
+		cfg.Tools = true
+	case "off":
+	case "auto":
+		cfg.Tools = !looksLikeOllama(o.BaseURL)
+	default:
+		return cfg, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
+	}
+	if o.Quirks != "" {
+		q, err := llm.ParseQuirks(o.Quirks)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Quirks = q
+	}
+	return cfg, nil
+}
+
+func looksLikeOllama(base string) bool {
+	u, err := url.Parse(base)
+	return err == nil && (u.Port() == "11434" || strings.Contains(u.Host, "ollama"))
+}
+
+func (o *askOptions) run(cmd *cobra.Command) error {
+	ctx := cmd.Context()
+	cfg, err := o.providerConfig()
+	if err != nil {
+		return err
+	}
+	provider, err := llm.NewProvider(cfg)
+	if err != nil {
+		return err
+	}
+	store, err := o.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	m, err := o.openManuscript(ctx, store.Catalog())
+	if err != nil {
+		return err
+	}
+	settings, err := llm.LoadSettings(store.Root())
+	if err != nil {
+		return err
+	}
+	snap := m.Snapshot()
+	turn, err := o.turn(snap)
+	if err != nil {
+		return err
+	}
+	in := llm.AskInput{
+		Book:      &llm.Book{Store: store, Manuscript: snap, Turn: turn},
+		Proposals: &llm.Proposals{},
+		Settings:  settings,
+		PersonaID: o.Persona,
+		Message:   o.Message,
+		Provider:  provider,
+		Loop: llm.LoopOptions{MaxRounds: o.Rounds, OnTrace: func(r llm.TraceRow) {
+			if o.Verbose {
+				status := "ok"
+				if !r.OK {
+					status = r.Code
+				}
+				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, r.Tool, r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
+			}
+		}},
+	}
+	if o.Peek {
+		body, err := llm.Peek(in)
+		if err != nil {
+			return err
+		}
+		// Indented for reading; the content is byte for byte what goes out.
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, body, "", "  "); err != nil {
+			return fmt.Errorf("peek: %w", err)
+		}
+		pretty.WriteByte('\n')
+		_, err = o.stdout.Write(pretty.Bytes())
+		return err
+	}
+	res, err := llm.Ask(ctx, in)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return writeJSON(o.stdout, struct {
+			Persona   string         `json:"persona"`
+			Answer    string         `json:"answer"`
+			Trace     []llm.TraceRow `json:"trace"`
+			Proposals []llm.Proposal `json:"proposals"`
+			Rounds    int            `json:"rounds"`
+			Stopped   string         `json:"stopped,omitempty"`
+		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped})
+	}
+	fmt.Fprintf(o.stdout, "%s:\n\n%s\n", res.Persona.Name, strings.TrimSpace(res.Answer))
+	for _, p := range res.Proposals {
+		fmt.Fprintf(o.stdout, "\nProposed (%s, not applied): %s — %s\n%s\n", p.ID, p.Path, p.ChangeSummary, p.Markdown)
+	}
+	return nil
+}
+
+// turn is the writer's place: the document given with --doc, and the
+// selection in it.
+func (o *askOptions) turn(snap *manuscript.Snapshot) (manuscript.Turn, error) {
+	var turn manuscript.Turn
+	if o.Doc == "" {
+		if o.Selection != "" {
+			return turn, errors.New("--selection needs --doc")
+		}
+		return turn, nil
+	}
+	u, err := snap.Document(o.Doc)
+	if err != nil {
+		return turn, err
+	}
+	turn.Current = u.Path
+	if o.Selection == "" {
+		return turn, nil
+	}
+	start, end, ok := strings.Cut(o.Selection, ":")
+	s, err1 := strconv.Atoi(start)
+	e, err2 := strconv.Atoi(end)
+	if !ok || err1 != nil || err2 != nil {
+		return turn, fmt.Errorf("--selection is START:END in bytes, not %q", o.Selection)
+	}
+	sel, err := manuscript.Capture(u, codex.Range{Start: s, End: e})
+	if err != nil {
+		return turn, err
+	}
+	turn.Selection = sel
+	return turn, nil
+}
