@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -59,12 +60,63 @@ type ProviderConfig struct {
 	// HTTPClient replaces the HTTP client (tests). It should not set a
 	// Timeout of its own; Timeout above applies per attempt.
 	HTTPClient *http.Client
+	// Defaults are request-body fields sent with every completion, such as
+	// temperature, top_p, max_tokens or seed. Values must encode as JSON; a
+	// nil value is the same as leaving the key out. Keys the client owns
+	// (see ReservedOptionKeys) are refused by NewProvider.
+	Defaults map[string]any
+	// ServiceTier is sent as service_tier: "" (not sent), "auto",
+	// "default", "flex" or "priority".
+	ServiceTier string
+	// FlexFallback, with ServiceTier "flex", retries a request once with
+	// the "default" tier when the provider refuses flex capacity (see
+	// IsFlexRefusal). The flex attempt is then not retried by the client
+	// itself: the fallback replaces those retries.
+	FlexFallback bool
+}
+
+// Service tiers ProviderConfig.ServiceTier accepts.
+const (
+	ServiceTierAuto     = "auto"
+	ServiceTierDefault  = "default"
+	ServiceTierFlex     = "flex"
+	ServiceTierPriority = "priority"
+)
+
+// ReservedOptionKeys are request-body fields that ProviderConfig.Defaults
+// and CompletionRequest.Overrides can never set: the client builds them
+// itself (service_tier comes from ProviderConfig.ServiceTier, so that flex
+// fallback stays in control of it).
+var ReservedOptionKeys = []string{
+	"model", "messages", "tools", "tool_choice", "response_format",
+	"parallel_tool_calls", "stream", "service_tier",
+}
+
+func reservedOptionKey(k string) bool { return slices.Contains(ReservedOptionKeys, k) }
+
+// encodeOptions checks that every value encodes as JSON and returns the
+// encoded values; nil values are left out. what names the map in errors.
+func encodeOptions(what string, opts map[string]any) (map[string]json.RawMessage, error) {
+	out := make(map[string]json.RawMessage, len(opts))
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		v := opts[k]
+		if v == nil {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: value is not JSON-encodable: %v", what, k, err)
+		}
+		out[k] = b
+	}
+	return out, nil
 }
 
 // Provider sends chat completions to one endpoint and model.
 type Provider struct {
-	cfg     ProviderConfig
-	service openai.ChatCompletionService
+	cfg      ProviderConfig
+	defaults map[string]json.RawMessage // cfg.Defaults, encoded once
+	service  openai.ChatCompletionService
 }
 
 // NewProvider checks cfg and builds the client. The openai-go client is
@@ -96,6 +148,27 @@ func NewProvider(cfg ProviderConfig) (*Provider, error) {
 			return nil, fmt.Errorf("provider: unknown quirk %q (known: %s)", q, strings.Join(quirkNames(), ", "))
 		}
 	}
+	for _, k := range slices.Sorted(maps.Keys(cfg.Defaults)) {
+		if reservedOptionKey(k) {
+			if k == "service_tier" {
+				return nil, errors.New(`provider: default "service_tier" is reserved; set the service tier instead`)
+			}
+			return nil, fmt.Errorf("provider: default %q is reserved: the client sets it itself", k)
+		}
+	}
+	defaults, err := encodeOptions("provider: default", cfg.Defaults)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Defaults = maps.Clone(cfg.Defaults)
+	switch cfg.ServiceTier {
+	case "", ServiceTierAuto, ServiceTierDefault, ServiceTierFlex, ServiceTierPriority:
+	default:
+		return nil, fmt.Errorf("provider: unknown service tier %q (known: auto, default, flex, priority)", cfg.ServiceTier)
+	}
+	if cfg.FlexFallback && cfg.ServiceTier != ServiceTierFlex {
+		return nil, fmt.Errorf("provider: flex fallback needs service tier flex, not %q", cfg.ServiceTier)
+	}
 	httpClient := cfg.HTTPClient
 	if httpClient == nil {
 		httpClient = &http.Client{}
@@ -109,7 +182,7 @@ func NewProvider(cfg ProviderConfig) (*Provider, error) {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	return &Provider{cfg: cfg, service: openai.NewChatCompletionService(opts...)}, nil
+	return &Provider{cfg: cfg, defaults: defaults, service: openai.NewChatCompletionService(opts...)}, nil
 }
 
 // Model is the model the provider asks for.
@@ -128,6 +201,12 @@ type CompletionRequest struct {
 	// Quirks are response transforms for this request, added to the
 	// provider's own.
 	Quirks []Quirk
+	// Overrides are request-body fields for this request, merged over the
+	// provider's Defaults (an override wins; a nil override removes the
+	// default). Reserved keys (ReservedOptionKeys) are dropped and named in
+	// Completion.Warnings; a value that does not encode as JSON is an
+	// error.
+	Overrides map[string]any
 }
 
 // Usage counts tokens as the provider reported them.
@@ -149,6 +228,13 @@ type Completion struct {
 	Usage        Usage
 	// Model is the model that answered, as the provider named it.
 	Model string
+	// ServiceTier is the tier that served the request: the response's
+	// service_tier when the provider reports one, else the tier sent on
+	// the attempt that succeeded ("" when none was sent).
+	ServiceTier string
+	// Warnings are things the writer may want to know that did not stop
+	// the request: dropped reserved overrides, a flex fallback.
+	Warnings []string
 }
 
 // ProviderError is an error status from the provider, made readable.
@@ -181,7 +267,7 @@ func (e *ProviderError) Error() string {
 // PeekRequest returns the JSON body Complete would send for req, without
 // sending anything.
 func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
-	params, err := p.params(req)
+	params, _, err := p.params(req, p.cfg.ServiceTier)
 	if err != nil {
 		return nil, err
 	}
@@ -191,36 +277,142 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 // Complete sends one chat completion. Tools are sent only when the provider
 // supports them, and then always with parallel_tool_calls false so calls run
 // one at a time in a stable order.
+//
+// With ServiceTier "flex" and FlexFallback, a flex refusal (IsFlexRefusal)
+// is answered by sending the same request once more with the "default"
+// tier; the completion then carries a warning saying so.
 func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Completion, error) {
-	params, err := p.params(req)
+	tier := p.cfg.ServiceTier
+	fallback := tier == ServiceTierFlex && p.cfg.FlexFallback
+	var extra []option.RequestOption
+	if fallback {
+		extra = append(extra, option.WithMaxRetries(0))
+	}
+	c, warnings, err := p.attempt(ctx, req, tier, extra...)
+	if err != nil && fallback && ctx.Err() == nil {
+		var pe *ProviderError
+		if errors.As(err, &pe) && IsFlexRefusal(pe) {
+			tier = ServiceTierDefault
+			c, warnings, err = p.attempt(ctx, req, tier)
+			if err == nil {
+				warnings = append(warnings, fmt.Sprintf("flex tier refused (%s); answered on the default tier", pe.Error()))
+			} else {
+				err = fmt.Errorf("flex tier refused (%s), then the default tier failed: %w", pe.Error(), err)
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
+	}
+	if c.ServiceTier == "" {
+		c.ServiceTier = tier
+	}
+	c.Warnings = append(warnings, c.Warnings...)
+	return c, nil
+}
+
+// attempt sends req once (with the client's own retries unless extra
+// turns them off) on the given service tier.
+func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier string, extra ...option.RequestOption) (*Completion, []string, error) {
+	params, warnings, err := p.params(req, tier)
+	if err != nil {
+		return nil, nil, err
 	}
 	var raw []byte
 	var httpResp *http.Response
 	// The body is taken raw (quirks must see shapes the SDK's types would
 	// not accept) and the response kept for statuses the SDK cannot parse.
-	if _, err := p.service.New(ctx, params,
+	opts := append([]option.RequestOption{
 		option.WithResponseBodyInto(&raw),
-		option.WithResponseInto(&httpResp)); err != nil {
-		return nil, p.readableError(ctx, err, httpResp)
+		option.WithResponseInto(&httpResp),
+	}, extra...)
+	if _, err := p.service.New(ctx, params, opts...); err != nil {
+		return nil, warnings, p.readableError(ctx, err, httpResp)
 	}
 	quirks := slices.Concat(p.cfg.Quirks, req.Quirks)
-	return decodeCompletion(raw, quirks)
+	c, err := decodeCompletion(raw, quirks)
+	return c, warnings, err
 }
 
-// params builds the request body.
-func (p *Provider) params(req CompletionRequest) (openai.ChatCompletionNewParams, error) {
+// IsFlexRefusal reports whether err is the provider declining to serve a
+// flex-tier request for lack of capacity: any 503, or a 429 whose code or
+// message says the resource is unavailable or mentions flex (OpenAI
+// answers "429 Resource Unavailable", code resource_unavailable). A plain
+// rate limit or quota 429 is not a refusal: the default tier would refuse
+// it too.
+func IsFlexRefusal(err error) bool {
+	var pe *ProviderError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Status {
+	case http.StatusServiceUnavailable:
+		return true
+	case http.StatusTooManyRequests:
+		text := strings.ToLower(pe.Code + " " + pe.Message)
+		text = strings.NewReplacer("_", " ", "-", " ").Replace(text)
+		return strings.Contains(text, "resource unavailable") ||
+			strings.Contains(text, "resources unavailable") ||
+			strings.Contains(text, "flex")
+	}
+	return false
+}
+
+// options merges the provider's defaults and req's overrides into the
+// fields sent alongside the ones the client builds, returning the dropped
+// reserved overrides as warnings.
+func (p *Provider) options(req CompletionRequest) (map[string]any, []string, error) {
+	var warnings []string
+	overrides := make(map[string]any, len(req.Overrides))
+	var removed []string
+	for k, v := range req.Overrides {
+		switch {
+		case reservedOptionKey(k):
+			warnings = append(warnings, fmt.Sprintf("request option %q is reserved and was not sent", k))
+		case v == nil:
+			removed = append(removed, k)
+		default:
+			overrides[k] = v
+		}
+	}
+	slices.Sort(warnings)
+	encoded, err := encodeOptions("request option", overrides)
+	if err != nil {
+		return nil, nil, err
+	}
+	merged := make(map[string]any, len(p.defaults)+len(encoded))
+	for k, v := range p.defaults {
+		merged[k] = v
+	}
+	for _, k := range removed {
+		delete(merged, k)
+	}
+	for k, v := range encoded {
+		merged[k] = v
+	}
+	return merged, warnings, nil
+}
+
+// params builds the request body for the given service tier.
+func (p *Provider) params(req CompletionRequest, tier string) (openai.ChatCompletionNewParams, []string, error) {
 	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(p.cfg.Model)}
+	params.ServiceTier = openai.ChatCompletionNewParamsServiceTier(tier)
+	extras, warnings, err := p.options(req)
+	if err != nil {
+		return params, nil, err
+	}
+	if len(extras) > 0 {
+		params.SetExtraFields(extras)
+	}
 	for i, m := range req.Messages {
 		msg, err := messageParam(m)
 		if err != nil {
-			return params, fmt.Errorf("message %d: %w", i, err)
+			return params, nil, fmt.Errorf("message %d: %w", i, err)
 		}
 		params.Messages = append(params.Messages, msg)
 	}
 	if !p.cfg.Tools || len(req.Tools) == 0 {
-		return params, nil
+		return params, warnings, nil
 	}
 	for _, t := range req.Tools {
 		def := shared.FunctionDefinitionParam{
@@ -236,14 +428,14 @@ func (p *Provider) params(req CompletionRequest) (openai.ChatCompletionNewParams
 	switch req.ToolChoice {
 	case "", ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired:
 	default:
-		return params, fmt.Errorf("tool choice %q: want auto, none or required", req.ToolChoice)
+		return params, nil, fmt.Errorf("tool choice %q: want auto, none or required", req.ToolChoice)
 	}
 	choice := req.ToolChoice
 	if choice == "" {
 		choice = ToolChoiceAuto
 	}
 	params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(choice)}
-	return params, nil
+	return params, warnings, nil
 }
 
 // messageParam converts one message to the Chat Completions shape.
@@ -361,8 +553,9 @@ func retryAfter(resp *http.Response) time.Duration {
 // decoded by hand rather than through the SDK's types so that quirks can
 // see, and repair, shapes the SDK would not accept.
 type wireResponse struct {
-	Model   string `json:"model"`
-	Choices []struct {
+	Model       string `json:"model"`
+	ServiceTier string `json:"service_tier"`
+	Choices     []struct {
 		FinishReason string          `json:"finish_reason"`
 		Message      json.RawMessage `json:"message"`
 	} `json:"choices"`
@@ -423,6 +616,7 @@ func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
 		FinishReason: choice.FinishReason,
 		Usage:        Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens},
 		Model:        resp.Model,
+		ServiceTier:  resp.ServiceTier,
 	}, nil
 }
 

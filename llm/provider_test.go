@@ -121,8 +121,14 @@ func TestProviderWithoutToolsSendsNoToolFields(t *testing.T) {
 
 func TestPeekRequestEqualsSentBody(t *testing.T) {
 	s := newScripted(t, textStep("ok"))
-	p := scriptedProvider(t, s)
-	req := CompletionRequest{Messages: providerTestMessages(), Tools: providerTestTools(), ToolChoice: "none"}
+	p := scriptedProvider(t, s, func(c *ProviderConfig) {
+		c.Defaults = map[string]any{"temperature": 0.7, "top_p": 0.9, "max_tokens": 512, "seed": 7}
+		c.ServiceTier = ServiceTierPriority
+	})
+	req := CompletionRequest{
+		Messages: providerTestMessages(), Tools: providerTestTools(), ToolChoice: "none",
+		Overrides: map[string]any{"temperature": 0.2, "top_p": nil, "model": "other", "provider": map[string]any{"order": []string{"a", "b"}}},
+	}
 
 	peek, err := p.PeekRequest(req)
 	require.NoError(t, err)
@@ -130,6 +136,15 @@ func TestPeekRequestEqualsSentBody(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(s.Requests()[0].Body), string(peek))
 	assert.Zero(t, s.Remaining())
+	// The merged options are in what was peeked and sent.
+	body := s.Requests()[0].decoded(t)
+	assert.Equal(t, 0.2, body["temperature"])
+	assert.NotContains(t, body, "top_p")
+	assert.Equal(t, "test-model", body["model"])
+	assert.Equal(t, "priority", body["service_tier"])
+	assert.Contains(t, string(peek), `"max_tokens":512`)
+	assert.Contains(t, string(peek), `"seed":7`)
+	assert.Contains(t, string(peek), `"provider":{"order":["a","b"]}`)
 }
 
 func TestProviderRetriesAfter429(t *testing.T) {
