@@ -18,13 +18,59 @@ const (
 	// StoppedMaxRounds: the model still wanted tools after MaxRounds and
 	// was made to answer without them.
 	StoppedMaxRounds = "max_rounds"
+	// StoppedToolFailures: under ToolFailureStopAfterN, MaxToolFailures
+	// tool calls failed and the model was made to answer without tools.
+	StoppedToolFailures = "tool_failures"
+)
+
+// Tool use modes (LoopOptions.ToolUseMode).
+const (
+	// ToolUseEnforced: when tools are offered, an answer given before any
+	// tool call is sent back once with a request to consult the tools
+	// (tool choice "required"); a second answer without tools is accepted
+	// with a warning.
+	ToolUseEnforced = "enforced"
+	// ToolUseRelaxed: tools are offered and the model decides.
+	ToolUseRelaxed = "relaxed"
+	// ToolUseDisabled: no tools are sent at all, as in inline mode.
+	ToolUseDisabled = "disabled"
+)
+
+// How well a model calls tools (LoopOptions.ToolCalling); it picks the
+// default tool use mode.
+const (
+	ToolCallingReliable   = "reliable"    // enforced
+	ToolCallingBestEffort = "best_effort" // relaxed
+	ToolCallingNone       = "none"        // disabled
+)
+
+// Tool failure policies (LoopOptions.ToolFailurePolicy).
+const (
+	// ToolFailureContinue: failed calls go back to the model as error
+	// envelopes and the loop goes on.
+	ToolFailureContinue = "continue"
+	// ToolFailureStopAfterN: after MaxToolFailures failed calls in a turn
+	// no more tools run and the model must answer from what it has.
+	ToolFailureStopAfterN = "stop_after_n"
+)
+
+// DefaultMaxToolFailures is MaxToolFailures when left zero.
+const DefaultMaxToolFailures = 3
+
+// Warnings of a LoopResult.
+const (
+	WarningNoToolUse = "answered without consulting the book"
 )
 
 // Texts the loop adds to the conversation when it must steer the model.
 const (
 	finalAnswerPrompt = "You have used all the tool calls available for this turn. " +
 		"Answer now from the tool results above, without calling tools."
-	emptyAnswerPrompt = "Your last reply was empty. Please write your answer to the writer now."
+	emptyAnswerPrompt  = "Your last reply was empty. Please write your answer to the writer now."
+	consultToolsPrompt = "Before answering, check the book: call the tools available to you " +
+		"to look up what your answer depends on, then answer from what they return."
+	toolFailuresPrompt = "Too many tool calls failed in this turn, so no more tools will run. " +
+		"Answer now from what you have, without calling tools, and say what you could not check."
 )
 
 // ErrNoAnswer is returned when the model gives an empty answer twice.
@@ -44,6 +90,46 @@ type LoopOptions struct {
 	Quirks []Quirk
 	// OnTrace, when set, sees every trace row as it happens.
 	OnTrace func(TraceRow)
+
+	// ToolUseMode is "enforced", "relaxed" or "disabled"; "" takes the
+	// default of ToolCalling (relaxed when that is empty too).
+	ToolUseMode string
+	// ToolCalling says how well the model calls tools: "reliable",
+	// "best_effort" or "none". It only picks the default ToolUseMode:
+	// enforced, relaxed and disabled respectively.
+	ToolCalling string
+	// ToolFailurePolicy is "continue" (the default) or "stop_after_n".
+	ToolFailurePolicy string
+	// MaxToolFailures is the N of "stop_after_n": how many failed tool
+	// calls a turn tolerates; zero means 3.
+	MaxToolFailures int
+}
+
+// ResolveToolUseMode is the tool use mode a loop runs in: mode when set,
+// else the default of the model's tool calling reliability. Both are
+// checked.
+func ResolveToolUseMode(mode, calling string) (string, error) {
+	var def string
+	switch calling {
+	case "", ToolCallingBestEffort:
+		def = ToolUseRelaxed
+	case ToolCallingReliable:
+		def = ToolUseEnforced
+	case ToolCallingNone:
+		def = ToolUseDisabled
+	default:
+		return "", fmt.Errorf("tool calling %q: want %s, %s or %s",
+			calling, ToolCallingReliable, ToolCallingBestEffort, ToolCallingNone)
+	}
+	switch mode {
+	case "":
+		return def, nil
+	case ToolUseEnforced, ToolUseRelaxed, ToolUseDisabled:
+		return mode, nil
+	default:
+		return "", fmt.Errorf("tool use mode %q: want %s, %s or %s",
+			mode, ToolUseEnforced, ToolUseRelaxed, ToolUseDisabled)
+	}
 }
 
 // TraceRow is one tool call of a turn.
@@ -71,8 +157,12 @@ type LoopResult struct {
 	// Rounds counts the completions requested.
 	Rounds int
 	Usage  Usage
-	// Stopped is "" for a natural answer or "max_rounds".
+	// Stopped is "" for a natural answer, "max_rounds" or
+	// "tool_failures".
 	Stopped string
+	// Warnings are notes on how the answer came about, e.g.
+	// WarningNoToolUse; nil when there are none.
+	Warnings []string
 }
 
 // RunLoop runs one advisor turn: it sends messages and the registry's
@@ -95,6 +185,29 @@ func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message
 			return nil, fmt.Errorf("tool loop: unknown quirk %q", q)
 		}
 	}
+	mode, err := ResolveToolUseMode(opt.ToolUseMode, opt.ToolCalling)
+	if err != nil {
+		return nil, fmt.Errorf("tool loop: %w", err)
+	}
+	opt.ToolUseMode = mode
+	if mode == ToolUseEnforced && opt.ToolChoice == ToolChoiceNone {
+		return nil, fmt.Errorf("tool loop: tool use mode %s cannot go with tool choice %s", mode, opt.ToolChoice)
+	}
+	switch opt.ToolFailurePolicy {
+	case "":
+		opt.ToolFailurePolicy = ToolFailureContinue
+	case ToolFailureContinue, ToolFailureStopAfterN:
+	default:
+		return nil, fmt.Errorf("tool loop: tool failure policy %q: want %s or %s",
+			opt.ToolFailurePolicy, ToolFailureContinue, ToolFailureStopAfterN)
+	}
+	if opt.MaxToolFailures < 0 {
+		return nil, fmt.Errorf("tool loop: max tool failures %d: want 0 (default %d) or more",
+			opt.MaxToolFailures, DefaultMaxToolFailures)
+	}
+	if opt.MaxToolFailures == 0 {
+		opt.MaxToolFailures = DefaultMaxToolFailures
+	}
 	l := &loop{
 		p:     p,
 		disp:  NewDispatcher(reg, opt.Limits),
@@ -102,7 +215,7 @@ func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message
 		res:   &LoopResult{Messages: slices.Clone(messages)},
 		tools: nil,
 	}
-	if p.SupportsTools() {
+	if p.SupportsTools() && mode != ToolUseDisabled && reg != nil {
 		l.tools = reg.Tools()
 	}
 	return l.run(ctx)
@@ -118,6 +231,10 @@ type loop struct {
 
 func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 	choice := l.opt.ToolChoice
+	// enforce is true until the model has been steered once towards the
+	// tools (enforced mode only, and only when there are tools to use).
+	enforce := l.opt.ToolUseMode == ToolUseEnforced && len(l.tools) > 0
+	failures := 0
 	for round := 1; ; round++ {
 		if round > l.opt.MaxRounds {
 			// Still calling tools: one last request that may not.
@@ -130,6 +247,17 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 			return nil, err
 		}
 		if len(c.Message.ToolCalls) == 0 {
+			if enforce && len(l.res.Trace) == 0 && strings.TrimSpace(c.Message.Content) != "" {
+				// An answer before any look-up: ask once for the tools.
+				// The steering request is not a round of tool calls.
+				enforce = false
+				l.res.Messages = append(l.res.Messages,
+					Message{Role: RoleAssistant, Content: c.Message.Content},
+					Message{Role: RoleUser, Content: consultToolsPrompt})
+				choice = ToolChoiceRequired
+				round--
+				continue
+			}
 			return l.answer(ctx, c)
 		}
 		if choice == ToolChoiceRequired {
@@ -142,6 +270,11 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 		for i, call := range msg.ToolCalls {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("tool loop cancelled: %w", err)
+			}
+			if l.stopOnFailures(failures) {
+				// Every call of the reply needs its tool message.
+				l.skip(round, call, warnings[i])
+				continue
 			}
 			r := l.disp.Call(ctx, call.Name, call.Arguments)
 			row := TraceRow{
@@ -156,9 +289,54 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 			if len(r.Envelope.Errors) > 0 {
 				row.Code = r.Envelope.Errors[0].Code
 			}
+			if !row.OK {
+				failures++
+			}
 			l.trace(row)
 			l.res.Messages = append(l.res.Messages, Message{Role: RoleTool, Content: r.JSON, ToolCallID: call.ID})
 		}
+		if l.stopOnFailures(failures) {
+			l.res.Stopped = StoppedToolFailures
+			calls := "calls"
+			if failures == 1 {
+				calls = "call"
+			}
+			l.warn(fmt.Sprintf("stopped calling tools after %d failed tool %s", failures, calls))
+			l.res.Messages = append(l.res.Messages, Message{Role: RoleUser, Content: toolFailuresPrompt})
+			return l.finish(ctx, l.tools, ToolChoiceNone)
+		}
+	}
+}
+
+// stopOnFailures reports whether failures failed calls end the tools of
+// the turn.
+func (l *loop) stopOnFailures(failures int) bool {
+	return l.opt.ToolFailurePolicy == ToolFailureStopAfterN && failures >= l.opt.MaxToolFailures
+}
+
+// skip answers a call that is not run because too many calls failed.
+func (l *loop) skip(round int, call ToolCall, warning string) {
+	text, env := l.disp.encode(failure(Errorf(CodeToolFailed,
+		"call of %s not run: %d tool calls already failed in this turn", call.Name, l.opt.MaxToolFailures)))
+	if warning != "" {
+		warning += "; "
+	}
+	row := TraceRow{
+		Round:       round,
+		Tool:        call.Name,
+		ArgsSummary: summarizeArgs(call.Arguments, l.disp.lim.MaxArgumentBytes),
+		OK:          false,
+		Code:        env.Errors[0].Code,
+		OutputBytes: len(text),
+		Warning:     warning + "not run: tool failure limit reached",
+	}
+	l.trace(row)
+	l.res.Messages = append(l.res.Messages, Message{Role: RoleTool, Content: text, ToolCallID: call.ID})
+}
+
+func (l *loop) warn(w string) {
+	if !slices.Contains(l.res.Warnings, w) {
+		l.res.Warnings = append(l.res.Warnings, w)
 	}
 }
 
@@ -189,6 +367,9 @@ func (l *loop) answer(ctx context.Context, c *Completion) (*LoopResult, error) {
 	msg := Message{Role: RoleAssistant, Content: c.Message.Content}
 	l.res.Messages = append(l.res.Messages, msg)
 	l.res.Answer = strings.TrimSpace(msg.Content)
+	if l.opt.ToolUseMode == ToolUseEnforced && len(l.tools) > 0 && len(l.res.Trace) == 0 {
+		l.warn(WarningNoToolUse)
+	}
 	return l.res, nil
 }
 
