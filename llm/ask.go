@@ -36,6 +36,9 @@ type AskResult struct {
 	Usage     Usage
 	// Messages is the whole exchange, for the next turn's history.
 	Messages []Message
+	// Evidence is what the model looked up this turn: tools, arguments,
+	// the files read and their hashes; never prose (see Lookup).
+	Evidence []Lookup
 }
 
 // prepared is a turn ready to send: the messages and the tools the
@@ -134,6 +137,7 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	out := &AskResult{
 		Persona: p.persona, Answer: res.Answer, Trace: res.Trace, Rounds: res.Rounds,
 		Stopped: res.Stopped, Usage: res.Usage, Messages: res.Messages,
+		Evidence: evidenceOf(in.Book, res.Messages, len(p.messages)),
 	}
 	for _, pr := range in.Proposals.List() {
 		if !before[pr.ID] {

@@ -5,6 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -85,4 +88,28 @@ func TestAskNeedsAKeyForOpenAI(t *testing.T) {
 	_, _, err := run(t, "ask", "--project", book, cache, "Hello?")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "OPENAI_API_KEY")
+}
+
+func TestAskRecordsProvenanceInTheCacheAndEvidenceInJSON(t *testing.T) {
+	book, cache := sampleProject(t)
+	model := newFakeModel(t, "Brown in chapter 5.")
+	t.Setenv("LOCAL_KEY", "sk-provenance-must-not-leak")
+	out, _, err := run(t, "ask", "--project", book, cache, "--json", "--base-url", model.endpoint.URL+"/v1", "--model", "fake",
+		"--api-key-env", "LOCAL_KEY", "Are her eyes consistent?")
+	require.NoError(t, err)
+	var res map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.Contains(t, res, "evidence")
+
+	dir := strings.TrimPrefix(cache, "--cache-dir=")
+	raw, err := os.ReadFile(filepath.Join(dir, "provenance.jsonl"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), "sk-provenance-must-not-leak")
+	assert.NotContains(t, string(raw), "Are her eyes consistent")
+	assert.NotContains(t, string(raw), "Brown in chapter 5")
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal(raw, &rec))
+	assert.Equal(t, "fake", rec["model"])
+	_, err = os.Stat(filepath.Join(book, "provenance.jsonl"))
+	assert.True(t, os.IsNotExist(err), "nothing is written in the project")
 }

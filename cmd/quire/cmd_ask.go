@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -121,15 +122,25 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	provider, err := llm.NewProvider(cfg)
-	if err != nil {
-		return err
-	}
 	store, err := o.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if !o.Peek {
+		// Every provider call is recorded in the cache folder, never in
+		// the project: host, model, tokens, tool names, a hash of the
+		// request; no prose, no key.
+		if plog, err := o.provenance(store.Root()); err != nil {
+			fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err)
+		} else {
+			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, llm.ResolvePersona(o.Persona).ID, o.logger())}
+		}
+	}
+	provider, err := llm.NewProvider(cfg)
+	if err != nil {
+		return err
+	}
 	m, err := o.openManuscript(ctx, store.Catalog())
 	if err != nil {
 		return err
@@ -186,13 +197,44 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			Proposals []llm.Proposal `json:"proposals"`
 			Rounds    int            `json:"rounds"`
 			Stopped   string         `json:"stopped,omitempty"`
-		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped})
+			Evidence  []llm.Lookup   `json:"evidence"`
+		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped, nonNil(res.Evidence)})
 	}
 	fmt.Fprintf(o.stdout, "%s:\n\n%s\n", res.Persona.Name, strings.TrimSpace(res.Answer))
+	if o.Verbose {
+		for _, e := range res.Evidence {
+			for i, p := range e.Paths {
+				fmt.Fprintf(o.stderr, "  read %s %s\n", p, e.Hashes[i])
+			}
+			if !e.OK {
+				fmt.Fprintf(o.stderr, "  %s failed: %s\n", e.Tool, e.Code)
+			}
+		}
+	}
 	for _, p := range res.Proposals {
 		fmt.Fprintf(o.stdout, "\nProposed (%s, not applied): %s — %s\n%s\n", p.ID, p.Path, p.ChangeSummary, p.Markdown)
 	}
 	return nil
+}
+
+// provenance is the log of provider calls for the project at root, in
+// --cache-dir or the project's folder in the user cache.
+func (o *askOptions) provenance(root string) (*llm.ProvenanceLog, error) {
+	dir := o.CacheDir
+	if dir == "" {
+		var err error
+		if dir, err = codex.CacheDirFor(root); err != nil {
+			return nil, err
+		}
+	}
+	return llm.OpenProvenance(dir)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // turn is the writer's place: the document given with --doc, and the

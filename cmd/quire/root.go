@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 
+	"github.com/quire-ink/quire/llm"
 	"github.com/spf13/cobra"
 )
 
@@ -70,6 +71,7 @@ your editor as a language server or to you on the command line.`,
 		newExplicateCommand(g),
 		newServeCommand(g),
 		newAskCommand(g),
+		newEvalCommand(g),
 		newInitCommand(g),
 		newGenCorpusCommand(g),
 	)
@@ -100,7 +102,9 @@ func (g *globalOptions) logger() *slog.Logger {
 	if g.Verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+	// Debug logs may carry provider request bodies: prose and keys are
+	// redacted on the way out.
+	return slog.New(llm.NewRedactingHandler(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level})))
 }
 
 // projectDir is the --project folder, or the nearest folder upwards from
