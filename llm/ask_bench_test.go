@@ -1,0 +1,68 @@
+package llm
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// timedTransport measures how long the provider took to answer, so the
+// benchmark can report the loop's own time without it.
+type timedTransport struct {
+	base    http.RoundTripper
+	waiting time.Duration
+}
+
+func (t *timedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	start := time.Now()
+	resp, err := t.base.RoundTrip(r)
+	t.waiting += time.Since(start)
+	return resp, err
+}
+
+// BenchmarkAskOverhead runs whole advisor turns (a canon lookup, then the
+// answer) against a book of 10,000 entries and 200 chapters, and reports
+// the time per round spent outside the provider: building the prompt and
+// the tool registry, encoding requests, decoding replies, running tools.
+func BenchmarkAskOverhead(b *testing.B) {
+	ctx := context.Background()
+	root, err := corpus.Cached(ctx, corpus.Options{Entries: 10000, Chapters: 200, ChapterWords: 5000, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	store, err := codex.Open(ctx, root, codex.Options{InMemory: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	ms, err := manuscript.Open(ctx, root, manuscript.Options{Catalog: store.Catalog()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	name := store.Catalog().OfType(codex.TypeCharacter)[0].Name
+	book := &Book{Store: store, Manuscript: ms.Snapshot(), Turn: manuscript.Turn{Current: ms.Snapshot().Units()[0].Path}}
+	s := newScripted(b,
+		callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"` + name + `"}`}),
+		textStep("Answered."),
+	)
+	s.Repeat()
+	tt := &timedTransport{base: http.DefaultTransport}
+	p := scriptedProvider(b, s, func(c *ProviderConfig) { c.HTTPClient = &http.Client{Transport: tt} })
+	in := AskInput{Book: book, PersonaID: "continuity-editor", Message: "Who is " + name + "?", Provider: p}
+	rounds := 0
+	start := time.Now()
+	for b.Loop() {
+		res, err := Ask(ctx, in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rounds += res.Rounds
+	}
+	own := time.Since(start) - tt.waiting
+	b.ReportMetric(float64(own.Microseconds())/float64(rounds), "µs-own/round")
+}
