@@ -22,6 +22,12 @@ type AskInput struct {
 	History   []Message
 	Provider  *Provider
 	Loop      LoopOptions
+	// PreviousResponseID continues a conversation stored by a Responses
+	// API provider (an earlier AskResult.ResponseID). History is then not
+	// resent: the request holds the system prompt (as instructions), the
+	// context message if any and the writer's message. A chat provider
+	// ignores it and sends History as usual.
+	PreviousResponseID string
 }
 
 // AskResult is the answer of a turn and how it was reached.
@@ -33,12 +39,18 @@ type AskResult struct {
 	Proposals []Proposal
 	Rounds    int
 	Stopped   string
-	Usage     Usage
+	// Warnings are the loop's, e.g. an answer given without consulting
+	// the book when tools were required.
+	Warnings []string
+	Usage    Usage
 	// Messages is the whole exchange, for the next turn's history.
 	Messages []Message
 	// Evidence is what the model looked up this turn: tools, arguments,
 	// the files read and their hashes; never prose (see Lookup).
 	Evidence []Lookup
+	// ResponseID is the last response of the turn (Responses API only):
+	// pass it as the next turn's AskInput.PreviousResponseID.
+	ResponseID string
 }
 
 // prepared is a turn ready to send: the messages and the tools the
@@ -62,6 +74,10 @@ func prepare(in AskInput) (*prepared, error) {
 	}
 	persona := ResolvePersona(in.PersonaID)
 	pin := PromptInput{Persona: persona, Settings: in.Settings, History: in.History, Message: in.Message}
+	if continues(in) {
+		// The stored conversation already holds the history.
+		pin.History = nil
+	}
 	var tc *manuscript.TurnContext
 	if c, ok := in.Book.Manuscript.TurnContext(in.Book.Turn); ok {
 		tc = &c
@@ -84,6 +100,12 @@ func prepare(in AskInput) (*prepared, error) {
 	pin.Tools = true
 	pin.ToolNames = reg.Names()
 	return &prepared{persona: persona, messages: BuildMessages(pin), registry: reg}, nil
+}
+
+// continues reports whether the turn continues a stored Responses API
+// conversation.
+func continues(in AskInput) bool {
+	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.API() == APIResponses
 }
 
 // inlineContext is the selection, or else the open document, as text for
@@ -130,14 +152,19 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if reg == nil {
 		reg, _ = NewRegistry()
 	}
-	res, err := RunLoop(ctx, in.Provider, reg, p.messages, in.Loop)
+	loopOpt := in.Loop
+	if continues(in) {
+		loopOpt.PreviousResponseID = in.PreviousResponseID
+	}
+	res, err := RunLoop(ctx, in.Provider, reg, p.messages, loopOpt)
 	if err != nil {
 		return nil, err
 	}
 	out := &AskResult{
 		Persona: p.persona, Answer: res.Answer, Trace: res.Trace, Rounds: res.Rounds,
-		Stopped: res.Stopped, Usage: res.Usage, Messages: res.Messages,
-		Evidence: evidenceOf(in.Book, res.Messages, len(p.messages)),
+		Stopped: res.Stopped, Warnings: res.Warnings, Usage: res.Usage, Messages: res.Messages,
+		Evidence:   evidenceOf(in.Book, res.Messages, len(p.messages)),
+		ResponseID: res.ResponseID,
 	}
 	for _, pr := range in.Proposals.List() {
 		if !before[pr.ID] {
@@ -158,6 +185,9 @@ func Peek(in AskInput) ([]byte, error) {
 		return nil, err
 	}
 	req := CompletionRequest{Messages: p.messages, ToolChoice: in.Loop.ToolChoice}
+	if continues(in) {
+		req.PreviousResponseID = in.PreviousResponseID
+	}
 	if p.registry != nil {
 		req.Tools = p.registry.Tools()
 	}

@@ -103,6 +103,13 @@ type LoopOptions struct {
 	// MaxToolFailures is the N of "stop_after_n": how many failed tool
 	// calls a turn tolerates; zero means 3.
 	MaxToolFailures int
+
+	// PreviousResponseID continues a stored conversation (Responses API
+	// providers only; ignored with a chat provider): the messages passed
+	// to RunLoop are then only the new ones (system messages and what
+	// follows the previous response), see
+	// CompletionRequest.PreviousResponseID.
+	PreviousResponseID string
 }
 
 // ResolveToolUseMode is the tool use mode a loop runs in: mode when set,
@@ -163,11 +170,21 @@ type LoopResult struct {
 	// Warnings are notes on how the answer came about, e.g.
 	// WarningNoToolUse; nil when there are none.
 	Warnings []string
+	// ResponseID is the id of the last response (Responses API only), to
+	// continue the conversation from (LoopOptions.PreviousResponseID).
+	ResponseID string
 }
 
 // RunLoop runs one advisor turn: it sends messages and the registry's
 // tools, runs the tools the model asks for one at a time in the order
 // given, sends the results back and repeats until the model answers.
+//
+// With a Responses API provider the rounds of a turn are chained: each
+// request after the first names the previous response and sends only what
+// it has not seen (the tool results, a steering message), not the whole
+// exchange. When a response comes without an id, or the loop had to rename
+// a tool call id (the stored response would not know the new one), the
+// rest of the turn resends the turn's messages instead.
 func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message, opt LoopOptions) (*LoopResult, error) {
 	if p == nil {
 		return nil, errors.New("tool loop: no provider")
@@ -215,6 +232,10 @@ func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message
 		res:   &LoopResult{Messages: slices.Clone(messages)},
 		tools: nil,
 	}
+	if p.API() == APIResponses {
+		l.chain = true
+		l.prevID = opt.PreviousResponseID
+	}
 	if p.SupportsTools() && mode != ToolUseDisabled && reg != nil {
 		l.tools = reg.Tools()
 	}
@@ -227,6 +248,47 @@ type loop struct {
 	opt   LoopOptions
 	res   *LoopResult
 	tools []Tool
+
+	// chain is true while rounds are chained by previous_response_id
+	// (Responses API); prevID is the response to continue from and sent
+	// the number of res.Messages that response has already seen.
+	chain  bool
+	prevID string
+	sent   int
+}
+
+// appendReply records the model's own reply: the response it came from
+// has seen it, so a chained request does not resend it.
+func (l *loop) appendReply(m Message) {
+	if l.sent == len(l.res.Messages) {
+		l.sent++
+	}
+	l.res.Messages = append(l.res.Messages, m)
+}
+
+// request is the completion request for the exchange so far: with a
+// chained Responses API provider, only the system messages and what the
+// previous response has not seen; else every message of the turn.
+func (l *loop) request(tools []Tool, choice string) CompletionRequest {
+	req := CompletionRequest{Messages: l.res.Messages, Tools: tools, ToolChoice: choice, Quirks: l.opt.Quirks}
+	if l.p.API() != APIResponses {
+		return req
+	}
+	if !l.chain {
+		req.PreviousResponseID = l.opt.PreviousResponseID
+		return req
+	}
+	req.PreviousResponseID = l.prevID
+	if l.sent > 0 {
+		var msgs []Message
+		for _, m := range l.res.Messages[:l.sent] {
+			if m.Role == RoleSystem {
+				msgs = append(msgs, m)
+			}
+		}
+		req.Messages = append(msgs, l.res.Messages[l.sent:]...)
+	}
+	return req
 }
 
 func (l *loop) run(ctx context.Context) (*LoopResult, error) {
@@ -251,9 +313,8 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 				// An answer before any look-up: ask once for the tools.
 				// The steering request is not a round of tool calls.
 				enforce = false
-				l.res.Messages = append(l.res.Messages,
-					Message{Role: RoleAssistant, Content: c.Message.Content},
-					Message{Role: RoleUser, Content: consultToolsPrompt})
+				l.appendReply(Message{Role: RoleAssistant, Content: c.Message.Content})
+				l.res.Messages = append(l.res.Messages, Message{Role: RoleUser, Content: consultToolsPrompt})
 				choice = ToolChoiceRequired
 				round--
 				continue
@@ -266,7 +327,11 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 		msg := c.Message
 		var warnings []string
 		msg.ToolCalls, warnings = uniqueIDs(round, msg.ToolCalls)
-		l.res.Messages = append(l.res.Messages, msg)
+		if slices.ContainsFunc(warnings, func(w string) bool { return w != "" }) {
+			// The stored response knows the calls by their old ids.
+			l.chain = false
+		}
+		l.appendReply(msg)
 		for i, call := range msg.ToolCalls {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("tool loop cancelled: %w", err)
@@ -378,16 +443,20 @@ func (l *loop) complete(ctx context.Context, tools []Tool, choice string) (*Comp
 		choice = ""
 	}
 	l.res.Rounds++
-	c, err := l.p.Complete(ctx, CompletionRequest{
-		Messages:   l.res.Messages,
-		Tools:      tools,
-		ToolChoice: choice,
-		Quirks:     l.opt.Quirks,
-	})
+	c, err := l.p.Complete(ctx, l.request(tools, choice))
 	if err != nil {
 		return nil, err
 	}
 	l.res.Usage.add(c.Usage)
+	l.res.ResponseID = c.ResponseID
+	if l.chain {
+		if c.ResponseID == "" {
+			l.chain = false
+		} else {
+			l.prevID = c.ResponseID
+			l.sent = len(l.res.Messages)
+		}
+	}
 	return c, nil
 }
 

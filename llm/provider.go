@@ -15,6 +15,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 )
 
@@ -33,8 +34,22 @@ const (
 	ToolChoiceRequired = "required"
 )
 
-// ProviderConfig describes one OpenAI-compatible chat completions endpoint.
+// APIs a provider can speak (ProviderConfig.API).
+const (
+	// APIChat is the Chat Completions API (POST /chat/completions), which
+	// every OpenAI-compatible server offers.
+	APIChat = "chat"
+	// APIResponses is OpenAI's Responses API (POST /responses): system
+	// messages become instructions, and a conversation can be continued
+	// from a stored response (CompletionRequest.PreviousResponseID)
+	// instead of resending it.
+	APIResponses = "responses"
+)
+
+// ProviderConfig describes one OpenAI-compatible endpoint.
 type ProviderConfig struct {
+	// API is "chat" (the default when empty) or "responses".
+	API string
 	// BaseURL is the API root; "" means https://api.openai.com/v1.
 	BaseURL string
 	Model   string
@@ -90,6 +105,7 @@ const (
 var ReservedOptionKeys = []string{
 	"model", "messages", "tools", "tool_choice", "response_format",
 	"parallel_tool_calls", "stream", "service_tier",
+	"input", "instructions", "previous_response_id",
 }
 
 func reservedOptionKey(k string) bool { return slices.Contains(ReservedOptionKeys, k) }
@@ -112,11 +128,14 @@ func encodeOptions(what string, opts map[string]any) (map[string]json.RawMessage
 	return out, nil
 }
 
-// Provider sends chat completions to one endpoint and model.
+// Provider sends completions to one endpoint and model, through the Chat
+// Completions API or the Responses API (ProviderConfig.API).
 type Provider struct {
 	cfg      ProviderConfig
 	defaults map[string]json.RawMessage // cfg.Defaults, encoded once
 	service  openai.ChatCompletionService
+	// responses is the client of the Responses API (API "responses").
+	responses responses.ResponseService
 }
 
 // NewProvider checks cfg and builds the client. The openai-go client is
@@ -126,6 +145,13 @@ type Provider struct {
 func NewProvider(cfg ProviderConfig) (*Provider, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, errors.New("provider: model is required")
+	}
+	switch cfg.API {
+	case "":
+		cfg.API = APIChat
+	case APIChat, APIResponses:
+	default:
+		return nil, fmt.Errorf("provider: unknown API %q (known: %s, %s)", cfg.API, APIChat, APIResponses)
 	}
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
@@ -182,8 +208,17 @@ func NewProvider(cfg ProviderConfig) (*Provider, error) {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	return &Provider{cfg: cfg, defaults: defaults, service: openai.NewChatCompletionService(opts...)}, nil
+	p := &Provider{cfg: cfg, defaults: defaults}
+	if cfg.API == APIResponses {
+		p.responses = responses.NewResponseService(opts...)
+	} else {
+		p.service = openai.NewChatCompletionService(opts...)
+	}
+	return p, nil
 }
+
+// API is the API the provider speaks: "chat" or "responses".
+func (p *Provider) API() string { return p.cfg.API }
 
 // Model is the model the provider asks for.
 func (p *Provider) Model() string { return p.cfg.Model }
@@ -207,6 +242,14 @@ type CompletionRequest struct {
 	// Completion.Warnings; a value that does not encode as JSON is an
 	// error.
 	Overrides map[string]any
+	// PreviousResponseID continues the conversation of a stored response
+	// (Responses API only; ignored by a chat provider). Messages must then
+	// hold only what that response has not seen: system messages, which
+	// are always sent (as instructions, since a response does not inherit
+	// them), and the messages that follow the previous response's output,
+	// such as the tool results it asked for or the writer's next message.
+	// Earlier history is not resent.
+	PreviousResponseID string
 }
 
 // Usage counts tokens as the provider reported them.
@@ -235,6 +278,9 @@ type Completion struct {
 	// Warnings are things the writer may want to know that did not stop
 	// the request: dropped reserved overrides, a flex fallback.
 	Warnings []string
+	// ResponseID is the id of the response (Responses API only), to pass
+	// as the next request's PreviousResponseID.
+	ResponseID string
 }
 
 // ProviderError is an error status from the provider, made readable.
@@ -267,6 +313,13 @@ func (e *ProviderError) Error() string {
 // PeekRequest returns the JSON body Complete would send for req, without
 // sending anything.
 func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
+	if p.cfg.API == APIResponses {
+		params, _, err := p.responsesParams(req, p.cfg.ServiceTier)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(params)
+	}
 	params, _, err := p.params(req, p.cfg.ServiceTier)
 	if err != nil {
 		return nil, err
@@ -274,7 +327,7 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 	return json.Marshal(params)
 }
 
-// Complete sends one chat completion. Tools are sent only when the provider
+// Complete sends one completion request. Tools are sent only when the provider
 // supports them, and then always with parallel_tool_calls false so calls run
 // one at a time in a stable order.
 //
@@ -314,6 +367,9 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 // attempt sends req once (with the client's own retries unless extra
 // turns them off) on the given service tier.
 func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier string, extra ...option.RequestOption) (*Completion, []string, error) {
+	if p.cfg.API == APIResponses {
+		return p.attemptResponses(ctx, req, tier, extra...)
+	}
 	params, warnings, err := p.params(req, tier)
 	if err != nil {
 		return nil, nil, err

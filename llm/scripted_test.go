@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,6 +30,9 @@ type scriptReply struct {
 	Content      *string
 	Calls        []scriptCall
 	FinishReason string
+	// ResponseID names the response of a Responses API reply; "" means
+	// resp_<step number>, "-" no id at all.
+	ResponseID string
 }
 
 type scriptCall struct{ ID, Name, Args string }
@@ -70,6 +74,8 @@ func newScripted(t testing.TB, steps ...scriptStep) *scriptedServer {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handle)
 	mux.HandleFunc("POST /chat/completions", s.handle)
+	mux.HandleFunc("POST /v1/responses", s.handle)
+	mux.HandleFunc("POST /responses", s.handle)
 	s.srv = httptest.NewServer(mux)
 	t.Cleanup(s.srv.Close)
 	return s
@@ -115,6 +121,7 @@ func (s *scriptedServer) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	step := s.steps[s.next]
 	s.next++
+	n := s.next
 	s.mu.Unlock()
 
 	if step.Delay > 0 {
@@ -130,7 +137,11 @@ func (s *scriptedServer) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	text := step.Body
 	if text == "" && step.Reply != nil {
-		text = step.Reply.encode()
+		if strings.HasSuffix(r.URL.Path, "/responses") {
+			text = step.Reply.encodeResponse(fmt.Sprintf("resp_%d", n))
+		} else {
+			text = step.Reply.encode()
+		}
 	}
 	writeJSON(w, status, text, step.Header)
 }
@@ -169,6 +180,47 @@ func (r *scriptReply) encode() string {
 		finish = "stop"
 	}
 	return completionBody(msg, finish)
+}
+
+// encodeResponse renders the reply as a Responses API body: a message
+// item for the content, then a function_call item per call. id is the
+// response id unless the reply names its own.
+func (r *scriptReply) encodeResponse(id string) string {
+	if r.ResponseID != "" {
+		id = r.ResponseID
+	}
+	if r.ResponseID == "-" {
+		id = ""
+	}
+	var output []any
+	if r.Content != nil {
+		output = append(output, map[string]any{
+			"type": "message", "id": "msg_" + id, "role": "assistant", "status": "completed",
+			"content": []any{map[string]any{"type": "output_text", "text": *r.Content, "annotations": []any{}}},
+		})
+	}
+	for _, c := range r.Calls {
+		output = append(output, map[string]any{
+			"type": "function_call", "id": "fc_" + c.ID, "call_id": c.ID,
+			"name": c.Name, "arguments": c.Args, "status": "completed",
+		})
+	}
+	if output == nil {
+		output = []any{}
+	}
+	b, err := json.Marshal(map[string]any{
+		"id":         id,
+		"object":     "response",
+		"created_at": 1700000000,
+		"status":     "completed",
+		"model":      "test-model",
+		"output":     output,
+		"usage":      map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15},
+	})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 // completionBody wraps an assistant message (any JSON value) in a chat

@@ -36,6 +36,16 @@ func newFakeModel(t *testing.T, answer string) *fakeModel {
 		f.auth = append(f.auth, r.Header.Get("Authorization"))
 		f.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "/responses") {
+			reply, _ := json.Marshal(map[string]any{
+				"id": "resp_next", "object": "response", "created_at": 1, "model": "fake", "status": "completed",
+				"output": []any{map[string]any{"type": "message", "id": "m1", "role": "assistant", "status": "completed",
+					"content": []any{map[string]any{"type": "output_text", "text": f.answer, "annotations": []any{}}}}},
+				"usage": map[string]any{"input_tokens": 1, "output_tokens": 1, "total_tokens": 2},
+			})
+			_, _ = w.Write(reply)
+			return
+		}
 		reply, _ := json.Marshal(map[string]any{
 			"id": "x", "object": "chat.completion", "created": 1, "model": "fake",
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
@@ -112,4 +122,17 @@ func TestAskRecordsProvenanceInTheCacheAndEvidenceInJSON(t *testing.T) {
 	assert.Equal(t, "fake", rec["model"])
 	_, err = os.Stat(filepath.Join(book, "provenance.jsonl"))
 	assert.True(t, os.IsNotExist(err), "nothing is written in the project")
+}
+
+func TestAskContinuesAConversationWithTheResponsesAPI(t *testing.T) {
+	book, cache := sampleProject(t)
+	model := newFakeModel(t, "As I said, green.")
+	out, errOut, err := run(t, "ask", "--project", book, cache, "--base-url", model.endpoint.URL+"/v1", "--model", "fake",
+		"--api", "responses", "--continue", "resp_first", "And in chapter 5?")
+	require.NoError(t, err)
+	assert.Contains(t, out, "As I said, green.")
+	assert.Contains(t, errOut, "--continue resp_next", "the id to continue with is printed")
+	require.Len(t, model.bodies, 1)
+	assert.Equal(t, "resp_first", model.bodies[0]["previous_response_id"])
+	assert.NotEmpty(t, model.bodies[0]["instructions"], "the persona goes in instructions")
 }

@@ -32,6 +32,9 @@ type askOptions struct {
 	APIKeyEnv      string `json:"-"`
 	Tools          string `json:"-"`
 	Quirks         string `json:"-"`
+	API            string `json:"-"`
+	Continue       string `json:"-"`
+	ToolCalling    string `json:"-"`
 	Rounds         int    `json:"-"`
 	Timeout        time.Duration
 }
@@ -67,6 +70,9 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 	f.StringVar(&o.Tools, "tools", "auto", "tool calling: on, off (context goes inline), or auto (off for Ollama)")
 	f.StringVar(&o.Quirks, "quirks", "", "provider quirk transforms, comma-separated, or all")
 	f.IntVar(&o.Rounds, "rounds", llm.DefaultMaxRounds, "most tool rounds before the model must answer")
+	f.StringVar(&o.API, "api", "chat", "provider API: chat (Chat Completions, any compatible server) or responses (OpenAI's Responses API)")
+	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")
+	f.StringVar(&o.ToolCalling, "tool-calling", "", "how reliably the model calls tools: reliable (insist it reads the book first), best_effort (default), none (no tools)")
 	f.DurationVar(&o.Timeout, "timeout", llm.DefaultTimeout, "per request")
 	return cmd
 }
@@ -74,7 +80,7 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 // providerConfig turns the flags into a provider, keeping every key with
 // the endpoint it belongs to.
 func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
-	cfg := llm.ProviderConfig{BaseURL: o.BaseURL, Model: o.Model, Timeout: o.Timeout}
+	cfg := llm.ProviderConfig{BaseURL: o.BaseURL, Model: o.Model, Timeout: o.Timeout, API: o.API}
 	official := o.BaseURL == "" || strings.HasPrefix(strings.TrimRight(o.BaseURL, "/"), strings.TrimRight(llm.DefaultBaseURL, "/"))
 	keyEnv := o.APIKeyEnv
 	if keyEnv == "" && official {
@@ -155,13 +161,14 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	in := llm.AskInput{
-		Book:      &llm.Book{Store: store, Manuscript: snap, Turn: turn},
-		Proposals: &llm.Proposals{},
-		Settings:  settings,
-		PersonaID: o.Persona,
-		Message:   o.Message,
-		Provider:  provider,
-		Loop: llm.LoopOptions{MaxRounds: o.Rounds, OnTrace: func(r llm.TraceRow) {
+		Book:               &llm.Book{Store: store, Manuscript: snap, Turn: turn},
+		Proposals:          &llm.Proposals{},
+		Settings:           settings,
+		PersonaID:          o.Persona,
+		Message:            o.Message,
+		Provider:           provider,
+		PreviousResponseID: o.Continue,
+		Loop: llm.LoopOptions{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r llm.TraceRow) {
 			if o.Verbose {
 				status := "ok"
 				if !r.OK {
@@ -198,9 +205,19 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			Rounds    int            `json:"rounds"`
 			Stopped   string         `json:"stopped,omitempty"`
 			Evidence  []llm.Lookup   `json:"evidence"`
-		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped, nonNil(res.Evidence)})
+			Warnings  []string       `json:"warnings,omitempty"`
+			// ResponseID continues the conversation (--continue) with the
+			// Responses API.
+			ResponseID string `json:"responseId,omitempty"`
+		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped, nonNil(res.Evidence), res.Warnings, res.ResponseID})
 	}
 	fmt.Fprintf(o.stdout, "%s:\n\n%s\n", res.Persona.Name, strings.TrimSpace(res.Answer))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.stderr, "quire: %s\n", w)
+	}
+	if res.ResponseID != "" && provider.API() == "responses" {
+		fmt.Fprintf(o.stderr, "quire: continue this conversation with --api responses --continue %s\n", res.ResponseID)
+	}
 	if o.Verbose {
 		for _, e := range res.Evidence {
 			for i, p := range e.Paths {
