@@ -136,3 +136,30 @@ func TestAskContinuesAConversationWithTheResponsesAPI(t *testing.T) {
 	assert.Equal(t, "resp_first", model.bodies[0]["previous_response_id"])
 	assert.NotEmpty(t, model.bodies[0]["instructions"], "the persona goes in instructions")
 }
+
+func TestAskReadsTheProviderFromQuireYAML(t *testing.T) {
+	book, cache := sampleProject(t)
+	model := newFakeModel(t, "From the file.")
+	cfg, err := os.ReadFile(filepath.Join(book, "quire.yaml"))
+	require.NoError(t, err)
+	cfg = append(cfg, []byte("provider:\n  base_url: "+model.endpoint.URL+"/v1\n  model: from-file\n  api_key_env: FILE_KEY\n  options: {temperature: 0.25}\n")...)
+	require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), cfg, 0o644))
+	t.Setenv("FILE_KEY", "sk-file")
+
+	out, _, err := run(t, "ask", "--project", book, cache, "Hello?")
+	require.NoError(t, err)
+	assert.Contains(t, out, "From the file.")
+	require.Len(t, model.bodies, 1)
+	assert.Equal(t, "from-file", model.bodies[0]["model"])
+	assert.Equal(t, 0.25, model.bodies[0]["temperature"], "request options from the file")
+	assert.Equal(t, "Bearer sk-file", model.auth[0])
+
+	_, _, err = run(t, "ask", "--project", book, cache, "--model", "from-flag", "Hello?")
+	require.NoError(t, err)
+	assert.Equal(t, "from-flag", model.bodies[1]["model"], "a flag overrides the file")
+
+	require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), []byte("provider:\n  api_key: sk-oops\n"), 0o644))
+	_, _, err = run(t, "ask", "--project", book, cache, "Hello?")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "never put an API key")
+}

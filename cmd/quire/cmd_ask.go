@@ -16,6 +16,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will
@@ -35,8 +36,11 @@ type askOptions struct {
 	API            string `json:"-"`
 	Continue       string `json:"-"`
 	ToolCalling    string `json:"-"`
-	Rounds         int    `json:"-"`
-	Timeout        time.Duration
+	// file is quire.yaml's provider section, for the settings that have
+	// no flag.
+	file    llm.ProviderSettings
+	Rounds  int `json:"-"`
+	Timeout time.Duration
 }
 
 func newAskCommand(g *globalOptions) *cobra.Command {
@@ -77,10 +81,48 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 	return cmd
 }
 
-// providerConfig turns the flags into a provider, keeping every key with
-// the endpoint it belongs to.
+// withFile fills every provider setting the command line left unset from
+// the provider section of quire.yaml: flags win, the file comes next,
+// built-in defaults last.
+func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) error {
+	str := func(flag string, dst *string, v string) {
+		if !flags.Changed(flag) && v != "" {
+			*dst = v
+		}
+	}
+	str("base-url", &o.BaseURL, ps.BaseURL)
+	str("model", &o.Model, ps.Model)
+	str("api-key-env", &o.APIKeyEnv, ps.APIKeyEnv)
+	str("api", &o.API, ps.API)
+	str("tool-calling", &o.ToolCalling, ps.ToolCalling)
+	str("quirks", &o.Quirks, strings.Join(ps.Quirks, ","))
+	if !flags.Changed("tools") && ps.Tools != nil {
+		o.Tools = map[bool]string{true: "on", false: "off"}[*ps.Tools]
+	}
+	if !flags.Changed("rounds") && ps.Rounds > 0 {
+		o.Rounds = ps.Rounds
+	}
+	if d, err := ps.TimeoutDuration(); err != nil {
+		return err
+	} else if !flags.Changed("timeout") && d > 0 {
+		o.Timeout = d
+	}
+	o.file = ps
+	return nil
+}
+
+// providerConfig turns the settings into a provider, keeping every key
+// with the endpoint it belongs to.
 func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
-	cfg := llm.ProviderConfig{BaseURL: o.BaseURL, Model: o.Model, Timeout: o.Timeout, API: o.API}
+	cfg := llm.ProviderConfig{BaseURL: o.BaseURL, Model: o.Model, Timeout: o.Timeout, API: o.API,
+		ServiceTier: o.file.ServiceTier, FlexFallback: o.file.FlexFallback, Defaults: o.file.Options}
+	if r := o.file.Retries; r != nil {
+		// In the file, 0 means no retries; the library reads 0 as its default.
+		cfg.Retries = *r
+		if *r == 0 {
+			cfg.Retries = -1
+		}
+	}
 	official := o.BaseURL == "" || strings.HasPrefix(strings.TrimRight(o.BaseURL, "/"), strings.TrimRight(llm.DefaultBaseURL, "/"))
 	keyEnv := o.APIKeyEnv
 	if keyEnv == "" && official {
@@ -94,7 +136,7 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 	}
 	if cfg.Model == "" {
 		if !official {
-			return cfg, errors.New("name the model with --model")
+			return cfg, errors.New("name the model with --model or provider.model in quire.yaml")
 		}
 		cfg.Model = "gpt-4.1-mini"
 	}
@@ -124,6 +166,17 @@ func looksLikeOllama(base string) bool {
 
 func (o *askOptions) run(cmd *cobra.Command) error {
 	ctx := cmd.Context()
+	dir, err := o.projectDir()
+	if err != nil {
+		return err
+	}
+	ps, err := llm.LoadProviderSettings(dir)
+	if err != nil {
+		return err
+	}
+	if err := o.withFile(ps, cmd.Flags()); err != nil {
+		return err
+	}
 	cfg, err := o.providerConfig()
 	if err != nil {
 		return err
