@@ -42,7 +42,10 @@ type AskResult struct {
 	// Warnings are the loop's, e.g. an answer given without consulting
 	// the book when tools were required.
 	Warnings []string
-	Usage    Usage
+	// ServiceTier is the tier the provider served the turn on, when it
+	// says (the flex/default routing status).
+	ServiceTier string
+	Usage       Usage
 	// Messages is the whole exchange, for the next turn's history.
 	Messages []Message
 	// Evidence is what the model looked up this turn: tools, arguments,
@@ -162,7 +165,7 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	}
 	out := &AskResult{
 		Persona: p.persona, Answer: res.Answer, Trace: res.Trace, Rounds: res.Rounds,
-		Stopped: res.Stopped, Warnings: res.Warnings, Usage: res.Usage, Messages: res.Messages,
+		Stopped: res.Stopped, Warnings: res.Warnings, ServiceTier: res.ServiceTier, Usage: res.Usage, Messages: res.Messages,
 		Evidence:   evidenceOf(in.Book, res.Messages, len(p.messages)),
 		ResponseID: res.ResponseID,
 	}

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,4 +105,20 @@ func TestAskRefusesAnEmptyMessage(t *testing.T) {
 	_, err := Ask(context.Background(), AskInput{Book: b, Message: "  ", Provider: scriptedProvider(t, s)})
 	require.Error(t, err)
 	assert.Empty(t, s.Requests())
+}
+
+func TestAskInlineContextIsBounded(t *testing.T) {
+	files := bookFiles()
+	long := strings.Repeat("The tide stood still and the gulls waited. ", 1500) // ~64,000 characters
+	files["manuscript/02-slack-water.md"] = "# Slack Water\n\n" + long + "\n"
+	b, _ := openBook(t, files)
+	s := newScripted(t, textStep("Fine."))
+	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	_, err := Ask(context.Background(), AskInput{Book: b, Message: "Thoughts?", Provider: p})
+	require.NoError(t, err)
+	msgs := s.Requests()[0].decoded(t)["messages"].([]any)
+	inline := msgs[len(msgs)-2].(map[string]any)["content"].(string)
+	assert.Contains(t, inline, "[quire: truncated; showing the first")
+	assert.Contains(t, inline, "of 64")
+	assert.Less(t, len([]rune(inline)), InlineContextChars+500, "the inline context stays within its bound")
 }

@@ -173,6 +173,9 @@ type LoopResult struct {
 	// ResponseID is the id of the last response (Responses API only), to
 	// continue the conversation from (LoopOptions.PreviousResponseID).
 	ResponseID string
+	// ServiceTier is the tier the provider says it served the last
+	// request on (after any flex fallback); empty when it does not say.
+	ServiceTier string
 }
 
 // RunLoop runs one advisor turn: it sends messages and the registry's
@@ -449,6 +452,9 @@ func (l *loop) complete(ctx context.Context, tools []Tool, choice string) (*Comp
 	}
 	l.res.Usage.add(c.Usage)
 	l.res.ResponseID = c.ResponseID
+	if c.ServiceTier != "" {
+		l.res.ServiceTier = c.ServiceTier
+	}
 	if l.chain {
 		if c.ResponseID == "" {
 			l.chain = false

@@ -47,7 +47,7 @@ func newFakeModel(t *testing.T, answer string) *fakeModel {
 			return
 		}
 		reply, _ := json.Marshal(map[string]any{
-			"id": "x", "object": "chat.completion", "created": 1, "model": "fake",
+			"id": "x", "object": "chat.completion", "created": 1, "model": "fake", "service_tier": "default",
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
 				"message": map[string]any{"role": "assistant", "content": f.answer}}},
 			"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
@@ -162,4 +162,16 @@ func TestAskReadsTheProviderFromQuireYAML(t *testing.T) {
 	_, _, err = run(t, "ask", "--project", book, cache, "Hello?")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "never put an API key")
+}
+
+func TestAskReportsTheServiceTier(t *testing.T) {
+	book, cache := sampleProject(t)
+	model := newFakeModel(t, "Fine.")
+	out, _, err := run(t, "ask", "--json", "--project", book, cache, "--base-url", model.endpoint.URL+"/v1", "--model", "fake", "Hello?")
+	require.NoError(t, err)
+	var got struct {
+		ServiceTier string `json:"serviceTier"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "default", got.ServiceTier)
 }

@@ -262,11 +262,16 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			// ResponseID continues the conversation (--continue) with the
 			// Responses API.
 			ResponseID string `json:"responseId,omitempty"`
-		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped, nonNil(res.Evidence), res.Warnings, res.ResponseID})
+			// ServiceTier is the tier the provider served the turn on.
+			ServiceTier string `json:"serviceTier,omitempty"`
+		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped, nonNil(res.Evidence), res.Warnings, res.ResponseID, res.ServiceTier})
 	}
 	fmt.Fprintf(o.stdout, "%s:\n\n%s\n", res.Persona.Name, strings.TrimSpace(res.Answer))
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.stderr, "quire: %s\n", w)
+	}
+	if o.Verbose && res.ServiceTier != "" {
+		fmt.Fprintf(o.stderr, "  served on the %s tier\n", res.ServiceTier)
 	}
 	if res.ResponseID != "" && provider.API() == "responses" {
 		fmt.Fprintf(o.stderr, "quire: continue this conversation with --api responses --continue %s\n", res.ResponseID)
