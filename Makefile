@@ -78,7 +78,8 @@ demo: build
 		echo " QUIRE_MODEL for a local server such as Ollama, to hear the continuity editor. Here is the exact"; \
 		echo " request it would send; the first message is the persona, the second only metadata, no prose.)"; \
 		echo "\$$ quire $$ask --peek \"$$question\" | head -n 40"; "$$q" $$ask --peek "$$question" | head -n 40; \
-	fi
+	fi; echo; \
+	echo "\$$ quire eval   (the advisor loop against a scripted model, not a real one)"; "$$q" eval
 
 clean:
 	rm -rf bin
