@@ -13,13 +13,19 @@ import (
 // commands, for clients (Helix among them) that cannot send custom
 // methods. A command takes one argument: the request's params object.
 func (s *Server) commands() map[string]requestHandler {
-	return map[string]requestHandler{
+	cs := map[string]requestHandler{
 		"quire.lookup":            s.quireLookup,
 		"quire.search":            s.quireSearch,
 		"quire.list":              s.quireList,
 		"quire.manuscriptContext": s.quireManuscriptContext,
 		"quire.captureSelection":  s.quireCaptureSelection,
 	}
+	for _, more := range []map[string]requestHandler{s.advisorCommands(), s.proposalCommands()} {
+		for name, h := range more {
+			cs[name] = h
+		}
+	}
+	return cs
 }
 
 // commandNames lists the commands for the initialize result.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -28,6 +29,9 @@ type project struct {
 	ms    *manuscript.Manuscript
 	// inMemory says another quire process holds the index on disk.
 	inMemory bool
+	// proposals are the advisor's proposals for this book, kept in memory
+	// until the writer applies or forgets them.
+	proposals llm.Proposals
 	// matcher finds the current codex's names. The mention index catches
 	// up with it in the background (indexed closes the first time), so
 	// the first hover need not wait for the whole book to be scanned.

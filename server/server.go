@@ -323,8 +323,10 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		methodManuscriptContext:                   s.quireManuscriptContext,
 		methodCaptureSelection:                    s.quireCaptureSelection,
 	}
-	for m, h := range s.opts.extraRequests {
-		hs[m] = h
+	for _, more := range []map[string]requestHandler{s.advisorRequests(), s.proposalRequests(), s.opts.extraRequests} {
+		for m, h := range more {
+			hs[m] = h
+		}
 	}
 	return hs
 }

@@ -1,0 +1,12 @@
+package server
+
+// advisorRequests are the advisor's custom requests (quire/ask,
+// quire/personas, …), by method.
+func (s *Server) advisorRequests() map[string]requestHandler {
+	return map[string]requestHandler{}
+}
+
+// advisorCommands are the advisor's workspace/executeCommand commands.
+func (s *Server) advisorCommands() map[string]requestHandler {
+	return map[string]requestHandler{}
+}
