@@ -7,10 +7,12 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
 )
 
 // The document-change shapes a create-file edit needs; protocol v0.12.0
@@ -35,10 +37,19 @@ type fileWorkspaceEdit struct {
 
 type codeAction struct {
 	Title       string                  `json:"title"`
-	Kind        protocol.CodeActionKind `json:"kind"`
+	Kind        protocol.CodeActionKind `json:"kind,omitempty"`
 	Diagnostics []protocol.Diagnostic   `json:"diagnostics,omitempty"`
 	IsPreferred bool                    `json:"isPreferred,omitempty"`
 	Edit        *fileWorkspaceEdit      `json:"edit,omitempty"`
+	Command     *actionCommand          `json:"command,omitempty"`
+}
+
+// actionCommand is the command a code action runs; its one argument is
+// the params object of the matching request.
+type actionCommand struct {
+	Title     string `json:"title"`
+	Command   string `json:"command"`
+	Arguments []any  `json:"arguments,omitempty"`
 }
 
 // newEntryTypes are offered for an untracked name, the likeliest first.
@@ -47,7 +58,8 @@ var newEntryTypes = []codex.Type{codex.TypeCharacter, codex.TypeLocation, codex.
 // codeAction offers, for each untracked-name diagnostic in range, to
 // create a codex entry for the name: a new file from a template, as an
 // edit the writer reviews. An entry file that already exists is never
-// overwritten.
+// overwritten. It then offers the advisor's actions on the selection or
+// at the cursor (selectionActions).
 func (s *Server) codeAction(ctx context.Context, params json.RawMessage) (any, error) {
 	p, err := decode[protocol.CodeActionParams](params)
 	if err != nil {
@@ -85,7 +97,11 @@ func (s *Server) codeAction(ctx context.Context, params json.RawMessage) (any, e
 			})
 		}
 	}
-	return actions, nil
+	more, err := s.selectionActions(ctx, p, proj)
+	if err != nil {
+		return nil, err
+	}
+	return append(actions, filterKinds(more, p.Context.Only)...), nil
 }
 
 // entryTemplate is the start of a new entry: front matter the writer
@@ -113,4 +129,122 @@ func slug(name string) string {
 		s = "entry"
 	}
 	return s
+}
+
+// Messages the selection actions ask with.
+const (
+	askMessage     = "What do you think of this passage?"
+	proposeMessage = "Propose a codex update for the canon this passage establishes: use propose_codex_update for an entry that exists, propose_codex_create for something new, and say what changed."
+	// maxQuoteBytes bounds the quote "Where is this established?" sends.
+	maxQuoteBytes = 1000
+)
+
+// askActionArgs are quire.ask's (and quire.peekPrompt's) arguments for a
+// selection. SelectionHash is llm.HashText of the selected text when the
+// action was listed, so the ask can tell the selection moved on.
+type askActionArgs struct {
+	Persona       string               `json:"persona"`
+	URI           protocol.DocumentURI `json:"uri"`
+	Range         protocol.Range       `json:"range"`
+	Message       string               `json:"message"`
+	SelectionHash string               `json:"selectionHash,omitempty"`
+}
+
+// selectionActions are the advisor's actions on a Markdown document of a
+// project. Listing them is cheap: no model call, no index build; the
+// command does the work when chosen.
+//
+//   - with a selection: "Ask <persona> about this" for each board member,
+//     "Propose codex update from selection" and "Peek prompt" (no kind:
+//     they are neither fixes nor refactorings, and an empty kind keeps
+//     them in the editor's light bulb);
+//   - in a codex file with a selection: "Where is this established?";
+//   - on a mention of an entry: "Look up <Name>".
+func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionParams, proj *project) ([]codeAction, error) {
+	var out []codeAction
+	t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: p.TextDocument, Position: p.Range.Start})
+	if err != nil || !ok || t.proj != proj {
+		return out, nil
+	}
+	if ext := strings.ToLower(path.Ext(t.rel)); ext != ".md" && ext != ".markdown" {
+		return out, nil
+	}
+	start, end, err := t.lines.rangeOffsets(p.Range)
+	if err != nil {
+		return out, nil
+	}
+	uri := p.TextDocument.URI
+	if start < end {
+		selected := t.text[start:end]
+		hash := llm.HashText(selected)
+		command := func(title, name string, arg any) *actionCommand {
+			return &actionCommand{Title: title, Command: name, Arguments: []any{arg}}
+		}
+		for _, persona := range llm.Personas() {
+			title := fmt.Sprintf("Ask %s about this", persona.Name)
+			out = append(out, codeAction{Title: title, Command: command(title, "quire.ask",
+				askActionArgs{Persona: persona.ID, URI: uri, Range: p.Range, Message: askMessage, SelectionHash: hash})})
+		}
+		const propose = "Propose codex update from selection"
+		out = append(out, codeAction{Title: propose, Command: command(propose, "quire.ask",
+			askActionArgs{Persona: "continuity-editor", URI: uri, Range: p.Range, Message: proposeMessage, SelectionHash: hash})})
+		if _, isEntry := t.cat.Get(t.rel); isEntry || strings.HasPrefix(t.rel, "codex/") {
+			const where = "Where is this established?"
+			out = append(out, codeAction{Title: where, Command: command(where, "quire.explicate",
+				explicateCommandArgs{Quote: boundQuote(selected), URI: uri})})
+		}
+		const peek = "Peek prompt"
+		out = append(out, codeAction{Title: peek, Command: command(peek, "quire.peekPrompt",
+			askActionArgs{Persona: llm.DefaultPersonaID, URI: uri, Range: p.Range, Message: askMessage, SelectionHash: hash})})
+	}
+	// A mention under the cursor, or one the selection lies inside.
+	if e, r, ok := t.entryAt(); ok && r.Start <= start && end <= r.End {
+		title := fmt.Sprintf("Look up %s", e.Name)
+		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: "quire.lookup",
+			Arguments: []any{lookupCommandArgs{Name: e.Name, URI: uri}}}})
+	}
+	return out, nil
+}
+
+type explicateCommandArgs struct {
+	Quote string               `json:"quote"`
+	URI   protocol.DocumentURI `json:"uri"`
+}
+
+type lookupCommandArgs struct {
+	Name string               `json:"name"`
+	URI  protocol.DocumentURI `json:"uri,omitempty"`
+}
+
+// boundQuote trims a selection to a quote of at most maxQuoteBytes, cut
+// on a character boundary.
+func boundQuote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= maxQuoteBytes {
+		return s
+	}
+	cut := maxQuoteBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
+
+// filterKinds keeps the actions the client asked for: with only set, an
+// action whose kind is one of them or under one of them ("refactor"
+// covers "refactor.extract"); kindless actions are then left out.
+func filterKinds(actions []codeAction, only []protocol.CodeActionKind) []codeAction {
+	if len(only) == 0 {
+		return actions
+	}
+	var out []codeAction
+	for _, a := range actions {
+		for _, k := range only {
+			if a.Kind != "" && (a.Kind == k || strings.HasPrefix(string(a.Kind), string(k)+".")) {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -192,6 +192,19 @@ func (s *Server) quireCaptureSelection(ctx context.Context, params json.RawMessa
 	if err != nil {
 		return nil, err
 	}
+	c, err := s.capture(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.selection = c
+	s.mu.Unlock()
+	return c.sel.Meta(), nil
+}
+
+// capture reads the selection a names from the open document, or from
+// the file when it is not open.
+func (s *Server) capture(ctx context.Context, a captureArgs) (*capturedSelection, error) {
 	path, ok := uriPath(a.URI)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "only file: documents can be captured")
@@ -221,10 +234,7 @@ func (s *Server) quireCaptureSelection(ctx context.Context, params json.RawMessa
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	s.mu.Lock()
-	s.selection = &capturedSelection{proj: proj, sel: sel}
-	s.mu.Unlock()
-	return sel.Meta(), nil
+	return &capturedSelection{proj: proj, sel: sel}, nil
 }
 
 func orEmpty(rs []codex.Result) []codex.Result {

@@ -30,6 +30,11 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 			roots = append(roots, p.RootPath)
 		}
 	}
+	if p.InitializationOptions != nil {
+		if raw, err := json.Marshal(p.InitializationOptions); err == nil {
+			s.adv.setInitial(parseClientSettings(raw))
+		}
+	}
 	s.mu.Lock()
 	s.state = stateInitialized
 	s.client = p.Capabilities
@@ -48,7 +53,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 			WorkspaceSymbolProvider: true,
 			ReferencesProvider:      true,
 			RenameProvider:          &protocol.RenameOptions{PrepareProvider: true},
-			CodeActionProvider:      &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+			CodeActionProvider:      true, // quick fixes and the advisor's actions, which carry no kind so every client lists them
 			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commandNames()},
 		},
 		ServerInfo: serverInfo,

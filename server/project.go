@@ -32,6 +32,9 @@ type project struct {
 	// proposals are the advisor's proposals for this book, kept in memory
 	// until the writer applies or forgets them.
 	proposals llm.Proposals
+	// passages is the manuscript's paragraph index for explicate, opened
+	// on first use (explicate.go).
+	passages passageIndex
 	// matcher finds the current codex's names. The mention index catches
 	// up with it in the background (indexed closes the first time), so
 	// the first hover need not wait for the whole book to be scanned.
@@ -187,6 +190,7 @@ func (p *project) rel(path string) (string, bool) {
 }
 
 func (p *project) close() {
+	p.passages.close()
 	if p.store != nil {
 		// A failed save only costs the next start a re-read.
 		_ = p.store.Close()

@@ -2,10 +2,18 @@ package server
 
 // proposalRequests are the custom requests about proposals, by method.
 func (s *Server) proposalRequests() map[string]requestHandler {
-	return map[string]requestHandler{}
+	return map[string]requestHandler{
+		methodProposals:     s.quireProposals,
+		methodApplyProposal: s.quireApplyProposal,
+		methodExplicate:     s.quireExplicate,
+	}
 }
 
 // proposalCommands are the proposal and explicate commands.
 func (s *Server) proposalCommands() map[string]requestHandler {
-	return map[string]requestHandler{}
+	return map[string]requestHandler{
+		"quire.applyProposal": s.quireApplyProposal,
+		"quire.explicate":     s.quireExplicate,
+		"quire.proposals":     s.quireProposals,
+	}
 }

@@ -54,6 +54,8 @@ type Server struct {
 	docs     map[protocol.DocumentURI]*document
 	// selection is the last selection captured for an advisor turn.
 	selection *capturedSelection
+	// adv is the advisor's state: client settings, conversations, asks.
+	adv advisor
 	// diagTimers debounce each document's diagnostics.
 	diagTimers map[protocol.DocumentURI]*time.Timer
 
@@ -333,10 +335,12 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 
 func (s *Server) notificationHandlers() map[string]notificationHandler {
 	return map[string]notificationHandler{
-		protocol.MethodInitialized:           s.initialized,
-		protocol.MethodTextDocumentDidOpen:   s.didOpen,
-		protocol.MethodTextDocumentDidChange: s.didChange,
-		protocol.MethodTextDocumentDidClose:  s.didClose,
+		protocol.MethodInitialized:                     s.initialized,
+		protocol.MethodTextDocumentDidOpen:             s.didOpen,
+		protocol.MethodTextDocumentDidChange:           s.didChange,
+		protocol.MethodTextDocumentDidClose:            s.didClose,
+		protocol.MethodWorkspaceDidChangeConfiguration: s.didChangeConfiguration,
+		protocol.MethodWorkDoneProgressCancel:          s.workDoneProgressCancel,
 	}
 }
 

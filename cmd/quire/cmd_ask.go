@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -112,56 +111,32 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 }
 
 // providerConfig turns the settings into a provider, keeping every key
-// with the endpoint it belongs to.
+// with the endpoint it belongs to (see llm.ResolveProvider).
 func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
-	cfg := llm.ProviderConfig{BaseURL: o.BaseURL, Model: o.Model, Timeout: o.Timeout, API: o.API,
-		ServiceTier: o.file.ServiceTier, FlexFallback: o.file.FlexFallback, Defaults: o.file.Options}
-	if r := o.file.Retries; r != nil {
-		// In the file, 0 means no retries; the library reads 0 as its default.
-		cfg.Retries = *r
-		if *r == 0 {
-			cfg.Retries = -1
-		}
-	}
-	official := o.BaseURL == "" || strings.HasPrefix(strings.TrimRight(o.BaseURL, "/"), strings.TrimRight(llm.DefaultBaseURL, "/"))
-	keyEnv := o.APIKeyEnv
-	if keyEnv == "" && official {
-		keyEnv = "OPENAI_API_KEY"
-	}
-	if keyEnv != "" {
-		cfg.APIKey = os.Getenv(keyEnv)
-		if cfg.APIKey == "" && !o.Peek {
-			return cfg, fmt.Errorf("no API key: %s is not set (use --api-key-env, or --base-url for a local server)", keyEnv)
-		}
-	}
-	if cfg.Model == "" {
-		if !official {
-			return cfg, errors.New("name the model with --model or provider.model in quire.yaml")
-		}
-		cfg.Model = "gpt-4.1-mini"
-	}
+	ps := o.file
+	ps.BaseURL, ps.Model, ps.APIKeyEnv, ps.API = o.BaseURL, o.Model, o.APIKeyEnv, o.API
+	ps.Timeout = o.Timeout.String()
 	switch o.Tools {
-	case "on":
-		cfg.Tools = true
-	case "off":
+	case "on", "off":
+		on := o.Tools == "on"
+		ps.Tools = &on
 	case "auto":
-		cfg.Tools = !looksLikeOllama(o.BaseURL)
+		ps.Tools = nil
 	default:
-		return cfg, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
+		return llm.ProviderConfig{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
 	}
+	ps.Quirks = nil
 	if o.Quirks != "" {
-		q, err := llm.ParseQuirks(o.Quirks)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Quirks = q
+		ps.Quirks = []string{o.Quirks}
 	}
-	return cfg, nil
-}
-
-func looksLikeOllama(base string) bool {
-	u, err := url.Parse(base)
-	return err == nil && (u.Port() == "11434" || strings.Contains(u.Host, "ollama"))
+	cfg, err := llm.ResolveProvider(ps, os.Getenv, !o.Peek)
+	switch {
+	case errors.Is(err, llm.ErrNoProvider):
+		return cfg, fmt.Errorf("%w (use --api-key-env, or --base-url for a local server)", err)
+	case errors.Is(err, llm.ErrNoModel):
+		return cfg, fmt.Errorf("%w: use --model or provider.model in quire.yaml", err)
+	}
+	return cfg, err
 }
 
 func (o *askOptions) run(cmd *cobra.Command) error {

@@ -1,0 +1,527 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Advisor requests and commands.
+const (
+	methodAsk        = "quire/ask"
+	methodPeekPrompt = "quire/peekPrompt"
+	methodPersonas   = "quire/personas"
+	// methodAskProgress is a notification the server sends alongside each
+	// $/progress report of an ask, for clients that want the tool row as
+	// data: {"token": <the work-done token>, "row": {tool, summary, ok, ms,
+	// round, code?}}. LSP's report carries only a message.
+	methodAskProgress = "quire/askProgress"
+)
+
+const (
+	// historyMessages bounds a conversation's history: the last turns,
+	// writer's message and answer each.
+	historyMessages = 12
+	// maxConversations bounds how many conversations a session keeps; the
+	// least recently used goes first.
+	maxConversations = 64
+)
+
+// advisor is the session's advisor state: the client's settings, the
+// conversations and the asks in flight. Its zero value is ready.
+type advisor struct {
+	mu sync.Mutex
+	// initial is from initializationOptions, config from the last
+	// workspace/didChangeConfiguration; config wins.
+	initial, config clientSettings
+	convs           map[string]*conversation
+	order           []string
+	// running cancels an ask by its work-done token (JSON text).
+	running map[string]context.CancelFunc
+	seq     int
+}
+
+// conversation is the history of one persona with one project.
+type conversation struct {
+	proj    *project
+	persona string
+	history []llm.Message
+}
+
+func (a *advisor) settings() clientSettings {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.initial.over(a.config)
+}
+
+func (a *advisor) setInitial(cs clientSettings) {
+	a.mu.Lock()
+	a.initial = cs
+	a.mu.Unlock()
+}
+
+// conversation returns the history under id, creating the conversation
+// (with a new id when id is "") if it is absent.
+func (a *advisor) conversation(id string, proj *project, persona string) (string, []llm.Message, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.convs == nil {
+		a.convs = map[string]*conversation{}
+	}
+	if id == "" {
+		id = newID("c-")
+	}
+	c, ok := a.convs[id]
+	if ok && (c.proj != proj || c.persona != persona) {
+		return "", nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("conversation %s is with %s in another book or with another persona; start a new one", id, c.persona))
+	}
+	if !ok {
+		a.convs[id] = &conversation{proj: proj, persona: persona}
+		a.order = append(a.order, id)
+		for len(a.order) > maxConversations {
+			delete(a.convs, a.order[0])
+			a.order = a.order[1:]
+		}
+		return id, nil, nil
+	}
+	return id, append([]llm.Message(nil), c.history...), nil
+}
+
+// remember adds a turn to a conversation, keeping the last messages.
+func (a *advisor) remember(id string, turn ...llm.Message) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c, ok := a.convs[id]
+	if !ok {
+		return
+	}
+	h := append(c.history, turn...)
+	if len(h) > historyMessages {
+		h = h[len(h)-historyMessages:]
+	}
+	c.history = append([]llm.Message(nil), h...)
+}
+
+func (a *advisor) track(token string, cancel context.CancelFunc) func() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.running == nil {
+		a.running = map[string]context.CancelFunc{}
+	}
+	a.running[token] = cancel
+	return func() {
+		a.mu.Lock()
+		delete(a.running, token)
+		a.mu.Unlock()
+	}
+}
+
+func (a *advisor) cancel(token string) {
+	a.mu.Lock()
+	cancel := a.running[token]
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func newID(prefix string) string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// askArgs are quire.ask's and quire.peekPrompt's arguments. A custom
+// request may carry LSP's workDoneToken; progress then goes to it.
+type askArgs struct {
+	Persona        string               `json:"persona,omitempty"`
+	Message        string               `json:"message"`
+	URI            protocol.DocumentURI `json:"uri,omitempty"`
+	Range          *protocol.Range      `json:"range,omitempty"`
+	ConversationID string               `json:"conversationId,omitempty"`
+	WorkDoneToken  json.RawMessage      `json:"workDoneToken,omitempty"`
+}
+
+// askEvidence is one file the model read, as a location to open.
+type askEvidence struct {
+	URI   protocol.DocumentURI `json:"uri"`
+	Range protocol.Range       `json:"range"`
+	Path  string               `json:"path"`
+	Tool  string               `json:"tool"`
+	Hash  string               `json:"hash,omitempty"`
+}
+
+type askResult struct {
+	Persona        string        `json:"persona"`
+	Answer         string        `json:"answer"`
+	Evidence       []askEvidence `json:"evidence"`
+	Proposals      []string      `json:"proposals"`
+	ConversationID string        `json:"conversationId"`
+	ServiceTier    string        `json:"serviceTier,omitempty"`
+	Warnings       []string      `json:"warnings,omitempty"`
+}
+
+// askRow is a tool row of an ask's progress.
+type askRow struct {
+	Round   int    `json:"round"`
+	Tool    string `json:"tool"`
+	Summary string `json:"summary"`
+	OK      bool   `json:"ok"`
+	Code    string `json:"code,omitempty"`
+	MS      int64  `json:"ms"`
+}
+
+// turnInput is an ask made ready: the project, the input and the
+// conversation it continues.
+type turnInput struct {
+	proj   *project
+	in     llm.AskInput
+	convID string
+}
+
+// prepareAsk resolves the arguments into a turn. needKey is false for a
+// peek, which sends nothing.
+func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turnInput, error) {
+	if strings.TrimSpace(a.Message) == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "message is required")
+	}
+	proj, err := s.projectOf(ctx, projectArg{URI: a.URI})
+	if err != nil {
+		return nil, err
+	}
+	cs := s.adv.settings()
+	persona := a.Persona
+	if persona == "" {
+		persona = cs.Persona
+	}
+	if persona != "" {
+		if _, ok := llm.PersonaByID(persona); !ok {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("no persona %q; quire/personas lists them", persona))
+		}
+	}
+	persona = llm.ResolvePersona(persona).ID
+
+	fileProvider, err := llm.LoadProviderSettings(proj.real)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+	}
+	ps := cs.Provider.onto(fileProvider)
+	cfg, err := llm.ResolveProvider(ps, os.Getenv, needKey)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, llm.ErrNoProvider) {
+			msg = "quire.ask: " + msg + ". Configure the provider in quire.yaml's provider section, or in the editor's quire settings (initializationOptions or workspace/didChangeConfiguration: {\"provider\": {\"base_url\", \"model\", \"api_key_env\"}})."
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
+	}
+	if needKey {
+		if plog, err := s.provenance(proj); err != nil {
+			s.log.Warn("provenance not recorded", "err", err)
+		} else {
+			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, persona, s.log)}
+		}
+	}
+	provider, err := llm.NewProvider(cfg)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+	}
+	settings, err := llm.LoadSettings(proj.real)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+	}
+	turn, err := s.askTurn(ctx, proj, a)
+	if err != nil {
+		return nil, err
+	}
+	var history []llm.Message
+	convID := a.ConversationID
+	if needKey {
+		if convID, history, err = s.adv.conversation(convID, proj, persona); err != nil {
+			return nil, err
+		}
+	} else if convID != "" {
+		// A peek shows the history it would send but starts nothing.
+		s.adv.mu.Lock()
+		if c, ok := s.adv.convs[convID]; ok && c.proj == proj && c.persona == persona {
+			history = append(history, c.history...)
+		}
+		s.adv.mu.Unlock()
+	}
+	return &turnInput{proj: proj, convID: convID, in: llm.AskInput{
+		Book:      &llm.Book{Store: proj.store, Manuscript: proj.ms.Snapshot(), Turn: turn},
+		Proposals: &proj.proposals,
+		Settings:  settings,
+		PersonaID: persona,
+		Message:   a.Message,
+		History:   history,
+		Provider:  provider,
+		Loop:      llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
+	}}, nil
+}
+
+// provenance is the log of provider calls for proj, in the cache folder,
+// never in the project.
+func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
+	dir, err := codex.CacheDirFor(proj.real)
+	if s.opts.CacheDir != "" {
+		dir, err = filepath.Join(s.opts.CacheDir, "provenance"), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return llm.OpenProvenance(dir)
+}
+
+// askTurn is the writer's place: the document in uri, and the selection
+// in range, or else the last one captured in that document.
+func (s *Server) askTurn(ctx context.Context, proj *project, a askArgs) (manuscript.Turn, error) {
+	var turn manuscript.Turn
+	if a.URI == "" {
+		return turn, nil
+	}
+	if path, ok := uriPath(a.URI); ok {
+		if _, rel, ok := s.projectFor(path); ok {
+			turn.Current = rel
+		}
+	}
+	if a.Range != nil {
+		c, err := s.capture(ctx, captureArgs{URI: a.URI, Range: *a.Range})
+		if err != nil {
+			return turn, err
+		}
+		s.mu.Lock()
+		s.selection = c
+		s.mu.Unlock()
+		turn.Selection = c.sel
+		return turn, nil
+	}
+	s.mu.Lock()
+	if sel := s.selection; sel != nil && sel.proj == proj && sel.sel.Path == turn.Current {
+		turn.Selection = sel.sel
+	}
+	s.mu.Unlock()
+	return turn, nil
+}
+
+// quireAsk runs an advisor turn, streaming its tool rows as progress.
+func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[askArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.prepareAsk(ctx, a, true)
+	if err != nil {
+		return nil, err
+	}
+	askCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	prog := s.startAskProgress(ctx, a.WorkDoneToken, "quire: "+llm.ResolvePersona(t.in.PersonaID).Name)
+	if prog.key != "" {
+		defer s.adv.track(prog.key, cancel)()
+	}
+	t.in.Loop.OnTrace = func(r llm.TraceRow) {
+		row := askRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}
+		prog.row(ctx, row)
+	}
+	res, err := llm.Ask(askCtx, t.in)
+	if askCtx.Err() != nil {
+		prog.end(ctx, "cancelled")
+		return nil, protocol.ErrRequestCancelled
+	}
+	if err != nil {
+		prog.end(ctx, "failed")
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "quire.ask: "+err.Error())
+	}
+	s.adv.remember(t.convID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
+	prog.message(ctx, res.Answer)
+	prog.end(ctx, "answered")
+	out := askResult{Persona: res.Persona.ID, Answer: res.Answer, Evidence: []askEvidence{}, Proposals: []string{},
+		ConversationID: t.convID, ServiceTier: res.ServiceTier, Warnings: res.Warnings}
+	seen := map[string]bool{}
+	for _, e := range res.Evidence {
+		for i, p := range e.Paths {
+			hash := ""
+			if i < len(e.Hashes) {
+				hash = e.Hashes[i]
+			}
+			if key := e.Tool + "\x00" + p + "\x00" + hash; !seen[key] {
+				seen[key] = true
+				out.Evidence = append(out.Evidence, askEvidence{URI: pathURI(filepath.Join(t.proj.real, filepath.FromSlash(p))), Path: p, Tool: e.Tool, Hash: hash})
+			}
+		}
+	}
+	for _, p := range res.Proposals {
+		out.Proposals = append(out.Proposals, p.ID)
+	}
+	return out, nil
+}
+
+// quirePeekPrompt is the body quire.ask would send first; nothing is sent.
+func (s *Server) quirePeekPrompt(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[askArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.prepareAsk(ctx, a, false)
+	if err != nil {
+		return nil, err
+	}
+	body, err := llm.Peek(t.in)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+	}
+	return json.RawMessage(body), nil
+}
+
+type personaInfo struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Focus string `json:"focus"`
+}
+
+func (s *Server) quirePersonas(context.Context, json.RawMessage) (any, error) {
+	out := []personaInfo{}
+	for _, p := range llm.Personas() {
+		out = append(out, personaInfo{ID: p.ID, Name: p.Name, Focus: p.Focus})
+	}
+	return out, nil
+}
+
+// didChangeConfiguration takes the client's quire settings; they apply
+// from the next ask on.
+func (s *Server) didChangeConfiguration(_ context.Context, params json.RawMessage) error {
+	var p struct {
+		Settings json.RawMessage `json:"settings"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return err
+	}
+	cs := parseClientSettings(p.Settings)
+	s.adv.mu.Lock()
+	s.adv.config = cs
+	s.adv.mu.Unlock()
+	return nil
+}
+
+// workDoneProgressCancel cancels the ask reporting to the token.
+func (s *Server) workDoneProgressCancel(_ context.Context, params json.RawMessage) error {
+	var p struct {
+		Token json.RawMessage `json:"token"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return err
+	}
+	s.adv.cancel(tokenKey(p.Token))
+	return nil
+}
+
+// tokenKey is a progress token (string or number) as compact JSON.
+func tokenKey(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return ""
+	}
+	return b.String()
+}
+
+// askProgress is the work-done progress of one ask, on the client's token
+// or one the server created; with neither it sends nothing.
+type askProgress struct {
+	s     *Server
+	token json.RawMessage
+	key   string
+	mu    sync.Mutex
+	ended bool
+}
+
+func (s *Server) startAskProgress(ctx context.Context, clientToken json.RawMessage, title string) *askProgress {
+	p := &askProgress{s: s}
+	if k := tokenKey(clientToken); k != "" && k != "null" {
+		p.token, p.key = json.RawMessage(k), k
+	} else {
+		s.mu.Lock()
+		supported := s.client.Window != nil && s.client.Window.WorkDoneProgress
+		s.mu.Unlock()
+		if !supported {
+			return p
+		}
+		s.adv.mu.Lock()
+		s.adv.seq++
+		tok := fmt.Sprintf("quire/ask/%d", s.adv.seq)
+		s.adv.mu.Unlock()
+		callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if _, err := s.conn.Call(callCtx, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": tok}, nil); err != nil {
+			s.log.Debug("client refused a progress token", "err", err)
+			return p
+		}
+		p.token, _ = json.Marshal(tok)
+		p.key = string(p.token)
+	}
+	zero := uint32(0)
+	p.send(ctx, progressValue{Kind: "begin", Title: title, Cancellable: true, Percentage: &zero})
+	return p
+}
+
+func (p *askProgress) row(ctx context.Context, r askRow) {
+	if p.key == "" {
+		return
+	}
+	status := "ok"
+	if !r.OK {
+		status = "failed"
+		if r.Code != "" {
+			status = r.Code
+		}
+	}
+	p.message(ctx, fmt.Sprintf("%s %s %s %d ms", r.Tool, r.Summary, status, r.MS))
+	p.mu.Lock()
+	ended := p.ended
+	p.mu.Unlock()
+	if !ended {
+		if err := p.s.conn.Notify(ctx, methodAskProgress, map[string]any{"token": p.token, "row": r}); err != nil {
+			p.s.log.Debug("ask progress not sent", "err", err)
+		}
+	}
+}
+
+func (p *askProgress) message(ctx context.Context, msg string) {
+	p.send(ctx, progressValue{Kind: "report", Message: msg})
+}
+
+func (p *askProgress) end(ctx context.Context, msg string) {
+	p.send(ctx, progressValue{Kind: "end", Message: msg})
+}
+
+func (p *askProgress) send(ctx context.Context, v progressValue) {
+	if p.key == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended {
+		return
+	}
+	p.ended = v.Kind == "end"
+	// The progress outlives a cancelled request: its end still goes out.
+	if err := p.s.conn.Notify(context.WithoutCancel(ctx), protocol.MethodProgress, map[string]any{"token": p.token, "value": v}); err != nil {
+		p.s.log.Debug("progress not sent", "err", err)
+	}
+}

@@ -1,0 +1,385 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/llm"
+)
+
+// fakeStep is one scripted chat completion: its body, and optionally a
+// gate it waits on (or the request's end) before answering.
+type fakeStep struct {
+	body string
+	gate chan struct{}
+}
+
+// fakeLLM is an OpenAI-compatible chat completions server replaying a
+// script and recording every request body.
+type fakeLLM struct {
+	srv     *httptest.Server
+	mu      sync.Mutex
+	steps   []fakeStep
+	bodies  []map[string]any
+	started chan struct{}
+}
+
+func newFakeLLM(t *testing.T, steps ...fakeStep) *fakeLLM {
+	f := &fakeLLM{steps: steps, started: make(chan struct{}, 16)}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+			http.NotFound(w, r)
+			return
+		}
+		data, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		_ = json.Unmarshal(data, &body)
+		f.mu.Lock()
+		f.bodies = append(f.bodies, body)
+		if len(f.steps) == 0 {
+			f.mu.Unlock()
+			http.Error(w, `{"error":{"message":"script exhausted"}}`, http.StatusBadRequest)
+			return
+		}
+		step := f.steps[0]
+		f.steps = f.steps[1:]
+		f.mu.Unlock()
+		f.started <- struct{}{}
+		if step.gate != nil {
+			select {
+			case <-step.gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, step.body)
+	}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeLLM) baseURL() string { return f.srv.URL + "/v1" }
+
+func (f *fakeLLM) requests() []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]map[string]any(nil), f.bodies...)
+}
+
+func (f *fakeLLM) waitStarted(t *testing.T) {
+	t.Helper()
+	select {
+	case <-f.started:
+	case <-time.After(wireTimeout):
+		t.Fatal("the provider was not called")
+	}
+}
+
+func chatBody(t *testing.T, msg map[string]any, finish string) string {
+	b, err := json.Marshal(map[string]any{
+		"id": "chatcmpl-test", "object": "chat.completion", "created": 1700000000, "model": "test-model",
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+	})
+	require.NoError(t, err)
+	return string(b)
+}
+
+func answerStep(t *testing.T, text string) fakeStep {
+	return fakeStep{body: chatBody(t, map[string]any{"role": "assistant", "content": text}, "stop")}
+}
+
+// callStep asks for tools, each a name and its JSON arguments.
+func callStep(t *testing.T, calls ...[2]string) fakeStep {
+	var tc []any
+	for i, c := range calls {
+		tc = append(tc, map[string]any{"id": "call" + string(rune('a'+i)), "type": "function",
+			"function": map[string]any{"name": c[0], "arguments": c[1]}})
+	}
+	return fakeStep{body: chatBody(t, map[string]any{"role": "assistant", "content": nil, "tool_calls": tc}, "tool_calls")}
+}
+
+// advisorBook is the test book with its provider pointing at f.
+func advisorBook(t *testing.T, f *fakeLLM) string {
+	files := map[string]string{}
+	for k, v := range bookFiles {
+		files[k] = v
+	}
+	files["quire.yaml"] = "title: The Salt Ledger\nprovider:\n  base_url: " + f.baseURL() + "\n  model: file-model\n  tools: true\n  retries: 0\n"
+	return writeProject(t, files)
+}
+
+// advisorClient starts a wire client and initializes it for root, with
+// work-done progress and the given initializationOptions.
+func advisorClient(t *testing.T, root string, initOptions any) *wireClient {
+	t.Setenv("OPENAI_API_KEY", "")
+	c := startWire(t, Options{})
+	c.root = root
+	m := c.call("init", protocol.MethodInitialize, map[string]any{
+		"rootUri":               pathURI(root),
+		"workspaceFolders":      []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		"capabilities":          protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{WorkDoneProgress: true}},
+		"initializationOptions": initOptions,
+	})
+	require.Nil(t, m.Error, "initialize: %s", m)
+	c.notify(protocol.MethodInitialized, map[string]any{})
+	return c
+}
+
+// heldNotes returns the notifications with method received so far.
+func (c *wireClient) heldNotes(method string) []json.RawMessage {
+	c.pendingResponse("none")
+	var out []json.RawMessage
+	for _, m := range c.held {
+		if m.Method == method && (len(m.ID) == 0 || string(m.ID) == "null") {
+			out = append(out, m.Params)
+		}
+	}
+	return out
+}
+
+// progressOf returns the $/progress values sent on token (JSON text).
+func (c *wireClient) progressOf(token string) []progressValue {
+	var out []progressValue
+	for _, raw := range c.heldNotes(protocol.MethodProgress) {
+		var p struct {
+			Token json.RawMessage `json:"token"`
+			Value progressValue   `json:"value"`
+		}
+		if json.Unmarshal(raw, &p) == nil && string(p.Token) == token {
+			out = append(out, p.Value)
+		}
+	}
+	return out
+}
+
+func decodeAsk(t *testing.T, m wireMsg) askResult {
+	t.Helper()
+	require.Nil(t, m.Error, "ask: %s", m)
+	var r askResult
+	require.NoError(t, json.Unmarshal(m.Result, &r))
+	return r
+}
+
+func TestAskStreamsToolRowsAndAnswers(t *testing.T) {
+	f := newFakeLLM(t,
+		callStep(t,
+			[2]string{"get_character_context", `{"name":"Mara"}`},
+			[2]string{"propose_codex_update", `{"entryType":"character","name":"Mara Vell","changeSummary":"allies","targetSection":"Allies","proposedMarkdown":"The dockhands."}`}),
+		answerStep(t, "Mara is **consistent**."))
+	root := advisorBook(t, f)
+	c := advisorClient(t, root, nil)
+
+	m := c.call(1, methodAsk, map[string]any{"persona": "continuity-editor", "message": "Is Mara consistent?",
+		"uri": c.uri("manuscript/01-harbor.md"), "workDoneToken": "tok-1"})
+	r := decodeAsk(t, m)
+	assert.Equal(t, "continuity-editor", r.Persona)
+	assert.Equal(t, "Mara is **consistent**.", r.Answer)
+	assert.NotEmpty(t, r.ConversationID)
+	require.NotEmpty(t, r.Evidence)
+	assert.Equal(t, c.uri("codex/characters/mara-vell.md"), r.Evidence[0].URI)
+	assert.Equal(t, "get_character_context", r.Evidence[0].Tool)
+	assert.True(t, strings.HasPrefix(r.Evidence[0].Hash, "sha256:"), r.Evidence[0].Hash)
+	require.Len(t, r.Proposals, 1)
+	assert.True(t, strings.HasPrefix(r.Proposals[0], "p-"))
+
+	var kinds, messages []string
+	for _, v := range c.progressOf(`"tok-1"`) {
+		kinds = append(kinds, v.Kind)
+		messages = append(messages, v.Message)
+	}
+	require.GreaterOrEqual(t, len(kinds), 4, "%v", kinds)
+	assert.Equal(t, "begin", kinds[0])
+	assert.Equal(t, "end", kinds[len(kinds)-1])
+	assert.Contains(t, messages[1], "get_character_context")
+	assert.Contains(t, messages, "Mara is **consistent**.", "the answer goes out in a report")
+
+	rows := c.heldNotes(methodAskProgress)
+	require.Len(t, rows, 2)
+	var row struct {
+		Token string `json:"token"`
+		Row   askRow `json:"row"`
+	}
+	require.NoError(t, json.Unmarshal(rows[0], &row))
+	assert.Equal(t, "tok-1", row.Token)
+	assert.Equal(t, "get_character_context", row.Row.Tool)
+	assert.True(t, row.Row.OK)
+
+	// The first request told the model about the book and offered tools.
+	reqs := f.requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, "file-model", reqs[0]["model"])
+	assert.NotEmpty(t, reqs[0]["tools"])
+}
+
+func TestAskCommandCreatesAProgressToken(t *testing.T) {
+	f := newFakeLLM(t, answerStep(t, "Fine."))
+	c := advisorClient(t, advisorBook(t, f), nil)
+	m := c.call(1, protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": "quire.ask",
+		"arguments": []any{map[string]any{"message": "Hello?"}}})
+	r := decodeAsk(t, m)
+	assert.Equal(t, "Fine.", r.Answer)
+	assert.Equal(t, llm.ResolvePersona("").ID, r.Persona)
+	assert.NotEmpty(t, c.progressOf(`"quire/ask/1"`))
+	var created bool
+	for _, h := range c.held {
+		created = created || h.Method == protocol.MethodWorkDoneProgressCreate && strings.Contains(string(h.Params), "quire/ask/1")
+	}
+	assert.True(t, created)
+}
+
+func TestHoverAnswersWhileAnAskWaits(t *testing.T) {
+	gate := make(chan struct{})
+	slow := answerStep(t, "Slowly.")
+	slow.gate = gate
+	f := newFakeLLM(t, slow)
+	c := advisorClient(t, advisorBook(t, f), nil)
+	c.request("ask", methodAsk, map[string]any{"message": "Take your time."})
+	f.waitStarted(t)
+	require.NotNil(t, c.hover("h", c.uri("manuscript/01-harbor.md"), 2, 1))
+	assert.False(t, c.pendingResponse("ask"))
+	close(gate)
+	assert.Equal(t, "Slowly.", decodeAsk(t, c.response("ask")).Answer)
+}
+
+func TestAskCancelled(t *testing.T) {
+	for _, how := range []string{"cancelRequest", "workDoneProgress/cancel"} {
+		t.Run(how, func(t *testing.T) {
+			gate := make(chan struct{})
+			defer close(gate)
+			slow := answerStep(t, "never")
+			slow.gate = gate
+			f := newFakeLLM(t, slow)
+			c := advisorClient(t, advisorBook(t, f), nil)
+			c.request(9, methodAsk, map[string]any{"message": "Take your time.", "workDoneToken": 42})
+			f.waitStarted(t)
+			if how == "cancelRequest" {
+				c.notify(protocol.MethodCancelRequest, map[string]any{"id": 9})
+			} else {
+				c.notify(protocol.MethodWorkDoneProgressCancel, map[string]any{"token": 42})
+			}
+			m := c.response(9)
+			require.NotNil(t, m.Error, "%s", m)
+			assert.Equal(t, protocol.CodeRequestCancelled, m.code())
+			vs := c.progressOf("42")
+			require.NotEmpty(t, vs)
+			assert.True(t, vs[0].Cancellable)
+			assert.Equal(t, "end", vs[len(vs)-1].Kind)
+		})
+	}
+}
+
+func TestConversationHistoryIsSent(t *testing.T) {
+	f := newFakeLLM(t, answerStep(t, "First answer."), answerStep(t, "Second answer."))
+	c := advisorClient(t, advisorBook(t, f), nil)
+	r1 := decodeAsk(t, c.call(1, methodAsk, map[string]any{"persona": "writing-coach", "message": "First question?"}))
+	r2 := decodeAsk(t, c.call(2, methodAsk, map[string]any{"persona": "writing-coach", "message": "Second question?", "conversationId": r1.ConversationID}))
+	assert.Equal(t, r1.ConversationID, r2.ConversationID)
+	reqs := f.requests()
+	require.Len(t, reqs, 2)
+	second, _ := json.Marshal(reqs[1]["messages"])
+	assert.Contains(t, string(second), "First question?")
+	assert.Contains(t, string(second), "First answer.")
+	first, _ := json.Marshal(reqs[0]["messages"])
+	assert.NotContains(t, string(first), "Second question?")
+
+	// Another persona cannot continue it.
+	m := c.call(3, methodAsk, map[string]any{"persona": "continuity-editor", "message": "x", "conversationId": r1.ConversationID})
+	require.NotNil(t, m.Error)
+	assert.Equal(t, jsonrpc2.InvalidParams, m.code())
+}
+
+func TestConversationHistoryIsBounded(t *testing.T) {
+	var a advisor
+	id, _, err := a.conversation("", nil, "p")
+	require.NoError(t, err)
+	for range 10 {
+		a.remember(id, llm.Message{Role: llm.RoleUser, Content: "q"}, llm.Message{Role: llm.RoleAssistant, Content: "a"})
+	}
+	_, h, err := a.conversation(id, nil, "p")
+	require.NoError(t, err)
+	assert.Len(t, h, historyMessages)
+	assert.Equal(t, llm.RoleUser, h[0].Role)
+}
+
+func TestPeekPromptSendsNothing(t *testing.T) {
+	f := newFakeLLM(t)
+	c := advisorClient(t, advisorBook(t, f), nil)
+	for i, method := range []string{methodPeekPrompt, protocol.MethodWorkspaceExecuteCommand} {
+		args := map[string]any{"persona": "first-time-reader", "message": "What do you see?", "uri": c.uri("manuscript/02-storm.md")}
+		var params any = args
+		if method == protocol.MethodWorkspaceExecuteCommand {
+			params = map[string]any{"command": "quire.peekPrompt", "arguments": []any{args}}
+		}
+		m := c.call(i+1, method, params)
+		require.Nil(t, m.Error, "%s", m)
+		var body map[string]any
+		require.NoError(t, json.Unmarshal(m.Result, &body))
+		assert.Equal(t, "file-model", body["model"])
+		msgs, _ := json.Marshal(body["messages"])
+		assert.Contains(t, string(msgs), "What do you see?")
+	}
+	assert.Empty(t, f.requests())
+}
+
+func TestPersonas(t *testing.T) {
+	f := newFakeLLM(t)
+	c := advisorClient(t, advisorBook(t, f), nil)
+	m := c.call(1, methodPersonas, nil)
+	require.Nil(t, m.Error, "%s", m)
+	var got []personaInfo
+	require.NoError(t, json.Unmarshal(m.Result, &got))
+	require.Len(t, got, len(llm.Personas()))
+	for _, p := range got {
+		assert.NotEmpty(t, p.ID)
+		assert.NotEmpty(t, p.Name)
+		assert.NotEmpty(t, p.Focus)
+	}
+}
+
+func TestClientSettingsOverrideQuireYAML(t *testing.T) {
+	f := newFakeLLM(t, answerStep(t, "From the client's model."), answerStep(t, "Again."))
+	files := map[string]string{}
+	for k, v := range bookFiles {
+		files[k] = v
+	}
+	files["quire.yaml"] = "provider:\n  base_url: http://127.0.0.1:1/v1\n  model: file-model\n"
+	root := writeProject(t, files)
+	c := advisorClient(t, root, map[string]any{
+		"provider": map[string]any{"baseUrl": f.baseURL(), "model": "client-model", "tools": true},
+		"persona":  "worldbuilding-auditor",
+	})
+	r := decodeAsk(t, c.call(1, methodAsk, map[string]any{"message": "Hello?"}))
+	assert.Equal(t, "From the client's model.", r.Answer)
+	assert.Equal(t, "worldbuilding-auditor", r.Persona, "the client's default persona")
+	require.Len(t, f.requests(), 1)
+	assert.Equal(t, "client-model", f.requests()[0]["model"])
+
+	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": map[string]any{"quire": map[string]any{
+		"provider": map[string]any{"model": "changed-model"}}}})
+	r = decodeAsk(t, c.call(2, methodAsk, map[string]any{"message": "Hello again?"}))
+	assert.Equal(t, "Again.", r.Answer)
+	assert.Equal(t, "changed-model", f.requests()[1]["model"])
+}
+
+func TestAskWithoutProviderSaysHowToConfigure(t *testing.T) {
+	c := advisorClient(t, writeProject(t, bookFiles), nil)
+	m := c.call(1, methodAsk, map[string]any{"message": "Hello?"})
+	require.NotNil(t, m.Error, "%s", m)
+	assert.Equal(t, jsonrpc2.InvalidRequest, m.code())
+	assert.Contains(t, m.Error.Message, "no provider is configured")
+	assert.Contains(t, m.Error.Message, "base_url")
+	assert.Contains(t, m.Error.Message, "quire.yaml")
+}

@@ -1,0 +1,314 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
+)
+
+// Custom requests about proposals and explications.
+const (
+	methodProposals      = "quire/proposals"
+	methodApplyProposal  = "quire/applyProposal"
+	methodExplicate      = "quire/explicate"
+	proposalAnnotationID = "quire-proposal"
+)
+
+// proposalSummary is one proposal as quire/proposals lists it.
+type proposalSummary struct {
+	ID            string     `json:"id"`
+	Kind          string     `json:"kind"`
+	Name          string     `json:"name"`
+	EntryType     codex.Type `json:"entryType"`
+	Path          string     `json:"path"`
+	SoulPath      string     `json:"soulPath,omitempty"`
+	ChangeSummary string     `json:"changeSummary"`
+	Markdown      string     `json:"markdown"`
+	SoulMarkdown  string     `json:"soulMarkdown,omitempty"`
+	Warnings      []string   `json:"warnings"`
+	Created       time.Time  `json:"created"`
+}
+
+type proposalsResult struct {
+	Proposals []proposalSummary `json:"proposals"`
+}
+
+// quireProposals lists the project's proposals, newest first.
+func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (any, error) {
+	var a projectArg
+	if len(params) > 0 && string(params) != "null" {
+		var err error
+		if a, err = decode[projectArg](params); err != nil {
+			return nil, err
+		}
+	}
+	proj, err := s.projectOf(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	out := proposalsResult{Proposals: []proposalSummary{}}
+	for _, p := range proj.proposals.List() {
+		w := p.Warnings
+		if w == nil {
+			w = []string{}
+		}
+		out.Proposals = append(out.Proposals, proposalSummary{
+			ID: p.ID, Kind: p.Kind, Name: p.Name, EntryType: p.EntryType, Path: p.Path, SoulPath: p.SoulPath,
+			ChangeSummary: p.ChangeSummary, Markdown: p.Markdown, SoulMarkdown: p.SoulMarkdown, Warnings: w, Created: p.Created,
+		})
+	}
+	return out, nil
+}
+
+type applyProposalArgs struct {
+	projectArg
+	ID string `json:"id"`
+}
+
+// applyProposalResult is the client's answer to the edit, as quire
+// reports it back.
+type applyProposalResult struct {
+	ID            string `json:"id"`
+	Applied       bool   `json:"applied"`
+	FailureReason string `json:"failureReason,omitempty"`
+}
+
+// The workspace edit of a proposal. The protocol library types neither
+// resource operations in documentChanges nor change annotations.
+type proposalEdit struct {
+	DocumentChanges   []any                       `json:"documentChanges"`
+	ChangeAnnotations map[string]changeAnnotation `json:"changeAnnotations,omitempty"`
+}
+
+type changeAnnotation struct {
+	Label             string `json:"label"`
+	NeedsConfirmation bool   `json:"needsConfirmation,omitempty"`
+	Description       string `json:"description,omitempty"`
+}
+
+type versionedDocument struct {
+	URI protocol.DocumentURI `json:"uri"`
+	// Version is the open document's version; null for a file on disk.
+	Version *int32 `json:"version"`
+}
+
+type annotatedTextEdit struct {
+	Range        protocol.Range `json:"range"`
+	NewText      string         `json:"newText"`
+	AnnotationID string         `json:"annotationId,omitempty"`
+}
+
+type textDocumentEdit struct {
+	TextDocument versionedDocument   `json:"textDocument"`
+	Edits        []annotatedTextEdit `json:"edits"`
+}
+
+type createFileChange struct {
+	Kind         string               `json:"kind"`
+	URI          protocol.DocumentURI `json:"uri"`
+	Options      createOptions        `json:"options"`
+	AnnotationID string               `json:"annotationId,omitempty"`
+}
+
+// createOptions are spelled out: a proposal never overwrites a file, and
+// a file that appeared meanwhile fails the edit rather than being skipped.
+type createOptions struct {
+	Overwrite      bool `json:"overwrite"`
+	IgnoreIfExists bool `json:"ignoreIfExists"`
+}
+
+// fileText is a project file's current text: the editor's when the file
+// is open (with its version), else the disk's.
+type fileText struct {
+	uri     protocol.DocumentURI
+	text    string
+	version *int32
+	exists  bool
+	lines   *lineIndex
+}
+
+// currentText reads rel in proj as the writer now has it.
+func (s *Server) currentText(proj *project, rel string) (fileText, error) {
+	full := filepath.Join(proj.real, filepath.FromSlash(rel))
+	ft := fileText{uri: proj.uri(rel)}
+	if doc := s.openDocAt(full); doc != nil {
+		v := doc.version
+		ft.uri, ft.text, ft.version, ft.exists, ft.lines = doc.uri, doc.text, &v, true, doc.lines
+		return ft, nil
+	}
+	b, err := os.ReadFile(full)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ft, nil
+	}
+	if err != nil {
+		return ft, err
+	}
+	ft.text, ft.exists, ft.lines = string(b), true, newLineIndex(string(b))
+	return ft, nil
+}
+
+// openDocAt finds the open document of a file by its path, whatever
+// spelling of the URI the client used.
+func (s *Server) openDocAt(full string) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d, ok := s.docs[pathURI(full)]; ok {
+		return d
+	}
+	for uri, d := range s.docs {
+		if p, ok := uriPath(uri); ok && filepath.Clean(p) == filepath.Clean(full) {
+			return d
+		}
+	}
+	return nil
+}
+
+// findProposal looks the proposal up in the named project, or in every
+// project when none is named.
+func (s *Server) findProposal(ctx context.Context, a applyProposalArgs) (*project, llm.Proposal, error) {
+	var projects []*project
+	if a.URI != "" {
+		proj, err := s.projectOf(ctx, a.projectArg)
+		if err != nil {
+			return nil, llm.Proposal{}, err
+		}
+		projects = []*project{proj}
+	} else {
+		s.mu.Lock()
+		projects = append(projects, s.projects...)
+		s.mu.Unlock()
+	}
+	for _, proj := range projects {
+		if !proj.loaded() {
+			continue
+		}
+		if p, ok := proj.proposals.Get(a.ID); ok {
+			return proj, p, nil
+		}
+	}
+	return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("no proposal %q; it may have been dropped or made in another session", a.ID))
+}
+
+// quireApplyProposal asks the client to apply a proposal as a versioned
+// workspace edit. The server writes nothing: the editor applies the edit,
+// and refuses it when an open document moved on. A proposal whose files
+// changed since it was made is refused here, before anything is sent.
+func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[applyProposalArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	if a.ID == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
+	}
+	proj, p, err := s.findProposal(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	edit, err := s.proposalWorkspaceEdit(proj, p)
+	if err != nil {
+		return nil, err
+	}
+	label := fmt.Sprintf("quire: %s %s", p.Kind, p.Name)
+	res, err := s.applyEdit(ctx, label, edit)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	}
+	return applyProposalResult{ID: p.ID, Applied: res.Applied, FailureReason: res.FailureReason}, nil
+}
+
+// annotationsSupported reports whether the client declared change
+// annotations in workspace edits.
+func (s *Server) annotationsSupported() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.client.Workspace
+	return w != nil && w.WorkspaceEdit != nil && w.WorkspaceEdit.ChangeAnnotationSupport != nil
+}
+
+// proposalWorkspaceEdit checks every file of p against its base hash and
+// builds the edit: per file in the order first edited, a CreateFile and
+// the new text for a create, a TextDocumentEdit for an update.
+func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalEdit, error) {
+	annotate := s.annotationsSupported()
+	annotation := ""
+	out := proposalEdit{DocumentChanges: []any{}}
+	if annotate {
+		annotation = proposalAnnotationID
+		desc := p.ChangeSummary
+		if desc == "" {
+			desc = fmt.Sprintf("%s of %s", p.Kind, p.Path)
+		}
+		out.ChangeAnnotations = map[string]changeAnnotation{annotation: {
+			Label: fmt.Sprintf("Quire proposal: %s", p.Name), NeedsConfirmation: true, Description: desc,
+		}}
+	}
+	stale := func(path, what string) error {
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("proposal %s is stale: %s %s since it was proposed; ask again", p.ID, path, what))
+	}
+	var order []string
+	byPath := map[string][]llm.FileEdit{}
+	for _, e := range p.Edits {
+		if _, seen := byPath[e.Path]; !seen {
+			order = append(order, e.Path)
+		}
+		byPath[e.Path] = append(byPath[e.Path], e)
+	}
+	if len(order) == 0 {
+		return out, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("proposal %s has no edits", p.ID))
+	}
+	for _, rel := range order {
+		if _, inside := proj.rel(filepath.Join(proj.real, filepath.FromSlash(rel))); !inside || filepath.IsAbs(rel) {
+			return out, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("proposal %s edits %s, outside the project", p.ID, rel))
+		}
+		cur, err := s.currentText(proj, rel)
+		if err != nil {
+			return out, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("read %s: %v", rel, err))
+		}
+		edits := byPath[rel]
+		if edits[0].Create {
+			if cur.exists {
+				return out, stale(rel, "was created")
+			}
+			create := createFileChange{Kind: "create", URI: cur.uri, AnnotationID: annotation}
+			fill := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri}}
+			for _, e := range edits {
+				fill.Edits = append(fill.Edits, annotatedTextEdit{NewText: e.NewText, AnnotationID: annotation})
+			}
+			out.DocumentChanges = append(out.DocumentChanges, create, fill)
+			continue
+		}
+		if !cur.exists {
+			return out, stale(rel, "was deleted")
+		}
+		hash := llm.HashText(cur.text)
+		change := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri, Version: cur.version}}
+		for _, e := range edits {
+			base := e.BaseHash
+			if base == "" && rel == p.Path {
+				base = p.BaseHash
+			}
+			if e.Create || base != hash {
+				return out, stale(rel, "changed")
+			}
+			r := e.Range
+			if r.Start < 0 || r.End < r.Start || r.End > len(cur.text) {
+				return out, stale(rel, "changed")
+			}
+			change.Edits = append(change.Edits, annotatedTextEdit{Range: cur.lines.rangeOf(r.Start, r.End), NewText: e.NewText, AnnotationID: annotation})
+		}
+		out.DocumentChanges = append(out.DocumentChanges, change)
+	}
+	return out, nil
+}

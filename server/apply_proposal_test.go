@@ -1,0 +1,293 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
+)
+
+// ilseWithEmoji puts an emoji before the text a proposal replaces, so the
+// edit's UTF-16 range differs from its byte offsets.
+const ilseWithEmoji = "---\nname: Ilse Dorn\nsummary: Harbormistress 😀 of Brinmouth.\n---\n# Ilse Dorn\n"
+
+const ilseRel = "codex/characters/ilse-dorn.md"
+
+func proposalBook() map[string]string {
+	files := maps.Clone(bookFiles)
+	files[ilseRel] = ilseWithEmoji
+	return files
+}
+
+// proposalSession starts a server on a project, the client answering
+// workspace/applyEdit with answer and declaring caps, and returns the
+// client and the loaded project.
+func proposalSession(t *testing.T, answer any, caps protocol.ClientCapabilities) (*testClient, *project) {
+	t.Helper()
+	srv := New(Options{CacheDir: t.TempDir()})
+	c := startServerWith(t, srv)
+	c.mu.Lock()
+	c.answers = map[string]any{protocol.MethodWorkspaceApplyEdit: answer}
+	c.mu.Unlock()
+	root := writeProject(t, proposalBook())
+	c.root = root
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		RootURI:          pathURI(root),
+		Capabilities:     caps,
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	var proj *project
+	require.Eventually(t, func() bool {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		if len(srv.projects) == 0 {
+			return false
+		}
+		proj = srv.projects[0]
+		return true
+	}, 10*time.Second, 5*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, proj.wait(ctx))
+	return c, proj
+}
+
+// updateIlse proposes replacing "Brinmouth" in text, the file's text.
+func updateIlse(text string) llm.Proposal {
+	at := strings.Index(text, "Brinmouth")
+	hash := llm.HashText(text)
+	return llm.Proposal{
+		Tool: "propose_codex_update", Kind: llm.ProposalUpdate, EntryType: codex.TypeCharacter, Name: "Ilse Dorn",
+		ChangeSummary: "She moved to Port Caddow.", Path: ilseRel, BaseHash: hash,
+		Edits:    []llm.FileEdit{{Path: ilseRel, Range: codex.Range{Start: at, End: at + len("Brinmouth")}, NewText: "Port Caddow", BaseHash: hash}},
+		Markdown: "summary: Harbormistress of Port Caddow.",
+	}
+}
+
+// sentEdit is a workspace/applyEdit the server sent.
+type sentEdit struct {
+	Label string `json:"label"`
+	Edit  struct {
+		DocumentChanges   []json.RawMessage           `json:"documentChanges"`
+		ChangeAnnotations map[string]changeAnnotation `json:"changeAnnotations"`
+	} `json:"edit"`
+}
+
+func lastEdit(t *testing.T, c *testClient) sentEdit {
+	t.Helper()
+	sent := c.sent(protocol.MethodWorkspaceApplyEdit)
+	require.Len(t, sent, 1)
+	var e sentEdit
+	require.NoError(t, json.Unmarshal(sent[0], &e))
+	return e
+}
+
+func applyProposal(t *testing.T, c *testClient, id string) (applyProposalResult, error) {
+	t.Helper()
+	var res applyProposalResult
+	err := c.callErr(methodApplyProposal, map[string]any{"id": id}, &res)
+	return res, err
+}
+
+func TestApplyProposalUpdatesAClosedFile(t *testing.T) {
+	c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
+	p := proj.proposals.Add(updateIlse(ilseWithEmoji))
+
+	res, err := applyProposal(t, c, p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, applyProposalResult{ID: p.ID, Applied: true}, res)
+
+	e := lastEdit(t, c)
+	assert.Contains(t, e.Label, "Ilse Dorn")
+	assert.Empty(t, e.Edit.ChangeAnnotations, "no annotations for a client that did not declare them")
+	require.Len(t, e.Edit.DocumentChanges, 1)
+	var change struct {
+		TextDocument struct {
+			URI     protocol.DocumentURI `json:"uri"`
+			Version *int32               `json:"version"`
+		} `json:"textDocument"`
+		Edits []map[string]any `json:"edits"`
+	}
+	require.NoError(t, json.Unmarshal(e.Edit.DocumentChanges[0], &change))
+	assert.Contains(t, string(e.Edit.DocumentChanges[0]), `"version":null`)
+	assert.Equal(t, c.uri(ilseRel), change.TextDocument.URI)
+	require.Len(t, change.Edits, 1)
+	assert.NotContains(t, change.Edits[0], "annotationId")
+	raw, _ := json.Marshal(change.Edits[0]["range"])
+	var r protocol.Range
+	require.NoError(t, json.Unmarshal(raw, &r))
+	// "summary: Harbormistress 😀 of " is 30 UTF-16 units: the emoji is two.
+	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 2, Character: 30}, End: protocol.Position{Line: 2, Character: 39}}, r)
+	assert.Equal(t, "Port Caddow", change.Edits[0]["newText"])
+
+	disk, err := os.ReadFile(filepath.Join(c.root, ilseRel))
+	require.NoError(t, err)
+	assert.Equal(t, ilseWithEmoji, string(disk), "the server writes nothing itself")
+}
+
+func TestApplyProposalUpdatesAnOpenDocumentAtItsVersion(t *testing.T) {
+	c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
+	unsaved := strings.Replace(ilseWithEmoji, "# Ilse Dorn\n", "# Ilse Dorn\n\nUnsaved notes.\n", 1)
+	c.notifyServer(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+		TextDocument: protocol.TextDocumentItem{URI: c.uri(ilseRel), LanguageID: "markdown", Version: 7, Text: unsaved},
+	})
+	// The proposal was made from the editor's text, not the disk's.
+	p := proj.proposals.Add(updateIlse(unsaved))
+	var res applyProposalResult
+	require.Eventually(t, func() bool {
+		var err error
+		res, err = applyProposal(t, c, p.ID)
+		return err == nil
+	}, 5*time.Second, 10*time.Millisecond, "the open document reaches the server")
+	assert.True(t, res.Applied)
+	e := lastEdit(t, c)
+	require.Len(t, e.Edit.DocumentChanges, 1)
+	assert.Contains(t, string(e.Edit.DocumentChanges[0]), `"version":7`)
+
+	// A proposal made from the disk's text is stale against the editor's.
+	stale := proj.proposals.Add(updateIlse(ilseWithEmoji))
+	_, err := applyProposal(t, c, stale.ID)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "is stale")
+	assert.Len(t, c.sent(protocol.MethodWorkspaceApplyEdit), 1, "nothing more was sent")
+}
+
+func TestApplyProposalCreatesFiles(t *testing.T) {
+	c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
+	entry := "---\nname: Oren Salt\n---\n# Oren Salt\n"
+	soul := "# Soul\n\nHe fears the sea 🌊.\n"
+	p := proj.proposals.Add(llm.Proposal{
+		Tool: "propose_codex_create", Kind: llm.ProposalCreate, EntryType: codex.TypeCharacter, Name: "Oren Salt",
+		Path: "codex/characters/oren-salt/oren-salt.md", SoulPath: "codex/characters/oren-salt/soul.md",
+		Edits: []llm.FileEdit{
+			{Path: "codex/characters/oren-salt/oren-salt.md", Create: true, NewText: entry},
+			{Path: "codex/characters/oren-salt/soul.md", Create: true, NewText: soul},
+		},
+		Markdown: entry, SoulMarkdown: soul,
+	})
+	res, err := applyProposal(t, c, p.ID)
+	require.NoError(t, err)
+	assert.True(t, res.Applied)
+
+	e := lastEdit(t, c)
+	require.Len(t, e.Edit.DocumentChanges, 4)
+	for i, want := range []struct{ rel, text string }{{"codex/characters/oren-salt/oren-salt.md", entry}, {"codex/characters/oren-salt/soul.md", soul}} {
+		var create map[string]any
+		require.NoError(t, json.Unmarshal(e.Edit.DocumentChanges[2*i], &create))
+		assert.Equal(t, "create", create["kind"])
+		assert.Equal(t, string(c.uri(want.rel)), create["uri"])
+		assert.Equal(t, map[string]any{"overwrite": false, "ignoreIfExists": false}, create["options"])
+		var fill textDocumentEdit
+		require.NoError(t, json.Unmarshal(e.Edit.DocumentChanges[2*i+1], &fill))
+		assert.Equal(t, c.uri(want.rel), fill.TextDocument.URI)
+		assert.Nil(t, fill.TextDocument.Version)
+		require.Len(t, fill.Edits, 1)
+		assert.Equal(t, protocol.Range{}, fill.Edits[0].Range)
+		assert.Equal(t, want.text, fill.Edits[0].NewText)
+	}
+	_, err = os.Stat(filepath.Join(c.root, "codex/characters/oren-salt"))
+	assert.True(t, os.IsNotExist(err), "the server creates nothing itself")
+
+	// Once the file exists, the same proposal is stale.
+	require.NoError(t, os.MkdirAll(filepath.Join(c.root, "codex/characters/oren-salt"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(c.root, "codex/characters/oren-salt/oren-salt.md"), []byte(entry), 0o644))
+	_, err = applyProposal(t, c, p.ID)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "oren-salt.md was created since it was proposed")
+	assert.Len(t, c.sent(protocol.MethodWorkspaceApplyEdit), 1)
+}
+
+func TestApplyProposalRefusesAStaleProposal(t *testing.T) {
+	c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
+	p := proj.proposals.Add(updateIlse(ilseWithEmoji))
+	require.NoError(t, os.WriteFile(filepath.Join(c.root, ilseRel), []byte(strings.Replace(ilseWithEmoji, "Harbormistress", "Former harbormistress", 1)), 0o644))
+
+	_, err := applyProposal(t, c, p.ID)
+	require.Error(t, err)
+	var rpcErr *jsonrpc2.Error
+	require.ErrorAs(t, err, &rpcErr)
+	assert.Equal(t, jsonrpc2.InvalidRequest, rpcErr.Code)
+	assert.Equal(t, "proposal "+p.ID+" is stale: "+ilseRel+" changed since it was proposed; ask again", rpcErr.Message)
+	assert.Empty(t, c.sent(protocol.MethodWorkspaceApplyEdit), "nothing is sent for a stale proposal")
+
+	_, err = applyProposal(t, c, "p-000000000000")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no proposal")
+}
+
+func TestApplyProposalReportsTheClientsRefusal(t *testing.T) {
+	c, proj := proposalSession(t, map[string]any{"applied": false, "failureReason": "the document changed"}, protocol.ClientCapabilities{})
+	p := proj.proposals.Add(updateIlse(ilseWithEmoji))
+	// Through the command, as Helix would.
+	var res applyProposalResult
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{
+		"command": "quire.applyProposal", "arguments": []any{map[string]any{"id": p.ID}},
+	}, &res)
+	assert.Equal(t, applyProposalResult{ID: p.ID, Applied: false, FailureReason: "the document changed"}, res)
+}
+
+func TestApplyProposalAnnotatesWhenTheClientCan(t *testing.T) {
+	caps := protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+		WorkspaceEdit: &protocol.WorkspaceClientCapabilitiesWorkspaceEdit{
+			DocumentChanges:         true,
+			ChangeAnnotationSupport: &protocol.WorkspaceClientCapabilitiesWorkspaceEditChangeAnnotationSupport{},
+		},
+	}}
+	c, proj := proposalSession(t, map[string]any{"applied": true}, caps)
+	p := proj.proposals.Add(updateIlse(ilseWithEmoji))
+	_, err := applyProposal(t, c, p.ID)
+	require.NoError(t, err)
+	e := lastEdit(t, c)
+	require.Contains(t, e.Edit.ChangeAnnotations, proposalAnnotationID)
+	a := e.Edit.ChangeAnnotations[proposalAnnotationID]
+	assert.True(t, a.NeedsConfirmation)
+	assert.Contains(t, a.Label, "Ilse Dorn")
+	assert.Equal(t, "She moved to Port Caddow.", a.Description)
+	var change textDocumentEdit
+	require.NoError(t, json.Unmarshal(e.Edit.DocumentChanges[0], &change))
+	require.Len(t, change.Edits, 1)
+	assert.Equal(t, proposalAnnotationID, change.Edits[0].AnnotationID)
+}
+
+func TestProposalsListsNewestFirst(t *testing.T) {
+	c, proj := proposalSession(t, nil, protocol.ClientCapabilities{})
+	var empty proposalsResult
+	c.call(methodProposals, map[string]any{"uri": c.uri(ilseRel)}, &empty)
+	assert.Empty(t, empty.Proposals)
+	assert.NotNil(t, empty.Proposals)
+
+	older := updateIlse(ilseWithEmoji)
+	older.Created = time.Now().Add(-time.Minute)
+	older.Warnings = []string{"section not found; appended"}
+	first := proj.proposals.Add(older)
+	second := proj.proposals.Add(llm.Proposal{Kind: llm.ProposalCreate, Name: "Oren Salt", EntryType: codex.TypeCharacter,
+		Path: "codex/characters/oren-salt.md", ChangeSummary: "new", Markdown: "# Oren Salt\n",
+		Edits: []llm.FileEdit{{Path: "codex/characters/oren-salt.md", Create: true, NewText: "# Oren Salt\n"}}})
+
+	var got proposalsResult
+	c.call(methodProposals, nil, &got)
+	require.Len(t, got.Proposals, 2)
+	assert.Equal(t, second.ID, got.Proposals[0].ID)
+	assert.Equal(t, first.ID, got.Proposals[1].ID)
+	assert.Equal(t, proposalSummary{
+		ID: first.ID, Kind: "update", Name: "Ilse Dorn", EntryType: codex.TypeCharacter, Path: ilseRel,
+		ChangeSummary: "She moved to Port Caddow.", Markdown: "summary: Harbormistress of Port Caddow.",
+		Warnings: []string{"section not found; appended"}, Created: got.Proposals[1].Created,
+	}, got.Proposals[1])
+	assert.WithinDuration(t, older.Created, got.Proposals[1].Created, time.Second)
+	assert.Equal(t, []string{}, got.Proposals[0].Warnings)
+}

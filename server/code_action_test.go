@@ -1,0 +1,120 @@
+package server
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/llm"
+)
+
+func codeActionsAt(t *testing.T, c *testClient, rel string, r protocol.Range, only ...protocol.CodeActionKind) []codeAction {
+	t.Helper()
+	var actions []codeAction
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(rel)},
+		Range:        r,
+		Context:      protocol.CodeActionContext{Only: only},
+	}, &actions)
+	return actions
+}
+
+func titles(actions []codeAction) []string {
+	out := make([]string, len(actions))
+	for i, a := range actions {
+		out[i] = a.Title
+	}
+	return out
+}
+
+func span(line, from, to uint32) protocol.Range {
+	return protocol.Range{Start: protocol.Position{Line: line, Character: from}, End: protocol.Position{Line: line, Character: to}}
+}
+
+func TestCodeActionsOnASelection(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, bookFiles))
+	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
+
+	// "Mara's boat slid out." in the chapter.
+	actions := codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 0, 21))
+	assert.Equal(t, []string{
+		"Ask Developmental Editor about this", "Ask Character Psychologist about this", "Ask Continuity Editor about this",
+		"Ask Worldbuilding Auditor about this", "Ask First-Time Reader about this", "Ask Writing Coach about this",
+		"Propose codex update from selection", "Peek prompt",
+	}, titles(actions))
+	for _, a := range actions {
+		assert.Empty(t, a.Kind)
+		assert.Nil(t, a.Edit)
+		require.NotNil(t, a.Command)
+		require.Len(t, a.Command.Arguments, 1)
+	}
+	raw, err := json.Marshal(actions[2].Command.Arguments[0])
+	require.NoError(t, err)
+	var ask askActionArgs
+	require.NoError(t, json.Unmarshal(raw, &ask))
+	assert.Equal(t, "quire.ask", actions[2].Command.Command)
+	assert.Equal(t, askActionArgs{Persona: "continuity-editor", URI: c.uri("manuscript/01-harbor.md"), Range: span(2, 0, 21),
+		Message: "What do you think of this passage?", SelectionHash: llm.HashText("Mara's boat slid out.")}, ask)
+	assert.Equal(t, "quire.ask", actions[6].Command.Command)
+	assert.Equal(t, "quire.peekPrompt", actions[7].Command.Command)
+
+	// Kindless actions stay out of a request for quick fixes only.
+	assert.Empty(t, codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 0, 21), protocol.QuickFix))
+}
+
+func TestCodeActionsOnAMention(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, bookFiles))
+	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
+
+	actions := codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 25, 25))
+	require.Equal(t, []string{"Look up Ilse Dorn"}, titles(actions))
+	assert.Equal(t, "quire.lookup", actions[0].Command.Command)
+	raw, _ := json.Marshal(actions[0].Command.Arguments[0])
+	assert.JSONEq(t, `{"name":"Ilse Dorn","uri":"`+string(c.uri("manuscript/01-harbor.md"))+`"}`, string(raw))
+
+	// After the emoji, in UTF-16; a selection inside a mention offers both.
+	actions = codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 43, 47))
+	assert.Contains(t, titles(actions), "Look up Mara Vell")
+	assert.Contains(t, titles(actions), "Ask Writing Coach about this")
+
+	assert.Empty(t, codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2)), "nothing on a plain word")
+}
+
+func TestCodeActionsOnCodexText(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, bookFiles))
+	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
+
+	// "She keeps a ledger of [[Ilse Dorn]]'s debts." in Mara's entry.
+	actions := codeActionsAt(t, c, "codex/characters/mara-vell.md", span(7, 0, 44))
+	var where *codeAction
+	for i := range actions {
+		if actions[i].Title == "Where is this established?" {
+			where = &actions[i]
+		}
+	}
+	require.NotNil(t, where, "%v", titles(actions))
+	assert.Equal(t, "quire.explicate", where.Command.Command)
+	raw, _ := json.Marshal(where.Command.Arguments[0])
+	assert.JSONEq(t, `{"quote":"She keeps a ledger of [[Ilse Dorn]]'s debts.","uri":"`+string(c.uri("codex/characters/mara-vell.md"))+`"}`, string(raw))
+
+	assert.NotContains(t, titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 0, 21))), "Where is this established?",
+		"only on codex text")
+}
+
+func TestBoundQuote(t *testing.T) {
+	long := ""
+	for len(long) < maxQuoteBytes+10 {
+		long += "é"
+	}
+	long = "a" + long
+	q := boundQuote(long)
+	assert.LessOrEqual(t, len(q), maxQuoteBytes)
+	assert.True(t, json.Valid([]byte(`"`+q+`"`)))
+	assert.Equal(t, "x", boundQuote("  x \n"))
+}
