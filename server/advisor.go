@@ -157,6 +157,10 @@ type askArgs struct {
 	Range          *protocol.Range      `json:"range,omitempty"`
 	ConversationID string               `json:"conversationId,omitempty"`
 	WorkDoneToken  json.RawMessage      `json:"workDoneToken,omitempty"`
+	// SelectionHash, when given with range, is the hash of the text the
+	// writer selected when the action was offered; the ask is refused if
+	// the text under range is no longer that text.
+	SelectionHash string `json:"selectionHash,omitempty"`
 }
 
 // askEvidence is one file the model read, as a location to open.
@@ -305,6 +309,9 @@ func (s *Server) askTurn(ctx context.Context, proj *project, a askArgs) (manuscr
 		c, err := s.capture(ctx, captureArgs{URI: a.URI, Range: *a.Range})
 		if err != nil {
 			return turn, err
+		}
+		if a.SelectionHash != "" && a.SelectionHash != c.sel.Hash {
+			return turn, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the selected text changed since this action was offered; select it again and ask")
 		}
 		s.mu.Lock()
 		s.selection = c

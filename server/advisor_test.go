@@ -383,3 +383,20 @@ func TestAskWithoutProviderSaysHowToConfigure(t *testing.T) {
 	assert.Contains(t, m.Error.Message, "base_url")
 	assert.Contains(t, m.Error.Message, "quire.yaml")
 }
+
+func TestAskRefusesAChangedSelection(t *testing.T) {
+	f := newFakeLLM(t)
+	c := advisorClient(t, advisorBook(t, f), nil)
+	args := map[string]any{
+		"message":       "What do you think?",
+		"uri":           c.uri("manuscript/02-storm.md"),
+		"range":         protocol.Range{Start: protocol.Position{Line: 2, Character: 0}, End: protocol.Position{Line: 2, Character: 5}},
+		"selectionHash": "sha256:0000",
+	}
+	for i, method := range []string{methodPeekPrompt, methodAsk} {
+		m := c.call(i+1, method, args)
+		require.NotNil(t, m.Error, method)
+		assert.Contains(t, m.Error.Message, "selected text changed")
+	}
+	assert.Empty(t, f.requests(), "nothing is asked about text the writer no longer has")
+}
