@@ -142,42 +142,23 @@ func (c clientSettings) over(o clientSettings) clientSettings {
 	return c
 }
 
-// onto merges the client's provider settings over quire.yaml's.
+// onto merges the client's provider settings over quire.yaml's, by the
+// same rule as over.
 func (c clientProvider) onto(ps llm.ProviderSettings) llm.ProviderSettings {
 	// A client that names another endpoint takes its key variable and
 	// model with it: quire.yaml's belong to quire.yaml's endpoint.
 	if c.BaseURL != "" && c.BaseURL != ps.BaseURL {
 		ps.APIKeyEnv, ps.Model = "", ""
 	}
-	str := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
-		}
+	flex := ps.FlexFallback
+	m := clientProvider{
+		BaseURL: ps.BaseURL, Model: ps.Model, APIKeyEnv: ps.APIKeyEnv, API: ps.API, Tools: ps.Tools,
+		ToolCalling: ps.ToolCalling, Timeout: ps.Timeout, Retries: ps.Retries, ServiceTier: ps.ServiceTier,
+		FlexFallback: &flex, Rounds: ps.Rounds, Quirks: ps.Quirks, Options: ps.Options,
+	}.over(c)
+	return llm.ProviderSettings{
+		BaseURL: m.BaseURL, Model: m.Model, APIKeyEnv: m.APIKeyEnv, API: m.API, Tools: m.Tools,
+		ToolCalling: m.ToolCalling, Timeout: m.Timeout, Retries: m.Retries, ServiceTier: m.ServiceTier,
+		FlexFallback: *m.FlexFallback, Rounds: m.Rounds, Quirks: m.Quirks, Options: m.Options,
 	}
-	str(&ps.BaseURL, c.BaseURL)
-	str(&ps.Model, c.Model)
-	str(&ps.APIKeyEnv, c.APIKeyEnv)
-	str(&ps.API, c.API)
-	str(&ps.ToolCalling, c.ToolCalling)
-	str(&ps.Timeout, c.Timeout)
-	str(&ps.ServiceTier, c.ServiceTier)
-	if c.Tools != nil {
-		ps.Tools = c.Tools
-	}
-	if c.Retries != nil {
-		ps.Retries = c.Retries
-	}
-	if c.FlexFallback != nil {
-		ps.FlexFallback = *c.FlexFallback
-	}
-	if c.Rounds > 0 {
-		ps.Rounds = c.Rounds
-	}
-	if c.Quirks != nil {
-		ps.Quirks = c.Quirks
-	}
-	if c.Options != nil {
-		ps.Options = c.Options
-	}
-	return ps
 }
