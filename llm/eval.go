@@ -188,50 +188,10 @@ func evalScenarios() []evalScenario {
 				return nil
 			},
 		},
-		{
-			name:    "quirk-content-tool-call-tags",
-			message: "What does Mara Vell fear most?",
-			quirks:  []Quirk{QuirkContentToolCallTags},
-			steps: []EvalStep{
-				evalRaw(`{"role":"assistant","content":"Let me look.\n<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara Vell\"}}</tool_call>"}`),
-				evalText("Still water, more than storms."),
-			},
-			calls:  []wantCall{{"get_character_context", ""}},
-			answer: "Still water",
-		},
-		{
-			name:    "quirk-function-call",
-			message: "What does Mara Vell fear most?",
-			quirks:  []Quirk{QuirkFunctionCall},
-			steps: []EvalStep{
-				evalRaw(`{"role":"assistant","content":null,"function_call":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}`),
-				evalText("Still water, more than storms."),
-			},
-			calls:  []wantCall{{"get_character_context", ""}},
-			answer: "Still water",
-		},
-		{
-			name:    "quirk-tool-calls-object",
-			message: "What does Mara Vell fear most?",
-			quirks:  []Quirk{QuirkToolCallsObject},
-			steps: []EvalStep{
-				evalRaw(`{"role":"assistant","content":null,"tool_calls":{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}}`),
-				evalText("Still water, more than storms."),
-			},
-			calls:  []wantCall{{"get_character_context", ""}},
-			answer: "Still water",
-		},
-		{
-			name:    "quirk-arguments-object",
-			message: "What does Mara Vell fear most?",
-			quirks:  []Quirk{QuirkArgumentsObject},
-			steps: []EvalStep{
-				evalRaw(`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":{"name":"Mara Vell"}}}]}`),
-				evalText("Still water, more than storms."),
-			},
-			calls:  []wantCall{{"get_character_context", ""}},
-			answer: "Still water",
-		},
+		quirkScenario("quirk-content-tool-call-tags", QuirkContentToolCallTags, `{"role":"assistant","content":"Let me look.\n<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara Vell\"}}</tool_call>"}`),
+		quirkScenario("quirk-function-call", QuirkFunctionCall, `{"role":"assistant","content":null,"function_call":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}`),
+		quirkScenario("quirk-tool-calls-object", QuirkToolCallsObject, `{"role":"assistant","content":null,"tool_calls":{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}}`),
+		quirkScenario("quirk-arguments-object", QuirkArgumentsObject, `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":{"name":"Mara Vell"}}}]}`),
 		{
 			name:    "quirk-blank-arguments",
 			message: "How does the chapter I have open read?",
@@ -257,6 +217,19 @@ func evalScenarios() []evalScenario {
 				return nil
 			},
 		},
+	}
+}
+
+// quirkScenario is a model that asks for Mara Vell's canon in the odd
+// shape one quirk repairs, then answers from it.
+func quirkScenario(name string, q Quirk, rawReply string) evalScenario {
+	return evalScenario{
+		name:    name,
+		message: "What does Mara Vell fear most?",
+		quirks:  []Quirk{q},
+		steps:   []EvalStep{evalRaw(rawReply), evalText("Still water, more than storms.")},
+		calls:   []wantCall{{"get_character_context", ""}},
+		answer:  "Still water",
 	}
 }
 
