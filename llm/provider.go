@@ -364,6 +364,13 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 	return c, nil
 }
 
+// rawReply makes the SDK hand back the body raw (quirks must see shapes
+// its types would not accept) and keep the HTTP response, for statuses it
+// cannot parse.
+func rawReply(raw *[]byte, resp **http.Response, extra []option.RequestOption) []option.RequestOption {
+	return append([]option.RequestOption{option.WithResponseBodyInto(raw), option.WithResponseInto(resp)}, extra...)
+}
+
 // attempt sends req once (with the client's own retries unless extra
 // turns them off) on the given service tier.
 func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier string, extra ...option.RequestOption) (*Completion, []string, error) {
@@ -376,13 +383,7 @@ func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier stri
 	}
 	var raw []byte
 	var httpResp *http.Response
-	// The body is taken raw (quirks must see shapes the SDK's types would
-	// not accept) and the response kept for statuses the SDK cannot parse.
-	opts := append([]option.RequestOption{
-		option.WithResponseBodyInto(&raw),
-		option.WithResponseInto(&httpResp),
-	}, extra...)
-	if _, err := p.service.New(ctx, params, opts...); err != nil {
+	if _, err := p.service.New(ctx, params, rawReply(&raw, &httpResp, extra)...); err != nil {
 		return nil, warnings, p.readableError(ctx, err, httpResp)
 	}
 	quirks := slices.Concat(p.cfg.Quirks, req.Quirks)

@@ -121,11 +121,7 @@ func (p *Provider) attemptResponses(ctx context.Context, req CompletionRequest, 
 	}
 	var raw []byte
 	var httpResp *http.Response
-	opts := append([]option.RequestOption{
-		option.WithResponseBodyInto(&raw),
-		option.WithResponseInto(&httpResp),
-	}, extra...)
-	if _, err := p.responses.New(ctx, params, opts...); err != nil {
+	if _, err := p.responses.New(ctx, params, rawReply(&raw, &httpResp, extra)...); err != nil {
 		return nil, warnings, p.readableError(ctx, err, httpResp)
 	}
 	c, err := decodeResponse(raw, slices.Concat(p.cfg.Quirks, req.Quirks))
