@@ -30,8 +30,8 @@ func (s *Server) commands() map[string]requestHandler {
 
 // commandNames lists the commands for the initialize result.
 func (s *Server) commandNames() []string {
-	names := make([]string, 0, len(s.commands()))
-	for name := range s.commands() {
+	names := make([]string, 0, len(s.cmds))
+	for name := range s.cmds {
 		names = append(names, name)
 	}
 	slices.Sort(names)
@@ -46,7 +46,7 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 	if err != nil {
 		return nil, err
 	}
-	h, ok := s.commands()[p.Command]
+	h, ok := s.cmds[p.Command]
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q; quire's commands are %v", p.Command, s.commandNames()))
 	}

@@ -66,6 +66,11 @@ type Server struct {
 	// work tracks request goroutines and background loads, so Serve
 	// returns only when they are over.
 	work sync.WaitGroup
+	// requests, notifications and cmds route methods and commands to
+	// their handlers; built once in New.
+	requests      map[string]requestHandler
+	notifications map[string]notificationHandler
+	cmds          map[string]requestHandler
 	// cancel ends background work (project loading, watchers).
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -81,7 +86,7 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{
+	s := &Server{
 		opts:       opts,
 		log:        log,
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
@@ -89,6 +94,8 @@ func New(opts Options) *Server {
 		diagTimers: map[protocol.DocumentURI]*time.Timer{},
 		done:       make(chan struct{}),
 	}
+	s.requests, s.notifications, s.cmds = s.requestHandlers(), s.notificationHandlers(), s.commands()
+	return s
 }
 
 // Serve speaks LSP on rwc until the client sends exit or the connection
@@ -189,7 +196,7 @@ func (s *Server) call(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc
 		_ = reply(ctx, nil, nil)
 		return
 	}
-	h, ok := s.requestHandlers()[method]
+	h, ok := s.requests[method]
 	if !ok {
 		_ = reply(ctx, nil, fmt.Errorf("%q: %w", method, jsonrpc2.ErrMethodNotFound))
 		return
@@ -253,7 +260,7 @@ func (s *Server) notification(ctx context.Context, n *jsonrpc2.Notification) {
 		// exit are dropped, as the spec says.
 		return
 	}
-	if h, ok := s.notificationHandlers()[method]; ok {
+	if h, ok := s.notifications[method]; ok {
 		if err := h(ctx, n.Params()); err != nil {
 			s.log.Warn("notification failed", "method", method, "err", err)
 		}
