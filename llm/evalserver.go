@@ -109,11 +109,7 @@ func (s *EvalServer) handle(w http.ResponseWriter, r *http.Request) {
 	step := s.steps[s.next]
 	s.next++
 	s.mu.Unlock()
-	status := step.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	writeEvalJSON(w, status, step.Body)
+	WriteScriptedReply(w, step.Status, step.Body, WantsStream(body))
 }
 
 func writeEvalJSON(w http.ResponseWriter, status int, body string) {

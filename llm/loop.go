@@ -90,6 +90,10 @@ type LoopOptions struct {
 	Quirks []Quirk
 	// OnTrace, when set, sees every trace row as it happens.
 	OnTrace func(TraceRow)
+	// OnDelta, when set and the provider streams, sees the reply text of
+	// each round as it arrives. Text that comes before tool calls belongs
+	// to a round that is not the answer; the round number tells them apart.
+	OnDelta func(round int, text string)
 
 	// ToolUseMode is "enforced", "relaxed" or "disabled"; "" takes the
 	// default of ToolCalling (relaxed when that is empty too).
@@ -446,7 +450,12 @@ func (l *loop) complete(ctx context.Context, tools []Tool, choice string) (*Comp
 		choice = ""
 	}
 	l.res.Rounds++
-	c, err := l.p.Complete(ctx, l.request(tools, choice))
+	req := l.request(tools, choice)
+	if on := l.opt.OnDelta; on != nil {
+		round := l.res.Rounds
+		req.OnDelta = func(text string) { on(round, text) }
+	}
+	c, err := l.p.Complete(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -203,6 +203,12 @@ func (t *provenanceTransport) RoundTrip(req *http.Request) (*http.Response, erro
 		return nil, err
 	}
 	rec.Status = resp.StatusCode
+	if resp.StatusCode == http.StatusOK && resp.Body != nil && isEventStream(resp) {
+		// A stream is recorded as it is read, so the caller gets each
+		// event as it comes; the line is written when the stream ends.
+		resp.Body = &streamRecorder{body: resp.Body, t: t, rec: rec, start: start}
+		return resp, nil
+	}
 	if resp.StatusCode == http.StatusOK && resp.Body != nil && resp.ContentLength <= maxRecordedResponse {
 		raw, rerr := io.ReadAll(io.LimitReader(resp.Body, maxRecordedResponse+1))
 		resp.Body.Close()

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -88,6 +89,10 @@ type ProviderConfig struct {
 	// IsFlexRefusal). The flex attempt is then not retried by the client
 	// itself: the fallback replaces those retries.
 	FlexFallback bool
+	// Stream sends Chat Completions requests with stream: true, handing
+	// the answer's text to CompletionRequest.OnDelta as it arrives. The
+	// Responses API is never streamed.
+	Stream bool
 }
 
 // Service tiers ProviderConfig.ServiceTier accepts.
@@ -104,7 +109,7 @@ const (
 // fallback stays in control of it).
 var ReservedOptionKeys = []string{
 	"model", "messages", "tools", "tool_choice", "response_format",
-	"parallel_tool_calls", "stream", "service_tier",
+	"parallel_tool_calls", "stream", "stream_options", "service_tier",
 	"input", "instructions", "previous_response_id",
 }
 
@@ -250,6 +255,9 @@ type CompletionRequest struct {
 	// such as the tool results it asked for or the writer's next message.
 	// Earlier history is not resent.
 	PreviousResponseID string
+	// OnDelta receives the reply's text piece by piece when the provider
+	// streams (ProviderConfig.Stream); the Completion still holds it all.
+	OnDelta func(text string)
 }
 
 // Usage counts tokens as the provider reported them.
@@ -324,7 +332,21 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(params)
+	body, err := json.Marshal(params)
+	if err != nil || !p.cfg.Stream {
+		return body, err
+	}
+	// The SDK adds the streaming fields after the body is built, at its
+	// end: stream_options (ours, first) then stream.
+	opts, err := json.Marshal(streamOptions)
+	if err != nil {
+		return nil, err
+	}
+	body = bytes.TrimSpace(body)
+	body = body[:len(body)-1] // the object's closing brace
+	body = append(body, `,"stream_options":`...)
+	body = append(body, opts...)
+	return append(body, `,"stream":true}`...), nil
 }
 
 // Complete sends one completion request. Tools are sent only when the provider
@@ -376,6 +398,9 @@ func rawReply(raw *[]byte, resp **http.Response, extra []option.RequestOption) [
 func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier string, extra ...option.RequestOption) (*Completion, []string, error) {
 	if p.cfg.API == APIResponses {
 		return p.attemptResponses(ctx, req, tier, extra...)
+	}
+	if p.cfg.Stream {
+		return p.attemptStream(ctx, req, tier, extra...)
 	}
 	params, warnings, err := p.params(req, tier)
 	if err != nil {

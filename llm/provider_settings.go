@@ -43,6 +43,9 @@ type ProviderSettings struct {
 	Rounds       int            `yaml:"rounds"`
 	Quirks       []string       `yaml:"quirks"`
 	Options      map[string]any `yaml:"options"`
+	// Stream streams Chat Completions answers; unset leaves it to the
+	// caller (the language server streams, the command line does not).
+	Stream *bool `yaml:"stream"`
 }
 
 // TimeoutDuration is the parsed timeout; zero when unset.
@@ -82,7 +85,7 @@ func LoadProviderSettings(root string) (ProviderSettings, error) {
 		return p, fmt.Errorf("quire.yaml: line %d: provider must be a mapping of settings", doc.Provider.Line)
 	}
 	known := map[string]bool{}
-	for _, k := range []string{"base_url", "model", "api_key_env", "api", "tools", "tool_calling", "timeout", "retries", "service_tier", "flex_fallback", "rounds", "quirks", "options"} {
+	for _, k := range []string{"base_url", "model", "api_key_env", "api", "tools", "tool_calling", "timeout", "retries", "service_tier", "flex_fallback", "rounds", "quirks", "options", "stream"} {
 		known[k] = true
 	}
 	for i := 0; i+1 < len(doc.Provider.Content); i += 2 {

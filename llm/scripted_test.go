@@ -143,6 +143,13 @@ func (s *scriptedServer) handle(w http.ResponseWriter, r *http.Request) {
 			text = step.Reply.encode()
 		}
 	}
+	if !strings.HasSuffix(r.URL.Path, "/responses") && WantsStream(body) {
+		for k, v := range step.Header {
+			w.Header().Set(k, v)
+		}
+		WriteScriptedReply(w, status, text, true)
+		return
+	}
 	writeJSON(w, status, text, step.Header)
 }
 

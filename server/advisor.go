@@ -31,7 +31,8 @@ const (
 	// methodAskProgress is a notification the server sends alongside each
 	// $/progress report of an ask, for clients that want the tool row as
 	// data: {"token": <the work-done token>, "row": {tool, summary, ok, ms,
-	// round, code?}}. LSP's report carries only a message.
+	// round, code?}}, and each piece of a streamed answer: {"token", "delta":
+	// "text", "round"}. LSP's report carries only a message.
 	methodAskProgress = "quire/askProgress"
 )
 
@@ -227,6 +228,11 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 	}
 	ps := cs.Provider.onto(fileProvider)
+	if ps.Stream == nil {
+		// In the editor the answer is worth watching arrive.
+		stream := true
+		ps.Stream = &stream
+	}
 	cfg, err := llm.ResolveProvider(ps, os.Getenv, needKey)
 	if err != nil {
 		msg := err.Error()
@@ -347,6 +353,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 		row := askRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}
 		prog.row(ctx, row)
 	}
+	t.in.Loop.OnDelta = func(round int, text string) { prog.delta(ctx, round, text) }
 	res, err := llm.Ask(askCtx, t.in)
 	if askCtx.Err() != nil {
 		prog.end(ctx, "cancelled")
@@ -456,7 +463,16 @@ type askProgress struct {
 	key   string
 	mu    sync.Mutex
 	ended bool
+	// The answer so far as it streams, in the round it streams in, and
+	// when it last went out as a report.
+	round    int
+	text     strings.Builder
+	reported time.Time
 }
+
+// deltaReportEvery spaces the $/progress reports of a streaming answer;
+// quire/askProgress still carries every piece.
+const deltaReportEvery = 100 * time.Millisecond
 
 func (s *Server) startAskProgress(ctx context.Context, clientToken json.RawMessage, title string) *askProgress {
 	p := &askProgress{s: s}
@@ -506,6 +522,37 @@ func (p *askProgress) row(ctx context.Context, r askRow) {
 		if err := p.s.conn.Notify(ctx, methodAskProgress, map[string]any{"token": p.token, "row": r}); err != nil {
 			p.s.log.Debug("ask progress not sent", "err", err)
 		}
+	}
+}
+
+// delta passes on a piece of streamed reply text: every piece as
+// quire/askProgress {token, delta, round}, and the text so far as a
+// $/progress report, at most every deltaReportEvery.
+func (p *askProgress) delta(ctx context.Context, round int, text string) {
+	if p.key == "" || text == "" {
+		return
+	}
+	p.mu.Lock()
+	if p.ended {
+		p.mu.Unlock()
+		return
+	}
+	if round != p.round {
+		p.round = round
+		p.text.Reset()
+	}
+	p.text.WriteString(text)
+	var report string
+	if time.Since(p.reported) >= deltaReportEvery {
+		p.reported = time.Now()
+		report = p.text.String()
+	}
+	p.mu.Unlock()
+	if err := p.s.conn.Notify(ctx, methodAskProgress, map[string]any{"token": p.token, "delta": text, "round": round}); err != nil {
+		p.s.log.Debug("ask progress not sent", "err", err)
+	}
+	if report != "" {
+		p.message(ctx, report)
 	}
 }
 

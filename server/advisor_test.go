@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -63,8 +65,7 @@ func newFakeLLM(t *testing.T, steps ...fakeStep) *fakeLLM {
 				return
 			}
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, step.body)
+		llm.WriteScriptedReply(w, http.StatusOK, step.body, llm.WantsStream(data))
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -206,7 +207,12 @@ func TestAskStreamsToolRowsAndAnswers(t *testing.T) {
 	assert.Contains(t, messages[1], "get_character_context")
 	assert.Contains(t, messages, "Mara is **consistent**.", "the answer goes out in a report")
 
-	rows := c.heldNotes(methodAskProgress)
+	var rows []json.RawMessage
+	for _, n := range c.heldNotes(methodAskProgress) {
+		if strings.Contains(string(n), `"row":`) {
+			rows = append(rows, n)
+		}
+	}
 	require.Len(t, rows, 2)
 	var row struct {
 		Token string `json:"token"`
@@ -399,4 +405,72 @@ func TestAskRefusesAChangedSelection(t *testing.T) {
 		assert.Contains(t, m.Error.Message, "selected text changed")
 	}
 	assert.Empty(t, f.requests(), "nothing is asked about text the writer no longer has")
+}
+
+func TestAskStreamsTheAnswerText(t *testing.T) {
+	answer := "Mara’s eyes are green in the codex — and brown in chapter five, which is the slip."
+	tests := []struct {
+		name     string
+		settings string
+		streams  bool
+	}{
+		{name: "streams by default", streams: true},
+		{name: "stream off in quire.yaml", settings: "  stream: false\n", streams: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeLLM(t, callStep(t, [2]string{"get_character_context", `{"name":"Mara"}`}), answerStep(t, answer))
+			root := advisorBook(t, f)
+			if tt.settings != "" {
+				yaml, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), append(yaml, tt.settings...), 0o644))
+			}
+			c := advisorClient(t, root, nil)
+			r := decodeAsk(t, c.call(1, methodAsk, map[string]any{"persona": "continuity-editor", "message": "Eyes?",
+				"uri": c.uri("manuscript/01-harbor.md"), "workDoneToken": 7}))
+			assert.Equal(t, answer, r.Answer)
+
+			var text string
+			var pieces, rows int
+			for _, raw := range c.heldNotes(methodAskProgress) {
+				var n struct {
+					Token json.RawMessage `json:"token"`
+					Delta string          `json:"delta"`
+					Round int             `json:"round"`
+					Row   *askRow         `json:"row"`
+				}
+				require.NoError(t, json.Unmarshal(raw, &n))
+				assert.Equal(t, "7", string(n.Token))
+				if n.Row != nil {
+					rows++
+					assert.Zero(t, pieces, "the tool row comes before the answer streams")
+					continue
+				}
+				pieces++
+				assert.Equal(t, 2, n.Round, "the answer is the second round")
+				text += n.Delta
+			}
+			assert.Equal(t, 1, rows)
+			reqs := f.requests()
+			require.Len(t, reqs, 2)
+			if !tt.streams {
+				assert.Zero(t, pieces)
+				assert.NotContains(t, reqs[1], "stream")
+				return
+			}
+			assert.Equal(t, true, reqs[1]["stream"])
+			assert.Greater(t, pieces, 1, "the answer arrived in pieces")
+			assert.Equal(t, answer, text)
+			var reports []string
+			for _, v := range c.progressOf("7") {
+				if v.Kind == "report" {
+					reports = append(reports, v.Message)
+				}
+			}
+			require.NotEmpty(t, reports)
+			assert.True(t, strings.HasPrefix(answer, reports[1]), "a report carries the answer so far: %q", reports[1])
+			assert.Equal(t, answer, reports[len(reports)-1])
+		})
+	}
 }

@@ -40,6 +40,7 @@ type clientProvider struct {
 	Rounds       int            `json:"rounds"`
 	Quirks       []string       `json:"quirks"`
 	Options      map[string]any `json:"options"`
+	Stream       *bool          `json:"stream"`
 }
 
 // parseClientSettings reads settings leniently: a client's settings are
@@ -130,6 +131,9 @@ func (c clientProvider) over(o clientProvider) clientProvider {
 	if o.Options != nil {
 		c.Options = o.Options
 	}
+	if o.Stream != nil {
+		c.Stream = o.Stream
+	}
 	return c
 }
 
@@ -154,11 +158,11 @@ func (c clientProvider) onto(ps llm.ProviderSettings) llm.ProviderSettings {
 	m := clientProvider{
 		BaseURL: ps.BaseURL, Model: ps.Model, APIKeyEnv: ps.APIKeyEnv, API: ps.API, Tools: ps.Tools,
 		ToolCalling: ps.ToolCalling, Timeout: ps.Timeout, Retries: ps.Retries, ServiceTier: ps.ServiceTier,
-		FlexFallback: &flex, Rounds: ps.Rounds, Quirks: ps.Quirks, Options: ps.Options,
+		FlexFallback: &flex, Rounds: ps.Rounds, Quirks: ps.Quirks, Options: ps.Options, Stream: ps.Stream,
 	}.over(c)
 	return llm.ProviderSettings{
 		BaseURL: m.BaseURL, Model: m.Model, APIKeyEnv: m.APIKeyEnv, API: m.API, Tools: m.Tools,
 		ToolCalling: m.ToolCalling, Timeout: m.Timeout, Retries: m.Retries, ServiceTier: m.ServiceTier,
-		FlexFallback: *m.FlexFallback, Rounds: m.Rounds, Quirks: m.Quirks, Options: m.Options,
+		FlexFallback: *m.FlexFallback, Rounds: m.Rounds, Quirks: m.Quirks, Options: m.Options, Stream: m.Stream,
 	}
 }

@@ -1,0 +1,231 @@
+package llm
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func streaming(c *ProviderConfig) { c.Stream = true }
+
+func TestStreamedCompletionEqualsPlain(t *testing.T) {
+	text := func(s string) *string { return &s }
+	tests := []struct {
+		name   string
+		step   scriptStep
+		quirks []Quirk
+	}{
+		{name: "answer", step: textStep("The lamp burned low, and Teo counted every hull twice.")},
+		{name: "non-ASCII answer", step: textStep("“Sorry, Teo.” Séverine’s eyes — green — never moved. 🌊")},
+		{name: "empty answer", step: textStep("")},
+		{name: "two tool calls", step: callsStep(
+			scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"Séverine Aubrac"}`},
+			scriptCall{ID: "c2", Name: "search_codex", Args: `{"query":"bell"}`})},
+		{name: "text before a call", step: scriptStep{Reply: &scriptReply{Content: text("Let me look."),
+			Calls: []scriptCall{{ID: "c1", Name: "list_codex_entries", Args: `{"entryType":"character"}`}}}}},
+		{name: "arguments as an object, repaired by a quirk", quirks: []Quirk{QuirkArgumentsObject},
+			step: scriptStep{Body: completionBody(json.RawMessage(`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search_codex","arguments":{"query":"bell"}}}]}`), "tool_calls")}},
+		{name: "content as parts", step: scriptStep{Body: completionBody(json.RawMessage(`{"role":"assistant","content":[{"type":"text","text":"in "},{"type":"text","text":"parts"}]}`), "stop")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plain := newScripted(t, tt.step)
+			streamed := newScripted(t, tt.step)
+			req := CompletionRequest{Messages: providerTestMessages(), Tools: providerTestTools(), Quirks: tt.quirks}
+			want, err := scriptedProvider(t, plain).Complete(t.Context(), req)
+			require.NoError(t, err)
+
+			var pieces []string
+			req.OnDelta = func(s string) { pieces = append(pieces, s) }
+			got, err := scriptedProvider(t, streamed, streaming).Complete(t.Context(), req)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			if strings.HasPrefix(tt.name, "content as parts") {
+				assert.Empty(t, pieces, "parts are not text to stream")
+			} else {
+				assert.Equal(t, want.Message.Content, strings.Join(pieces, ""))
+			}
+			if len(want.Message.Content) > 20 {
+				assert.Greater(t, len(pieces), 1, "a long answer arrives in pieces")
+			}
+			body := streamed.Requests()[0].decoded(t)
+			assert.Equal(t, true, body["stream"])
+			assert.Equal(t, map[string]any{"include_usage": true}, body["stream_options"])
+			assert.NotContains(t, plain.Requests()[0].decoded(t), "stream")
+		})
+	}
+}
+
+func TestStreamPeekEqualsSentBody(t *testing.T) {
+	s := newScripted(t, textStep("ok"))
+	p := scriptedProvider(t, s, streaming, func(c *ProviderConfig) {
+		c.Defaults = map[string]any{"temperature": 0.3}
+	})
+	// stream_options is the client's own, as stream is.
+	req := CompletionRequest{Messages: providerTestMessages(), Tools: providerTestTools(),
+		Overrides: map[string]any{"stream_options": map[string]any{"include_usage": false}}}
+	peek, err := p.PeekRequest(req)
+	require.NoError(t, err)
+	_, err = p.Complete(t.Context(), req)
+	require.NoError(t, err)
+	assert.Equal(t, string(s.Requests()[0].Body), string(peek))
+}
+
+// gatedStream is a provider that sends the first piece of an answer and
+// holds the rest until release is closed, so a test can see whether the
+// first piece reached the caller while the reply was still open.
+func gatedStream(t *testing.T, release <-chan struct{}) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		chunk := func(delta, finish string) {
+			f := "null"
+			if finish != "" {
+				f = fmt.Sprintf("%q", finish)
+			}
+			fmt.Fprintf(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%q},\"finish_reason\":%s}]}\n\n", delta, f)
+			w.(http.Flusher).Flush()
+		}
+		chunk("First ", "")
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+		chunk("and last.", "stop")
+		fmt.Fprint(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4}}\n\ndata: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestStreamDeltasArriveBeforeTheReplyEnds(t *testing.T) {
+	for _, withProvenance := range []bool{false, true} {
+		t.Run(fmt.Sprintf("provenance=%v", withProvenance), func(t *testing.T) {
+			release := make(chan struct{})
+			srv := gatedStream(t, release)
+			dir := t.TempDir()
+			cfg := ProviderConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "k", Retries: -1, Stream: true}
+			if withProvenance {
+				plog, err := OpenProvenance(dir)
+				require.NoError(t, err)
+				cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, "writing-coach", nil)}
+			}
+			p, err := NewProvider(cfg)
+			require.NoError(t, err)
+			var early []string
+			released := false
+			c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], OnDelta: func(s string) {
+				if !released {
+					early = append(early, s)
+					released = true
+					close(release)
+				}
+			}})
+			require.NoError(t, err)
+			assert.Equal(t, []string{"First "}, early, "the first piece came while the reply was held open")
+			assert.Equal(t, "First and last.", c.Message.Content)
+			assert.Equal(t, Usage{PromptTokens: 3, CompletionTokens: 4}, c.Usage)
+			if withProvenance {
+				f, err := os.Open(filepath.Join(dir, ProvenanceFile))
+				require.NoError(t, err)
+				defer f.Close()
+				sc := bufio.NewScanner(f)
+				require.True(t, sc.Scan(), "one line for the streamed call")
+				var rec ProvenanceRecord
+				require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
+				assert.Equal(t, 200, rec.Status)
+				assert.Equal(t, "m", rec.Model)
+				assert.Equal(t, "stop", rec.Finish)
+				assert.Equal(t, int64(3), rec.PromptTokens)
+				assert.Equal(t, int64(4), rec.CompletionTokens)
+				assert.Empty(t, rec.Error)
+				assert.NotContains(t, sc.Text(), "First", "no prose in provenance")
+				assert.False(t, sc.Scan(), "exactly one line")
+			}
+		})
+	}
+}
+
+func TestStreamErrorEventIsAnError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Half\"}}]}\n\n")
+		fmt.Fprint(w, "data: {\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	p, err := NewProvider(ProviderConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "k", Retries: -1, Stream: true})
+	require.NoError(t, err)
+	_, err = p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "model overloaded")
+}
+
+func TestStreamErrorStatusIsReadable(t *testing.T) {
+	s := newScripted(t, errorStep(http.StatusUnauthorized, "invalid_api_key", "bad key", nil))
+	_, err := scriptedProvider(t, s, streaming).Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "provider returned 401 invalid_api_key: bad key")
+}
+
+func TestChunkAssembler(t *testing.T) {
+	chunk := func(delta string) string {
+		return `{"id":"c","model":"m","created":5,"choices":[{"index":0,"delta":` + delta + `}]}`
+	}
+	tests := []struct {
+		name   string
+		chunks []string
+		want   string
+		deltas string
+	}{
+		{name: "name and arguments in pieces",
+			chunks: []string{
+				chunk(`{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"search_","arguments":"{\"qu"}}]}`),
+				chunk(`{"tool_calls":[{"index":0,"function":{"name":"codex","arguments":"ery\":\"x\"}"}}]}`),
+			},
+			want: `{"choices":[{"finish_reason":"","index":0,"message":{"content":null,"role":"assistant","tool_calls":[{"function":{"arguments":"{\"query\":\"x\"}","name":"search_codex"},"id":"a","type":"function"}]}}],"created":5,"id":"c","model":"m","object":"chat.completion"}`},
+		{name: "calls without an index are one call each",
+			chunks: []string{
+				chunk(`{"tool_calls":[{"id":"a","function":{"name":"one","arguments":"{}"}}]}`),
+				chunk(`{"tool_calls":[{"id":"b","function":{"name":"two","arguments":"{}"}}]}`),
+			},
+			want: `{"choices":[{"finish_reason":"","index":0,"message":{"content":null,"role":"assistant","tool_calls":[{"function":{"arguments":"{}","name":"one"},"id":"a","type":"function"},{"function":{"arguments":"{}","name":"two"},"id":"b","type":"function"}]}}],"created":5,"id":"c","model":"m","object":"chat.completion"}`},
+		{name: "other choices and junk are ignored",
+			chunks: []string{
+				`not json`,
+				`{"id":"c","model":"m","created":5,"choices":[{"index":1,"delta":{"content":"other"}}]}`,
+				chunk(`{"content":"kept"}`),
+			},
+			deltas: "kept",
+			want:   `{"choices":[{"finish_reason":"","index":0,"message":{"content":"kept","role":"assistant"}}],"created":5,"id":"c","model":"m","object":"chat.completion"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var a chunkAssembler
+			var deltas string
+			for _, c := range tt.chunks {
+				deltas += a.add([]byte(c))
+			}
+			assert.JSONEq(t, tt.want, string(a.body()))
+			assert.Equal(t, tt.deltas, deltas)
+		})
+	}
+}
+
+func TestSplitWordsJoinsBack(t *testing.T) {
+	for _, s := range []string{"", "one", "one two three four five", "  lead  and trail  ", "a\nb c d e"} {
+		assert.Equal(t, s, strings.Join(splitWords(s, 3), ""))
+	}
+}
