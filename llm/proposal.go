@@ -56,6 +56,12 @@ type Proposal struct {
 	SoulMarkdown string    `json:"soulMarkdown,omitempty"`
 	Warnings     []string  `json:"warnings,omitempty"`
 	Created      time.Time `json:"created"`
+	// Diff is the unified diff of Edits against the text they were made
+	// from, for the writer to review.
+	Diff string `json:"diff"`
+	// Applied is when the editor reported the proposal applied; zero
+	// while it is pending.
+	Applied time.Time `json:"applied,omitzero"`
 }
 
 // FileEdit is one exact change: NewText replaces Range (byte offsets into
@@ -176,6 +182,30 @@ func (s *Proposals) List() []Proposal {
 		out = append(out, cloneProposal(s.items[i]))
 	}
 	return out
+}
+
+// MarkApplied records that the proposal with the given ID was applied,
+// and reports whether it is held.
+func (s *Proposals) MarkApplied(id string, at time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.items {
+		if s.items[i].ID == id {
+			s.items[i].Applied = at
+			return true
+		}
+	}
+	return false
+}
+
+// Discard drops the proposal with the given ID and reports whether it
+// was held.
+func (s *Proposals) Discard(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.items)
+	s.items = slices.DeleteFunc(s.items, func(q Proposal) bool { return q.ID == id })
+	return len(s.items) < n
 }
 
 // Len is how many proposals are held.

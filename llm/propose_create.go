@@ -225,7 +225,12 @@ func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage)
 		edits = append(edits, FileEdit{Path: soulRel, Create: true, NewText: soul})
 		changes = append(changes, "create "+soulRel)
 	}
+	diff, err := ProposalDiff(edits, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("proposal diff: %w", err)
+	}
 	prop := store.Add(Proposal{
+		Diff:          diff,
 		Tool:          tool,
 		Kind:          ProposalCreate,
 		EntryType:     t,

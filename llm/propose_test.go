@@ -93,6 +93,9 @@ func (f *proposeFixture) applied(t *testing.T, env Envelope, file string) (Propo
 	}
 	out, err := ApplyEdits(string(base), editsOf(p.Edits, file))
 	require.NoError(t, err)
+	if len(editsOf(p.Edits, file)) == len(p.Edits) {
+		assert.Equal(t, out, patch(t, string(base), p.Diff), "the diff shows exactly the edits:\n%s", p.Diff)
+	}
 	return p, out
 }
 

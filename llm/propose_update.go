@@ -25,7 +25,9 @@ type fileText struct {
 
 // plan gathers the edits of an update.
 type plan struct {
-	edits    []FileEdit
+	edits []FileEdit
+	// bases are the texts the edits apply to, by path, for the diff.
+	bases    map[string]string
 	changes  []string
 	warnings []string
 	markdown []string
@@ -37,6 +39,10 @@ func (p *plan) warnf(format string, args ...any) {
 
 func (p *plan) edit(f fileText, r codex.Range, newText, change string) {
 	p.edits = append(p.edits, FileEdit{Path: f.path, Range: r, NewText: newText, BaseHash: HashText(f.text)})
+	if p.bases == nil {
+		p.bases = map[string]string{}
+	}
+	p.bases[f.path] = f.text
 	line, _ := codex.LineColumn(f.text, r.Start)
 	p.changes = append(p.changes, fmt.Sprintf("%s (%s, line %d)", change, f.path, line))
 }
@@ -161,7 +167,12 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 	if main != e.ID && e.Soul != nil {
 		base = e.Soul.Source
 	}
+	diff, err := ProposalDiff(p.edits, p.bases)
+	if err != nil {
+		return nil, nil, fmt.Errorf("proposal diff: %w", err)
+	}
 	prop := store.Add(Proposal{
+		Diff:          diff,
 		Tool:          tool,
 		Kind:          ProposalUpdate,
 		EntryType:     e.Type,

@@ -21,6 +21,7 @@ import (
 const (
 	methodProposals      = "quire/proposals"
 	methodApplyProposal  = "quire/applyProposal"
+	methodDiscard        = "quire/discardProposal"
 	methodExplicate      = "quire/explicate"
 	proposalAnnotationID = "quire-proposal"
 )
@@ -38,6 +39,12 @@ type proposalSummary struct {
 	SoulMarkdown  string     `json:"soulMarkdown,omitempty"`
 	Warnings      []string   `json:"warnings"`
 	Created       time.Time  `json:"created"`
+	// Status is "pending", "applied" (the editor said so) or "stale" (a
+	// file it edits changed since; applying it would be refused).
+	Status string `json:"status"`
+	// Diff is the unified diff of the change, against the text it was
+	// made from.
+	Diff string `json:"diff"`
 }
 
 type proposalsResult struct {
@@ -63,12 +70,40 @@ func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (an
 		if w == nil {
 			w = []string{}
 		}
+		status := "pending"
+		if !p.Applied.IsZero() {
+			status = "applied"
+		} else if _, err := s.proposalWorkspaceEdit(proj, p); err != nil {
+			status = "stale"
+		}
 		out.Proposals = append(out.Proposals, proposalSummary{
 			ID: p.ID, Kind: p.Kind, Name: p.Name, EntryType: p.EntryType, Path: p.Path, SoulPath: p.SoulPath,
 			ChangeSummary: p.ChangeSummary, Markdown: p.Markdown, SoulMarkdown: p.SoulMarkdown, Warnings: w, Created: p.Created,
+			Status: status, Diff: p.Diff,
 		})
 	}
 	return out, nil
+}
+
+type discardResult struct {
+	ID        string `json:"id"`
+	Discarded bool   `json:"discarded"`
+}
+
+// quireDiscardProposal drops a proposal the writer does not want.
+func (s *Server) quireDiscardProposal(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[applyProposalArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	if a.ID == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
+	}
+	proj, p, err := s.findProposal(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return discardResult{ID: p.ID, Discarded: proj.proposals.Discard(p.ID)}, nil
 }
 
 type applyProposalArgs struct {
@@ -216,6 +251,9 @@ func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage)
 	if err != nil {
 		return nil, err
 	}
+	if !p.Applied.IsZero() {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("proposal %s was already applied", p.ID))
+	}
 	edit, err := s.proposalWorkspaceEdit(proj, p)
 	if err != nil {
 		return nil, err
@@ -224,6 +262,9 @@ func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage)
 	res, err := s.applyEdit(ctx, label, edit)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	}
+	if res.Applied {
+		proj.proposals.MarkApplied(p.ID, time.Now())
 	}
 	return applyProposalResult{ID: p.ID, Applied: res.Applied, FailureReason: res.FailureReason}, nil
 }

@@ -202,10 +202,13 @@ func TestApplyProposalCreatesFiles(t *testing.T) {
 	_, err = os.Stat(filepath.Join(c.root, "codex/characters/oren-salt"))
 	assert.True(t, os.IsNotExist(err), "the server creates nothing itself")
 
-	// Once the file exists, the same proposal is stale.
+	// Once the file exists, the same change proposed again is stale.
 	require.NoError(t, os.MkdirAll(filepath.Join(c.root, "codex/characters/oren-salt"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(c.root, "codex/characters/oren-salt/oren-salt.md"), []byte(entry), 0o644))
-	_, err = applyProposal(t, c, p.ID)
+	again := p
+	again.ID, again.Applied = "", time.Time{}
+	again = proj.proposals.Add(again)
+	_, err = applyProposal(t, c, again.ID)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "oren-salt.md was created since it was proposed")
 	assert.Len(t, c.sent(protocol.MethodWorkspaceApplyEdit), 1)
@@ -273,6 +276,7 @@ func TestProposalsListsNewestFirst(t *testing.T) {
 	older := updateIlse(ilseWithEmoji)
 	older.Created = time.Now().Add(-time.Minute)
 	older.Warnings = []string{"section not found; appended"}
+	older.Diff = "--- a/" + ilseRel + "\n"
 	first := proj.proposals.Add(older)
 	second := proj.proposals.Add(llm.Proposal{Kind: llm.ProposalCreate, Name: "Oren Salt", EntryType: codex.TypeCharacter,
 		Path: "codex/characters/oren-salt.md", ChangeSummary: "new", Markdown: "# Oren Salt\n",
@@ -287,7 +291,68 @@ func TestProposalsListsNewestFirst(t *testing.T) {
 		ID: first.ID, Kind: "update", Name: "Ilse Dorn", EntryType: codex.TypeCharacter, Path: ilseRel,
 		ChangeSummary: "She moved to Port Caddow.", Markdown: "summary: Harbormistress of Port Caddow.",
 		Warnings: []string{"section not found; appended"}, Created: got.Proposals[1].Created,
+		Status: "pending", Diff: "--- a/" + ilseRel + "\n",
 	}, got.Proposals[1])
 	assert.WithinDuration(t, older.Created, got.Proposals[1].Created, time.Second)
 	assert.Equal(t, []string{}, got.Proposals[0].Warnings)
+}
+
+func proposalStatus(t *testing.T, c *testClient, id string) string {
+	t.Helper()
+	var got proposalsResult
+	c.call(methodProposals, nil, &got)
+	for _, p := range got.Proposals {
+		if p.ID == id {
+			return p.Status
+		}
+	}
+	return "gone"
+}
+
+func TestProposalLifecycle(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer any
+		// act is what the writer does after the proposal is made.
+		act        func(t *testing.T, c *testClient, proj *project, id string)
+		wantStatus string
+	}{
+		{name: "pending until acted on", answer: map[string]any{"applied": true},
+			act: func(*testing.T, *testClient, *project, string) {}, wantStatus: "pending"},
+		{name: "applied, and not applied twice", answer: map[string]any{"applied": true},
+			act: func(t *testing.T, c *testClient, _ *project, id string) {
+				res, err := applyProposal(t, c, id)
+				require.NoError(t, err)
+				assert.True(t, res.Applied)
+				_, err = applyProposal(t, c, id)
+				assert.ErrorContains(t, err, "already applied")
+				assert.Len(t, c.sent(protocol.MethodWorkspaceApplyEdit), 1, "the second apply sent nothing")
+			}, wantStatus: "applied"},
+		{name: "refused by the editor stays pending", answer: map[string]any{"applied": false, "failureReason": "version moved"},
+			act: func(t *testing.T, c *testClient, _ *project, id string) {
+				res, err := applyProposal(t, c, id)
+				require.NoError(t, err)
+				assert.False(t, res.Applied)
+			}, wantStatus: "pending"},
+		{name: "stale once the file changes", answer: map[string]any{"applied": true},
+			act: func(t *testing.T, c *testClient, proj *project, _ string) {
+				require.NoError(t, os.WriteFile(filepath.Join(proj.real, filepath.FromSlash(ilseRel)), []byte(ilseWithEmoji+"\nMore.\n"), 0o644))
+			}, wantStatus: "stale"},
+		{name: "discarded", answer: map[string]any{"applied": true},
+			act: func(t *testing.T, c *testClient, _ *project, id string) {
+				var res discardResult
+				c.call(methodDiscard, map[string]any{"id": id}, &res)
+				assert.Equal(t, discardResult{ID: id, Discarded: true}, res)
+				var again discardResult
+				assert.ErrorContains(t, c.callErr(methodDiscard, map[string]any{"id": id}, &again), "no proposal")
+			}, wantStatus: "gone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, proj := proposalSession(t, tt.answer, protocol.ClientCapabilities{})
+			p := proj.proposals.Add(updateIlse(ilseWithEmoji))
+			tt.act(t, c, proj, p.ID)
+			assert.Equal(t, tt.wantStatus, proposalStatus(t, c, p.ID))
+		})
+	}
 }

@@ -5,6 +5,7 @@ func (s *Server) proposalRequests() map[string]requestHandler {
 	return map[string]requestHandler{
 		methodProposals:     s.quireProposals,
 		methodApplyProposal: s.quireApplyProposal,
+		methodDiscard:       s.quireDiscardProposal,
 		methodExplicate:     s.quireExplicate,
 	}
 }
@@ -12,8 +13,9 @@ func (s *Server) proposalRequests() map[string]requestHandler {
 // proposalCommands are the proposal and explicate commands.
 func (s *Server) proposalCommands() map[string]requestHandler {
 	return map[string]requestHandler{
-		"quire.applyProposal": s.quireApplyProposal,
-		"quire.explicate":     s.quireExplicate,
-		"quire.proposals":     s.quireProposals,
+		"quire.applyProposal":   s.quireApplyProposal,
+		"quire.discardProposal": s.quireDiscardProposal,
+		"quire.explicate":       s.quireExplicate,
+		"quire.proposals":       s.quireProposals,
 	}
 }
