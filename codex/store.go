@@ -423,6 +423,22 @@ func (s *Store) sync(ctx context.Context) (Change, SyncStats, error) {
 	return ch, stats, err
 }
 
+// Rebuild forgets what the store knows of every file's content, then
+// reads the whole project again and rewrites every entry in the index:
+// the cure when the index seems out of step with the files. The change it
+// returns is marked Resynced.
+func (s *Store) Rebuild(ctx context.Context) (Change, SyncStats, error) {
+	s.mu.Lock()
+	for id := range s.files {
+		// Keeping the key lets a file that is gone still count as removed.
+		s.files[id] = fileState{}
+	}
+	s.mu.Unlock()
+	ch, stats, err := s.sync(ctx)
+	ch.Resynced = true
+	return ch, stats, err
+}
+
 var errClosed = errors.New("codex store is closed")
 
 // loadIgnore reads the project's .gitignore; a missing one is no error.

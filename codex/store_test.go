@@ -1285,3 +1285,34 @@ func TestStoreRacyTimestamps(t *testing.T) {
 	assert.Zero(t, reads, "an old modification time is trusted")
 	assert.Zero(t, s.Report().Parsed)
 }
+
+func TestStoreRebuildRereadsWhatSyncTrusts(t *testing.T) {
+	root := newProject(t, projectFiles{
+		"codex/characters/mara-vell.md": entryNamed("Mara Vell"),
+		"codex/characters/tobin.md":     entryNamed("Tobin"),
+	})
+	old := time.Now().Add(-time.Hour)
+	mara := filepath.Join(root, "codex/characters/mara-vell.md")
+	require.NoError(t, os.Chtimes(mara, old, old))
+	s := openStore(t, root, Options{})
+
+	// Same size, same time: a change only a full read can see.
+	writeFile(t, root, "codex/characters/mara-vell.md", entryNamed("Mara Bell"))
+	require.NoError(t, os.Chtimes(mara, old, old))
+	stats, err := s.Sync(context.Background())
+	require.NoError(t, err)
+	require.Zero(t, stats.Parsed, "sync trusts size and time")
+
+	removeAll(t, root, "codex/characters/tobin.md")
+	ch, stats, err := s.Rebuild(context.Background())
+	require.NoError(t, err)
+	assert.True(t, ch.Resynced)
+	assert.Equal(t, 1, stats.Parsed)
+	assert.Equal(t, 1, stats.Removed)
+	assert.Equal(t, []string{"codex/characters/mara-vell.md"}, entryIDs(s.Catalog()))
+	require.NotEmpty(t, s.Lookup("Mara Bell", ""))
+	found, err := s.Search(context.Background(), "Bell", SearchOptions{})
+	require.NoError(t, err)
+	require.Len(t, found, 1, "the index holds the new text")
+	assert.Equal(t, "Mara Bell", found[0].Name)
+}

@@ -19,6 +19,8 @@ func (s *Server) commands() map[string]requestHandler {
 		"quire.list":              s.quireList,
 		"quire.manuscriptContext": s.quireManuscriptContext,
 		"quire.captureSelection":  s.quireCaptureSelection,
+		"quire.reindex":           s.quireReindex,
+		"quire.status":            s.quireStatus,
 	}
 	for _, more := range []map[string]requestHandler{s.advisorCommands(), s.proposalCommands()} {
 		for name, h := range more {

@@ -79,6 +79,7 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 		s.work.Add(1)
 		go func() {
 			defer s.work.Done()
+			s.publishStatus(s.ctx, p)
 			prog := s.startProgress(s.ctx, "quire/load/"+p.root, "quire: reading "+filepath.Base(p.root))
 			p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) }, func() {
 				// Documents opened while the project loaded reach it before any
@@ -93,9 +94,12 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 				prog.end(s.ctx, "failed")
 				s.log.Error("project not opened", "root", p.root, "err", p.err)
 				s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("quire could not open %s: %v", p.root, p.err))
+				s.publishStatus(s.ctx, p)
 				return
 			}
+			s.publishStatus(s.ctx, p)
 			p.index(s.log)
+			s.publishStatus(s.ctx, p)
 			prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
 			if p.inMemory {
 				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
@@ -105,6 +109,7 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 			p.watch(s.ctx, s.log, func() {
 				s.publishCodexProblems(s.ctx, p)
 				s.republishOpen()
+				s.publishStatus(s.ctx, p)
 			})
 		}()
 	}

@@ -40,6 +40,8 @@ type project struct {
 	// the first hover need not wait for the whole book to be scanned.
 	matcher atomic.Pointer[manuscript.Matcher]
 	indexed chan struct{}
+	// followMu orders the changes follow applies.
+	followMu sync.Mutex
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent.

@@ -331,6 +331,8 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		methodList:                                s.quireList,
 		methodManuscriptContext:                   s.quireManuscriptContext,
 		methodCaptureSelection:                    s.quireCaptureSelection,
+		methodStatus:                              s.quireStatus,
+		methodReindex:                             s.quireReindex,
 	}
 	for _, more := range []map[string]requestHandler{s.advisorRequests(), s.proposalRequests(), s.opts.extraRequests} {
 		for m, h := range more {

@@ -15,20 +15,29 @@ import (
 // set, runs after each batch.
 func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
 	err := p.store.Watch(ctx, func(ch codex.Change) {
-		if len(ch.Updated)+len(ch.Removed) > 0 {
-			m := manuscript.NewMatcher(ch.Catalog)
-			p.matcher.Store(m)
-			p.ms.SetMatcher(m)
-		}
-		if err := p.followManuscript(ctx, ch); err != nil {
-			log.Warn("manuscript not updated", "err", err)
-		}
+		p.follow(ctx, ch, log)
 		if changed != nil {
 			changed()
 		}
 	})
 	if err != nil {
 		log.Warn("file watcher stopped", "root", p.real, "err", err)
+	}
+}
+
+// follow brings the manuscript in line with a codex change: a new name
+// automaton when entries changed, and the chapters the change touched.
+// The watcher and a reindex may both call it; they take turns.
+func (p *project) follow(ctx context.Context, ch codex.Change, log *slog.Logger) {
+	p.followMu.Lock()
+	defer p.followMu.Unlock()
+	if len(ch.Updated)+len(ch.Removed) > 0 {
+		m := manuscript.NewMatcher(ch.Catalog)
+		p.matcher.Store(m)
+		p.ms.SetMatcher(m)
+	}
+	if err := p.followManuscript(ctx, ch); err != nil {
+		log.Warn("manuscript not updated", "err", err)
 	}
 }
 

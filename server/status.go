@@ -1,0 +1,113 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// The books' state, for a plugin's status bar: quire/status answers with
+// every book, and the server sends quire/status with one book each time
+// its state or counts change. quire/reindex reads a book again.
+const (
+	methodStatus  = "quire/status"
+	methodReindex = "quire/reindex"
+)
+
+// Book states, in the order a book goes through them.
+const (
+	stateLoading  = "loading"
+	stateIndexing = "indexing"
+	stateReady    = "ready"
+	stateError    = "error"
+)
+
+type bookStatus struct {
+	Root     string `json:"root"`
+	State    string `json:"state"`
+	Entries  int    `json:"entries"`
+	Chapters int    `json:"chapters"`
+	Problems int    `json:"problems"`
+	Message  string `json:"message,omitempty"`
+}
+
+type statusResult struct {
+	Books []bookStatus `json:"books"`
+}
+
+func (p *project) status() bookStatus {
+	st := bookStatus{Root: p.real, State: stateLoading}
+	select {
+	case <-p.ready:
+	default:
+		return st
+	}
+	if p.err != nil {
+		st.State, st.Message = stateError, p.err.Error()
+		return st
+	}
+	cat := p.store.Catalog()
+	st.Entries, st.Problems = cat.Len(), len(cat.Problems())
+	st.Chapters = len(p.ms.Snapshot().Units())
+	st.State = stateIndexing
+	select {
+	case <-p.indexed:
+		st.State = stateReady
+	default:
+	}
+	return st
+}
+
+// publishStatus tells the client where a book stands.
+func (s *Server) publishStatus(ctx context.Context, p *project) {
+	if err := s.conn.Notify(ctx, methodStatus, p.status()); err != nil {
+		s.log.Debug("status not sent", "err", err)
+	}
+}
+
+func (s *Server) quireStatus(context.Context, json.RawMessage) (any, error) {
+	s.mu.Lock()
+	projects := append([]*project(nil), s.projects...)
+	s.mu.Unlock()
+	out := statusResult{Books: []bookStatus{}}
+	for _, p := range projects {
+		out.Books = append(out.Books, p.status())
+	}
+	return out, nil
+}
+
+type reindexResult struct {
+	bookStatus
+	MS int64 `json:"ms"`
+}
+
+// quireReindex reads the whole book again, every codex file and chapter,
+// whatever the index believes it knows, and rewrites the index.
+func (s *Server) quireReindex(ctx context.Context, params json.RawMessage) (any, error) {
+	var a projectArg
+	if len(params) > 0 && string(params) != "null" {
+		var err error
+		if a, err = decode[projectArg](params); err != nil {
+			return nil, err
+		}
+	}
+	proj, err := s.projectOf(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	if err := proj.waitIndexed(ctx); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	ch, _, err := proj.store.Rebuild(ctx)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "reindex: "+err.Error())
+	}
+	proj.follow(ctx, ch, s.log)
+	s.publishCodexProblems(ctx, proj)
+	s.republishOpen()
+	s.publishStatus(ctx, proj)
+	return reindexResult{bookStatus: proj.status(), MS: time.Since(start).Milliseconds()}, nil
+}

@@ -1,0 +1,103 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// statuses are the quire/status notifications received so far.
+func (c *testClient) statuses() []bookStatus {
+	var out []bookStatus
+	for _, raw := range c.sent(methodStatus) {
+		var st bookStatus
+		require.NoError(c.t, json.Unmarshal(raw, &st))
+		out = append(out, st)
+	}
+	return out
+}
+
+func TestStatusFollowsTheBook(t *testing.T) {
+	c := startServer(t, Options{})
+	root := writeProject(t, bookFiles)
+	c.initialize(root)
+	require.Eventually(t, func() bool {
+		st := c.statuses()
+		return len(st) > 0 && st[len(st)-1].State == stateReady
+	}, 10*time.Second, 5*time.Millisecond)
+	var states []string
+	for _, st := range c.statuses() {
+		states = append(states, st.State)
+	}
+	assert.Equal(t, []string{stateLoading, stateIndexing, stateReady}, states)
+
+	var got statusResult
+	c.call(methodStatus, map[string]any{}, &got)
+	require.Len(t, got.Books, 1)
+	book := got.Books[0]
+	assert.Equal(t, stateReady, book.State)
+	assert.Equal(t, 2, book.Entries)
+	assert.Positive(t, book.Chapters)
+	real, err := filepath.EvalSymlinks(root)
+	require.NoError(t, err)
+	assert.Equal(t, real, book.Root)
+
+	// A new entry on disk: the watcher's change is announced with the new count.
+	require.NoError(t, os.WriteFile(filepath.Join(root, "codex/characters/oren-salt.md"), []byte("---\nname: Oren Salt\n---\n# Oren Salt\n"), 0o644))
+	require.Eventually(t, func() bool {
+		st := c.statuses()
+		return st[len(st)-1].Entries == 3
+	}, 10*time.Second, 10*time.Millisecond)
+}
+
+func TestStatusOfABookThatCannotOpen(t *testing.T) {
+	c := startServer(t, Options{})
+	root := writeProject(t, map[string]string{"quire.yaml": "manuscript: [unclosed\n", "codex/characters/a.md": "# A\n"})
+	c.initialize(root)
+	require.Eventually(t, func() bool {
+		st := c.statuses()
+		return len(st) > 0 && st[len(st)-1].State == stateError
+	}, 10*time.Second, 5*time.Millisecond)
+	st := c.statuses()
+	assert.Contains(t, st[len(st)-1].Message, "quire.yaml")
+}
+
+func TestReindexRereadsEverything(t *testing.T) {
+	c := startServer(t, Options{})
+	root := writeProject(t, bookFiles)
+	mara := filepath.Join(root, "codex/characters/mara-vell.md")
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(mara, old, old))
+	c.initialize(root)
+	var ready reindexResult
+	c.call(methodReindex, nil, &ready)
+	assert.Equal(t, stateReady, ready.State)
+	assert.Equal(t, 2, ready.Entries)
+
+	// An edit the watcher cannot see as one (same size, same time, made
+	// while the server was not looking) is found by a reindex.
+	text, err := os.ReadFile(mara)
+	require.NoError(t, err)
+	changed := []byte(string(text[:len(text)-len("debts.\n")]) + "coins.\n")
+	require.Len(t, changed, len(text))
+	var res reindexResult
+	// The watcher may or may not notice the write; either way the reindex
+	// must leave the new text in the index.
+	require.NoError(t, os.WriteFile(mara, changed, 0o644))
+	require.NoError(t, os.Chtimes(mara, old, old))
+	c.call(methodReindex, map[string]any{"uri": c.uri("codex/characters/mara-vell.md")}, &res)
+	assert.Equal(t, 2, res.Entries)
+	var found struct {
+		Results []json.RawMessage `json:"results"`
+	}
+	c.call(methodSearch, map[string]any{"query": "coins"}, &found)
+	assert.Len(t, found.Results, 1, "the index has the edit")
+	var cmd reindexResult
+	c.call("workspace/executeCommand", map[string]any{"command": "quire.reindex"}, &cmd)
+	assert.Equal(t, stateReady, cmd.State)
+}
