@@ -13,7 +13,7 @@ func (s *Server) advisorRequests() map[string]requestHandler {
 // advisorCommands are the advisor's workspace/executeCommand commands.
 func (s *Server) advisorCommands() map[string]requestHandler {
 	return map[string]requestHandler{
-		"quire.ask":        s.quireAsk,
+		"quire.ask":        s.quireAskCommand,
 		"quire.peekPrompt": s.quirePeekPrompt,
 		"quire.personas":   s.quirePersonas,
 	}

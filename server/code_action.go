@@ -70,7 +70,10 @@ func (s *Server) codeAction(ctx context.Context, params json.RawMessage) (any, e
 	if !ok {
 		return actions, nil
 	}
-	proj, _, ok := s.projectFor(file)
+	if s.inAnswers(file) {
+		return append(actions, filterKinds(s.answerActions(ctx, file), p.Context.Only)...), nil
+	}
+	proj, rel, ok := s.projectFor(file)
 	if !ok || proj.wait(ctx) != nil {
 		return actions, nil
 	}
@@ -101,6 +104,7 @@ func (s *Server) codeAction(ctx context.Context, params json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
+	more = append(more, s.proposalActions(ctx, proj.pendingFor(rel))...)
 	return append(actions, filterKinds(more, p.Context.Only)...), nil
 }
 
