@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install test vet fmt-check unit bench fuzz demo clean
+.PHONY: all build install test vet fmt-check unit nvim vscode bench fuzz demo clean
 
 all: build
 
@@ -19,7 +19,10 @@ build:
 install:
 	$(GO) install ./cmd/quire
 
-test: vet fmt-check unit
+# CI machines start with Go, Node.js and npm only: `make test` installs
+# Debian's neovim for the Neovim plugin's end-to-end test and the VS Code
+# extension's npm packages.
+test: vet fmt-check nvim unit vscode
 
 vet:
 	$(GO) vet $(PKGS)
@@ -28,8 +31,19 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# QUIRE_REQUIRE_NVIM makes the Neovim test fail, not skip, without nvim.
 unit:
-	$(GO) test -race -count=1 $(PKGS)
+	QUIRE_REQUIRE_NVIM=1 $(GO) test -race -count=1 $(PKGS)
+
+nvim:
+	@command -v nvim >/dev/null 2>&1 || { \
+		echo "installing Debian's neovim for the Neovim plugin test"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq neovim >/dev/null; }
+	@nvim --version | head -1
+
+vscode:
+	cd editors/vscode && npm ci --no-audit --no-fund && npm run compile && npm run lint && npm test
 
 # Benchmarks write synthetic corpora (1k and 10k entries) to the user
 # cache folder once and reuse them.

@@ -1,0 +1,126 @@
+// The server's custom protocol as the extension uses it (see
+// quire-protocol.md). Plain types, shared by pure modules and the
+// vscode wiring.
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface Persona {
+  id: string;
+  name: string;
+  focus: string;
+}
+
+export interface AskParams {
+  persona?: string;
+  message: string;
+  uri?: string;
+  range?: Range;
+  conversationId?: string;
+  workDoneToken?: string | number;
+  selectionHash?: string;
+}
+
+export interface ToolRow {
+  round: number;
+  tool: string;
+  summary: string;
+  ok: boolean;
+  code?: string;
+  ms: number;
+}
+
+export type AskProgress =
+  | { token: string | number; row: ToolRow }
+  | { token: string | number; delta: string; round?: number };
+
+export interface Evidence {
+  uri: string;
+  range: Range;
+  path: string;
+  tool: string;
+  hash?: string;
+}
+
+export interface AskResult {
+  persona: string;
+  answer: string;
+  evidence: Evidence[] | null;
+  proposals: string[] | null;
+  conversationId: string;
+  serviceTier?: string;
+  warnings?: string[];
+}
+
+export interface Proposal {
+  id: string;
+  kind: "update" | "create";
+  name: string;
+  entryType: string;
+  path: string;
+  soulPath?: string;
+  changeSummary: string;
+  markdown: string;
+  soulMarkdown?: string;
+  warnings: string[] | null;
+  created: string;
+  status?: "pending" | "applied";
+  diff?: string;
+}
+
+export interface ProposalsResult {
+  proposals: Proposal[] | null;
+}
+
+export interface ApplyResult {
+  id: string;
+  applied: boolean;
+  failureReason?: string;
+}
+
+export interface BookStatus {
+  root: string;
+  state: "loading" | "indexing" | "ready" | "error";
+  entries: number;
+  chapters: number;
+  problems: number;
+  message?: string;
+}
+
+export interface StatusResult {
+  books: BookStatus[] | null;
+}
+
+export interface ReindexResult {
+  root: string;
+  entries: number;
+  chapters: number;
+  problems: number;
+  ms: number;
+}
+
+export const Methods = {
+  personas: "quire/personas",
+  ask: "quire/ask",
+  askProgress: "quire/askProgress",
+  peekPrompt: "quire/peekPrompt",
+  proposals: "quire/proposals",
+  applyProposal: "quire/applyProposal",
+  discardProposal: "quire/discardProposal",
+  reindex: "quire/reindex",
+  status: "quire/status",
+} as const;
+
+// JSON-RPC and LSP error codes the extension words for the writer.
+export const ErrorCodes = {
+  InvalidRequest: -32600,
+  InvalidParams: -32602,
+  RequestCancelled: -32800,
+} as const;

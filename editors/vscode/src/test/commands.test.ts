@@ -1,0 +1,67 @@
+import * as assert from "assert";
+import { askParamsFrom, bookRootFor, contextLabel, evidenceLabel, idFrom, serverCommandsToRegister } from "../commands";
+
+const r = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
+
+describe("serverCommandsToRegister", () => {
+  it("leaves the commands the extension owns to the extension", () => {
+    assert.deepStrictEqual(
+      serverCommandsToRegister(["quire.ask", "quire.lookup", "quire.peekPrompt", "quire.applyProposal", "quire.discardProposal", "quire.reindex", "quire.explicate"]),
+      ["quire.lookup", "quire.explicate"],
+    );
+    assert.deepStrictEqual(serverCommandsToRegister(undefined), []);
+  });
+});
+
+describe("askParamsFrom", () => {
+  it("reads a code action's argument", () => {
+    const arg = { persona: "writing-coach", uri: "file:///b/m/03.md", range: r(1, 0, 2, 5), message: "Look at this", selectionHash: "h1" };
+    assert.deepStrictEqual(askParamsFrom([arg]), arg);
+  });
+  const dropped: [string, unknown[], object | undefined][] = [
+    ["no args (palette)", [], undefined],
+    ["a string", ["x"], undefined],
+    ["null", [null], undefined],
+    ["bad range and empty strings", [{ persona: "", range: { start: { line: 1 } }, uri: "" }], {}],
+  ];
+  for (const [name, args, want] of dropped) {
+    it(name, () => assert.deepStrictEqual(askParamsFrom(args), want));
+  }
+});
+
+describe("idFrom", () => {
+  const cases: [unknown[], string | undefined][] = [[[{ id: "p-1" }], "p-1"], [["p-2"], "p-2"], [[], undefined], [[{ id: "" }], undefined], [[{ id: 3 }], undefined]];
+  for (const [args, want] of cases) {
+    it(JSON.stringify(args), () => assert.strictEqual(idFrom(args), want));
+  }
+});
+
+describe("labels", () => {
+  const cases: [string | undefined, ReturnType<typeof r> | undefined, string | undefined][] = [
+    ["file:///book/manuscript/chapter%2003.md", r(11, 2, 17, 4), "chapter 03.md:12–18"],
+    ["file:///book/m/03.md", r(11, 2, 12, 0), "03.md:12"],
+    ["file:///book/m/03.md", r(4, 0, 4, 9), "03.md:5"],
+    ["file:///book/m/03.md", undefined, "03.md"],
+    [undefined, r(0, 0, 0, 1), undefined],
+  ];
+  for (const [uri, range, want] of cases) {
+    it(`${uri} ${JSON.stringify(range)}`, () => assert.strictEqual(contextLabel(uri, range), want));
+  }
+  it("evidence uses the project path", () => {
+    assert.strictEqual(evidenceLabel({ uri: "file:///b/codex/t.md", path: "codex/t.md", tool: "x", range: r(2, 0, 9, 3) }), "codex/t.md:3–10");
+  });
+});
+
+describe("bookRootFor", () => {
+  const roots = ["/w", "/w/series/book-2", "/w/series/book-22"];
+  const cases: [string, string | undefined][] = [
+    ["/w/series/book-2/manuscript/01.md", "/w/series/book-2"],
+    ["/w/series/book-22/codex/a.md", "/w/series/book-22"],
+    ["/w/notes.md", "/w"],
+    ["/elsewhere/a.md", undefined],
+    ["/w/series/book-2", "/w/series/book-2"],
+  ];
+  for (const [file, want] of cases) {
+    it(file, () => assert.strictEqual(bookRootFor(file, roots), want));
+  }
+});
