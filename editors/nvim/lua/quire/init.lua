@@ -1,0 +1,150 @@
+-- quire for Neovim: the language client for book projects and the
+-- advisor's chat. Setup is explicit: nothing happens until setup() runs.
+local M = {}
+
+local defaults = {
+  cmd = { "quire", "serve" },
+  -- Extra environment for the server, e.g. { OPENAI_API_KEY = ... } when
+  -- the key is not in Neovim's own environment.
+  cmd_env = nil,
+  -- Sent as initializationOptions and answered to workspace/configuration:
+  -- { provider = { base_url, model, api_key_env, ... }, persona = "<id>" }.
+  settings = {},
+  root_markers = { "quire.yaml", "codex", "manuscript" },
+  filetypes = { "markdown" },
+  capabilities = nil,
+  on_attach = nil,
+  chat = {
+    layout = "float", -- or "split"
+    show_tool_rows = true,
+    open_on_ask = true,
+    width = 80,
+    border = "rounded",
+  },
+}
+
+M.config = vim.deepcopy(defaults)
+
+local function command(name, fn, opts)
+  vim.api.nvim_create_user_command(name, fn, opts or {})
+end
+
+local function persona_complete(arglead)
+  local out = {}
+  local ask = require("quire.ask")
+  local ids = {}
+  for _, list in pairs(ask.persona_cache) do
+    for _, p in ipairs(list) do
+      ids[p.id] = true
+    end
+  end
+  if next(ids) == nil then
+    for _, id in ipairs({ "developmental-editor", "character-psychologist", "continuity-editor",
+      "worldbuilding-auditor", "first-time-reader", "writing-coach" }) do
+      ids[id] = true
+    end
+  end
+  for id in pairs(ids) do
+    if id:sub(1, #arglead) == arglead then
+      table.insert(out, id)
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+local function create_commands()
+  local ask = require("quire.ask")
+  local proposals = require("quire.proposals")
+  command("QuireAsk", ask.command, { nargs = "*", range = true, bang = true, complete = persona_complete,
+    desc = "Ask a quire advisor about the selection or the document" })
+  command("QuirePeek", ask.peek_command, { nargs = "*", range = true, complete = persona_complete,
+    desc = "Show the request quire would send to the model" })
+  command("QuirePersona", ask.persona_command, { nargs = "?", complete = persona_complete,
+    desc = "Choose the default quire advisor" })
+  command("QuireCancel", function()
+    ask.cancel()
+  end, { desc = "Cancel the running quire ask" })
+  command("QuireChat", function()
+    require("quire.chat").toggle()
+  end, { desc = "Toggle the quire chat" })
+  command("QuireProposals", proposals.list_command, { desc = "List quire's codex proposals" })
+  command("QuireApply", proposals.apply_command, { nargs = "?", complete = proposals.complete,
+    desc = "Apply a quire proposal" })
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
+  -- A list given by the user replaces the default list instead of being
+  -- merged index by index.
+  if opts and opts.cmd then
+    M.config.cmd = opts.cmd
+  end
+  if opts and opts.root_markers then
+    M.config.root_markers = opts.root_markers
+  end
+  if M.config.settings.persona then
+    require("quire.ask").persona = M.config.settings.persona
+  end
+  create_commands()
+  local group = vim.api.nvim_create_augroup("quire", { clear = true })
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = M.config.filetypes,
+    callback = function(args)
+      require("quire.lsp").attach(args.buf)
+    end,
+  })
+  -- Buffers opened before setup ran (a lazy-loaded plugin) attach now.
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and vim.tbl_contains(M.config.filetypes, vim.bo[buf].filetype) then
+      require("quire.lsp").attach(buf)
+    end
+  end
+end
+
+-- set_settings replaces the settings and sends them to running servers
+-- (workspace/didChangeConfiguration); they apply from the next ask.
+function M.set_settings(settings)
+  M.config.settings = settings or {}
+  require("quire.lsp").push_settings(M.config.settings)
+end
+
+-- ask is the Lua form of :QuireAsk. opts: persona, message, bufnr, range
+-- (an LSP range, UTF-16), new_conversation, on_done(entry, err, result).
+function M.ask(opts)
+  opts = opts or {}
+  local lsp = require("quire.lsp")
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local client, why = lsp.client_for(bufnr)
+  if not client then
+    vim.notify("quire: " .. why, vim.log.levels.ERROR)
+    return nil
+  end
+  local params = { persona = opts.persona, message = opts.message, range = opts.range }
+  if vim.api.nvim_buf_get_name(bufnr) ~= "" then
+    params.uri = vim.uri_from_bufnr(bufnr)
+  end
+  return require("quire.ask").send(client.id, bufnr, params, opts)
+end
+
+-- apply is the Lua form of :QuireApply with a callback.
+function M.apply(id, cb)
+  local client, why = require("quire.lsp").client_for(0)
+  if not client then
+    vim.notify("quire: " .. why, vim.log.levels.ERROR)
+    return
+  end
+  require("quire.proposals").apply(client, id, cb)
+end
+
+-- status is the last state the server reported for the current buffer's
+-- book ("ready", "indexing", …), for a statusline; "" outside a book.
+function M.status()
+  local lsp = require("quire.lsp")
+  local root = lsp.root_of(vim.api.nvim_get_current_buf())
+  local s = root and lsp.status[root]
+  return s and s.state or ""
+end
+
+return M

@@ -1,0 +1,179 @@
+-- The language client: one per book root, started for Markdown buffers
+-- inside a book, with the handlers that feed the chat.
+local compat = require("quire.compat")
+local util = require("quire.util")
+
+local M = {}
+
+M.name = "quire"
+-- root_dir -> client id, for Neovim 0.7, where vim.lsp.start (which reuses
+-- a client by name and root) does not exist yet.
+M.roots = {}
+-- Last quire/status notification per root, for a statusline.
+M.status = {}
+
+local function cfg()
+  return require("quire").config
+end
+
+-- token_key makes a progress token usable as a table key: the server
+-- echoes string tokens as strings and numbers as numbers.
+function M.token_key(tok)
+  return type(tok) .. ":" .. tostring(tok)
+end
+
+local function progress_handler(err, result, ctx, config)
+  if result and result.token ~= nil then
+    require("quire.ask").on_progress(M.token_key(result.token), result.value)
+  end
+  local default = vim.lsp.handlers["$/progress"]
+  if default then
+    -- The built-in handler only feeds the statusline; a bug there must not
+    -- cut off the chat, which is already updated.
+    local ok, res = pcall(default, err, result, ctx, config)
+    if ok then
+      return res
+    end
+  end
+end
+
+local function ask_progress_handler(_, result, _)
+  if type(result) ~= "table" or result.token == nil then
+    return
+  end
+  require("quire.ask").on_ask_progress(M.token_key(result.token), result)
+end
+
+local function status_handler(_, result, _)
+  if type(result) == "table" and result.root then
+    M.status[result.root] = result
+    -- Firing a User event nobody listens to prints "No matching
+    -- autocommands" on some versions.
+    if vim.fn.exists("#User#QuireStatus") == 1 then
+      pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "QuireStatus", modeline = false })
+    end
+  end
+end
+
+M.handlers = {
+  ["$/progress"] = progress_handler,
+  ["quire/askProgress"] = ask_progress_handler,
+  ["quire/status"] = status_handler,
+}
+
+-- Code actions run their command on the client first when it has one, so
+-- the advisor's "Ask <persona> about this" shows in the chat instead of
+-- running unseen on the server.
+M.commands = {
+  ["quire.ask"] = function(command, ctx)
+    local args = (command.arguments or {})[1] or {}
+    require("quire.ask").send(ctx.client_id, ctx.bufnr, args)
+  end,
+  ["quire.peekPrompt"] = function(command, ctx)
+    local args = (command.arguments or {})[1] or {}
+    require("quire.ask").peek_with(ctx.client_id, args)
+  end,
+}
+
+local function settings_or_empty(s)
+  if s == nil or next(s) == nil then
+    return vim.empty_dict()
+  end
+  return s
+end
+
+function M.client_config(root)
+  local c = cfg()
+  return {
+    name = M.name,
+    cmd = c.cmd,
+    cmd_env = c.cmd_env,
+    root_dir = root,
+    init_options = settings_or_empty(c.settings),
+    -- Answers workspace/configuration (section "quire") with the same
+    -- settings, through Neovim's built-in handler.
+    settings = { quire = settings_or_empty(c.settings) },
+    handlers = M.handlers,
+    commands = M.commands,
+    capabilities = c.capabilities,
+    on_attach = c.on_attach,
+  }
+end
+
+function M.root_of(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == "" then
+    return nil
+  end
+  return util.find_root(name, cfg().root_markers)
+end
+
+-- attach starts or reuses the client of the buffer's book. Buffers outside
+-- a book are left alone, so plain Markdown notes get no quire client.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= "" then
+    return nil
+  end
+  local root = M.root_of(bufnr)
+  if not root then
+    return nil
+  end
+  if vim.lsp.start then
+    -- 0.8's vim.lsp.start attaches the current buffer and knows no bufnr
+    -- option (0.9 added it), so make bufnr current for the call.
+    local id
+    vim.api.nvim_buf_call(bufnr, function()
+      id = vim.lsp.start(M.client_config(root), { bufnr = bufnr })
+    end)
+    return id
+  end
+  local id = M.roots[root]
+  local client = id and vim.lsp.get_client_by_id(id)
+  if not client or compat.is_stopped(client) then
+    id = vim.lsp.start_client(M.client_config(root))
+    if not id then
+      return nil
+    end
+    M.roots[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+  return id
+end
+
+-- client_for is the quire client of bufnr or, for a buffer outside any
+-- book (the chat, a scratch note), the only running quire client.
+function M.client_for(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local mine = compat.get_clients({ bufnr = bufnr, name = M.name })
+  if mine[1] then
+    return mine[1]
+  end
+  local all = compat.get_clients({ name = M.name })
+  if #all == 1 then
+    return all[1]
+  end
+  return nil, (#all == 0 and "no quire server is running: open a Markdown file inside a book (a folder with quire.yaml, codex/ or manuscript/)"
+    or "several books are open: run this from a buffer of the book you mean")
+end
+
+function M.clients()
+  return compat.get_clients({ name = M.name })
+end
+
+-- set_settings sends new settings to every running client; they apply from
+-- the next ask on.
+function M.push_settings(settings)
+  for _, client in ipairs(M.clients()) do
+    -- workspace/configuration reads client.settings from 0.10 on and
+    -- client.config.settings before.
+    local section = { quire = settings_or_empty(settings) }
+    client.config.settings = section
+    if client.settings ~= nil then
+      client.settings = section
+    end
+    compat.notify(client, "workspace/didChangeConfiguration", { settings = { quire = settings_or_empty(settings) } })
+  end
+end
+
+return M

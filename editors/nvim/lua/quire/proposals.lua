@@ -1,0 +1,205 @@
+-- Proposals: codex changes the advisor suggested. Listing shows what
+-- applying would change; applying goes through the server, which sends a
+-- versioned workspace/applyEdit that Neovim's own handler applies to the
+-- buffers (nothing is written to disk until the writer saves).
+local compat = require("quire.compat")
+local util = require("quire.util")
+local lsp = require("quire.lsp")
+local chat = require("quire.chat")
+
+local M = {}
+
+local function notify(msg, level)
+  vim.notify("quire: " .. msg, level or vim.log.levels.INFO)
+end
+
+function M.fetch(client, cb)
+  local params = vim.empty_dict()
+  compat.request(client, "quire/proposals", params, function(err, result)
+    if err then
+      return cb(nil, util.format_error(err))
+    end
+    cb((result or {}).proposals or {})
+  end)
+end
+
+-- pending drops applied proposals when the server says which they are
+-- (older servers send no status: then all are offered).
+local function pending(list)
+  local out = {}
+  for _, p in ipairs(list) do
+    if p.status == nil or p.status == "pending" then
+      table.insert(out, p)
+    end
+  end
+  return out
+end
+
+local function has_diff(p)
+  return type(p.diff) == "string" and p.diff ~= ""
+end
+
+-- lines renders the list. When any proposal has a diff the buffer gets
+-- filetype diff, so headers and summaries start with "#", which diff
+-- highlighting leaves plain and which no hunk line starts with.
+function M.lines(list)
+  local out, ids = {}, {}
+  local any_diff = false
+  for _, p in ipairs(list) do
+    any_diff = any_diff or has_diff(p)
+  end
+  if #list == 0 then
+    return { "# No proposals yet. Ask an advisor; proposals it makes are listed here." }, ids, any_diff
+  end
+  for _, p in ipairs(list) do
+    local status = p.status and (" [" .. p.status .. "]") or ""
+    table.insert(out, string.format("# %s  %s %s  (%s)%s", p.id, p.kind or "?", p.name or "?", p.path or "?", status))
+    ids[#out] = p.id
+    for _, l in ipairs(util.split_lines(p.changeSummary)) do
+      table.insert(out, "# " .. l)
+    end
+    for _, w in ipairs(p.warnings or {}) do
+      table.insert(out, "# warning: " .. w)
+    end
+    if has_diff(p) then
+      for _, l in ipairs(util.split_lines(p.diff)) do
+        table.insert(out, l)
+      end
+    else
+      -- Without a diff, show the proposed Markdown itself.
+      table.insert(out, "#")
+      for _, l in ipairs(util.split_lines(p.markdown)) do
+        table.insert(out, (any_diff and "# " or "") .. l)
+      end
+      if p.soulMarkdown and p.soulPath then
+        table.insert(out, "#")
+        table.insert(out, "# " .. p.soulPath .. ":")
+        for _, l in ipairs(util.split_lines(p.soulMarkdown)) do
+          table.insert(out, (any_diff and "# " or "") .. l)
+        end
+      end
+    end
+    table.insert(out, "")
+  end
+  return out, ids, any_diff
+end
+
+function M.id_under_cursor(buf)
+  local ids = vim.b[buf].quire_proposal_ids or {}
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  for r = row, 1, -1 do
+    local id = ids[tostring(r)]
+    if id then
+      return id
+    end
+  end
+  return nil
+end
+
+function M.list_command()
+  local client, why = lsp.client_for(0)
+  if not client then
+    return notify(why, vim.log.levels.ERROR)
+  end
+  M.fetch(client, function(list, err)
+    if not list then
+      return notify("cannot list proposals: " .. err, vim.log.levels.ERROR)
+    end
+    local lines, ids, any_diff = M.lines(list)
+    local buf = require("quire.ask").show_scratch("quire://proposals", any_diff and "diff" or "markdown", lines)
+    -- String keys: a Lua table with holes would not survive the trip
+    -- through a buffer variable.
+    local byrow = {}
+    for r, id in pairs(ids) do
+      byrow[tostring(r)] = id
+    end
+    vim.b[buf].quire_proposal_ids = byrow
+    vim.b[buf].quire_client_id = client.id
+    vim.api.nvim_buf_set_keymap(buf, "n", "a", "<cmd>lua require('quire.proposals').apply_under_cursor()<CR>", { noremap = true, silent = true })
+    vim.api.nvim_buf_set_keymap(buf, "n", "r", "<cmd>QuireProposals<CR>", { noremap = true, silent = true })
+  end)
+end
+
+function M.apply_under_cursor()
+  local buf = vim.api.nvim_get_current_buf()
+  local id = M.id_under_cursor(buf)
+  if not id then
+    return notify("no proposal under the cursor", vim.log.levels.WARN)
+  end
+  local client = vim.lsp.get_client_by_id(vim.b[buf].quire_client_id or -1) or lsp.client_for(0)
+  if not client then
+    return notify("the quire server is not running", vim.log.levels.ERROR)
+  end
+  M.apply(client, id)
+end
+
+-- apply asks the server to apply proposal id; cb(result, err) gets the
+-- outcome after the writer has been told.
+function M.apply(client, id, cb)
+  compat.request(client, "quire/applyProposal", { id = id }, function(err, result)
+    if err then
+      local msg = string.format("%s was not applied: %s", id, util.format_error(err))
+      notify(msg, vim.log.levels.ERROR)
+      chat.note(msg, id)
+    elseif result and result.applied then
+      local msg = string.format("applied %s; review the changed buffers and save them", id)
+      notify(msg)
+      chat.note("applied " .. id, id)
+    else
+      local reason = result and result.failureReason
+      local msg = string.format("%s was refused by the editor%s", id, reason and (": " .. tostring(reason)) or "")
+      notify(msg, vim.log.levels.WARN)
+      chat.note(msg, id)
+    end
+    if cb then
+      cb(result, err)
+    end
+  end)
+end
+
+function M.apply_command(cmd_opts)
+  local client, why = lsp.client_for(0)
+  if not client then
+    return notify(why, vim.log.levels.ERROR)
+  end
+  local id = vim.trim(cmd_opts.args or "")
+  if id ~= "" then
+    return M.apply(client, id)
+  end
+  M.fetch(client, function(list, err)
+    if not list then
+      return notify("cannot list proposals: " .. err, vim.log.levels.ERROR)
+    end
+    list = pending(list)
+    if #list == 0 then
+      return notify("no pending proposals")
+    end
+    vim.ui.select(list, {
+      prompt = "Apply which proposal?",
+      format_item = function(p)
+        return string.format("%s  %s %s — %s", p.id, p.kind or "", p.name or "", (p.changeSummary or ""):gsub("\n", " "))
+      end,
+    }, function(choice)
+      if choice then
+        M.apply(client, choice.id)
+      end
+    end)
+  end)
+end
+
+-- complete offers the ids the chat has seen, newest first, so :QuireApply
+-- <Tab> works without a round trip.
+function M.complete(arglead)
+  local out, seen = {}, {}
+  for i = #chat.entries, 1, -1 do
+    for _, id in ipairs(chat.entries[i].proposals or {}) do
+      if not seen[id] and id:sub(1, #arglead) == arglead then
+        seen[id] = true
+        table.insert(out, id)
+      end
+    end
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,275 @@
+package nvim_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm"
+)
+
+// The scripted model's replies, one per request of the test's asks.
+func script(t *testing.T) []llm.EvalStep {
+	t.Helper()
+	body := func(message any, finish string) llm.EvalStep {
+		b, err := json.Marshal(map[string]any{
+			"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
+		})
+		require.NoError(t, err)
+		return llm.EvalStep{Body: string(b)}
+	}
+	call := func(id, name string, args any) map[string]any {
+		a, err := json.Marshal(args)
+		require.NoError(t, err)
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
+	}
+	return []llm.EvalStep{
+		// 1: read the character and the writer's selection.
+		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			call("call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
+			call("call_2", "get_manuscript_context", map[string]any{"ref": "selection"}),
+		}}, "tool_calls"),
+		// 2: propose a change to her Appearance.
+		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			call("call_3", "propose_codex_update", map[string]any{
+				"entryType": "character", "name": "Teodora Quill",
+				"changeSummary":    "Pin down her eye colour",
+				"targetSection":    "Appearance",
+				"proposedMarkdown": "## Appearance\n\nTall and narrow-shouldered, with cropped black hair she cuts herself and steady grey eyes (PROPOSED-EYES: grey in every chapter). Her right forefinger is stained for good with oak-gall ink.\n",
+			}),
+		}}, "tool_calls"),
+		// 3: the answer.
+		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ANSWER: her eyes are grey throughout. I proposed pinning that down in her entry."}, "stop"),
+		// 4: the follow-up's answer.
+		body(map[string]any{"role": "assistant", "content": "SCRIPTED-FOLLOW-UP: the coat is her father's."}, "stop"),
+		// 5: the answer of an ask whose persona and question were prompted.
+		body(map[string]any{"role": "assistant", "content": "SCRIPTED-PROMPTED: yes, the bell does."}, "stop"),
+	}
+}
+
+// selectionText is the text get_manuscript_context returned for the
+// selection, from the tool message of a chat request.
+func selectionText(t *testing.T, body []byte) string {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal(body, &req))
+	for _, m := range req.Messages {
+		if m.Role != "tool" {
+			continue
+		}
+		var res struct {
+			Data struct {
+				Units []struct {
+					Ref  string `json:"ref"`
+					Text string `json:"text"`
+				} `json:"units"`
+			} `json:"data"`
+		}
+		if json.Unmarshal([]byte(m.Content), &res) != nil {
+			continue
+		}
+		for _, u := range res.Data.Units {
+			if u.Ref == "selection" {
+				return u.Text
+			}
+		}
+	}
+	t.Fatalf("no selection in the tool results of %s", body)
+	return ""
+}
+
+func goTool(t *testing.T) string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no go tool on PATH or in GOROOT to build quire: %v", err)
+	}
+	return p
+}
+
+// hangingModel accepts requests and never answers them, so an ask against
+// it runs until cancelled. It touches flag when a request arrives.
+func hangingModel(t *testing.T, flag string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var conns []net.Conn
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				buf := make([]byte, 4096)
+				// Reading until the client gives up; the first bytes mean the
+				// request arrived.
+				for first := true; ; first = false {
+					if _, err := c.Read(buf); err != nil {
+						return
+					}
+					if first {
+						_ = os.WriteFile(flag, []byte("seen"), 0o644)
+					}
+				}
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return "http://" + ln.Addr().String() + "/v1"
+}
+
+func TestNeovimPlugin(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		if os.Getenv("QUIRE_REQUIRE_NVIM") == "1" {
+			t.Fatal("nvim is not on PATH and QUIRE_REQUIRE_NVIM=1")
+		}
+		t.Skip("nvim is not on PATH (set QUIRE_REQUIRE_NVIM=1 to make this a failure)")
+	}
+	plugin, err := filepath.Abs(".")
+	require.NoError(t, err)
+	tmp := t.TempDir()
+
+	bin := filepath.Join(tmp, "quire")
+	build := exec.Command(goTool(t), "build", "-o", bin, "github.com/quire-ink/quire/cmd/quire")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+
+	book := filepath.Join(tmp, "book")
+	out, err = exec.Command(bin, "init", "--sample", book).CombinedOutput()
+	require.NoError(t, err, "quire init: %s", out)
+	// The plugin compares roots as Neovim sees them; resolve symlinks (a
+	// /tmp that is a link) once here.
+	book, err = filepath.EvalSymlinks(book)
+	require.NoError(t, err)
+
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	defer func() { _ = model.Close() }()
+	model.Load(script(t))
+
+	f, err := os.OpenFile(filepath.Join(book, "quire.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("\nprovider:\n  base_url: " + model.BaseURL() + "\n  model: scripted\n  api_key_env: QUIRE_TEST_KEY\n  retries: 0\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+
+	outside := filepath.Join(tmp, "outside")
+	require.NoError(t, os.MkdirAll(outside, 0o755))
+	hangFlag := filepath.Join(tmp, "hang-seen")
+	result := filepath.Join(tmp, "result.txt")
+	cache := filepath.Join(tmp, "cache")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-u", "NONE", "-i", "NONE",
+		"--cmd", "set rtp^="+plugin,
+		"-c", "luafile "+filepath.Join(plugin, "test", "e2e.lua"))
+	cmd.Dir = book
+	cmd.Env = append(os.Environ(),
+		"QUIRE_BIN="+bin,
+		"QUIRE_BOOK="+book,
+		"QUIRE_PLUGIN="+plugin,
+		"QUIRE_OUTSIDE="+outside,
+		"QUIRE_RESULT="+result,
+		"QUIRE_HANG_URL="+hangingModel(t, hangFlag),
+		"QUIRE_HANG_FLAG="+hangFlag,
+		"QUIRE_TEST_KEY=scripted-key",
+		"QUIRE_TEST_MISSING_KEY=",
+		"XDG_CACHE_HOME="+cache,
+		"XDG_STATE_HOME="+filepath.Join(tmp, "state"),
+		"XDG_DATA_HOME="+filepath.Join(tmp, "data"),
+		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
+	)
+	// Neovim must not wait for a terminal or keep the pipes open after it
+	// exits (the server it started could hold them).
+	cmd.Stdin = nil
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 5 * time.Second
+	runErr := cmd.Run()
+
+	res, _ := os.ReadFile(result)
+	report := func() string {
+		lsplog, _ := os.ReadFile(filepath.Join(cache, "nvim", "lsp.log"))
+		if len(lsplog) > 6000 {
+			lsplog = lsplog[len(lsplog)-6000:]
+		}
+		chatText, _ := os.ReadFile(result + ".chat")
+		return "result file:\n" + string(res) + "\nchat buffer:\n" + string(chatText) + "\nnvim stdout:\n" + stdout.String() + "\nnvim stderr:\n" + stderr.String() + "\nlsp.log (tail):\n" + string(lsplog)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Fatalf("nvim did not finish within the timeout\n%s", report())
+	}
+	require.NoError(t, runErr, report())
+	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
+	for _, step := range []string{"utf16", "visual-range", "root-detection", "chat-render", "attach", "hover", "ask",
+		"follow-up", "prompts", "proposals", "apply", "apply-again", "error", "cancel", "peek", "code-actions", "chat-toggle", "help"} {
+		require.Contains(t, lines, "ok "+step, report())
+	}
+	require.Equal(t, "PASS", lines[len(lines)-1], report())
+	t.Logf("nvim steps:\n%s", res)
+	if testing.Verbose() {
+		chatText, _ := os.ReadFile(result + ".chat")
+		t.Logf("chat buffer:\n%s", chatText)
+	}
+
+	// The model saw the selection the plugin sent, exactly: with byte
+	// columns instead of UTF-16 ones it would start two characters late.
+	reqs := model.Requests()
+	if os.Getenv("QUIRE_DUMP") != "" {
+		for i, r := range reqs {
+			t.Logf("request %d: %s", i, r.Body)
+		}
+	}
+	require.Len(t, reqs, 5, "model requests")
+	require.Equal(t, "Warden Strand sent me the long way round.", selectionText(t, reqs[1].Body), "selection read by the model")
+	// The follow-up continued the conversation: the first question is in
+	// its history.
+	require.Contains(t, string(reqs[3].Body), "Is her eye colour consistent?", "follow-up history")
+	require.Contains(t, string(reqs[3].Body), "And her coat?")
+	require.Contains(t, string(reqs[4].Body), "Does the opening hook you?")
+	// The edit landed in the buffer only; the file on disk is untouched
+	// until the writer saves.
+	entry, err := os.ReadFile(filepath.Join(book, "codex", "characters", "teodora-quill", "index.md"))
+	require.NoError(t, err)
+	require.NotContains(t, string(entry), "PROPOSED-EYES")
+}

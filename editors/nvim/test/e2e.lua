@@ -1,0 +1,513 @@
+-- End-to-end test, run by nvim_test.go inside a headless Neovim against a
+-- real quire server and a scripted model. Every step writes "ok <step>" to
+-- $QUIRE_RESULT; the first failure writes "FAIL <step>: <why>" and exits
+-- non-zero. Waits are bounded so a hang is a failure, never a stuck test.
+local env = function(name)
+  local v = os.getenv(name)
+  if not v or v == "" then
+    error("environment variable " .. name .. " is not set")
+  end
+  return v
+end
+
+-- Without its environment the script cannot even report; leave at once
+-- instead of idling until the Go test's timeout.
+for _, name in ipairs({ "QUIRE_RESULT", "QUIRE_BOOK", "QUIRE_PLUGIN", "QUIRE_OUTSIDE", "QUIRE_BIN", "QUIRE_HANG_URL", "QUIRE_HANG_FLAG" }) do
+  if not os.getenv(name) or os.getenv(name) == "" then
+    io.stderr:write("e2e.lua: " .. name .. " is not set\n")
+    vim.cmd("cq")
+  end
+end
+
+local result = assert(io.open(env("QUIRE_RESULT"), "w"))
+local function log(line)
+  result:write(line .. "\n")
+  result:flush()
+end
+
+local step = "start"
+local uv = vim.uv or vim.loop
+local t0 = uv.hrtime()
+local function ok(name)
+  log("ok " .. name)
+  log(string.format("time %s %d ms", name, (uv.hrtime() - t0) / 1e6))
+end
+local function check(cond, msg)
+  if not cond then
+    error({ quire = true, msg = msg }, 2)
+  end
+end
+local function wait(ms, cond, what)
+  check(vim.wait(ms, cond, 20), "timed out after " .. ms .. " ms waiting for " .. what)
+end
+local function buf_text(buf)
+  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
+end
+
+local book = env("QUIRE_BOOK")
+local plugin = env("QUIRE_PLUGIN")
+local outside = env("QUIRE_OUTSIDE")
+
+-- Notifications are collected rather than shown: they are part of what is
+-- checked, and an error message shown headless stalls the next redraw.
+local notified = {}
+vim.notify = function(msg, level)
+  table.insert(notified, { msg = msg, level = level })
+  log("notify " .. tostring(level) .. " " .. msg:gsub("\n", " "))
+end
+local function was_notified(pat)
+  for _, n in ipairs(notified) do
+    if n.msg:find(pat, 1, true) then
+      return true
+    end
+  end
+  return false
+end
+
+local function main()
+  local quire = require("quire")
+  local util = require("quire.util")
+  local chat = require("quire.chat")
+  local ask = require("quire.ask")
+  local compat = require("quire.compat")
+
+  ---------------------------------------------------------------- units
+  step = "utf16"
+  check(util.utf16_col("abc", 2) == 2, "ascii")
+  check(util.utf16_col("“Sorry", 3) == 1, "curly quote is one UTF-16 unit")
+  check(util.utf16_col("—x", 4) == 2, "em dash is one UTF-16 unit")
+  check(util.utf16_col("a😀b", 5) == 3, "emoji is two UTF-16 units")
+  check(util.byte_col("a😀b", 3) == 5, "byte_col inverts utf16_col")
+  if not compat.has("0.11") then
+    -- Cross-check with Neovim's own counter on real prose, at every
+    -- character boundary.
+    for _, line in ipairs(vim.fn.readfile(book .. "/manuscript/01-thirteen-strokes.md")) do
+      local i = 0
+      while i <= #line do
+        local _, u16 = vim.str_utfindex(line, i)
+        check(util.utf16_col(line, i) == u16, string.format("utf16_col(%q, %d) = %d, str_utfindex says %d", line, i, util.utf16_col(line, i), u16))
+        i = util.char_end(line, i)
+        if i == #line then
+          local _, last = vim.str_utfindex(line, i)
+          check(util.utf16_col(line, i) == last, "end of line")
+          break
+        end
+      end
+    end
+  end
+  ok(step)
+
+  step = "visual-range"
+  local scratch = vim.api.nvim_create_buf(true, true)
+  vim.api.nvim_set_current_buf(scratch)
+  vim.api.nvim_buf_set_lines(scratch, 0, -1, false, { "a😀 “bc” — de", "second line" })
+  -- Select "bc" (bytes 10..11 after a, emoji, space and the opening quote).
+  local line = "a😀 “bc” — de"
+  local b = line:find("bc", 1, true) - 1
+  vim.api.nvim_win_set_cursor(0, { 1, b })
+  vim.cmd("normal! vl\27")
+  local r = util.command_range(scratch, 1, 1)
+  check(r.start.line == 0 and r.start.character == 5, "start " .. vim.inspect(r.start))
+  check(r["end"].line == 0 and r["end"].character == 7, "end " .. vim.inspect(r["end"]))
+  -- Selecting the closing quote itself must reach past it, not into it.
+  vim.api.nvim_win_set_cursor(0, { 1, b })
+  vim.cmd("normal! v2l\27")
+  r = util.command_range(scratch, 1, 1)
+  check(r["end"].character == 8, "end after closing quote " .. vim.inspect(r["end"]))
+  vim.cmd("normal! ggVj\27")
+  r = util.command_range(scratch, 1, 2)
+  check(r.start.character == 0 and r["end"].line == 1 and r["end"].character == 11, "linewise " .. vim.inspect(r))
+  -- A plain line range (no matching visual marks) takes whole lines.
+  r = util.command_range(scratch, 1, 1)
+  check(r["end"].line == 0 and r["end"].character == 13, "line range " .. vim.inspect(r))
+  ok(step)
+
+  step = "root-detection"
+  local idx = book .. "/codex/characters/teodora-quill/index.md"
+  check(util.find_root(idx, { "quire.yaml", "codex", "manuscript" }) == book, "root of " .. idx .. " is " .. tostring(util.find_root(idx, { "quire.yaml", "codex", "manuscript" })))
+  check(util.find_root(book .. "/manuscript/01-thirteen-strokes.md", { "codex", "manuscript" }) == book, "root by folders")
+  check(util.find_root(outside .. "/note.md", { "quire.yaml", "codex", "manuscript" }) == nil, "a file outside a book has no root")
+  ok(step)
+
+  step = "chat-render"
+  quire.config.chat.show_tool_rows = true
+  local lines = chat.entry_lines({
+    persona_name = "Continuity Editor",
+    question = "Is it consistent?",
+    state = "running",
+    delta = "Half an ans",
+    rows = {
+      { tool = "get_character_context", summary = "Teodora Quill", ok = true, ms = 12 },
+      { tool = "search_codex", summary = "eyes", ok = false, code = "E_NOT_FOUND", ms = 3 },
+    },
+    notes = {},
+  }, true)
+  local text = table.concat(lines, "\n")
+  check(text:find("## Continuity Editor (running)", 1, true), "header: " .. text)
+  check(text:find("- `get_character_context` Teodora Quill — ok, 12 ms", 1, true), "ok row: " .. text)
+  check(text:find("- `search_codex` eyes — E_NOT_FOUND, 3 ms", 1, true), "failed row: " .. text)
+  check(text:find("Half an ans", 1, true), "streamed text: " .. text)
+  lines = chat.entry_lines({ persona_name = "X", question = "q", state = "failed", rows = { { tool = "t", ok = true, ms = 1 } }, delta = "", notes = {},
+    error = util.format_error({ code = -32600, message = "no provider" }) }, false)
+  text = table.concat(lines, "\n")
+  check(text:find("**Error:** no provider (error -32600)", 1, true), "error: " .. text)
+  check(not text:find("`t`", 1, true), "rows hidden when show_tool_rows is false")
+  check(util.pretty_json({ a = { 1, 2 }, b = "x" }) == '{\n  "a": [\n    1,\n    2\n  ],\n  "b": "x"\n}', "pretty_json: " .. util.pretty_json({ a = { 1, 2 }, b = "x" }))
+  -- Streamed deltas and rows of our own token go to the entry, in order;
+  -- those of another token are ignored.
+  local lspm = require("quire.lsp")
+  quire.config.chat.open_on_ask = false
+  local fake = chat.add({ token = "t-unit", persona_name = "Unit", question = "q", state = "running" })
+  ask.asks[lspm.token_key("t-unit")] = fake
+  ask.on_ask_progress(lspm.token_key("t-unit"), { token = "t-unit", delta = "Hel", round = 1 })
+  ask.on_ask_progress(lspm.token_key("t-other"), { token = "t-other", delta = "XX", round = 1 })
+  ask.on_ask_progress(lspm.token_key("t-unit"), { token = "t-unit", delta = "lo", round = 1 })
+  ask.on_ask_progress(lspm.token_key("t-unit"), { token = "t-unit", row = { round = 1, tool = "search_codex", summary = "q", ok = true, ms = 2 } })
+  ask.on_progress(lspm.token_key("t-unit"), { kind = "end", message = "cancelled" })
+  check(fake.delta == "Hello" and #fake.rows == 1 and fake.state == "cancelled", "progress routing: " .. vim.inspect(fake))
+  chat.render()
+  text = table.concat(vim.api.nvim_buf_get_lines(chat.buf, 0, -1, false), "\n")
+  check(text:find("Hello", 1, true) and text:find("`search_codex`", 1, true) and text:find("(cancelled)", 1, true), "chat: " .. text)
+  ask.on_ask_progress(lspm.token_key("t-unit"), { token = "t-unit", delta = "Fin", round = 2 })
+  check(fake.delta == "Fin", "a new round starts the streamed text over: " .. fake.delta)
+  check(lspm.token_key(7) ~= lspm.token_key("7"), "number and string tokens must not collide")
+  chat.clear()
+  ask.asks = {}
+  quire.config.chat.open_on_ask = true
+  local p, q = ask.split_args("continuity-editor Is it so?", { "continuity-editor" })
+  check(p == "continuity-editor" and q == "Is it so?", "split_args persona")
+  p, q = ask.split_args("Is it so?", { "continuity-editor" })
+  check(p == nil and q == "Is it so?", "split_args question only")
+  ok(step)
+
+  ---------------------------------------------------------------- server
+  step = "attach"
+  quire.setup({
+    cmd = { env("QUIRE_BIN"), "serve" },
+    settings = {},
+    chat = { layout = "float", show_tool_rows = true },
+  })
+  local chapter = book .. "/manuscript/01-thirteen-strokes.md"
+  vim.cmd("edit " .. vim.fn.fnameescape(chapter))
+  local cbuf = vim.api.nvim_get_current_buf()
+  check(vim.bo[cbuf].filetype == "markdown", "filetype is " .. vim.bo[cbuf].filetype)
+  wait(10000, function()
+    return #compat.get_clients({ bufnr = cbuf, name = "quire" }) > 0
+  end, "the quire client to attach to the chapter")
+  local client = compat.get_clients({ bufnr = cbuf, name = "quire" })[1]
+  check(client.config.root_dir == book, "client root " .. tostring(client.config.root_dir))
+  wait(10000, function()
+    return client.initialized ~= false and (client.server_capabilities or client.resolved_capabilities) ~= nil
+  end, "initialize")
+  ok(step)
+
+  step = "hover"
+  local lnum, col
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(cbuf, 0, -1, false)) do
+    local c = l:find("Teodora Quill", 1, true)
+    if c then
+      lnum, col = i - 1, util.utf16_col(l, c + 1)
+      break
+    end
+  end
+  check(lnum, "no line mentions Teodora Quill")
+  local hover
+  wait(20000, function()
+    local res = vim.lsp.buf_request_sync(cbuf, "textDocument/hover", {
+      textDocument = { uri = vim.uri_from_bufnr(cbuf) },
+      position = { line = lnum, character = col },
+    }, 3000)
+    for _, r in pairs(res or {}) do
+      if r.result and r.result.contents then
+        local c = r.result.contents
+        hover = type(c) == "table" and (c.value or vim.inspect(c)) or tostring(c)
+      end
+    end
+    return hover ~= nil
+  end, "a hover on Teodora Quill")
+  check(hover:find("Protagonist", 1, true) or hover:find("Harbor Tally", 1, true) or hover:find("Night clerk", 1, true),
+    "hover does not describe Teodora Quill: " .. hover)
+  ok(step)
+
+  step = "ask"
+  -- Select "Warden Strand sent me the long way round." on a line that
+  -- opens with a curly quote, so byte and UTF-16 columns differ.
+  local wline, wl
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(cbuf, 0, -1, false)) do
+    if l:find("Warden Strand sent me", 1, true) then
+      wline, wl = i, l
+      break
+    end
+  end
+  check(wline, "no line with Warden Strand")
+  local sel = "Warden Strand sent me the long way round."
+  local sb = wl:find(sel, 1, true) - 1
+  vim.api.nvim_win_set_cursor(0, { wline, sb })
+  vim.cmd("normal! v" .. (#sel - 1) .. "l\27")
+  vim.cmd("'<,'>QuireAsk continuity-editor Is her eye colour consistent?")
+  local entry
+  -- The command first fetches the persona list, so the ask starts a moment
+  -- later.
+  wait(10000, function()
+    entry = chat.entries[#chat.entries]
+    return entry and entry.question == "Is her eye colour consistent?"
+  end, "the ask to appear in the chat")
+  wait(30000, function()
+    return entry.state ~= "running"
+  end, "the ask to finish (state " .. tostring(entry.state) .. ")")
+  check(entry.state == "answered", "ask ended " .. tostring(entry.state) .. ": " .. tostring(entry.error))
+  check(entry.persona == "continuity-editor", "persona " .. tostring(entry.persona))
+  check(#entry.rows >= 1, "no tool row arrived through quire/askProgress")
+  check(entry.ended == "answered", "progress end was " .. tostring(entry.ended))
+  check(entry.answer:find("SCRIPTED-ANSWER", 1, true), "answer: " .. entry.answer)
+  check(#entry.proposals == 1, "proposals: " .. vim.inspect(entry.proposals))
+  wait(2000, function()
+    local t = buf_text(chat.buf)
+    return t:find("SCRIPTED-ANSWER", 1, true) and t:find("`get_character_context`", 1, true)
+  end, "the chat to show the answer and a tool row")
+  local ctext = buf_text(chat.buf)
+  check(ctext:find("`:QuireApply " .. entry.proposals[1] .. "`", 1, true), "apply hint missing: " .. ctext)
+  check(ctext:find("codex/characters/teodora-quill/index.md", 1, true), "evidence path missing: " .. ctext)
+  check(ctext:find("Is her eye colour consistent?", 1, true), "question missing: " .. ctext)
+  check(chat.is_open(), "the chat window did not open")
+  check(vim.api.nvim_get_current_buf() == cbuf, "the ask moved the cursor out of the chapter")
+  check(ask.conversations[book] and ask.conversations[book]["continuity-editor"], "no conversation kept")
+  log("range " .. vim.json.encode(entry.range or {}))
+  local want_start = util.utf16_col(wl, sb)
+  check(entry.range and entry.range.start.character == want_start and entry.range["end"].character == want_start + #sel
+    and entry.range.start.line == wline - 1, "range sent " .. vim.inspect(entry.range) .. ", want start " .. want_start)
+  check(want_start ~= sb, "the selection line should have a multibyte character before the selection")
+  -- Streaming deltas are optional in the protocol; say whether they came.
+  log(string.format("deltas %d, streamed text %q", entry.deltas or 0, entry.delta or ""))
+  log("proposal " .. entry.proposals[1])
+  ok(step)
+
+  step = "follow-up"
+  local conv = ask.conversations[book]["continuity-editor"]
+  local entry2 = quire.ask({ persona = "continuity-editor", message = "And her coat?" })
+  wait(30000, function()
+    return entry2.state ~= "running"
+  end, "the follow-up ask")
+  check(entry2.state == "answered", "follow-up ended " .. tostring(entry2.state) .. ": " .. tostring(entry2.error))
+  check(ask.conversations[book]["continuity-editor"] == conv, "the follow-up started a new conversation")
+  ok(step)
+
+  step = "prompts"
+  -- With no persona remembered and no arguments, :QuireAsk asks for both.
+  local orig_select, orig_input = vim.ui.select, vim.ui.input
+  local offered, input_prompt
+  vim.ui.select = function(items, _, on_choice)
+    offered = items
+    for _, it in ipairs(items) do
+      if it.id == "first-time-reader" then
+        return on_choice(it)
+      end
+    end
+    on_choice(nil)
+  end
+  vim.ui.input = function(o, on_confirm)
+    input_prompt = o.prompt
+    on_confirm("Does the opening hook you?")
+  end
+  ask.persona = nil
+  vim.cmd("QuireAsk")
+  local entry5
+  wait(10000, function()
+    entry5 = chat.entries[#chat.entries]
+    return entry5 and entry5.question == "Does the opening hook you?"
+  end, "the prompted ask to start")
+  wait(30000, function()
+    return entry5.state ~= "running"
+  end, "the prompted ask to finish")
+  vim.ui.select, vim.ui.input = orig_select, orig_input
+  check(offered and #offered == 6, "personas offered: " .. vim.inspect(offered))
+  check(input_prompt and input_prompt ~= "", "no question prompt")
+  check(entry5.state == "answered" and entry5.persona == "first-time-reader", "prompted ask: " .. tostring(entry5.state) .. " " .. tostring(entry5.persona) .. " " .. tostring(entry5.error))
+  check(entry5.answer:find("SCRIPTED-PROMPTED", 1, true), "prompted answer: " .. entry5.answer)
+  check(entry5.range == nil, "an ask without a range sent one")
+  check(ask.persona == "first-time-reader", "the picked persona is not remembered")
+  check(entry5.persona_name ~= "first-time-reader", "the chat shows the persona id instead of its name")
+  ok(step)
+
+  step = "proposals"
+  local pid = entry.proposals[1]
+  vim.cmd("QuireProposals")
+  wait(10000, function()
+    local pb = vim.fn.bufnr("quire://proposals")
+    return pb ~= -1 and buf_text(pb):find(pid, 1, true) ~= nil
+  end, "the proposals buffer")
+  local pb = vim.fn.bufnr("quire://proposals")
+  local ptext = buf_text(pb)
+  check(ptext:find("Teodora Quill", 1, true), "proposals buffer: " .. ptext)
+  check(vim.bo[pb].filetype == "diff" or vim.bo[pb].filetype == "markdown", "filetype " .. vim.bo[pb].filetype)
+  -- `a` applies the proposal whose block holds the cursor.
+  check(vim.fn.maparg("a", "n") ~= "", "no `a` mapping in the proposals buffer")
+  local plines = vim.api.nvim_buf_get_lines(pb, 0, -1, false)
+  for i, l in ipairs(plines) do
+    if l:find(pid, 1, true) then
+      vim.api.nvim_win_set_cursor(0, { math.min(i + 1, #plines), 0 })
+      break
+    end
+  end
+  check(require("quire.proposals").id_under_cursor(pb) == pid, "id under the cursor " .. tostring(require("quire.proposals").id_under_cursor(pb)))
+  vim.cmd("close")
+  ok(step)
+
+  step = "apply"
+  vim.cmd("edit " .. vim.fn.fnameescape(idx))
+  local ibuf = vim.api.nvim_get_current_buf()
+  wait(10000, function()
+    return #compat.get_clients({ bufnr = ibuf, name = "quire" }) > 0
+  end, "the client to attach to the codex entry")
+  check(compat.get_clients({ bufnr = ibuf, name = "quire" })[1].id == client.id, "the codex entry got a second client")
+  check(not buf_text(ibuf):find("PROPOSED-EYES", 1, true), "the entry already has the proposed text")
+  vim.cmd("QuireApply " .. pid)
+  wait(10000, function()
+    return buf_text(ibuf):find("PROPOSED-EYES", 1, true) ~= nil
+  end, "the proposal to land in the codex buffer")
+  wait(5000, function()
+    return buf_text(chat.buf):find("applied " .. pid, 1, true) ~= nil
+  end, "the chat to note the apply")
+  check(buf_text(ibuf):find("## History", 1, true), "the edit lost the History section")
+  check(was_notified("quire: applied " .. pid), "no notification of the apply")
+  ok(step)
+
+  step = "apply-again"
+  -- Applying twice must be reported, not silently accepted.
+  local done, res, err = false, nil, nil
+  quire.apply(pid, function(r, e)
+    done, res, err = true, r, e
+  end)
+  wait(10000, function()
+    return done
+  end, "the second apply")
+  check(err ~= nil or (res and not res.applied), "second apply: " .. vim.inspect({ res, err }))
+  check(was_notified(pid .. " was not applied") or was_notified(pid .. " was refused"), "the refusal was not reported")
+  log("second apply: " .. (err and util.format_error(err) or vim.inspect(res)))
+  ok(step)
+
+  step = "error"
+  vim.cmd("edit " .. vim.fn.fnameescape(chapter))
+  quire.set_settings({ provider = { api_key_env = "QUIRE_TEST_MISSING_KEY" } })
+  local entry3 = quire.ask({ persona = "writing-coach", message = "Anything?" })
+  wait(10000, function()
+    return entry3.state ~= "running"
+  end, "the failing ask")
+  check(entry3.state == "failed" and entry3.error, "state " .. tostring(entry3.state))
+  log("error " .. entry3.error)
+  wait(2000, function()
+    return buf_text(chat.buf):find("**Error:** " .. entry3.error, 1, true) ~= nil
+  end, "the error in the chat")
+  ok(step)
+
+  step = "cancel"
+  quire.set_settings({ provider = { base_url = env("QUIRE_HANG_URL"), api_key_env = "QUIRE_TEST_KEY", model = "scripted", retries = 0, timeout = "60s" } })
+  local entry4 = quire.ask({ persona = "writing-coach", message = "This one hangs." })
+  wait(10000, function()
+    return entry4.request_id ~= nil and vim.fn.filereadable(env("QUIRE_HANG_FLAG")) == 1
+  end, "the hanging model to receive the request")
+  check(entry4.state == "running", "state before cancel " .. tostring(entry4.state))
+  vim.cmd("QuireCancel")
+  wait(8000, function()
+    return entry4.state == "cancelled"
+  end, "the cancel (state " .. tostring(entry4.state) .. ")")
+  check(entry4.ended == "cancelled", "progress end " .. tostring(entry4.ended))
+  ok(step)
+
+  step = "peek"
+  quire.set_settings({})
+  vim.cmd("QuirePeek continuity-editor What about Teo?")
+  wait(10000, function()
+    local b = vim.fn.bufnr("quire://peek")
+    return b ~= -1 and buf_text(b) ~= ""
+  end, "the peek buffer")
+  local kb = vim.fn.bufnr("quire://peek")
+  check(vim.bo[kb].filetype == "json", "peek filetype " .. vim.bo[kb].filetype)
+  local decoded = compat.json_decode(buf_text(kb))
+  check(type(decoded) == "table" and decoded.messages, "peek is not a request body")
+  check(buf_text(kb):find("What about Teo?", 1, true), "peek lacks the question")
+  vim.cmd("close")
+  ok(step)
+
+  -- The chat as the writer saw it, for the failure report.
+  local cf = io.open(env("QUIRE_RESULT") .. ".chat", "w")
+  if cf then
+    cf:write(buf_text(chat.buf))
+    cf:close()
+  end
+
+  step = "code-actions"
+  -- The server's selection actions run on the client through
+  -- config.commands: asks go to the chat, peeks to the peek buffer.
+  local cb = vim.fn.bufnr(chapter)
+  vim.api.nvim_set_current_buf(cb)
+  local res = vim.lsp.buf_request_sync(cb, "textDocument/codeAction", {
+    textDocument = { uri = vim.uri_from_bufnr(cb) },
+    range = entry.range,
+    context = { diagnostics = {} },
+  }, 5000)
+  local asks, peek_cmd = 0, nil
+  for _, r in pairs(res or {}) do
+    for _, a in ipairs(r.result or {}) do
+      local c = a.command
+      if type(c) == "table" and c.command == "quire.ask" then
+        asks = asks + 1
+      elseif type(c) == "table" and c.command == "quire.peekPrompt" then
+        peek_cmd = c
+      end
+    end
+  end
+  check(asks >= 6, "ask actions: " .. asks)
+  check(peek_cmd, "no peek action")
+  local fn = client.commands[peek_cmd.command] or vim.lsp.commands[peek_cmd.command]
+  check(fn, "quire.peekPrompt is not handled on the client")
+  local kb2 = vim.fn.bufnr("quire://peek")
+  if kb2 ~= -1 then
+    vim.api.nvim_buf_delete(kb2, { force = true })
+  end
+  fn(peek_cmd, { client_id = client.id, bufnr = cb })
+  wait(10000, function()
+    local b = vim.fn.bufnr("quire://peek")
+    return b ~= -1 and buf_text(b):find("messages", 1, true) ~= nil
+  end, "the peek from the code action")
+  vim.cmd("close")
+  ok(step)
+
+  step = "chat-toggle"
+  local was = chat.is_open()
+  vim.cmd("QuireChat")
+  check(chat.is_open() ~= was, "QuireChat did not toggle")
+  vim.cmd("QuireChat")
+  check(chat.is_open() == was, "QuireChat did not toggle back")
+  ok(step)
+
+  step = "help"
+  -- helptags writes a tags file; do it in a copy so the repo stays clean.
+  local tmp = vim.fn.tempname()
+  vim.fn.mkdir(tmp .. "/doc", "p")
+  vim.fn.writefile(vim.fn.readfile(plugin .. "/doc/quire.txt"), tmp .. "/doc/quire.txt")
+  vim.cmd("set rtp+=" .. vim.fn.fnameescape(tmp))
+  vim.cmd("helptags " .. vim.fn.fnameescape(tmp .. "/doc"))
+  for _, tag in ipairs({ "quire", ":QuireAsk", ":QuireApply", "quire-setup", "quire-chat" }) do
+    vim.cmd("help " .. tag)
+    check(vim.api.nvim_buf_get_name(0):match("quire%.txt$"), ":help " .. tag .. " opened " .. vim.api.nvim_buf_get_name(0))
+    vim.cmd("close")
+  end
+  ok(step)
+end
+
+local okk, err = xpcall(main, function(e)
+  if type(e) == "table" and e.quire then
+    return e.msg
+  end
+  return debug.traceback(tostring(e), 2)
+end)
+if okk then
+  log("PASS")
+  result:close()
+  vim.cmd("qa!")
+else
+  log("FAIL " .. step .. ": " .. tostring(err))
+  result:close()
+  vim.cmd("cq")
+end
