@@ -64,6 +64,9 @@ type conversation struct {
 	proj    *project
 	persona string
 	history []llm.Message
+	// responseID is the last answer's stored response (Responses API),
+	// which the next turn continues instead of resending the history.
+	responseID string
 }
 
 func (a *advisor) settings() clientSettings {
@@ -105,14 +108,27 @@ func (a *advisor) conversation(id string, proj *project, persona string) (string
 	return id, append([]llm.Message(nil), c.history...), nil
 }
 
-// remember adds a turn to a conversation, keeping the last messages.
-func (a *advisor) remember(id string, turn ...llm.Message) {
+// responseID is the stored response a conversation continues from, ""
+// when there is none.
+func (a *advisor) responseID(id string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if c, ok := a.convs[id]; ok {
+		return c.responseID
+	}
+	return ""
+}
+
+// remember adds a turn to a conversation, keeping the last messages, and
+// the response the turn ended with.
+func (a *advisor) remember(id, responseID string, turn ...llm.Message) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	c, ok := a.convs[id]
 	if !ok {
 		return
 	}
+	c.responseID = responseID
 	h := append(c.history, turn...)
 	if len(h) > historyMessages {
 		h = h[len(h)-historyMessages:]
@@ -262,9 +278,13 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 	}
 	var history []llm.Message
 	convID := a.ConversationID
+	var previous string
 	if needKey {
 		if convID, history, err = s.adv.conversation(convID, proj, persona); err != nil {
 			return nil, err
+		}
+		if provider.API() == llm.APIResponses {
+			previous = s.adv.responseID(convID)
 		}
 	} else if convID != "" {
 		// A peek shows the history it would send but starts nothing.
@@ -281,8 +301,10 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 		PersonaID: persona,
 		Message:   a.Message,
 		History:   history,
-		Provider:  provider,
-		Loop:      llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
+		// The history stays as a fallback: a stored response can expire.
+		PreviousResponseID: previous,
+		Provider:           provider,
+		Loop:               llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
 	}}, nil
 }
 
@@ -355,6 +377,14 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 	}
 	t.in.Loop.OnDelta = func(round int, text string) { prog.delta(ctx, round, text) }
 	res, err := llm.Ask(askCtx, t.in)
+	var pe *llm.ProviderError
+	if err != nil && t.in.PreviousResponseID != "" && askCtx.Err() == nil && errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Status == http.StatusBadRequest) {
+		// The provider no longer has the stored conversation (expired,
+		// or never stored): send the history instead.
+		s.log.Debug("stored response refused; resending the conversation", "status", pe.Status)
+		t.in.PreviousResponseID = ""
+		res, err = llm.Ask(askCtx, t.in)
+	}
 	if askCtx.Err() != nil {
 		prog.end(ctx, "cancelled")
 		return nil, protocol.ErrRequestCancelled
@@ -363,7 +393,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 		prog.end(ctx, "failed")
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "quire.ask: "+err.Error())
 	}
-	s.adv.remember(t.convID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
+	s.adv.remember(t.convID, res.ResponseID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
 	prog.message(ctx, res.Answer)
 	prog.end(ctx, "answered")
 	out := askResult{Persona: res.Persona.ID, Answer: res.Answer, Evidence: []askEvidence{}, Proposals: []string{},

@@ -25,6 +25,8 @@ import (
 type fakeStep struct {
 	body string
 	gate chan struct{}
+	// status, when set, is an error status sent with body.
+	status int
 }
 
 // fakeLLM is an OpenAI-compatible chat completions server replaying a
@@ -40,7 +42,7 @@ type fakeLLM struct {
 func newFakeLLM(t *testing.T, steps ...fakeStep) *fakeLLM {
 	f := &fakeLLM{steps: steps, started: make(chan struct{}, 16)}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/responses" {
 			http.NotFound(w, r)
 			return
 		}
@@ -64,6 +66,12 @@ func newFakeLLM(t *testing.T, steps ...fakeStep) *fakeLLM {
 			case <-r.Context().Done():
 				return
 			}
+		}
+		if step.status != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(step.status)
+			_, _ = io.WriteString(w, step.body)
+			return
 		}
 		llm.WriteScriptedReply(w, http.StatusOK, step.body, llm.WantsStream(data))
 	}))
@@ -312,7 +320,7 @@ func TestConversationHistoryIsBounded(t *testing.T) {
 	id, _, err := a.conversation("", nil, "p")
 	require.NoError(t, err)
 	for range 10 {
-		a.remember(id, llm.Message{Role: llm.RoleUser, Content: "q"}, llm.Message{Role: llm.RoleAssistant, Content: "a"})
+		a.remember(id, "", llm.Message{Role: llm.RoleUser, Content: "q"}, llm.Message{Role: llm.RoleAssistant, Content: "a"})
 	}
 	_, h, err := a.conversation(id, nil, "p")
 	require.NoError(t, err)
@@ -471,6 +479,63 @@ func TestAskStreamsTheAnswerText(t *testing.T) {
 			require.NotEmpty(t, reports)
 			assert.True(t, strings.HasPrefix(answer, reports[1]), "a report carries the answer so far: %q", reports[1])
 			assert.Equal(t, answer, reports[len(reports)-1])
+		})
+	}
+}
+
+// responsesStep is a Responses API reply with text, stored as id.
+func responsesStep(t *testing.T, id, text string) fakeStep {
+	b, err := json.Marshal(map[string]any{
+		"id": id, "object": "response", "created_at": 1700000000, "status": "completed", "model": "test-model",
+		"output": []any{map[string]any{"type": "message", "id": "msg_" + id, "role": "assistant", "status": "completed",
+			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}},
+		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15},
+	})
+	require.NoError(t, err)
+	return fakeStep{body: string(b)}
+}
+
+func TestResponsesConversationContinuesTheStoredResponse(t *testing.T) {
+	expired := fakeStep{status: http.StatusNotFound, body: `{"error":{"message":"Previous response with id 'resp_1' not found.","type":"invalid_request_error","code":"previous_response_not_found"}}`}
+	tests := []struct {
+		name  string
+		steps []fakeStep
+		// resent says the third request carries the history itself.
+		resent bool
+	}{
+		{name: "stored response continued", steps: []fakeStep{responsesStep(t, "resp_1", "First answer."), responsesStep(t, "resp_2", "Second answer.")}},
+		{name: "expired response, history resent", resent: true,
+			steps: []fakeStep{responsesStep(t, "resp_1", "First answer."), expired, responsesStep(t, "resp_2", "Second answer.")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeLLM(t, tt.steps...)
+			root := advisorBook(t, f)
+			yaml, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), append(yaml, "  api: responses\n"...), 0o644))
+			c := advisorClient(t, root, nil)
+			first := decodeAsk(t, c.call(1, methodAsk, map[string]any{"persona": "writing-coach", "message": "Opening question?"}))
+			assert.Equal(t, "First answer.", first.Answer)
+			second := decodeAsk(t, c.call(2, methodAsk, map[string]any{"persona": "writing-coach", "message": "Follow-up?", "conversationId": first.ConversationID}))
+			assert.Equal(t, "Second answer.", second.Answer)
+
+			reqs := f.requests()
+			require.Len(t, reqs, len(tt.steps))
+			assert.NotContains(t, reqs[0], "previous_response_id")
+			assert.Equal(t, "resp_1", reqs[1]["previous_response_id"], "the follow-up continues the stored response")
+			sent, err := json.Marshal(reqs[1]["input"])
+			require.NoError(t, err)
+			assert.NotContains(t, string(sent), "Opening question?", "and does not resend the history")
+			assert.Contains(t, string(sent), "Follow-up?")
+			if tt.resent {
+				last := reqs[2]
+				assert.NotContains(t, last, "previous_response_id")
+				sent, err := json.Marshal(last["input"])
+				require.NoError(t, err)
+				assert.Contains(t, string(sent), "Opening question?")
+				assert.Contains(t, string(sent), "First answer.")
+			}
 		})
 	}
 }
