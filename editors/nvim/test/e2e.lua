@@ -386,6 +386,35 @@ local function main()
   log("second apply: " .. (err and util.format_error(err) or vim.inspect(res)))
   ok(step)
 
+  step = "discard"
+  vim.cmd("QuireDiscard " .. pid)
+  wait(10000, function()
+    return was_notified("quire: discarded " .. pid)
+  end, "the discard")
+  local listed
+  require("quire.proposals").fetch(client, function(list)
+    listed = list
+  end)
+  wait(10000, function()
+    return listed ~= nil
+  end, "the proposals after the discard")
+  for _, p in ipairs(listed) do
+    check(p.id ~= pid, "the discarded proposal is still listed")
+  end
+  ok(step)
+
+  step = "reindex"
+  local reindexed
+  quire.reindex(function(r, e)
+    reindexed = { r = r, e = e }
+  end)
+  wait(20000, function()
+    return reindexed ~= nil
+  end, "the reindex")
+  check(reindexed.e == nil and reindexed.r.state == "ready" and reindexed.r.entries == 26, "reindex: " .. vim.inspect(reindexed))
+  check(was_notified("quire: reindexed 26 entries"), "the reindex was not reported")
+  ok(step)
+
   step = "error"
   vim.cmd("edit " .. vim.fn.fnameescape(chapter))
   quire.set_settings({ provider = { api_key_env = "QUIRE_TEST_MISSING_KEY" } })

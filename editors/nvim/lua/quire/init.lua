@@ -71,6 +71,36 @@ local function create_commands()
   command("QuireProposals", proposals.list_command, { desc = "List quire's codex proposals" })
   command("QuireApply", proposals.apply_command, { nargs = "?", complete = proposals.complete,
     desc = "Apply a quire proposal" })
+  command("QuireDiscard", proposals.discard_command, { nargs = "?", complete = proposals.complete,
+    desc = "Discard a quire proposal" })
+  command("QuireReindex", function()
+    M.reindex()
+  end, { desc = "Read the whole book again and rebuild quire's index" })
+end
+
+-- reindex asks the server to read the current buffer's book again;
+-- cb(result, err) gets the outcome after the writer has been told.
+function M.reindex(cb)
+  local client, why = require("quire.lsp").client_for(0)
+  if not client then
+    vim.notify("quire: " .. why, vim.log.levels.ERROR)
+    return
+  end
+  local params = vim.empty_dict()
+  if vim.api.nvim_buf_get_name(0) ~= "" then
+    params = { uri = vim.uri_from_bufnr(0) }
+  end
+  require("quire.compat").request(client, "quire/reindex", params, function(err, result)
+    if err then
+      vim.notify("quire: reindex failed: " .. require("quire.util").format_error(err), vim.log.levels.ERROR)
+    else
+      vim.notify(string.format("quire: reindexed %d entries, %d chapters in %d ms (%d problems)",
+        result.entries or 0, result.chapters or 0, result.ms or 0, result.problems or 0))
+    end
+    if cb then
+      cb(result, err)
+    end
+  end)
 end
 
 function M.setup(opts)

@@ -116,6 +116,7 @@ function M.list_command()
     vim.b[buf].quire_proposal_ids = byrow
     vim.b[buf].quire_client_id = client.id
     vim.api.nvim_buf_set_keymap(buf, "n", "a", "<cmd>lua require('quire.proposals').apply_under_cursor()<CR>", { noremap = true, silent = true })
+    vim.api.nvim_buf_set_keymap(buf, "n", "d", "<cmd>lua require('quire.proposals').discard_under_cursor()<CR>", { noremap = true, silent = true })
     vim.api.nvim_buf_set_keymap(buf, "n", "r", "<cmd>QuireProposals<CR>", { noremap = true, silent = true })
   end)
 end
@@ -157,14 +158,33 @@ function M.apply(client, id, cb)
   end)
 end
 
-function M.apply_command(cmd_opts)
+-- discard asks the server to drop proposal id; cb(result, err) as apply.
+function M.discard(client, id, cb)
+  compat.request(client, "quire/discardProposal", { id = id }, function(err, result)
+    if err then
+      local msg = string.format("%s was not discarded: %s", id, util.format_error(err))
+      notify(msg, vim.log.levels.ERROR)
+      chat.note(msg, id)
+    else
+      notify("discarded " .. id)
+      chat.note("discarded " .. id, id)
+    end
+    if cb then
+      cb(result, err)
+    end
+  end)
+end
+
+-- choose runs action on the proposal named in the command, or on one the
+-- writer picks from the pending ones.
+local function choose(cmd_opts, verb, action)
   local client, why = lsp.client_for(0)
   if not client then
     return notify(why, vim.log.levels.ERROR)
   end
   local id = vim.trim(cmd_opts.args or "")
   if id ~= "" then
-    return M.apply(client, id)
+    return action(client, id)
   end
   M.fetch(client, function(list, err)
     if not list then
@@ -175,15 +195,38 @@ function M.apply_command(cmd_opts)
       return notify("no pending proposals")
     end
     vim.ui.select(list, {
-      prompt = "Apply which proposal?",
+      prompt = verb .. " which proposal?",
       format_item = function(p)
         return string.format("%s  %s %s — %s", p.id, p.kind or "", p.name or "", (p.changeSummary or ""):gsub("\n", " "))
       end,
     }, function(choice)
       if choice then
-        M.apply(client, choice.id)
+        action(client, choice.id)
       end
     end)
+  end)
+end
+
+function M.apply_command(cmd_opts)
+  choose(cmd_opts, "Apply", M.apply)
+end
+
+function M.discard_command(cmd_opts)
+  choose(cmd_opts, "Discard", M.discard)
+end
+
+function M.discard_under_cursor()
+  local buf = vim.api.nvim_get_current_buf()
+  local id = M.id_under_cursor(buf)
+  if not id then
+    return notify("no proposal under the cursor", vim.log.levels.WARN)
+  end
+  local client = vim.lsp.get_client_by_id(vim.b[buf].quire_client_id or -1) or lsp.client_for(0)
+  if not client then
+    return notify("the quire server is not running", vim.log.levels.ERROR)
+  end
+  M.discard(client, id, function()
+    vim.cmd("QuireProposals")
   end)
 end
 
