@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm"
 )
 
 // fakeModel is an OpenAI-compatible endpoint that answers every chat
@@ -174,4 +176,41 @@ func TestAskReportsTheServiceTier(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	assert.Equal(t, "default", got.ServiceTier)
+}
+
+func TestAskStreamsTheAnswerToTheTerminal(t *testing.T) {
+	book, cache := sampleProject(t)
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = model.Close() })
+	answer := "Her eyes are green in the codex and brown in chapter 5, which is the slip."
+	body, err := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": "fake",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": answer}}}})
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		args   []string
+		stream bool
+	}{
+		{name: "--stream", args: []string{"--stream"}, stream: true},
+		{name: "off by default", stream: false},
+		{name: "--json never streams", args: []string{"--stream", "--json"}, stream: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model.Load([]llm.EvalStep{{Body: string(body)}})
+			args := append([]string{"ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
+				"--persona", "continuity-editor", "Eyes?"}, tt.args...)
+			out, _, err := run(t, args...)
+			require.NoError(t, err)
+			reqs := model.Requests()
+			require.Len(t, reqs, 1)
+			assert.Equal(t, tt.stream, llm.WantsStream(reqs[0].Body))
+			if strings.Contains(strings.Join(tt.args, " "), "--json") {
+				assert.Contains(t, out, `"answer": "Her eyes`)
+				return
+			}
+			assert.Equal(t, "Continuity Editor:\n\n"+answer+"\n", out, "the answer printed once, streamed or not")
+		})
+	}
 }

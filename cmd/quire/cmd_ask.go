@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strconv"
@@ -40,6 +41,7 @@ type askOptions struct {
 	file    llm.ProviderSettings
 	Rounds  int `json:"-"`
 	Timeout time.Duration
+	Stream  bool `json:"-"`
 }
 
 func newAskCommand(g *globalOptions) *cobra.Command {
@@ -77,6 +79,7 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")
 	f.StringVar(&o.ToolCalling, "tool-calling", "", "how reliably the model calls tools: reliable (insist it reads the book first), best_effort (default), none (no tools)")
 	f.DurationVar(&o.Timeout, "timeout", llm.DefaultTimeout, "per request")
+	f.BoolVar(&o.Stream, "stream", false, "print the answer as it arrives (Chat Completions; provider.stream in quire.yaml sets the default)")
 	return cmd
 }
 
@@ -98,6 +101,9 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 	if !flags.Changed("tools") && ps.Tools != nil {
 		o.Tools = map[bool]string{true: "on", false: "off"}[*ps.Tools]
 	}
+	if !flags.Changed("stream") && ps.Stream != nil {
+		o.Stream = *ps.Stream
+	}
 	if !flags.Changed("rounds") && ps.Rounds > 0 {
 		o.Rounds = ps.Rounds
 	}
@@ -116,6 +122,8 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 	ps := o.file
 	ps.BaseURL, ps.Model, ps.APIKeyEnv, ps.API = o.BaseURL, o.Model, o.APIKeyEnv, o.API
 	ps.Timeout = o.Timeout.String()
+	stream := o.Stream && !o.JSON
+	ps.Stream = &stream
 	switch o.Tools {
 	case "on", "off":
 		on := o.Tools == "on"
@@ -220,7 +228,22 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		_, err = o.stdout.Write(pretty.Bytes())
 		return err
 	}
+	// Streamed text goes out as it comes: a round's text before its tool
+	// calls too, which is the model talking to the writer all the same.
+	streamed := false
+	if cfg.Stream {
+		in.Loop.OnDelta = func(_ int, text string) {
+			if !streamed {
+				fmt.Fprintf(o.stdout, "%s:\n\n", llm.ResolvePersona(o.Persona).Name)
+				streamed = true
+			}
+			_, _ = io.WriteString(o.stdout, text)
+		}
+	}
 	res, err := llm.Ask(ctx, in)
+	if streamed {
+		fmt.Fprintln(o.stdout)
+	}
 	if err != nil {
 		return err
 	}
@@ -241,7 +264,9 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			ServiceTier string `json:"serviceTier,omitempty"`
 		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped, nonNil(res.Evidence), res.Warnings, res.ResponseID, res.ServiceTier})
 	}
-	fmt.Fprintf(o.stdout, "%s:\n\n%s\n", res.Persona.Name, strings.TrimSpace(res.Answer))
+	if !streamed {
+		fmt.Fprintf(o.stdout, "%s:\n\n%s\n", res.Persona.Name, strings.TrimSpace(res.Answer))
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.stderr, "quire: %s\n", w)
 	}
