@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,23 +47,35 @@ func BenchmarkAskOverhead(b *testing.B) {
 	}
 	name := store.Catalog().OfType(codex.TypeCharacter)[0].Name
 	book := &Book{Store: store, Manuscript: ms.Snapshot(), Turn: manuscript.Turn{Current: ms.Snapshot().Units()[0].Path}}
-	s := newScripted(b,
-		callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"` + name + `"}`}),
-		textStep("Answered."),
-	)
-	s.Repeat()
-	tt := &timedTransport{base: http.DefaultTransport}
-	p := scriptedProvider(b, s, func(c *ProviderConfig) { c.HTTPClient = &http.Client{Transport: tt} })
-	in := AskInput{Book: book, PersonaID: "continuity-editor", Message: "Who is " + name + "?", Provider: p}
-	rounds := 0
-	start := time.Now()
-	for b.Loop() {
-		res, err := Ask(ctx, in)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rounds += res.Rounds
+	// An answer of some 200 words, which a stream brings in about 70 pieces.
+	answer := strings.Repeat("The tide ledger says the Marigold went down at slack water. ", 20)
+	for _, stream := range []bool{false, true} {
+		b.Run(map[bool]string{false: "plain", true: "stream"}[stream], func(b *testing.B) {
+			s := newScripted(b,
+				callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"` + name + `"}`}),
+				textStep(answer),
+			)
+			s.Repeat()
+			tt := &timedTransport{base: http.DefaultTransport}
+			p := scriptedProvider(b, s, func(c *ProviderConfig) {
+				c.HTTPClient = &http.Client{Transport: tt}
+				c.Stream = stream
+			})
+			in := AskInput{Book: book, PersonaID: "continuity-editor", Message: "Who is " + name + "?", Provider: p,
+				Loop: LoopOptions{OnDelta: func(int, string) {}}}
+			rounds := 0
+			start := time.Now()
+			for b.Loop() {
+				res, err := Ask(ctx, in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rounds += res.Rounds
+			}
+			// A stream's body is read after the transport returns, so its
+			// transfer counts as own time: an upper bound.
+			own := time.Since(start) - tt.waiting
+			b.ReportMetric(float64(own.Microseconds())/float64(rounds), "µs-own/round")
+		})
 	}
-	own := time.Since(start) - tt.waiting
-	b.ReportMetric(float64(own.Microseconds())/float64(rounds), "µs-own/round")
 }
