@@ -42,8 +42,11 @@ nvim:
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq neovim >/dev/null; }
 	@nvim --version | head -1
 
-vscode:
-	cd editors/vscode && npm ci --no-audit --no-fund && npm run compile && npm run lint && npm test
+# The extension's contract test runs its protocol code against the real
+# server (QUIRE_BIN); QUIRE_REQUIRE_CONTRACT makes it fail, not skip, without one.
+vscode: build
+	cd editors/vscode && npm ci --no-audit --no-fund && npm run compile && npm run lint && \
+		QUIRE_BIN="$(CURDIR)/$(BIN)" QUIRE_REQUIRE_CONTRACT=1 npm test
 
 # Benchmarks write synthetic corpora (1k and 10k entries) to the user
 # cache folder once and reuse them.

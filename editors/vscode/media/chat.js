@@ -123,6 +123,7 @@
   const stateText = {
     loading: "Loading proposal…",
     pending: "",
+    stale: "Stale: a file it edits changed since it was proposed; ask again.",
     applying: "Applying…",
     applied: "Applied.",
     discarded: "Discarded.",
@@ -174,6 +175,8 @@
       if (p.state !== "failed" || p.diff.length > 0) {
         buttons.appendChild(button("Apply", () => vscode.postMessage({ type: "apply", id: p.id })));
       }
+      buttons.appendChild(button("Discard", () => vscode.postMessage({ type: "discard", id: p.id }), "secondary"));
+    } else if (p.state === "stale") {
       buttons.appendChild(button("Discard", () => vscode.postMessage({ type: "discard", id: p.id }), "secondary"));
     }
     if (buttons.childElementCount > 0) {

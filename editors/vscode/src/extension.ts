@@ -424,7 +424,7 @@ class Quire implements ChatHost, vscode.Disposable {
   private async pickProposal(title: string): Promise<Proposal | undefined> {
     let list: Proposal[];
     try {
-      list = (await this.proposals(this.editorContext().uri)).filter((p) => p.status !== "applied");
+      list = (await this.proposals(this.editorContext().uri)).filter((p) => (p.status ?? "pending") === "pending");
     } catch (e) {
       void vscode.window.showErrorMessage(`quire: cannot list the proposals: ${errorOf(e).message}`);
       return undefined;
@@ -501,7 +501,7 @@ class Quire implements ChatHost, vscode.Disposable {
         { location: vscode.ProgressLocation.Window, title: "quire: reindexing" },
         () => this.running().sendRequest<ReindexResult>(Methods.reindex, uri ? { uri } : {}),
       );
-      this.books = mergeBook(this.books, { root: r.root, state: "ready", entries: r.entries, chapters: r.chapters, problems: r.problems });
+      this.books = mergeBook(this.books, { root: r.root, state: r.state, entries: r.entries, chapters: r.chapters, problems: r.problems, message: r.message });
       this.renderStatus();
       void vscode.window.showInformationMessage(
         `quire: reindexed ${path.basename(r.root)}: ${r.entries} entries, ${r.chapters} chapters, ${r.problems} problems (${r.ms} ms).`,

@@ -71,7 +71,8 @@ export interface Proposal {
   soulMarkdown?: string;
   warnings: string[] | null;
   created: string;
-  status?: "pending" | "applied";
+  // stale: a file it edits changed since it was made; applying it is refused.
+  status?: "pending" | "applied" | "stale";
   diff?: string;
 }
 
@@ -98,11 +99,7 @@ export interface StatusResult {
   books: BookStatus[] | null;
 }
 
-export interface ReindexResult {
-  root: string;
-  entries: number;
-  chapters: number;
-  problems: number;
+export interface ReindexResult extends BookStatus {
   ms: number;
 }
 

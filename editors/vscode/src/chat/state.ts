@@ -4,7 +4,7 @@
 // proposal fetches and outcomes. The webview only draws what this holds.
 import { AskProgress, AskResult, ErrorCodes, Evidence, Proposal, ToolRow } from "../protocol";
 
-export type ProposalState = "loading" | "pending" | "applying" | "applied" | "discarded" | "refused" | "failed";
+export type ProposalState = "loading" | "pending" | "stale" | "applying" | "applied" | "discarded" | "refused" | "failed";
 
 export interface ChatProposal {
   id: string;
@@ -207,7 +207,9 @@ export function reduce(s: ChatState, a: Action): ChatState {
         let state = cp.state;
         if (info.status === "applied") {
           state = "applied";
-        } else if (state === "loading") {
+        } else if (info.status === "stale" && (state === "loading" || state === "pending")) {
+          state = "stale";
+        } else if (info.status !== "stale" && (state === "loading" || state === "stale")) {
           state = "pending";
         }
         return { ...cp, info, state };

@@ -22,7 +22,7 @@ const result = (over: Partial<AskResult> = {}): AskResult => ({
   ...over,
 });
 
-const proposal = (id: string, status: "pending" | "applied" = "pending"): Proposal => ({
+const proposal = (id: string, status: "pending" | "applied" | "stale" = "pending"): Proposal => ({
   id,
   kind: "update",
   name: "Teodora Quill",
@@ -142,6 +142,21 @@ describe("chat state", () => {
     assert.deepStrictEqual(lastReply(s, "p").proposals[0].message, "codex/t.md changed");
     // A later refresh does not turn the refusal back into pending.
     s = reduce(s, { type: "proposals", proposals: [proposal("p-1")] });
+    assert.strictEqual(lastReply(s, "p").proposals[0].state, "refused");
+  });
+
+  it("a stale proposal is marked, and turns pending again when the server says so", () => {
+    let s = run([
+      ask("p", "t1"),
+      { type: "result", token: "t1", result: result({ proposals: ["p-1", "p-2"] }) },
+      { type: "proposals", proposals: [proposal("p-1", "stale"), proposal("p-2")] },
+    ]);
+    assert.deepStrictEqual(lastReply(s, "p").proposals.map((p) => p.state), ["stale", "pending"]);
+    s = reduce(s, { type: "proposals", proposals: [proposal("p-1"), proposal("p-2", "stale")] });
+    assert.deepStrictEqual(lastReply(s, "p").proposals.map((p) => p.state), ["pending", "stale"]);
+    // An outcome the session saw is not overwritten by staleness.
+    s = reduce(s, { type: "proposalOutcome", id: "p-1", state: "refused", message: "changed" });
+    s = reduce(s, { type: "proposals", proposals: [proposal("p-1", "stale")] });
     assert.strictEqual(lastReply(s, "p").proposals[0].state, "refused");
   });
 
