@@ -53,14 +53,7 @@ type proposalsResult struct {
 
 // quireProposals lists the project's proposals, newest first.
 func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (any, error) {
-	var a projectArg
-	if len(params) > 0 && string(params) != "null" {
-		var err error
-		if a, err = decode[projectArg](params); err != nil {
-			return nil, err
-		}
-	}
-	proj, err := s.projectOf(ctx, a)
+	proj, err := s.optionalProject(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -92,14 +85,7 @@ type discardResult struct {
 
 // quireDiscardProposal drops a proposal the writer does not want.
 func (s *Server) quireDiscardProposal(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[applyProposalArgs](params)
-	if err != nil {
-		return nil, err
-	}
-	if a.ID == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
-	}
-	proj, p, err := s.findProposal(ctx, a)
+	proj, p, err := s.proposalOf(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +195,18 @@ func (s *Server) openDocAt(full string) *document {
 	return nil
 }
 
+// proposalOf is the proposal the params {id, uri?} name.
+func (s *Server) proposalOf(ctx context.Context, params json.RawMessage) (*project, llm.Proposal, error) {
+	a, err := decode[applyProposalArgs](params)
+	if err != nil {
+		return nil, llm.Proposal{}, err
+	}
+	if a.ID == "" {
+		return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
+	}
+	return s.findProposal(ctx, a)
+}
+
 // findProposal looks the proposal up in the named project, or in every
 // project when none is named.
 func (s *Server) findProposal(ctx context.Context, a applyProposalArgs) (*project, llm.Proposal, error) {
@@ -240,14 +238,7 @@ func (s *Server) findProposal(ctx context.Context, a applyProposalArgs) (*projec
 // and refuses it when an open document moved on. A proposal whose files
 // changed since it was made is refused here, before anything is sent.
 func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[applyProposalArgs](params)
-	if err != nil {
-		return nil, err
-	}
-	if a.ID == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
-	}
-	proj, p, err := s.findProposal(ctx, a)
+	proj, p, err := s.proposalOf(ctx, params)
 	if err != nil {
 		return nil, err
 	}

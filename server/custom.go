@@ -56,6 +56,19 @@ func (s *Server) projectOf(ctx context.Context, a projectArg) (*project, error) 
 	return proj, nil
 }
 
+// optionalProject is the project of params {uri?}, which may be absent:
+// then the first workspace folder's.
+func (s *Server) optionalProject(ctx context.Context, params json.RawMessage) (*project, error) {
+	var a projectArg
+	if len(params) > 0 && string(params) != "null" {
+		var err error
+		if a, err = decode[projectArg](params); err != nil {
+			return nil, err
+		}
+	}
+	return s.projectOf(ctx, a)
+}
+
 type lookupArgs struct {
 	projectArg
 	Name string     `json:"name"`

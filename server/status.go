@@ -86,14 +86,7 @@ type reindexResult struct {
 // quireReindex reads the whole book again, every codex file and chapter,
 // whatever the index believes it knows, and rewrites the index.
 func (s *Server) quireReindex(ctx context.Context, params json.RawMessage) (any, error) {
-	var a projectArg
-	if len(params) > 0 && string(params) != "null" {
-		var err error
-		if a, err = decode[projectArg](params); err != nil {
-			return nil, err
-		}
-	}
-	proj, err := s.projectOf(ctx, a)
+	proj, err := s.optionalProject(ctx, params)
 	if err != nil {
 		return nil, err
 	}

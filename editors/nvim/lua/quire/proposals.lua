@@ -121,7 +121,9 @@ function M.list_command()
   end)
 end
 
-function M.apply_under_cursor()
+-- on_cursor runs action(client, id) on the proposal under the cursor of
+-- the proposals buffer.
+local function on_cursor(action)
   local buf = vim.api.nvim_get_current_buf()
   local id = M.id_under_cursor(buf)
   if not id then
@@ -131,7 +133,19 @@ function M.apply_under_cursor()
   if not client then
     return notify("the quire server is not running", vim.log.levels.ERROR)
   end
-  M.apply(client, id)
+  action(client, id)
+end
+
+function M.apply_under_cursor()
+  on_cursor(M.apply)
+end
+
+function M.discard_under_cursor()
+  on_cursor(function(client, id)
+    M.discard(client, id, function()
+      vim.cmd("QuireProposals")
+    end)
+  end)
 end
 
 -- apply asks the server to apply proposal id; cb(result, err) gets the
@@ -215,20 +229,6 @@ function M.discard_command(cmd_opts)
   choose(cmd_opts, "Discard", M.discard)
 end
 
-function M.discard_under_cursor()
-  local buf = vim.api.nvim_get_current_buf()
-  local id = M.id_under_cursor(buf)
-  if not id then
-    return notify("no proposal under the cursor", vim.log.levels.WARN)
-  end
-  local client = vim.lsp.get_client_by_id(vim.b[buf].quire_client_id or -1) or lsp.client_for(0)
-  if not client then
-    return notify("the quire server is not running", vim.log.levels.ERROR)
-  end
-  M.discard(client, id, function()
-    vim.cmd("QuireProposals")
-  end)
-end
 
 -- complete offers the ids the chat has seen, newest first, so :QuireApply
 -- <Tab> works without a round trip.
