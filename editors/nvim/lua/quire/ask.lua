@@ -360,16 +360,25 @@ end
 
 -- command is :QuireAsk. The range is read at once, before any prompt can
 -- move the cursor or change the marks.
-function M.command(cmd_opts)
+-- with_params reads the writer's place from the command, then the persona
+-- and question (prompting for what the arguments leave out), and hands
+-- the ask's params to fn.
+local function with_params(cmd_opts, need_question, fn)
   local bufnr = vim.api.nvim_get_current_buf()
   local client, why = lsp.client_for(bufnr)
   if not client then
     return notify(why, vim.log.levels.ERROR)
   end
   local params = place(bufnr, cmd_opts)
-  resolve(client, cmd_opts.args, true, function(persona, question)
+  resolve(client, cmd_opts.args, need_question, function(persona, question)
     params.persona = persona
     params.message = question
+    fn(client, bufnr, params)
+  end)
+end
+
+function M.command(cmd_opts)
+  with_params(cmd_opts, true, function(client, bufnr, params)
     M.send(client.id, bufnr, params, { new_conversation = cmd_opts.bang })
   end)
 end
@@ -396,15 +405,7 @@ function M.peek_with(client_id, params)
 end
 
 function M.peek_command(cmd_opts)
-  local bufnr = vim.api.nvim_get_current_buf()
-  local client, why = lsp.client_for(bufnr)
-  if not client then
-    return notify(why, vim.log.levels.ERROR)
-  end
-  local params = place(bufnr, cmd_opts)
-  resolve(client, cmd_opts.args, false, function(persona, question)
-    params.persona = persona
-    params.message = question
+  with_params(cmd_opts, false, function(client, _, params)
     M.peek_with(client.id, params)
   end)
 end
