@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install test vet fmt-check unit nvim vscode bench fuzz demo clean
+.PHONY: all build install test vet fmt-check unit nvim nvim-versions vscode bench fuzz demo clean
 
 all: build
 
@@ -22,7 +22,7 @@ install:
 # CI machines start with Go, Node.js and npm only: `make test` installs
 # Debian's neovim for the Neovim plugin's end-to-end test and the VS Code
 # extension's npm packages.
-test: vet fmt-check nvim unit vscode
+test: vet fmt-check nvim unit nvim-versions vscode
 
 vet:
 	$(GO) vet $(PKGS)
@@ -41,6 +41,16 @@ nvim:
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq neovim >/dev/null; }
 	@nvim --version | head -1
+	@command -v curl >/dev/null 2>&1 || { \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq curl >/dev/null; }
+
+# The plugin's end-to-end test again on the Neovim of other Debian releases
+# (unpacked in a temporary folder): trixie's 0.10 in `make test`, and
+# `make nvim-versions NVIM_SUITES="trixie sid"` for the newest too.
+NVIM_SUITES ?= trixie
+nvim-versions: nvim
+	editors/nvim/test/other-versions.sh $(NVIM_SUITES)
 
 # The extension's contract test runs its protocol code against the real
 # server (QUIRE_BIN); QUIRE_REQUIRE_CONTRACT makes it fail, not skip, without one.

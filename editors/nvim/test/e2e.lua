@@ -65,6 +65,8 @@ local function was_notified(pat)
 end
 
 local function main()
+  local v = vim.version()
+  log(string.format("nvim %d.%d.%d", v.major, v.minor, v.patch))
   local quire = require("quire")
   local util = require("quire.util")
   local chat = require("quire.chat")
