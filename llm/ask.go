@@ -75,7 +75,7 @@ func prepare(in AskInput) (*prepared, error) {
 	if in.Book == nil || in.Book.Manuscript == nil || in.Book.Store == nil {
 		return nil, fmt.Errorf("ask: no book is open")
 	}
-	persona := ResolvePersona(in.PersonaID)
+	persona := in.Settings.Apply(ResolvePersona(in.PersonaID))
 	pin := PromptInput{Persona: persona, Settings: in.Settings, History: in.History, Message: in.Message}
 	if continues(in) {
 		// The stored conversation already holds the history.
@@ -98,7 +98,7 @@ func prepare(in AskInput) (*prepared, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ask: %w", err)
 	}
-	reg := all.Only(persona.AllowTools, persona.DenyTools)
+	reg := all.Only(persona.Tools(), nil)
 	pin.Context = tc
 	pin.Tools = true
 	pin.ToolNames = reg.Names()

@@ -28,16 +28,23 @@ type Persona struct {
 	// does not know.
 	Answers []string
 
-	// AllowTools, when not empty, are the only tools the persona may call;
-	// DenyTools are refused to it. They are the arguments of
-	// Registry.Only, and the system prompt describes only what is left.
-	AllowTools []string
-	DenyTools  []string
+	// Scope is the tools the persona may call: only those are sent, a
+	// call to any other is refused (TOOL_DENIED), and the system prompt
+	// describes only them.
+	Scope ToolScope
+	// Rules are the writer's rules for this persona and the book's rules
+	// for every persona (quire.yaml), given after the role sections.
+	Rules []string
 }
 
 // AllowsTool reports whether the persona may call the tool called name.
 func (p Persona) AllowsTool(name string) bool {
-	return (len(p.AllowTools) == 0 || slices.Contains(p.AllowTools, name)) && !slices.Contains(p.DenyTools, name)
+	return slices.Contains(p.Tools(), name)
+}
+
+// Tools are the built-in tools the persona's scope resolves to.
+func (p Persona) Tools() []string {
+	return p.Scope.Resolve(nil)
 }
 
 // Personas returns the board in its fixed order. The slice and its
@@ -76,8 +83,9 @@ func ResolvePersona(id string) Persona {
 func (p Persona) clone() Persona {
 	p.Looks = slices.Clone(p.Looks)
 	p.Answers = slices.Clone(p.Answers)
-	p.AllowTools = slices.Clone(p.AllowTools)
-	p.DenyTools = slices.Clone(p.DenyTools)
+	p.Scope = ToolScope{Groups: slices.Clone(p.Scope.Groups), Include: slices.Clone(p.Scope.Include),
+		Exclude: slices.Clone(p.Scope.Exclude), MCP: slices.Clone(p.Scope.MCP)}
+	p.Rules = slices.Clone(p.Rules)
 	return p
 }
 
@@ -105,6 +113,7 @@ var board = []Persona{
 			"If the question depends on chapters you have not read, read them or say that you have not; never fill gaps in the plot from guesswork.",
 			"Say plainly what already works, so the writer knows what to protect.",
 		},
+		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead}},
 	},
 	{
 		ID:    "character-psychologist",
@@ -127,6 +136,7 @@ var board = []Persona{
 			"If you have not read the scenes a question depends on, read them or say you do not know yet.",
 			"Suggest what a character might want or do, in a sentence or two; leave the prose to the writer.",
 		},
+		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose}},
 	},
 	{
 		ID:    "continuity-editor",
@@ -149,6 +159,7 @@ var board = []Persona{
 			"When nothing contradicts, say what you checked; when the codex is silent, say that the fact is unrecorded rather than inventing canon.",
 			"If the codex should change, propose the change for the writer to review instead of assuming it.",
 		},
+		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose}},
 	},
 	{
 		ID:    "worldbuilding-auditor",
@@ -170,6 +181,7 @@ var board = []Persona{
 			"Where the book has not decided something yet, say it is undecided rather than deciding it for the writer.",
 			"If you have not read the relevant chapters or entries, say so before you speculate.",
 		},
+		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose}},
 	},
 	{
 		ID:    "first-time-reader",
@@ -192,7 +204,8 @@ var board = []Persona{
 			"Report your experience rather than prescribing fixes; offer a suggestion only when the writer asks for one.",
 			"Be honest about boredom and confusion as well as delight; a polite reader is no use to the writer.",
 		},
-		AllowTools: []string{"get_manuscript_context"},
+		// Blind to canon: it reads the book the way a reader does.
+		Scope: ToolScope{Groups: []string{GroupManuscriptRead}},
 	},
 	{
 		ID:    "writing-coach",
@@ -215,5 +228,6 @@ var board = []Persona{
 			"Respect deliberate choices: when a rule is broken on purpose and it works, say so.",
 			"If you have not read enough of the writer's text to see a pattern, say so rather than generalising from a few lines.",
 		},
+		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead}},
 	},
 }

@@ -3,6 +3,7 @@ package llm
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,12 +74,23 @@ func TestPersonaTools(t *testing.T) {
 	}
 	assert.Contains(t, reader.Who, "blind")
 
-	editor := ResolvePersona("continuity-editor")
-	for _, n := range append(designToolNames(), "anything_new") {
-		assert.True(t, editor.AllowsTool(n), n)
+	// Only the three who check canon against the book may propose changes to it.
+	proposers := []string{"continuity-editor", "worldbuilding-auditor", "character-psychologist"}
+	for _, p := range Personas() {
+		assert.True(t, p.AllowsTool("get_manuscript_context"), p.ID)
+		if p.ID == "first-time-reader" {
+			continue
+		}
+		for _, n := range toolGroups[GroupCanonRead] {
+			assert.True(t, p.AllowsTool(n), "%s reads canon: %s", p.ID, n)
+		}
+		for _, n := range proposeOrder {
+			assert.Equal(t, slices.Contains(proposers, p.ID), p.AllowsTool(n), "%s and %s", p.ID, n)
+		}
 	}
-	editor.DenyTools = []string{"search_codex"}
-	assert.False(t, editor.AllowsTool("search_codex"))
+	editor := ResolvePersona("continuity-editor")
+	assert.ElementsMatch(t, designToolNames(), editor.Tools())
+	assert.False(t, editor.AllowsTool("anything_new"), "a tool outside every group is not in a scope unless included")
 }
 
 func writeSettings(t *testing.T, text string) string {

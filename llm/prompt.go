@@ -59,6 +59,11 @@ func SystemPrompt(in PromptInput) string {
 	b.WriteString("\n## How you answer\n\n")
 	writePromptList(&b, p.Answers)
 	b.WriteString("\n")
+	if len(p.Rules) > 0 {
+		b.WriteString("## The writer's rules\n\nThe writer set these for this book; follow them as you follow the rules above.\n\n")
+		writePromptList(&b, p.Rules)
+		b.WriteString("\n")
+	}
 	writeBook(&b, in.Settings)
 	writeGroundRules(&b)
 	if names := toolNames(in); len(names) > 0 {
@@ -133,7 +138,9 @@ func toolNames(in PromptInput) []string {
 	var out []string
 	for _, n := range in.ToolNames {
 		n = strings.TrimSpace(n)
-		if n == "" || slices.Contains(out, n) || !in.Persona.AllowsTool(n) {
+		// A built-in tool outside the persona's scope is never described;
+		// other names (an MCP server's tools) come scoped already.
+		if n == "" || slices.Contains(out, n) || slices.Contains(BuiltinToolNames(), n) && !in.Persona.AllowsTool(n) {
 			continue
 		}
 		out = append(out, n)

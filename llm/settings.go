@@ -20,7 +20,37 @@ type Settings struct {
 	AudienceAge string
 	// AudienceLens is the sex/gender lens of the intended readership.
 	AudienceLens string
+	// Rules hold for every persona (quire.yaml's rules:).
+	Rules []string
+	// Personas change a persona's tool scope or add its own rules, by id
+	// (quire.yaml's personas:).
+	Personas map[string]PersonaSettings
 }
+
+// PersonaSettings are the writer's settings for one persona.
+type PersonaSettings struct {
+	// Tools replaces the persona's default scope when it says anything.
+	Tools ToolScope
+	Rules []string
+}
+
+// Apply gives p the writer's settings: the scope set for it, and the
+// book's rules followed by its own.
+func (s Settings) Apply(p Persona) Persona {
+	p = p.clone()
+	ps := s.Personas[p.ID]
+	if !ps.Tools.IsZero() {
+		p.Scope = ps.Tools
+	}
+	p.Rules = append(append(p.Rules, s.Rules...), ps.Rules...)
+	return p
+}
+
+// Bounds on the rules, which go into every system prompt.
+const (
+	maxRules     = 32
+	maxRuleBytes = 1000
+)
 
 // settingsFile is the part of quire.yaml the advisor reads. Other keys
 // belong to other parts of quire and are ignored here.
@@ -55,12 +85,152 @@ func LoadSettings(root string) (Settings, error) {
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return Settings{}, fmt.Errorf("quire.yaml: %w", err)
 	}
-	return Settings{
+	out := Settings{
 		Title:        promptLine(f.Title),
 		Genre:        promptLine(f.Genre),
 		AudienceAge:  promptLine(f.Audience.Age),
 		AudienceLens: promptLine(f.Audience.Lens),
-	}, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return Settings{}, fmt.Errorf("quire.yaml: %w", err)
+	}
+	if len(doc.Content) == 0 {
+		return out, nil
+	}
+	top := doc.Content[0]
+	if n := mappingValue(top, "rules"); n != nil {
+		rules, err := readRules(n)
+		if err != nil {
+			return Settings{}, err
+		}
+		out.Rules = rules
+	}
+	if n := mappingValue(top, "personas"); n != nil {
+		personas, err := readPersonas(n)
+		if err != nil {
+			return Settings{}, err
+		}
+		out.Personas = personas
+	}
+	return out, nil
+}
+
+func lineError(n *yaml.Node, format string, args ...any) error {
+	return fmt.Errorf("quire.yaml: line %d: %s", n.Line, fmt.Sprintf(format, args...))
+}
+
+// readRules reads a list of rules, each one line of a prompt.
+func readRules(n *yaml.Node) ([]string, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, lineError(n, "rules must be a list of sentences")
+	}
+	if len(n.Content) > maxRules {
+		return nil, lineError(n, "%d rules; at most %d", len(n.Content), maxRules)
+	}
+	var out []string
+	for _, item := range n.Content {
+		if item.Kind != yaml.ScalarNode {
+			return nil, lineError(item, "a rule must be a sentence")
+		}
+		if len(item.Value) > maxRuleBytes {
+			return nil, lineError(item, "a rule of %d bytes; at most %d", len(item.Value), maxRuleBytes)
+		}
+		if r := promptLine(item.Value); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// readPersonas reads personas: {<id>: {tools: {groups, include, exclude,
+// mcp}, rules: [...]}}, refusing unknown ids, keys, tools and groups.
+func readPersonas(n *yaml.Node) (map[string]PersonaSettings, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, lineError(n, "personas must map persona ids to their settings")
+	}
+	out := map[string]PersonaSettings{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i], n.Content[i+1]
+		if _, ok := PersonaByID(key.Value); !ok {
+			return nil, lineError(key, "no persona %q (personas: %s)", key.Value, strings.Join(personaIDs(), ", "))
+		}
+		if val.Kind != yaml.MappingNode {
+			return nil, lineError(val, "persona %s: give tools and rules", key.Value)
+		}
+		var ps PersonaSettings
+		for j := 0; j+1 < len(val.Content); j += 2 {
+			k, v := val.Content[j], val.Content[j+1]
+			switch k.Value {
+			case "rules":
+				rules, err := readRules(v)
+				if err != nil {
+					return nil, err
+				}
+				ps.Rules = rules
+			case "tools":
+				scope, err := readScope(v)
+				if err != nil {
+					return nil, err
+				}
+				ps.Tools = scope
+			default:
+				return nil, lineError(k, "unknown persona setting %q (tools, rules)", k.Value)
+			}
+		}
+		out[strings.ToLower(strings.TrimSpace(key.Value))] = ps
+	}
+	return out, nil
+}
+
+func readScope(n *yaml.Node) (ToolScope, error) {
+	var s ToolScope
+	if n.Kind != yaml.MappingNode {
+		return s, lineError(n, "tools must say groups, include, exclude or mcp")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var dst *[]string
+		switch k.Value {
+		case "groups":
+			dst = &s.Groups
+		case "include":
+			dst = &s.Include
+		case "exclude":
+			dst = &s.Exclude
+		case "mcp":
+			dst = &s.MCP
+		default:
+			return s, lineError(k, "unknown tools setting %q (groups, include, exclude, mcp)", k.Value)
+		}
+		if err := v.Decode(dst); err != nil {
+			return s, lineError(v, "%s must be a list of names", k.Value)
+		}
+		one := ToolScope{}
+		switch k.Value {
+		case "groups":
+			one.Groups = *dst
+		case "include", "exclude":
+			one.Include = *dst
+		case "mcp":
+			// quire.yaml declares no MCP servers yet, so no name is known.
+			if len(*dst) > 0 {
+				return s, lineError(v, "unknown MCP server %q", (*dst)[0])
+			}
+		}
+		if problems := one.Check(BuiltinToolNames()); len(problems) > 0 {
+			return s, lineError(v, "%s", problems[0])
+		}
+	}
+	return s, nil
+}
+
+func personaIDs() []string {
+	var ids []string
+	for _, p := range board {
+		ids = append(ids, p.ID)
+	}
+	return ids
 }
 
 // promptLine makes s safe to put on one line of a prompt: runs of whitespace

@@ -1,0 +1,115 @@
+package llm
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Tool groups a persona's scope names. A group stands for the tools it
+// lists, so a scope stays right when a group gains a tool.
+const (
+	GroupManuscriptRead = "manuscript_read"
+	GroupCanonRead      = "canon_read"
+	GroupCanonPropose   = "canon_propose"
+)
+
+// toolGroups lists each built-in group's tools.
+var toolGroups = map[string][]string{
+	GroupManuscriptRead: {manuscriptTool},
+	GroupCanonRead:      append(slices.Clone(canonTools), listTool, searchTool),
+	GroupCanonPropose:   slices.Clone(proposeOrder),
+}
+
+// ToolGroups returns the built-in groups and their tools, for listing and
+// for checking configuration.
+func ToolGroups() map[string][]string {
+	out := make(map[string][]string, len(toolGroups))
+	for g, tools := range toolGroups {
+		out[g] = slices.Clone(tools)
+	}
+	return out
+}
+
+// ToolScope is the set of tools a persona may call, resolved in a fixed
+// order: the tools of Groups, then Include added, then Exclude removed,
+// then the tools of the MCP servers named in MCP added (a server's tools
+// are never in a group, so an exclude cannot reach them by accident).
+type ToolScope struct {
+	Groups  []string `yaml:"groups" json:"groups,omitempty"`
+	Include []string `yaml:"include" json:"include,omitempty"`
+	Exclude []string `yaml:"exclude" json:"exclude,omitempty"`
+	// MCP names servers of quire.yaml's mcp_servers whose tools join.
+	MCP []string `yaml:"mcp" json:"mcp,omitempty"`
+}
+
+// IsZero reports whether the scope says nothing, so a default applies.
+func (s ToolScope) IsZero() bool {
+	return len(s.Groups)+len(s.Include)+len(s.Exclude)+len(s.MCP) == 0
+}
+
+// Resolve is the scope's tools in resolution order; mcpTools gives each
+// named MCP server's tool names (nil when there are none).
+func (s ToolScope) Resolve(mcpTools func(server string) []string) []string {
+	var out []string
+	add := func(name string) {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	for _, g := range s.Groups {
+		for _, t := range toolGroups[g] {
+			add(t)
+		}
+	}
+	for _, t := range s.Include {
+		add(t)
+	}
+	out = slices.DeleteFunc(out, func(t string) bool { return slices.Contains(s.Exclude, t) })
+	if mcpTools != nil {
+		for _, server := range s.MCP {
+			for _, t := range mcpTools(server) {
+				add(t)
+			}
+		}
+	}
+	return out
+}
+
+// Check reports the names in the scope that are neither a group nor one of
+// the known tools, one message each, in the order they appear.
+func (s ToolScope) Check(known []string) []string {
+	var problems []string
+	for _, g := range s.Groups {
+		if _, ok := toolGroups[g]; !ok {
+			problems = append(problems, fmt.Sprintf("unknown tool group %q (groups: %s)", g, strings.Join(groupNames(), ", ")))
+		}
+	}
+	for _, list := range [][]string{s.Include, s.Exclude} {
+		for _, t := range list {
+			if !slices.Contains(known, t) {
+				problems = append(problems, fmt.Sprintf("unknown tool %q", t))
+			}
+		}
+	}
+	return problems
+}
+
+func groupNames() []string {
+	names := make([]string, 0, len(toolGroups))
+	for g := range toolGroups {
+		names = append(names, g)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// BuiltinToolNames are the names of the advisor's own tools.
+func BuiltinToolNames() []string {
+	var out []string
+	for _, g := range []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose} {
+		out = append(out, toolGroups[g]...)
+	}
+	return out
+}

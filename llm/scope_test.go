@@ -1,0 +1,133 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestToolScopeResolve(t *testing.T) {
+	mcp := func(server string) []string {
+		return map[string][]string{"dict": {"mcp__dict__define", "mcp__dict__rhyme"}}[server]
+	}
+	tests := []struct {
+		name  string
+		scope ToolScope
+		want  []string
+	}{
+		{name: "nothing", want: nil},
+		{name: "a group", scope: ToolScope{Groups: []string{GroupManuscriptRead}}, want: []string{"get_manuscript_context"}},
+		{name: "groups then include, once each",
+			scope: ToolScope{Groups: []string{GroupManuscriptRead}, Include: []string{"search_codex", "get_manuscript_context"}},
+			want:  []string{"get_manuscript_context", "search_codex"}},
+		{name: "exclude comes after include",
+			scope: ToolScope{Groups: []string{GroupCanonPropose}, Include: []string{"search_codex"}, Exclude: []string{"search_codex", "propose_codex_create"}},
+			want:  []string{"propose_codex_update", "propose_character_update"}},
+		{name: "mcp tools join last, out of reach of exclude",
+			scope: ToolScope{Include: []string{"search_codex"}, Exclude: []string{"mcp__dict__define"}, MCP: []string{"dict", "nobody"}},
+			want:  []string{"search_codex", "mcp__dict__define", "mcp__dict__rhyme"}},
+		{name: "an unknown group gives nothing", scope: ToolScope{Groups: []string{"everything"}}, want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.scope.Resolve(mcp))
+		})
+	}
+	assert.Equal(t, []string{`unknown tool group "all" (groups: canon_propose, canon_read, manuscript_read)`, `unknown tool "get_timeline"`},
+		ToolScope{Groups: []string{"all", GroupCanonRead}, Exclude: []string{"get_timeline", "search_codex"}}.Check(BuiltinToolNames()))
+	assert.Len(t, BuiltinToolNames(), 13)
+}
+
+func TestLoadSettingsPersonasAndRules(t *testing.T) {
+	t.Run("valid", func(t *testing.T) {
+		dir := writeSettings(t, `rules:
+  - Use British spelling.
+  - "  Never   reveal the ending.  "
+personas:
+  Continuity-Editor:
+    tools: {groups: [manuscript_read, canon_read], exclude: [search_codex]}
+    rules: [Check dates against the event entries.]
+  first-time-reader:
+    rules: [You are fourteen.]
+`)
+		s, err := LoadSettings(dir)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"Use British spelling.", "Never reveal the ending."}, s.Rules)
+		ed := s.Apply(ResolvePersona("continuity-editor"))
+		assert.Equal(t, []string{"Use British spelling.", "Never reveal the ending.", "Check dates against the event entries."}, ed.Rules)
+		assert.True(t, ed.AllowsTool("get_character_context"))
+		assert.False(t, ed.AllowsTool("search_codex"))
+		assert.False(t, ed.AllowsTool("propose_codex_update"), "a scope given replaces the default")
+		reader := s.Apply(ResolvePersona("first-time-reader"))
+		assert.Equal(t, []string{"get_manuscript_context"}, reader.Tools(), "rules alone keep the default scope")
+		assert.Equal(t, "You are fourteen.", reader.Rules[2])
+		coach := s.Apply(ResolvePersona("writing-coach"))
+		assert.Equal(t, s.Rules, coach.Rules)
+		assert.Empty(t, ResolvePersona("writing-coach").Rules, "the board itself is untouched")
+	})
+	for _, tt := range []struct {
+		name, yaml, want string
+	}{
+		{"unknown persona", "personas:\n  editor: {rules: [x]}\n", `line 2: no persona "editor"`},
+		{"unknown persona key", "personas:\n  writing-coach:\n    rule: [x]\n", `line 3: unknown persona setting "rule" (tools, rules)`},
+		{"unknown group", "personas:\n  writing-coach:\n    tools:\n      groups: [all]\n", `line 4: unknown tool group "all"`},
+		{"unknown tool", "personas:\n  writing-coach:\n    tools: {include: [get_timeline]}\n", `line 3: unknown tool "get_timeline"`},
+		{"unknown tools key", "personas:\n  writing-coach:\n    tools: {allow: [x]}\n", `line 3: unknown tools setting "allow"`},
+		{"no such MCP server", "personas:\n  writing-coach:\n    tools: {mcp: [dict]}\n", `line 3: unknown MCP server "dict"`},
+		{"rules not a list", "rules: be kind\n", "line 1: rules must be a list"},
+		{"a rule too long", "rules: [" + strings.Repeat("a", 1001) + "]\n", "line 1: a rule of 1001 bytes"},
+		{"too many rules", "rules: [" + strings.Repeat("r, ", 32) + "r]\n", "line 1: 33 rules; at most 32"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadSettings(writeSettings(t, tt.yaml))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "quire.yaml: "+tt.want)
+		})
+	}
+}
+
+// A persona limited in quire.yaml is sent only its tools, is refused a
+// hidden one it calls anyway, and is given the writer's rules.
+func TestAskHonoursTheScopeAndRulesOfQuireYAML(t *testing.T) {
+	b, _ := openBook(t, bookFiles())
+	settings := Settings{
+		Rules: []string{"Never reveal the ending."},
+		Personas: map[string]PersonaSettings{"continuity-editor": {
+			Tools: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead}, Exclude: []string{"search_codex"}},
+			Rules: []string{"Check dates against the event entries."},
+		}},
+	}
+	s := newScripted(t,
+		callsStep(scriptCall{ID: "c1", Name: "search_codex", Args: `{"query":"Mara"}`},
+			scriptCall{ID: "c2", Name: "propose_codex_create", Args: `{}`}),
+		textStep("I could not search."),
+	)
+	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Settings: settings,
+		Message: "Is Mara consistent?", Provider: scriptedProvider(t, s)})
+	require.NoError(t, err)
+	require.Len(t, res.Trace, 2)
+	for _, row := range res.Trace {
+		assert.False(t, row.OK)
+		assert.Equal(t, CodeToolDenied, row.Code, row.Tool)
+	}
+	first := s.Requests()[0].decoded(t)
+	var sent []string
+	for _, tool := range first["tools"].([]any) {
+		sent = append(sent, tool.(map[string]any)["function"].(map[string]any)["name"].(string))
+	}
+	assert.ElementsMatch(t, []string{"get_manuscript_context", "get_character_context", "get_location_context", "get_organization_context",
+		"get_item_context", "get_concept_context", "get_event_context", "get_style_context", "list_codex_entries"}, sent)
+	system, err := json.Marshal(first["messages"].([]any)[0])
+	require.NoError(t, err)
+	prompt := string(system)
+	rules := strings.Index(prompt, "## The writer's rules")
+	require.Positive(t, rules)
+	assert.Less(t, strings.Index(prompt, "## How you answer"), rules, "the rules follow the role sections")
+	assert.Less(t, rules, strings.Index(prompt, "## The book and its readers"))
+	assert.Less(t, strings.Index(prompt, "- Never reveal the ending."), strings.Index(prompt, "- Check dates against the event entries."))
+	assert.NotContains(t, prompt, "search_codex", "the prompt does not describe a tool the persona lacks")
+}
