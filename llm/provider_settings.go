@@ -71,6 +71,12 @@ func LoadProviderSettings(root string) (ProviderSettings, error) {
 	if err != nil {
 		return ProviderSettings{}, fmt.Errorf("read quire.yaml: %w", err)
 	}
+	return ParseProviderSettings(data)
+}
+
+// ParseProviderSettings reads the provider section from the text of a
+// quire.yaml.
+func ParseProviderSettings(data []byte) (ProviderSettings, error) {
 	var doc struct {
 		Provider yaml.Node `yaml:"provider"`
 	}

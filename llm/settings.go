@@ -81,6 +81,11 @@ func LoadSettings(root string) (Settings, error) {
 	if err != nil {
 		return Settings{}, fmt.Errorf("read quire.yaml: %w", err)
 	}
+	return ParseSettings(data)
+}
+
+// ParseSettings reads the advisor settings from the text of a quire.yaml.
+func ParseSettings(data []byte) (Settings, error) {
 	var f settingsFile
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return Settings{}, fmt.Errorf("quire.yaml: %w", err)

@@ -55,6 +55,21 @@ func readProjectConfig(root string) (projectConfig, error) {
 	return parseProjectConfig(data)
 }
 
+// GlobsFromText reads the `manuscript:` globs from the text of a
+// quire.yaml; none means DefaultGlobs. Each glob is checked.
+func GlobsFromText(data []byte) ([]string, error) {
+	c, err := parseProjectConfig(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range c.Manuscript {
+		if _, err := compileGlob(p); err != nil {
+			return nil, fmt.Errorf("quire.yaml: manuscript: %w", err)
+		}
+	}
+	return c.Manuscript, nil
+}
+
 func parseProjectConfig(data []byte) (projectConfig, error) {
 	var c projectConfig
 	if err := yaml.Unmarshal(data, &c); err != nil {

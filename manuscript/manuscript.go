@@ -32,8 +32,9 @@ type Options struct {
 // or from the overlay of open documents, and publishes immutable
 // snapshots, so readers never see a half-applied change.
 type Manuscript struct {
-	root    string
-	globs   []glob
+	root string
+	// globs select the chapters; SetGlobs swaps them while readers use them.
+	globs   atomic.Pointer[[]glob]
 	log     *slog.Logger
 	overlay *Overlay
 
@@ -51,7 +52,25 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 	if err != nil {
 		return nil, err
 	}
-	patterns := opts.Globs
+	globs, err := compileGlobs(opts.Globs)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m := &Manuscript{root: real, log: log, overlay: NewOverlay()}
+	m.globs.Store(&globs)
+	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, mentions: BuildMentionIndex(NewMatcher(opts.Catalog), nil)})
+	if err := m.Reload(ctx); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// compileGlobs compiles the patterns; none means DefaultGlobs.
+func compileGlobs(patterns []string) ([]glob, error) {
 	if len(patterns) == 0 {
 		patterns = DefaultGlobs
 	}
@@ -63,16 +82,18 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 		}
 		globs = append(globs, g)
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	return globs, nil
+}
+
+// SetGlobs changes which files are chapters (none means DefaultGlobs) and
+// finds every chapter again.
+func (m *Manuscript) SetGlobs(ctx context.Context, patterns []string) error {
+	globs, err := compileGlobs(patterns)
+	if err != nil {
+		return err
 	}
-	m := &Manuscript{root: real, globs: globs, log: log, overlay: NewOverlay()}
-	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, mentions: BuildMentionIndex(NewMatcher(opts.Catalog), nil)})
-	if err := m.Reload(ctx); err != nil {
-		return nil, err
-	}
-	return m, nil
+	m.globs.Store(&globs)
+	return m.Reload(ctx)
 }
 
 // Root is the project folder, absolute and without symlinks.
@@ -87,7 +108,7 @@ func (m *Manuscript) Snapshot() *Snapshot { return m.snap.Load() }
 // IsChapter reports whether the project-relative path rel is, or would
 // be, a chapter: whether a manuscript glob matches it.
 func (m *Manuscript) IsChapter(rel string) bool {
-	for _, g := range m.globs {
+	for _, g := range *m.globs.Load() {
 		if g.match(rel) && codex.IsMarkdown(rel) {
 			return true
 		}
@@ -100,7 +121,7 @@ func (m *Manuscript) Reload(ctx context.Context) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ig := codex.ParseIgnore(readGitignore(m.root))
-	paths, err := discover(ctx, m.root, m.globs, ig)
+	paths, err := discover(ctx, m.root, *m.globs.Load(), ig)
 	if err != nil {
 		return err
 	}

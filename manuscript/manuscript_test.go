@@ -270,3 +270,43 @@ func TestLogsCarryNoProse(t *testing.T) {
 	assert.NotEmpty(t, buf.String())
 	assert.NotContains(t, buf.String(), "lighthouse")
 }
+
+func TestSetGlobs(t *testing.T) {
+	ctx := context.Background()
+	root := newProject(t, projectFiles{
+		"manuscript/01-dawn.md": chapterText("Dawn", "Dawn."),
+		"draft/01-storm.md":     chapterText("Storm", "Storm."),
+	})
+	m := openProject(t, root, Options{})
+	assert.Equal(t, []string{"manuscript/01-dawn.md"}, paths(m.Snapshot().Units()))
+	require.NoError(t, m.SetGlobs(ctx, []string{"draft/*.md"}))
+	assert.Equal(t, []string{"draft/01-storm.md"}, paths(m.Snapshot().Units()))
+	assert.True(t, m.IsChapter("draft/02-calm.md"))
+	assert.False(t, m.IsChapter("manuscript/01-dawn.md"))
+	require.NoError(t, m.SetGlobs(ctx, nil))
+	assert.Equal(t, []string{"manuscript/01-dawn.md"}, paths(m.Snapshot().Units()), "none means the default")
+	require.Error(t, m.SetGlobs(ctx, []string{"  "}))
+	assert.Equal(t, []string{"manuscript/01-dawn.md"}, paths(m.Snapshot().Units()), "a bad glob changes nothing")
+}
+
+func TestGlobsFromText(t *testing.T) {
+	for _, tt := range []struct {
+		yaml string
+		want []string
+		err  string
+	}{
+		{yaml: "", want: nil},
+		{yaml: "manuscript: draft/**/*.md\n", want: []string{"draft/**/*.md"}},
+		{yaml: "manuscript: [a/*.md, b/*.md]\n", want: []string{"a/*.md", "b/*.md"}},
+		{yaml: "manuscript: ['  ']\n", err: "empty"},
+		{yaml: "manuscript: [\n", err: "quire.yaml"},
+	} {
+		got, err := GlobsFromText([]byte(tt.yaml))
+		if tt.err != "" {
+			assert.ErrorContains(t, err, tt.err, tt.yaml)
+			continue
+		}
+		require.NoError(t, err, tt.yaml)
+		assert.Equal(t, tt.want, got)
+	}
+}
