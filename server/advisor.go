@@ -239,11 +239,8 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 	}
 	persona = llm.ResolvePersona(persona).ID
 
-	fileProvider, err := llm.LoadProviderSettings(proj.real)
-	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
-	}
-	ps := cs.Provider.onto(fileProvider)
+	book := proj.configOf()
+	ps := cs.Provider.onto(book.provider)
 	if ps.Stream == nil {
 		// In the editor the answer is worth watching arrive.
 		stream := true
@@ -268,10 +265,7 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 	}
-	settings, err := llm.LoadSettings(proj.real)
-	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
-	}
+	settings := book.settings
 	turn, err := s.askTurn(ctx, proj, a)
 	if err != nil {
 		return nil, err

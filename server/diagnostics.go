@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -78,6 +80,17 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 		return nil, 0, false
 	}
 	doc, open := s.openText(uri)
+	if rel == configFile {
+		if open {
+			return configDiagnostics(doc.text), doc.version, true
+		}
+		data, err := os.ReadFile(filepath.Join(proj.real, configFile))
+		if err != nil {
+			// Gone: nothing to say about it any more.
+			return nil, 0, ctx.Err() == nil
+		}
+		return configDiagnostics(string(data)), 0, ctx.Err() == nil
+	}
 	cat := proj.store.Catalog()
 	snap := proj.ms.Snapshot()
 	var text string

@@ -105,9 +105,11 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
 			}
 			s.publishCodexProblems(s.ctx, p)
+			s.publishDiagnostics(s.ctx, p.uri(configFile))
 			s.republishOpen()
 			p.watch(s.ctx, s.log, func() {
 				s.publishCodexProblems(s.ctx, p)
+				s.publishDiagnostics(s.ctx, p.uri(configFile))
 				s.republishOpen()
 				s.publishStatus(s.ctx, p)
 			})

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -61,19 +62,22 @@ func TestNoProgressWithoutClientSupport(t *testing.T) {
 	assert.Empty(t, c.sent(protocol.MethodWorkDoneProgressCreate))
 }
 
-func TestBrokenConfigShowsAMessage(t *testing.T) {
-	files := map[string]string{"quire.yaml": "manuscript: {not: globs}\n", "manuscript/01-a.md": "# A\n"}
+func TestABookThatCannotOpenShowsAMessage(t *testing.T) {
 	c := startServer(t, Options{})
-	c.initialize(writeProject(t, files))
+	gone := filepath.Join(t.TempDir(), "gone")
+	c.initialize(gone)
 	require.Eventually(t, func() bool {
 		for _, raw := range c.sent(protocol.MethodWindowShowMessage) {
 			var p protocol.ShowMessageParams
 			if json.Unmarshal(raw, &p) == nil && p.Type == protocol.MessageTypeError {
-				return assert.Contains(t, p.Message, "quire.yaml")
+				return assert.Contains(t, p.Message, "gone")
 			}
 		}
 		return false
 	}, 10*time.Second, 10*time.Millisecond)
-	// The server keeps serving: a hover answers, with nothing.
-	assert.Nil(t, c.hoverAt("manuscript/01-a.md", 0, 2))
+	// The server keeps serving.
+	var st statusResult
+	c.call(methodStatus, nil, &st)
+	require.Len(t, st.Books, 1)
+	assert.Equal(t, stateError, st.Books[0].State)
 }

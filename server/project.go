@@ -42,6 +42,8 @@ type project struct {
 	indexed chan struct{}
 	// followMu orders the changes follow applies.
 	followMu sync.Mutex
+	// config is quire.yaml as last read without errors (config.go).
+	config atomic.Pointer[bookConfig]
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent.
@@ -80,11 +82,19 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		p.err = err
 		return
 	}
-	globs, err := manuscript.GlobsFromConfig(real)
+	// A quire.yaml with errors does not keep the book closed: the book
+	// opens with the defaults, and the file shows its problems.
+	cfg, problems, err := readConfig(real)
 	if err != nil {
 		p.err = err
 		return
 	}
+	if hasErrors(problems) {
+		log.Warn("quire.yaml has errors; using the defaults until it is fixed", "root", real)
+		cfg = bookConfig{}
+	}
+	p.config.Store(&cfg)
+	globs := cfg.globs
 	// The chapters are read while the codex opens; their mentions are
 	// found once both are in.
 	start := time.Now()

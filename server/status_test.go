@@ -57,14 +57,13 @@ func TestStatusFollowsTheBook(t *testing.T) {
 
 func TestStatusOfABookThatCannotOpen(t *testing.T) {
 	c := startServer(t, Options{})
-	root := writeProject(t, map[string]string{"quire.yaml": "manuscript: [unclosed\n", "codex/characters/a.md": "# A\n"})
-	c.initialize(root)
+	c.initialize(filepath.Join(t.TempDir(), "no-such-book"))
 	require.Eventually(t, func() bool {
 		st := c.statuses()
 		return len(st) > 0 && st[len(st)-1].State == stateError
 	}, 10*time.Second, 5*time.Millisecond)
 	st := c.statuses()
-	assert.Contains(t, st[len(st)-1].Message, "quire.yaml")
+	assert.Contains(t, st[len(st)-1].Message, "no-such-book")
 }
 
 func TestReindexRereadsEverything(t *testing.T) {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"slices"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
@@ -35,6 +36,11 @@ func (p *project) follow(ctx context.Context, ch codex.Change, log *slog.Logger)
 		m := manuscript.NewMatcher(ch.Catalog)
 		p.matcher.Store(m)
 		p.ms.SetMatcher(m)
+	}
+	if ch.Resynced || slices.Contains(ch.Paths, configFile) {
+		if err := p.reloadConfig(ctx); err != nil {
+			log.Warn("quire.yaml not applied", "err", err)
+		}
 	}
 	if err := p.followManuscript(ctx, ch); err != nil {
 		log.Warn("manuscript not updated", "err", err)

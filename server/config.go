@@ -1,0 +1,151 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"go.lsp.dev/protocol"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// configFile is the project's settings file, at its root.
+const configFile = "quire.yaml"
+
+// bookConfig is what a book's quire.yaml says, as the server uses it.
+// A project keeps the last good one: a quire.yaml that does not read is
+// reported on the file itself and changes nothing until it is fixed.
+type bookConfig struct {
+	settings llm.Settings
+	provider llm.ProviderSettings
+	globs    []string
+}
+
+// configKeys are the top-level keys of quire.yaml quire reads.
+var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas"}
+
+// configProblem is one thing wrong with a quire.yaml, at a line (1-based;
+// 0 when the reader did not say).
+type configProblem struct {
+	line     int
+	message  string
+	severity protocol.DiagnosticSeverity
+}
+
+var lineInError = regexp.MustCompile(`line (\d+)`)
+
+// parseBookConfig reads a quire.yaml. Errors reject the whole file;
+// warnings (an unknown key) do not.
+func parseBookConfig(data []byte) (bookConfig, []configProblem) {
+	var c bookConfig
+	var problems []configProblem
+	fail := func(err error) {
+		line := 0
+		if m := lineInError.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		problems = append(problems, configProblem{line: line, message: err.Error(), severity: protocol.DiagnosticSeverityError})
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		fail(fmt.Errorf("quire.yaml: %w", err))
+		return c, problems
+	}
+	if len(doc.Content) > 0 {
+		top := doc.Content[0]
+		if top.Kind != yaml.MappingNode {
+			fail(fmt.Errorf("quire.yaml: line %d: the file must be a mapping of settings", top.Line))
+			return c, problems
+		}
+		for i := 0; i+1 < len(top.Content); i += 2 {
+			if k := top.Content[i]; !slices.Contains(configKeys, k.Value) {
+				problems = append(problems, configProblem{line: k.Line, severity: protocol.DiagnosticSeverityWarning,
+					message: fmt.Sprintf("quire.yaml: line %d: unknown setting %q; quire ignores it", k.Line, k.Value)})
+			}
+		}
+	}
+	var err error
+	if c.settings, err = llm.ParseSettings(data); err != nil {
+		fail(err)
+	}
+	if c.provider, err = llm.ParseProviderSettings(data); err != nil {
+		fail(err)
+	}
+	if c.globs, err = manuscript.GlobsFromText(data); err != nil {
+		fail(err)
+	}
+	return c, problems
+}
+
+// hasErrors reports whether problems reject the file.
+func hasErrors(problems []configProblem) bool {
+	return slices.ContainsFunc(problems, func(p configProblem) bool { return p.severity == protocol.DiagnosticSeverityError })
+}
+
+// readConfig reads root's quire.yaml from disk; no file is the empty
+// configuration.
+func readConfig(root string) (bookConfig, []configProblem, error) {
+	data, err := os.ReadFile(filepath.Join(root, configFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return bookConfig{}, nil, nil
+	}
+	if err != nil {
+		return bookConfig{}, nil, fmt.Errorf("read quire.yaml: %w", err)
+	}
+	c, problems := parseBookConfig(data)
+	return c, problems, nil
+}
+
+// configOf is the project's configuration in force.
+func (p *project) configOf() bookConfig {
+	if c := p.config.Load(); c != nil {
+		return *c
+	}
+	return bookConfig{}
+}
+
+// reloadConfig reads quire.yaml again after it changed on disk. A file
+// that reads becomes the configuration (new manuscript globs find the
+// chapters again); one that does not is left for its diagnostics.
+func (p *project) reloadConfig(ctx context.Context) error {
+	c, problems, err := readConfig(p.real)
+	if err != nil || hasErrors(problems) {
+		return err
+	}
+	old := p.configOf()
+	p.config.Store(&c)
+	if !slices.Equal(old.globs, c.globs) {
+		return p.ms.SetGlobs(ctx, c.globs)
+	}
+	return nil
+}
+
+// configDiagnostics are the problems of a quire.yaml's text as
+// diagnostics; when the file is rejected, each error also says that the
+// last good configuration stays in force.
+func configDiagnostics(text string) []protocol.Diagnostic {
+	_, problems := parseBookConfig([]byte(text))
+	lines := newLineIndex(text)
+	rejected := hasErrors(problems)
+	var out []protocol.Diagnostic
+	for _, prob := range problems {
+		r := protocol.Range{}
+		if i := prob.line - 1; i >= 0 && i < lines.lineCount() {
+			r = lines.rangeOf(lines.starts[i], lines.lineEnd(i))
+		}
+		msg := prob.message
+		if rejected && prob.severity == protocol.DiagnosticSeverityError {
+			msg += " (quire keeps using the settings it last read without errors)"
+		}
+		out = append(out, protocol.Diagnostic{Range: r, Severity: prob.severity, Source: "quire", Code: "config", Message: msg})
+	}
+	return out
+}

@@ -1,0 +1,120 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
+)
+
+func TestParseBookConfig(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		yaml     string
+		errors   []int // lines of errors
+		warnings []int
+	}{
+		{name: "empty"},
+		{name: "good", yaml: "title: T\nmanuscript: draft/*.md\nrules: [Be brief.]\nprovider: {model: m}\n"},
+		{name: "unknown key warns", yaml: "title: T\ncolour: red\n", warnings: []int{2}},
+		{name: "not YAML", yaml: "title: [\n", errors: []int{1}},
+		{name: "not a mapping", yaml: "- a\n- b\n", errors: []int{1}},
+		{name: "bad rules", yaml: "title: T\nrules: be kind\n", errors: []int{2}},
+		{name: "bad persona", yaml: "personas:\n  editor: {}\n", errors: []int{2}},
+		{name: "bad provider key", yaml: "provider:\n  model: m\n  api_key: sk-x\n", errors: []int{3}},
+		{name: "bad glob", yaml: "manuscript: ['  ']\n", errors: []int{0}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, problems := parseBookConfig([]byte(tt.yaml))
+			var errs, warns []int
+			for _, p := range problems {
+				if p.severity == protocol.DiagnosticSeverityError {
+					errs = append(errs, p.line)
+				} else {
+					warns = append(warns, p.line)
+				}
+			}
+			assert.Equal(t, tt.errors, errs, "%+v", problems)
+			assert.Equal(t, tt.warnings, warns, "%+v", problems)
+		})
+	}
+}
+
+// peekSystem is the system prompt quire.peekPrompt shows.
+func peekSystem(t *testing.T, c *testClient) string {
+	t.Helper()
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	c.call(methodPeekPrompt, map[string]any{"message": "Hello?", "persona": "writing-coach"}, &body)
+	require.NotEmpty(t, body.Messages)
+	return body.Messages[0].Content
+}
+
+func TestQuireYAMLDiagnosticsAndLastGoodConfig(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	files := map[string]string{}
+	for k, v := range bookFiles {
+		files[k] = v
+	}
+	files["draft/01-storm.md"] = "# Storm\n\nThe storm came.\n"
+	files["quire.yaml"] = "title: The Salt Ledger\nrules: be kind\ncolour: red\n"
+	root := writeProject(t, files)
+	c := startServer(t, Options{})
+	c.initialize(root)
+	uri := c.uri("quire.yaml")
+
+	// A broken file does not keep the book closed; it says what is wrong, where.
+	diags := c.waitDiagnostics(uri, "problems of quire.yaml", func(ds []protocol.Diagnostic) bool { return len(ds) == 2 })
+	byLine := map[uint32]protocol.Diagnostic{}
+	for _, d := range diags {
+		byLine[d.Range.Start.Line] = d
+	}
+	assert.Equal(t, protocol.DiagnosticSeverityError, byLine[1].Severity)
+	assert.Contains(t, byLine[1].Message, "rules must be a list")
+	assert.Contains(t, byLine[1].Message, "keeps using")
+	assert.Equal(t, protocol.Position{Line: 1, Character: uint32(len("rules: be kind"))}, byLine[1].Range.End)
+	assert.Equal(t, protocol.DiagnosticSeverityWarning, byLine[2].Severity)
+	assert.Contains(t, byLine[2].Message, `unknown setting "colour"`)
+	assert.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the book is open")
+	assert.NotContains(t, peekSystem(t, c), "The writer's rules")
+
+	// Fixed on disk: the diagnostics clear and the new settings apply,
+	// manuscript globs included, without a restart.
+	write := func(text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), []byte(text), 0o644))
+	}
+	write("title: The Salt Ledger\nrules: [Use British spelling.]\nmanuscript: [draft/*.md]\n")
+	c.waitDiagnostics(uri, "no problems", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	require.Eventually(t, func() bool {
+		var st statusResult
+		c.call(methodStatus, nil, &st)
+		return st.Books[0].Chapters == 1 && strings.Contains(peekSystem(t, c), "- Use British spelling.")
+	}, 10*time.Second, 20*time.Millisecond, "the new rules and chapters apply")
+
+	// Broken again: reported, and the last good settings stay in force.
+	write("title: The Salt Ledger\nrules: [Never mind.]\npersonas:\n  editor: {}\n")
+	c.waitDiagnostics(uri, "the bad persona", func(ds []protocol.Diagnostic) bool {
+		return len(ds) == 1 && ds[0].Range.Start.Line == 3 && strings.Contains(ds[0].Message, `no persona "editor"`)
+	})
+	system := peekSystem(t, c)
+	assert.Contains(t, system, "- Use British spelling.")
+	assert.NotContains(t, system, "Never mind.")
+	var st statusResult
+	c.call(methodStatus, nil, &st)
+	assert.Equal(t, 1, st.Books[0].Chapters)
+
+	// Open in the editor, the file's diagnostics follow the text as typed.
+	c.open("quire.yaml", "title: x\nrules: oops\n")
+	c.waitDiagnostics(uri, "the typed text's problem", func(ds []protocol.Diagnostic) bool {
+		return len(ds) == 1 && ds[0].Range.Start.Line == 1
+	})
+}
