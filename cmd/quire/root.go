@@ -74,6 +74,7 @@ your editor as a language server or to you on the command line.`,
 		newEvalCommand(g),
 		newInitCommand(g),
 		newGenCorpusCommand(g),
+		newMCPCommand(g),
 	)
 	return root
 }

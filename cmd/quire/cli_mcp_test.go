@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// asQuire, set in the environment, makes the test binary run quire's main
+// instead of the tests, so a test can start the real command as a
+// subprocess without building it.
+const asQuire = "QUIRE_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asQuire) == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// quireCommand is `quire args...` as a subprocess, its cache in a
+// temporary folder.
+func quireCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asQuire+"=1", "XDG_CACHE_HOME="+t.TempDir())
+	return cmd
+}
+
+// envelopeOf decodes the envelope a tool call answered with.
+func envelopeOf(t *testing.T, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	require.Len(t, res.Content, 1)
+	text, ok := res.Content[0].(*mcp.TextContent)
+	require.True(t, ok, "content is text, got %T", res.Content[0])
+	var env map[string]any
+	require.NoError(t, json.Unmarshal([]byte(text.Text), &env), text.Text)
+	return env
+}
+
+func TestMCPServesTheSampleBook(t *testing.T) {
+	book, _ := sampleProject(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	cmd := quireCommand(t, "mcp", "--project", book)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "quire-test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	closed := false
+	defer func() {
+		if !closed {
+			_ = cs.Close()
+		}
+	}()
+
+	init := cs.InitializeResult()
+	require.NotNil(t, init)
+	assert.Equal(t, "quire", init.ServerInfo.Name)
+	assert.NotEmpty(t, init.ServerInfo.Version)
+
+	tools, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	names := make([]string, 0, len(tools.Tools))
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+		assert.NotNil(t, tool.InputSchema, tool.Name)
+	}
+	assert.ElementsMatch(t, []string{
+		"get_manuscript_context", "get_character_context", "get_location_context",
+		"get_organization_context", "get_item_context", "get_concept_context",
+		"get_event_context", "get_style_context", "list_codex_entries", "search_codex",
+		"propose_codex_update", "propose_codex_create", "propose_character_update",
+	}, names)
+
+	tests := []struct {
+		name  string
+		tool  string
+		args  map[string]any
+		check func(t *testing.T, data map[string]any)
+	}{
+		{
+			name: "character", tool: "get_character_context", args: map[string]any{"name": "Teodora Quill"},
+			check: func(t *testing.T, data map[string]any) {
+				assert.Equal(t, "Teodora Quill", data["name"])
+				assert.Equal(t, "codex/characters/teodora-quill/index.md", data["relativePath"])
+				assert.NotEmpty(t, data["excerpt"])
+			},
+		},
+		{
+			name: "first chapter", tool: "get_manuscript_context", args: map[string]any{"ref": "1"},
+			check: func(t *testing.T, data map[string]any) {
+				units, _ := data["units"].([]any)
+				require.Len(t, units, 1)
+				unit := units[0].(map[string]any)
+				assert.Equal(t, "manuscript/01-thirteen-strokes.md", unit["path"])
+				assert.NotEmpty(t, unit["text"])
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+			require.NoError(t, err)
+			env := envelopeOf(t, res)
+			require.Equal(t, true, env["ok"], "%v", env["errors"])
+			assert.False(t, res.IsError)
+			tt.check(t, env["data"].(map[string]any))
+		})
+	}
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_codex", Arguments: map[string]any{"query": 3}})
+	require.NoError(t, err, "a bad call is a tool error, not a broken session")
+	assert.True(t, res.IsError)
+	env := envelopeOf(t, res)
+	assert.Equal(t, false, env["ok"])
+	errs, _ := env["errors"].([]any)
+	require.Len(t, errs, 1)
+	assert.Equal(t, "INVALID_ARGUMENTS", errs[0].(map[string]any)["code"])
+
+	// Closing the client closes the server's stdin: it must exit, cleanly.
+	closed = true
+	require.NoError(t, cs.Close(), "quire mcp exits with status 0; stderr: %s", stderr.String())
+	require.NotNil(t, cmd.ProcessState)
+	assert.True(t, cmd.ProcessState.Success())
+	assert.Empty(t, stderr.String(), "nothing is logged without -v")
+}
+
+func TestMCPBrokenProject(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-book")
+	cmd := quireCommand(t, "mcp", "--project", missing)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit), "quire mcp fails: %v", err)
+	assert.NotZero(t, exit.ExitCode())
+	assert.Contains(t, stderr.String(), "no-such-book")
+	assert.Contains(t, stderr.String(), "does not exist")
+	assert.Empty(t, stdout.String(), "stdout carries MCP only")
+}
+
+// TestMCPInProcessEndsAtEOF runs the command in-process on an empty stdin:
+// a client that connects and leaves ends the server without an error.
+func TestMCPInProcessEndsAtEOF(t *testing.T) {
+	book, cache := sampleProject(t)
+	stdout, stderr, err := run(t, "mcp", "--project", book, cache)
+	require.NoError(t, err, stderr)
+	assert.Empty(t, stdout)
+}

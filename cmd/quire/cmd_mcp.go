@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/quire-ink/quire/llm"
+	"github.com/spf13/cobra"
+)
+
+// mcpOptions configure `quire mcp`.
+type mcpOptions struct {
+	*globalOptions
+	// MaxProposals bounds the proposals kept for the session.
+	MaxProposals int
+}
+
+func newMCPCommand(g *globalOptions) *cobra.Command {
+	o := &mcpOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "mcp [--project DIR]",
+		Short: "Serve the book's advisor tools to other agents (MCP over stdin and stdout)",
+		Long: `Run quire as a Model Context Protocol server on stdin and stdout, offering
+the advisor's tools (get_manuscript_context, get_<type>_context,
+list_codex_entries, search_codex and the propose_* tools) to any MCP client.
+Every tool answers with the envelope {ok, data, warnings, errors}.
+
+Proposals are review-only: each comes back with its unified diff and nothing
+is ever written to the book. stdout carries only MCP JSON-RPC; logs go to
+stderr, with -v.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	cmd.Flags().IntVar(&o.MaxProposals, "max-proposals", llm.DefaultMaxProposals, "most proposals kept for the session")
+	return cmd
+}
+
+func (o *mcpOptions) run(cmd *cobra.Command) error {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	dir, err := o.projectDir()
+	if err != nil {
+		return err
+	}
+	if info, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("project folder %s does not exist", dir)
+	} else if err != nil {
+		return fmt.Errorf("project: %w", err)
+	} else if !info.IsDir() {
+		return fmt.Errorf("project: %s is not a folder", dir)
+	}
+	b, err := o.openBook(ctx)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	book := &llm.Book{Store: b.store, Manuscript: b.ms.Snapshot()}
+	proposals := llm.NewProposals(o.MaxProposals)
+	reg, err := llm.NewRegistry(append(llm.ReadTools(book), llm.ProposeTools(book, proposals)...)...)
+	if err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	// Without -v the server logs nothing of its own (opening the book
+	// still warns on stderr, as in every command): an MCP client shows
+	// stderr to its user, and a quiet server is the expected one.
+	var logger *slog.Logger
+	if o.Verbose {
+		logger = o.logger()
+		logger.Info("mcp: serving", "entries", b.store.Catalog().Len(), "tools", len(reg.Names()))
+	}
+	srv := llm.NewMCPServer(reg, llm.Limits{}, llm.MCPOptions{Logger: logger, Proposals: proposals})
+	err = srv.Run(ctx, o.transport())
+	switch {
+	case err == nil, errors.Is(err, io.EOF):
+		// The client closed stdin: the session is over.
+		return nil
+	case ctx.Err() != nil:
+		// Interrupted or cancelled: a normal way to stop a server.
+		return nil
+	}
+	return fmt.Errorf("mcp: %w", err)
+}
+
+// transport is stdin and stdout: the process's own through
+// mcp.StdioTransport, or the command's streams when they were replaced
+// (in tests).
+func (o *mcpOptions) transport() mcp.Transport {
+	if o.stdin == os.Stdin && o.stdout == os.Stdout {
+		return &mcp.StdioTransport{}
+	}
+	return &mcp.IOTransport{Reader: io.NopCloser(o.stdin), Writer: nopWriteCloser{o.stdout}}
+}
+
+// nopWriteCloser leaves closing stdout to whoever opened it.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
