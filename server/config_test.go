@@ -118,3 +118,21 @@ func TestQuireYAMLDiagnosticsAndLastGoodConfig(t *testing.T) {
 		return len(ds) == 1 && ds[0].Range.Start.Line == 1
 	})
 }
+
+func FuzzParseBookConfig(f *testing.F) {
+	for _, seed := range []string{"", "title: T\nrules: [a]\n", "personas:\n  writing-coach:\n    tools: {groups: [canon_read]}\n",
+		"provider: {model: m, api_key: x}\n", "manuscript: [\n", "- a\n", "rules: be\ncolour: red\n"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, problems := parseBookConfig([]byte(text))
+		for _, p := range problems {
+			assert.NotEmpty(t, p.message)
+		}
+		// Diagnostics always land inside the text.
+		lines := newLineIndex(text)
+		for _, d := range configDiagnostics(text) {
+			assert.Less(t, int(d.Range.Start.Line), lines.lineCount())
+		}
+	})
+}
