@@ -156,6 +156,12 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 		reg, _ = NewRegistry()
 	}
 	loopOpt := in.Loop
+	if loopOpt.MaxRounds <= 0 {
+		loopOpt.MaxRounds = in.Settings.Rounds
+	}
+	if loopOpt.Limits == (Limits{}) {
+		loopOpt.Limits = in.Settings.Limits
+	}
 	if continues(in) {
 		loopOpt.PreviousResponseID = in.PreviousResponseID
 	}

@@ -63,15 +63,28 @@ func (p ProviderSettings) TimeoutDuration() (time.Duration, error) {
 // LoadProviderSettings reads the provider section of root/quire.yaml. No
 // file or no section means zero settings. Unknown keys are errors with
 // their line, and so is a key written into the file.
+// The user's own config.yaml (UserConfigPath) lies under it.
 func LoadProviderSettings(root string) (ProviderSettings, error) {
+	var user ProviderSettings
+	if data, path, err := ReadUserConfig(); err != nil {
+		return ProviderSettings{}, err
+	} else if data != nil {
+		if user, err = ParseProviderSettings(data); err != nil {
+			return ProviderSettings{}, userFileError(path, err)
+		}
+	}
 	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
 	if errors.Is(err, os.ErrNotExist) {
-		return ProviderSettings{}, nil
+		return user.Under(ProviderSettings{}), nil
 	}
 	if err != nil {
 		return ProviderSettings{}, fmt.Errorf("read quire.yaml: %w", err)
 	}
-	return ParseProviderSettings(data)
+	book, err := ParseProviderSettings(data)
+	if err != nil {
+		return ProviderSettings{}, err
+	}
+	return user.Under(book), nil
 }
 
 // ParseProviderSettings reads the provider section from the text of a

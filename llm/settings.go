@@ -25,6 +25,11 @@ type Settings struct {
 	// Personas change a persona's tool scope or add its own rules, by id
 	// (quire.yaml's personas:).
 	Personas map[string]PersonaSettings
+	// Limits bound each tool call of the loop (quire.yaml's limits:).
+	Limits Limits
+	// Rounds is the most tool rounds of a turn (limits.rounds); 0 leaves
+	// it to the caller or the default.
+	Rounds int
 }
 
 // PersonaSettings are the writer's settings for one persona.
@@ -73,15 +78,35 @@ type settingsFile struct {
 //
 // No file means zero Settings. A file that is not YAML of that shape is an
 // error naming quire.yaml.
+//
+// The user's own config.yaml (UserConfigPath) lies under it.
 func LoadSettings(root string) (Settings, error) {
+	var user Settings
+	if data, path, err := ReadUserConfig(); err != nil {
+		return Settings{}, err
+	} else if data != nil {
+		if user, err = ParseSettings(data); err != nil {
+			return Settings{}, userFileError(path, err)
+		}
+	}
 	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
 	if errors.Is(err, os.ErrNotExist) {
-		return Settings{}, nil
+		return user.Under(Settings{}), nil
 	}
 	if err != nil {
 		return Settings{}, fmt.Errorf("read quire.yaml: %w", err)
 	}
-	return ParseSettings(data)
+	book, err := ParseSettings(data)
+	if err != nil {
+		return Settings{}, err
+	}
+	return user.Under(book), nil
+}
+
+// userFileError names the user's config file in an error the parser wrote
+// about "quire.yaml".
+func userFileError(path string, err error) error {
+	return errors.New(strings.Replace(err.Error(), "quire.yaml", path, 1))
 }
 
 // ParseSettings reads the advisor settings from the text of a quire.yaml.
@@ -117,6 +142,14 @@ func ParseSettings(data []byte) (Settings, error) {
 			return Settings{}, err
 		}
 		out.Personas = personas
+	}
+	if n := mappingValue(top, "limits"); n != nil {
+		if err := readLimits(n, &out); err != nil {
+			return Settings{}, err
+		}
+		if p := mappingValue(top, "provider"); p != nil && out.Rounds > 0 && mappingValue(p, "rounds") != nil {
+			return Settings{}, lineError(mappingValue(p, "rounds"), "rounds is set in limits too; keep one")
+		}
 	}
 	return out, nil
 }
@@ -228,6 +261,38 @@ func readScope(n *yaml.Node) (ToolScope, error) {
 		}
 	}
 	return s, nil
+}
+
+// The most limits: accepts; beyond, a typo is likelier than a wish.
+const (
+	maxRoundsSetting = 16
+	maxBytesSetting  = 4 << 20
+)
+
+// readLimits reads limits: {rounds, argument_bytes, output_bytes}.
+func readLimits(n *yaml.Node, s *Settings) error {
+	if n.Kind != yaml.MappingNode {
+		return lineError(n, "limits must say rounds, argument_bytes or output_bytes")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var dst *int
+		most := maxBytesSetting
+		switch k.Value {
+		case "rounds":
+			dst, most = &s.Rounds, maxRoundsSetting
+		case "argument_bytes":
+			dst = &s.Limits.MaxArgumentBytes
+		case "output_bytes":
+			dst = &s.Limits.MaxOutputBytes
+		default:
+			return lineError(k, "unknown limit %q (rounds, argument_bytes, output_bytes)", k.Value)
+		}
+		if err := v.Decode(dst); err != nil || *dst < 1 || *dst > most {
+			return lineError(v, "%s must be a whole number from 1 to %d", k.Value, most)
+		}
+	}
+	return nil
 }
 
 func personaIDs() []string {

@@ -30,7 +30,7 @@ type bookConfig struct {
 }
 
 // configKeys are the top-level keys of quire.yaml quire reads.
-var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas"}
+var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits"}
 
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
 // 0 when the reader did not say).
@@ -90,18 +90,48 @@ func hasErrors(problems []configProblem) bool {
 	return slices.ContainsFunc(problems, func(p configProblem) bool { return p.severity == protocol.DiagnosticSeverityError })
 }
 
-// readConfig reads root's quire.yaml from disk; no file is the empty
-// configuration.
-func readConfig(root string) (bookConfig, []configProblem, error) {
+// readConfig reads root's quire.yaml from disk, over the user's own
+// config.yaml; no file is the empty configuration. The problems are the
+// book file's. A user file that does not read is left out, and userErr
+// says why.
+func readConfig(root string) (c bookConfig, problems []configProblem, userErr, err error) {
+	var user bookConfig
+	if data, path, rerr := llm.ReadUserConfig(); rerr != nil {
+		userErr = rerr
+	} else if data != nil {
+		var userProblems []configProblem
+		user, userProblems = parseBookConfig(data)
+		if hasErrors(userProblems) {
+			user, userErr = bookConfig{}, fmt.Errorf("%s is not used: %s", path, firstError(userProblems))
+		}
+	}
 	data, err := os.ReadFile(filepath.Join(root, configFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return bookConfig{}, nil, nil
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		err = nil
+	case err != nil:
+		return c, nil, userErr, fmt.Errorf("read quire.yaml: %w", err)
+	default:
+		c, problems = parseBookConfig(data)
 	}
-	if err != nil {
-		return bookConfig{}, nil, fmt.Errorf("read quire.yaml: %w", err)
+	if hasErrors(problems) {
+		return c, problems, userErr, nil
 	}
-	c, problems := parseBookConfig(data)
-	return c, problems, nil
+	c.settings = user.settings.Under(c.settings)
+	c.provider = user.provider.Under(c.provider)
+	if len(c.globs) == 0 {
+		c.globs = user.globs
+	}
+	return c, problems, userErr, nil
+}
+
+func firstError(problems []configProblem) string {
+	for _, p := range problems {
+		if p.severity == protocol.DiagnosticSeverityError {
+			return p.message
+		}
+	}
+	return ""
 }
 
 // configOf is the project's configuration in force.
@@ -116,7 +146,8 @@ func (p *project) configOf() bookConfig {
 // that reads becomes the configuration (new manuscript globs find the
 // chapters again); one that does not is left for its diagnostics.
 func (p *project) reloadConfig(ctx context.Context) error {
-	c, problems, err := readConfig(p.real)
+	c, problems, userErr, err := readConfig(p.real)
+	p.noteUserConfig(userErr)
 	if err != nil || hasErrors(problems) {
 		return err
 	}
@@ -148,4 +179,22 @@ func configDiagnostics(text string) []protocol.Diagnostic {
 		out = append(out, protocol.Diagnostic{Range: r, Severity: prob.severity, Source: "quire", Code: "config", Message: msg})
 	}
 	return out
+}
+
+// noteUserConfig records why the user's config.yaml was left out, or
+// that it no longer is.
+func (p *project) noteUserConfig(err error) {
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	p.userConfigErr.Store(&msg)
+}
+
+// userConfigProblem is why the user's config.yaml is left out, or "".
+func (p *project) userConfigProblem() string {
+	if m := p.userConfigErr.Load(); m != nil {
+		return *m
+	}
+	return ""
 }

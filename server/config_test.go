@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,14 @@ func TestParseBookConfig(t *testing.T) {
 			assert.Equal(t, tt.warnings, warns, "%+v", problems)
 		})
 	}
+}
+
+func bytesJoin(raws []json.RawMessage) []byte {
+	var out []byte
+	for _, r := range raws {
+		out = append(out, r...)
+	}
+	return out
 }
 
 // peekSystem is the system prompt quire.peekPrompt shows.
@@ -135,4 +144,43 @@ func FuzzParseBookConfig(f *testing.F) {
 			assert.Less(t, int(d.Range.Start.Line), lines.lineCount())
 		}
 	})
+}
+
+func TestUserConfigUnderTheBook(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	for _, tt := range []struct {
+		name, user string
+		want       []string // in the persona's prompt, in order
+		message    string   // a warning the writer is shown
+	}{
+		{name: "merged", user: "rules: [Be brief.]\ncolour: red\n", want: []string{"- Be brief.", "- Use British spelling."}},
+		{name: "broken, left out", user: "rules: be kind\n", want: []string{"- Use British spelling."}, message: "config.yaml is not used"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", dir)
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "quire"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "quire", "config.yaml"), []byte(tt.user), 0o644))
+			files := map[string]string{"quire.yaml": "rules: [Use British spelling.]\n"}
+			for k, v := range bookFiles {
+				files[k] = v
+			}
+			c := startServer(t, Options{})
+			c.initialize(writeProject(t, files))
+			system := peekSystem(t, c)
+			at := 0
+			for _, w := range tt.want {
+				i := strings.Index(system, w)
+				require.GreaterOrEqual(t, i, at, "%q in order in:\n%s", w, system)
+				at = i
+			}
+			if tt.message == "" {
+				assert.NotContains(t, system, "be kind")
+				return
+			}
+			require.Eventually(t, func() bool {
+				return strings.Contains(string(bytesJoin(c.sent(protocol.MethodWindowShowMessage))), tt.message)
+			}, 10*time.Second, 10*time.Millisecond)
+		})
+	}
 }

@@ -101,6 +101,9 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 			p.index(s.log)
 			s.publishStatus(s.ctx, p)
 			prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
+			if msg := p.userConfigProblem(); msg != "" {
+				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+msg)
+			}
 			if p.inMemory {
 				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
 			}

@@ -42,8 +42,10 @@ type project struct {
 	indexed chan struct{}
 	// followMu orders the changes follow applies.
 	followMu sync.Mutex
-	// config is quire.yaml as last read without errors (config.go).
-	config atomic.Pointer[bookConfig]
+	// config is quire.yaml as last read without errors (config.go), and
+	// userConfigErr why the user's config.yaml under it was left out.
+	config        atomic.Pointer[bookConfig]
+	userConfigErr atomic.Pointer[string]
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent.
@@ -84,7 +86,8 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 	}
 	// A quire.yaml with errors does not keep the book closed: the book
 	// opens with the defaults, and the file shows its problems.
-	cfg, problems, err := readConfig(real)
+	cfg, problems, userErr, err := readConfig(real)
+	p.noteUserConfig(userErr)
 	if err != nil {
 		p.err = err
 		return

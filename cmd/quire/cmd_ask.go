@@ -191,6 +191,9 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	if !cmd.Flags().Changed("rounds") && o.file.Rounds == 0 && settings.Rounds > 0 {
+		o.Rounds = settings.Rounds
+	}
 	snap := m.Snapshot()
 	turn, err := o.turn(snap)
 	if err != nil {

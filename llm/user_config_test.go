@@ -1,0 +1,108 @@
+package llm
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// userConfig writes the user's config.yaml in a fresh config folder.
+func userConfig(t *testing.T, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if text != "" {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "quire"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "quire", "config.yaml"), []byte(text), 0o644))
+	}
+	return filepath.Join(dir, "quire", "config.yaml")
+}
+
+func TestUserConfigLiesUnderTheBook(t *testing.T) {
+	userConfig(t, `genre: mystery
+rules: [Be brief.]
+personas:
+  continuity-editor: {rules: [Dates first.], tools: {groups: [manuscript_read]}}
+limits: {output_bytes: 9000, rounds: 3}
+provider: {base_url: "http://localhost:11434/v1", model: llama3.1, api_key_env: LOCAL_KEY, timeout: 30s}
+`)
+	book := writeSettings(t, `title: The Salt Ledger
+genre: coastal fantasy
+rules: [Use British spelling.]
+personas:
+  continuity-editor: {rules: [Check the tide tables.]}
+limits: {argument_bytes: 5000}
+provider: {model: mistral}
+`)
+	s, err := LoadSettings(book)
+	require.NoError(t, err)
+	assert.Equal(t, "The Salt Ledger", s.Title)
+	assert.Equal(t, "coastal fantasy", s.Genre, "the book wins")
+	assert.Equal(t, []string{"Be brief.", "Use British spelling."}, s.Rules, "rules add up, the user's first")
+	ed := s.Apply(ResolvePersona("continuity-editor"))
+	assert.Equal(t, []string{"Be brief.", "Use British spelling.", "Dates first.", "Check the tide tables."}, ed.Rules)
+	assert.Equal(t, []string{"get_manuscript_context"}, ed.Tools(), "the user's scope holds where the book gives none")
+	assert.Equal(t, Limits{MaxArgumentBytes: 5000, MaxOutputBytes: 9000}, s.Limits)
+	assert.Equal(t, 3, s.Rounds)
+
+	p, err := LoadProviderSettings(book)
+	require.NoError(t, err)
+	assert.Equal(t, "http://localhost:11434/v1", p.BaseURL)
+	assert.Equal(t, "mistral", p.Model)
+	assert.Equal(t, "LOCAL_KEY", p.APIKeyEnv)
+	assert.Equal(t, "30s", p.Timeout)
+
+	other := writeSettings(t, "provider: {base_url: \"https://api.example.com/v1\"}\n")
+	p, err = LoadProviderSettings(other)
+	require.NoError(t, err)
+	assert.Empty(t, p.APIKeyEnv, "the user's key variable stays with the user's endpoint")
+	assert.Empty(t, p.Model)
+
+	none, err := LoadSettings(t.TempDir())
+	require.NoError(t, err)
+	assert.Equal(t, "mystery", none.Genre, "a book without quire.yaml takes the user's settings")
+}
+
+func TestUserConfigErrorsNameTheFile(t *testing.T) {
+	path := userConfig(t, "rules: be kind\n")
+	_, err := LoadSettings(writeSettings(t, "title: T\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path+": line 1: rules must be a list")
+}
+
+func TestLimitsSettings(t *testing.T) {
+	userConfig(t, "")
+	for _, tt := range []struct{ yaml, err string }{
+		{yaml: "limits: {rounds: 2, argument_bytes: 100, output_bytes: 200}\n"},
+		{yaml: "limits: {rounds: 0}\n", err: "line 1: rounds must be a whole number from 1 to 16"},
+		{yaml: "limits: {output_bytes: many}\n", err: "output_bytes must be a whole number"},
+		{yaml: "limits: {seconds: 3}\n", err: `unknown limit "seconds"`},
+		{yaml: "limits: 3\n", err: "limits must say"},
+		{yaml: "limits: {rounds: 2}\nprovider:\n  rounds: 3\n", err: "line 3: rounds is set in limits too"},
+	} {
+		_, err := LoadSettings(writeSettings(t, tt.yaml))
+		if tt.err == "" {
+			assert.NoError(t, err, tt.yaml)
+			continue
+		}
+		assert.ErrorContains(t, err, tt.err, tt.yaml)
+	}
+}
+
+func TestAskTakesLimitsFromSettings(t *testing.T) {
+	b, _ := openBook(t, bookFiles())
+	s := newScripted(t,
+		callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara Vell"}`}),
+		textStep("Done."),
+	)
+	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Mara?",
+		Settings: Settings{Limits: Limits{MaxOutputBytes: 64}, Rounds: 1}, Provider: scriptedProvider(t, s)})
+	require.NoError(t, err)
+	require.Len(t, res.Trace, 1)
+	assert.Equal(t, CodeToolOutputTooLarge, res.Trace[0].Code, "the output limit of the settings applies")
+	assert.Equal(t, 2, res.Rounds, "one tool round, then the answer")
+}
