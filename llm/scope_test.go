@@ -42,6 +42,12 @@ func TestToolScopeResolve(t *testing.T) {
 	assert.Len(t, BuiltinToolNames(), 13)
 }
 
+func TestScopeNamesDeclaredMCPServers(t *testing.T) {
+	s, err := LoadSettings(writeSettings(t, "mcp_servers:\n  dict: {command: dict-server}\npersonas:\n  writing-coach:\n    tools: {groups: [manuscript_read], mcp: [dict]}\n"))
+	require.NoError(t, err)
+	assert.Equal(t, ToolScope{Groups: []string{GroupManuscriptRead}, MCP: []string{"dict"}}, s.Personas["writing-coach"].Tools)
+}
+
 func TestLoadSettingsPersonasAndRules(t *testing.T) {
 	t.Run("valid", func(t *testing.T) {
 		dir := writeSettings(t, `rules:
@@ -78,6 +84,7 @@ personas:
 		{"unknown tool", "personas:\n  writing-coach:\n    tools: {include: [get_timeline]}\n", `line 3: unknown tool "get_timeline"`},
 		{"unknown tools key", "personas:\n  writing-coach:\n    tools: {allow: [x]}\n", `line 3: unknown tools setting "allow"`},
 		{"no such MCP server", "personas:\n  writing-coach:\n    tools: {mcp: [dict]}\n", `line 3: unknown MCP server "dict"`},
+		{"an MCP server not among mcp_servers", "mcp_servers:\n  thesaurus: {command: th}\npersonas:\n  writing-coach:\n    tools: {mcp: [thesaurus, dict]}\n", `line 5: unknown MCP server "dict"`},
 		{"rules not a list", "rules: be kind\n", "line 1: rules must be a list"},
 		{"a rule too long", "rules: [" + strings.Repeat("a", 1001) + "]\n", "line 1: a rule of 1001 bytes"},
 		{"too many rules", "rules: [" + strings.Repeat("r, ", 32) + "r]\n", "line 1: 33 rules; at most 32"},

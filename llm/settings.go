@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -137,7 +138,7 @@ func ParseSettings(data []byte) (Settings, error) {
 		out.Rules = rules
 	}
 	if n := mappingValue(top, "personas"); n != nil {
-		personas, err := readPersonas(n)
+		personas, err := readPersonas(n, mcpServerNames(top))
 		if err != nil {
 			return Settings{}, err
 		}
@@ -183,7 +184,7 @@ func readRules(n *yaml.Node) ([]string, error) {
 
 // readPersonas reads personas: {<id>: {tools: {groups, include, exclude,
 // mcp}, rules: [...]}}, refusing unknown ids, keys, tools and groups.
-func readPersonas(n *yaml.Node) (map[string]PersonaSettings, error) {
+func readPersonas(n *yaml.Node, servers []string) (map[string]PersonaSettings, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, lineError(n, "personas must map persona ids to their settings")
 	}
@@ -207,7 +208,7 @@ func readPersonas(n *yaml.Node) (map[string]PersonaSettings, error) {
 				}
 				ps.Rules = rules
 			case "tools":
-				scope, err := readScope(v)
+				scope, err := readScope(v, servers)
 				if err != nil {
 					return nil, err
 				}
@@ -221,7 +222,18 @@ func readPersonas(n *yaml.Node) (map[string]PersonaSettings, error) {
 	return out, nil
 }
 
-func readScope(n *yaml.Node) (ToolScope, error) {
+// mcpServerNames are the names quire.yaml's mcp_servers declares.
+func mcpServerNames(top *yaml.Node) []string {
+	var names []string
+	if n := mappingValue(top, "mcp_servers"); n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			names = append(names, n.Content[i].Value)
+		}
+	}
+	return names
+}
+
+func readScope(n *yaml.Node, servers []string) (ToolScope, error) {
 	var s ToolScope
 	if n.Kind != yaml.MappingNode {
 		return s, lineError(n, "tools must say groups, include, exclude or mcp")
@@ -251,9 +263,10 @@ func readScope(n *yaml.Node) (ToolScope, error) {
 		case "include", "exclude":
 			one.Include = *dst
 		case "mcp":
-			// quire.yaml declares no MCP servers yet, so no name is known.
-			if len(*dst) > 0 {
-				return s, lineError(v, "unknown MCP server %q", (*dst)[0])
+			for _, name := range *dst {
+				if !slices.Contains(servers, name) {
+					return s, lineError(v, "unknown MCP server %q: name it under mcp_servers", name)
+				}
 			}
 		}
 		if problems := one.Check(BuiltinToolNames()); len(problems) > 0 {
