@@ -201,6 +201,7 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 		out = append(out, codeAction{Title: peek, Command: command(peek, "quire.peekPrompt",
 			askActionArgs{Persona: llm.DefaultPersonaID, URI: uri, Range: p.Range, Message: askMessage, SelectionHash: hash})})
 	}
+	out = append(out, s.adviserActions(t, p, start, end)...)
 	// A mention under the cursor, or one the selection lies inside.
 	if e, r, ok := t.entryAt(); ok && r.Start <= start && end <= r.End {
 		title := fmt.Sprintf("Look up %s", e.Name)

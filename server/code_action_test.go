@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,6 +35,18 @@ func span(line, from, to uint32) protocol.Range {
 	return protocol.Range{Start: protocol.Position{Line: line, Character: from}, End: protocol.Position{Line: line, Character: to}}
 }
 
+// coreActionLabels are the code action titles of the core advisor
+// actions of the given scopes, in the order the server lists them.
+func coreActionLabels(scopes ...string) []string {
+	var out []string
+	for _, a := range llm.CoreActions() {
+		if slices.Contains(scopes, a.Scope) {
+			out = append(out, a.Label())
+		}
+	}
+	return out
+}
+
 func TestCodeActionsOnASelection(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(writeProject(t, bookFiles))
@@ -41,11 +54,11 @@ func TestCodeActionsOnASelection(t *testing.T) {
 
 	// "Mara's boat slid out." in the chapter.
 	actions := codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 0, 21))
-	assert.Equal(t, []string{
+	assert.Equal(t, append([]string{
 		"Ask Developmental Editor about this", "Ask Character Psychologist about this", "Ask Continuity Editor about this",
 		"Ask Worldbuilding Auditor about this", "Ask First-Time Reader about this", "Ask Writing Coach about this",
 		"Propose codex update from selection", "Peek prompt",
-	}, titles(actions))
+	}, coreActionLabels(llm.ScopeSelection)...), titles(actions))
 	for _, a := range actions {
 		assert.Empty(t, a.Kind)
 		assert.Nil(t, a.Edit)
@@ -72,9 +85,11 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
 
 	actions := codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 25, 25))
-	require.Equal(t, []string{"Look up Ilse Dorn"}, titles(actions))
-	assert.Equal(t, "quire.lookup", actions[0].Command.Command)
-	raw, _ := json.Marshal(actions[0].Command.Arguments[0])
+	// At the cursor in a chapter: the actions on the chapter and the book, then the lookup.
+	require.Equal(t, append(coreActionLabels(llm.ScopeFile, llm.ScopeProject), "Look up Ilse Dorn"), titles(actions))
+	lookup := actions[len(actions)-1]
+	assert.Equal(t, "quire.lookup", lookup.Command.Command)
+	raw, _ := json.Marshal(lookup.Command.Arguments[0])
 	assert.JSONEq(t, `{"name":"Ilse Dorn","uri":"`+string(c.uri("manuscript/01-harbor.md"))+`"}`, string(raw))
 
 	// After the emoji, in UTF-16; a selection inside a mention offers both.
@@ -82,7 +97,8 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	assert.Contains(t, titles(actions), "Look up Mara Vell")
 	assert.Contains(t, titles(actions), "Ask Writing Coach about this")
 
-	assert.Empty(t, codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2)), "nothing on a plain word")
+	assert.Equal(t, coreActionLabels(llm.ScopeFile, llm.ScopeProject), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
+		"on a plain word, only the actions on the chapter and the book")
 }
 
 func TestCodeActionsOnCodexText(t *testing.T) {

@@ -21,6 +21,7 @@ func (s *Server) commands() map[string]requestHandler {
 		"quire.captureSelection":  s.quireCaptureSelection,
 		"quire.reindex":           s.quireReindex,
 		"quire.status":            s.quireStatus,
+		"quire.actions":           s.quireActions,
 	}
 	for _, more := range []map[string]requestHandler{s.advisorCommands(), s.proposalCommands()} {
 		for name, h := range more {

@@ -30,7 +30,7 @@ type bookConfig struct {
 }
 
 // configKeys are the top-level keys of quire.yaml quire reads.
-var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits"}
+var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions"}
 
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
 // 0 when the reader did not say).
@@ -38,6 +38,9 @@ type configProblem struct {
 	line     int
 	message  string
 	severity protocol.DiagnosticSeverity
+	// local marks an error that sets aside only its own part (one advisor
+	// action), not the whole file.
+	local bool
 }
 
 var lineInError = regexp.MustCompile(`line (\d+)`)
@@ -82,12 +85,48 @@ func parseBookConfig(data []byte) (bookConfig, []configProblem) {
 	if c.globs, err = manuscript.GlobsFromText(data); err != nil {
 		fail(err)
 	}
+	if len(doc.Content) > 0 {
+		// A bad action is left out on its own; the rest of the file stands.
+		actions, actionProblems := llm.ParseActionsYAML(mappingValue(doc.Content[0], "actions"))
+		_, merged := llm.MergeActions(llm.CoreActions(), actions)
+		problems = append(problems, actionConfigProblems(append(actionProblems, merged...), llm.SourceQuireYAML)...)
+	}
 	return c, problems
+}
+
+// mappingValue is the value of key in a YAML mapping, or nil.
+func mappingValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// actionConfigProblems are the problems of the advisor actions defined
+// in source, as problems of that file.
+func actionConfigProblems(problems []llm.ActionProblem, source string) []configProblem {
+	var out []configProblem
+	for _, p := range problems {
+		if p.Source != source {
+			continue
+		}
+		severity := protocol.DiagnosticSeverityWarning
+		if p.Severity == llm.SeverityError {
+			severity = protocol.DiagnosticSeverityError
+		}
+		out = append(out, configProblem{line: p.Line, message: p.String(), severity: severity, local: true})
+	}
+	return out
 }
 
 // hasErrors reports whether problems reject the file.
 func hasErrors(problems []configProblem) bool {
-	return slices.ContainsFunc(problems, func(p configProblem) bool { return p.severity == protocol.DiagnosticSeverityError })
+	return slices.ContainsFunc(problems, func(p configProblem) bool { return p.severity == protocol.DiagnosticSeverityError && !p.local })
 }
 
 // readConfig reads root's quire.yaml from disk, over the user's own
@@ -127,7 +166,7 @@ func readConfig(root string) (c bookConfig, problems []configProblem, userErr, e
 
 func firstError(problems []configProblem) string {
 	for _, p := range problems {
-		if p.severity == protocol.DiagnosticSeverityError {
+		if p.severity == protocol.DiagnosticSeverityError && !p.local {
 			return p.message
 		}
 	}
@@ -173,7 +212,7 @@ func configDiagnostics(text string) []protocol.Diagnostic {
 			r = lines.rangeOf(lines.starts[i], lines.lineEnd(i))
 		}
 		msg := prob.message
-		if rejected && prob.severity == protocol.DiagnosticSeverityError {
+		if rejected && prob.severity == protocol.DiagnosticSeverityError && !prob.local {
 			msg += " (quire keeps using the settings it last read without errors)"
 		}
 		out = append(out, protocol.Diagnostic{Range: r, Severity: prob.severity, Source: "quire", Code: "config", Message: msg})
@@ -197,4 +236,28 @@ func (p *project) userConfigProblem() string {
 		return *m
 	}
 	return ""
+}
+
+// actionFileDiagnostics are the problems of an advisor action file
+// (.quire/actions/<name>.md) with the text the editor shows.
+func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
+	a, problems := llm.ParseActionFile(rel, []byte(text))
+	if a.ID != "" {
+		_, merged := llm.MergeActions(llm.CoreActions(), []llm.Action{a})
+		problems = append(problems, merged...)
+	}
+	lines := newLineIndex(text)
+	var out []protocol.Diagnostic
+	for _, p := range problems {
+		r := protocol.Range{}
+		if i := p.Line - 1; i >= 0 && i < lines.lineCount() {
+			r = lines.rangeOf(lines.starts[i], lines.lineEnd(i))
+		}
+		severity := protocol.DiagnosticSeverityWarning
+		if p.Severity == llm.SeverityError {
+			severity = protocol.DiagnosticSeverityError
+		}
+		out = append(out, protocol.Diagnostic{Range: r, Severity: severity, Source: "quire", Code: "action", Message: p.Message})
+	}
+	return out
 }

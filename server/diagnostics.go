@@ -91,6 +91,16 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 		}
 		return configDiagnostics(string(data)), 0, ctx.Err() == nil
 	}
+	if isActionFile(rel) {
+		if open {
+			return actionFileDiagnostics(rel, doc.text), doc.version, true
+		}
+		data, err := os.ReadFile(filepath.Join(proj.real, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, 0, ctx.Err() == nil
+		}
+		return actionFileDiagnostics(rel, string(data)), 0, ctx.Err() == nil
+	}
 	cat := proj.store.Catalog()
 	snap := proj.ms.Snapshot()
 	var text string

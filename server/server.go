@@ -333,6 +333,7 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		methodCaptureSelection:                    s.quireCaptureSelection,
 		methodStatus:                              s.quireStatus,
 		methodReindex:                             s.quireReindex,
+		methodActions:                             s.quireActions,
 	}
 	for _, more := range []map[string]requestHandler{s.advisorRequests(), s.proposalRequests(), s.opts.extraRequests} {
 		for m, h := range more {

@@ -1,0 +1,88 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/llm"
+)
+
+// Advisor actions are named asks: the core ones shipped in quire, and the
+// writer's own from quire.yaml's actions: and .quire/actions/*.md. Each is
+// offered as a code action that runs quire.ask with the action's persona
+// and message, so every client (and each plugin's chat) runs it as it runs
+// any ask.
+
+const methodActions = "quire/actions"
+
+// isActionFile reports whether the project-relative rel is an action file.
+func isActionFile(rel string) bool {
+	return path.Dir(rel) == llm.ActionsDir && path.Ext(rel) == ".md"
+}
+
+// bookActions are the actions of a book as its files say now; actions
+// with problems are left out (their diagnostics say why).
+func bookActions(proj *project) []llm.Action {
+	actions, _ := llm.LoadActions(proj.real)
+	return actions
+}
+
+// adviserActions are the book's actions that fit where the writer is: with
+// a selection, those that work on a selection; at the cursor in a
+// chapter, those that work on the chapter or the book.
+func (s *Server) adviserActions(t *target, p protocol.CodeActionParams, start, end int) []codeAction {
+	hasSelection := start < end
+	unit, isChapter := t.snap.Unit(t.rel)
+	var out []codeAction
+	for _, a := range bookActions(t.proj) {
+		if !a.Applies(hasSelection, isChapter) || hasSelection != (a.Scope == llm.ScopeSelection) {
+			continue
+		}
+		// Only a selection action sends a range: a range, even an empty
+		// one, would be taken for a selection.
+		args := askArgs{Persona: a.Persona, URI: p.TextDocument.URI}
+		switch a.Scope {
+		case llm.ScopeSelection:
+			r := p.Range
+			args.Range = &r
+			args.SelectionHash = llm.HashText(t.text[start:end])
+			args.Message = a.Message("the selection")
+		case llm.ScopeFile:
+			args.Message = a.Message(fmt.Sprintf("chapter %q (%s)", unit.Title, unit.Path))
+		default:
+			args.Message = a.Message("the whole book")
+		}
+		title := a.Label()
+		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: "quire.ask", Arguments: []any{args}}})
+	}
+	return out
+}
+
+type actionInfo struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Label   string `json:"label"`
+	Scope   string `json:"scope"`
+	Persona string `json:"persona"`
+	Usage   string `json:"usage,omitempty"`
+	Core    bool   `json:"core"`
+	Source  string `json:"source"`
+}
+
+// quireActions lists the book's advisor actions, for plugins.
+func (s *Server) quireActions(ctx context.Context, params json.RawMessage) (any, error) {
+	proj, err := s.optionalProject(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	out := []actionInfo{}
+	for _, a := range bookActions(proj) {
+		out = append(out, actionInfo{ID: a.ID, Name: a.Name, Label: a.Label(), Scope: a.Scope, Persona: a.Persona,
+			Usage: a.Usage, Core: a.Core, Source: a.Source})
+	}
+	return out, nil
+}
