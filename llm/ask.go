@@ -28,6 +28,9 @@ type AskInput struct {
 	// context message if any and the writer's message. A chat provider
 	// ignores it and sends History as usual.
 	PreviousResponseID string
+	// MCP holds the MCP servers whose tools a persona's scope may name
+	// (tools.mcp); they connect when a turn first needs them.
+	MCP *MCPClients
 }
 
 // AskResult is the answer of a turn and how it was reached.
@@ -68,7 +71,7 @@ type prepared struct {
 // the model gets metadata about the writer's place and reads the book
 // through tools; without, the selected text or open document goes
 // inline, bounded.
-func prepare(in AskInput) (*prepared, error) {
+func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 	if strings.TrimSpace(in.Message) == "" {
 		return nil, fmt.Errorf("ask: the message is empty")
 	}
@@ -94,11 +97,28 @@ func prepare(in AskInput) (*prepared, error) {
 		}
 		return &prepared{persona: persona, messages: messages}, nil
 	}
-	all, err := NewRegistry(append(ReadTools(in.Book), ProposeTools(in.Book, in.Proposals)...)...)
+	tools := append(ReadTools(in.Book), ProposeTools(in.Book, in.Proposals)...)
+	mcpNames := map[string][]string{}
+	for _, server := range persona.Scope.MCP {
+		if in.MCP == nil {
+			continue
+		}
+		// A server that cannot start leaves the persona its other tools;
+		// the failure is reported by the pool (OnFailure).
+		served, err := in.MCP.Tools(ctx, server)
+		if err != nil {
+			continue
+		}
+		for _, t := range served {
+			mcpNames[server] = append(mcpNames[server], t.Name)
+		}
+		tools = append(tools, served...)
+	}
+	all, err := NewRegistry(tools...)
 	if err != nil {
 		return nil, fmt.Errorf("ask: %w", err)
 	}
-	reg := all.Only(persona.Tools(), nil)
+	reg := all.Only(persona.Scope.Resolve(func(server string) []string { return mcpNames[server] }), nil)
 	pin.Context = tc
 	pin.Tools = true
 	pin.ToolNames = reg.Names()
@@ -143,7 +163,7 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if in.Proposals == nil {
 		in.Proposals = &Proposals{}
 	}
-	p, err := prepare(in)
+	p, err := prepare(ctx, in)
 	if err != nil {
 		return nil, err
 	}
@@ -185,11 +205,11 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 
 // Peek is the exact body the first request of a turn would send, with
 // nothing sent.
-func Peek(in AskInput) ([]byte, error) {
+func Peek(ctx context.Context, in AskInput) ([]byte, error) {
 	if in.Provider == nil {
 		return nil, fmt.Errorf("peek: no provider is configured")
 	}
-	p, err := prepare(in)
+	p, err := prepare(ctx, in)
 	if err != nil {
 		return nil, err
 	}

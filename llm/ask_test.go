@@ -29,7 +29,7 @@ func TestAskReadsTheBookThroughTools(t *testing.T) {
 		textStep("Anne Marsh stands still with the tide: the stillness is the point."),
 	)
 	in := AskInput{Book: b, PersonaID: "continuity-editor", Message: "Is chapter 2 consistent?", Provider: scriptedProvider(t, s)}
-	peek, err := Peek(in)
+	peek, err := Peek(context.Background(), in)
 	require.NoError(t, err)
 
 	res, err := Ask(context.Background(), in)

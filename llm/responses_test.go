@@ -266,7 +266,7 @@ func TestResponsesAskContinuesConversation(t *testing.T) {
 	next.Message = "And chapter 3?"
 	next.History = first.Messages
 	next.PreviousResponseID = first.ResponseID
-	peek, err := Peek(next)
+	peek, err := Peek(context.Background(), next)
 	require.NoError(t, err)
 	second, err := Ask(context.Background(), next)
 	require.NoError(t, err)

@@ -297,9 +297,16 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 		History:   history,
 		// The history stays as a fallback: a stored response can expire.
 		PreviousResponseID: previous,
+		MCP:                proj.mcpPool(s.log, s.mcpFailed),
 		Provider:           provider,
 		Loop:               llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
 	}}, nil
+}
+
+// mcpFailed tells the writer an MCP server could not serve; the tool
+// call that met it got an error envelope, so the turn went on.
+func (s *Server) mcpFailed(server string, err error) {
+	s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire: MCP server %s: %v", server, err))
 }
 
 // provenance is the log of provider calls for proj, in the cache folder,
@@ -421,7 +428,7 @@ func (s *Server) quirePeekPrompt(ctx context.Context, params json.RawMessage) (a
 	if err != nil {
 		return nil, err
 	}
-	body, err := llm.Peek(t.in)
+	body, err := llm.Peek(ctx, t.in)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,10 +30,12 @@ type bookConfig struct {
 	settings llm.Settings
 	provider llm.ProviderSettings
 	globs    []string
+	// mcpServers are the MCP servers whose tools personas may be given.
+	mcpServers map[string]llm.MCPServerConfig
 }
 
 // configKeys are the top-level keys of quire.yaml quire reads.
-var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions"}
+var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions", "mcp_servers"}
 
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
 // 0 when the reader did not say).
@@ -86,6 +91,9 @@ func parseBookConfig(data []byte) (bookConfig, []configProblem) {
 		fail(err)
 	}
 	if len(doc.Content) > 0 {
+		if c.mcpServers, err = llm.ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers")); err != nil {
+			fail(err)
+		}
 		// A bad action is left out on its own; the rest of the file stands.
 		actions, actionProblems := llm.ParseActionsYAML(mappingValue(doc.Content[0], "actions"))
 		_, merged := llm.MergeActions(llm.CoreActions(), actions)
@@ -160,6 +168,11 @@ func readConfig(root string) (c bookConfig, problems []configProblem, userErr, e
 	c.provider = user.provider.Under(c.provider)
 	if len(c.globs) == 0 {
 		c.globs = user.globs
+	}
+	if len(user.mcpServers) > 0 {
+		servers := maps.Clone(user.mcpServers)
+		maps.Copy(servers, c.mcpServers)
+		c.mcpServers = servers
 	}
 	return c, problems, userErr, nil
 }
@@ -260,4 +273,33 @@ func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
 		out = append(out, protocol.Diagnostic{Range: r, Severity: severity, Source: "quire", Code: "action", Message: p.Message})
 	}
 	return out
+}
+
+// mcpPool is the pool of the MCP servers quire.yaml declares now. A
+// change of servers closes the old pool (its processes end) and starts a
+// new one, which connects to a server only when a persona first needs it.
+func (p *project) mcpPool(log *slog.Logger, onFailure func(server string, err error)) *llm.MCPClients {
+	servers := p.configOf().mcpServers
+	p.mcpMu.Lock()
+	defer p.mcpMu.Unlock()
+	if p.mcp != nil && reflect.DeepEqual(p.mcpServers, servers) {
+		return p.mcp
+	}
+	if old := p.mcp; old != nil {
+		go func() { _ = old.Close() }()
+	}
+	p.mcpServers = servers
+	p.mcp = llm.NewMCPClients(servers, llm.MCPClientOptions{Logger: log, OnFailure: onFailure, Dir: p.real})
+	return p.mcp
+}
+
+// closeMCP ends the MCP servers' processes.
+func (p *project) closeMCP() {
+	p.mcpMu.Lock()
+	pool := p.mcp
+	p.mcp = nil
+	p.mcpMu.Unlock()
+	if pool != nil {
+		_ = pool.Close()
+	}
 }

@@ -17,7 +17,8 @@ func TestParseBookConfig(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		yaml     string
-		errors   []int // lines of errors
+		errors   []int // lines of errors that set the file aside
+		local    []int // lines of errors that set aside only their part
 		warnings []int
 	}{
 		{name: "empty"},
@@ -29,18 +30,25 @@ func TestParseBookConfig(t *testing.T) {
 		{name: "bad persona", yaml: "personas:\n  editor: {}\n", errors: []int{2}},
 		{name: "bad provider key", yaml: "provider:\n  model: m\n  api_key: sk-x\n", errors: []int{3}},
 		{name: "bad glob", yaml: "manuscript: ['  ']\n", errors: []int{0}},
+		{name: "bad MCP server", yaml: "mcp_servers:\n  dict: {command: a, url: \"http://x\"}\n", errors: []int{2}},
+		{name: "bad action, file stands", yaml: "actions:\n  - id: line-edit\n    name: x\n    scope: selection\n    persona: writing-coach\n    prompt: p\n", local: []int{2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, problems := parseBookConfig([]byte(tt.yaml))
-			var errs, warns []int
+			var errs, local, warns []int
 			for _, p := range problems {
-				if p.severity == protocol.DiagnosticSeverityError {
+				switch {
+				case p.severity == protocol.DiagnosticSeverityError && p.local:
+					local = append(local, p.line)
+				case p.severity == protocol.DiagnosticSeverityError:
 					errs = append(errs, p.line)
-				} else {
+				default:
 					warns = append(warns, p.line)
 				}
 			}
 			assert.Equal(t, tt.errors, errs, "%+v", problems)
+			assert.Equal(t, tt.local, local, "%+v", problems)
+			assert.Equal(t, len(tt.errors) > 0, hasErrors(problems))
 			assert.Equal(t, tt.warnings, warns, "%+v", problems)
 		})
 	}

@@ -47,6 +47,11 @@ type project struct {
 	config        atomic.Pointer[bookConfig]
 	userConfigErr atomic.Pointer[string]
 
+	// mcp is the pool of MCP servers for mcpServers (config.go).
+	mcpMu      sync.Mutex
+	mcp        *llm.MCPClients
+	mcpServers map[string]llm.MCPServerConfig
+
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent.
 	codexMu   sync.Mutex
@@ -205,6 +210,7 @@ func (p *project) rel(path string) (string, bool) {
 }
 
 func (p *project) close() {
+	p.closeMCP()
 	p.passages.close()
 	if p.store != nil {
 		// A failed save only costs the next start a re-read.

@@ -218,7 +218,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		}},
 	}
 	if o.Peek {
-		body, err := llm.Peek(in)
+		body, err := llm.Peek(ctx, in)
 		if err != nil {
 			return err
 		}
