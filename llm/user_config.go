@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // UserConfigPath is the writer's own settings file, which lies under
@@ -118,4 +120,42 @@ func (p ProviderSettings) Under(book ProviderSettings) ProviderSettings {
 		out.Options = p.Options
 	}
 	return out
+}
+
+// LoadMCPServers reads mcp_servers from root/quire.yaml over the user's
+// config.yaml: a server the book names replaces the user's of that name.
+func LoadMCPServers(root string) (map[string]MCPServerConfig, error) {
+	read := func(data []byte) (map[string]MCPServerConfig, error) {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("quire.yaml: %w", err)
+		}
+		if len(doc.Content) == 0 {
+			return map[string]MCPServerConfig{}, nil
+		}
+		return ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers"))
+	}
+	servers := map[string]MCPServerConfig{}
+	if data, path, err := ReadUserConfig(); err != nil {
+		return nil, err
+	} else if data != nil {
+		user, err := read(data)
+		if err != nil {
+			return nil, userFileError(path, err)
+		}
+		maps.Copy(servers, user)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
+	if errors.Is(err, os.ErrNotExist) {
+		return servers, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read quire.yaml: %w", err)
+	}
+	book, err := read(data)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(servers, book)
+	return servers, nil
 }

@@ -106,3 +106,17 @@ func TestAskTakesLimitsFromSettings(t *testing.T) {
 	assert.Equal(t, CodeToolOutputTooLarge, res.Trace[0].Code, "the output limit of the settings applies")
 	assert.Equal(t, 2, res.Rounds, "one tool round, then the answer")
 }
+
+func TestLoadMCPServersBookOverUser(t *testing.T) {
+	userConfig(t, "mcp_servers:\n  dict: {command: user-dict}\n  notes: {url: \"http://localhost:9/mcp\"}\n")
+	book := writeSettings(t, "mcp_servers:\n  dict: {command: book-dict, args: [--lang, en]}\n")
+	servers, err := LoadMCPServers(book)
+	require.NoError(t, err)
+	require.Len(t, servers, 2)
+	assert.Equal(t, "book-dict", servers["dict"].Command)
+	assert.Equal(t, []string{"--lang", "en"}, servers["dict"].Args)
+	assert.Equal(t, "http://localhost:9/mcp", servers["notes"].URL)
+
+	_, err = LoadMCPServers(writeSettings(t, "mcp_servers:\n  dict: {command: a, url: \"http://x\"}\n"))
+	assert.ErrorContains(t, err, "line 2")
+}

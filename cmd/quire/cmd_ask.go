@@ -194,6 +194,15 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if !cmd.Flags().Changed("rounds") && o.file.Rounds == 0 && settings.Rounds > 0 {
 		o.Rounds = settings.Rounds
 	}
+	servers, err := llm.LoadMCPServers(store.Root())
+	if err != nil {
+		return err
+	}
+	// A persona whose tools name an MCP server starts it when the turn
+	// needs it; it ends with the command.
+	mcpPool := llm.NewMCPClients(servers, llm.MCPClientOptions{Logger: o.logger(), Dir: store.Root(),
+		OnFailure: func(server string, err error) { fmt.Fprintf(o.stderr, "quire: MCP server %s: %v\n", server, err) }})
+	defer mcpPool.Close()
 	snap := m.Snapshot()
 	turn, err := o.turn(snap)
 	if err != nil {
@@ -207,6 +216,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		Message:            o.Message,
 		Provider:           provider,
 		PreviousResponseID: o.Continue,
+		MCP:                mcpPool,
 		Loop: llm.LoopOptions{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r llm.TraceRow) {
 			if o.Verbose {
 				status := "ok"
