@@ -138,3 +138,26 @@ func TestAskHonoursTheScopeAndRulesOfQuireYAML(t *testing.T) {
 	assert.Less(t, strings.Index(prompt, "- Never reveal the ending."), strings.Index(prompt, "- Check dates against the event entries."))
 	assert.NotContains(t, prompt, "search_codex", "the prompt does not describe a tool the persona lacks")
 }
+
+func TestWritersToolGroups(t *testing.T) {
+	s, err := LoadSettings(writeSettings(t, `tool_groups:
+  people: [get_character_context, get_organization_context, search_codex]
+personas:
+  writing-coach:
+    tools: {groups: [manuscript_read, people], exclude: [search_codex]}
+`))
+	require.NoError(t, err)
+	coach := s.Apply(ResolvePersona("writing-coach"))
+	assert.Equal(t, []string{"get_manuscript_context", "get_character_context", "get_organization_context"}, coach.Tools(),
+		"a group's tools join before exclude applies")
+	for _, tt := range []struct{ yaml, err string }{
+		{"tool_groups:\n  canon_read: [search_codex]\n", `line 2: "canon_read" is a built-in tool group`},
+		{"tool_groups:\n  People: [search_codex]\n", `line 2: tool group name "People"`},
+		{"tool_groups:\n  people: [get_timeline]\n", `line 2: tool group people: unknown tool "get_timeline"`},
+		{"tool_groups:\n  people: []\n", "line 2: tool group people must be a list of tools"},
+		{"personas:\n  writing-coach:\n    tools: {groups: [people]}\n", `line 3: unknown tool group "people"`},
+	} {
+		_, err := LoadSettings(writeSettings(t, tt.yaml))
+		assert.ErrorContains(t, err, "quire.yaml: "+tt.err, tt.yaml)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -31,6 +32,9 @@ type Settings struct {
 	// Rounds is the most tool rounds of a turn (limits.rounds); 0 leaves
 	// it to the caller or the default.
 	Rounds int
+	// Groups are the writer's own tool groups (tool_groups:), which a
+	// persona's tools.groups may name beside the built-in ones.
+	Groups map[string][]string
 }
 
 // PersonaSettings are the writer's settings for one persona.
@@ -47,6 +51,18 @@ func (s Settings) Apply(p Persona) Persona {
 	ps := s.Personas[p.ID]
 	if !ps.Tools.IsZero() {
 		p.Scope = ps.Tools
+		// The writer's groups are resolved here, at the group stage: their
+		// tools join before include and exclude apply.
+		var groups, tools []string
+		for _, g := range p.Scope.Groups {
+			if custom, ok := s.Groups[g]; ok {
+				tools = append(tools, custom...)
+			} else {
+				groups = append(groups, g)
+			}
+		}
+		p.Scope.Groups = groups
+		p.Scope.Include = append(tools, p.Scope.Include...)
 	}
 	p.Rules = append(append(p.Rules, s.Rules...), ps.Rules...)
 	return p
@@ -137,8 +153,15 @@ func ParseSettings(data []byte) (Settings, error) {
 		}
 		out.Rules = rules
 	}
+	if n := mappingValue(top, "tool_groups"); n != nil {
+		groups, err := readToolGroups(n)
+		if err != nil {
+			return Settings{}, err
+		}
+		out.Groups = groups
+	}
 	if n := mappingValue(top, "personas"); n != nil {
-		personas, err := readPersonas(n, mcpServerNames(top))
+		personas, err := readPersonas(n, mcpServerNames(top), out.Groups)
 		if err != nil {
 			return Settings{}, err
 		}
@@ -184,7 +207,7 @@ func readRules(n *yaml.Node) ([]string, error) {
 
 // readPersonas reads personas: {<id>: {tools: {groups, include, exclude,
 // mcp}, rules: [...]}}, refusing unknown ids, keys, tools and groups.
-func readPersonas(n *yaml.Node, servers []string) (map[string]PersonaSettings, error) {
+func readPersonas(n *yaml.Node, servers []string, groups map[string][]string) (map[string]PersonaSettings, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, lineError(n, "personas must map persona ids to their settings")
 	}
@@ -208,7 +231,7 @@ func readPersonas(n *yaml.Node, servers []string) (map[string]PersonaSettings, e
 				}
 				ps.Rules = rules
 			case "tools":
-				scope, err := readScope(v, servers)
+				scope, err := readScope(v, servers, groups)
 				if err != nil {
 					return nil, err
 				}
@@ -218,6 +241,37 @@ func readPersonas(n *yaml.Node, servers []string) (map[string]PersonaSettings, e
 			}
 		}
 		out[strings.ToLower(strings.TrimSpace(key.Value))] = ps
+	}
+	return out, nil
+}
+
+var groupNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,47}$`)
+
+// readToolGroups reads tool_groups: {<name>: [tool, ...]}; a name is new
+// (not a built-in group) and every tool is one of quire's.
+func readToolGroups(n *yaml.Node) (map[string][]string, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, lineError(n, "tool_groups must map group names to lists of tools")
+	}
+	out := map[string][]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch _, builtin := toolGroups[k.Value]; {
+		case !groupNamePattern.MatchString(k.Value):
+			return nil, lineError(k, "tool group name %q: use lower-case letters, digits and _", k.Value)
+		case builtin:
+			return nil, lineError(k, "%q is a built-in tool group; name yours differently", k.Value)
+		}
+		var tools []string
+		if err := v.Decode(&tools); err != nil || len(tools) == 0 {
+			return nil, lineError(v, "tool group %s must be a list of tools", k.Value)
+		}
+		for _, t := range tools {
+			if !slices.Contains(BuiltinToolNames(), t) {
+				return nil, lineError(v, "tool group %s: unknown tool %q", k.Value, t)
+			}
+		}
+		out[k.Value] = tools
 	}
 	return out, nil
 }
@@ -233,7 +287,7 @@ func mcpServerNames(top *yaml.Node) []string {
 	return names
 }
 
-func readScope(n *yaml.Node, servers []string) (ToolScope, error) {
+func readScope(n *yaml.Node, servers []string, custom map[string][]string) (ToolScope, error) {
 	var s ToolScope
 	if n.Kind != yaml.MappingNode {
 		return s, lineError(n, "tools must say groups, include, exclude or mcp")
@@ -259,7 +313,11 @@ func readScope(n *yaml.Node, servers []string) (ToolScope, error) {
 		one := ToolScope{}
 		switch k.Value {
 		case "groups":
-			one.Groups = *dst
+			for _, g := range *dst {
+				if _, ok := custom[g]; !ok {
+					one.Groups = append(one.Groups, g)
+				}
+			}
 		case "include", "exclude":
 			one.Include = *dst
 		case "mcp":

@@ -77,6 +77,11 @@ func (s Settings) Under(book Settings) Settings {
 	if out.Rounds == 0 {
 		out.Rounds = s.Rounds
 	}
+	if len(s.Groups) > 0 {
+		groups := maps.Clone(s.Groups)
+		maps.Copy(groups, book.Groups)
+		out.Groups = groups
+	}
 	return out
 }
 
