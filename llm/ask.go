@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quire-ink/quire/manuscript"
@@ -119,6 +120,13 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		return nil, fmt.Errorf("ask: %w", err)
 	}
 	reg := all.Only(persona.Scope.Resolve(func(server string) []string { return mcpNames[server] }), nil)
+	if in.MCP != nil {
+		for _, server := range in.MCP.Servers() {
+			if !slices.Contains(persona.Scope.MCP, server) {
+				reg.HidePrefix(MCPToolPrefix + server + "__")
+			}
+		}
+	}
 	pin.Context = tc
 	pin.Tools = true
 	pin.ToolNames = reg.Names()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // toolNamePattern keeps names safe for every provider: several reject dots,
@@ -21,6 +22,10 @@ type Registry struct {
 	// is TOOL_DENIED rather than UNKNOWN_TOOL, which tells the model the
 	// tool exists but is not for this persona.
 	hidden map[string]struct{}
+	// hiddenPrefixes hide whole families of tools whose names are not
+	// known here: the tools of an MCP server this persona may not use,
+	// which quire never connected to learn.
+	hiddenPrefixes []string
 }
 
 // NewRegistry checks and orders tools. It rejects duplicate or unsafe names,
@@ -95,6 +100,7 @@ func (r *Registry) Only(allow, deny []string) *Registry {
 	for name := range r.hidden {
 		out.hidden[name] = struct{}{}
 	}
+	out.hiddenPrefixes = slices.Clone(r.hiddenPrefixes)
 	for _, t := range r.tools {
 		keep := (len(allow) == 0 || slices.Contains(allow, t.Name)) && !slices.Contains(deny, t.Name)
 		if !keep {
@@ -107,10 +113,19 @@ func (r *Registry) Only(allow, deny []string) *Registry {
 	return out
 }
 
+// HidePrefix makes every tool whose name starts with prefix a hidden one:
+// never sent, and refused with TOOL_DENIED when called anyway.
+func (r *Registry) HidePrefix(prefix string) {
+	r.hiddenPrefixes = append(r.hiddenPrefixes, prefix)
+}
+
 // isHidden reports whether name was removed from this registry by Only.
 func (r *Registry) isHidden(name string) bool {
 	if r == nil {
 		return false
+	}
+	if slices.ContainsFunc(r.hiddenPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+		return true
 	}
 	_, ok := r.hidden[name]
 	return ok

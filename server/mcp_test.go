@@ -104,8 +104,7 @@ func TestAPersonaCallsAnMCPServersTool(t *testing.T) {
 	assert.NotContains(t, toolNamesSent(reqs[2]), "mcp__glossary__glossary")
 	sent, err = json.Marshal(reqs[3]["messages"])
 	require.NoError(t, err)
-	assert.Contains(t, string(sent), `\"ok\":false`)
-	assert.Contains(t, string(sent), "UNKNOWN_TOOL", "the server's tools are not this persona's to call")
+	assert.Contains(t, string(sent), "TOOL_DENIED", "the server's tools are not this persona's to call")
 }
 
 func TestAnMCPServerThatCannotStartIsReported(t *testing.T) {
