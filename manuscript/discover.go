@@ -23,7 +23,7 @@ func discover(ctx context.Context, root string, globs []glob, ig *codex.Ignore) 
 	var found []string
 	walked := map[string]bool{}
 	for _, g := range globs {
-		base := g.base()
+		base := g.Base()
 		if walked[base] {
 			continue
 		}
@@ -69,7 +69,7 @@ func discover(ctx context.Context, root string, globs []glob, ig *codex.Ignore) 
 				return nil
 			}
 			for _, g := range globs {
-				if g.match(rel) {
+				if g.Match(rel) {
 					seen[rel] = true
 					found = append(found, rel)
 					break

@@ -1,82 +1,12 @@
 package manuscript
 
-import (
-	"fmt"
-	"path"
-	"slices"
-	"strings"
-)
+import "github.com/quire-ink/quire/codex"
 
 // DefaultGlobs find chapters when quire.yaml names none: every Markdown
 // file under manuscript/, at any depth (parts may be folders).
 var DefaultGlobs = []string{"manuscript/**/*.md", "manuscript/**/*.markdown"}
 
-// glob is one compiled pattern: slash-separated segments matched with
-// path.Match, where a "**" segment spans any number of folders.
-type glob struct {
-	pattern  string
-	segments []string
-}
+// glob is a chapter glob; the matching is the codex's.
+type glob = codex.Glob
 
-func compileGlob(pattern string) (glob, error) {
-	p := strings.TrimPrefix(strings.TrimSpace(strings.ReplaceAll(pattern, "\\", "/")), "./")
-	if p == "" {
-		return glob{}, fmt.Errorf("manuscript glob %q: empty", pattern)
-	}
-	segs := strings.Split(p, "/")
-	// A ".." anywhere climbs, a trailing one included ("manuscript/..").
-	if strings.HasPrefix(p, "/") || slices.Contains(segs, "..") {
-		return glob{}, fmt.Errorf("manuscript glob %q: must stay inside the project", pattern)
-	}
-	for _, s := range segs {
-		if s == "**" {
-			continue
-		}
-		if _, err := path.Match(s, ""); err != nil {
-			return glob{}, fmt.Errorf("manuscript glob %q: %w", pattern, err)
-		}
-	}
-	return glob{pattern: pattern, segments: segs}, nil
-}
-
-// base is the folder the pattern's fixed prefix names: the walk for it
-// starts there, not at the project root.
-func (g glob) base() string {
-	var fixed []string
-	for _, s := range g.segments[:len(g.segments)-1] {
-		if s == "**" || strings.ContainsAny(s, "*?[\\") {
-			break
-		}
-		fixed = append(fixed, s)
-	}
-	return path.Join(fixed...)
-}
-
-func (g glob) match(rel string) bool {
-	return matchSegments(g.segments, strings.Split(rel, "/"))
-}
-
-// matchSegments matches path segments against pattern segments. It
-// works through the pairs of positions once each (a "**" either ends here
-// or swallows one more segment), so a pattern of many "**" stays linear
-// in the pairs rather than exponential in the stars.
-func matchSegments(pat, name []string) bool {
-	// can[j] says whether pat[i:] matches name[j:], for the current i,
-	// computed from the last pattern segment back to the first.
-	can := make([]bool, len(name)+1)
-	can[len(name)] = true
-	for i := len(pat) - 1; i >= 0; i-- {
-		next := make([]bool, len(name)+1)
-		for j := len(name); j >= 0; j-- {
-			switch {
-			case pat[i] == "**":
-				next[j] = can[j] || (j < len(name) && next[j+1])
-			case j < len(name):
-				ok, _ := path.Match(pat[i], name[j])
-				next[j] = ok && can[j+1]
-			}
-		}
-		can = next
-	}
-	return can[0]
-}
+func compileGlob(pattern string) (glob, error) { return codex.CompileGlob(pattern) }

@@ -42,7 +42,7 @@ func TestGlobBase(t *testing.T) {
 	for pattern, want := range tests {
 		g, err := compileGlob(pattern)
 		require.NoError(t, err, pattern)
-		assert.Equal(t, want, g.base(), pattern)
+		assert.Equal(t, want, g.Base(), pattern)
 	}
 }
 
@@ -74,7 +74,7 @@ func TestGlobMatch(t *testing.T) {
 	for _, tt := range tests {
 		g, err := compileGlob(tt.pattern)
 		require.NoError(t, err)
-		assert.Equal(t, tt.want, g.match(tt.rel), "%s ~ %s", tt.pattern, tt.rel)
+		assert.Equal(t, tt.want, g.Match(tt.rel), "%s ~ %s", tt.pattern, tt.rel)
 	}
 }
 

@@ -109,7 +109,7 @@ func (m *Manuscript) Snapshot() *Snapshot { return m.snap.Load() }
 // be, a chapter: whether a manuscript glob matches it.
 func (m *Manuscript) IsChapter(rel string) bool {
 	for _, g := range *m.globs.Load() {
-		if g.match(rel) && codex.IsMarkdown(rel) {
+		if g.Match(rel) && codex.IsMarkdown(rel) {
 			return true
 		}
 	}
