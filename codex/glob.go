@@ -1,10 +1,15 @@
 package codex
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Glob is one compiled pattern: slash-separated segments matched with
@@ -78,4 +83,57 @@ func matchGlobSegments(pat, name []string) bool {
 		can = next
 	}
 	return can[0]
+}
+
+func compileCodexGlobs(patterns []string) ([]Glob, error) {
+	var out []Glob
+	for _, p := range patterns {
+		g, err := CompileGlob(p)
+		if err != nil {
+			return nil, fmt.Errorf("codex %w", err)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// GlobsFromText reads the `codex:` globs from the text of a quire.yaml (one
+// glob or a list); none means entries are looked for everywhere.
+func GlobsFromText(data []byte) ([]string, error) {
+	var doc struct {
+		Codex yaml.Node `yaml:"codex"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("quire.yaml: %w", err)
+	}
+	var globs []string
+	switch n := doc.Codex; n.Kind {
+	case 0:
+		return nil, nil
+	case yaml.ScalarNode:
+		globs = []string{n.Value}
+	case yaml.SequenceNode:
+		if err := n.Decode(&globs); err != nil {
+			return nil, fmt.Errorf("quire.yaml: line %d: codex must be a glob or a list of globs", n.Line)
+		}
+	default:
+		return nil, fmt.Errorf("quire.yaml: line %d: codex must be a glob or a list of globs", n.Line)
+	}
+	if _, err := compileCodexGlobs(globs); err != nil {
+		return nil, fmt.Errorf("quire.yaml: line %d: %w", doc.Codex.Line, err)
+	}
+	return globs, nil
+}
+
+// GlobsFromConfig reads the `codex:` globs of root/quire.yaml; no file or
+// no key means none.
+func GlobsFromConfig(root string) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read quire.yaml: %w", err)
+	}
+	return GlobsFromText(data)
 }

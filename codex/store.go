@@ -41,6 +41,9 @@ type Options struct {
 	// Progress, when set, is called as files are read during a sync, one
 	// call at a time, with done rising from 1 to total.
 	Progress func(done, total int)
+	// Globs, when set, are the only places codex entries are looked for
+	// (quire.yaml's codex:); a soul.md goes with its entry.
+	Globs []string
 }
 
 func (o Options) withDefaults() Options {
@@ -98,8 +101,10 @@ type Change struct {
 // bleve index on disk (or in memory), and what it knew of every file.
 // Reads are lock-free on an immutable catalog; changes are serialized.
 type Store struct {
-	root     string
-	opts     Options
+	root string
+	opts Options
+	// globs restrict where entries are (Options.Globs); guarded by mu.
+	globs    []Glob
 	log      *slog.Logger
 	cacheDir string
 	lock     *cacheLock // held while the cache folder is open
@@ -131,7 +136,12 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	globs, err := compileCodexGlobs(opts.Globs)
+	if err != nil {
+		return nil, err
+	}
 	s := &Store{
+		globs:     globs,
 		root:      real,
 		opts:      opts,
 		log:       opts.Logger,
@@ -423,6 +433,22 @@ func (s *Store) sync(ctx context.Context) (Change, SyncStats, error) {
 	return ch, stats, err
 }
 
+// SetGlobs changes where entries are looked for (none: everywhere) and
+// brings the store in line: entries now outside go, files now inside are
+// read. The change it returns is marked Resynced.
+func (s *Store) SetGlobs(ctx context.Context, patterns []string) (Change, SyncStats, error) {
+	globs, err := compileCodexGlobs(patterns)
+	if err != nil {
+		return Change{}, SyncStats{}, err
+	}
+	s.mu.Lock()
+	s.globs = globs
+	s.mu.Unlock()
+	ch, stats, err := s.sync(ctx)
+	ch.Resynced = true
+	return ch, stats, err
+}
+
 // Rebuild forgets what the store knows of every file's content, then
 // reads the whole project again and rewrites every entry in the index:
 // the cure when the index seems out of step with the files. The change it
@@ -594,6 +620,17 @@ type readResult struct {
 // inScope holds and that are not among cands are removed. It must be
 // called with s.mu held.
 func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id string) bool) (Change, SyncStats, error) {
+	if len(s.globs) > 0 {
+		// Outside the globs a file is no candidate: one the store knew
+		// counts as removed.
+		cands = slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool {
+			id := c.ID
+			if c.SoulOf != "" {
+				id = c.SoulOf
+			}
+			return !slices.ContainsFunc(s.globs, func(g Glob) bool { return g.Match(id) })
+		})
+	}
 	present := make(map[string]bool, len(cands))
 	var toRead []candidate
 	for _, c := range cands {

@@ -1316,3 +1316,55 @@ func TestStoreRebuildRereadsWhatSyncTrusts(t *testing.T) {
 	require.Len(t, found, 1, "the index holds the new text")
 	assert.Equal(t, "Mara Bell", found[0].Name)
 }
+
+func TestStoreGlobs(t *testing.T) {
+	root := newProject(t, projectFiles{
+		"codex/characters/mara-vell.md":     entryNamed("Mara Vell"),
+		"codex/characters/ilse/index.md":    entryNamed("Ilse Dorn"),
+		"codex/characters/ilse/soul.md":     "# Soul\n\nShe fears the dark.\n",
+		"research/characters/old-draft.md":  entryNamed("Old Draft"),
+		"research/locations/real-harbor.md": entryNamed("Real Harbor"),
+	})
+	ctx := context.Background()
+	s := openStore(t, root, Options{Globs: []string{"codex/**/*.md"}})
+	assert.Equal(t, []string{"codex/characters/ilse/index.md", "codex/characters/mara-vell.md"}, entryIDs(s.Catalog()))
+	assert.Contains(t, soulOf(s, "codex/characters/ilse/index.md"), "fears the dark", "a soul goes with its entry")
+
+	ch, _, err := s.SetGlobs(ctx, nil)
+	require.NoError(t, err)
+	assert.True(t, ch.Resynced)
+	assert.Equal(t, 4, s.Catalog().Len(), "no globs: entries everywhere")
+
+	ch, _, err = s.SetGlobs(ctx, []string{"research/**"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"research/characters/old-draft.md", "research/locations/real-harbor.md"}, entryIDs(s.Catalog()))
+	assert.Contains(t, ch.Removed, "codex/characters/mara-vell.md")
+	assert.Empty(t, s.Lookup("Mara Vell", ""), "the index forgot what left")
+
+	_, _, err = s.SetGlobs(ctx, []string{"../elsewhere/*.md"})
+	assert.ErrorContains(t, err, "inside the project")
+	_, err = Open(ctx, root, Options{InMemory: true, Globs: []string{"  "}})
+	assert.ErrorContains(t, err, "codex glob")
+}
+
+func TestCodexGlobsFromText(t *testing.T) {
+	for _, tt := range []struct {
+		yaml string
+		want []string
+		err  string
+	}{
+		{yaml: "title: x\n"},
+		{yaml: "codex: canon/**/*.md\n", want: []string{"canon/**/*.md"}},
+		{yaml: "codex: [a/**, b/*.md]\n", want: []string{"a/**", "b/*.md"}},
+		{yaml: "title: x\ncodex: {a: b}\n", err: "line 2: codex must be a glob"},
+		{yaml: "codex: [../x]\n", err: "line 1: codex glob"},
+	} {
+		got, err := GlobsFromText([]byte(tt.yaml))
+		if tt.err != "" {
+			assert.ErrorContains(t, err, tt.err, tt.yaml)
+			continue
+		}
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got)
+	}
+}

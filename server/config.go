@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
 )
@@ -30,12 +31,14 @@ type bookConfig struct {
 	settings llm.Settings
 	provider llm.ProviderSettings
 	globs    []string
+	// codexGlobs restrict where codex entries are (none: everywhere).
+	codexGlobs []string
 	// mcpServers are the MCP servers whose tools personas may be given.
 	mcpServers map[string]llm.MCPServerConfig
 }
 
 // configKeys are the top-level keys of quire.yaml quire reads.
-var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups"}
+var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex"}
 
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
 // 0 when the reader did not say).
@@ -88,6 +91,9 @@ func parseBookConfig(data []byte) (bookConfig, []configProblem) {
 		fail(err)
 	}
 	if c.globs, err = manuscript.GlobsFromText(data); err != nil {
+		fail(err)
+	}
+	if c.codexGlobs, err = codex.GlobsFromText(data); err != nil {
 		fail(err)
 	}
 	if len(doc.Content) > 0 {
@@ -169,6 +175,9 @@ func readConfig(root string) (c bookConfig, problems []configProblem, userErr, e
 	if len(c.globs) == 0 {
 		c.globs = user.globs
 	}
+	if len(c.codexGlobs) == 0 {
+		c.codexGlobs = user.codexGlobs
+	}
 	if len(user.mcpServers) > 0 {
 		servers := maps.Clone(user.mcpServers)
 		maps.Copy(servers, c.mcpServers)
@@ -205,6 +214,15 @@ func (p *project) reloadConfig(ctx context.Context) error {
 	}
 	old := p.configOf()
 	p.config.Store(&c)
+	if !slices.Equal(old.codexGlobs, c.codexGlobs) {
+		ch, _, err := p.store.SetGlobs(ctx, c.codexGlobs)
+		if err != nil {
+			return err
+		}
+		m := manuscript.NewMatcher(ch.Catalog)
+		p.matcher.Store(m)
+		p.ms.SetMatcher(m)
+	}
 	if !slices.Equal(old.globs, c.globs) {
 		return p.ms.SetGlobs(ctx, c.globs)
 	}

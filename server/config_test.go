@@ -192,3 +192,26 @@ func TestUserConfigUnderTheBook(t *testing.T) {
 		})
 	}
 }
+
+func TestCodexGlobsApplyWithoutARestart(t *testing.T) {
+	files := map[string]string{"codex/locations/quay.md": "---\nname: Quay of Lanterns\n---\n# Quay of Lanterns\n"}
+	for k, v := range bookFiles {
+		files[k] = v
+	}
+	root := writeProject(t, files)
+	c := startServer(t, Options{})
+	c.initialize(root)
+	entries := func() int {
+		var st statusResult
+		c.call(methodStatus, nil, &st)
+		return st.Books[0].Entries
+	}
+	require.Eventually(t, func() bool { return entries() == 3 }, 10*time.Second, 10*time.Millisecond)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), []byte("codex: [codex/characters/**]\n"), 0o644))
+	require.Eventually(t, func() bool { return entries() == 2 }, 10*time.Second, 10*time.Millisecond, "only the characters are canon now")
+	var found struct {
+		Results []json.RawMessage `json:"results"`
+	}
+	c.call(methodLookup, map[string]any{"name": "Quay of Lanterns"}, &found)
+	assert.Empty(t, found.Results)
+}

@@ -114,7 +114,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		ms, msErr = manuscript.Open(ctx, real, manuscript.Options{Globs: globs, Logger: log})
 		readMS = time.Since(start)
 	})
-	store, err := p.openCodex(ctx, real, opts, log, onProgress)
+	store, err := p.openCodex(ctx, real, opts, cfg.codexGlobs, log, onProgress)
 	codexMS := time.Since(start)
 	reading.Wait()
 	if err != nil {
@@ -135,8 +135,8 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 
 // openCodex opens the project's codex with its index in the cache, or
 // in memory when another quire process holds that.
-func (p *project) openCodex(ctx context.Context, real string, opts Options, log *slog.Logger, onProgress func(done, total int)) (*codex.Store, error) {
-	copts := codex.Options{Logger: log, Progress: onProgress}
+func (p *project) openCodex(ctx context.Context, real string, opts Options, globs []string, log *slog.Logger, onProgress func(done, total int)) (*codex.Store, error) {
+	copts := codex.Options{Logger: log, Progress: onProgress, Globs: globs}
 	if opts.CacheDir != "" {
 		sum := sha256.Sum256([]byte(real))
 		copts.CacheDir = filepath.Join(opts.CacheDir, hex.EncodeToString(sum[:6]))

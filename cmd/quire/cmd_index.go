@@ -41,7 +41,11 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	if !o.JSON {
 		bar = newProgressBar(o.stderr)
 	}
-	s, err := codex.Open(cmd.Context(), dir, codex.Options{CacheDir: o.CacheDir, Logger: o.logger(), Progress: bar.update})
+	globs, err := codex.GlobsFromConfig(dir)
+	if err != nil {
+		return err
+	}
+	s, err := codex.Open(cmd.Context(), dir, codex.Options{CacheDir: o.CacheDir, Logger: o.logger(), Progress: bar.update, Globs: globs})
 	bar.finish()
 	if err != nil {
 		return err

@@ -21,7 +21,11 @@ func (g *globalOptions) openStore(ctx context.Context) (*codex.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := codex.Options{CacheDir: g.CacheDir, Logger: g.logger()}
+	globs, err := codex.GlobsFromConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	opts := codex.Options{CacheDir: g.CacheDir, Logger: g.logger(), Globs: globs}
 	s, err := codex.Open(ctx, dir, opts)
 	if errors.Is(err, codex.ErrIndexLocked) {
 		fmt.Fprintln(g.stderr, "quire: the index is in use by another quire process; using a temporary in-memory index")
