@@ -238,10 +238,7 @@ func configDiagnostics(text string) []protocol.Diagnostic {
 	rejected := hasErrors(problems)
 	var out []protocol.Diagnostic
 	for _, prob := range problems {
-		r := protocol.Range{}
-		if i := prob.line - 1; i >= 0 && i < lines.lineCount() {
-			r = lines.rangeOf(lines.starts[i], lines.lineEnd(i))
-		}
+		r := lines.lineRange(prob.line)
 		msg := prob.message
 		if rejected && prob.severity == protocol.DiagnosticSeverityError && !prob.local {
 			msg += " (quire keeps using the settings it last read without errors)"
@@ -280,15 +277,11 @@ func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
 	lines := newLineIndex(text)
 	var out []protocol.Diagnostic
 	for _, p := range problems {
-		r := protocol.Range{}
-		if i := p.Line - 1; i >= 0 && i < lines.lineCount() {
-			r = lines.rangeOf(lines.starts[i], lines.lineEnd(i))
-		}
 		severity := protocol.DiagnosticSeverityWarning
 		if p.Severity == llm.SeverityError {
 			severity = protocol.DiagnosticSeverityError
 		}
-		out = append(out, protocol.Diagnostic{Range: r, Severity: severity, Source: "quire", Code: "action", Message: p.Message})
+		out = append(out, protocol.Diagnostic{Range: lines.lineRange(p.Line), Severity: severity, Source: "quire", Code: "action", Message: p.Message})
 	}
 	return out
 }
@@ -320,4 +313,13 @@ func (p *project) closeMCP() {
 	if pool != nil {
 		_ = pool.Close()
 	}
+}
+
+// lineRange is the range of the 1-based line n's text; the start of the
+// file when n is 0 or past the end.
+func (ix *lineIndex) lineRange(n int) protocol.Range {
+	if i := n - 1; i >= 0 && i < ix.lineCount() {
+		return ix.rangeOf(ix.starts[i], ix.lineEnd(i))
+	}
+	return protocol.Range{}
 }
