@@ -314,12 +314,3 @@ func (p *project) closeMCP() {
 		_ = pool.Close()
 	}
 }
-
-// lineRange is the range of the 1-based line n's text; the start of the
-// file when n is 0 or past the end.
-func (ix *lineIndex) lineRange(n int) protocol.Range {
-	if i := n - 1; i >= 0 && i < ix.lineCount() {
-		return ix.rangeOf(ix.starts[i], ix.lineEnd(i))
-	}
-	return protocol.Range{}
-}

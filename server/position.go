@@ -348,3 +348,12 @@ func applyChanges(text string, changes []protocol.TextDocumentContentChangeEvent
 	}
 	return cur, nil
 }
+
+// lineRange is the range of the 1-based line n's text; the start of the
+// file when n is 0 or past the end.
+func (ix *lineIndex) lineRange(n int) protocol.Range {
+	if i := n - 1; i >= 0 && i < ix.lineCount() {
+		return ix.rangeOf(ix.starts[i], ix.lineEnd(i))
+	}
+	return protocol.Range{}
+}
