@@ -162,19 +162,26 @@ func (a Action) Applies(hasSelection bool, isChapter bool) bool {
 // flagged sentences are left out, the name, target, goals and guardrails
 // become one line each, and control characters go.
 func (a Action) Message(target string) string {
+	return a.Prepare().Message(target)
+}
+
+// PreparedAction is an action whose own text has been checked and
+// rendered once, so that building its message for a target is cheap: a
+// code action list builds one for every action each time it is asked.
+type PreparedAction struct {
+	Action
+	name string
+	body string
+}
+
+// Prepare checks and renders the action's name, prompt, goals and
+// guardrails, as Message does.
+func (a Action) Prepare() PreparedAction {
 	name := sanitizeLine(a.Name)
 	if name == "" {
 		name = a.ID
 	}
-	target = sanitizeLine(target)
-	if len(target) > maxTargetBytes {
-		target = truncateUTF8(target, maxTargetBytes) + "…"
-	}
-	if target == "" {
-		target = defaultTarget(a.Scope)
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Run the advisor action %q on %s.\n", name, target)
 	if prompt, _ := sanitizeUntrusted(cleanText(a.Prompt)); prompt != "" {
 		b.WriteString("\n")
 		b.WriteString(prompt)
@@ -199,7 +206,20 @@ func (a Action) Message(target string) string {
 	}
 	writeItems("Goals", a.Goals)
 	writeItems("Guardrails", a.Guardrails)
-	return strings.TrimRight(b.String(), "\n")
+	return PreparedAction{Action: a, name: name, body: b.String()}
+}
+
+// Message is the prepared action's message for target (see
+// Action.Message); only the target is checked here.
+func (p PreparedAction) Message(target string) string {
+	target = sanitizeLine(target)
+	if len(target) > maxTargetBytes {
+		target = truncateUTF8(target, maxTargetBytes) + "…"
+	}
+	if target == "" {
+		target = defaultTarget(p.Scope)
+	}
+	return strings.TrimRight(fmt.Sprintf("Run the advisor action %q on %s.\n", p.name, target)+p.body, "\n")
 }
 
 func defaultTarget(scope string) string {

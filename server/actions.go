@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -24,11 +28,44 @@ func isActionFile(rel string) bool {
 	return path.Dir(rel) == llm.ActionsDir && path.Ext(rel) == ".md"
 }
 
-// bookActions are the actions of a book as its files say now; actions
-// with problems are left out (their diagnostics say why).
-func bookActions(proj *project) []llm.Action {
+// bookActions are the actions of a book as its files say now, ready to
+// build messages from; actions with problems are left out (their
+// diagnostics say why). They are read again only when quire.yaml or a
+// file of .quire/actions changed: an editor lists code actions on every
+// move of the cursor.
+func bookActions(proj *project) []llm.PreparedAction {
+	stamp := actionsStamp(proj.real)
+	proj.actionsMu.Lock()
+	defer proj.actionsMu.Unlock()
+	if proj.actionsStamp == stamp && proj.actions != nil {
+		return proj.actions
+	}
 	actions, _ := llm.LoadActions(proj.real)
-	return actions
+	prepared := make([]llm.PreparedAction, len(actions))
+	for i, a := range actions {
+		prepared[i] = a.Prepare()
+	}
+	proj.actions, proj.actionsStamp = prepared, stamp
+	return prepared
+}
+
+// actionsStamp sums up the files actions come from: names, sizes and
+// modification times.
+func actionsStamp(root string) string {
+	var b strings.Builder
+	note := func(name string, info fs.FileInfo) {
+		fmt.Fprintf(&b, "%s %d %d\n", name, info.Size(), info.ModTime().UnixNano())
+	}
+	if info, err := os.Stat(filepath.Join(root, configFile)); err == nil {
+		note(configFile, info)
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(llm.ActionsDir)))
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			note(e.Name(), info)
+		}
+	}
+	return b.String()
 }
 
 // adviserActions are the book's actions that fit where the writer is: with

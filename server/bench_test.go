@@ -127,6 +127,28 @@ func BenchmarkHover(b *testing.B) {
 	reportRSS(b)
 }
 
+// BenchmarkCodeActions lists the code actions on a selected mention, as
+// an editor asks on every cursor move: the board, the advisor actions
+// (quire.yaml and .quire/actions read each time) and the lookup.
+func BenchmarkCodeActions(b *testing.B) {
+	root, spots, _ := benchSetup(b)
+	c := benchClient(b, root, b.TempDir(), spots[0])
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		s := spots[i%len(spots)]
+		end := s.pos
+		end.Character += 3
+		start := time.Now()
+		if len(codeActionsAt(b, c, s.rel, protocol.Range{Start: s.pos, End: end})) == 0 {
+			b.Fatalf("no code actions at %s %v", s.rel, s.pos)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat)
+}
+
 // BenchmarkReferences lists every mention of the most mentioned entry.
 func BenchmarkReferences(b *testing.B) {
 	root, _, main := benchSetup(b)

@@ -12,7 +12,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 )
 
-func codeActionsAt(t *testing.T, c *testClient, rel string, r protocol.Range, only ...protocol.CodeActionKind) []codeAction {
+func codeActionsAt(t testing.TB, c *testClient, rel string, r protocol.Range, only ...protocol.CodeActionKind) []codeAction {
 	t.Helper()
 	var actions []codeAction
 	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{

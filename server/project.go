@@ -47,6 +47,11 @@ type project struct {
 	config        atomic.Pointer[bookConfig]
 	userConfigErr atomic.Pointer[string]
 
+	// actions are the book's advisor actions as of actionsStamp (actions.go).
+	actionsMu    sync.Mutex
+	actions      []llm.PreparedAction
+	actionsStamp string
+
 	// mcp is the pool of MCP servers for mcpServers (config.go).
 	mcpMu      sync.Mutex
 	mcp        *llm.MCPClients
