@@ -59,23 +59,28 @@ func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (an
 	}
 	out := proposalsResult{Proposals: []proposalSummary{}}
 	for _, p := range proj.proposals.List() {
-		w := p.Warnings
-		if w == nil {
-			w = []string{}
-		}
-		status := "pending"
-		if !p.Applied.IsZero() {
-			status = "applied"
-		} else if _, err := s.proposalWorkspaceEdit(proj, p); err != nil {
-			status = "stale"
-		}
-		out.Proposals = append(out.Proposals, proposalSummary{
-			ID: p.ID, Kind: p.Kind, Name: p.Name, EntryType: p.EntryType, Path: p.Path, SoulPath: p.SoulPath,
-			ChangeSummary: p.ChangeSummary, Markdown: p.Markdown, SoulMarkdown: p.SoulMarkdown, Warnings: w, Created: p.Created,
-			Status: status, Diff: p.Diff,
-		})
+		out.Proposals = append(out.Proposals, s.summarize(proj, p))
 	}
 	return out, nil
+}
+
+// summarize is a proposal as the clients see it, with its status now.
+func (s *Server) summarize(proj *project, p llm.Proposal) proposalSummary {
+	w := p.Warnings
+	if w == nil {
+		w = []string{}
+	}
+	status := "pending"
+	if !p.Applied.IsZero() {
+		status = "applied"
+	} else if _, err := s.proposalWorkspaceEdit(proj, p); err != nil {
+		status = "stale"
+	}
+	return proposalSummary{
+		ID: p.ID, Kind: p.Kind, Name: p.Name, EntryType: p.EntryType, Path: p.Path, SoulPath: p.SoulPath,
+		ChangeSummary: p.ChangeSummary, Markdown: p.Markdown, SoulMarkdown: p.SoulMarkdown, Warnings: w, Created: p.Created,
+		Status: status, Diff: p.Diff,
+	}
 }
 
 type discardResult struct {

@@ -6,6 +6,7 @@ func (s *Server) proposalRequests() map[string]requestHandler {
 		methodProposals:     s.quireProposals,
 		methodApplyProposal: s.quireApplyProposal,
 		methodDiscard:       s.quireDiscardProposal,
+		methodPropose:       s.quirePropose,
 		methodExplicate:     s.quireExplicate,
 	}
 }
@@ -15,6 +16,7 @@ func (s *Server) proposalCommands() map[string]requestHandler {
 	return map[string]requestHandler{
 		"quire.applyProposal":   s.quireApplyProposal,
 		"quire.discardProposal": s.quireDiscardProposal,
+		"quire.propose":         s.quirePropose,
 		"quire.explicate":       s.quireExplicate,
 		"quire.proposals":       s.quireProposals,
 	}

@@ -1,0 +1,56 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// quire.propose / quire/propose builds proposals from a selection: the
+// continuity editor (or the persona named) is asked to propose the codex
+// changes the passage establishes, and the result carries each proposal
+// in full, diff included, ready to apply with quire.applyProposal.
+
+const methodPropose = "quire/propose"
+
+type proposeResult struct {
+	askResult
+	Details []proposalSummary `json:"details"`
+}
+
+func (s *Server) quirePropose(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[askArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	if a.Range == nil || a.URI == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quire.propose needs uri and range: the passage to propose from")
+	}
+	if a.Persona == "" {
+		a.Persona = "continuity-editor"
+	}
+	if a.Message == "" {
+		a.Message = proposeMessage
+	}
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.quireAsk(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	res := out.(askResult)
+	proj, err := s.projectOf(ctx, projectArg{URI: a.URI})
+	if err != nil {
+		return nil, err
+	}
+	details := []proposalSummary{}
+	for _, id := range res.Proposals {
+		if p, ok := proj.proposals.Get(id); ok {
+			details = append(details, s.summarize(proj, p))
+		}
+	}
+	return proposeResult{askResult: res, Details: details}, nil
+}
