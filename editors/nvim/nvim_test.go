@@ -57,6 +57,8 @@ func script(t *testing.T) []llm.EvalStep {
 		body(map[string]any{"role": "assistant", "content": "SCRIPTED-FOLLOW-UP: the coat is her father's."}, "stop"),
 		// 5: the answer of an ask whose persona and question were prompted.
 		body(map[string]any{"role": "assistant", "content": "SCRIPTED-PROMPTED: yes, the bell does."}, "stop"),
+		// 6: the answer of :'<,'>QuireAction line-edit.
+		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ACTION: cut \"the long way\" to \"round\"."}, "stop"),
 	}
 }
 
@@ -94,6 +96,23 @@ func selectionText(t *testing.T, body []byte) string {
 	}
 	t.Fatalf("no selection in the tool results of %s", body)
 	return ""
+}
+
+// chatMessages are the role and content of a chat request's messages.
+func chatMessages(t *testing.T, body []byte) []struct{ Role, Content string } {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal(body, &req))
+	out := make([]struct{ Role, Content string }, len(req.Messages))
+	for i, m := range req.Messages {
+		out[i].Role, out[i].Content = m.Role, m.Content
+	}
+	return out
 }
 
 func goTool(t *testing.T) string {
@@ -242,7 +261,7 @@ func TestNeovimPlugin(t *testing.T) {
 	require.NoError(t, runErr, report())
 	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
 	for _, step := range []string{"utf16", "visual-range", "root-detection", "chat-render", "attach", "hover", "ask",
-		"follow-up", "prompts", "proposals", "apply", "apply-again", "discard", "reindex", "error", "cancel", "peek", "code-actions", "chat-toggle", "help"} {
+		"follow-up", "prompts", "proposals", "apply", "apply-again", "discard", "reindex", "error", "cancel", "peek", "code-actions", "action", "chat-toggle", "help"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", lines[len(lines)-1], report())
@@ -260,13 +279,30 @@ func TestNeovimPlugin(t *testing.T) {
 			t.Logf("request %d: %s", i, r.Body)
 		}
 	}
-	require.Len(t, reqs, 5, "model requests")
+	require.Len(t, reqs, 6, "model requests")
 	require.Equal(t, "Warden Strand sent me the long way round.", selectionText(t, reqs[1].Body), "selection read by the model")
 	// The follow-up continued the conversation: the first question is in
 	// its history.
 	require.Contains(t, string(reqs[3].Body), "Is her eye colour consistent?", "follow-up history")
 	require.Contains(t, string(reqs[3].Body), "And her coat?")
 	require.Contains(t, string(reqs[4].Body), "Does the opening hook you?")
+	// :QuireAction line-edit ran the action's ask: the writing coach, with
+	// the action's message about the selection.
+	var system, user string
+	for _, m := range chatMessages(t, reqs[5].Body) {
+		switch m.Role {
+		case "system":
+			if system == "" {
+				system = m.Content
+			}
+		case "user":
+			user += m.Content + "\n"
+		}
+	}
+	require.True(t, strings.HasPrefix(system, "# Writing Coach"), "the action's persona: system prompt starts %.60q", system)
+	require.Contains(t, user, `Run the advisor action "Line edit" on the selection.`, "the action's message")
+	require.Contains(t, string(reqs[5].Body), "Line-edit the selection.")
+
 	// The edit landed in the buffer only; the file on disk is untouched
 	// until the writer saves.
 	entry, err := os.ReadFile(filepath.Join(book, "codex", "characters", "teodora-quill", "index.md"))

@@ -504,6 +504,88 @@ local function main()
   vim.cmd("close")
   ok(step)
 
+  step = "action"
+  -- :QuireAction completes the core ids before the server has listed any.
+  local comp = vim.fn.getcompletion("QuireAction line", "cmdline")
+  check(vim.tbl_contains(comp, "line-edit"), "completion: " .. vim.inspect(comp))
+  vim.api.nvim_set_current_buf(cb)
+  vim.api.nvim_win_set_cursor(0, { wline, sb })
+  vim.cmd("normal! v" .. (#sel - 1) .. "l\27")
+  -- Without an id it offers the selection actions, with label and usage.
+  local orig_sel = vim.ui.select
+  local picked_from, shown
+  vim.ui.select = function(items, o, on_choice)
+    picked_from = items
+    shown = {}
+    for _, it in ipairs(items) do
+      table.insert(shown, o.format_item(it))
+    end
+    on_choice(nil)
+  end
+  vim.cmd("'<,'>QuireAction")
+  wait(10000, function()
+    return picked_from ~= nil
+  end, "the action picker")
+  vim.ui.select = orig_sel
+  local has_line_edit = false
+  for i, a in ipairs(picked_from) do
+    check(a.scope == "selection", "a " .. tostring(a.scope) .. " action offered for a selection: " .. tostring(a.id))
+    if a.id == "line-edit" then
+      has_line_edit = true
+      check(shown[i]:find("Writing Coach: Line edit", 1, true) and shown[i]:find(" — ", 1, true), "picker shows " .. shown[i])
+    end
+  end
+  check(has_line_edit, "line-edit not offered: " .. vim.inspect(shown))
+  -- At the cursor, the chapter's and the book's actions.
+  picked_from = nil
+  vim.ui.select = function(items, _, on_choice)
+    picked_from = items
+    on_choice(nil)
+  end
+  vim.cmd("QuireAction")
+  wait(10000, function()
+    return picked_from ~= nil
+  end, "the action picker at the cursor")
+  vim.ui.select = orig_sel
+  local scopes = {}
+  for _, a in ipairs(picked_from) do
+    check(a.scope == "file" or a.scope == "project", "a " .. tostring(a.scope) .. " action offered at the cursor: " .. tostring(a.id))
+    scopes[a.id] = true
+  end
+  check(scopes["book-timeline"] and not scopes["line-edit"], "offered at the cursor: " .. vim.inspect(vim.tbl_keys(scopes)))
+  -- A selection action at the cursor is not offered, and says so.
+  vim.cmd("QuireAction line-edit")
+  wait(10000, function()
+    return was_notified("works on a selection")
+  end, "the notice that line-edit needs a selection")
+  vim.cmd("QuireAction no-such-action")
+  wait(10000, function()
+    return was_notified('no advisor action "no-such-action"')
+  end, "the notice of an unknown action")
+  local before = #chat.entries
+  vim.api.nvim_win_set_cursor(0, { wline, sb })
+  vim.cmd("normal! v" .. (#sel - 1) .. "l\27")
+  vim.cmd("'<,'>QuireAction line-edit")
+  local entry6
+  wait(10000, function()
+    entry6 = #chat.entries > before and chat.entries[#chat.entries] or nil
+    return entry6 ~= nil
+  end, "the action's ask to appear in the chat")
+  wait(30000, function()
+    return entry6.state ~= "running"
+  end, "the action's ask to finish")
+  check(entry6.state == "answered", "action ended " .. tostring(entry6.state) .. ": " .. tostring(entry6.error))
+  check(entry6.persona == "writing-coach", "action persona " .. tostring(entry6.persona))
+  check(entry6.question:find('Run the advisor action "Line edit"', 1, true), "action message: " .. tostring(entry6.question))
+  check(entry6.range and entry6.range.start.line == entry.range.start.line
+    and entry6.range.start.character == entry.range.start.character
+    and entry6.range["end"].character == entry.range["end"].character, "action range " .. vim.inspect(entry6.range))
+  wait(2000, function()
+    return buf_text(chat.buf):find("SCRIPTED-ACTION", 1, true) ~= nil
+  end, "the chat to show the action's answer")
+  check(vim.tbl_contains(vim.fn.getcompletion("QuireAction ", "cmdline"), "line-edit"), "completion after listing")
+  ok(step)
+
   step = "chat-toggle"
   local was = chat.is_open()
   vim.cmd("QuireChat")
@@ -519,7 +601,7 @@ local function main()
   vim.fn.writefile(vim.fn.readfile(plugin .. "/doc/quire.txt"), tmp .. "/doc/quire.txt")
   vim.cmd("set rtp+=" .. vim.fn.fnameescape(tmp))
   vim.cmd("helptags " .. vim.fn.fnameescape(tmp .. "/doc"))
-  for _, tag in ipairs({ "quire", ":QuireAsk", ":QuireApply", "quire-setup", "quire-chat" }) do
+  for _, tag in ipairs({ "quire", ":QuireAsk", ":QuireAction", ":QuireApply", "quire-setup", "quire-chat" }) do
     vim.cmd("help " .. tag)
     check(vim.api.nvim_buf_get_name(0):match("quire%.txt$"), ":help " .. tag .. " opened " .. vim.api.nvim_buf_get_name(0))
     vim.cmd("close")

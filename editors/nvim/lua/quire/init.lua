@@ -60,6 +60,11 @@ local function create_commands()
     desc = "Ask a quire advisor about the selection or the document" })
   command("QuirePeek", ask.peek_command, { nargs = "*", range = true, complete = persona_complete,
     desc = "Show the request quire would send to the model" })
+  command("QuireAction", function(o)
+    require("quire.actions").command(o)
+  end, { nargs = "?", range = true, complete = function(arglead)
+    return require("quire.actions").complete(arglead)
+  end, desc = "Run a quire advisor action on the selection or the chapter" })
   command("QuirePersona", ask.persona_command, { nargs = "?", complete = persona_complete,
     desc = "Choose the default quire advisor" })
   command("QuireCancel", function()
