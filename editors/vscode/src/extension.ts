@@ -11,11 +11,13 @@ import {
   ResponseError,
   State,
 } from "vscode-languageclient/node";
+import { actionPickItems, applicableActions, CodeActionLike, matchCodeAction, noActionsMessage, noMatchMessage, occurrenceOf, pickPlaceholder } from "./actions";
 import { ChatHost, ChatViewProvider, errorOf } from "./chat/view";
 import { QuireLanguageClient } from "./client";
 import { askParamsFrom, bookRootFor, contextLabel, idFrom } from "./commands";
 import { applyFileDiff, parseDiff } from "./diff";
 import {
+  AdvisorAction,
   ApplyResult,
   AskParams,
   AskProgress,
@@ -107,6 +109,7 @@ class Quire implements ChatHost, vscode.Disposable {
     const commands: [string, (...args: unknown[]) => unknown][] = [
       ["quire.askAdvisor", () => this.askAdvisor()],
       ["quire.ask", (...args) => this.askFromCommand(args)],
+      ["quire.runAction", () => this.runAction()],
       ["quire.pickPersona", () => this.pickPersona()],
       ["quire.applyProposal", (...args) => this.applyFromCommand(args)],
       ["quire.discardProposal", (...args) => this.discardFromCommand(args)],
@@ -383,6 +386,63 @@ class Quire implements ChatHost, vscode.Disposable {
     // Not awaited: an answer can take minutes, and the code action's
     // command should not hold the editor's action machinery that long.
     void this.chat.ask({ ...p, message: p.message ?? defaultQuestion });
+  }
+
+  // quire: Run advisor action…: pick one of the book's actions that
+  // applies here, then run the server's own code action for it, so the
+  // ask is exactly the one the light bulb would send.
+  private async runAction(): Promise<void> {
+    const active = vscode.window.activeTextEditor;
+    const ed = active && isBookDocument(active.document) ? active : this.lastEditor;
+    if (!ed || ed.document.isClosed || !isBookDocument(ed.document)) {
+      void vscode.window.showInformationMessage("quire: open a Markdown file of your book to run an advisor action.");
+      return;
+    }
+    let client: QuireLanguageClient;
+    let all: AdvisorAction[];
+    try {
+      client = this.running();
+      const uri = client.code2ProtocolConverter.asUri(ed.document.uri);
+      all = (await client.sendRequest<AdvisorAction[] | null>(Methods.actions, { uri })) ?? [];
+    } catch (e) {
+      void vscode.window.showErrorMessage(`quire: cannot list the advisor actions: ${errorOf(e).message}`);
+      return;
+    }
+    const hasSelection = !ed.selection.isEmpty;
+    const { shown, hidden } = applicableActions(all, hasSelection);
+    if (shown.length === 0) {
+      void vscode.window.showInformationMessage(noActionsMessage(all.length, hasSelection));
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(actionPickItems(shown), {
+      title: "quire: Run advisor action",
+      placeHolder: pickPlaceholder(hasSelection, hidden),
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!pick) {
+      return;
+    }
+    // The selection as it is now: the server offers the action only if it
+    // still applies.
+    let items: CodeActionLike[] | undefined;
+    try {
+      items = await vscode.commands.executeCommand<(vscode.Command | vscode.CodeAction)[]>(
+        "vscode.executeCodeActionProvider",
+        ed.document.uri,
+        ed.selection,
+      );
+    } catch (e) {
+      void vscode.window.showErrorMessage(`quire: cannot get the code actions: ${errorOf(e).message}`);
+      return;
+    }
+    const cmd = matchCodeAction(items, pick.action.label, occurrenceOf(shown, pick.action));
+    if (!cmd) {
+      void vscode.window.showWarningMessage(noMatchMessage(pick.action));
+      return;
+    }
+    // The handler the light bulb's quire.ask runs: the chat shows it.
+    await this.askFromCommand(cmd.arguments);
   }
 
   private async peekFromCommand(args: unknown[]): Promise<void> {

@@ -103,6 +103,22 @@ export interface ReindexResult extends BookStatus {
   ms: number;
 }
 
+export type ActionScope = "selection" | "file" | "project";
+
+// One advisor action (quire/actions): a named ask the server offers as a
+// code action titled label, whose command is quire.ask.
+export interface AdvisorAction {
+  id: string;
+  name: string;
+  label: string;
+  scope: ActionScope;
+  persona: string;
+  usage?: string;
+  core: boolean;
+  // "core", "quire.yaml" or ".quire/actions/<file>.md".
+  source: string;
+}
+
 export const Methods = {
   personas: "quire/personas",
   ask: "quire/ask",
@@ -113,6 +129,7 @@ export const Methods = {
   discardProposal: "quire/discardProposal",
   reindex: "quire/reindex",
   status: "quire/status",
+  actions: "quire/actions",
 } as const;
 
 // JSON-RPC and LSP error codes the extension words for the writer.

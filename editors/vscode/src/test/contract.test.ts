@@ -16,11 +16,13 @@ import * as os from "os";
 import * as path from "path";
 import { pathToFileURL } from "url";
 import { createMessageConnection, MessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import { applicableActions, CodeActionLike, matchCodeAction, occurrenceOf } from "../actions";
 import { Action, AssistantMessage, ChatState, emptyState, errorView, providerHint, reduce, runningToken } from "../chat/state";
 import { rowText } from "../chat/viewModel";
 import { askParamsFrom, contextLabel } from "../commands";
 import { applyFileDiff, parseDiff } from "../diff";
 import {
+  AdvisorAction,
   ApplyResult,
   AskParams,
   AskProgress,
@@ -50,6 +52,18 @@ const answer = answerPieces.join("");
 // The personas the extension offers in quire.persona (package.json).
 // Fields of BookStatus in protocol.ts.
 const bookKeys = ["root", "state", "entries", "chapters", "problems", "message"];
+
+// The advisor actions shipped in quire (llm/actions_core.go).
+const coreActionIds = [
+  "book-timeline",
+  "continuity-check",
+  "first-reader-reaction",
+  "line-edit",
+  "motivation-check",
+  "stakes-map",
+  "timeline-check",
+  "world-rules-check",
+];
 
 const expectedPersonas = [
   "developmental-editor",
@@ -201,6 +215,7 @@ interface Harness {
   applyEdits: WorkspaceEdit[];
   serverRequests: string[];
   exited: Promise<number | null>;
+  opened: Set<string>;
 }
 
 function run(file: string, args: string[]): Promise<void> {
@@ -261,6 +276,7 @@ async function start(): Promise<Harness> {
     applyEdits: [],
     serverRequests: [],
     exited,
+    opened: new Set(),
   };
   conn.onRequest("window/workDoneProgress/create", () => {
     h.serverRequests.push("window/workDoneProgress/create");
@@ -320,6 +336,21 @@ async function start(): Promise<Harness> {
   await conn.sendNotification("initialized", {});
   return h;
 }
+
+// openChapter opens the sample's first chapter in the server (once) and
+// returns its uri and text.
+async function openChapter(h: Harness): Promise<{ uri: string; text: string }> {
+  const chapter = path.join(h.book, "manuscript", "01-thirteen-strokes.md");
+  const uri = fileUri(chapter);
+  const text = fs.readFileSync(chapter, "utf8");
+  if (!h.opened.has(uri)) {
+    h.opened.add(uri);
+    await h.conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "markdown", version: 1, text } });
+  }
+  return { uri, text };
+}
+
+type LspCodeAction = { title: string; command?: { command: string; arguments?: unknown[] } };
 
 function getter(values: Record<string, unknown>): (k: string) => unknown {
   return (k) => values[k];
@@ -474,12 +505,70 @@ describe("contract: extension modules against the real quire server", function (
     }
   });
 
+  it("quire/actions lists the core actions, and the chapter's code actions carry the labels Run advisor action matches", async () => {
+    const personas = (await h.conn.sendRequest<Persona[] | null>(Methods.personas, {})) ?? [];
+    const { uri, text } = await openChapter(h);
+    const list = (await h.conn.sendRequest<AdvisorAction[] | null>(Methods.actions, { uri })) ?? [];
+    assert.ok(Array.isArray(list));
+    for (const id of coreActionIds) {
+      const a = list.find((x) => x.id === id);
+      assert.ok(a, `core action ${id} not in ${JSON.stringify(list.map((x) => x.id))}`);
+      assert.strictEqual(a.core, true, id);
+      assert.strictEqual(a.source, "core", id);
+      assert.ok(["selection", "file", "project"].includes(a.scope), `${id}: scope ${a.scope}`);
+      assert.ok(expectedPersonas.includes(a.persona), `${id}: persona ${a.persona}`);
+      assert.ok(a.name.length > 0, `${id} has no name`);
+      const who = personas.find((p) => p.id === a.persona);
+      assert.strictEqual(a.label, `${who?.name}: ${a.name}`, `${id}'s label`);
+    }
+    for (const a of list) {
+      onlyKeys(a, ["id", "name", "label", "scope", "persona", "usage", "core", "source"], "AdvisorAction");
+    }
+    // Without a uri: the book of the workspace.
+    const bare = (await h.conn.sendRequest<AdvisorAction[] | null>(Methods.actions, {})) ?? [];
+    assert.deepStrictEqual(bare.map((a) => a.id), list.map((a) => a.id));
+
+    const titles = async (range: Range): Promise<LspCodeAction[]> =>
+      (await h.conn.sendRequest<LspCodeAction[] | null>("textDocument/codeAction", { textDocument: { uri }, range, context: { diagnostics: [] } })) ?? [];
+    const check = (shown: AdvisorAction[], actions: LspCodeAction[], range: Range | undefined): void => {
+      for (const a of shown) {
+        const cmd = matchCodeAction(actions as CodeActionLike[], a.label, occurrenceOf(shown, a));
+        assert.ok(cmd, `no code action "${a.label}" in ${JSON.stringify(actions.map((x) => x.title))}`);
+        const p = askParamsFrom(cmd.arguments);
+        assert.ok(p, a.label);
+        assert.strictEqual(p.persona, a.persona, a.label);
+        assert.strictEqual(p.uri, uri, a.label);
+        assert.deepStrictEqual(p.range, range, `${a.label}: a range only on a selection`);
+        assert.ok(p.message, a.label);
+        assert.strictEqual(Boolean(p.selectionHash), range !== undefined, `${a.label}: selectionHash`);
+      }
+    };
+
+    // At the cursor (an empty range) in the chapter: the file and project
+    // actions the command's filter shows are all offered.
+    const line = text.split("\n").findIndex((l) => l.includes("Teodora Quill wrote by it"));
+    assert.ok(line >= 0);
+    const cursor: Range = { start: { line, character: 3 }, end: { line, character: 3 } };
+    const atCursor = applicableActions(list, false);
+    assert.ok(atCursor.shown.length >= 4, JSON.stringify(atCursor.shown.map((a) => a.id)));
+    assert.ok(atCursor.shown.every((a) => a.scope === "file" || a.scope === "project"));
+    const cursorActions = await titles(cursor);
+    check(atCursor.shown, cursorActions, undefined);
+    // And no selection action is offered there.
+    for (const a of list.filter((x) => x.scope === "selection")) {
+      assert.strictEqual(matchCodeAction(cursorActions as CodeActionLike[], a.label), undefined, `${a.label} offered at the cursor`);
+    }
+
+    // On a selection: the selection actions, with the range.
+    const selection: Range = { start: { line, character: 0 }, end: { line: line + 1, character: 0 } };
+    const onSelection = applicableActions(list, true);
+    assert.ok(onSelection.shown.length >= 4, JSON.stringify(onSelection.shown.map((a) => a.id)));
+    check(onSelection.shown, await titles(selection), selection);
+  });
+
   it("an ask from the code action streams into the chat state and ends with an answer, evidence and a proposal", async () => {
     // The selection's code action, read with commands.ts as quire.ask does.
-    const chapter = path.join(h.book, "manuscript", "01-thirteen-strokes.md");
-    const uri = fileUri(chapter);
-    const text = fs.readFileSync(chapter, "utf8");
-    await h.conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "markdown", version: 1, text } });
+    const { uri, text } = await openChapter(h);
     const line = text.split("\n").findIndex((l) => l.includes("Teodora Quill wrote by it"));
     assert.ok(line >= 0);
     const range: Range = { start: { line, character: 0 }, end: { line: line + 1, character: 0 } };
