@@ -37,7 +37,7 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 	watched := map[string]bool{}
 	s.watchTree(w, s.root, ig, watched)
 	// Files written between Open and the first watch would be missed.
-	if ch, _, err := s.sync(ctx); err != nil && !errors.Is(err, errClosed) {
+	if ch, _, err := s.sync(ctx); err != nil && !errors.Is(err, errClosed) && ctx.Err() == nil {
 		s.log.Warn("codex resync failed", "err", err)
 	} else if err == nil && onChange != nil && len(ch.Updated)+len(ch.Removed) > 0 {
 		onChange(ch)

@@ -76,7 +76,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 	if strings.TrimSpace(in.Message) == "" {
 		return nil, fmt.Errorf("ask: the message is empty")
 	}
-	if in.Book == nil || in.Book.Manuscript == nil || in.Book.Store == nil {
+	if in.Book == nil || in.Book.snapshot() == nil || in.Book.Store == nil {
 		return nil, fmt.Errorf("ask: no book is open")
 	}
 	persona := in.Settings.Apply(ResolvePersona(in.PersonaID))
@@ -86,7 +86,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		pin.History = nil
 	}
 	var tc *manuscript.TurnContext
-	if c, ok := in.Book.Manuscript.TurnContext(in.Book.Turn); ok {
+	if c, ok := in.Book.snapshot().TurnContext(in.Book.Turn); ok {
 		tc = &c
 	}
 	if in.Provider != nil && !in.Provider.SupportsTools() {
@@ -151,7 +151,7 @@ func inlineContext(b *Book) string {
 	default:
 		return ""
 	}
-	c, err := b.Manuscript.Context([]string{ref}, b.Turn, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
+	c, err := b.snapshot().Context([]string{ref}, b.Turn, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
 	if err != nil || len(c.Units) == 0 {
 		return ""
 	}

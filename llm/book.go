@@ -15,10 +15,25 @@ import (
 type Book struct {
 	Store      *codex.Store
 	Manuscript *manuscript.Snapshot
-	Turn       manuscript.Turn
+	// Snapshots, when set, gives the manuscript as it is at each call and
+	// Manuscript is not used: a long-lived book (quire mcp) follows the
+	// files, where one advisor turn reads a fixed snapshot.
+	Snapshots func() *manuscript.Snapshot
+	Turn      manuscript.Turn
 	// Limits bound get_manuscript_context; zero fields take the
 	// manuscript package's defaults.
 	Limits manuscript.Limits
+}
+
+// snapshot is the manuscript the tools read now.
+func (b *Book) snapshot() *manuscript.Snapshot {
+	if b == nil {
+		return nil
+	}
+	if b.Snapshots != nil {
+		return b.Snapshots()
+	}
+	return b.Manuscript
 }
 
 // ReadTools are the tools through which the model reads the book, in the
@@ -48,8 +63,8 @@ func (b *Book) roots() []string {
 	if b != nil && b.Store != nil {
 		add(b.Store.Root())
 	}
-	if b != nil && b.Manuscript != nil {
-		add(b.Manuscript.Root())
+	if snap := b.snapshot(); snap != nil {
+		add(snap.Root())
 	}
 	return out
 }

@@ -174,8 +174,8 @@ func unitHash(b *Book, kind, path, hash, text string) string {
 	if hash != "" {
 		return hash
 	}
-	if kind != manuscript.KindSelection && b != nil && b.Manuscript != nil {
-		if u, ok := b.Manuscript.Unit(path); ok {
+	if snap := b.snapshot(); kind != manuscript.KindSelection && snap != nil {
+		if u, ok := snap.Unit(path); ok {
 			return manuscript.HashText(u.BodyText())
 		}
 	}

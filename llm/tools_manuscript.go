@@ -84,10 +84,11 @@ func (b *Book) manuscriptContext(raw json.RawMessage) (any, []string, error) {
 	default:
 		return nil, nil, Errorf(CodeInvalidArguments, `give ref (one unit) or refs (several): "current", "selection", a chapter number, a title or a project-relative path`)
 	}
-	if b == nil || b.Manuscript == nil {
+	snap := b.snapshot()
+	if snap == nil {
 		return nil, nil, Errorf(CodeToolFailed, "no manuscript is open for this turn")
 	}
-	res, err := b.Manuscript.Context(refs, b.Turn, b.Limits)
+	res, err := snap.Context(refs, b.Turn, b.Limits)
 	if err != nil {
 		return nil, nil, manuscriptError(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,6 +131,28 @@ func TestMCPServesTheSampleBook(t *testing.T) {
 	errs, _ := env["errors"].([]any)
 	require.Len(t, errs, 1)
 	assert.Equal(t, "INVALID_ARGUMENTS", errs[0].(map[string]any)["code"])
+
+	// The server follows the book: a chapter and an entry edited on disk
+	// are read as they are now.
+	chapter := filepath.Join(book, "manuscript", "01-thirteen-strokes.md")
+	require.NoError(t, os.WriteFile(chapter, []byte("# Thirteen Strokes\n\nREWRITTEN-WHILE-SERVING.\n"), 0o644))
+	entry := filepath.Join(book, "codex", "characters", "moss-kettering.md")
+	text, err := os.ReadFile(entry)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(entry, []byte(strings.Replace(string(text), "# Moss Kettering", "# Moss Kettering\n\nNEW-CANON-WHILE-SERVING.", 1)), 0o644))
+	call := func(tool string, args map[string]any) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		require.NoError(t, err)
+		raw, err := json.Marshal(envelopeOf(t, res))
+		require.NoError(t, err)
+		return string(raw)
+	}
+	require.Eventually(t, func() bool {
+		return strings.Contains(call("get_manuscript_context", map[string]any{"ref": "1"}), "REWRITTEN-WHILE-SERVING")
+	}, 10*time.Second, 50*time.Millisecond, "the chapter as it is now")
+	require.Eventually(t, func() bool {
+		return strings.Contains(call("search_codex", map[string]any{"query": "NEW-CANON-WHILE-SERVING"}), "Moss Kettering")
+	}, 10*time.Second, 50*time.Millisecond, "the canon as it is now")
 
 	// Closing the client closes the server's stdin: it must exit, cleanly.
 	closed = true

@@ -7,10 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/quire-ink/quire/llm"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
 )
 
 // mcpOptions configure `quire mcp`.
@@ -61,7 +64,36 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer b.Close()
-	book := &llm.Book{Store: b.store, Manuscript: b.ms.Snapshot()}
+	// The book follows its files for as long as the client stays: the
+	// codex's watcher updates the canon, and chapters are read again.
+	book := &llm.Book{Store: b.store, Snapshots: b.ms.Snapshot}
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	watching := make(chan struct{})
+	// The watcher ends before the book closes, and before run returns.
+	defer func() {
+		stopWatching()
+		<-watching
+	}()
+	go func() {
+		defer close(watching)
+		err := b.store.Watch(watchCtx, func(ch codex.Change) {
+			if len(ch.Updated)+len(ch.Removed) > 0 {
+				b.ms.SetCatalog(ch.Catalog)
+			}
+			var err error
+			if ch.Resynced || slices.ContainsFunc(ch.Paths, func(p string) bool { return !codex.IsMarkdown(p) }) {
+				err = b.ms.Reload(watchCtx)
+			} else {
+				_, err = b.ms.Refresh(watchCtx, ch.Paths)
+			}
+			if err != nil && o.Verbose {
+				o.logger().Warn("mcp: manuscript not updated", "err", err)
+			}
+		})
+		if err != nil && watchCtx.Err() == nil && o.Verbose {
+			o.logger().Warn("mcp: the book's files are not followed", "err", err)
+		}
+	}()
 	proposals := llm.NewProposals(o.MaxProposals)
 	reg, err := llm.NewRegistry(append(llm.ReadTools(book), llm.ProposeTools(book, proposals)...)...)
 	if err != nil {
