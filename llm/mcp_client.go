@@ -457,15 +457,18 @@ func (r *mcpRemote) acquire(ctx context.Context) error {
 
 func (r *mcpRemote) release() { <-r.sem }
 
+// listedTools are the tools listed already, if they are.
+func (r *mcpRemote) listedTools() ([]Tool, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.tools), r.listed
+}
+
 // toolList lists the server's tools once.
 func (r *mcpRemote) toolList(ctx context.Context) ([]Tool, error) {
-	r.mu.Lock()
-	if r.listed {
-		tools := slices.Clone(r.tools)
-		r.mu.Unlock()
+	if tools, ok := r.listedTools(); ok {
 		return tools, nil
 	}
-	r.mu.Unlock()
 
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.timeout())
 	defer cancel()
@@ -477,13 +480,9 @@ func (r *mcpRemote) toolList(ctx context.Context) ([]Tool, error) {
 		return nil, err
 	}
 	defer r.release()
-	r.mu.Lock()
-	if r.listed {
-		tools := slices.Clone(r.tools)
-		r.mu.Unlock()
+	if tools, ok := r.listedTools(); ok {
 		return tools, nil
 	}
-	r.mu.Unlock()
 
 	var remote []*mcp.Tool
 	cursor := ""

@@ -101,14 +101,7 @@ func streamChunks(body string) ([]string, error) {
 		}
 	}
 	if calls := choice.Message.ToolCalls; !isNull(calls) {
-		var list []struct {
-			ID       string `json:"id"`
-			Type     string `json:"type"`
-			Function struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			} `json:"function"`
-		}
+		var list []wireToolCall
 		if json.Unmarshal(calls, &list) != nil {
 			emit(map[string]any{"tool_calls": calls}, nil, nil)
 		}

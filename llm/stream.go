@@ -85,14 +85,11 @@ type wireChunk struct {
 	} `json:"choices"`
 }
 
+// wireCallDelta is a piece of a streamed tool call: a tool call's fields
+// as far as they have come, and which call they belong to.
 type wireCallDelta struct {
-	Index    *int   `json:"index"`
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"function"`
+	Index *int `json:"index"`
+	wireToolCall
 }
 
 // add takes one chunk and returns the text it added to the content.
