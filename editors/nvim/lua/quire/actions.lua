@@ -23,9 +23,7 @@ M.core_ids = {
   "world-rules-check",
 }
 
-local function notify(msg, level)
-  vim.notify("quire: " .. msg, level or vim.log.levels.INFO)
-end
+local notify = util.notify
 
 -- fetch asks the server for the book's actions; cb(list) or cb(nil, why).
 function M.fetch(client, bufnr, cb)
@@ -204,16 +202,9 @@ function M.complete(arglead)
       end
     end
   else
-    ids = vim.deepcopy(M.core_ids)
+    ids = M.core_ids
   end
-  local out = {}
-  for _, id in ipairs(ids) do
-    if id:sub(1, #arglead) == arglead then
-      table.insert(out, id)
-    end
-  end
-  table.sort(out)
-  return out
+  return util.complete(ids, arglead)
 end
 
 return M

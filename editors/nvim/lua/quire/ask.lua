@@ -25,7 +25,7 @@ local uv = vim.uv or vim.loop
 
 -- Fallback for parsing ":QuireAsk persona question" before the server has
 -- answered quire/personas.
-local known_ids = {
+M.known_ids = {
   "developmental-editor",
   "character-psychologist",
   "continuity-editor",
@@ -34,10 +34,7 @@ local known_ids = {
   "writing-coach",
 }
 
-local function notify(msg, level)
-  vim.notify("quire: " .. msg, level or vim.log.levels.INFO)
-end
-M.notify = notify
+local notify = util.notify
 
 local function get_client(id)
   return id and vim.lsp.get_client_by_id(id)
@@ -102,7 +99,7 @@ function M.split_args(args, ids)
 end
 
 local function ids_of(list)
-  local ids = vim.deepcopy(known_ids)
+  local ids = vim.deepcopy(M.known_ids)
   for _, p in ipairs(list or {}) do
     table.insert(ids, p.id)
   end

@@ -30,27 +30,18 @@ local function command(name, fn, opts)
 end
 
 local function persona_complete(arglead)
-  local out = {}
   local ask = require("quire.ask")
+  -- The personas the server listed, else the board quire ships.
   local ids = {}
   for _, list in pairs(ask.persona_cache) do
     for _, p in ipairs(list) do
-      ids[p.id] = true
+      table.insert(ids, p.id)
     end
   end
-  if next(ids) == nil then
-    for _, id in ipairs({ "developmental-editor", "character-psychologist", "continuity-editor",
-      "worldbuilding-auditor", "first-time-reader", "writing-coach" }) do
-      ids[id] = true
-    end
+  if #ids == 0 then
+    ids = ask.known_ids
   end
-  for id in pairs(ids) do
-    if id:sub(1, #arglead) == arglead then
-      table.insert(out, id)
-    end
-  end
-  table.sort(out)
-  return out
+  return require("quire.util").complete(ids, arglead)
 end
 
 local function create_commands()

@@ -9,9 +9,7 @@ local chat = require("quire.chat")
 
 local M = {}
 
-local function notify(msg, level)
-  vim.notify("quire: " .. msg, level or vim.log.levels.INFO)
-end
+local notify = util.notify
 
 function M.fetch(client, cb)
   local params = vim.empty_dict()
@@ -148,23 +146,24 @@ function M.discard_under_cursor()
   end)
 end
 
+-- tell reports an outcome to the writer and in the chat: note is the
+-- chat's shorter line, when it differs.
+local function tell(id, msg, level, note)
+  notify(msg, level)
+  chat.note(note or msg, id)
+end
+
 -- apply asks the server to apply proposal id; cb(result, err) gets the
 -- outcome after the writer has been told.
 function M.apply(client, id, cb)
   compat.request(client, "quire/applyProposal", { id = id }, function(err, result)
     if err then
-      local msg = string.format("%s was not applied: %s", id, util.format_error(err))
-      notify(msg, vim.log.levels.ERROR)
-      chat.note(msg, id)
+      tell(id, string.format("%s was not applied: %s", id, util.format_error(err)), vim.log.levels.ERROR)
     elseif result and result.applied then
-      local msg = string.format("applied %s; review the changed buffers and save them", id)
-      notify(msg)
-      chat.note("applied " .. id, id)
+      tell(id, string.format("applied %s; review the changed buffers and save them", id), nil, "applied " .. id)
     else
       local reason = result and result.failureReason
-      local msg = string.format("%s was refused by the editor%s", id, reason and (": " .. tostring(reason)) or "")
-      notify(msg, vim.log.levels.WARN)
-      chat.note(msg, id)
+      tell(id, string.format("%s was refused by the editor%s", id, reason and (": " .. tostring(reason)) or ""), vim.log.levels.WARN)
     end
     if cb then
       cb(result, err)
@@ -176,12 +175,9 @@ end
 function M.discard(client, id, cb)
   compat.request(client, "quire/discardProposal", { id = id }, function(err, result)
     if err then
-      local msg = string.format("%s was not discarded: %s", id, util.format_error(err))
-      notify(msg, vim.log.levels.ERROR)
-      chat.note(msg, id)
+      tell(id, string.format("%s was not discarded: %s", id, util.format_error(err)), vim.log.levels.ERROR)
     else
-      notify("discarded " .. id)
-      chat.note("discarded " .. id, id)
+      tell(id, "discarded " .. id)
     end
     if cb then
       cb(result, err)

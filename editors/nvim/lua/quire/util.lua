@@ -199,4 +199,22 @@ function M.format_error(err)
   return msg
 end
 
+-- notify tells the writer something, as quire.
+function M.notify(msg, level)
+  vim.notify("quire: " .. msg, level or vim.log.levels.INFO)
+end
+
+-- complete is the candidates that start with arglead, sorted, each once.
+function M.complete(candidates, arglead)
+  local out, seen = {}, {}
+  for _, c in ipairs(candidates) do
+    if not seen[c] and c:sub(1, #arglead) == arglead then
+      seen[c] = true
+      table.insert(out, c)
+    end
+  end
+  table.sort(out)
+  return out
+end
+
 return M
