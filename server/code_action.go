@@ -143,17 +143,6 @@ const (
 	maxQuoteBytes = 1000
 )
 
-// askActionArgs are quire.ask's (and quire.peekPrompt's) arguments for a
-// selection. SelectionHash is llm.HashText of the selected text when the
-// action was listed, so the ask can tell the selection moved on.
-type askActionArgs struct {
-	Persona       string               `json:"persona"`
-	URI           protocol.DocumentURI `json:"uri"`
-	Range         protocol.Range       `json:"range"`
-	Message       string               `json:"message"`
-	SelectionHash string               `json:"selectionHash,omitempty"`
-}
-
 // selectionActions are the advisor's actions on a Markdown document of a
 // project. Listing them is cheap: no model call, no index build; the
 // command does the work when chosen.
@@ -181,17 +170,23 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 	if start < end {
 		selected := t.text[start:end]
 		hash := llm.HashText(selected)
+		// The selection travels with the hash of its text, so the ask can
+		// tell the selection moved on since the action was listed.
+		selection := func(persona, message string) askArgs {
+			r := p.Range
+			return askArgs{Persona: persona, URI: uri, Range: &r, Message: message, SelectionHash: hash}
+		}
 		command := func(title, name string, arg any) *actionCommand {
 			return &actionCommand{Title: title, Command: name, Arguments: []any{arg}}
 		}
 		for _, persona := range llm.Personas() {
 			title := fmt.Sprintf("Ask %s about this", persona.Name)
 			out = append(out, codeAction{Title: title, Command: command(title, "quire.ask",
-				askActionArgs{Persona: persona.ID, URI: uri, Range: p.Range, Message: askMessage, SelectionHash: hash})})
+				selection(persona.ID, askMessage))})
 		}
 		const propose = "Propose codex update from selection"
 		out = append(out, codeAction{Title: propose, Command: command(propose, "quire.ask",
-			askActionArgs{Persona: "continuity-editor", URI: uri, Range: p.Range, Message: proposeMessage, SelectionHash: hash})})
+			selection("continuity-editor", proposeMessage))})
 		if _, isEntry := t.cat.Get(t.rel); isEntry || strings.HasPrefix(t.rel, "codex/") {
 			const where = "Where is this established?"
 			out = append(out, codeAction{Title: where, Command: command(where, "quire.explicate",
@@ -199,7 +194,7 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 		}
 		const peek = "Peek prompt"
 		out = append(out, codeAction{Title: peek, Command: command(peek, "quire.peekPrompt",
-			askActionArgs{Persona: llm.DefaultPersonaID, URI: uri, Range: p.Range, Message: askMessage, SelectionHash: hash})})
+			selection(llm.DefaultPersonaID, askMessage))})
 	}
 	out = append(out, s.adviserActions(t, p, start, end)...)
 	// A mention under the cursor, or one the selection lies inside.

@@ -67,10 +67,11 @@ func TestCodeActionsOnASelection(t *testing.T) {
 	}
 	raw, err := json.Marshal(actions[2].Command.Arguments[0])
 	require.NoError(t, err)
-	var ask askActionArgs
+	var ask askArgs
 	require.NoError(t, json.Unmarshal(raw, &ask))
 	assert.Equal(t, "quire.ask", actions[2].Command.Command)
-	assert.Equal(t, askActionArgs{Persona: "continuity-editor", URI: c.uri("manuscript/01-harbor.md"), Range: span(2, 0, 21),
+	selected := span(2, 0, 21)
+	assert.Equal(t, askArgs{Persona: "continuity-editor", URI: c.uri("manuscript/01-harbor.md"), Range: &selected,
 		Message: "What do you think of this passage?", SelectionHash: llm.HashText("Mara's boat slid out.")}, ask)
 	assert.Equal(t, "quire.ask", actions[6].Command.Command)
 	assert.Equal(t, "quire.peekPrompt", actions[7].Command.Command)
