@@ -104,13 +104,16 @@ type Store struct {
 	root string
 	opts Options
 	// globs restrict where entries are (Options.Globs); guarded by mu.
-	globs    []Glob
-	log      *slog.Logger
-	cacheDir string
-	lock     *cacheLock // held while the cache folder is open
-	index    *bleveIndex
-	catalog  atomic.Pointer[Catalog]
-	report   OpenReport
+	globs []Glob
+	// watching closes when Watch has begun (Watching).
+	watching  chan struct{}
+	watchOnce sync.Once
+	log       *slog.Logger
+	cacheDir  string
+	lock      *cacheLock // held while the cache folder is open
+	index     *bleveIndex
+	catalog   atomic.Pointer[Catalog]
+	report    OpenReport
 
 	mu        sync.Mutex // guards everything below
 	ignore    *Ignore
@@ -141,6 +144,7 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{
+		watching:  make(chan struct{}),
 		globs:     globs,
 		root:      real,
 		opts:      opts,

@@ -21,7 +21,7 @@ import (
 // and a rename, and backup-then-write saves, come out as one change of
 // the file. When the kernel's event queue overflows, it falls back to a
 // full resync. onChange, if set, is called after each applied batch from
-// the watcher's goroutine.
+// the watcher's goroutine. Watching tells when the watch has begun.
 func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -42,6 +42,7 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 	} else if err == nil && onChange != nil && len(ch.Updated)+len(ch.Removed) > 0 {
 		onChange(ch)
 	}
+	s.watchOnce.Do(func() { close(s.watching) })
 
 	pending := map[string]bool{}
 	fullSync, rewatch := false, false
@@ -215,3 +216,9 @@ func (s *Store) unwatchTree(w *fsnotify.Watcher, dir string, watched map[string]
 	}
 	return dropped
 }
+
+// Watching is closed once Watch looks at the files and has caught up
+// with what changed before: from then on no change is missed. Files the
+// store does not read (quire.yaml) that changed before that are the
+// caller's to check.
+func (s *Store) Watching() <-chan struct{} { return s.watching }

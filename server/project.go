@@ -47,6 +47,10 @@ type project struct {
 	config        atomic.Pointer[bookConfig]
 	userConfigErr atomic.Pointer[string]
 
+	// lastStatus is the status the client was last sent (status.go).
+	statusMu   sync.Mutex
+	lastStatus *bookStatus
+
 	// actions are the book's advisor actions as of actionsStamp (actions.go).
 	actionsMu    sync.Mutex
 	actions      []llm.PreparedAction

@@ -60,9 +60,19 @@ func (p *project) status() bookStatus {
 	return st
 }
 
-// publishStatus tells the client where a book stands.
+// publishStatus tells the client where a book stands, when that changed
+// since it was last told.
 func (s *Server) publishStatus(ctx context.Context, p *project) {
-	if err := s.conn.Notify(ctx, methodStatus, p.status()); err != nil {
+	// Held while sending, so that two callers cannot send their states
+	// out of order.
+	p.statusMu.Lock()
+	defer p.statusMu.Unlock()
+	st := p.status()
+	if p.lastStatus != nil && *p.lastStatus == st {
+		return
+	}
+	p.lastStatus = &st
+	if err := s.conn.Notify(ctx, methodStatus, st); err != nil {
 		s.log.Debug("status not sent", "err", err)
 	}
 }

@@ -15,6 +15,23 @@ import (
 // a new name automaton; changed chapters are read again. changed, when
 // set, runs after each batch.
 func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
+	go func() {
+		select {
+		case <-p.store.Watching():
+			// quire.yaml may have changed between the book's loading and
+			// the watch's start; the codex's catch-up does not read it.
+			p.followMu.Lock()
+			err := p.reloadConfig(ctx)
+			p.followMu.Unlock()
+			if err != nil {
+				log.Warn("quire.yaml not applied", "err", err)
+			}
+			if changed != nil {
+				changed()
+			}
+		case <-ctx.Done():
+		}
+	}()
 	err := p.store.Watch(ctx, func(ch codex.Change) {
 		p.follow(ctx, ch, log)
 		if changed != nil {
