@@ -178,6 +178,10 @@ type askArgs struct {
 	// writer selected when the action was offered; the ask is refused if
 	// the text under range is no longer that text.
 	SelectionHash string `json:"selectionHash,omitempty"`
+	// Action, set by an advisor action's code action, is the action's
+	// name ("Continuity check"): what the writer chose, shown in place of
+	// the action's long message in the answer document and the chats.
+	Action string `json:"action,omitempty"`
 }
 
 // askEvidence is one file the model read, as a location to open.
@@ -215,6 +219,8 @@ type turnInput struct {
 	proj   *project
 	in     llm.AskInput
 	convID string
+	// baseURL is the provider's address, for a failure's message.
+	baseURL string
 }
 
 // prepareAsk resolves the arguments into a turn. needKey is false for a
@@ -250,7 +256,7 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, llm.ErrNoProvider) {
-			msg = "quire.ask: " + msg + ". Configure the provider in quire.yaml's provider section, or in the editor's quire settings (initializationOptions or workspace/didChangeConfiguration: {\"provider\": {\"base_url\", \"model\", \"api_key_env\"}})."
+			msg = "quire cannot ask the advisors yet: " + msg + ". Configure the provider in quire.yaml's provider section, or in the editor's quire settings (provider: base_url, model, api_key_env)."
 		}
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
@@ -288,7 +294,7 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 		}
 		s.adv.mu.Unlock()
 	}
-	return &turnInput{proj: proj, convID: convID, in: llm.AskInput{
+	return &turnInput{proj: proj, convID: convID, baseURL: cfg.BaseURL, in: llm.AskInput{
 		Book:      &llm.Book{Store: proj.store, Manuscript: proj.ms.Snapshot(), Turn: turn},
 		Proposals: &proj.proposals,
 		Settings:  settings,
@@ -368,7 +374,8 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 	}
 	askCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	prog := s.startAskProgress(ctx, a.WorkDoneToken, "quire: "+llm.ResolvePersona(t.in.PersonaID).Name)
+	// No "quire:" in the title: editors (Helix) put the server's name first.
+	prog := s.startAskProgress(ctx, a.WorkDoneToken, llm.ResolvePersona(t.in.PersonaID).Name)
 	if prog.key != "" {
 		defer s.adv.track(prog.key, cancel)()
 	}
@@ -392,7 +399,8 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 	}
 	if err != nil {
 		prog.end(ctx, "failed")
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "quire.ask: "+err.Error())
+		s.log.Warn("ask failed", "err", err)
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, askFailure(err, t.baseURL))
 	}
 	s.adv.remember(t.convID, res.ResponseID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
 	prog.message(ctx, res.Answer)

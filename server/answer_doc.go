@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 )
@@ -55,32 +57,107 @@ func (s *Server) showDocumentSupported() bool {
 	return s.client.Window != nil && s.client.Window.ShowDocument != nil && s.client.Window.ShowDocument.Support
 }
 
-// quireAskCommand is quire.ask run as a command: the ask, then its answer
-// shown as a document when the client can open one.
+func (s *Server) workDoneProgressSupported() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client.Window != nil && s.client.Window.WorkDoneProgress
+}
+
+// quireAskCommand is quire.ask run as a command, from an editor that
+// shows neither its result nor, often, its progress. The answer is always
+// written as a document: opened when the client can open one, else told
+// in a message that gives its start and the document's path. Without
+// work-done progress the writer is also told that the ask started.
 func (s *Server) quireAskCommand(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[askArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	if k := tokenKey(a.WorkDoneToken); (k == "" || k == "null") && !s.workDoneProgressSupported() {
+		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Asking the %s…", s.personaName(a.Persona)))
+	}
 	out, err := s.quireAsk(ctx, params)
-	if err != nil || !s.showDocumentSupported() {
+	if err != nil {
 		return out, err
 	}
 	res, ok := out.(askResult)
-	a, derr := decode[askArgs](params)
-	if !ok || derr != nil {
+	if !ok {
 		return out, nil
 	}
+	name := llm.ResolvePersona(res.Persona).Name
 	path, err := s.writeAnswer(ctx, a, res)
 	if err != nil {
 		s.log.Warn("answer document not written", "err", err)
+		s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, ""))
 		return out, nil
 	}
+	if s.showDocumentSupported() && s.showDocument(ctx, pathURI(path)) {
+		return out, nil
+	}
+	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))
+	return out, nil
+}
+
+// personaName is the name of the persona an ask with persona id goes to:
+// the client's configured one when id is empty.
+func (s *Server) personaName(id string) string {
+	if id == "" {
+		id = s.adv.settings().Persona
+	}
+	return llm.ResolvePersona(id).Name
+}
+
+// showDocument asks the client to open uri and reports whether it did.
+func (s *Server) showDocument(ctx context.Context, uri protocol.DocumentURI) bool {
 	callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	var shown struct {
 		Success bool `json:"success"`
 	}
-	if _, err := s.conn.Call(callCtx, "window/showDocument", map[string]any{"uri": pathURI(path), "takeFocus": true}, &shown); err != nil || !shown.Success {
-		s.log.Debug("answer document not shown", "err", err)
+	if _, err := s.conn.Call(callCtx, "window/showDocument", map[string]any{"uri": uri, "takeFocus": true}, &shown); err != nil || !shown.Success {
+		s.log.Debug("document not shown", "err", err)
+		return false
 	}
-	return out, nil
+	return true
+}
+
+// answerPreview bounds the start of an answer a message quotes.
+const answerPreview = 200
+
+// answeredMessage tells the writer an answer came: its start on the
+// first line, then where the whole of it is.
+func answeredMessage(persona string, res askResult, path string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s answered: %s", persona, foldPreview(res.Answer, answerPreview))
+	if n := len(res.Proposals); n > 0 {
+		fmt.Fprintf(&b, "\n\n%s proposed %d change", persona, n)
+		if n > 1 {
+			b.WriteString("s")
+		}
+		b.WriteString(" to the codex: open the answer to apply or discard them.")
+	}
+	if path != "" {
+		fmt.Fprintf(&b, "\n\nFull answer: %s", path)
+	}
+	return b.String()
+}
+
+// foldPreview folds text onto one line and cuts it after about limit
+// characters, on a space when there is one near, marking the cut with "…".
+func foldPreview(text string, limit int) string {
+	folded := strings.Join(strings.Fields(text), " ")
+	runes := []rune(folded)
+	if len(runes) <= limit {
+		return folded
+	}
+	cut := limit
+	for i := limit; i > limit*3/4; i-- {
+		if runes[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(runes[:cut]), " ,;:") + "…"
 }
 
 // writeAnswer writes the answer document and returns its path.
@@ -95,7 +172,13 @@ func (s *Server) writeAnswer(ctx context.Context, a askArgs, res askResult) (str
 	var b strings.Builder
 	persona := llm.ResolvePersona(res.Persona)
 	fmt.Fprintf(&b, "# %s\n\n", persona.Name)
-	for _, line := range strings.Split(strings.TrimSpace(a.Message), "\n") {
+	// An advisor action's message is a long prompt; its name says what
+	// the writer asked.
+	asked := a.Message
+	if a.Action != "" {
+		asked = a.Action
+	}
+	for _, line := range strings.Split(strings.TrimSpace(asked), "\n") {
 		fmt.Fprintf(&b, "> %s\n", line)
 	}
 	fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(res.Answer))

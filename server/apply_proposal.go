@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -235,7 +237,7 @@ func (s *Server) findProposal(ctx context.Context, a applyProposalArgs) (*projec
 			return proj, p, nil
 		}
 	}
-	return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("no proposal %q; it may have been dropped or made in another session", a.ID))
+	return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "This proposal is no longer available (it was discarded, or made before quire restarted); ask again.")
 }
 
 // quireApplyProposal asks the client to apply a proposal as a versioned
@@ -248,22 +250,70 @@ func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage)
 		return nil, err
 	}
 	if !p.Applied.IsZero() {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("proposal %s was already applied", p.ID))
+		return nil, s.tell(ctx, protocol.MessageTypeInfo, jsonrpc2.InvalidRequest, fmt.Sprintf("The %s was already applied.", proposalTitle(p)))
 	}
 	edit, err := s.proposalWorkspaceEdit(proj, p)
+	var stale *staleError
+	if errors.As(err, &stale) {
+		return nil, s.tell(ctx, protocol.MessageTypeWarning, jsonrpc2.InvalidRequest,
+			fmt.Sprintf("Not applied: %s changed since the %s was made (%s). Ask again for a proposal made from its text now.", stale.path, proposalTitle(p), stale.what))
+	}
 	if err != nil {
 		return nil, err
 	}
 	label := fmt.Sprintf("quire: %s %s", p.Kind, p.Name)
 	res, err := s.applyEdit(ctx, label, edit)
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		s.log.Warn("workspace/applyEdit failed", "err", err)
+		return nil, s.tell(ctx, protocol.MessageTypeError, jsonrpc2.InternalError,
+			fmt.Sprintf("The editor could not apply the %s to %s. Try again, or copy the change from the proposal by hand.", proposalTitle(p), proposalFiles(p)))
 	}
 	if res.Applied {
 		proj.proposals.MarkApplied(p.ID, time.Now())
+		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Applied the %s to %s: review and save.", proposalTitle(p), proposalFiles(p)))
+	} else {
+		msg := fmt.Sprintf("Not applied: the editor did not apply the %s to %s", proposalTitle(p), proposalFiles(p))
+		if res.FailureReason != "" {
+			msg += " (" + res.FailureReason + ")"
+		}
+		s.showMessage(ctx, protocol.MessageTypeWarning, msg+".")
 	}
 	return applyProposalResult{ID: p.ID, Applied: res.Applied, FailureReason: res.FailureReason}, nil
 }
+
+// proposalTitle names a proposal for the writer: "proposed update of
+// Mara Vell", "proposed new entry Hesper".
+func proposalTitle(p llm.Proposal) string {
+	if p.Kind == llm.ProposalCreate {
+		return "proposed new entry " + p.Name
+	}
+	return "proposed update of " + p.Name
+}
+
+// proposalFiles lists the files a proposal edits, in the order it edits
+// them.
+func proposalFiles(p llm.Proposal) string {
+	var files []string
+	for _, e := range p.Edits {
+		if !slices.Contains(files, e.Path) {
+			files = append(files, e.Path)
+		}
+	}
+	if len(files) == 0 {
+		files = append(files, p.Path)
+	}
+	return strings.Join(files, " and ")
+}
+
+// staleError is a proposal refused because a file it edits changed since
+// it was made.
+type staleError struct {
+	err        *jsonrpc2.Error
+	path, what string
+}
+
+func (e *staleError) Error() string { return e.err.Error() }
+func (e *staleError) Unwrap() error { return e.err }
 
 // annotationsSupported reports whether the client declared change
 // annotations in workspace edits.
@@ -292,7 +342,8 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalE
 		}}
 	}
 	stale := func(path, what string) error {
-		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("proposal %s is stale: %s %s since it was proposed; ask again", p.ID, path, what))
+		msg := fmt.Sprintf("%s changed since the %s was made (%s); ask again", path, proposalTitle(p), what)
+		return &staleError{err: jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg), path: path, what: what}
 	}
 	var order []string
 	byPath := map[string][]llm.FileEdit{}
@@ -316,7 +367,7 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalE
 		edits := byPath[rel]
 		if edits[0].Create {
 			if cur.exists {
-				return out, stale(rel, "was created")
+				return out, stale(rel, "it was created")
 			}
 			create := createFileChange{Kind: "create", URI: cur.uri, AnnotationID: annotation}
 			fill := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri}}
@@ -327,7 +378,7 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalE
 			continue
 		}
 		if !cur.exists {
-			return out, stale(rel, "was deleted")
+			return out, stale(rel, "it was deleted")
 		}
 		hash := llm.HashText(cur.text)
 		change := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri, Version: cur.version}}
@@ -337,11 +388,11 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalE
 				base = p.BaseHash
 			}
 			if e.Create || base != hash {
-				return out, stale(rel, "changed")
+				return out, stale(rel, "it was edited")
 			}
 			r := e.Range
 			if r.Start < 0 || r.End < r.Start || r.End > len(cur.text) {
-				return out, stale(rel, "changed")
+				return out, stale(rel, "it was edited")
 			}
 			change.Edits = append(change.Edits, annotatedTextEdit{Range: cur.lines.rangeOf(r.Start, r.End), NewText: e.NewText, AnnotationID: annotation})
 		}

@@ -162,7 +162,7 @@ func TestApplyProposalUpdatesAnOpenDocumentAtItsVersion(t *testing.T) {
 	stale := proj.proposals.Add(updateIlse(ilseWithEmoji))
 	_, err := applyProposal(t, c, stale.ID)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "is stale")
+	assert.Contains(t, err.Error(), "changed since")
 	assert.Len(t, c.sent(protocol.MethodWorkspaceApplyEdit), 1, "nothing more was sent")
 }
 
@@ -210,7 +210,7 @@ func TestApplyProposalCreatesFiles(t *testing.T) {
 	again = proj.proposals.Add(again)
 	_, err = applyProposal(t, c, again.ID)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "oren-salt.md was created since it was proposed")
+	assert.Contains(t, err.Error(), "oren-salt.md changed since the proposed new entry Oren Salt was made (it was created)")
 	assert.Len(t, c.sent(protocol.MethodWorkspaceApplyEdit), 1)
 }
 
@@ -224,12 +224,14 @@ func TestApplyProposalRefusesAStaleProposal(t *testing.T) {
 	var rpcErr *jsonrpc2.Error
 	require.ErrorAs(t, err, &rpcErr)
 	assert.Equal(t, jsonrpc2.InvalidRequest, rpcErr.Code)
-	assert.Equal(t, "proposal "+p.ID+" is stale: "+ilseRel+" changed since it was proposed; ask again", rpcErr.Message)
+	assert.Equal(t, "Not applied: "+ilseRel+" changed since the proposed update of Ilse Dorn was made (it was edited). Ask again for a proposal made from its text now.", rpcErr.Message)
+	assert.NotContains(t, rpcErr.Message, p.ID, "no internal id reaches the writer")
 	assert.Empty(t, c.sent(protocol.MethodWorkspaceApplyEdit), "nothing is sent for a stale proposal")
 
 	_, err = applyProposal(t, c, "p-000000000000")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "no proposal")
+	assert.Contains(t, err.Error(), "no longer available")
+	assert.NotContains(t, err.Error(), "p-000000000000")
 }
 
 func TestApplyProposalReportsTheClientsRefusal(t *testing.T) {
@@ -355,4 +357,41 @@ func TestProposalLifecycle(t *testing.T) {
 			assert.Equal(t, tt.wantStatus, proposalStatus(t, c, p.ID))
 		})
 	}
+}
+
+// shownMessages are the window/showMessage notifications the client got.
+func (c *testClient) shownMessages() []protocol.ShowMessageParams {
+	var out []protocol.ShowMessageParams
+	for _, raw := range c.sent(protocol.MethodWindowShowMessage) {
+		var m protocol.ShowMessageParams
+		if json.Unmarshal(raw, &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// A client with no window capabilities (eglot 1.9), which shows neither
+// a command's result nor its error, hears how applying went.
+func TestApplyProposalCommandTellsTheWriter(t *testing.T) {
+	c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
+	applyCmd := func(id string) json.RawMessage {
+		return c.callRaw(protocol.MethodWorkspaceExecuteCommand, map[string]any{
+			"command": "quire.applyProposal", "arguments": []any{map[string]any{"id": id}}})
+	}
+	p := proj.proposals.Add(updateIlse(ilseWithEmoji))
+	applyCmd(p.ID)
+	msgs := c.shownMessages()
+	require.Len(t, msgs, 1, "%v", c.methods())
+	assert.Equal(t, protocol.MessageTypeInfo, msgs[0].Type)
+	assert.Equal(t, "Applied the proposed update of Ilse Dorn to "+ilseRel+": review and save.", msgs[0].Message)
+
+	stale := proj.proposals.Add(updateIlse(ilseWithEmoji))
+	require.NoError(t, os.WriteFile(filepath.Join(c.root, ilseRel), []byte(strings.Replace(ilseWithEmoji, "Harbormistress", "Former harbormistress", 1)), 0o644))
+	assert.Nil(t, applyCmd(stale.ID), "the refusal is told, not answered as an error with a code")
+	msgs = c.shownMessages()
+	require.Len(t, msgs, 2, "one message for the refusal: %v", c.methods())
+	assert.Equal(t, protocol.MessageTypeWarning, msgs[1].Type)
+	assert.Contains(t, msgs[1].Message, ilseRel+" changed since")
+	assert.NotContains(t, msgs[1].Message, stale.ID)
 }

@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // commands are the custom requests again as workspace/executeCommand
@@ -57,5 +59,33 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 	if len(p.Arguments) > 0 {
 		arg = p.Arguments[0]
 	}
-	return h(ctx, arg)
+	res, err := h(ctx, arg)
+	if err == nil || ctx.Err() != nil || errors.Is(err, protocol.ErrRequestCancelled) {
+		return res, err
+	}
+	// A command runs from a code action, and editors show its error
+	// reply with a JSON-RPC code (eglot), only in a log (Helix), or not at
+	// all: the writer reads the failure as a message instead, and the
+	// command answers null so that nothing shows it a second time.
+	var told *toldError
+	if !errors.As(err, &told) {
+		s.showMessage(ctx, protocol.MessageTypeError, err.Error())
+	}
+	return nil, nil
+}
+
+// toldError is a failure the writer was already shown in a message; a
+// command failing with it sends no second one. A request still answers
+// with the error it wraps.
+type toldError struct{ err *jsonrpc2.Error }
+
+func (e *toldError) Error() string { return e.err.Error() }
+func (e *toldError) Unwrap() error { return e.err }
+
+// tell shows the writer msg as a message of type typ and returns the
+// error a request answers with (code), which a command does not show
+// again.
+func (s *Server) tell(ctx context.Context, typ protocol.MessageType, code jsonrpc2.Code, msg string) error {
+	s.showMessage(ctx, typ, msg)
+	return &toldError{err: jsonrpc2.NewError(code, msg)}
 }

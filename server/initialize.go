@@ -80,7 +80,7 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 		go func() {
 			defer s.work.Done()
 			s.publishStatus(s.ctx, p)
-			prog := s.startProgress(s.ctx, "quire/load/"+p.root, "quire: reading "+filepath.Base(p.root))
+			prog := s.startProgress(s.ctx, "quire/load/"+p.root, "Reading "+filepath.Base(p.root))
 			p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) }, func() {
 				// Documents opened while the project loaded reach it before any
 				// request can see it ready; one opened from now on finds it

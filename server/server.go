@@ -232,8 +232,13 @@ func (s *Server) protectedReply(ctx context.Context, reply jsonrpc2.Replier, met
 		result, err = nil, protocol.ErrRequestCancelled
 	}
 	var jerr *jsonrpc2.Error
-	if err != nil && !errors.As(err, &jerr) {
-		err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	if err != nil {
+		if errors.As(err, &jerr) {
+			// A wrapped one (toldError) goes out as itself.
+			err = jerr
+		} else {
+			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		}
 	}
 	// The reply goes out on a context of its own: the request's may be
 	// cancelled, and a cancelled request still gets its answer.

@@ -1,0 +1,59 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/quire-ink/quire/llm"
+)
+
+// What a writer reads when an ask fails says what went wrong and what to
+// do, in words: never a JSON-RPC code, a Go error chain or "dial tcp".
+
+// askFailure turns the error of a provider call into a sentence for the
+// writer. baseURL is the provider's API root ("" for OpenAI's).
+func askFailure(err error, baseURL string) string {
+	if baseURL == "" {
+		baseURL = llm.DefaultBaseURL
+	}
+	var pe *llm.ProviderError
+	var te *llm.TimeoutError
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &te):
+		return fmt.Sprintf("The model at %s did not answer in time (%s). Try again, or raise provider.timeout in quire.yaml for a slow model.", baseURL, strings.TrimPrefix(te.Error(), "provider request timed out after "))
+	case errors.As(err, &pe):
+		return providerFailure(pe, baseURL)
+	case errors.As(err, &dnsErr):
+		return fmt.Sprintf("quire could not find the model's server %s; check provider.base_url in quire.yaml or the editor's quire settings.", baseURL)
+	case errors.As(err, &opErr):
+		return fmt.Sprintf("quire could not reach the model at %s; is the server running?", baseURL)
+	}
+	return fmt.Sprintf("The ask failed: %s. Try again; if it keeps failing, check the provider settings in quire.yaml.", strings.TrimPrefix(err.Error(), "provider request failed: "))
+}
+
+// providerFailure is an error answer of the provider, by its status.
+func providerFailure(pe *llm.ProviderError, baseURL string) string {
+	said := strings.TrimSpace(pe.Message)
+	if said == "" {
+		said = http.StatusText(pe.Status)
+	}
+	var what string
+	switch {
+	case pe.Status == http.StatusUnauthorized || pe.Status == http.StatusForbidden:
+		what = "refused quire's API key; check the key (provider.api_key_env names the variable that holds it)"
+	case pe.Status == http.StatusNotFound:
+		what = "does not know this model or address; check provider.model and provider.base_url"
+	case pe.Status == http.StatusTooManyRequests:
+		what = "is busy or over its limit; wait a moment and ask again"
+	case pe.Status >= 500:
+		what = "had a problem of its own; try again in a moment"
+	default:
+		what = "refused the request; check the provider settings in quire.yaml"
+	}
+	return fmt.Sprintf("The model at %s %s (it said: %s).", baseURL, what, said)
+}
