@@ -94,9 +94,20 @@ func (s *Server) adviserActions(t *target, p protocol.CodeActionParams, start, e
 			args.Message = a.Message("the whole book")
 		}
 		title := a.Label()
+		args.Action = actionName(a)
 		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: "quire.ask", Arguments: []any{args}}})
 	}
 	return out
+}
+
+// actionName is what the writer chose, "Continuity check": the action's
+// label without the persona it goes to, which the answer names anyway.
+func actionName(a llm.PreparedAction) string {
+	label := a.Label()
+	if p, ok := llm.PersonaByID(a.Persona); ok {
+		return strings.TrimPrefix(label, p.Name+": ")
+	}
+	return label
 }
 
 type actionInfo struct {

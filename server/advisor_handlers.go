@@ -14,7 +14,7 @@ func (s *Server) advisorRequests() map[string]requestHandler {
 func (s *Server) advisorCommands() map[string]requestHandler {
 	return map[string]requestHandler{
 		"quire.ask":        s.quireAskCommand,
-		"quire.peekPrompt": s.quirePeekPrompt,
+		"quire.peekPrompt": s.quirePeekPromptCommand,
 		"quire.personas":   s.quirePersonas,
 	}
 }

@@ -20,8 +20,9 @@ import (
 // An editor with no chat panel (Helix, eglot, Zed) asks through the
 // quire.ask command, and the command's result is not shown to the writer.
 // So the answer is also written as a Markdown document in the user cache
-// folder, never in the book, and opened with window/showDocument. Its
-// proposals can be applied or discarded there with code actions.
+// folder, never in the book, and opened with window/showDocument, or
+// named in a message when the client cannot open it. Its proposals can be
+// applied or discarded there with code actions.
 
 // keptAnswers bounds the answer documents kept in the cache folder.
 const keptAnswers = 50
@@ -30,15 +31,19 @@ const keptAnswers = 50
 // actions in that document know which proposals it holds.
 var proposalMarker = regexp.MustCompile(`<!-- quire-proposal: (p-[0-9a-f]+) -->`)
 
-func (s *Server) answersDir() (string, error) {
+func (s *Server) answersDir() (string, error) { return s.cacheSubdir("answers") }
+
+// cacheSubdir is the folder kind in quire's user cache folder (in
+// Options.CacheDir when set).
+func (s *Server) cacheSubdir(kind string) (string, error) {
 	if s.opts.CacheDir != "" {
-		return filepath.Join(s.opts.CacheDir, "answers"), nil
+		return filepath.Join(s.opts.CacheDir, kind), nil
 	}
 	dir, err := codex.CacheDirFor("")
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(filepath.Dir(dir), "answers"), nil
+	return filepath.Join(filepath.Dir(dir), kind), nil
 }
 
 // inAnswers reports whether path is an answer document.

@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -166,6 +167,12 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 	if err != nil {
 		return out, nil
 	}
+	// A range that covers no whole word is the cursor: Helix always sends
+	// the cursor's one-character selection, eglot point..point+1.
+	if start < end && !coversWord(t.text, start, end) {
+		end = start
+		p.Range.End = p.Range.Start
+	}
 	uri := p.TextDocument.URI
 	if start < end {
 		selected := t.text[start:end]
@@ -185,16 +192,18 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 				selection(persona.ID, askMessage))})
 		}
 		const propose = "Propose codex update from selection"
-		out = append(out, codeAction{Title: propose, Command: command(propose, "quire.ask",
-			selection("continuity-editor", proposeMessage))})
+		proposal := selection("continuity-editor", proposeMessage)
+		proposal.Action = propose
+		out = append(out, codeAction{Title: propose, Command: command(propose, "quire.ask", proposal)})
 		if _, isEntry := t.cat.Get(t.rel); isEntry || strings.HasPrefix(t.rel, "codex/") {
 			const where = "Where is this established?"
 			out = append(out, codeAction{Title: where, Command: command(where, "quire.explicate",
 				explicateCommandArgs{Quote: boundQuote(selected), URI: uri})})
 		}
 		const peek = "Peek prompt"
+		// No persona: the peek shows the writer's configured one.
 		out = append(out, codeAction{Title: peek, Command: command(peek, "quire.peekPrompt",
-			selection(llm.DefaultPersonaID, askMessage))})
+			selection("", askMessage))})
 	}
 	out = append(out, s.adviserActions(t, p, start, end)...)
 	// A mention under the cursor, or one the selection lies inside.
@@ -229,6 +238,37 @@ func boundQuote(s string) string {
 	}
 	return s[:cut]
 }
+
+// coversWord reports whether text[start:end] holds at least one whole
+// word (a run of letters and digits) and more than one character.
+func coversWord(text string, start, end int) bool {
+	if utf8.RuneCountInString(text[start:end]) < 2 {
+		return false
+	}
+	for i := start; i < end; {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		if !isWordRune(r) || i > 0 && isWordRune(before) {
+			i += n
+			continue
+		}
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !isWordRune(r) {
+				break
+			}
+			j += n
+		}
+		if j <= end {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // filterKinds keeps the actions the client asked for: with only set, an
 // action whose kind is one of them or under one of them ("refactor"

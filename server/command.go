@@ -16,7 +16,7 @@ import (
 // methods. A command takes one argument: the request's params object.
 func (s *Server) commands() map[string]requestHandler {
 	cs := map[string]requestHandler{
-		"quire.lookup":            s.quireLookup,
+		"quire.lookup":            s.quireLookupCommand,
 		"quire.search":            s.quireSearch,
 		"quire.list":              s.quireList,
 		"quire.manuscriptContext": s.quireManuscriptContext,

@@ -17,7 +17,7 @@ func (s *Server) proposalCommands() map[string]requestHandler {
 		"quire.applyProposal":   s.quireApplyProposal,
 		"quire.discardProposal": s.quireDiscardProposal,
 		"quire.propose":         s.quirePropose,
-		"quire.explicate":       s.quireExplicate,
+		"quire.explicate":       s.quireExplicateCommand,
 		"quire.proposals":       s.quireProposals,
 	}
 }
