@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"go.lsp.dev/protocol"
 )
@@ -61,7 +62,8 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 }
 
 // initialized opens the workspace's projects in the background; features
-// answer as soon as their project is ready.
+// answer as soon as their project is ready. Each is the book that holds
+// a workspace root (book_root.go).
 func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 	s.mu.Lock()
 	roots := s.roots
@@ -71,52 +73,54 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 	}
 	s.loading = true
 	s.mu.Unlock()
-	for _, root := range roots {
-		p := newProject(root)
-		s.mu.Lock()
-		s.projects = append(s.projects, p)
-		s.mu.Unlock()
-		s.work.Add(1)
-		go func() {
-			defer s.work.Done()
-			s.publishStatus(s.ctx, p)
-			prog := s.startProgress(s.ctx, "quire/load/"+p.root, "Reading "+filepath.Base(p.root))
-			p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) }, func() {
-				// Documents opened while the project loaded reach it before any
-				// request can see it ready; one opened from now on finds it
-				// ready and goes to it directly.
-				s.mu.Lock()
-				defer s.mu.Unlock()
-				s.overlayAllLocked(p)
-				close(p.ready)
-			})
-			if !p.loaded() {
-				prog.end(s.ctx, "failed")
-				s.log.Error("project not opened", "root", p.root, "err", p.err)
-				s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("quire could not open %s: %v", p.root, p.err))
-				s.publishStatus(s.ctx, p)
-				return
-			}
-			s.publishStatus(s.ctx, p)
-			p.index(s.log)
-			s.publishStatus(s.ctx, p)
-			prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
-			if msg := p.userConfigProblem(); msg != "" {
-				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+msg)
-			}
-			if p.inMemory {
-				s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
-			}
-			s.publishCodexProblems(s.ctx, p)
-			s.publishDiagnostics(s.ctx, p.uri(configFile))
-			s.republishOpen()
-			p.watch(s.ctx, s.log, func() {
-				s.publishCodexProblems(s.ctx, p)
-				s.publishDiagnostics(s.ctx, p.uri(configFile))
-				s.republishOpen()
-				s.publishStatus(s.ctx, p)
-			})
-		}()
+	books, lost := bookRoots(roots)
+	for _, root := range books {
+		s.openProject(root, !slices.Contains(lost, root))
+	}
+	if len(lost) > 0 {
+		s.tellNoBook(ctx, lost[0])
 	}
 	return nil
+}
+
+// loadProject loads p, tells the client how it went and then watches it.
+func (s *Server) loadProject(p *project) {
+	s.publishStatus(s.ctx, p)
+	// No "quire:" in the title: editors (Helix) put the server's name first.
+	prog := s.startProgress(s.ctx, "quire/load/"+p.root, "Reading "+filepath.Base(p.root))
+	p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) }, func() {
+		// Documents opened while the project loaded reach it before any
+		// request can see it ready; one opened from now on finds it
+		// ready and goes to it directly.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.overlayAllLocked(p)
+		close(p.ready)
+	})
+	if !p.loaded() {
+		prog.end(s.ctx, "failed")
+		s.log.Error("project not opened", "root", p.root, "err", p.err)
+		s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("quire could not open %s: %v", p.root, p.err))
+		s.publishStatus(s.ctx, p)
+		return
+	}
+	s.publishStatus(s.ctx, p)
+	p.index(s.log)
+	s.publishStatus(s.ctx, p)
+	prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
+	if msg := p.userConfigProblem(); msg != "" {
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+msg)
+	}
+	if p.inMemory {
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
+	}
+	s.publishCodexProblems(s.ctx, p)
+	s.publishDiagnostics(s.ctx, p.uri(configFile))
+	s.republishOpen()
+	p.watch(s.ctx, s.log, func() {
+		s.publishCodexProblems(s.ctx, p)
+		s.publishDiagnostics(s.ctx, p.uri(configFile))
+		s.republishOpen()
+		s.publishStatus(s.ctx, p)
+	})
 }

@@ -21,6 +21,9 @@ import (
 // project is one book: a workspace folder with its codex and manuscript.
 type project struct {
 	root string
+	// book says root is a book's folder (book_root.go), not a workspace
+	// root in which no book was found.
+	book bool
 	// ready closes when loading ends; err then says whether it failed.
 	ready chan struct{}
 	err   error

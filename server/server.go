@@ -51,7 +51,9 @@ type Server struct {
 	roots    []string
 	loading  bool
 	projects []*project
-	docs     map[protocol.DocumentURI]*document
+	// noBookTold says the writer was told a folder is in no book.
+	noBookTold bool
+	docs       map[protocol.DocumentURI]*document
 	// selection is the last selection captured for an advisor turn.
 	selection *capturedSelection
 	// adv is the advisor's state: client settings, conversations, asks.

@@ -31,6 +31,7 @@ func (s *Server) didOpen(ctx context.Context, params json.RawMessage) error {
 	s.mu.Lock()
 	s.docs[doc.uri] = doc
 	s.mu.Unlock()
+	s.discoverBook(ctx, doc.uri)
 	s.toOverlay(ctx, doc)
 	s.scheduleDiagnostics(doc.uri)
 	return nil
