@@ -3,8 +3,10 @@ package server
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -113,4 +115,131 @@ func TestAskRequestShowsNoDocument(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bareClient is a client that declares no window capabilities at all, as
+// eglot 1.9 does: no showDocument, no work-done progress.
+func bareClient(t *testing.T, root string, initOptions any) *wireClient {
+	t.Setenv("OPENAI_API_KEY", "")
+	c := startWire(t, Options{})
+	c.root = root
+	m := c.call("init", protocol.MethodInitialize, map[string]any{
+		"rootUri":               pathURI(root),
+		"workspaceFolders":      []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		"capabilities":          map[string]any{},
+		"initializationOptions": initOptions,
+	})
+	require.Nil(t, m.Error, "initialize: %s", m)
+	c.notify(protocol.MethodInitialized, map[string]any{})
+	return c
+}
+
+// shown are the window/showMessage notifications received so far.
+func (c *wireClient) shown() []protocol.ShowMessageParams {
+	var out []protocol.ShowMessageParams
+	for _, raw := range c.heldNotes(protocol.MethodWindowShowMessage) {
+		var m protocol.ShowMessageParams
+		require.NoError(c.t, json.Unmarshal(raw, &m))
+		out = append(out, m)
+	}
+	return out
+}
+
+// runCommand runs a command with one argument and returns its reply.
+func (c *wireClient) runCommand(id any, command string, arg any) wireMsg {
+	c.t.Helper()
+	return c.call(id, protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": command, "arguments": []any{arg}})
+}
+
+// fullAnswerPath is the answer document a message names.
+func fullAnswerPath(t *testing.T, msg string) string {
+	t.Helper()
+	_, path, ok := strings.Cut(msg, "Full answer: ")
+	require.True(t, ok, "the message names the answer document: %q", msg)
+	return strings.TrimSpace(path)
+}
+
+func TestAskCommandTellsAClientWithoutWindowCapabilities(t *testing.T) {
+	long := strings.Repeat("The tide turns twice in chapter two.\n", 10)
+	tests := []struct {
+		name, answer, firstLine string
+	}{
+		{name: "short answer", answer: "Mara's eyes are green.\n\nShe keeps the ledger.",
+			firstLine: "Continuity Editor answered: Mara's eyes are green. She keeps the ledger."},
+		{name: "long answer, cut", answer: long,
+			firstLine: "Continuity Editor answered: " + strings.Repeat("The tide turns twice in chapter two. ", 5) + "The tide turns…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeLLM(t, answerStep(t, tt.answer))
+			c := bareClient(t, advisorBook(t, f), nil)
+			r := decodeAsk(t, c.runCommand(1, "quire.ask", map[string]any{"persona": "continuity-editor", "message": "Is Mara consistent?"}))
+			assert.Equal(t, tt.answer, r.Answer)
+
+			msgs := c.shown()
+			require.Len(t, msgs, 2, "%v", msgs)
+			assert.Equal(t, protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: "Asking the Continuity Editor…"}, msgs[0])
+			assert.Equal(t, protocol.MessageTypeInfo, msgs[1].Type)
+			first, _, _ := strings.Cut(msgs[1].Message, "\n")
+			assert.Equal(t, tt.firstLine, first)
+			path := fullAnswerPath(t, msgs[1].Message)
+			assert.True(t, filepath.IsAbs(path), path)
+			assert.False(t, strings.HasPrefix(path, c.root), "the answer is not written in the book")
+			doc, err := os.ReadFile(path)
+			require.NoError(t, err, "the answer document is written")
+			assert.Contains(t, string(doc), "# Continuity Editor")
+			assert.Contains(t, string(doc), strings.TrimSpace(tt.answer))
+			assert.Empty(t, c.heldNotes("window/showDocument"))
+			assert.Empty(t, c.heldNotes(protocol.MethodProgress))
+		})
+	}
+}
+
+// A client with progress hears no "Asking…", and the progress title
+// does not start with "quire:" (Helix prefixes the server's name).
+func TestAskCommandProgressTitle(t *testing.T) {
+	f := newFakeLLM(t, answerStep(t, "Fine."))
+	c := showDocClient(t, advisorBook(t, f), false)
+	decodeAsk(t, c.runCommand(1, "quire.ask", map[string]any{"persona": "continuity-editor", "message": "Hello?"}))
+	begin := c.progressOf(`"quire/ask/1"`)
+	require.NotEmpty(t, begin)
+	assert.Equal(t, "Continuity Editor", begin[0].Title)
+	msgs := c.shown()
+	require.Len(t, msgs, 1, "only the answer is told: %v", msgs)
+	assert.True(t, strings.HasPrefix(msgs[0].Message, "Continuity Editor answered: Fine."), msgs[0].Message)
+}
+
+// An advisor action's answer document shows the action's name, not its
+// long prompt.
+func TestAdvisorActionAnswerShowsTheActionName(t *testing.T) {
+	f := newFakeLLM(t, answerStep(t, "No slips."))
+	c := bareClient(t, advisorBook(t, f), nil)
+	var check *codeAction
+	require.Eventually(t, func() bool {
+		m := c.call("ca", protocol.MethodTextDocumentCodeAction, map[string]any{
+			"textDocument": map[string]any{"uri": c.uri("manuscript/01-harbor.md")}, "range": span(4, 2, 2), "context": map[string]any{"diagnostics": []any{}}})
+		require.Nil(t, m.Error, "%s", m)
+		var actions []codeAction
+		require.NoError(t, json.Unmarshal(m.Result, &actions))
+		for i := range actions {
+			if strings.HasSuffix(actions[i].Title, ": Continuity check") {
+				check = &actions[i]
+			}
+		}
+		return check != nil
+	}, wireTimeout, 20*time.Millisecond)
+	raw, err := json.Marshal(check.Command.Arguments[0])
+	require.NoError(t, err)
+	var args askArgs
+	require.NoError(t, json.Unmarshal(raw, &args))
+	assert.Equal(t, "Continuity check", args.Action)
+	assert.Greater(t, strings.Count(args.Message, "\n"), 3, "the message is the action's long prompt")
+
+	decodeAsk(t, c.runCommand(1, check.Command.Command, args))
+	msgs := c.shown()
+	require.NotEmpty(t, msgs)
+	doc, err := os.ReadFile(fullAnswerPath(t, msgs[len(msgs)-1].Message))
+	require.NoError(t, err)
+	assert.Contains(t, string(doc), "> Continuity check\n")
+	assert.NotContains(t, string(doc), strings.SplitN(strings.TrimSpace(args.Message), "\n", 2)[0], "the long prompt is not repeated")
 }

@@ -135,3 +135,41 @@ func TestBoundQuote(t *testing.T) {
 	assert.True(t, json.Valid([]byte(`"`+q+`"`)))
 	assert.Equal(t, "x", boundQuote("  x \n"))
 }
+
+// A range that covers no whole word is the cursor: Helix sends the
+// cursor's one-character selection, eglot point..point+1.
+func TestCodeActionsTakeANarrowRangeForTheCursor(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, bookFiles))
+	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
+	atCursor := coreActionLabels(llm.ScopeFile, llm.ScopeProject)
+	tests := []struct {
+		name      string
+		r         protocol.Range
+		selection bool
+		lookup    bool
+	}{
+		{name: "one character of a word (eglot, Helix)", r: span(2, 22, 23), lookup: true},
+		{name: "one character of a space", r: span(4, 6, 7)},
+		{name: "part of a word", r: span(4, 1, 4)},
+		{name: "the ends of two words", r: span(4, 4, 9)},
+		{name: "one letter after a space", r: span(4, 7, 8)},
+		{name: "a whole word", r: span(4, 0, 6), selection: true},
+		{name: "a sentence", r: span(2, 0, 21), selection: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := titles(codeActionsAt(t, c, "manuscript/01-harbor.md", tt.r))
+			if tt.selection {
+				assert.Contains(t, got, "Ask Writing Coach about this")
+				assert.NotContains(t, got, atCursor[0])
+				return
+			}
+			want := atCursor
+			if tt.lookup {
+				want = append(slices.Clone(atCursor), "Look up Ilse Dorn")
+			}
+			assert.Equal(t, want, got)
+		})
+	}
+}
