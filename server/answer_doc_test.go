@@ -174,7 +174,7 @@ func TestAskCommandTellsAClientWithoutWindowCapabilities(t *testing.T) {
 			f := newFakeLLM(t, answerStep(t, tt.answer))
 			c := bareClient(t, advisorBook(t, f), nil)
 			r := decodeAsk(t, c.runCommand(1, "quire.ask", map[string]any{"persona": "continuity-editor", "message": "Is Mara consistent?"}))
-			assert.Equal(t, tt.answer, r.Answer)
+			assert.Equal(t, strings.TrimSpace(tt.answer), r.Answer)
 
 			msgs := c.shown()
 			require.Len(t, msgs, 2, "%v", msgs)

@@ -346,7 +346,7 @@ func TestProposalLifecycle(t *testing.T) {
 				c.call(methodDiscard, map[string]any{"id": id}, &res)
 				assert.Equal(t, discardResult{ID: id, Discarded: true}, res)
 				var again discardResult
-				assert.ErrorContains(t, c.callErr(methodDiscard, map[string]any{"id": id}, &again), "no proposal")
+				assert.ErrorContains(t, c.callErr(methodDiscard, map[string]any{"id": id}, &again), "no longer available")
 			}, wantStatus: "gone"},
 	}
 	for _, tt := range tests {
