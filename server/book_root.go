@@ -14,8 +14,9 @@ import (
 // control takes the opened file's folder (manuscript/), Helix the folder
 // it was started in. So the book is looked for upward from the workspace
 // root and from each opened document: the nearest folder holding
-// quire.yaml, or both codex/ and manuscript/. When there is none, the
-// writer is told once, instead of working in an empty book.
+// quire.yaml, or both codex/ and manuscript/. When a Markdown document
+// opened has none, the writer is told once, instead of working in an
+// empty book.
 
 // findBook returns the book folder that holds dir, or dir itself.
 func findBook(dir string) (string, bool) {

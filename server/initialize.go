@@ -64,7 +64,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 // initialized opens the workspace's projects in the background; features
 // answer as soon as their project is ready. Each is the book that holds
 // a workspace root (book_root.go).
-func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
+func (s *Server) initialized(context.Context, json.RawMessage) error {
 	s.mu.Lock()
 	roots := s.roots
 	// A client that says initialized twice gets its projects once.
@@ -73,12 +73,12 @@ func (s *Server) initialized(ctx context.Context, _ json.RawMessage) error {
 	}
 	s.loading = true
 	s.mu.Unlock()
+	// A root in no book still opens as it did; the writer is told when a
+	// chapter opened there has no book either (discoverBook): the book may
+	// lie below the root, and open with its first chapter.
 	books, lost := bookRoots(roots)
 	for _, root := range books {
 		s.openProject(root, !slices.Contains(lost, root))
-	}
-	if len(lost) > 0 {
-		s.tellNoBook(ctx, lost[0])
 	}
 	return nil
 }
