@@ -94,7 +94,7 @@ func (a *advisor) conversation(id string, proj *project, persona string) (string
 	}
 	c, ok := a.convs[id]
 	if ok && (c.proj != proj || c.persona != persona) {
-		return "", nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("conversation %s is with %s in another book or with another persona; start a new one", id, c.persona))
+		return "", nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("This conversation is with the %s, in another book or with another advisor; start a new one.", llm.ResolvePersona(c.persona).Name))
 	}
 	if !ok {
 		a.convs[id] = &conversation{proj: proj, persona: persona}
@@ -240,7 +240,11 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 	}
 	if persona != "" {
 		if _, ok := llm.PersonaByID(persona); !ok {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("no persona %q; quire/personas lists them", persona))
+			var ids []string
+			for _, p := range llm.Personas() {
+				ids = append(ids, p.ID)
+			}
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("There is no advisor %q; the advisors are %s.", persona, strings.Join(ids, ", ")))
 		}
 	}
 	persona = llm.ResolvePersona(persona).ID
