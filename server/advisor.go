@@ -244,7 +244,7 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 			for _, p := range llm.Personas() {
 				ids = append(ids, p.ID)
 			}
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("There is no advisor %q; the advisors are %s.", persona, strings.Join(ids, ", ")))
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("There is no persona %q; the advisors are %s.", persona, strings.Join(ids, ", ")))
 		}
 	}
 	persona = llm.ResolvePersona(persona).ID
