@@ -326,6 +326,10 @@ class Quire implements ChatHost, vscode.Disposable {
     return ed.selection.isEmpty ? { uri } : { uri, range: toRange(ed.selection) };
   }
 
+  log(line: string): void {
+    this.output.appendLine(line);
+  }
+
   rememberPersona(id: string): void {
     void this.context.workspaceState.update(personaKey, id);
   }
