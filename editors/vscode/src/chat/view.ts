@@ -20,6 +20,8 @@ export interface ChatHost {
   applyProposal(id: string): Promise<{ applied: boolean; message?: string }>;
   discardProposal(id: string): Promise<void>;
   openDiff(p: Proposal, nearUri?: string): Promise<void>;
+  // closeDiff closes the proposal's diff tabs once it is applied or discarded.
+  closeDiff(id: string): Promise<void>;
   peekPrompt(params: AskParams): Promise<void>;
   editorContext(): { uri?: string; range?: Range };
   display(): DisplaySettings;
@@ -287,6 +289,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.dispatch({ type: "proposalOutcome", id, state: "applying" });
     try {
       const r = await this.host.applyProposal(id);
+      if (r.applied) {
+        await this.host.closeDiff(id);
+      }
       this.dispatch(
         r.applied
           ? { type: "proposalOutcome", id, state: "applied", message: r.message }
@@ -301,6 +306,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async discard(id: string): Promise<void> {
     try {
       await this.host.discardProposal(id);
+      await this.host.closeDiff(id);
       this.dispatch({ type: "proposalOutcome", id, state: "discarded" });
     } catch (e) {
       this.dispatch({ type: "proposalOutcome", id, state: "failed", message: errorOf(e).message });
