@@ -115,3 +115,37 @@ describe("chat webview renderer", () => {
     assert.strictEqual(page.doc.querySelector(".msg.user .text")?.textContent, "Is this right?");
   });
 });
+
+describe("chat webview styles", () => {
+  // The chat lives in a narrow sidebar: long diff lines and long provider
+  // errors wrap instead of making the chat scroll sideways.
+  it("wraps diff lines and errors", () => {
+    const page = loadChat({ css: true });
+    let s = answered("ok");
+    s = reduce(s, { type: "ask", persona: "continuity-editor", token: "t2", text: "again" });
+    s = reduce(s, { type: "failed", token: "t2", code: -32603, message: "quire could not reach the model at http://127.0.0.1:1/v1/chat/completions: " + "x".repeat(300) });
+    s = reduce(s, { type: "ask", persona: "continuity-editor", token: "t3", text: "propose" });
+    s = reduce(s, { type: "result", token: "t3", result: { persona: "continuity-editor", answer: "", evidence: [], proposals: ["p-1"], conversationId: "c" } });
+    s = reduce(s, {
+      type: "proposals",
+      proposals: [
+        {
+          id: "p-1", kind: "update", name: "Teodora Quill", entryType: "character", path: "codex/t.md", changeSummary: "eyes",
+          markdown: "", warnings: null, created: "", status: "pending", diff: `--- a/codex/t.md\n+++ b/codex/t.md\n@@ -1 +1 @@\n-a\n+${"long ".repeat(80)}\n`,
+        },
+      ],
+    });
+    page.draw(viewModel(s, personas, display));
+    assert.deepStrictEqual(page.errors, []);
+    const style = (sel: string): CSSStyleDeclaration => {
+      const e = page.doc.querySelector(sel);
+      assert.ok(e, `no ${sel}`);
+      return page.dom.window.getComputedStyle(e);
+    };
+    for (const sel of [".diff pre .diff-add", ".msg.assistant .error div"]) {
+      assert.strictEqual(style(sel).whiteSpace, "pre-wrap", sel);
+      assert.strictEqual(style(sel).overflowWrap, "anywhere", sel);
+    }
+    assert.strictEqual(style(".error").overflowWrap, "anywhere");
+  });
+});
