@@ -4,7 +4,7 @@
 import * as crypto from "crypto";
 import * as vscode from "vscode";
 import { ResponseError } from "vscode-languageclient/node";
-import { contextLabel } from "../commands";
+import { contextLabel, userTurn } from "../commands";
 import { AskParams, AskProgress, AskResult, ErrorCodes, Persona, Proposal, Range } from "../protocol";
 import { DisplaySettings } from "../settings";
 import { chatHtml } from "./html";
@@ -138,7 +138,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.host.rememberPersona(persona);
     const token = `quire-ask-${++this.seq}-${Date.now()}`;
     const conversationId = params.conversationId ?? this.state.conversations[persona]?.conversationId;
-    this.dispatch({ type: "ask", persona, token, text: params.message, context: contextLabel(params.uri, params.range) });
+    this.dispatch({ type: "ask", persona, token, text: userTurn(params), context: contextLabel(params.uri, params.range) });
     const cts = new vscode.CancellationTokenSource();
     this.cancels.set(token, cts);
     this.askUris.set(token, params.uri);
