@@ -15,6 +15,8 @@ export interface ProposalUi {
   discard(id: string): Promise<void>;
   // The diff tabs of the proposal, once it is applied or discarded.
   closeDiff(id: string): Promise<void>;
+  // Shows the file the applied edit changed, unsaved, for review.
+  reveal(p: Proposal): Promise<void>;
   // The chat's card follows what happened here.
   changed(id: string, state: "applied" | "discarded"): void;
   info(m: string): void;
@@ -62,6 +64,9 @@ export async function applyProposalFlow(ui: ProposalUi, id?: string): Promise<vo
     if (r.applied) {
       ui.changed(id, "applied");
       await ui.closeDiff(id);
+      if (p) {
+        await ui.reveal(p);
+      }
       ui.info(appliedMessage(p));
     } else {
       ui.warn(`quire: ${what(p)} was not applied${r.message ? `: ${withoutIds(r.message)}` : "."}`);

@@ -535,6 +535,18 @@ class Quire implements ChatHost, vscode.Disposable {
     }
   }
 
+  /** revealApplied opens the file an applied proposal changed: the edit is there, unsaved. */
+  async revealApplied(p: Proposal, nearUri?: string): Promise<void> {
+    const root = this.rootFor(nearUri);
+    if (!root || !p.path) {
+      return;
+    }
+    const file = vscode.Uri.file(path.join(root, p.path));
+    await vscode.window
+      .showTextDocument(file, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.One })
+      .then(undefined, (e: unknown) => this.log(`showing ${p.path}: ${errorOf(e).message}`));
+  }
+
   private proposalUi(title: string): ProposalUi {
     return {
       pick: () => this.pickProposal(title),
@@ -544,6 +556,7 @@ class Quire implements ChatHost, vscode.Disposable {
       apply: (id) => this.applyProposal(id),
       discard: (id) => this.discardProposal(id),
       closeDiff: (id) => this.closeDiff(id),
+      reveal: (p) => this.revealApplied(p),
       changed: (id, state) => this.chat.proposalChanged(id, state),
       info: (m) => void vscode.window.showInformationMessage(m),
       warn: (m) => void vscode.window.showWarningMessage(m),

@@ -22,6 +22,8 @@ export interface ChatHost {
   openDiff(p: Proposal, nearUri?: string): Promise<void>;
   // closeDiff closes the proposal's diff tabs once it is applied or discarded.
   closeDiff(id: string): Promise<void>;
+  // revealApplied shows the file an applied proposal changed.
+  revealApplied(p: Proposal, nearUri?: string): Promise<void>;
   peekPrompt(params: AskParams): Promise<void>;
   editorContext(): { uri?: string; range?: Range };
   display(): DisplaySettings;
@@ -291,6 +293,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       const r = await this.host.applyProposal(id);
       if (r.applied) {
         await this.host.closeDiff(id);
+        const p = this.proposalInfo.get(id);
+        if (p) {
+          await this.host.revealApplied(p, this.uriForProposal(id));
+        }
       }
       this.dispatch(
         r.applied

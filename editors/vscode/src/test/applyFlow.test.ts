@@ -32,6 +32,7 @@ function fakeUi(opts: { pick?: Proposal; confirm?: boolean; apply?: { applied: b
     },
     discard: async (id) => void calls.push(`discard ${id}`),
     closeDiff: async (id) => void calls.push(`close ${id}`),
+    reveal: async (p) => void calls.push(`reveal ${p.path}`),
     changed: (id, state) => void calls.push(`changed ${id} ${state}`),
     info: (m) => void calls.push(`info ${m}`),
     warn: (m) => void calls.push(`warn ${m}`),
@@ -51,6 +52,7 @@ describe("applyProposalFlow", () => {
       "apply p-bd59066e364d",
       "changed p-bd59066e364d applied",
       "close p-bd59066e364d",
+      "reveal codex/characters/teodora-quill/index.md",
       "info quire: applied “eyes” to codex/characters/teodora-quill/index.md. Review and save.",
     ]);
   });
