@@ -106,6 +106,9 @@
       log.appendChild(el("div", "error", m.message));
     }
   });
+  // Any other uncaught error reaches the extension's log too, not only
+  // the webview's developer tools.
+  window.addEventListener("error", (e) => post({ type: "renderError", message: e.message }));
   const saved = vscode.getState();
   if (saved && typeof saved.draft === "string") {
     input.value = saved.draft;

@@ -80,6 +80,16 @@ function outline(n: Node): string {
   return `<${tag}>${inner}</${tag}>`;
 }
 
+describe("chat webview errors", () => {
+  it("tells the extension about an uncaught error in the page", () => {
+    const page = loadChat();
+    page.dom.window.dispatchEvent(new page.dom.window.ErrorEvent("error", { message: "boom" }));
+    // Posted from the page's realm: compared as JSON.
+    const reported = page.posted.filter((m) => m.type === "renderError").map((m) => JSON.stringify(m));
+    assert.deepStrictEqual(reported, [JSON.stringify({ type: "renderError", message: "boom" })]);
+  });
+});
+
 describe("chat webview renderer", () => {
   type Renderer = { create(post: (m: unknown) => void): { blocks(b: Block[], parent: HTMLElement): void } };
 
