@@ -1,5 +1,6 @@
 // @ts-check
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -19,18 +20,24 @@ export default tseslint.config(
     },
   },
   {
+    // The chat webview's scripts run in a browser, loaded as classic
+    // scripts in order (render.js, then chat.js); the type check is
+    // media/tsconfig.json.
     files: ["media/**/*.js"],
     languageOptions: {
       sourceType: "script",
       globals: {
-        window: "readonly",
-        document: "readonly",
+        ...globals.browser,
         acquireVsCodeApi: "readonly",
-        console: "readonly",
       },
     },
     rules: {
       eqeqeq: ["error", "always"],
+      // A name that hides another (a parameter named like its function)
+      // broke the chat once; nothing outside the browser would notice.
+      "no-shadow": ["error", { builtinGlobals: false, hoist: "all" }],
+      "no-implicit-globals": "off",
+      "no-unused-vars": ["error", { vars: "all", args: "after-used" }],
       "no-restricted-properties": [
         "error",
         { property: "innerHTML", message: "Build DOM nodes with textContent; never parse text as HTML." },

@@ -57,7 +57,19 @@ export function askParamsFrom(args: readonly unknown[]): Partial<AskParams> | un
   if (typeof a.selectionHash === "string" && a.selectionHash !== "") {
     out.selectionHash = a.selectionHash;
   }
+  if (typeof a.action === "string" && a.action.trim() !== "") {
+    out.action = a.action.trim();
+  }
   return out;
+}
+
+/**
+ * userTurn is what the chat shows as the writer's turn: an advisor
+ * action's title rather than the 20-line prompt it sends, else the
+ * question as typed.
+ */
+export function userTurn(p: Pick<AskParams, "action" | "message">): string {
+  return p.action ?? p.message;
 }
 
 /** idFrom reads a proposal id from {id} or a bare string argument. */

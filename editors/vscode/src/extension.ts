@@ -15,6 +15,7 @@ import { actionPickItems, applicableActions, CodeActionLike, matchCodeAction, no
 import { ChatHost, ChatViewProvider, errorOf } from "./chat/view";
 import { QuireLanguageClient } from "./client";
 import { askParamsFrom, bookRootFor, contextLabel, idFrom } from "./commands";
+import { applyProposalFlow, discardProposalFlow, ProposalUi } from "./applyFlow";
 import { applyFileDiff, parseDiff } from "./diff";
 import {
   AdvisorAction,
@@ -34,12 +35,12 @@ import {
 import { resolveServer, startFailedMessage } from "./server";
 import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
 import { mergeBook, statusView } from "./status";
+import { isProposalDoc, peekDoc, peekScheme, proposalDocPath, proposalScheme } from "./virtualDocs";
 
 // The question the server's own code actions ask; used when the writer
 // leaves the question empty.
 const defaultQuestion = "What do you think of this passage?";
 const personaKey = "quire.persona.last";
-const proposalScheme = "quire-proposal";
 
 function isExecutable(p: string): boolean {
   try {
@@ -73,8 +74,10 @@ class Quire implements ChatHost, vscode.Disposable {
   private personaCache: Persona[] = [];
   private lastEditor?: vscode.TextEditor;
   private startError?: string;
-  private readonly proposalDocs = new Map<string, string>();
-  private readonly proposalDocsChanged = new vscode.EventEmitter<vscode.Uri>();
+  // The text of the read-only documents under quire's schemes (virtualDocs.ts).
+  private readonly virtualDocs = new Map<string, string>();
+  private readonly virtualDocsChanged = new vscode.EventEmitter<vscode.Uri>();
+  private peekSeq = 0;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.chat = new ChatViewProvider(context.extensionUri, this);
@@ -86,12 +89,14 @@ class Quire implements ChatHost, vscode.Disposable {
       this.output,
       this.status,
       this.chat,
-      this.proposalDocsChanged,
+      this.virtualDocsChanged,
       vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, this.chat, { webviewOptions: { retainContextWhenHidden: true } }),
-      vscode.workspace.registerTextDocumentContentProvider(proposalScheme, {
-        onDidChange: this.proposalDocsChanged.event,
-        provideTextDocumentContent: (uri) => this.proposalDocs.get(uri.toString()) ?? "",
-      }),
+      ...[proposalScheme, peekScheme].map((scheme) =>
+        vscode.workspace.registerTextDocumentContentProvider(scheme, {
+          onDidChange: this.virtualDocsChanged.event,
+          provideTextDocumentContent: (uri) => this.virtualDocs.get(uri.toString()) ?? "",
+        }),
+      ),
       vscode.window.onDidChangeActiveTextEditor((e) => {
         if (e && isBookDocument(e.document)) {
           this.lastEditor = e;
@@ -326,6 +331,10 @@ class Quire implements ChatHost, vscode.Disposable {
     return ed.selection.isEmpty ? { uri } : { uri, range: toRange(ed.selection) };
   }
 
+  log(line: string): void {
+    this.output.appendLine(line);
+  }
+
   rememberPersona(id: string): void {
     void this.context.workspaceState.update(personaKey, id);
   }
@@ -465,17 +474,13 @@ class Quire implements ChatHost, vscode.Disposable {
 
   async peekPrompt(params: AskParams): Promise<void> {
     try {
-      let body: unknown = await this.running().sendRequest(Methods.peekPrompt, params);
-      if (typeof body === "string") {
-        try {
-          body = JSON.parse(body);
-        } catch {
-          // Not JSON after all: show the text as it came.
-        }
-      }
-      const content = typeof body === "string" ? body : JSON.stringify(body, null, 2);
-      const doc = await vscode.workspace.openTextDocument({ language: "json", content });
-      await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+      const body: unknown = await this.running().sendRequest(Methods.peekPrompt, params);
+      const persona = params.persona ?? this.defaultPersona();
+      const name = this.personaCache.find((p) => p.id === persona)?.name ?? persona;
+      const d = peekDoc(++this.peekSeq, name, body);
+      // A read-only document: closing it never asks to save.
+      const uri = this.showVirtual(vscode.Uri.from({ scheme: peekScheme, path: d.path }), d.content);
+      await vscode.window.showTextDocument(uri, { preview: false, viewColumn: vscode.ViewColumn.Beside });
     } catch (e) {
       void vscode.window.showErrorMessage(`quire: Peek prompt failed: ${errorOf(e).message}`);
     }
@@ -505,52 +510,66 @@ class Quire implements ChatHost, vscode.Disposable {
     return pick?.proposal;
   }
 
-  private async applyFromCommand(args: unknown[]): Promise<void> {
-    let id = idFrom(args);
-    if (id === undefined) {
-      const p = await this.pickProposal("quire: Apply proposal");
-      if (!p) {
-        return;
+  private showVirtual(uri: vscode.Uri, content: string): vscode.Uri {
+    this.virtualDocs.set(uri.toString(), content);
+    this.virtualDocsChanged.fire(uri);
+    return uri;
+  }
+
+  /** closeDiff closes the tabs that show a proposal: once applied or discarded they compare nothing. */
+  async closeDiff(id: string): Promise<void> {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
+      const input = t.input;
+      if (input instanceof vscode.TabInputTextDiff) {
+        return isProposalDoc(input.modified, id) || isProposalDoc(input.original, id);
       }
-      await this.openDiff(p);
-      const ok = await vscode.window.showInformationMessage(
-        `Apply “${p.changeSummary || p.name}” to ${p.path}?`,
-        { modal: true, detail: "The diff editor shows the change. quire refuses the proposal if the file changed since." },
-        "Apply",
-      );
-      if (ok !== "Apply") {
-        return;
-      }
-      id = p.id;
+      return input instanceof vscode.TabInputText && isProposalDoc(input.uri, id);
+    });
+    if (tabs.length > 0) {
+      await vscode.window.tabGroups.close(tabs).then(undefined, (e: unknown) => this.log(`closing the proposal's tabs: ${errorOf(e).message}`));
     }
-    try {
-      const r = await this.applyProposal(id);
-      if (r.applied) {
-        this.chat.proposalChanged(id, "applied");
-        void vscode.window.showInformationMessage(`quire: applied proposal ${id}.`);
-      } else {
-        void vscode.window.showWarningMessage(`quire: proposal ${id} was not applied${r.message ? `: ${r.message}` : "."}`);
+    for (const k of [...this.virtualDocs.keys()]) {
+      if (isProposalDoc(vscode.Uri.parse(k), id)) {
+        this.virtualDocs.delete(k);
       }
-    } catch (e) {
-      void vscode.window.showErrorMessage(`quire: ${errorOf(e).message}`);
     }
   }
 
+  /** revealApplied opens the file an applied proposal changed: the edit is there, unsaved. */
+  async revealApplied(p: Proposal, nearUri?: string): Promise<void> {
+    const root = this.rootFor(nearUri);
+    if (!root || !p.path) {
+      return;
+    }
+    const file = vscode.Uri.file(path.join(root, p.path));
+    await vscode.window
+      .showTextDocument(file, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.One })
+      .then(undefined, (e: unknown) => this.log(`showing ${p.path}: ${errorOf(e).message}`));
+  }
+
+  private proposalUi(title: string): ProposalUi {
+    return {
+      pick: () => this.pickProposal(title),
+      showDiff: (p) => this.openDiff(p),
+      confirm: async (question, detail, action) =>
+        (await vscode.window.showInformationMessage(question, { modal: true, detail }, action)) === action,
+      apply: (id) => this.applyProposal(id),
+      discard: (id) => this.discardProposal(id),
+      closeDiff: (id) => this.closeDiff(id),
+      reveal: (p) => this.revealApplied(p),
+      changed: (id, state) => this.chat.proposalChanged(id, state),
+      info: (m) => void vscode.window.showInformationMessage(m),
+      warn: (m) => void vscode.window.showWarningMessage(m),
+      error: (m) => void vscode.window.showErrorMessage(m),
+    };
+  }
+
+  private async applyFromCommand(args: unknown[]): Promise<void> {
+    await applyProposalFlow(this.proposalUi("quire: Apply proposal"), idFrom(args));
+  }
+
   private async discardFromCommand(args: unknown[]): Promise<void> {
-    let id = idFrom(args);
-    if (id === undefined) {
-      id = (await this.pickProposal("quire: Discard proposal"))?.id;
-      if (id === undefined) {
-        return;
-      }
-    }
-    try {
-      await this.discardProposal(id);
-      this.chat.proposalChanged(id, "discarded");
-      void vscode.window.showInformationMessage(`quire: discarded proposal ${id}.`);
-    } catch (e) {
-      void vscode.window.showErrorMessage(`quire: ${errorOf(e).message}`);
-    }
+    await discardProposalFlow(this.proposalUi("quire: Discard proposal"), idFrom(args));
   }
 
   private async reindex(args: unknown[]): Promise<void> {
@@ -593,9 +612,9 @@ class Quire implements ChatHost, vscode.Disposable {
     const root = this.rootFor(nearUri);
     const files = p.diff ? parseDiff(p.diff).files : [];
     if (!root || files.length === 0) {
-      // No diff to apply: show the proposed text itself.
-      const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: p.markdown });
-      await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      // No diff to apply: show the proposed text itself, read-only.
+      const uri = this.showVirtual(vscode.Uri.from({ scheme: proposalScheme, path: proposalDocPath(p.id, p.path || `${p.name}.md`, "preview") }), p.markdown);
+      await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
       return;
     }
     for (const f of files) {
@@ -617,13 +636,10 @@ class Quire implements ChatHost, vscode.Disposable {
         void vscode.window.showWarningMessage(`quire: ${rel} changed since the proposal was made (${errorOf(e).message}); applying it will be refused.`);
         continue;
       }
-      const right = vscode.Uri.from({ scheme: proposalScheme, path: `/${p.id}/${rel}` });
-      this.proposalDocs.set(right.toString(), newText);
-      this.proposalDocsChanged.fire(right);
+      const right = this.showVirtual(vscode.Uri.from({ scheme: proposalScheme, path: proposalDocPath(p.id, rel, "proposed") }), newText);
       let left = target;
       if (f.oldPath === null) {
-        left = vscode.Uri.from({ scheme: proposalScheme, path: `/${p.id}/new/${rel}` });
-        this.proposalDocs.set(left.toString(), "");
+        left = this.showVirtual(vscode.Uri.from({ scheme: proposalScheme, path: proposalDocPath(p.id, rel, "empty") }), "");
       }
       await vscode.commands.executeCommand("vscode.diff", left, right, `${path.basename(rel)} ↔ proposal: ${p.changeSummary || p.name}`, {
         preview: files.length === 1,

@@ -26,6 +26,9 @@ export interface AskParams {
   conversationId?: string;
   workDoneToken?: string | number;
   selectionHash?: string;
+  // The title of the advisor action that asks (e.g. "Continuity check"):
+  // the writer's turn in the chat, instead of the action's long prompt.
+  action?: string;
 }
 
 export interface ToolRow {

@@ -4,9 +4,11 @@
 import * as crypto from "crypto";
 import * as vscode from "vscode";
 import { ResponseError } from "vscode-languageclient/node";
-import { contextLabel } from "../commands";
+import { contextLabel, userTurn } from "../commands";
 import { AskParams, AskProgress, AskResult, ErrorCodes, Persona, Proposal, Range } from "../protocol";
 import { DisplaySettings } from "../settings";
+import { chatHtml } from "./html";
+import { FromWebview, ToWebview } from "./messages";
 import { Action, ChatState, emptyState, reduce, runningToken } from "./state";
 import { viewModel } from "./viewModel";
 
@@ -18,25 +20,18 @@ export interface ChatHost {
   applyProposal(id: string): Promise<{ applied: boolean; message?: string }>;
   discardProposal(id: string): Promise<void>;
   openDiff(p: Proposal, nearUri?: string): Promise<void>;
+  // closeDiff closes the proposal's diff tabs once it is applied or discarded.
+  closeDiff(id: string): Promise<void>;
+  // revealApplied shows the file an applied proposal changed.
+  revealApplied(p: Proposal, nearUri?: string): Promise<void>;
   peekPrompt(params: AskParams): Promise<void>;
   editorContext(): { uri?: string; range?: Range };
   display(): DisplaySettings;
   rememberPersona(id: string): void;
   defaultPersona(): string | undefined;
+  // log writes to the extension's output channel.
+  log(line: string): void;
 }
-
-type FromWebview =
-  | { type: "ready" }
-  | { type: "ask"; text: string }
-  | { type: "peek"; text: string }
-  | { type: "cancel" }
-  | { type: "persona"; id: string }
-  | { type: "reset" }
-  | { type: "open"; uri: string; range?: Range }
-  | { type: "link"; href: string }
-  | { type: "apply"; id: string }
-  | { type: "discard"; id: string }
-  | { type: "diff"; id: string };
 
 export function errorOf(e: unknown): { code?: number; message: string } {
   if (e instanceof ResponseError) {
@@ -145,7 +140,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.host.rememberPersona(persona);
     const token = `quire-ask-${++this.seq}-${Date.now()}`;
     const conversationId = params.conversationId ?? this.state.conversations[persona]?.conversationId;
-    this.dispatch({ type: "ask", persona, token, text: params.message, context: contextLabel(params.uri, params.range) });
+    this.dispatch({ type: "ask", persona, token, text: userTurn(params), context: contextLabel(params.uri, params.range) });
     const cts = new vscode.CancellationTokenSource();
     this.cancels.set(token, cts);
     this.askUris.set(token, params.uri);
@@ -259,6 +254,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case "discard":
         await this.discard(m.id);
         return;
+      case "renderError":
+        this.host.log(`chat: could not draw a message: ${m.message}`);
+        return;
       case "diff": {
         const p = this.proposalInfo.get(m.id);
         if (p) {
@@ -293,6 +291,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.dispatch({ type: "proposalOutcome", id, state: "applying" });
     try {
       const r = await this.host.applyProposal(id);
+      if (r.applied) {
+        await this.host.closeDiff(id);
+        const p = this.proposalInfo.get(id);
+        if (p) {
+          await this.host.revealApplied(p, this.uriForProposal(id));
+        }
+      }
       this.dispatch(
         r.applied
           ? { type: "proposalOutcome", id, state: "applied", message: r.message }
@@ -307,6 +312,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async discard(id: string): Promise<void> {
     try {
       await this.host.discardProposal(id);
+      await this.host.closeDiff(id);
       this.dispatch({ type: "proposalOutcome", id, state: "discarded" });
     } catch (e) {
       this.dispatch({ type: "proposalOutcome", id, state: "failed", message: errorOf(e).message });
@@ -340,11 +346,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     const ctx = this.host.editorContext();
     const vm = viewModel(this.state, this.personaList, this.host.display(), contextLabel(ctx.uri, ctx.range));
-    void this.view.webview.postMessage({ type: "state", vm });
+    void this.view.webview.postMessage({ type: "state", vm } satisfies ToWebview);
   }
 
   private postError(message: string): void {
-    void this.view?.webview.postMessage({ type: "error", message });
+    void this.view?.webview.postMessage({ type: "error", message } satisfies ToWebview);
   }
 
   /** editorChanged redraws the "about" line when the writer moves to another file or selection. */
@@ -355,42 +361,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = crypto.randomBytes(16).toString("base64");
-    const media = (f: string): vscode.Uri => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, "media", f));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-    ].join("; ");
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${media("chat.css")}" rel="stylesheet">
-<title>quire advisor</title>
-</head>
-<body>
-<header id="bar">
-  <select id="persona" aria-label="Persona"></select>
-  <button id="reset" class="secondary" title="Start a new conversation with this persona">New</button>
-</header>
-<p id="focus"></p>
-<main id="log" aria-live="polite"></main>
-<footer>
-  <p id="context"></p>
-  <textarea id="input" rows="3" placeholder="Ask the advisor… (Ctrl+Enter to send)"></textarea>
-  <div class="buttons">
-    <button id="send">Ask</button>
-    <button id="cancel" class="secondary">Cancel</button>
-    <button id="peek" class="secondary" title="Open the exact request that would be sent to the model">Peek prompt</button>
-  </div>
-</footer>
-<script nonce="${nonce}" src="${media("chat.js")}"></script>
-</body>
-</html>`;
+    return chatHtml({
+      cspSource: webview.cspSource,
+      nonce: crypto.randomBytes(16).toString("base64"),
+      media: (f) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, "media", f)).toString(),
+    });
   }
 }

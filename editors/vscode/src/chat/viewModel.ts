@@ -2,47 +2,31 @@
 // into blocks, diffs into lines, display settings applied. The webview
 // builds DOM nodes from this with textContent only.
 import { evidenceLabel } from "../commands";
-import { DiffLine, parseDiff } from "../diff";
-import { Block, parseMarkdown } from "../markdown";
-import { Persona, Range, ToolRow } from "../protocol";
+import { parseDiff } from "../diff";
+import { parseMarkdown } from "../markdown";
+import { Persona, ToolRow } from "../protocol";
 import { DisplaySettings } from "../settings";
-import { ChatState, ErrorView, ProposalState } from "./state";
+import { withoutIds } from "../writerText";
+import { MessageVM, ProposalVM, ViewModel } from "./messages";
+import { ChatState, ProposalState } from "./state";
 
-export interface ProposalVM {
-  id: string;
-  state: ProposalState;
-  message?: string;
-  title: string;
-  changeSummary: string;
-  path: string;
-  warnings: string[];
-  diff: Pick<DiffLine, "kind" | "text">[];
-  // The proposed text, shown when the server sent no diff.
-  preview: string;
-  // Whether the native diff editor can show it (there is a diff to apply).
-  canOpenDiff: boolean;
-}
+export type { AssistantMessageVM, MessageVM, ProposalVM, UserMessageVM, ViewModel } from "./messages";
 
-export type MessageVM =
-  | { kind: "user"; text: string; context?: string }
-  | {
-      kind: "assistant";
-      status: "running" | "done" | "cancelled" | "error";
-      rows: { text: string; ok: boolean }[];
-      blocks: Block[];
-      evidence: { label: string; tool: string; uri: string; range?: Range }[];
-      proposals: ProposalVM[];
-      error?: ErrorView;
-      routing?: string;
-    };
-
-export interface ViewModel {
-  personas: { id: string; name: string; focus: string; busy: boolean }[];
-  active?: string;
-  busy: boolean;
-  context?: string;
-  showPeekButton: boolean;
-  messages: MessageVM[];
+/** proposalButtons is what a proposal's card offers in each state. */
+export function proposalButtons(state: ProposalState, loaded: boolean, hasDiff: boolean): Pick<ProposalVM, "canOpenDiff" | "canApply" | "canDiscard"> {
+  switch (state) {
+    case "pending":
+    case "failed":
+      // Failed: the editor did not take the edit (declined, or a document
+      // moved on); trying again may work.
+      return { canOpenDiff: hasDiff, canApply: loaded, canDiscard: true };
+    case "stale":
+    case "refused":
+      // The server will refuse it again: a file changed, or it was applied.
+      return { canOpenDiff: false, canApply: false, canDiscard: true };
+    default:
+      return { canOpenDiff: false, canApply: false, canDiscard: false };
+  }
 }
 
 /** rowText is a tool row as the server words it in $/progress: "<tool> <summary> ok|<CODE> <ms> ms". */
@@ -76,24 +60,25 @@ export function viewModel(s: ChatState, personas: Persona[], display: DisplaySet
       status: m.status,
       rows: display.showToolRows ? m.rows.map((r) => ({ text: rowText(r), ok: r.ok })) : [],
       blocks: parseMarkdown(m.text),
+      text: m.text,
       evidence: m.evidence.map((e) => ({ label: evidenceLabel(e), tool: e.tool, uri: e.uri, range: e.range })),
-      proposals: m.proposals.map((p) => {
+      proposals: m.proposals.map((p): ProposalVM => {
         const info = p.info;
         const diff = info?.diff ? parseDiff(info.diff).lines.map((l) => ({ kind: l.kind, text: l.text })) : [];
         return {
           id: p.id,
           state: p.state,
-          message: p.message,
-          title: info ? `${info.kind === "create" ? "Create" : "Update"} ${info.entryType} “${info.name}”` : p.id,
+          message: p.message === undefined ? undefined : withoutIds(p.message),
+          title: info ? `${info.kind === "create" ? "Create" : "Update"} ${info.entryType} “${info.name}”` : "Proposal",
           changeSummary: info?.changeSummary ?? "",
           path: info ? [info.path, info.soulPath].filter(Boolean).join(", ") : "",
           warnings: info?.warnings ?? [],
           diff,
           preview: diff.length === 0 ? (info?.markdown ?? "") : "",
-          canOpenDiff: diff.length > 0,
+          ...proposalButtons(p.state, info !== undefined, diff.length > 0),
         };
       }),
-      error: m.error,
+      error: m.error && { ...m.error, message: withoutIds(m.error.message) },
       routing: display.showRouting ? routing(m.serviceTier, m.warnings) : undefined,
     };
   });

@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { askParamsFrom, bookRootFor, contextLabel, evidenceLabel, idFrom, serverCommandsToRegister } from "../commands";
+import { askParamsFrom, bookRootFor, contextLabel, evidenceLabel, idFrom, serverCommandsToRegister, userTurn } from "../commands";
 
 const r = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 
@@ -27,6 +27,21 @@ describe("askParamsFrom", () => {
   for (const [name, args, want] of dropped) {
     it(name, () => assert.deepStrictEqual(askParamsFrom(args), want));
   }
+});
+
+describe("userTurn", () => {
+  const prompt = "You are checking continuity.\n".repeat(20);
+  it("an advisor action shows its title, not its prompt", () => {
+    const p = askParamsFrom([{ persona: "continuity-editor", message: prompt, action: "Continuity check", uri: "file:///b/m/03.md" }]);
+    assert.ok(p?.message);
+    assert.strictEqual(userTurn({ ...p, message: p.message }), "Continuity check");
+    // The title travels with the ask, for the server's answer document.
+    assert.strictEqual(p.action, "Continuity check");
+  });
+  it("a question typed in the chat shows as typed", () => {
+    assert.strictEqual(userTurn({ message: "Is Mara left-handed?" }), "Is Mara left-handed?");
+    assert.strictEqual(userTurn(askParamsFrom([{ message: "Why?", action: "  " }]) as { message: string }), "Why?");
+  });
 });
 
 describe("idFrom", () => {

@@ -38,6 +38,7 @@ import {
 } from "../protocol";
 import { didChangeConfigurationParams, serverSettings } from "../settings";
 import { mergeBook, statusView } from "../status";
+import { clientCapabilities } from "./vscodeStub";
 
 const bin = process.env.QUIRE_BIN;
 const required = process.env.QUIRE_REQUIRE_CONTRACT === "1";
@@ -329,7 +330,9 @@ async function start(): Promise<Harness> {
     workspaceFolders: [{ uri: fileUri(book), name: "book" }],
     capabilities: {
       window: { workDoneProgress: true },
-      workspace: { workspaceEdit: { documentChanges: true, resourceOperations: ["create"] }, configuration: true },
+      // The workspace-edit capability the extension's client declares, so
+      // the edits the server sends are the ones VS Code gets.
+      workspace: { workspaceEdit: clientCapabilities().workspace?.workspaceEdit, configuration: true },
     },
     initializationOptions: settings,
   });
@@ -731,6 +734,9 @@ describe("contract: extension modules against the real quire server", function (
     const r = await h.conn.sendRequest<ApplyResult>(Methods.applyProposal, { id: proposalId });
     assert.deepStrictEqual(r, { id: proposalId, applied: true });
     assert.strictEqual(h.applyEdits.length, editsBefore + 1, "one workspace/applyEdit");
+    // No change annotation: one that needs confirmation makes VS Code
+    // open its Refactor Preview with the edit unticked.
+    assert.doesNotMatch(JSON.stringify(h.applyEdits[editsBefore]), /changeAnnotations|annotationId|needsConfirmation/);
     const changes = h.applyEdits[editsBefore].documentChanges ?? [];
     assert.strictEqual(changes.length, 1, JSON.stringify(changes));
     const c = changes[0];

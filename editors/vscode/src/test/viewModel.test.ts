@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { reduce, emptyState, ChatState, Action } from "../chat/state";
+import { reduce, emptyState, ChatState, Action, ProposalState } from "../chat/state";
 import { rowText, viewModel } from "../chat/viewModel";
 
 const personas = [
@@ -92,5 +92,44 @@ describe("viewModel", () => {
 
   it("a row without a summary or code", () => {
     assert.strictEqual(rowText({ round: 1, tool: "list_chapters", summary: "", ok: false, ms: 0 }), "list_chapters failed 0 ms");
+  });
+
+  it("a card offers only what can still happen to the proposal", () => {
+    const buttons = (st: ProposalState, message?: string): string[] => {
+      const s = reduce(state(), { type: "proposalOutcome", id: "p-1", state: st, message });
+      const a = viewModel(s, personas, all).messages[1];
+      assert.ok(a.kind === "assistant");
+      const p = a.proposals[0];
+      return [p.canOpenDiff && "diff", p.canApply && "apply", p.canDiscard && "discard"].filter((b): b is string => typeof b === "string");
+    };
+    assert.deepStrictEqual(buttons("pending"), ["diff", "apply", "discard"]);
+    // The editor declined the edit: it may be tried again.
+    assert.deepStrictEqual(buttons("failed", "The editor did not apply the edit."), ["diff", "apply", "discard"]);
+    // The server refused it as stale: applying again would be refused again.
+    assert.deepStrictEqual(buttons("refused", "proposal p-bd59066e364d is stale: codex/t.md changed since it was proposed; ask again"), ["discard"]);
+    assert.deepStrictEqual(buttons("stale"), ["discard"]);
+    assert.deepStrictEqual(buttons("discarded"), []);
+    assert.deepStrictEqual(buttons("applied"), []);
+    assert.deepStrictEqual(buttons("applying"), []);
+  });
+
+  it("no internal id reaches the card", () => {
+    let s = reduce(state(), {
+      type: "proposalOutcome",
+      id: "p-1",
+      state: "refused",
+      message: "proposal p-bd59066e364d is stale: codex/t.md changed since it was proposed; ask again",
+    });
+    s = reduce(s, { type: "ask", persona: "continuity-editor", token: "t3", text: "More?" });
+    s = reduce(s, { type: "result", token: "t3", result: { persona: "continuity-editor", answer: "", evidence: [], proposals: ["p-0123456789ab"], conversationId: "c" } });
+    s = reduce(s, { type: "proposalMissing", ids: ["p-0123456789ab"], message: "The server no longer lists this proposal." });
+    const msgs = viewModel(s, personas, all).messages;
+    const first = msgs[1];
+    const last = msgs[3];
+    assert.ok(first.kind === "assistant" && last.kind === "assistant");
+    assert.strictEqual(first.proposals[0].message, "This proposal is stale: codex/t.md changed since it was proposed; ask again");
+    assert.strictEqual(last.proposals[0].title, "Proposal");
+    // Only the card's own id, which the webview posts back and never shows.
+    assert.doesNotMatch(JSON.stringify(msgs, (k, v: unknown) => (k === "id" ? undefined : v)), /p-[0-9a-f]{12}/);
   });
 });

@@ -1,0 +1,67 @@
+// A stand-in for the vscode module, enough for vscode-languageclient's
+// constructor, which only wires features up; it records command
+// registrations. With it the tests build the real QuireLanguageClient
+// outside VS Code and read what it registers and declares.
+import Module from "module";
+import type { ClientCapabilities } from "vscode-languageclient";
+
+export const registered: string[] = [];
+
+// Any property is another stub; calls and constructions return stubs.
+function stub(name: string): unknown {
+  const fn = function () {
+    return stub(name + "()");
+  };
+  return new Proxy(fn, {
+    get(_t, p) {
+      if (p === Symbol.toPrimitive) {
+        return () => name;
+      }
+      if (p === "then") {
+        return undefined;
+      }
+      if (name === "vscode" && p === "version") {
+        return "1.85.0";
+      }
+      if (name === "vscode.commands" && p === "registerCommand") {
+        return (id: string) => {
+          registered.push(id);
+          return { dispose: () => undefined };
+        };
+      }
+      return stub(`${name}.${String(p)}`);
+    },
+    construct() {
+      return stub(`new ${name}`) as object;
+    },
+  });
+}
+
+/** withVscodeStub runs fn while require("vscode") yields the stand-in. */
+export function withVscodeStub<T>(fn: () => T): T {
+  const mod = Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown };
+  const load = mod._load;
+  const vscode = stub("vscode");
+  mod._load = (req: string, ...rest: unknown[]) => (req === "vscode" ? vscode : load(req, ...rest));
+  try {
+    return fn();
+  } finally {
+    mod._load = load;
+  }
+}
+
+/** quireClient builds the extension's language client against the stand-in. */
+export function quireClient(): import("../client").QuireLanguageClient {
+  return withVscodeStub(() => {
+    // Loaded here, after the vscode stand-in is in place.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { QuireLanguageClient } = require("../client") as typeof import("../client");
+    return new QuireLanguageClient({ command: "quire", args: ["serve"] }, {});
+  });
+}
+
+/** clientCapabilities is what the extension declares in initialize, as JSON. */
+export function clientCapabilities(): ClientCapabilities {
+  const client = quireClient() as unknown as { computeClientCapabilities(): ClientCapabilities };
+  return JSON.parse(JSON.stringify(withVscodeStub(() => client.computeClientCapabilities()))) as ClientCapabilities;
+}
