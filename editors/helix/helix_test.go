@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -316,6 +321,29 @@ func (term *terminal) pick(step, title string) {
 	term.t.Fatalf("%s: the menu never selected %q\n%s", step, title, term.report())
 }
 
+// heldModel stands in front of the scripted model and holds its held-th
+// request (1-based) until release is closed, so the screen can be read
+// while an ask is under way. It returns the base URL to give quire.
+func heldModel(t *testing.T, model *llm.EvalServer, held int32, release <-chan struct{}) string {
+	t.Helper()
+	base, err := url.Parse(model.BaseURL())
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: base.Scheme, Host: base.Host})
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == held {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + base.Path
+}
+
 func TestHelix(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
@@ -350,18 +378,30 @@ func TestHelix(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { _ = model.Close() }()
 	model.Load(script(t))
+	// The answer (the third request) waits until the test has seen the
+	// ask's progress on screen.
+	release := make(chan struct{})
+	var released atomic.Bool
+	answer := func() {
+		if released.CompareAndSwap(false, true) {
+			close(release)
+		}
+	}
+	defer answer()
+	baseURL := heldModel(t, model, 3, release)
 
 	// A private HOME and XDG folders: the writer's own Helix config, cache
-	// and quire answers are never read or touched.
+	// and quire answers are never read or touched. The cache is where it
+	// is by default, so the test opens answers as the README says.
 	home := filepath.Join(tmp, "home")
 	config := filepath.Join(tmp, "config")
-	cache := filepath.Join(tmp, "cache")
+	cache := filepath.Join(home, ".cache")
 	require.NoError(t, os.MkdirAll(filepath.Join(config, "helix"), 0o755))
 	require.NoError(t, os.MkdirAll(home, 0o755))
 	shippedConfig, err := os.ReadFile("config.toml")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "config.toml"), shippedConfig, 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"), []byte(languages(t, bin, model.BaseURL())), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"), []byte(languages(t, bin, baseURL)), 0o644))
 
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),
@@ -419,17 +459,28 @@ func TestHelix(t *testing.T) {
 	// 4. An advisor action runs an ask. Helix 25.01 cannot open a document
 	// for the server (no window/showDocument), so the answer's start and
 	// the answer document's path come as a message in the status line.
+	// With display-progress-messages, the status line follows the ask:
+	// the advisor's tool calls, then the answer.
 	term.pick("pick-continuity-check", "Continuity Editor: Continuity check")
+	progress := term.waitFor("progress", "the ask's progress in the status line", showsAll("propose_codex_update"))
+	require.NotContains(t, progress, "quire: quire:", "the progress title repeats the server's name")
+	answer()
 	term.waitFor("answer-message", "the answer in the status line",
 		showsAll("Continuity Editor answered:", "SCRIPTED-ANSWER"))
 
-	// The message names the answer document; the writer opens it.
+	// The status line is one line, too short for the rest of the message
+	// (the answer document's path), so the writer opens the answers
+	// folder, as the README says: :open on a folder is a file picker.
 	answers, err := filepath.Glob(filepath.Join(cache, "quire", "answers", "*.md"))
 	require.NoError(t, err)
 	require.Len(t, answers, 1, "one answer document in the cache folder")
-	term.command("open " + answers[0])
+	term.command("open ~/.cache/quire/answers/")
+	term.waitFor("answers-picker", "the answers folder's picker with the answer's preview",
+		showsAll(filepath.Base(answers[0]), "SCRIPTED-ANSWER"))
+	term.text("continuity")
+	term.keys("Enter")
 	term.waitFor("answer-document", "the answer document",
-		showsAll("SCRIPTED-ANSWER: her eyes are grey", "Continuity check", filepath.Base(answers[0])))
+		showsAll("SCRIPTED-ANSWER: her eyes are grey", "> Continuity check", filepath.Base(answers[0])))
 
 	// 5. In the entry the proposal edits, its code action applies it: the
 	// new text is in the buffer, the file on disk waits for the writer's
@@ -446,4 +497,8 @@ func TestHelix(t *testing.T) {
 	require.Equal(t, string(before), string(after), "the entry on disk is untouched until the writer saves")
 
 	require.Len(t, model.Requests(), 3, "model requests")
+	log, err := os.ReadFile(term.helixLog)
+	if err == nil {
+		term.save("helix-log", string(log))
+	}
 }
