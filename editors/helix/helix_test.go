@@ -494,6 +494,26 @@ func TestHelix(t *testing.T) {
 	// save, and the status line says so.
 	term.command("open " + entry)
 	term.waitFor("entry", "Teodora Quill's entry", showsAll("name: Teodora Quill", "index.md"))
+
+	// Changed by the writer after the advisor read it, the section is not
+	// overwritten: the proposal is refused, and the status line says why.
+	term.keys("/")
+	term.text("Tall and narrow")
+	term.keys("Enter", "A")
+	term.text(" STALE-EDIT")
+	term.keys("Escape")
+	term.waitFor("entry-edited", "the writer's edit", showsAll("STALE-EDIT", "[+]"))
+	term.keys("Space", "a")
+	term.waitFor("stale-actions", "the proposal's actions", showsAll("Apply proposal:", "Pin down her eye colour"))
+	term.pick("pick-apply-stale", "Apply proposal:")
+	stale := term.waitFor("stale-refused", "the refusal in the status line", showsAll("changed since", "index.md"))
+	require.NotContains(t, stale, "PROPOSED-EYES", "a refused proposal leaves the buffer as it was")
+
+	// Undone, the edit no longer stands in the way.
+	term.keys("u")
+	term.waitFor("entry-undone", "the entry as it was", func(screen string) bool {
+		return !strings.Contains(screen, "STALE-EDIT") && strings.Contains(screen, "steady grey eyes. Her right")
+	})
 	term.keys("Space", "a")
 	term.waitFor("proposal-actions", "the proposal's actions", showsAll("Apply proposal:", "Pin down her eye colour"))
 	term.pick("pick-apply", "Apply proposal:")
