@@ -181,8 +181,8 @@ func (term *terminal) run(args ...string) (string, error) {
 }
 
 // keys sends tmux key names (Space, Enter, C-n, a) one after the other.
-// Escape is followed by a pause: a key right after it would reach Helix
-// as Alt and that key.
+// After Escape the next key waits until Helix has redrawn (or 2s): read
+// together with the Escape, it would reach Helix as Alt and that key.
 func (term *terminal) keys(keys ...string) {
 	term.t.Helper()
 	for _, k := range keys {
@@ -191,10 +191,17 @@ func (term *terminal) keys(keys ...string) {
 			// A lone ";" separates tmux commands: sent as its byte.
 			args = []string{"send-keys", "-t", "hx", "-H", "3b"}
 		}
+		before := ""
+		if k == "Escape" {
+			before = term.screen(true)
+		}
 		_, err := term.run(args...)
 		require.NoError(term.t, err, term.report())
 		if k == "Escape" {
-			time.Sleep(300 * time.Millisecond)
+			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline) && term.screen(true) == before; {
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(200 * time.Millisecond)
 		}
 	}
 }
