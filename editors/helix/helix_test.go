@@ -76,7 +76,7 @@ func script(t *testing.T) []llm.EvalStep {
 	}
 }
 
-// require reports what the writer could not start: a failure when
+// unavailable reports what the test could not start: a failure when
 // QUIRE_REQUIRE_HELIX=1, else a skip that says how to make it one.
 func unavailable(t *testing.T, format string, args ...any) {
 	t.Helper()
@@ -361,8 +361,13 @@ func TestHelix(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(version), "helix ") {
 		unavailable(t, "%s does not start: %v\n%s", hx, err, version)
 	}
+	// Helix 25.01 does not support window/showDocument; 25.07 does.
 	opensDocuments := !strings.HasPrefix(string(version), "helix 25.01")
-	t.Logf("%s, quire from %s", strings.TrimSpace(string(version)), map[bool]string{true: os.Getenv("QUIRE_BIN"), false: "this tree"}[os.Getenv("QUIRE_BIN") != ""])
+	from := "this tree"
+	if b := os.Getenv("QUIRE_BIN"); b != "" {
+		from = b
+	}
+	t.Logf("%s, quire from %s", strings.TrimSpace(string(version)), from)
 
 	tmp := t.TempDir()
 	artefacts := os.Getenv("QUIRE_ARTEFACTS")
