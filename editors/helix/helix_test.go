@@ -1,0 +1,543 @@
+package helix_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm"
+)
+
+// The test drives a real Helix in tmux, as a writer would with the
+// languages.toml and config.toml of this folder, against the real
+// `quire serve` and a scripted model, and checks each step on the screen
+// the writer sees (tmux capture-pane). Helix is Debian's hx (trixie:
+// 25.01), unpacked by unpack-hx.sh into the user cache folder once, or the
+// one QUIRE_HX names. QUIRE_REQUIRE_HELIX=1 makes a missing tmux or a Helix
+// that does not start a failure instead of a skip. QUIRE_BIN runs another
+// quire binary than the one built from this tree; QUIRE_ARTEFACTS keeps
+// the screen of each step in that folder.
+
+const (
+	// The terminal: wide enough for the status line's messages and the
+	// code action menu beside the text.
+	cols, rows = 200, 50
+	// stepWait bounds each step; the scripted model answers at once, so
+	// only a slow machine comes near it.
+	stepWait = 30 * time.Second
+)
+
+// script is the scripted model's replies to the one ask of the test: read
+// the character, propose a change to her Appearance, answer.
+func script(t *testing.T) []llm.EvalStep {
+	t.Helper()
+	body := func(message any, finish string) llm.EvalStep {
+		b, err := json.Marshal(map[string]any{
+			"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
+		})
+		require.NoError(t, err)
+		return llm.EvalStep{Body: string(b)}
+	}
+	call := func(id, name string, args any) map[string]any {
+		a, err := json.Marshal(args)
+		require.NoError(t, err)
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
+	}
+	return []llm.EvalStep{
+		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			call("call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
+			call("call_2", "get_manuscript_context", map[string]any{"ref": "current"}),
+		}}, "tool_calls"),
+		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			call("call_3", "propose_codex_update", map[string]any{
+				"entryType": "character", "name": "Teodora Quill",
+				"changeSummary":    "Pin down her eye colour",
+				"targetSection":    "Appearance",
+				"proposedMarkdown": "## Appearance\n\nTall and narrow-shouldered, with cropped black hair she cuts herself and steady grey eyes (PROPOSED-EYES: grey in every chapter). Her right forefinger is stained for good with oak-gall ink.\n",
+			}),
+		}}, "tool_calls"),
+		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ANSWER: her eyes are grey in every chapter. I proposed pinning that down in her entry."}, "stop"),
+	}
+}
+
+// unavailable reports what the test could not start: a failure when
+// QUIRE_REQUIRE_HELIX=1, else a skip that says how to make it one.
+func unavailable(t *testing.T, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv("QUIRE_REQUIRE_HELIX") == "1" {
+		t.Fatalf("%s (QUIRE_REQUIRE_HELIX=1)", msg)
+	}
+	t.Skipf("%s (set QUIRE_REQUIRE_HELIX=1 to make this a failure)", msg)
+}
+
+// helix is the hx to run: QUIRE_HX, or the suite's (QUIRE_HELIX_SUITE,
+// default trixie) unpacked into the user cache folder, kept for the next
+// run.
+func helix(t *testing.T) string {
+	t.Helper()
+	if hx := os.Getenv("QUIRE_HX"); hx != "" {
+		return hx
+	}
+	suite := os.Getenv("QUIRE_HELIX_SUITE")
+	if suite == "" {
+		suite = "trixie"
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = t.TempDir()
+	}
+	dir := filepath.Join(cache, "quire-tests", "helix-"+suite)
+	script, err := filepath.Abs("unpack-hx.sh")
+	require.NoError(t, err)
+	out, err := exec.Command(script, suite, dir).CombinedOutput()
+	if err != nil {
+		unavailable(t, "could not unpack %s's hx: %v\n%s", suite, err, out)
+	}
+	return filepath.Join(dir, "bin", "hx")
+}
+
+func goTool(t *testing.T) string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no go tool on PATH or in GOROOT to build quire: %v", err)
+	}
+	return p
+}
+
+// quireBinary is QUIRE_BIN, or quire built from this tree.
+func quireBinary(t *testing.T, dir string) string {
+	t.Helper()
+	if bin := os.Getenv("QUIRE_BIN"); bin != "" {
+		abs, err := filepath.Abs(bin)
+		require.NoError(t, err)
+		return abs
+	}
+	bin := filepath.Join(dir, "quire")
+	out, err := exec.Command(goTool(t), "build", "-o", bin, "github.com/quire-ink/quire/cmd/quire").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// languages is the shipped languages.toml with the test's quire binary and
+// model in place of the writer's: the rest (roots, the Markdown language,
+// its servers) is what a writer copies.
+func languages(t *testing.T, bin, baseURL string) string {
+	t.Helper()
+	shipped, err := os.ReadFile("languages.toml")
+	require.NoError(t, err)
+	text := string(shipped)
+	replace := func(line, with string) {
+		require.Contains(t, text, "\n"+line+"\n", "languages.toml has the line %q", line)
+		text = strings.Replace(text, "\n"+line+"\n", "\n"+with+"\n", 1)
+	}
+	replace(`command = "quire"`, fmt.Sprintf("command = %q", bin))
+	replace(`config = { provider = { base_url = "http://localhost:11434/v1", model = "llama3.1" } }`,
+		fmt.Sprintf(`config = { provider = { base_url = %q, model = "scripted", retries = 0 } }`, baseURL))
+	return text
+}
+
+// terminal is a tmux server of its own (its socket in the test's folder)
+// with Helix in its one pane.
+type terminal struct {
+	t         *testing.T
+	tmux      string
+	socket    string
+	env       []string
+	artefacts string
+	step      int
+	helixLog  string
+}
+
+func (term *terminal) run(args ...string) (string, error) {
+	cmd := exec.Command(term.tmux, append([]string{"-S", term.socket, "-f", "/dev/null"}, args...)...)
+	cmd.Env = term.env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if err != nil {
+		return out.String(), fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, errOut.String())
+	}
+	return out.String(), nil
+}
+
+// keys sends tmux key names (Space, Enter, C-n, a) one after the other.
+// After Escape the next key waits until Helix has redrawn (or 2s): read
+// together with the Escape, it would reach Helix as Alt and that key.
+func (term *terminal) keys(keys ...string) {
+	term.t.Helper()
+	for _, k := range keys {
+		args := []string{"send-keys", "-t", "hx", k}
+		if k == ";" {
+			// A lone ";" separates tmux commands: sent as its byte.
+			args = []string{"send-keys", "-t", "hx", "-H", "3b"}
+		}
+		before := ""
+		if k == "Escape" {
+			before = term.screen(true)
+		}
+		_, err := term.run(args...)
+		require.NoError(term.t, err, term.report())
+		if k == "Escape" {
+			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline) && term.screen(true) == before; {
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+}
+
+// text types text as it is.
+func (term *terminal) text(s string) {
+	term.t.Helper()
+	_, err := term.run("send-keys", "-t", "hx", "-l", s)
+	require.NoError(term.t, err, term.report())
+}
+
+// command runs a typed command (":open …") and returns to the editor.
+func (term *terminal) command(cmd string) {
+	term.t.Helper()
+	term.keys(":")
+	term.text(cmd)
+	term.keys("Enter")
+}
+
+// screen is what the writer sees; styled keeps the terminal's colour and
+// attribute sequences (a menu's selected row is in reverse video).
+func (term *terminal) screen(styled bool) string {
+	args := []string{"capture-pane", "-p", "-t", "hx"}
+	if styled {
+		args = append(args, "-e")
+	}
+	out, err := term.run(args...)
+	if err != nil {
+		return "(no screen: " + err.Error() + ")"
+	}
+	return out
+}
+
+// report is the screen and the end of Helix's log, for a failure.
+func (term *terminal) report() string {
+	log, _ := os.ReadFile(term.helixLog)
+	if len(log) > 8000 {
+		log = log[len(log)-8000:]
+	}
+	return "screen:\n" + term.screen(false) + "\nhelix.log (tail):\n" + string(log)
+}
+
+// save keeps the screen of a step as an artefact.
+func (term *terminal) save(name, screen string) {
+	term.step++
+	file := filepath.Join(term.artefacts, fmt.Sprintf("%02d-%s.txt", term.step, name))
+	if err := os.WriteFile(file, []byte(screen), 0o644); err != nil {
+		term.t.Logf("artefact %s not saved: %v", file, err)
+	}
+}
+
+// waitFor polls the screen until ok holds, saves it as the step's artefact
+// and returns it; past stepWait the test fails with the screen and log.
+func (term *terminal) waitFor(step, what string, ok func(screen string) bool) string {
+	term.t.Helper()
+	deadline := time.Now().Add(stepWait)
+	for {
+		screen := term.screen(false)
+		if ok(screen) {
+			term.save(step, screen)
+			return screen
+		}
+		if time.Now().After(deadline) {
+			term.save(step+"-FAILED", screen)
+			term.t.Fatalf("%s: the screen did not show %s within %s\n%s", step, what, stepWait, term.report())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// showsAll reports whether the screen shows every one of parts.
+func showsAll(parts ...string) func(string) bool {
+	return func(screen string) bool {
+		for _, p := range parts {
+			if !strings.Contains(screen, p) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// selected reports whether the styled screen shows title on a row in
+// reverse video, as Helix draws the selected row of a menu.
+func selected(styled, title string) bool {
+	for _, line := range strings.Split(styled, "\n") {
+		i := strings.Index(line, title)
+		if i < 0 {
+			continue
+		}
+		before := line[:i]
+		k := strings.LastIndex(before, "\x1b[7m")
+		if k < 0 {
+			continue
+		}
+		between := before[k:]
+		if strings.Contains(between, "\x1b[0m") || strings.Contains(between, "\x1b[27m") {
+			continue
+		}
+		if strings.TrimSpace(sgr.ReplaceAllString(between, "")) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// pick chooses the open menu's row that starts with title: Helix's code
+// action menu does not filter on typing, so the selection moves down
+// (from the first row, selected when the menu opens) until it is there.
+func (term *terminal) pick(step, title string) {
+	term.t.Helper()
+	for range 40 {
+		if selected(term.screen(true), title) {
+			term.save(step, term.screen(false))
+			term.keys("Enter")
+			return
+		}
+		term.keys("C-n")
+		time.Sleep(150 * time.Millisecond)
+	}
+	term.save(step+"-FAILED", term.screen(false))
+	term.t.Fatalf("%s: the menu never selected %q\n%s", step, title, term.report())
+}
+
+// heldModel stands in front of the scripted model and holds its held-th
+// request (1-based) until release is closed, so the screen can be read
+// while an ask is under way. It returns the base URL to give quire.
+func heldModel(t *testing.T, model *llm.EvalServer, held int32, release <-chan struct{}) string {
+	t.Helper()
+	base, err := url.Parse(model.BaseURL())
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: base.Scheme, Host: base.Host})
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == held {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + base.Path
+}
+
+func TestHelix(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		unavailable(t, "tmux is not on PATH")
+	}
+	hx := helix(t)
+	version, err := exec.Command(hx, "--version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(version), "helix ") {
+		unavailable(t, "%s does not start: %v\n%s", hx, err, version)
+	}
+	// Helix 25.01 does not support window/showDocument; 25.07 does.
+	opensDocuments := !strings.HasPrefix(string(version), "helix 25.01")
+	from := "this tree"
+	if b := os.Getenv("QUIRE_BIN"); b != "" {
+		from = b
+	}
+	t.Logf("%s, quire from %s", strings.TrimSpace(string(version)), from)
+
+	tmp := t.TempDir()
+	artefacts := os.Getenv("QUIRE_ARTEFACTS")
+	if artefacts == "" {
+		artefacts = filepath.Join(tmp, "artefacts")
+	}
+	require.NoError(t, os.MkdirAll(artefacts, 0o755))
+	t.Logf("screens of each step in %s", artefacts)
+
+	bin := quireBinary(t, tmp)
+	book := filepath.Join(tmp, "book")
+	out, err := exec.Command(bin, "init", "--sample", book).CombinedOutput()
+	require.NoError(t, err, "quire init: %s", out)
+	book, err = filepath.EvalSymlinks(book)
+	require.NoError(t, err)
+	entry := filepath.Join(book, "codex", "characters", "teodora-quill", "index.md")
+	before, err := os.ReadFile(entry)
+	require.NoError(t, err)
+
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	defer func() { _ = model.Close() }()
+	model.Load(script(t))
+	// The answer (the third request) waits until the test has seen the
+	// ask's progress on screen.
+	release := make(chan struct{})
+	var released atomic.Bool
+	answer := func() {
+		if released.CompareAndSwap(false, true) {
+			close(release)
+		}
+	}
+	defer answer()
+	baseURL := heldModel(t, model, 3, release)
+
+	// A private HOME and XDG folders: the writer's own Helix config, cache
+	// and quire answers are never read or touched. The cache is where it
+	// is by default, so the test opens answers as the README says.
+	home := filepath.Join(tmp, "home")
+	config := filepath.Join(tmp, "config")
+	cache := filepath.Join(home, ".cache")
+	require.NoError(t, os.MkdirAll(filepath.Join(config, "helix"), 0o755))
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	shippedConfig, err := os.ReadFile("config.toml")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "config.toml"), shippedConfig, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"), []byte(languages(t, bin, baseURL)), 0o644))
+
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + config,
+		"XDG_CACHE_HOME=" + cache,
+		"XDG_DATA_HOME=" + filepath.Join(tmp, "data"),
+		"XDG_STATE_HOME=" + filepath.Join(tmp, "state"),
+		"TERM=xterm-256color",
+		"LANG=C.UTF-8",
+		"TMUX_TMPDIR=" + tmp,
+	}
+	if rt := os.Getenv("HELIX_RUNTIME"); rt != "" {
+		env = append(env, "HELIX_RUNTIME="+rt)
+	}
+	term := &terminal{t: t, tmux: tmux, socket: filepath.Join(tmp, "tmux.sock"), env: env,
+		artefacts: artefacts, helixLog: filepath.Join(cache, "helix", "helix.log")}
+	chapter := filepath.Join("manuscript", "01-thirteen-strokes.md")
+	_, err = term.run("new-session", "-d", "-s", "hx", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-c", book,
+		"--", hx, "-v", chapter)
+	if err != nil {
+		unavailable(t, "could not start Helix in tmux: %v", err)
+	}
+	t.Cleanup(func() { _, _ = term.run("kill-server") })
+
+	// 1. The chapter is open.
+	term.waitFor("open", "the chapter", showsAll("Thirteen Strokes", "01-thirteen-strokes.md", "NOR"))
+
+	// 2. Hover on a character's name shows her canon card with the entry's
+	// summary. The first hover may come before the book is indexed, so it
+	// is asked again until the card shows.
+	term.keys("/")
+	term.text("Teodora")
+	term.keys("Enter", ";")
+	card := showsAll("Teodora Quill · character", "Night clerk of the Harbor Tally in Brinmouth")
+	deadline := time.Now().Add(stepWait)
+	for {
+		term.keys("Space", "k")
+		time.Sleep(time.Second)
+		if card(term.screen(false)) || time.Now().After(deadline) {
+			break
+		}
+		term.keys("Escape")
+	}
+	term.waitFor("hover", "Teodora Quill's canon card", card)
+	term.keys("Escape")
+
+	// 3. At a bare cursor (Helix's one-character selection) the code
+	// action menu offers the chapter's actions.
+	term.keys("Space", "a")
+	term.waitFor("chapter-actions", "the chapter actions in the code action menu", showsAll(
+		"Continuity Editor: Continuity check", "Continuity Editor: Timeline check",
+		"Developmental Editor: Stakes map"))
+
+	// 4. An advisor action runs an ask. Helix 25.01 cannot open a document
+	// for the server (no window/showDocument), so the answer's start and
+	// the answer document's path come as a message in the status line;
+	// 25.07 opens the answer document itself.
+	// With display-progress-messages, the status line follows the ask:
+	// the advisor's tool calls, then the answer.
+	term.pick("pick-continuity-check", "Continuity Editor: Continuity check")
+	progress := term.waitFor("progress", "the ask's progress in the status line", showsAll("propose_codex_update"))
+	require.NotContains(t, progress, "quire: quire:", "the progress title repeats the server's name")
+	answer()
+	doc := showsAll("SCRIPTED-ANSWER: her eyes are grey", "> Continuity check", "quire/answers/", "-continuity-editor.md")
+	if opensDocuments {
+		// Helix opens the answer document for the server.
+		term.waitFor("answer-document", "the answer document, opened by the server", doc)
+	} else {
+		term.waitFor("answer-message", "the answer in the status line",
+			showsAll("Continuity Editor answered:", "SCRIPTED-ANSWER"))
+		// The status line is one line, too short for the rest of the
+		// message (the answer document's path), so the writer opens the
+		// answers folder, as the README says: :open on a folder is a file
+		// picker.
+		answers, err := filepath.Glob(filepath.Join(cache, "quire", "answers", "*.md"))
+		require.NoError(t, err)
+		require.Len(t, answers, 1, "one answer document in the cache folder")
+		term.command("open ~/.cache/quire/answers/")
+		term.waitFor("answers-picker", "the answers folder's picker with the answer's preview",
+			showsAll(filepath.Base(answers[0]), "SCRIPTED-ANSWER"))
+		term.text("continuity")
+		term.keys("Enter")
+		term.waitFor("answer-document", "the answer document", doc)
+	}
+
+	// 5. In the entry the proposal edits, its code action applies it: the
+	// new text is in the buffer, the file on disk waits for the writer's
+	// save, and the status line says so.
+	term.command("open " + entry)
+	term.waitFor("entry", "Teodora Quill's entry", showsAll("name: Teodora Quill", "index.md"))
+
+	// Changed by the writer after the advisor read it, the section is not
+	// overwritten: the proposal is refused, and the status line says why.
+	term.keys("/")
+	term.text("Tall and narrow")
+	term.keys("Enter", "A")
+	term.text(" STALE-EDIT")
+	term.keys("Escape")
+	term.waitFor("entry-edited", "the writer's edit", showsAll("STALE-EDIT", "[+]"))
+	term.keys("Space", "a")
+	term.waitFor("stale-actions", "the proposal's actions", showsAll("Apply proposal:", "Pin down her eye colour"))
+	term.pick("pick-apply-stale", "Apply proposal:")
+	stale := term.waitFor("stale-refused", "the refusal in the status line", showsAll("changed since", "index.md"))
+	require.NotContains(t, stale, "PROPOSED-EYES", "a refused proposal leaves the buffer as it was")
+
+	// Undone, the edit no longer stands in the way.
+	term.keys("u")
+	term.waitFor("entry-undone", "the entry as it was", func(screen string) bool {
+		return !strings.Contains(screen, "STALE-EDIT") && strings.Contains(screen, "steady grey eyes. Her right")
+	})
+	term.keys("Space", "a")
+	term.waitFor("proposal-actions", "the proposal's actions", showsAll("Apply proposal:", "Pin down her eye colour"))
+	term.pick("pick-apply", "Apply proposal:")
+	term.waitFor("applied", "the proposed text in the buffer and the applied message",
+		showsAll("PROPOSED-EYES: grey in every chapter", "Applied ", "review and save."))
+	after, err := os.ReadFile(entry)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after), "the entry on disk is untouched until the writer saves")
+
+	require.Len(t, model.Requests(), 3, "model requests")
+	log, err := os.ReadFile(term.helixLog)
+	if err == nil {
+		term.save("helix-log", string(log))
+	}
+}
