@@ -1,6 +1,7 @@
 package server
 
 import (
+	"path"
 	"slices"
 	"sync"
 
@@ -73,8 +74,9 @@ func (p *project) catalog() *codex.Catalog {
 }
 
 // overlaid lays texts over base. A text that no longer reads as an entry
-// (its front matter half typed) leaves the saved entry standing; new
-// files join when saved, as the store finds them.
+// (its front matter half typed) leaves the saved entry standing. A file
+// not on disk yet (eglot opens a new entry as an unsaved buffer) joins
+// when it reads as an entry, typed by its front matter or its folder.
 func overlaid(base *codex.Catalog, texts map[string]string) *codex.Catalog {
 	byID := map[string]*codex.Entry{}
 	souls := false
@@ -82,6 +84,10 @@ func overlaid(base *codex.Catalog, texts map[string]string) *codex.Catalog {
 		e, ok := base.Get(rel)
 		if !ok {
 			souls = true
+			folder, _ := codex.TypeFromFolder(path.Base(path.Dir(rel)))
+			if parsed, _ := codex.Parse(rel, []byte(text), folder); parsed != nil && !isSoulPath(base, rel) {
+				byID[rel] = parsed
+			}
 			continue
 		}
 		if e.Source == text {
@@ -116,6 +122,15 @@ func overlaid(base *codex.Catalog, texts map[string]string) *codex.Catalog {
 	return base.WithEntries(updated)
 }
 
+// isSoulPath reports whether rel is the soul of an entry in cat.
+func isSoulPath(cat *codex.Catalog, rel string) bool {
+	if path.Base(rel) != "soul.md" {
+		return false
+	}
+	e, ok := cat.Get(path.Join(path.Dir(rel), "index.md"))
+	return ok && e.Soul != nil && e.Soul.ID == rel
+}
+
 // setMatcherFor makes cat's names the ones found in the prose from now
 // on; the mention index catches up when the caller says.
 func (p *project) setMatcherFor(cat *codex.Catalog) *manuscript.Matcher {
@@ -127,28 +142,30 @@ func (p *project) setMatcherFor(cat *codex.Catalog) *manuscript.Matcher {
 
 // namesChanged follows an editor change to the codex file rel: when it
 // changed a name, an alias or what a mention excludes, the matcher is
-// built again and the manuscript scanned with it in the background;
-// after reports when the scan is done. Until then untracked-name hints
-// are held back (diagnosticsFor), so none is given for a name the
-// unsaved codex already has.
-func (p *project) namesChanged(rel string, after func()) {
+// built again, and namesChanged reports that the manuscript needs
+// scanning with it (catchUpNames). Until then untracked-name hints are
+// held back (diagnosticsFor), so none is given for a name the unsaved
+// codex already has.
+func (p *project) namesChanged(rel string) bool {
 	o := &p.overlay
 	o.namesMu.Lock()
+	defer o.namesMu.Unlock()
 	cat := p.catalog()
 	if o.matcherCat != nil && sameNames(o.matcherCat, cat, rel) {
-		o.namesMu.Unlock()
-		return
+		return false
 	}
 	p.setMatcherFor(cat)
-	o.namesMu.Unlock()
-	go func() {
-		p.followMu.Lock()
-		if m := p.matcher.Load(); p.ms.Snapshot().Mentions().Matcher() != m {
-			p.ms.SetMatcher(m)
-		}
-		p.followMu.Unlock()
-		after()
-	}()
+	return true
+}
+
+// catchUpNames scans the manuscript with the project's current matcher,
+// unless a scan already did; the watcher's changes take turns with it.
+func (p *project) catchUpNames() {
+	p.followMu.Lock()
+	defer p.followMu.Unlock()
+	if m := p.matcher.Load(); p.ms.Snapshot().Mentions().Matcher() != m {
+		p.ms.SetMatcher(m)
+	}
 }
 
 // sameNames reports whether the entry (or the soul's entry) at rel is

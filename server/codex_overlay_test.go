@@ -105,3 +105,24 @@ func TestAnUnsavedRenameLeavesNoUntrackedHint(t *testing.T) {
 		return h != nil && strings.Contains(h.Contents.Value, "*Appears in:* 1. One (2), 2. Two (2)")
 	}, 10*time.Second, 10*time.Millisecond, "the chapters counted with the unsaved name")
 }
+
+func TestAnUnsavedNewEntryTracksItsName(t *testing.T) {
+	files := map[string]string{
+		"codex/characters/mara.md": "---\nname: Mara Vell\n---\n# Mara Vell\n",
+		"manuscript/01-a.md":       "# One\n\nMara boarded Hesper at dawn. Later, Hesper left.\n",
+		"manuscript/02-b.md":       "# Two\n\nAgain, Hesper came back, and Hesper sank.\n",
+	}
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, files))
+	c.open("manuscript/01-a.md", files["manuscript/01-a.md"])
+	c.waitDiagnostics(c.uri("manuscript/01-a.md"), "untracked name", hasCode(codeUntrackedName))
+
+	// eglot makes the quick fix's file an unsaved buffer: no file yet.
+	c.open("codex/items/hesper.md", entryTemplate("item", "Hesper"))
+	c.waitDiagnostics(c.uri("manuscript/01-a.md"), "Hesper has an entry in the editor", func(ds []protocol.Diagnostic) bool {
+		return !hasCode(codeUntrackedName)(ds)
+	})
+	h := c.hoverAt("manuscript/01-a.md", 2, 15)
+	require.NotNil(t, h)
+	assert.Contains(t, h.Contents.Value, "**Hesper** · item")
+}

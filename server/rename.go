@@ -25,7 +25,7 @@ func (s *Server) prepareRename(ctx context.Context, params json.RawMessage) (any
 	if err != nil || !ok {
 		return nil, err
 	}
-	e, r, ok := t.entryAt()
+	e, r, ok := t.nameAtOrBefore()
 	if !ok {
 		return nil, nil
 	}
@@ -69,7 +69,7 @@ func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "this document is not part of a quire project")
 	}
-	e, r, ok := t.entryAt()
+	e, r, ok := t.nameAtOrBefore()
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "rename works on the name, alias or [[link]] of a codex entry")
 	}
@@ -223,6 +223,21 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// nameAtOrBefore is entryAt, or the name just before the cursor: Emacs
+// shows the word before point as the word at point, so a cursor right
+// after a name still renames it.
+func (t *target) nameAtOrBefore() (*codex.Entry, codex.Range, bool) {
+	if e, r, ok := t.entryAt(); ok || t.offset == 0 {
+		return e, r, ok
+	}
+	t.offset--
+	e, r, ok := t.entryAt()
+	if !ok {
+		t.offset++
+	}
+	return e, r, ok
 }
 
 // yamlScalar writes the new name the way the old one was written: quoted

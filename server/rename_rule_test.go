@@ -57,6 +57,7 @@ func TestRenameWithoutPrepareReplacesOnlyTheWordShown(t *testing.T) {
 	}{
 		{"the surname in the full name", "manuscript/01-a.md", position(2, 8), "Kettleby", "Moss Kettleby"},
 		{"on the last letter", "manuscript/01-a.md", position(2, 13), "Kettleby", "Moss Kettleby"},
+		{"just after the name", "manuscript/01-a.md", position(2, 14), "Kettleby", "Moss Kettleby"},
 		{"the surname as an alias", "manuscript/01-a.md", position(2, 26), "Kettleby", "Moss Kettleby"},
 		{"the first name", "manuscript/02-b.md", position(2, 27), "Ash", "Ash Kettering"},
 		{"the whole new name typed", "manuscript/01-a.md", position(2, 8), "Moss Kettleby", "Moss Kettleby"},

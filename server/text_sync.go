@@ -84,8 +84,8 @@ func (s *Server) didClose(ctx context.Context, params json.RawMessage) error {
 		return nil
 	}
 	if proj, rel, ok := s.projectFor(path); ok && proj.loaded() {
-		if proj.dropCodexText(rel) {
-			proj.namesChanged(rel, s.republishOpen)
+		if proj.dropCodexText(rel) && proj.namesChanged(rel) {
+			s.catchUpNames(proj)
 		}
 		return proj.ms.CloseDocument(ctx, rel)
 	}
@@ -106,9 +106,21 @@ func (s *Server) toOverlay(ctx context.Context, doc *document) {
 	if err := proj.ms.OpenDocument(ctx, rel, doc.text, doc.version); err != nil {
 		s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
 	}
-	if isCodexText(proj, rel) && proj.setCodexText(rel, doc.text) {
-		proj.namesChanged(rel, s.republishOpen)
+	if isCodexText(proj, rel) && proj.setCodexText(rel, doc.text) && proj.namesChanged(rel) {
+		s.catchUpNames(proj)
 	}
+}
+
+// catchUpNames scans p's manuscript with its new names in the
+// background, then refreshes the open documents' diagnostics. It runs
+// from a notification's handler, so the server is not stopping yet.
+func (s *Server) catchUpNames(p *project) {
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		p.catchUpNames()
+		s.republishOpen()
+	}()
 }
 
 // isCodexText reports whether rel's editor text may be a codex file's:
