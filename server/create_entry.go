@@ -146,10 +146,11 @@ func (s *Server) quireCreateEntry(ctx context.Context, params json.RawMessage) (
 	if err := proj.wait(ctx); err != nil {
 		return nil, err
 	}
-	rel := path.Join("codex", a.Type.Plural(), slug(a.Name)+".md")
+	cat := proj.catalog()
+	rel := path.Join(entryFolder(cat, a.Type), slug(a.Name)+".md")
 	uri := proj.uri(rel)
 	res := createEntryResult{URI: uri}
-	if e, exists := proj.catalog().Resolve(a.Name); exists && strings.EqualFold(e.Name, a.Name) {
+	if e, exists := cat.Resolve(a.Name); exists && strings.EqualFold(e.Name, a.Name) {
 		res.Reason = fmt.Sprintf("%s already has an entry: %s", a.Name, e.ID)
 		s.showMessage(ctx, protocol.MessageTypeInfo, res.Reason+".")
 		return res, nil
@@ -174,7 +175,7 @@ func (s *Server) quireCreateEntry(ctx context.Context, params json.RawMessage) (
 		return res, nil
 	}
 	res.Created = true
-	s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Created %s, a %s entry for %s: fill it in and save.", rel, a.Type, a.Name))
+	s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Created %s, the %s entry for %s: fill it in and save.", rel, a.Type, a.Name))
 	if s.showDocumentSupported() {
 		var shown struct {
 			Success bool `json:"success"`
@@ -184,6 +185,34 @@ func (s *Server) quireCreateEntry(ctx context.Context, params json.RawMessage) (
 		}
 	}
 	return res, nil
+}
+
+// entryFolder is where a new entry of type t goes: the folder holding
+// most of the book's entries of that type, else a folder named for the
+// type beside the other types' folders, else codex/<types>.
+func entryFolder(cat *codex.Catalog, t codex.Type) string {
+	count := map[string]int{}
+	best := ""
+	for _, e := range cat.OfType(t) {
+		if path.Base(e.ID) == "index.md" {
+			continue // a folder-shaped entry: its folder is the entry's own
+		}
+		dir := path.Dir(e.ID)
+		count[dir]++
+		if count[dir] > count[best] || (count[dir] == count[best] && dir < best) {
+			best = dir
+		}
+	}
+	if best != "" {
+		return best
+	}
+	for _, e := range cat.All() {
+		dir := path.Dir(e.ID)
+		if _, ok := codex.TypeFromFolder(path.Base(dir)); ok {
+			return path.Join(path.Dir(dir), t.Plural())
+		}
+	}
+	return path.Join("codex", t.Plural())
 }
 
 // newFileEdit is the edit that makes a file with text: a create

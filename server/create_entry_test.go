@@ -73,6 +73,7 @@ func actionsFor(t *testing.T, c *testClient, rel string, ds []protocol.Diagnosti
 var createEntryBook = map[string]string{
 	"codex/characters/mara-vell.md": "---\nname: Mara Vell\n---\n# Mara Vell\n\nShe sails for [[Tidewardens]] and knows [[Ilse Dorn#Nowhere]].\n",
 	"codex/characters/ilse-dorn.md": "---\nname: Ilse Dorn\n---\n# Ilse Dorn\n",
+	"codex/places/brinmouth.md":     "---\nname: Brinmouth\n---\n# Brinmouth\n",
 	"manuscript/01-a.md":            "# One\n\nMara boarded Hesper at dawn. Later, Hesper left.\n",
 	"manuscript/02-b.md":            "# Two\n\nAgain, Hesper came back, and Hesper sank.\n",
 }
@@ -110,7 +111,7 @@ func TestCreateEntryFixesOfferEveryTypeAndReportTheOutcome(t *testing.T) {
 	assert.Contains(t, string(sent[0]), "codex/items/hesper.md")
 	assert.Contains(t, string(sent[0]), `type: item\nname: Hesper`)
 	msg := c.waitMessage("Created codex/items/hesper.md")
-	assert.Contains(t, msg, "item entry for Hesper")
+	assert.Contains(t, msg, "the item entry for Hesper")
 }
 
 func TestCreateEntryFixForABrokenLink(t *testing.T) {
@@ -124,6 +125,13 @@ func TestCreateEntryFixForABrokenLink(t *testing.T) {
 	require.NotEmpty(t, tide)
 	assert.Equal(t, "Create character entry for Tidewardens", tide[0].Title)
 	assert.Contains(t, titles(tide), "Create organization entry for Tidewardens")
+	var place createEntryResult
+	for _, a := range tide {
+		if a.Title == "Create location entry for Tidewardens" {
+			c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": a.Command.Command, "arguments": a.Command.Arguments}, &place)
+		}
+	}
+	assert.Equal(t, c.uri("codex/places/tidewardens.md"), place.URI, "beside the book's other locations")
 	for _, a := range actionsFor(t, c, rel, ds[1:]) {
 		assert.NotContains(t, a.Title, "Create", "Ilse Dorn exists; only the section is missing")
 	}
@@ -138,9 +146,9 @@ func TestCreateEntryFixForABrokenLink(t *testing.T) {
 	var res createEntryResult
 	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": org.Command.Command, "arguments": org.Command.Arguments}, &res)
 	assert.False(t, res.Created)
-	msg := c.waitMessage("No entry created for Tidewardens")
+	msg := c.waitMessage("codex/organizations/tidewardens.md")
+	assert.Contains(t, msg, "No entry created for Tidewardens")
 	assert.Contains(t, msg, "read-only")
-	assert.Contains(t, msg, "codex/organizations/tidewardens.md")
 }
 
 func TestCreateEntryWithoutFileCreationInsertsTheText(t *testing.T) {
