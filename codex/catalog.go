@@ -268,6 +268,16 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 	return n
 }
 
+// WithEntries returns a catalog in which updated entries replace or join
+// c's, keeping c's skipped-file problems: the codex as an editor's
+// unsaved texts have it.
+func (c *Catalog) WithEntries(updated []*Entry) *Catalog {
+	if len(updated) == 0 {
+		return c
+	}
+	return c.With(updated, nil, c.skipped)
+}
+
 // merged lists the entries of c with the changes applied.
 func (c *Catalog) merged(updated []*Entry, removed []string) []*Entry {
 	byID := maps.Clone(c.byID)

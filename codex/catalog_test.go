@@ -280,3 +280,22 @@ func folderTypeOf(rel string) Type {
 	}
 	return ""
 }
+
+func TestWithEntriesKeepsSkippedFiles(t *testing.T) {
+	skipped := []Problem{{Path: "codex/items/huge.md", Code: CodeTooLarge, Severity: SeverityError}}
+	base := NewCatalog(testCatalog(t).All(), skipped)
+	assert.Same(t, base, base.WithEntries(nil))
+
+	// The harbor no longer claims "Mara"; the skipped file stays listed.
+	edited := base.WithEntries([]*Entry{entry(t, "codex/locations/harbor.md", "---\nname: Brinmouth Harbor\naliases: [the Mouth]\n---\n# Harbor\n")})
+	var got []string
+	for _, p := range edited.Problems() {
+		got = append(got, p.Path+" "+p.Code)
+	}
+	assert.Equal(t, []string{
+		"codex/characters/ilse-dorn/index.md broken-link",
+		"codex/characters/ilse-dorn/index.md broken-link",
+		"codex/items/huge.md too-large",
+	}, got)
+	assert.Len(t, base.ProblemsIn("codex/locations/harbor.md"), 1, "the base is left as it was")
+}

@@ -24,6 +24,7 @@ func (s *Server) commands() map[string]requestHandler {
 		"quire.reindex":           s.quireReindex,
 		"quire.status":            s.quireStatus,
 		"quire.actions":           s.quireActions,
+		commandCreateEntry:        s.quireCreateEntry,
 	}
 	for _, more := range []map[string]requestHandler{s.advisorCommands(), s.proposalCommands()} {
 		for name, h := range more {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -101,7 +102,7 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 		}
 		return actionFileDiagnostics(rel, string(data)), 0, ctx.Err() == nil
 	}
-	cat := proj.store.Catalog()
+	base, cat := proj.store.Catalog(), proj.catalog()
 	snap := proj.ms.Snapshot()
 	var text string
 	var version int32
@@ -114,7 +115,7 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	}
 	lines := newLineIndex(text)
 	var diags []protocol.Diagnostic
-	for _, p := range codexProblems(cat, rel, text) {
+	for _, p := range codexProblems(base, cat, rel, text) {
 		diags = append(diags, protocol.Diagnostic{
 			Range:    lines.rangeOf(clampRange(p.Range, len(text))),
 			Severity: protocol.DiagnosticSeverity(p.Severity),
@@ -132,13 +133,19 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 }
 
 // codexProblems are the problems of the codex file rel with the text the
-// editor shows: the catalog's own when that is the text it read, else
-// those found by reading the editor's text (front matter, links), and
-// any change it makes to a locked field.
-func codexProblems(cat *codex.Catalog, rel, text string) []codex.Problem {
+// editor shows. cat is the codex with the editor's texts (catalog), so
+// its problems are those of this text, among them the names and aliases
+// another entry claims too; base is the saved codex, against which a
+// change to a locked field shows. A text that does not read as an entry
+// yet gets what reading it finds (front matter, links).
+func codexProblems(base, cat *codex.Catalog, rel, text string) []codex.Problem {
 	e, isEntry := cat.Get(rel)
 	if !isEntry || e.Source == text {
-		return cat.ProblemsIn(rel)
+		problems := cat.ProblemsIn(rel)
+		if saved, ok := base.Get(rel); ok && isEntry && saved.Source != text {
+			problems = append(slices.Clone(problems), lockedChanges(saved, e, text)...)
+		}
+		return problems
 	}
 	parsed, problems := codex.Parse(rel, []byte(text), e.Type)
 	if parsed == nil {

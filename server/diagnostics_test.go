@@ -86,11 +86,10 @@ func TestDiagnostics(t *testing.T) {
 	require.NotEmpty(t, actions)
 	assert.Equal(t, "Create character entry for Hesper", actions[0].Title)
 	assert.True(t, actions[0].IsPreferred)
-	raw, err := json.Marshal(actions[0].Edit)
+	require.NotNil(t, actions[0].Command, "the fix is a command, which reports what it did")
+	raw, err := json.Marshal(actions[0].Command.Arguments)
 	require.NoError(t, err)
-	assert.Contains(t, string(raw), `"kind":"create"`)
-	assert.Contains(t, string(raw), "codex/characters/hesper.md")
-	assert.Contains(t, string(raw), "name: Hesper")
+	assert.Contains(t, string(raw), `"name":"Hesper","type":"character"`)
 
 	// Editing a codex file: problems follow the editor's text.
 	c.open("codex/characters/mara-vell.md", files["codex/characters/mara-vell.md"])

@@ -56,10 +56,10 @@ func hoverCard(t *target, e *codex.Entry) string {
 		fmt.Fprintf(&b, "*Also:* %s\n\n", strings.Join(aliases, ", "))
 	}
 	if e.Summary != "" {
-		fmt.Fprintf(&b, "%s\n\n", e.Summary)
+		fmt.Fprintf(&b, "%s\n\n", renderLinks(t, e.Summary))
 	}
-	if excerpt := codex.LeadExcerpt(e.BodyText(), hoverExcerptBytes); excerpt != "" && !strings.Contains(excerpt, e.Summary) {
-		fmt.Fprintf(&b, "%s\n\n", quoteBlock(excerpt))
+	if excerpt := codex.LeadExcerpt(withoutTitle(e.BodyText()), hoverExcerptBytes); excerpt != "" && (e.Summary == "" || !strings.Contains(excerpt, e.Summary)) {
+		fmt.Fprintf(&b, "%s\n\n", quoteBlock(renderExcerpt(t, excerpt)))
 	}
 	if !t.indexed() {
 		b.WriteString("*Counting the chapters that mention it…*\n\n")
@@ -92,6 +92,72 @@ func appearanceLine(apps []manuscript.Appearance) string {
 		line += fmt.Sprintf(" and %d more", more)
 	}
 	return line
+}
+
+// withoutTitle drops a leading "# Title" line: the card names the entry
+// already, and a title inside it is as large as the editor's headings.
+func withoutTitle(body string) string {
+	body = strings.TrimLeft(body, " \t\r\n")
+	if strings.HasPrefix(body, "# ") {
+		_, rest, _ := strings.Cut(body, "\n")
+		return rest
+	}
+	return body
+}
+
+// renderExcerpt makes an entry's Markdown fit a hover card: headings
+// become bold lines, not headings as large as the editor's own, and
+// [[links]] become readable links.
+func renderExcerpt(t *target, text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if h := strings.TrimLeft(l, "#"); len(h) < len(l) && len(l)-len(h) <= 6 && (h == "" || h[0] == ' ' || h[0] == '\t') {
+			if h = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(h), "#")); h != "" {
+				lines[i] = "**" + renderLinks(t, h) + "**"
+				continue
+			}
+		}
+		lines[i] = renderLinks(t, l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// renderLinks writes each [[Target]], [[Target|label]] and
+// [[Target#Section]] of one line as the text the writer would read: a
+// Markdown link to the entry's file when the target exists, the plain
+// text when it does not. A link cut off by the excerpt is left alone.
+func renderLinks(t *target, line string) string {
+	var b strings.Builder
+	for {
+		open := strings.Index(line, "[[")
+		if open < 0 {
+			break
+		}
+		end := strings.Index(line[open+2:], "]]")
+		if end < 0 {
+			break
+		}
+		inner := line[open+2 : open+2+end]
+		b.WriteString(line[:open])
+		line = line[open+2+end+2:]
+		target, label, hasLabel := strings.Cut(inner, "|")
+		name, section, _ := strings.Cut(target, "#")
+		name, section = strings.TrimSpace(name), strings.TrimSpace(section)
+		text := strings.TrimSpace(label)
+		if !hasLabel || text == "" {
+			text = name
+			if section != "" {
+				text += " › " + section
+			}
+		}
+		if e, ok := t.cat.Resolve(name); ok {
+			fmt.Fprintf(&b, "[%s](%s)", markdownEscape(text), pathURI(filepath.Join(t.proj.real, filepath.FromSlash(e.ID))))
+		} else {
+			b.WriteString(markdownEscape(text))
+		}
+	}
+	b.WriteString(line)
+	return b.String()
 }
 
 func quoteBlock(s string) string {

@@ -69,6 +69,9 @@ type project struct {
 	codexMu   sync.Mutex
 	codexScan *codexMentions
 	published map[string]bool
+
+	// overlay is the editor's text of open codex files (codex_overlay.go).
+	overlay codexOverlay
 }
 
 // newProject resolves root now, so that the paths requests compare
@@ -139,6 +142,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		return
 	}
 	p.matcher.Store(manuscript.NewMatcher(store.Catalog()))
+	p.overlay.matcherCat = store.Catalog()
 	log.Debug("project loaded", "root", real, "codexMs", codexMS.Milliseconds(), "chaptersMs", readMS.Milliseconds(),
 		"totalMs", time.Since(start).Milliseconds())
 	p.store, p.ms = store, ms

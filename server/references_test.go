@@ -43,7 +43,7 @@ func TestRename(t *testing.T) {
 		files[k] = v
 	}
 	files["codex/characters/mara-vell.md"] = "---\nname: \"Mara Vell\"\naliases: [Mara]\n---\n# Mara Vell\n\nMara Vell keeps a ledger.\n"
-	c.initialize(writeProject(t, files))
+	c.initializeCaps(writeProject(t, files), prepareCaps, nil) // a client that shows the whole name
 
 	var prep struct {
 		Range       protocol.Range `json:"range"`

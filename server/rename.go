@@ -3,10 +3,15 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // prepareRename answers whether the cursor is on a name quire can rename:
@@ -20,7 +25,7 @@ func (s *Server) prepareRename(ctx context.Context, params json.RawMessage) (any
 	if err != nil || !ok {
 		return nil, err
 	}
-	e, r, ok := t.entryAt()
+	e, r, ok := t.nameAtOrBefore()
 	if !ok {
 		return nil, nil
 	}
@@ -33,6 +38,21 @@ func (s *Server) prepareRename(ctx context.Context, params json.RawMessage) (any
 // rename renames an entity: its `name:` and every mention of that name,
 // in prose and codex, as one edit for the writer to review. Aliases stay
 // as they are: "Mara" is still Mara after "Mara Vell" becomes "Mara Kell".
+// The writer is told what was renamed, and in how many places: Helix and
+// eglot apply the edit without a word.
+//
+// The rule for a client that does not ask prepareRename (it did not
+// advertise textDocument.rename.prepareSupport; eglot 1.9 is one): such
+// a client prompts with the word at the cursor, not the entity's name, so
+// what the writer types replaces that word only, wherever it stands in
+// the name. At "Kettering" in "Moss Kettering", "Kettleby" renames Moss
+// Kettering to Moss Kettleby. Typing the whole new name still works: a
+// new name of several words that already holds every other word of the
+// name is taken whole ("Moss Kettleby" stays Moss Kettleby). A word that
+// is not part of the name (the cursor on an alias) is refused. So no word
+// of a name is ever dropped by this prompt; to drop one, edit `name:` in
+// the entry. A client that asks prepareRename is shown the whole name,
+// and what the writer types replaces it.
 func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error) {
 	p, err := decode[protocol.RenameParams](params)
 	if err != nil {
@@ -49,7 +69,7 @@ func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "this document is not part of a quire project")
 	}
-	e, _, ok := t.entryAt()
+	e, r, ok := t.nameAtOrBefore()
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "rename works on the name, alias or [[link]] of a codex entry")
 	}
@@ -58,6 +78,17 @@ func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error
 	}
 	if e.NameRange.Len() == 0 {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, e.ID+" takes its name from its heading or file name; add `name:` to its front matter first")
+	}
+	var word string
+	if !s.clientPreparesRename() {
+		var whole bool
+		word, newName, whole, err = renameByWord(e.Name, t.text, r, t.offset, newName)
+		if err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error()+"; or change `name:` in "+e.ID)
+		}
+		if whole {
+			word = ""
+		}
 	}
 	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
 	nameLines := newLineIndex(e.Source)
@@ -71,10 +102,142 @@ func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error
 			names = append(names, o)
 		}
 	}
+	places := 1
 	for _, loc := range t.locations(names) {
 		changes[loc.URI] = append(changes[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: newName})
+		places++
 	}
-	return &protocol.WorkspaceEdit{Changes: changes}, ctx.Err()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	msg := fmt.Sprintf("Renamed %s to %s in %s in %s.", e.Name, newName, plural(places, "place"), plural(len(changes), "file"))
+	if word != "" {
+		msg += fmt.Sprintf(" Your editor showed the word %q, so only that word of the name changed.", word)
+	}
+	s.showMessage(ctx, protocol.MessageTypeInfo, msg)
+	return &protocol.WorkspaceEdit{Changes: changes}, nil
+}
+
+// clientPreparesRename reports whether the client said it asks
+// prepareRename before prompting for a new name.
+func (s *Server) clientPreparesRename() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	td := s.client.TextDocument
+	return td != nil && td.Rename != nil && td.Rename.PrepareSupport
+}
+
+// renameByWord applies the rule for clients that prompt with the word at
+// the cursor (see rename): the word of text at off, inside the mention
+// r, is replaced in name by typed. It returns that word and the new name
+// in full; whole says typed was taken as the whole new name.
+func renameByWord(name, text string, r codex.Range, off int, typed string) (word, full string, whole bool, err error) {
+	w, ok := wordAround(text, r, off)
+	if !ok {
+		return "", "", false, fmt.Errorf("put the cursor on a word of the name %s to rename it", name)
+	}
+	word = text[w.Start:w.End]
+	nameWords := wordsOf(name)
+	typedWords := wordsOf(typed)
+	// Which word of the name: the one at the same place in a mention of
+	// the whole name, else the first that matches.
+	at := -1
+	if before := wordsOf(text[r.Start:w.Start]); len(wordsOf(text[r.Start:r.End])) == len(nameWords) &&
+		len(before) < len(nameWords) && codex.Normalize(name[nameWords[len(before)].Start:nameWords[len(before)].End]) == codex.Normalize(word) {
+		at = len(before)
+	}
+	for i, nw := range nameWords {
+		if at < 0 && codex.Normalize(name[nw.Start:nw.End]) == codex.Normalize(word) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return word, "", false, fmt.Errorf("%q is not a word of the name %s, and your editor offered only that word; rename from the name itself", word, name)
+	}
+	if len(typedWords) > 1 && len(nameWords) > 1 {
+		have := map[string]bool{}
+		for _, tw := range typedWords {
+			have[codex.Normalize(typed[tw.Start:tw.End])] = true
+		}
+		whole = true
+		for i, nw := range nameWords {
+			if i != at && !have[codex.Normalize(name[nw.Start:nw.End])] {
+				whole = false
+			}
+		}
+		if whole {
+			return word, typed, true, nil
+		}
+	}
+	nw := nameWords[at]
+	return word, name[:nw.Start] + typed + name[nw.End:], false, nil
+}
+
+// wordAround is the word of text around off, within r: letters, digits
+// and marks, joined by apostrophes or hyphens ("O'Neill", "Jean-Luc").
+// At the end of a word, the cursor is still on it.
+func wordAround(text string, r codex.Range, off int) (codex.Range, bool) {
+	for _, w := range wordsOf(text[r.Start:r.End]) {
+		w.Start += r.Start
+		w.End += r.Start
+		if w.Start <= off && off <= w.End {
+			return w, true
+		}
+	}
+	return codex.Range{}, false
+}
+
+// wordsOf lists the words of s (see wordAround).
+func wordsOf(s string) []codex.Range {
+	var out []codex.Range
+	start := -1
+	for i, c := range s {
+		switch {
+		case unicode.IsLetter(c) || unicode.IsDigit(c) || unicode.IsMark(c):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0 && strings.ContainsRune("'’-", c):
+			// Joins a word only when a letter follows.
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(c):])
+			if !unicode.IsLetter(next) && !unicode.IsDigit(next) {
+				out = append(out, codex.Range{Start: start, End: i})
+				start = -1
+			}
+		default:
+			if start >= 0 {
+				out = append(out, codex.Range{Start: start, End: i})
+				start = -1
+			}
+		}
+	}
+	if start >= 0 {
+		out = append(out, codex.Range{Start: start, End: len(s)})
+	}
+	return out
+}
+
+// plural writes a count with its noun: "1 file", "3 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// nameAtOrBefore is entryAt, or the name just before the cursor: Emacs
+// shows the word before point as the word at point, so a cursor right
+// after a name still renames it.
+func (t *target) nameAtOrBefore() (*codex.Entry, codex.Range, bool) {
+	if e, r, ok := t.entryAt(); ok || t.offset == 0 {
+		return e, r, ok
+	}
+	t.offset--
+	e, r, ok := t.entryAt()
+	if !ok {
+		t.offset++
+	}
+	return e, r, ok
 }
 
 // yamlScalar writes the new name the way the old one was written: quoted

@@ -41,7 +41,7 @@ func (s *Server) resolveTarget(ctx context.Context, pos protocol.TextDocumentPos
 		}
 		return nil, false, nil
 	}
-	t := &target{proj: proj, rel: rel, snap: proj.ms.Snapshot(), cat: proj.store.Catalog()}
+	t := &target{proj: proj, rel: rel, snap: proj.ms.Snapshot(), cat: proj.catalog()}
 	if doc, ok := s.openText(pos.TextDocument.URI); ok {
 		t.text, t.lines = doc.text, doc.lines
 	} else {

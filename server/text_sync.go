@@ -7,6 +7,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // document is the editor's text of an open file at one version.
@@ -83,6 +85,9 @@ func (s *Server) didClose(ctx context.Context, params json.RawMessage) error {
 		return nil
 	}
 	if proj, rel, ok := s.projectFor(path); ok && proj.loaded() {
+		if proj.dropCodexText(rel) && proj.namesChanged(rel) {
+			s.catchUpNames(proj)
+		}
 		return proj.ms.CloseDocument(ctx, rel)
 	}
 	return nil
@@ -102,11 +107,33 @@ func (s *Server) toOverlay(ctx context.Context, doc *document) {
 	if err := proj.ms.OpenDocument(ctx, rel, doc.text, doc.version); err != nil {
 		s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
 	}
+	if isCodexText(proj, rel) && proj.setCodexText(rel, doc.text) && proj.namesChanged(rel) {
+		s.catchUpNames(proj)
+	}
+}
+
+// catchUpNames scans p's manuscript with its new names in the
+// background, then refreshes the open documents' diagnostics. It runs
+// from a notification's handler, so the server is not stopping yet.
+func (s *Server) catchUpNames(p *project) {
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		p.catchUpNames()
+		s.republishOpen()
+	}()
+}
+
+// isCodexText reports whether rel's editor text may be a codex file's:
+// Markdown that is not a chapter.
+func isCodexText(p *project, rel string) bool {
+	return codex.IsMarkdown(rel) && !p.ms.IsChapter(rel)
 }
 
 // overlayAllLocked hands every open document of p to its manuscript;
 // s.mu is held, so no document opens or changes meanwhile.
 func (s *Server) overlayAllLocked(p *project) {
+	codexOpen := false
 	for _, d := range s.docs {
 		path, ok := uriPath(d.uri)
 		if !ok {
@@ -119,6 +146,15 @@ func (s *Server) overlayAllLocked(p *project) {
 		if err := p.ms.OpenDocument(s.ctx, rel, d.text, d.version); err != nil {
 			s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
 		}
+		if isCodexText(p, rel) && p.setCodexText(rel, d.text) {
+			codexOpen = true
+		}
+	}
+	if codexOpen {
+		// Not yet ready: the manuscript is scanned with these names next.
+		p.overlay.namesMu.Lock()
+		p.setMatcherFor(p.catalog())
+		p.overlay.namesMu.Unlock()
 	}
 }
 

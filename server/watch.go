@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/manuscript"
 )
 
 // watch follows the project's files with the codex's own watcher (Neovim
@@ -50,8 +49,10 @@ func (p *project) follow(ctx context.Context, ch codex.Change, log *slog.Logger)
 	p.followMu.Lock()
 	defer p.followMu.Unlock()
 	if len(ch.Updated)+len(ch.Removed) > 0 {
-		m := manuscript.NewMatcher(ch.Catalog)
-		p.matcher.Store(m)
+		// The names of open codex files are the editor's.
+		p.overlay.namesMu.Lock()
+		m := p.setMatcherFor(p.catalog())
+		p.overlay.namesMu.Unlock()
 		p.ms.SetMatcher(m)
 	}
 	if ch.Resynced || slices.Contains(ch.Paths, configFile) {

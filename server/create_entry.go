@@ -1,0 +1,260 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// commandCreateEntry creates a codex entry from a template. The quick
+// fixes run it instead of carrying the edit themselves: the client
+// applies a code action's edit without telling the server how that went,
+// and Helix and eglot say nothing, so the writer would not know whether
+// a file was made, or where.
+const commandCreateEntry = "quire.createEntry"
+
+// createEntryArgs are the command's argument: the name, its type, and
+// the document the fix was offered in (which finds the book).
+type createEntryArgs struct {
+	Name string               `json:"name"`
+	Type codex.Type           `json:"type"`
+	URI  protocol.DocumentURI `json:"uri"`
+}
+
+// createEntryResult says what the command did.
+type createEntryResult struct {
+	Created bool                 `json:"created"`
+	URI     protocol.DocumentURI `json:"uri"`
+	// Reason is why nothing was created, in the writer's words.
+	Reason string `json:"reason,omitempty"`
+}
+
+// The document-change shapes a create-file edit needs; protocol v0.12.0
+// types documentChanges as text edits only.
+type createFile struct {
+	Kind    string                      `json:"kind"`
+	URI     protocol.DocumentURI        `json:"uri"`
+	Options *protocol.CreateFileOptions `json:"options,omitempty"`
+}
+
+type newFileEdit struct {
+	TextDocument struct {
+		URI     protocol.DocumentURI `json:"uri"`
+		Version *int32               `json:"version"`
+	} `json:"textDocument"`
+	Edits []protocol.TextEdit `json:"edits"`
+}
+
+type fileWorkspaceEdit struct {
+	DocumentChanges []any `json:"documentChanges"`
+}
+
+// newEntryTypes are offered for a name without an entry: every type,
+// the likeliest first (the sample's Hesper is a ship, an item).
+var newEntryTypes = codex.Types
+
+// createEntryActions offers, for each untracked-name diagnostic and each
+// broken [[link]] in the request's context, one quick fix per entry type.
+func (s *Server) createEntryActions(ctx context.Context, p protocol.CodeActionParams) []codeAction {
+	var out []codeAction
+	for _, d := range p.Context.Diagnostics {
+		name := s.missingEntryName(ctx, p.TextDocument.URI, d)
+		if name == "" {
+			continue
+		}
+		for i, t := range newEntryTypes {
+			title := fmt.Sprintf("Create %s entry for %s", t, name)
+			out = append(out, codeAction{
+				Title:       title,
+				Kind:        protocol.QuickFix,
+				Diagnostics: []protocol.Diagnostic{d},
+				IsPreferred: i == 0,
+				Command: &actionCommand{Title: title, Command: commandCreateEntry,
+					Arguments: []any{createEntryArgs{Name: name, Type: t, URI: p.TextDocument.URI}}},
+			})
+		}
+	}
+	return out
+}
+
+// missingEntryName is the name a diagnostic says has no entry: an
+// untracked name (carried in its data), or the target of a broken link
+// (read from the text, since clients do not all send data back). A link
+// whose entry exists but lacks the section gets no fix.
+func (s *Server) missingEntryName(ctx context.Context, uri protocol.DocumentURI, d protocol.Diagnostic) string {
+	switch d.Code {
+	case codeUntrackedName:
+		var data untrackedData
+		if raw, err := json.Marshal(d.Data); err == nil && json.Unmarshal(raw, &data) == nil {
+			return data.Name
+		}
+	case codex.CodeBrokenLink:
+		t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: d.Range.Start})
+		if err != nil || !ok {
+			return ""
+		}
+		end, err := t.lines.offset(d.Range.End)
+		if err != nil || end < t.offset || end-t.offset > 200 {
+			return ""
+		}
+		name, _, _ := strings.Cut(t.text[t.offset:end], "#")
+		name = strings.TrimSpace(name)
+		if name == "" || strings.ContainsAny(name, "[]\n") {
+			return ""
+		}
+		if _, exists := t.cat.Resolve(name); exists {
+			return ""
+		}
+		return name
+	}
+	return ""
+}
+
+// quireCreateEntry writes a new entry through the editor and tells the
+// writer what happened: created (and where), already there, or refused.
+func (s *Server) quireCreateEntry(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[createEntryArgs](params)
+	if err != nil {
+		return nil, err
+	}
+	a.Name = strings.TrimSpace(a.Name)
+	if a.Name == "" || strings.ContainsAny(a.Name, "\r\n") || len(a.Name) > 200 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "an entry's name is one short line of text")
+	}
+	if !a.Type.Builtin() {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%q is not an entry type; the types are %v", a.Type, codex.Types))
+	}
+	file, ok := uriPath(a.URI)
+	if !ok {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fix needs the file: URI of a document in the book")
+	}
+	proj, _, ok := s.projectFor(file)
+	if !ok {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "this document is not part of a quire book")
+	}
+	if err := proj.wait(ctx); err != nil {
+		return nil, err
+	}
+	cat := proj.catalog()
+	rel := path.Join(entryFolder(cat, a.Type), slug(a.Name)+".md")
+	uri := proj.uri(rel)
+	res := createEntryResult{URI: uri}
+	if e, exists := cat.Resolve(a.Name); exists && strings.EqualFold(e.Name, a.Name) {
+		res.Reason = fmt.Sprintf("%s already has an entry: %s", a.Name, e.ID)
+		s.showMessage(ctx, protocol.MessageTypeInfo, res.Reason+".")
+		return res, nil
+	}
+	if _, err := os.Lstat(filepath.Join(proj.real, filepath.FromSlash(rel))); err == nil {
+		res.Reason = fmt.Sprintf("%s already exists; quire does not overwrite it", rel)
+		s.showMessage(ctx, protocol.MessageTypeWarning, "No entry created for "+a.Name+": "+res.Reason+".")
+		return res, nil
+	}
+	applied, err := s.applyEdit(ctx, "Create "+string(a.Type)+" entry for "+a.Name, s.newFileEdit(uri, entryTemplate(a.Type, a.Name)))
+	switch {
+	case err != nil:
+		res.Reason = "the editor did not answer the request to create the file"
+	case !applied.Applied:
+		res.Reason = "the editor did not create the file"
+		if applied.FailureReason != "" {
+			res.Reason += " (" + applied.FailureReason + ")"
+		}
+	}
+	if res.Reason != "" {
+		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf("No entry created for %s: %s. You can create %s yourself.", a.Name, res.Reason, rel))
+		return res, nil
+	}
+	res.Created = true
+	s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Created %s, the %s entry for %s: fill it in and save.", rel, a.Type, a.Name))
+	if s.showDocumentSupported() {
+		var shown struct {
+			Success bool `json:"success"`
+		}
+		if _, err := s.conn.Call(ctx, "window/showDocument", map[string]any{"uri": uri, "takeFocus": true}, &shown); err != nil {
+			s.log.Debug("new entry not shown", "err", err)
+		}
+	}
+	return res, nil
+}
+
+// entryFolder is where a new entry of type t goes: the folder holding
+// most of the book's entries of that type, else a folder named for the
+// type beside the other types' folders, else codex/<types>.
+func entryFolder(cat *codex.Catalog, t codex.Type) string {
+	count := map[string]int{}
+	best := ""
+	for _, e := range cat.OfType(t) {
+		if path.Base(e.ID) == "index.md" {
+			continue // a folder-shaped entry: its folder is the entry's own
+		}
+		dir := path.Dir(e.ID)
+		count[dir]++
+		if count[dir] > count[best] || (count[dir] == count[best] && dir < best) {
+			best = dir
+		}
+	}
+	if best != "" {
+		return best
+	}
+	for _, e := range cat.All() {
+		dir := path.Dir(e.ID)
+		if _, ok := codex.TypeFromFolder(path.Base(dir)); ok {
+			return path.Join(path.Dir(dir), t.Plural())
+		}
+	}
+	return path.Join("codex", t.Plural())
+}
+
+// newFileEdit is the edit that makes a file with text: a create
+// operation and the text, for clients that support creating files; else
+// the text inserted into the (not yet existing) document, which eglot
+// and others open as a new buffer the writer saves.
+func (s *Server) newFileEdit(uri protocol.DocumentURI, text string) any {
+	s.mu.Lock()
+	ws := s.client.Workspace
+	s.mu.Unlock()
+	if ws != nil && ws.WorkspaceEdit != nil && slices.Contains(ws.WorkspaceEdit.ResourceOperations, "create") {
+		create := createFile{Kind: "create", URI: uri, Options: &protocol.CreateFileOptions{IgnoreIfExists: true}}
+		fill := newFileEdit{Edits: []protocol.TextEdit{{NewText: text}}}
+		fill.TextDocument.URI = uri
+		return fileWorkspaceEdit{DocumentChanges: []any{create, fill}}
+	}
+	return protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{uri: {{NewText: text}}}}
+}
+
+// entryTemplate is the start of a new entry: front matter the writer
+// fills in, and the headings an entry of the type usually has.
+func entryTemplate(t codex.Type, name string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\ntype: %s\nname: %s\naliases: []\nsummary: \nstatus: tentative\n---\n# %s\n\n", t, yamlScalar("", name), name)
+	switch t {
+	case codex.TypeCharacter:
+		b.WriteString("## Appearance\n\n## Personality\n\n## History\n")
+	case codex.TypeLocation:
+		b.WriteString("## Description\n\n## History\n")
+	default:
+		b.WriteString("## Description\n")
+	}
+	return b.String()
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// slug makes a file name of a name: "Port Caddow" → "port-caddow".
+func slug(name string) string {
+	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(codex.Fold(name)), "-"), "-")
+	if s == "" {
+		s = "entry"
+	}
+	return s
+}
