@@ -240,22 +240,35 @@ func (s *Server) findProposal(ctx context.Context, a applyProposalArgs) (*projec
 	return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "This proposal is no longer available (it was discarded, or made before quire restarted); ask again.")
 }
 
-// quireApplyProposal asks the client to apply a proposal as a versioned
+// quireApplyProposal is quire/applyProposal, the plugins' request: they
+// show the outcome in their own views, so the server sends no message.
+func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage) (any, error) {
+	return s.applyProposal(ctx, params, false)
+}
+
+// quireApplyProposalCommand is quire.applyProposal run from a code action,
+// as Helix and eglot do: the writer learns the outcome from a message.
+func (s *Server) quireApplyProposalCommand(ctx context.Context, params json.RawMessage) (any, error) {
+	return s.applyProposal(ctx, params, true)
+}
+
+// applyProposal asks the client to apply a proposal as a versioned
 // workspace edit. The server writes nothing: the editor applies the edit,
 // and refuses it when an open document moved on. A proposal whose files
 // changed since it was made is refused here, before anything is sent.
-func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage) (any, error) {
+// announce tells the outcome as a message too.
+func (s *Server) applyProposal(ctx context.Context, params json.RawMessage, announce bool) (any, error) {
 	proj, p, err := s.proposalOf(ctx, params)
 	if err != nil {
 		return nil, err
 	}
 	if !p.Applied.IsZero() {
-		return nil, s.tell(ctx, protocol.MessageTypeInfo, jsonrpc2.InvalidRequest, fmt.Sprintf("The %s was already applied.", proposalTitle(p)))
+		return nil, s.outcome(ctx, announce, protocol.MessageTypeInfo, jsonrpc2.InvalidRequest, fmt.Sprintf("The %s was already applied.", proposalTitle(p)))
 	}
 	edit, err := s.proposalWorkspaceEdit(proj, p)
 	var stale *staleError
 	if errors.As(err, &stale) {
-		return nil, s.tell(ctx, protocol.MessageTypeWarning, jsonrpc2.InvalidRequest,
+		return nil, s.outcome(ctx, announce, protocol.MessageTypeWarning, jsonrpc2.InvalidRequest,
 			fmt.Sprintf("Not applied: %s changed since the %s was made (%s). Ask again for a proposal made from its text now.", stale.path, proposalTitle(p), stale.what))
 	}
 	if err != nil {
@@ -265,13 +278,17 @@ func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage)
 	res, err := s.applyEdit(ctx, label, edit)
 	if err != nil {
 		s.log.Warn("workspace/applyEdit failed", "err", err)
-		return nil, s.tell(ctx, protocol.MessageTypeError, jsonrpc2.InternalError,
+		return nil, s.outcome(ctx, announce, protocol.MessageTypeError, jsonrpc2.InternalError,
 			fmt.Sprintf("The editor could not apply the %s to %s. Try again, or copy the change from the proposal by hand.", proposalTitle(p), proposalFiles(p)))
 	}
 	if res.Applied {
 		proj.proposals.MarkApplied(p.ID, time.Now())
+	}
+	switch {
+	case !announce:
+	case res.Applied:
 		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Applied the %s to %s: review and save.", proposalTitle(p), proposalFiles(p)))
-	} else {
+	default:
 		msg := fmt.Sprintf("Not applied: the editor did not apply the %s to %s", proposalTitle(p), proposalFiles(p))
 		if res.FailureReason != "" {
 			msg += " (" + res.FailureReason + ")"

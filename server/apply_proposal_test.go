@@ -395,3 +395,21 @@ func TestApplyProposalCommandTellsTheWriter(t *testing.T) {
 	assert.Contains(t, msgs[1].Message, ilseRel+" changed since")
 	assert.NotContains(t, msgs[1].Message, stale.ID)
 }
+
+// The plugins apply through quire/applyProposal and show the outcome in
+// their own views: the request sends no message, so the writer is not
+// told twice.
+func TestApplyProposalRequestLeavesTheTellingToThePlugin(t *testing.T) {
+	c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
+	p := proj.proposals.Add(updateIlse(ilseWithEmoji))
+	var res applyProposalResult
+	c.call(methodApplyProposal, map[string]any{"id": p.ID}, &res)
+	assert.True(t, res.Applied)
+
+	stale := proj.proposals.Add(updateIlse(ilseWithEmoji))
+	require.NoError(t, os.WriteFile(filepath.Join(c.root, ilseRel), []byte(strings.Replace(ilseWithEmoji, "Harbormistress", "Former harbormistress", 1)), 0o644))
+	err := c.callErr(methodApplyProposal, map[string]any{"id": stale.ID}, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), ilseRel+" changed since")
+	assert.Empty(t, c.shownMessages(), "%v", c.methods())
+}

@@ -14,7 +14,7 @@ func (s *Server) proposalRequests() map[string]requestHandler {
 // proposalCommands are the proposal and explicate commands.
 func (s *Server) proposalCommands() map[string]requestHandler {
 	return map[string]requestHandler{
-		"quire.applyProposal":   s.quireApplyProposal,
+		"quire.applyProposal":   s.quireApplyProposalCommand,
 		"quire.discardProposal": s.quireDiscardProposal,
 		"quire.propose":         s.quirePropose,
 		"quire.explicate":       s.quireExplicateCommand,

@@ -175,16 +175,19 @@ class Quire implements ChatHost, vscode.Disposable {
         return false;
       },
       middleware: {
-        // Results of the server's other code-action commands would
-        // otherwise go nowhere; show them.
+        // "Look up" and "Where is this established?" are shown here, as a
+        // quick pick and a references peek. They go to the custom requests,
+        // not the commands: run as commands the server also opens its own
+        // documents for editors that show no command result, and the
+        // writer would see both.
         executeCommand: async (command, args, next) => {
-          const result: unknown = await next(command, args);
-          if (command === "quire.lookup") {
-            await this.showLookup(result);
-          } else if (command === "quire.explicate") {
-            await this.showExplicate(result);
+          if (command === "quire.lookup" || command === "quire.explicate") {
+            const method = command === "quire.lookup" ? Methods.lookup : Methods.explicate;
+            const result: unknown = await this.client!.sendRequest(method, args[0] ?? {});
+            await (command === "quire.lookup" ? this.showLookup(result) : this.showExplicate(result));
+            return result;
           }
-          return result;
+          return next(command, args);
         },
       },
     };

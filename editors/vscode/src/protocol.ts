@@ -133,6 +133,8 @@ export const Methods = {
   reindex: "quire/reindex",
   status: "quire/status",
   actions: "quire/actions",
+  lookup: "quire/lookup",
+  explicate: "quire/explicate",
 } as const;
 
 // JSON-RPC and LSP error codes the extension words for the writer.
