@@ -18,8 +18,9 @@ import (
 	"github.com/quire-ink/quire/llm"
 )
 
-// script is the scripted model's replies to the test's one ask: read the
-// character and the selection, propose two changes to her entry, answer.
+// script is the scripted model's replies: to the ask about a selection
+// (read the character and the selection, propose two changes to her
+// entry, answer), then to a chapter action.
 func script(t *testing.T) []llm.EvalStep {
 	t.Helper()
 	body := func(message any, finish string) llm.EvalStep {
@@ -55,6 +56,8 @@ func script(t *testing.T) []llm.EvalStep {
 				"## Habits\n\nShe counts things when she is frightened (PROPOSED-COAT: and buttons her father's coat to the throat).\n"),
 		}}, "tool_calls"),
 		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ANSWER: her eyes are grey throughout.\nI proposed pinning that down in her entry."}, "stop"),
+		// The chapter's continuity check, run at a bare cursor.
+		body(map[string]any{"role": "assistant", "content": "SCRIPTED-CHECK: the tide figures agree with chapter 3."}, "stop"),
 	}
 }
 
@@ -111,6 +114,12 @@ func TestEmacsEglot(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, ".git"))
 		require.True(t, errors.Is(err, os.ErrNotExist), "the book must not be under version control: %s/.git", dir)
 	}
+	// A second copy, opened with eglot's own idea of the root.
+	book2 := filepath.Join(tmp, "book2")
+	out, err = exec.Command(bin, "init", "--sample", book2).CombinedOutput()
+	require.NoError(t, err, "quire init: %s", out)
+	book2, err = filepath.EvalSymlinks(book2)
+	require.NoError(t, err)
 	entryPath := filepath.Join(book, "codex", "characters", "teodora-quill", "index.md")
 	entryBefore, err := os.ReadFile(entryPath)
 	require.NoError(t, err)
@@ -132,6 +141,7 @@ func TestEmacsEglot(t *testing.T) {
 		"QUIRE_SETUP="+filepath.Join(here, "quire.el"),
 		"QUIRE_BIN="+bin,
 		"QUIRE_BOOK="+book,
+		"QUIRE_BOOK2="+book2,
 		"QUIRE_MODEL_URL="+model.BaseURL(),
 		"QUIRE_RESULT="+result,
 		"QUIRE_TEST_KEY=scripted-key",
@@ -164,16 +174,20 @@ func TestEmacsEglot(t *testing.T) {
 		t.Fatalf("emacs did not finish within the timeout\n%s", report())
 	}
 	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
-	for _, step := range []string{"connect", "hover", "ask", "answer-doc", "apply", "stale"} {
+	for _, step := range []string{"connect", "hover", "ask", "answer-doc", "apply", "stale", "cursor-action", "plain-eglot"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", lines[len(lines)-1], report())
 	require.NoError(t, runErr, report())
 	t.Logf("emacs steps:\n%s", res)
+	if testing.Verbose() {
+		messages, _ := os.ReadFile(result + ".messages")
+		t.Logf("*Messages*:\n%s", messages)
+	}
 
 	// The model read the writer's selection, as eglot sent it.
 	reqs := model.Requests()
-	require.Len(t, reqs, 3, "model requests")
+	require.Len(t, reqs, 4, "model requests")
 	require.Contains(t, string(reqs[1].Body), "Teodora Quill wrote by it the way she always did")
 
 	// The edit landed in the buffer only; quire wrote nothing in the book.

@@ -47,12 +47,35 @@ quire looks for it the same way."
 ;; version control eglot falls back to the file's own folder, so a chapter
 ;; opened from manuscript/ would start quire on manuscript/ alone. The book
 ;; folder is the project instead, whether or not it is under git.
+;;
+;; An answer document (quire writes them to its cache folder, never into
+;; the book) belongs to the book that was asked, so that its "Apply
+;; proposal" actions reach the quire that made the proposals.
+(defvar quire--last-book nil
+  "The book folder of the writer's last quire command.")
+
+(defun quire--answers-dir-p (dir)
+  "Whether DIR is quire's folder of answer documents."
+  (string-match-p "/quire/answers/?\\'" (expand-file-name dir)))
+
+(defun quire--book-for (dir)
+  "The book a buffer in DIR belongs to, or nil."
+  (or (quire-book-root dir)
+      (and (quire--answers-dir-p dir) quire--last-book)))
+
 (defun quire-project-find (dir)
   "A project.el project for the book holding DIR, or nil."
-  (when-let ((root (quire-book-root dir)))
+  (when-let ((root (quire--book-for dir)))
     (cons 'transient root)))
 
 (add-hook 'project-find-functions #'quire-project-find)
+
+(defun quire--note-book (&rest _)
+  "Remember the book of the current buffer, where a command runs."
+  (when-let ((root (quire-book-root default-directory)))
+    (setq quire--last-book root)))
+
+(advice-add 'eglot-execute-command :before #'quire--note-book)
 
 (defun quire--contact (_interactive)
   "How eglot starts quire: read when the server starts, so settings
@@ -70,9 +93,9 @@ made after loading this file count."
   (add-to-list 'auto-mode-alist '("\\.\\(?:md\\|markdown\\)\\'" . text-mode)))
 
 (defun quire-maybe-start ()
-  "Start eglot for a file inside a book, and only there: other text
-files are left alone."
-  (when (and buffer-file-name (quire-book-root default-directory))
+  "Start eglot for a file inside a book or an answer document, and only
+there: other text files are left alone."
+  (when (and buffer-file-name (quire--book-for default-directory))
     (eglot-ensure)))
 
 (add-hook 'text-mode-hook #'quire-maybe-start)

@@ -7,7 +7,8 @@
 ;; with QUIRE_SETUP (editors/emacs/quire.el), QUIRE_BIN, QUIRE_BOOK,
 ;; QUIRE_MODEL_URL and QUIRE_RESULT in the environment. Each step writes
 ;; "ok <step>" or "FAIL <step>: <why>" to QUIRE_RESULT; the last line is
-;; PASS or FAIL. Every wait is bounded, so a hang fails its step.
+;; PASS or FAIL. Every wait is bounded, so a hang fails its step, and a
+;; step runs only when the steps it builds on passed.
 ;;
 ;; The steps check what the writer would see: the buffer's text, the
 ;; echo area (which in batch mode goes to *Messages*), the *eldoc* buffer
@@ -53,21 +54,22 @@ Signals an error naming WHAT when it does not."
       (accept-process-output nil 0.05))
     (or v (error "timed out after %ss waiting for %s" timeout what))))
 
-(defvar quire-test-failed nil)
+(defvar quire-test-failed nil "The names of the steps that failed.")
 
-(defmacro quire-test-step (name timeout &rest body)
+(defmacro quire-test-step (name needs timeout &rest body)
   "Run BODY as step NAME, failing it after TIMEOUT seconds.
-Once a step has failed the rest are not run: each builds on the last."
-  (declare (indent 2))
-  `(if quire-test-failed
-       (quire-test-log "skipped %s (an earlier step failed)" ,name)
+A step whose NEEDS (names of earlier steps) did not pass is not run."
+  (declare (indent 3))
+  `(if-let ((missing (cl-intersection ',needs quire-test-failed :test #'equal)))
+       (progn (push ,name quire-test-failed)
+              (quire-test-log "skipped %s (needs %s)" ,name (string-join missing ", ")))
      (condition-case err
          (progn
            (with-timeout (,timeout (error "step did not finish within %ss" ,timeout))
              ,@body)
            (quire-test-log "ok %s" ,name))
        (error
-        (setq quire-test-failed t)
+        (push ,name quire-test-failed)
         (quire-test-log "FAIL %s: %s" ,name (error-message-string err))))))
 
 (defun quire-test-messages-since (mark)
@@ -109,6 +111,18 @@ shows it: in the echo area. The titles offered are returned."
   (run-hooks 'post-command-hook)
   (current-buffer))
 
+(defun quire-test-visit-file (file)
+  "Open FILE as the current buffer in the selected window."
+  (switch-to-buffer (find-file-noselect file))
+  (run-hooks 'post-command-hook)
+  (current-buffer))
+
+(defun quire-test-no-codes (mark)
+  "Fail when a message since MARK shows the writer a JSON-RPC error."
+  (let ((m (quire-test-messages-since mark)))
+    (when (string-match "^.*\\(jsonrpc-error\\|(error -32[0-9]+)\\).*$" m)
+      (error "the writer was shown a protocol error: %s" (match-string 0 m)))))
+
 (defun quire-test-region (text)
   "Select the first TEXT in the current buffer, as the writer would."
   (goto-char (point-min))
@@ -125,7 +139,7 @@ shows it: in the echo area. The titles offered are returned."
 
 (write-region "" nil quire-test-result nil 'silent)
 
-(quire-test-step "connect" 40
+(quire-test-step "connect" () 40
   (quire-test-visit quire-test-chapter)
   (let ((server (quire-test-wait "eglot to connect to quire" 30
                                  (lambda () (eglot-current-server)))))
@@ -137,7 +151,7 @@ shows it: in the echo area. The titles offered are returned."
     (unless (string-match-p "quire" (string-join (process-command (jsonrpc--process server)) " "))
       (error "the server is %S" (process-command (jsonrpc--process server))))))
 
-(quire-test-step "hover" 40
+(quire-test-step "hover" ("connect") 40
   (quire-test-visit quire-test-chapter)
   (deactivate-mark)
   (goto-char (point-min))
@@ -156,14 +170,14 @@ shows it: in the echo area. The titles offered are returned."
                                     (string-match-p "Night clerk of the Harbor Tally" (buffer-string)))))))
     (quire-test-log "  hover: %s" (with-current-buffer "*eldoc*" (car (split-string (string-trim (buffer-string)) "\n"))))))
 
-(quire-test-step "ask" 60
+(quire-test-step "ask" ("connect") 60
   (quire-test-visit quire-test-chapter)
   (quire-test-region "Teodora Quill wrote by it the way she always did")
   (let ((mark (length (quire-test-messages))))
     (quire-test-code-action "\\`Ask Continuity Editor about this\\'")
     (deactivate-mark)
     (let* ((shown (quire-test-wait
-                   "the answer in the echo area (window/showMessage)" 40
+                   "the answer in the echo area (window/showMessage)" 20
                    (lambda ()
                      (let ((m (quire-test-messages-since mark)))
                        (and (string-match-p "Continuity Editor answered: SCRIPTED-ANSWER: her eyes are grey" m)
@@ -177,53 +191,134 @@ shows it: in the echo area. The titles offered are returned."
         (error "the answer document %s does not exist" file))
       (when (string-prefix-p quire-test-book (expand-file-name file))
         (error "the answer document %s is inside the book" file))
+      (quire-test-no-codes mark)
       (setq quire-test-answer file)
       (quire-test-log "  answer: %s" file))))
 
-(quire-test-step "answer-doc" 30
+(defun quire-test-server-of (rel)
+  (with-current-buffer (find-file-noselect (expand-file-name rel quire-test-book))
+    (eglot-current-server)))
+
+(quire-test-step "answer-doc" ("ask") 30
   ;; The writer opens the path the message gave: the answer and the
-  ;; proposals it made are there.
-  (switch-to-buffer (find-file-noselect quire-test-answer))
-  (dolist (want '("SCRIPTED-ANSWER: her eyes are grey" "Pin down her eye colour"))
+  ;; proposals it made are there, and the book's quire manages it.
+  (quire-test-visit-file quire-test-answer)
+  (dolist (want '("SCRIPTED-ANSWER: her eyes are grey" "Pin down her eye colour" "Say whose coat it is"))
     (goto-char (point-min))
     (unless (search-forward want nil t)
-      (error "the answer document lacks %S:\n%s" want (buffer-string)))))
+      (error "the answer document lacks %S:\n%s" want (buffer-string))))
+  (let ((server (quire-test-wait "eglot to manage the answer document" 20
+                                 (lambda () (eglot-current-server)))))
+    (unless (eq server (quire-test-server-of quire-test-chapter))
+      (error "the answer document has its own quire, not the book's: %S"
+             (project-root (eglot--project server))))))
 
-(quire-test-step "apply" 40
-  (let ((buf (quire-test-visit quire-test-entry))
-        (mark (length (quire-test-messages))))
+(quire-test-step "apply" ("answer-doc") 40
+  ;; From the answer document, as its "Proposed changes" section says.
+  (let ((mark (length (quire-test-messages))))
+    (quire-test-visit-file quire-test-answer)
     (deactivate-mark)
     (goto-char (point-min))
-    (quire-test-wait "eglot to manage the entry" 20 (lambda () (eglot-current-server)))
+    (search-forward "Pin down her eye colour")
     (quire-test-code-action "\\`Apply proposal: .*Pin down her eye colour")
-    (quire-test-wait "the proposal's text in the entry's buffer" 20
-                     (lambda () (with-current-buffer buf
-                                  (save-excursion (goto-char (point-min))
-                                                  (search-forward "PROPOSED-EYES" nil t)))))
-    (unless (buffer-modified-p buf)
-      (error "the entry's buffer is not modified after the edit"))
-    (with-temp-buffer
-      (insert-file-contents (buffer-file-name buf))
-      (when (search-forward "PROPOSED-EYES" nil t)
-        (error "the edit reached the file on disk before the writer saved")))
+    (let ((buf (quire-test-wait "the entry's buffer" 20
+                                (lambda () (find-buffer-visiting
+                                            (expand-file-name quire-test-entry quire-test-book))))))
+      (quire-test-wait "the proposal's text in the entry's buffer" 20
+                       (lambda () (with-current-buffer buf
+                                    (save-excursion (goto-char (point-min))
+                                                    (search-forward "PROPOSED-EYES" nil t)))))
+      (unless (buffer-modified-p buf)
+        (error "the entry's buffer is not modified after the edit"))
+      (with-temp-buffer
+        (insert-file-contents (buffer-file-name buf))
+        (when (search-forward "PROPOSED-EYES" nil t)
+          (error "the edit reached the file on disk before the writer saved"))))
     (quire-test-wait "the message that the proposal was applied" 20
                      (lambda () (let ((m (quire-test-messages-since mark)))
-                                  (and (string-match-p "Applied .*index\\.md" m)
-                                       (string-match-p "review and save\\." m)))))))
+                                  (and (string-match-p "Applied .*teodora-quill/index\\.md" m)
+                                       (string-match-p "review and save\\." m)))))
+    (quire-test-no-codes mark)))
 
-(quire-test-step "stale" 40
+(quire-test-step "stale" ("apply") 40
   ;; The second proposal edits the same entry, which changed when the
-  ;; first was applied: quire refuses it and says why.
+  ;; first was applied: quire refuses it and says why. This time from the
+  ;; entry itself, where its pending proposals are offered too.
   (let* ((buf (quire-test-visit quire-test-entry))
          (before (with-current-buffer buf (buffer-string)))
          (mark (length (quire-test-messages))))
+    (deactivate-mark)
     (goto-char (point-min))
     (quire-test-code-action "\\`Apply proposal: .*Say whose coat it is")
-    (quire-test-wait "a message that the entry changed since the proposal" 20
-                     (lambda () (string-match-p "Server reports (type=2): .*changed since"
+    (quire-test-wait "a warning that the entry changed since the proposal" 20
+                     (lambda () (string-match-p "Server reports (type=2): .*index\\.md.*changed since"
                                                 (quire-test-messages-since mark))))
     (unless (equal before (with-current-buffer buf (buffer-string)))
-      (error "the stale proposal changed the buffer"))))
+      (error "the stale proposal changed the buffer"))
+    (quire-test-no-codes mark)))
+
+(quire-test-step "cursor-action" ("connect") 60
+  ;; With no region, eglot asks for the actions of the thing at point;
+  ;; on a blank line that is the cursor alone, and the chapter's own
+  ;; actions are offered.
+  (quire-test-visit quire-test-chapter)
+  (deactivate-mark)
+  (goto-char (point-min))
+  (search-forward "## The Night Count\n")
+  (let ((mark (length (quire-test-messages))))
+    (quire-test-code-action "\\`Continuity Editor: Continuity check\\'")
+    (let* ((shown (quire-test-wait
+                   "the check's answer in the echo area" 20
+                   (lambda ()
+                     (let ((m (quire-test-messages-since mark)))
+                       (and (string-match-p "Continuity Editor answered: SCRIPTED-CHECK" m)
+                            (string-match "Full answer: \\(/[^\n]+\\.md\\)" m)
+                            m)))))
+           (file (progn (string-match "Full answer: \\(/[^\n]+\\.md\\)" shown)
+                        (match-string 1 shown))))
+      (with-temp-buffer
+        (insert-file-contents file)
+        ;; The answer shows the action's name, not its long prompt.
+        (unless (search-forward "> Continuity check" nil t)
+          (error "the answer document does not name the action:\n%s" (buffer-string)))
+        (goto-char (point-min))
+        (when (search-forward "Run the advisor action" nil t)
+          (error "the answer document repeats the action's prompt:\n%s" (buffer-string)))))
+    (quire-test-no-codes mark))
+  ;; For the record: what M-x eglot-code-actions offers with the cursor
+  ;; on a word (eglot sends the word's bounds).
+  (goto-char (point-min))
+  (search-forward "Teodora Quill wrote")
+  (goto-char (+ (match-beginning 0) 3))
+  (let ((titles (mapcar (lambda (a) (plist-get a :title))
+                        (apply #'eglot-code-actions (eglot--region-bounds)))))
+    (quire-test-log "  on a word: %s" (string-join titles " | "))))
+
+(quire-test-step "plain-eglot" () 60
+  ;; A writer with no quire.el, only the README's eglot-server-programs
+  ;; line: eglot takes the chapter's own folder as the root, and quire
+  ;; finds the book above it.
+  (remove-hook 'project-find-functions #'quire-project-find)
+  (let* ((book2 (file-name-as-directory (getenv "QUIRE_BOOK2")))
+         (buf (progn (switch-to-buffer (find-file-noselect (expand-file-name quire-test-chapter book2)))
+                     (run-hooks 'post-command-hook)
+                     (current-buffer)))
+         (server (progn (unless (eglot-current-server) (eglot-ensure) (run-hooks 'post-command-hook))
+                        (quire-test-wait "eglot to connect" 30 (lambda () (eglot-current-server))))))
+    (let ((root (file-name-as-directory (expand-file-name (project-root (eglot--project server))))))
+      (unless (equal root (expand-file-name "manuscript/" book2))
+        (error "eglot's root is %s, expected the chapter's folder" root)))
+    (with-current-buffer (get-buffer-create "*eldoc*")
+      (let ((inhibit-read-only t)) (erase-buffer)))
+    (with-current-buffer buf
+      (goto-char (point-min))
+      (search-forward "Teodora Quill wrote")
+      (goto-char (+ (match-beginning 0) 3))
+      (eldoc-print-current-symbol-info t)
+      (quire-test-wait "the hover card in the *eldoc* buffer" 30
+                       (lambda ()
+                         (with-current-buffer "*eldoc*"
+                           (string-match-p "Night clerk of the Harbor Tally" (buffer-string))))))))
 
 (quire-test-log (if quire-test-failed "FAIL" "PASS"))
 
