@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,13 +92,14 @@ func quireBinary(t *testing.T, dir string) string {
 // against the real quire on the sample book in a folder without version
 // control, and checks what the writer sees at each step (test/e2e.el).
 func TestEmacsEglot(t *testing.T) {
-	emacs, err := exec.LookPath("emacs")
+	emacs, versions, err := emacsWithEglot()
 	if err != nil {
 		if os.Getenv("QUIRE_REQUIRE_EMACS") == "1" {
-			t.Fatal("emacs is not on PATH and QUIRE_REQUIRE_EMACS=1 (install emacs-nox and elpa-eglot)")
+			t.Fatalf("%v, and QUIRE_REQUIRE_EMACS=1 (install Debian's emacs-nox and elpa-eglot)", err)
 		}
-		t.Skip("emacs is not on PATH (set QUIRE_REQUIRE_EMACS=1 to make this a failure)")
+		t.Skipf("%v (set QUIRE_REQUIRE_EMACS=1 to make this a failure)", err)
 	}
+	t.Log(versions)
 	here, err := filepath.Abs(".")
 	require.NoError(t, err)
 	tmp := t.TempDir()
@@ -194,6 +196,28 @@ func TestEmacsEglot(t *testing.T) {
 	entryAfter, err := os.ReadFile(entryPath)
 	require.NoError(t, err)
 	require.Equal(t, string(entryBefore), string(entryAfter))
+}
+
+// emacsWithEglot finds emacs and checks that eglot loads in it the way
+// the test loads it; it returns the versions of both.
+func emacsWithEglot() (string, string, error) {
+	emacs, err := exec.LookPath("emacs")
+	if err != nil {
+		return "", "", errors.New("emacs is not on PATH")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	probe := `(progn (package-initialize) (require 'eglot)
+  (princ (format "Emacs %s, eglot %s" emacs-version
+    (package-version-join (package-desc-version (cadr (assq 'eglot package-alist)))))))`
+	cmd := exec.CommandContext(ctx, emacs, "--batch", "--eval", probe)
+	cmd.Env = append(os.Environ(), "HOME="+os.TempDir())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", "", fmt.Errorf("eglot does not load in %s: %v: %s", emacs, err, tail(stderr.String(), 500))
+	}
+	return emacs, stdout.String(), nil
 }
 
 func tail(s string, n int) string {
