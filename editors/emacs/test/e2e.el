@@ -4,15 +4,18 @@
 ;;   emacs --batch -l e2e.el
 ;; (--batch loads no init file; Debian's site files, which tell package.el
 ;; where elpa-eglot is, still load)
-;; with QUIRE_SETUP (editors/emacs/quire.el), QUIRE_BIN, QUIRE_BOOK,
-;; QUIRE_MODEL_URL and QUIRE_RESULT in the environment. Each step writes
+;; with QUIRE_SETUP (editors/emacs/quire.el), QUIRE_BIN, QUIRE_BOOK (the
+;; sample book), QUIRE_BOOK2 (a second copy), QUIRE_MODEL_URL and
+;; QUIRE_RESULT in the environment. Each step writes
 ;; "ok <step>" or "FAIL <step>: <why>" to QUIRE_RESULT; the last line is
 ;; PASS or FAIL. Every wait is bounded, so a hang fails its step, and a
 ;; step runs only when the steps it builds on passed.
 ;;
-;; The steps check what the writer would see: the buffer's text, the
+;; The steps check what the writer would see: the buffers' text, the
 ;; echo area (which in batch mode goes to *Messages*), the *eldoc* buffer
-;; and the buffer that is current after an action.
+;; and the files a message names. The writer's commands run as they do
+;; interactively (M-x eglot-code-actions picking a title, "y" to eglot's
+;; question); only the picking and the "y" are scripted.
 
 ;;; Code:
 
@@ -185,6 +188,9 @@ shows it: in the echo area. The titles offered are returned."
                             m)))))
            (file (progn (string-match "Full answer: \\(/[^\n]+\\.md\\)" shown)
                         (match-string 1 shown))))
+      ;; The answer's start is one line: its newlines folded to spaces.
+      (unless (string-match-p "answered: SCRIPTED-ANSWER: her eyes are grey throughout\\. I proposed" shown)
+        (error "the answer's start is not on one line in: %s" shown))
       (unless (string-match-p "Asking the Continuity Editor" shown)
         (error "no word that the ask started in: %s" shown))
       (unless (file-exists-p file)
@@ -293,6 +299,67 @@ shows it: in the echo area. The titles offered are returned."
   (let ((titles (mapcar (lambda (a) (plist-get a :title))
                         (apply #'eglot-code-actions (eglot--region-bounds)))))
     (quire-test-log "  on a word: %s" (string-join titles " | "))))
+
+(defun quire-test-shown-file (text regexp)
+  "The file named in TEXT by REGEXP's first group; it must exist."
+  (unless (string-match regexp text)
+    (error "no file named in: %s" text))
+  (let ((file (match-string 1 text)))
+    (unless (file-exists-p file)
+      (error "%s, named in the message, does not exist" file))
+    (when (string-prefix-p quire-test-book (expand-file-name file))
+      (error "%s is inside the book" file))
+    file))
+
+;; Commands whose result eglot 1.9 shows nowhere: each must end in a
+;; message (eglot cannot open a document for the server).
+(quire-test-step "look-up" ("connect") 30
+  (quire-test-visit quire-test-chapter)
+  (deactivate-mark)
+  (goto-char (point-min))
+  (search-forward "Teodora Quill wrote")
+  (goto-char (+ (match-beginning 0) 3))
+  (let ((mark (length (quire-test-messages)))
+        (entry (expand-file-name quire-test-entry quire-test-book)))
+    (quire-test-code-action "\\`Look up Teodora Quill\\'")
+    (quire-test-wait "the entry's summary and file in the echo area" 20
+                     (lambda () (let ((m (quire-test-messages-since mark)))
+                                  (and (string-match-p "Teodora Quill.*Night clerk of the Harbor Tally" m)
+                                       (string-match-p (regexp-quote entry) m)))))
+    (quire-test-no-codes mark)))
+
+(quire-test-step "peek" ("connect") 30
+  ;; No persona in the action: the one configured in
+  ;; eglot-workspace-configuration.
+  (quire-test-visit quire-test-chapter)
+  (quire-test-region "Teodora Quill wrote by it the way she always did")
+  (let ((mark (length (quire-test-messages))))
+    (quire-test-code-action "\\`Peek prompt\\'")
+    (deactivate-mark)
+    (let* ((shown (quire-test-wait "the prompt's file in the echo area" 20
+                                   (lambda () (let ((m (quire-test-messages-since mark)))
+                                                (and (string-match-p "nothing was sent" m) m)))))
+           (file (quire-test-shown-file shown "\\(/[^\n]+\\.json\\)")))
+      (unless (string-match-p "Continuity Editor" shown)
+        (error "the prompt is not the configured persona's: %s" shown))
+      (with-temp-buffer
+        (insert-file-contents file)
+        (unless (search-forward "Continuity Editor" nil t)
+          (error "the prompt in %s is not the Continuity Editor's" file))))
+    (quire-test-no-codes mark)))
+
+(quire-test-step "explicate" ("connect") 30
+  (quire-test-visit quire-test-entry)
+  (quire-test-region "She counts things when she is frightened")
+  (let ((mark (length (quire-test-messages))))
+    (quire-test-code-action "\\`Where is this established\\?\\'")
+    (deactivate-mark)
+    (let ((shown (quire-test-wait "the passages, or their absence, in the echo area" 20
+                                  (lambda () (let ((m (quire-test-messages-since mark)))
+                                               (and (string-match-p "She counts things[^\n]* is established\\|establishes \"She counts things" m) m))))))
+      (when (string-match-p "All passages: " shown)
+        (quire-test-shown-file shown "All passages: \\(/[^\n]+\\.md\\)")))
+    (quire-test-no-codes mark)))
 
 (quire-test-step "plain-eglot" () 60
   ;; A writer with no quire.el, only the README's eglot-server-programs
