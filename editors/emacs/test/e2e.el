@@ -161,17 +161,17 @@ shows it: in the echo area. The titles offered are returned."
   (search-forward "Teodora Quill wrote")
   (goto-char (match-beginning 0))
   (forward-char 3)
-  (let ((mark (length (quire-test-messages))))
-    ;; What the writer gets by resting the cursor on the name: eldoc asks
-    ;; eglot, which asks quire; the card lands in *eldoc* (M-x
-    ;; eldoc-doc-buffer) and its start in the echo area.
-    (eldoc-print-current-symbol-info t)
-    (quire-test-wait "the hover card in the *eldoc* buffer" 30
-                     (lambda ()
-                       (let ((doc (get-buffer "*eldoc*")))
-                         (and doc (with-current-buffer doc
-                                    (string-match-p "Night clerk of the Harbor Tally" (buffer-string)))))))
-    (quire-test-log "  hover: %s" (with-current-buffer "*eldoc*" (car (split-string (string-trim (buffer-string)) "\n"))))))
+  ;; What the writer gets by resting the cursor on the name: eldoc asks
+  ;; eglot, which asks quire; the card lands in *eldoc* (M-x
+  ;; eldoc-doc-buffer) and its start in the echo area of a terminal
+  ;; Emacs (eldoc shows nothing there in batch mode, so *eldoc* is read).
+  (eldoc-print-current-symbol-info t)
+  (quire-test-wait "the hover card in the *eldoc* buffer" 30
+                   (lambda ()
+                     (let ((doc (get-buffer "*eldoc*")))
+                       (and doc (with-current-buffer doc
+                                  (string-match-p "Night clerk of the Harbor Tally" (buffer-string)))))))
+  (quire-test-log "  hover: %s" (with-current-buffer "*eldoc*" (car (split-string (string-trim (buffer-string)) "\n")))))
 
 (quire-test-step "ask" ("connect") 60
   (quire-test-visit quire-test-chapter)
