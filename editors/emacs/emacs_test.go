@@ -135,7 +135,8 @@ func TestEmacsEglot(t *testing.T) {
 	home := filepath.Join(tmp, "home")
 	require.NoError(t, os.MkdirAll(home, 0o755))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	// Above the sum of the steps' own limits, under go test's default.
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, emacs, "--batch", "-l", filepath.Join(here, "test", "e2e.el"))
 	cmd.Dir = book
