@@ -136,7 +136,7 @@ func TestEmacsEglot(t *testing.T) {
 	require.NoError(t, os.MkdirAll(home, 0o755))
 
 	// Above the sum of the steps' own limits, under go test's default.
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, emacs, "--batch", "-l", filepath.Join(here, "test", "e2e.el"))
 	cmd.Dir = book

@@ -173,7 +173,7 @@ shows it: in the echo area. The titles offered are returned."
                                   (string-match-p "Night clerk of the Harbor Tally" (buffer-string)))))))
   (quire-test-log "  hover: %s" (with-current-buffer "*eldoc*" (car (split-string (string-trim (buffer-string)) "\n")))))
 
-(quire-test-step "ask" ("connect") 60
+(quire-test-step "ask" ("connect") 40
   (quire-test-visit quire-test-chapter)
   (quire-test-region "Teodora Quill wrote by it the way she always did")
   (let ((mark (length (quire-test-messages))))
@@ -263,7 +263,7 @@ shows it: in the echo area. The titles offered are returned."
       (error "the stale proposal changed the buffer"))
     (quire-test-no-codes mark)))
 
-(quire-test-step "cursor-action" ("connect") 60
+(quire-test-step "cursor-action" ("connect") 40
   ;; With no region, eglot asks for the actions of the thing at point;
   ;; on a blank line that is the cursor alone, and the chapter's own
   ;; actions are offered.
@@ -361,7 +361,7 @@ shows it: in the echo area. The titles offered are returned."
         (quire-test-shown-file shown "All passages: \\(/[^\n]+\\.md\\)")))
     (quire-test-no-codes mark)))
 
-(quire-test-step "plain-eglot" () 60
+(quire-test-step "plain-eglot" () 45
   ;; A writer with no quire.el, only the README's eglot-server-programs
   ;; line: eglot takes the chapter's own folder as the root, and quire
   ;; finds the book above it.
