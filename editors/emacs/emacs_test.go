@@ -1,0 +1,229 @@
+package emacs_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm"
+)
+
+// script is the scripted model's replies: to the ask about a selection
+// (read the character and the selection, propose two changes to her
+// entry, answer), then to a chapter action.
+func script(t *testing.T) []llm.EvalStep {
+	t.Helper()
+	body := func(message any, finish string) llm.EvalStep {
+		b, err := json.Marshal(map[string]any{
+			"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
+		})
+		require.NoError(t, err)
+		return llm.EvalStep{Body: string(b)}
+	}
+	call := func(id, name string, args any) map[string]any {
+		a, err := json.Marshal(args)
+		require.NoError(t, err)
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
+	}
+	update := func(id, summary, section, markdown string) map[string]any {
+		return call(id, "propose_codex_update", map[string]any{
+			"entryType": "character", "name": "Teodora Quill",
+			"changeSummary": summary, "targetSection": section, "proposedMarkdown": markdown,
+		})
+	}
+	return []llm.EvalStep{
+		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			call("call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
+			call("call_2", "get_manuscript_context", map[string]any{"ref": "selection"}),
+		}}, "tool_calls"),
+		// Two proposals on the same entry: once the first is applied, the
+		// second was made from text that is no longer there.
+		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			update("call_3", "Pin down her eye colour", "Appearance",
+				"## Appearance\n\nTall and narrow-shouldered, with cropped black hair she cuts herself and steady grey eyes (PROPOSED-EYES: grey in every chapter). Her right forefinger is stained for good with oak-gall ink. She wears her father's oilskin coat, two sizes too big, with the cuffs turned back twice.\n"),
+			update("call_4", "Say whose coat it is", "Habits",
+				"## Habits\n\nShe counts things when she is frightened (PROPOSED-COAT: and buttons her father's coat to the throat).\n"),
+		}}, "tool_calls"),
+		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ANSWER: her eyes are grey throughout.\nI proposed pinning that down in her entry."}, "stop"),
+		// The chapter's continuity check, run at a bare cursor.
+		body(map[string]any{"role": "assistant", "content": "SCRIPTED-CHECK: the tide figures agree with chapter 3."}, "stop"),
+	}
+}
+
+func goTool(t *testing.T) string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no go tool on PATH or in GOROOT to build quire: %v", err)
+	}
+	return p
+}
+
+// quireBinary is QUIRE_BIN when set (a server built elsewhere, to try
+// this test against it), else quire built from this tree.
+func quireBinary(t *testing.T, dir string) string {
+	t.Helper()
+	if bin := os.Getenv("QUIRE_BIN"); bin != "" {
+		abs, err := filepath.Abs(bin)
+		require.NoError(t, err)
+		return abs
+	}
+	bin := filepath.Join(dir, "quire")
+	out, err := exec.Command(goTool(t), "build", "-o", bin, "github.com/quire-ink/quire/cmd/quire").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// TestEmacsEglot runs Emacs with Debian's eglot 1.9 and editors/emacs/quire.el
+// against the real quire on the sample book in a folder without version
+// control, and checks what the writer sees at each step (test/e2e.el).
+func TestEmacsEglot(t *testing.T) {
+	emacs, versions, err := emacsWithEglot()
+	if err != nil {
+		if os.Getenv("QUIRE_REQUIRE_EMACS") == "1" {
+			t.Fatalf("%v, and QUIRE_REQUIRE_EMACS=1 (install Debian's emacs-nox and elpa-eglot)", err)
+		}
+		t.Skipf("%v (set QUIRE_REQUIRE_EMACS=1 to make this a failure)", err)
+	}
+	t.Log(versions)
+	here, err := filepath.Abs(".")
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	bin := quireBinary(t, tmp)
+
+	// No git anywhere above the book: the temp folder is outside any
+	// repository, so only quire.el's book discovery can find the root.
+	book := filepath.Join(tmp, "book")
+	out, err := exec.Command(bin, "init", "--sample", book).CombinedOutput()
+	require.NoError(t, err, "quire init: %s", out)
+	book, err = filepath.EvalSymlinks(book)
+	require.NoError(t, err)
+	for dir := book; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		_, err := os.Stat(filepath.Join(dir, ".git"))
+		require.True(t, errors.Is(err, os.ErrNotExist), "the book must not be under version control: %s/.git", dir)
+	}
+	// A second copy, opened with eglot's own idea of the root.
+	book2 := filepath.Join(tmp, "book2")
+	out, err = exec.Command(bin, "init", "--sample", book2).CombinedOutput()
+	require.NoError(t, err, "quire init: %s", out)
+	book2, err = filepath.EvalSymlinks(book2)
+	require.NoError(t, err)
+	entryPath := filepath.Join(book, "codex", "characters", "teodora-quill", "index.md")
+	entryBefore, err := os.ReadFile(entryPath)
+	require.NoError(t, err)
+
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	defer func() { _ = model.Close() }()
+	model.Load(script(t))
+
+	result := filepath.Join(tmp, "result.txt")
+	home := filepath.Join(tmp, "home")
+	require.NoError(t, os.MkdirAll(home, 0o755))
+
+	// Above the sum of the steps' own limits, under go test's default.
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, emacs, "--batch", "-l", filepath.Join(here, "test", "e2e.el"))
+	cmd.Dir = book
+	cmd.Env = append(os.Environ(),
+		"QUIRE_SETUP="+filepath.Join(here, "quire.el"),
+		"QUIRE_BIN="+bin,
+		"QUIRE_BOOK="+book,
+		"QUIRE_BOOK2="+book2,
+		"QUIRE_MODEL_URL="+model.BaseURL(),
+		"QUIRE_RESULT="+result,
+		"QUIRE_TEST_KEY=scripted-key",
+		// Emacs and quire keep everything they write in the temp folder.
+		"HOME="+home,
+		"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
+		"XDG_STATE_HOME="+filepath.Join(tmp, "state"),
+		"XDG_DATA_HOME="+filepath.Join(tmp, "data"),
+		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
+	)
+	cmd.Stdin = nil
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// quire, started by Emacs, could hold the pipes after Emacs exits.
+	cmd.WaitDelay = 5 * time.Second
+	runErr := cmd.Run()
+
+	res, _ := os.ReadFile(result)
+	report := func() string {
+		events, _ := os.ReadFile(result + ".events")
+		if len(events) > 8000 {
+			events = events[len(events)-8000:]
+		}
+		messages, _ := os.ReadFile(result + ".messages")
+		return "steps:\n" + string(res) + "\n*Messages*:\n" + string(messages) +
+			"\nemacs stderr (tail):\n" + tail(stderr.String(), 4000) + "\nemacs stdout:\n" + stdout.String() +
+			"\neglot events (tail):\n" + string(events)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Fatalf("emacs did not finish within the timeout\n%s", report())
+	}
+	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
+	for _, step := range []string{"connect", "hover", "ask", "answer-doc", "apply", "stale", "cursor-action", "look-up", "peek", "explicate", "plain-eglot"} {
+		require.Contains(t, lines, "ok "+step, report())
+	}
+	require.Equal(t, "PASS", lines[len(lines)-1], report())
+	require.NoError(t, runErr, report())
+	t.Logf("emacs steps:\n%s", res)
+	if testing.Verbose() {
+		messages, _ := os.ReadFile(result + ".messages")
+		t.Logf("*Messages*:\n%s", messages)
+	}
+
+	// The model read the writer's selection, as eglot sent it.
+	reqs := model.Requests()
+	require.Len(t, reqs, 4, "model requests")
+	require.Contains(t, string(reqs[1].Body), "Teodora Quill wrote by it the way she always did")
+
+	// The edit landed in the buffer only; quire wrote nothing in the book.
+	entryAfter, err := os.ReadFile(entryPath)
+	require.NoError(t, err)
+	require.Equal(t, string(entryBefore), string(entryAfter))
+}
+
+// emacsWithEglot finds emacs and checks that eglot loads in it the way
+// the test loads it; it returns the versions of both.
+func emacsWithEglot() (string, string, error) {
+	emacs, err := exec.LookPath("emacs")
+	if err != nil {
+		return "", "", errors.New("emacs is not on PATH")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	probe := `(progn (package-initialize) (require 'eglot)
+  (princ (format "Emacs %s, eglot %s" emacs-version
+    (package-version-join (package-desc-version (cadr (assq 'eglot package-alist)))))))`
+	cmd := exec.CommandContext(ctx, emacs, "--batch", "--eval", probe)
+	cmd.Env = append(os.Environ(), "HOME="+os.TempDir())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", "", fmt.Errorf("eglot does not load in %s: %v: %s", emacs, err, tail(stderr.String(), 500))
+	}
+	return emacs, stdout.String(), nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
