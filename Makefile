@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install test vet fmt-check unit nvim nvim-versions vscode bench fuzz demo clean
+.PHONY: all build install test e2e vet fmt-check unit editors nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench fuzz demo clean
 
 all: build
 
@@ -20,9 +20,13 @@ install:
 	$(GO) install ./cmd/quire
 
 # CI machines start with Go, Node.js and npm only: `make test` installs
-# Debian's neovim for the Neovim plugin's end-to-end test and the VS Code
-# extension's npm packages.
-test: vet fmt-check nvim unit nvim-versions vscode
+# the editors its end-to-end tests drive (Debian's neovim, emacs-nox with
+# elpa-eglot, tmux for Helix, which is unpacked from Debian trixie by the
+# test) and the VS Code extension's npm packages. `make e2e` runs VS Code
+# itself (code-server in Chromium); .ci/run runs both.
+test: vet fmt-check editors unit nvim-versions helix-versions vscode
+
+e2e: vscode-e2e
 
 vet:
 	$(GO) vet $(PKGS)
@@ -31,9 +35,23 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# QUIRE_REQUIRE_NVIM makes the Neovim test fail, not skip, without nvim.
+# The QUIRE_REQUIRE_* variables make each editor's end-to-end test fail,
+# not skip, when its editor cannot start.
 unit:
-	QUIRE_REQUIRE_NVIM=1 $(GO) test -race -count=1 $(PKGS)
+	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 $(GO) test -race -count=1 $(PKGS)
+
+editors: nvim emacs helix
+
+# Debian's Emacs 28 and eglot 1.9 for the eglot end-to-end test.
+emacs:
+	@editors/emacs/test/ensure-emacs.sh
+
+# tmux drives Helix; curl fetches trixie's hx for the test to unpack.
+helix:
+	@command -v tmux >/dev/null 2>&1 && command -v curl >/dev/null 2>&1 || { \
+		echo "installing Debian's tmux and curl for the Helix test"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq tmux curl >/dev/null; }
 
 nvim:
 	@command -v nvim >/dev/null 2>&1 || { \
@@ -51,6 +69,13 @@ nvim:
 NVIM_SUITES ?= trixie
 nvim-versions: nvim
 	editors/nvim/test/other-versions.sh $(NVIM_SUITES)
+
+# The Helix test again on sid's Helix (25.07), which opens the answer
+# document itself; `unit` ran it on trixie's 25.01.
+HELIX_SUITES ?= sid
+helix-versions: helix
+	@for suite in $(HELIX_SUITES); do echo "== helix $$suite"; \
+		QUIRE_REQUIRE_HELIX=1 QUIRE_HELIX_SUITE=$$suite $(GO) test -count=1 -run TestHelix ./editors/helix/ || exit 1; done
 
 # The extension's contract test runs its protocol code against the real
 # server (QUIRE_BIN); QUIRE_REQUIRE_CONTRACT makes it fail, not skip, without one.
