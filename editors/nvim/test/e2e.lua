@@ -55,6 +55,14 @@ vim.notify = function(msg, level)
   table.insert(notified, { msg = msg, level = level })
   log("notify " .. tostring(level) .. " " .. msg:gsub("\n", " "))
 end
+-- notes_since lists the notifications after the first n, as "level msg".
+local function notes_since(n)
+  local out = {}
+  for i = n + 1, #notified do
+    table.insert(out, notified[i])
+  end
+  return out
+end
 local function was_notified(pat)
   for _, n in ipairs(notified) do
     if n.msg:find(pat, 1, true) then
@@ -229,6 +237,46 @@ local function main()
   end, "a hover on Teodora Quill")
   check(hover:find("Protagonist", 1, true) or hover:find("Harbor Tally", 1, true) or hover:find("Night clerk", 1, true),
     "hover does not describe Teodora Quill: " .. hover)
+  ok(step)
+
+  step = "omnifunc"
+  -- An alias completes through the omnifunc the plugin sets: typing
+  -- [[Harbormi and <C-x><C-o> offers "the Harbormistress", which inserts
+  -- the entry's name. Neovim's own omnifunc drops it, since the inserted
+  -- text does not start with what was typed. Typed for real in Insert
+  -- mode; a timer looks at the menu, accepts and leaves Insert mode.
+  local complete = require("quire.complete")
+  check(vim.bo[cbuf].omnifunc == complete.name, "omnifunc is " .. vim.bo[cbuf].omnifunc)
+  vim.api.nvim_buf_set_lines(cbuf, -1, -1, false, { "", "Then [[Harbormi" })
+  local last = vim.api.nvim_buf_line_count(cbuf)
+  vim.api.nvim_win_set_cursor(0, { last, 0 })
+  local menu
+  local polls = 0
+  local timer = uv.new_timer()
+  timer:start(50, 50, vim.schedule_wrap(function()
+    polls = polls + 1
+    local info = vim.fn.complete_info({ "items" })
+    if (info.items and #info.items > 0) or polls > 100 then
+      timer:stop()
+      timer:close()
+      menu = info.items or {}
+      -- <C-y> accepts the item, <Esc> ends Insert mode and the feedkeys.
+      vim.api.nvim_feedkeys(#menu > 0 and "\25\27" or "\27", "n", false)
+    end
+  end))
+  vim.api.nvim_feedkeys("A\24\15", "nx!", false)
+  local got = vim.api.nvim_buf_get_lines(cbuf, last - 1, last, false)[1]
+  local labels = {}
+  for _, it in ipairs(menu or {}) do
+    table.insert(labels, tostring(it.abbr) .. " -> " .. tostring(it.word))
+  end
+  log("completion menu: " .. table.concat(labels, "; "))
+  check(menu and #menu > 0, "[[Harbormi offered nothing")
+  check(menu[1].abbr == "the Harbormistress" and menu[1].word == "Séverine Aubrac]]", "menu: " .. table.concat(labels, "; "))
+  check(got == "Then [[Séverine Aubrac]]", "completed line: " .. tostring(got))
+  -- Back to the chapter as it is on disk, for the steps that follow.
+  vim.cmd("edit!")
+  check(not vim.bo[cbuf].modified, "the chapter is still modified")
   ok(step)
 
   step = "ask"

@@ -5,6 +5,8 @@ local util = require("quire.util")
 
 local M = {}
 
+local uv = vim.uv or vim.loop
+
 M.name = "quire"
 -- root_dir -> client id, for Neovim 0.7, where vim.lsp.start (which reuses
 -- a client by name and root) does not exist yet.
@@ -55,7 +57,52 @@ local function status_handler(_, result, _)
   end
 end
 
+-- Last window/showMessage per client: {at = hrtime, text}, so an outcome
+-- the server has already told the writer is not told twice.
+M.last_message = {}
+
+local message_levels = {
+  [1] = vim.log.levels.ERROR,
+  [2] = vim.log.levels.WARN,
+  [3] = vim.log.levels.INFO,
+  [4] = vim.log.levels.DEBUG,
+}
+
+-- The server tells the writer of outcomes (applied, refused, renamed,
+-- an answer it could not open) with window/showMessage. Neovim's handler
+-- writes them past vim.notify as "LSP[quire][Info] ...", where a
+-- notification plugin never sees them; shown with vim.notify they read
+-- like the plugin's own messages.
+local function show_message_handler(_, result, ctx)
+  if type(result) ~= "table" or type(result.message) ~= "string" then
+    return vim.NIL
+  end
+  M.last_message[ctx.client_id] = { at = uv.hrtime(), text = result.message }
+  util.notify(result.message, message_levels[result.type] or vim.log.levels.INFO)
+  return vim.NIL
+end
+
+-- unless_told runs tell (the plugin's own message about an outcome) only
+-- when the server has sent no message since since (an hrtime): servers
+-- that report outcomes themselves send theirs before the reply, older
+-- ones send none. A message that comes late still wins for a moment.
+function M.unless_told(client_id, since, tell)
+  local function told()
+    local m = M.last_message[client_id]
+    return m ~= nil and m.at >= since
+  end
+  if told() then
+    return
+  end
+  vim.defer_fn(function()
+    if not told() then
+      tell()
+    end
+  end, 300)
+end
+
 M.handlers = {
+  ["window/showMessage"] = show_message_handler,
   ["$/progress"] = progress_handler,
   ["quire/askProgress"] = ask_progress_handler,
   ["quire/status"] = status_handler,
@@ -96,7 +143,13 @@ function M.client_config(root)
     handlers = M.handlers,
     commands = M.commands,
     capabilities = c.capabilities,
-    on_attach = c.on_attach,
+    on_attach = function(client, bufnr)
+      if c.on_attach then
+        c.on_attach(client, bufnr)
+      end
+      -- After the writer's on_attach, which may set Neovim's omnifunc.
+      require("quire.complete").set(bufnr)
+    end,
   }
 end
 
