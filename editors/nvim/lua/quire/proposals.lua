@@ -187,7 +187,7 @@ function M.apply(client, id, cb)
   compat.request(client, "quire/applyProposal", { id = id }, function(err, result)
     if err then
       local why = util.format_error(err)
-      outcome(client, since, id, "not applied: " .. why, "the proposal was not applied: " .. why, vim.log.levels.ERROR)
+      outcome(client, since, id, why, "the proposal was not applied: " .. why, vim.log.levels.ERROR)
     elseif result and result.applied then
       outcome(client, since, id, "applied " .. id, "applied the proposal: review the changed buffers and save them")
     else
