@@ -98,7 +98,7 @@ end
 local list_name = "quire://proposals"
 
 -- fill writes list into the proposals buffer buf, with the ids by row for
--- `a` and `d`; it returns whether any proposal has a diff.
+-- `a` and `d`; with a diff in any proposal the buffer is a diff.
 local function fill(buf, client, list)
   local lines, ids, any_diff = M.lines(list)
   vim.bo[buf].modifiable = true
