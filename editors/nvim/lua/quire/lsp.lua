@@ -129,6 +129,21 @@ local function settings_or_empty(s)
   return s
 end
 
+-- capabilities are Neovim's (with the writer's additions) without change
+-- annotations. quire marks a proposal's edit as needing confirmation for
+-- clients that would otherwise apply it unseen; here the writer has
+-- already chosen it (`a`, :QuireApply), and Neovim 0.12 would ask "Apply
+-- all changes?" a second time and then add its own "Applied changes"
+-- message to the server's.
+function M.capabilities(user)
+  local caps = vim.tbl_deep_extend("force", vim.lsp.protocol.make_client_capabilities(), user or {})
+  local we = type(caps.workspace) == "table" and caps.workspace.workspaceEdit or nil
+  if type(we) == "table" then
+    we.changeAnnotationSupport = nil
+  end
+  return caps
+end
+
 function M.client_config(root)
   local c = cfg()
   return {
@@ -142,7 +157,7 @@ function M.client_config(root)
     settings = { quire = settings_or_empty(c.settings) },
     handlers = M.handlers,
     commands = M.commands,
-    capabilities = c.capabilities,
+    capabilities = M.capabilities(c.capabilities),
     on_attach = function(client, bufnr)
       if c.on_attach then
         c.on_attach(client, bufnr)
