@@ -139,7 +139,9 @@ function M.capabilities(user)
   local caps = vim.tbl_deep_extend("force", vim.lsp.protocol.make_client_capabilities(), user or {})
   local we = type(caps.workspace) == "table" and caps.workspace.workspaceEdit or nil
   if type(we) == "table" then
-    we.changeAnnotationSupport = nil
+    -- null rather than nil: 0.11+ merges these over its defaults, where
+    -- nil would leave the default in place.
+    we.changeAnnotationSupport = vim.NIL
   end
   return caps
 end
