@@ -156,7 +156,9 @@ function M.send(client_id, bufnr, params, opts)
     client_id = client.id,
     persona = params.persona,
     persona_name = params.persona and persona_name(client, params.persona) or "quire",
-    question = params.message,
+    -- An advisor action's ask carries the action's name: the writer chose
+    -- "Line edit", not the page of instructions sent in its message.
+    question = (type(params.action) == "string" and params.action ~= "") and params.action or params.message,
     where = bufnr and where_text(bufnr, params) or nil,
     range = params.range,
     state = "running",

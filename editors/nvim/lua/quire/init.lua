@@ -14,6 +14,9 @@ local defaults = {
   filetypes = { "markdown" },
   capabilities = nil,
   on_attach = nil,
+  -- Set 'omnifunc' in book buffers to quire's, which completes aliases
+  -- (Neovim's own drops them); false leaves 'omnifunc' alone.
+  omnifunc = true,
   chat = {
     layout = "float", -- or "split"
     show_tool_rows = true,
@@ -113,6 +116,7 @@ function M.setup(opts)
     require("quire.ask").persona = M.config.settings.persona
   end
   create_commands()
+  require("quire.created").install()
   local group = vim.api.nvim_create_augroup("quire", { clear = true })
   vim.api.nvim_create_autocmd("FileType", {
     group = group,

@@ -5,6 +5,8 @@ local util = require("quire.util")
 
 local M = {}
 
+local uv = vim.uv or vim.loop
+
 M.name = "quire"
 -- root_dir -> client id, for Neovim 0.7, where vim.lsp.start (which reuses
 -- a client by name and root) does not exist yet.
@@ -55,7 +57,52 @@ local function status_handler(_, result, _)
   end
 end
 
+-- Last window/showMessage per client: {at = hrtime, text}, so an outcome
+-- the server has already told the writer is not told twice.
+M.last_message = {}
+
+local message_levels = {
+  [1] = vim.log.levels.ERROR,
+  [2] = vim.log.levels.WARN,
+  [3] = vim.log.levels.INFO,
+  [4] = vim.log.levels.DEBUG,
+}
+
+-- The server tells the writer of outcomes (applied, refused, renamed,
+-- an answer it could not open) with window/showMessage. Neovim's handler
+-- writes them past vim.notify as "LSP[quire][Info] ...", where a
+-- notification plugin never sees them; shown with vim.notify they read
+-- like the plugin's own messages.
+local function show_message_handler(_, result, ctx)
+  if type(result) ~= "table" or type(result.message) ~= "string" then
+    return vim.NIL
+  end
+  M.last_message[ctx.client_id] = { at = uv.hrtime(), text = result.message }
+  util.notify(result.message, message_levels[result.type] or vim.log.levels.INFO)
+  return vim.NIL
+end
+
+-- unless_told runs tell (the plugin's own message about an outcome) only
+-- when the server has sent no message since since (an hrtime): servers
+-- that report outcomes themselves send theirs before the reply, older
+-- ones send none. A message that comes late still wins for a moment.
+function M.unless_told(client_id, since, tell)
+  local function told()
+    local m = M.last_message[client_id]
+    return m ~= nil and m.at >= since
+  end
+  if told() then
+    return
+  end
+  vim.defer_fn(function()
+    if not told() then
+      tell()
+    end
+  end, 300)
+end
+
 M.handlers = {
+  ["window/showMessage"] = show_message_handler,
   ["$/progress"] = progress_handler,
   ["quire/askProgress"] = ask_progress_handler,
   ["quire/status"] = status_handler,
@@ -82,6 +129,23 @@ local function settings_or_empty(s)
   return s
 end
 
+-- capabilities are Neovim's (with the writer's additions) without change
+-- annotations. quire marks a proposal's edit as needing confirmation for
+-- clients that would otherwise apply it unseen; here the writer has
+-- already chosen it (`a`, :QuireApply), and Neovim 0.12 would ask "Apply
+-- all changes?" a second time and then add its own "Applied changes"
+-- message to the server's.
+function M.capabilities(user)
+  local caps = vim.tbl_deep_extend("force", vim.lsp.protocol.make_client_capabilities(), user or {})
+  local we = type(caps.workspace) == "table" and caps.workspace.workspaceEdit or nil
+  if type(we) == "table" then
+    -- null rather than nil: 0.11+ merges these over its defaults, where
+    -- nil would leave the default in place.
+    we.changeAnnotationSupport = vim.NIL
+  end
+  return caps
+end
+
 function M.client_config(root)
   local c = cfg()
   return {
@@ -95,8 +159,14 @@ function M.client_config(root)
     settings = { quire = settings_or_empty(c.settings) },
     handlers = M.handlers,
     commands = M.commands,
-    capabilities = c.capabilities,
-    on_attach = c.on_attach,
+    capabilities = M.capabilities(c.capabilities),
+    on_attach = function(client, bufnr)
+      if c.on_attach then
+        c.on_attach(client, bufnr)
+      end
+      -- After the writer's on_attach, which may set Neovim's omnifunc.
+      require("quire.complete").set(bufnr)
+    end,
   }
 end
 

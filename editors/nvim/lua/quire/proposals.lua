@@ -10,6 +10,7 @@ local chat = require("quire.chat")
 local M = {}
 
 local notify = util.notify
+local uv = vim.uv or vim.loop
 
 function M.fetch(client, cb)
   local params = vim.empty_dict()
@@ -94,6 +95,26 @@ function M.id_under_cursor(buf)
   return nil
 end
 
+local list_name = "quire://proposals"
+
+-- fill writes list into the proposals buffer buf, with the ids by row for
+-- `a` and `d`; with a diff in any proposal the buffer is a diff.
+local function fill(buf, client, list)
+  local lines, ids, any_diff = M.lines(list)
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].filetype = any_diff and "diff" or "markdown"
+  -- String keys: a Lua table with holes would not survive the trip
+  -- through a buffer variable.
+  local byrow = {}
+  for r, id in pairs(ids) do
+    byrow[tostring(r)] = id
+  end
+  vim.b[buf].quire_proposal_ids = byrow
+  vim.b[buf].quire_client_id = client.id
+end
+
 function M.list_command()
   local client, why = lsp.client_for(0)
   if not client then
@@ -103,19 +124,26 @@ function M.list_command()
     if not list then
       return notify("cannot list proposals: " .. err, vim.log.levels.ERROR)
     end
-    local lines, ids, any_diff = M.lines(list)
-    local buf = require("quire.ask").show_scratch("quire://proposals", any_diff and "diff" or "markdown", lines)
-    -- String keys: a Lua table with holes would not survive the trip
-    -- through a buffer variable.
-    local byrow = {}
-    for r, id in pairs(ids) do
-      byrow[tostring(r)] = id
-    end
-    vim.b[buf].quire_proposal_ids = byrow
-    vim.b[buf].quire_client_id = client.id
+    local buf = require("quire.ask").show_scratch(list_name, "markdown", {})
+    fill(buf, client, list)
     vim.api.nvim_buf_set_keymap(buf, "n", "a", "<cmd>lua require('quire.proposals').apply_under_cursor()<CR>", { noremap = true, silent = true })
     vim.api.nvim_buf_set_keymap(buf, "n", "d", "<cmd>lua require('quire.proposals').discard_under_cursor()<CR>", { noremap = true, silent = true })
     vim.api.nvim_buf_set_keymap(buf, "n", "r", "<cmd>QuireProposals<CR>", { noremap = true, silent = true })
+  end)
+end
+
+-- refresh redraws the proposals list, when there is one, after an apply
+-- or a discard, so it shows [applied] without `r`. It stays where it is:
+-- no window opens or takes the cursor.
+function M.refresh(client)
+  local buf = vim.fn.bufnr(list_name)
+  if buf == -1 or not vim.api.nvim_buf_is_loaded(buf) then
+    return
+  end
+  M.fetch(client, function(list)
+    if list and vim.api.nvim_buf_is_valid(buf) then
+      fill(buf, client, list)
+    end
   end)
 end
 
@@ -139,32 +167,36 @@ function M.apply_under_cursor()
 end
 
 function M.discard_under_cursor()
-  on_cursor(function(client, id)
-    M.discard(client, id, function()
-      vim.cmd("QuireProposals")
-    end)
-  end)
+  on_cursor(M.discard)
 end
 
--- tell reports an outcome to the writer and in the chat: note is the
--- chat's shorter line, when it differs.
-local function tell(id, msg, level, note)
-  notify(msg, level)
-  chat.note(note or msg, id)
+-- outcome reports what became of proposal id: a line in the chat, next to
+-- the ask that made it, always; a message only when the server did not
+-- send its own (it names the files; older servers say nothing).
+local function outcome(client, since, id, note, msg, level)
+  chat.note(note, id)
+  lsp.unless_told(client.id, since, function()
+    notify(msg, level)
+  end)
 end
 
 -- apply asks the server to apply proposal id; cb(result, err) gets the
 -- outcome after the writer has been told.
 function M.apply(client, id, cb)
+  local since = uv.hrtime()
   compat.request(client, "quire/applyProposal", { id = id }, function(err, result)
     if err then
-      tell(id, string.format("%s was not applied: %s", id, util.format_error(err)), vim.log.levels.ERROR)
+      local why = util.format_error(err)
+      outcome(client, since, id, why, "the proposal was not applied: " .. why, vim.log.levels.ERROR)
     elseif result and result.applied then
-      tell(id, string.format("applied %s; review the changed buffers and save them", id), nil, "applied " .. id)
+      outcome(client, since, id, "applied " .. id, "applied the proposal: review the changed buffers and save them")
     else
       local reason = result and result.failureReason
-      tell(id, string.format("%s was refused by the editor%s", id, reason and (": " .. tostring(reason)) or ""), vim.log.levels.WARN)
+      reason = reason and reason ~= vim.NIL and (": " .. tostring(reason)) or ""
+      outcome(client, since, id, string.format("%s was refused by the editor%s", id, reason),
+        "the editor refused the proposal" .. reason, vim.log.levels.WARN)
     end
+    M.refresh(client)
     if cb then
       cb(result, err)
     end
@@ -173,12 +205,15 @@ end
 
 -- discard asks the server to drop proposal id; cb(result, err) as apply.
 function M.discard(client, id, cb)
+  local since = uv.hrtime()
   compat.request(client, "quire/discardProposal", { id = id }, function(err, result)
     if err then
-      tell(id, string.format("%s was not discarded: %s", id, util.format_error(err)), vim.log.levels.ERROR)
+      local why = util.format_error(err)
+      outcome(client, since, id, string.format("%s was not discarded: %s", id, why), string.format("%s was not discarded: %s", id, why), vim.log.levels.ERROR)
     else
-      tell(id, "discarded " .. id)
+      outcome(client, since, id, "discarded " .. id, "discarded " .. id)
     end
+    M.refresh(client)
     if cb then
       cb(result, err)
     end

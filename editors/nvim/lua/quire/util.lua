@@ -187,16 +187,20 @@ function M.pretty_json(v, indent)
   return "{\n" .. table.concat(parts, ",\n") .. "\n" .. indent .. "}"
 end
 
--- format_error turns an RPC error into a sentence for the writer.
+-- format_error turns an RPC error into a sentence for the writer: the
+-- server's message says what went wrong and what to do; its JSON-RPC code
+-- means nothing to a writer.
 function M.format_error(err)
   if type(err) ~= "table" then
     return tostring(err)
   end
-  local msg = err.message or vim.inspect(err)
-  if err.code then
-    return string.format("%s (error %d)", msg, err.code)
+  if type(err.message) == "string" and err.message ~= "" then
+    return err.message
   end
-  return msg
+  if err.code then
+    return string.format("the server failed (error %d)", err.code)
+  end
+  return vim.inspect(err)
 end
 
 -- notify tells the writer something, as quire.
