@@ -110,6 +110,9 @@ type applyProposalResult struct {
 	ID            string `json:"id"`
 	Applied       bool   `json:"applied"`
 	FailureReason string `json:"failureReason,omitempty"`
+	// Message tells the writer the outcome ("Applied the proposed update
+	// of … to …: review and save."), for plugins to show as they are.
+	Message string `json:"message"`
 }
 
 // The workspace edit of a proposal. The protocol library types neither
@@ -281,21 +284,20 @@ func (s *Server) applyProposal(ctx context.Context, params json.RawMessage, anno
 		return nil, s.outcome(ctx, announce, protocol.MessageTypeError, jsonrpc2.InternalError,
 			fmt.Sprintf("The editor could not apply the %s to %s. Try again, or copy the change from the proposal by hand.", proposalTitle(p), proposalFiles(p)))
 	}
+	typ, msg := protocol.MessageTypeInfo, fmt.Sprintf("Applied the %s to %s: review and save.", proposalTitle(p), proposalFiles(p))
 	if res.Applied {
 		proj.proposals.MarkApplied(p.ID, time.Now())
-	}
-	switch {
-	case !announce:
-	case res.Applied:
-		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Applied the %s to %s: review and save.", proposalTitle(p), proposalFiles(p)))
-	default:
-		msg := fmt.Sprintf("Not applied: the editor did not apply the %s to %s", proposalTitle(p), proposalFiles(p))
+	} else {
+		typ, msg = protocol.MessageTypeWarning, fmt.Sprintf("Not applied: the editor did not apply the %s to %s", proposalTitle(p), proposalFiles(p))
 		if res.FailureReason != "" {
 			msg += " (" + res.FailureReason + ")"
 		}
-		s.showMessage(ctx, protocol.MessageTypeWarning, msg+".")
+		msg += "."
 	}
-	return applyProposalResult{ID: p.ID, Applied: res.Applied, FailureReason: res.FailureReason}, nil
+	if announce {
+		s.showMessage(ctx, typ, msg)
+	}
+	return applyProposalResult{ID: p.ID, Applied: res.Applied, FailureReason: res.FailureReason, Message: msg}, nil
 }
 
 // proposalTitle names a proposal for the writer: "proposed update of

@@ -463,7 +463,7 @@ local function main()
     return false
   end, "the proposals list to show the proposal applied: " .. buf_text(pb))
   wait(5000, function()
-    return buf_text(chat.buf):find("applied " .. pid, 1, true) ~= nil
+    return buf_text(chat.buf):find("applied", 1, true) ~= nil
   end, "the chat to note the apply")
   check(buf_text(ibuf):find("## History", 1, true), "the edit lost the History section")
   vim.wait(700)
@@ -495,7 +495,7 @@ local function main()
   step = "discard"
   vim.cmd("QuireDiscard " .. pid)
   wait(10000, function()
-    return was_notified("quire: discarded " .. pid)
+    return was_notified("quire: Discarded the proposal.")
   end, "the discard")
   local listed
   require("quire.proposals").fetch(client, function(list)

@@ -5,7 +5,6 @@ local util = require("quire.util")
 
 local M = {}
 
-local uv = vim.uv or vim.loop
 
 M.name = "quire"
 -- root_dir -> client id, for Neovim 0.7, where vim.lsp.start (which reuses
@@ -57,10 +56,6 @@ local function status_handler(_, result, _)
   end
 end
 
--- Last window/showMessage per client: {at = hrtime, text}, so an outcome
--- the server has already told the writer is not told twice.
-M.last_message = {}
-
 local message_levels = {
   [1] = vim.log.levels.ERROR,
   [2] = vim.log.levels.WARN,
@@ -77,28 +72,8 @@ local function show_message_handler(_, result, ctx)
   if type(result) ~= "table" or type(result.message) ~= "string" then
     return vim.NIL
   end
-  M.last_message[ctx.client_id] = { at = uv.hrtime(), text = result.message }
   util.notify(result.message, message_levels[result.type] or vim.log.levels.INFO)
   return vim.NIL
-end
-
--- unless_told runs tell (the plugin's own message about an outcome) only
--- when the server has sent no message since since (an hrtime): servers
--- that report outcomes themselves send theirs before the reply, older
--- ones send none. A message that comes late still wins for a moment.
-function M.unless_told(client_id, since, tell)
-  local function told()
-    local m = M.last_message[client_id]
-    return m ~= nil and m.at >= since
-  end
-  if told() then
-    return
-  end
-  vim.defer_fn(function()
-    if not told() then
-      tell()
-    end
-  end, 300)
 end
 
 M.handlers = {

@@ -10,7 +10,6 @@ local chat = require("quire.chat")
 local M = {}
 
 local notify = util.notify
-local uv = vim.uv or vim.loop
 
 function M.fetch(client, cb)
   local params = vim.empty_dict()
@@ -170,31 +169,39 @@ function M.discard_under_cursor()
   on_cursor(M.discard)
 end
 
+-- told is the server's own wording of an outcome, or fallback from an
+-- older server that sends none.
+local function told(result, fallback)
+  local m = result and result.message
+  if type(m) == "string" and m ~= "" then
+    return m
+  end
+  return fallback
+end
+
 -- outcome reports what became of proposal id: a line in the chat, next to
--- the ask that made it, always; a message only when the server did not
--- send its own (it names the files; older servers say nothing).
-local function outcome(client, since, id, note, msg, level)
+-- the ask that made it, and a message. The server answers the plugin's
+-- requests without a message of its own (it sends those to editors that
+-- apply through its code actions), and its wording names the files.
+local function outcome(id, note, msg, level)
   chat.note(note, id)
-  lsp.unless_told(client.id, since, function()
-    notify(msg, level)
-  end)
+  notify(msg, level)
 end
 
 -- apply asks the server to apply proposal id; cb(result, err) gets the
 -- outcome after the writer has been told.
 function M.apply(client, id, cb)
-  local since = uv.hrtime()
   compat.request(client, "quire/applyProposal", { id = id }, function(err, result)
     if err then
       local why = util.format_error(err)
-      outcome(client, since, id, why, "the proposal was not applied: " .. why, vim.log.levels.ERROR)
+      outcome(id, why, why, vim.log.levels.WARN)
     elseif result and result.applied then
-      outcome(client, since, id, "applied " .. id, "applied the proposal: review the changed buffers and save them")
+      outcome(id, "applied", told(result, "Applied the proposal: review the changed buffers and save them."))
     else
       local reason = result and result.failureReason
       reason = reason and reason ~= vim.NIL and (": " .. tostring(reason)) or ""
-      outcome(client, since, id, string.format("%s was refused by the editor%s", id, reason),
-        "the editor refused the proposal" .. reason, vim.log.levels.WARN)
+      outcome(id, "refused by the editor" .. reason,
+        told(result, "The editor did not apply the proposal" .. reason .. "."), vim.log.levels.WARN)
     end
     M.refresh(client)
     if cb then
@@ -205,13 +212,12 @@ end
 
 -- discard asks the server to drop proposal id; cb(result, err) as apply.
 function M.discard(client, id, cb)
-  local since = uv.hrtime()
   compat.request(client, "quire/discardProposal", { id = id }, function(err, result)
     if err then
       local why = util.format_error(err)
-      outcome(client, since, id, string.format("%s was not discarded: %s", id, why), string.format("%s was not discarded: %s", id, why), vim.log.levels.ERROR)
+      outcome(id, "not discarded: " .. why, "The proposal was not discarded: " .. why, vim.log.levels.WARN)
     else
-      outcome(client, since, id, "discarded " .. id, "discarded " .. id)
+      outcome(id, "discarded", "Discarded the proposal.")
     end
     M.refresh(client)
     if cb then
