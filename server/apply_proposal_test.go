@@ -109,7 +109,7 @@ func TestApplyProposalUpdatesAClosedFile(t *testing.T) {
 
 	res, err := applyProposal(t, c, p.ID)
 	require.NoError(t, err)
-	assert.Equal(t, applyProposalResult{ID: p.ID, Applied: true}, res)
+	assert.Equal(t, applyProposalResult{ID: p.ID, Applied: true, Message: "Applied the proposed update of Ilse Dorn to " + ilseRel + ": review and save."}, res)
 
 	e := lastEdit(t, c)
 	assert.Contains(t, e.Label, "Ilse Dorn")
@@ -242,7 +242,8 @@ func TestApplyProposalReportsTheClientsRefusal(t *testing.T) {
 	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{
 		"command": "quire.applyProposal", "arguments": []any{map[string]any{"id": p.ID}},
 	}, &res)
-	assert.Equal(t, applyProposalResult{ID: p.ID, Applied: false, FailureReason: "the document changed"}, res)
+	assert.Equal(t, applyProposalResult{ID: p.ID, Applied: false, FailureReason: "the document changed",
+		Message: "Not applied: the editor did not apply the proposed update of Ilse Dorn to " + ilseRel + " (the document changed)."}, res)
 }
 
 func TestApplyProposalAnnotatesWhenTheClientCan(t *testing.T) {
