@@ -3,19 +3,18 @@ package emacs_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/llm"
 )
 
@@ -24,68 +23,29 @@ import (
 // entry, answer), then to a chapter action.
 func script(t *testing.T) []llm.EvalStep {
 	t.Helper()
-	body := func(message any, finish string) llm.EvalStep {
-		b, err := json.Marshal(map[string]any{
-			"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
-		})
-		require.NoError(t, err)
-		return llm.EvalStep{Body: string(b)}
-	}
-	call := func(id, name string, args any) map[string]any {
-		a, err := json.Marshal(args)
-		require.NoError(t, err)
-		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
-	}
 	update := func(id, summary, section, markdown string) map[string]any {
-		return call(id, "propose_codex_update", map[string]any{
+		return editortest.Call(t, id, "propose_codex_update", map[string]any{
 			"entryType": "character", "name": "Teodora Quill",
 			"changeSummary": summary, "targetSection": section, "proposedMarkdown": markdown,
 		})
 	}
 	return []llm.EvalStep{
-		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-			call("call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
-			call("call_2", "get_manuscript_context", map[string]any{"ref": "selection"}),
-		}}, "tool_calls"),
+		editortest.Calls(t,
+			editortest.Call(t, "call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
+			editortest.Call(t, "call_2", "get_manuscript_context", map[string]any{"ref": "selection"}),
+		),
 		// Two proposals on the same entry: once the first is applied, the
 		// second was made from text that is no longer there.
-		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+		editortest.Calls(t,
 			update("call_3", "Pin down her eye colour", "Appearance",
 				"## Appearance\n\nTall and narrow-shouldered, with cropped black hair she cuts herself and steady grey eyes (PROPOSED-EYES: grey in every chapter). Her right forefinger is stained for good with oak-gall ink. She wears her father's oilskin coat, two sizes too big, with the cuffs turned back twice.\n"),
 			update("call_4", "Say whose coat it is", "Habits",
 				"## Habits\n\nShe counts things when she is frightened (PROPOSED-COAT: and buttons her father's coat to the throat).\n"),
-		}}, "tool_calls"),
-		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ANSWER: her eyes are grey throughout.\nI proposed pinning that down in her entry."}, "stop"),
+		),
+		editortest.Answer(t, "SCRIPTED-ANSWER: her eyes are grey throughout.\nI proposed pinning that down in her entry."),
 		// The chapter's continuity check, run at a bare cursor.
-		body(map[string]any{"role": "assistant", "content": "SCRIPTED-CHECK: the tide figures agree with chapter 3."}, "stop"),
+		editortest.Answer(t, "SCRIPTED-CHECK: the tide figures agree with chapter 3."),
 	}
-}
-
-func goTool(t *testing.T) string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("no go tool on PATH or in GOROOT to build quire: %v", err)
-	}
-	return p
-}
-
-// quireBinary is QUIRE_BIN when set (a server built elsewhere, to try
-// this test against it), else quire built from this tree.
-func quireBinary(t *testing.T, dir string) string {
-	t.Helper()
-	if bin := os.Getenv("QUIRE_BIN"); bin != "" {
-		abs, err := filepath.Abs(bin)
-		require.NoError(t, err)
-		return abs
-	}
-	bin := filepath.Join(dir, "quire")
-	out, err := exec.Command(goTool(t), "build", "-o", bin, "github.com/quire-ink/quire/cmd/quire").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
 }
 
 // TestEmacsEglot runs Emacs with Debian's eglot 1.9 and editors/emacs/quire.el
@@ -94,16 +54,13 @@ func quireBinary(t *testing.T, dir string) string {
 func TestEmacsEglot(t *testing.T) {
 	emacs, versions, err := emacsWithEglot()
 	if err != nil {
-		if os.Getenv("QUIRE_REQUIRE_EMACS") == "1" {
-			t.Fatalf("%v, and QUIRE_REQUIRE_EMACS=1 (install Debian's emacs-nox and elpa-eglot)", err)
-		}
-		t.Skipf("%v (set QUIRE_REQUIRE_EMACS=1 to make this a failure)", err)
+		editortest.Unavailable(t, "QUIRE_REQUIRE_EMACS", "%v: install Debian's emacs-nox and elpa-eglot", err)
 	}
 	t.Log(versions)
 	here, err := filepath.Abs(".")
 	require.NoError(t, err)
 	tmp := t.TempDir()
-	bin := quireBinary(t, tmp)
+	bin := editortest.QuireBinary(t, tmp)
 
 	// No git anywhere above the book: the temp folder is outside any
 	// repository, so only quire.el's book discovery can find the root.

@@ -2,7 +2,6 @@ package helix_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/llm"
 )
 
@@ -46,45 +45,21 @@ const (
 // the character, propose a change to her Appearance, answer.
 func script(t *testing.T) []llm.EvalStep {
 	t.Helper()
-	body := func(message any, finish string) llm.EvalStep {
-		b, err := json.Marshal(map[string]any{
-			"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
-		})
-		require.NoError(t, err)
-		return llm.EvalStep{Body: string(b)}
-	}
-	call := func(id, name string, args any) map[string]any {
-		a, err := json.Marshal(args)
-		require.NoError(t, err)
-		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
-	}
 	return []llm.EvalStep{
-		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-			call("call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
-			call("call_2", "get_manuscript_context", map[string]any{"ref": "current"}),
-		}}, "tool_calls"),
-		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-			call("call_3", "propose_codex_update", map[string]any{
+		editortest.Calls(t,
+			editortest.Call(t, "call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
+			editortest.Call(t, "call_2", "get_manuscript_context", map[string]any{"ref": "current"}),
+		),
+		editortest.Calls(t,
+			editortest.Call(t, "call_3", "propose_codex_update", map[string]any{
 				"entryType": "character", "name": "Teodora Quill",
 				"changeSummary":    "Pin down her eye colour",
 				"targetSection":    "Appearance",
 				"proposedMarkdown": "## Appearance\n\nTall and narrow-shouldered, with cropped black hair she cuts herself and steady grey eyes (PROPOSED-EYES: grey in every chapter). Her right forefinger is stained for good with oak-gall ink.\n",
 			}),
-		}}, "tool_calls"),
-		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ANSWER: her eyes are grey in every chapter. I proposed pinning that down in her entry."}, "stop"),
+		),
+		editortest.Answer(t, "SCRIPTED-ANSWER: her eyes are grey in every chapter. I proposed pinning that down in her entry."),
 	}
-}
-
-// unavailable reports what the test could not start: a failure when
-// QUIRE_REQUIRE_HELIX=1, else a skip that says how to make it one.
-func unavailable(t *testing.T, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("QUIRE_REQUIRE_HELIX") == "1" {
-		t.Fatalf("%s (QUIRE_REQUIRE_HELIX=1)", msg)
-	}
-	t.Skipf("%s (set QUIRE_REQUIRE_HELIX=1 to make this a failure)", msg)
 }
 
 // helix is the hx to run: QUIRE_HX, or the suite's (QUIRE_HELIX_SUITE,
@@ -108,34 +83,9 @@ func helix(t *testing.T) string {
 	require.NoError(t, err)
 	out, err := exec.Command(script, suite, dir).CombinedOutput()
 	if err != nil {
-		unavailable(t, "could not unpack %s's hx: %v\n%s", suite, err, out)
+		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "could not unpack %s's hx: %v\n%s", suite, err, out)
 	}
 	return filepath.Join(dir, "bin", "hx")
-}
-
-func goTool(t *testing.T) string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("no go tool on PATH or in GOROOT to build quire: %v", err)
-	}
-	return p
-}
-
-// quireBinary is QUIRE_BIN, or quire built from this tree.
-func quireBinary(t *testing.T, dir string) string {
-	t.Helper()
-	if bin := os.Getenv("QUIRE_BIN"); bin != "" {
-		abs, err := filepath.Abs(bin)
-		require.NoError(t, err)
-		return abs
-	}
-	bin := filepath.Join(dir, "quire")
-	out, err := exec.Command(goTool(t), "build", "-o", bin, "github.com/quire-ink/quire/cmd/quire").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
 }
 
 // languages is the shipped languages.toml with the test's quire binary and
@@ -354,12 +304,12 @@ func heldModel(t *testing.T, model *llm.EvalServer, held int32, release <-chan s
 func TestHelix(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
-		unavailable(t, "tmux is not on PATH")
+		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "tmux is not on PATH")
 	}
 	hx := helix(t)
 	version, err := exec.Command(hx, "--version").CombinedOutput()
 	if err != nil || !strings.HasPrefix(string(version), "helix ") {
-		unavailable(t, "%s does not start: %v\n%s", hx, err, version)
+		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "%s does not start: %v\n%s", hx, err, version)
 	}
 	// Helix 25.01 does not support window/showDocument; 25.07 does.
 	opensDocuments := !strings.HasPrefix(string(version), "helix 25.01")
@@ -377,7 +327,7 @@ func TestHelix(t *testing.T) {
 	require.NoError(t, os.MkdirAll(artefacts, 0o755))
 	t.Logf("screens of each step in %s", artefacts)
 
-	bin := quireBinary(t, tmp)
+	bin := editortest.QuireBinary(t, tmp)
 	book := filepath.Join(tmp, "book")
 	out, err := exec.Command(bin, "init", "--sample", book).CombinedOutput()
 	require.NoError(t, err, "quire init: %s", out)
@@ -436,7 +386,7 @@ func TestHelix(t *testing.T) {
 	_, err = term.run("new-session", "-d", "-s", "hx", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-c", book,
 		"--", hx, "-v", chapter)
 	if err != nil {
-		unavailable(t, "could not start Helix in tmux: %v", err)
+		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "could not start Helix in tmux: %v", err)
 	}
 	t.Cleanup(func() { _, _ = term.run("kill-server") })
 

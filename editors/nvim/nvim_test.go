@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,48 +16,36 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/llm"
 )
 
 // The scripted model's replies, one per request of the test's asks.
 func script(t *testing.T) []llm.EvalStep {
 	t.Helper()
-	body := func(message any, finish string) llm.EvalStep {
-		b, err := json.Marshal(map[string]any{
-			"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
-		})
-		require.NoError(t, err)
-		return llm.EvalStep{Body: string(b)}
-	}
-	call := func(id, name string, args any) map[string]any {
-		a, err := json.Marshal(args)
-		require.NoError(t, err)
-		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
-	}
 	return []llm.EvalStep{
 		// 1: read the character and the writer's selection.
-		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-			call("call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
-			call("call_2", "get_manuscript_context", map[string]any{"ref": "selection"}),
-		}}, "tool_calls"),
+		editortest.Calls(t,
+			editortest.Call(t, "call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
+			editortest.Call(t, "call_2", "get_manuscript_context", map[string]any{"ref": "selection"}),
+		),
 		// 2: propose a change to her Appearance.
-		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-			call("call_3", "propose_codex_update", map[string]any{
+		editortest.Calls(t,
+			editortest.Call(t, "call_3", "propose_codex_update", map[string]any{
 				"entryType": "character", "name": "Teodora Quill",
 				"changeSummary":    "Pin down her eye colour",
 				"targetSection":    "Appearance",
 				"proposedMarkdown": "## Appearance\n\nTall and narrow-shouldered, with cropped black hair she cuts herself and steady grey eyes (PROPOSED-EYES: grey in every chapter). Her right forefinger is stained for good with oak-gall ink.\n",
 			}),
-		}}, "tool_calls"),
+		),
 		// 3: the answer.
-		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ANSWER: her eyes are grey throughout. I proposed pinning that down in her entry."}, "stop"),
+		editortest.Answer(t, "SCRIPTED-ANSWER: her eyes are grey throughout. I proposed pinning that down in her entry."),
 		// 4: the follow-up's answer.
-		body(map[string]any{"role": "assistant", "content": "SCRIPTED-FOLLOW-UP: the coat is her father's."}, "stop"),
+		editortest.Answer(t, "SCRIPTED-FOLLOW-UP: the coat is her father's."),
 		// 5: the answer of an ask whose persona and question were prompted.
-		body(map[string]any{"role": "assistant", "content": "SCRIPTED-PROMPTED: yes, the bell does."}, "stop"),
+		editortest.Answer(t, "SCRIPTED-PROMPTED: yes, the bell does."),
 		// 6: the answer of :'<,'>QuireAction line-edit.
-		body(map[string]any{"role": "assistant", "content": "SCRIPTED-ACTION: cut \"the long way\" to \"round\"."}, "stop"),
+		editortest.Answer(t, "SCRIPTED-ACTION: cut \"the long way\" to \"round\"."),
 	}
 }
 
@@ -115,17 +102,6 @@ func chatMessages(t *testing.T, body []byte) []struct{ Role, Content string } {
 	return out
 }
 
-func goTool(t *testing.T) string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("no go tool on PATH or in GOROOT to build quire: %v", err)
-	}
-	return p
-}
-
 // hangingModel accepts requests and never answers them, so an ask against
 // it runs until cancelled. It touches flag when a request arrives.
 func hangingModel(t *testing.T, flag string) string {
@@ -178,24 +154,15 @@ func hangingModel(t *testing.T, flag string) string {
 func TestNeovimPlugin(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
-		if os.Getenv("QUIRE_REQUIRE_NVIM") == "1" {
-			t.Fatal("nvim is not on PATH and QUIRE_REQUIRE_NVIM=1")
-		}
-		t.Skip("nvim is not on PATH (set QUIRE_REQUIRE_NVIM=1 to make this a failure)")
+		editortest.Unavailable(t, "QUIRE_REQUIRE_NVIM", "nvim is not on PATH")
 	}
 	plugin, err := filepath.Abs(".")
 	require.NoError(t, err)
 	tmp := t.TempDir()
 
-	// QUIRE_SERVER_BIN runs the plugin against a quire built elsewhere (a
-	// server branch being worked on); by default this tree's is built.
-	bin := os.Getenv("QUIRE_SERVER_BIN")
-	if bin == "" {
-		bin = filepath.Join(tmp, "quire")
-		build := exec.Command(goTool(t), "build", "-o", bin, "github.com/quire-ink/quire/cmd/quire")
-		out, err := build.CombinedOutput()
-		require.NoError(t, err, "go build: %s", out)
-	}
+	// QUIRE_BIN runs the plugin against a quire built elsewhere (a server
+	// branch being worked on); by default this tree's is built.
+	bin := editortest.QuireBinary(t, tmp)
 
 	book := filepath.Join(tmp, "book")
 	out, err := exec.Command(bin, "init", "--sample", book).CombinedOutput()
