@@ -91,6 +91,10 @@ fs.writeFileSync(
       "update.mode": "none",
       "chat.disableAIFeatures": true,
       "git.enabled": false,
+      // VS Code in the browser saves after a delay by default, the
+      // desktop one does not: the test checks an applied proposal waits
+      // unsaved in the buffer, as on the desktop.
+      "files.autoSave": "off",
       "editor.hover.delay": 200,
       "editor.minimap.enabled": false,
     },
@@ -361,15 +365,31 @@ async function main() {
       const personas = await chat.locator("#persona option").count();
       return personas > 0 && !(await chat.locator("#send").isDisabled());
     });
+    // The continuity editor is one of the personas that may propose a
+    // change to the codex.
+    await chat.locator("#persona").selectOption("continuity-editor");
+    await waitFor("the continuity editor chosen", async () =>
+      (await chat.locator("#persona option:checked").textContent())?.includes("Continuity"),
+    );
   });
 
   await step(page, "ask-tool-rows", async () => {
     await chat.locator("#input").fill(question);
     await chat.locator("#send").click();
     await waitFor("the question in the chat", async () => (await chat.locator(".msg.user").count()) > 0);
-    await waitFor("two tool rows", async () => (await chat.locator(".msg.assistant .rows li").count()) >= 2);
+    // The scripted model holds its answer back for a few seconds, so the
+    // rows are seen while the advisor is still at work.
+    await waitFor(
+      "two tool rows while the advisor works",
+      async () => (await chat.locator(".msg.assistant.running .rows li").count()) >= 2,
+    );
+    await waitFor("the proposal's tool row", async () => (await chat.locator(".msg.assistant .rows li").count()) >= 3);
     const rows = await chat.locator(".msg.assistant .rows li").allTextContents();
     log(`tool rows: ${rows.join(" | ")}`);
+    const failed = await chat.locator(".msg.assistant .rows li.fail").allTextContents();
+    if (failed.length > 0) {
+      throw new Error(`a tool call failed: ${failed.join(" | ")}`);
+    }
   });
 
   await step(page, "answer-list-and-quote", async () => {
@@ -434,7 +454,12 @@ async function main() {
     await waitFor("the entry's new text in the editor", async () => (await editorText(page)).includes(proposedMarker));
     const dirty = await page.locator(".tab.dirty", { hasText: "index.md" }).count();
     if (dirty === 0) {
-      throw new Error("the entry's tab is not marked unsaved: the edit should be in the buffer, for the writer to save");
+      const entry = path.join(book, "codex", "characters", "teodora-quill", "index.md");
+      const saved = fs.readFileSync(entry, "utf8").includes(proposedMarker);
+      throw new Error(
+        `the entry's tab is not marked unsaved, and the file on disk ${saved ? "has" : "does not have"} the new text: ` +
+          "the edit belongs in the buffer, unsaved, for the writer to review and save",
+      );
     }
   });
 

@@ -5,11 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -63,6 +68,29 @@ func script(t *testing.T) []llm.EvalStep {
 			"> steady grey eyes\n\n" +
 			"I proposed pinning that down in her entry."}, "stop"),
 	}
+}
+
+// slowLastReply stands in front of the scripted model and holds its last
+// reply back for a while, as a real model takes time to write: the chat
+// shows the tool rows of a running ask before the answer arrives.
+func slowLastReply(t *testing.T, model *llm.EvalServer, last int, delay time.Duration) string {
+	t.Helper()
+	target, err := url.Parse(model.BaseURL())
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if int(n.Add(1)) == last {
+			select {
+			case <-time.After(delay):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + target.Path
 }
 
 func goTool(t *testing.T) string {
@@ -220,7 +248,9 @@ func TestVSCode(t *testing.T) {
 	model, err := llm.NewEvalServer()
 	require.NoError(t, err)
 	defer func() { _ = model.Close() }()
-	model.Load(script(t))
+	steps := script(t)
+	model.Load(steps)
+	modelURL := slowLastReply(t, model, len(steps), 3*time.Second)
 
 	shots := artefacts(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -231,7 +261,7 @@ func TestVSCode(t *testing.T) {
 		"QUIRE_BIN="+bin,
 		"QUIRE_BOOK="+book,
 		"QUIRE_VSIX="+pkg,
-		"QUIRE_MODEL_URL="+model.BaseURL(),
+		"QUIRE_MODEL_URL="+modelURL,
 		"QUIRE_WORK="+filepath.Join(tmp, "code-server"),
 		"QUIRE_SHOTS="+shots,
 		"QUIRE_CHROMIUM="+browser,
