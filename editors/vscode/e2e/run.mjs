@@ -180,8 +180,12 @@ function watch(page) {
   page.on("crash", () => errors.push("the page crashed"));
 }
 
+// Outcome is a check's verdict that waiting longer cannot change.
+class Outcome extends Error {}
+
 // waitFor polls check until it returns a truthy value, failing at once
-// when an error was seen, and after the step's timeout otherwise.
+// when an error was seen or check throws an Outcome, and after the step's
+// timeout otherwise.
 async function waitFor(what, check, timeout = stepTimeout) {
   const until = Date.now() + timeout;
   let last;
@@ -195,6 +199,9 @@ async function waitFor(what, check, timeout = stepTimeout) {
         return v;
       }
     } catch (e) {
+      if (e instanceof Outcome) {
+        throw e;
+      }
       last = e;
     }
     await sleep(150);
@@ -249,6 +256,10 @@ async function editorText(page) {
   );
   return text.replace(/\u00a0/g, " ");
 }
+
+// VS Code's Refactor Preview, which opens when an edit asks for
+// confirmation (issue 13, item 18: there with the edit unticked).
+const refactorPreview = (page) => page.locator(".bulk-edit-panel").first();
 
 async function quickOpen(page, text) {
   await page.keyboard.press("Control+P");
@@ -429,21 +440,14 @@ async function main() {
         confirmed = true;
         return false;
       }
-      if (await page.locator(".refactor-preview, [id='workbench.view.bulkEdit']").first().isVisible()) {
-        throw new Error(
-          "Apply opened VS Code's Refactor Preview instead of applying (issue 13, item 18)",
-        );
+      if (await refactorPreview(page).isVisible()) {
+        throw new Outcome("Apply opened VS Code's Refactor Preview instead of applying the edit (issue 13, item 18)");
       }
       const cls = (await card.getAttribute("class", { timeout: 500 })) ?? "";
       if (/\b(failed|refused|stale)\b/.test(cls)) {
-        throw new Error(`the card says: ${(await card.locator(".proposal-state").textContent())?.trim()}`);
+        throw new Outcome(`the card says: ${(await card.locator(".proposal-state").textContent())?.trim()}`);
       }
       return /\bapplied\b/.test(cls);
-    }).catch(async (e) => {
-      if (await page.locator(".refactor-preview, [id='workbench.view.bulkEdit']").first().isVisible()) {
-        e.message += " — VS Code's Refactor Preview is open (issue 13, item 18)";
-      }
-      throw e;
     });
   });
 
