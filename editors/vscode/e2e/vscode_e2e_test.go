@@ -23,6 +23,10 @@ import (
 	"github.com/quire-ink/quire/llm"
 )
 
+// The steps run.mjs reports, in order.
+var steps = []string{"open-book", "open-chapter", "status-bar", "hover", "chat-open",
+	"ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text"}
+
 // Markers the browser script looks for on screen.
 const (
 	proposedMarker = "E2E-PROPOSED"
@@ -248,9 +252,9 @@ func TestVSCode(t *testing.T) {
 	model, err := llm.NewEvalServer()
 	require.NoError(t, err)
 	defer func() { _ = model.Close() }()
-	steps := script(t)
-	model.Load(steps)
-	modelURL := slowLastReply(t, model, len(steps), 3*time.Second)
+	replies := script(t)
+	model.Load(replies)
+	modelURL := slowLastReply(t, model, len(replies), 3*time.Second)
 
 	shots := artefacts(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -284,6 +288,7 @@ func TestVSCode(t *testing.T) {
 	}
 	require.NoError(t, runErr, report)
 	t.Logf("%s", report)
+	require.Contains(t, stdout.String(), "PASS: "+strings.Join(steps, ", "), "every step ran\n%s", report)
 
 	// The chat's one ask reached the model: three rounds, the question in
 	// the first, and the tools offered.
