@@ -190,6 +190,11 @@ func vsix(t *testing.T, tmp string) string {
 	out := filepath.Join(tmp, "quire.vsix")
 	// vsce runs the extension's vscode:prepublish script (the compile).
 	run(t, src, nil, "npx", "--no-install", "vsce", "package", "--skip-license", "--out", out)
+	// A few hundred KB; megabytes mean .vscodeignore let this folder's
+	// node_modules (code-server) in.
+	st, err := os.Stat(out)
+	require.NoError(t, err)
+	require.Less(t, st.Size(), int64(5<<20), "the .vsix is %d bytes: does .vscodeignore still leave out e2e/**?", st.Size())
 	return out
 }
 
