@@ -266,8 +266,11 @@ async function quickOpen(page, text) {
   const input = page.locator(".quick-input-widget input.input");
   await input.waitFor({ state: "visible", timeout: stepTimeout });
   await input.fill(text);
-  await waitFor(`a quick open result for ${text}`, () =>
-    page.locator(".quick-input-widget .monaco-list-row").first().isVisible(),
+  // The first row must be the file asked for, not a recent one shown
+  // before the search ran.
+  const name = text.split("/").pop();
+  await waitFor(`the quick open result ${text}`, async () =>
+    (await page.locator(".quick-input-widget .monaco-list-row").first().textContent({ timeout: 500 }))?.includes(name),
   );
   await page.keyboard.press("Enter");
 }
