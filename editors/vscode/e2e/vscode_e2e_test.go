@@ -1,0 +1,309 @@
+package e2e_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm"
+)
+
+// The steps run.mjs reports, in order.
+var steps = []string{"open-book", "open-chapter", "status-bar", "hover", "chat-open",
+	"ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text"}
+
+// Markers the browser script looks for on screen.
+const (
+	proposedMarker = "E2E-PROPOSED"
+	answerMarker   = "E2E-ANSWER"
+	question       = "Are Teo's eyes the same colour in every chapter?"
+)
+
+// script is the scripted model's replies to the one ask of the test: it
+// reads the canon (tool rows in the chat), proposes a change to Teodora
+// Quill's Appearance (the proposal card), then answers with a bullet list
+// and a block quote (the answer that vanished in issue 13, item 17).
+func script(t *testing.T) []llm.EvalStep {
+	t.Helper()
+	body := func(message any, finish string) llm.EvalStep {
+		b, err := json.Marshal(map[string]any{
+			"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
+		})
+		require.NoError(t, err)
+		return llm.EvalStep{Body: string(b)}
+	}
+	call := func(id, name string, args any) map[string]any {
+		a, err := json.Marshal(args)
+		require.NoError(t, err)
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
+	}
+	return []llm.EvalStep{
+		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			call("call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
+			call("call_2", "get_manuscript_context", map[string]any{"ref": "current"}),
+		}}, "tool_calls"),
+		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			call("call_3", "propose_codex_update", map[string]any{
+				"entryType": "character", "name": "Teodora Quill",
+				"changeSummary":    "Pin down her eye colour",
+				"targetSection":    "Appearance",
+				"proposedMarkdown": "## Appearance\n\nTall and narrow-shouldered, with cropped black hair she cuts herself and steady grey eyes (" + proposedMarker + ": grey in every chapter). Her right forefinger is stained for good with oak-gall ink.\n",
+			}),
+		}}, "tool_calls"),
+		body(map[string]any{"role": "assistant", "content": answerMarker + ": her eyes are grey wherever the book names them.\n\n" +
+			"- Chapter 1 keeps them out of the lamplight.\n" +
+			"- Her entry says grey.\n\n" +
+			"> steady grey eyes\n\n" +
+			"I proposed pinning that down in her entry."}, "stop"),
+	}
+}
+
+// slowLastReply stands in front of the scripted model and holds its last
+// reply back for a while, as a real model takes time to write: the chat
+// shows the tool rows of a running ask before the answer arrives.
+func slowLastReply(t *testing.T, model *llm.EvalServer, last int, delay time.Duration) string {
+	t.Helper()
+	target, err := url.Parse(model.BaseURL())
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if int(n.Add(1)) == last {
+			select {
+			case <-time.After(delay):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + target.Path
+}
+
+func goTool(t *testing.T) string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no go tool on PATH or in GOROOT to build quire: %v", err)
+	}
+	return p
+}
+
+// missing fails the test when QUIRE_REQUIRE_VSCODE=1, and skips it
+// otherwise, naming what is missing and how to get it.
+func missing(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("QUIRE_REQUIRE_VSCODE") == "1" {
+		t.Fatalf("%s (QUIRE_REQUIRE_VSCODE=1; `make vscode-e2e` installs everything)", what)
+	}
+	t.Skipf("%s (set QUIRE_REQUIRE_VSCODE=1 to make this a failure; `make vscode-e2e` installs everything)", what)
+}
+
+func chromium(t *testing.T) string {
+	if p := os.Getenv("QUIRE_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	missing(t, "Debian's chromium is not installed")
+	return ""
+}
+
+// run runs a command in dir, failing the test with its output.
+func run(t *testing.T, dir string, env []string, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s %s in %s:\n%s", name, strings.Join(args, " "), dir, out)
+}
+
+// copyTree copies the extension's sources from another worktree, leaving
+// out what npm and the compiler make, so that tree is only read.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	skip := map[string]bool{"node_modules": true, "out": true, "e2e": true, ".git": true}
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if skip[d.Name()] && rel != "." {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		if !d.Type().IsRegular() || strings.HasSuffix(p, ".vsix") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	require.NoError(t, err, "copy the extension from %s", from)
+}
+
+// vsix packages the extension, this tree's or the one QUIRE_VSCODE_EXT
+// names (another worktree, copied first), and returns the file's path.
+func vsix(t *testing.T, tmp string) string {
+	t.Helper()
+	src, err := filepath.Abs("..")
+	require.NoError(t, err)
+	if other := os.Getenv("QUIRE_VSCODE_EXT"); other != "" {
+		dst := filepath.Join(tmp, "extension")
+		copyTree(t, other, dst)
+		src = dst
+		t.Logf("extension from %s", other)
+	}
+	if _, err := os.Stat(filepath.Join(src, "node_modules")); err != nil {
+		run(t, src, nil, "npm", "ci", "--no-audit", "--no-fund")
+	}
+	out := filepath.Join(tmp, "quire.vsix")
+	// vsce runs the extension's vscode:prepublish script (the compile).
+	run(t, src, nil, "npx", "--no-install", "vsce", "package", "--skip-license", "--out", out)
+	// A few hundred KB; megabytes mean .vscodeignore let this folder's
+	// node_modules (code-server) in.
+	st, err := os.Stat(out)
+	require.NoError(t, err)
+	require.Less(t, st.Size(), int64(5<<20), "the .vsix is %d bytes: does .vscodeignore still leave out e2e/**?", st.Size())
+	return out
+}
+
+// artefacts is where the screenshots go: $QUIRE_ARTEFACTS/vscode, else a
+// folder kept after the test.
+func artefacts(t *testing.T) string {
+	dir := os.Getenv("QUIRE_ARTEFACTS")
+	if dir == "" {
+		d, err := os.MkdirTemp("", "quire-vscode-e2e-")
+		require.NoError(t, err)
+		return d
+	}
+	dir = filepath.Join(dir, "vscode")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return dir
+}
+
+// TestVSCode installs the extension's .vsix into code-server (a real VS
+// Code in the browser), opens the sample book in Chromium and does what a
+// writer does first: hover a name, read the status bar, ask the advisor in
+// the chat and apply its proposal. run.mjs drives the browser; this test
+// builds quire, the book, the extension and the scripted model around it.
+func TestVSCode(t *testing.T) {
+	here, err := filepath.Abs(".")
+	require.NoError(t, err)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "node is not on PATH")
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		missing(t, "npm is not on PATH")
+	}
+	browser := chromium(t)
+	if _, err := os.Stat(filepath.Join(here, "node_modules", "code-server", "lib", "vscode", "node_modules")); err != nil {
+		missing(t, "code-server is not installed in editors/vscode/e2e (run editors/vscode/e2e/install.sh)")
+	}
+	if _, err := os.Stat(filepath.Join(here, "node_modules", "playwright-core")); err != nil {
+		missing(t, "playwright-core is not installed in editors/vscode/e2e (run editors/vscode/e2e/install.sh)")
+	}
+
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "quire")
+	// Built in the repository's own module, with its go.mod, not this one's.
+	build := exec.Command(goTool(t), "build", "-o", bin, "./cmd/quire")
+	build.Dir = filepath.Join(here, "..", "..", "..")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+
+	book := filepath.Join(tmp, "the-thirteenth-bell")
+	out, err = exec.Command(bin, "init", "--sample", book).CombinedOutput()
+	require.NoError(t, err, "quire init: %s", out)
+	book, err = filepath.EvalSymlinks(book)
+	require.NoError(t, err)
+	entry := filepath.Join(book, "codex", "characters", "teodora-quill", "index.md")
+	before, err := os.ReadFile(entry)
+	require.NoError(t, err)
+
+	pkg := vsix(t, tmp)
+
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	defer func() { _ = model.Close() }()
+	replies := script(t)
+	model.Load(replies)
+	modelURL := slowLastReply(t, model, len(replies), 3*time.Second)
+
+	shots := artefacts(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(here, "run.mjs"))
+	cmd.Dir = here
+	cmd.Env = append(os.Environ(),
+		"QUIRE_BIN="+bin,
+		"QUIRE_BOOK="+book,
+		"QUIRE_VSIX="+pkg,
+		"QUIRE_MODEL_URL="+modelURL,
+		"QUIRE_WORK="+filepath.Join(tmp, "code-server"),
+		"QUIRE_SHOTS="+shots,
+		"QUIRE_CHROMIUM="+browser,
+		"QUIRE_QUESTION="+question,
+		"QUIRE_ANSWER_MARKER="+answerMarker,
+		"QUIRE_PROPOSED_MARKER="+proposedMarker,
+		"QUIRE_TEST_KEY=scripted-key",
+		"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
+		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
+		"XDG_DATA_HOME="+filepath.Join(tmp, "data"),
+		"XDG_STATE_HOME="+filepath.Join(tmp, "state"),
+	)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 10 * time.Second
+	runErr := cmd.Run()
+	report := "run.mjs output:\n" + stdout.String() + "\nrun.mjs errors:\n" + stderr.String() + "\nscreenshots: " + shots
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Fatalf("the browser run did not finish in time\n%s", report)
+	}
+	require.NoError(t, runErr, report)
+	t.Logf("%s", report)
+	require.Contains(t, stdout.String(), "PASS: "+strings.Join(steps, ", "), "every step ran\n%s", report)
+
+	// The chat's one ask reached the model: three rounds, the question in
+	// the first, and the tools offered.
+	reqs := model.Requests()
+	require.Len(t, reqs, 3, "model requests\n%s", report)
+	require.Contains(t, string(reqs[0].Body), question)
+	require.Contains(t, string(reqs[0].Body), "get_character_context")
+	// Applying put the edit in the editor's buffer; quire never writes the
+	// book, and nothing saved it.
+	after, err := os.ReadFile(entry)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after), "the entry on disk changed")
+}
