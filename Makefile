@@ -83,6 +83,13 @@ vscode: build
 	cd editors/vscode && npm ci --no-audit --no-fund && npm run compile && npm run lint && \
 		QUIRE_BIN="$(CURDIR)/$(BIN)" QUIRE_REQUIRE_CONTRACT=1 npm test
 
+# The extension in a real VS Code: code-server 4.100.3 (installed from npm
+# into editors/vscode/e2e) in Debian's Chromium, driven by playwright-core,
+# with a screenshot of each step in $(QUIRE_ARTEFACTS) (default: a
+# temporary folder the test names).
+vscode-e2e:
+	GO=$(GO) editors/vscode/e2e/test.sh
+
 # Benchmarks write synthetic corpora (1k and 10k entries) to the user
 # cache folder once and reuse them.
 bench:

@@ -54,7 +54,13 @@ func QuireBinary(t testing.TB, dir string) string {
 		return abs
 	}
 	bin := filepath.Join(dir, "quire")
-	out, err := exec.Command(goTool(t), "build", "-o", bin, "github.com/quire-ink/quire/cmd/quire").CombinedOutput()
+	// Built in the repository's own module, with its go.mod, also from
+	// a test that is a module of its own (editors/vscode/e2e).
+	_, self, _, ok := runtime.Caller(0)
+	require.True(t, ok, "where editortest is")
+	build := exec.Command(goTool(t), "build", "-o", bin, "./cmd/quire")
+	build.Dir = filepath.Join(filepath.Dir(self), "..", "..")
+	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
 	return bin
 }

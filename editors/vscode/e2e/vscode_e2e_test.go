@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/llm"
 )
 
@@ -40,37 +39,24 @@ const (
 // and a block quote (the answer that vanished in issue 13, item 17).
 func script(t *testing.T) []llm.EvalStep {
 	t.Helper()
-	body := func(message any, finish string) llm.EvalStep {
-		b, err := json.Marshal(map[string]any{
-			"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
-		})
-		require.NoError(t, err)
-		return llm.EvalStep{Body: string(b)}
-	}
-	call := func(id, name string, args any) map[string]any {
-		a, err := json.Marshal(args)
-		require.NoError(t, err)
-		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
-	}
 	return []llm.EvalStep{
-		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-			call("call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
-			call("call_2", "get_manuscript_context", map[string]any{"ref": "current"}),
-		}}, "tool_calls"),
-		body(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-			call("call_3", "propose_codex_update", map[string]any{
+		editortest.Calls(t,
+			editortest.Call(t, "call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
+			editortest.Call(t, "call_2", "get_manuscript_context", map[string]any{"ref": "current"}),
+		),
+		editortest.Calls(t,
+			editortest.Call(t, "call_3", "propose_codex_update", map[string]any{
 				"entryType": "character", "name": "Teodora Quill",
 				"changeSummary":    "Pin down her eye colour",
 				"targetSection":    "Appearance",
 				"proposedMarkdown": "## Appearance\n\nTall and narrow-shouldered, with cropped black hair she cuts herself and steady grey eyes (" + proposedMarker + ": grey in every chapter). Her right forefinger is stained for good with oak-gall ink.\n",
 			}),
-		}}, "tool_calls"),
-		body(map[string]any{"role": "assistant", "content": answerMarker + ": her eyes are grey wherever the book names them.\n\n" +
-			"- Chapter 1 keeps them out of the lamplight.\n" +
-			"- Her entry says grey.\n\n" +
-			"> steady grey eyes\n\n" +
-			"I proposed pinning that down in her entry."}, "stop"),
+		),
+		editortest.Answer(t, answerMarker+": her eyes are grey wherever the book names them.\n\n"+
+			"- Chapter 1 keeps them out of the lamplight.\n"+
+			"- Her entry says grey.\n\n"+
+			"> steady grey eyes\n\n"+
+			"I proposed pinning that down in her entry."),
 	}
 }
 
@@ -97,27 +83,6 @@ func slowLastReply(t *testing.T, model *llm.EvalServer, last int, delay time.Dur
 	return srv.URL + target.Path
 }
 
-func goTool(t *testing.T) string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("no go tool on PATH or in GOROOT to build quire: %v", err)
-	}
-	return p
-}
-
-// missing fails the test when QUIRE_REQUIRE_VSCODE=1, and skips it
-// otherwise, naming what is missing and how to get it.
-func missing(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("QUIRE_REQUIRE_VSCODE") == "1" {
-		t.Fatalf("%s (QUIRE_REQUIRE_VSCODE=1; `make vscode-e2e` installs everything)", what)
-	}
-	t.Skipf("%s (set QUIRE_REQUIRE_VSCODE=1 to make this a failure; `make vscode-e2e` installs everything)", what)
-}
-
 func chromium(t *testing.T) string {
 	if p := os.Getenv("QUIRE_CHROMIUM"); p != "" {
 		return p
@@ -127,7 +92,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	missing(t, "Debian's chromium is not installed")
+	editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "Debian's chromium is not installed; `make vscode-e2e` installs everything")
 	return ""
 }
 
@@ -222,32 +187,22 @@ func TestVSCode(t *testing.T) {
 	require.NoError(t, err)
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing(t, "node is not on PATH")
+		editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "node is not on PATH; `make vscode-e2e` installs everything")
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
-		missing(t, "npm is not on PATH")
+		editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "npm is not on PATH; `make vscode-e2e` installs everything")
 	}
 	browser := chromium(t)
 	if _, err := os.Stat(filepath.Join(here, "node_modules", "code-server", "lib", "vscode", "node_modules")); err != nil {
-		missing(t, "code-server is not installed in editors/vscode/e2e (run editors/vscode/e2e/install.sh)")
+		editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "code-server is not installed in editors/vscode/e2e (run editors/vscode/e2e/install.sh); `make vscode-e2e` installs everything")
 	}
 	if _, err := os.Stat(filepath.Join(here, "node_modules", "playwright-core")); err != nil {
-		missing(t, "playwright-core is not installed in editors/vscode/e2e (run editors/vscode/e2e/install.sh)")
+		editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "playwright-core is not installed in editors/vscode/e2e (run editors/vscode/e2e/install.sh); `make vscode-e2e` installs everything")
 	}
 
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "quire")
-	// Built in the repository's own module, with its go.mod, not this one's.
-	build := exec.Command(goTool(t), "build", "-o", bin, "./cmd/quire")
-	build.Dir = filepath.Join(here, "..", "..", "..")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-
-	book := filepath.Join(tmp, "the-thirteenth-bell")
-	out, err = exec.Command(bin, "init", "--sample", book).CombinedOutput()
-	require.NoError(t, err, "quire init: %s", out)
-	book, err = filepath.EvalSymlinks(book)
-	require.NoError(t, err)
+	bin := editortest.QuireBinary(t, tmp)
+	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "the-thirteenth-bell"))
 	entry := filepath.Join(book, "codex", "characters", "teodora-quill", "index.md")
 	before, err := os.ReadFile(entry)
 	require.NoError(t, err)
