@@ -56,7 +56,6 @@ type advisor struct {
 	order           []string
 	// running cancels an ask by its work-done token (JSON text).
 	running map[string]context.CancelFunc
-	seq     int
 }
 
 // conversation is the history of one persona with one project.
@@ -528,10 +527,7 @@ func (s *Server) startAskProgress(ctx context.Context, clientToken json.RawMessa
 		if !supported {
 			return p
 		}
-		s.adv.mu.Lock()
-		s.adv.seq++
-		tok := fmt.Sprintf("quire/ask/%d", s.adv.seq)
-		s.adv.mu.Unlock()
+		tok := s.progressToken("ask")
 		callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		if _, err := s.conn.Call(callCtx, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": tok}, nil); err != nil {

@@ -246,10 +246,10 @@ func TestAskCommandCreatesAProgressToken(t *testing.T) {
 	r := decodeAsk(t, m)
 	assert.Equal(t, "Fine.", r.Answer)
 	assert.Equal(t, llm.ResolvePersona("").ID, r.Persona)
-	assert.NotEmpty(t, c.progressOf(`"quire/ask/1"`))
+	assert.NotEmpty(t, c.progressOf(`"ask 2"`))
 	var created bool
 	for _, h := range c.held {
-		created = created || h.Method == protocol.MethodWorkDoneProgressCreate && strings.Contains(string(h.Params), "quire/ask/1")
+		created = created || h.Method == protocol.MethodWorkDoneProgressCreate && strings.Contains(string(h.Params), "ask 2")
 	}
 	assert.True(t, created)
 }

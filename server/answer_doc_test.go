@@ -201,7 +201,7 @@ func TestAskCommandProgressTitle(t *testing.T) {
 	f := newFakeLLM(t, answerStep(t, "Fine."))
 	c := showDocClient(t, advisorBook(t, f), false)
 	decodeAsk(t, c.runCommand(1, "quire.ask", map[string]any{"persona": "continuity-editor", "message": "Hello?"}))
-	begin := c.progressOf(`"quire/ask/1"`)
+	begin := c.progressOf(`"ask 2"`)
 	require.NotEmpty(t, begin)
 	assert.Equal(t, "Continuity Editor", begin[0].Title)
 	msgs := c.shown()

@@ -87,7 +87,7 @@ func (s *Server) initialized(context.Context, json.RawMessage) error {
 func (s *Server) loadProject(p *project) {
 	s.publishStatus(s.ctx, p)
 	// No "quire:" in the title: editors (Helix) put the server's name first.
-	prog := s.startProgress(s.ctx, "quire/load/"+p.root, "Reading "+filepath.Base(p.root))
+	prog := s.startProgress(s.ctx, s.progressToken("load"), "Reading "+filepath.Base(p.root))
 	p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) }, func() {
 		// Documents opened while the project loaded reach it before any
 		// request can see it ready; one opened from now on finds it

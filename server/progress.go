@@ -33,6 +33,12 @@ type progressParams struct {
 }
 
 // startProgress asks the client for a progress token and begins.
+// progressToken is a new work-done token, "ask 3" or "load 1": short and
+// readable, because Helix 25.01 shows the token itself beside the title.
+func (s *Server) progressToken(kind string) string {
+	return fmt.Sprintf("%s %d", kind, s.tokens.Add(1))
+}
+
 func (s *Server) startProgress(ctx context.Context, token, title string) *progress {
 	p := &progress{s: s, token: token}
 	s.mu.Lock()

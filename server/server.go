@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -58,6 +59,8 @@ type Server struct {
 	selection *capturedSelection
 	// adv is the advisor's state: client settings, conversations, asks.
 	adv advisor
+	// tokens numbers the work-done progress tokens the server creates.
+	tokens atomic.Uint64
 	// diagTimers debounce each document's diagnostics.
 	diagTimers map[protocol.DocumentURI]*time.Timer
 
