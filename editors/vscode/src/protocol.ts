@@ -87,6 +87,9 @@ export interface ApplyResult {
   id: string;
   applied: boolean;
   failureReason?: string;
+  // The outcome in the writer's words (the server sends no message of
+  // its own for this request).
+  message?: string;
 }
 
 export interface BookStatus {

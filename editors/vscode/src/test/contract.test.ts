@@ -732,7 +732,11 @@ describe("contract: extension modules against the real quire server", function (
 
     const editsBefore = h.applyEdits.length;
     const r = await h.conn.sendRequest<ApplyResult>(Methods.applyProposal, { id: proposalId });
-    assert.deepStrictEqual(r, { id: proposalId, applied: true });
+    assert.deepStrictEqual(r, {
+      id: proposalId,
+      applied: true,
+      message: "Applied the proposed update of Teodora Quill to codex/characters/teodora-quill/index.md: review and save.",
+    });
     assert.strictEqual(h.applyEdits.length, editsBefore + 1, "one workspace/applyEdit");
     // No change annotation: one that needs confirmation makes VS Code
     // open its Refactor Preview with the edit unticked.
