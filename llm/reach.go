@@ -20,7 +20,8 @@ import (
 type Want struct {
 	// Setting is where it is in quire.yaml: "provider", "mcp_servers.dict".
 	Setting string `json:"setting"`
-	// Says is what it would make quire do, for the writer to read.
+	// Says is what it would make quire do, for the writer to read after
+	// "asks quire to": "run the command …".
 	Says string `json:"says"`
 	// exact is the setting itself, which the hash covers.
 	exact any
@@ -87,7 +88,7 @@ func (b BookReach) Wants() Reach {
 			host = DefaultBaseURL
 		}
 		r = append(r, Want{Setting: "provider",
-			Says:  fmt.Sprintf("sends the key in your %s variable to %s", p.APIKeyEnv, host),
+			Says:  fmt.Sprintf("send the key in your %s variable to %s", p.APIKeyEnv, host),
 			exact: map[string]string{"base_url": p.BaseURL, "api_key_env": p.APIKeyEnv}})
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.MCPServers)) {
@@ -95,9 +96,9 @@ func (b BookReach) Wants() Reach {
 		w := Want{Setting: "mcp_servers." + name,
 			exact: map[string]any{"command": c.Command, "args": c.Args, "env": c.Env, "url": c.URL}}
 		if c.URL != "" {
-			w.Says = "connects to the MCP server at " + c.URL
+			w.Says = "connect to the MCP server at " + c.URL
 		} else {
-			w.Says = "runs the command " + commandLine(c.Command, c.Args)
+			w.Says = "run the command " + commandLine(c.Command, c.Args)
 			if len(c.Env) > 0 {
 				var env []string
 				for _, k := range slices.Sorted(maps.Keys(c.Env)) {
@@ -154,7 +155,7 @@ func (b BookReach) Guard(root string, store *trust.Store) (BookReach, Reach, err
 // dir and how to trust it.
 func IgnoredMessage(dir string, ignored Reach) string {
 	var b strings.Builder
-	b.WriteString("this book's quire.yaml asks for settings that reach beyond the book, and you have not trusted it, so quire ignores them and uses your own settings:\n")
+	b.WriteString("this book's quire.yaml asks quire to do what reaches beyond the book, and you have not trusted the book, so quire ignores these settings and uses your own:\n")
 	for _, l := range ignored.Lines() {
 		b.WriteString("  - " + l + "\n")
 	}

@@ -249,6 +249,8 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 	}
 	persona = llm.ResolvePersona(persona).ID
 
+	// Trust given or taken back in a terminal applies from this ask on.
+	s.refreshTrust(ctx, proj)
 	book := proj.configOf()
 	ps := cs.Provider.onto(book.provider)
 	if ps.Stream == nil {

@@ -143,7 +143,7 @@ func TestAskRunsABooksMCPCommandOnlyOnceTheBookIsTrusted(t *testing.T) {
 	require.NoError(t, err, errOut)
 	assert.NoFileExists(t, marker, "an untrusted book runs no command")
 	assert.Contains(t, errOut, "mcp_servers.evil")
-	assert.Contains(t, errOut, "runs the command sh -c")
+	assert.Contains(t, errOut, "run the command sh -c")
 
 	out, _, err := run(t, "trust", book)
 	require.NoError(t, err)

@@ -92,7 +92,7 @@ func (o *trustOptions) run() error {
 		fmt.Fprintf(o.stdout, "%s asks for nothing beyond the book: no command to run, no key to send. There is nothing to trust.\n", book)
 		return nil
 	}
-	fmt.Fprintf(o.stdout, "You now trust %s. Its quire.yaml makes quire:\n", book)
+	fmt.Fprintf(o.stdout, "You now trust %s. Its quire.yaml may make quire:\n", book)
 	for _, l := range wants.Lines() {
 		fmt.Fprintf(o.stdout, "  - %s\n", l)
 	}

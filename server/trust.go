@@ -1,0 +1,111 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/trust"
+)
+
+// The writer's answers to the question whether to trust a book.
+const (
+	trustAction  = "Trust this book"
+	notNowAction = "Not now"
+)
+
+// openTrust opens the record of trusted books at path, or in the user
+// config folder; without one no book is trusted.
+func openTrust(path string, log *slog.Logger) *trust.Store {
+	if path != "" {
+		return trust.Open(path)
+	}
+	store, err := trust.Default()
+	if err != nil {
+		log.Warn("no record of trusted books; no book is trusted", "err", err)
+		return nil
+	}
+	return store
+}
+
+// offerTrust asks the writer, once per set of settings, whether to trust
+// a book whose own settings reaching beyond it were set aside: with
+// window/showMessageRequest where the client has it, else with a warning
+// that says how to trust it from a terminal. Until then the book works
+// with the writer's own settings.
+func (s *Server) offerTrust(p *project) {
+	c := p.configOf()
+	if !c.ignored {
+		return
+	}
+	hash := c.wants.Hash()
+	p.trustMu.Lock()
+	asked := p.trustAsked == hash
+	p.trustAsked = hash
+	p.trustMu.Unlock()
+	if asked {
+		return
+	}
+	s.mu.Lock()
+	canAsk := s.client.Window != nil && s.client.Window.ShowMessage != nil
+	s.mu.Unlock()
+	if !canAsk || s.trust == nil {
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+llm.IgnoredMessage(p.real, c.wants)+
+			" (then ask again: nothing needs restarting)")
+		return
+	}
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "The book in %s asks quire to:\n", p.real)
+	for _, l := range c.wants.Lines() {
+		msg.WriteString("- " + l + "\n")
+	}
+	msg.WriteString("Trust this book only if you trust whoever wrote its quire.yaml. Until you do, quire ignores these settings and uses your own.")
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		var choice *protocol.MessageActionItem
+		_, err := s.conn.Call(s.ctx, protocol.MethodWindowShowMessageRequest, protocol.ShowMessageRequestParams{
+			Type:    protocol.MessageTypeWarning,
+			Message: msg.String(),
+			Actions: []protocol.MessageActionItem{{Title: trustAction}, {Title: notNowAction}},
+		}, &choice)
+		if err != nil || choice == nil || choice.Title != trustAction {
+			s.log.Debug("book not trusted", "root", p.real, "err", err)
+			return
+		}
+		if err := s.trust.Grant(p.real, hash, c.wants.Lines()); err != nil {
+			s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("quire could not record your trust in %s: %v", p.real, err))
+			return
+		}
+		s.refreshTrust(s.ctx, p)
+		if now := p.configOf(); !now.ignored {
+			s.showMessage(s.ctx, protocol.MessageTypeInfo, fmt.Sprintf("quire trusts %s now: its settings apply. To take the trust back, run: quire trust --revoke %s", p.real, p.real))
+		}
+	}()
+}
+
+// refreshTrust reads quire.yaml again when the writer's trust in the book
+// changed since it was read (trusted from the editor, or with quire trust
+// or --revoke in a terminal), so the change applies without a restart.
+func (s *Server) refreshTrust(ctx context.Context, p *project) {
+	c := p.configOf()
+	if len(c.wants) == 0 {
+		return
+	}
+	trusted, err := s.trust.Trusts(p.real, c.wants.Hash())
+	if err != nil {
+		s.log.Warn("trust record not read", "err", err)
+	}
+	if trusted != c.ignored {
+		return
+	}
+	p.followMu.Lock()
+	defer p.followMu.Unlock()
+	if err := p.reloadConfig(ctx); err != nil {
+		s.log.Warn("quire.yaml not applied", "err", err)
+	}
+}
