@@ -52,9 +52,9 @@ func (r Reach) Hash() string {
 
 // Lines are the wants as the writer reads them, one a line.
 func (r Reach) Lines() []string {
-	out := make([]string, len(r))
-	for i, w := range r {
-		out[i] = w.String()
+	var out []string
+	for _, w := range r {
+		out = append(out, w.String())
 	}
 	return out
 }
