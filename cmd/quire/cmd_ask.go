@@ -15,7 +15,6 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -119,17 +118,6 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 	o.file = ps
 	o.baseURLFlag = flags.Changed("base-url")
 	return nil
-}
-
-// trustStore is the record of the books the writer trusts; without one
-// (no user config folder) no book is trusted.
-func (g *globalOptions) trustStore() *trust.Store {
-	store, err := trust.Default()
-	if err != nil {
-		fmt.Fprintf(g.stderr, "quire: %v; no book is trusted\n", err)
-		return nil
-	}
-	return store
 }
 
 // providerConfig turns the settings into a provider, keeping every key

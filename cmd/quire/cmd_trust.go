@@ -118,3 +118,14 @@ func (o *trustOptions) revoke(store *trust.Store, book string) error {
 	fmt.Fprintf(o.stdout, "You no longer trust %s: quire ignores its settings that reach beyond the book again.\n", book)
 	return nil
 }
+
+// trustStore is the record of the books the writer trusts; without one
+// (no user config folder) no book is trusted.
+func (g *globalOptions) trustStore() *trust.Store {
+	store, err := trust.Default()
+	if err != nil {
+		fmt.Fprintf(g.stderr, "quire: %v; no book is trusted\n", err)
+		return nil
+	}
+	return store
+}
