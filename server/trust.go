@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/trust"
@@ -104,8 +105,44 @@ func (s *Server) refreshTrust(ctx context.Context, p *project) {
 		return
 	}
 	p.followMu.Lock()
-	defer p.followMu.Unlock()
-	if err := p.reloadConfig(ctx); err != nil {
+	err = p.reloadConfig(ctx)
+	p.followMu.Unlock()
+	if err != nil {
 		s.log.Warn("quire.yaml not applied", "err", err)
 	}
+	s.publishDiagnostics(ctx, p.uri(configFile))
+}
+
+// trustDiagnostics mark, in the text of quire.yaml, the settings quire
+// ignores because the writer has not trusted the book, so the file says
+// so for as long as it is true.
+func (p *project) trustDiagnostics(text string) []protocol.Diagnostic {
+	c := p.configOf()
+	if !c.ignored {
+		return nil
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(text), &doc) != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	top := doc.Content[0]
+	lines := newLineIndex(text)
+	var out []protocol.Diagnostic
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		key := top.Content[i].Value
+		var says []string
+		for _, w := range c.wants {
+			if w.Setting == key || strings.HasPrefix(w.Setting, key+".") {
+				says = append(says, w.String())
+			}
+		}
+		if len(says) == 0 {
+			continue
+		}
+		out = append(out, protocol.Diagnostic{Range: lines.lineRange(top.Content[i].Line), Severity: protocol.DiagnosticSeverityInformation,
+			Source: "quire", Code: "trust",
+			Message: "quire ignores this until you trust this book, since it reaches beyond the book (" + strings.Join(says, "; ") +
+				"). Answer quire's question in the editor, or run: quire trust " + p.real})
+	}
+	return out
 }

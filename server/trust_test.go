@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,6 +141,8 @@ func TestAClientThatCannotBeAskedIsToldHowToTrustTheBook(t *testing.T) {
 	for _, n := range c.methods() {
 		assert.NotContains(t, n, protocol.MethodWindowShowMessageRequest, "a client without the capability is not asked")
 	}
+	c.waitFor(protocol.MethodTextDocumentPublishDiagnostics, "quire ignores this until you trust this book")
+	assert.Equal(t, []string{"trust"}, c.configDiagnosticCodes(), "quire.yaml says what is ignored, at mcp_servers")
 	c.askCoach(t)
 	assert.NoFileExists(t, marker)
 
@@ -151,4 +154,25 @@ func TestAClientThatCannotBeAskedIsToldHowToTrustTheBook(t *testing.T) {
 	require.NoError(t, trust.Open(trustFile).Grant(real, reach.Wants().Hash(), nil))
 	c.askCoach(t)
 	assert.FileExists(t, marker)
+	assert.Empty(t, c.configDiagnosticCodes(), "and quire.yaml no longer says it is ignored")
+}
+
+// configDiagnosticCodes are the codes of the diagnostics last published
+// for quire.yaml.
+func (c *testClient) configDiagnosticCodes() []string {
+	c.t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var codes []string
+	for _, n := range c.notes {
+		var p protocol.PublishDiagnosticsParams
+		if n.method != protocol.MethodTextDocumentPublishDiagnostics || json.Unmarshal(n.params, &p) != nil || p.URI != c.uri("quire.yaml") {
+			continue
+		}
+		codes = nil
+		for _, d := range p.Diagnostics {
+			codes = append(codes, fmt.Sprint(d.Code))
+		}
+	}
+	return codes
 }
