@@ -258,6 +258,9 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 		stream := true
 		ps.Stream = &stream
 	}
+	if k := llm.WithheldKey(ps); k != "" {
+		s.log.Info("key not sent: the server is named by a book not trusted", "keyEnv", k, "root", proj.real)
+	}
 	cfg, err := llm.ResolveProvider(ps, os.Getenv, needKey)
 	if err != nil {
 		msg := err.Error()
