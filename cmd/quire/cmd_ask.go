@@ -146,7 +146,7 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 		ps.UntrustedBaseURL = false
 	}
 	if k := llm.WithheldKey(ps); k != "" && !o.Peek {
-		fmt.Fprintf(o.stderr, "quire: the key in %s is not sent to %s: that server is named by this book's quire.yaml, and a key goes only to a server you set yourself (--base-url, your config.yaml) or to a trusted book's\n", k, ps.BaseURL)
+		fmt.Fprintf(o.stderr, "quire: the key in %s is not sent to %s: that server is named by this book's quire.yaml, and a key goes only to a server you set yourself (--base-url, your config.yaml) or to one that a book you trust names with its key\n", k, ps.BaseURL)
 	}
 	cfg, err := llm.ResolveProvider(ps, os.Getenv, !o.Peek)
 	switch {
