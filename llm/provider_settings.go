@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/llm/trust"
 )
 
 // ProviderSettings are the `provider:` section of quire.yaml: which model
@@ -46,6 +48,10 @@ type ProviderSettings struct {
 	// Stream streams Chat Completions answers; unset leaves it to the
 	// caller (the language server streams, the command line does not).
 	Stream *bool `yaml:"stream"`
+	// UntrustedBaseURL says BaseURL is one a book named without the
+	// writer's trust (BookReach.Untrusted): quire asks that server, but
+	// sends it no key, whichever setting names the key variable.
+	UntrustedBaseURL bool `yaml:"-"`
 }
 
 // TimeoutDuration is the parsed timeout; zero when unset.
@@ -63,28 +69,50 @@ func (p ProviderSettings) TimeoutDuration() (time.Duration, error) {
 // LoadProviderSettings reads the provider section of root/quire.yaml. No
 // file or no section means zero settings. Unknown keys are errors with
 // their line, and so is a key written into the file.
-// The user's own config.yaml (UserConfigPath) lies under it.
-func LoadProviderSettings(root string) (ProviderSettings, error) {
+// The user's own config.yaml (UserConfigPath) lies under it. What of the
+// book's own settings reaches beyond the book applies only when store
+// trusts it (BookReach.Guard); ignored lists what was set aside.
+func LoadProviderSettings(root string, store *trust.Store) (ps ProviderSettings, ignored Reach, err error) {
 	var user ProviderSettings
 	if data, path, err := ReadUserConfig(); err != nil {
-		return ProviderSettings{}, err
+		return ProviderSettings{}, nil, err
 	} else if data != nil {
 		if user, err = ParseProviderSettings(data); err != nil {
-			return ProviderSettings{}, userFileError(path, err)
+			return ProviderSettings{}, nil, userFileError(path, err)
 		}
 	}
+	book, err := ReadBookReach(root)
+	if err != nil {
+		return ProviderSettings{}, nil, err
+	}
+	book, ignored, err = book.Guard(root, store)
+	return user.Under(book.Provider), ignored, err
+}
+
+// ReadBookReach reads the settings of root/quire.yaml that may reach
+// beyond the book, from one reading of the file.
+func ReadBookReach(root string) (BookReach, error) {
+	var b BookReach
 	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
 	if errors.Is(err, os.ErrNotExist) {
-		return user.Under(ProviderSettings{}), nil
+		return b, nil
 	}
 	if err != nil {
-		return ProviderSettings{}, fmt.Errorf("read quire.yaml: %w", err)
+		return b, fmt.Errorf("read quire.yaml: %w", err)
 	}
-	book, err := ParseProviderSettings(data)
-	if err != nil {
-		return ProviderSettings{}, err
+	if b.Provider, err = ParseProviderSettings(data); err != nil {
+		return b, err
 	}
-	return user.Under(book), nil
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return b, fmt.Errorf("quire.yaml: %w", err)
+	}
+	if len(doc.Content) > 0 {
+		if b.MCPServers, err = ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers")); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // ParseProviderSettings reads the provider section from the text of a

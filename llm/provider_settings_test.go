@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/trust"
 )
 
 func TestLoadProviderSettings(t *testing.T) {
@@ -41,7 +43,12 @@ func TestLoadProviderSettings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), []byte(tt.yaml), 0o644))
-			p, err := LoadProviderSettings(root)
+			// Trusted, so that every setting is read as written.
+			store := trust.Open(filepath.Join(t.TempDir(), "trust.json"))
+			if b, err := ReadBookReach(root); err == nil {
+				require.NoError(t, store.Grant(root, b.Wants().Hash(), nil))
+			}
+			p, _, err := LoadProviderSettings(root, store)
 			if tt.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.wantErr)
@@ -52,7 +59,7 @@ func TestLoadProviderSettings(t *testing.T) {
 			tt.check(t, p)
 		})
 	}
-	p, err := LoadProviderSettings(t.TempDir())
+	p, _, err := LoadProviderSettings(t.TempDir(), nil)
 	require.NoError(t, err, "no quire.yaml at all")
 	assert.Equal(t, ProviderSettings{}, p)
 }

@@ -36,10 +36,13 @@ func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bo
 			cfg.Retries = -1
 		}
 	}
-	official := ps.BaseURL == "" || strings.HasPrefix(strings.TrimRight(ps.BaseURL, "/"), strings.TrimRight(DefaultBaseURL, "/"))
+	official := isOpenAI(ps.BaseURL)
 	keyEnv := ps.APIKeyEnv
 	if keyEnv == "" && official {
 		keyEnv = "OPENAI_API_KEY"
+	}
+	if WithheldKey(ps) != "" {
+		keyEnv = ""
 	}
 	if keyEnv != "" {
 		cfg.APIKey = getenv(keyEnv)
@@ -70,6 +73,17 @@ func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bo
 		cfg.Quirks = q
 	}
 	return cfg, nil
+}
+
+// WithheldKey is the key variable quire does not send because the server
+// it would go to was named by a book the writer has not trusted (a key
+// goes only to a server a trusted source configured); "" when none is
+// withheld.
+func WithheldKey(ps ProviderSettings) string {
+	if !ps.UntrustedBaseURL || isOpenAI(ps.BaseURL) {
+		return ""
+	}
+	return ps.APIKeyEnv
 }
 
 // LooksLikeOllama guesses from its URL whether base is an Ollama server,

@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/llm/trust"
 )
 
 // UserConfigPath is the writer's own settings file, which lies under
@@ -93,6 +95,8 @@ func (p ProviderSettings) Under(book ProviderSettings) ProviderSettings {
 		p.APIKeyEnv, p.Model = "", ""
 	}
 	out := book
+	// The user's own endpoint is one the user chose, keys and all.
+	out.UntrustedBaseURL = book.UntrustedBaseURL && book.BaseURL != p.BaseURL
 	str := func(dst *string, v string) {
 		if *dst == "" {
 			*dst = v
@@ -129,38 +133,30 @@ func (p ProviderSettings) Under(book ProviderSettings) ProviderSettings {
 
 // LoadMCPServers reads mcp_servers from root/quire.yaml over the user's
 // config.yaml: a server the book names replaces the user's of that name.
-func LoadMCPServers(root string) (map[string]MCPServerConfig, error) {
-	read := func(data []byte) (map[string]MCPServerConfig, error) {
+// The book's servers apply only when store trusts the book
+// (BookReach.Guard); ignored lists what was set aside.
+func LoadMCPServers(root string, store *trust.Store) (servers map[string]MCPServerConfig, ignored Reach, err error) {
+	servers = map[string]MCPServerConfig{}
+	if data, path, err := ReadUserConfig(); err != nil {
+		return nil, nil, err
+	} else if data != nil {
 		var doc yaml.Node
 		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return nil, fmt.Errorf("quire.yaml: %w", err)
+			return nil, nil, userFileError(path, fmt.Errorf("quire.yaml: %w", err))
 		}
-		if len(doc.Content) == 0 {
-			return map[string]MCPServerConfig{}, nil
+		if len(doc.Content) > 0 {
+			user, err := ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers"))
+			if err != nil {
+				return nil, nil, userFileError(path, err)
+			}
+			maps.Copy(servers, user)
 		}
-		return ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers"))
 	}
-	servers := map[string]MCPServerConfig{}
-	if data, path, err := ReadUserConfig(); err != nil {
-		return nil, err
-	} else if data != nil {
-		user, err := read(data)
-		if err != nil {
-			return nil, userFileError(path, err)
-		}
-		maps.Copy(servers, user)
-	}
-	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
-	if errors.Is(err, os.ErrNotExist) {
-		return servers, nil
-	}
+	book, err := ReadBookReach(root)
 	if err != nil {
-		return nil, fmt.Errorf("read quire.yaml: %w", err)
+		return nil, nil, err
 	}
-	book, err := read(data)
-	if err != nil {
-		return nil, err
-	}
-	maps.Copy(servers, book)
-	return servers, nil
+	book, ignored, err = book.Guard(root, store)
+	maps.Copy(servers, book.MCPServers)
+	return servers, ignored, err
 }

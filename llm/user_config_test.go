@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/trust"
 )
 
 // userConfig writes the user's config.yaml in a fresh config folder.
@@ -49,7 +51,7 @@ provider: {model: mistral}
 	assert.Equal(t, Limits{MaxArgumentBytes: 5000, MaxOutputBytes: 9000}, s.Limits)
 	assert.Equal(t, 3, s.Rounds)
 
-	p, err := LoadProviderSettings(book)
+	p, _, err := LoadProviderSettings(book, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "http://localhost:11434/v1", p.BaseURL)
 	assert.Equal(t, "mistral", p.Model)
@@ -57,7 +59,7 @@ provider: {model: mistral}
 	assert.Equal(t, "30s", p.Timeout)
 
 	other := writeSettings(t, "provider: {base_url: \"https://api.example.com/v1\"}\n")
-	p, err = LoadProviderSettings(other)
+	p, _, err = LoadProviderSettings(other, nil)
 	require.NoError(t, err)
 	assert.Empty(t, p.APIKeyEnv, "the user's key variable stays with the user's endpoint")
 	assert.Empty(t, p.Model)
@@ -110,13 +112,20 @@ func TestAskTakesLimitsFromSettings(t *testing.T) {
 func TestLoadMCPServersBookOverUser(t *testing.T) {
 	userConfig(t, "mcp_servers:\n  dict: {command: user-dict}\n  notes: {url: \"http://localhost:9/mcp\"}\n")
 	book := writeSettings(t, "mcp_servers:\n  dict: {command: book-dict, args: [--lang, en]}\n")
-	servers, err := LoadMCPServers(book)
+	store := trust.Open(filepath.Join(t.TempDir(), "trust.json"))
+	servers, ignored, err := LoadMCPServers(book, store)
 	require.NoError(t, err)
+	assert.Equal(t, "user-dict", servers["dict"].Command, "an untrusted book's server does not replace the user's")
+	require.Len(t, ignored, 1)
+	require.NoError(t, store.Grant(book, ignored.Hash(), ignored.Lines()))
+	servers, ignored, err = LoadMCPServers(book, store)
+	require.NoError(t, err)
+	assert.Empty(t, ignored)
 	require.Len(t, servers, 2)
 	assert.Equal(t, "book-dict", servers["dict"].Command)
 	assert.Equal(t, []string{"--lang", "en"}, servers["dict"].Args)
 	assert.Equal(t, "http://localhost:9/mcp", servers["notes"].URL)
 
-	_, err = LoadMCPServers(writeSettings(t, "mcp_servers:\n  dict: {command: a, url: \"http://x\"}\n"))
+	_, _, err = LoadMCPServers(writeSettings(t, "mcp_servers:\n  dict: {command: a, url: \"http://x\"}\n"), store)
 	assert.ErrorContains(t, err, "line 2")
 }

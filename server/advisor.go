@@ -248,12 +248,17 @@ func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turn
 	}
 	persona = llm.ResolvePersona(persona).ID
 
+	// Trust given or taken back in a terminal applies from this ask on.
+	s.refreshTrust(ctx, proj)
 	book := proj.configOf()
 	ps := cs.Provider.onto(book.provider)
 	if ps.Stream == nil {
 		// In the editor the answer is worth watching arrive.
 		stream := true
 		ps.Stream = &stream
+	}
+	if k := llm.WithheldKey(ps); k != "" {
+		s.log.Info("key not sent: the server is named by a book not trusted", "keyEnv", k, "root", proj.real)
 	}
 	cfg, err := llm.ResolveProvider(ps, os.Getenv, needKey)
 	if err != nil {

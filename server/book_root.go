@@ -70,6 +70,7 @@ func bookRoots(roots []string) (books, lost []string) {
 func (s *Server) openProject(root string, book bool) bool {
 	p := newProject(root)
 	p.book = book
+	p.trust = s.trust
 	s.mu.Lock()
 	for _, q := range s.projects {
 		if q.real == p.real {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -35,6 +36,11 @@ type bookConfig struct {
 	codexGlobs []string
 	// mcpServers are the MCP servers whose tools personas may be given.
 	mcpServers map[string]llm.MCPServerConfig
+	// wants are the book's own settings that reach beyond it, and
+	// ignored says they were set aside because the writer has not
+	// trusted them (trust.go).
+	wants   llm.Reach
+	ignored bool
 }
 
 // configKeys are the top-level keys of quire.yaml quire reads.
@@ -146,8 +152,9 @@ func hasErrors(problems []configProblem) bool {
 // readConfig reads root's quire.yaml from disk, over the user's own
 // config.yaml; no file is the empty configuration. The problems are the
 // book file's. A user file that does not read is left out, and userErr
-// says why.
-func readConfig(root string) (c bookConfig, problems []configProblem, userErr, err error) {
+// says why. The book's settings that reach beyond it apply only when
+// store trusts them (llm.BookReach.Guard).
+func readConfig(root string, store *trust.Store) (c bookConfig, problems []configProblem, userErr, err error) {
 	var user bookConfig
 	if data, path, rerr := llm.ReadUserConfig(); rerr != nil {
 		userErr = rerr
@@ -169,6 +176,13 @@ func readConfig(root string) (c bookConfig, problems []configProblem, userErr, e
 	}
 	if hasErrors(problems) {
 		return c, problems, userErr, nil
+	}
+	book := llm.BookReach{Provider: c.provider, MCPServers: c.mcpServers}
+	c.wants = book.Wants()
+	guarded, ignored, terr := book.Guard(root, store)
+	c.provider, c.mcpServers, c.ignored = guarded.Provider, guarded.MCPServers, len(ignored) > 0
+	if terr != nil && userErr == nil {
+		userErr = terr
 	}
 	c.settings = user.settings.Under(c.settings)
 	c.provider = user.provider.Under(c.provider)
@@ -207,7 +221,7 @@ func (p *project) configOf() bookConfig {
 // that reads becomes the configuration (new manuscript globs find the
 // chapters again); one that does not is left for its diagnostics.
 func (p *project) reloadConfig(ctx context.Context) error {
-	c, problems, userErr, err := readConfig(p.real)
+	c, problems, userErr, err := readConfig(p.real, p.trust)
 	p.noteUserConfig(userErr)
 	if err != nil || hasErrors(problems) {
 		return err

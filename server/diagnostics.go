@@ -83,14 +83,14 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	doc, open := s.openText(uri)
 	if rel == configFile {
 		if open {
-			return configDiagnostics(doc.text), doc.version, true
+			return append(configDiagnostics(doc.text), proj.trustDiagnostics(doc.text)...), doc.version, true
 		}
 		data, err := os.ReadFile(filepath.Join(proj.real, configFile))
 		if err != nil {
 			// Gone: nothing to say about it any more.
 			return nil, 0, ctx.Err() == nil
 		}
-		return configDiagnostics(string(data)), 0, ctx.Err() == nil
+		return append(configDiagnostics(string(data)), proj.trustDiagnostics(string(data))...), 0, ctx.Err() == nil
 	}
 	if isActionFile(rel) {
 		if open {

@@ -114,10 +114,13 @@ func (s *Server) loadProject(p *project) {
 	if p.inMemory {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
 	}
+	s.offerTrust(p)
 	s.publishCodexProblems(s.ctx, p)
 	s.publishDiagnostics(s.ctx, p.uri(configFile))
 	s.republishOpen()
 	p.watch(s.ctx, s.log, func() {
+		// A quire.yaml that now asks something new is a new question.
+		s.offerTrust(p)
 		s.publishCodexProblems(s.ctx, p)
 		s.publishDiagnostics(s.ctx, p.uri(configFile))
 		s.republishOpen()

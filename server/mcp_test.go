@@ -12,6 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/trust"
 )
 
 // mcpServerEnv makes the test binary an MCP stdio server (TestMain), so a
@@ -63,6 +66,14 @@ personas:
     tools: {groups: [manuscript_read], mcp: [glossary]}
 `, command, mcpServerEnv)
 	require.NoError(t, os.WriteFile(root+"/quire.yaml", append(yaml, cfg...), 0o644))
+	// The book runs a command: these tests are about the server once the
+	// writer trusts the book (trust_test.go is about trust).
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	store, err := trust.Default()
+	require.NoError(t, err)
+	reach, err := llm.ReadBookReach(root)
+	require.NoError(t, err)
+	require.NoError(t, store.Grant(root, reach.Wants().Hash(), nil))
 	return root
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -72,6 +73,12 @@ type project struct {
 
 	// overlay is the editor's text of open codex files (codex_overlay.go).
 	overlay codexOverlay
+
+	// trust is the record of trusted books; trustAsked is the hash of
+	// the settings the writer was last asked to trust (trust.go).
+	trust      *trust.Store
+	trustMu    sync.Mutex
+	trustAsked string
 }
 
 // newProject resolves root now, so that the paths requests compare
@@ -106,7 +113,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 	}
 	// A quire.yaml with errors does not keep the book closed: the book
 	// opens with the defaults, and the file shows its problems.
-	cfg, problems, userErr, err := readConfig(real)
+	cfg, problems, userErr, err := readConfig(real, p.trust)
 	p.noteUserConfig(userErr)
 	if err != nil {
 		p.err = err

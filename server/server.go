@@ -13,12 +13,17 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/llm/trust"
 )
 
 // Options configure a Server. The zero value is ready to use.
 type Options struct {
 	// CacheDir overrides where project indexes live (tests use it).
 	CacheDir string
+	// TrustFile overrides where the record of trusted books is kept
+	// (tests use it); empty is the user config folder's trust.json.
+	TrustFile string
 	// Logger receives methods, paths, counts and timings, never prose.
 	// The default discards everything.
 	Logger *slog.Logger
@@ -61,6 +66,8 @@ type Server struct {
 	adv advisor
 	// tokens numbers the work-done progress tokens the server creates.
 	tokens atomic.Uint64
+	// trust is the record of trusted books; nil trusts none.
+	trust *trust.Store
 	// diagTimers debounce each document's diagnostics.
 	diagTimers map[protocol.DocumentURI]*time.Timer
 
@@ -100,6 +107,7 @@ func New(opts Options) *Server {
 		done:       make(chan struct{}),
 	}
 	s.requests, s.notifications, s.cmds = s.requestHandlers(), s.notificationHandlers(), s.commands()
+	s.trust = openTrust(opts.TrustFile, log)
 	return s
 }
 

@@ -160,9 +160,12 @@ func (c clientProvider) onto(ps llm.ProviderSettings) llm.ProviderSettings {
 		ToolCalling: ps.ToolCalling, Timeout: ps.Timeout, Retries: ps.Retries, ServiceTier: ps.ServiceTier,
 		FlexFallback: &flex, Rounds: ps.Rounds, Quirks: ps.Quirks, Options: ps.Options, Stream: ps.Stream,
 	}.over(c)
-	return llm.ProviderSettings{
+	out := llm.ProviderSettings{
 		BaseURL: m.BaseURL, Model: m.Model, APIKeyEnv: m.APIKeyEnv, API: m.API, Tools: m.Tools,
 		ToolCalling: m.ToolCalling, Timeout: m.Timeout, Retries: m.Retries, ServiceTier: m.ServiceTier,
 		FlexFallback: *m.FlexFallback, Rounds: m.Rounds, Quirks: m.Quirks, Options: m.Options, Stream: m.Stream,
 	}
+	// A server the client names is the writer's own choice, keys and all.
+	out.UntrustedBaseURL = ps.UntrustedBaseURL && c.BaseURL == ""
+	return out
 }

@@ -38,3 +38,22 @@ func TestClientProviderOverFile(t *testing.T) {
 	assert.Equal(t, "a", merged.Persona)
 	assert.Equal(t, clientProvider{Model: "x", BaseURL: "u"}, merged.Provider)
 }
+
+func TestTheClientsKeyGoesOnlyToAServerTheWriterChose(t *testing.T) {
+	book := llm.ProviderSettings{BaseURL: "http://book-named/v1", Model: "m", UntrustedBaseURL: true}
+	tests := []struct {
+		name     string
+		client   string
+		withheld string
+	}{
+		{name: "a key variable alone", client: `{"provider": {"api_key_env": "MY_KEY"}}`, withheld: "MY_KEY"},
+		{name: "with the same server", client: `{"provider": {"api_key_env": "MY_KEY", "base_url": "http://book-named/v1"}}`},
+		{name: "with its own server", client: `{"provider": {"api_key_env": "MY_KEY", "baseUrl": "http://mine/v1"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ps := parseClientSettings([]byte(tt.client)).Provider.onto(book)
+			assert.Equal(t, tt.withheld, llm.WithheldKey(ps))
+		})
+	}
+}

@@ -147,6 +147,10 @@ func TestAskReadsTheProviderFromQuireYAML(t *testing.T) {
 	cfg = append(cfg, []byte("provider:\n  base_url: "+model.endpoint.URL+"/v1\n  model: from-file\n  api_key_env: FILE_KEY\n  options: {temperature: 0.25}\n")...)
 	require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), cfg, 0o644))
 	t.Setenv("FILE_KEY", "sk-file")
+	// The book names a key to send: it applies once trusted.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	_, _, err = run(t, "trust", book)
+	require.NoError(t, err)
 
 	out, _, err := run(t, "ask", "--project", book, cache, "Hello?")
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -38,10 +39,12 @@ type askOptions struct {
 	ToolCalling    string `json:"-"`
 	// file is quire.yaml's provider section, for the settings that have
 	// no flag.
-	file    llm.ProviderSettings
-	Rounds  int `json:"-"`
-	Timeout time.Duration
-	Stream  bool `json:"-"`
+	file llm.ProviderSettings
+	// baseURLFlag says --base-url was given.
+	baseURLFlag bool
+	Rounds      int `json:"-"`
+	Timeout     time.Duration
+	Stream      bool `json:"-"`
 }
 
 func newAskCommand(g *globalOptions) *cobra.Command {
@@ -113,6 +116,7 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 		o.Timeout = d
 	}
 	o.file = ps
+	o.baseURLFlag = flags.Changed("base-url")
 	return nil
 }
 
@@ -137,6 +141,13 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 	if o.Quirks != "" {
 		ps.Quirks = []string{o.Quirks}
 	}
+	if o.baseURLFlag {
+		// Typed by the writer: a server the writer chose.
+		ps.UntrustedBaseURL = false
+	}
+	if k := llm.WithheldKey(ps); k != "" && !o.Peek {
+		fmt.Fprintf(o.stderr, "quire: the key in %s is not sent to %s: that server is named by this book's quire.yaml, and a key goes only to a server you set yourself (--base-url, your config.yaml) or to one that a book you trust names with its key\n", k, ps.BaseURL)
+	}
 	cfg, err := llm.ResolveProvider(ps, os.Getenv, !o.Peek)
 	switch {
 	case errors.Is(err, llm.ErrNoProvider):
@@ -153,9 +164,16 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	ps, err := llm.LoadProviderSettings(dir)
-	if err != nil {
+	trusted := o.trustStore()
+	ps, ignored, err := llm.LoadProviderSettings(dir, trusted)
+	if errors.Is(err, llm.ErrTrustRecord) {
+		fmt.Fprintf(o.stderr, "quire: %v\n", err)
+	} else if err != nil {
 		return err
+	}
+	if len(ignored) > 0 {
+		abs, _ := filepath.Abs(dir)
+		fmt.Fprintf(o.stderr, "quire: %s\n", llm.IgnoredMessage(abs, ignored))
 	}
 	if err := o.withFile(ps, cmd.Flags()); err != nil {
 		return err
@@ -194,8 +212,10 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if !cmd.Flags().Changed("rounds") && o.file.Rounds == 0 && settings.Rounds > 0 {
 		o.Rounds = settings.Rounds
 	}
-	servers, err := llm.LoadMCPServers(store.Root())
-	if err != nil {
+	// The book's own servers run only when the writer trusts it; what
+	// was set aside was told with the provider settings.
+	servers, _, err := llm.LoadMCPServers(store.Root(), trusted)
+	if err != nil && !errors.Is(err, llm.ErrTrustRecord) {
 		return err
 	}
 	// A persona whose tools name an MCP server starts it when the turn

@@ -75,6 +75,7 @@ your editor as a language server or to you on the command line.`,
 		newInitCommand(g),
 		newGenCorpusCommand(g),
 		newMCPCommand(g),
+		newTrustCommand(g),
 	)
 	return root
 }

@@ -182,6 +182,12 @@ func TestNeovimPlugin(t *testing.T) {
 	_, err = f.WriteString("\nprovider:\n  base_url: " + model.BaseURL() + "\n  model: scripted\n  api_key_env: QUIRE_TEST_KEY\n  retries: 0\n")
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
+	// The book names a key to send: the writer trusts it first, in the
+	// config folder the editor's quire reads.
+	trust := exec.Command(bin, "trust", book)
+	trust.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"))
+	out, err = trust.CombinedOutput()
+	require.NoError(t, err, "quire trust: %s", out)
 
 	outside := filepath.Join(tmp, "outside")
 	require.NoError(t, os.MkdirAll(outside, 0o755))

@@ -1,0 +1,189 @@
+// Package trust records which books the writer trusts: a book's own
+// settings that reach beyond it (commands to run, where to send a key)
+// apply only once the writer has said so. The record lives outside every
+// book, in the user's config folder, so a book cannot trust itself; each
+// entry is keyed by the book's real path and a hash of exactly the
+// settings that were trusted, so a changed quire.yaml is a new question.
+package trust
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// FileName is the record's name in <user config folder>/quire.
+const FileName = "trust.json"
+
+// Record is what the writer trusted for one book.
+type Record struct {
+	// Hash identifies the trusted settings (see llm.Reach.Hash).
+	Hash string `json:"hash"`
+	// Settings are the trusted settings as the writer was shown them,
+	// kept so the file can be read by a person.
+	Settings []string  `json:"settings"`
+	Trusted  time.Time `json:"trusted"`
+}
+
+// file is the record on disk.
+type file struct {
+	Version int               `json:"version"`
+	Books   map[string]Record `json:"books"`
+}
+
+// Store is the trust record at one path. It holds no state of its own:
+// every call reads the file, so a `quire trust` in a terminal reaches a
+// running server.
+type Store struct {
+	path string
+}
+
+// Open returns the store kept at path (which need not exist yet).
+func Open(path string) *Store { return &Store{path: path} }
+
+// DefaultPath is <user config folder>/quire/trust.json (on Linux
+// $XDG_CONFIG_HOME/quire/trust.json), beside the user's config.yaml.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("find user config folder: %w", err)
+	}
+	return filepath.Join(dir, "quire", FileName), nil
+}
+
+// Default opens the store at DefaultPath.
+func Default() (*Store, error) {
+	path, err := DefaultPath()
+	if err != nil {
+		return nil, err
+	}
+	return Open(path), nil
+}
+
+// Path is where the record is kept.
+func (s *Store) Path() string { return s.path }
+
+// Key is the name a book is recorded under: its absolute path with
+// symbolic links resolved, so two ways of reaching one folder are one
+// book, and a link swapped to point elsewhere is another.
+func Key(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
+	return real, nil
+}
+
+// Lookup returns the record for the book at root, if there is one.
+func (s *Store) Lookup(root string) (Record, bool, error) {
+	key, err := Key(root)
+	if err != nil {
+		return Record{}, false, err
+	}
+	f, err := s.read()
+	if err != nil {
+		return Record{}, false, err
+	}
+	r, ok := f.Books[key]
+	return r, ok, nil
+}
+
+// Trusts reports whether the writer trusted exactly the settings hash
+// names for the book at root. A store that cannot be read trusts nothing.
+func (s *Store) Trusts(root, hash string) (bool, error) {
+	if s == nil {
+		return false, nil
+	}
+	r, ok, err := s.Lookup(root)
+	if err != nil {
+		return false, err
+	}
+	return ok && r.Hash == hash, nil
+}
+
+// Grant records that the writer trusts the settings hash names for the
+// book at root, replacing what was trusted for it before.
+func (s *Store) Grant(root, hash string, settings []string) error {
+	key, err := Key(root)
+	if err != nil {
+		return err
+	}
+	f, err := s.read()
+	if err != nil {
+		return err
+	}
+	f.Books[key] = Record{Hash: hash, Settings: settings, Trusted: time.Now().UTC().Truncate(time.Second)}
+	return s.write(f)
+}
+
+// Revoke forgets the book at root; it reports whether there was a record.
+func (s *Store) Revoke(root string) (bool, error) {
+	key, err := Key(root)
+	if err != nil {
+		return false, err
+	}
+	f, err := s.read()
+	if err != nil {
+		return false, err
+	}
+	if _, ok := f.Books[key]; !ok {
+		return false, nil
+	}
+	delete(f.Books, key)
+	return true, s.write(f)
+}
+
+func (s *Store) read() (file, error) {
+	f := file{Version: 1, Books: map[string]Record{}}
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, fmt.Errorf("read %s: %w", s.path, err)
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		// Never read as "trusted": the writer fixes or removes the file.
+		return f, fmt.Errorf("%s is not a trust record quire can read (%v); remove it to start over", s.path, err)
+	}
+	if f.Books == nil {
+		f.Books = map[string]Record{}
+	}
+	return f, nil
+}
+
+// write replaces the file in one rename, readable by its owner only:
+// a reader never sees half a record.
+func (s *Store) write(f file) error {
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	dir := filepath.Dir(s.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".trust-*.json")
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	if err := os.Rename(tmp.Name(), s.path); err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	return nil
+}
