@@ -241,3 +241,23 @@ func TestClipLongWords(t *testing.T) {
 		assert.Equal(t, tt.want, clipLongWords(tt.in, 4), tt.in)
 	}
 }
+
+// TestTopLevelValueRepeatedKeys: a quire.yaml of thousands of repeated
+// keys is read at linear cost (decoding it into a struct allocated
+// gigabytes), and a setting written twice is an error naming both lines.
+func TestTopLevelValueRepeatedKeys(t *testing.T) {
+	yamlOf := func(n int) []byte { return []byte("codex: codex/**/*.md\n" + strings.Repeat("x: y\n", n)) }
+	var globs []string
+	var err error
+	small := allocated(func() { _, err = GlobsFromText(yamlOf(1000)) })
+	require.NoError(t, err)
+	large := allocated(func() { globs, err = GlobsFromText(yamlOf(4000)) })
+	require.NoError(t, err)
+	assert.Equal(t, []string{"codex/**/*.md"}, globs)
+	t.Logf("1,000 keys: %d bytes; 4,000 keys: %d bytes", small, large)
+	assert.Less(t, float64(large)/float64(small), 6.0)
+
+	_, err = GlobsFromText([]byte("codex: a/*.md\nname: x\ncodex: b/*.md\n"))
+	require.Error(t, err)
+	assert.Equal(t, "quire.yaml: line 3: codex is set twice (first on line 1); keep one", err.Error())
+}

@@ -47,3 +47,22 @@ func TestFrontMatterTitleFirstWins(t *testing.T) {
 	u := NewUnit("manuscript/01-x.md", "---\ntitle: First\npov: A\npov: B\ntitle: Second\n---\n# Heading\n", 0)
 	assert.Equal(t, "First", u.Title, "repeated keys do not cost the chapter its title")
 }
+
+// TestConfigRepeatedKeysLinear: the manuscript globs of a quire.yaml of
+// thousands of repeated keys are read at linear cost.
+func TestConfigRepeatedKeysLinear(t *testing.T) {
+	yamlOf := func(n int) []byte { return []byte("manuscript: [chapters/*.md]\n" + strings.Repeat("x: y\n", n)) }
+	var globs []string
+	var err error
+	small := allocated(func() { _, err = GlobsFromText(yamlOf(1000)) })
+	require.NoError(t, err)
+	large := allocated(func() { globs, err = GlobsFromText(yamlOf(4000)) })
+	require.NoError(t, err)
+	assert.Equal(t, []string{"chapters/*.md"}, globs)
+	t.Logf("1,000 keys: %d bytes; 4,000 keys: %d bytes", small, large)
+	assert.Less(t, float64(large)/float64(small), 6.0)
+
+	globs, err = GlobsFromText([]byte("manuscript:\n"))
+	require.NoError(t, err)
+	assert.Nil(t, globs, "nothing set: the default globs apply")
+}
