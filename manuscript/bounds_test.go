@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // allocated is how many bytes f allocates on the heap.
@@ -65,4 +67,25 @@ func TestConfigRepeatedKeysLinear(t *testing.T) {
 	globs, err = GlobsFromText([]byte("manuscript:\n"))
 	require.NoError(t, err)
 	assert.Nil(t, globs, "nothing set: the default globs apply")
+}
+
+// TestScanLongWordBounded: one word of megabytes in a chapter is passed
+// over by mention detection without being copied, whatever its letters.
+func TestScanLongWordBounded(t *testing.T) {
+	e, _ := codex.Parse("codex/characters/m.md", []byte("---\nname: Mara Vell\naliases: [Mara]\n---\n"), codex.TypeCharacter)
+	m := NewMatcher(codex.NewCatalog([]*codex.Entry{e}, nil))
+	for name, word := range map[string]string{
+		"ascii":      strings.Repeat("a", 4<<20),
+		"capital":    "A" + strings.Repeat("a", 4<<20),
+		"accented":   strings.Repeat("é", 2<<20),
+		"apostrophe": strings.Repeat("a’", 1<<20),
+	} {
+		t.Run(name, func(t *testing.T) {
+			text := "Mara said " + word + " to Mara Vell.\n"
+			var found []Mention
+			bytes := allocated(func() { found = m.Scan(text) })
+			require.Len(t, found, 2, "the names on either side of the word are found")
+			assert.Less(t, bytes, uint64(len(text)/8), "%d bytes allocated to scan %d", bytes, len(text))
+		})
+	}
 }
