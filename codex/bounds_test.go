@@ -261,3 +261,18 @@ func TestTopLevelValueRepeatedKeys(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "quire.yaml: line 3: codex is set twice (first on line 1); keep one", err.Error())
 }
+
+func TestManyCustomFieldsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\ntype: character\nname: U\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "field%d: value\n", i)
+	}
+	b.WriteString("---\n")
+	e, problems := Parse("codex/characters/u.md", []byte(b.String()), "")
+	require.NotNil(t, e)
+	assert.Len(t, e.Custom, MaxListItems)
+	require.Len(t, problems, 1)
+	assert.Contains(t, problems[0].Message, `more than 1000 custom fields; the rest, from "field1000" on, are ignored`)
+	checkProblems(t, []byte(b.String()), problems)
+}

@@ -311,6 +311,7 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 	seen := map[string]*yaml.Node{}
 	h.keys = map[string]bool{}
 	budget := maxYAMLNodes
+	customFull := false
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
@@ -380,6 +381,15 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 				problem(CodeFieldType, SeverityWarning, v, "`mentions` must be true or false")
 			}
 		default:
+			// Custom fields are shown in hover cards and proposals: past
+			// MaxListItems they are dropped, and said to be, once.
+			if len(h.Custom) == MaxListItems {
+				if !customFull {
+					customFull = true
+					problem(CodeFieldType, SeverityWarning, k, "more than %d custom fields; the rest, from %q on, are ignored", MaxListItems, key)
+				}
+				continue
+			}
 			h.Custom = append(h.Custom, Field{Key: key, Value: nodeValue(resolveAlias(v), &budget)})
 		}
 	}
