@@ -22,6 +22,9 @@ const (
 	// MaxTypeBytes bounds a type name: types are single words such as
 	// "character" or "spell".
 	MaxTypeBytes = 64
+	// maxClaimsNamed is how many other entries a duplicate-name problem
+	// names; the rest are counted.
+	maxClaimsNamed = 3
 	// maxIndexedWord bounds one word sent to the search index. A longer
 	// run of letters is cut: the index would otherwise hold it whole, at
 	// a cost of more than a hundred times its length.

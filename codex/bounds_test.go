@@ -276,3 +276,18 @@ func TestManyCustomFieldsCapped(t *testing.T) {
 	assert.Contains(t, problems[0].Message, `more than 1000 custom fields; the rest, from "field1000" on, are ignored`)
 	checkProblems(t, []byte(b.String()), problems)
 }
+
+// TestManyEntriesClaimOneName: a name a hundred entries claim costs each
+// of them one short problem, not a list of the ninety-nine others.
+func TestManyEntriesClaimOneName(t *testing.T) {
+	var entries []*Entry
+	for i := range 100 {
+		e, _ := Parse(fmt.Sprintf("codex/characters/c%03d.md", i), []byte(fmt.Sprintf("---\nname: C%d\naliases: [the Lantern]\n---\n", i)), TypeCharacter)
+		entries = append(entries, e)
+	}
+	c := NewCatalog(entries, nil)
+	ps := c.ProblemsIn("codex/characters/c000.md")
+	require.Len(t, ps, 1)
+	assert.Equal(t, `alias "the Lantern" is also the alias of C1 (codex/characters/c001.md), the alias of C10 (codex/characters/c010.md), the alias of C11 (codex/characters/c011.md), and of 96 more entries; mentions of it are ambiguous`, ps[0].Message)
+	assert.Len(t, c.Problems(), 100)
+}

@@ -481,15 +481,27 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 			continue
 		}
 		for _, mine := range cs {
+			// A name many entries claim names a few of them and counts
+			// the rest, so that each problem stays short however many
+			// entries share it.
 			var others []string
+			more := 0
 			for _, other := range cs {
-				if other.entry != mine.entry {
+				switch {
+				case other.entry == mine.entry:
+				case len(others) < maxClaimsNamed:
 					others = append(others, fmt.Sprintf("%s of %s (%s)", other.what, other.entry.Name, other.entry.ID))
+				default:
+					more++
 				}
+			}
+			also := strings.Join(others, " and the ")
+			if more > 0 {
+				also = fmt.Sprintf("%s, and of %d more entries", strings.Join(others, ", the "), more)
 			}
 			out = append(out, Problem{Path: mine.entry.ID, Code: CodeDuplicateName, Severity: SeverityWarning,
 				Message: fmt.Sprintf("%s %q is also the %s; mentions of it are ambiguous",
-					mine.what, mine.entry.displayKey(k, mine.alias), strings.Join(others, " and the ")),
+					mine.what, mine.entry.displayKey(k, mine.alias), also),
 				Range: mine.r})
 		}
 	}
