@@ -77,10 +77,13 @@ func keysOf(e *Entry) *keys {
 	for _, a := range e.Aliases {
 		k.aliases = append(k.aliases, Normalize(a))
 	}
+	// Sets keep an entry of many aliases linear to index.
+	seenKeys := make(map[string]bool, len(k.aliases)+3)
 	add := func(key string, tier MatchKind) {
-		if key == "" || slices.ContainsFunc(k.unique, func(f fuzzyKey) bool { return f.key == key }) {
+		if key == "" || seenKeys[key] {
 			return
 		}
+		seenKeys[key] = true
 		n := runeLen(key)
 		k.unique = append(k.unique, fuzzyKey{key: key, runes: n, entry: e, tier: tier})
 		if tier != MatchStem && (k.shortest == 0 || n < k.shortest) {
@@ -93,13 +96,15 @@ func keysOf(e *Entry) *keys {
 	for _, a := range k.aliases {
 		add(a, MatchAlias)
 	}
+	seenWords := map[string]bool{}
 	for _, key := range append([]string{k.name, k.title}, k.aliases...) {
 		words := splitWords(key)
 		if len(words) > 0 {
 			k.named = append(k.named, keyWords{runeLen(key), words})
 		}
 		for _, w := range words {
-			if !slices.Contains(k.words, w) {
+			if !seenWords[w] {
+				seenWords[w] = true
 				k.words = append(k.words, w)
 			}
 		}
@@ -442,13 +447,15 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 	type claim struct {
 		entry *Entry
 		what  string
+		// alias is the index of the alias in the entry, -1 for its name.
+		alias int
 		r     Range
 	}
 	claims := map[string][]claim{}
 	var order []string
 	for _, e := range c.sorted {
 		mine := map[string]bool{}
-		stake := func(k, what string, r Range) {
+		stake := func(k, what string, alias int, r Range) {
 			if k == "" || mine[k] {
 				return
 			}
@@ -456,16 +463,16 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 			if _, ok := claims[k]; !ok {
 				order = append(order, k)
 			}
-			claims[k] = append(claims[k], claim{e, what, r})
+			claims[k] = append(claims[k], claim{e, what, alias, r})
 		}
 		k := c.keys[e]
-		stake(k.name, "name", e.NameRange)
+		stake(k.name, "name", -1, e.NameRange)
 		for i, a := range k.aliases {
 			r := Range{}
 			if i < len(e.AliasRanges) {
 				r = e.AliasRanges[i]
 			}
-			stake(a, "alias", r)
+			stake(a, "alias", i, r)
 		}
 	}
 	for _, k := range order {
@@ -474,15 +481,27 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 			continue
 		}
 		for _, mine := range cs {
+			// A name many entries claim names a few of them and counts
+			// the rest, so that each problem stays short however many
+			// entries share it.
 			var others []string
+			more := 0
 			for _, other := range cs {
-				if other.entry != mine.entry {
+				switch {
+				case other.entry == mine.entry:
+				case len(others) < maxClaimsNamed:
 					others = append(others, fmt.Sprintf("%s of %s (%s)", other.what, other.entry.Name, other.entry.ID))
+				default:
+					more++
 				}
+			}
+			also := strings.Join(others, " and the ")
+			if more > 0 {
+				also = fmt.Sprintf("%s, and of %d more entries", strings.Join(others, ", the "), more)
 			}
 			out = append(out, Problem{Path: mine.entry.ID, Code: CodeDuplicateName, Severity: SeverityWarning,
 				Message: fmt.Sprintf("%s %q is also the %s; mentions of it are ambiguous",
-					mine.what, mine.entry.displayKey(k, mine.what), strings.Join(others, " and the ")),
+					mine.what, mine.entry.displayKey(k, mine.alias), also),
 				Range: mine.r})
 		}
 	}
@@ -497,17 +516,16 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 	slices.SortStableFunc(out, func(a, b Problem) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Range.Start, b.Range.Start))
 	})
-	return out
+	return CapProblems(out)
 }
 
-func (e *Entry) displayKey(norm, what string) string {
-	if what == "name" {
+// displayKey is the name or alias as the entry writes it.
+func (e *Entry) displayKey(norm string, alias int) string {
+	switch {
+	case alias < 0:
 		return e.Name
-	}
-	for _, a := range e.Aliases {
-		if Normalize(a) == norm {
-			return a
-		}
+	case alias < len(e.Aliases):
+		return e.Aliases[alias]
 	}
 	return norm
 }

@@ -131,6 +131,7 @@ func (e *encoder) problems(ps []Problem) {
 		e.int(int(p.Severity))
 		e.str(p.Message)
 		e.rng(p.Range)
+		e.int(p.Unlisted)
 	}
 }
 
@@ -315,7 +316,7 @@ func (d *decoder) ranges() []Range {
 }
 
 func (d *decoder) sections() []Section {
-	n := d.count(6)
+	n := d.count(7)
 	if n == 0 {
 		return nil
 	}
@@ -345,7 +346,7 @@ func (d *decoder) problems() []Problem {
 	}
 	out := make([]Problem, n)
 	for i := range out {
-		out[i] = Problem{Path: d.str(), Code: d.str(), Severity: Severity(d.int()), Message: d.str(), Range: d.rng()}
+		out[i] = Problem{Path: d.str(), Code: d.str(), Severity: Severity(d.int()), Message: d.str(), Range: d.rng(), Unlisted: d.int()}
 	}
 	return out
 }

@@ -25,8 +25,9 @@ type header struct {
 	Exclude                    []string
 	Mentions                   *bool
 	Custom                     Fields
-	// keys holds every top-level key as written, for locked-field checks.
-	keys []string
+	// keys holds every top-level key in lower case, for locked-field
+	// checks.
+	keys map[string]bool
 	// typeRange locates the type value, for an unknown-type warning.
 	typeRange, statusRange Range
 	lockedRanges           []Range
@@ -308,7 +309,9 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 			Message: fmt.Sprintf(format, args...), Range: d.nodeRange(n)})
 	}
 	seen := map[string]*yaml.Node{}
+	h.keys = map[string]bool{}
 	budget := maxYAMLNodes
+	customFull := false
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
@@ -330,6 +333,12 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 			field = "tags"
 		}
 		if first, dup := seen[field]; dup {
+			// Past the listing limit a repeated key is only counted, so
+			// that thousands of them cost no more than reading them.
+			if len(problems) >= MaxProblemsPerFile {
+				problems = countUnlisted(problems, path, SeverityWarning, d.nodeRange(k))
+				continue
+			}
 			if strings.EqualFold(first.Value, key) {
 				problem(CodeDuplicateKey, SeverityWarning, k,
 					"duplicate key %q: the value on line %d is used and this one is ignored", key, d.fileLine(first.Line))
@@ -340,7 +349,7 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 			continue
 		}
 		seen[field] = k
-		h.keys = append(h.keys, key)
+		h.keys[lower] = true
 		switch lower {
 		case "type":
 			h.Type = d.scalar(path, k, v, &problems)
@@ -357,6 +366,7 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 			h.statusRange = d.nodeRange(v)
 		case "aliases", "alias":
 			h.Aliases, h.aliasRanges = d.list(path, k, v, false, &problems)
+			h.Aliases, h.aliasRanges = d.dropLongAliases(path, h.Aliases, h.aliasRanges, &problems)
 		case "tags", "tag":
 			h.Tags, _ = d.list(path, k, v, true, &problems)
 		case "locked":
@@ -371,6 +381,15 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 				problem(CodeFieldType, SeverityWarning, v, "`mentions` must be true or false")
 			}
 		default:
+			// Custom fields are shown in hover cards and proposals: past
+			// MaxListItems they are dropped, and said to be, once.
+			if len(h.Custom) == MaxListItems {
+				if !customFull {
+					customFull = true
+					problem(CodeFieldType, SeverityWarning, k, "more than %d custom fields; the rest, from %q on, are ignored", MaxListItems, key)
+				}
+				continue
+			}
 			h.Custom = append(h.Custom, Field{Key: key, Value: nodeValue(resolveAlias(v), &budget)})
 		}
 	}
@@ -411,11 +430,24 @@ func (d *yamlDoc) list(path string, k, v *yaml.Node, splitCommas bool, problems 
 	v = resolveAlias(v)
 	var items []string
 	var ranges []Range
+	// Items past MaxListItems are dropped, and said to be, once.
+	full := false
 	add := func(s string, r Range) {
-		if s = strings.TrimSpace(s); s != "" {
-			items = append(items, s)
-			ranges = append(ranges, r)
+		if full {
+			return
 		}
+		if s = strings.TrimSpace(s); s == "" {
+			return
+		}
+		if len(items) == MaxListItems {
+			full = true
+			*problems = append(*problems, Problem{Path: path, Code: CodeFieldType, Severity: SeverityWarning,
+				Message: fmt.Sprintf("`%s` has more than %d items; only the first %d are used", k.Value, MaxListItems, MaxListItems),
+				Range:   r})
+			return
+		}
+		items = append(items, s)
+		ranges = append(ranges, r)
 	}
 	switch v.Kind {
 	case yaml.ScalarNode:
@@ -431,7 +463,10 @@ func (d *yamlDoc) list(path string, k, v *yaml.Node, splitCommas bool, problems 
 		whole := d.nodeRange(v)
 		exact := v.Style == 0 && whole.Len() == len(v.Value) && string(d.src[whole.Start:whole.End]) == v.Value
 		pos := 0
-		for _, part := range strings.Split(v.Value, ",") {
+		for part := range strings.SplitSeq(v.Value, ",") {
+			if full {
+				break
+			}
 			r := whole
 			if exact {
 				lead := len(part) - len(strings.TrimLeftFunc(part, unicode.IsSpace))
@@ -442,9 +477,16 @@ func (d *yamlDoc) list(path string, k, v *yaml.Node, splitCommas bool, problems 
 		}
 	case yaml.SequenceNode:
 		for _, item := range v.Content {
+			if full {
+				break
+			}
 			item = resolveAlias(item)
 			if item.Kind == yaml.ScalarNode && item.ShortTag() == "!!null" {
 				continue // "- ~" is an empty slot, not an alias named "~"
+			}
+			if item.Kind != yaml.ScalarNode && len(*problems) >= MaxProblemsPerFile {
+				*problems = countUnlisted(*problems, path, SeverityWarning, d.nodeRange(item))
+				continue
 			}
 			if item.Kind != yaml.ScalarNode {
 				*problems = append(*problems, Problem{Path: path, Code: CodeFieldType, Severity: SeverityWarning,
@@ -458,6 +500,24 @@ func (d *yamlDoc) list(path string, k, v *yaml.Node, splitCommas bool, problems 
 			Message: fmt.Sprintf("`%s` must be a list", k.Value), Range: d.nodeRange(v)})
 	}
 	return items, ranges
+}
+
+// dropLongAliases leaves out aliases longer than MaxAliasBytes: such text
+// is no name a writer types in prose, and every alias is matched against
+// the whole book.
+func (d *yamlDoc) dropLongAliases(path string, aliases []string, ranges []Range, problems *[]Problem) ([]string, []Range) {
+	keep := 0
+	for i, a := range aliases {
+		if len(a) > MaxAliasBytes {
+			*problems = append(*problems, Problem{Path: path, Code: CodeFieldType, Severity: SeverityWarning,
+				Message: fmt.Sprintf("an alias of %d characters is too long to be a name (the limit is %d bytes); it is ignored", utf8.RuneCountInString(a), MaxAliasBytes),
+				Range:   ranges[i]})
+			continue
+		}
+		aliases[keep], ranges[keep] = a, ranges[i]
+		keep++
+	}
+	return aliases[:keep], ranges[:keep]
 }
 
 // nodeValue converts a YAML value into the shapes encoding/json produces

@@ -81,6 +81,70 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// FuzzFrontMatterManyKeys repeats a few fuzzed front matter lines
+// hundreds or thousands of times (repeated keys, long alias lists,
+// broken lines): the entry must stay within its bounds, however many
+// keys there are. Run with:
+// go test ./codex -run '^$' -fuzz '^FuzzFrontMatterManyKeys$' -fuzztime 60s
+func FuzzFrontMatterManyKeys(f *testing.F) {
+	f.Add("x: y\n", uint16(8000), "body")
+	f.Add("name: A\nname: B\n", uint16(300), "")
+	f.Add("aliases:\n  - a\n", uint16(1200), "[[Nowhere]]\n")
+	f.Add("  - alias\n", uint16(2000), "")
+	f.Add("tags: a, b, c, d\n", uint16(500), "")
+	f.Add("locked: [x]\nx: 1\n", uint16(700), "")
+	f.Add("bad: [\n", uint16(900), "")
+	f.Add("a: &a [x]\nb: *a\n", uint16(600), "")
+	f.Add("aliases: [ab, cd, ef]\n", uint16(3000), "# H\n")
+	f.Fuzz(func(t *testing.T, lines string, n uint16, body string) {
+		if len(lines) > 200 || len(body) > 200 {
+			return
+		}
+		src := []byte("---\ntype: character\naliases:\n" + strings.Repeat(lines, int(n%4000)) + "\n---\n" + body)
+		e, problems := Parse("codex/characters/u.md", src, TypeCharacter)
+		checkProblems(t, src, problems)
+		checkCapped(t, problems)
+		if e == nil {
+			return
+		}
+		if len(e.Aliases) > MaxListItems || len(e.Tags) > MaxListItems || len(e.Locked) > MaxListItems || len(e.Exclude) > MaxListItems {
+			t.Fatalf("lists over the limit: %d aliases, %d tags, %d locked, %d excluded", len(e.Aliases), len(e.Tags), len(e.Locked), len(e.Exclude))
+		}
+		for _, a := range e.Aliases {
+			if len(a) > MaxAliasBytes {
+				t.Fatalf("alias of %d bytes kept", len(a))
+			}
+		}
+		c := NewCatalog([]*Entry{e}, nil)
+		all := c.Problems()
+		checkProblems(t, src, all)
+		checkCapped(t, all)
+	})
+}
+
+// checkCapped checks that no file lists more than MaxProblemsPerFile
+// problems, and that a summary counts at least one more.
+func checkCapped(t *testing.T, problems []Problem) {
+	t.Helper()
+	listed := map[string]int{}
+	summaries := map[string]int{}
+	for _, p := range problems {
+		if p.Code == CodeTooManyProblems {
+			summaries[p.Path]++
+			if p.Unlisted < 1 || p.Message == "" {
+				t.Fatalf("summary without a count or message: %+v", p)
+			}
+			continue
+		}
+		listed[p.Path]++
+	}
+	for path, n := range listed {
+		if n > MaxProblemsPerFile || summaries[path] > 1 {
+			t.Fatalf("%s lists %d problems and %d summaries", path, n, summaries[path])
+		}
+	}
+}
+
 func FuzzParseSoul(f *testing.F) {
 	for _, src := range fuzzEntries {
 		f.Add([]byte(src))

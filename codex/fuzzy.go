@@ -74,10 +74,12 @@ func runesWithinOneEdit(a, b []rune) bool {
 // editDistanceAtMost reports whether the optimal-string-alignment distance
 // between a and b is at most k. Meant for short strings such as type names.
 func editDistanceAtMost(a, b string, k int) bool {
-	ra, rb := []rune(a), []rune(b)
-	if abs(len(ra)-len(rb)) > k {
+	// Compare lengths before converting: a type of megabytes is then
+	// turned away without copying it.
+	if abs(len(a)-len(b)) > k*utf8.UTFMax || abs(runeLen(a)-runeLen(b)) > k {
 		return false
 	}
+	ra, rb := []rune(a), []rune(b)
 	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

@@ -100,16 +100,15 @@ func compileCodexGlobs(patterns []string) ([]Glob, error) {
 // GlobsFromText reads the `codex:` globs from the text of a quire.yaml (one
 // glob or a list); none means entries are looked for everywhere.
 func GlobsFromText(data []byte) ([]string, error) {
-	var doc struct {
-		Codex yaml.Node `yaml:"codex"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	n, err := TopLevelValue(data, "codex")
+	if err != nil {
 		return nil, fmt.Errorf("quire.yaml: %w", err)
 	}
-	var globs []string
-	switch n := doc.Codex; n.Kind {
-	case 0:
+	if n == nil {
 		return nil, nil
+	}
+	var globs []string
+	switch n.Kind {
 	case yaml.ScalarNode:
 		globs = []string{n.Value}
 	case yaml.SequenceNode:
@@ -120,7 +119,7 @@ func GlobsFromText(data []byte) ([]string, error) {
 		return nil, fmt.Errorf("quire.yaml: line %d: codex must be a glob or a list of globs", n.Line)
 	}
 	if _, err := compileCodexGlobs(globs); err != nil {
-		return nil, fmt.Errorf("quire.yaml: line %d: %w", doc.Codex.Line, err)
+		return nil, fmt.Errorf("quire.yaml: line %d: %w", n.Line, err)
 	}
 	return globs, nil
 }

@@ -105,8 +105,8 @@ func document(e *Entry) map[string]any {
 	aliases := make([]string, len(e.Aliases))
 	aliasKeys := make([]string, len(e.Aliases))
 	for i, a := range e.Aliases {
-		aliases[i] = Fold(a)
-		aliasKeys[i] = Normalize(a)
+		aliases[i] = clipLongWords(Fold(a), maxIndexedWord)
+		aliasKeys[i] = clipLongWords(Normalize(a), maxIndexedWord)
 	}
 	tags := make([]string, len(e.Tags))
 	for i, t := range e.Tags {
@@ -116,17 +116,18 @@ func document(e *Entry) map[string]any {
 	if e.Soul != nil {
 		body += "\n\n" + e.Soul.Source[e.Soul.Body.Start:e.Soul.Body.End]
 	}
+	body = clipLongWords(body, maxIndexedWord)
 	return map[string]any{
-		fieldName:      Fold(e.Name),
-		fieldNameKey:   Normalize(e.Name),
+		fieldName:      clipLongWords(Fold(e.Name), maxIndexedWord),
+		fieldNameKey:   clipLongWords(Normalize(e.Name), maxIndexedWord),
 		fieldAliases:   aliases,
 		fieldAliasKeys: aliasKeys,
-		fieldTitle:     Fold(e.Title),
+		fieldTitle:     clipLongWords(Fold(e.Title), maxIndexedWord),
 		fieldType:      string(e.Type),
 		fieldTags:      tags,
 		fieldStatus:    string(e.Status),
 		fieldPath:      Fold(e.ID),
-		fieldSummary:   Fold(e.Summary),
+		fieldSummary:   clipLongWords(Fold(e.Summary), maxIndexedWord),
 		fieldBody:      Fold(body),
 	}
 }

@@ -56,6 +56,12 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 		problems = append(problems, hp...)
 	}
 
+	if len(h.Type) > MaxTypeBytes {
+		problems = append(problems, Problem{Path: id, Code: CodeUnknownType, Severity: SeverityWarning,
+			Message: fmt.Sprintf("the type is %d characters long, too long for a type (at most %d bytes); the folder's type is used", utf8.RuneCountInString(h.Type), MaxTypeBytes),
+			Range:   h.typeRange})
+		h.Type = ""
+	}
 	typ := ParseType(h.Type)
 	if manuscriptTypes[string(typ)] {
 		return nil, nil
@@ -110,7 +116,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 	}
 
 	for i, field := range h.Locked {
-		if !hasKey(h.keys, field) {
+		if !h.keys[strings.ToLower(field)] {
 			problems = append(problems, Problem{Path: id, Code: CodeLockedField, Severity: SeverityWarning,
 				Message: fmt.Sprintf("locked field %q is not set in this entry's front matter", field),
 				Range:   h.lockedRanges[i]})
@@ -121,6 +127,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 		problems = append(problems, Problem{Path: id, Code: CodeEmpty, Severity: SeverityWarning,
 			Message: "empty entry: add front matter (name, aliases, summary) and a description"})
 	}
+	problems = CapProblems(problems)
 	e.Problems = problems
 	return e, problems
 }
@@ -246,15 +253,6 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
-}
-
-func hasKey(keys []string, want string) bool {
-	for _, k := range keys {
-		if strings.EqualFold(k, want) {
-			return true
-		}
-	}
-	return false
 }
 
 // suggestType finds the built-in type a misspelt one was meant to be.

@@ -69,6 +69,9 @@ type Problem struct {
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 	Range    Range    `json:"range"`
+	// Unlisted is, for a CodeTooManyProblems summary, how many problems of
+	// the file it stands for.
+	Unlisted int `json:"unlisted,omitempty"`
 }
 
 func (p Problem) String() string {

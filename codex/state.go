@@ -14,7 +14,7 @@ import (
 // SchemaVersion stamps the on-disk index and state. Bump it whenever the
 // index mapping, the indexed document or the persisted Entry changes:
 // a stamp that differs makes quire rebuild instead of misreading.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Names inside a project's cache folder.
 const (

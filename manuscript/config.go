@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // projectConfig is the part of quire.yaml the manuscript reads: where
@@ -71,8 +73,21 @@ func GlobsFromText(data []byte) ([]string, error) {
 }
 
 func parseProjectConfig(data []byte) (projectConfig, error) {
+	// The one key is read from the tree: decoding the whole file into a
+	// struct costs the square of its keys (see codex.TopLevelValue).
 	var c projectConfig
-	if err := yaml.Unmarshal(data, &c); err != nil {
+	n, err := codex.TopLevelValue(data, "manuscript")
+	if err != nil {
+		return c, fmt.Errorf("quire.yaml: %w", err)
+	}
+	if n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	// `manuscript:` with nothing after it sets nothing, as before.
+	if n == nil || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return c, nil
+	}
+	if err := c.Manuscript.UnmarshalYAML(n); err != nil {
 		return c, fmt.Errorf("quire.yaml: %w", err)
 	}
 	return c, nil

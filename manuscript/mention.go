@@ -35,6 +35,10 @@ type Matcher struct {
 	// nameWords holds every normalized word of every name and alias, for
 	// telling untracked names from parts of known ones.
 	nameWords map[string]struct{}
+	// longestWord bounds the words a scan normalizes: a word of prose
+	// far longer than every word of every form cannot be one of them, and
+	// is passed over without being copied (see mayBeFormWord).
+	longestWord int
 	// firstTokens is a Bloom filter of the first tokens of every form.
 	// Most words of prose begin no name; the filter turns them away for
 	// the price of a hash, without a lookup in the root's large map.
@@ -144,6 +148,7 @@ func (m *Matcher) add(phrase, entry string, kind nameFormKind, key []byte) []byt
 		}
 		key = appendTokenKey(key[:0], phrase, &tok)
 		if tok.kind == proseWord {
+			m.longestWord = max(m.longestWord, len(key))
 			words++
 			allCommon = allCommon && isCommonWord(string(key))
 			if tok.upper {
@@ -164,6 +169,15 @@ func (m *Matcher) add(phrase, entry string, kind nameFormKind, key []byte) []byt
 	}
 	m.nodes[node].forms = append(m.nodes[node].forms, nameForm{entry: entry, kind: kind, caps: caps})
 	return key
+}
+
+// mayBeFormWord reports whether a word of prose is short enough to be a
+// word of some form. Normalizing shortens a word only by dropping
+// combining marks and folding letters, so a word more than eight times
+// the longest key (plus a margin) cannot normalize to one; a word of
+// megabytes then costs no copy at all.
+func (m *Matcher) mayBeFormWord(tok *proseToken) bool {
+	return tok.kind != proseWord || tok.end-tok.start <= 8*m.longestWord+64
 }
 
 // addNameWords records the words of a name without making it matchable.
@@ -237,7 +251,7 @@ func (m *Matcher) scan(text string, from int) []Mention {
 	t := proseTokenizer{text: text, pos: from}
 	var tok proseToken
 	for t.next(&tok) {
-		if tok.kind == proseInvalid {
+		if tok.kind == proseInvalid || !m.mayBeFormWord(&tok) {
 			continue
 		}
 		// Most tokens begin no name: turn them away before setting up a
@@ -289,7 +303,7 @@ func (s *mentionScanner) longestAt(first proseToken) (trieMatch, bool) {
 	for i := 0; ; i++ {
 		next := s.m.nodes[node].next
 		// A name may wrap onto the next line, never across a paragraph.
-		if len(next) == 0 || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) {
+		if len(next) == 0 || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) || !s.m.mayBeFormWord(&tok) {
 			break
 		}
 		if tok.upper && i < maxFormTokens {

@@ -88,17 +88,34 @@ func frontMatterTitle(text string, fm codex.Range) string {
 	} else if i < 0 && isFenceLine(block) {
 		block = ""
 	}
-	var fields struct {
-		Title yaml.Node `yaml:"title"`
-	}
-	if err := yaml.Unmarshal([]byte(block), &fields); err != nil {
+	// Read the block as a tree and look at the top-level keys: decoding
+	// into a struct makes the YAML library compare every key with every
+	// other to find duplicates, and a block of thousands of repeated keys
+	// then costs gigabytes.
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(block), &doc); err != nil || len(doc.Content) == 0 {
 		return ""
 	}
-	// Any scalar reads as text: "title: 1984" is a title, not a number.
-	if fields.Title.Kind != yaml.ScalarNode || fields.Title.Tag == "!!null" {
+	m := doc.Content[0]
+	if m.Kind != yaml.MappingNode {
 		return ""
 	}
-	return strings.TrimSpace(fields.Title.Value)
+	// The first `title:` wins, as it does for a codex entry.
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Value != "title" {
+			continue
+		}
+		for j := 0; v.Kind == yaml.AliasNode && v.Alias != nil && j < 16; j++ {
+			v = v.Alias
+		}
+		// Any scalar reads as text: "title: 1984" is a title, not a number.
+		if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" {
+			return ""
+		}
+		return strings.TrimSpace(v.Value)
+	}
+	return ""
 }
 
 func isFenceLine(line string) bool {

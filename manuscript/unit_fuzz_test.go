@@ -39,3 +39,22 @@ func FuzzNewUnit(f *testing.F) {
 		require.LessOrEqual(t, u.Words, len(u.Text))
 	})
 }
+
+// FuzzNewUnitManyKeys reads front matter of a few fuzzed lines repeated
+// up to thousands of times as a document, as the server does with an
+// open codex entry: it must never panic, and its title is one line.
+func FuzzNewUnitManyKeys(f *testing.F) {
+	f.Add("x: y\n", uint16(8000))
+	f.Add("title: A\ntitle: B\n", uint16(500))
+	f.Add("pov: [a, b]\n", uint16(2000))
+	f.Add("bad: [\n", uint16(300))
+	f.Fuzz(func(t *testing.T, lines string, n uint16) {
+		if len(lines) > 200 {
+			return
+		}
+		text := "---\ntitle: Kept\n" + strings.Repeat(lines, int(n%8000)) + "---\n# Heading\n"
+		u := NewUnit("codex/characters/u.md", text, 1)
+		require.True(t, utf8.ValidString(u.Title))
+		assert.False(t, strings.ContainsAny(u.Title, "\r\n"), "a title is one line: %q", u.Title)
+	})
+}

@@ -115,7 +115,9 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	}
 	lines := newLineIndex(text)
 	var diags []protocol.Diagnostic
-	for _, p := range codexProblems(base, cat, rel, text) {
+	// Capped again: the problems read from the editor's text add broken
+	// links and locked-field changes to those of the entry.
+	for _, p := range codex.CapProblems(codexProblems(base, cat, rel, text)) {
 		diags = append(diags, protocol.Diagnostic{
 			Range:    lines.rangeOf(clampRange(p.Range, len(text))),
 			Severity: protocol.DiagnosticSeverity(p.Severity),
