@@ -38,3 +38,47 @@ func TopLevelValue(data []byte, key string) (*yaml.Node, error) {
 	}
 	return value, nil
 }
+
+// maxMappingKeys bounds the keys of one mapping in a settings file; no
+// quire.yaml needs more, and the YAML library's struct decoding compares
+// each key of a mapping with every other.
+const maxMappingKeys = 1000
+
+// CheckSettingsYAML walks a settings file's tree (quire.yaml, the user's
+// config.yaml) before anything decodes it into Go values, and refuses a
+// mapping that repeats a key or holds more than maxMappingKeys keys. The
+// YAML library finds repeated keys by comparing every key with every
+// other and keeps an error for each, so such a file would cost time and
+// memory quadratic in its size; here a set makes it linear. The error
+// names the lines, as the library's would.
+func CheckSettingsYAML(doc *yaml.Node) error {
+	if doc == nil {
+		return nil
+	}
+	stack := []*yaml.Node{doc}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind == yaml.MappingNode {
+			seen := make(map[string]int, min(len(n.Content)/2, maxMappingKeys))
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode {
+					continue
+				}
+				if first, ok := seen[k.Value]; ok {
+					return fmt.Errorf("line %d: %s is set twice (first on line %d); keep one", k.Line, k.Value, first)
+				}
+				seen[k.Value] = k.Line
+			}
+			if len(n.Content)/2 > maxMappingKeys {
+				return fmt.Errorf("line %d: this mapping has %d keys; quire reads at most %d", n.Line, len(n.Content)/2, maxMappingKeys)
+			}
+		}
+		// Aliases are not followed: their target is walked where it stands.
+		if n.Kind != yaml.AliasNode {
+			stack = append(stack, n.Content...)
+		}
+	}
+	return nil
+}

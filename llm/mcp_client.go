@@ -23,6 +23,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // This file makes quire an MCP client: the tools of the MCP servers that
@@ -130,6 +132,9 @@ func ParseMCPServers(node *yaml.Node) (map[string]MCPServerConfig, error) {
 	}
 	if node.Kind != yaml.MappingNode {
 		return nil, lineError(node, "mcp_servers must map server names to {command, args, env} or {url}")
+	}
+	if err := codex.CheckSettingsYAML(node); err != nil {
+		return nil, fmt.Errorf("quire.yaml: mcp_servers: %w", err)
 	}
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		key, val := node.Content[i], node.Content[i+1]

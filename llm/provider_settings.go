@@ -118,6 +118,9 @@ func ReadBookReach(root string) (BookReach, error) {
 // ParseProviderSettings reads the provider section from the text of a
 // quire.yaml.
 func ParseProviderSettings(data []byte) (ProviderSettings, error) {
+	if err := checkSettingsText(data); err != nil {
+		return ProviderSettings{}, err
+	}
 	var doc struct {
 		Provider yaml.Node `yaml:"provider"`
 	}

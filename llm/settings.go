@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // Settings are the book-wide facts every persona's system prompt carries:
@@ -128,6 +130,9 @@ func userFileError(path string, err error) error {
 
 // ParseSettings reads the advisor settings from the text of a quire.yaml.
 func ParseSettings(data []byte) (Settings, error) {
+	if err := checkSettingsText(data); err != nil {
+		return Settings{}, err
+	}
 	var f settingsFile
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return Settings{}, fmt.Errorf("quire.yaml: %w", err)
@@ -392,4 +397,18 @@ func promptLine(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// checkSettingsText refuses, in time linear in its size, a settings file
+// whose mappings repeat keys or hold thousands of them, before it is
+// decoded into Go values (codex.CheckSettingsYAML says why).
+func checkSettingsText(data []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("quire.yaml: %w", err)
+	}
+	if err := codex.CheckSettingsYAML(&doc); err != nil {
+		return fmt.Errorf("quire.yaml: %w", err)
+	}
+	return nil
 }

@@ -76,6 +76,10 @@ func parseBookConfig(data []byte) (bookConfig, []configProblem) {
 		fail(fmt.Errorf("quire.yaml: %w", err))
 		return c, problems
 	}
+	if err := codex.CheckSettingsYAML(&doc); err != nil {
+		fail(fmt.Errorf("quire.yaml: %w", err))
+		return c, problems
+	}
 	if len(doc.Content) > 0 {
 		top := doc.Content[0]
 		if top.Kind != yaml.MappingNode {
