@@ -377,7 +377,9 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 		}
 	}
 	if err != nil {
-		return nil, err
+		// Whatever the provider or the transport said, the key it was
+		// given (or a piece of it, echoed back) never goes further.
+		return nil, redactError(err, p.cfg.APIKey)
 	}
 	if c.ServiceTier == "" {
 		c.ServiceTier = tier
@@ -565,6 +567,9 @@ func (p *Provider) readableError(ctx context.Context, err error, resp *http.Resp
 		if pe.Code == "" {
 			pe.Code = apiErr.Type
 		}
+		// The provider's own words may echo the key (a 401 often does).
+		pe.Code = BoundText(RedactSecrets(pe.Code, p.cfg.APIKey), maxErrorTextRunes)
+		pe.Message = BoundText(RedactSecrets(pe.Message, p.cfg.APIKey), maxErrorTextRunes)
 		pe.RetryAfter = retryAfter(apiErr.Response)
 		return pe
 	}

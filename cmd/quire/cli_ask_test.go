@@ -214,3 +214,24 @@ func TestAskStreamsTheAnswerToTheTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestAskErrorNeverShowsTheKey: a provider whose 401 echoes the key gets
+// the refusal told on stderr, without the key.
+func TestAskErrorNeverShowsTheKey(t *testing.T) {
+	book, cache := sampleProject(t)
+	const key = "qk9Zt7LmW2xR4vB8nP6cH3"
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = model.Close() })
+	model.Load([]llm.EvalStep{{Status: http.StatusUnauthorized,
+		Body: `{"error":{"message":"Incorrect API key provided: ` + key + `.","type":"invalid_request_error","code":"invalid_api_key"}}`}})
+	t.Setenv("HOSTILE_TEST_KEY", key)
+	stdout, stderr, err := run(t, "ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
+		"--api-key-env", "HOSTILE_TEST_KEY", "-v", "Eyes?")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "401")
+	for _, text := range []string{err.Error(), stdout, stderr} {
+		assert.NotContains(t, text, key)
+		assert.NotContains(t, text, key[:8])
+	}
+}
