@@ -99,6 +99,16 @@ func redactJSON(raw json.RawMessage) (json.RawMessage, error) {
 			a[i] = r
 		}
 		return json.Marshal(a)
+	case '"':
+		// A string a model chose (a tool name) is bounded like any
+		// other string of a log line.
+		var str string
+		if err := json.Unmarshal(raw, &str); err != nil {
+			return nil, err
+		}
+		if bounded := BoundText(str, maxLogStringRunes); bounded != str {
+			return json.Marshal(bounded)
+		}
 	}
 	return raw, nil
 }
