@@ -91,16 +91,16 @@ func looksLikeSecret(tok string, keys []string) bool {
 		}
 	}
 	if len(tok) >= lookalikeLen {
-		// Letters and digits mixed, and not a hex digest (the hashes
-		// quire itself logs are hex).
-		var letter, digit, nonHex bool
+		// Upper and lower case and digits mixed, as random keys are: not
+		// a hex digest (the hashes quire logs) nor a lower-case file name.
+		var lower, upper, digit bool
 		for i := 0; i < len(tok); i++ {
 			c := tok[i]
-			letter = letter || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+			lower = lower || c >= 'a' && c <= 'z'
+			upper = upper || c >= 'A' && c <= 'Z'
 			digit = digit || c >= '0' && c <= '9'
-			nonHex = nonHex || !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')
 		}
-		return letter && digit && nonHex
+		return lower && upper && digit
 	}
 	return false
 }

@@ -73,6 +73,7 @@ func TestRedactSecrets(t *testing.T) {
 		{"Authorization: Bearer xyz", "Authorization: Bearer [redacted]"},
 		{"digest sha256:" + strings.Repeat("ab12", 16), "digest sha256:" + strings.Repeat("ab12", 16)},
 		{"token Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg", "token [redacted]"},
+		{"read manuscript/01-the-long-night-of-the-harbor-2024.md", "read manuscript/01-the-long-night-of-the-harbor-2024.md"},
 		{"the key " + hostileKey + "!", "the key [redacted]!"},
 	}
 	for _, tt := range tests {
