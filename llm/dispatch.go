@@ -18,6 +18,13 @@ import (
 const (
 	DefaultMaxArgumentBytes = 16 << 10
 	DefaultMaxOutputBytes   = 64 << 10
+	// DefaultMaxCallsPerRound bounds the tool calls of one reply: a model
+	// asking for a hundred at once would run them all and send the
+	// results back in one huge request.
+	DefaultMaxCallsPerRound = 8
+	// DefaultMaxAnswerBytes bounds the text of one reply; past it the
+	// answer is cut, with a note saying so.
+	DefaultMaxAnswerBytes = 256 << 10
 )
 
 // maxSummaryRunes bounds CallResult.ArgsSummary: it is shown to the writer
@@ -34,9 +41,20 @@ const maxSummaryValueRunes = 24
 type Limits struct {
 	MaxArgumentBytes int
 	MaxOutputBytes   int
+	// MaxCallsPerRound is the most tool calls of one reply that run; the
+	// rest are answered "not run" (TOO_MANY_CALLS). Loop only.
+	MaxCallsPerRound int
+	// MaxAnswerBytes is the most text kept of one reply. Loop only.
+	MaxAnswerBytes int
 }
 
 func (l Limits) withDefaults() Limits {
+	if l.MaxCallsPerRound <= 0 {
+		l.MaxCallsPerRound = DefaultMaxCallsPerRound
+	}
+	if l.MaxAnswerBytes <= 0 {
+		l.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
 	if l.MaxArgumentBytes <= 0 {
 		l.MaxArgumentBytes = DefaultMaxArgumentBytes
 	}

@@ -19,6 +19,9 @@ const (
 	CodeAmbiguous          = "AMBIGUOUS"
 	CodeOutOfScope         = "OUT_OF_SCOPE"
 	CodeToolDenied         = "TOOL_DENIED"
+	// CodeTooManyCalls answers a call beyond the most one reply may make
+	// (Limits.MaxCallsPerRound): it was not run.
+	CodeTooManyCalls = "TOO_MANY_CALLS"
 	// CodeToolFailed is a tool that failed for a reason of its own (an
 	// index that could not be read); the message says which.
 	CodeToolFailed = "TOOL_FAILED"

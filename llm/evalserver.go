@@ -19,6 +19,9 @@ type EvalStep struct {
 	// Status defaults to 200.
 	Status int
 	Body   string
+	// Cut, for a streaming request, sends Body's content and then stops
+	// with no finish reason and no [DONE] (WriteCutStream).
+	Cut bool
 }
 
 // EvalRequest is one request an EvalServer received.
@@ -109,6 +112,10 @@ func (s *EvalServer) handle(w http.ResponseWriter, r *http.Request) {
 	step := s.steps[s.next]
 	s.next++
 	s.mu.Unlock()
+	if step.Cut && WantsStream(body) {
+		WriteCutStream(w, step.Body)
+		return
+	}
 	WriteScriptedReply(w, step.Status, step.Body, WantsStream(body))
 }
 

@@ -73,6 +73,9 @@ const (
 		"Answer now from what you have, without calling tools, and say what you could not check."
 )
 
+// answerCutNote ends an answer cut at the answer size limit (in KB).
+const answerCutNote = "\n\n[quire cut this answer at %d KB: the model wrote more than an answer may hold. Ask a narrower question, or raise limits.answer_bytes in quire.yaml.]"
+
 // ErrNoAnswer is returned when the model gives an empty answer twice.
 var ErrNoAnswer = errors.New("the model returned no answer")
 
@@ -343,6 +346,14 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("tool loop cancelled: %w", err)
 			}
+			if most := l.disp.lim.MaxCallsPerRound; i >= most {
+				// Every call of the reply needs its tool message, but
+				// only the first few run.
+				l.notRun(round, call, warnings[i], Errorf(CodeTooManyCalls,
+					"call of %s not run: a reply may make at most %d tool calls; call again in the next reply for what you still need",
+					BoundText(call.Name, maxLogStringRunes), most), "not run: tool call limit of the round reached")
+				continue
+			}
 			if l.stopOnFailures(failures) {
 				// Every call of the reply needs its tool message.
 				l.skip(round, call, warnings[i])
@@ -350,8 +361,10 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 			}
 			r := l.disp.Call(ctx, call.Name, call.Arguments)
 			row := TraceRow{
-				Round:       round,
-				Tool:        call.Name,
+				Round: round,
+				// The model chose the name: bounded, as it goes to
+				// progress rows and -v lines.
+				Tool:        BoundText(call.Name, maxLogStringRunes),
 				ArgsSummary: r.ArgsSummary,
 				OK:          r.Envelope.OK,
 				Duration:    r.Duration,
@@ -388,19 +401,26 @@ func (l *loop) stopOnFailures(failures int) bool {
 
 // skip answers a call that is not run because too many calls failed.
 func (l *loop) skip(round int, call ToolCall, warning string) {
-	text, env := l.disp.encode(failure(Errorf(CodeToolFailed,
-		"call of %s not run: %d tool calls already failed in this turn", call.Name, l.opt.MaxToolFailures)))
+	l.notRun(round, call, warning, Errorf(CodeToolFailed,
+		"call of %s not run: %d tool calls already failed in this turn", BoundText(call.Name, maxLogStringRunes), l.opt.MaxToolFailures),
+		"not run: tool failure limit reached")
+}
+
+// notRun answers a call that is not run with the error why, and traces it
+// with note.
+func (l *loop) notRun(round int, call ToolCall, warning string, why *ToolError, note string) {
+	text, env := l.disp.encode(failure(why))
 	if warning != "" {
 		warning += "; "
 	}
 	row := TraceRow{
 		Round:       round,
-		Tool:        call.Name,
+		Tool:        BoundText(call.Name, maxLogStringRunes),
 		ArgsSummary: summarizeArgs(call.Arguments, l.disp.lim.MaxArgumentBytes),
 		OK:          false,
 		Code:        env.Errors[0].Code,
 		OutputBytes: len(text),
-		Warning:     warning + "not run: tool failure limit reached",
+		Warning:     warning + note,
 	}
 	l.trace(row)
 	l.res.Messages = append(l.res.Messages, Message{Role: RoleTool, Content: text, ToolCallID: call.ID})
@@ -439,6 +459,10 @@ func (l *loop) answer(ctx context.Context, c *Completion) (*LoopResult, error) {
 	msg := Message{Role: RoleAssistant, Content: c.Message.Content}
 	l.res.Messages = append(l.res.Messages, msg)
 	l.res.Answer = strings.TrimSpace(msg.Content)
+	if c.Truncated {
+		l.res.Answer += fmt.Sprintf(answerCutNote, l.disp.lim.MaxAnswerBytes>>10)
+		l.warn(fmt.Sprintf("the answer was cut at %d KB", l.disp.lim.MaxAnswerBytes>>10))
+	}
 	if l.opt.ToolUseMode == ToolUseEnforced && len(l.tools) > 0 && len(l.res.Trace) == 0 {
 		l.warn(WarningNoToolUse)
 	}
@@ -451,6 +475,7 @@ func (l *loop) complete(ctx context.Context, tools []Tool, choice string) (*Comp
 	}
 	l.res.Rounds++
 	req := l.request(tools, choice)
+	req.MaxAnswerBytes = l.disp.lim.MaxAnswerBytes
 	if on := l.opt.OnDelta; on != nil {
 		round := l.res.Rounds
 		req.OnDelta = func(text string) { on(round, text) }

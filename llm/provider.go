@@ -258,6 +258,10 @@ type CompletionRequest struct {
 	// OnDelta receives the reply's text piece by piece when the provider
 	// streams (ProviderConfig.Stream); the Completion still holds it all.
 	OnDelta func(text string)
+	// MaxAnswerBytes bounds the reply's text (0: no bound). A longer
+	// reply is cut there and the Completion says Truncated; a stream is
+	// not read past it.
+	MaxAnswerBytes int
 }
 
 // Usage counts tokens as the provider reported them.
@@ -289,6 +293,9 @@ type Completion struct {
 	// ResponseID is the id of the response (Responses API only), to pass
 	// as the next request's PreviousResponseID.
 	ResponseID string
+	// Truncated says the reply's text was cut at the request's
+	// MaxAnswerBytes.
+	Truncated bool
 }
 
 // ProviderError is an error status from the provider, made readable.
@@ -377,10 +384,16 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 		}
 	}
 	if err != nil {
-		return nil, err
+		// Whatever the provider or the transport said, the key it was
+		// given (or a piece of it, echoed back) never goes further.
+		return nil, redactError(err, p.cfg.APIKey)
 	}
 	if c.ServiceTier == "" {
 		c.ServiceTier = tier
+	}
+	if m := req.MaxAnswerBytes; m > 0 && len(c.Message.Content) > m {
+		c.Message.Content = cutToBytes(c.Message.Content, m)
+		c.Truncated = true
 	}
 	c.Warnings = append(warnings, c.Warnings...)
 	return c, nil
@@ -565,6 +578,9 @@ func (p *Provider) readableError(ctx context.Context, err error, resp *http.Resp
 		if pe.Code == "" {
 			pe.Code = apiErr.Type
 		}
+		// The provider's own words may echo the key (a 401 often does).
+		pe.Code = BoundText(RedactSecrets(pe.Code, p.cfg.APIKey), maxErrorTextRunes)
+		pe.Message = BoundText(RedactSecrets(pe.Message, p.cfg.APIKey), maxErrorTextRunes)
 		pe.RetryAfter = retryAfter(apiErr.Response)
 		return pe
 	}

@@ -26,6 +26,13 @@ var secretKeys = map[string]bool{
 
 const redactedSecret = "[redacted]"
 
+// Bounds on one string of a log line: a model or a provider chose it, and
+// a 10,000-character tool name must not become a 48 KB line.
+const (
+	maxLogStringRunes = 200
+	maxLogErrorRunes  = 500
+)
+
 func redactedSize(n int) string { return fmt.Sprintf("[redacted %d bytes]", n) }
 
 // RedactRequestBody returns a provider request (or response) body fit for a
@@ -92,6 +99,16 @@ func redactJSON(raw json.RawMessage) (json.RawMessage, error) {
 			a[i] = r
 		}
 		return json.Marshal(a)
+	case '"':
+		// A string a model chose (a tool name) is bounded like any
+		// other string of a log line.
+		var str string
+		if err := json.Unmarshal(raw, &str); err != nil {
+			return nil, err
+		}
+		if bounded := BoundText(str, maxLogStringRunes); bounded != str {
+			return json.Marshal(bounded)
+		}
 	}
 	return raw, nil
 }
@@ -111,7 +128,7 @@ func (h *RedactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h *RedactingHandler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, r.Message, r.PC)
+	out := slog.NewRecord(r.Time, r.Level, BoundText(RedactSecrets(r.Message), maxLogStringRunes), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a))
 		return true
@@ -151,10 +168,17 @@ func redactAttr(a slog.Attr) slog.Attr {
 			return slog.String(a.Key, string(RedactRequestBody(b)))
 		case json.RawMessage:
 			return slog.String(a.Key, string(RedactRequestBody(b)))
+		case error:
+			return slog.String(a.Key, BoundText(RedactSecrets(b.Error()), maxLogErrorRunes))
 		}
 	}
 	if proseKeys[key] {
 		return slog.String(a.Key, redactedSize(len(v.String())))
+	}
+	if v.Kind() == slog.KindString {
+		// Strings in logs often come from a model or a provider (a tool
+		// name, an error text): bounded, and with no key in them.
+		return slog.String(a.Key, BoundText(RedactSecrets(v.String()), maxLogStringRunes))
 	}
 	return slog.Attr{Key: a.Key, Value: v}
 }

@@ -18,8 +18,13 @@ func WriteScriptedReply(w http.ResponseWriter, status int, body string, stream b
 	if status == 0 {
 		status = http.StatusOK
 	}
+	if !stream || status != http.StatusOK {
+		writeEvalJSON(w, status, body)
+		return
+	}
+	// Split only when streaming: a large plain reply is sent as it is.
 	chunks, err := streamChunks(body)
-	if !stream || status != http.StatusOK || err != nil {
+	if err != nil {
 		writeEvalJSON(w, status, body)
 		return
 	}
@@ -36,6 +41,34 @@ func WriteScriptedReply(w http.ResponseWriter, status int, body string, stream b
 		}
 	}
 	_, _ = io.WriteString(w, "data: [DONE]\n\n")
+}
+
+// WriteCutStream answers a streaming request with the start of body as
+// server-sent events and then stops, as a dropped connection does: the
+// content arrives, but no finish reason, no usage and no [DONE].
+func WriteCutStream(w http.ResponseWriter, body string) {
+	chunks, err := streamChunks(body)
+	if err != nil {
+		writeEvalJSON(w, http.StatusInternalServerError, body)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	for _, c := range chunks {
+		var chunk struct {
+			Choices []struct {
+				FinishReason *string         `json:"finish_reason"`
+				Delta        json.RawMessage `json:"delta"`
+			} `json:"choices"`
+		}
+		if json.Unmarshal([]byte(c), &chunk) != nil || len(chunk.Choices) == 0 ||
+			string(chunk.Choices[0].Delta) == "{}" || chunk.Choices[0].FinishReason != nil && *chunk.Choices[0].FinishReason != "" {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", c); err != nil {
+			return
+		}
+	}
 }
 
 // WantsStream reports whether a chat completions request body asks to

@@ -341,14 +341,19 @@ func readScope(n *yaml.Node, servers []string, custom map[string][]string) (Tool
 
 // The most limits: accepts; beyond, a typo is likelier than a wish.
 const (
-	maxRoundsSetting = 16
-	maxBytesSetting  = 4 << 20
+	maxRoundsSetting    = 16
+	maxBytesSetting     = 4 << 20
+	maxToolCallsSetting = 64
 )
 
-// readLimits reads limits: {rounds, argument_bytes, output_bytes}.
+// limitNames are the keys limits: accepts.
+const limitNames = "rounds, argument_bytes, output_bytes, tool_calls, answer_bytes"
+
+// readLimits reads limits: {rounds, argument_bytes, output_bytes,
+// tool_calls (per reply), answer_bytes}.
 func readLimits(n *yaml.Node, s *Settings) error {
 	if n.Kind != yaml.MappingNode {
-		return lineError(n, "limits must say rounds, argument_bytes or output_bytes")
+		return lineError(n, "limits must say %s", limitNames)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -361,8 +366,12 @@ func readLimits(n *yaml.Node, s *Settings) error {
 			dst = &s.Limits.MaxArgumentBytes
 		case "output_bytes":
 			dst = &s.Limits.MaxOutputBytes
+		case "tool_calls":
+			dst, most = &s.Limits.MaxCallsPerRound, maxToolCallsSetting
+		case "answer_bytes":
+			dst = &s.Limits.MaxAnswerBytes
 		default:
-			return lineError(k, "unknown limit %q (rounds, argument_bytes, output_bytes)", k.Value)
+			return lineError(k, "unknown limit %q (%s)", k.Value, limitNames)
 		}
 		if err := v.Decode(dst); err != nil || *dst < 1 || *dst > most {
 			return lineError(v, "%s must be a whole number from 1 to %d", k.Value, most)

@@ -1,11 +1,15 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3/option"
 )
@@ -24,24 +28,101 @@ func (p *Provider) attemptStream(ctx context.Context, req CompletionRequest, tie
 		return nil, nil, err
 	}
 	var httpResp *http.Response
+	done := &doneWatcher{}
 	opts := append([]option.RequestOption{
 		option.WithJSONSet("stream_options", streamOptions),
 		option.WithResponseInto(&httpResp),
+		option.WithMiddleware(done.middleware),
 	}, extra...)
 	stream := p.service.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
-	var asm chunkAssembler
+	asm := chunkAssembler{maxContent: req.MaxAnswerBytes}
 	for stream.Next() {
 		chunk := stream.Current()
 		if delta := asm.add([]byte(chunk.RawJSON())); delta != "" && req.OnDelta != nil {
 			req.OnDelta(delta)
 		}
+		if asm.truncated {
+			// The answer is as long as it may be: the rest is not read,
+			// and the stream is closed (deferred) so the provider stops.
+			break
+		}
 	}
 	if err := stream.Err(); err != nil {
 		return nil, warnings, p.readableError(ctx, err, httpResp)
 	}
+	if !asm.truncated && asm.finish == "" && !done.seen() {
+		// No finish reason and no [DONE]: the connection ended in the
+		// middle of the answer, which must not pass for all of it.
+		return nil, warnings, &CutOffError{Partial: asm.content.String()}
+	}
 	c, err := decodeCompletion(asm.body(), slices.Concat(p.cfg.Quirks, req.Quirks))
+	if c != nil && asm.truncated {
+		c.Truncated = true
+	}
 	return c, warnings, err
+}
+
+// CutOffError is a streamed answer that stopped before the model finished:
+// the stream ended with no finish reason and no [DONE]. Partial is the
+// text that arrived, so the writer can still read it, marked as partial.
+type CutOffError struct {
+	Partial string
+}
+
+func (e *CutOffError) Error() string {
+	return fmt.Sprintf("the model's answer was cut off: the stream ended before the model finished (%d characters arrived, kept as a partial answer); ask again",
+		utf8.RuneCountInString(e.Partial))
+}
+
+// doneWatcher notes whether a stream's body carried the [DONE] event. The
+// SDK's stream ends the same way on [DONE] and on a closed connection, so
+// the body is watched on its way in.
+type doneWatcher struct{ body *doneBody }
+
+func (d *doneWatcher) middleware(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	resp, err := next(r)
+	if err == nil && resp != nil && resp.Body != nil {
+		// The line break in front lets a body that opens with the event
+		// match as one that has it on a later line.
+		d.body = &doneBody{ReadCloser: resp.Body, tail: []byte("\n")}
+		resp.Body = d.body
+	}
+	return resp, err
+}
+
+func (d *doneWatcher) seen() bool { return d.body != nil && d.body.done }
+
+// doneBody looks for a "data: [DONE]" line in what is read through it. The
+// event must start a line: "[DONE]" inside a JSON string cannot, since
+// the JSON of an event holds no raw line break.
+type doneBody struct {
+	io.ReadCloser
+	tail []byte // the end of what was read before, to match across reads
+	done bool
+}
+
+var doneMarks = [][]byte{[]byte("\ndata: [DONE]"), []byte("\ndata:[DONE]")}
+
+// doneTail is how much of one read is kept to match a mark split across
+// two reads.
+const doneTail = 16
+
+func (b *doneBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 && !b.done {
+		buf := append(b.tail, p[:n]...)
+		for _, m := range doneMarks {
+			if bytes.Contains(buf, m) {
+				b.done = true
+			}
+		}
+		if len(buf) > doneTail {
+			buf = buf[len(buf)-doneTail:]
+		}
+		b.tail = append([]byte(nil), buf...)
+	}
+	return n, err
 }
 
 // chunkAssembler rebuilds a chat completion from its stream chunks. It
@@ -59,6 +140,10 @@ type chunkAssembler struct {
 	calls      []*assembledCall
 	finish     string
 	usage      json.RawMessage
+	// maxContent bounds the content's bytes (0: no bound); truncated says
+	// the bound was reached and the rest of the text dropped.
+	maxContent int
+	truncated  bool
 }
 
 type assembledCall struct {
@@ -125,6 +210,10 @@ func (a *chunkAssembler) add(raw []byte) string {
 			a.sawContent = true
 			var s string
 			if json.Unmarshal(d, &s) == nil {
+				if a.maxContent > 0 && a.content.Len()+len(s) > a.maxContent {
+					s = cutToBytes(s, a.maxContent-a.content.Len())
+					a.truncated = true
+				}
 				a.content.WriteString(s)
 				delta += s
 			} else {
@@ -228,4 +317,19 @@ func (a *chunkAssembler) body() []byte {
 	}
 	b, _ := json.Marshal(out)
 	return b
+}
+
+// cutToBytes is the longest prefix of s of at most n bytes that does not
+// split a character.
+func cutToBytes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

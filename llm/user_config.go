@@ -76,6 +76,12 @@ func (s Settings) Under(book Settings) Settings {
 	if out.Limits.MaxOutputBytes == 0 {
 		out.Limits.MaxOutputBytes = s.Limits.MaxOutputBytes
 	}
+	if out.Limits.MaxCallsPerRound == 0 {
+		out.Limits.MaxCallsPerRound = s.Limits.MaxCallsPerRound
+	}
+	if out.Limits.MaxAnswerBytes == 0 {
+		out.Limits.MaxAnswerBytes = s.Limits.MaxAnswerBytes
+	}
 	if out.Rounds == 0 {
 		out.Rounds = s.Rounds
 	}

@@ -1,6 +1,7 @@
 package manuscript
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -597,6 +598,10 @@ func (p *Passages) Explicate(ctx context.Context, quote string, opt ExplicateOpt
 	// Ask for more than needed: hits on units being re-indexed by a
 	// concurrent Sync are skipped.
 	req := bleve.NewSearchRequestOptions(q, 2*limit, 0, false)
+	// Ties are broken by the document id, not by the order the index was
+	// filled in (which a parallel batch makes differ from one fresh cache
+	// to the next), so the same book gives the same candidates.
+	req.SortBy([]string{"-_score", "_id"})
 	res, err := p.idx.SearchInContext(ctx, req)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -610,9 +615,6 @@ func (p *Passages) Explicate(ctx context.Context, quote string, opt ExplicateOpt
 	}
 	snap := p.snap.Load()
 	for _, hit := range res.Hits {
-		if len(ex.Passages) == limit {
-			break
-		}
 		path, hash, i, ok := parseDocID(hit.ID)
 		if !ok {
 			continue
@@ -637,6 +639,20 @@ func (p *Passages) Explicate(ctx context.Context, quote string, opt ExplicateOpt
 			Score:    hit.Score,
 			Text:     p.excerpt(para.Text, termSet, PassageExcerptBytes),
 		})
+	}
+	// Best first; passages that score the same in the order of the
+	// book: by path, then by place in the chapter.
+	slices.SortStableFunc(ex.Passages, func(a, b Passage) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Range.Start, b.Range.Start)
+	})
+	if len(ex.Passages) > limit {
+		ex.Passages = ex.Passages[:limit]
 	}
 	source := ""
 	if ex.Source != nil {

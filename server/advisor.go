@@ -406,11 +406,18 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 		return nil, protocol.ErrRequestCancelled
 	}
 	if err != nil {
+		var cut *llm.CutOffError
+		if errors.As(err, &cut) {
+			prog.end(ctx, "cut off")
+			s.log.Warn("ask cut off", "err", err)
+			return nil, cutOffFailure(cut)
+		}
 		prog.end(ctx, "failed")
 		s.log.Warn("ask failed", "err", err)
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, askFailure(err, t.baseURL))
 	}
 	s.adv.remember(t.convID, res.ResponseID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
+	prog.flush(ctx)
 	prog.message(ctx, res.Answer)
 	prog.end(ctx, "answered")
 	out := askResult{Persona: res.Persona.ID, Answer: res.Answer, Evidence: []askEvidence{}, Proposals: []string{},
@@ -515,10 +522,12 @@ type askProgress struct {
 	round    int
 	text     strings.Builder
 	reported time.Time
+	// pending is streamed text not yet sent as a quire/askProgress delta.
+	pending strings.Builder
 }
 
-// deltaReportEvery spaces the $/progress reports of a streaming answer;
-// quire/askProgress still carries every piece.
+// deltaReportEvery spaces the notifications of a streaming answer: at
+// most ten a second of each kind.
 const deltaReportEvery = 100 * time.Millisecond
 
 func (s *Server) startAskProgress(ctx context.Context, clientToken json.RawMessage, title string) *askProgress {
@@ -551,6 +560,7 @@ func (p *askProgress) row(ctx context.Context, r askRow) {
 	if p.key == "" {
 		return
 	}
+	p.flush(ctx)
 	status := "ok"
 	if !r.OK {
 		status = "failed"
@@ -569,9 +579,12 @@ func (p *askProgress) row(ctx context.Context, r askRow) {
 	}
 }
 
-// delta passes on a piece of streamed reply text: every piece as
-// quire/askProgress {token, delta, round}, and the text so far as a
-// $/progress report, at most every deltaReportEvery.
+// delta passes on a piece of streamed reply text, coalesced: the pieces
+// go out as quire/askProgress {token, delta, round} and the text so far as
+// a $/progress report, each at most every deltaReportEvery (pieces that
+// come sooner wait for the next one, or for flush). A model streaming
+// megabytes a word at a time must not become hundreds of thousands of
+// notifications.
 func (p *askProgress) delta(ctx context.Context, round int, text string) {
 	if p.key == "" || text == "" {
 		return
@@ -581,22 +594,53 @@ func (p *askProgress) delta(ctx context.Context, round int, text string) {
 		p.mu.Unlock()
 		return
 	}
+	var flushed string
+	var flushedRound int
 	if round != p.round {
+		// A new round: what waits of the last one goes first.
+		flushed, flushedRound = p.pending.String(), p.round
+		p.pending.Reset()
 		p.round = round
 		p.text.Reset()
 	}
 	p.text.WriteString(text)
-	var report string
+	p.pending.WriteString(text)
+	var piece, report string
 	if time.Since(p.reported) >= deltaReportEvery {
 		p.reported = time.Now()
-		report = p.text.String()
+		piece, report = p.pending.String(), p.text.String()
+		p.pending.Reset()
 	}
 	p.mu.Unlock()
-	if err := p.s.conn.Notify(ctx, methodAskProgress, map[string]any{"token": p.token, "delta": text, "round": round}); err != nil {
-		p.s.log.Debug("ask progress not sent", "err", err)
-	}
+	p.sendDelta(ctx, flushedRound, flushed)
+	p.sendDelta(ctx, round, piece)
 	if report != "" {
 		p.message(ctx, report)
+	}
+}
+
+// flush sends the streamed text still waiting, before a row, the answer
+// or the end.
+func (p *askProgress) flush(ctx context.Context) {
+	if p.key == "" {
+		return
+	}
+	p.mu.Lock()
+	piece, round := p.pending.String(), p.round
+	p.pending.Reset()
+	ended := p.ended
+	p.mu.Unlock()
+	if !ended {
+		p.sendDelta(ctx, round, piece)
+	}
+}
+
+func (p *askProgress) sendDelta(ctx context.Context, round int, text string) {
+	if text == "" {
+		return
+	}
+	if err := p.s.conn.Notify(ctx, methodAskProgress, map[string]any{"token": p.token, "delta": text, "round": round}); err != nil {
+		p.s.log.Debug("ask progress not sent", "err", err)
 	}
 }
 
@@ -605,6 +649,7 @@ func (p *askProgress) message(ctx context.Context, msg string) {
 }
 
 func (p *askProgress) end(ctx context.Context, msg string) {
+	p.flush(ctx)
 	p.send(ctx, progressValue{Kind: "end", Message: msg})
 }
 

@@ -27,6 +27,9 @@ type fakeStep struct {
 	gate chan struct{}
 	// status, when set, is an error status sent with body.
 	status int
+	// cut streams body's content and stops without a finish reason or
+	// [DONE].
+	cut bool
 }
 
 // fakeLLM is an OpenAI-compatible chat completions server replaying a
@@ -71,6 +74,10 @@ func newFakeLLM(t *testing.T, steps ...fakeStep) *fakeLLM {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(step.status)
 			_, _ = io.WriteString(w, step.body)
+			return
+		}
+		if step.cut {
+			llm.WriteCutStream(w, step.body)
 			return
 		}
 		llm.WriteScriptedReply(w, http.StatusOK, step.body, llm.WantsStream(data))

@@ -1,11 +1,14 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"strings"
+
+	"go.lsp.dev/jsonrpc2"
 
 	"github.com/quire-ink/quire/llm"
 )
@@ -56,4 +59,24 @@ func providerFailure(pe *llm.ProviderError, baseURL string) string {
 		what = "refused the request; check the provider settings in quire.yaml"
 	}
 	return fmt.Sprintf("The model at %s %s (it said: %s).", baseURL, what, said)
+}
+
+// maxPartialInMessage bounds the partial answer quoted in the message of
+// a cut-off ask; the error's data carries all of it.
+const maxPartialInMessage = 2000
+
+// cutOffFailure is the error of an ask whose answer stopped mid-stream:
+// the message says so and quotes what arrived, marked partial, and the
+// error's data holds it whole as {"partial": text}.
+func cutOffFailure(cut *llm.CutOffError) *jsonrpc2.Error {
+	msg := "The model's answer was cut off before it finished: the connection ended in the middle of it. Ask again for the whole answer."
+	if p := strings.TrimSpace(cut.Partial); p != "" {
+		msg += "\n\nWhat arrived (partial):\n" + llm.BoundText(p, maxPartialInMessage)
+	}
+	e := jsonrpc2.NewError(jsonrpc2.InternalError, msg)
+	if data, err := json.Marshal(map[string]string{"partial": cut.Partial}); err == nil {
+		raw := json.RawMessage(data)
+		e.Data = &raw
+	}
+	return e
 }

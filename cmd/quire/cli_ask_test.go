@@ -218,3 +218,71 @@ func TestAskStreamsTheAnswerToTheTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestAskErrorNeverShowsTheKey: a provider whose 401 echoes the key gets
+// the refusal told on stderr, without the key.
+func TestAskErrorNeverShowsTheKey(t *testing.T) {
+	book, cache := sampleProject(t)
+	const key = "qk9Zt7LmW2xR4vB8nP6cH3"
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = model.Close() })
+	model.Load([]llm.EvalStep{{Status: http.StatusUnauthorized,
+		Body: `{"error":{"message":"Incorrect API key provided: ` + key + `.","type":"invalid_request_error","code":"invalid_api_key"}}`}})
+	t.Setenv("HOSTILE_TEST_KEY", key)
+	stdout, stderr, err := run(t, "ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
+		"--api-key-env", "HOSTILE_TEST_KEY", "-v", "Eyes?")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "401")
+	for _, text := range []string{err.Error(), stdout, stderr} {
+		assert.NotContains(t, text, key)
+		assert.NotContains(t, text, key[:8])
+	}
+}
+
+// TestAskCutStreamFails: a streamed answer that stops before the model
+// finished exits with an error, the partial text marked as such.
+func TestAskCutStreamFails(t *testing.T) {
+	book, cache := sampleProject(t)
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = model.Close() })
+	partial := "Her eyes are green in the codex and in chapter five they are"
+	body, err := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": "fake",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "", "message": map[string]any{"role": "assistant", "content": partial}}}})
+	require.NoError(t, err)
+	model.Load([]llm.EvalStep{{Body: string(body), Cut: true}})
+	out, _, err := run(t, "ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
+		"--persona", "continuity-editor", "--stream", "Eyes?")
+	require.Error(t, err, "a cut answer is not an answer")
+	assert.Contains(t, err.Error(), "the model's answer was cut off")
+	assert.Contains(t, out, partial)
+	assert.Contains(t, out, "[partial: the model's answer was cut off here]")
+}
+
+// TestAskVerboseBoundsModelStrings: a model's 10,000-character tool name
+// is cut to 200 characters in every -v line (trace rows, logged bodies).
+func TestAskVerboseBoundsModelStrings(t *testing.T) {
+	book, cache := sampleProject(t)
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = model.Close() })
+	name := strings.Repeat("n", 10_000)
+	call, err := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": "fake",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls", "message": map[string]any{"role": "assistant", "content": nil,
+			"tool_calls": []any{map[string]any{"id": "c1", "type": "function", "function": map[string]any{"name": name, "arguments": "{}"}}}}}}})
+	require.NoError(t, err)
+	answer, err := json.Marshal(map[string]any{"id": "y", "object": "chat.completion", "created": 1, "model": "fake",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": "Done."}}}})
+	require.NoError(t, err)
+	model.Load([]llm.EvalStep{{Body: string(call)}, {Body: string(answer)}})
+	_, stderr, err := run(t, "ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
+		"--persona", "continuity-editor", "-v", "Eyes?")
+	require.NoError(t, err)
+	require.Contains(t, stderr, "round 1")
+	// quire's own request (the tool schemas) may make a long line; the
+	// model's string may not.
+	for _, line := range strings.Split(stderr, "\n") {
+		assert.NotContains(t, line, strings.Repeat("n", 201), "a -v line: %.120s…", line)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,4 +184,35 @@ func TestMCPInProcessEndsAtEOF(t *testing.T) {
 	stdout, stderr, err := run(t, "mcp", "--project", book, cache)
 	require.NoError(t, err, stderr)
 	assert.Empty(t, stdout)
+}
+
+// TestMCPAnswersRequestsInFlightAtEOF: a client that sends its calls and
+// closes stdin at once still gets every answer.
+func TestMCPAnswersRequestsInFlightAtEOF(t *testing.T) {
+	book, cache := sampleProject(t)
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}` + "\n")
+	const calls = 20
+	for i := 1; i <= calls; i++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_codex","arguments":{"query":"harbor %d"}}}`+"\n", i, i)
+	}
+	var out, errOut bytes.Buffer
+	cmd := newRootCommand(strings.NewReader(in.String()), &out, &errOut)
+	cmd.SetArgs([]string{"mcp", "--project", book, cache})
+	require.NoError(t, cmd.ExecuteContext(context.Background()), errOut.String())
+	answered := map[int]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID     *int            `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+		if m.ID != nil && len(m.Result) > 0 {
+			answered[*m.ID] = true
+		}
+	}
+	for i := 0; i <= calls; i++ {
+		assert.True(t, answered[i], "request %d answered", i)
+	}
 }

@@ -243,7 +243,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				if !r.OK {
 					status = r.Code
 				}
-				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, r.Tool, r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
+				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, llm.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
 			}
 		}},
 	}
@@ -276,6 +276,10 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	res, err := llm.Ask(ctx, in)
 	if streamed {
 		fmt.Fprintln(o.stdout)
+	}
+	if cut := (*llm.CutOffError)(nil); errors.As(err, &cut) && streamed {
+		// What arrived is on the terminal already: mark it as partial.
+		fmt.Fprintln(o.stdout, "[partial: the model's answer was cut off here]")
 	}
 	if err != nil {
 		return err
@@ -315,7 +319,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				fmt.Fprintf(o.stderr, "  read %s %s\n", p, e.Hashes[i])
 			}
 			if !e.OK {
-				fmt.Fprintf(o.stderr, "  %s failed: %s\n", e.Tool, e.Code)
+				fmt.Fprintf(o.stderr, "  %s failed: %s\n", llm.BoundText(e.Tool, 200), e.Code)
 			}
 		}
 	}

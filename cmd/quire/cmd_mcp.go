@@ -108,7 +108,9 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		logger.Info("mcp: serving", "entries", b.store.Catalog().Len(), "tools", len(reg.Names()))
 	}
 	srv := llm.NewMCPServer(reg, llm.Limits{}, llm.MCPOptions{Logger: logger, Proposals: proposals})
-	err = srv.Run(ctx, o.transport())
+	// Requests still in flight when the client closes stdin are answered
+	// before the session ends (for at most llm.DefaultMCPDrainWait).
+	err = srv.Run(ctx, llm.DrainingTransport(o.transport(), llm.DefaultMCPDrainWait))
 	switch {
 	case err == nil, errors.Is(err, io.EOF):
 		// The client closed stdin: the session is over.
