@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -50,15 +51,33 @@ const maxMappingKeys = 1000
 // YAML library finds repeated keys by comparing every key with every
 // other and keeps an error for each, so such a file would cost time and
 // memory quadratic in its size; here a set makes it linear. The error
-// names the lines, as the library's would.
-func CheckSettingsYAML(doc *yaml.Node) error {
+// names the lines, as the library's would. The values of the top-level
+// keys in own are left to their own parser (advisor actions set aside
+// only the action at fault).
+func CheckSettingsYAML(doc *yaml.Node, own ...string) error {
 	if doc == nil {
 		return nil
+	}
+	var skip *yaml.Node
+	if top := doc; len(own) > 0 {
+		if top.Kind == yaml.DocumentNode && len(top.Content) > 0 {
+			top = top.Content[0]
+		}
+		if top.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(top.Content); i += 2 {
+				if slices.Contains(own, top.Content[i].Value) {
+					skip = top.Content[i+1]
+				}
+			}
+		}
 	}
 	stack := []*yaml.Node{doc}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if n == skip {
+			continue
+		}
 		if n.Kind == yaml.MappingNode {
 			seen := make(map[string]int, min(len(n.Content)/2, maxMappingKeys))
 			for i := 0; i+1 < len(n.Content); i += 2 {

@@ -14,8 +14,6 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/quire-ink/quire/codex"
 )
 
 // An advisor action is a named, reusable ask that the server offers as a
@@ -390,10 +388,6 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 	node = resolveAlias(node)
 	if node == nil || node.Kind == 0 {
 		return nil, nil
-	}
-	if err := codex.CheckSettingsYAML(node); err != nil {
-		line, msg := yamlErrorLine(err)
-		return nil, []ActionProblem{actionError(SourceQuireYAML, line, "%s", msg)}
 	}
 	if node.Kind == yaml.DocumentNode {
 		if len(node.Content) == 0 {

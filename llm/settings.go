@@ -416,7 +416,7 @@ func checkSettingsText(data []byte) error {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("quire.yaml: %w", err)
 	}
-	if err := codex.CheckSettingsYAML(&doc); err != nil {
+	if err := codex.CheckSettingsYAML(&doc, "actions"); err != nil {
 		return fmt.Errorf("quire.yaml: %w", err)
 	}
 	return nil

@@ -76,7 +76,7 @@ func parseBookConfig(data []byte) (bookConfig, []configProblem) {
 		fail(fmt.Errorf("quire.yaml: %w", err))
 		return c, problems
 	}
-	if err := codex.CheckSettingsYAML(&doc); err != nil {
+	if err := codex.CheckSettingsYAML(&doc, "actions"); err != nil {
 		fail(fmt.Errorf("quire.yaml: %w", err))
 		return c, problems
 	}
@@ -255,7 +255,13 @@ func configDiagnostics(text string) []protocol.Diagnostic {
 	lines := newLineIndex(text)
 	rejected := hasErrors(problems)
 	var out []protocol.Diagnostic
-	for _, prob := range problems {
+	for i, prob := range problems {
+		if i == codex.MaxProblemsPerFile {
+			// As for codex files: the first ones, then how many more.
+			out = append(out, protocol.Diagnostic{Range: lines.lineRange(prob.line), Severity: protocol.DiagnosticSeverityWarning, Source: "quire", Code: codex.CodeTooManyProblems,
+				Message: fmt.Sprintf("%d more problems in this file are not listed; fix the ones above first", len(problems)-i)})
+			break
+		}
 		r := lines.lineRange(prob.line)
 		msg := prob.message
 		if rejected && prob.severity == protocol.DiagnosticSeverityError && !prob.local {

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 func TestParseBookConfig(t *testing.T) {
@@ -214,4 +216,13 @@ func TestCodexGlobsApplyWithoutARestart(t *testing.T) {
 	}
 	c.call(methodLookup, map[string]any{"name": "Quay of Lanterns"}, &found)
 	assert.Empty(t, found.Results)
+}
+
+// A quire.yaml with thousands of bad actions lists the first problems and
+// how many more, as codex files do.
+func TestConfigDiagnosticsAreCapped(t *testing.T) {
+	text := "actions:\n  - id: a\n" + strings.Repeat("    x: y\n", 3000)
+	diags := configDiagnostics(text)
+	require.Len(t, diags, codex.MaxProblemsPerFile+1)
+	assert.Contains(t, diags[len(diags)-1].Message, "more problems in this file are not listed")
 }
