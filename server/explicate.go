@@ -46,7 +46,7 @@ func (x *passageIndex) open(ctx context.Context, proj *project, opts Options) (*
 	}
 	var p *manuscript.Passages
 	err := codex.ErrIndexLocked
-	if dir != "" && !proj.inMemory {
+	if dir != "" && !proj.inMemory.Load() {
 		p, err = manuscript.OpenPassages(ctx, dir, popts)
 	}
 	if errors.Is(err, codex.ErrIndexLocked) {
