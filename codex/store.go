@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -258,6 +259,8 @@ func (s *Store) openCache() error {
 	if insideProject(s.root, dir) {
 		return fmt.Errorf("%w: cache folder %s is inside the project %s; quire writes nothing into a book project", errCacheInProject, dir, s.root)
 	}
+	// Said in the message when the folder cannot even be made.
+	s.report.CacheDir = dir
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create cache folder: %w", err)
 	}
@@ -344,6 +347,7 @@ var errCacheInProject = errors.New("cache folder inside the project")
 // s.mu must be held, or the store not yet shared.
 func (s *Store) toMemory(ctx context.Context, cause error) error {
 	dir := s.cacheDir
+	wanted := cmp.Or(dir, s.report.CacheDir)
 	if dir != "" {
 		// bleve tells of failed writes only by counting them: a write of
 		// our own finds the operating system's reason.
@@ -374,7 +378,7 @@ func (s *Store) toMemory(ctx context.Context, cause error) error {
 		_ = s.wipe()
 	}
 	s.closeCache()
-	why := cacheFailure(dir, cause)
+	why := cacheFailure(wanted, cause)
 	if s.fallback.CompareAndSwap(nil, &why) && s.opts.OnFallback != nil {
 		s.opts.OnFallback(why)
 	}

@@ -31,7 +31,8 @@ func runWithCache(t *testing.T, cache string, args ...string) (stdout, stderr st
 	return out.String(), errOut.String(), code
 }
 
-// requireCommandsWorkInMemory runs index, lookup and search on book with
+// requireCommandsWorkInMemory runs index, lookup, search and explicate
+// (whose manuscript index lives in the same cache) on book with
 // the given cache: each answers, exits 0 and warns on stderr that the
 // index is in memory and why. name is an entry of the book.
 func requireCommandsWorkInMemory(t *testing.T, book, cache, why, name string) {
@@ -43,6 +44,7 @@ func requireCommandsWorkInMemory(t *testing.T, book, cache, why, name string) {
 		{args: []string{"index", "--project", book}, want: "Index: in memory"},
 		{args: []string{"lookup", "--project", book, name}, want: name},
 		{args: []string{"search", "--project", book, name}, want: name},
+		{args: []string{"explicate", "--project", book, name + " rang the bell"}, want: "manuscript/"},
 	} {
 		t.Run(tt.args[0], func(t *testing.T) {
 			stdout, stderr, code := runWithCache(t, cache, tt.args...)
