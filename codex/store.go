@@ -50,7 +50,8 @@ type Options struct {
 	// (a full, read-only or vanished disk, a failing index library) and
 	// the store moves its index into memory, with a sentence for the
 	// writer saying why. It may be called during Open, and later from the
-	// watcher's goroutine; Report and Fallback say the same afterwards.
+	// watcher's goroutine, while the store is busy: it must not call the
+	// store back. Report and Fallback say the same afterwards.
 	OnFallback func(reason string)
 }
 

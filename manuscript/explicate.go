@@ -459,6 +459,9 @@ feed:
 	if err == nil {
 		err = <-errs
 	}
+	if err == nil {
+		err = p.waitPersisted(ctx)
+	}
 	if err != nil {
 		// Some batches may have landed: read back what the index holds,
 		// so the next Sync starts from the truth.
@@ -503,7 +506,8 @@ func (p *Passages) writeManifest(paths []string) error {
 // batch replaces the paragraphs of units and drops those of removed in
 // one atomic bleve batch. p.states is only read here: apply updates it
 // once every batch has landed.
-func (p *Passages) batch(ctx context.Context, units []*indexedUnit, removed []string) (int, error) {
+func (p *Passages) batch(ctx context.Context, units []*indexedUnit, removed []string) (_ int, err error) {
+	defer guardBatch(&err)() // runs on apply's workers
 	b := p.idx.NewBatch()
 	dropOld := func(path string) {
 		if old, ok := p.states[path]; ok {

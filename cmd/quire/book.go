@@ -85,7 +85,8 @@ func (g *globalOptions) openPassages(ctx context.Context, b *book) (*manuscript.
 		}
 	}
 	if err != nil && ctx.Err() == nil {
-		return inMemory(fmt.Sprintf("the manuscript index could not be written to the cache (%v); using a temporary in-memory index", err))
+		return inMemory(fmt.Sprintf("quire's manuscript index could not be saved in its cache folder (%v). "+
+			"This run keeps it in memory; free some disk space or make the cache folder writable.", err))
 	}
 	return p, err
 }

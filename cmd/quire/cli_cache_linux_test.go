@@ -69,3 +69,20 @@ func TestCommandsWorkOnAReadOnlyCacheDisk(t *testing.T) {
 	book, _ := sampleProject(t)
 	requireCommandsWorkInMemory(t, book, disk, "is on a read-only disk", "Teodora Quill")
 }
+
+// explicate keeps the manuscript's paragraphs in the same cache: a codex
+// that fits the disk and chapters that do not made bleve panic in the
+// passage index's workers. Now explicate answers from memory and warns.
+func TestExplicateOnAFullCacheDisk(t *testing.T) {
+	disk := smallDisk(t, "1m", false)
+	c, err := corpus.Generate(context.Background(), filepath.Join(t.TempDir(), "book"),
+		corpus.Options{Entries: 50, Chapters: 150})
+	require.NoError(t, err)
+
+	stdout, stderr, code := runWithCache(t, disk, "explicate", "--project", c.Root, "the tide lamp by the harbor")
+	require.Equal(t, 0, code, "stderr: %s", stderr)
+	assert.Contains(t, stdout, "manuscript/")
+	assert.NotContains(t, stderr, "panic")
+	assert.Contains(t, stderr, "quire: warning: quire's manuscript index could not be saved")
+	assert.Contains(t, stderr, "keeps it in memory")
+}

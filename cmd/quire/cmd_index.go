@@ -45,7 +45,7 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	s, err := o.openStoreAt(cmd.Context(), dir, codex.Options{Progress: bar.update, Globs: globs})
+	s, err := o.openStoreAt(cmd.Context(), dir, codex.Options{Progress: bar.update, Globs: globs}, false)
 	bar.finish()
 	if err != nil {
 		return err
