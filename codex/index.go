@@ -348,6 +348,9 @@ func (ix *bleveIndex) failures() (n uint64) {
 	var err error
 	defer guard(&err, "index stats")()
 	stats, _ := ix.idx.StatsMap()["index"].(map[string]any)
-	n, _ = stats["TotOnErrors"].(uint64)
-	return n
+	// Only failed persists and merges: other errors bleve counts (an old
+	// file it could not remove) say nothing of the disk taking writes.
+	persist, _ := stats["TotPersistLoopErr"].(uint64)
+	merge, _ := stats["TotFileMergeLoopErr"].(uint64)
+	return persist + merge
 }

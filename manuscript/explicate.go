@@ -459,9 +459,6 @@ feed:
 	if err == nil {
 		err = <-errs
 	}
-	if err == nil {
-		err = p.waitPersisted(ctx)
-	}
 	if err != nil {
 		// Some batches may have landed: read back what the index holds,
 		// so the next Sync starts from the truth.
@@ -488,7 +485,8 @@ feed:
 	} else {
 		p.manifest = union
 	}
-	return int(indexed.Load()), nil
+	// Everything above is on disk before Sync returns (passageConfig).
+	return int(indexed.Load()), p.waitPersisted(ctx)
 }
 
 func (p *Passages) writeManifest(paths []string) error {

@@ -39,8 +39,11 @@ func (p *Passages) failures() (n uint64) {
 	var err error
 	defer guardBatch(&err)()
 	stats, _ := p.idx.StatsMap()["index"].(map[string]any)
-	n, _ = stats["TotOnErrors"].(uint64)
-	return n
+	// Only failed persists and merges: other errors bleve counts (an old
+	// file it could not remove) say nothing of the disk taking writes.
+	persist, _ := stats["TotPersistLoopErr"].(uint64)
+	merge, _ := stats["TotFileMergeLoopErr"].(uint64)
+	return persist + merge
 }
 
 // waitPersisted waits until every batch sent to a disk index so far is
