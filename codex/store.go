@@ -182,7 +182,7 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		// Another quire holding the cache, and a cache folder inside the
 		// book, are the caller's to settle; any other failure is the
 		// disk's, and the book opens with its index in memory.
-		if errors.Is(err, ErrIndexLocked) || errors.Is(err, errCacheInProject) {
+		if errors.Is(err, ErrIndexLocked) || errors.As(err, new(cacheInProjectError)) {
 			s.closeCache()
 			return nil, err
 		}
@@ -258,7 +258,7 @@ func (s *Store) openCache() error {
 		return fmt.Errorf("cache folder %s: %w", dir, err)
 	}
 	if insideProject(s.root, dir) {
-		return fmt.Errorf("%w: cache folder %s is inside the project %s; quire writes nothing into a book project", errCacheInProject, dir, s.root)
+		return cacheInProjectError{dir: dir, root: s.root}
 	}
 	// Said in the message when the folder cannot even be made.
 	s.report.CacheDir = dir
@@ -337,9 +337,13 @@ func (s *Store) openCache() error {
 	return writeMeta(dir, s.root)
 }
 
-// errCacheInProject refuses a cache folder inside the book: quire
-// writes nothing there, not even as a fallback.
-var errCacheInProject = errors.New("cache folder inside the project")
+// cacheInProjectError refuses a cache folder inside the book: quire
+// writes nothing there, and it is no disk failure to fall back from.
+type cacheInProjectError struct{ dir, root string }
+
+func (e cacheInProjectError) Error() string {
+	return fmt.Sprintf("cache folder %s is inside the project %s; quire writes nothing into a book project", e.dir, e.root)
+}
 
 // toMemory gives up the cache after it failed with cause: the disk index
 // is closed and its files removed (on a full disk that frees what it
@@ -1065,8 +1069,9 @@ func (s *Store) read(c candidate) readResult {
 
 // Save writes the store's state to the cache, if anything changed since
 // the last save. In memory it does nothing. A cache that no longer takes
-// writes (full, read-only, deleted) moves the index into memory: Save
-// then reports that, and the store keeps working.
+// writes (full, read-only, deleted) moves the index into memory: the
+// writer hears of it through OnFallback, Save returns nil, and the store
+// keeps working.
 func (s *Store) Save() error {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
@@ -1079,7 +1084,7 @@ func (s *Store) Save() error {
 	// bleve writes segments in its own goroutines and tells no caller
 	// when that fails; its error count says the disk stopped taking them.
 	if n := s.index.Load().failures(); n > 0 {
-		err := s.toMemory(context.Background(), fmt.Errorf("the index could not be written to %s (%d failed writes)", dir, n))
+		err := s.toMemory(context.Background(), fmt.Errorf("the index could not be saved (%d failed attempts)", n))
 		s.mu.Unlock()
 		return err
 	}
