@@ -46,6 +46,12 @@ func requireToldInMemory(t *testing.T, c *testClient, why string) {
 		return len(told) > 0
 	}, 30*time.Second, 50*time.Millisecond, "a showMessage says the index is in memory")
 	require.Len(t, told, 1, "told once")
+	require.Eventually(t, func() bool {
+		var st statusResult
+		c.call(methodStatus, nil, &st)
+		return len(st.Books) == 1 && st.Books[0].State == stateReady &&
+			strings.Contains(st.Books[0].Message, "index kept in memory")
+	}, 30*time.Second, 50*time.Millisecond, "quire/status says the book is ready, its index in memory, for a status bar")
 	assert.Equal(t, protocol.MessageTypeWarning, told[0].Type)
 	assert.Contains(t, told[0].Message, why)
 	for _, m := range c.shownMessages() {

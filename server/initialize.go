@@ -87,6 +87,7 @@ func (s *Server) initialized(context.Context, json.RawMessage) error {
 func (s *Server) loadProject(p *project) {
 	p.onCacheFailure = func(why string) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+why)
+		s.publishStatus(s.ctx, p)
 	}
 	s.publishStatus(s.ctx, p)
 	// No "quire:" in the title: editors (Helix) put the server's name first.
