@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -23,6 +24,9 @@ import (
 
 // ErrIndexLocked means another process holds the project's index open.
 var ErrIndexLocked = errors.New("index is in use by another quire process")
+
+// ErrIndexFailed marks a panic inside the index library, recovered.
+var ErrIndexFailed = errors.New("the index library failed")
 
 // Analyzer and field names of the index mapping. Changing any of them, or
 // what a document holds, requires a new SchemaVersion.
@@ -49,6 +53,9 @@ const indexBatchSize = 1000
 // bleveIndex is the full-text index of the codex.
 type bleveIndex struct {
 	idx bleve.Index
+	// disk says idx persists to files: apply then waits for its batches
+	// to reach the disk, and reports when they cannot.
+	disk bool
 }
 
 func indexMapping() (*mapping.IndexMappingImpl, error) {
@@ -152,19 +159,23 @@ func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, creat
 	// bbolt and zap map index files into memory; a truncated file then
 	// faults instead of failing. Turn that into an error, so the caller
 	// rebuilds rather than the process dying.
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			ix, created, err = nil, false, fmt.Errorf("open index %s: damaged files: %v", dir, r)
-		}
-	}()
-	cfg := map[string]any{"bolt_timeout": boltTimeout.String()}
+	defer guard(&err, "open index "+dir+": damaged files")()
+	cfg := map[string]any{
+		"bolt_timeout": boltTimeout.String(),
+		// With safe batches scorch's Batch waits for the segment to be
+		// persisted and, when that fails (a full disk), closes a segment
+		// it has already made part of the index: the next batch, search
+		// or background merge then panics on it (a nil map in zapx), the
+		// last in a goroutine no one can recover. Unsafe batches never
+		// close it; apply waits for persistence itself (persisted).
+		"unsafe_batch": true,
+	}
 	if _, statErr := os.Stat(dir); statErr == nil {
 		idx, err := bleve.OpenUsing(dir, cfg)
 		if err != nil {
 			return nil, false, lockedOr(fmt.Errorf("open index %s: %w", dir, err))
 		}
-		return &bleveIndex{idx: idx}, false, nil
+		return &bleveIndex{idx: idx, disk: true}, false, nil
 	}
 	m, err := indexMapping()
 	if err != nil {
@@ -174,7 +185,7 @@ func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, creat
 	if err != nil {
 		return nil, false, lockedOr(fmt.Errorf("create index %s: %w", dir, err))
 	}
-	return &bleveIndex{idx: idx}, true, nil
+	return &bleveIndex{idx: idx, disk: true}, true, nil
 }
 
 // lockedOr reports a bolt lock timeout as ErrIndexLocked. bleve formats
@@ -185,6 +196,27 @@ func lockedOr(err error) error {
 		return fmt.Errorf("%w (%v)", ErrIndexLocked, err)
 	}
 	return err
+}
+
+// guard turns a panic or a memory fault into an error. bleve and its
+// segment code panic on some write failures (on a full disk a segment is
+// left half loaded, with a nil cache map) and fault on truncated mapped
+// files; either is a failing disk, not a reason to end the process, so
+// callers get an error and fall back to memory. It is used as
+//
+//	defer guard(&err, "what failed")()
+//
+// at the top of a function with a named error result: the call turns
+// faults into panics for the current goroutine until the function
+// returns, and the deferred closure recovers.
+func guard(err *error, what string) func() {
+	old := debug.SetPanicOnFault(true)
+	return func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			*err = fmt.Errorf("%s: %w: %v", what, ErrIndexFailed, r)
+		}
+	}
 }
 
 // indexWorkers is how many batches are analyzed and built at once. Two
@@ -209,11 +241,15 @@ func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []str
 	}
 	work := make(chan chunk)
 	errs := make(chan error, indexWorkers)
+	// Each batch sent to a disk index reports here once persisted.
+	persisted := make(chan error, len(chunks))
+	var sent atomic.Int64
+	failedBefore := ix.failures()
 	var wg sync.WaitGroup
 	for range min(indexWorkers, len(chunks)) {
 		wg.Go(func() {
 			for c := range work {
-				if err := ix.batch(ctx, c.upserts, c.deletes); err != nil {
+				if err := ix.batch(ctx, c.upserts, c.deletes, persisted, &sent); err != nil {
 					errs <- err
 					return
 				}
@@ -235,11 +271,44 @@ feed:
 	if err == nil {
 		err = <-errs
 	}
+	if err == nil && ix.disk {
+		err = ix.waitPersisted(ctx, persisted, int(sent.Load()), failedBefore)
+	}
 	return err
 }
 
-func (ix *bleveIndex) batch(ctx context.Context, upserts []*Entry, deletes []string) error {
+// waitPersisted waits until n batches have reached the disk. bleve keeps
+// retrying a write that fails, and counts each failure: one more than
+// before the batches were sent means the disk does not take them.
+func (ix *bleveIndex) waitPersisted(ctx context.Context, persisted <-chan error, n int, failedBefore uint64) error {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for n > 0 {
+		select {
+		case err := <-persisted:
+			if err != nil {
+				return fmt.Errorf("write index: %w", err)
+			}
+			n--
+		case <-tick.C:
+			if ix.failures() > failedBefore {
+				return fmt.Errorf("the index could not be saved (%d failed attempts)", ix.failures()-failedBefore)
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// batch runs on the workers of apply: a panic in bleve is recovered on
+// the goroutine it happens in, or it would end the process.
+func (ix *bleveIndex) batch(ctx context.Context, upserts []*Entry, deletes []string, persisted chan<- error, sent *atomic.Int64) (err error) {
+	defer guard(&err, "index batch")()
 	b := ix.idx.NewBatch()
+	if ix.disk {
+		b.SetPersistedCallback(func(err error) { persisted <- err })
+	}
 	for _, id := range deletes {
 		b.Delete(id)
 	}
@@ -254,12 +323,35 @@ func (ix *bleveIndex) batch(ctx context.Context, upserts []*Entry, deletes []str
 	if b.Size() == 0 {
 		return nil
 	}
+	if ix.disk {
+		sent.Add(1)
+	}
 	if err := ix.idx.Batch(b); err != nil {
 		return fmt.Errorf("index batch: %w", err)
 	}
 	return nil
 }
 
-func (ix *bleveIndex) count() (uint64, error) { return ix.idx.DocCount() }
+func (ix *bleveIndex) count() (n uint64, err error) {
+	defer guard(&err, "count index documents")()
+	return ix.idx.DocCount()
+}
 
-func (ix *bleveIndex) close() error { return ix.idx.Close() }
+func (ix *bleveIndex) close() (err error) {
+	defer guard(&err, "close index")()
+	return ix.idx.Close()
+}
+
+// failures counts the errors bleve met in its own goroutines (persisting
+// and merging segments), which it reports nowhere else: a rising count
+// on a disk index means the disk no longer takes its writes.
+func (ix *bleveIndex) failures() (n uint64) {
+	var err error
+	defer guard(&err, "index stats")()
+	stats, _ := ix.idx.StatsMap()["index"].(map[string]any)
+	// Only failed persists and merges: other errors bleve counts (an old
+	// file it could not remove) say nothing of the disk taking writes.
+	persist, _ := stats["TotPersistLoopErr"].(uint64)
+	merge, _ := stats["TotFileMergeLoopErr"].(uint64)
+	return persist + merge
+}

@@ -39,7 +39,8 @@ const (
 
 // search runs q over name, aliases, title, type, path, summary and body
 // and returns entry IDs with scores, best first.
-func (ix *bleveIndex) search(ctx context.Context, q string, opt SearchOptions) ([]scoredID, error) {
+func (ix *bleveIndex) search(ctx context.Context, q string, opt SearchOptions) (ids []scoredID, err error) {
+	defer guard(&err, "search index")()
 	norm := Normalize(q)
 	if norm == "" {
 		return nil, ErrEmptyQuery

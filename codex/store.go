@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -44,6 +46,13 @@ type Options struct {
 	// Globs, when set, are the only places codex entries are looked for
 	// (quire.yaml's codex:); a soul.md goes with its entry.
 	Globs []string
+	// OnFallback, when set, is called once if the cache cannot be used
+	// (a full, read-only or vanished disk, a failing index library) and
+	// the store moves its index into memory, with a sentence for the
+	// writer saying why. It may be called during Open, and later from the
+	// watcher's goroutine, while the store is busy: it must not call the
+	// store back. Report and Fallback say the same afterwards.
+	OnFallback func(reason string)
 }
 
 func (o Options) withDefaults() Options {
@@ -66,6 +75,9 @@ func (o Options) withDefaults() Options {
 type OpenReport struct {
 	// CacheDir is where the index lives; empty in memory.
 	CacheDir string `json:"cacheDir,omitempty"`
+	// Fallback, when set, says why the index is in memory although a
+	// cache folder was asked for (see Options.OnFallback).
+	Fallback string `json:"fallback,omitempty"`
 	// Rebuilt is true when the index was built from scratch, and Reason
 	// says why (missing, stale schema, corrupt, …).
 	Rebuilt bool   `json:"rebuilt"`
@@ -109,13 +121,16 @@ type Store struct {
 	watching  chan struct{}
 	watchOnce sync.Once
 	log       *slog.Logger
-	cacheDir  string
-	lock      *cacheLock // held while the cache folder is open
-	index     *bleveIndex
-	catalog   atomic.Pointer[Catalog]
-	report    OpenReport
+	// index is swapped for one in memory when the cache fails; searches
+	// read it without the lock.
+	index    atomic.Pointer[bleveIndex]
+	fallback atomic.Pointer[string] // why the index moved into memory
+	catalog  atomic.Pointer[Catalog]
+	report   OpenReport
 
 	mu        sync.Mutex // guards everything below
+	cacheDir  string     // empty when the index is in memory
+	lock      *cacheLock // held while the cache folder is open
 	ignore    *Ignore
 	files     map[string]fileState
 	entries   map[string]*Entry // attached to their souls
@@ -157,13 +172,24 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		skipped:   map[string][]Problem{},
 	}
 	if opts.InMemory {
-		if s.index, err = newMemoryIndex(); err != nil {
+		ix, err := newMemoryIndex()
+		if err != nil {
+			return nil, err
+		}
+		s.index.Store(ix)
+		s.report.Rebuilt, s.report.Reason = true, "in memory"
+	} else if err := s.openCache(); err != nil {
+		// Another quire holding the cache, and a cache folder inside the
+		// book, are the caller's to settle; any other failure is the
+		// disk's, and the book opens with its index in memory.
+		if errors.Is(err, ErrIndexLocked) || errors.As(err, new(cacheInProjectError)) {
+			s.closeCache()
+			return nil, err
+		}
+		if err := s.toMemory(ctx, err); err != nil {
 			return nil, err
 		}
 		s.report.Rebuilt, s.report.Reason = true, "in memory"
-	} else if err := s.openCache(); err != nil {
-		_ = s.lock.release()
-		return nil, err
 	} else {
 		s.log.Debug("codex cache opened", "rebuild", s.report.Rebuilt)
 	}
@@ -179,8 +205,8 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds())
 	building.Wait()
 	if err != nil {
-		_ = s.index.close()
-		_ = s.lock.release()
+		_ = s.index.Load().close()
+		s.closeCache()
 		return nil, err
 	}
 	if warm == nil {
@@ -232,8 +258,10 @@ func (s *Store) openCache() error {
 		return fmt.Errorf("cache folder %s: %w", dir, err)
 	}
 	if insideProject(s.root, dir) {
-		return fmt.Errorf("cache folder %s is inside the project %s; quire writes nothing into a book project", dir, s.root)
+		return cacheInProjectError{dir: dir, root: s.root}
 	}
+	// Said in the message when the folder cannot even be made.
+	s.report.CacheDir = dir
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create cache folder: %w", err)
 	}
@@ -277,7 +305,7 @@ func (s *Store) openCache() error {
 		}
 		created = true
 	}
-	s.index = ix
+	s.index.Store(ix)
 
 	if !created {
 		loadStart := time.Now()
@@ -309,6 +337,128 @@ func (s *Store) openCache() error {
 	return writeMeta(dir, s.root)
 }
 
+// cacheInProjectError refuses a cache folder inside the book: quire
+// writes nothing there, and it is no disk failure to fall back from.
+type cacheInProjectError struct{ dir, root string }
+
+func (e cacheInProjectError) Error() string {
+	return fmt.Sprintf("cache folder %s is inside the project %s; quire writes nothing into a book project", e.dir, e.root)
+}
+
+// toMemory gives up the cache after it failed with cause: the disk index
+// is closed and its files removed (on a full disk that frees what it
+// took), the lock released, and a new index in memory built from every
+// entry the store holds. The writer is told once, through OnFallback.
+// s.mu must be held, or the store not yet shared.
+func (s *Store) toMemory(ctx context.Context, cause error) error {
+	dir := s.cacheDir
+	wanted := cmp.Or(dir, s.report.CacheDir)
+	if dir != "" {
+		// bleve tells of failed writes only by counting them: a write of
+		// our own finds the operating system's reason.
+		if perr := probeWrite(dir); perr != nil {
+			cause = fmt.Errorf("%w (%w)", cause, perr)
+		}
+	}
+	// Info: the writer hears of it through OnFallback, in plainer words.
+	s.log.Info("codex cache unusable; keeping the index in memory", "cache", dir, "err", cause)
+	ix, err := newMemoryIndex()
+	if err != nil {
+		return errors.Join(cause, err)
+	}
+	entries := make([]*Entry, 0, len(s.entries))
+	for _, e := range s.entries {
+		entries = append(entries, e)
+	}
+	if err := ix.apply(ctx, entries, nil); err != nil {
+		_ = ix.close()
+		return errors.Join(cause, err)
+	}
+	if old := s.index.Swap(ix); old != nil {
+		// A search still running on the old index may fail; the next
+		// one finds the new index.
+		_ = old.close()
+	}
+	if dir != "" {
+		_ = s.wipe()
+	}
+	s.closeCache()
+	why := cacheFailure(wanted, cause)
+	if s.fallback.CompareAndSwap(nil, &why) && s.opts.OnFallback != nil {
+		s.opts.OnFallback(why)
+	}
+	return nil
+}
+
+// probeWrite writes and removes a small file in dir, to learn why the
+// disk refuses writes (full, read-only, gone), if it does.
+func probeWrite(dir string) error {
+	f, err := os.CreateTemp(dir, "probe.*")
+	if err != nil {
+		return err
+	}
+	// As large as a small segment: a disk with less room left than this
+	// is full for the index.
+	_, err = f.Write(make([]byte, 1<<20))
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	_ = os.Remove(f.Name())
+	return err
+}
+
+// closeCache lets go of the cache folder; the store writes nothing more.
+func (s *Store) closeCache() {
+	_ = s.lock.release()
+	s.lock = nil
+	s.cacheDir = ""
+}
+
+// cacheFailure says for a writer why the index is in memory: what
+// happened to the cache, and what to do about it. The operating system's
+// words stand for the whole chain of errors when they are found in it.
+func cacheFailure(dir string, cause error) string {
+	where := "quire's index cache"
+	if dir != "" {
+		where += " (" + dir + ")"
+	}
+	what, why := "could not be written", cause.Error()
+	for _, k := range []struct {
+		errno syscall.Errno
+		what  string
+	}{
+		{syscall.ENOSPC, "is on a full disk"},
+		{syscall.EDQUOT, "is over its disk quota"},
+		{syscall.EROFS, "is on a read-only disk"},
+		{syscall.EACCES, "is not writable"},
+		{syscall.EPERM, "is not writable"},
+		{syscall.ENOTDIR, "is not a folder"},
+		{syscall.ENOENT, "was deleted"},
+		{syscall.EIO, "is on a failing disk"},
+	} {
+		// bleve wraps some errors with %v: the words are looked for too.
+		if errors.Is(cause, k.errno) || strings.Contains(why, k.errno.Error()) {
+			what, why = k.what, k.errno.Error()
+			break
+		}
+	}
+	return fmt.Sprintf("%s %s (%s). This session keeps the index in memory: everything works, "+
+		"only the next start reads the whole codex again. Free some disk space, or make the cache folder "+
+		"writable, and quire uses it again from its next start.", where, what, why)
+}
+
+// Fallback says why the index is in memory although a cache folder was
+// asked for; empty while the cache is in use (or none was asked for).
+func (s *Store) Fallback() string {
+	if why := s.fallback.Load(); why != nil {
+		return *why
+	}
+	return ""
+}
+
 // wipe deletes the index and state; the cache folder stays.
 func (s *Store) wipe() error {
 	for _, name := range []string{indexDir, stateFile, metaFile} { // never lockFile: we hold it
@@ -321,9 +471,8 @@ func (s *Store) wipe() error {
 
 // resetIndex closes, wipes and recreates the on-disk index.
 func (s *Store) resetIndex() error {
-	if s.index != nil {
-		_ = s.index.close()
-		s.index = nil
+	if old := s.index.Swap(nil); old != nil {
+		_ = old.close()
 	}
 	if err := s.wipe(); err != nil {
 		return err
@@ -332,7 +481,7 @@ func (s *Store) resetIndex() error {
 	if err != nil {
 		return err
 	}
-	s.index = ix
+	s.index.Store(ix)
 	return nil
 }
 
@@ -363,8 +512,15 @@ func (s *Store) load(st *savedState) {
 // Root is the project folder, absolute and without symlinks.
 func (s *Store) Root() string { return s.root }
 
-// Report says what Open found and did.
-func (s *Store) Report() OpenReport { return s.report }
+// Report says what Open found and did, and whether the index has moved
+// into memory since.
+func (s *Store) Report() OpenReport {
+	r := s.report
+	if why := s.Fallback(); why != "" {
+		r.CacheDir, r.Fallback = "", why
+	}
+	return r
+}
 
 // Catalog is the current immutable snapshot of every entry.
 func (s *Store) Catalog() *Catalog { return s.catalog.Load() }
@@ -393,7 +549,7 @@ func (s *Store) List(t Type) []Result {
 // paths, summaries and bodies; at most MaxSearchResults come back.
 func (s *Store) Search(ctx context.Context, q string, opt SearchOptions) ([]Result, error) {
 	cat := s.Catalog()
-	hits, err := s.index.search(ctx, q, opt)
+	hits, err := s.index.Load().search(ctx, q, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -765,8 +921,13 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 	var indexErr error
 	if len(upserts) > 0 || len(ch.Removed) > 0 {
 		indexStart := time.Now()
-		indexErr = s.index.apply(ctx, upserts, ch.Removed)
+		indexErr = s.index.Load().apply(ctx, upserts, ch.Removed)
 		s.log.Debug("codex index updated", "upserts", len(upserts), "deletes", len(ch.Removed), "ms", time.Since(indexStart).Milliseconds())
+		if indexErr != nil && ctx.Err() == nil && s.cacheDir != "" {
+			// The entries are already in s.entries: the index in memory
+			// is built from them, and this change is published with it.
+			indexErr = s.toMemory(ctx, indexErr)
+		}
 	}
 	building.Wait()
 	if indexErr != nil {
@@ -907,14 +1068,26 @@ func (s *Store) read(c candidate) readResult {
 }
 
 // Save writes the store's state to the cache, if anything changed since
-// the last save. In memory it does nothing.
+// the last save. In memory it does nothing. A cache that no longer takes
+// writes (full, read-only, deleted) moves the index into memory: the
+// writer hears of it through OnFallback, Save returns nil, and the store
+// keeps working.
 func (s *Store) Save() error {
-	if s.cacheDir == "" {
-		return nil
-	}
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	s.mu.Lock()
+	dir := s.cacheDir
+	if dir == "" || s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	// bleve writes segments in its own goroutines and tells no caller
+	// when that fails; its error count says the disk stopped taking them.
+	if n := s.index.Load().failures(); n > 0 {
+		err := s.toMemory(context.Background(), fmt.Errorf("the index could not be saved (%d failed attempts)", n))
+		s.mu.Unlock()
+		return err
+	}
 	if !s.unsaved {
 		s.mu.Unlock()
 		return nil
@@ -938,11 +1111,13 @@ func (s *Store) Save() error {
 	defer func() {
 		s.log.Debug("codex state saved", "entries", len(st.Entries), "ms", time.Since(start).Milliseconds())
 	}()
-	if err := writeState(s.cacheDir, st); err != nil {
+	if err := writeState(dir, st); err != nil {
 		s.mu.Lock()
-		s.unsaved = true
-		s.mu.Unlock()
-		return err
+		defer s.mu.Unlock()
+		if s.closed || s.cacheDir != dir {
+			return nil
+		}
+		return s.toMemory(context.Background(), err)
 	}
 	return nil
 }
@@ -958,10 +1133,11 @@ func (s *Store) Close() error {
 	s.closed = true
 	start := time.Now()
 	defer func() { s.log.Debug("codex index closed", "ms", time.Since(start).Milliseconds()) }()
-	indexErr := s.index.close()
+	indexErr := s.index.Load().close()
 	if err := s.lock.release(); err != nil && indexErr == nil {
 		indexErr = err
 	}
+	s.lock = nil
 	if indexErr != nil {
 		return fmt.Errorf("close codex index: %w", indexErr)
 	}

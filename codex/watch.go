@@ -115,15 +115,14 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 			var rels []string
 			if fullSync {
 				s.watchTree(w, s.root, ig, watched)
-				ch, _, err = s.sync(ctx)
 			} else {
 				rels = make([]string, 0, len(pending))
 				for rel := range pending {
 					rels = append(rels, rel)
 				}
 				slices.Sort(rels)
-				ch, err = s.Refresh(ctx, rels)
 			}
+			ch, err = s.update(ctx, fullSync, rels)
 			ch.Paths, ch.Resynced = rels, resynced
 			pending, fullSync = map[string]bool{}, false
 			if errors.Is(err, errClosed) || ctx.Err() != nil {
@@ -145,6 +144,22 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 			}
 		}
 	}
+}
+
+// update applies one settled batch: the whole project again, or the
+// paths that changed. A panic in it (a parser, the index library) costs
+// this batch, reported as an error, and the watcher goes on.
+func (s *Store) update(ctx context.Context, full bool, rels []string) (ch Change, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("update the codex: quire failed on this change: %v", r)
+		}
+	}()
+	if full {
+		ch, _, err = s.sync(ctx)
+		return ch, err
+	}
+	return s.Refresh(ctx, rels)
 }
 
 // relative converts an event path to a project-relative one.

@@ -486,7 +486,8 @@ feed:
 	} else {
 		p.manifest = union
 	}
-	return int(indexed.Load()), nil
+	// Everything above is on disk before Sync returns (passageConfig).
+	return int(indexed.Load()), p.waitPersisted(ctx)
 }
 
 func (p *Passages) writeManifest(paths []string) error {
@@ -504,7 +505,8 @@ func (p *Passages) writeManifest(paths []string) error {
 // batch replaces the paragraphs of units and drops those of removed in
 // one atomic bleve batch. p.states is only read here: apply updates it
 // once every batch has landed.
-func (p *Passages) batch(ctx context.Context, units []*indexedUnit, removed []string) (int, error) {
+func (p *Passages) batch(ctx context.Context, units []*indexedUnit, removed []string) (_ int, err error) {
+	defer guardBatch(&err)() // runs on apply's workers
 	b := p.idx.NewBatch()
 	dropOld := func(path string) {
 		if old, ok := p.states[path]; ok {

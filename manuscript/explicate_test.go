@@ -668,13 +668,15 @@ func TestPassagesRebuildDamagedIndex(t *testing.T) {
 			require.NoError(t, os.RemoveAll(filepath.Join(index, "store")))
 		}, ""},
 		{"older schema", func(t *testing.T, index string) {
-			idx, err := bleve.Open(index)
+			// Safe batches, so the damage is on disk before Close.
+			idx, err := bleve.OpenUsing(index, map[string]any{"unsafe_batch": false})
 			require.NoError(t, err)
 			require.NoError(t, idx.SetInternal([]byte(keySchema), []byte("0")))
 			require.NoError(t, idx.Close())
 		}, "schema"},
 		{"unit list garbled", func(t *testing.T, index string) {
-			idx, err := bleve.Open(index)
+			// Safe batches, so the damage is on disk before Close.
+			idx, err := bleve.OpenUsing(index, map[string]any{"unsafe_batch": false})
 			require.NoError(t, err)
 			require.NoError(t, idx.SetInternal([]byte(keyUnits), []byte("[oops")))
 			require.NoError(t, idx.Close())

@@ -196,7 +196,7 @@ func openExisting(path string, boltTimeout time.Duration) (o *openedIndex, reaso
 			o, reason, err = nil, fmt.Sprintf("damaged files: %v", r), nil
 		}
 	}()
-	idx, err = bleve.OpenUsing(path, map[string]any{"bolt_timeout": boltTimeout.String()})
+	idx, err = bleve.OpenUsing(path, passageConfig(boltTimeout))
 	if err != nil {
 		if locked := passageLockedOr(fmt.Errorf("open passage index %s: %w", path, err)); errors.Is(locked, codex.ErrIndexLocked) {
 			return nil, "", locked
@@ -221,7 +221,7 @@ func createPassageIndex(path string, boltTimeout time.Duration) (bleve.Index, er
 	if err != nil {
 		return nil, err
 	}
-	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, map[string]any{"bolt_timeout": boltTimeout.String()})
+	idx, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, passageConfig(boltTimeout))
 	if err != nil {
 		return nil, passageLockedOr(fmt.Errorf("create passage index %s: %w", path, err))
 	}

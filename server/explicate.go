@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"sync"
 
@@ -46,10 +47,12 @@ func (x *passageIndex) open(ctx context.Context, proj *project, opts Options) (*
 	}
 	var p *manuscript.Passages
 	err := codex.ErrIndexLocked
-	if dir != "" && !proj.inMemory {
+	if dir != "" && !proj.inMemory.Load() {
 		p, err = manuscript.OpenPassages(ctx, dir, popts)
 	}
-	if errors.Is(err, codex.ErrIndexLocked) {
+	// Another process holding the folder, or a cache that fails (full,
+	// read-only, deleted), leaves this session's index in memory.
+	if err != nil && ctx.Err() == nil {
 		popts.InMemory = true
 		p, err = manuscript.OpenPassages(ctx, "", popts)
 	}
@@ -58,6 +61,39 @@ func (x *passageIndex) open(ctx context.Context, proj *project, opts Options) (*
 	}
 	x.p = p
 	return p, nil
+}
+
+// toMemory replaces an index on disk whose writes failed by an empty one
+// in memory, which the caller fills with a Sync.
+func (x *passageIndex) toMemory(ctx context.Context, failed *manuscript.Passages) (*manuscript.Passages, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.closed {
+		return nil, errors.New("the project is closed")
+	}
+	if x.p != failed && x.p != nil {
+		return x.p, nil // another request replaced it already
+	}
+	_ = failed.Close()
+	p, err := manuscript.OpenPassages(ctx, "", manuscript.PassageOptions{InMemory: true})
+	if err != nil {
+		x.p = nil
+		return nil, err
+	}
+	x.p = p
+	return p, nil
+}
+
+// syncPassages indexes units, a panic in the index library (a failing
+// disk) returned as an error.
+func syncPassages(ctx context.Context, p *manuscript.Passages, units []*manuscript.Unit) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("index the manuscript: %v", r)
+		}
+	}()
+	_, err = p.Sync(ctx, units)
+	return err
 }
 
 // close releases the index; later opens fail.
@@ -115,7 +151,14 @@ func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (an
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "open the passage index: "+err.Error())
 	}
 	snap := proj.ms.Snapshot()
-	if _, err := idx.Sync(ctx, snap.Units()); err != nil {
+	err = syncPassages(ctx, idx, snap.Units())
+	if err != nil && ctx.Err() == nil && idx.Report().Dir != "" {
+		s.log.Warn("manuscript index not written; keeping it in memory", "root", proj.real, "err", err)
+		if idx, err = proj.passages.toMemory(ctx, idx); err == nil {
+			err = syncPassages(ctx, idx, snap.Units())
+		}
+	}
+	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "index the manuscript: "+err.Error())
 	}
 	ex, err := idx.Explicate(ctx, a.Quote, manuscript.ExplicateOptions{Limit: a.Limit, Catalog: proj.store.Catalog()})

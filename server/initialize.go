@@ -85,6 +85,10 @@ func (s *Server) initialized(context.Context, json.RawMessage) error {
 
 // loadProject loads p, tells the client how it went and then watches it.
 func (s *Server) loadProject(p *project) {
+	p.onCacheFailure = func(why string) {
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+why)
+		s.publishStatus(s.ctx, p)
+	}
 	s.publishStatus(s.ctx, p)
 	// No "quire:" in the title: editors (Helix) put the server's name first.
 	prog := s.startProgress(s.ctx, s.progressToken("load"), "Reading "+filepath.Base(p.root))
@@ -111,7 +115,7 @@ func (s *Server) loadProject(p *project) {
 	if msg := p.userConfigProblem(); msg != "" {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+msg)
 	}
-	if p.inMemory {
+	if p.locked {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
 	}
 	s.offerTrust(p)

@@ -31,8 +31,13 @@ type project struct {
 	real  string
 	store *codex.Store
 	ms    *manuscript.Manuscript
-	// inMemory says another quire process holds the index on disk.
-	inMemory bool
+	// inMemory says the book's indexes live in memory: another quire
+	// process holds the cache (locked), or the cache failed (a full,
+	// read-only or deleted disk) and the codex moved its index into
+	// memory, the writer told through onCacheFailure.
+	inMemory       atomic.Bool
+	locked         bool
+	onCacheFailure func(why string)
 	// proposals are the advisor's proposals for this book, kept in memory
 	// until the writer applies or forgets them.
 	proposals llm.Proposals
@@ -106,6 +111,20 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		}
 		close(p.ready)
 	}()
+	// Loading runs library code (bleve, YAML, Markdown) on its own
+	// goroutine: a panic there fails this book, not the server. It runs
+	// before the deferred call above, so the book is never ready without
+	// a store.
+	defer func() {
+		if r := recover(); r != nil {
+			log.Error("loading the book panicked", "root", p.root, "panic", fmt.Sprint(r))
+			if p.store != nil {
+				_ = p.store.Close()
+			}
+			p.store, p.ms, loaded = nil, nil, false
+			p.err = fmt.Errorf("quire failed while reading the book (%v); reopen the folder to try again", r)
+		}
+	}()
 	real, err := codex.ProjectRoot(p.root)
 	if err != nil {
 		p.err = err
@@ -133,6 +152,11 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 	var msErr error
 	var reading sync.WaitGroup
 	reading.Go(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				msErr = fmt.Errorf("quire failed while reading the chapters: %v", r)
+			}
+		}()
 		ms, msErr = manuscript.Open(ctx, real, manuscript.Options{Globs: globs, Logger: log})
 		readMS = time.Since(start)
 	})
@@ -159,7 +183,12 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 // openCodex opens the project's codex with its index in the cache, or
 // in memory when another quire process holds that.
 func (p *project) openCodex(ctx context.Context, real string, opts Options, globs []string, log *slog.Logger, onProgress func(done, total int)) (*codex.Store, error) {
-	copts := codex.Options{Logger: log, Progress: onProgress, Globs: globs}
+	copts := codex.Options{Logger: log, Progress: onProgress, Globs: globs, OnFallback: func(why string) {
+		p.inMemory.Store(true)
+		if p.onCacheFailure != nil {
+			p.onCacheFailure(why)
+		}
+	}}
 	if opts.CacheDir != "" {
 		sum := sha256.Sum256([]byte(real))
 		copts.CacheDir = filepath.Join(opts.CacheDir, hex.EncodeToString(sum[:6]))
@@ -167,7 +196,8 @@ func (p *project) openCodex(ctx context.Context, real string, opts Options, glob
 	store, err := codex.Open(ctx, real, copts)
 	if errors.Is(err, codex.ErrIndexLocked) {
 		log.Warn("index in use by another quire process; this session indexes in memory", "root", real)
-		p.inMemory = true
+		p.inMemory.Store(true)
+		p.locked = true
 		copts.InMemory = true
 		store, err = codex.Open(ctx, real, copts)
 	}

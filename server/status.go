@@ -57,6 +57,13 @@ func (p *project) status() bookStatus {
 		st.State = stateReady
 	default:
 	}
+	// Short, for a status bar: the showMessage said the rest.
+	switch {
+	case p.store.Fallback() != "":
+		st.Message = "index kept in memory: its cache could not be written"
+	case p.locked:
+		st.Message = "index kept in memory: another quire process holds its cache"
+	}
 	return st
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 
@@ -14,7 +15,15 @@ import (
 // a new name automaton; changed chapters are read again. changed, when
 // set, runs after each batch.
 func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
+	// Both goroutines run library code on every change; a panic there
+	// costs that change, never the session.
+	survive := func(what string) {
+		if r := recover(); r != nil {
+			log.Error(what+" panicked", "root", p.real, "panic", fmt.Sprint(r))
+		}
+	}
 	go func() {
+		defer survive("following quire.yaml")
 		select {
 		case <-p.store.Watching():
 			// quire.yaml may have changed between the book's loading and
@@ -32,6 +41,7 @@ func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
 		}
 	}()
 	err := p.store.Watch(ctx, func(ch codex.Change) {
+		defer survive("following a change")
 		p.follow(ctx, ch, log)
 		if changed != nil {
 			changed()

@@ -42,21 +42,63 @@ func (b *book) entry(id string) (name string, typ codex.Type) {
 }
 
 // openPassages opens the manuscript's paragraph index beside the codex
-// index, or in memory when another quire process holds it.
-func (g *globalOptions) openPassages(ctx context.Context, root string) (*manuscript.Passages, error) {
+// index and brings it up to date with b's chapters. It lives in memory
+// when another quire process holds the folder, when the codex could not
+// use the cache, or when the cache fails it now (full, read-only,
+// deleted disk), with a warning on stderr.
+func (g *globalOptions) openPassages(ctx context.Context, b *book) (*manuscript.Passages, error) {
+	units := b.ms.Snapshot().Units()
+	opts := manuscript.PassageOptions{Logger: g.logger()}
+	inMemory := func(warning string) (*manuscript.Passages, error) {
+		if warning != "" {
+			fmt.Fprintln(g.stderr, "quire: warning:", warning)
+		}
+		opts.InMemory = true
+		p, err := manuscript.OpenPassages(ctx, "", opts)
+		if err != nil {
+			return nil, err
+		}
+		if err := syncPassages(ctx, p, units); err != nil {
+			p.Close()
+			return nil, err
+		}
+		return p, nil
+	}
+	if b.store.Report().Fallback != "" {
+		return inMemory("") // the codex has said why
+	}
 	dir := g.CacheDir
 	if dir == "" {
 		var err error
-		if dir, err = codex.CacheDirFor(root); err != nil {
-			return nil, err
+		if dir, err = codex.CacheDirFor(b.store.Root()); err != nil {
+			return inMemory(fmt.Sprintf("no cache folder for the manuscript index (%v); using a temporary in-memory index", err))
 		}
 	}
-	opts := manuscript.PassageOptions{Logger: g.logger()}
 	p, err := manuscript.OpenPassages(ctx, filepath.Join(dir, "manuscript"), opts)
 	if errors.Is(err, codex.ErrIndexLocked) {
 		fmt.Fprintln(g.stderr, "quire: the manuscript index is in use by another quire process; using a temporary in-memory index")
-		opts.InMemory = true
-		p, err = manuscript.OpenPassages(ctx, "", opts)
+		return inMemory("")
+	}
+	if err == nil {
+		if err = syncPassages(ctx, p, units); err != nil {
+			p.Close()
+		}
+	}
+	if err != nil && ctx.Err() == nil {
+		return inMemory(fmt.Sprintf("quire's manuscript index could not be saved in its cache folder (%v). "+
+			"This run keeps it in memory; free some disk space or make the cache folder writable.", err))
 	}
 	return p, err
+}
+
+// syncPassages indexes units, a panic in the index library (a failing
+// disk) returned as an error.
+func syncPassages(ctx context.Context, p *manuscript.Passages, units []*manuscript.Unit) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("index the manuscript: %v", r)
+		}
+	}()
+	_, err = p.Sync(ctx, units)
+	return err
 }

@@ -50,15 +50,12 @@ func (o *explicateOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer b.Close()
-	p, err := o.openPassages(ctx, b.store.Root())
+	p, err := o.openPassages(ctx, b)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
 	snap := b.ms.Snapshot()
-	if _, err := p.Sync(ctx, snap.Units()); err != nil {
-		return err
-	}
 	ex, err := p.Explicate(ctx, o.Quote, manuscript.ExplicateOptions{Limit: o.Limit, Catalog: b.store.Catalog()})
 	if err != nil {
 		return err

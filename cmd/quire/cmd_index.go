@@ -45,7 +45,7 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	s, err := codex.Open(cmd.Context(), dir, codex.Options{CacheDir: o.CacheDir, Logger: o.logger(), Progress: bar.update, Globs: globs})
+	s, err := o.openStoreAt(cmd.Context(), dir, codex.Options{Progress: bar.update, Globs: globs}, false)
 	bar.finish()
 	if err != nil {
 		return err
@@ -75,7 +75,11 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 			fmt.Fprintf(o.stdout, "  %-13s %d\n", t.Plural(), n)
 		}
 	}
-	fmt.Fprintf(o.stdout, "Index: %s\n", r.CacheDir)
+	if r.CacheDir != "" {
+		fmt.Fprintf(o.stdout, "Index: %s\n", r.CacheDir)
+	} else {
+		fmt.Fprintln(o.stdout, "Index: in memory for this run only (nothing written)")
+	}
 	if len(rep.Problems) == 0 {
 		fmt.Fprintln(o.stdout, "No problems found.")
 		return nil

@@ -25,9 +25,22 @@ func (g *globalOptions) openStore(ctx context.Context) (*codex.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := codex.Options{CacheDir: g.CacheDir, Logger: g.logger(), Globs: globs}
+	return g.openStoreAt(ctx, dir, codex.Options{Globs: globs}, true)
+}
+
+// openStoreAt opens the codex of the project at dir with opts, the cache
+// folder and logger filled in. A cache that cannot be written (the store
+// falls back by itself) leaves the command working from an index in
+// memory, with a warning on stderr; stdout stays the command's answer.
+// So does another quire process holding the index, when
+// memoryWhenLocked is set (queries); `quire index` reports that instead.
+func (g *globalOptions) openStoreAt(ctx context.Context, dir string, opts codex.Options, memoryWhenLocked bool) (*codex.Store, error) {
+	opts.CacheDir, opts.Logger = g.CacheDir, g.logger()
+	opts.OnFallback = func(why string) {
+		fmt.Fprintln(g.stderr, "quire: warning:", why)
+	}
 	s, err := codex.Open(ctx, dir, opts)
-	if errors.Is(err, codex.ErrIndexLocked) {
+	if memoryWhenLocked && errors.Is(err, codex.ErrIndexLocked) {
 		fmt.Fprintln(g.stderr, "quire: the index is in use by another quire process; using a temporary in-memory index")
 		opts.InMemory = true
 		s, err = codex.Open(ctx, dir, opts)
