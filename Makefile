@@ -36,9 +36,10 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # The QUIRE_REQUIRE_* variables make each editor's end-to-end test fail,
-# not skip, when its editor cannot start.
+# not skip, when its editor cannot start, and the full- and read-only-disk
+# tests fail when they cannot mount their small tmpfs (CI runs as root).
 unit:
-	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 $(GO) test -race -count=1 $(PKGS)
+	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 QUIRE_REQUIRE_MOUNT=1 $(GO) test -race -count=1 $(PKGS)
 
 editors: nvim emacs helix
 
