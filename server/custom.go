@@ -47,7 +47,7 @@ func (s *Server) projectOf(ctx context.Context, a projectArg) (*project, error) 
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "no workspace folder is open")
 		}
 	}
-	if err := proj.wait(ctx); err != nil {
+	if err := s.ready(ctx, proj); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -226,7 +226,7 @@ func (s *Server) capture(ctx context.Context, a captureArgs) (*capturedSelection
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not in a quire project", a.URI))
 	}
-	if err := proj.wait(ctx); err != nil {
+	if err := s.ready(ctx, proj); err != nil {
 		return nil, err
 	}
 	var lines *lineIndex

@@ -28,30 +28,67 @@ type untrackedData struct {
 	Name string `json:"name"`
 }
 
+// diagRun is a publication of one document's diagnostics under way.
+type diagRun struct{ cancel context.CancelFunc }
+
 // scheduleDiagnostics publishes uri's diagnostics after the delay,
-// restarting the wait on every call.
+// restarting the wait on every call, and cancels a publication under way
+// for an older version: its work is superseded.
 func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if run, ok := s.diagRuns[uri]; ok {
+		run.cancel()
+		delete(s.diagRuns, uri)
+	}
 	if t, ok := s.diagTimers[uri]; ok {
 		t.Reset(diagnosticDelay)
 		return
 	}
 	s.diagTimers[uri] = time.AfterFunc(diagnosticDelay, func() {
-		s.mu.Lock()
-		delete(s.diagTimers, uri)
-		s.mu.Unlock()
-		if s.ctx.Err() != nil {
+		// Tracked like a request, so Serve waits for it; none starts
+		// once Serve has stopped handling messages.
+		s.hmu.Lock()
+		if s.stopped {
+			s.hmu.Unlock()
 			return
 		}
-		s.publishDiagnostics(s.ctx, uri)
+		s.work.Add(1)
+		s.hmu.Unlock()
+		defer s.work.Done()
+		ctx, cancel := context.WithCancel(s.ctx)
+		defer cancel()
+		run := &diagRun{cancel: cancel}
+		s.mu.Lock()
+		delete(s.diagTimers, uri)
+		s.diagRuns[uri] = run
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			// Only its own: a newer run may have taken the place.
+			if s.diagRuns[uri] == run {
+				delete(s.diagRuns, uri)
+			}
+			s.mu.Unlock()
+		}()
+		if ctx.Err() != nil {
+			return
+		}
+		s.protect("diagnostics", func() {
+			if path, ok := uriPath(uri); ok {
+				if proj, _, ok := s.projectFor(path); ok && proj.loaded() {
+					s.syncEdits(proj)
+				}
+			}
+			s.publishDiagnostics(ctx, uri)
+		})
 	})
 }
 
 // publishDiagnostics computes and sends the diagnostics of one document.
 func (s *Server) publishDiagnostics(ctx context.Context, uri protocol.DocumentURI) {
 	diags, version, ok := s.diagnosticsFor(ctx, uri)
-	if !ok {
+	if !ok || ctx.Err() != nil {
 		return
 	}
 	s.sendDiagnostics(ctx, uri, version, diags)

@@ -72,6 +72,8 @@ type project struct {
 
 	// overlay is the editor's text of open codex files (codex_overlay.go).
 	overlay codexOverlay
+	// edits are the editor's texts not yet taken (edit_queue.go).
+	edits editQueue
 }
 
 // newProject resolves root now, so that the paths requests compare
