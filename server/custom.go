@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -33,6 +34,10 @@ func (s *Server) projectOf(ctx context.Context, a projectArg) (*project, error) 
 	if a.URI != "" {
 		if path, ok := uriPath(a.URI); ok {
 			proj, _, _ = s.projectFor(path)
+			if _, _, held := s.projectHolding(path); proj == nil && held {
+				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, filepath.Base(path)+" is left out of the book: it is a link to a file outside the book's folder. "+
+					"Move the file into the book's folder to use it with quire.")
+			}
 		}
 		if proj == nil {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not in a quire project", a.URI))

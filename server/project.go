@@ -251,8 +251,19 @@ func (s *Server) closeProjects() {
 }
 
 // projectFor finds the project a file belongs to: the innermost root
-// holding it.
+// holding it, when the file does not lead out of it through a symlink
+// (outside_book.go).
 func (s *Server) projectFor(path string) (*project, string, bool) {
+	p, rel, ok := s.projectHolding(path)
+	if !ok || !p.holds(path) {
+		return nil, "", false
+	}
+	return p, rel, true
+}
+
+// projectHolding is the innermost project whose folder holds path by
+// name, wherever a symlink on the way leads.
+func (s *Server) projectHolding(path string) (*project, string, bool) {
 	s.mu.Lock()
 	projects := s.projects
 	s.mu.Unlock()

@@ -34,6 +34,9 @@ func (s *Server) didOpen(ctx context.Context, params json.RawMessage) error {
 	s.docs[doc.uri] = doc
 	s.mu.Unlock()
 	s.discoverBook(ctx, doc.uri)
+	if s.warnOutsideBook(ctx, doc.uri, doc.version) {
+		return nil
+	}
 	s.queueEdit(doc)
 	s.scheduleDiagnostics(doc.uri)
 	return nil
@@ -129,7 +132,7 @@ func (s *Server) overlayAllLocked(p *project) {
 			continue
 		}
 		rel, ok := p.rel(path)
-		if !ok {
+		if !ok || !p.holds(path) {
 			continue
 		}
 		if err := p.ms.OpenDocument(s.ctx, rel, d.text, d.version); err != nil {
