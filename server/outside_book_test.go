@@ -117,3 +117,31 @@ func TestAChapterLinkedOutOfTheBookIsLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, secretText, string(data))
 }
+
+func TestACodexEntryLinkedOutOfTheBookIsNoCanon(t *testing.T) {
+	outside := t.TempDir()
+	entry := "---\nname: Orrin Vask\nsummary: " + secretWord + "\n---\n# Orrin Vask\n"
+	secret := filepath.Join(outside, "spy.md")
+	require.NoError(t, os.WriteFile(secret, []byte(entry), 0o600))
+	files := map[string]string{}
+	for k, v := range bookFiles {
+		files[k] = v
+	}
+	files["manuscript/03-quay.md"] = "# Quay\n\nOrrin Vask waited.\n"
+	root := writeProject(t, files)
+	const rel = "codex/characters/spy.md"
+	require.NoError(t, os.Symlink(secret, filepath.Join(root, filepath.FromSlash(rel))))
+	c := startServer(t, Options{})
+	c.initialize(root)
+	c.open(rel, entry)
+
+	// Not canon: the name in the chapter is no one's, and the entry's
+	// own text answers nothing.
+	assert.Nil(t, c.hoverAt("manuscript/03-quay.md", 2, 2), "hover on the linked entry's name")
+	assert.Nil(t, c.hoverAt(rel, 4, 3))
+	var found json.RawMessage
+	c.call(methodLookup, map[string]any{"name": "Orrin Vask"}, &found)
+	assert.NotContains(t, string(found), secretWord)
+	ds := c.waitDiagnostics(c.uri(rel), "the warning on the linked entry", hasCode(codeOutsideBook))
+	require.Len(t, ds, 1)
+}
