@@ -143,14 +143,14 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	snap := proj.ms.Snapshot()
 	var text string
 	var version int32
+	var lines *lineIndex
 	if open {
-		text, version = doc.text, doc.version
+		text, version, lines = doc.text, doc.version, doc.lines
 	} else if u, err := snap.Document(rel); err == nil {
-		text = u.Text
+		text, lines = u.Text, newLineIndex(u.Text)
 	} else {
 		return nil, 0, false
 	}
-	lines := newLineIndex(text)
 	var diags []protocol.Diagnostic
 	for _, p := range codexProblems(base, cat, rel, text) {
 		diags = append(diags, protocol.Diagnostic{
