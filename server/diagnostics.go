@@ -74,14 +74,7 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		if ctx.Err() != nil {
 			return
 		}
-		s.protect("diagnostics", func() {
-			if path, ok := uriPath(uri); ok {
-				if proj, _, ok := s.projectFor(path); ok && proj.loaded() {
-					s.syncEdits(proj)
-				}
-			}
-			s.publishDiagnostics(ctx, uri)
-		})
+		s.protect("diagnostics", func() { s.publishDiagnostics(ctx, uri) })
 	})
 }
 
@@ -117,6 +110,9 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	if !ok || !proj.loaded() {
 		return nil, 0, false
 	}
+	// The editor's text and the book's must be of one version: a codex
+	// file's problems come from the catalog with its text laid over.
+	s.syncEdits(proj)
 	doc, open := s.openText(uri)
 	if rel == configFile {
 		if open {
@@ -165,6 +161,13 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	// until then (the first moments after opening) there are none to give.
 	if _, isChapter := snap.Unit(rel); isChapter && snap.Mentions().Matcher() == proj.matcher.Load() {
 		diags = append(diags, untrackedDiagnostics(snap, rel, lines)...)
+	}
+	if open {
+		// Changed meanwhile: the book may hold the newer text, and the
+		// newer version's own publication follows its debounce.
+		if now, still := s.openText(uri); !still || now != doc {
+			return nil, 0, false
+		}
 	}
 	return diags, version, ctx.Err() == nil
 }
