@@ -95,7 +95,9 @@ func (s *Server) discoverBook(ctx context.Context, uri protocol.DocumentURI) {
 	if !ok || s.inQuireCache(path) {
 		return
 	}
-	if p, _, ok := s.projectFor(path); ok && p.book {
+	// By name: a link out of a book is told about, not taken for
+	// another book.
+	if p, _, ok := s.projectHolding(path); ok && p.book {
 		return
 	}
 	if root, ok := findBook(filepath.Dir(path)); ok {

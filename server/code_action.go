@@ -49,7 +49,7 @@ func (s *Server) codeAction(ctx context.Context, params json.RawMessage) (any, e
 		return append(actions, filterKinds(s.answerActions(ctx, file), p.Context.Only)...), nil
 	}
 	proj, rel, ok := s.projectFor(file)
-	if !ok || proj.wait(ctx) != nil {
+	if !ok || s.ready(ctx, proj) != nil {
 		return actions, nil
 	}
 	actions = append(actions, s.createEntryActions(ctx, p)...)

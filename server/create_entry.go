@@ -143,7 +143,7 @@ func (s *Server) quireCreateEntry(ctx context.Context, params json.RawMessage) (
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "this document is not part of a quire book")
 	}
-	if err := proj.wait(ctx); err != nil {
+	if err := s.ready(ctx, proj); err != nil {
 		return nil, err
 	}
 	cat := proj.catalog()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -33,6 +34,10 @@ func (s *Server) projectOf(ctx context.Context, a projectArg) (*project, error) 
 	if a.URI != "" {
 		if path, ok := uriPath(a.URI); ok {
 			proj, _, _ = s.projectFor(path)
+			if _, _, held := s.projectHolding(path); proj == nil && held {
+				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, filepath.Base(path)+" is left out of the book: it is a link to a file outside the book's folder. "+
+					"Move the file into the book's folder to use it with quire.")
+			}
 		}
 		if proj == nil {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not in a quire project", a.URI))
@@ -47,7 +52,7 @@ func (s *Server) projectOf(ctx context.Context, a projectArg) (*project, error) 
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "no workspace folder is open")
 		}
 	}
-	if err := proj.wait(ctx); err != nil {
+	if err := s.ready(ctx, proj); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -226,7 +231,7 @@ func (s *Server) capture(ctx context.Context, a captureArgs) (*capturedSelection
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not in a quire project", a.URI))
 	}
-	if err := proj.wait(ctx); err != nil {
+	if err := s.ready(ctx, proj); err != nil {
 		return nil, err
 	}
 	var lines *lineIndex

@@ -28,30 +28,60 @@ type untrackedData struct {
 	Name string `json:"name"`
 }
 
+// diagRun is a publication of one document's diagnostics under way.
+type diagRun struct{ cancel context.CancelFunc }
+
 // scheduleDiagnostics publishes uri's diagnostics after the delay,
-// restarting the wait on every call.
+// restarting the wait on every call, and cancels a publication under way
+// for an older version: its work is superseded.
 func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if run, ok := s.diagRuns[uri]; ok {
+		run.cancel()
+		delete(s.diagRuns, uri)
+	}
 	if t, ok := s.diagTimers[uri]; ok {
 		t.Reset(diagnosticDelay)
 		return
 	}
 	s.diagTimers[uri] = time.AfterFunc(diagnosticDelay, func() {
-		s.mu.Lock()
-		delete(s.diagTimers, uri)
-		s.mu.Unlock()
-		if s.ctx.Err() != nil {
+		// Tracked like a request, so Serve waits for it; none starts
+		// once Serve has stopped handling messages.
+		s.hmu.Lock()
+		if s.stopped {
+			s.hmu.Unlock()
 			return
 		}
-		s.publishDiagnostics(s.ctx, uri)
+		s.work.Add(1)
+		s.hmu.Unlock()
+		defer s.work.Done()
+		ctx, cancel := context.WithCancel(s.ctx)
+		defer cancel()
+		run := &diagRun{cancel: cancel}
+		s.mu.Lock()
+		delete(s.diagTimers, uri)
+		s.diagRuns[uri] = run
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			// Only its own: a newer run may have taken the place.
+			if s.diagRuns[uri] == run {
+				delete(s.diagRuns, uri)
+			}
+			s.mu.Unlock()
+		}()
+		if ctx.Err() != nil {
+			return
+		}
+		s.protect("diagnostics", func() { s.publishDiagnostics(ctx, uri) })
 	})
 }
 
 // publishDiagnostics computes and sends the diagnostics of one document.
 func (s *Server) publishDiagnostics(ctx context.Context, uri protocol.DocumentURI) {
 	diags, version, ok := s.diagnosticsFor(ctx, uri)
-	if !ok {
+	if !ok || ctx.Err() != nil {
 		return
 	}
 	s.sendDiagnostics(ctx, uri, version, diags)
@@ -80,6 +110,9 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	if !ok || !proj.loaded() {
 		return nil, 0, false
 	}
+	// The editor's text and the book's must be of one version: a codex
+	// file's problems come from the catalog with its text laid over.
+	s.syncEdits(proj)
 	doc, open := s.openText(uri)
 	if rel == configFile {
 		if open {
@@ -106,14 +139,14 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	snap := proj.ms.Snapshot()
 	var text string
 	var version int32
+	var lines *lineIndex
 	if open {
-		text, version = doc.text, doc.version
+		text, version, lines = doc.text, doc.version, doc.lines
 	} else if u, err := snap.Document(rel); err == nil {
-		text = u.Text
+		text, lines = u.Text, newLineIndex(u.Text)
 	} else {
 		return nil, 0, false
 	}
-	lines := newLineIndex(text)
 	var diags []protocol.Diagnostic
 	// Capped again: the problems read from the editor's text add broken
 	// links and locked-field changes to those of the entry.
@@ -130,6 +163,13 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	// until then (the first moments after opening) there are none to give.
 	if _, isChapter := snap.Unit(rel); isChapter && snap.Mentions().Matcher() == proj.matcher.Load() {
 		diags = append(diags, untrackedDiagnostics(snap, rel, lines)...)
+	}
+	if open {
+		// Changed meanwhile: the book may hold the newer text, and the
+		// newer version's own publication follows its debounce.
+		if now, still := s.openText(uri); !still || now != doc {
+			return nil, 0, false
+		}
 	}
 	return diags, version, ctx.Err() == nil
 }

@@ -53,16 +53,22 @@ func newLineIndex(text string) *lineIndex {
 	// One line per ~40 bytes is typical prose; guessing avoids regrowing
 	// the slices several times on a chapter.
 	guess := len(text)/40 + 1
-	ix := &lineIndex{
-		text:   text,
-		starts: make([]int, 1, guess),
-		ascii:  make([]bool, 0, guess),
-	}
+	ix := &lineIndex{text: text, starts: make([]int, 1, guess), ascii: make([]bool, 0, guess)}
+	ix.starts, ix.ascii = scanLines(text, 0, len(text), true, ix.starts, ix.ascii)
+	return ix
+}
+
+// scanLines indexes text[from:to], where from is the start of a line and
+// to is the start of a line or the end of the text. It appends the start
+// of every line that begins after from, up to and including to, and the
+// ASCII flag of every line that begins in [from, to), and of the line
+// that begins at to too when last says that one is the text's last.
+func scanLines(text string, from, to int, last bool, starts []int, ascii []bool) ([]int, []bool) {
 	isASCII := true
-	for i := 0; i < len(text); i++ {
+	for i := from; i < to; i++ {
 		// Most eight-byte words of prose hold no line break, so they are
 		// skipped whole; this makes indexing a chapter a few microseconds.
-		if i+8 <= len(text) {
+		if i+8 <= to {
 			if w := load64(text, i); !hasByte(w, '\n') && !hasByte(w, '\r') {
 				if w&highBits != 0 {
 					isASCII = false
@@ -76,20 +82,22 @@ func newLineIndex(text string) *lineIndex {
 		case c >= utf8.RuneSelf:
 			isASCII = false
 		case c == '\n':
-			ix.ascii = append(ix.ascii, isASCII)
-			ix.starts = append(ix.starts, i+1)
+			ascii = append(ascii, isASCII)
+			starts = append(starts, i+1)
 			isASCII = true
 		case c == '\r':
 			if i+1 < len(text) && text[i+1] == '\n' {
 				i++
 			}
-			ix.ascii = append(ix.ascii, isASCII)
-			ix.starts = append(ix.starts, i+1)
+			ascii = append(ascii, isASCII)
+			starts = append(starts, i+1)
 			isASCII = true
 		}
 	}
-	ix.ascii = append(ix.ascii, isASCII)
-	return ix
+	if last {
+		ascii = append(ascii, isASCII)
+	}
+	return starts, ascii
 }
 
 const (
@@ -321,32 +329,6 @@ func decodeDidChangeParams(data []byte) (protocol.DidChangeTextDocumentParams, e
 		params.ContentChanges[i] = ev
 	}
 	return params, nil
-}
-
-// applyChanges applies didChange content changes in order, each against the
-// text as changed so far (LSP's rule). A change with the wholeDocument range
-// replaces the text. RangeLength is ignored: it is deprecated, and clients
-// disagree on its unit, while the range is exact.
-//
-// On error, which wraps errInvalidRange and names the change and its range,
-// the original text is returned unchanged and no change is applied: a
-// half-applied batch would leave a text that matches neither version.
-func applyChanges(text string, changes []protocol.TextDocumentContentChangeEvent) (string, error) {
-	cur := text
-	for i, ch := range changes {
-		if ch.Range == wholeDocument {
-			cur = ch.Text
-			continue
-		}
-		// A full index per change is O(len(text)), a few microseconds for
-		// a chapter; clients send one or a few changes per notification.
-		start, end, err := newLineIndex(cur).rangeOffsets(ch.Range)
-		if err != nil {
-			return text, fmt.Errorf("content change %d of %d: %w", i+1, len(changes), err)
-		}
-		cur = cur[:start] + ch.Text + cur[end:]
-	}
-	return cur, nil
 }
 
 // lineRange is the range of the 1-based line n's text; the start of the

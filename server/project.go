@@ -78,6 +78,8 @@ type project struct {
 
 	// overlay is the editor's text of open codex files (codex_overlay.go).
 	overlay codexOverlay
+	// edits are the editor's texts not yet taken (edit_queue.go).
+	edits editQueue
 
 	// trust is the record of trusted books; trustAsked is the hash of
 	// the settings the writer was last asked to trust (trust.go).
@@ -286,8 +288,19 @@ func (s *Server) closeProjects() {
 }
 
 // projectFor finds the project a file belongs to: the innermost root
-// holding it.
+// holding it, when the file does not lead out of it through a symlink
+// (outside_book.go).
 func (s *Server) projectFor(path string) (*project, string, bool) {
+	p, rel, ok := s.projectHolding(path)
+	if !ok || !p.holds(path) {
+		return nil, "", false
+	}
+	return p, rel, true
+}
+
+// projectHolding is the innermost project whose folder holds path by
+// name, wherever a symlink on the way leads.
+func (s *Server) projectHolding(path string) (*project, string, bool) {
 	s.mu.Lock()
 	projects := s.projects
 	s.mu.Unlock()

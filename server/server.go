@@ -31,6 +31,9 @@ type Options struct {
 	// extraRequests adds request methods; tests use it for requests that
 	// block or panic on demand.
 	extraRequests map[string]requestHandler
+	// synced is called each time a document's text is handed to its
+	// book (edit_queue.go), which scans it whole; tests count the calls.
+	synced func(rel string, version int32)
 }
 
 // lifecycle is where the session stands, as the LSP spec orders it.
@@ -70,6 +73,8 @@ type Server struct {
 	trust *trust.Store
 	// diagTimers debounce each document's diagnostics.
 	diagTimers map[protocol.DocumentURI]*time.Timer
+	// diagRuns cancel each document's publication under way.
+	diagRuns map[protocol.DocumentURI]*diagRun
 
 	// exitCode is set by the exit notification; done closes then.
 	exitOnce sync.Once
@@ -104,6 +109,7 @@ func New(opts Options) *Server {
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
 		docs:       map[protocol.DocumentURI]*document{},
 		diagTimers: map[protocol.DocumentURI]*time.Timer{},
+		diagRuns:   map[protocol.DocumentURI]*diagRun{},
 		done:       make(chan struct{}),
 	}
 	s.requests, s.notifications, s.cmds = s.requestHandlers(), s.notificationHandlers(), s.commands()

@@ -35,7 +35,7 @@ func (s *Server) resolveTarget(ctx context.Context, pos protocol.TextDocumentPos
 	if !ok {
 		return nil, false, nil
 	}
-	if err := proj.wait(ctx); err != nil {
+	if err := s.ready(ctx, proj); err != nil {
 		if ctx.Err() != nil {
 			return nil, false, ctx.Err()
 		}

@@ -34,7 +34,10 @@ func (s *Server) didOpen(ctx context.Context, params json.RawMessage) error {
 	s.docs[doc.uri] = doc
 	s.mu.Unlock()
 	s.discoverBook(ctx, doc.uri)
-	s.toOverlay(ctx, doc)
+	if s.warnOutsideBook(ctx, doc.uri, doc.version) {
+		return nil
+	}
+	s.queueEdit(doc)
 	s.scheduleDiagnostics(doc.uri)
 	return nil
 }
@@ -51,16 +54,18 @@ func (s *Server) didChange(ctx context.Context, params json.RawMessage) error {
 	if !ok {
 		return errors.New("didChange for a document that is not open")
 	}
-	text, err := applyChanges(old.text, p.ContentChanges)
+	lines, err := old.lines.apply(p.ContentChanges)
 	if err != nil {
 		// The old text stays: nothing the writer typed is half-applied.
 		return err
 	}
-	doc := newDocument(uri, p.TextDocument.Version, text)
+	// Only the text and its lines change here, in proportion to the
+	// edit; the book takes the text after a pause (edit_queue.go).
+	doc := &document{uri: uri, version: p.TextDocument.Version, text: lines.text, lines: lines}
 	s.mu.Lock()
 	s.docs[uri] = doc
 	s.mu.Unlock()
-	s.toOverlay(ctx, doc)
+	s.queueEdit(doc)
 	s.scheduleDiagnostics(uri)
 	return nil
 }
@@ -84,37 +89,24 @@ func (s *Server) didClose(ctx context.Context, params json.RawMessage) error {
 	if !ok {
 		return nil
 	}
-	if proj, rel, ok := s.projectFor(path); ok && proj.loaded() {
+	proj, rel, ok := s.projectFor(path)
+	if !ok || !proj.loaded() {
+		return nil
+	}
+	var closeErr error
+	proj.closeQueued(rel, func() {
 		if proj.dropCodexText(rel) && proj.namesChanged(rel) {
 			s.catchUpNames(proj)
 		}
-		return proj.ms.CloseDocument(ctx, rel)
-	}
-	return nil
-}
-
-// toOverlay hands an open document of a loaded project to its
-// manuscript; a project still loading picks it up when ready.
-func (s *Server) toOverlay(ctx context.Context, doc *document) {
-	path, ok := uriPath(doc.uri)
-	if !ok {
-		return
-	}
-	proj, rel, ok := s.projectFor(path)
-	if !ok || !proj.loaded() {
-		return
-	}
-	if err := proj.ms.OpenDocument(ctx, rel, doc.text, doc.version); err != nil {
-		s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
-	}
-	if isCodexText(proj, rel) && proj.setCodexText(rel, doc.text) && proj.namesChanged(rel) {
-		s.catchUpNames(proj)
-	}
+		closeErr = proj.ms.CloseDocument(ctx, rel)
+	})
+	return closeErr
 }
 
 // catchUpNames scans p's manuscript with its new names in the
 // background, then refreshes the open documents' diagnostics. It runs
-// from a notification's handler, so the server is not stopping yet.
+// from a notification's handler or tracked work (a request, the
+// debounce), so the server is not done waiting for its work yet.
 func (s *Server) catchUpNames(p *project) {
 	s.work.Add(1)
 	go func() {
@@ -140,7 +132,7 @@ func (s *Server) overlayAllLocked(p *project) {
 			continue
 		}
 		rel, ok := p.rel(path)
-		if !ok {
+		if !ok || !p.holds(path) {
 			continue
 		}
 		if err := p.ms.OpenDocument(s.ctx, rel, d.text, d.version); err != nil {

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"context"
+	"sync"
+)
+
+// Typing sends a didChange per keystroke. Handing each version to the
+// manuscript (its words counted, its mentions found again, the book's
+// mention index merged) costs in proportion to the chapter: 54 ms a
+// keystroke in a 1 MB chapter, half a second in 11 MB, so a writer typing
+// quickly queued minutes of work. didChange now only records the editor's
+// text (text_sync.go) and queues it here; the queue is applied once,
+// with the latest version of each document, when the writer pauses (the
+// diagnostics' debounce) or when a request needs the book as the editor
+// shows it, whichever comes first.
+
+// editQueue holds the editor's texts of a project's open documents that
+// its manuscript and codex overlay have not taken yet.
+type editQueue struct {
+	mu sync.Mutex
+	// docs are the latest texts, by project-relative path.
+	docs map[string]*document
+	// applyMu orders the applications: a request's and the debounce's
+	// never hand the overlay two versions out of order, and a document
+	// closed meanwhile is not reopened.
+	applyMu sync.Mutex
+}
+
+// put queues doc, the text of rel, in place of any older one.
+func (q *editQueue) put(rel string, doc *document) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.docs == nil {
+		q.docs = map[string]*document{}
+	}
+	q.docs[rel] = doc
+}
+
+// take empties the queue.
+func (q *editQueue) take() map[string]*document {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	docs := q.docs
+	q.docs = nil
+	return docs
+}
+
+// queueEdit queues an open document of a loaded project for its
+// manuscript; a project still loading picks it up when ready
+// (overlayAllLocked).
+func (s *Server) queueEdit(doc *document) {
+	path, ok := uriPath(doc.uri)
+	if !ok {
+		return
+	}
+	proj, rel, ok := s.projectFor(path)
+	if !ok || !proj.loaded() {
+		return
+	}
+	proj.edits.put(rel, doc)
+}
+
+// syncEdits hands the project's queued texts to its manuscript and codex
+// overlay, so that what follows reads the book as the editor shows it.
+// When the queue is empty it costs a lock.
+func (s *Server) syncEdits(p *project) {
+	p.edits.applyMu.Lock()
+	defer p.edits.applyMu.Unlock()
+	names := false
+	for rel, doc := range p.edits.take() {
+		// The server's context, not a request's: a text taken from the
+		// queue is applied whole even when the request is cancelled.
+		if err := p.ms.OpenDocument(s.ctx, rel, doc.text, doc.version); err != nil {
+			s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
+		}
+		if s.opts.synced != nil {
+			s.opts.synced(rel, doc.version)
+		}
+		if isCodexText(p, rel) && p.setCodexText(rel, doc.text) && p.namesChanged(rel) {
+			names = true
+		}
+	}
+	if names {
+		s.catchUpNames(p)
+	}
+}
+
+// closeQueued drops rel's queued text and runs closed while no queued
+// text can be applied, so a document closed is not reopened by an
+// application that took its text before.
+func (p *project) closeQueued(rel string, closed func()) {
+	p.edits.applyMu.Lock()
+	defer p.edits.applyMu.Unlock()
+	p.edits.mu.Lock()
+	delete(p.edits.docs, rel)
+	p.edits.mu.Unlock()
+	closed()
+}
+
+// ready waits until p has loaded and has taken the editor's latest texts:
+// a request then sees every keystroke sent before it.
+func (s *Server) ready(ctx context.Context, p *project) error {
+	if err := p.wait(ctx); err != nil {
+		return err
+	}
+	s.syncEdits(p)
+	return nil
+}
