@@ -337,7 +337,14 @@ func (p *Passages) Close() error {
 // the index holds survives a restart, so the first Sync of a warm start
 // re-indexes only what changed while quire was not running. Explicate
 // reads hits against the units of the last Sync.
-func (p *Passages) Sync(ctx context.Context, units []*Unit) (SyncStats, error) {
+func (p *Passages) Sync(ctx context.Context, units []*Unit) (stats SyncStats, err error) {
+	// The index library panics on some disk failures; the caller gets an
+	// error and falls back to memory.
+	defer func() {
+		if r := recover(); r != nil {
+			stats, err = SyncStats{}, fmt.Errorf("index the manuscript: %v", r)
+		}
+	}()
 	start := time.Now()
 	p.syncMu.Lock()
 	defer p.syncMu.Unlock()
@@ -371,8 +378,7 @@ func (p *Passages) Sync(ctx context.Context, units []*Unit) (SyncStats, error) {
 	slices.SortFunc(changed, func(a, b *indexedUnit) int { return strings.Compare(a.unit.Path, b.unit.Path) })
 	slices.Sort(removed)
 
-	stats := SyncStats{Units: len(next), Indexed: len(changed), Removed: len(removed)}
-	var err error
+	stats = SyncStats{Units: len(next), Indexed: len(changed), Removed: len(removed)}
 	if len(changed)+len(removed) > 0 {
 		stats.Paragraphs, err = p.apply(ctx, changed, removed)
 	}

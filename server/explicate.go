@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"sync"
 
@@ -84,18 +83,6 @@ func (x *passageIndex) toMemory(ctx context.Context, failed *manuscript.Passages
 	return p, nil
 }
 
-// syncPassages indexes units, a panic in the index library (a failing
-// disk) returned as an error.
-func syncPassages(ctx context.Context, p *manuscript.Passages, units []*manuscript.Unit) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("index the manuscript: %v", r)
-		}
-	}()
-	_, err = p.Sync(ctx, units)
-	return err
-}
-
 // close releases the index; later opens fail.
 func (x *passageIndex) close() {
 	x.mu.Lock()
@@ -151,11 +138,11 @@ func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (an
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "open the passage index: "+err.Error())
 	}
 	snap := proj.ms.Snapshot()
-	err = syncPassages(ctx, idx, snap.Units())
+	_, err = idx.Sync(ctx, snap.Units())
 	if err != nil && ctx.Err() == nil && idx.Report().Dir != "" {
 		s.log.Warn("manuscript index not written; keeping it in memory", "root", proj.real, "err", err)
 		if idx, err = proj.passages.toMemory(ctx, idx); err == nil {
-			err = syncPassages(ctx, idx, snap.Units())
+			_, err = idx.Sync(ctx, snap.Units())
 		}
 	}
 	if err != nil {

@@ -58,7 +58,7 @@ func (g *globalOptions) openPassages(ctx context.Context, b *book) (*manuscript.
 		if err != nil {
 			return nil, err
 		}
-		if err := syncPassages(ctx, p, units); err != nil {
+		if _, err := p.Sync(ctx, units); err != nil {
 			p.Close()
 			return nil, err
 		}
@@ -80,7 +80,7 @@ func (g *globalOptions) openPassages(ctx context.Context, b *book) (*manuscript.
 		return inMemory("")
 	}
 	if err == nil {
-		if err = syncPassages(ctx, p, units); err != nil {
+		if _, err = p.Sync(ctx, units); err != nil {
 			p.Close()
 		}
 	}
@@ -89,16 +89,4 @@ func (g *globalOptions) openPassages(ctx context.Context, b *book) (*manuscript.
 			"This run keeps it in memory; free some disk space or make the cache folder writable.", err))
 	}
 	return p, err
-}
-
-// syncPassages indexes units, a panic in the index library (a failing
-// disk) returned as an error.
-func syncPassages(ctx context.Context, p *manuscript.Passages, units []*manuscript.Unit) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("index the manuscript: %v", r)
-		}
-	}()
-	_, err = p.Sync(ctx, units)
-	return err
 }
