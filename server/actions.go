@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // Advisor actions are named asks: the core ones shipped in quire, and the
@@ -86,7 +87,7 @@ func (s *Server) adviserActions(t *target, p protocol.CodeActionParams, start, e
 		case llm.ScopeSelection:
 			r := p.Range
 			args.Range = &r
-			args.SelectionHash = llm.HashText(t.text[start:end])
+			args.SelectionHash = manuscript.HashText(t.text[start:end])
 			args.Message = a.Message("the selection")
 		case llm.ScopeFile:
 			args.Message = a.Message(fmt.Sprintf("chapter %q (%s)", unit.Title, unit.Path))

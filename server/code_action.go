@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 type codeAction struct {
@@ -101,7 +102,7 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 	uri := p.TextDocument.URI
 	if start < end {
 		selected := t.text[start:end]
-		hash := llm.HashText(selected)
+		hash := manuscript.HashText(selected)
 		// The selection travels with the hash of its text, so the ask can
 		// tell the selection moved on since the action was listed.
 		selection := func(persona, message string) askArgs {
