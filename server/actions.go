@@ -14,6 +14,7 @@ import (
 
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // Advisor actions are named asks: the core ones shipped in quire, and the
@@ -21,8 +22,6 @@ import (
 // offered as a code action that runs quire.ask with the action's persona
 // and message, so every client (and each plugin's chat) runs it as it runs
 // any ask.
-
-const methodActions = "quire/actions"
 
 // isActionFile reports whether the project-relative rel is an action file.
 func isActionFile(rel string) bool {
@@ -82,7 +81,7 @@ func (s *Server) adviserActions(t *target, p protocol.CodeActionParams, start, e
 		}
 		// Only a selection action sends a range: a range, even an empty
 		// one, would be taken for a selection.
-		args := askArgs{Persona: a.Persona, URI: p.TextDocument.URI}
+		args := wire.AskParams{Persona: a.Persona, URI: p.TextDocument.URI}
 		switch a.Scope {
 		case llm.ScopeSelection:
 			r := p.Range
@@ -96,7 +95,7 @@ func (s *Server) adviserActions(t *target, p protocol.CodeActionParams, start, e
 		}
 		title := a.Label()
 		args.Action = actionName(a)
-		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: "quire.ask", Arguments: []any{args}}})
+		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: wire.CommandAsk, Arguments: []any{args}}})
 	}
 	return out
 }
@@ -111,26 +110,15 @@ func actionName(a llm.PreparedAction) string {
 	return label
 }
 
-type actionInfo struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Label   string `json:"label"`
-	Scope   string `json:"scope"`
-	Persona string `json:"persona"`
-	Usage   string `json:"usage,omitempty"`
-	Core    bool   `json:"core"`
-	Source  string `json:"source"`
-}
-
 // quireActions lists the book's advisor actions, for plugins.
 func (s *Server) quireActions(ctx context.Context, params json.RawMessage) (any, error) {
 	proj, err := s.optionalProject(ctx, params)
 	if err != nil {
 		return nil, err
 	}
-	out := []actionInfo{}
+	out := []wire.AdvisorAction{}
 	for _, a := range bookActions(proj) {
-		out = append(out, actionInfo{ID: a.ID, Name: a.Name, Label: a.Label(), Scope: a.Scope, Persona: a.Persona,
+		out = append(out, wire.AdvisorAction{ID: a.ID, Name: a.Name, Label: a.Label(), Scope: a.Scope, Persona: a.Persona,
 			Usage: a.Usage, Core: a.Core, Source: a.Source})
 	}
 	return out, nil

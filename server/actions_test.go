@@ -11,15 +11,16 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/server/wire"
 )
 
-func actionArgs(t *testing.T, a codeAction) askArgs {
+func actionArgs(t *testing.T, a codeAction) wire.AskParams {
 	t.Helper()
 	require.NotNil(t, a.Command)
 	require.Equal(t, "quire.ask", a.Command.Command)
 	raw, err := json.Marshal(a.Command.Arguments[0])
 	require.NoError(t, err)
-	var args askArgs
+	var args wire.AskParams
 	require.NoError(t, json.Unmarshal(raw, &args))
 	return args
 }
@@ -96,8 +97,8 @@ func TestAdvisorActions(t *testing.T) {
 	assert.Contains(t, diags[0].Message, "line-edit")
 	assert.NotContains(t, diags[0].Message, "keeps using", "one bad action does not set the file aside")
 
-	var listed []actionInfo
-	c.call(methodActions, nil, &listed)
+	var listed []wire.AdvisorAction
+	c.call(wire.MethodActions, nil, &listed)
 	var ids []string
 	for _, a := range listed {
 		ids = append(ids, a.ID)

@@ -21,19 +21,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
-)
-
-// Advisor requests and commands.
-const (
-	methodAsk        = "quire/ask"
-	methodPeekPrompt = "quire/peekPrompt"
-	methodPersonas   = "quire/personas"
-	// methodAskProgress is a notification the server sends alongside each
-	// $/progress report of an ask, for clients that want the tool row as
-	// data: {"token": <the work-done token>, "row": {tool, summary, ok, ms,
-	// round, code?}}, and each piece of a streamed answer: {"token", "delta":
-	// "text", "round"}. LSP's report carries only a message.
-	methodAskProgress = "quire/askProgress"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 const (
@@ -164,54 +152,6 @@ func newID(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
-// askArgs are quire.ask's and quire.peekPrompt's arguments. A custom
-// request may carry LSP's workDoneToken; progress then goes to it.
-type askArgs struct {
-	Persona        string               `json:"persona,omitempty"`
-	Message        string               `json:"message"`
-	URI            protocol.DocumentURI `json:"uri,omitempty"`
-	Range          *protocol.Range      `json:"range,omitempty"`
-	ConversationID string               `json:"conversationId,omitempty"`
-	WorkDoneToken  json.RawMessage      `json:"workDoneToken,omitempty"`
-	// SelectionHash, when given with range, is the hash of the text the
-	// writer selected when the action was offered; the ask is refused if
-	// the text under range is no longer that text.
-	SelectionHash string `json:"selectionHash,omitempty"`
-	// Action, set by an advisor action's code action, is the action's
-	// name ("Continuity check"): what the writer chose, shown in place of
-	// the action's long message in the answer document and the chats.
-	Action string `json:"action,omitempty"`
-}
-
-// askEvidence is one file the model read, as a location to open.
-type askEvidence struct {
-	URI   protocol.DocumentURI `json:"uri"`
-	Range protocol.Range       `json:"range"`
-	Path  string               `json:"path"`
-	Tool  string               `json:"tool"`
-	Hash  string               `json:"hash,omitempty"`
-}
-
-type askResult struct {
-	Persona        string        `json:"persona"`
-	Answer         string        `json:"answer"`
-	Evidence       []askEvidence `json:"evidence"`
-	Proposals      []string      `json:"proposals"`
-	ConversationID string        `json:"conversationId"`
-	ServiceTier    string        `json:"serviceTier,omitempty"`
-	Warnings       []string      `json:"warnings,omitempty"`
-}
-
-// askRow is a tool row of an ask's progress.
-type askRow struct {
-	Round   int    `json:"round"`
-	Tool    string `json:"tool"`
-	Summary string `json:"summary"`
-	OK      bool   `json:"ok"`
-	Code    string `json:"code,omitempty"`
-	MS      int64  `json:"ms"`
-}
-
 // turnInput is an ask made ready: the project, the input and the
 // conversation it continues.
 type turnInput struct {
@@ -224,7 +164,7 @@ type turnInput struct {
 
 // prepareAsk resolves the arguments into a turn. needKey is false for a
 // peek, which sends nothing.
-func (s *Server) prepareAsk(ctx context.Context, a askArgs, needKey bool) (*turnInput, error) {
+func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool) (*turnInput, error) {
 	if strings.TrimSpace(a.Message) == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "message is required")
 	}
@@ -338,7 +278,7 @@ func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
 
 // askTurn is the writer's place: the document in uri, and the selection
 // in range, or else the last one captured in that document.
-func (s *Server) askTurn(ctx context.Context, proj *project, a askArgs) (manuscript.Turn, error) {
+func (s *Server) askTurn(ctx context.Context, proj *project, a wire.AskParams) (manuscript.Turn, error) {
 	var turn manuscript.Turn
 	if a.URI == "" {
 		return turn, nil
@@ -372,7 +312,7 @@ func (s *Server) askTurn(ctx context.Context, proj *project, a askArgs) (manuscr
 
 // quireAsk runs an advisor turn, streaming its tool rows as progress.
 func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[askArgs](params)
+	a, err := decode[wire.AskParams](params)
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +328,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 		defer s.adv.track(prog.key, cancel)()
 	}
 	t.in.Loop.OnTrace = func(r llm.TraceRow) {
-		row := askRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}
+		row := wire.ToolRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}
 		prog.row(ctx, row)
 	}
 	t.in.Loop.OnDelta = func(round int, text string) { prog.delta(ctx, round, text) }
@@ -420,7 +360,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 	prog.flush(ctx)
 	prog.message(ctx, res.Answer)
 	prog.end(ctx, "answered")
-	out := askResult{Persona: res.Persona.ID, Answer: res.Answer, Evidence: []askEvidence{}, Proposals: []string{},
+	out := wire.AskResult{Persona: res.Persona.ID, Answer: res.Answer, Evidence: []wire.Evidence{}, Proposals: []string{},
 		ConversationID: t.convID, ServiceTier: res.ServiceTier, Warnings: res.Warnings}
 	seen := map[string]bool{}
 	for _, e := range res.Evidence {
@@ -431,7 +371,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 			}
 			if key := e.Tool + "\x00" + p + "\x00" + hash; !seen[key] {
 				seen[key] = true
-				out.Evidence = append(out.Evidence, askEvidence{URI: pathURI(filepath.Join(t.proj.real, filepath.FromSlash(p))), Path: p, Tool: e.Tool, Hash: hash})
+				out.Evidence = append(out.Evidence, wire.Evidence{URI: pathURI(filepath.Join(t.proj.real, filepath.FromSlash(p))), Path: p, Tool: e.Tool, Hash: hash})
 			}
 		}
 	}
@@ -443,7 +383,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 
 // quirePeekPrompt is the body quire.ask would send first; nothing is sent.
 func (s *Server) quirePeekPrompt(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[askArgs](params)
+	a, err := decode[wire.AskParams](params)
 	if err != nil {
 		return nil, err
 	}
@@ -458,16 +398,10 @@ func (s *Server) quirePeekPrompt(ctx context.Context, params json.RawMessage) (a
 	return json.RawMessage(body), nil
 }
 
-type personaInfo struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	Focus string `json:"focus"`
-}
-
 func (s *Server) quirePersonas(context.Context, json.RawMessage) (any, error) {
-	out := []personaInfo{}
+	out := []wire.Persona{}
 	for _, p := range llm.Personas() {
-		out = append(out, personaInfo{ID: p.ID, Name: p.Name, Focus: p.Focus})
+		out = append(out, wire.Persona{ID: p.ID, Name: p.Name, Focus: p.Focus})
 	}
 	return out, nil
 }
@@ -556,7 +490,7 @@ func (s *Server) startAskProgress(ctx context.Context, clientToken json.RawMessa
 	return p
 }
 
-func (p *askProgress) row(ctx context.Context, r askRow) {
+func (p *askProgress) row(ctx context.Context, r wire.ToolRow) {
 	if p.key == "" {
 		return
 	}
@@ -573,7 +507,7 @@ func (p *askProgress) row(ctx context.Context, r askRow) {
 	ended := p.ended
 	p.mu.Unlock()
 	if !ended {
-		if err := p.s.conn.Notify(ctx, methodAskProgress, map[string]any{"token": p.token, "row": r}); err != nil {
+		if err := p.s.conn.Notify(ctx, wire.MethodAskProgress, wire.AskProgressRow{Token: p.token, Row: r}); err != nil {
 			p.s.log.Debug("ask progress not sent", "err", err)
 		}
 	}
@@ -639,7 +573,7 @@ func (p *askProgress) sendDelta(ctx context.Context, round int, text string) {
 	if text == "" {
 		return
 	}
-	if err := p.s.conn.Notify(ctx, methodAskProgress, map[string]any{"token": p.token, "delta": text, "round": round}); err != nil {
+	if err := p.s.conn.Notify(ctx, wire.MethodAskProgress, wire.AskProgressDelta{Token: p.token, Delta: text, Round: round}); err != nil {
 		p.s.log.Debug("ask progress not sent", "err", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // hostileClient is a wire client whose provider comes from the editor's
@@ -28,7 +30,7 @@ func TestAskErrorNeverCarriesTheKey(t *testing.T) {
 	f := newFakeLLM(t, fakeStep{status: http.StatusUnauthorized,
 		body: `{"error":{"message":"Incorrect API key provided: ` + key + `; Bearer ` + key + `","type":"invalid_request_error","code":"invalid_api_key"}}`})
 	c := hostileClient(t, f, "QUIRE_HOSTILE_KEY")
-	m := c.call(1, methodAsk, map[string]any{"message": "Hello?"})
+	m := c.call(1, wire.MethodAsk, map[string]any{"message": "Hello?"})
 	require.NotNil(t, m.Error, "%s", m)
 	assert.Contains(t, m.Error.Message, "refused quire's API key")
 	assert.NotContains(t, m.Error.Message, key)
@@ -41,7 +43,7 @@ func TestAskCutOffIsAnErrorWithThePartialAnswer(t *testing.T) {
 	partial := "Mara's eyes are green in the codex, and in chapter five they are"
 	f := newFakeLLM(t, fakeStep{cut: true, body: chatBody(t, map[string]any{"role": "assistant", "content": partial}, "")})
 	c := hostileClient(t, f, "")
-	m := c.call(1, methodAsk, map[string]any{"message": "Eyes?", "workDoneToken": 9})
+	m := c.call(1, wire.MethodAsk, map[string]any{"message": "Eyes?", "workDoneToken": 9})
 	require.NotNil(t, m.Error, "a cut answer is not an answer: %s", m)
 	assert.Contains(t, m.Error.Message, "The model's answer was cut off")
 	assert.Contains(t, m.Error.Message, "(partial)")
@@ -64,10 +66,10 @@ func TestAskStreamNotificationsAreBounded(t *testing.T) {
 	answer := strings.TrimSpace(strings.Repeat("salt and tar ", 40_000)) // ~500 KB, ~40,000 chunks
 	f := newFakeLLM(t, answerStep(t, answer))
 	c := hostileClient(t, f, "")
-	r := decodeAsk(t, c.call(1, methodAsk, map[string]any{"message": "Eyes?", "workDoneToken": 5}))
+	r := decodeAsk(t, c.call(1, wire.MethodAsk, map[string]any{"message": "Eyes?", "workDoneToken": 5}))
 	assert.True(t, strings.HasPrefix(r.Answer, answer[:1000]))
 	var text strings.Builder
-	deltas := c.heldNotes(methodAskProgress)
+	deltas := c.heldNotes(wire.MethodAskProgress)
 	for _, raw := range deltas {
 		var n struct {
 			Delta string `json:"delta"`

@@ -18,6 +18,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // fakeStep is one scripted chat completion: its body, and optionally a
@@ -181,10 +182,10 @@ func (c *wireClient) progressOf(token string) []progressValue {
 	return out
 }
 
-func decodeAsk(t *testing.T, m wireMsg) askResult {
+func decodeAsk(t *testing.T, m wireMsg) wire.AskResult {
 	t.Helper()
 	require.Nil(t, m.Error, "ask: %s", m)
-	var r askResult
+	var r wire.AskResult
 	require.NoError(t, json.Unmarshal(m.Result, &r))
 	return r
 }
@@ -198,7 +199,7 @@ func TestAskStreamsToolRowsAndAnswers(t *testing.T) {
 	root := advisorBook(t, f)
 	c := advisorClient(t, root, nil)
 
-	m := c.call(1, methodAsk, map[string]any{"persona": "continuity-editor", "message": "Is Mara consistent?",
+	m := c.call(1, wire.MethodAsk, map[string]any{"persona": "continuity-editor", "message": "Is Mara consistent?",
 		"uri": c.uri("manuscript/01-harbor.md"), "workDoneToken": "tok-1"})
 	r := decodeAsk(t, m)
 	assert.Equal(t, "continuity-editor", r.Persona)
@@ -223,15 +224,15 @@ func TestAskStreamsToolRowsAndAnswers(t *testing.T) {
 	assert.Contains(t, messages, "Mara is **consistent**.", "the answer goes out in a report")
 
 	var rows []json.RawMessage
-	for _, n := range c.heldNotes(methodAskProgress) {
+	for _, n := range c.heldNotes(wire.MethodAskProgress) {
 		if strings.Contains(string(n), `"row":`) {
 			rows = append(rows, n)
 		}
 	}
 	require.Len(t, rows, 2)
 	var row struct {
-		Token string `json:"token"`
-		Row   askRow `json:"row"`
+		Token string       `json:"token"`
+		Row   wire.ToolRow `json:"row"`
 	}
 	require.NoError(t, json.Unmarshal(rows[0], &row))
 	assert.Equal(t, "tok-1", row.Token)
@@ -267,7 +268,7 @@ func TestHoverAnswersWhileAnAskWaits(t *testing.T) {
 	slow.gate = gate
 	f := newFakeLLM(t, slow)
 	c := advisorClient(t, advisorBook(t, f), nil)
-	c.request("ask", methodAsk, map[string]any{"message": "Take your time."})
+	c.request("ask", wire.MethodAsk, map[string]any{"message": "Take your time."})
 	f.waitStarted(t)
 	require.NotNil(t, c.hover("h", c.uri("manuscript/01-harbor.md"), 2, 1))
 	assert.False(t, c.pendingResponse("ask"))
@@ -284,7 +285,7 @@ func TestAskCancelled(t *testing.T) {
 			slow.gate = gate
 			f := newFakeLLM(t, slow)
 			c := advisorClient(t, advisorBook(t, f), nil)
-			c.request(9, methodAsk, map[string]any{"message": "Take your time.", "workDoneToken": 42})
+			c.request(9, wire.MethodAsk, map[string]any{"message": "Take your time.", "workDoneToken": 42})
 			f.waitStarted(t)
 			if how == "cancelRequest" {
 				c.notify(protocol.MethodCancelRequest, map[string]any{"id": 9})
@@ -305,8 +306,8 @@ func TestAskCancelled(t *testing.T) {
 func TestConversationHistoryIsSent(t *testing.T) {
 	f := newFakeLLM(t, answerStep(t, "First answer."), answerStep(t, "Second answer."))
 	c := advisorClient(t, advisorBook(t, f), nil)
-	r1 := decodeAsk(t, c.call(1, methodAsk, map[string]any{"persona": "writing-coach", "message": "First question?"}))
-	r2 := decodeAsk(t, c.call(2, methodAsk, map[string]any{"persona": "writing-coach", "message": "Second question?", "conversationId": r1.ConversationID}))
+	r1 := decodeAsk(t, c.call(1, wire.MethodAsk, map[string]any{"persona": "writing-coach", "message": "First question?"}))
+	r2 := decodeAsk(t, c.call(2, wire.MethodAsk, map[string]any{"persona": "writing-coach", "message": "Second question?", "conversationId": r1.ConversationID}))
 	assert.Equal(t, r1.ConversationID, r2.ConversationID)
 	reqs := f.requests()
 	require.Len(t, reqs, 2)
@@ -317,7 +318,7 @@ func TestConversationHistoryIsSent(t *testing.T) {
 	assert.NotContains(t, string(first), "Second question?")
 
 	// Another persona cannot continue it.
-	m := c.call(3, methodAsk, map[string]any{"persona": "continuity-editor", "message": "x", "conversationId": r1.ConversationID})
+	m := c.call(3, wire.MethodAsk, map[string]any{"persona": "continuity-editor", "message": "x", "conversationId": r1.ConversationID})
 	require.NotNil(t, m.Error)
 	assert.Equal(t, jsonrpc2.InvalidParams, m.code())
 }
@@ -338,7 +339,7 @@ func TestConversationHistoryIsBounded(t *testing.T) {
 func TestPeekPromptSendsNothing(t *testing.T) {
 	f := newFakeLLM(t)
 	c := advisorClient(t, advisorBook(t, f), nil)
-	for i, method := range []string{methodPeekPrompt, protocol.MethodWorkspaceExecuteCommand} {
+	for i, method := range []string{wire.MethodPeekPrompt, protocol.MethodWorkspaceExecuteCommand} {
 		args := map[string]any{"persona": "first-time-reader", "message": "What do you see?", "uri": c.uri("manuscript/02-storm.md")}
 		var params any = args
 		if method == protocol.MethodWorkspaceExecuteCommand {
@@ -358,9 +359,9 @@ func TestPeekPromptSendsNothing(t *testing.T) {
 func TestPersonas(t *testing.T) {
 	f := newFakeLLM(t)
 	c := advisorClient(t, advisorBook(t, f), nil)
-	m := c.call(1, methodPersonas, nil)
+	m := c.call(1, wire.MethodPersonas, nil)
 	require.Nil(t, m.Error, "%s", m)
-	var got []personaInfo
+	var got []wire.Persona
 	require.NoError(t, json.Unmarshal(m.Result, &got))
 	require.Len(t, got, len(llm.Personas()))
 	for _, p := range got {
@@ -382,7 +383,7 @@ func TestClientSettingsOverrideQuireYAML(t *testing.T) {
 		"provider": map[string]any{"baseUrl": f.baseURL(), "model": "client-model", "tools": true},
 		"persona":  "worldbuilding-auditor",
 	})
-	r := decodeAsk(t, c.call(1, methodAsk, map[string]any{"message": "Hello?"}))
+	r := decodeAsk(t, c.call(1, wire.MethodAsk, map[string]any{"message": "Hello?"}))
 	assert.Equal(t, "From the client's model.", r.Answer)
 	assert.Equal(t, "worldbuilding-auditor", r.Persona, "the client's default persona")
 	require.Len(t, f.requests(), 1)
@@ -390,14 +391,14 @@ func TestClientSettingsOverrideQuireYAML(t *testing.T) {
 
 	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": map[string]any{"quire": map[string]any{
 		"provider": map[string]any{"model": "changed-model"}}}})
-	r = decodeAsk(t, c.call(2, methodAsk, map[string]any{"message": "Hello again?"}))
+	r = decodeAsk(t, c.call(2, wire.MethodAsk, map[string]any{"message": "Hello again?"}))
 	assert.Equal(t, "Again.", r.Answer)
 	assert.Equal(t, "changed-model", f.requests()[1]["model"])
 }
 
 func TestAskWithoutProviderSaysHowToConfigure(t *testing.T) {
 	c := advisorClient(t, writeProject(t, bookFiles), nil)
-	m := c.call(1, methodAsk, map[string]any{"message": "Hello?"})
+	m := c.call(1, wire.MethodAsk, map[string]any{"message": "Hello?"})
 	require.NotNil(t, m.Error, "%s", m)
 	assert.Equal(t, jsonrpc2.InvalidRequest, m.code())
 	assert.Contains(t, m.Error.Message, "no provider is configured")
@@ -414,7 +415,7 @@ func TestAskRefusesAChangedSelection(t *testing.T) {
 		"range":         protocol.Range{Start: protocol.Position{Line: 2, Character: 0}, End: protocol.Position{Line: 2, Character: 5}},
 		"selectionHash": "sha256:0000",
 	}
-	for i, method := range []string{methodPeekPrompt, methodAsk} {
+	for i, method := range []string{wire.MethodPeekPrompt, wire.MethodAsk} {
 		m := c.call(i+1, method, args)
 		require.NotNil(t, m.Error, method)
 		assert.Contains(t, m.Error.Message, "selected text changed")
@@ -442,18 +443,18 @@ func TestAskStreamsTheAnswerText(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), append(yaml, tt.settings...), 0o644))
 			}
 			c := advisorClient(t, root, nil)
-			r := decodeAsk(t, c.call(1, methodAsk, map[string]any{"persona": "continuity-editor", "message": "Eyes?",
+			r := decodeAsk(t, c.call(1, wire.MethodAsk, map[string]any{"persona": "continuity-editor", "message": "Eyes?",
 				"uri": c.uri("manuscript/01-harbor.md"), "workDoneToken": 7}))
 			assert.Equal(t, answer, r.Answer)
 
 			var text string
 			var pieces, rows int
-			for _, raw := range c.heldNotes(methodAskProgress) {
+			for _, raw := range c.heldNotes(wire.MethodAskProgress) {
 				var n struct {
 					Token json.RawMessage `json:"token"`
 					Delta string          `json:"delta"`
 					Round int             `json:"round"`
-					Row   *askRow         `json:"row"`
+					Row   *wire.ToolRow   `json:"row"`
 				}
 				require.NoError(t, json.Unmarshal(raw, &n))
 				assert.Equal(t, "7", string(n.Token))
@@ -522,9 +523,9 @@ func TestResponsesConversationContinuesTheStoredResponse(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), append(yaml, "  api: responses\n"...), 0o644))
 			c := advisorClient(t, root, nil)
-			first := decodeAsk(t, c.call(1, methodAsk, map[string]any{"persona": "writing-coach", "message": "Opening question?"}))
+			first := decodeAsk(t, c.call(1, wire.MethodAsk, map[string]any{"persona": "writing-coach", "message": "Opening question?"}))
 			assert.Equal(t, "First answer.", first.Answer)
-			second := decodeAsk(t, c.call(2, methodAsk, map[string]any{"persona": "writing-coach", "message": "Follow-up?", "conversationId": first.ConversationID}))
+			second := decodeAsk(t, c.call(2, wire.MethodAsk, map[string]any{"persona": "writing-coach", "message": "Follow-up?", "conversationId": first.ConversationID}))
 			assert.Equal(t, "Second answer.", second.Answer)
 
 			reqs := f.requests()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // An editor with no chat panel (Helix, eglot, Zed) asks through the
@@ -74,7 +75,7 @@ func (s *Server) workDoneProgressSupported() bool {
 // in a message that gives its start and the document's path. Without
 // work-done progress the writer is also told that the ask started.
 func (s *Server) quireAskCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[askArgs](params)
+	a, err := decode[wire.AskParams](params)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +86,7 @@ func (s *Server) quireAskCommand(ctx context.Context, params json.RawMessage) (a
 	if err != nil {
 		return out, err
 	}
-	res, ok := out.(askResult)
+	res, ok := out.(wire.AskResult)
 	if !ok {
 		return out, nil
 	}
@@ -131,7 +132,7 @@ const answerPreview = 200
 
 // answeredMessage tells the writer an answer came: its start on the
 // first line, then where the whole of it is.
-func answeredMessage(persona string, res askResult, path string) string {
+func answeredMessage(persona string, res wire.AskResult, path string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s answered: %s", persona, foldPreview(res.Answer, answerPreview))
 	if n := len(res.Proposals); n > 0 {
@@ -166,7 +167,7 @@ func foldPreview(text string, limit int) string {
 }
 
 // writeAnswer writes the answer document and returns its path.
-func (s *Server) writeAnswer(ctx context.Context, a askArgs, res askResult) (string, error) {
+func (s *Server) writeAnswer(ctx context.Context, a wire.AskParams, res wire.AskResult) (string, error) {
 	dir, err := s.answersDir()
 	if err != nil {
 		return "", err
@@ -251,8 +252,8 @@ func (s *Server) proposalActions(ctx context.Context, ids []string) []codeAction
 		discard := fmt.Sprintf("Discard proposal: %s %s (%s)", p.Kind, p.Name, p.ChangeSummary)
 		arg := []any{map[string]string{"id": p.ID}}
 		out = append(out,
-			codeAction{Title: apply, Command: &actionCommand{Title: apply, Command: "quire.applyProposal", Arguments: arg}},
-			codeAction{Title: discard, Command: &actionCommand{Title: discard, Command: "quire.discardProposal", Arguments: arg}})
+			codeAction{Title: apply, Command: &actionCommand{Title: apply, Command: wire.CommandApplyProposal, Arguments: arg}},
+			codeAction{Title: discard, Command: &actionCommand{Title: discard, Command: wire.CommandDiscardProposal, Arguments: arg}})
 	}
 	return out
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // showDocClient is a client that can open documents the server shows it
@@ -87,7 +89,7 @@ func TestAskCommandShowsTheAnswerAsADocument(t *testing.T) {
 	assert.NotContains(t, codeActionTitles(t, c, 4, c.uri("codex/characters/ilse-dorn.md")), apply)
 
 	// Discarded, it is offered nowhere.
-	m = c.call(5, methodDiscard, map[string]any{"id": r.Proposals[0]})
+	m = c.call(5, wire.MethodDiscardProposal, map[string]any{"id": r.Proposals[0]})
 	require.Nil(t, m.Error)
 	assert.NotContains(t, codeActionTitles(t, c, 6, protocol.DocumentURI(shown[0])), apply)
 }
@@ -99,7 +101,7 @@ func TestAskRequestShowsNoDocument(t *testing.T) {
 		method       string
 	}{
 		{name: "client without showDocument", showDocument: false, method: protocol.MethodWorkspaceExecuteCommand},
-		{name: "quire/ask request (a plugin's chat)", showDocument: true, method: methodAsk},
+		{name: "quire/ask request (a plugin's chat)", showDocument: true, method: wire.MethodAsk},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeLLM(t, answerStep(t, "Fine."))
@@ -230,7 +232,7 @@ func TestAdvisorActionAnswerShowsTheActionName(t *testing.T) {
 	}, wireTimeout, 20*time.Millisecond)
 	raw, err := json.Marshal(check.Command.Arguments[0])
 	require.NoError(t, err)
-	var args askArgs
+	var args wire.AskParams
 	require.NoError(t, json.Unmarshal(raw, &args))
 	assert.Equal(t, "Continuity check", args.Action)
 	assert.Greater(t, strings.Count(args.Message, "\n"), 3, "the message is the action's long prompt")

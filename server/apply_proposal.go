@@ -15,43 +15,12 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/server/wire"
 )
 
-// Custom requests about proposals and explications.
-const (
-	methodProposals      = "quire/proposals"
-	methodApplyProposal  = "quire/applyProposal"
-	methodDiscard        = "quire/discardProposal"
-	methodExplicate      = "quire/explicate"
-	proposalAnnotationID = "quire-proposal"
-)
-
-// proposalSummary is one proposal as quire/proposals lists it.
-type proposalSummary struct {
-	ID            string     `json:"id"`
-	Kind          string     `json:"kind"`
-	Name          string     `json:"name"`
-	EntryType     codex.Type `json:"entryType"`
-	Path          string     `json:"path"`
-	SoulPath      string     `json:"soulPath,omitempty"`
-	ChangeSummary string     `json:"changeSummary"`
-	Markdown      string     `json:"markdown"`
-	SoulMarkdown  string     `json:"soulMarkdown,omitempty"`
-	Warnings      []string   `json:"warnings"`
-	Created       time.Time  `json:"created"`
-	// Status is "pending", "applied" (the editor said so) or "stale" (a
-	// file it edits changed since; applying it would be refused).
-	Status string `json:"status"`
-	// Diff is the unified diff of the change, against the text it was
-	// made from.
-	Diff string `json:"diff"`
-}
-
-type proposalsResult struct {
-	Proposals []proposalSummary `json:"proposals"`
-}
+// proposalAnnotationID marks a proposal's edits for the writer's review.
+const proposalAnnotationID = "quire-proposal"
 
 // quireProposals lists the project's proposals, newest first.
 func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (any, error) {
@@ -59,7 +28,7 @@ func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (an
 	if err != nil {
 		return nil, err
 	}
-	out := proposalsResult{Proposals: []proposalSummary{}}
+	out := wire.ProposalsResult{Proposals: []wire.Proposal{}}
 	for _, p := range proj.proposals.List() {
 		out.Proposals = append(out.Proposals, s.summarize(proj, p))
 	}
@@ -67,7 +36,7 @@ func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (an
 }
 
 // summarize is a proposal as the clients see it, with its status now.
-func (s *Server) summarize(proj *project, p llm.Proposal) proposalSummary {
+func (s *Server) summarize(proj *project, p llm.Proposal) wire.Proposal {
 	w := p.Warnings
 	if w == nil {
 		w = []string{}
@@ -78,16 +47,11 @@ func (s *Server) summarize(proj *project, p llm.Proposal) proposalSummary {
 	} else if _, err := s.proposalWorkspaceEdit(proj, p); err != nil {
 		status = "stale"
 	}
-	return proposalSummary{
+	return wire.Proposal{
 		ID: p.ID, Kind: p.Kind, Name: p.Name, EntryType: p.EntryType, Path: p.Path, SoulPath: p.SoulPath,
 		ChangeSummary: p.ChangeSummary, Markdown: p.Markdown, SoulMarkdown: p.SoulMarkdown, Warnings: w, Created: p.Created,
 		Status: status, Diff: p.Diff,
 	}
-}
-
-type discardResult struct {
-	ID        string `json:"id"`
-	Discarded bool   `json:"discarded"`
 }
 
 // quireDiscardProposal drops a proposal the writer does not want.
@@ -96,23 +60,12 @@ func (s *Server) quireDiscardProposal(ctx context.Context, params json.RawMessag
 	if err != nil {
 		return nil, err
 	}
-	return discardResult{ID: p.ID, Discarded: proj.proposals.Discard(p.ID)}, nil
+	return wire.DiscardResult{ID: p.ID, Discarded: proj.proposals.Discard(p.ID)}, nil
 }
 
 type applyProposalArgs struct {
 	projectArg
 	ID string `json:"id"`
-}
-
-// applyProposalResult is the client's answer to the edit, as quire
-// reports it back.
-type applyProposalResult struct {
-	ID            string `json:"id"`
-	Applied       bool   `json:"applied"`
-	FailureReason string `json:"failureReason,omitempty"`
-	// Message tells the writer the outcome ("Applied the proposed update
-	// of … to …: review and save."), for plugins to show as they are.
-	Message string `json:"message"`
 }
 
 // The workspace edit of a proposal. The protocol library types neither
@@ -297,7 +250,7 @@ func (s *Server) applyProposal(ctx context.Context, params json.RawMessage, anno
 	if announce {
 		s.showMessage(ctx, typ, msg)
 	}
-	return applyProposalResult{ID: p.ID, Applied: res.Applied, FailureReason: res.FailureReason, Message: msg}, nil
+	return wire.ApplyResult{ID: p.ID, Applied: res.Applied, FailureReason: res.FailureReason, Message: msg}, nil
 }
 
 // proposalTitle names a proposal for the writer: "proposed update of

@@ -17,6 +17,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // ilseWithEmoji puts an emoji before the text a proposal replaces, so the
@@ -96,10 +97,10 @@ func lastEdit(t *testing.T, c *testClient) sentEdit {
 	return e
 }
 
-func applyProposal(t *testing.T, c *testClient, id string) (applyProposalResult, error) {
+func applyProposal(t *testing.T, c *testClient, id string) (wire.ApplyResult, error) {
 	t.Helper()
-	var res applyProposalResult
-	err := c.callErr(methodApplyProposal, map[string]any{"id": id}, &res)
+	var res wire.ApplyResult
+	err := c.callErr(wire.MethodApplyProposal, map[string]any{"id": id}, &res)
 	return res, err
 }
 
@@ -109,7 +110,7 @@ func TestApplyProposalUpdatesAClosedFile(t *testing.T) {
 
 	res, err := applyProposal(t, c, p.ID)
 	require.NoError(t, err)
-	assert.Equal(t, applyProposalResult{ID: p.ID, Applied: true, Message: "Applied the proposed update of Ilse Dorn to " + ilseRel + ": review and save."}, res)
+	assert.Equal(t, wire.ApplyResult{ID: p.ID, Applied: true, Message: "Applied the proposed update of Ilse Dorn to " + ilseRel + ": review and save."}, res)
 
 	e := lastEdit(t, c)
 	assert.Contains(t, e.Label, "Ilse Dorn")
@@ -147,7 +148,7 @@ func TestApplyProposalUpdatesAnOpenDocumentAtItsVersion(t *testing.T) {
 	})
 	// The proposal was made from the editor's text, not the disk's.
 	p := proj.proposals.Add(updateIlse(unsaved))
-	var res applyProposalResult
+	var res wire.ApplyResult
 	require.Eventually(t, func() bool {
 		var err error
 		res, err = applyProposal(t, c, p.ID)
@@ -238,11 +239,11 @@ func TestApplyProposalReportsTheClientsRefusal(t *testing.T) {
 	c, proj := proposalSession(t, map[string]any{"applied": false, "failureReason": "the document changed"}, protocol.ClientCapabilities{})
 	p := proj.proposals.Add(updateIlse(ilseWithEmoji))
 	// Through the command, as Helix would.
-	var res applyProposalResult
+	var res wire.ApplyResult
 	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{
 		"command": "quire.applyProposal", "arguments": []any{map[string]any{"id": p.ID}},
 	}, &res)
-	assert.Equal(t, applyProposalResult{ID: p.ID, Applied: false, FailureReason: "the document changed",
+	assert.Equal(t, wire.ApplyResult{ID: p.ID, Applied: false, FailureReason: "the document changed",
 		Message: "Not applied: the editor did not apply the proposed update of Ilse Dorn to " + ilseRel + " (the document changed)."}, res)
 }
 
@@ -271,8 +272,8 @@ func TestApplyProposalAnnotatesWhenTheClientCan(t *testing.T) {
 
 func TestProposalsListsNewestFirst(t *testing.T) {
 	c, proj := proposalSession(t, nil, protocol.ClientCapabilities{})
-	var empty proposalsResult
-	c.call(methodProposals, map[string]any{"uri": c.uri(ilseRel)}, &empty)
+	var empty wire.ProposalsResult
+	c.call(wire.MethodProposals, map[string]any{"uri": c.uri(ilseRel)}, &empty)
 	assert.Empty(t, empty.Proposals)
 	assert.NotNil(t, empty.Proposals)
 
@@ -285,12 +286,12 @@ func TestProposalsListsNewestFirst(t *testing.T) {
 		Path: "codex/characters/oren-salt.md", ChangeSummary: "new", Markdown: "# Oren Salt\n",
 		Edits: []llm.FileEdit{{Path: "codex/characters/oren-salt.md", Create: true, NewText: "# Oren Salt\n"}}})
 
-	var got proposalsResult
-	c.call(methodProposals, nil, &got)
+	var got wire.ProposalsResult
+	c.call(wire.MethodProposals, nil, &got)
 	require.Len(t, got.Proposals, 2)
 	assert.Equal(t, second.ID, got.Proposals[0].ID)
 	assert.Equal(t, first.ID, got.Proposals[1].ID)
-	assert.Equal(t, proposalSummary{
+	assert.Equal(t, wire.Proposal{
 		ID: first.ID, Kind: "update", Name: "Ilse Dorn", EntryType: codex.TypeCharacter, Path: ilseRel,
 		ChangeSummary: "She moved to Port Caddow.", Markdown: "summary: Harbormistress of Port Caddow.",
 		Warnings: []string{"section not found; appended"}, Created: got.Proposals[1].Created,
@@ -302,8 +303,8 @@ func TestProposalsListsNewestFirst(t *testing.T) {
 
 func proposalStatus(t *testing.T, c *testClient, id string) string {
 	t.Helper()
-	var got proposalsResult
-	c.call(methodProposals, nil, &got)
+	var got wire.ProposalsResult
+	c.call(wire.MethodProposals, nil, &got)
 	for _, p := range got.Proposals {
 		if p.ID == id {
 			return p.Status
@@ -343,11 +344,11 @@ func TestProposalLifecycle(t *testing.T) {
 			}, wantStatus: "stale"},
 		{name: "discarded", answer: map[string]any{"applied": true},
 			act: func(t *testing.T, c *testClient, _ *project, id string) {
-				var res discardResult
-				c.call(methodDiscard, map[string]any{"id": id}, &res)
-				assert.Equal(t, discardResult{ID: id, Discarded: true}, res)
-				var again discardResult
-				assert.ErrorContains(t, c.callErr(methodDiscard, map[string]any{"id": id}, &again), "no longer available")
+				var res wire.DiscardResult
+				c.call(wire.MethodDiscardProposal, map[string]any{"id": id}, &res)
+				assert.Equal(t, wire.DiscardResult{ID: id, Discarded: true}, res)
+				var again wire.DiscardResult
+				assert.ErrorContains(t, c.callErr(wire.MethodDiscardProposal, map[string]any{"id": id}, &again), "no longer available")
 			}, wantStatus: "gone"},
 	}
 	for _, tt := range tests {
@@ -403,13 +404,13 @@ func TestApplyProposalCommandTellsTheWriter(t *testing.T) {
 func TestApplyProposalRequestLeavesTheTellingToThePlugin(t *testing.T) {
 	c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
 	p := proj.proposals.Add(updateIlse(ilseWithEmoji))
-	var res applyProposalResult
-	c.call(methodApplyProposal, map[string]any{"id": p.ID}, &res)
+	var res wire.ApplyResult
+	c.call(wire.MethodApplyProposal, map[string]any{"id": p.ID}, &res)
 	assert.True(t, res.Applied)
 
 	stale := proj.proposals.Add(updateIlse(ilseWithEmoji))
 	require.NoError(t, os.WriteFile(filepath.Join(c.root, ilseRel), []byte(strings.Replace(ilseWithEmoji, "Harbormistress", "Former harbormistress", 1)), 0o644))
-	err := c.callErr(methodApplyProposal, map[string]any{"id": stale.ID}, nil)
+	err := c.callErr(wire.MethodApplyProposal, map[string]any{"id": stale.ID}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), ilseRel+" changed since")
 	assert.Empty(t, c.shownMessages(), "%v", c.methods())

@@ -11,12 +11,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // lookupCount is how many entries quire/lookup finds for name, asked
 // about the document uri.
 func lookupCount(t *testing.T, c *wireClient, id any, uri protocol.DocumentURI, name string) int {
-	m := c.call(id, methodLookup, map[string]any{"name": name, "uri": uri})
+	m := c.call(id, wire.MethodLookup, map[string]any{"name": name, "uri": uri})
 	if m.Error != nil {
 		return -1
 	}

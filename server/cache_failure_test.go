@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // requireHover waits until hovering at line, char of rel shows name.
@@ -26,7 +28,7 @@ func requireHover(t *testing.T, c *testClient, rel string, line, char uint32, na
 func requireSearchFinds(t *testing.T, c *testClient, query, name string) {
 	t.Helper()
 	var found queryResult
-	c.call(methodSearch, map[string]any{"query": query}, &found)
+	c.call(wire.MethodSearch, map[string]any{"query": query}, &found)
 	require.NotEmpty(t, found.Results, "search for %q", query)
 	assert.Equal(t, name, found.Results[0].Name)
 }
@@ -47,8 +49,8 @@ func requireToldInMemory(t *testing.T, c *testClient, why string) {
 	}, 30*time.Second, 50*time.Millisecond, "a showMessage says the index is in memory")
 	require.Len(t, told, 1, "told once")
 	require.Eventually(t, func() bool {
-		var st statusResult
-		c.call(methodStatus, nil, &st)
+		var st wire.StatusResult
+		c.call(wire.MethodStatus, nil, &st)
 		return len(st.Books) == 1 && st.Books[0].State == stateReady &&
 			strings.Contains(st.Books[0].Message, "index kept in memory")
 	}, 30*time.Second, 50*time.Millisecond, "quire/status says the book is ready, its index in memory, for a status bar")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 type codeAction struct {
@@ -105,37 +106,37 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 		hash := manuscript.HashText(selected)
 		// The selection travels with the hash of its text, so the ask can
 		// tell the selection moved on since the action was listed.
-		selection := func(persona, message string) askArgs {
+		selection := func(persona, message string) wire.AskParams {
 			r := p.Range
-			return askArgs{Persona: persona, URI: uri, Range: &r, Message: message, SelectionHash: hash}
+			return wire.AskParams{Persona: persona, URI: uri, Range: &r, Message: message, SelectionHash: hash}
 		}
 		command := func(title, name string, arg any) *actionCommand {
 			return &actionCommand{Title: title, Command: name, Arguments: []any{arg}}
 		}
 		for _, persona := range llm.Personas() {
 			title := fmt.Sprintf("Ask %s about this", persona.Name)
-			out = append(out, codeAction{Title: title, Command: command(title, "quire.ask",
+			out = append(out, codeAction{Title: title, Command: command(title, wire.CommandAsk,
 				selection(persona.ID, askMessage))})
 		}
 		const propose = "Propose codex update from selection"
 		proposal := selection("continuity-editor", proposeMessage)
 		proposal.Action = propose
-		out = append(out, codeAction{Title: propose, Command: command(propose, "quire.ask", proposal)})
+		out = append(out, codeAction{Title: propose, Command: command(propose, wire.CommandAsk, proposal)})
 		if _, isEntry := t.cat.Get(t.rel); isEntry || strings.HasPrefix(t.rel, "codex/") {
 			const where = "Where is this established?"
-			out = append(out, codeAction{Title: where, Command: command(where, "quire.explicate",
+			out = append(out, codeAction{Title: where, Command: command(where, wire.CommandExplicate,
 				explicateCommandArgs{Quote: boundQuote(selected), URI: uri})})
 		}
 		const peek = "Peek prompt"
 		// No persona: the peek shows the writer's configured one.
-		out = append(out, codeAction{Title: peek, Command: command(peek, "quire.peekPrompt",
+		out = append(out, codeAction{Title: peek, Command: command(peek, wire.CommandPeekPrompt,
 			selection("", askMessage))})
 	}
 	out = append(out, s.adviserActions(t, p, start, end)...)
 	// A mention under the cursor, or one the selection lies inside.
 	if e, r, ok := t.entryAt(); ok && r.Start <= start && end <= r.End {
 		title := fmt.Sprintf("Look up %s", e.Name)
-		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: "quire.lookup",
+		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: wire.CommandLookup,
 			Arguments: []any{lookupCommandArgs{Name: e.Name, URI: uri}}}})
 	}
 	return out, nil

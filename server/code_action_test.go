@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 func codeActionsAt(t testing.TB, c *testClient, rel string, r protocol.Range, only ...protocol.CodeActionKind) []codeAction {
@@ -67,11 +68,11 @@ func TestCodeActionsOnASelection(t *testing.T) {
 	}
 	raw, err := json.Marshal(actions[2].Command.Arguments[0])
 	require.NoError(t, err)
-	var ask askArgs
+	var ask wire.AskParams
 	require.NoError(t, json.Unmarshal(raw, &ask))
 	assert.Equal(t, "quire.ask", actions[2].Command.Command)
 	selected := span(2, 0, 21)
-	assert.Equal(t, askArgs{Persona: "continuity-editor", URI: c.uri("manuscript/01-harbor.md"), Range: &selected,
+	assert.Equal(t, wire.AskParams{Persona: "continuity-editor", URI: c.uri("manuscript/01-harbor.md"), Range: &selected,
 		Message: "What do you think of this passage?", SelectionHash: llm.HashText("Mara's boat slid out.")}, ask)
 	assert.Equal(t, "quire.ask", actions[6].Command.Command)
 	assert.Equal(t, "quire.peekPrompt", actions[7].Command.Command)

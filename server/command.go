@@ -9,6 +9,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // commands are the custom requests again as workspace/executeCommand
@@ -16,15 +18,15 @@ import (
 // methods. A command takes one argument: the request's params object.
 func (s *Server) commands() map[string]requestHandler {
 	cs := map[string]requestHandler{
-		"quire.lookup":            s.quireLookupCommand,
-		"quire.search":            s.quireSearch,
-		"quire.list":              s.quireList,
-		"quire.manuscriptContext": s.quireManuscriptContext,
-		"quire.captureSelection":  s.quireCaptureSelection,
-		"quire.reindex":           s.quireReindex,
-		"quire.status":            s.quireStatus,
-		"quire.actions":           s.quireActions,
-		commandCreateEntry:        s.quireCreateEntry,
+		wire.CommandLookup:            s.quireLookupCommand,
+		wire.CommandSearch:            s.quireSearch,
+		wire.CommandList:              s.quireList,
+		wire.CommandManuscriptContext: s.quireManuscriptContext,
+		wire.CommandCaptureSelection:  s.quireCaptureSelection,
+		wire.CommandReindex:           s.quireReindex,
+		wire.CommandStatus:            s.quireStatus,
+		wire.CommandActions:           s.quireActions,
+		wire.CommandCreateEntry:       s.quireCreateEntry,
 	}
 	for _, more := range []map[string]requestHandler{s.advisorCommands(), s.proposalCommands()} {
 		for name, h := range more {

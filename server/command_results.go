@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // "Peek prompt", "Look up <Name>" and "Where is this established?" are
@@ -56,7 +57,7 @@ func (s *Server) quirePeekPromptCommand(ctx context.Context, params json.RawMess
 	if err != nil {
 		return out, err
 	}
-	a, _ := decode[askArgs](params)
+	a, _ := decode[wire.AskParams](params)
 	persona := llm.ResolvePersona(a.Persona)
 	if a.Persona == "" {
 		persona = llm.ResolvePersona(s.adv.settings().Persona)

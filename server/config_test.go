@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 func TestParseBookConfig(t *testing.T) {
@@ -73,7 +74,7 @@ func peekSystem(t *testing.T, c *testClient) string {
 			Content string `json:"content"`
 		} `json:"messages"`
 	}
-	c.call(methodPeekPrompt, map[string]any{"message": "Hello?", "persona": "writing-coach"}, &body)
+	c.call(wire.MethodPeekPrompt, map[string]any{"message": "Hello?", "persona": "writing-coach"}, &body)
 	require.NotEmpty(t, body.Messages)
 	return body.Messages[0].Content
 }
@@ -114,8 +115,8 @@ func TestQuireYAMLDiagnosticsAndLastGoodConfig(t *testing.T) {
 	write("title: The Salt Ledger\nrules: [Use British spelling.]\nmanuscript: [draft/*.md]\n")
 	c.waitDiagnostics(uri, "no problems", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
 	require.Eventually(t, func() bool {
-		var st statusResult
-		c.call(methodStatus, nil, &st)
+		var st wire.StatusResult
+		c.call(wire.MethodStatus, nil, &st)
 		return st.Books[0].Chapters == 1 && strings.Contains(peekSystem(t, c), "- Use British spelling.")
 	}, 10*time.Second, 20*time.Millisecond, "the new rules and chapters apply")
 
@@ -127,8 +128,8 @@ func TestQuireYAMLDiagnosticsAndLastGoodConfig(t *testing.T) {
 	system := peekSystem(t, c)
 	assert.Contains(t, system, "- Use British spelling.")
 	assert.NotContains(t, system, "Never mind.")
-	var st statusResult
-	c.call(methodStatus, nil, &st)
+	var st wire.StatusResult
+	c.call(wire.MethodStatus, nil, &st)
 	assert.Equal(t, 1, st.Books[0].Chapters)
 
 	// Open in the editor, the file's diagnostics follow the text as typed.
@@ -204,8 +205,8 @@ func TestCodexGlobsApplyWithoutARestart(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(root)
 	entries := func() int {
-		var st statusResult
-		c.call(methodStatus, nil, &st)
+		var st wire.StatusResult
+		c.call(wire.MethodStatus, nil, &st)
 		return st.Books[0].Entries
 	}
 	require.Eventually(t, func() bool { return entries() == 3 }, 10*time.Second, 10*time.Millisecond)
@@ -214,7 +215,7 @@ func TestCodexGlobsApplyWithoutARestart(t *testing.T) {
 	var found struct {
 		Results []json.RawMessage `json:"results"`
 	}
-	c.call(methodLookup, map[string]any{"name": "Quay of Lanterns"}, &found)
+	c.call(wire.MethodLookup, map[string]any{"name": "Quay of Lanterns"}, &found)
 	assert.Empty(t, found.Results)
 }
 

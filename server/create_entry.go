@@ -15,14 +15,14 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/wire"
 )
 
-// commandCreateEntry creates a codex entry from a template. The quick
+// quire.createEntry creates a codex entry from a template. The quick
 // fixes run it instead of carrying the edit themselves: the client
 // applies a code action's edit without telling the server how that went,
 // and Helix and eglot say nothing, so the writer would not know whether
 // a file was made, or where.
-const commandCreateEntry = "quire.createEntry"
 
 // createEntryArgs are the command's argument: the name, its type, and
 // the document the fix was offered in (which finds the book).
@@ -80,7 +80,7 @@ func (s *Server) createEntryActions(ctx context.Context, p protocol.CodeActionPa
 				Kind:        protocol.QuickFix,
 				Diagnostics: []protocol.Diagnostic{d},
 				IsPreferred: i == 0,
-				Command: &actionCommand{Title: title, Command: commandCreateEntry,
+				Command: &actionCommand{Title: title, Command: wire.CommandCreateEntry,
 					Arguments: []any{createEntryArgs{Name: name, Type: t, URI: p.TextDocument.URI}}},
 			})
 		}

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // initializeCaps is initialize with the client's capabilities and its
@@ -98,7 +99,7 @@ func TestCreateEntryFixesOfferEveryTypeAndReportTheOutcome(t *testing.T) {
 	item := actions[3]
 	assert.Equal(t, protocol.QuickFix, item.Kind)
 	require.NotNil(t, item.Command)
-	assert.Equal(t, commandCreateEntry, item.Command.Command)
+	assert.Equal(t, wire.CommandCreateEntry, item.Command.Command)
 
 	// Running it creates the file through the editor and says so.
 	var res createEntryResult
@@ -158,7 +159,7 @@ func TestCreateEntryWithoutFileCreationInsertsTheText(t *testing.T) {
 		map[string]any{protocol.MethodWorkspaceApplyEdit: map[string]any{"applied": true}})
 	c.waitDiagnostics(c.uri("codex/characters/mara-vell.md"), "the book is loaded", hasCode(codex.CodeBrokenLink))
 	var res createEntryResult
-	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": commandCreateEntry,
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandCreateEntry,
 		"arguments": []any{createEntryArgs{Name: "Hesper", Type: codex.TypeItem, URI: c.uri("manuscript/01-a.md")}}}, &res)
 	assert.True(t, res.Created)
 	sent := c.sent(protocol.MethodWorkspaceApplyEdit)
@@ -167,7 +168,7 @@ func TestCreateEntryWithoutFileCreationInsertsTheText(t *testing.T) {
 	assert.Contains(t, string(sent[0]), `"changes"`)
 
 	// An entry that exists is not made again.
-	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": commandCreateEntry,
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandCreateEntry,
 		"arguments": []any{createEntryArgs{Name: "Mara Vell", Type: codex.TypeCharacter, URI: c.uri("manuscript/01-a.md")}}}, &res)
 	assert.False(t, res.Created)
 	c.waitMessage("Mara Vell already has an entry")

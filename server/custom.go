@@ -13,16 +13,6 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 )
 
-// Custom requests, for clients that can call them; the same operations
-// are commands (command.go) for clients that cannot.
-const (
-	methodLookup            = "quire/lookup"
-	methodSearch            = "quire/search"
-	methodList              = "quire/list"
-	methodManuscriptContext = "quire/manuscriptContext"
-	methodCaptureSelection  = "quire/captureSelection"
-)
-
 // projectArg picks a project by a document URI inside it, or the first
 // project when the client names none.
 type projectArg struct {

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 func TestCustomRequestsAndCommands(t *testing.T) {
@@ -21,24 +22,24 @@ func TestCustomRequestsAndCommands(t *testing.T) {
 		args            map[string]any
 		check           func(t *testing.T, raw json.RawMessage)
 	}{
-		{methodLookup, "quire.lookup", map[string]any{"name": "the harbor witch"}, func(t *testing.T, raw json.RawMessage) {
+		{wire.MethodLookup, "quire.lookup", map[string]any{"name": "the harbor witch"}, func(t *testing.T, raw json.RawMessage) {
 			var r queryResult
 			require.NoError(t, json.Unmarshal(raw, &r))
 			require.NotEmpty(t, r.Results)
 			assert.Equal(t, "Mara Vell", r.Results[0].Name)
 		}},
-		{methodSearch, "quire.search", map[string]any{"query": "harbormistress"}, func(t *testing.T, raw json.RawMessage) {
+		{wire.MethodSearch, "quire.search", map[string]any{"query": "harbormistress"}, func(t *testing.T, raw json.RawMessage) {
 			var r queryResult
 			require.NoError(t, json.Unmarshal(raw, &r))
 			require.NotEmpty(t, r.Results)
 			assert.Equal(t, "Ilse Dorn", r.Results[0].Name)
 		}},
-		{methodList, "quire.list", map[string]any{"entryType": "characters"}, func(t *testing.T, raw json.RawMessage) {
+		{wire.MethodList, "quire.list", map[string]any{"entryType": "characters"}, func(t *testing.T, raw json.RawMessage) {
 			var r listResult
 			require.NoError(t, json.Unmarshal(raw, &r))
 			assert.Equal(t, 2, r.Count)
 		}},
-		{methodManuscriptContext, "quire.manuscriptContext", map[string]any{"refs": []string{"1", "storm"}}, func(t *testing.T, raw json.RawMessage) {
+		{wire.MethodManuscriptContext, "quire.manuscriptContext", map[string]any{"refs": []string{"1", "storm"}}, func(t *testing.T, raw json.RawMessage) {
 			var r manuscript.Context
 			require.NoError(t, json.Unmarshal(raw, &r))
 			require.Len(t, r.Units, 2)
@@ -54,7 +55,7 @@ func TestCustomRequestsAndCommands(t *testing.T) {
 	err := c.callErr(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": "quire.nope"}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "quire.lookup")
-	err = c.callErr(methodManuscriptContext, map[string]any{"ref": "../../etc/passwd.md"}, nil)
+	err = c.callErr(wire.MethodManuscriptContext, map[string]any{"ref": "../../etc/passwd.md"}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "path refused")
 }
@@ -64,7 +65,7 @@ func TestCaptureSelectionThenReadIt(t *testing.T) {
 	c.initialize(writeProject(t, bookFiles))
 	c.open("manuscript/01-harbor.md", "# Harbor\n\nMara's boat 😀 slid out.\r\nIlse Dorn watched.\n")
 	var meta manuscript.SelectionMeta
-	c.call(methodCaptureSelection, captureArgs{
+	c.call(wire.MethodCaptureSelection, captureArgs{
 		URI:   c.uri("manuscript/01-harbor.md"),
 		Range: protocol.Range{Start: position(2, 0), End: position(3, 9)},
 	}, &meta)
@@ -73,13 +74,13 @@ func TestCaptureSelectionThenReadIt(t *testing.T) {
 	assert.Equal(t, 6, meta.Words)
 	assert.Equal(t, manuscript.HashText("Mara's boat 😀 slid out.\nIlse Dorn"), meta.Hash, "CRLF hashes as LF")
 
-	raw := c.callRaw(methodManuscriptContext, map[string]any{"ref": "selection"})
+	raw := c.callRaw(wire.MethodManuscriptContext, map[string]any{"ref": "selection"})
 	var ctx manuscript.Context
 	require.NoError(t, json.Unmarshal(raw, &ctx))
 	require.Len(t, ctx.Units, 1)
 	assert.Equal(t, "Mara's boat 😀 slid out.\r\nIlse Dorn", ctx.Units[0].Text)
 
-	raw = c.callRaw(methodManuscriptContext, map[string]any{"ref": "current", "uri": c.uri("manuscript/02-storm.md")})
+	raw = c.callRaw(wire.MethodManuscriptContext, map[string]any{"ref": "current", "uri": c.uri("manuscript/02-storm.md")})
 	require.NoError(t, json.Unmarshal(raw, &ctx))
 	assert.Equal(t, "manuscript/02-storm.md", ctx.Units[0].Path)
 }

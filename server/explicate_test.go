@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 func TestExplicateFindsSupportingPassages(t *testing.T) {
@@ -15,7 +17,7 @@ func TestExplicateFindsSupportingPassages(t *testing.T) {
 	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
 
 	var got explicateResult
-	c.call(methodExplicate, map[string]any{"quote": "She keeps a ledger of Ilse Dorn's debts.", "uri": c.uri("codex/characters/mara-vell.md")}, &got)
+	c.call(wire.MethodExplicate, map[string]any{"quote": "She keeps a ledger of Ilse Dorn's debts.", "uri": c.uri("codex/characters/mara-vell.md")}, &got)
 	require.NotNil(t, got.Source)
 	assert.Equal(t, "Mara Vell", got.Source.Name)
 	require.NotNil(t, got.Source.Location)
@@ -43,7 +45,7 @@ func TestExplicateFindsSupportingPassages(t *testing.T) {
 	}, &again)
 	assert.Equal(t, len(got.Passages), len(again.Passages))
 
-	err := c.callErr(methodExplicate, map[string]any{"quote": ""}, nil)
+	err := c.callErr(wire.MethodExplicate, map[string]any{"quote": ""}, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "quote is required")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // mcpServerEnv makes the test binary an MCP stdio server (TestMain), so a
@@ -99,7 +100,7 @@ func TestAPersonaCallsAnMCPServersTool(t *testing.T) {
 		answerStep(t, "No glossary for me."))
 	c := advisorClient(t, mcpBook(t, f, exe), nil)
 
-	r := decodeAsk(t, c.call(1, methodAsk, map[string]any{"persona": "writing-coach", "message": "What is slack water?"}))
+	r := decodeAsk(t, c.call(1, wire.MethodAsk, map[string]any{"persona": "writing-coach", "message": "What is slack water?"}))
 	assert.Equal(t, "Slack water is the still tide.", r.Answer)
 	reqs := f.requests()
 	require.Len(t, reqs, 2)
@@ -108,7 +109,7 @@ func TestAPersonaCallsAnMCPServersTool(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(sent), "slack water means GLOSSARY-ANSWER", "the server's answer went back to the model")
 
-	r = decodeAsk(t, c.call(2, methodAsk, map[string]any{"persona": "developmental-editor", "message": "And the ebb?"}))
+	r = decodeAsk(t, c.call(2, wire.MethodAsk, map[string]any{"persona": "developmental-editor", "message": "And the ebb?"}))
 	assert.Equal(t, "No glossary for me.", r.Answer)
 	reqs = f.requests()
 	require.Len(t, reqs, 4)
@@ -121,7 +122,7 @@ func TestAPersonaCallsAnMCPServersTool(t *testing.T) {
 func TestAnMCPServerThatCannotStartIsReported(t *testing.T) {
 	f := newFakeLLM(t, answerStep(t, "I answer without it."))
 	c := advisorClient(t, mcpBook(t, f, "/no/such/glossary-server"), nil)
-	r := decodeAsk(t, c.call(1, methodAsk, map[string]any{"persona": "writing-coach", "message": "What is slack water?"}))
+	r := decodeAsk(t, c.call(1, wire.MethodAsk, map[string]any{"persona": "writing-coach", "message": "What is slack water?"}))
 	assert.Equal(t, "I answer without it.", r.Answer)
 	assert.Equal(t, []string{"get_manuscript_context"}, toolNamesSent(f.requests()[0]), "the persona keeps its other tools")
 	var shown []string

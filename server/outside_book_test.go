@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // secretWord is in the outside file only: wherever it shows, the file
@@ -69,7 +71,7 @@ func TestAChapterLinkedOutOfTheBookIsLeftOut(t *testing.T) {
 		{"ref": "99"},
 		{"refs": []string{"1", "2", "3"}},
 	} {
-		m := c.call(10+i, methodManuscriptContext, args)
+		m := c.call(10+i, wire.MethodManuscriptContext, args)
 		assert.NotContains(t, string(m.Result), secretWord, "manuscriptContext %v", args)
 		if m.Error != nil {
 			assert.NotContains(t, m.Error.Message, secretWord, "manuscriptContext %v", args)
@@ -77,7 +79,7 @@ func TestAChapterLinkedOutOfTheBookIsLeftOut(t *testing.T) {
 	}
 
 	// The chapters are the book's two.
-	m := c.call(20, methodStatus, map[string]any{})
+	m := c.call(20, wire.MethodStatus, map[string]any{})
 	require.Nil(t, m.Error, "status: %s", m)
 	assert.Contains(t, string(m.Result), `"chapters":2`)
 
@@ -94,7 +96,7 @@ func TestAChapterLinkedOutOfTheBookIsLeftOut(t *testing.T) {
 
 	// Asked from the linked document, the advisor says why it cannot
 	// answer there, and the model is not called.
-	ask := c.call(30, methodAsk, map[string]any{"persona": "continuity-editor", "message": "What is in this chapter?", "uri": link})
+	ask := c.call(30, wire.MethodAsk, map[string]any{"persona": "continuity-editor", "message": "What is in this chapter?", "uri": link})
 	require.NotNil(t, ask.Error, "ask from the linked document")
 	assert.Contains(t, ask.Error.Message, "99-link.md is left out of the book")
 	assert.Contains(t, ask.Error.Message, "Move the file into the book's folder")
@@ -102,7 +104,7 @@ func TestAChapterLinkedOutOfTheBookIsLeftOut(t *testing.T) {
 
 	// Asked about the book, its get_manuscript_context finds none of the
 	// linked file's text: not as "current", not by path, not by number.
-	ask = c.call(31, methodAsk, map[string]any{"persona": "continuity-editor", "message": "What is in chapter 99?"})
+	ask = c.call(31, wire.MethodAsk, map[string]any{"persona": "continuity-editor", "message": "What is in chapter 99?"})
 	require.Nil(t, ask.Error, "ask: %s", ask)
 	reqs := f.requests()
 	require.Len(t, reqs, 2, "the tool round and the answer")
@@ -140,7 +142,7 @@ func TestACodexEntryLinkedOutOfTheBookIsNoCanon(t *testing.T) {
 	assert.Nil(t, c.hoverAt("manuscript/03-quay.md", 2, 2), "hover on the linked entry's name")
 	assert.Nil(t, c.hoverAt(rel, 4, 3))
 	var found json.RawMessage
-	c.call(methodLookup, map[string]any{"name": "Orrin Vask"}, &found)
+	c.call(wire.MethodLookup, map[string]any{"name": "Orrin Vask"}, &found)
 	assert.NotContains(t, string(found), secretWord)
 	ds := c.waitDiagnostics(c.uri(rel), "the warning on the linked entry", hasCode(codeOutsideBook))
 	require.Len(t, ds, 1)

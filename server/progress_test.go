@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // sent lists the params of what the server sent the client with this
@@ -76,8 +78,8 @@ func TestABookThatCannotOpenShowsAMessage(t *testing.T) {
 		return false
 	}, 10*time.Second, 10*time.Millisecond)
 	// The server keeps serving.
-	var st statusResult
-	c.call(methodStatus, nil, &st)
+	var st wire.StatusResult
+	c.call(wire.MethodStatus, nil, &st)
 	require.Len(t, st.Books, 1)
 	assert.Equal(t, stateError, st.Books[0].State)
 }

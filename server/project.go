@@ -17,6 +17,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // project is one book: a workspace folder with its codex and manuscript.
@@ -58,7 +59,7 @@ type project struct {
 
 	// lastStatus is the status the client was last sent (status.go).
 	statusMu   sync.Mutex
-	lastStatus *bookStatus
+	lastStatus *wire.BookStatus
 
 	// actions are the book's advisor actions as of actionsStamp (actions.go).
 	actionsMu    sync.Mutex

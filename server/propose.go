@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // quire.propose / quire/propose builds proposals from a selection: the
@@ -12,15 +14,8 @@ import (
 // changes the passage establishes, and the result carries each proposal
 // in full, diff included, ready to apply with quire.applyProposal.
 
-const methodPropose = "quire/propose"
-
-type proposeResult struct {
-	askResult
-	Details []proposalSummary `json:"details"`
-}
-
 func (s *Server) quirePropose(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[askArgs](params)
+	a, err := decode[wire.AskParams](params)
 	if err != nil {
 		return nil, err
 	}
@@ -41,16 +36,16 @@ func (s *Server) quirePropose(ctx context.Context, params json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	res := out.(askResult)
+	res := out.(wire.AskResult)
 	proj, err := s.projectOf(ctx, projectArg{URI: a.URI})
 	if err != nil {
 		return nil, err
 	}
-	details := []proposalSummary{}
+	details := []wire.Proposal{}
 	for _, id := range res.Proposals {
 		if p, ok := proj.proposals.Get(id); ok {
 			details = append(details, s.summarize(proj, p))
 		}
 	}
-	return proposeResult{askResult: res, Details: details}, nil
+	return wire.ProposeResult{AskResult: res, Details: details}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 func TestProposeFromASelection(t *testing.T) {
@@ -20,7 +22,7 @@ func TestProposeFromASelection(t *testing.T) {
 	m := c.call(1, protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": "quire.propose",
 		"arguments": []any{map[string]any{"uri": uri, "range": span(2, 0, 21)}}})
 	require.Nil(t, m.Error, "%s", m)
-	var res proposeResult
+	var res wire.ProposeResult
 	require.NoError(t, json.Unmarshal(m.Result, &res))
 	assert.Equal(t, "continuity-editor", res.Persona)
 	assert.Equal(t, "I proposed her allies.", res.Answer)
@@ -33,7 +35,7 @@ func TestProposeFromASelection(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(sent), "Propose a codex update")
 
-	m = c.call(2, methodPropose, map[string]any{"uri": uri})
+	m = c.call(2, wire.MethodPropose, map[string]any{"uri": uri})
 	require.NotNil(t, m.Error)
 	assert.True(t, strings.Contains(m.Error.Message, "uri and range"), m.Error.Message)
 }

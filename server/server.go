@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // Options configure a Server. The zero value is ready to use.
@@ -350,14 +351,14 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		protocol.MethodTextDocumentRename:         s.rename,
 		protocol.MethodTextDocumentCodeAction:     s.codeAction,
 		protocol.MethodWorkspaceExecuteCommand:    s.executeCommand,
-		methodLookup:                              s.quireLookup,
-		methodSearch:                              s.quireSearch,
-		methodList:                                s.quireList,
-		methodManuscriptContext:                   s.quireManuscriptContext,
-		methodCaptureSelection:                    s.quireCaptureSelection,
-		methodStatus:                              s.quireStatus,
-		methodReindex:                             s.quireReindex,
-		methodActions:                             s.quireActions,
+		wire.MethodLookup:                         s.quireLookup,
+		wire.MethodSearch:                         s.quireSearch,
+		wire.MethodList:                           s.quireList,
+		wire.MethodManuscriptContext:              s.quireManuscriptContext,
+		wire.MethodCaptureSelection:               s.quireCaptureSelection,
+		wire.MethodStatus:                         s.quireStatus,
+		wire.MethodReindex:                        s.quireReindex,
+		wire.MethodActions:                        s.quireActions,
 	}
 	for _, more := range []map[string]requestHandler{s.advisorRequests(), s.proposalRequests(), s.opts.extraRequests} {
 		for m, h := range more {

@@ -6,16 +6,14 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // The books' state, for a plugin's status bar: quire/status answers with
 // every book, and the server sends quire/status with one book each time
 // its state or counts change. quire/reindex reads a book again.
-const (
-	methodStatus  = "quire/status"
-	methodReindex = "quire/reindex"
-)
-
+//
 // Book states, in the order a book goes through them.
 const (
 	stateLoading  = "loading"
@@ -24,21 +22,8 @@ const (
 	stateError    = "error"
 )
 
-type bookStatus struct {
-	Root     string `json:"root"`
-	State    string `json:"state"`
-	Entries  int    `json:"entries"`
-	Chapters int    `json:"chapters"`
-	Problems int    `json:"problems"`
-	Message  string `json:"message,omitempty"`
-}
-
-type statusResult struct {
-	Books []bookStatus `json:"books"`
-}
-
-func (p *project) status() bookStatus {
-	st := bookStatus{Root: p.real, State: stateLoading}
+func (p *project) status() wire.BookStatus {
+	st := wire.BookStatus{Root: p.real, State: stateLoading}
 	select {
 	case <-p.ready:
 	default:
@@ -79,7 +64,7 @@ func (s *Server) publishStatus(ctx context.Context, p *project) {
 		return
 	}
 	p.lastStatus = &st
-	if err := s.conn.Notify(ctx, methodStatus, st); err != nil {
+	if err := s.conn.Notify(ctx, wire.MethodStatus, st); err != nil {
 		s.log.Debug("status not sent", "err", err)
 	}
 }
@@ -88,16 +73,11 @@ func (s *Server) quireStatus(context.Context, json.RawMessage) (any, error) {
 	s.mu.Lock()
 	projects := append([]*project(nil), s.projects...)
 	s.mu.Unlock()
-	out := statusResult{Books: []bookStatus{}}
+	out := wire.StatusResult{Books: []wire.BookStatus{}}
 	for _, p := range projects {
 		out.Books = append(out.Books, p.status())
 	}
 	return out, nil
-}
-
-type reindexResult struct {
-	bookStatus
-	MS int64 `json:"ms"`
 }
 
 // quireReindex reads the whole book again, every codex file and chapter,
@@ -119,5 +99,5 @@ func (s *Server) quireReindex(ctx context.Context, params json.RawMessage) (any,
 	s.publishCodexProblems(ctx, proj)
 	s.republishOpen()
 	s.publishStatus(ctx, proj)
-	return reindexResult{bookStatus: proj.status(), MS: time.Since(start).Milliseconds()}, nil
+	return wire.ReindexResult{BookStatus: proj.status(), MS: time.Since(start).Milliseconds()}, nil
 }

@@ -9,13 +9,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // statuses are the quire/status notifications received so far.
-func (c *testClient) statuses() []bookStatus {
-	var out []bookStatus
-	for _, raw := range c.sent(methodStatus) {
-		var st bookStatus
+func (c *testClient) statuses() []wire.BookStatus {
+	var out []wire.BookStatus
+	for _, raw := range c.sent(wire.MethodStatus) {
+		var st wire.BookStatus
 		require.NoError(c.t, json.Unmarshal(raw, &st))
 		out = append(out, st)
 	}
@@ -36,8 +38,8 @@ func TestStatusFollowsTheBook(t *testing.T) {
 	}
 	assert.Equal(t, []string{stateLoading, stateIndexing, stateReady}, states)
 
-	var got statusResult
-	c.call(methodStatus, map[string]any{}, &got)
+	var got wire.StatusResult
+	c.call(wire.MethodStatus, map[string]any{}, &got)
 	require.Len(t, got.Books, 1)
 	book := got.Books[0]
 	assert.Equal(t, stateReady, book.State)
@@ -73,8 +75,8 @@ func TestReindexRereadsEverything(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	require.NoError(t, os.Chtimes(mara, old, old))
 	c.initialize(root)
-	var ready reindexResult
-	c.call(methodReindex, nil, &ready)
+	var ready wire.ReindexResult
+	c.call(wire.MethodReindex, nil, &ready)
 	assert.Equal(t, stateReady, ready.State)
 	assert.Equal(t, 2, ready.Entries)
 
@@ -84,19 +86,19 @@ func TestReindexRereadsEverything(t *testing.T) {
 	require.NoError(t, err)
 	changed := []byte(string(text[:len(text)-len("debts.\n")]) + "coins.\n")
 	require.Len(t, changed, len(text))
-	var res reindexResult
+	var res wire.ReindexResult
 	// The watcher may or may not notice the write; either way the reindex
 	// must leave the new text in the index.
 	require.NoError(t, os.WriteFile(mara, changed, 0o644))
 	require.NoError(t, os.Chtimes(mara, old, old))
-	c.call(methodReindex, map[string]any{"uri": c.uri("codex/characters/mara-vell.md")}, &res)
+	c.call(wire.MethodReindex, map[string]any{"uri": c.uri("codex/characters/mara-vell.md")}, &res)
 	assert.Equal(t, 2, res.Entries)
 	var found struct {
 		Results []json.RawMessage `json:"results"`
 	}
-	c.call(methodSearch, map[string]any{"query": "coins"}, &found)
+	c.call(wire.MethodSearch, map[string]any{"query": "coins"}, &found)
 	assert.Len(t, found.Results, 1, "the index has the edit")
-	var cmd reindexResult
+	var cmd wire.ReindexResult
 	c.call("workspace/executeCommand", map[string]any{"command": "quire.reindex"}, &cmd)
 	assert.Equal(t, stateReady, cmd.State)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // evilBook is the test book with its provider at f (a server named
@@ -77,7 +78,7 @@ func (c *testClient) waitFor(method, text string) json.RawMessage {
 func (c *testClient) askCoach(t *testing.T) {
 	t.Helper()
 	var res json.RawMessage
-	c.call(methodAsk, map[string]any{"persona": "writing-coach", "message": "Anything?"}, &res)
+	c.call(wire.MethodAsk, map[string]any{"persona": "writing-coach", "message": "Anything?"}, &res)
 }
 
 func TestTheServerAsksToTrustABookAndAppliesItsSettings(t *testing.T) {

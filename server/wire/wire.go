@@ -1,0 +1,227 @@
+// Package wire is quire's own protocol, written once: the names of its
+// custom requests, notifications and commands, and the Go types of their
+// parameters and results. The server decodes and encodes these types;
+// the VS Code extension's TypeScript types are generated from this file
+// (go generate ./server/wire), so the two cannot drift apart.
+//
+// A field's `ts` tag gives its TypeScript type where the Go type says
+// less than the wire does (a union of strings, a token of either kind);
+// ",optional" after it lets TypeScript code leave the field out.
+package wire
+
+//go:generate go run ./gen -out ../../editors/vscode/src/protocol.gen.ts
+
+import (
+	"encoding/json"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// Custom requests (JSON-RPC methods) and notifications. The TypeScript
+// Methods object is keyed by what follows "quire/".
+const (
+	MethodPersonas          = "quire/personas"
+	MethodAsk               = "quire/ask"
+	MethodPeekPrompt        = "quire/peekPrompt"
+	MethodActions           = "quire/actions"
+	MethodProposals         = "quire/proposals"
+	MethodApplyProposal     = "quire/applyProposal"
+	MethodDiscardProposal   = "quire/discardProposal"
+	MethodPropose           = "quire/propose"
+	MethodExplicate         = "quire/explicate"
+	MethodStatus            = "quire/status"
+	MethodReindex           = "quire/reindex"
+	MethodLookup            = "quire/lookup"
+	MethodSearch            = "quire/search"
+	MethodList              = "quire/list"
+	MethodManuscriptContext = "quire/manuscriptContext"
+	MethodCaptureSelection  = "quire/captureSelection"
+	// MethodAskProgress is a notification the server sends alongside each
+	// $/progress report of an ask, for clients that want the tool row as
+	// data (AskProgress); LSP's report carries only a message.
+	MethodAskProgress = "quire/askProgress"
+)
+
+// Commands (workspace/executeCommand), for clients that cannot send
+// custom requests. The TypeScript Commands object is keyed by what
+// follows "quire.".
+const (
+	CommandAsk               = "quire.ask"
+	CommandPeekPrompt        = "quire.peekPrompt"
+	CommandPersonas          = "quire.personas"
+	CommandActions           = "quire.actions"
+	CommandProposals         = "quire.proposals"
+	CommandApplyProposal     = "quire.applyProposal"
+	CommandDiscardProposal   = "quire.discardProposal"
+	CommandPropose           = "quire.propose"
+	CommandExplicate         = "quire.explicate"
+	CommandStatus            = "quire.status"
+	CommandReindex           = "quire.reindex"
+	CommandLookup            = "quire.lookup"
+	CommandSearch            = "quire.search"
+	CommandList              = "quire.list"
+	CommandManuscriptContext = "quire.manuscriptContext"
+	CommandCaptureSelection  = "quire.captureSelection"
+	CommandCreateEntry       = "quire.createEntry"
+)
+
+// Persona is one advisor of the board, as quire/personas lists them.
+type Persona struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Focus string `json:"focus"`
+}
+
+// AskParams are quire/ask's and quire/peekPrompt's parameters (and the
+// quire.ask command's argument). A custom request may carry LSP's
+// workDoneToken; progress then goes to it.
+type AskParams struct {
+	Persona        string               `json:"persona,omitempty"`
+	Message        string               `json:"message"`
+	URI            protocol.DocumentURI `json:"uri,omitempty"`
+	Range          *protocol.Range      `json:"range,omitempty"`
+	ConversationID string               `json:"conversationId,omitempty"`
+	WorkDoneToken  json.RawMessage      `json:"workDoneToken,omitempty" ts:"string | number"`
+	// SelectionHash, when given with range, is the hash of the text the
+	// writer selected when the action was offered; the ask is refused if
+	// the text under range is no longer that text.
+	SelectionHash string `json:"selectionHash,omitempty"`
+	// Action, set by an advisor action's code action, is the action's
+	// name ("Continuity check"): what the writer chose, shown in place of
+	// the action's long message in the answer document and the chats.
+	Action string `json:"action,omitempty"`
+}
+
+// ToolRow is one tool call of an ask, as its progress reports it.
+type ToolRow struct {
+	Round   int    `json:"round"`
+	Tool    string `json:"tool"`
+	Summary string `json:"summary"`
+	OK      bool   `json:"ok"`
+	Code    string `json:"code,omitempty"`
+	MS      int64  `json:"ms"`
+}
+
+// AskProgressRow is a quire/askProgress notification carrying a tool row.
+type AskProgressRow struct {
+	Token json.RawMessage `json:"token" ts:"string | number"`
+	Row   ToolRow         `json:"row"`
+}
+
+// AskProgressDelta is a quire/askProgress notification carrying a piece
+// of the streamed answer, in the round it streams in.
+type AskProgressDelta struct {
+	Token json.RawMessage `json:"token" ts:"string | number"`
+	Delta string          `json:"delta"`
+	Round int             `json:"round" ts:"number,optional"`
+}
+
+// Evidence is one file the model read, as a location to open.
+type Evidence struct {
+	URI   protocol.DocumentURI `json:"uri"`
+	Range protocol.Range       `json:"range"`
+	Path  string               `json:"path"`
+	Tool  string               `json:"tool"`
+	Hash  string               `json:"hash,omitempty"`
+}
+
+// AskResult is quire/ask's answer.
+type AskResult struct {
+	Persona        string     `json:"persona"`
+	Answer         string     `json:"answer"`
+	Evidence       []Evidence `json:"evidence"`
+	Proposals      []string   `json:"proposals"`
+	ConversationID string     `json:"conversationId"`
+	ServiceTier    string     `json:"serviceTier,omitempty"`
+	Warnings       []string   `json:"warnings,omitempty"`
+}
+
+// Proposal is one proposal as quire/proposals lists it.
+type Proposal struct {
+	ID            string     `json:"id"`
+	Kind          string     `json:"kind" ts:"\"update\" | \"create\""`
+	Name          string     `json:"name"`
+	EntryType     codex.Type `json:"entryType"`
+	Path          string     `json:"path"`
+	SoulPath      string     `json:"soulPath,omitempty"`
+	ChangeSummary string     `json:"changeSummary"`
+	Markdown      string     `json:"markdown"`
+	SoulMarkdown  string     `json:"soulMarkdown,omitempty"`
+	Warnings      []string   `json:"warnings"`
+	Created       time.Time  `json:"created"`
+	// Status is "pending", "applied" (the editor said so) or "stale" (a
+	// file it edits changed since; applying it would be refused).
+	Status string `json:"status" ts:"\"pending\" | \"applied\" | \"stale\",optional"`
+	// Diff is the unified diff of the change, against the text it was
+	// made from.
+	Diff string `json:"diff" ts:",optional"`
+}
+
+// ProposalsResult is quire/proposals' answer, newest first.
+type ProposalsResult struct {
+	Proposals []Proposal `json:"proposals"`
+}
+
+// ProposeResult is quire/propose's answer: the ask that proposed, and
+// each proposal in full.
+type ProposeResult struct {
+	AskResult
+	Details []Proposal `json:"details"`
+}
+
+// DiscardResult is quire/discardProposal's answer.
+type DiscardResult struct {
+	ID        string `json:"id"`
+	Discarded bool   `json:"discarded"`
+}
+
+// ApplyResult is the client's answer to a proposal's edit, as quire
+// reports it back from quire/applyProposal.
+type ApplyResult struct {
+	ID            string `json:"id"`
+	Applied       bool   `json:"applied"`
+	FailureReason string `json:"failureReason,omitempty"`
+	// Message tells the writer the outcome ("Applied the proposed update
+	// of … to …: review and save."), for plugins to show as they are.
+	Message string `json:"message" ts:",optional"`
+}
+
+// BookStatus is one open book's state, as quire/status lists it.
+type BookStatus struct {
+	Root     string `json:"root"`
+	State    string `json:"state" ts:"\"loading\" | \"indexing\" | \"ready\" | \"error\""`
+	Entries  int    `json:"entries"`
+	Chapters int    `json:"chapters"`
+	Problems int    `json:"problems"`
+	Message  string `json:"message,omitempty"`
+}
+
+// StatusResult is quire/status's answer.
+type StatusResult struct {
+	Books []BookStatus `json:"books"`
+}
+
+// ReindexResult is quire/reindex's answer: the book's state after the
+// rebuild and how long it took.
+type ReindexResult struct {
+	BookStatus
+	MS int64 `json:"ms"`
+}
+
+// AdvisorAction is one advisor action (quire/actions): a named ask the
+// server offers as a code action titled Label, whose command is quire.ask.
+type AdvisorAction struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	// Scope is "selection", "file" or "project".
+	Scope   string `json:"scope" ts:"ActionScope"`
+	Persona string `json:"persona"`
+	Usage   string `json:"usage,omitempty"`
+	Core    bool   `json:"core"`
+	// Source is "core", "quire.yaml" or ".quire/actions/<file>.md".
+	Source string `json:"source"`
+}
