@@ -663,7 +663,8 @@ local function main()
   ok(step)
 
   step = "action"
-  -- :QuireAction completes the core ids before the server has listed any.
+  -- :QuireAction completes the ids the server lists, asking it when it
+  -- has listed none yet.
   local comp = vim.fn.getcompletion("QuireAction line", "cmdline")
   check(vim.tbl_contains(comp, "line-edit"), "completion: " .. vim.inspect(comp))
   vim.api.nvim_set_current_buf(cb)

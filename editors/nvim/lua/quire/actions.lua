@@ -11,18 +11,6 @@ local M = {}
 -- The last quire/actions result, for completion.
 M.last = nil
 
--- The core actions, for completion before the server has answered.
-M.core_ids = {
-  "book-timeline",
-  "continuity-check",
-  "first-reader-reaction",
-  "line-edit",
-  "motivation-check",
-  "stakes-map",
-  "timeline-check",
-  "world-rules-check",
-}
-
 local notify = util.notify
 
 -- fetch asks the server for the book's actions; cb(list) or cb(nil, why).
@@ -191,18 +179,29 @@ function M.command(cmd_opts)
   end)
 end
 
--- complete gives the ids of the last quire/actions result, or the core
--- ones before the server has answered.
+-- complete gives the ids of the last quire/actions result; before the
+-- server has listed any, it asks and waits briefly, since command-line
+-- completion cannot wait for an answer. The ids are the server's: the
+-- plugin keeps no copy of the core actions.
 function M.complete(arglead)
-  local ids = {}
-  if M.last and #M.last > 0 then
-    for _, a in ipairs(M.last) do
-      if type(a.id) == "string" then
-        table.insert(ids, a.id)
+  if not (M.last and #M.last > 0) then
+    local client = lsp.client_for(0)
+    if client then
+      local params = vim.empty_dict()
+      if vim.api.nvim_buf_get_name(0) ~= "" then
+        params = { uri = vim.uri_from_bufnr(0) }
+      end
+      local res = compat.request_sync(client, "quire/actions", params, 2000, 0)
+      if res and not res.err and type(res.result) == "table" then
+        M.last = res.result
       end
     end
-  else
-    ids = M.core_ids
+  end
+  local ids = {}
+  for _, a in ipairs(M.last or {}) do
+    if type(a.id) == "string" then
+      table.insert(ids, a.id)
+    end
   end
   return util.complete(ids, arglead)
 end

@@ -23,21 +23,29 @@ M.persona = nil
 local seq = 0
 local uv = vim.uv or vim.loop
 
--- Fallback for parsing ":QuireAsk persona question" before the server has
--- answered quire/personas.
-M.known_ids = {
-  "developmental-editor",
-  "character-psychologist",
-  "continuity-editor",
-  "worldbuilding-auditor",
-  "first-time-reader",
-  "writing-coach",
-}
-
 local notify = util.notify
 
 local function get_client(id)
   return id and vim.lsp.get_client_by_id(id)
+end
+
+-- personas_now is the board of every running client, asked for and
+-- waited on (briefly) where not cached yet: command-line completion
+-- cannot wait for an answer.
+function M.personas_now()
+  local out = {}
+  for _, client in ipairs(lsp.clients()) do
+    local list = M.persona_cache[client.id]
+    if not list then
+      local res = compat.request_sync(client, "quire/personas", vim.empty_dict(), 2000)
+      if res and not res.err and type(res.result) == "table" then
+        list = res.result
+        M.persona_cache[client.id] = list
+      end
+    end
+    vim.list_extend(out, list or {})
+  end
+  return out
 end
 
 function M.personas(client, cb)
@@ -98,8 +106,10 @@ function M.split_args(args, ids)
   return nil, args ~= "" and args or nil
 end
 
+-- The persona ids are the server's (quire/personas); the plugin keeps no
+-- copy that could drift from the board the server ships.
 local function ids_of(list)
-  local ids = vim.deepcopy(M.known_ids)
+  local ids = {}
   for _, p in ipairs(list or {}) do
     table.insert(ids, p.id)
   end

@@ -19,6 +19,15 @@ function M.request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
+-- request_sync returns { err, result }, or nil and why when the server
+-- did not answer within timeout_ms.
+function M.request_sync(client, method, params, timeout_ms, bufnr)
+  if colon then
+    return client:request_sync(method, params, timeout_ms, bufnr)
+  end
+  return client.request_sync(method, params, timeout_ms, bufnr)
+end
+
 function M.notify(client, method, params)
   if colon then
     return client:notify(method, params)

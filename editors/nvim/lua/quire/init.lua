@@ -33,16 +33,10 @@ local function command(name, fn, opts)
 end
 
 local function persona_complete(arglead)
-  local ask = require("quire.ask")
-  -- The personas the server listed, else the board quire ships.
+  -- The personas the server lists (quire/personas).
   local ids = {}
-  for _, list in pairs(ask.persona_cache) do
-    for _, p in ipairs(list) do
-      table.insert(ids, p.id)
-    end
-  end
-  if #ids == 0 then
-    ids = ask.known_ids
+  for _, p in ipairs(require("quire.ask").personas_now()) do
+    table.insert(ids, p.id)
   end
   return require("quire.util").complete(ids, arglead)
 end
