@@ -168,7 +168,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	if strings.TrimSpace(a.Message) == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "message is required")
 	}
-	proj, err := s.projectOf(ctx, projectArg{URI: a.URI})
+	proj, err := s.projectOf(ctx, wire.BookParams{URI: a.URI})
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +289,7 @@ func (s *Server) askTurn(ctx context.Context, proj *project, a wire.AskParams) (
 		}
 	}
 	if a.Range != nil {
-		c, err := s.capture(ctx, captureArgs{URI: a.URI, Range: *a.Range})
+		c, err := s.capture(ctx, wire.CaptureParams{URI: a.URI, Range: *a.Range})
 		if err != nil {
 			return turn, err
 		}

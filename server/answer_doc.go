@@ -197,7 +197,7 @@ func (s *Server) writeAnswer(ctx context.Context, a wire.AskParams, res wire.Ask
 	if len(res.Proposals) > 0 {
 		b.WriteString("\n## Proposed changes\n\nApply or discard each one with a code action in this document.\n")
 		for _, id := range res.Proposals {
-			_, p, err := s.findProposal(ctx, applyProposalArgs{ID: id})
+			_, p, err := s.findProposal(ctx, wire.ProposalParams{ID: id})
 			if err != nil {
 				continue
 			}
@@ -244,7 +244,7 @@ func pruneAnswers(dir string) {
 func (s *Server) proposalActions(ctx context.Context, ids []string) []codeAction {
 	var out []codeAction
 	for _, id := range ids {
-		_, p, err := s.findProposal(ctx, applyProposalArgs{ID: id})
+		_, p, err := s.findProposal(ctx, wire.ProposalParams{ID: id})
 		if err != nil || !p.Applied.IsZero() {
 			continue
 		}

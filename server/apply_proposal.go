@@ -63,11 +63,6 @@ func (s *Server) quireDiscardProposal(ctx context.Context, params json.RawMessag
 	return wire.DiscardResult{ID: p.ID, Discarded: proj.proposals.Discard(p.ID)}, nil
 }
 
-type applyProposalArgs struct {
-	projectArg
-	ID string `json:"id"`
-}
-
 // The workspace edit of a proposal. The protocol library types neither
 // resource operations in documentChanges nor change annotations.
 type proposalEdit struct {
@@ -160,7 +155,7 @@ func (s *Server) openDocAt(full string) *document {
 
 // proposalOf is the proposal the params {id, uri?} name.
 func (s *Server) proposalOf(ctx context.Context, params json.RawMessage) (*project, llm.Proposal, error) {
-	a, err := decode[applyProposalArgs](params)
+	a, err := decode[wire.ProposalParams](params)
 	if err != nil {
 		return nil, llm.Proposal{}, err
 	}
@@ -172,10 +167,10 @@ func (s *Server) proposalOf(ctx context.Context, params json.RawMessage) (*proje
 
 // findProposal looks the proposal up in the named project, or in every
 // project when none is named.
-func (s *Server) findProposal(ctx context.Context, a applyProposalArgs) (*project, llm.Proposal, error) {
+func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*project, llm.Proposal, error) {
 	var projects []*project
 	if a.URI != "" {
-		proj, err := s.projectOf(ctx, a.projectArg)
+		proj, err := s.projectOf(ctx, a.BookParams)
 		if err != nil {
 			return nil, llm.Proposal{}, err
 		}

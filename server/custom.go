@@ -7,19 +7,15 @@ import (
 	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/wire"
 )
 
-// projectArg picks a project by a document URI inside it, or the first
+// projectOf picks a project by a document URI inside it, or the first
 // project when the client names none.
-type projectArg struct {
-	URI protocol.DocumentURI `json:"uri,omitempty"`
-}
-
-func (s *Server) projectOf(ctx context.Context, a projectArg) (*project, error) {
+func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*project, error) {
 	var proj *project
 	if a.URI != "" {
 		if path, ok := uriPath(a.URI); ok {
@@ -54,20 +50,14 @@ func (s *Server) projectOf(ctx context.Context, a projectArg) (*project, error) 
 // optionalProject is the project of params {uri?}, which may be absent:
 // then the first workspace folder's.
 func (s *Server) optionalProject(ctx context.Context, params json.RawMessage) (*project, error) {
-	var a projectArg
+	var a wire.BookParams
 	if len(params) > 0 && string(params) != "null" {
 		var err error
-		if a, err = decode[projectArg](params); err != nil {
+		if a, err = decode[wire.BookParams](params); err != nil {
 			return nil, err
 		}
 	}
 	return s.projectOf(ctx, a)
-}
-
-type lookupArgs struct {
-	projectArg
-	Name string     `json:"name"`
-	Type codex.Type `json:"type,omitempty"`
 }
 
 type queryResult struct {
@@ -77,14 +67,14 @@ type queryResult struct {
 }
 
 func (s *Server) quireLookup(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[lookupArgs](params)
+	a, err := decode[wire.LookupParams](params)
 	if err != nil {
 		return nil, err
 	}
 	if a.Name == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "name is required")
 	}
-	proj, err := s.projectOf(ctx, a.projectArg)
+	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
 		return nil, err
 	}
@@ -92,20 +82,12 @@ func (s *Server) quireLookup(ctx context.Context, params json.RawMessage) (any, 
 	return queryResult{Query: a.Name, Type: t, Results: orEmpty(proj.store.Lookup(a.Name, t))}, nil
 }
 
-type searchArgs struct {
-	projectArg
-	Query  string       `json:"query"`
-	Type   codex.Type   `json:"entryType,omitempty"`
-	Tags   []string     `json:"tags,omitempty"`
-	Status codex.Status `json:"status,omitempty"`
-}
-
 func (s *Server) quireSearch(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[searchArgs](params)
+	a, err := decode[wire.SearchParams](params)
 	if err != nil {
 		return nil, err
 	}
-	proj, err := s.projectOf(ctx, a.projectArg)
+	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
 		return nil, err
 	}
@@ -117,11 +99,6 @@ func (s *Server) quireSearch(ctx context.Context, params json.RawMessage) (any, 
 	return queryResult{Query: a.Query, Type: t, Results: orEmpty(results)}, nil
 }
 
-type listArgs struct {
-	projectArg
-	Type codex.Type `json:"entryType,omitempty"`
-}
-
 type listResult struct {
 	Type    codex.Type     `json:"entryType,omitempty"`
 	Count   int            `json:"count"`
@@ -129,11 +106,11 @@ type listResult struct {
 }
 
 func (s *Server) quireList(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[listArgs](params)
+	a, err := decode[wire.ListParams](params)
 	if err != nil && len(params) > 0 && string(params) != "null" {
 		return nil, err
 	}
-	proj, err := s.projectOf(ctx, a.projectArg)
+	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
 		return nil, err
 	}
@@ -142,21 +119,15 @@ func (s *Server) quireList(ctx context.Context, params json.RawMessage) (any, er
 	return listResult{Type: t, Count: len(results), Entries: results}, nil
 }
 
-type contextArgs struct {
-	projectArg
-	Ref  string   `json:"ref,omitempty"`
-	Refs []string `json:"refs,omitempty"`
-}
-
 // quireManuscriptContext reads manuscript units as the advisor's
 // get_manuscript_context does; "current" is the document in uri, and
 // "selection" the last captured selection.
 func (s *Server) quireManuscriptContext(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[contextArgs](params)
+	a, err := decode[wire.ContextParams](params)
 	if err != nil {
 		return nil, err
 	}
-	proj, err := s.projectOf(ctx, a.projectArg)
+	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
 		return nil, err
 	}
@@ -182,11 +153,6 @@ func (s *Server) quireManuscriptContext(ctx context.Context, params json.RawMess
 	return result, nil
 }
 
-type captureArgs struct {
-	URI   protocol.DocumentURI `json:"uri"`
-	Range protocol.Range       `json:"range"`
-}
-
 // capturedSelection is the selection of the current advisor turn.
 type capturedSelection struct {
 	proj *project
@@ -196,7 +162,7 @@ type capturedSelection struct {
 // quireCaptureSelection records the writer's selection for the next
 // advisor turn and returns its metadata; the text stays in the server.
 func (s *Server) quireCaptureSelection(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[captureArgs](params)
+	a, err := decode[wire.CaptureParams](params)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +178,7 @@ func (s *Server) quireCaptureSelection(ctx context.Context, params json.RawMessa
 
 // capture reads the selection a names from the open document, or from
 // the file when it is not open.
-func (s *Server) capture(ctx context.Context, a captureArgs) (*capturedSelection, error) {
+func (s *Server) capture(ctx context.Context, a wire.CaptureParams) (*capturedSelection, error) {
 	path, ok := uriPath(a.URI)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "only file: documents can be captured")

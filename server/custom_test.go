@@ -65,7 +65,7 @@ func TestCaptureSelectionThenReadIt(t *testing.T) {
 	c.initialize(writeProject(t, bookFiles))
 	c.open("manuscript/01-harbor.md", "# Harbor\n\nMara's boat 😀 slid out.\r\nIlse Dorn watched.\n")
 	var meta manuscript.SelectionMeta
-	c.call(wire.MethodCaptureSelection, captureArgs{
+	c.call(wire.MethodCaptureSelection, wire.CaptureParams{
 		URI:   c.uri("manuscript/01-harbor.md"),
 		Range: protocol.Range{Start: position(2, 0), End: position(3, 9)},
 	}, &meta)

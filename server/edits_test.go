@@ -104,7 +104,7 @@ func TestRapidEditsInALargeChapterAreCoalesced(t *testing.T) {
 	require.NotNil(t, h, "hover on the name typed last")
 	assert.Contains(t, h.Contents.Value, "**Ilse Dorn**")
 	var sel manuscript.SelectionMeta
-	c.call(wire.MethodCaptureSelection, captureArgs{URI: uri, Range: protocol.Range{
+	c.call(wire.MethodCaptureSelection, wire.CaptureParams{URI: uri, Range: protocol.Range{
 		Start: protocol.Position{Line: line}, End: protocol.Position{Line: line + 1},
 	}}, &sel)
 	assert.Equal(t, manuscript.HashText(lines[line]+"\n"), sel.Hash, "the edited line as typed")

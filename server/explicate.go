@@ -14,6 +14,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // passageIndex is a project's manuscript paragraph index, opened on the
@@ -94,12 +95,6 @@ func (x *passageIndex) close() {
 	}
 }
 
-type explicateArgs struct {
-	projectArg
-	Quote string `json:"quote"`
-	Limit int    `json:"limit,omitempty"`
-}
-
 // explicateResult is manuscript.Explication with places an editor can
 // open: the quote's source and each passage as a location.
 type explicateResult struct {
@@ -122,14 +117,14 @@ type explicatePassage struct {
 // sentence of the codex. The paragraph index is brought up to date with
 // the manuscript (the editor's open text included) first.
 func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[explicateArgs](params)
+	a, err := decode[wire.ExplicateParams](params)
 	if err != nil {
 		return nil, err
 	}
 	if a.Quote == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quote is required")
 	}
-	proj, err := s.projectOf(ctx, a.projectArg)
+	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (s *Server) quirePropose(ctx context.Context, params json.RawMessage) (any,
 		return nil, err
 	}
 	res := out.(wire.AskResult)
-	proj, err := s.projectOf(ctx, projectArg{URI: a.URI})
+	proj, err := s.projectOf(ctx, wire.BookParams{URI: a.URI})
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,63 @@ const (
 	CommandCreateEntry       = "quire.createEntry"
 )
 
+// BookParams pick a book by a document inside it; without uri, the
+// first book open. Most requests carry them.
+type BookParams struct {
+	URI protocol.DocumentURI `json:"uri,omitempty"`
+}
+
+// LookupParams are quire/lookup's: canon entries by name or alias.
+type LookupParams struct {
+	BookParams
+	Name string     `json:"name"`
+	Type codex.Type `json:"type,omitempty"`
+}
+
+// SearchParams are quire/search's: a full-text search of the canon.
+type SearchParams struct {
+	BookParams
+	Query  string       `json:"query"`
+	Type   codex.Type   `json:"entryType,omitempty"`
+	Tags   []string     `json:"tags,omitempty"`
+	Status codex.Status `json:"status,omitempty"`
+}
+
+// ListParams are quire/list's: every entry, or those of one type.
+type ListParams struct {
+	BookParams
+	Type codex.Type `json:"entryType,omitempty"`
+}
+
+// ContextParams are quire/manuscriptContext's: manuscript refs as the
+// advisor's get_manuscript_context takes them ("current" is the document
+// in uri, "selection" the last captured selection).
+type ContextParams struct {
+	BookParams
+	Ref  string   `json:"ref,omitempty"`
+	Refs []string `json:"refs,omitempty"`
+}
+
+// CaptureParams are quire/captureSelection's: the writer's selection.
+type CaptureParams struct {
+	URI   protocol.DocumentURI `json:"uri"`
+	Range protocol.Range       `json:"range"`
+}
+
+// ExplicateParams are quire/explicate's: a quoted sentence of the codex.
+type ExplicateParams struct {
+	BookParams
+	Quote string `json:"quote"`
+	Limit int    `json:"limit,omitempty"`
+}
+
+// ProposalParams name one proposal, for quire/applyProposal and
+// quire/discardProposal.
+type ProposalParams struct {
+	BookParams
+	ID string `json:"id"`
+}
+
 // Persona is one advisor of the board, as quire/personas lists them.
 type Persona struct {
 	ID    string `json:"id"`

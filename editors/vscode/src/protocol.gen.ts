@@ -22,6 +22,57 @@ export type ActionScope = "selection" | "file" | "project";
 // A quire/askProgress notification: a tool row or a piece of the answer.
 export type AskProgress = AskProgressRow | AskProgressDelta;
 
+// BookParams pick a book by a document inside it; without uri, the
+// first book open. Most requests carry them.
+export interface BookParams {
+  uri?: string;
+}
+
+// LookupParams are quire/lookup's: canon entries by name or alias.
+export interface LookupParams extends BookParams {
+  name: string;
+  type?: string;
+}
+
+// SearchParams are quire/search's: a full-text search of the canon.
+export interface SearchParams extends BookParams {
+  query: string;
+  entryType?: string;
+  tags?: string[];
+  status?: string;
+}
+
+// ListParams are quire/list's: every entry, or those of one type.
+export interface ListParams extends BookParams {
+  entryType?: string;
+}
+
+// ContextParams are quire/manuscriptContext's: manuscript refs as the
+// advisor's get_manuscript_context takes them ("current" is the document
+// in uri, "selection" the last captured selection).
+export interface ContextParams extends BookParams {
+  ref?: string;
+  refs?: string[];
+}
+
+// CaptureParams are quire/captureSelection's: the writer's selection.
+export interface CaptureParams {
+  uri: string;
+  range: Range;
+}
+
+// ExplicateParams are quire/explicate's: a quoted sentence of the codex.
+export interface ExplicateParams extends BookParams {
+  quote: string;
+  limit?: number;
+}
+
+// ProposalParams name one proposal, for quire/applyProposal and
+// quire/discardProposal.
+export interface ProposalParams extends BookParams {
+  id: string;
+}
+
 // Persona is one advisor of the board, as quire/personas lists them.
 export interface Persona {
   id: string;
