@@ -1,7 +1,7 @@
 // Advisor actions (quire/actions) for quire: Run advisor action…: which
 // apply where the writer is, how the QuickPick shows them, and finding the
 // server's code action that runs one. No VS Code here.
-import { ActionScope, AdvisorAction } from "./protocol";
+import { ActionScope, AdvisorAction, Commands } from "./protocol";
 
 /**
  * appliesAt reports whether an action is offered where the writer is,
@@ -116,7 +116,7 @@ export function matchCodeAction(items: readonly CodeActionLike[] | null | undefi
   const matches: MatchedCommand[] = [];
   for (const item of items ?? []) {
     const cmd = item && item.title === label ? commandOf(item) : undefined;
-    if (cmd && cmd.command === "quire.ask") {
+    if (cmd && cmd.command === Commands.ask) {
       matches.push(cmd);
     }
   }

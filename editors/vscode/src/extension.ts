@@ -24,6 +24,7 @@ import {
   AskProgress,
   AskResult,
   BookStatus,
+  Commands,
   Methods,
   Persona,
   Proposal,
@@ -181,10 +182,10 @@ class Quire implements ChatHost, vscode.Disposable {
         // documents for editors that show no command result, and the
         // writer would see both.
         executeCommand: async (command, args, next) => {
-          if (command === "quire.lookup" || command === "quire.explicate") {
-            const method = command === "quire.lookup" ? Methods.lookup : Methods.explicate;
+          if (command === Commands.lookup || command === Commands.explicate) {
+            const method = command === Commands.lookup ? Methods.lookup : Methods.explicate;
             const result: unknown = await this.client!.sendRequest(method, args[0] ?? {});
-            await (command === "quire.lookup" ? this.showLookup(result) : this.showExplicate(result));
+            await (command === Commands.lookup ? this.showLookup(result) : this.showExplicate(result));
             return result;
           }
           return next(command, args);
