@@ -1,0 +1,222 @@
+package codex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The store's cache outside the project: opening the index and the saved
+// state, refusing a cache inside the book, wiping what is stale or
+// corrupt, and saving state again. Kept apart from what the store serves.
+
+// openCache opens the persisted index and state, rebuilding them when
+// missing, stale or unreadable.
+func (s *Store) openCache() error {
+	dir := s.opts.CacheDir
+	if dir == "" {
+		var err error
+		if dir, err = CacheDirFor(s.root); err != nil {
+			return err
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("cache folder %s: %w", dir, err)
+	}
+	if insideProject(s.root, dir) {
+		return cacheInProjectError{dir: dir, root: s.root}
+	}
+	// Said in the message when the folder cannot even be made.
+	s.report.CacheDir = dir
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create cache folder: %w", err)
+	}
+	lock, err := lockCache(dir, s.opts.BoltTimeout)
+	if err != nil {
+		return fmt.Errorf("open codex index for %s: %w; close the other quire process or wait for it to finish", s.root, err)
+	}
+	s.lock = lock
+	s.cacheDir, s.report.CacheDir = dir, dir
+
+	reason := ""
+	m, err := readMeta(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		reason = "no index yet"
+	case err != nil:
+		reason = "unreadable stamp"
+	case m.Schema != SchemaVersion:
+		reason = fmt.Sprintf("index schema %d is stale (now %d)", m.Schema, SchemaVersion)
+	case m.Root != s.root:
+		reason = "index belongs to another project path"
+	}
+	if reason != "" {
+		if err := s.wipe(); err != nil {
+			return err
+		}
+	}
+
+	ix, created, err := openDiskIndex(filepath.Join(dir, indexDir), s.opts.BoltTimeout)
+	if errors.Is(err, ErrIndexLocked) {
+		return fmt.Errorf("open codex index for %s: %w; close the other quire process or wait for it to finish", s.root, err)
+	}
+	if err != nil {
+		s.log.Warn("codex index unreadable; rebuilding", "cache", dir, "err", err)
+		reason = "index was corrupt"
+		if err := s.wipe(); err != nil {
+			return err
+		}
+		if ix, _, err = openDiskIndex(filepath.Join(dir, indexDir), s.opts.BoltTimeout); err != nil {
+			return err
+		}
+		created = true
+	}
+	s.index.Store(ix)
+
+	if !created {
+		loadStart := time.Now()
+		st, err := readState(dir)
+		s.log.Debug("codex state read", "ms", time.Since(loadStart).Milliseconds())
+		if err == nil {
+			count, cerr := ix.count()
+			if cerr != nil || count != uint64(len(st.Entries)) {
+				err = fmt.Errorf("index holds %d documents, state %d entries", count, len(st.Entries))
+			}
+		}
+		if err == nil {
+			s.load(st)
+		} else {
+			if !errors.Is(err, fs.ErrNotExist) {
+				s.log.Warn("codex state unusable; rebuilding", "cache", dir, "err", err)
+			}
+			reason = "index and state out of step"
+			if err := s.resetIndex(); err != nil {
+				return err
+			}
+		}
+	} else if reason == "" {
+		reason = "no index yet"
+	}
+	if reason != "" {
+		s.report.Rebuilt, s.report.Reason = true, reason
+	}
+	return writeMeta(dir, s.root)
+}
+
+// cacheInProjectError refuses a cache folder inside the book: quire
+// writes nothing there, and it is no disk failure to fall back from.
+type cacheInProjectError struct{ dir, root string }
+
+func (e cacheInProjectError) Error() string {
+	return fmt.Sprintf("cache folder %s is inside the project %s; quire writes nothing into a book project", e.dir, e.root)
+}
+
+// wipe deletes the index and state; the cache folder stays.
+func (s *Store) wipe() error {
+	for _, name := range []string{indexDir, stateFile, metaFile} { // never lockFile: we hold it
+		if err := os.RemoveAll(filepath.Join(s.cacheDir, name)); err != nil {
+			return fmt.Errorf("clear stale index: %w", err)
+		}
+	}
+	return nil
+}
+
+// resetIndex closes, wipes and recreates the on-disk index.
+func (s *Store) resetIndex() error {
+	if old := s.index.Swap(nil); old != nil {
+		_ = old.close()
+	}
+	if err := s.wipe(); err != nil {
+		return err
+	}
+	ix, _, err := openDiskIndex(filepath.Join(s.cacheDir, indexDir), s.opts.BoltTimeout)
+	if err != nil {
+		return err
+	}
+	s.index.Store(ix)
+	return nil
+}
+
+// load adopts a saved state as what the store knows.
+func (s *Store) load(st *savedState) {
+	s.files = st.Files
+	if s.files == nil {
+		s.files = map[string]fileState{}
+	}
+	for _, e := range st.Entries {
+		s.entries[e.ID] = e
+	}
+	for _, soul := range st.Souls {
+		s.souls[soul.ID] = soul
+	}
+	for id, f := range s.files {
+		if f.SoulOf != "" && s.souls[id] != nil {
+			s.soulOwner[id] = f.SoulOf
+			s.entrySoul[f.SoulOf] = id
+		}
+	}
+	for _, p := range st.Skipped {
+		s.skipped[p.Path] = append(s.skipped[p.Path], p)
+	}
+	s.loaded = true
+}
+
+// Save writes the store's state to the cache, if anything changed since
+// the last save. In memory it does nothing. A cache that no longer takes
+// writes (full, read-only, deleted) moves the index into memory: the
+// writer hears of it through OnFallback, Save returns nil, and the store
+// keeps working.
+func (s *Store) Save() error {
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
+	s.mu.Lock()
+	dir := s.cacheDir
+	if dir == "" || s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	// bleve writes segments in its own goroutines and tells no caller
+	// when that fails; its error count says the disk stopped taking them.
+	if n := s.index.Load().failures(); n > 0 {
+		err := s.toMemory(context.Background(), fmt.Errorf("the index could not be saved (%d failed attempts)", n))
+		s.mu.Unlock()
+		return err
+	}
+	if !s.unsaved {
+		s.mu.Unlock()
+		return nil
+	}
+	st := &savedState{Schema: SchemaVersion, Root: s.root, Files: make(map[string]fileState, len(s.files))}
+	for id, f := range s.files {
+		st.Files[id] = f
+	}
+	for _, e := range s.entries {
+		st.Entries = append(st.Entries, e)
+	}
+	for _, soul := range s.souls {
+		st.Souls = append(st.Souls, soul)
+	}
+	for _, ps := range s.skipped {
+		st.Skipped = append(st.Skipped, ps...)
+	}
+	s.unsaved = false
+	s.mu.Unlock()
+	start := time.Now()
+	defer func() {
+		s.log.Debug("codex state saved", "entries", len(st.Entries), "ms", time.Since(start).Milliseconds())
+	}()
+	if err := writeState(dir, st); err != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.closed || s.cacheDir != dir {
+			return nil
+		}
+		return s.toMemory(context.Background(), err)
+	}
+	return nil
+}
