@@ -2,47 +2,17 @@ package codex_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/codex/disktest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// smallDisk mounts a tmpfs of size (as mount's size= takes it) on a new
-// temporary folder, read-only when ro. Mounting needs root and a kernel
-// or container that allows it; without them the test is skipped and
-// says why, unless QUIRE_REQUIRE_MOUNT is set, where it fails.
-func smallDisk(t *testing.T, size string, ro bool) string {
-	t.Helper()
-	cannot := func(why string) {
-		t.Helper()
-		if os.Getenv("QUIRE_REQUIRE_MOUNT") != "" {
-			t.Fatalf("QUIRE_REQUIRE_MOUNT is set but %s", why)
-		}
-		t.Skipf("skipped: %s; run the tests as root where mount works to fill a real disk", why)
-	}
-	if os.Geteuid() != 0 {
-		cannot("mounting a small disk needs root")
-	}
-	dir := t.TempDir()
-	var flags uintptr
-	if ro {
-		flags = syscall.MS_RDONLY
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", flags, "size="+size); err != nil {
-		cannot(fmt.Sprintf("this machine refuses to mount a tmpfs (%v)", err))
-	}
-	// Runs before TempDir's own clean-up, which then removes the folder.
-	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
-	return dir
-}
 
 // openOnDisk opens root with its cache on disk and returns the store and
 // what it told the writer.
@@ -68,7 +38,7 @@ func openOnDisk(t *testing.T, root, cache string) (*codex.Store, func() []string
 // (issue 14, item 2): now the store says the disk is full and keeps its
 // index in memory.
 func TestFullCacheDiskFallsBackToMemory(t *testing.T) {
-	disk := smallDisk(t, "256k", false)
+	disk := disktest.SmallDisk(t, "256k", false)
 	c, err := corpus.Generate(context.Background(), filepath.Join(t.TempDir(), "book"),
 		corpus.Options{Entries: 2000, Chapters: 1, ChapterWords: 50})
 	require.NoError(t, err)
@@ -88,7 +58,7 @@ func TestFullCacheDiskFallsBackToMemory(t *testing.T) {
 
 // A read-only cache disk opens the book in memory (issue 14, item 11).
 func TestReadOnlyCacheDiskFallsBackToMemory(t *testing.T) {
-	disk := smallDisk(t, "1m", true)
+	disk := disktest.SmallDisk(t, "1m", true)
 	root := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "codex", "characters"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "codex", "characters", "mara-vell.md"),

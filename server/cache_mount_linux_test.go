@@ -2,49 +2,18 @@ package server
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/codex/disktest"
 	"github.com/stretchr/testify/require"
 )
-
-// smallDisk mounts a tmpfs of size (as mount's size= takes it) on a new
-// temporary folder, read-only when ro. Mounting needs root and a kernel
-// or container that allows it; without them the test is skipped and
-// says why, unless QUIRE_REQUIRE_MOUNT is set, where it fails.
-func smallDisk(t *testing.T, size string, ro bool) string {
-	t.Helper()
-	cannot := func(why string) {
-		t.Helper()
-		if os.Getenv("QUIRE_REQUIRE_MOUNT") != "" {
-			t.Fatalf("QUIRE_REQUIRE_MOUNT is set but %s", why)
-		}
-		t.Skipf("skipped: %s; run the tests as root where mount works to fill a real disk", why)
-	}
-	if os.Geteuid() != 0 {
-		cannot("mounting a small disk needs root")
-	}
-	dir := t.TempDir()
-	var flags uintptr
-	if ro {
-		flags = syscall.MS_RDONLY
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", flags, "size="+size); err != nil {
-		cannot(fmt.Sprintf("this machine refuses to mount a tmpfs (%v)", err))
-	}
-	// Runs before TempDir's own clean-up, which then removes the folder.
-	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
-	return dir
-}
 
 // A book too large for the cache disk used to crash the server inside
 // bleve (issue 14, item 2); now it opens from memory and says so.
 func TestBookWorksOnAFullCacheDisk(t *testing.T) {
-	disk := smallDisk(t, "256k", false)
+	disk := disktest.SmallDisk(t, "256k", false)
 	root := filepath.Join(t.TempDir(), "book")
 	_, err := corpus.Generate(context.Background(), root, corpus.Options{Entries: 2000, Chapters: 1, ChapterWords: 50})
 	require.NoError(t, err)
@@ -61,7 +30,7 @@ func TestBookWorksOnAFullCacheDisk(t *testing.T) {
 
 // A read-only cache disk (issue 14, item 11).
 func TestBookWorksOnAReadOnlyCacheDisk(t *testing.T) {
-	disk := smallDisk(t, "1m", true)
+	disk := disktest.SmallDisk(t, "1m", true)
 	c := startServer(t, Options{CacheDir: disk})
 	c.initialize(writeProject(t, bookFiles))
 

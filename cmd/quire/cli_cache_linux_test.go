@@ -2,50 +2,19 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/codex/disktest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// smallDisk mounts a tmpfs of size (as mount's size= takes it) on a new
-// temporary folder, read-only when ro. Mounting needs root and a kernel
-// or container that allows it; without them the test is skipped and
-// says why, unless QUIRE_REQUIRE_MOUNT is set, where it fails.
-func smallDisk(t *testing.T, size string, ro bool) string {
-	t.Helper()
-	cannot := func(why string) {
-		t.Helper()
-		if os.Getenv("QUIRE_REQUIRE_MOUNT") != "" {
-			t.Fatalf("QUIRE_REQUIRE_MOUNT is set but %s", why)
-		}
-		t.Skipf("skipped: %s; run the tests as root where mount works to fill a real disk", why)
-	}
-	if os.Geteuid() != 0 {
-		cannot("mounting a small disk needs root")
-	}
-	dir := t.TempDir()
-	var flags uintptr
-	if ro {
-		flags = syscall.MS_RDONLY
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", flags, "size="+size); err != nil {
-		cannot(fmt.Sprintf("this machine refuses to mount a tmpfs (%v)", err))
-	}
-	// Runs before TempDir's own clean-up, which then removes the folder.
-	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
-	return dir
-}
-
 // The issue's repro: a 256 KB disk as the user cache and `quire index`
 // on 5,000 entries panicked with exit 2 (issue 14, item 2).
 func TestIndexOnAFullCacheDisk(t *testing.T) {
-	disk := smallDisk(t, "256k", false)
+	disk := disktest.SmallDisk(t, "256k", false)
 	c, err := corpus.Generate(context.Background(), filepath.Join(t.TempDir(), "book"),
 		corpus.Options{Entries: 5000, Chapters: 1, ChapterWords: 50})
 	require.NoError(t, err)
@@ -65,7 +34,7 @@ func TestIndexOnAFullCacheDisk(t *testing.T) {
 
 // A read-only cache disk (issue 14, item 11).
 func TestCommandsWorkOnAReadOnlyCacheDisk(t *testing.T) {
-	disk := smallDisk(t, "1m", true)
+	disk := disktest.SmallDisk(t, "1m", true)
 	book, _ := sampleProject(t)
 	requireCommandsWorkInMemory(t, book, disk, "is on a read-only disk", "Teodora Quill")
 }
@@ -74,7 +43,7 @@ func TestCommandsWorkOnAReadOnlyCacheDisk(t *testing.T) {
 // that fits the disk and chapters that do not made bleve panic in the
 // passage index's workers. Now explicate answers from memory and warns.
 func TestExplicateOnAFullCacheDisk(t *testing.T) {
-	disk := smallDisk(t, "1m", false)
+	disk := disktest.SmallDisk(t, "1m", false)
 	c, err := corpus.Generate(context.Background(), filepath.Join(t.TempDir(), "book"),
 		corpus.Options{Entries: 50, Chapters: 150})
 	require.NoError(t, err)

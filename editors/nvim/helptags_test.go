@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/editors/editortest"
 )
 
 // The plugin ships doc/tags so that :help quire works without the writer
@@ -16,10 +18,7 @@ import (
 func TestHelpTagsAreCurrent(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
-		if os.Getenv("QUIRE_REQUIRE_NVIM") == "1" {
-			t.Fatal("nvim is not on PATH and QUIRE_REQUIRE_NVIM=1")
-		}
-		t.Skip("nvim is not on PATH (set QUIRE_REQUIRE_NVIM=1 to make this a failure)")
+		editortest.Unavailable(t, "QUIRE_REQUIRE_NVIM", "nvim is not on PATH")
 	}
 	doc := filepath.Join(t.TempDir(), "doc")
 	require.NoError(t, os.MkdirAll(doc, 0o755))
