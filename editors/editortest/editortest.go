@@ -111,3 +111,14 @@ func Call(t testing.TB, id, name string, args any) map[string]any {
 	require.NoError(t, err)
 	return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}
 }
+
+// ScriptedModel starts the scripted OpenAI-compatible model with steps
+// loaded, closed when the test ends.
+func ScriptedModel(t testing.TB, steps []llm.EvalStep) *llm.EvalServer {
+	t.Helper()
+	model, err := llm.NewEvalServer()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = model.Close() })
+	model.Load(steps)
+	return model
+}

@@ -64,29 +64,18 @@ func TestEmacsEglot(t *testing.T) {
 
 	// No git anywhere above the book: the temp folder is outside any
 	// repository, so only quire.el's book discovery can find the root.
-	book := filepath.Join(tmp, "book")
-	out, err := exec.Command(bin, "init", "--sample", book).CombinedOutput()
-	require.NoError(t, err, "quire init: %s", out)
-	book, err = filepath.EvalSymlinks(book)
-	require.NoError(t, err)
+	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
 	for dir := book; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 		_, err := os.Stat(filepath.Join(dir, ".git"))
 		require.True(t, errors.Is(err, os.ErrNotExist), "the book must not be under version control: %s/.git", dir)
 	}
 	// A second copy, opened with eglot's own idea of the root.
-	book2 := filepath.Join(tmp, "book2")
-	out, err = exec.Command(bin, "init", "--sample", book2).CombinedOutput()
-	require.NoError(t, err, "quire init: %s", out)
-	book2, err = filepath.EvalSymlinks(book2)
-	require.NoError(t, err)
+	book2 := editortest.SampleBook(t, bin, filepath.Join(tmp, "book2"))
 	entryPath := filepath.Join(book, "codex", "characters", "teodora-quill", "index.md")
 	entryBefore, err := os.ReadFile(entryPath)
 	require.NoError(t, err)
 
-	model, err := llm.NewEvalServer()
-	require.NoError(t, err)
-	defer func() { _ = model.Close() }()
-	model.Load(script(t))
+	model := editortest.ScriptedModel(t, script(t))
 
 	result := filepath.Join(tmp, "result.txt")
 	home := filepath.Join(tmp, "home")

@@ -328,19 +328,12 @@ func TestHelix(t *testing.T) {
 	t.Logf("screens of each step in %s", artefacts)
 
 	bin := editortest.QuireBinary(t, tmp)
-	book := filepath.Join(tmp, "book")
-	out, err := exec.Command(bin, "init", "--sample", book).CombinedOutput()
-	require.NoError(t, err, "quire init: %s", out)
-	book, err = filepath.EvalSymlinks(book)
-	require.NoError(t, err)
+	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
 	entry := filepath.Join(book, "codex", "characters", "teodora-quill", "index.md")
 	before, err := os.ReadFile(entry)
 	require.NoError(t, err)
 
-	model, err := llm.NewEvalServer()
-	require.NoError(t, err)
-	defer func() { _ = model.Close() }()
-	model.Load(script(t))
+	model := editortest.ScriptedModel(t, script(t))
 	// The answer (the third request) waits until the test has seen the
 	// ask's progress on screen.
 	release := make(chan struct{})

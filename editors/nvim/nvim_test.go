@@ -164,18 +164,11 @@ func TestNeovimPlugin(t *testing.T) {
 	// branch being worked on); by default this tree's is built.
 	bin := editortest.QuireBinary(t, tmp)
 
-	book := filepath.Join(tmp, "book")
-	out, err := exec.Command(bin, "init", "--sample", book).CombinedOutput()
-	require.NoError(t, err, "quire init: %s", out)
-	// The plugin compares roots as Neovim sees them; resolve symlinks (a
-	// /tmp that is a link) once here.
-	book, err = filepath.EvalSymlinks(book)
-	require.NoError(t, err)
+	// The plugin compares roots as Neovim sees them: SampleBook resolves
+	// symlinks (a /tmp that is a link) once here.
+	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
 
-	model, err := llm.NewEvalServer()
-	require.NoError(t, err)
-	defer func() { _ = model.Close() }()
-	model.Load(script(t))
+	model := editortest.ScriptedModel(t, script(t))
 
 	f, err := os.OpenFile(filepath.Join(book, "quire.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 	require.NoError(t, err)
@@ -186,7 +179,7 @@ func TestNeovimPlugin(t *testing.T) {
 	// config folder the editor's quire reads.
 	trust := exec.Command(bin, "trust", book)
 	trust.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"))
-	out, err = trust.CombinedOutput()
+	out, err := trust.CombinedOutput()
 	require.NoError(t, err, "quire trust: %s", out)
 
 	outside := filepath.Join(tmp, "outside")

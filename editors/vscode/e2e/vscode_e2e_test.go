@@ -209,11 +209,8 @@ func TestVSCode(t *testing.T) {
 
 	pkg := vsix(t, tmp)
 
-	model, err := llm.NewEvalServer()
-	require.NoError(t, err)
-	defer func() { _ = model.Close() }()
 	replies := script(t)
-	model.Load(replies)
+	model := editortest.ScriptedModel(t, replies)
 	modelURL := slowLastReply(t, model, len(replies), 3*time.Second)
 
 	shots := artefacts(t)
