@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -16,7 +17,7 @@ const InlineContextChars = 24000
 // AskInput is one advisor turn: who is asked, what, about which book.
 type AskInput struct {
 	Book      *Book
-	Proposals *Proposals
+	Proposals *proposal.Store
 	Settings  Settings
 	PersonaID string
 	Message   string
@@ -40,7 +41,7 @@ type AskResult struct {
 	Answer  string
 	Trace   []TraceRow
 	// Proposals are those the model made during this turn, for review.
-	Proposals []Proposal
+	Proposals []proposal.Proposal
 	Rounds    int
 	Stopped   string
 	// Warnings are the loop's, e.g. an answer given without consulting
@@ -169,7 +170,7 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 		return nil, fmt.Errorf("ask: no provider is configured")
 	}
 	if in.Proposals == nil {
-		in.Proposals = &Proposals{}
+		in.Proposals = &proposal.Store{}
 	}
 	p, err := prepare(ctx, in)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/proposal"
 )
 
 // requestTools lists the tool names a recorded request sent.
@@ -87,7 +89,7 @@ func TestAskInlineWithoutTools(t *testing.T) {
 
 func TestAskReportsTheProposalsOfTheTurn(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	store := &Proposals{}
+	store := &proposal.Store{}
 	s := newScripted(t,
 		callsStep(scriptCall{ID: "c1", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"note her stillness","targetSection":"Anne Marsh","proposedMarkdown":"Keeps the lighthouse; stands as still as slack water."}`}),
 		textStep("I proposed a note for Anne Marsh."),

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -368,7 +369,7 @@ func runScriptedTrial(ctx context.Context, srv *EvalServer, book *Book, persona 
 		return 0, []string{err.Error()}
 	}
 	start := time.Now()
-	res, err := Ask(ctx, AskInput{Book: book, Proposals: &Proposals{}, PersonaID: persona, Message: sc.message, Provider: p})
+	res, err := Ask(ctx, AskInput{Book: book, Proposals: &proposal.Store{}, PersonaID: persona, Message: sc.message, Provider: p})
 	took := time.Since(start)
 	if err != nil {
 		return took, []string{"turn failed: " + err.Error()}
@@ -400,7 +401,7 @@ func runScriptedTrial(ctx context.Context, srv *EvalServer, book *Book, persona 
 // followed by one that succeeded.
 func runLiveTrial(ctx context.Context, p *Provider, book *Book, persona string, sc evalScenario) (time.Duration, []string) {
 	start := time.Now()
-	res, err := Ask(ctx, AskInput{Book: book, Proposals: &Proposals{}, PersonaID: persona, Message: sc.message, Provider: p})
+	res, err := Ask(ctx, AskInput{Book: book, Proposals: &proposal.Store{}, PersonaID: persona, Message: sc.message, Provider: p})
 	took := time.Since(start)
 	if err != nil {
 		return took, []string{"turn failed: " + err.Error()}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quire-ink/quire/codex/proposal"
 )
 
 // MCPServerName is the implementation name quire gives MCP clients.
@@ -40,7 +42,7 @@ type MCPOptions struct {
 	// proposals in. When set, a proposal a tool returns comes back with
 	// its unified diff (data.diff), which an MCP client, having no editor
 	// to show the edit in, needs to review it.
-	Proposals *Proposals
+	Proposals *proposal.Store
 }
 
 // NewMCPServer returns an MCP server offering every tool of reg under the
@@ -130,7 +132,7 @@ func mcpHandler(d *Dispatcher, name string, opts MCPOptions) mcp.ToolHandler {
 // withProposalDiff adds the unified diff of the proposal an envelope names
 // (data.proposalId) to its data. When the diff would take the envelope over
 // maxBytes, it is left out with a warning: the proposal itself stands.
-func withProposalDiff(envJSON string, store *Proposals, maxBytes int) string {
+func withProposalDiff(envJSON string, store *proposal.Store, maxBytes int) string {
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(envJSON), &env); err != nil {
 		return envJSON

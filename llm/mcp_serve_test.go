@@ -13,17 +13,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/proposal"
 )
 
 // mcpSession serves the advisor tools of a test book over the SDK's
 // in-memory transports and returns a connected client session, the
 // proposals store and the book's folder.
-func mcpSession(t *testing.T) (*mcp.ClientSession, *Proposals, string) {
+func mcpSession(t *testing.T) (*mcp.ClientSession, *proposal.Store, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	b, _ := openBook(t, bookFiles())
-	proposals := NewProposals(0)
+	proposals := proposal.NewStore(0)
 	reg, err := NewRegistry(append(ReadTools(b), ProposeTools(b, proposals)...)...)
 	require.NoError(t, err)
 
@@ -214,8 +216,8 @@ func snapshotFiles(t *testing.T, root string) map[string]string {
 }
 
 func TestWithProposalDiff(t *testing.T) {
-	store := NewProposals(0)
-	p := store.Add(Proposal{Tool: "propose_codex_update", Path: "codex/a.md", Diff: "--- a/codex/a.md\n+++ b/codex/a.md\n@@ -1 +1,40 @@\n-<old>\n" + strings.Repeat("+<new> & more\n", 40)})
+	store := proposal.NewStore(0)
+	p := store.Add(proposal.Proposal{Tool: "propose_codex_update", Path: "codex/a.md", Diff: "--- a/codex/a.md\n+++ b/codex/a.md\n@@ -1 +1,40 @@\n-<old>\n" + strings.Repeat("+<new> & more\n", 40)})
 	env := func(id string) string {
 		text, err := marshalEnvelope(envelopeOf(map[string]any{"proposalId": id, "path": "codex/a.md"}, []string{"w1"}, nil))
 		require.NoError(t, err)

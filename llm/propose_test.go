@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/proposal"
 )
 
 const maraIndex = "---\nname: Mara Vell\naliases: [Mara, the Widow]\nsummary: Smuggler who owes the sea a debt.\nrole: smuggler\nlocked: [summary]\n---\n" +
@@ -54,7 +54,7 @@ func snapshotTree(t *testing.T, root string) map[string]string {
 
 type proposeFixture struct {
 	book  *Book
-	store *Proposals
+	store *proposal.Store
 	tools []Tool
 	root  string
 }
@@ -62,7 +62,7 @@ type proposeFixture struct {
 func newProposeFixture(t *testing.T) *proposeFixture {
 	t.Helper()
 	b, _ := openBook(t, proposeFiles())
-	store := NewProposals(0)
+	store := proposal.NewStore(0)
 	f := &proposeFixture{book: b, store: store, tools: ProposeTools(b, store), root: b.Store.Root()}
 	before := snapshotTree(t, f.root)
 	t.Cleanup(func() { assert.Equal(t, before, snapshotTree(t, f.root), "a propose tool wrote to the project") })
@@ -77,7 +77,7 @@ func (f *proposeFixture) run(t *testing.T, tool string, args map[string]any) Env
 }
 
 // applied returns the proposal of env and the text of file after its edits.
-func (f *proposeFixture) applied(t *testing.T, env Envelope, file string) (Proposal, string) {
+func (f *proposeFixture) applied(t *testing.T, env Envelope, file string) (proposal.Proposal, string) {
 	t.Helper()
 	require.True(t, env.OK, "errors: %+v", env.Errors)
 	res, ok := env.Data.(proposalResult)
@@ -88,12 +88,12 @@ func (f *proposeFixture) applied(t *testing.T, env Envelope, file string) (Propo
 	require.NoError(t, err)
 	for _, e := range p.Edits {
 		if e.Path == file {
-			assert.Equal(t, HashText(string(base)), e.BaseHash)
+			assert.Equal(t, proposal.HashText(string(base)), e.BaseHash)
 		}
 	}
-	out, err := ApplyEdits(string(base), editsOf(p.Edits, file))
+	out, err := proposal.ApplyEdits(string(base), proposal.EditsOf(p.Edits, file))
 	require.NoError(t, err)
-	if len(editsOf(p.Edits, file)) == len(p.Edits) {
+	if len(proposal.EditsOf(p.Edits, file)) == len(p.Edits) {
 		assert.Equal(t, out, patch(t, string(base), p.Diff), "the diff shows exactly the edits:\n%s", p.Diff)
 	}
 	return p, out
@@ -196,8 +196,8 @@ func TestProposeUpdate(t *testing.T) {
 			assert.Equal(t, tt.file, p.Path)
 			base, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(tt.file)))
 			require.NoError(t, err)
-			assert.Equal(t, HashText(string(base)), p.BaseHash)
-			assert.Equal(t, ProposalUpdate, p.Kind)
+			assert.Equal(t, proposal.HashText(string(base)), p.BaseHash)
+			assert.Equal(t, proposal.KindUpdate, p.Kind)
 			assert.ElementsMatch(t, env.Warnings, p.Warnings)
 			for _, w := range tt.warn {
 				assert.Contains(t, strings.Join(env.Warnings, "\n"), w)
@@ -250,7 +250,7 @@ func TestProposeUpdateErrors(t *testing.T) {
 		{"locked field target", "propose_character_update", map[string]any{"name": "Mara Vell",
 			"changeSummary": "x", "targetSection": "summary", "proposedMarkdown": "A queen."}, CodeInvalidArguments},
 		{"too large", "propose_character_update", map[string]any{"name": "Mara Vell", "changeSummary": "x",
-			"targetSection": "Backstory", "proposedMarkdown": strings.Repeat("a", maxProposalMarkdownBytes+1)}, CodeArgumentsTooLarge},
+			"targetSection": "Backstory", "proposedMarkdown": strings.Repeat("a", proposal.MaxMarkdownBytes+1)}, CodeArgumentsTooLarge},
 		{"only locked changes", "propose_character_update", map[string]any{"name": "Mara Vell", "changeSummary": "x",
 			"proposedMarkdown": "---\nsummary: New\n---\n"}, CodeInvalidArguments},
 		{"no target", "propose_character_update", map[string]any{"name": "Mara Vell", "changeSummary": "x",
@@ -331,7 +331,7 @@ func TestProposeCreate(t *testing.T) {
 			require.True(t, ok)
 			assert.Equal(t, tt.path, p.Path)
 			assert.Equal(t, tt.soulPath, p.SoulPath)
-			assert.Equal(t, ProposalCreate, p.Kind)
+			assert.Equal(t, proposal.KindCreate, p.Kind)
 			assert.Empty(t, p.BaseHash)
 			require.NotEmpty(t, p.Edits)
 			assert.True(t, p.Edits[0].Create)
@@ -389,57 +389,64 @@ func TestProposeToolsRegister(t *testing.T) {
 	assert.Equal(t, []string{"propose_codex_update", "propose_codex_create", "propose_character_update"}, reg.Names())
 }
 
-func TestProposalsBoundedAndOrdered(t *testing.T) {
-	s := NewProposals(3)
-	var ids []string
-	for i := range 5 {
-		ids = append(ids, s.Add(Proposal{Name: fmt.Sprint(i)}).ID)
+// patch applies a unified diff of one file to before, checking that every
+// context and removed line is what the diff says, as patch(1) would: the
+// propose tools' diffs must show exactly their edits. (Package proposal's
+// tests keep their own copy; a test helper is not shared across packages.)
+func patch(t testing.TB, before, diff string) string {
+	t.Helper()
+	old := strings.SplitAfter(before, "\n")
+	if old[len(old)-1] == "" {
+		old = old[:len(old)-1]
 	}
-	assert.Equal(t, 3, s.Len())
-	list := s.List()
-	require.Len(t, list, 3)
-	assert.Equal(t, []string{"4", "3", "2"}, []string{list[0].Name, list[1].Name, list[2].Name})
-	_, ok := s.Get(ids[0])
-	assert.False(t, ok)
-	got, ok := s.Get(ids[4])
-	require.True(t, ok)
-	assert.Regexp(t, `^p-[0-9a-f]{12}$`, got.ID)
-	assert.False(t, got.Created.IsZero())
-
-	// Callers get copies.
-	got.Warnings = append(got.Warnings, "x")
-	again, _ := s.Get(ids[4])
-	assert.Empty(t, again.Warnings)
-
-	var zero Proposals
-	for range DefaultMaxProposals + 10 {
-		zero.Add(Proposal{})
-	}
-	assert.Equal(t, DefaultMaxProposals, zero.Len())
-}
-
-func TestProposalsConcurrent(t *testing.T) {
-	s := NewProposals(10)
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range 20 {
-				p := s.Add(Proposal{Name: fmt.Sprint(i, j), Warnings: []string{"w"}})
-				s.Get(p.ID)
-				_ = s.List()
+	lines := strings.SplitAfter(diff, "\n")
+	var out []string
+	at := 0
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if !strings.HasPrefix(l, "@@ ") {
+			continue
+		}
+		var oldFrom, oldCount, newFrom, newCount int
+		_, err := fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &oldFrom, &oldCount, &newFrom, &newCount)
+		require.NoError(t, err, "hunk header %q", l)
+		start := oldFrom - 1
+		if oldCount == 0 {
+			start = oldFrom
+		}
+		require.GreaterOrEqual(t, start, at, "hunks in order")
+		out = append(out, old[at:start]...)
+		at = start
+		seenOld, seenNew := 0, 0
+		for i+1 < len(lines) && (seenOld < oldCount || seenNew < newCount) {
+			i++
+			l := lines[i]
+			text := l[1:]
+			if i+1 < len(lines) && strings.HasPrefix(lines[i+1], `\ No newline`) {
+				text = strings.TrimSuffix(text, "\n")
+				i++
 			}
-		}()
+			switch l[0] {
+			case ' ':
+				require.Equal(t, old[at], text, "context line %d", at+1)
+				out = append(out, text)
+				at++
+				seenOld++
+				seenNew++
+			case '-':
+				require.Equal(t, old[at], text, "removed line %d", at+1)
+				at++
+				seenOld++
+			case '+':
+				out = append(out, text)
+				seenNew++
+			default:
+				t.Fatalf("unexpected diff line %q", l)
+			}
+		}
+		require.Equal(t, oldCount, seenOld, "old count of %q", lines)
+		require.Equal(t, newCount, seenNew, "new count")
 	}
-	wg.Wait()
-	assert.Equal(t, 10, s.Len())
-}
-
-func TestApplyEditsRejectsOverlap(t *testing.T) {
-	_, err := ApplyEdits("abcdef", []FileEdit{{Range: codex.Range{Start: 1, End: 4}}, {Range: codex.Range{Start: 2, End: 5}}})
-	assert.Error(t, err)
-	out, err := ApplyEdits("abcdef", []FileEdit{{Range: codex.Range{Start: 4, End: 6}, NewText: "X"}, {Range: codex.Range{Start: 0, End: 1}, NewText: "Y"}})
-	require.NoError(t, err)
-	assert.Equal(t, "YbcdX", out)
+	out = append(out, old[at:]...)
+	return strings.Join(out, "")
 }

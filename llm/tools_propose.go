@@ -3,36 +3,21 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/proposal"
 )
 
-// The propose tools are review-only: they compute exact edits and keep
-// them in a Proposals store; nothing reaches a file until the writer
+// The propose tools are review-only: package proposal computes exact
+// edits and they keep them in a proposal.Store; nothing reaches a file until the writer
 // applies a proposal through the editor, which is never a model tool.
 
-const (
-	// maxProposalMarkdownBytes bounds each Markdown argument of a propose
-	// tool; larger is ARGUMENTS_TOO_LARGE.
-	maxProposalMarkdownBytes = 20000
-	// maxChangeSummaryChars bounds changeSummary.
-	maxChangeSummaryChars = 1000
-	// maxSectionChars bounds targetSection.
-	maxSectionChars = 200
-	// maxFieldValueChars bounds one value of fields or customFields.
-	maxFieldValueChars = 2000
-	// maxCustomFields bounds how many custom fields a create may set.
-	maxCustomFields = 50
-	// maxPreviewBytes bounds the Markdown echoed back to the model.
-	maxPreviewBytes = 12000
-	// maxSlugRunes bounds the file name a create proposes.
-	maxSlugRunes = 60
-	// maxPathSuffix bounds the -2, -3… tried for a free path.
-	maxPathSuffix = 100
-)
+// maxPreviewBytes bounds the Markdown echoed back to the model.
+const maxPreviewBytes = 12000
 
 const proposalStatus = "proposed, not applied: the writer reviews it in the editor and decides; do not claim it was saved"
 
@@ -56,9 +41,9 @@ type proposalResult struct {
 // propose_codex_create and the legacy propose_character_update. Each
 // proposal is kept in store (a fresh one when store is nil); none is
 // ever written to disk.
-func ProposeTools(b *Book, store *Proposals) []Tool {
+func ProposeTools(b *Book, store *proposal.Store) []Tool {
 	if store == nil {
-		store = NewProposals(0)
+		store = proposal.NewStore(0)
 	}
 	return []Tool{proposeUpdateTool(b, store), proposeCreateTool(b, store), proposeCharacterUpdateTool(b, store)}
 }
@@ -66,22 +51,22 @@ func ProposeTools(b *Book, store *Proposals) []Tool {
 func updateProperties(withType bool) map[string]any {
 	props := map[string]any{
 		"name": map[string]any{
-			"type": "string", "minLength": 1, "maxLength": maxNameChars,
+			"type": "string", "minLength": 1, "maxLength": proposal.MaxNameChars,
 			"description": "The entry's name, title or alias, exactly as the writer uses it.",
 		},
 		"changeSummary": map[string]any{
-			"type": "string", "minLength": 1, "maxLength": maxChangeSummaryChars,
+			"type": "string", "minLength": 1, "maxLength": proposal.MaxChangeSummaryChars,
 			"description": "One or two sentences for the writer: what changes and why.",
 		},
 		"targetSection": map[string]any{
-			"type": "string", "maxLength": maxSectionChars,
+			"type": "string", "maxLength": proposal.MaxSectionChars,
 			"description": "The heading of the section to replace (e.g. \"Backstory\"), or a front matter field such as " +
 				"\"summary\" or \"role\". A section that does not exist is proposed as a new section at the end.",
 		},
 		"proposedMarkdown": map[string]any{
 			"type": "string", "minLength": 1,
 			"description": fmt.Sprintf("The new Markdown of that section only (at most %d bytes); "+
-				"the section heading may be included or left out. Locked front matter fields are never changed.", maxProposalMarkdownBytes),
+				"the section heading may be included or left out. Locked front matter fields are never changed.", proposal.MaxMarkdownBytes),
 		},
 	}
 	if withType {
@@ -92,7 +77,7 @@ func updateProperties(withType bool) map[string]any {
 	return props
 }
 
-func proposeUpdateTool(b *Book, store *Proposals) Tool {
+func proposeUpdateTool(b *Book, store *proposal.Store) Tool {
 	const name = "propose_codex_update"
 	return Tool{
 		Name: name,
@@ -101,7 +86,7 @@ func proposeUpdateTool(b *Book, store *Proposals) Tool {
 			"Read the entry first (get_<type>_context) and change only what was asked.",
 		Parameters: bookObjectSchema(updateProperties(true), "entryType", "name", "changeSummary", "proposedMarkdown"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
-			var args updateArgs
+			var args proposal.UpdateArgs
 			if err := decodeBookArgs(raw, &args); err != nil {
 				return nil, nil, err
 			}
@@ -109,13 +94,12 @@ func proposeUpdateTool(b *Book, store *Proposals) Tool {
 			if err != nil {
 				return nil, nil, err
 			}
-			data, warnings, err := b.proposeUpdate(store, name, t, args)
-			return data, b.scrubAll(warnings), b.scrubErr(err)
+			return b.keep(store)(proposal.Update(b.store(), name, t, args))
 		},
 	}
 }
 
-func proposeCharacterUpdateTool(b *Book, store *Proposals) Tool {
+func proposeCharacterUpdateTool(b *Book, store *proposal.Store) Tool {
 	const name = "propose_character_update"
 	return Tool{
 		Name: name,
@@ -132,16 +116,15 @@ func proposeCharacterUpdateTool(b *Book, store *Proposals) Tool {
 			if err := decodeBookArgs(raw, &args); err != nil {
 				return nil, nil, err
 			}
-			data, warnings, err := b.proposeUpdate(store, name, codex.TypeCharacter, updateArgs{
+			return b.keep(store)(proposal.Update(b.store(), name, codex.TypeCharacter, proposal.UpdateArgs{
 				Name: args.Name, ChangeSummary: args.ChangeSummary,
 				TargetSection: args.TargetSection, ProposedMarkdown: args.ProposedMarkdown,
-			})
-			return data, b.scrubAll(warnings), b.scrubErr(err)
+			}))
 		},
 	}
 }
 
-func proposeCreateTool(b *Book, store *Proposals) Tool {
+func proposeCreateTool(b *Book, store *proposal.Store) Tool {
 	const name = "propose_codex_create"
 	strObj := func(desc string) map[string]any {
 		return map[string]any{
@@ -156,17 +139,17 @@ func proposeCreateTool(b *Book, store *Proposals) Tool {
 		Parameters: bookObjectSchema(map[string]any{
 			"entryType": map[string]any{"type": "string", "enum": entryTypeEnum(), "description": "The type of the new entry."},
 			"name": map[string]any{
-				"type": "string", "minLength": 1, "maxLength": maxNameChars, "description": "The new entry's name.",
+				"type": "string", "minLength": 1, "maxLength": proposal.MaxNameChars, "description": "The new entry's name.",
 			},
 			"changeSummary": map[string]any{
-				"type": "string", "minLength": 1, "maxLength": maxChangeSummaryChars,
+				"type": "string", "minLength": 1, "maxLength": proposal.MaxChangeSummaryChars,
 				"description": "One or two sentences for the writer: why this entry.",
 			},
 			"fields":       strObj("Standard fields, all strings: summary, aliases (comma-separated), tags (comma-separated), title."),
 			"customFields": strObj("Other front matter fields, all strings (e.g. role, age)."),
 			"markdownBody": map[string]any{
 				"type":        "string",
-				"description": fmt.Sprintf("The entry's Markdown after its title heading (at most %d bytes).", maxProposalMarkdownBytes),
+				"description": fmt.Sprintf("The entry's Markdown after its title heading (at most %d bytes).", proposal.MaxMarkdownBytes),
 			},
 			"soulMarkdown": map[string]any{
 				"type":        "string",
@@ -174,8 +157,15 @@ func proposeCreateTool(b *Book, store *Proposals) Tool {
 			},
 		}, "entryType", "name", "changeSummary"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
-			data, warnings, err := b.proposeCreate(store, name, raw)
-			return data, b.scrubAll(warnings), b.scrubErr(err)
+			var args proposal.CreateArgs
+			if err := decodeBookArgs(raw, &args); err != nil {
+				return nil, nil, err
+			}
+			t, err := builtinType(args.EntryType, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			return b.keep(store)(proposal.Create(b.store(), name, t, args))
 		},
 	}
 }
@@ -187,102 +177,65 @@ func (b *Book) scrubAll(ss []string) []string {
 	return ss
 }
 
-type updateArgs struct {
-	EntryType        string `json:"entryType"`
-	Name             string `json:"name"`
-	ChangeSummary    string `json:"changeSummary"`
-	TargetSection    string `json:"targetSection"`
-	ProposedMarkdown string `json:"proposedMarkdown"`
+// store is the codex proposals are made against; nil when none is open,
+// which package proposal reports.
+func (b *Book) store() *codex.Store {
+	if b == nil {
+		return nil
+	}
+	return b.Store
 }
 
-// checkName validates a name argument.
-func checkName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	switch {
-	case name == "":
-		return "", Errorf(CodeInvalidArguments, "name is empty")
-	case utf8.RuneCountInString(name) > maxNameChars:
-		return "", Errorf(CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
-	case strings.ContainsAny(name, "\r\n\x00"):
-		return "", Errorf(CodeInvalidArguments, "name must be one line")
+// keep stores a proposal just made and tells the model what it holds;
+// a request that made none is reported in the envelope's terms. Both go
+// through scrub, like every tool's output.
+func (b *Book) keep(store *proposal.Store) func(proposal.Draft, error) (any, []string, error) {
+	return func(d proposal.Draft, err error) (any, []string, error) {
+		if err != nil {
+			return nil, nil, b.scrubErr(proposalError(err))
+		}
+		prop := store.Add(d.Proposal)
+		res := proposalResult{
+			ProposalID: prop.ID, Status: proposalStatus, Kind: prop.Kind, EntryType: prop.EntryType,
+			Name: prop.Name, Path: prop.Path, SoulPath: prop.SoulPath, Changes: d.Changes,
+		}
+		var c1, c2 bool
+		res.Markdown, c1 = clipPreview(prop.Markdown)
+		res.SoulMarkdown, c2 = clipPreview(prop.SoulMarkdown)
+		res.MarkdownClipped = c1 || c2
+		return res, b.scrubAll(slices.Clone(prop.Warnings)), nil
 	}
-	return name, nil
 }
 
-func checkSummary(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	switch {
-	case s == "":
-		return "", Errorf(CodeInvalidArguments, "changeSummary is empty; say in a sentence what changes and why")
-	case utf8.RuneCountInString(s) > maxChangeSummaryChars:
-		return "", Errorf(CodeInvalidArguments, "changeSummary is longer than %d characters", maxChangeSummaryChars)
-	}
-	return s, nil
+// proposalCodes are the envelope codes of package proposal's refusals.
+var proposalCodes = map[proposal.Kind]string{
+	proposal.Invalid:   CodeInvalidArguments,
+	proposal.TooLarge:  CodeArgumentsTooLarge,
+	proposal.NotFound:  CodeNotFound,
+	proposal.Ambiguous: CodeAmbiguous,
+	proposal.Failed:    CodeToolFailed,
 }
 
-func checkMarkdownSize(field, s string) error {
-	if len(s) > maxProposalMarkdownBytes {
-		return Errorf(CodeArgumentsTooLarge, "%s is %d bytes, more than the %d allowed; propose a smaller change",
-			field, len(s), maxProposalMarkdownBytes)
+// proposalError is a refusal of package proposal as a tool error.
+func proposalError(err error) error {
+	var pe *proposal.Error
+	if !errors.As(err, &pe) {
+		return err
 	}
-	return nil
+	code, ok := proposalCodes[pe.Kind]
+	if !ok {
+		code = CodeToolFailed
+	}
+	return &ToolError{Code: code, Message: pe.Message, Candidates: pe.Candidates}
 }
 
-// resolveExact finds the one entry of type t that name names exactly (by
-// name, title, file name or alias): a proposal never guesses.
-func (b *Book) resolveExact(t codex.Type, name string) (*codex.Entry, error) {
-	cat := b.Store.Catalog()
-	ms := cat.Lookup(name, t)
-	var exact []codex.Match
-	var near []string
-	for _, m := range ms {
-		switch m.Kind {
-		case codex.MatchName, codex.MatchTitle, codex.MatchStem, codex.MatchAlias:
-			exact = append(exact, m)
-		default:
-			if len(near) < maxNotFoundCandidates {
-				near = append(near, m.Entry.Name)
-			}
-		}
+func clipPreview(s string) (string, bool) {
+	if len(s) <= maxPreviewBytes {
+		return s, false
 	}
-	if len(exact) == 0 {
-		te := Errorf(CodeNotFound, "no %s entry is named %q", t, name)
-		for _, m := range cat.Lookup(name, "") {
-			if m.Entry.Type != t && (m.Kind == codex.MatchName || m.Kind == codex.MatchTitle || m.Kind == codex.MatchAlias || m.Kind == codex.MatchStem) {
-				te.Message += fmt.Sprintf("; %s (%s) is a %s: use entryType %s", m.Entry.Name, m.Entry.ID, m.Entry.Type, m.Entry.Type)
-				break
-			}
-		}
-		if len(near) > 0 {
-			te.Message += "; did you mean one of the candidates? Use its exact name"
-		} else {
-			te.Message += fmt.Sprintf("; use list_codex_entries to see every %s, or propose_codex_create for a new one", t)
-		}
-		te.Candidates = near
-		return nil, te
+	cut := maxPreviewBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
 	}
-	best := exact[0]
-	var tied []string
-	for _, m := range exact[1:] {
-		if m.Kind == best.Kind && m.Score == best.Score {
-			tied = append(tied, fmt.Sprintf("%s (%s)", m.Entry.Name, m.Entry.ID))
-		}
-	}
-	if len(tied) > 0 {
-		te := Errorf(CodeAmbiguous, "%q names more than one %s entry equally (%s); use the full name of the one meant",
-			name, t, strings.Join(append([]string{fmt.Sprintf("%s (%s)", best.Entry.Name, best.Entry.ID)}, tied...), ", "))
-		te.Candidates = append([]string{best.Entry.Name}, namesOf(exact[1:], best)...)
-		return nil, te
-	}
-	return best.Entry, nil
-}
-
-func namesOf(ms []codex.Match, best codex.Match) []string {
-	var out []string
-	for _, m := range ms {
-		if m.Kind == best.Kind && m.Score == best.Score {
-			out = append(out, m.Entry.Name)
-		}
-	}
-	return out
+	return s[:cut], true
 }

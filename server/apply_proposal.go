@@ -15,7 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -36,7 +36,7 @@ func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (an
 }
 
 // summarize is a proposal as the clients see it, with its status now.
-func (s *Server) summarize(proj *project, p llm.Proposal) wire.Proposal {
+func (s *Server) summarize(proj *project, p proposal.Proposal) wire.Proposal {
 	w := p.Warnings
 	if w == nil {
 		w = []string{}
@@ -154,25 +154,25 @@ func (s *Server) openDocAt(full string) *document {
 }
 
 // proposalOf is the proposal the params {id, uri?} name.
-func (s *Server) proposalOf(ctx context.Context, params json.RawMessage) (*project, llm.Proposal, error) {
+func (s *Server) proposalOf(ctx context.Context, params json.RawMessage) (*project, proposal.Proposal, error) {
 	a, err := decode[wire.ProposalParams](params)
 	if err != nil {
-		return nil, llm.Proposal{}, err
+		return nil, proposal.Proposal{}, err
 	}
 	if a.ID == "" {
-		return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
+		return nil, proposal.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
 	}
 	return s.findProposal(ctx, a)
 }
 
 // findProposal looks the proposal up in the named project, or in every
 // project when none is named.
-func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*project, llm.Proposal, error) {
+func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*project, proposal.Proposal, error) {
 	var projects []*project
 	if a.URI != "" {
 		proj, err := s.projectOf(ctx, a.BookParams)
 		if err != nil {
-			return nil, llm.Proposal{}, err
+			return nil, proposal.Proposal{}, err
 		}
 		projects = []*project{proj}
 	} else {
@@ -188,7 +188,7 @@ func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*proj
 			return proj, p, nil
 		}
 	}
-	return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "This proposal is no longer available (it was discarded, or made before quire restarted); ask again.")
+	return nil, proposal.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "This proposal is no longer available (it was discarded, or made before quire restarted); ask again.")
 }
 
 // quireApplyProposal is quire/applyProposal, the plugins' request: they
@@ -250,8 +250,8 @@ func (s *Server) applyProposal(ctx context.Context, params json.RawMessage, anno
 
 // proposalTitle names a proposal for the writer: "proposed update of
 // Mara Vell", "proposed new entry Hesper".
-func proposalTitle(p llm.Proposal) string {
-	if p.Kind == llm.ProposalCreate {
+func proposalTitle(p proposal.Proposal) string {
+	if p.Kind == proposal.KindCreate {
 		return "proposed new entry " + p.Name
 	}
 	return "proposed update of " + p.Name
@@ -259,7 +259,7 @@ func proposalTitle(p llm.Proposal) string {
 
 // proposalFiles lists the files a proposal edits, in the order it edits
 // them.
-func proposalFiles(p llm.Proposal) string {
+func proposalFiles(p proposal.Proposal) string {
 	var files []string
 	for _, e := range p.Edits {
 		if !slices.Contains(files, e.Path) {
@@ -294,7 +294,7 @@ func (s *Server) annotationsSupported() bool {
 // proposalWorkspaceEdit checks every file of p against its base hash and
 // builds the edit: per file in the order first edited, a CreateFile and
 // the new text for a create, a TextDocumentEdit for an update.
-func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalEdit, error) {
+func (s *Server) proposalWorkspaceEdit(proj *project, p proposal.Proposal) (proposalEdit, error) {
 	annotate := s.annotationsSupported()
 	annotation := ""
 	out := proposalEdit{DocumentChanges: []any{}}
@@ -313,7 +313,7 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalE
 		return &staleError{err: jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg), path: path, what: what}
 	}
 	var order []string
-	byPath := map[string][]llm.FileEdit{}
+	byPath := map[string][]proposal.FileEdit{}
 	for _, e := range p.Edits {
 		if _, seen := byPath[e.Path]; !seen {
 			order = append(order, e.Path)
@@ -347,7 +347,7 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalE
 		if !cur.exists {
 			return out, stale(rel, "it was deleted")
 		}
-		hash := llm.HashText(cur.text)
+		hash := proposal.HashText(cur.text)
 		change := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri, Version: cur.version}}
 		for _, e := range edits {
 			base := e.BaseHash

@@ -16,7 +16,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -68,13 +68,13 @@ func proposalSession(t *testing.T, answer any, caps protocol.ClientCapabilities)
 }
 
 // updateIlse proposes replacing "Brinmouth" in text, the file's text.
-func updateIlse(text string) llm.Proposal {
+func updateIlse(text string) proposal.Proposal {
 	at := strings.Index(text, "Brinmouth")
-	hash := llm.HashText(text)
-	return llm.Proposal{
-		Tool: "propose_codex_update", Kind: llm.ProposalUpdate, EntryType: codex.TypeCharacter, Name: "Ilse Dorn",
+	hash := proposal.HashText(text)
+	return proposal.Proposal{
+		Tool: "propose_codex_update", Kind: proposal.KindUpdate, EntryType: codex.TypeCharacter, Name: "Ilse Dorn",
 		ChangeSummary: "She moved to Port Caddow.", Path: ilseRel, BaseHash: hash,
-		Edits:    []llm.FileEdit{{Path: ilseRel, Range: codex.Range{Start: at, End: at + len("Brinmouth")}, NewText: "Port Caddow", BaseHash: hash}},
+		Edits:    []proposal.FileEdit{{Path: ilseRel, Range: codex.Range{Start: at, End: at + len("Brinmouth")}, NewText: "Port Caddow", BaseHash: hash}},
 		Markdown: "summary: Harbormistress of Port Caddow.",
 	}
 }
@@ -171,10 +171,10 @@ func TestApplyProposalCreatesFiles(t *testing.T) {
 	c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
 	entry := "---\nname: Oren Salt\n---\n# Oren Salt\n"
 	soul := "# Soul\n\nHe fears the sea 🌊.\n"
-	p := proj.proposals.Add(llm.Proposal{
-		Tool: "propose_codex_create", Kind: llm.ProposalCreate, EntryType: codex.TypeCharacter, Name: "Oren Salt",
+	p := proj.proposals.Add(proposal.Proposal{
+		Tool: "propose_codex_create", Kind: proposal.KindCreate, EntryType: codex.TypeCharacter, Name: "Oren Salt",
 		Path: "codex/characters/oren-salt/oren-salt.md", SoulPath: "codex/characters/oren-salt/soul.md",
-		Edits: []llm.FileEdit{
+		Edits: []proposal.FileEdit{
 			{Path: "codex/characters/oren-salt/oren-salt.md", Create: true, NewText: entry},
 			{Path: "codex/characters/oren-salt/soul.md", Create: true, NewText: soul},
 		},
@@ -282,9 +282,9 @@ func TestProposalsListsNewestFirst(t *testing.T) {
 	older.Warnings = []string{"section not found; appended"}
 	older.Diff = "--- a/" + ilseRel + "\n"
 	first := proj.proposals.Add(older)
-	second := proj.proposals.Add(llm.Proposal{Kind: llm.ProposalCreate, Name: "Oren Salt", EntryType: codex.TypeCharacter,
+	second := proj.proposals.Add(proposal.Proposal{Kind: proposal.KindCreate, Name: "Oren Salt", EntryType: codex.TypeCharacter,
 		Path: "codex/characters/oren-salt.md", ChangeSummary: "new", Markdown: "# Oren Salt\n",
-		Edits: []llm.FileEdit{{Path: "codex/characters/oren-salt.md", Create: true, NewText: "# Oren Salt\n"}}})
+		Edits: []proposal.FileEdit{{Path: "codex/characters/oren-salt.md", Create: true, NewText: "# Oren Salt\n"}}})
 
 	var got wire.ProposalsResult
 	c.call(wire.MethodProposals, nil, &got)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
@@ -41,7 +42,7 @@ type project struct {
 	onCacheFailure func(why string)
 	// proposals are the advisor's proposals for this book, kept in memory
 	// until the writer applies or forgets them.
-	proposals llm.Proposals
+	proposals proposal.Store
 	// passages is the manuscript's paragraph index for explicate, opened
 	// on first use (explicate.go).
 	passages passageIndex

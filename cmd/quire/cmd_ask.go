@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/spf13/cobra"
@@ -230,7 +231,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	in := llm.AskInput{
 		Book:               &llm.Book{Store: store, Manuscript: snap, Turn: turn},
-		Proposals:          &llm.Proposals{},
+		Proposals:          &proposal.Store{},
 		Settings:           settings,
 		PersonaID:          o.Persona,
 		Message:            o.Message,
@@ -286,14 +287,14 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	if o.JSON {
 		return writeJSON(o.stdout, struct {
-			Persona   string         `json:"persona"`
-			Answer    string         `json:"answer"`
-			Trace     []llm.TraceRow `json:"trace"`
-			Proposals []llm.Proposal `json:"proposals"`
-			Rounds    int            `json:"rounds"`
-			Stopped   string         `json:"stopped,omitempty"`
-			Evidence  []llm.Lookup   `json:"evidence"`
-			Warnings  []string       `json:"warnings,omitempty"`
+			Persona   string              `json:"persona"`
+			Answer    string              `json:"answer"`
+			Trace     []llm.TraceRow      `json:"trace"`
+			Proposals []proposal.Proposal `json:"proposals"`
+			Rounds    int                 `json:"rounds"`
+			Stopped   string              `json:"stopped,omitempty"`
+			Evidence  []llm.Lookup        `json:"evidence"`
+			Warnings  []string            `json:"warnings,omitempty"`
 			// ResponseID continues the conversation (--continue) with the
 			// Responses API.
 			ResponseID string `json:"responseId,omitempty"`

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
 )
 
@@ -39,7 +40,7 @@ stderr, with -v.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
-	cmd.Flags().IntVar(&o.MaxProposals, "max-proposals", llm.DefaultMaxProposals, "most proposals kept for the session")
+	cmd.Flags().IntVar(&o.MaxProposals, "max-proposals", proposal.DefaultMax, "most proposals kept for the session")
 	return cmd
 }
 
@@ -94,7 +95,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 			o.logger().Warn("mcp: the book's files are not followed", "err", err)
 		}
 	}()
-	proposals := llm.NewProposals(o.MaxProposals)
+	proposals := proposal.NewStore(o.MaxProposals)
 	reg, err := llm.NewRegistry(append(llm.ReadTools(book), llm.ProposeTools(book, proposals)...)...)
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)

@@ -1,4 +1,4 @@
-package llm
+package proposal
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 // diffContext is how many unchanged lines a hunk shows around a change.
 const diffContext = 3
 
-// ProposalDiff is the unified diff of a proposal's edits against the
+// Diff is the unified diff of a proposal's edits against the
 // texts they were made from (bases, by path; a created file has none).
 // It is built from the edits themselves, not by comparing whole files, so
 // it costs what the edits cost however long the entry is.
-func ProposalDiff(edits []FileEdit, bases map[string]string) (string, error) {
+func Diff(edits []FileEdit, bases map[string]string) (string, error) {
 	var order []string
 	byPath := map[string][]FileEdit{}
 	for _, e := range edits {

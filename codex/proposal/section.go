@@ -1,4 +1,4 @@
-package llm
+package proposal
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func withEOL(s, eol string) string {
 // proposeSection replaces the content of sec in f with body.
 func proposeSection(p *plan, e *codex.Entry, f fileText, sec codex.Section, body string, keepRole bool) error {
 	if body == "" {
-		return Errorf(CodeInvalidArguments, "proposedMarkdown has no text for section %q", sec.Heading)
+		return errorf(Invalid, "proposedMarkdown has no text for section %q", sec.Heading)
 	}
 	lvl, heading, startsWithHeading := headingLine(firstLine(body))
 	level := sec.Level

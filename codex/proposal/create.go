@@ -1,7 +1,6 @@
-package llm
+package proposal
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,7 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -20,7 +18,9 @@ import (
 	"github.com/quire-ink/quire/codex"
 )
 
-type createArgs struct {
+// CreateArgs ask for a new entry. Fields and CustomFields are front
+// matter, all strings.
+type CreateArgs struct {
 	EntryType     string            `json:"entryType"`
 	Name          string            `json:"name"`
 	ChangeSummary string            `json:"changeSummary"`
@@ -40,40 +40,40 @@ var reservedKeys = map[string]bool{
 
 var customKeyPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
 
-func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage) (any, []string, error) {
-	var args createArgs
-	if err := decodeBookArgs(raw, &args); err != nil {
-		return nil, nil, err
-	}
+// Create proposes a new entry of type t, a built-in type, as tool asked:
+// its file at a free path (and a soul.md beside a character, in the
+// folder shape), never over an existing file. Nothing is written. A
+// request that cannot make a proposal is an *Error.
+func Create(store *codex.Store, tool string, t codex.Type, args CreateArgs) (Draft, error) {
+	return (&book{Store: store}).proposeCreate(tool, t, args)
+}
+
+func (b *book) proposeCreate(tool string, t codex.Type, args CreateArgs) (Draft, error) {
 	for field, s := range map[string]string{"markdownBody": args.MarkdownBody, "soulMarkdown": args.SoulMarkdown} {
 		if err := checkMarkdownSize(field, s); err != nil {
-			return nil, nil, err
+			return Draft{}, err
 		}
-	}
-	t, err := builtinType(args.EntryType, true)
-	if err != nil {
-		return nil, nil, err
 	}
 	name, err := checkName(args.Name)
 	if err != nil {
-		return nil, nil, err
+		return Draft{}, err
 	}
 	summary, err := checkSummary(args.ChangeSummary)
 	if err != nil {
-		return nil, nil, err
+		return Draft{}, err
 	}
 	if len(args.CustomFields) > maxCustomFields {
-		return nil, nil, Errorf(CodeArgumentsTooLarge, "customFields has %d fields, more than the %d allowed", len(args.CustomFields), maxCustomFields)
+		return Draft{}, errorf(TooLarge, "customFields has %d fields, more than the %d allowed", len(args.CustomFields), maxCustomFields)
 	}
 	for _, m := range []map[string]string{args.Fields, args.CustomFields} {
 		for k, v := range m {
 			if utf8.RuneCountInString(v) > maxFieldValueChars {
-				return nil, nil, Errorf(CodeArgumentsTooLarge, "the value of %q is longer than %d characters", k, maxFieldValueChars)
+				return Draft{}, errorf(TooLarge, "the value of %q is longer than %d characters", k, maxFieldValueChars)
 			}
 		}
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return Draft{}, errorf(Failed, "no codex is open for this turn")
 	}
 	cat := b.Store.Catalog()
 	var warnings []string
@@ -81,10 +81,10 @@ func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage)
 
 	for _, m := range cat.Lookup(name, t) {
 		if m.Kind == codex.MatchName || m.Kind == codex.MatchTitle || m.Kind == codex.MatchAlias {
-			te := Errorf(CodeAmbiguous, "a %s named %q already exists at %s (as %s %q); use propose_codex_update to change it",
+			te := errorf(Ambiguous, "a %s named %q already exists at %s (as %s %q); use propose_codex_update to change it",
 				t, name, m.Entry.ID, m.Kind, name)
 			te.Candidates = []string{m.Entry.Name}
-			return nil, nil, te
+			return Draft{}, te
 		}
 	}
 	for _, m := range cat.Lookup(name, "") {
@@ -181,13 +181,13 @@ func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage)
 	for _, p := range pairs {
 		if !p.skip {
 			if err := add(p.key, p.val, p.flow); err != nil {
-				return nil, nil, fmt.Errorf("building front matter: %w", err)
+				return Draft{}, fmt.Errorf("building front matter: %w", err)
 			}
 		}
 	}
 	yml, err := marshalYAML(fm)
 	if err != nil {
-		return nil, nil, fmt.Errorf("building front matter: %w", err)
+		return Draft{}, fmt.Errorf("building front matter: %w", err)
 	}
 	body := strings.Trim(strings.ReplaceAll(args.MarkdownBody, "\r\n", "\n"), "\n")
 	var doc strings.Builder
@@ -215,7 +215,7 @@ func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage)
 	rel, soulRel := b.freePath(cat, t, name, soul != "")
 	ne, _ := codex.Parse(rel, []byte(content), t)
 	if ne == nil || ne.Name != name || ne.Type != t {
-		return nil, nil, fmt.Errorf("the proposed entry does not read back as %s %q", t, name)
+		return Draft{}, fmt.Errorf("the proposed entry does not read back as %s %q", t, name)
 	}
 
 	edits := []FileEdit{{Path: rel, Create: true, NewText: content}}
@@ -225,14 +225,14 @@ func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage)
 		edits = append(edits, FileEdit{Path: soulRel, Create: true, NewText: soul})
 		changes = append(changes, "create "+soulRel)
 	}
-	diff, err := ProposalDiff(edits, nil)
+	diff, err := Diff(edits, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("proposal diff: %w", err)
+		return Draft{}, fmt.Errorf("proposal diff: %w", err)
 	}
-	prop := store.Add(Proposal{
+	prop := Proposal{
 		Diff:          diff,
 		Tool:          tool,
-		Kind:          ProposalCreate,
+		Kind:          KindCreate,
 		EntryType:     t,
 		Name:          name,
 		ChangeSummary: summary,
@@ -243,16 +243,8 @@ func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage)
 		SoulMarkdown:  soul,
 		Warnings:      warnings,
 		Created:       time.Now(),
-	})
-	res := proposalResult{
-		ProposalID: prop.ID, Status: proposalStatus, Kind: prop.Kind, EntryType: t,
-		Name: name, Path: rel, SoulPath: soulRel, Changes: changes,
 	}
-	var c1, c2 bool
-	res.Markdown, c1 = clipPreview(content)
-	res.SoulMarkdown, c2 = clipPreview(soul)
-	res.MarkdownClipped = c1 || c2
-	return res, slices.Clone(warnings), nil
+	return Draft{Proposal: prop, Changes: changes}, nil
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -331,7 +323,7 @@ func typeFolder(cat *codex.Catalog, t codex.Type) string {
 // freePath proposes where a new entry goes, never over an existing file:
 // <folder>/<slug>.md, or <folder>/<slug>/index.md and soul.md with a
 // soul; -2, -3… when taken.
-func (b *Book) freePath(cat *codex.Catalog, t codex.Type, name string, withSoul bool) (string, string) {
+func (b *book) freePath(cat *codex.Catalog, t codex.Type, name string, withSoul bool) (string, string) {
 	dir := typeFolder(cat, t)
 	slug := slugOf(name, t)
 	for n := 1; ; n++ {
@@ -344,7 +336,7 @@ func (b *Book) freePath(cat *codex.Catalog, t codex.Type, name string, withSoul 
 			continue
 		}
 		if n >= maxPathSuffix {
-			s = fmt.Sprintf("%s-%s", slug, strings.TrimPrefix(newProposalID(), "p-"))
+			s = fmt.Sprintf("%s-%s", slug, strings.TrimPrefix(newID(), "p-"))
 			flat, folder = path.Join(dir, s+".md"), path.Join(dir, s)
 		}
 		if withSoul {
@@ -356,7 +348,7 @@ func (b *Book) freePath(cat *codex.Catalog, t codex.Type, name string, withSoul 
 
 // taken reports whether a project-relative path is in use: a known
 // entry, or anything on disk. It only looks.
-func (b *Book) taken(cat *codex.Catalog, rel string) bool {
+func (b *book) taken(cat *codex.Catalog, rel string) bool {
 	lower := strings.ToLower(rel)
 	for _, e := range cat.All() {
 		id := strings.ToLower(e.ID)

@@ -1,4 +1,9 @@
-package llm
+// Package proposal makes proposals: exact, reviewable changes to the
+// canon, each a set of byte-range edits with the hash of the text they
+// were computed from. It reads the codex and writes nothing: applying a
+// proposal is the writer's act, through the editor. It knows nothing of
+// language models; the advisor's tools bind it to the model.
+package proposal
 
 import (
 	"crypto/rand"
@@ -15,13 +20,12 @@ import (
 
 // Proposal kinds.
 const (
-	ProposalUpdate = "update"
-	ProposalCreate = "create"
+	KindUpdate = "update"
+	KindCreate = "create"
 )
 
-// DefaultMaxProposals is how many proposals a Proposals store keeps when
-// no bound is given.
-const DefaultMaxProposals = 100
+// DefaultMax is how many proposals a Store keeps when no bound is given.
+const DefaultMax = 100
 
 // Proposal is a change to the canon the model suggested and the writer
 // has not applied. It is review-only: nothing here is ever written to
@@ -31,7 +35,7 @@ type Proposal struct {
 	ID string `json:"id"`
 	// Tool is the tool that made it (propose_codex_update, …).
 	Tool      string     `json:"tool"`
-	Kind      string     `json:"kind"` // ProposalUpdate or ProposalCreate
+	Kind      string     `json:"kind"` // KindUpdate or KindCreate
 	EntryType codex.Type `json:"entryType"`
 	// Name is the entry's name: as resolved for an update, as proposed
 	// for a create.
@@ -107,8 +111,8 @@ func ApplyEdits(base string, edits []FileEdit) (string, error) {
 	return string(out), nil
 }
 
-// newProposalID is "p-" and 12 random hex digits.
-func newProposalID() string {
+// newID is "p-" and 12 random hex digits.
+func newID() string {
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		// crypto/rand does not fail on supported platforms; fall back
@@ -118,24 +122,24 @@ func newProposalID() string {
 	return "p-" + hex.EncodeToString(b[:])
 }
 
-// Proposals is an in-memory, concurrency-safe store of the proposals of
+// Store is an in-memory, concurrency-safe store of the proposals of
 // a session, bounded: past its limit the oldest are dropped. The zero
-// value is ready to use and keeps DefaultMaxProposals.
-type Proposals struct {
+// value is ready to use and keeps DefaultMax.
+type Store struct {
 	mu    sync.Mutex
 	max   int
 	items []Proposal // oldest first
 }
 
-// NewProposals makes a store that keeps the max newest proposals
-// (DefaultMaxProposals when max <= 0).
-func NewProposals(max int) *Proposals {
-	return &Proposals{max: max}
+// NewStore makes a store that keeps the max newest proposals
+// (DefaultMax when max <= 0).
+func NewStore(max int) *Store {
+	return &Store{max: max}
 }
 
-func (s *Proposals) limit() int {
+func (s *Store) limit() int {
 	if s.max <= 0 {
-		return DefaultMaxProposals
+		return DefaultMax
 	}
 	return s.max
 }
@@ -143,9 +147,9 @@ func (s *Proposals) limit() int {
 // Add stores p, giving it an ID and a creation time when it has none,
 // and returns what was stored. A proposal with the ID of one already
 // held replaces it.
-func (s *Proposals) Add(p Proposal) Proposal {
+func (s *Store) Add(p Proposal) Proposal {
 	if p.ID == "" {
-		p.ID = newProposalID()
+		p.ID = newID()
 	}
 	if p.Created.IsZero() {
 		p.Created = time.Now()
@@ -162,7 +166,7 @@ func (s *Proposals) Add(p Proposal) Proposal {
 }
 
 // Get returns the proposal with the given ID.
-func (s *Proposals) Get(id string) (Proposal, bool) {
+func (s *Store) Get(id string) (Proposal, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := len(s.items) - 1; i >= 0; i-- {
@@ -174,7 +178,7 @@ func (s *Proposals) Get(id string) (Proposal, bool) {
 }
 
 // List returns every proposal held, newest first.
-func (s *Proposals) List() []Proposal {
+func (s *Store) List() []Proposal {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Proposal, 0, len(s.items))
@@ -186,7 +190,7 @@ func (s *Proposals) List() []Proposal {
 
 // MarkApplied records that the proposal with the given ID was applied,
 // and reports whether it is held.
-func (s *Proposals) MarkApplied(id string, at time.Time) bool {
+func (s *Store) MarkApplied(id string, at time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range s.items {
@@ -200,7 +204,7 @@ func (s *Proposals) MarkApplied(id string, at time.Time) bool {
 
 // Discard drops the proposal with the given ID and reports whether it
 // was held.
-func (s *Proposals) Discard(id string) bool {
+func (s *Store) Discard(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := len(s.items)
@@ -209,7 +213,7 @@ func (s *Proposals) Discard(id string) bool {
 }
 
 // Len is how many proposals are held.
-func (s *Proposals) Len() int {
+func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.items)

@@ -1,8 +1,7 @@
-package llm
+package proposal
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -41,32 +40,56 @@ func (p *plan) edit(f fileText, r codex.Range, newText, change string) {
 	p.changes = append(p.changes, fmt.Sprintf("%s (%s, line %d)", change, f.path, line))
 }
 
-func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args updateArgs) (any, []string, error) {
+// UpdateArgs ask for a change to one section or field of an entry.
+type UpdateArgs struct {
+	EntryType        string `json:"entryType"`
+	Name             string `json:"name"`
+	ChangeSummary    string `json:"changeSummary"`
+	TargetSection    string `json:"targetSection"`
+	ProposedMarkdown string `json:"proposedMarkdown"`
+}
+
+// Draft is a proposal made and not yet kept, with a line for each of its
+// edits saying what it does.
+type Draft struct {
+	Proposal Proposal
+	Changes  []string
+}
+
+// Update proposes a change to one section (or front matter field) of the
+// entry of type t that args.Name names exactly, as tool asked. The
+// entry's text comes from store; nothing is written. A request that
+// cannot make a proposal is an *Error.
+func Update(store *codex.Store, tool string, t codex.Type, args UpdateArgs) (Draft, error) {
+	return (&book{Store: store}).proposeUpdate(tool, t, args)
+}
+
+func (b *book) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft, error) {
 	if err := checkMarkdownSize("proposedMarkdown", args.ProposedMarkdown); err != nil {
-		return nil, nil, err
+		return Draft{}, err
 	}
 	name, err := checkName(args.Name)
 	if err != nil {
-		return nil, nil, err
+		return Draft{}, err
 	}
 	summary, err := checkSummary(args.ChangeSummary)
 	if err != nil {
-		return nil, nil, err
+		return Draft{}, err
 	}
 	target := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(args.TargetSection), "#"))
-	if utf8.RuneCountInString(target) > maxSectionChars || strings.ContainsAny(target, "\r\n") {
-		return nil, nil, Errorf(CodeInvalidArguments, "targetSection must be one heading of at most %d characters", maxSectionChars)
+	if utf8.RuneCountInString(target) > MaxSectionChars || strings.ContainsAny(target, "\r\n") {
+		return Draft{}, errorf(Invalid, "targetSection must be one heading of at most %d characters", MaxSectionChars)
 	}
 	md := strings.ReplaceAll(args.ProposedMarkdown, "\r\n", "\n")
 	if strings.TrimSpace(md) == "" {
-		return nil, nil, Errorf(CodeInvalidArguments, "proposedMarkdown is empty")
+		return Draft{}, errorf(Invalid, "proposedMarkdown is empty")
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return Draft{}, errorf(Failed, "no codex is open for this turn")
 	}
 	e, err := b.resolveExact(t, name)
 	if err != nil {
-		return nil, nil, err
+		return Draft{}, err
 	}
 
 	var p plan
@@ -83,7 +106,7 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 		if lvl, heading, ok := headingLine(firstLine(body)); ok && lvl > 0 {
 			target = heading
 		} else if body != "" {
-			return nil, nil, Errorf(CodeInvalidArguments, "targetSection is empty; name the section to change, or start proposedMarkdown with its heading")
+			return Draft{}, errorf(Invalid, "targetSection is empty; name the section to change, or start proposedMarkdown with its heading")
 		}
 	}
 	isRole := codex.Normalize(target) == "role"
@@ -117,13 +140,13 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 	case fieldKey != "":
 		if body != "" || mappingValue(pfm, fieldKey) == nil {
 			if err := b.proposeField(&p, e, entryFile, cur, fieldKey, body); err != nil {
-				return nil, nil, err
+				return Draft{}, err
 			}
 			done = fieldKey
 		}
 	case found:
 		if err := proposeSection(&p, e, secFile, sec, body, character && !isRole); err != nil {
-			return nil, nil, err
+			return Draft{}, err
 		}
 	case body != "":
 		proposeNewSection(&p, e, entryFile, target, body, character && !isRole)
@@ -137,7 +160,7 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 		if len(p.warnings) > 0 {
 			msg += ": " + strings.Join(p.warnings, "; ")
 		}
-		return nil, nil, Errorf(CodeInvalidArguments, "%s", msg)
+		return Draft{}, errorf(Invalid, "%s", msg)
 	}
 	sort.SliceStable(p.edits, func(i, j int) bool {
 		if p.edits[i].Path != p.edits[j].Path {
@@ -147,8 +170,8 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 	})
 
 	// Check the result still reads as the same entry.
-	if after, err := ApplyEdits(e.Source, editsOf(p.edits, e.ID)); err != nil {
-		return nil, nil, fmt.Errorf("proposal edits do not apply: %w", err)
+	if after, err := ApplyEdits(e.Source, EditsOf(p.edits, e.ID)); err != nil {
+		return Draft{}, fmt.Errorf("proposal edits do not apply: %w", err)
 	} else if ne, _ := codex.Parse(e.ID, []byte(after), e.Type); ne == nil || ne.Name != e.Name {
 		p.warnf("after this change the entry would no longer be named %q", e.Name)
 	}
@@ -161,14 +184,14 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 	if main != e.ID && e.Soul != nil {
 		base = e.Soul.Source
 	}
-	diff, err := ProposalDiff(p.edits, p.bases)
+	diff, err := Diff(p.edits, p.bases)
 	if err != nil {
-		return nil, nil, fmt.Errorf("proposal diff: %w", err)
+		return Draft{}, fmt.Errorf("proposal diff: %w", err)
 	}
-	prop := store.Add(Proposal{
+	prop := Proposal{
 		Diff:          diff,
 		Tool:          tool,
-		Kind:          ProposalUpdate,
+		Kind:          KindUpdate,
 		EntryType:     e.Type,
 		Name:          e.Name,
 		ChangeSummary: summary,
@@ -178,16 +201,12 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 		Markdown:      strings.Join(p.markdown, "\n"),
 		Warnings:      p.warnings,
 		Created:       time.Now(),
-	})
-	res := proposalResult{
-		ProposalID: prop.ID, Status: proposalStatus, Kind: prop.Kind, EntryType: prop.EntryType,
-		Name: prop.Name, Path: prop.Path, Changes: p.changes,
 	}
-	res.Markdown, res.MarkdownClipped = clipPreview(prop.Markdown)
-	return res, slices.Clone(p.warnings), nil
+	return Draft{Proposal: prop, Changes: p.changes}, nil
 }
 
-func editsOf(edits []FileEdit, file string) []FileEdit {
+// EditsOf are the edits of one file.
+func EditsOf(edits []FileEdit, file string) []FileEdit {
 	var out []FileEdit
 	for _, e := range edits {
 		if e.Path == file {
@@ -195,15 +214,4 @@ func editsOf(edits []FileEdit, file string) []FileEdit {
 		}
 	}
 	return out
-}
-
-func clipPreview(s string) (string, bool) {
-	if len(s) <= maxPreviewBytes {
-		return s, false
-	}
-	cut := maxPreviewBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut], true
 }

@@ -1,4 +1,4 @@
-package llm
+package proposal
 
 import (
 	"fmt"
@@ -97,7 +97,7 @@ func TestProposalDiffPatchesBack(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			diff, err := ProposalDiff(tt.edits, map[string]string{"codex/a.md": base})
+			diff, err := Diff(tt.edits, map[string]string{"codex/a.md": base})
 			require.NoError(t, err)
 			if tt.want != "" {
 				assert.Equal(t, tt.want, diff)
@@ -108,7 +108,7 @@ func TestProposalDiffPatchesBack(t *testing.T) {
 		})
 	}
 	if n := strings.Count(func() string {
-		d, _ := ProposalDiff(tests[3].edits, map[string]string{"codex/a.md": base})
+		d, _ := Diff(tests[3].edits, map[string]string{"codex/a.md": base})
 		return d
 	}(), "@@ -"); n != 2 {
 		t.Errorf("far apart edits: %d hunks, want 2", n)
@@ -116,7 +116,7 @@ func TestProposalDiffPatchesBack(t *testing.T) {
 }
 
 func TestProposalDiffOfCreatedFiles(t *testing.T) {
-	diff, err := ProposalDiff([]FileEdit{
+	diff, err := Diff([]FileEdit{
 		{Path: "codex/characters/ada/index.md", Create: true, NewText: "---\nname: Ada\n---\n# Ada\n"},
 		{Path: "codex/characters/ada/soul.md", Create: true, NewText: "Fear."},
 	}, nil)
@@ -126,7 +126,7 @@ func TestProposalDiffOfCreatedFiles(t *testing.T) {
 }
 
 func TestProposalDiffNeedsTheBase(t *testing.T) {
-	_, err := ProposalDiff([]FileEdit{fileEdit(0, 0, "x")}, nil)
+	_, err := Diff([]FileEdit{fileEdit(0, 0, "x")}, nil)
 	assert.ErrorContains(t, err, "codex/a.md")
 }
 
@@ -141,7 +141,7 @@ func FuzzProposalDiff(f *testing.F) {
 			return
 		}
 		edits := []FileEdit{fileEdit(s1, e1, t1), fileEdit(s2, e2, t2)}
-		diff, err := ProposalDiff(edits, map[string]string{"codex/a.md": base})
+		diff, err := Diff(edits, map[string]string{"codex/a.md": base})
 		require.NoError(t, err)
 		after, err := ApplyEdits(base, edits)
 		require.NoError(t, err)

@@ -1,4 +1,4 @@
-package llm
+package proposal
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 
 // proposeField sets a front matter field from the first paragraph of
 // body: a field is a short value, and the rest is kept out.
-func (b *Book) proposeField(p *plan, e *codex.Entry, f fileText, cur *frontMatter, key, body string) error {
+func (b *book) proposeField(p *plan, e *codex.Entry, f fileText, cur *frontMatter, key, body string) error {
 	if isLocked(e, key) {
-		return Errorf(CodeInvalidArguments, "the field %q of %s is locked by the writer; a proposal may not change it", key, e.Name)
+		return errorf(Invalid, "the field %q of %s is locked by the writer; a proposal may not change it", key, e.Name)
 	}
 	var paras []string
 	for _, para := range strings.Split(body, "\n\n") {
@@ -36,7 +36,7 @@ func (b *Book) proposeField(p *plan, e *codex.Entry, f fileText, cur *frontMatte
 		}
 	}
 	if len(paras) == 0 {
-		return Errorf(CodeInvalidArguments, "proposedMarkdown has no value for the field %q", key)
+		return errorf(Invalid, "proposedMarkdown has no value for the field %q", key)
 	}
 	if len(paras) > 1 {
 		p.warnf("%q is a front matter field, a short value: only the first paragraph is proposed, the rest was kept out", key)
@@ -76,7 +76,7 @@ var protectedKeys = map[string]string{
 // proposeFrontMatter turns the front matter of a proposal into edits of
 // single keys: unchanged keys are skipped, locked and protected keys kept
 // out, missing keys kept as they are.
-func (b *Book) proposeFrontMatter(p *plan, e *codex.Entry, f fileText, cur *frontMatter, pfm *yaml.Node, done string, keepRole bool) {
+func (b *book) proposeFrontMatter(p *plan, e *codex.Entry, f fileText, cur *frontMatter, pfm *yaml.Node, done string, keepRole bool) {
 	if cur.present && !cur.closed {
 		p.warnf("%s has an unclosed front matter block; the proposed front matter changes were kept out", f.path)
 		return
