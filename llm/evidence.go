@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -176,10 +177,10 @@ func unitHash(b *Book, kind, path, hash, text string) string {
 	}
 	if snap := b.snapshot(); kind != manuscript.KindSelection && snap != nil {
 		if u, ok := snap.Unit(path); ok {
-			return manuscript.HashText(u.BodyText())
+			return codex.HashText(u.BodyText())
 		}
 	}
-	return manuscript.HashText(text)
+	return codex.HashText(text)
 }
 
 // entryHash is the hash of a codex entry file's source, "" when the entry
@@ -189,7 +190,7 @@ func entryHash(b *Book, rel string) string {
 		return ""
 	}
 	if e, ok := b.Store.Catalog().Get(rel); ok {
-		return manuscript.HashText(e.Source)
+		return codex.HashText(e.Source)
 	}
 	return ""
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/codex"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,7 +38,7 @@ func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 	assert.Equal(t, []string{"manuscript/02-slack-water.md", "manuscript/01-the-harbor.md"}, ms.Paths)
 	u, ok := b.Manuscript.Unit("manuscript/02-slack-water.md")
 	require.True(t, ok)
-	assert.Equal(t, manuscript.HashText(u.BodyText()), ms.Hashes[0])
+	assert.Equal(t, codex.HashText(u.BodyText()), ms.Hashes[0])
 	require.Len(t, ms.Hashes, 2)
 	assert.True(t, strings.HasPrefix(ms.Hashes[1], "sha256:"))
 
@@ -47,7 +47,7 @@ func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 	assert.Equal(t, []string{"codex/characters/mara-vell/index.md"}, ch.Paths)
 	e, ok := b.Store.Catalog().Get("codex/characters/mara-vell/index.md")
 	require.True(t, ok)
-	assert.Equal(t, []string{manuscript.HashText(e.Source)}, ch.Hashes)
+	assert.Equal(t, []string{codex.HashText(e.Source)}, ch.Hashes)
 
 	search := res.Evidence[2]
 	assert.Equal(t, 2, search.Round)

@@ -169,7 +169,7 @@ func TestContextMessage(t *testing.T) {
 		assert.Contains(t, got, "- Document: manuscript/02-slack-water.md\n")
 		assert.Contains(t, got, "- Title: Slack Water\n")
 		assert.Contains(t, got, "- Selection: 10 words of the document's 21 words\n")
-		assert.Contains(t, got, "- Selection hash: "+manuscript.HashText(secretSentence)+"\n")
+		assert.Contains(t, got, "- Selection hash: "+codex.HashText(secretSentence)+"\n")
 		assert.Contains(t, got, `get_manuscript_context with {"ref": "selection"}`)
 		assertNoProse(t, got)
 	})
@@ -246,7 +246,7 @@ func TestBuildMessages(t *testing.T) {
 		msgs := BuildMessages(in)
 		assert.NotContains(t, msgs[1].Content, "get_manuscript_context")
 		assert.Contains(t, msgs[1].Content, "ask the writer to paste it")
-		assert.Contains(t, msgs[1].Content, manuscript.HashText(secretSentence))
+		assert.Contains(t, msgs[1].Content, codex.HashText(secretSentence))
 	})
 	t.Run("history does not alias the caller's", func(t *testing.T) {
 		msgs := BuildMessages(in)

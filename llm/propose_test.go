@@ -88,7 +88,7 @@ func (f *proposeFixture) applied(t *testing.T, env Envelope, file string) (propo
 	require.NoError(t, err)
 	for _, e := range p.Edits {
 		if e.Path == file {
-			assert.Equal(t, proposal.HashText(string(base)), e.BaseHash)
+			assert.Equal(t, codex.HashText(string(base)), e.BaseHash)
 		}
 	}
 	out, err := proposal.ApplyEdits(string(base), proposal.EditsOf(p.Edits, file))
@@ -196,7 +196,7 @@ func TestProposeUpdate(t *testing.T) {
 			assert.Equal(t, tt.file, p.Path)
 			base, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(tt.file)))
 			require.NoError(t, err)
-			assert.Equal(t, proposal.HashText(string(base)), p.BaseHash)
+			assert.Equal(t, codex.HashText(string(base)), p.BaseHash)
 			assert.Equal(t, proposal.KindUpdate, p.Kind)
 			assert.ElementsMatch(t, env.Warnings, p.Warnings)
 			for _, w := range tt.warn {

@@ -321,7 +321,7 @@ func TestContextSelection(t *testing.T) {
 	got := c.Units[0]
 	assert.Equal(t, ContextUnit{
 		Ref: "selection", Kind: KindSelection, Path: u.Path, Title: "Dawn",
-		Words: 10, Hash: HashText(secretSentence), Text: secretSentence, Chars: len(secretSentence),
+		Words: 10, Hash: codex.HashText(secretSentence), Text: secretSentence, Chars: len(secretSentence),
 	}, got)
 	assert.Equal(t, KindChapter, c.Units[1].Kind)
 

@@ -1,12 +1,9 @@
 package manuscript
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
@@ -61,20 +58,11 @@ func Capture(u *Unit, r codex.Range) (*Selection, error) {
 		Path:        u.Path,
 		Title:       u.Title,
 		Range:       r,
-		Hash:        HashText(text),
+		Hash:        codex.HashText(text),
 		Words:       CountWords(text),
 		SourceWords: u.Words,
 		text:        text,
 	}, nil
-}
-
-// HashText is the selection hash of text: "sha256:" and the hex digest of
-// its UTF-8 with \r\n and lone \r made \n.
-func HashText(text string) string {
-	norm := strings.ReplaceAll(text, "\r\n", "\n")
-	norm = strings.ReplaceAll(norm, "\r", "\n")
-	sum := sha256.Sum256([]byte(norm))
-	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // The methods that keep the prose private take the selection by value, so

@@ -12,8 +12,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -86,7 +86,7 @@ func (s *Server) adviserActions(t *target, p protocol.CodeActionParams, start, e
 		case llm.ScopeSelection:
 			r := p.Range
 			args.Range = &r
-			args.SelectionHash = manuscript.HashText(t.text[start:end])
+			args.SelectionHash = codex.HashText(t.text[start:end])
 			args.Message = a.Message("the selection")
 		case llm.ScopeFile:
 			args.Message = a.Message(fmt.Sprintf("chapter %q (%s)", unit.Title, unit.Path))

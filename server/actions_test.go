@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -74,7 +74,7 @@ func TestAdvisorActions(t *testing.T) {
 	assert.Equal(t, "worldbuilding-auditor", args.Persona)
 	require.NotNil(t, args.Range)
 	assert.Equal(t, span(2, 0, 21), *args.Range)
-	assert.Equal(t, proposal.HashText("Mara's boat slid out."), args.SelectionHash)
+	assert.Equal(t, codex.HashText("Mara's boat slid out."), args.SelectionHash)
 	assert.True(t, strings.HasPrefix(args.Message, `Run the advisor action "Harbor check" on the selection.`), args.Message)
 	assert.Contains(t, args.Message, "Check the tides.")
 	_, ok = findAction(actions, "Writing Coach: My line edit")

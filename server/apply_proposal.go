@@ -347,16 +347,11 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p proposal.Proposal) (prop
 		if !cur.exists {
 			return out, stale(rel, "it was deleted")
 		}
-		hash := proposal.HashText(cur.text)
+		if why := p.Stale(rel, cur.text); why != "" {
+			return out, stale(rel, why)
+		}
 		change := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri, Version: cur.version}}
 		for _, e := range edits {
-			base := e.BaseHash
-			if base == "" && rel == p.Path {
-				base = p.BaseHash
-			}
-			if e.Create || base != hash {
-				return out, stale(rel, "it was edited")
-			}
 			r := e.Range
 			if r.Start < 0 || r.End < r.Start || r.End > len(cur.text) {
 				return out, stale(rel, "it was edited")

@@ -70,11 +70,12 @@ func proposalSession(t *testing.T, answer any, caps protocol.ClientCapabilities)
 // updateIlse proposes replacing "Brinmouth" in text, the file's text.
 func updateIlse(text string) proposal.Proposal {
 	at := strings.Index(text, "Brinmouth")
-	hash := proposal.HashText(text)
+	hash := codex.HashText(text)
 	return proposal.Proposal{
 		Tool: "propose_codex_update", Kind: proposal.KindUpdate, EntryType: codex.TypeCharacter, Name: "Ilse Dorn",
 		ChangeSummary: "She moved to Port Caddow.", Path: ilseRel, BaseHash: hash,
 		Edits:    []proposal.FileEdit{{Path: ilseRel, Range: codex.Range{Start: at, End: at + len("Brinmouth")}, NewText: "Port Caddow", BaseHash: hash}},
+		Bases:    map[string]string{ilseRel: text},
 		Markdown: "summary: Harbormistress of Port Caddow.",
 	}
 }
@@ -414,4 +415,60 @@ func TestApplyProposalRequestLeavesTheTellingToThePlugin(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), ilseRel+" changed since")
 	assert.Empty(t, c.shownMessages(), "%v", c.methods())
+}
+
+// A proposal's edits are byte ranges, and its base hash, like every
+// codex.HashText, leaves line endings out: when the writer's file is
+// converted to CRLF after the proposal was made (on disk, or by the
+// editor in the open buffer), the apply is refused in words the writer
+// can act on, and nothing is sent that could garble the file.
+func TestApplyProposalRefusesAFileWhoseLineEndingsChanged(t *testing.T) {
+	crlf := strings.ReplaceAll(ilseWithEmoji, "\n", "\r\n")
+	tests := []struct {
+		name    string
+		convert func(t *testing.T, c *testClient)
+	}{
+		{"on disk", func(t *testing.T, c *testClient) {
+			require.NoError(t, os.WriteFile(filepath.Join(c.root, ilseRel), []byte(crlf), 0o644))
+		}},
+		{"in the open document", func(t *testing.T, c *testClient) {
+			c.notifyServer(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+				TextDocument: protocol.TextDocumentItem{URI: c.uri(ilseRel), LanguageID: "markdown", Version: 3, Text: crlf},
+			})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, proj := proposalSession(t, map[string]any{"applied": true}, protocol.ClientCapabilities{})
+			// Made by the propose tools' own code, from the LF file.
+			d, err := proposal.Update(proj.store, "propose_codex_update", codex.TypeCharacter, proposal.UpdateArgs{
+				Name: "Ilse Dorn", ChangeSummary: "She moved.", TargetSection: "summary", ProposedMarkdown: "Harbormistress of Port Caddow.",
+			})
+			require.NoError(t, err)
+			p := proj.proposals.Add(d.Proposal)
+			assert.Equal(t, "pending", proposalStatus(t, c, p.ID))
+			require.Equal(t, codex.HashText(crlf), p.BaseHash, "the hash alone cannot tell the conversion")
+
+			tt.convert(t, c)
+			require.Eventually(t, func() bool { return proposalStatus(t, c, p.ID) == "stale" }, 5*time.Second, 10*time.Millisecond,
+				"the converted text reaches the server")
+			_, err = applyProposal(t, c, p.ID)
+			require.Error(t, err)
+			var rpcErr *jsonrpc2.Error
+			require.ErrorAs(t, err, &rpcErr)
+			assert.Equal(t, "Not applied: "+ilseRel+" changed since the proposed update of Ilse Dorn was made (its line endings changed). "+
+				"Ask again for a proposal made from its text now.", rpcErr.Message)
+			assert.Empty(t, c.sent(protocol.MethodWorkspaceApplyEdit), "nothing is sent that could garble the file")
+
+			// A proposal made from the CRLF text applies, its range read
+			// in that text.
+			fresh := proj.proposals.Add(updateIlse(crlf))
+			res, err := applyProposal(t, c, fresh.ID)
+			require.NoError(t, err)
+			assert.True(t, res.Applied)
+			e := lastEdit(t, c)
+			require.Len(t, e.Edit.DocumentChanges, 1)
+			assert.Contains(t, string(e.Edit.DocumentChanges[0]), `"start":{"line":2,"character":30}`)
+		})
+	}
 }

@@ -11,8 +11,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -103,7 +103,7 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 	uri := p.TextDocument.URI
 	if start < end {
 		selected := t.text[start:end]
-		hash := manuscript.HashText(selected)
+		hash := codex.HashText(selected)
 		// The selection travels with the hash of its text, so the ask can
 		// tell the selection moved on since the action was listed.
 		selection := func(persona, message string) wire.AskParams {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -74,7 +74,7 @@ func TestCodeActionsOnASelection(t *testing.T) {
 	assert.Equal(t, "quire.ask", actions[2].Command.Command)
 	selected := span(2, 0, 21)
 	assert.Equal(t, wire.AskParams{Persona: "continuity-editor", URI: c.uri("manuscript/01-harbor.md"), Range: &selected,
-		Message: "What do you think of this passage?", SelectionHash: proposal.HashText("Mara's boat slid out.")}, ask)
+		Message: "What do you think of this passage?", SelectionHash: codex.HashText("Mara's boat slid out.")}, ask)
 	assert.Equal(t, "quire.ask", actions[6].Command.Command)
 	assert.Equal(t, "quire.peekPrompt", actions[7].Command.Command)
 

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -72,7 +73,7 @@ func TestCaptureSelectionThenReadIt(t *testing.T) {
 	assert.Equal(t, "manuscript/01-harbor.md", meta.Path)
 	assert.Equal(t, "Harbor", meta.Title)
 	assert.Equal(t, 6, meta.Words)
-	assert.Equal(t, manuscript.HashText("Mara's boat 😀 slid out.\nIlse Dorn"), meta.Hash, "CRLF hashes as LF")
+	assert.Equal(t, codex.HashText("Mara's boat 😀 slid out.\nIlse Dorn"), meta.Hash, "CRLF hashes as LF")
 
 	raw := c.callRaw(wire.MethodManuscriptContext, map[string]any{"ref": "selection"})
 	var ctx manuscript.Context

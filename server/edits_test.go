@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -107,7 +108,7 @@ func TestRapidEditsInALargeChapterAreCoalesced(t *testing.T) {
 	c.call(wire.MethodCaptureSelection, wire.CaptureParams{URI: uri, Range: protocol.Range{
 		Start: protocol.Position{Line: line}, End: protocol.Position{Line: line + 1},
 	}}, &sel)
-	assert.Equal(t, manuscript.HashText(lines[line]+"\n"), sel.Hash, "the edited line as typed")
+	assert.Equal(t, codex.HashText(lines[line]+"\n"), sel.Hash, "the edited line as typed")
 	assert.Equal(t, manuscript.CountWords(want), sel.SourceWords, "the manuscript holds the final text")
 
 	// The diagnostics of the last version come once the typing stops.

@@ -7,9 +7,9 @@ package proposal
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -48,11 +48,18 @@ type Proposal struct {
 	// SoulPath is the soul.md a create proposes beside a new character
 	// (folder shape); empty otherwise.
 	SoulPath string `json:"soulPath,omitempty"`
-	// BaseHash is HashText of Path's text the proposal was computed from;
+	// BaseHash is codex.HashText of Path's text the proposal was computed from;
 	// empty for a create. An apply must refuse when the file changed.
 	BaseHash string `json:"baseHash,omitempty"`
 	// Edits are the exact changes, grouped by file, in file order.
 	Edits []FileEdit `json:"edits"`
+	// Bases are the exact texts the edits of an update were made from,
+	// by path. The base hash leaves line endings out, as every
+	// codex.HashText does, while the edits are byte ranges: Stale compares
+	// these bytes too, so a file whose line endings changed is refused
+	// rather than garbled. Held in memory only; they are the writer's
+	// files, already on disk.
+	Bases map[string]string `json:"-"`
 	// Markdown is the proposed text for the writer to read: the new
 	// section, or the whole new entry file.
 	Markdown string `json:"markdown"`
@@ -77,12 +84,6 @@ type FileEdit struct {
 	Range    codex.Range `json:"range"`
 	NewText  string      `json:"newText"`
 	BaseHash string      `json:"baseHash,omitempty"`
-}
-
-// HashText is the base hash of a file's text: "sha256:" and hex.
-func HashText(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // ApplyEdits applies the edits of one file to its text and returns the
@@ -223,5 +224,6 @@ func (s *Store) Len() int {
 func cloneProposal(p Proposal) Proposal {
 	p.Edits = slices.Clone(p.Edits)
 	p.Warnings = slices.Clone(p.Warnings)
+	p.Bases = maps.Clone(p.Bases)
 	return p
 }

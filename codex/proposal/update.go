@@ -31,7 +31,7 @@ func (p *plan) warnf(format string, args ...any) {
 }
 
 func (p *plan) edit(f fileText, r codex.Range, newText, change string) {
-	p.edits = append(p.edits, FileEdit{Path: f.path, Range: r, NewText: newText, BaseHash: HashText(f.text)})
+	p.edits = append(p.edits, FileEdit{Path: f.path, Range: r, NewText: newText, BaseHash: codex.HashText(f.text)})
 	if p.bases == nil {
 		p.bases = map[string]string{}
 	}
@@ -196,8 +196,9 @@ func (b *book) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft,
 		Name:          e.Name,
 		ChangeSummary: summary,
 		Path:          main,
-		BaseHash:      HashText(base),
+		BaseHash:      codex.HashText(base),
 		Edits:         p.edits,
+		Bases:         p.bases,
 		Markdown:      strings.Join(p.markdown, "\n"),
 		Warnings:      p.warnings,
 		Created:       time.Now(),
