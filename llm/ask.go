@@ -172,6 +172,14 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if in.Proposals == nil {
 		in.Proposals = &proposal.Store{}
 	}
+	// The turn's tools read its own copy of the book, which collects the
+	// evidence of what they read as they run.
+	evidence := newTurnEvidence()
+	if in.Book != nil {
+		book := *in.Book
+		book.evidence = evidence
+		in.Book = &book
+	}
 	p, err := prepare(ctx, in)
 	if err != nil {
 		return nil, err
@@ -194,6 +202,13 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if continues(in) {
 		loopOpt.PreviousResponseID = in.PreviousResponseID
 	}
+	onTrace := loopOpt.OnTrace
+	loopOpt.OnTrace = func(row TraceRow) {
+		evidence.traced(row)
+		if onTrace != nil {
+			onTrace(row)
+		}
+	}
 	res, err := RunLoop(ctx, in.Provider, reg, p.messages, loopOpt)
 	if err != nil {
 		return nil, err
@@ -201,7 +216,7 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	out := &AskResult{
 		Persona: p.persona, Answer: res.Answer, Trace: res.Trace, Rounds: res.Rounds,
 		Stopped: res.Stopped, Warnings: res.Warnings, ServiceTier: res.ServiceTier, Usage: res.Usage, Messages: res.Messages,
-		Evidence:   evidenceOf(in.Book, res.Messages, len(p.messages)),
+		Evidence:   evidence.lookups(res.Messages[min(len(p.messages), len(res.Messages)):]),
 		ResponseID: res.ResponseID,
 	}
 	for _, pr := range in.Proposals.List() {

@@ -23,6 +23,9 @@ type Book struct {
 	// Limits bound get_manuscript_context; zero fields take the
 	// manuscript package's defaults.
 	Limits manuscript.Limits
+	// evidence collects what the tools read during one advisor turn; Ask
+	// sets it on the turn's own copy of the book.
+	evidence *turnEvidence
 }
 
 // snapshot is the manuscript the tools read now.

@@ -3,6 +3,7 @@ package llm
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
@@ -42,45 +43,104 @@ type Lookup struct {
 	Hashes []string `json:"hashes,omitempty"`
 }
 
-// evidenceOf derives the lookups of a turn from its messages: every
-// assistant tool call from index start on, joined to the tool message
-// that answers it. Proposal tools are not lookups and are left out; the
-// turn's proposals are reported on their own.
-func evidenceOf(b *Book, messages []Message, start int) []Lookup {
-	if start < 0 || start > len(messages) {
-		start = 0
+// turnEvidence collects the lookups of one turn as its tools run: each
+// book tool records what it was asked and what it read (reading), and the
+// loop's trace row of each call (traced) says how the call ended. Calls
+// run one after another, so a read belongs to the call whose row comes
+// next. Nil records nothing.
+type turnEvidence struct {
+	mu sync.Mutex
+	// rows are the trace rows so far, one per call answered.
+	rows []TraceRow
+	// reads are what the book tools recorded, by the index of the call
+	// that ran them (the index its row will have).
+	reads map[int]*Lookup
+}
+
+func newTurnEvidence() *turnEvidence {
+	return &turnEvidence{reads: map[int]*Lookup{}}
+}
+
+// reading records a book tool call as it starts, with what it was asked;
+// the tool adds what it read to the row returned.
+func (e *turnEvidence) reading(l Lookup) *Lookup {
+	if e == nil {
+		return nil
 	}
-	type pending struct {
-		round int
-		call  ToolCall
+	l.Ref, l.Name, l.Query, l.EntryType = boundRunes(l.Ref), boundRunes(l.Name), boundRunes(l.Query), boundRunes(l.EntryType)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p := &l
+	e.reads[len(e.rows)] = p
+	return p
+}
+
+// traced records how a call ended: the loop's trace row, as it happens.
+func (e *turnEvidence) traced(row TraceRow) {
+	if e == nil {
+		return
 	}
-	calls := map[string]pending{}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.rows = append(e.rows, row)
+}
+
+// lookups are the turn's lookups, in the order the calls were answered:
+// messages are the turn's own (its history left out), each tool message
+// the answer to one call and the k-th the answer traced by the k-th row.
+// What a call asked comes from its tool when one ran, else from the
+// call itself; what it read only from its tool, and only when the call
+// worked. Proposal tools are not lookups and are left out; the turn's
+// proposals are reported on their own.
+func (e *turnEvidence) lookups(messages []Message) []Lookup {
+	if e == nil {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	calls := map[string]ToolCall{}
 	var out []Lookup
-	round := 0
-	for _, m := range messages[start:] {
+	k := -1
+	for _, m := range messages {
 		switch {
-		case m.Role == RoleAssistant && len(m.ToolCalls) > 0:
-			round++
+		case m.Role == RoleAssistant:
 			for _, c := range m.ToolCalls {
-				calls[c.ID] = pending{round: round, call: c}
+				calls[c.ID] = c
 			}
 		case m.Role == RoleTool:
-			p, ok := calls[m.ToolCallID]
+			k++
+			call, ok := calls[m.ToolCallID]
 			if !ok {
 				continue
 			}
 			delete(calls, m.ToolCallID)
-			if strings.HasPrefix(p.call.Name, "propose_") {
+			if strings.HasPrefix(call.Name, "propose_") {
 				continue
 			}
-			out = append(out, lookupOf(b, p.round, p.call, m.Content))
+			l := asked(call)
+			if read := e.reads[k]; read != nil && read.Tool == call.Name {
+				l = *read
+			}
+			l.Tool = call.Name
+			if k < len(e.rows) {
+				l.Round, l.OK, l.Code = e.rows[k].Round, e.rows[k].OK, e.rows[k].Code
+			} else {
+				l.OK, l.Code = false, CodeToolFailed
+			}
+			if !l.OK {
+				l.Paths, l.Hashes = nil, nil
+			}
+			out = append(out, l)
 		}
 	}
 	return out
 }
 
-func lookupOf(b *Book, round int, call ToolCall, envelope string) Lookup {
-	l := Lookup{Round: round, Tool: call.Name}
+// asked is what a call that reached no book tool asked for, read from
+// the model's arguments: a call the dispatcher refused, or another
+// server's tool.
+func asked(call ToolCall) Lookup {
+	var l Lookup
 	var args struct {
 		Ref       *string  `json:"ref"`
 		Refs      []string `json:"refs"`
@@ -98,69 +158,20 @@ func lookupOf(b *Book, round int, call ToolCall, envelope string) Lookup {
 		l.Query = boundRunes(args.Query)
 		l.EntryType = boundRunes(args.EntryType)
 	}
-	var env struct {
-		OK     bool            `json:"ok"`
-		Data   json.RawMessage `json:"data"`
-		Errors []ToolError     `json:"errors"`
-	}
-	if err := json.Unmarshal([]byte(envelope), &env); err != nil {
-		l.Code = CodeToolFailed
-		return l
-	}
-	l.OK = env.OK
-	if len(env.Errors) > 0 {
-		l.Code = env.Errors[0].Code
-	}
-	if !env.OK || len(env.Data) == 0 {
-		return l
-	}
-	switch {
-	case call.Name == "get_manuscript_context":
-		var data struct {
-			Units []struct {
-				Kind string `json:"kind"`
-				Path string `json:"path"`
-				Hash string `json:"hash"`
-				Text string `json:"text"`
-			} `json:"units"`
-		}
-		if json.Unmarshal(env.Data, &data) != nil {
-			return l
-		}
-		for _, u := range data.Units {
-			l.add(u.Path, unitHash(b, u.Kind, u.Path, u.Hash, u.Text))
-		}
-	case call.Name == "search_codex" || call.Name == "list_codex_entries":
-		var data struct {
-			Results []struct {
-				RelativePath string `json:"relativePath"`
-			} `json:"results"`
-			Entries []struct {
-				RelativePath string `json:"relativePath"`
-			} `json:"entries"`
-		}
-		if json.Unmarshal(env.Data, &data) != nil {
-			return l
-		}
-		for _, r := range append(data.Results, data.Entries...) {
-			if len(l.Paths) == maxEvidencePaths {
-				break
-			}
-			l.add(r.RelativePath, entryHash(b, r.RelativePath))
-		}
-	case strings.HasPrefix(call.Name, "get_") && strings.HasSuffix(call.Name, "_context"):
-		var data struct {
-			RelativePath string `json:"relativePath"`
-		}
-		if json.Unmarshal(env.Data, &data) == nil && data.RelativePath != "" {
-			l.add(data.RelativePath, entryHash(b, data.RelativePath))
-		}
-	}
 	return l
 }
 
+// reading starts the evidence of one book tool call; nil when the book
+// records none (a book outside an advisor turn, as quire mcp serves).
+func (b *Book) reading(l Lookup) *Lookup {
+	if b == nil {
+		return nil
+	}
+	return b.evidence.reading(l)
+}
+
 func (l *Lookup) add(path, hash string) {
-	if path == "" {
+	if l == nil || path == "" {
 		return
 	}
 	l.Paths = append(l.Paths, path)

@@ -70,16 +70,66 @@ func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 }
 
 func TestEvidenceIgnoresHistory(t *testing.T) {
-	msgs := []Message{
+	history := []Message{
+		{Role: RoleUser, Content: "Earlier question."},
 		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "old", Name: "search_codex", Arguments: `{"query":"q"}`}}},
 		{Role: RoleTool, ToolCallID: "old", Content: `{"ok":true,"data":{"results":[]}}`},
-		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "new", Name: "list_codex_entries", Arguments: `{"entryType":"character"}`}}},
-		{Role: RoleTool, ToolCallID: "new", Content: `not json`},
+		{Role: RoleAssistant, Content: "Earlier answer."},
 	}
-	ev := evidenceOf(nil, msgs, 2)
+	b, _ := openBook(t, bookFiles())
+	s := newScripted(t,
+		callsStep(
+			// A failed proposal is no lookup; after it the listing is
+			// not run, and fails.
+			scriptCall{ID: "p", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Nobody Here","changeSummary":"x","targetSection":"Backstory","proposedMarkdown":"x"}`},
+			scriptCall{ID: "new", Name: "list_codex_entries", Args: `{"entryType":"character"}`},
+		),
+		textStep("Nothing to list."),
+	)
+	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "List them.",
+		History: history, Provider: scriptedProvider(t, s),
+		Loop: LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 1}})
+	require.NoError(t, err)
+	ev := res.Evidence
 	require.Len(t, ev, 1)
 	assert.Equal(t, "list_codex_entries", ev[0].Tool)
 	assert.Equal(t, "character", ev[0].EntryType)
 	assert.False(t, ev[0].OK)
 	assert.Equal(t, CodeToolFailed, ev[0].Code)
+}
+
+// Evidence is collected as the tools run, not read back from what they
+// returned: the tool message's text plays no part, the trace row says how
+// the call ended, and a failed call keeps what it asked but no files.
+func TestEvidenceIsCollectedAsToolsRun(t *testing.T) {
+	e := newTurnEvidence()
+	read := e.reading(Lookup{Tool: "get_character_context", Name: "  Mara  "})
+	read.add("codex/characters/mara-vell/index.md", "sha256:aa")
+	e.traced(TraceRow{Round: 1, Tool: "get_character_context", OK: true})
+	failed := e.reading(Lookup{Tool: "get_location_context", Name: "Nowhere"})
+	failed.add("codex/locations/quay.md", "sha256:bb")
+	e.traced(TraceRow{Round: 1, Tool: "get_location_context", Code: CodeNotFound})
+	e.traced(TraceRow{Round: 2, Tool: "search_codex", Code: CodeInvalidArguments})
+
+	msgs := []Message{
+		{Role: RoleAssistant, ToolCalls: []ToolCall{
+			{ID: "a", Name: "get_character_context", Arguments: `{"name":"  Mara  "}`},
+			{ID: "b", Name: "get_location_context", Arguments: `{"name":"Nowhere"}`},
+		}},
+		{Role: RoleTool, ToolCallID: "a", Content: "not what the tool returned"},
+		{Role: RoleTool, ToolCallID: "b", Content: `{"ok":true,"data":{"relativePath":"codex/x.md"}}`},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c", Name: "search_codex", Arguments: `{"query":"harbor lights"}`}}},
+		{Role: RoleTool, ToolCallID: "c", Content: "{}"},
+	}
+	assert.Equal(t, []Lookup{
+		{Round: 1, Tool: "get_character_context", Name: "Mara", OK: true,
+			Paths: []string{"codex/characters/mara-vell/index.md"}, Hashes: []string{"sha256:aa"}},
+		{Round: 1, Tool: "get_location_context", Name: "Nowhere", Code: CodeNotFound},
+		{Round: 2, Tool: "search_codex", Query: "harbor lights", Code: CodeInvalidArguments},
+	}, e.lookups(msgs))
+
+	var none *turnEvidence
+	none.reading(Lookup{}).add("x", "y")
+	none.traced(TraceRow{})
+	assert.Nil(t, none.lookups(msgs), "a book outside a turn records nothing")
 }

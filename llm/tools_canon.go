@@ -139,6 +139,7 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	if err := decodeBookArgs(raw, &args); err != nil {
 		return nil, nil, err
 	}
+	read := b.reading(Lookup{Tool: fmt.Sprintf("get_%s_context", t), Name: args.Name})
 	name := strings.TrimSpace(args.Name)
 	switch {
 	case name == "":
@@ -160,6 +161,7 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 		return nil, nil, te
 	}
 	best := results[0]
+	read.add(best.RelativePath, entryHash(b, best.RelativePath))
 	out := canonLookup{canonEntry: b.canonEntryOf(best)}
 	out.Score = 0
 	var warnings []string
@@ -211,6 +213,7 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 	if err := decodeBookArgs(raw, &args); err != nil {
 		return nil, nil, err
 	}
+	read := b.reading(Lookup{Tool: "list_codex_entries", EntryType: args.EntryType})
 	t, err := builtinType(args.EntryType, true)
 	if err != nil {
 		return nil, nil, err
@@ -226,6 +229,9 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("%d of %d %s entries left out to keep this short; use search_codex to find the others",
 				len(results)-maxListEntries, len(results), t))
 			break
+		}
+		if i < maxEvidencePaths {
+			read.add(r.RelativePath, entryHash(b, r.RelativePath))
 		}
 		out.Entries = append(out.Entries, canonSummary{
 			Name:         r.Name,
@@ -274,6 +280,7 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 	if err := decodeBookArgs(raw, &args); err != nil {
 		return nil, nil, err
 	}
+	read := b.reading(Lookup{Tool: "search_codex", Query: args.Query, EntryType: args.EntryType})
 	q := strings.TrimSpace(args.Query)
 	switch {
 	case q == "":
@@ -296,7 +303,10 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 		return nil, nil, fmt.Errorf("search failed: %w", err)
 	}
 	out := canonSearch{Query: q, EntryType: t, Results: []canonEntry{}}
-	for _, r := range results {
+	for i, r := range results {
+		if i < maxEvidencePaths {
+			read.add(r.RelativePath, entryHash(b, r.RelativePath))
+		}
 		out.Results = append(out.Results, b.canonEntryOf(r))
 	}
 	var warnings []string

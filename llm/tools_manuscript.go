@@ -20,6 +20,15 @@ type manuscriptContextArgs struct {
 	Refs []string `json:"refs"`
 }
 
+// ref is what the call asked for, as evidence names it: ref, or refs
+// joined by ", ".
+func (a manuscriptContextArgs) ref() string {
+	if a.Ref != nil {
+		return *a.Ref
+	}
+	return strings.Join(a.Refs, ", ")
+}
+
 func manuscriptContextTool(b *Book) Tool {
 	ref := map[string]any{
 		"type":      "string",
@@ -59,6 +68,7 @@ func (b *Book) manuscriptContext(raw json.RawMessage) (any, []string, error) {
 	if err := decodeBookArgs(raw, &args); err != nil {
 		return nil, nil, err
 	}
+	read := b.reading(Lookup{Tool: "get_manuscript_context", Ref: args.ref()})
 	var refs []string
 	switch {
 	case args.Ref != nil && args.Refs != nil:
@@ -91,6 +101,9 @@ func (b *Book) manuscriptContext(raw json.RawMessage) (any, []string, error) {
 	res, err := snap.Context(refs, b.Turn, b.Limits)
 	if err != nil {
 		return nil, nil, manuscriptError(err)
+	}
+	for _, u := range res.Units {
+		read.add(u.Path, unitHash(b, u.Kind, u.Path, u.Hash, u.Text))
 	}
 	out := *res
 	out.Failed = nil
