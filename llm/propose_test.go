@@ -382,6 +382,16 @@ func TestProposeCreateRefusesExisting(t *testing.T) {
 	}
 }
 
+func TestProposeCreateChecksSizesFirst(t *testing.T) {
+	f := newProposeFixture(t)
+	env := f.run(t, "propose_codex_create", map[string]any{"entryType": "dragon", "name": "Salt Market", "changeSummary": "x",
+		"markdownBody": strings.Repeat("a", proposal.MaxMarkdownBytes+1)})
+	require.False(t, env.OK)
+	assert.Equal(t, CodeArgumentsTooLarge, env.Errors[0].Code, env.Errors[0].Message)
+	assert.Contains(t, env.Errors[0].Message, "markdownBody")
+	assert.Zero(t, f.store.Len())
+}
+
 func TestProposeToolsRegister(t *testing.T) {
 	f := newProposeFixture(t)
 	reg, err := NewRegistry(ProposeTools(f.book, nil)...)

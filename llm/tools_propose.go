@@ -161,6 +161,13 @@ func proposeCreateTool(b *Book, store *proposal.Store) Tool {
 			if err := decodeBookArgs(raw, &args); err != nil {
 				return nil, nil, err
 			}
+			// The sizes first, as they always were: a request over its
+			// bounds is too large whatever else is wrong with it.
+			for field, s := range map[string]string{"markdownBody": args.MarkdownBody, "soulMarkdown": args.SoulMarkdown} {
+				if err := proposal.CheckMarkdownSize(field, s); err != nil {
+					return nil, nil, b.scrubErr(proposalError(err))
+				}
+			}
 			t, err := builtinType(args.EntryType, true)
 			if err != nil {
 				return nil, nil, err

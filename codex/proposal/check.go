@@ -52,7 +52,9 @@ func checkSummary(s string) (string, error) {
 	return s, nil
 }
 
-func checkMarkdownSize(field, s string) error {
+// CheckMarkdownSize refuses a Markdown argument over MaxMarkdownBytes
+// (TooLarge), naming it by field.
+func CheckMarkdownSize(field, s string) error {
 	if len(s) > MaxMarkdownBytes {
 		return errorf(TooLarge, "%s is %d bytes, more than the %d allowed; propose a smaller change",
 			field, len(s), MaxMarkdownBytes)

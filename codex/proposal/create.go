@@ -50,7 +50,7 @@ func Create(store *codex.Store, tool string, t codex.Type, args CreateArgs) (Dra
 
 func (b *book) proposeCreate(tool string, t codex.Type, args CreateArgs) (Draft, error) {
 	for field, s := range map[string]string{"markdownBody": args.MarkdownBody, "soulMarkdown": args.SoulMarkdown} {
-		if err := checkMarkdownSize(field, s); err != nil {
+		if err := CheckMarkdownSize(field, s); err != nil {
 			return Draft{}, err
 		}
 	}

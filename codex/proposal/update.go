@@ -65,7 +65,7 @@ func Update(store *codex.Store, tool string, t codex.Type, args UpdateArgs) (Dra
 }
 
 func (b *book) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft, error) {
-	if err := checkMarkdownSize("proposedMarkdown", args.ProposedMarkdown); err != nil {
+	if err := CheckMarkdownSize("proposedMarkdown", args.ProposedMarkdown); err != nil {
 		return Draft{}, err
 	}
 	name, err := checkName(args.Name)
