@@ -17,10 +17,16 @@ import (
 // openBook reads the book at root: its codex parsed file by file, its
 // manuscript opened as the server opens it.
 func openBook(t testing.TB, root string, opts Options) (*Timeline, *manuscript.Snapshot) {
+	return openBookEdited(t, root, opts, nil)
+}
+
+// openBookEdited is openBook with each codex file's text passed through
+// edit before it is parsed.
+func openBookEdited(t testing.TB, root string, opts Options, edit func(rel string, src []byte) []byte) (*Timeline, *manuscript.Snapshot) {
 	t.Helper()
 	var entries []*codex.Entry
 	err := filepath.WalkDir(filepath.Join(root, "codex"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" || d.Name() == "soul.md" {
 			return err
 		}
 		src, err := os.ReadFile(p)
@@ -32,7 +38,13 @@ func openBook(t testing.TB, root string, opts Options) (*Timeline, *manuscript.S
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		typ, _ := codex.TypeFromFolder(path.Base(path.Dir(rel)))
+		var typ codex.Type
+		for dir := path.Dir(rel); dir != "." && typ == ""; dir = path.Dir(dir) {
+			typ, _ = codex.TypeFromFolder(path.Base(dir))
+		}
+		if edit != nil {
+			src = edit(rel, src)
+		}
 		if e, _ := codex.Parse(rel, src, typ); e != nil {
 			entries = append(entries, e)
 		}
