@@ -38,6 +38,14 @@ type rule struct {
 // entries; only those that use story time have their front matter read
 // again.
 func NewCanon(cat *codex.Catalog, opts Options) *Canon {
+	return NewCanonWithMatcher(cat, opts, nil)
+}
+
+// NewCanonWithMatcher is NewCanon reusing m, the matcher the caller
+// already built for cat, unless a progression adds an alias m cannot
+// know: building a matcher for thousands of entries is most of the cost
+// of a canon.
+func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher) *Canon {
 	c := &Canon{cat: cat, opts: opts, traits: opts.traits(), stories: map[string]codex.Story{},
 		names: map[string][]*codex.Entry{}}
 	var widened []*codex.Entry
@@ -78,9 +86,12 @@ func NewCanon(cat *codex.Catalog, opts Options) *Canon {
 	c.style = buildStyleIndex(c.rules)
 	// An alias given from a chapter on still names the entity earlier:
 	// the matcher knows every alias an entry ever has.
-	if len(widened) > 0 {
+	switch {
+	case len(widened) > 0:
 		c.matcher = manuscript.NewMatcher(cat.WithEntries(widened))
-	} else {
+	case m != nil:
+		c.matcher = m
+	default:
 		c.matcher = manuscript.NewMatcher(cat)
 	}
 	return c

@@ -71,9 +71,12 @@ type checker struct {
 	p     *prose
 	// mentions are the unambiguous names in the body, in order.
 	mentions []manuscript.Mention
-	asOf     map[string]codex.AsOf
-	out      []Diagnostic
-	counts   map[string]int
+	// mentionStarts and mentionEnds hold where mentions begin and end,
+	// possessive endings included in the ends.
+	mentionStarts, mentionEnds map[int]bool
+	asOf                       map[string]codex.AsOf
+	out                        []Diagnostic
+	counts                     map[string]int
 }
 
 func (c *checker) run() []Diagnostic {
@@ -100,6 +103,13 @@ func (c *checker) run() []Diagnostic {
 				continue
 			}
 			c.mentions = append(c.mentions, m)
+		}
+		c.mentionStarts, c.mentionEnds = map[int]bool{}, map[int]bool{}
+		for _, m := range c.mentions {
+			c.mentionStarts[m.Range.Start] = true
+			if i := c.p.tokenAt(m.Range.End - 1); i < len(c.p.tokens) {
+				c.mentionEnds[c.p.tokens[i].end] = true
+			}
 		}
 	}
 	if trait {

@@ -65,7 +65,11 @@ func TestTraitContradiction(t *testing.T) {
 		{"other sentence", "Séverine sat. The brown eyes of the fish stared.", nil},
 		{"no colour", "Séverine's tired eyes closed.", nil},
 		{"in code", "Séverine wrote `Séverine's brown eyes` in the log.", nil},
-		{"once per sentence", "Séverine's brown eyes, brown as mud, brown-eyed.", []string{"brown eyes"}},
+		{"someone else's eyes", "Séverine looked at the brown-eyed boy.", nil},
+		{"a determiner", "Séverine watched the grey eyes of the gull.", nil},
+		{"compound after a comma", "Séverine, brown-eyed, said nothing.", []string{"brown-eyed"}},
+		{"compound after a copula", "Séverine was brown-eyed once.", []string{"brown-eyed"}},
+		{"once per sentence", "Séverine's brown eyes, brown as mud; brown-eyed Séverine.", []string{"brown eyes"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

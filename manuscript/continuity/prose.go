@@ -79,7 +79,7 @@ func splitProse(text string, body codex.Range, code []codex.Range) *prose {
 			if ci < len(code) && code[ci].Start < j {
 				j = code[ci].Start
 			}
-			p.tokens = append(p.tokens, token{start: i, end: j, lower: strings.ToLower(text[i:j]), sentence: len(p.sentences)})
+			p.tokens = append(p.tokens, token{start: i, end: j, lower: lowerWord(text[i:j]), sentence: len(p.sentences)})
 			lineStart = false
 			i = j
 			continue
@@ -159,3 +159,15 @@ func isSpace(s string) bool {
 
 // collapse lower-cases s and makes each run of space one space.
 func collapse(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// lowerWord lower-cases a word, sharing the text's bytes when it has no
+// capital to change: most words of prose have none, and a chapter is
+// then read without copying them.
+func lowerWord(w string) string {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf || (c >= 'A' && c <= 'Z') {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}

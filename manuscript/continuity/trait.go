@@ -53,7 +53,7 @@ func (c *checker) statements() []statement {
 				h |= colours[p.tokens[j].lower]
 				first = j
 			}
-			if h != 0 {
+			if h != 0 && c.compoundOwned(first, i) {
 				out = append(out, statement{trait: trait, hues: h, first: first, last: i})
 			}
 			continue
@@ -107,11 +107,41 @@ func (c *checker) statements() []statement {
 				first++
 			}
 		}
+		// "the brown eyes of the fish", "a grey-haired clerk": a
+		// determiner gives the trait to someone the sentence may not name.
+		if h != 0 && first > 0 && p.tokens[first-1].sentence == tok.sentence && determiners[p.tokens[first-1].lower] {
+			continue
+		}
 		if h != 0 {
 			out = append(out, statement{trait: trait, hues: h, first: first, last: last})
 		}
 	}
 	return out
+}
+
+// determiners before a trait give it to an unnamed someone.
+var determiners = map[string]bool{"a": true, "an": true, "the": true, "this": true, "that": true,
+	"these": true, "those": true, "its": true, "their": true, "some": true, "every": true, "each": true}
+
+// compoundOwned reports whether a compound such as "brown-eyed" (tokens
+// first..last) describes a name: right before it ("brown-eyed
+// Séverine"), or right after it and a comma or copula ("Marek,
+// brown-eyed", "Séverine was brown-eyed"). Anywhere else ("the
+// brown-eyed boy") it describes someone the sentence may not name.
+func (c *checker) compoundOwned(first, last int) bool {
+	p := c.p
+	if last+1 < len(p.tokens) && isSpace(p.gap(last)) && c.mentionStarts[p.tokens[last+1].start] {
+		return true
+	}
+	if first == 0 {
+		return false
+	}
+	prev := first - 1
+	g := p.gap(prev)
+	if copulas[p.tokens[prev].lower] && isSpace(g) {
+		return true
+	}
+	return strings.TrimSpace(g) == "," && c.mentionEnds[p.tokens[prev].end]
 }
 
 // traitContradictions flags a trait statement that differs from the
