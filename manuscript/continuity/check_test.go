@@ -355,3 +355,17 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckLinear: four times the chapter costs about four times the
+// memory, whatever it holds; allocations are compared, never time.
+func TestCheckLinear(t *testing.T) {
+	tl, _ := openBook(t, writeBook(t, smallBook), Options{})
+	para := "Séverine's pale green eyes met Marek's. \"Go,\" said Marek, and the salt-debt was paid on the thirteenth night.\n\n"
+	cost := func(n int) float64 {
+		u := manuscript.NewUnit("manuscript/03-test.md", strings.Repeat(para, n), 1)
+		return testing.AllocsPerRun(3, func() { Check(tl, u) })
+	}
+	small, large := cost(500), cost(2000)
+	t.Logf("500 paragraphs: %.0f allocations; 2,000: %.0f", small, large)
+	assert.Less(t, large/small, 6.0)
+}
