@@ -105,11 +105,19 @@ func StoryOf(e *Entry) Story {
 }
 
 // statusOfLife says whether the entry's front matter has a status that
-// is neither confirmed nor tentative (such as `dead`): Parse keeps no raw
-// status, but it warns about such a one.
+// is neither confirmed nor tentative (such as `dead`), reading its lines
+// rather than its YAML: most entries have none, and the catalog is
+// read entry by entry.
 func statusOfLife(e *Entry) bool {
-	for _, p := range e.Problems {
-		if p.Code == CodeStatus {
+	fm := e.Source[:min(max(e.Body.Start, 0), len(e.Source))]
+	for line := range strings.Lines(fm) {
+		rest, ok := strings.CutPrefix(strings.ToLower(line), "status:")
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(strings.Trim(strings.TrimSpace(rest), `"'`)) {
+		case "", "confirmed", "tentative":
+		default:
 			return true
 		}
 	}
