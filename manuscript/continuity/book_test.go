@@ -2,6 +2,7 @@ package continuity
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,6 +31,11 @@ var bookSlips = []planted{
 	{code: CodeAfterDeath, path: "manuscript/04-vault.md", words: "said Jory"},
 	{code: CodeAfterDeath, path: "manuscript/04-vault.md", words: "Jory climbed"},
 	{code: CodeTimelineOrder, path: "manuscript/05-after.md", words: "7"},
+	{code: CodeTraitContradiction, path: "manuscript/08-storm.md", words: "blue eyes"},
+	{code: CodeTraitContradiction, path: "manuscript/08-storm.md", words: "hair was golden"},
+	{code: CodeTraitContradiction, path: "manuscript/08-storm.md", words: "Golden hair", hard: true}, // no name in its sentence
+	{code: CodeAfterDeath, path: "manuscript/08-storm.md", words: "Jory whispered"},
+	{code: CodeStyleRule, path: "manuscript/08-storm.md", words: "salt–debt"},
 }
 
 // bookDecoys look like slips and are not: each must draw no diagnostic
@@ -54,6 +60,14 @@ var bookDecoys = []planted{
 	{code: CodeUnknownReference, path: "manuscript/05-after.md", words: "the Warden"},         // an alias from chapter 4 on
 	{code: CodeTimelineOrder, path: "manuscript/06-before.md", words: "1"},                    // a flashback
 	{code: CodeStyleRule, path: "manuscript/01-harbor.md", words: "salt-debt"},                // the term itself
+	{code: CodeTraitContradiction, path: "manuscript/08-storm.md", words: "black hair"},       // Séverine's own
+	{code: CodeTraitContradiction, path: "manuscript/08-storm.md", words: "grey eyes"},        // the gull's
+	{code: CodeAfterDeath, path: "manuscript/08-storm.md", words: "Jory home"},                // carried
+	{code: CodeAfterDeath, path: "manuscript/08-storm.md", words: "Jory's lamp"},              // his lamp burns
+	{code: CodeAfterDeath, path: "manuscript/08-storm.md", words: "Jory."},                    // missed
+	{code: CodeAfterDeath, path: "manuscript/08-storm.md", words: "Jory, they said"},          // spoken of
+	{code: CodeTimelineOrder, path: "manuscript/08-storm.md", words: "12"},                    // after day 7
+	{code: CodeStyleRule, path: "manuscript/08-storm.md", words: "13"},                        // not 13th
 }
 
 // TestBookPrecisionRecall runs every check over the test book and
@@ -86,6 +100,15 @@ func TestBookPrecisionRecall(t *testing.T) {
 		if !d.hard {
 			assert.False(t, found(planted(d)), "decoy flagged: %s %q in %s", d.code, d.words, d.path)
 		}
+	}
+	// Nothing else is flagged: every diagnostic is a planted slip or a
+	// hard decoy the checks knowingly take for one.
+	for _, h := range got {
+		known := false
+		for _, p := range append(slices.Clone(bookSlips), bookDecoys...) {
+			known = known || (p.code == h.code && p.path == h.path && p.words == h.words && (!slices.Contains(bookDecoys, p) || p.hard))
+		}
+		assert.True(t, known, "unplanted diagnostic: %s %q in %s", h.code, h.words, h.path)
 	}
 	for _, code := range Checks {
 		tp, fp, fn := 0, 0, 0

@@ -27,7 +27,7 @@ func TestAsOfLine(t *testing.T) {
 func TestCheckAll(t *testing.T) {
 	tl, snap := openBook(t, "testdata/book", Options{})
 	r := CheckAll(tl, snap)
-	assert.Len(t, r.Diagnostics, 12)
+	assert.Len(t, r.Diagnostics, 16)
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, "manuscript/07-dream.md", r.Problems[0].Path)
 	assert.Contains(t, r.Problems[0].Message, `not "soon"`)
