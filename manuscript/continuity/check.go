@@ -52,7 +52,7 @@ type Fix struct {
 // function of its arguments, and linear in the chapter: each word is
 // read a bounded number of times, whatever the size of the codex.
 func Check(t *Timeline, u *manuscript.Unit) []Diagnostic {
-	ch := t.Chapter(u.Path, u.Meta)
+	ch := t.ChapterOf(u)
 	prev, hasPrev := t.previous(ch.Position - 1)
 	c := &checker{t: t, canon: t.canon, opts: t.canon.opts, u: u, ch: ch, asOf: map[string]codex.AsOf{}}
 	if hasPrev {

@@ -16,7 +16,7 @@ func TestAsOfLine(t *testing.T) {
 	require.True(t, ok)
 	lines := map[string]string{}
 	for _, u := range snap.Units() {
-		lines[u.Path] = tl.AsOfLine(teodora, tl.Chapter(u.Path, u.Meta))
+		lines[u.Path] = tl.AsOfLine(teodora, tl.ChapterOf(u))
 		assert.Empty(t, tl.AsOfLine(marek, tl.Chapter(u.Path, u.Meta)), "no progressions, no line")
 	}
 	assert.Equal(t, `As of chapter 1, "The Harbor": none of its progressions apply yet.`, lines["manuscript/01-harbor.md"])

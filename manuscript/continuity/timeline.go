@@ -129,6 +129,10 @@ func (t *Timeline) Chapter(path string, meta manuscript.ChapterMeta) Chapter {
 	return ch
 }
 
+// ChapterOf is the place in story time of u, the editor's text of a
+// chapter or of a document about to become one.
+func (t *Timeline) ChapterOf(u *manuscript.Unit) Chapter { return t.Chapter(u.Path, u.Meta) }
+
 // Previous is the chapter whose day the chapter at position pos (from 1)
 // is compared with.
 func (t *Timeline) Previous(pos int) (Previous, bool) { return t.previous(pos - 1) }
