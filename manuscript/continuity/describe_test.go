@@ -1,10 +1,13 @@
 package continuity
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/manuscript"
 )
 
 func TestAsOfLine(t *testing.T) {
@@ -31,4 +34,25 @@ func TestCheckAll(t *testing.T) {
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, "manuscript/07-dream.md", r.Problems[0].Path)
 	assert.Contains(t, r.Problems[0].Message, `not "soon"`)
+}
+
+// TestEditedChapter: the editor's text of a chapter, not the snapshot's,
+// decides its story time: marking it a flashback to an early day clears
+// the timeline slip and the after-death one, and turns canon back.
+func TestEditedChapter(t *testing.T) {
+	tl, snap := openBook(t, "testdata/book", Options{})
+	u, ok := snap.Unit("manuscript/05-after.md")
+	require.True(t, ok)
+	codes := func(u *manuscript.Unit) []string {
+		var out []string
+		for _, d := range Check(tl, u) {
+			out = append(out, d.Code)
+		}
+		return out
+	}
+	assert.ElementsMatch(t, []string{CodeTimelineOrder, CodeTraitContradiction, CodeAfterDeath}, codes(u))
+	edited := manuscript.NewUnit(u.Path, strings.Replace(u.Text, "day: 7", "day: 2\nflashback: true", 1), 3)
+	assert.Empty(t, codes(edited), "a flashback to day 2: Teodora's hair is still rust-red, and the dead are not checked")
+	later := manuscript.NewUnit(u.Path, strings.Replace(u.Text, "day: 7", "day: 10", 1), 4)
+	assert.ElementsMatch(t, []string{CodeTraitContradiction, CodeAfterDeath}, codes(later))
 }
