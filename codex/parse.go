@@ -106,6 +106,10 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 	switch strings.ToLower(h.Status) {
 	case "", "confirmed":
 		e.Status = StatusConfirmed
+	case "alive", "dead", "deceased":
+		// A status of life (story time, issue 16) says nothing of how
+		// settled the canon is; StoryOf reads it.
+		e.Status = StatusConfirmed
 	case "tentative":
 		e.Status = StatusTentative
 	default:

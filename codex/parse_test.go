@@ -265,6 +265,7 @@ func TestParseStatus(t *testing.T) {
 		{src: "---\nstatus: Tentative\n---\n", want: StatusTentative},
 		{src: "---\nstatus: tentative\n---\n", want: StatusTentative},
 		{src: "---\nstatus: maybe\n---\n", want: StatusConfirmed, problem: "maybe"},
+		{src: "---\nstatus: dead\n---\n", want: StatusConfirmed},
 		{src: "---\nstatus: 'draft'\n---\n", want: StatusConfirmed, problem: "'draft'"},
 	}
 	for _, tt := range tests {

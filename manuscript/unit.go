@@ -7,8 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/quire-ink/quire/codex"
 )
 
@@ -28,6 +26,9 @@ type Unit struct {
 	Title string `json:"title"`
 	// Words counts the prose after any front matter.
 	Words int `json:"words"`
+	// Meta is what the front matter says about story time: pov, day,
+	// location, flashback, and the values that could not be read.
+	Meta ChapterMeta `json:"meta,omitzero"`
 	// Headings are the scenes and parts of the unit, in order.
 	Headings []codex.Section `json:"headings,omitempty"`
 	// Body is the text after any front matter.
@@ -60,62 +61,16 @@ func NewUnit(rel, text string, version int32) *Unit {
 		Text:     text,
 	}
 	u.Words = CountWords(u.BodyText())
+	fm := readChapterFrontMatter(text, o.FrontMatter)
+	u.Meta = fm.meta(rel)
 	// A title is shown on one line: a folded YAML string or a file name
 	// with a line break in it is made one.
-	for _, title := range []string{frontMatterTitle(text, o.FrontMatter), o.FirstHeading, titleFromName(path.Base(rel))} {
+	for _, title := range []string{fm.title(), o.FirstHeading, titleFromName(path.Base(rel))} {
 		if u.Title = strings.Join(strings.Fields(title), " "); u.Title != "" {
 			break
 		}
 	}
 	return u
-}
-
-// frontMatterTitle is the `title:` of a chapter's front matter, if it
-// has one that reads as a string.
-func frontMatterTitle(text string, fm codex.Range) string {
-	if fm.Len() == 0 {
-		return ""
-	}
-	block := text[fm.Start:fm.End]
-	// Drop the fences; the YAML is what lies between them. An unclosed
-	// block has no closing fence, and its last line is YAML too.
-	if i := strings.IndexByte(block, '\n'); i >= 0 {
-		block = block[i+1:]
-	}
-	block = strings.TrimRight(block, "\r\n")
-	if i := strings.LastIndexByte(block, '\n'); i >= 0 && isFenceLine(block[i+1:]) {
-		block = block[:i]
-	} else if i < 0 && isFenceLine(block) {
-		block = ""
-	}
-	// Read the block as a tree and look at the top-level keys: decoding
-	// into a struct makes the YAML library compare every key with every
-	// other to find duplicates, and a block of thousands of repeated keys
-	// then costs gigabytes.
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(block), &doc); err != nil || len(doc.Content) == 0 {
-		return ""
-	}
-	m := doc.Content[0]
-	if m.Kind != yaml.MappingNode {
-		return ""
-	}
-	// The first `title:` wins, as it does for a codex entry.
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], m.Content[i+1]
-		if k.Kind != yaml.ScalarNode || k.Value != "title" {
-			continue
-		}
-		for j := 0; v.Kind == yaml.AliasNode && v.Alias != nil && j < 16; j++ {
-			v = v.Alias
-		}
-		// Any scalar reads as text: "title: 1984" is a title, not a number.
-		if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" {
-			return ""
-		}
-		return strings.TrimSpace(v.Value)
-	}
-	return ""
 }
 
 func isFenceLine(line string) bool {

@@ -1,0 +1,142 @@
+package continuity
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Canon is the story-time view of one catalog under one set of options:
+// each entry's progressions and style rules read once, the trait fields,
+// and a name matcher that knows every alias an entry ever takes. Build
+// it when the codex or the options change; it is immutable.
+type Canon struct {
+	cat     *codex.Catalog
+	opts    Options
+	traits  []string
+	stories map[string]codex.Story
+	rules   []rule
+	// matcher finds names and aliases, those that progressions add too.
+	matcher *manuscript.Matcher
+	// names maps each normalized name and alias (progressions' too) to
+	// its entries, for pov and location.
+	names    map[string][]*codex.Entry
+	problems []codex.Problem
+	// style indexes the rules by the first word they match.
+	style styleIndex
+}
+
+// rule is a style rule and the entry it belongs to.
+type rule struct {
+	codex.StyleRule
+	entry *codex.Entry
+}
+
+// NewCanon reads the story-time canon of cat. Its cost grows with the
+// entries; only those that use story time have their front matter read
+// again.
+func NewCanon(cat *codex.Catalog, opts Options) *Canon {
+	return NewCanonWithMatcher(cat, opts, nil)
+}
+
+// NewCanonWithMatcher is NewCanon reusing m, the matcher the caller
+// already built for cat, unless a progression adds an alias m cannot
+// know: building a matcher for thousands of entries is most of the cost
+// of a canon.
+func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher) *Canon {
+	c := &Canon{cat: cat, opts: opts, traits: opts.traits(), stories: map[string]codex.Story{},
+		names: map[string][]*codex.Entry{}}
+	var widened []*codex.Entry
+	for _, e := range cat.All() {
+		s := codex.StoryOf(e)
+		if len(s.Progressions) > 0 || len(s.Rules) > 0 || s.Status != "" {
+			c.stories[e.ID] = s
+		}
+		c.problems = append(c.problems, s.Problems...)
+		for _, r := range s.Rules {
+			c.rules = append(c.rules, rule{StyleRule: r, entry: e})
+		}
+		aliases := slices.Clone(e.Aliases)
+		for _, p := range s.Progressions {
+			for _, f := range p.Changes {
+				switch strings.ToLower(f.Key) {
+				case "aliases", "alias", "name":
+					for _, a := range textValues(f.Value) {
+						if !slices.Contains(aliases, a) && a != e.Name {
+							aliases = append(aliases, a)
+						}
+					}
+				}
+			}
+		}
+		for _, n := range append([]string{e.Name}, aliases...) {
+			k := codex.Normalize(n)
+			if k != "" && !slices.Contains(c.names[k], e) {
+				c.names[k] = append(c.names[k], e)
+			}
+		}
+		if len(aliases) > len(e.Aliases) {
+			w := *e
+			w.Aliases = aliases
+			widened = append(widened, &w)
+		}
+	}
+	c.style = buildStyleIndex(c.rules)
+	// An alias given from a chapter on still names the entity earlier:
+	// the matcher knows every alias an entry ever has.
+	switch {
+	case len(widened) > 0:
+		c.matcher = manuscript.NewMatcher(cat.WithEntries(widened))
+	case m != nil:
+		c.matcher = m
+	default:
+		c.matcher = manuscript.NewMatcher(cat)
+	}
+	return c
+}
+
+// textValues reads a text value or a list of them.
+func textValues(v any) []string {
+	switch v := v.(type) {
+	case string:
+		if s := strings.TrimSpace(v); s != "" {
+			return []string{s}
+		}
+	case []any:
+		var out []string
+		for _, item := range v {
+			if s, ok := item.(string); ok && strings.TrimSpace(s) != "" {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// Catalog is the catalog the canon was read from.
+func (c *Canon) Catalog() *codex.Catalog { return c.cat }
+
+// Matcher finds names and aliases in prose, every alias a progression
+// adds included.
+func (c *Canon) Matcher() *manuscript.Matcher { return c.matcher }
+
+// Story is what entry id says about story time.
+func (c *Canon) Story(id string) codex.Story { return c.stories[id] }
+
+// Problems are the problems of progressions and style rules as written,
+// located in the entries' files.
+func (c *Canon) Problems() []codex.Problem { return c.problems }
+
+// Named finds the entries a name or alias (progressions' included) names.
+func (c *Canon) Named(name string) []*codex.Entry {
+	if es := c.names[codex.Normalize(name)]; len(es) > 0 {
+		return es
+	}
+	if bare, ok := codex.StripPossessive(codex.Normalize(name)); ok {
+		return c.names[bare]
+	}
+	return nil
+}

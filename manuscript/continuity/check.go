@@ -1,0 +1,229 @@
+package continuity
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// MaxDiagnostics bounds what one chapter reports per check: past it a
+// writer has a pattern to fix, not a list to read.
+const MaxDiagnostics = 200
+
+// Diagnostic is one continuity or style problem of a chapter.
+type Diagnostic struct {
+	// Path is the chapter; Range the words at fault in it.
+	Path     string         `json:"path"`
+	Range    codex.Range    `json:"range"`
+	Code     string         `json:"code"`
+	Severity codex.Severity `json:"severity"`
+	// Message names both sides: the prose's words and the canon's.
+	Message string `json:"message"`
+	// Related points at the canon the prose disagrees with (or the
+	// chapter it is out of order with).
+	Related []Related `json:"related,omitempty"`
+	// Entry is the codex entry the diagnostic is about, for an action
+	// that opens the canon; empty for timeline-order.
+	Entry string `json:"entry,omitempty"`
+	// Fix, when set, replaces Range with the canon's form.
+	Fix *Fix `json:"fix,omitempty"`
+}
+
+// Related is a place in another file, with its 1-based line.
+type Related struct {
+	Path    string      `json:"path"`
+	Range   codex.Range `json:"range"`
+	Line    int         `json:"line"`
+	Message string      `json:"message"`
+}
+
+// Fix is a quick fix: the text that replaces the range.
+type Fix struct {
+	Title   string      `json:"title"`
+	Range   codex.Range `json:"range"`
+	NewText string      `json:"newText"`
+}
+
+// Check runs every enabled check on one chapter u: its own text, its
+// front matter, and the canon as of its place in t. It is a pure
+// function of its arguments, and linear in the chapter: each word is
+// read a bounded number of times, whatever the size of the codex.
+func Check(t *Timeline, u *manuscript.Unit) []Diagnostic {
+	ch := t.ChapterOf(u)
+	prev, hasPrev := t.previous(ch.Position - 1)
+	c := &checker{t: t, canon: t.canon, opts: t.canon.opts, u: u, ch: ch, asOf: map[string]codex.AsOf{}}
+	if hasPrev {
+		c.prev = &prev
+	}
+	return c.run()
+}
+
+type checker struct {
+	t     *Timeline
+	canon *Canon
+	opts  Options
+	u     *manuscript.Unit
+	ch    Chapter
+	prev  *Previous
+	p     *prose
+	// mentions are the unambiguous names in the body, in order.
+	mentions []manuscript.Mention
+	// mentionStarts and mentionEnds hold where mentions begin and end,
+	// possessive endings included in the ends.
+	mentionStarts, mentionEnds map[int]bool
+	asOf                       map[string]codex.AsOf
+	out                        []Diagnostic
+	counts                     map[string]int
+}
+
+func (c *checker) run() []Diagnostic {
+	c.counts = map[string]int{}
+	if c.opts.Enabled(CodeTimelineOrder) {
+		c.timelineOrder()
+	}
+	if c.opts.Enabled(CodeUnknownReference) {
+		c.unknownReference("pov", c.u.Meta.POV, c.u.Meta.POVRange)
+		c.unknownReference("location", c.u.Meta.Location, c.u.Meta.LocationRange)
+	}
+	trait, death, style := c.opts.Enabled(CodeTraitContradiction), c.opts.Enabled(CodeAfterDeath) && !c.u.Meta.Flashback, c.opts.Enabled(CodeStyleRule) && len(c.canon.rules) > 0
+	if !trait && !death && !style {
+		return c.out
+	}
+	body := c.u.Body
+	if body.End > len(c.u.Text) || body.Start > body.End || body == (codex.Range{}) {
+		body = codex.Range{End: len(c.u.Text)}
+	}
+	c.p = splitProse(c.u.Text, body, c.u.Code)
+	if trait || death {
+		for _, m := range c.canon.matcher.Scan(c.u.Text) {
+			if m.Range.Start < body.Start || m.Range.End > body.End || len(m.Others) > 0 || inCode(c.u.Code, m.Range.Start) {
+				continue
+			}
+			c.mentions = append(c.mentions, m)
+		}
+		c.mentionStarts, c.mentionEnds = map[int]bool{}, map[int]bool{}
+		for _, m := range c.mentions {
+			c.mentionStarts[m.Range.Start] = true
+			if i := c.p.tokenAt(m.Range.End - 1); i < len(c.p.tokens) {
+				c.mentionEnds[c.p.tokens[i].end] = true
+			}
+		}
+	}
+	if trait {
+		c.traitContradictions()
+	}
+	if death {
+		c.afterDeath()
+	}
+	if style {
+		c.styleRules()
+	}
+	return c.out
+}
+
+func inCode(code []codex.Range, off int) bool {
+	i, found := slices.BinarySearchFunc(code, off, func(r codex.Range, off int) int {
+		switch {
+		case r.End <= off:
+			return -1
+		case r.Start > off:
+			return 1
+		}
+		return 0
+	})
+	_ = i
+	return found
+}
+
+func (c *checker) add(d Diagnostic) {
+	if c.counts[d.Code] >= MaxDiagnostics {
+		return
+	}
+	c.counts[d.Code]++
+	d.Path = c.u.Path
+	d.Severity = c.opts.Severity(d.Code)
+	c.out = append(c.out, d)
+}
+
+// entryAsOf is an entry as of the chapter, computed once per entry.
+func (c *checker) entryAsOf(id string) (codex.AsOf, bool) {
+	if a, ok := c.asOf[id]; ok {
+		return a, true
+	}
+	e, ok := c.canon.cat.Get(id)
+	if !ok {
+		return codex.AsOf{}, false
+	}
+	a := c.t.AsOf(e, c.ch)
+	c.asOf[id] = a
+	return a, true
+}
+
+func (c *checker) timelineOrder() {
+	m := c.u.Meta
+	if !m.HasDay || m.Flashback || c.prev == nil || m.Day >= c.prev.Day {
+		return
+	}
+	line, _ := codex.LineColumn(c.prev.Text, c.prev.Range.Start)
+	c.add(Diagnostic{Code: CodeTimelineOrder, Range: m.DayRange,
+		Message: fmt.Sprintf("this chapter is on day %d, but %q before it is on day %d; if it is told out of order, mark it `flashback: true`", m.Day, c.prev.Title, c.prev.Day),
+		Related: []Related{{Path: c.prev.Path, Range: c.prev.Range, Line: line, Message: fmt.Sprintf("%q is on day %d", c.prev.Title, c.prev.Day)}}})
+}
+
+func (c *checker) unknownReference(key, name string, r codex.Range) {
+	if name == "" || len(c.canon.Named(name)) > 0 {
+		return
+	}
+	msg := fmt.Sprintf("`%s: %s` names nothing in the codex", key, name)
+	if ms := c.canon.cat.Lookup(name, ""); len(ms) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", ms[0].Entry.Name)
+	} else {
+		msg += "; add an entry for it, or give the name or an alias of one"
+	}
+	c.add(Diagnostic{Code: CodeUnknownReference, Range: r, Message: msg})
+}
+
+// related points at a field of entry a: the progression that set it
+// when one did, else its line in the front matter.
+func related(a codex.AsOf, key, msg string) Related {
+	e := a.Entry
+	r := codex.Range{}
+	for _, p := range slices.Backward(a.Applied) {
+		if _, ok := p.Changes.Get(key); ok {
+			r = p.Range
+			break
+		}
+	}
+	if r == (codex.Range{}) {
+		r = fieldRange(e.Source, key)
+	}
+	line, _ := codex.LineColumn(e.Source, r.Start)
+	return Related{Path: e.ID, Range: r, Line: line, Message: msg}
+}
+
+// fieldRange is the front matter line of key in src, or the start of
+// the file.
+func fieldRange(src, key string) codex.Range {
+	if !strings.HasPrefix(strings.TrimPrefix(src, "\uFEFF"), "---") {
+		return codex.Range{}
+	}
+	pos := strings.IndexByte(src, '\n') + 1
+	for pos > 0 && pos < len(src) {
+		end := len(src)
+		if i := strings.IndexByte(src[pos:], '\n'); i >= 0 {
+			end = pos + i
+		}
+		line := strings.TrimRight(src[pos:end], "\r")
+		if line == "---" || line == "..." {
+			break
+		}
+		if len(line) > len(key) && strings.EqualFold(line[:len(key)], key) && strings.HasPrefix(strings.TrimLeft(line[len(key):], " \t"), ":") {
+			return codex.Range{Start: pos, End: pos + len(line)}
+		}
+		pos = end + 1
+	}
+	return codex.Range{}
+}

@@ -1,0 +1,185 @@
+package continuity
+
+import (
+	"fmt"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Chapter is a chapter's place in reading order and in story time.
+type Chapter struct {
+	Path  string `json:"path"`
+	Title string `json:"title"`
+	// Position is the place in reading order, from 1.
+	Position int `json:"position"`
+	// Meta is what the chapter's front matter says about story time.
+	Meta manuscript.ChapterMeta `json:"meta"`
+	// StoryDay is the chapter's day, else that of the nearest earlier
+	// chapter that is no flashback and has one; HasStoryDay says whether
+	// there is any.
+	StoryDay    int  `json:"storyDay,omitempty"`
+	HasStoryDay bool `json:"hasStoryDay,omitempty"`
+}
+
+// Previous is the chapter a chapter's day is compared with: the nearest
+// earlier one in reading order that is no flashback and has a day.
+type Previous struct {
+	Path  string      `json:"path"`
+	Title string      `json:"title"`
+	Day   int         `json:"day"`
+	Range codex.Range `json:"range"`
+	// Text is the chapter's file, for the line of its day.
+	Text string `json:"-"`
+}
+
+// Timeline places the chapters of one manuscript snapshot in story time
+// and resolves the chapter each progression starts from. Build it when
+// the canon or the chapters (their order or front matter) change.
+type Timeline struct {
+	canon    *Canon
+	chapters []Chapter
+	byPath   map[string]int
+	units    []*manuscript.Unit
+	// from holds, per entry, the position each progression starts at; 0
+	// when its chapter reference names no chapter.
+	from     map[string][]int
+	problems []codex.Problem
+}
+
+// NewTimeline places snap's chapters in story time under canon.
+func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
+	t := &Timeline{canon: canon, byPath: map[string]int{}, from: map[string][]int{}, units: snap.Units()}
+	lastDay, hasLast := 0, false
+	for i, u := range t.units {
+		ch := Chapter{Path: u.Path, Title: u.Title, Position: i + 1, Meta: u.Meta}
+		switch {
+		case u.Meta.HasDay:
+			ch.StoryDay, ch.HasStoryDay = u.Meta.Day, true
+		case hasLast:
+			ch.StoryDay, ch.HasStoryDay = lastDay, true
+		}
+		if u.Meta.HasDay && !u.Meta.Flashback {
+			lastDay, hasLast = u.Meta.Day, true
+		}
+		t.byPath[u.Path] = len(t.chapters)
+		t.chapters = append(t.chapters, ch)
+	}
+	for id, s := range canon.stories {
+		if len(s.Progressions) == 0 {
+			continue
+		}
+		pos := make([]int, len(s.Progressions))
+		for i, p := range s.Progressions {
+			u, err := snap.Resolve(p.From, manuscript.Turn{})
+			if err == nil && u.Position > 0 {
+				pos[i] = u.Position
+				continue
+			}
+			reason := "names no chapter"
+			if err == nil {
+				reason = "names a file that is not a chapter"
+			}
+			t.problems = append(t.problems, codex.Problem{Path: id, Code: codex.CodeProgression, Severity: codex.SeverityWarning,
+				Message: fmt.Sprintf("progression `from: %s` %s (give a chapter number, title or path), so it applies nowhere", p.From, reason),
+				Range:   p.FromRange})
+		}
+		t.from[id] = pos
+	}
+	return t
+}
+
+// Canon is the canon the timeline was built under.
+func (t *Timeline) Canon() *Canon { return t.canon }
+
+// Chapters lists the chapters in reading order.
+func (t *Timeline) Chapters() []Chapter { return t.chapters }
+
+// Problems are progressions whose chapter reference names no chapter,
+// located in the entries' files.
+func (t *Timeline) Problems() []codex.Problem { return t.problems }
+
+// Chapter is the chapter at path. A document that is not (yet) a
+// chapter of the snapshot stands after the last one, with the front
+// matter meta gives it.
+func (t *Timeline) Chapter(path string, meta manuscript.ChapterMeta) Chapter {
+	if i, ok := t.byPath[path]; ok {
+		ch := t.chapters[i]
+		if ch.Meta.Day != meta.Day || ch.Meta.HasDay != meta.HasDay || ch.Meta.Flashback != meta.Flashback {
+			// The editor's text changed the chapter's story time since
+			// the snapshot: its own day counts, the rest stays.
+			ch.Meta = meta
+			if meta.HasDay {
+				ch.StoryDay, ch.HasStoryDay = meta.Day, true
+			} else if p, ok := t.previous(i); ok {
+				ch.StoryDay, ch.HasStoryDay = p.Day, true
+			} else {
+				ch.HasStoryDay = false
+			}
+		}
+		ch.Meta = meta
+		return ch
+	}
+	ch := Chapter{Path: path, Position: len(t.chapters) + 1, Meta: meta}
+	if meta.HasDay {
+		ch.StoryDay, ch.HasStoryDay = meta.Day, true
+	} else if p, ok := t.previous(len(t.chapters)); ok {
+		ch.StoryDay, ch.HasStoryDay = p.Day, true
+	}
+	return ch
+}
+
+// ChapterOf is the place in story time of u, the editor's text of a
+// chapter or of a document about to become one.
+func (t *Timeline) ChapterOf(u *manuscript.Unit) Chapter { return t.Chapter(u.Path, u.Meta) }
+
+// Previous is the chapter whose day the chapter at position pos (from 1)
+// is compared with.
+func (t *Timeline) Previous(pos int) (Previous, bool) { return t.previous(pos - 1) }
+
+// previous looks before index i.
+func (t *Timeline) previous(i int) (Previous, bool) {
+	for j := min(i, len(t.chapters)) - 1; j >= 0; j-- {
+		m := t.chapters[j].Meta
+		if m.HasDay && !m.Flashback {
+			return Previous{Path: t.chapters[j].Path, Title: t.chapters[j].Title, Day: m.Day, Range: m.DayRange, Text: t.units[j].Text}, true
+		}
+	}
+	return Previous{}, false
+}
+
+// AsOf is entry e as of chapter ch, by the flashback rule of the package
+// documentation.
+func (t *Timeline) AsOf(e *codex.Entry, ch Chapter) codex.AsOf {
+	s, ok := t.canon.stories[e.ID]
+	if !ok {
+		return codex.AsOf{Entry: e, Status: string(e.Status)}
+	}
+	from := t.from[e.ID]
+	return s.Apply(e, func(i int, _ codex.Progression) bool {
+		return i < len(from) && t.reached(from[i], ch)
+	})
+}
+
+// reached says whether a progression from the chapter at position f
+// holds in ch.
+func (t *Timeline) reached(f int, ch Chapter) bool {
+	if f == 0 || f > ch.Position {
+		return false
+	}
+	if !ch.Meta.Flashback || !ch.Meta.HasDay || f > len(t.chapters) {
+		return true
+	}
+	src := t.chapters[f-1]
+	return !src.HasStoryDay || src.StoryDay <= ch.Meta.Day
+}
+
+// From is the chapter a progression of entry id starts at, if its
+// reference names one.
+func (t *Timeline) From(id string, i int) (Chapter, bool) {
+	pos := t.from[id]
+	if i < 0 || i >= len(pos) || pos[i] == 0 || pos[i] > len(t.chapters) {
+		return Chapter{}, false
+	}
+	return t.chapters[pos[i]-1], true
+}
