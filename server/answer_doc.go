@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,46 +68,11 @@ func (s *Server) workDoneProgressSupported() bool {
 	return s.client.Window != nil && s.client.Window.WorkDoneProgress
 }
 
-// quireAskCommand is quire.ask run as a command, from an editor that
-// shows neither its result nor, often, its progress. The answer is always
-// written as a document: opened when the client can open one, else told
-// in a message that gives its start and the document's path. Without
-// work-done progress the writer is also told that the ask started.
-func (s *Server) quireAskCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.AskParams](params)
-	if err != nil {
-		return nil, err
-	}
-	if k := tokenKey(a.WorkDoneToken); (k == "" || k == "null") && !s.workDoneProgressSupported() {
-		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Asking the %s…", s.personaName(a.Persona)))
-	}
-	out, err := s.quireAsk(ctx, params)
-	if err != nil {
-		return out, err
-	}
-	res, ok := out.(wire.AskResult)
-	if !ok {
-		return out, nil
-	}
-	name := llm.ResolvePersona(res.Persona).Name
-	path, err := s.writeAnswer(ctx, a, res)
-	if err != nil {
-		s.log.Warn("answer document not written", "err", err)
-		s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, ""))
-		return out, nil
-	}
-	if s.showDocumentSupported() && s.showDocument(ctx, pathURI(path)) {
-		return out, nil
-	}
-	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))
-	return out, nil
-}
-
 // personaName is the name of the persona an ask with persona id goes to:
 // the client's configured one when id is empty.
 func (s *Server) personaName(id string) string {
 	if id == "" {
-		id = s.adv.settings().Persona
+		id = s.clientCfg.settings().Persona
 	}
 	return llm.ResolvePersona(id).Name
 }

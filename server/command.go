@@ -27,8 +27,11 @@ func (s *Server) commands() map[string]requestHandler {
 		wire.CommandStatus:            s.quireStatus,
 		wire.CommandActions:           s.quireActions,
 		wire.CommandCreateEntry:       s.quireCreateEntry,
+		wire.CommandAsk:               s.quireAskCommand,
+		wire.CommandPeekPrompt:        s.quirePeekPromptCommand,
+		wire.CommandPersonas:          s.quirePersonas,
 	}
-	for _, more := range []map[string]requestHandler{s.advisorCommands(), s.proposalCommands()} {
+	for _, more := range []map[string]requestHandler{s.proposalCommands()} {
 		for name, h := range more {
 			cs[name] = h
 		}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,9 +10,6 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
-
-	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/server/wire"
 )
 
 // "Peek prompt", "Look up <Name>" and "Where is this established?" are
@@ -48,35 +44,6 @@ func (s *Server) showDoc(ctx context.Context, path, msg string) {
 		return
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, msg)
-}
-
-// quirePeekPromptCommand is quire.peekPrompt as a command: the request
-// that quire.ask would send, written as a document.
-func (s *Server) quirePeekPromptCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	out, err := s.quirePeekPrompt(ctx, params)
-	if err != nil {
-		return out, err
-	}
-	a, _ := decode[wire.AskParams](params)
-	persona := llm.ResolvePersona(a.Persona)
-	if a.Persona == "" {
-		persona = llm.ResolvePersona(s.adv.settings().Persona)
-	}
-	body, _ := out.(json.RawMessage)
-	var pretty bytes.Buffer
-	if json.Indent(&pretty, body, "", "  ") != nil {
-		pretty.Reset()
-		pretty.Write(body)
-	}
-	pretty.WriteString("\n")
-	path, err := s.writeCacheDoc("prompts", persona.ID, ".json", pretty.String())
-	if err != nil {
-		s.log.Warn("prompt document not written", "err", err)
-		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire could not write the prompt for the %s: %v", persona.Name, err))
-		return out, nil
-	}
-	s.showDoc(ctx, path, fmt.Sprintf("The request quire would send to the %s (nothing was sent) is in %s", persona.Name, path))
-	return out, nil
 }
 
 // quireLookupCommand is quire.lookup as a command: the best entry opened,

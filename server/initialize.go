@@ -33,7 +33,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	}
 	if p.InitializationOptions != nil {
 		if raw, err := json.Marshal(p.InitializationOptions); err == nil {
-			s.adv.setInitial(parseClientSettings(raw))
+			s.clientCfg.setInitial(parseClientSettings(raw))
 		}
 	}
 	s.mu.Lock()
@@ -91,8 +91,8 @@ func (s *Server) loadProject(p *project) {
 	}
 	s.publishStatus(s.ctx, p)
 	// No "quire:" in the title: editors (Helix) put the server's name first.
-	prog := s.startProgress(s.ctx, s.progressToken("load"), "Reading "+filepath.Base(p.root))
-	p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) }, func() {
+	prog := s.startProgress(s.ctx, "load", nil, "Reading "+filepath.Base(p.root), false)
+	p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.count(s.ctx, done, total) }, func() {
 		// Documents opened while the project loaded reach it before any
 		// request can see it ready; one opened from now on finds it
 		// ready and goes to it directly.

@@ -66,8 +66,12 @@ type Server struct {
 	docs       map[protocol.DocumentURI]*document
 	// selection is the last selection captured for an advisor turn.
 	selection *capturedSelection
-	// adv is the advisor's state: client settings, conversations, asks.
-	adv advisor
+	// clientCfg is the advisor settings the editor sent.
+	clientCfg clientConfig
+	// convs are the conversations with the advisors.
+	convs conversations
+	// running is the work the writer can cancel from its progress.
+	running cancellable
 	// tokens numbers the work-done progress tokens the server creates.
 	tokens atomic.Uint64
 	// trust is the record of trusted books; nil trusts none.
@@ -359,8 +363,11 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		wire.MethodStatus:                         s.quireStatus,
 		wire.MethodReindex:                        s.quireReindex,
 		wire.MethodActions:                        s.quireActions,
+		wire.MethodAsk:                            s.quireAsk,
+		wire.MethodPeekPrompt:                     s.quirePeekPrompt,
+		wire.MethodPersonas:                       s.quirePersonas,
 	}
-	for _, more := range []map[string]requestHandler{s.advisorRequests(), s.proposalRequests(), s.opts.extraRequests} {
+	for _, more := range []map[string]requestHandler{s.proposalRequests(), s.opts.extraRequests} {
 		for m, h := range more {
 			hs[m] = h
 		}
