@@ -21,7 +21,7 @@ type codeAction struct {
 	Kind        protocol.CodeActionKind `json:"kind,omitempty"`
 	Diagnostics []protocol.Diagnostic   `json:"diagnostics,omitempty"`
 	IsPreferred bool                    `json:"isPreferred,omitempty"`
-	Edit        *fileWorkspaceEdit      `json:"edit,omitempty"`
+	Edit        *workspaceEdit          `json:"edit,omitempty"`
 	Command     *actionCommand          `json:"command,omitempty"`
 }
 

@@ -8,7 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -38,26 +37,6 @@ type createEntryResult struct {
 	URI     protocol.DocumentURI `json:"uri"`
 	// Reason is why nothing was created, in the writer's words.
 	Reason string `json:"reason,omitempty"`
-}
-
-// The document-change shapes a create-file edit needs; protocol v0.12.0
-// types documentChanges as text edits only.
-type createFile struct {
-	Kind    string                      `json:"kind"`
-	URI     protocol.DocumentURI        `json:"uri"`
-	Options *protocol.CreateFileOptions `json:"options,omitempty"`
-}
-
-type newFileEdit struct {
-	TextDocument struct {
-		URI     protocol.DocumentURI `json:"uri"`
-		Version *int32               `json:"version"`
-	} `json:"textDocument"`
-	Edits []protocol.TextEdit `json:"edits"`
-}
-
-type fileWorkspaceEdit struct {
-	DocumentChanges []any `json:"documentChanges"`
 }
 
 // newEntryTypes are offered for a name without an entry: every type,
@@ -213,23 +192,6 @@ func entryFolder(cat *codex.Catalog, t codex.Type) string {
 		}
 	}
 	return path.Join("codex", t.Plural())
-}
-
-// newFileEdit is the edit that makes a file with text: a create
-// operation and the text, for clients that support creating files; else
-// the text inserted into the (not yet existing) document, which eglot
-// and others open as a new buffer the writer saves.
-func (s *Server) newFileEdit(uri protocol.DocumentURI, text string) any {
-	s.mu.Lock()
-	ws := s.client.Workspace
-	s.mu.Unlock()
-	if ws != nil && ws.WorkspaceEdit != nil && slices.Contains(ws.WorkspaceEdit.ResourceOperations, "create") {
-		create := createFile{Kind: "create", URI: uri, Options: &protocol.CreateFileOptions{IgnoreIfExists: true}}
-		fill := newFileEdit{Edits: []protocol.TextEdit{{NewText: text}}}
-		fill.TextDocument.URI = uri
-		return fileWorkspaceEdit{DocumentChanges: []any{create, fill}}
-	}
-	return protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{uri: {{NewText: text}}}}
 }
 
 // entryTemplate is the start of a new entry: front matter the writer

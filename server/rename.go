@@ -115,7 +115,7 @@ func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error
 		msg += fmt.Sprintf(" Your editor showed the word %q, so only that word of the name changed.", word)
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, msg)
-	return &protocol.WorkspaceEdit{Changes: changes}, nil
+	return &workspaceEdit{Changes: changes}, nil
 }
 
 // clientPreparesRename reports whether the client said it asks

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -19,8 +16,9 @@ import (
 	"github.com/quire-ink/quire/server/wire"
 )
 
-// proposalAnnotationID marks a proposal's edits for the writer's review.
-const proposalAnnotationID = "quire-proposal"
+// Proposals: the advisor's codex changes, listed, applied through the
+// editor as a workspace edit (workspace_edit.go) or discarded. The
+// advisor never writes.
 
 // quireProposals lists the project's proposals, newest first.
 func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (any, error) {
@@ -61,96 +59,6 @@ func (s *Server) quireDiscardProposal(ctx context.Context, params json.RawMessag
 		return nil, err
 	}
 	return wire.DiscardResult{ID: p.ID, Discarded: proj.proposals.Discard(p.ID)}, nil
-}
-
-// The workspace edit of a proposal. The protocol library types neither
-// resource operations in documentChanges nor change annotations.
-type proposalEdit struct {
-	DocumentChanges   []any                       `json:"documentChanges"`
-	ChangeAnnotations map[string]changeAnnotation `json:"changeAnnotations,omitempty"`
-}
-
-type changeAnnotation struct {
-	Label             string `json:"label"`
-	NeedsConfirmation bool   `json:"needsConfirmation,omitempty"`
-	Description       string `json:"description,omitempty"`
-}
-
-type versionedDocument struct {
-	URI protocol.DocumentURI `json:"uri"`
-	// Version is the open document's version; null for a file on disk.
-	Version *int32 `json:"version"`
-}
-
-type annotatedTextEdit struct {
-	Range        protocol.Range `json:"range"`
-	NewText      string         `json:"newText"`
-	AnnotationID string         `json:"annotationId,omitempty"`
-}
-
-type textDocumentEdit struct {
-	TextDocument versionedDocument   `json:"textDocument"`
-	Edits        []annotatedTextEdit `json:"edits"`
-}
-
-type createFileChange struct {
-	Kind         string               `json:"kind"`
-	URI          protocol.DocumentURI `json:"uri"`
-	Options      createOptions        `json:"options"`
-	AnnotationID string               `json:"annotationId,omitempty"`
-}
-
-// createOptions are spelled out: a proposal never overwrites a file, and
-// a file that appeared meanwhile fails the edit rather than being skipped.
-type createOptions struct {
-	Overwrite      bool `json:"overwrite"`
-	IgnoreIfExists bool `json:"ignoreIfExists"`
-}
-
-// fileText is a project file's current text: the editor's when the file
-// is open (with its version), else the disk's.
-type fileText struct {
-	uri     protocol.DocumentURI
-	text    string
-	version *int32
-	exists  bool
-	lines   *lineIndex
-}
-
-// currentText reads rel in proj as the writer now has it.
-func (s *Server) currentText(proj *project, rel string) (fileText, error) {
-	full := filepath.Join(proj.real, filepath.FromSlash(rel))
-	ft := fileText{uri: proj.uri(rel)}
-	if doc := s.openDocAt(full); doc != nil {
-		v := doc.version
-		ft.uri, ft.text, ft.version, ft.exists, ft.lines = doc.uri, doc.text, &v, true, doc.lines
-		return ft, nil
-	}
-	b, err := os.ReadFile(full)
-	if errors.Is(err, fs.ErrNotExist) {
-		return ft, nil
-	}
-	if err != nil {
-		return ft, err
-	}
-	ft.text, ft.exists, ft.lines = string(b), true, newLineIndex(string(b))
-	return ft, nil
-}
-
-// openDocAt finds the open document of a file by its path, whatever
-// spelling of the URI the client used.
-func (s *Server) openDocAt(full string) *document {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d, ok := s.docs[pathURI(full)]; ok {
-		return d
-	}
-	for uri, d := range s.docs {
-		if p, ok := uriPath(uri); ok && filepath.Clean(p) == filepath.Clean(full) {
-			return d
-		}
-	}
-	return nil
 }
 
 // proposalOf is the proposal the params {id, uri?} name.
@@ -282,88 +190,43 @@ type staleError struct {
 func (e *staleError) Error() string { return e.err.Error() }
 func (e *staleError) Unwrap() error { return e.err }
 
-// annotationsSupported reports whether the client declared change
-// annotations in workspace edits.
-func (s *Server) annotationsSupported() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w := s.client.Workspace
-	return w != nil && w.WorkspaceEdit != nil && w.WorkspaceEdit.ChangeAnnotationSupport != nil
-}
+// quire.propose / quire/propose builds proposals from a selection: the
+// continuity editor (or the persona named) is asked to propose the codex
+// changes the passage establishes, and the result carries each proposal
+// in full, diff included, ready to apply with quire.applyProposal.
 
-// proposalWorkspaceEdit checks every file of p against its base hash and
-// builds the edit: per file in the order first edited, a CreateFile and
-// the new text for a create, a TextDocumentEdit for an update.
-func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (proposalEdit, error) {
-	annotate := s.annotationsSupported()
-	annotation := ""
-	out := proposalEdit{DocumentChanges: []any{}}
-	if annotate {
-		annotation = proposalAnnotationID
-		desc := p.ChangeSummary
-		if desc == "" {
-			desc = fmt.Sprintf("%s of %s", p.Kind, p.Path)
-		}
-		out.ChangeAnnotations = map[string]changeAnnotation{annotation: {
-			Label: fmt.Sprintf("Quire proposal: %s", p.Name), NeedsConfirmation: true, Description: desc,
-		}}
+func (s *Server) quirePropose(ctx context.Context, params json.RawMessage) (any, error) {
+	a, err := decode[wire.AskParams](params)
+	if err != nil {
+		return nil, err
 	}
-	stale := func(path, what string) error {
-		msg := fmt.Sprintf("%s changed since the %s was made (%s); ask again", path, proposalTitle(p), what)
-		return &staleError{err: jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg), path: path, what: what}
+	if a.Range == nil || a.URI == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quire.propose needs uri and range: the passage to propose from")
 	}
-	var order []string
-	byPath := map[string][]llm.FileEdit{}
-	for _, e := range p.Edits {
-		if _, seen := byPath[e.Path]; !seen {
-			order = append(order, e.Path)
-		}
-		byPath[e.Path] = append(byPath[e.Path], e)
+	if a.Persona == "" {
+		a.Persona = "continuity-editor"
 	}
-	if len(order) == 0 {
-		return out, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("proposal %s has no edits", p.ID))
+	if a.Message == "" {
+		a.Message = proposeMessage
 	}
-	for _, rel := range order {
-		if _, inside := proj.rel(filepath.Join(proj.real, filepath.FromSlash(rel))); !inside || filepath.IsAbs(rel) {
-			return out, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("proposal %s edits %s, outside the project", p.ID, rel))
-		}
-		cur, err := s.currentText(proj, rel)
-		if err != nil {
-			return out, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("read %s: %v", rel, err))
-		}
-		edits := byPath[rel]
-		if edits[0].Create {
-			if cur.exists {
-				return out, stale(rel, "it was created")
-			}
-			create := createFileChange{Kind: "create", URI: cur.uri, AnnotationID: annotation}
-			fill := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri}}
-			for _, e := range edits {
-				fill.Edits = append(fill.Edits, annotatedTextEdit{NewText: e.NewText, AnnotationID: annotation})
-			}
-			out.DocumentChanges = append(out.DocumentChanges, create, fill)
-			continue
-		}
-		if !cur.exists {
-			return out, stale(rel, "it was deleted")
-		}
-		hash := llm.HashText(cur.text)
-		change := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri, Version: cur.version}}
-		for _, e := range edits {
-			base := e.BaseHash
-			if base == "" && rel == p.Path {
-				base = p.BaseHash
-			}
-			if e.Create || base != hash {
-				return out, stale(rel, "it was edited")
-			}
-			r := e.Range
-			if r.Start < 0 || r.End < r.Start || r.End > len(cur.text) {
-				return out, stale(rel, "it was edited")
-			}
-			change.Edits = append(change.Edits, annotatedTextEdit{Range: cur.lines.rangeOf(r.Start, r.End), NewText: e.NewText, AnnotationID: annotation})
-		}
-		out.DocumentChanges = append(out.DocumentChanges, change)
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	out, err := s.quireAsk(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	res := out.(wire.AskResult)
+	proj, err := s.projectOf(ctx, wire.BookParams{URI: a.URI})
+	if err != nil {
+		return nil, err
+	}
+	details := []wire.Proposal{}
+	for _, id := range res.Proposals {
+		if p, ok := proj.proposals.Get(id); ok {
+			details = append(details, s.summarize(proj, p))
+		}
+	}
+	return wire.ProposeResult{AskResult: res, Details: details}, nil
 }
