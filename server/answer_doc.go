@@ -214,7 +214,7 @@ func (s *Server) proposalActions(ctx context.Context, ids []string) []codeAction
 		}
 		apply := fmt.Sprintf("Apply proposal: %s %s (%s)", p.Kind, p.Name, p.ChangeSummary)
 		discard := fmt.Sprintf("Discard proposal: %s %s (%s)", p.Kind, p.Name, p.ChangeSummary)
-		arg := []any{map[string]string{"id": p.ID}}
+		arg := []any{wire.ProposalParams{ID: p.ID}}
 		out = append(out,
 			codeAction{Title: apply, Command: &actionCommand{Title: apply, Command: wire.CommandApplyProposal, Arguments: arg}},
 			codeAction{Title: discard, Command: &actionCommand{Title: discard, Command: wire.CommandDiscardProposal, Arguments: arg}})

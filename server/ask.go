@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -177,14 +176,10 @@ func (s *Server) askTurn(ctx context.Context, proj *project, a wire.AskParams) (
 }
 
 // quireAsk runs an advisor turn, streaming its tool rows as progress.
-func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.AskParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult, error) {
 	t, err := s.prepareAsk(ctx, a, true)
 	if err != nil {
-		return nil, err
+		return wire.AskResult{}, err
 	}
 	askCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -207,18 +202,18 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 	}
 	if askCtx.Err() != nil {
 		prog.end(ctx, "cancelled")
-		return nil, protocol.ErrRequestCancelled
+		return wire.AskResult{}, protocol.ErrRequestCancelled
 	}
 	if err != nil {
 		var cut *llm.CutOffError
 		if errors.As(err, &cut) {
 			prog.end(ctx, "cut off")
 			s.log.Warn("ask cut off", "err", err)
-			return nil, cutOffFailure(cut)
+			return wire.AskResult{}, cutOffFailure(cut)
 		}
 		prog.end(ctx, "failed")
 		s.log.Warn("ask failed", "err", err)
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, askFailure(err, t.baseURL))
+		return wire.AskResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, askFailure(err, t.baseURL))
 	}
 	s.convs.remember(t.convID, res.ResponseID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
 	prog.flush(ctx)
@@ -250,32 +245,24 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 // written as a document: opened when the client can open one, else told
 // in a message that gives its start and the document's path. Without
 // work-done progress the writer is also told that the ask started.
-func (s *Server) quireAskCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.AskParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireAskCommand(ctx context.Context, a wire.AskParams) (wire.AskResult, error) {
 	if k := tokenKey(a.WorkDoneToken); (k == "" || k == "null") && !s.workDoneProgressSupported() {
 		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Asking the %s…", s.personaName(a.Persona)))
 	}
-	out, err := s.quireAsk(ctx, params)
+	res, err := s.quireAsk(ctx, a)
 	if err != nil {
-		return out, err
-	}
-	res, ok := out.(wire.AskResult)
-	if !ok {
-		return out, nil
+		return res, err
 	}
 	name := llm.ResolvePersona(res.Persona).Name
 	path, err := s.writeAnswer(ctx, a, res)
 	if err != nil {
 		s.log.Warn("answer document not written", "err", err)
 		s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, ""))
-		return out, nil
+		return res, nil
 	}
 	if s.showDocumentSupported() && s.showDocument(ctx, pathURI(path)) {
-		return out, nil
+		return res, nil
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))
-	return out, nil
+	return res, nil
 }

@@ -34,15 +34,15 @@ func (c *clientConfig) setChanged(cs clientSettings) {
 	c.mu.Unlock()
 }
 
+// didChangeConfigurationParams keep the settings as JSON: settings.go
+// reads them leniently, dropping what does not decode.
+type didChangeConfigurationParams struct {
+	Settings json.RawMessage `json:"settings"`
+}
+
 // didChangeConfiguration takes the client's quire settings; they apply
 // from the next ask on.
-func (s *Server) didChangeConfiguration(_ context.Context, params json.RawMessage) error {
-	var p struct {
-		Settings json.RawMessage `json:"settings"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return err
-	}
+func (s *Server) didChangeConfiguration(_ context.Context, p didChangeConfigurationParams) error {
 	s.clientCfg.setChanged(parseClientSettings(p.Settings))
 	return nil
 }

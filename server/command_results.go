@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // "Peek prompt", "Look up <Name>" and "Where is this established?" are
@@ -48,18 +49,14 @@ func (s *Server) showDoc(ctx context.Context, path, msg string) {
 
 // quireLookupCommand is quire.lookup as a command: the best entry opened,
 // or named with its summary and file.
-func (s *Server) quireLookupCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	out, err := s.quireLookup(ctx, params)
+func (s *Server) quireLookupCommand(ctx context.Context, a wire.LookupParams) (queryResult, error) {
+	res, err := s.quireLookup(ctx, a)
 	if err != nil {
-		return out, err
-	}
-	res, ok := out.(queryResult)
-	if !ok {
-		return out, nil
+		return res, err
 	}
 	if len(res.Results) == 0 {
 		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("No codex entry matches %q.", res.Query))
-		return out, nil
+		return res, nil
 	}
 	e := res.Results[0]
 	path := filepath.Join(e.ProjectPath, filepath.FromSlash(e.RelativePath))
@@ -70,7 +67,7 @@ func (s *Server) quireLookupCommand(ctx context.Context, params json.RawMessage)
 	}
 	fmt.Fprintf(&msg, "\n\n%s", path)
 	s.showDoc(ctx, path, msg.String())
-	return out, nil
+	return res, nil
 }
 
 // explicatePreview bounds the passages an explicate message quotes.
@@ -78,18 +75,14 @@ const explicatePreview = 3
 
 // quireExplicateCommand is quire.explicate as a command: the passages
 // that support the quote, as a document.
-func (s *Server) quireExplicateCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	out, err := s.quireExplicate(ctx, params)
+func (s *Server) quireExplicateCommand(ctx context.Context, a wire.ExplicateParams) (explicateResult, error) {
+	res, err := s.quireExplicate(ctx, a)
 	if err != nil {
-		return out, err
-	}
-	res, ok := out.(explicateResult)
-	if !ok {
-		return out, nil
+		return res, err
 	}
 	if len(res.Passages) == 0 {
 		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("No passage of the manuscript establishes %q.", foldPreview(res.Quote, 80)))
-		return out, nil
+		return res, nil
 	}
 	var doc, msg strings.Builder
 	fmt.Fprintf(&doc, "# Where is this established?\n\n")
@@ -121,11 +114,11 @@ func (s *Server) quireExplicateCommand(ctx context.Context, params json.RawMessa
 	if err != nil {
 		s.log.Warn("explication document not written", "err", err)
 		s.showMessage(ctx, protocol.MessageTypeInfo, msg.String())
-		return out, nil
+		return res, nil
 	}
 	fmt.Fprintf(&msg, "\n\nAll passages: %s", path)
 	s.showDoc(ctx, path, msg.String())
-	return out, nil
+	return res, nil
 }
 
 // locationURI is a link to a location's line, in the form editors follow

@@ -102,28 +102,24 @@ func (s *Server) missingEntryName(ctx context.Context, uri protocol.DocumentURI,
 
 // quireCreateEntry writes a new entry through the editor and tells the
 // writer what happened: created (and where), already there, or refused.
-func (s *Server) quireCreateEntry(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[createEntryArgs](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireCreateEntry(ctx context.Context, a createEntryArgs) (createEntryResult, error) {
 	a.Name = strings.TrimSpace(a.Name)
 	if a.Name == "" || strings.ContainsAny(a.Name, "\r\n") || len(a.Name) > 200 {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "an entry's name is one short line of text")
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "an entry's name is one short line of text")
 	}
 	if !a.Type.Builtin() {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%q is not an entry type; the types are %v", a.Type, codex.Types))
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%q is not an entry type; the types are %v", a.Type, codex.Types))
 	}
 	file, ok := uriPath(a.URI)
 	if !ok {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fix needs the file: URI of a document in the book")
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fix needs the file: URI of a document in the book")
 	}
 	proj, _, ok := s.projectFor(file)
 	if !ok {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "this document is not part of a quire book")
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "this document is not part of a quire book")
 	}
 	if err := s.ready(ctx, proj); err != nil {
-		return nil, err
+		return createEntryResult{}, err
 	}
 	cat := proj.catalog()
 	rel := path.Join(entryFolder(cat, a.Type), slug(a.Name)+".md")

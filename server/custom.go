@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 
@@ -47,54 +46,33 @@ func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*project, er
 	return proj, nil
 }
 
-// optionalProject is the project of params {uri?}, which may be absent:
-// then the first workspace folder's.
-func (s *Server) optionalProject(ctx context.Context, params json.RawMessage) (*project, error) {
-	var a wire.BookParams
-	if len(params) > 0 && string(params) != "null" {
-		var err error
-		if a, err = decode[wire.BookParams](params); err != nil {
-			return nil, err
-		}
-	}
-	return s.projectOf(ctx, a)
-}
-
 type queryResult struct {
 	Query   string         `json:"query"`
 	Type    codex.Type     `json:"type,omitempty"`
 	Results []codex.Result `json:"results"`
 }
 
-func (s *Server) quireLookup(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.LookupParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireLookup(ctx context.Context, a wire.LookupParams) (queryResult, error) {
 	if a.Name == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "name is required")
+		return queryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "name is required")
 	}
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return nil, err
+		return queryResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
 	return queryResult{Query: a.Name, Type: t, Results: orEmpty(proj.store.Lookup(a.Name, t))}, nil
 }
 
-func (s *Server) quireSearch(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.SearchParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireSearch(ctx context.Context, a wire.SearchParams) (queryResult, error) {
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return nil, err
+		return queryResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
 	results, err := proj.store.Search(ctx, a.Query, codex.SearchOptions{Type: t, Tags: a.Tags, Status: a.Status})
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return queryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
 	return queryResult{Query: a.Query, Type: t, Results: orEmpty(results)}, nil
 }
@@ -105,14 +83,10 @@ type listResult struct {
 	Entries []codex.Result `json:"entries"`
 }
 
-func (s *Server) quireList(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.ListParams](params)
-	if err != nil && len(params) > 0 && string(params) != "null" {
-		return nil, err
-	}
+func (s *Server) quireList(ctx context.Context, a wire.ListParams) (listResult, error) {
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return nil, err
+		return listResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
 	results := orEmpty(proj.store.List(t))
@@ -122,11 +96,7 @@ func (s *Server) quireList(ctx context.Context, params json.RawMessage) (any, er
 // quireManuscriptContext reads manuscript units as the advisor's
 // get_manuscript_context does; "current" is the document in uri, and
 // "selection" the last captured selection.
-func (s *Server) quireManuscriptContext(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.ContextParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireManuscriptContext(ctx context.Context, a wire.ContextParams) (*manuscript.Context, error) {
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
 		return nil, err
@@ -161,14 +131,10 @@ type capturedSelection struct {
 
 // quireCaptureSelection records the writer's selection for the next
 // advisor turn and returns its metadata; the text stays in the server.
-func (s *Server) quireCaptureSelection(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.CaptureParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireCaptureSelection(ctx context.Context, a wire.CaptureParams) (manuscript.SelectionMeta, error) {
 	c, err := s.capture(ctx, a)
 	if err != nil {
-		return nil, err
+		return manuscript.SelectionMeta{}, err
 	}
 	s.mu.Lock()
 	s.selection = c

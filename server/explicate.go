@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"sync"
@@ -116,21 +115,17 @@ type explicatePassage struct {
 // quireExplicate finds the manuscript passages that support a quoted
 // sentence of the codex. The paragraph index is brought up to date with
 // the manuscript (the editor's open text included) first.
-func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.ExplicateParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireExplicate(ctx context.Context, a wire.ExplicateParams) (explicateResult, error) {
 	if a.Quote == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quote is required")
+		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quote is required")
 	}
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return nil, err
+		return explicateResult{}, err
 	}
 	idx, err := proj.passages.open(ctx, proj, s.opts)
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "open the passage index: "+err.Error())
+		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "open the passage index: "+err.Error())
 	}
 	snap := proj.ms.Snapshot()
 	_, err = idx.Sync(ctx, snap.Units())
@@ -141,11 +136,11 @@ func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (an
 		}
 	}
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "index the manuscript: "+err.Error())
+		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "index the manuscript: "+err.Error())
 	}
 	ex, err := idx.Explicate(ctx, a.Quote, manuscript.ExplicateOptions{Limit: a.Limit, Catalog: proj.store.Catalog()})
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
 	out := explicateResult{Explication: ex, Passages: make([]explicatePassage, len(ex.Passages))}
 	for i, ps := range ex.Passages {

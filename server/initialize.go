@@ -13,11 +13,7 @@ import (
 // serverInfo names quire to the client.
 var serverInfo = &protocol.ServerInfo{Name: "quire", Version: "0.1"}
 
-func (s *Server) initialize(params json.RawMessage) (any, error) {
-	p, err := decode[protocol.InitializeParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) initialize(_ context.Context, p protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	var roots []string
 	for _, f := range p.WorkspaceFolders {
 		if dir, ok := uriPath(protocol.DocumentURI(f.URI)); ok {
@@ -64,7 +60,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 // initialized opens the workspace's projects in the background; features
 // answer as soon as their project is ready. Each is the book that holds
 // a workspace root (book_root.go).
-func (s *Server) initialized(context.Context, json.RawMessage) error {
+func (s *Server) initialized(context.Context) error {
 	s.mu.Lock()
 	roots := s.roots
 	// A client that says initialized twice gets its projects once.

@@ -14,11 +14,7 @@ import (
 )
 
 // quirePeekPrompt is the body quire.ask would send first; nothing is sent.
-func (s *Server) quirePeekPrompt(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.AskParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quirePeekPrompt(ctx context.Context, a wire.AskParams) (json.RawMessage, error) {
 	t, err := s.prepareAsk(ctx, a, false)
 	if err != nil {
 		return nil, err
@@ -32,17 +28,15 @@ func (s *Server) quirePeekPrompt(ctx context.Context, params json.RawMessage) (a
 
 // quirePeekPromptCommand is quire.peekPrompt as a command: the request
 // that quire.ask would send, written as a document.
-func (s *Server) quirePeekPromptCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	out, err := s.quirePeekPrompt(ctx, params)
+func (s *Server) quirePeekPromptCommand(ctx context.Context, a wire.AskParams) (json.RawMessage, error) {
+	body, err := s.quirePeekPrompt(ctx, a)
 	if err != nil {
-		return out, err
+		return body, err
 	}
-	a, _ := decode[wire.AskParams](params)
 	persona := llm.ResolvePersona(a.Persona)
 	if a.Persona == "" {
 		persona = llm.ResolvePersona(s.clientCfg.settings().Persona)
 	}
-	body, _ := out.(json.RawMessage)
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, body, "", "  ") != nil {
 		pretty.Reset()
@@ -53,8 +47,8 @@ func (s *Server) quirePeekPromptCommand(ctx context.Context, params json.RawMess
 	if err != nil {
 		s.log.Warn("prompt document not written", "err", err)
 		s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire could not write the prompt for the %s: %v", persona.Name, err))
-		return out, nil
+		return body, nil
 	}
 	s.showDoc(ctx, path, fmt.Sprintf("The request quire would send to the %s (nothing was sent) is in %s", persona.Name, path))
-	return out, nil
+	return body, nil
 }

@@ -166,14 +166,14 @@ func (c *cancellable) cancel(key string) {
 	}
 }
 
+// workDoneProgressCancelParams keep the token as JSON: a string or a
+// number, compared by its compact text.
+type workDoneProgressCancelParams struct {
+	Token json.RawMessage `json:"token"`
+}
+
 // workDoneProgressCancel cancels the work reporting to the token.
-func (s *Server) workDoneProgressCancel(_ context.Context, params json.RawMessage) error {
-	var p struct {
-		Token json.RawMessage `json:"token"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return err
-	}
+func (s *Server) workDoneProgressCancel(_ context.Context, p workDoneProgressCancelParams) error {
 	s.running.cancel(tokenKey(p.Token))
 	return nil
 }

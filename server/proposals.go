@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -21,10 +20,10 @@ import (
 // advisor never writes.
 
 // quireProposals lists the project's proposals, newest first.
-func (s *Server) quireProposals(ctx context.Context, params json.RawMessage) (any, error) {
-	proj, err := s.optionalProject(ctx, params)
+func (s *Server) quireProposals(ctx context.Context, a wire.BookParams) (wire.ProposalsResult, error) {
+	proj, err := s.projectOf(ctx, a)
 	if err != nil {
-		return nil, err
+		return wire.ProposalsResult{}, err
 	}
 	out := wire.ProposalsResult{Proposals: []wire.Proposal{}}
 	for _, p := range proj.proposals.List() {
@@ -53,20 +52,16 @@ func (s *Server) summarize(proj *project, p llm.Proposal) wire.Proposal {
 }
 
 // quireDiscardProposal drops a proposal the writer does not want.
-func (s *Server) quireDiscardProposal(ctx context.Context, params json.RawMessage) (any, error) {
-	proj, p, err := s.proposalOf(ctx, params)
+func (s *Server) quireDiscardProposal(ctx context.Context, a wire.ProposalParams) (wire.DiscardResult, error) {
+	proj, p, err := s.proposalOf(ctx, a)
 	if err != nil {
-		return nil, err
+		return wire.DiscardResult{}, err
 	}
 	return wire.DiscardResult{ID: p.ID, Discarded: proj.proposals.Discard(p.ID)}, nil
 }
 
-// proposalOf is the proposal the params {id, uri?} name.
-func (s *Server) proposalOf(ctx context.Context, params json.RawMessage) (*project, llm.Proposal, error) {
-	a, err := decode[wire.ProposalParams](params)
-	if err != nil {
-		return nil, llm.Proposal{}, err
-	}
+// proposalOf is the proposal a names: by id, in the book of uri if given.
+func (s *Server) proposalOf(ctx context.Context, a wire.ProposalParams) (*project, llm.Proposal, error) {
 	if a.ID == "" {
 		return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
 	}
@@ -101,14 +96,14 @@ func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*proj
 
 // quireApplyProposal is quire/applyProposal, the plugins' request: they
 // show the outcome in their own views, so the server sends no message.
-func (s *Server) quireApplyProposal(ctx context.Context, params json.RawMessage) (any, error) {
-	return s.applyProposal(ctx, params, false)
+func (s *Server) quireApplyProposal(ctx context.Context, a wire.ProposalParams) (wire.ApplyResult, error) {
+	return s.applyProposal(ctx, a, false)
 }
 
 // quireApplyProposalCommand is quire.applyProposal run from a code action,
 // as Helix and eglot do: the writer learns the outcome from a message.
-func (s *Server) quireApplyProposalCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	return s.applyProposal(ctx, params, true)
+func (s *Server) quireApplyProposalCommand(ctx context.Context, a wire.ProposalParams) (wire.ApplyResult, error) {
+	return s.applyProposal(ctx, a, true)
 }
 
 // applyProposal asks the client to apply a proposal as a versioned
@@ -116,28 +111,28 @@ func (s *Server) quireApplyProposalCommand(ctx context.Context, params json.RawM
 // and refuses it when an open document moved on. A proposal whose files
 // changed since it was made is refused here, before anything is sent.
 // announce tells the outcome as a message too.
-func (s *Server) applyProposal(ctx context.Context, params json.RawMessage, announce bool) (any, error) {
-	proj, p, err := s.proposalOf(ctx, params)
+func (s *Server) applyProposal(ctx context.Context, a wire.ProposalParams, announce bool) (wire.ApplyResult, error) {
+	proj, p, err := s.proposalOf(ctx, a)
 	if err != nil {
-		return nil, err
+		return wire.ApplyResult{}, err
 	}
 	if !p.Applied.IsZero() {
-		return nil, s.outcome(ctx, announce, protocol.MessageTypeInfo, jsonrpc2.InvalidRequest, fmt.Sprintf("The %s was already applied.", proposalTitle(p)))
+		return wire.ApplyResult{}, s.outcome(ctx, announce, protocol.MessageTypeInfo, jsonrpc2.InvalidRequest, fmt.Sprintf("The %s was already applied.", proposalTitle(p)))
 	}
 	edit, err := s.proposalWorkspaceEdit(proj, p)
 	var stale *staleError
 	if errors.As(err, &stale) {
-		return nil, s.outcome(ctx, announce, protocol.MessageTypeWarning, jsonrpc2.InvalidRequest,
+		return wire.ApplyResult{}, s.outcome(ctx, announce, protocol.MessageTypeWarning, jsonrpc2.InvalidRequest,
 			fmt.Sprintf("Not applied: %s changed since the %s was made (%s). Ask again for a proposal made from its text now.", stale.path, proposalTitle(p), stale.what))
 	}
 	if err != nil {
-		return nil, err
+		return wire.ApplyResult{}, err
 	}
 	label := fmt.Sprintf("quire: %s %s", p.Kind, p.Name)
 	res, err := s.applyEdit(ctx, label, edit)
 	if err != nil {
 		s.log.Warn("workspace/applyEdit failed", "err", err)
-		return nil, s.outcome(ctx, announce, protocol.MessageTypeError, jsonrpc2.InternalError,
+		return wire.ApplyResult{}, s.outcome(ctx, announce, protocol.MessageTypeError, jsonrpc2.InternalError,
 			fmt.Sprintf("The editor could not apply the %s to %s. Try again, or copy the change from the proposal by hand.", proposalTitle(p), proposalFiles(p)))
 	}
 	typ, msg := protocol.MessageTypeInfo, fmt.Sprintf("Applied the %s to %s: review and save.", proposalTitle(p), proposalFiles(p))
@@ -195,13 +190,9 @@ func (e *staleError) Unwrap() error { return e.err }
 // changes the passage establishes, and the result carries each proposal
 // in full, diff included, ready to apply with quire.applyProposal.
 
-func (s *Server) quirePropose(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.AskParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quirePropose(ctx context.Context, a wire.AskParams) (wire.ProposeResult, error) {
 	if a.Range == nil || a.URI == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quire.propose needs uri and range: the passage to propose from")
+		return wire.ProposeResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quire.propose needs uri and range: the passage to propose from")
 	}
 	if a.Persona == "" {
 		a.Persona = "continuity-editor"
@@ -209,18 +200,13 @@ func (s *Server) quirePropose(ctx context.Context, params json.RawMessage) (any,
 	if a.Message == "" {
 		a.Message = proposeMessage
 	}
-	raw, err := json.Marshal(a)
+	res, err := s.quireAsk(ctx, a)
 	if err != nil {
-		return nil, err
+		return wire.ProposeResult{}, err
 	}
-	out, err := s.quireAsk(ctx, raw)
-	if err != nil {
-		return nil, err
-	}
-	res := out.(wire.AskResult)
 	proj, err := s.projectOf(ctx, wire.BookParams{URI: a.URI})
 	if err != nil {
-		return nil, err
+		return wire.ProposeResult{}, err
 	}
 	details := []wire.Proposal{}
 	for _, id := range res.Proposals {
