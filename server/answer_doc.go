@@ -10,9 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"go.lsp.dev/protocol"
-
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -33,19 +30,6 @@ var proposalMarker = regexp.MustCompile(`<!-- quire-proposal: (p-[0-9a-f]+) -->`
 
 func (s *Server) answersDir() (string, error) { return s.cacheSubdir("answers") }
 
-// cacheSubdir is the folder kind in quire's user cache folder (in
-// Options.CacheDir when set).
-func (s *Server) cacheSubdir(kind string) (string, error) {
-	if s.opts.CacheDir != "" {
-		return filepath.Join(s.opts.CacheDir, kind), nil
-	}
-	dir, err := codex.CacheDirFor("")
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(filepath.Dir(dir), kind), nil
-}
-
 // inAnswers reports whether path is an answer document.
 func (s *Server) inAnswers(path string) bool {
 	dir, err := s.answersDir()
@@ -56,18 +40,6 @@ func (s *Server) inAnswers(path string) bool {
 	return err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel)
 }
 
-func (s *Server) showDocumentSupported() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.client.Window != nil && s.client.Window.ShowDocument != nil && s.client.Window.ShowDocument.Support
-}
-
-func (s *Server) workDoneProgressSupported() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.client.Window != nil && s.client.Window.WorkDoneProgress
-}
-
 // personaName is the name of the persona an ask with persona id goes to:
 // the client's configured one when id is empty.
 func (s *Server) personaName(id string) string {
@@ -75,20 +47,6 @@ func (s *Server) personaName(id string) string {
 		id = s.clientCfg.settings().Persona
 	}
 	return llm.ResolvePersona(id).Name
-}
-
-// showDocument asks the client to open uri and reports whether it did.
-func (s *Server) showDocument(ctx context.Context, uri protocol.DocumentURI) bool {
-	callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	var shown struct {
-		Success bool `json:"success"`
-	}
-	if _, err := s.conn.Call(callCtx, "window/showDocument", map[string]any{"uri": uri, "takeFocus": true}, &shown); err != nil || !shown.Success {
-		s.log.Debug("document not shown", "err", err)
-		return false
-	}
-	return true
 }
 
 // answerPreview bounds the start of an answer a message quotes.

@@ -52,28 +52,3 @@ func (s *Server) executeCommand(ctx context.Context, p executeParams) (any, erro
 	}
 	return nil, nil
 }
-
-// toldError is a failure the writer was already shown in a message; a
-// command failing with it sends no second one. A request still answers
-// with the error it wraps.
-type toldError struct{ err *jsonrpc2.Error }
-
-func (e *toldError) Error() string { return e.err.Error() }
-func (e *toldError) Unwrap() error { return e.err }
-
-// outcome is the error a refused request answers with; when announce is
-// set (a command), the writer is told msg as a message too.
-func (s *Server) outcome(ctx context.Context, announce bool, typ protocol.MessageType, code jsonrpc2.Code, msg string) error {
-	if announce {
-		return s.tell(ctx, typ, code, msg)
-	}
-	return jsonrpc2.NewError(code, msg)
-}
-
-// tell shows the writer msg as a message of type typ and returns the
-// error a request answers with (code), which a command does not show
-// again.
-func (s *Server) tell(ctx context.Context, typ protocol.MessageType, code jsonrpc2.Code, msg string) error {
-	s.showMessage(ctx, typ, msg)
-	return &toldError{err: jsonrpc2.NewError(code, msg)}
-}

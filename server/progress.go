@@ -55,10 +55,7 @@ func (s *Server) startProgress(ctx context.Context, kind string, clientToken jso
 	if k := tokenKey(clientToken); k != "" && k != "null" {
 		p.token, p.key = json.RawMessage(k), k
 	} else {
-		s.mu.Lock()
-		supported := s.client.Window != nil && s.client.Window.WorkDoneProgress
-		s.mu.Unlock()
-		if !supported {
+		if !s.workDoneProgressSupported() {
 			return p
 		}
 		tok := s.progressToken(kind)
@@ -178,9 +175,8 @@ func (s *Server) workDoneProgressCancel(_ context.Context, p workDoneProgressCan
 	return nil
 }
 
-// showMessage tells the writer something the editor should pop up.
-func (s *Server) showMessage(ctx context.Context, typ protocol.MessageType, message string) {
-	if err := s.conn.Notify(ctx, protocol.MethodWindowShowMessage, protocol.ShowMessageParams{Type: typ, Message: message}); err != nil {
-		s.log.Debug("message not sent", "err", err)
-	}
+func (s *Server) workDoneProgressSupported() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client.Window != nil && s.client.Window.WorkDoneProgress
 }
