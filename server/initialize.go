@@ -13,7 +13,14 @@ import (
 // serverInfo names quire to the client.
 var serverInfo = &protocol.ServerInfo{Name: "quire", Version: "0.1"}
 
-func (s *Server) initialize(_ context.Context, p protocol.InitializeParams) (*protocol.InitializeResult, error) {
+// initializeParams keep initializationOptions as JSON: settings.go reads
+// the client's settings leniently, dropping what does not decode.
+type initializeParams struct {
+	protocol.InitializeParams
+	InitializationOptions json.RawMessage `json:"initializationOptions,omitempty"`
+}
+
+func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.InitializeResult, error) {
 	var roots []string
 	for _, f := range p.WorkspaceFolders {
 		if dir, ok := uriPath(protocol.DocumentURI(f.URI)); ok {
@@ -27,10 +34,8 @@ func (s *Server) initialize(_ context.Context, p protocol.InitializeParams) (*pr
 			roots = append(roots, p.RootPath)
 		}
 	}
-	if p.InitializationOptions != nil {
-		if raw, err := json.Marshal(p.InitializationOptions); err == nil {
-			s.clientCfg.setInitial(parseClientSettings(raw))
-		}
+	if raw := p.InitializationOptions; len(raw) > 0 && string(raw) != "null" {
+		s.clientCfg.setInitial(parseClientSettings(raw))
 	}
 	s.mu.Lock()
 	s.state = stateInitialized

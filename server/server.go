@@ -394,7 +394,7 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		protocol.MethodWorkspaceDidChangeConfiguration: note(unmarshal[didChangeConfigurationParams], s.didChangeConfiguration),
 		protocol.MethodWorkDoneProgressCancel:          note(unmarshal[workDoneProgressCancelParams], s.workDoneProgressCancel),
 	}
-	// Commands that show their outcome to the writer (command_results.go,
+	// Commands that show their outcome to the writer (canon.go, explicate.go,
 	// ask.go, peek_prompt.go, proposals.go) differ from their requests;
 	// the others are the requests themselves.
 	commands = map[string]requestHandler{
