@@ -162,24 +162,6 @@ func pruneAnswers(dir string) {
 	}
 }
 
-// proposalActions offers to apply or discard each pending proposal in ids.
-func (s *Server) proposalActions(ctx context.Context, ids []string) []codeAction {
-	var out []codeAction
-	for _, id := range ids {
-		_, p, err := s.findProposal(ctx, wire.ProposalParams{ID: id})
-		if err != nil || !p.Applied.IsZero() {
-			continue
-		}
-		apply := fmt.Sprintf("Apply proposal: %s %s (%s)", p.Kind, p.Name, p.ChangeSummary)
-		discard := fmt.Sprintf("Discard proposal: %s %s (%s)", p.Kind, p.Name, p.ChangeSummary)
-		arg := []any{wire.ProposalParams{ID: p.ID}}
-		out = append(out,
-			codeAction{Title: apply, Command: &actionCommand{Title: apply, Command: wire.CommandApplyProposal, Arguments: arg}},
-			codeAction{Title: discard, Command: &actionCommand{Title: discard, Command: wire.CommandDiscardProposal, Arguments: arg}})
-	}
-	return out
-}
-
 // answerActions are the code actions of an answer document: its proposals.
 func (s *Server) answerActions(ctx context.Context, path string) []codeAction {
 	text := ""
@@ -193,21 +175,4 @@ func (s *Server) answerActions(ctx context.Context, path string) []codeAction {
 		ids = append(ids, m[1])
 	}
 	return s.proposalActions(ctx, ids)
-}
-
-// pendingFor lists the pending proposals that edit rel in proj.
-func (proj *project) pendingFor(rel string) []string {
-	var ids []string
-	for _, p := range proj.proposals.List() {
-		if !p.Applied.IsZero() {
-			continue
-		}
-		for _, e := range p.Edits {
-			if e.Path == rel {
-				ids = append(ids, p.ID)
-				break
-			}
-		}
-	}
-	return ids
 }
