@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -111,8 +110,8 @@ func actionName(a llm.PreparedAction) string {
 }
 
 // quireActions lists the book's advisor actions, for plugins.
-func (s *Server) quireActions(ctx context.Context, params json.RawMessage) (any, error) {
-	proj, err := s.optionalProject(ctx, params)
+func (s *Server) quireActions(ctx context.Context, a wire.BookParams) ([]wire.AdvisorAction, error) {
+	proj, err := s.projectOf(ctx, a)
 	if err != nil {
 		return nil, err
 	}

@@ -324,7 +324,7 @@ func TestConversationHistoryIsSent(t *testing.T) {
 }
 
 func TestConversationHistoryIsBounded(t *testing.T) {
-	var a advisor
+	var a conversations
 	id, _, err := a.conversation("", nil, "p")
 	require.NoError(t, err)
 	for range 10 {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,9 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"go.lsp.dev/protocol"
-
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -34,19 +30,6 @@ var proposalMarker = regexp.MustCompile(`<!-- quire-proposal: (p-[0-9a-f]+) -->`
 
 func (s *Server) answersDir() (string, error) { return s.cacheSubdir("answers") }
 
-// cacheSubdir is the folder kind in quire's user cache folder (in
-// Options.CacheDir when set).
-func (s *Server) cacheSubdir(kind string) (string, error) {
-	if s.opts.CacheDir != "" {
-		return filepath.Join(s.opts.CacheDir, kind), nil
-	}
-	dir, err := codex.CacheDirFor("")
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(filepath.Dir(dir), kind), nil
-}
-
 // inAnswers reports whether path is an answer document.
 func (s *Server) inAnswers(path string) bool {
 	dir, err := s.answersDir()
@@ -57,74 +40,13 @@ func (s *Server) inAnswers(path string) bool {
 	return err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel)
 }
 
-func (s *Server) showDocumentSupported() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.client.Window != nil && s.client.Window.ShowDocument != nil && s.client.Window.ShowDocument.Support
-}
-
-func (s *Server) workDoneProgressSupported() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.client.Window != nil && s.client.Window.WorkDoneProgress
-}
-
-// quireAskCommand is quire.ask run as a command, from an editor that
-// shows neither its result nor, often, its progress. The answer is always
-// written as a document: opened when the client can open one, else told
-// in a message that gives its start and the document's path. Without
-// work-done progress the writer is also told that the ask started.
-func (s *Server) quireAskCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.AskParams](params)
-	if err != nil {
-		return nil, err
-	}
-	if k := tokenKey(a.WorkDoneToken); (k == "" || k == "null") && !s.workDoneProgressSupported() {
-		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Asking the %s…", s.personaName(a.Persona)))
-	}
-	out, err := s.quireAsk(ctx, params)
-	if err != nil {
-		return out, err
-	}
-	res, ok := out.(wire.AskResult)
-	if !ok {
-		return out, nil
-	}
-	name := llm.ResolvePersona(res.Persona).Name
-	path, err := s.writeAnswer(ctx, a, res)
-	if err != nil {
-		s.log.Warn("answer document not written", "err", err)
-		s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, ""))
-		return out, nil
-	}
-	if s.showDocumentSupported() && s.showDocument(ctx, pathURI(path)) {
-		return out, nil
-	}
-	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))
-	return out, nil
-}
-
 // personaName is the name of the persona an ask with persona id goes to:
 // the client's configured one when id is empty.
 func (s *Server) personaName(id string) string {
 	if id == "" {
-		id = s.adv.settings().Persona
+		id = s.clientCfg.settings().Persona
 	}
 	return llm.ResolvePersona(id).Name
-}
-
-// showDocument asks the client to open uri and reports whether it did.
-func (s *Server) showDocument(ctx context.Context, uri protocol.DocumentURI) bool {
-	callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	var shown struct {
-		Success bool `json:"success"`
-	}
-	if _, err := s.conn.Call(callCtx, "window/showDocument", map[string]any{"uri": uri, "takeFocus": true}, &shown); err != nil || !shown.Success {
-		s.log.Debug("document not shown", "err", err)
-		return false
-	}
-	return true
 }
 
 // answerPreview bounds the start of an answer a message quotes.
@@ -240,24 +162,6 @@ func pruneAnswers(dir string) {
 	}
 }
 
-// proposalActions offers to apply or discard each pending proposal in ids.
-func (s *Server) proposalActions(ctx context.Context, ids []string) []codeAction {
-	var out []codeAction
-	for _, id := range ids {
-		_, p, err := s.findProposal(ctx, wire.ProposalParams{ID: id})
-		if err != nil || !p.Applied.IsZero() {
-			continue
-		}
-		apply := fmt.Sprintf("Apply proposal: %s %s (%s)", p.Kind, p.Name, p.ChangeSummary)
-		discard := fmt.Sprintf("Discard proposal: %s %s (%s)", p.Kind, p.Name, p.ChangeSummary)
-		arg := []any{map[string]string{"id": p.ID}}
-		out = append(out,
-			codeAction{Title: apply, Command: &actionCommand{Title: apply, Command: wire.CommandApplyProposal, Arguments: arg}},
-			codeAction{Title: discard, Command: &actionCommand{Title: discard, Command: wire.CommandDiscardProposal, Arguments: arg}})
-	}
-	return out
-}
-
 // answerActions are the code actions of an answer document: its proposals.
 func (s *Server) answerActions(ctx context.Context, path string) []codeAction {
 	text := ""
@@ -271,21 +175,4 @@ func (s *Server) answerActions(ctx context.Context, path string) []codeAction {
 		ids = append(ids, m[1])
 	}
 	return s.proposalActions(ctx, ids)
-}
-
-// pendingFor lists the pending proposals that edit rel in proj.
-func (proj *project) pendingFor(rel string) []string {
-	var ids []string
-	for _, p := range proj.proposals.List() {
-		if !p.Applied.IsZero() {
-			continue
-		}
-		for _, e := range p.Edits {
-			if e.Path == rel {
-				ids = append(ids, p.ID)
-				break
-			}
-		}
-	}
-	return ids
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -21,7 +20,7 @@ type codeAction struct {
 	Kind        protocol.CodeActionKind `json:"kind,omitempty"`
 	Diagnostics []protocol.Diagnostic   `json:"diagnostics,omitempty"`
 	IsPreferred bool                    `json:"isPreferred,omitempty"`
-	Edit        *fileWorkspaceEdit      `json:"edit,omitempty"`
+	Edit        *workspaceEdit          `json:"edit,omitempty"`
 	Command     *actionCommand          `json:"command,omitempty"`
 }
 
@@ -37,11 +36,7 @@ type actionCommand struct {
 // range, to create a codex entry for the name (create_entry.go). It then
 // offers the advisor's actions on the selection or at the cursor
 // (selectionActions).
-func (s *Server) codeAction(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.CodeActionParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([]codeAction, error) {
 	actions := []codeAction{}
 	file, ok := uriPath(p.TextDocument.URI)
 	if !ok {

@@ -9,32 +9,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-
-	"github.com/quire-ink/quire/server/wire"
 )
-
-// commands are the custom requests again as workspace/executeCommand
-// commands, for clients (Helix among them) that cannot send custom
-// methods. A command takes one argument: the request's params object.
-func (s *Server) commands() map[string]requestHandler {
-	cs := map[string]requestHandler{
-		wire.CommandLookup:            s.quireLookupCommand,
-		wire.CommandSearch:            s.quireSearch,
-		wire.CommandList:              s.quireList,
-		wire.CommandManuscriptContext: s.quireManuscriptContext,
-		wire.CommandCaptureSelection:  s.quireCaptureSelection,
-		wire.CommandReindex:           s.quireReindex,
-		wire.CommandStatus:            s.quireStatus,
-		wire.CommandActions:           s.quireActions,
-		wire.CommandCreateEntry:       s.quireCreateEntry,
-	}
-	for _, more := range []map[string]requestHandler{s.advisorCommands(), s.proposalCommands()} {
-		for name, h := range more {
-			cs[name] = h
-		}
-	}
-	return cs
-}
 
 // commandNames lists the commands for the initialize result.
 func (s *Server) commandNames() []string {
@@ -46,14 +21,15 @@ func (s *Server) commandNames() []string {
 	return names
 }
 
-func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[struct {
-		Command   string            `json:"command"`
-		Arguments []json.RawMessage `json:"arguments,omitempty"`
-	}](params)
-	if err != nil {
-		return nil, err
-	}
+// executeParams are workspace/executeCommand's. The argument stays JSON
+// until the command's entry in the table decodes it into its type.
+type executeParams struct {
+	Command   string            `json:"command"`
+	Arguments []json.RawMessage `json:"arguments,omitempty"`
+}
+
+// executeCommand runs a command of the table in server.go.
+func (s *Server) executeCommand(ctx context.Context, p executeParams) (any, error) {
 	h, ok := s.cmds[p.Command]
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q; quire's commands are %v", p.Command, s.commandNames()))
@@ -75,29 +51,4 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 		s.showMessage(ctx, protocol.MessageTypeError, err.Error())
 	}
 	return nil, nil
-}
-
-// toldError is a failure the writer was already shown in a message; a
-// command failing with it sends no second one. A request still answers
-// with the error it wraps.
-type toldError struct{ err *jsonrpc2.Error }
-
-func (e *toldError) Error() string { return e.err.Error() }
-func (e *toldError) Unwrap() error { return e.err }
-
-// outcome is the error a refused request answers with; when announce is
-// set (a command), the writer is told msg as a message too.
-func (s *Server) outcome(ctx context.Context, announce bool, typ protocol.MessageType, code jsonrpc2.Code, msg string) error {
-	if announce {
-		return s.tell(ctx, typ, code, msg)
-	}
-	return jsonrpc2.NewError(code, msg)
-}
-
-// tell shows the writer msg as a message of type typ and returns the
-// error a request answers with (code), which a command does not show
-// again.
-func (s *Server) tell(ctx context.Context, typ protocol.MessageType, code jsonrpc2.Code, msg string) error {
-	s.showMessage(ctx, typ, msg)
-	return &toldError{err: jsonrpc2.NewError(code, msg)}
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -18,11 +17,7 @@ const maxCompletionItems = 100
 // completion offers codex names inside an unclosed [[ on the current line.
 // An alias is offered under its own label but inserts the canonical name,
 // so links always name their entry.
-func (s *Server) completion(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.CompletionParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) completion(ctx context.Context, p protocol.CompletionParams) (*protocol.CompletionList, error) {
 	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
 	if err != nil || !ok {
 		return nil, err

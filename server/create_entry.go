@@ -8,7 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -38,26 +37,6 @@ type createEntryResult struct {
 	URI     protocol.DocumentURI `json:"uri"`
 	// Reason is why nothing was created, in the writer's words.
 	Reason string `json:"reason,omitempty"`
-}
-
-// The document-change shapes a create-file edit needs; protocol v0.12.0
-// types documentChanges as text edits only.
-type createFile struct {
-	Kind    string                      `json:"kind"`
-	URI     protocol.DocumentURI        `json:"uri"`
-	Options *protocol.CreateFileOptions `json:"options,omitempty"`
-}
-
-type newFileEdit struct {
-	TextDocument struct {
-		URI     protocol.DocumentURI `json:"uri"`
-		Version *int32               `json:"version"`
-	} `json:"textDocument"`
-	Edits []protocol.TextEdit `json:"edits"`
-}
-
-type fileWorkspaceEdit struct {
-	DocumentChanges []any `json:"documentChanges"`
 }
 
 // newEntryTypes are offered for a name without an entry: every type,
@@ -123,28 +102,24 @@ func (s *Server) missingEntryName(ctx context.Context, uri protocol.DocumentURI,
 
 // quireCreateEntry writes a new entry through the editor and tells the
 // writer what happened: created (and where), already there, or refused.
-func (s *Server) quireCreateEntry(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[createEntryArgs](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireCreateEntry(ctx context.Context, a createEntryArgs) (createEntryResult, error) {
 	a.Name = strings.TrimSpace(a.Name)
 	if a.Name == "" || strings.ContainsAny(a.Name, "\r\n") || len(a.Name) > 200 {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "an entry's name is one short line of text")
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "an entry's name is one short line of text")
 	}
 	if !a.Type.Builtin() {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%q is not an entry type; the types are %v", a.Type, codex.Types))
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%q is not an entry type; the types are %v", a.Type, codex.Types))
 	}
 	file, ok := uriPath(a.URI)
 	if !ok {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fix needs the file: URI of a document in the book")
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fix needs the file: URI of a document in the book")
 	}
 	proj, _, ok := s.projectFor(file)
 	if !ok {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "this document is not part of a quire book")
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "this document is not part of a quire book")
 	}
 	if err := s.ready(ctx, proj); err != nil {
-		return nil, err
+		return createEntryResult{}, err
 	}
 	cat := proj.catalog()
 	rel := path.Join(entryFolder(cat, a.Type), slug(a.Name)+".md")
@@ -213,23 +188,6 @@ func entryFolder(cat *codex.Catalog, t codex.Type) string {
 		}
 	}
 	return path.Join("codex", t.Plural())
-}
-
-// newFileEdit is the edit that makes a file with text: a create
-// operation and the text, for clients that support creating files; else
-// the text inserted into the (not yet existing) document, which eglot
-// and others open as a new buffer the writer saves.
-func (s *Server) newFileEdit(uri protocol.DocumentURI, text string) any {
-	s.mu.Lock()
-	ws := s.client.Workspace
-	s.mu.Unlock()
-	if ws != nil && ws.WorkspaceEdit != nil && slices.Contains(ws.WorkspaceEdit.ResourceOperations, "create") {
-		create := createFile{Kind: "create", URI: uri, Options: &protocol.CreateFileOptions{IgnoreIfExists: true}}
-		fill := newFileEdit{Edits: []protocol.TextEdit{{NewText: text}}}
-		fill.TextDocument.URI = uri
-		return fileWorkspaceEdit{DocumentChanges: []any{create, fill}}
-	}
-	return protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{uri: {{NewText: text}}}}
 }
 
 // entryTemplate is the start of a new entry: front matter the writer

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 
 	"go.lsp.dev/protocol"
@@ -12,11 +11,7 @@ import (
 
 // definition goes from a mention or [[link]] to the entry's file, at its
 // title heading.
-func (s *Server) definition(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.DefinitionParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) definition(ctx context.Context, p protocol.DefinitionParams) ([]protocol.Location, error) {
 	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
 	if err != nil || !ok {
 		return nil, err

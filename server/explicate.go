@@ -2,98 +2,18 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"path/filepath"
-	"sync"
+	"fmt"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
 )
 
-// passageIndex is a project's manuscript paragraph index, opened on the
-// first explicate (never while code actions are listed) and kept until
-// the project closes.
-type passageIndex struct {
-	mu     sync.Mutex
-	p      *manuscript.Passages
-	closed bool
-}
-
-// open returns the index, opening it beside the codex index in the
-// cache, or in memory when another quire process holds that folder.
-func (x *passageIndex) open(ctx context.Context, proj *project, opts Options) (*manuscript.Passages, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.closed {
-		return nil, errors.New("the project is closed")
-	}
-	if x.p != nil {
-		return x.p, nil
-	}
-	popts := manuscript.PassageOptions{}
-	var dir string
-	if opts.CacheDir != "" {
-		sum := sha256.Sum256([]byte(proj.real))
-		dir = filepath.Join(opts.CacheDir, hex.EncodeToString(sum[:6]), "manuscript")
-	} else if base, err := codex.CacheDirFor(proj.real); err == nil {
-		dir = filepath.Join(base, "manuscript")
-	}
-	var p *manuscript.Passages
-	err := codex.ErrIndexLocked
-	if dir != "" && !proj.inMemory.Load() {
-		p, err = manuscript.OpenPassages(ctx, dir, popts)
-	}
-	// Another process holding the folder, or a cache that fails (full,
-	// read-only, deleted), leaves this session's index in memory.
-	if err != nil && ctx.Err() == nil {
-		popts.InMemory = true
-		p, err = manuscript.OpenPassages(ctx, "", popts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	x.p = p
-	return p, nil
-}
-
-// toMemory replaces an index on disk whose writes failed by an empty one
-// in memory, which the caller fills with a Sync.
-func (x *passageIndex) toMemory(ctx context.Context, failed *manuscript.Passages) (*manuscript.Passages, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.closed {
-		return nil, errors.New("the project is closed")
-	}
-	if x.p != failed && x.p != nil {
-		return x.p, nil // another request replaced it already
-	}
-	_ = failed.Close()
-	p, err := manuscript.OpenPassages(ctx, "", manuscript.PassageOptions{InMemory: true})
-	if err != nil {
-		x.p = nil
-		return nil, err
-	}
-	x.p = p
-	return p, nil
-}
-
-// close releases the index; later opens fail.
-func (x *passageIndex) close() {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.closed = true
-	if x.p != nil {
-		_ = x.p.Close()
-		x.p = nil
-	}
-}
+// quire/explicate and quire.explicate: "Where is this established?", the
+// manuscript passages that support a sentence of the codex.
 
 // explicateResult is manuscript.Explication with places an editor can
 // open: the quote's source and each passage as a location.
@@ -116,21 +36,17 @@ type explicatePassage struct {
 // quireExplicate finds the manuscript passages that support a quoted
 // sentence of the codex. The paragraph index is brought up to date with
 // the manuscript (the editor's open text included) first.
-func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (any, error) {
-	a, err := decode[wire.ExplicateParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) quireExplicate(ctx context.Context, a wire.ExplicateParams) (explicateResult, error) {
 	if a.Quote == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quote is required")
+		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quote is required")
 	}
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return nil, err
+		return explicateResult{}, err
 	}
 	idx, err := proj.passages.open(ctx, proj, s.opts)
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "open the passage index: "+err.Error())
+		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "open the passage index: "+err.Error())
 	}
 	snap := proj.ms.Snapshot()
 	_, err = idx.Sync(ctx, snap.Units())
@@ -141,11 +57,11 @@ func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (an
 		}
 	}
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "index the manuscript: "+err.Error())
+		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "index the manuscript: "+err.Error())
 	}
 	ex, err := idx.Explicate(ctx, a.Quote, manuscript.ExplicateOptions{Limit: a.Limit, Catalog: proj.store.Catalog()})
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
 	out := explicateResult{Explication: ex, Passages: make([]explicatePassage, len(ex.Passages))}
 	for i, ps := range ex.Passages {
@@ -161,4 +77,61 @@ func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (an
 		}
 	}
 	return out, nil
+}
+
+// explicatePreview bounds the passages an explicate message quotes.
+const explicatePreview = 3
+
+// quireExplicateCommand is quire.explicate as a command: the passages
+// that support the quote, as a document.
+func (s *Server) quireExplicateCommand(ctx context.Context, a wire.ExplicateParams) (explicateResult, error) {
+	res, err := s.quireExplicate(ctx, a)
+	if err != nil {
+		return res, err
+	}
+	if len(res.Passages) == 0 {
+		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("No passage of the manuscript establishes %q.", foldPreview(res.Quote, 80)))
+		return res, nil
+	}
+	var doc, msg strings.Builder
+	fmt.Fprintf(&doc, "# Where is this established?\n\n")
+	for _, line := range strings.Split(strings.TrimSpace(res.Quote), "\n") {
+		fmt.Fprintf(&doc, "> %s\n", line)
+	}
+	fmt.Fprintf(&msg, "Where %q is established:", foldPreview(res.Quote, 80))
+	for i, p := range res.Passages {
+		place := p.Path
+		if p.Location != nil {
+			place = fmt.Sprintf("%s:%d", p.Path, p.Location.Range.Start.Line+1)
+		}
+		title := p.Title
+		if title == "" {
+			title = p.Path
+		}
+		fmt.Fprintf(&doc, "\n## %s\n\n", title)
+		if p.Location != nil {
+			fmt.Fprintf(&doc, "[%s](%s)\n\n", place, locationURI(*p.Location))
+		} else {
+			fmt.Fprintf(&doc, "%s\n\n", place)
+		}
+		fmt.Fprintf(&doc, "%s\n", strings.TrimSpace(p.Text))
+		if i < explicatePreview {
+			fmt.Fprintf(&msg, "\n\n%s: %s", place, foldPreview(p.Text, answerPreview))
+		}
+	}
+	path, err := s.writeCacheDoc("explications", "passages", ".md", doc.String())
+	if err != nil {
+		s.log.Warn("explication document not written", "err", err)
+		s.showMessage(ctx, protocol.MessageTypeInfo, msg.String())
+		return res, nil
+	}
+	fmt.Fprintf(&msg, "\n\nAll passages: %s", path)
+	s.showDoc(ctx, path, msg.String())
+	return res, nil
+}
+
+// locationURI is a link to a location's line, in the form editors follow
+// in Markdown (file:///…#L12).
+func locationURI(l protocol.Location) string {
+	return fmt.Sprintf("%s#L%d", l.URI, l.Range.Start.Line+1)
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -19,11 +18,7 @@ const (
 	hoverChapters     = 8
 )
 
-func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.HoverParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.Hover, error) {
 	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
 	if err != nil || !ok {
 		return nil, err

@@ -13,11 +13,14 @@ import (
 // serverInfo names quire to the client.
 var serverInfo = &protocol.ServerInfo{Name: "quire", Version: "0.1"}
 
-func (s *Server) initialize(params json.RawMessage) (any, error) {
-	p, err := decode[protocol.InitializeParams](params)
-	if err != nil {
-		return nil, err
-	}
+// initializeParams keep initializationOptions as JSON: settings.go reads
+// the client's settings leniently, dropping what does not decode.
+type initializeParams struct {
+	protocol.InitializeParams
+	InitializationOptions json.RawMessage `json:"initializationOptions,omitempty"`
+}
+
+func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.InitializeResult, error) {
 	var roots []string
 	for _, f := range p.WorkspaceFolders {
 		if dir, ok := uriPath(protocol.DocumentURI(f.URI)); ok {
@@ -31,10 +34,8 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 			roots = append(roots, p.RootPath)
 		}
 	}
-	if p.InitializationOptions != nil {
-		if raw, err := json.Marshal(p.InitializationOptions); err == nil {
-			s.adv.setInitial(parseClientSettings(raw))
-		}
+	if raw := p.InitializationOptions; len(raw) > 0 && string(raw) != "null" {
+		s.clientCfg.setInitial(parseClientSettings(raw))
 	}
 	s.mu.Lock()
 	s.state = stateInitialized
@@ -64,7 +65,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 // initialized opens the workspace's projects in the background; features
 // answer as soon as their project is ready. Each is the book that holds
 // a workspace root (book_root.go).
-func (s *Server) initialized(context.Context, json.RawMessage) error {
+func (s *Server) initialized(context.Context) error {
 	s.mu.Lock()
 	roots := s.roots
 	// A client that says initialized twice gets its projects once.
@@ -91,8 +92,8 @@ func (s *Server) loadProject(p *project) {
 	}
 	s.publishStatus(s.ctx, p)
 	// No "quire:" in the title: editors (Helix) put the server's name first.
-	prog := s.startProgress(s.ctx, s.progressToken("load"), "Reading "+filepath.Base(p.root))
-	p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.report(s.ctx, done, total) }, func() {
+	prog := s.startProgress(s.ctx, "load", nil, "Reading "+filepath.Base(p.root), false)
+	p.load(s.ctx, s.opts, s.log, func(done, total int) { prog.count(s.ctx, done, total) }, func() {
 		// Documents opened while the project loaded reach it before any
 		// request can see it ready; one opened from now on finds it
 		// ready and goes to it directly.

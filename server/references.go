@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"slices"
 
@@ -58,11 +57,7 @@ func (t *target) locations(occs []occurrence) []protocol.Location {
 
 // references lists every mention of the entry under the cursor, and with
 // includeDeclaration its name in the entry's front matter.
-func (s *Server) references(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.ReferenceParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) references(ctx context.Context, p protocol.ReferenceParams) ([]protocol.Location, error) {
 	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
 	if err != nil || !ok {
 		return []protocol.Location{}, err

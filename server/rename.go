@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -16,11 +15,7 @@ import (
 
 // prepareRename answers whether the cursor is on a name quire can rename:
 // a mention or link of a codex entry.
-func (s *Server) prepareRename(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.PrepareRenameParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) prepareRename(ctx context.Context, p protocol.PrepareRenameParams) (*prepareRenameResult, error) {
 	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
 	if err != nil || !ok {
 		return nil, err
@@ -29,10 +24,13 @@ func (s *Server) prepareRename(ctx context.Context, params json.RawMessage) (any
 	if !ok {
 		return nil, nil
 	}
-	return struct {
-		Range       protocol.Range `json:"range"`
-		Placeholder string         `json:"placeholder"`
-	}{t.lines.rangeOf(r.Start, r.End), e.Name}, nil
+	return &prepareRenameResult{t.lines.rangeOf(r.Start, r.End), e.Name}, nil
+}
+
+// prepareRenameResult is the range of the name and the name in full.
+type prepareRenameResult struct {
+	Range       protocol.Range `json:"range"`
+	Placeholder string         `json:"placeholder"`
 }
 
 // rename renames an entity: its `name:` and every mention of that name,
@@ -53,11 +51,7 @@ func (s *Server) prepareRename(ctx context.Context, params json.RawMessage) (any
 // of a name is ever dropped by this prompt; to drop one, edit `name:` in
 // the entry. A client that asks prepareRename is shown the whole name,
 // and what the writer types replaces it.
-func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.RenameParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspaceEdit, error) {
 	newName := strings.TrimSpace(p.NewName)
 	if newName == "" || strings.ContainsAny(newName, "\r\n") {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "a new name is one line of text")
@@ -115,7 +109,7 @@ func (s *Server) rename(ctx context.Context, params json.RawMessage) (any, error
 		msg += fmt.Sprintf(" Your editor showed the word %q, so only that word of the name changed.", word)
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, msg)
-	return &protocol.WorkspaceEdit{Changes: changes}, nil
+	return &workspaceEdit{Changes: changes}, nil
 }
 
 // clientPreparesRename reports whether the client said it asks

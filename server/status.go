@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -69,7 +68,7 @@ func (s *Server) publishStatus(ctx context.Context, p *project) {
 	}
 }
 
-func (s *Server) quireStatus(context.Context, json.RawMessage) (any, error) {
+func (s *Server) quireStatus(context.Context) (wire.StatusResult, error) {
 	s.mu.Lock()
 	projects := append([]*project(nil), s.projects...)
 	s.mu.Unlock()
@@ -82,18 +81,18 @@ func (s *Server) quireStatus(context.Context, json.RawMessage) (any, error) {
 
 // quireReindex reads the whole book again, every codex file and chapter,
 // whatever the index believes it knows, and rewrites the index.
-func (s *Server) quireReindex(ctx context.Context, params json.RawMessage) (any, error) {
-	proj, err := s.optionalProject(ctx, params)
+func (s *Server) quireReindex(ctx context.Context, a wire.BookParams) (wire.ReindexResult, error) {
+	proj, err := s.projectOf(ctx, a)
 	if err != nil {
-		return nil, err
+		return wire.ReindexResult{}, err
 	}
 	if err := proj.waitIndexed(ctx); err != nil {
-		return nil, err
+		return wire.ReindexResult{}, err
 	}
 	start := time.Now()
 	ch, _, err := proj.store.Rebuild(ctx)
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "reindex: "+err.Error())
+		return wire.ReindexResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "reindex: "+err.Error())
 	}
 	proj.follow(ctx, ch, s.log)
 	s.publishCodexProblems(ctx, proj)

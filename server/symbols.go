@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 
 	"go.lsp.dev/protocol"
@@ -12,11 +11,7 @@ import (
 
 // documentSymbol outlines a document by its headings: chapter and scenes
 // in prose, sections in a codex entry.
-func (s *Server) documentSymbol(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.DocumentSymbolParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) documentSymbol(ctx context.Context, p protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
 	t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: p.TextDocument})
 	if err != nil || !ok {
 		return []protocol.DocumentSymbol{}, err
@@ -66,11 +61,7 @@ const maxWorkspaceSymbols = 100
 
 // workspaceSymbol searches the codex of every project: by name first
 // (exact, partial, one typo away), then full text.
-func (s *Server) workspaceSymbol(ctx context.Context, params json.RawMessage) (any, error) {
-	p, err := decode[protocol.WorkspaceSymbolParams](params)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) workspaceSymbol(ctx context.Context, p protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	s.mu.Lock()
 	projects := s.projects
 	s.mu.Unlock()

@@ -24,11 +24,7 @@ func newDocument(uri protocol.DocumentURI, version int32, text string) *document
 	return &document{uri: uri, version: version, text: text, lines: newLineIndex(text)}
 }
 
-func (s *Server) didOpen(ctx context.Context, params json.RawMessage) error {
-	p, err := decode[protocol.DidOpenTextDocumentParams](params)
-	if err != nil {
-		return err
-	}
+func (s *Server) didOpen(ctx context.Context, p protocol.DidOpenTextDocumentParams) error {
 	doc := newDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 	s.mu.Lock()
 	s.docs[doc.uri] = doc
@@ -42,11 +38,16 @@ func (s *Server) didOpen(ctx context.Context, params json.RawMessage) error {
 	return nil
 }
 
-func (s *Server) didChange(ctx context.Context, params json.RawMessage) error {
+// decodeDidChange reads didChange's params strictly (position.go).
+func decodeDidChange(params json.RawMessage) (protocol.DidChangeTextDocumentParams, error) {
 	p, err := decodeDidChangeParams(params)
 	if err != nil {
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return p, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
+	return p, nil
+}
+
+func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocumentParams) error {
 	uri := p.TextDocument.URI
 	s.mu.Lock()
 	old, ok := s.docs[uri]
@@ -70,11 +71,7 @@ func (s *Server) didChange(ctx context.Context, params json.RawMessage) error {
 	return nil
 }
 
-func (s *Server) didClose(ctx context.Context, params json.RawMessage) error {
-	p, err := decode[protocol.DidCloseTextDocumentParams](params)
-	if err != nil {
-		return err
-	}
+func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentParams) error {
 	s.mu.Lock()
 	delete(s.docs, p.TextDocument.URI)
 	if t, ok := s.diagTimers[p.TextDocument.URI]; ok {

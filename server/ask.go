@@ -1,0 +1,268 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/wire"
+)
+
+// quire/ask and quire.ask: an advisor turn, its answer streamed as
+// work-done progress.
+
+// turnInput is an ask made ready: the project, the input and the
+// conversation it continues.
+type turnInput struct {
+	proj   *project
+	in     llm.AskInput
+	convID string
+	// baseURL is the provider's address, for a failure's message.
+	baseURL string
+}
+
+// prepareAsk resolves the arguments into a turn. needKey is false for a
+// peek, which sends nothing.
+func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool) (*turnInput, error) {
+	if strings.TrimSpace(a.Message) == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "message is required")
+	}
+	proj, err := s.projectOf(ctx, wire.BookParams{URI: a.URI})
+	if err != nil {
+		return nil, err
+	}
+	cs := s.clientCfg.settings()
+	persona := a.Persona
+	if persona == "" {
+		persona = cs.Persona
+	}
+	if persona != "" {
+		if _, ok := llm.PersonaByID(persona); !ok {
+			var ids []string
+			for _, p := range llm.Personas() {
+				ids = append(ids, p.ID)
+			}
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("There is no persona %q; the advisors are %s.", persona, strings.Join(ids, ", ")))
+		}
+	}
+	persona = llm.ResolvePersona(persona).ID
+
+	// Trust given or taken back in a terminal applies from this ask on.
+	s.refreshTrust(ctx, proj)
+	book := proj.configOf()
+	ps := cs.Provider.onto(book.provider)
+	if ps.Stream == nil {
+		// In the editor the answer is worth watching arrive.
+		stream := true
+		ps.Stream = &stream
+	}
+	if k := llm.WithheldKey(ps); k != "" {
+		s.log.Info("key not sent: the server is named by a book not trusted", "keyEnv", k, "root", proj.real)
+	}
+	cfg, err := llm.ResolveProvider(ps, os.Getenv, needKey)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, llm.ErrNoProvider) {
+			msg = "quire cannot ask the advisors yet: " + msg + ". Configure the provider in quire.yaml's provider section, or in the editor's quire settings (provider: base_url, model, api_key_env)."
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
+	}
+	if needKey {
+		if plog, err := s.provenance(proj); err != nil {
+			s.log.Warn("provenance not recorded", "err", err)
+		} else {
+			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, persona, s.log)}
+		}
+	}
+	provider, err := llm.NewProvider(cfg)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
+	}
+	settings := book.settings
+	turn, err := s.askTurn(ctx, proj, a)
+	if err != nil {
+		return nil, err
+	}
+	var history []llm.Message
+	convID := a.ConversationID
+	var previous string
+	if needKey {
+		if convID, history, err = s.convs.conversation(convID, proj, persona); err != nil {
+			return nil, err
+		}
+		if provider.API() == llm.APIResponses {
+			previous = s.convs.responseID(convID)
+		}
+	} else if convID != "" {
+		// A peek shows the history it would send but starts nothing.
+		history = s.convs.history(convID, proj, persona)
+	}
+	return &turnInput{proj: proj, convID: convID, baseURL: cfg.BaseURL, in: llm.AskInput{
+		Book:      &llm.Book{Store: proj.store, Manuscript: proj.ms.Snapshot(), Turn: turn},
+		Proposals: &proj.proposals,
+		Settings:  settings,
+		PersonaID: persona,
+		Message:   a.Message,
+		History:   history,
+		// The history stays as a fallback: a stored response can expire.
+		PreviousResponseID: previous,
+		MCP:                proj.mcpPool(s.log, s.mcpFailed),
+		Provider:           provider,
+		Loop:               llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
+	}}, nil
+}
+
+// mcpFailed tells the writer an MCP server could not serve; the tool
+// call that met it got an error envelope, so the turn went on.
+func (s *Server) mcpFailed(server string, err error) {
+	s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire: MCP server %s: %v", server, err))
+}
+
+// provenance is the log of provider calls for proj, in the cache folder,
+// never in the project.
+func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
+	dir, err := codex.CacheDirFor(proj.real)
+	if s.opts.CacheDir != "" {
+		dir, err = filepath.Join(s.opts.CacheDir, "provenance"), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return llm.OpenProvenance(dir)
+}
+
+// askTurn is the writer's place: the document in uri, and the selection
+// in range, or else the last one captured in that document.
+func (s *Server) askTurn(ctx context.Context, proj *project, a wire.AskParams) (manuscript.Turn, error) {
+	var turn manuscript.Turn
+	if a.URI == "" {
+		return turn, nil
+	}
+	if path, ok := uriPath(a.URI); ok {
+		if _, rel, ok := s.projectFor(path); ok {
+			turn.Current = rel
+		}
+	}
+	if a.Range != nil {
+		c, err := s.capture(ctx, wire.CaptureParams{URI: a.URI, Range: *a.Range})
+		if err != nil {
+			return turn, err
+		}
+		if a.SelectionHash != "" && a.SelectionHash != c.sel.Hash {
+			return turn, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the selected text changed since this action was offered; select it again and ask")
+		}
+		s.mu.Lock()
+		s.selection = c
+		s.mu.Unlock()
+		turn.Selection = c.sel
+		return turn, nil
+	}
+	s.mu.Lock()
+	if sel := s.selection; sel != nil && sel.proj == proj && sel.sel.Path == turn.Current {
+		turn.Selection = sel.sel
+	}
+	s.mu.Unlock()
+	return turn, nil
+}
+
+// quireAsk runs an advisor turn, streaming its tool rows as progress.
+func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult, error) {
+	t, err := s.prepareAsk(ctx, a, true)
+	if err != nil {
+		return wire.AskResult{}, err
+	}
+	askCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// No "quire:" in the title: editors (Helix) put the server's name first.
+	prog := &askStream{progress: s.startProgress(ctx, "ask", a.WorkDoneToken, llm.ResolvePersona(t.in.PersonaID).Name, true)}
+	defer s.running.track(prog.progress, cancel)()
+	t.in.Loop.OnTrace = func(r llm.TraceRow) {
+		row := wire.ToolRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}
+		prog.row(ctx, row)
+	}
+	t.in.Loop.OnDelta = func(round int, text string) { prog.delta(ctx, round, text) }
+	res, err := llm.Ask(askCtx, t.in)
+	var pe *llm.ProviderError
+	if err != nil && t.in.PreviousResponseID != "" && askCtx.Err() == nil && errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Status == http.StatusBadRequest) {
+		// The provider no longer has the stored conversation (expired,
+		// or never stored): send the history instead.
+		s.log.Debug("stored response refused; resending the conversation", "status", pe.Status)
+		t.in.PreviousResponseID = ""
+		res, err = llm.Ask(askCtx, t.in)
+	}
+	if askCtx.Err() != nil {
+		prog.end(ctx, "cancelled")
+		return wire.AskResult{}, protocol.ErrRequestCancelled
+	}
+	if err != nil {
+		var cut *llm.CutOffError
+		if errors.As(err, &cut) {
+			prog.end(ctx, "cut off")
+			s.log.Warn("ask cut off", "err", err)
+			return wire.AskResult{}, cutOffFailure(cut)
+		}
+		prog.end(ctx, "failed")
+		s.log.Warn("ask failed", "err", err)
+		return wire.AskResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, askFailure(err, t.baseURL))
+	}
+	s.convs.remember(t.convID, res.ResponseID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
+	prog.flush(ctx)
+	prog.message(ctx, res.Answer)
+	prog.end(ctx, "answered")
+	out := wire.AskResult{Persona: res.Persona.ID, Answer: res.Answer, Evidence: []wire.Evidence{}, Proposals: []string{},
+		ConversationID: t.convID, ServiceTier: res.ServiceTier, Warnings: res.Warnings}
+	seen := map[string]bool{}
+	for _, e := range res.Evidence {
+		for i, p := range e.Paths {
+			hash := ""
+			if i < len(e.Hashes) {
+				hash = e.Hashes[i]
+			}
+			if key := e.Tool + "\x00" + p + "\x00" + hash; !seen[key] {
+				seen[key] = true
+				out.Evidence = append(out.Evidence, wire.Evidence{URI: pathURI(filepath.Join(t.proj.real, filepath.FromSlash(p))), Path: p, Tool: e.Tool, Hash: hash})
+			}
+		}
+	}
+	for _, p := range res.Proposals {
+		out.Proposals = append(out.Proposals, p.ID)
+	}
+	return out, nil
+}
+
+// quireAskCommand is quire.ask run as a command, from an editor that
+// shows neither its result nor, often, its progress. The answer is always
+// written as a document: opened when the client can open one, else told
+// in a message that gives its start and the document's path. Without
+// work-done progress the writer is also told that the ask started.
+func (s *Server) quireAskCommand(ctx context.Context, a wire.AskParams) (wire.AskResult, error) {
+	if k := tokenKey(a.WorkDoneToken); (k == "" || k == "null") && !s.workDoneProgressSupported() {
+		s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("Asking the %s…", s.personaName(a.Persona)))
+	}
+	res, err := s.quireAsk(ctx, a)
+	if err != nil {
+		return res, err
+	}
+	name := llm.ResolvePersona(res.Persona).Name
+	path, err := s.writeAnswer(ctx, a, res)
+	if err != nil {
+		s.log.Warn("answer document not written", "err", err)
+		s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, ""))
+		return res, nil
+	}
+	if s.showDocumentSupported() && s.showDocument(ctx, pathURI(path)) {
+		return res, nil
+	}
+	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))
+	return res, nil
+}

@@ -1,0 +1,48 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/quire-ink/quire/server/wire"
+)
+
+// Which book a request means: the one holding its uri, else the first
+// one open.
+
+// projectOf picks a project by a document URI inside it, or the first
+// project when the client names none.
+func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*project, error) {
+	var proj *project
+	if a.URI != "" {
+		if path, ok := uriPath(a.URI); ok {
+			proj, _, _ = s.projectFor(path)
+			if _, _, held := s.projectHolding(path); proj == nil && held {
+				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, filepath.Base(path)+" is left out of the book: it is a link to a file outside the book's folder. "+
+					"Move the file into the book's folder to use it with quire.")
+			}
+		}
+		if proj == nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not in a quire project", a.URI))
+		}
+	} else {
+		s.mu.Lock()
+		if len(s.projects) > 0 {
+			proj = s.projects[0]
+		}
+		s.mu.Unlock()
+		if proj == nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "no workspace folder is open")
+		}
+	}
+	if err := s.ready(ctx, proj); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "the project could not be opened: "+err.Error())
+	}
+	return proj, nil
+}

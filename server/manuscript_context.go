@@ -1,0 +1,40 @@
+package server
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/wire"
+)
+
+// quireManuscriptContext reads manuscript units as the advisor's
+// get_manuscript_context does; "current" is the document in uri, and
+// "selection" the last captured selection.
+func (s *Server) quireManuscriptContext(ctx context.Context, a wire.ContextParams) (*manuscript.Context, error) {
+	proj, err := s.projectOf(ctx, a.BookParams)
+	if err != nil {
+		return nil, err
+	}
+	refs := a.Refs
+	if a.Ref != "" {
+		refs = append([]string{a.Ref}, refs...)
+	}
+	turn := manuscript.Turn{}
+	if path, ok := uriPath(a.URI); ok {
+		if _, rel, ok := s.projectFor(path); ok {
+			turn.Current = rel
+		}
+	}
+	s.mu.Lock()
+	if sel := s.selection; sel != nil && sel.proj == proj {
+		turn.Selection = sel.sel
+	}
+	s.mu.Unlock()
+	result, err := proj.ms.Snapshot().Context(refs, turn, manuscript.Limits{})
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	return result, nil
+}
