@@ -15,6 +15,8 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // EvalOptions configure RunEval.
@@ -86,13 +88,13 @@ type evalScenario struct {
 	message string
 	// quirks are switched on for the scripted model only.
 	quirks []Quirk
-	steps  []EvalStep
+	steps  []evalserver.Step
 	// calls are the tool calls the trace must show, in order.
 	calls []wantCall
 	// answer must appear in the final answer.
 	answer string
 	// requests, when set, checks what was sent to the scripted model.
-	requests func([]EvalRequest) error
+	requests func([]evalserver.Request) error
 }
 
 // EvalScenarioNames lists the scenarios, in the order they run.
@@ -112,9 +114,9 @@ func evalScenarios() []evalScenario {
 		{
 			name:    "happy-path",
 			message: "What does Mara Vell fear most?",
-			steps: []EvalStep{
-				evalCalls(evalCall{"call_1", "get_character_context", mara}),
-				evalText("Mara fears still water more than any storm."),
+			steps: []evalserver.Step{
+				evalserver.Calls(evalserver.Call{ID: "call_1", Name: "get_character_context", Args: mara}),
+				evalserver.Text("Mara fears still water more than any storm."),
 			},
 			calls:  []wantCall{{"get_character_context", ""}},
 			answer: "still water",
@@ -122,10 +124,10 @@ func evalScenarios() []evalScenario {
 		{
 			name:    "missing-argument",
 			message: "Remind me who Mara Vell is.",
-			steps: []EvalStep{
-				evalCalls(evalCall{"call_1", "get_character_context", `{}`}),
-				evalCalls(evalCall{"call_2", "get_character_context", mara}),
-				evalText("Mara Vell is a smuggler who owes the sea a debt."),
+			steps: []evalserver.Step{
+				evalserver.Calls(evalserver.Call{ID: "call_1", Name: "get_character_context", Args: `{}`}),
+				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_character_context", Args: mara}),
+				evalserver.Text("Mara Vell is a smuggler who owes the sea a debt."),
 			},
 			calls:  []wantCall{{"get_character_context", CodeInvalidArguments}, {"get_character_context", ""}},
 			answer: "smuggler",
@@ -133,10 +135,10 @@ func evalScenarios() []evalScenario {
 		{
 			name:    "type-error-recovery",
 			message: "What is Mara Vell's role?",
-			steps: []EvalStep{
-				evalCalls(evalCall{"call_1", "get_character_context", `{"name":["Mara Vell"]}`}),
-				evalCalls(evalCall{"call_2", "get_character_context", mara}),
-				evalText("She is the protagonist, a smuggler."),
+			steps: []evalserver.Step{
+				evalserver.Calls(evalserver.Call{ID: "call_1", Name: "get_character_context", Args: `{"name":["Mara Vell"]}`}),
+				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_character_context", Args: mara}),
+				evalserver.Text("She is the protagonist, a smuggler."),
 			},
 			calls:  []wantCall{{"get_character_context", CodeInvalidArguments}, {"get_character_context", ""}},
 			answer: "protagonist",
@@ -144,10 +146,10 @@ func evalScenarios() []evalScenario {
 		{
 			name:    "oversized-arguments",
 			message: "Tell me about Mara Vell.",
-			steps: []EvalStep{
-				evalCalls(evalCall{"call_1", "get_character_context", huge}),
-				evalCalls(evalCall{"call_2", "get_character_context", mara}),
-				evalText("Mara Vell runs contraband through the fog."),
+			steps: []evalserver.Step{
+				evalserver.Calls(evalserver.Call{ID: "call_1", Name: "get_character_context", Args: huge}),
+				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_character_context", Args: mara}),
+				evalserver.Text("Mara Vell runs contraband through the fog."),
 			},
 			calls:  []wantCall{{"get_character_context", CodeArgumentsTooLarge}, {"get_character_context", ""}},
 			answer: "contraband",
@@ -155,10 +157,10 @@ func evalScenarios() []evalScenario {
 		{
 			name:    "unknown-tool",
 			message: "Where is the Quay of Lanterns?",
-			steps: []EvalStep{
-				evalCalls(evalCall{"call_1", "get_place_details", `{"place":"Quay of Lanterns"}`}),
-				evalCalls(evalCall{"call_2", "get_location_context", `{"name":"Quay of Lanterns"}`}),
-				evalText("The Quay of Lanterns is the old harbor front."),
+			steps: []evalserver.Step{
+				evalserver.Calls(evalserver.Call{ID: "call_1", Name: "get_place_details", Args: `{"place":"Quay of Lanterns"}`}),
+				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_location_context", Args: `{"name":"Quay of Lanterns"}`}),
+				evalserver.Text("The Quay of Lanterns is the old harbor front."),
 			},
 			calls:  []wantCall{{"get_place_details", CodeUnknownTool}, {"get_location_context", ""}},
 			answer: "harbor front",
@@ -166,22 +168,22 @@ func evalScenarios() []evalScenario {
 		{
 			name:    "chat-only",
 			message: "In one sentence, what is a developmental editor for?",
-			steps: []EvalStep{
-				evalText("A developmental editor reads for the shape of the story rather than its sentences."),
+			steps: []evalserver.Step{
+				evalserver.Text("A developmental editor reads for the shape of the story rather than its sentences."),
 			},
 			answer: "shape of the story",
 		},
 		{
 			name:    "multi-step",
 			message: "Is Anne Marsh in the chapter I have open consistent with her canon entry?",
-			steps: []EvalStep{
-				evalCalls(evalCall{"call_1", "get_manuscript_context", `{"ref":"current"}`}),
-				evalCalls(evalCall{"call_2", "get_character_context", `{"name":"Anne Marsh"}`}),
-				evalText("Yes: she keeps the lighthouse in the canon and stands by the water in the chapter."),
+			steps: []evalserver.Step{
+				evalserver.Calls(evalserver.Call{ID: "call_1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
+				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_character_context", Args: `{"name":"Anne Marsh"}`}),
+				evalserver.Text("Yes: she keeps the lighthouse in the canon and stands by the water in the chapter."),
 			},
 			calls:  []wantCall{{"get_manuscript_context", ""}, {"get_character_context", ""}},
 			answer: "lighthouse",
-			requests: func(reqs []EvalRequest) error {
+			requests: func(reqs []evalserver.Request) error {
 				if len(reqs) < 2 || !strings.Contains(string(reqs[1].Body), "slack water") {
 					return errors.New("the chapter's prose did not reach the model after get_manuscript_context")
 				}
@@ -196,14 +198,14 @@ func evalScenarios() []evalScenario {
 			name:    "quirk-blank-arguments",
 			message: "How does the chapter I have open read?",
 			quirks:  []Quirk{QuirkBlankArguments},
-			steps: []EvalStep{
-				evalRaw(`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_manuscript_context","arguments":""}}]}`),
-				evalCalls(evalCall{"call_2", "get_manuscript_context", `{"ref":"current"}`}),
-				evalText("It reads slowly, as slack water should."),
+			steps: []evalserver.Step{
+				evalserver.Raw(`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_manuscript_context","arguments":""}}]}`),
+				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
+				evalserver.Text("It reads slowly, as slack water should."),
 			},
 			calls:  []wantCall{{"get_manuscript_context", CodeInvalidArguments}, {"get_manuscript_context", ""}},
 			answer: "slack water",
-			requests: func(reqs []EvalRequest) error {
+			requests: func(reqs []evalserver.Request) error {
 				if len(reqs) < 2 {
 					return errors.New("no request followed the blank call")
 				}
@@ -227,7 +229,7 @@ func quirkScenario(name string, q Quirk, rawReply string) evalScenario {
 		name:    name,
 		message: "What does Mara Vell fear most?",
 		quirks:  []Quirk{q},
-		steps:   []EvalStep{evalRaw(rawReply), evalText("Still water, more than storms.")},
+		steps:   []evalserver.Step{evalserver.Raw(rawReply), evalserver.Text("Still water, more than storms.")},
 		calls:   []wantCall{{"get_character_context", ""}},
 		answer:  "Still water",
 	}
@@ -317,9 +319,9 @@ func RunEval(ctx context.Context, opt EvalOptions) ([]ScenarioResult, error) {
 		defer cleanup()
 		book = b
 	}
-	var srv *EvalServer
+	var srv *evalserver.Server
 	if live == nil {
-		srv, err = NewEvalServer()
+		srv, err = evalserver.New()
 		if err != nil {
 			return nil, err
 		}
@@ -358,7 +360,7 @@ func RunEval(ctx context.Context, opt EvalOptions) ([]ScenarioResult, error) {
 
 // runScriptedTrial plays one scenario against the scripted model and
 // checks the trace, the answer and what was sent.
-func runScriptedTrial(ctx context.Context, srv *EvalServer, book *Book, persona string, sc evalScenario) (time.Duration, []string) {
+func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *Book, persona string, sc evalScenario) (time.Duration, []string) {
 	srv.Load(sc.steps)
 	p, err := NewProvider(ProviderConfig{
 		BaseURL: srv.BaseURL(), Model: "scripted", Tools: true, Retries: -1,

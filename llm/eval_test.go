@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 func TestEvalScenariosPassOffline(t *testing.T) {
@@ -54,7 +56,7 @@ func TestEvalRunsAllByDefault(t *testing.T) {
 
 // A script that does not recover: the scenario fails, and says why.
 func TestEvalBrokenScriptFailsReadably(t *testing.T) {
-	srv, err := NewEvalServer()
+	srv, err := evalserver.New()
 	require.NoError(t, err)
 	defer srv.Close()
 	b, cleanup, err := openEvalBook(context.Background())
@@ -63,9 +65,9 @@ func TestEvalBrokenScriptFailsReadably(t *testing.T) {
 
 	sc := evalScenarios()[1] // missing-argument
 	require.Equal(t, "missing-argument", sc.name)
-	sc.steps = []EvalStep{
-		evalCalls(evalCall{"call_1", "get_character_context", `{}`}),
-		evalText("I could not find her."),
+	sc.steps = []evalserver.Step{
+		evalserver.Calls(evalserver.Call{ID: "call_1", Name: "get_character_context", Args: `{}`}),
+		evalserver.Text("I could not find her."),
 	}
 	_, failures := runScriptedTrial(context.Background(), srv, b, "", sc)
 	require.Len(t, failures, 2, "%v", failures)
@@ -81,7 +83,7 @@ func TestEvalBrokenScriptFailsReadably(t *testing.T) {
 
 	// Unused replies are a failure too.
 	sc = evalScenarios()[0]
-	sc.steps = append(sc.steps, evalText("extra"))
+	sc.steps = append(sc.steps, evalserver.Text("extra"))
 	_, failures = runScriptedTrial(context.Background(), srv, b, "", sc)
 	assert.Equal(t, []string{"1 scripted replies were never requested"}, failures)
 }
@@ -142,7 +144,7 @@ func TestPercentile(t *testing.T) {
 // Each quirk scenario depends on its quirk: without it, the scripted
 // model's malformed reply is not read as intended.
 func TestEvalQuirkScenariosNeedTheirQuirk(t *testing.T) {
-	srv, err := NewEvalServer()
+	srv, err := evalserver.New()
 	require.NoError(t, err)
 	defer srv.Close()
 	b, cleanup, err := openEvalBook(context.Background())

@@ -8,13 +8,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
-// evalProvider is a provider pointed at an EvalServer loaded with steps:
+// evalProvider is a provider pointed at an evalserver.Server loaded with steps:
 // the real openai-go client over HTTP.
-func evalProvider(t *testing.T, stream bool, steps ...EvalStep) (*Provider, *EvalServer) {
+func evalProvider(t *testing.T, stream bool, steps ...evalserver.Step) (*Provider, *evalserver.Server) {
 	t.Helper()
-	s, err := NewEvalServer()
+	s, err := evalserver.New()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	s.Load(steps)
@@ -27,7 +29,7 @@ func evalProvider(t *testing.T, stream bool, steps ...EvalStep) (*Provider, *Eva
 // (no finish reason, no [DONE]) is an error that keeps what arrived.
 func TestCutStreamIsAnError(t *testing.T) {
 	answer := "Mara's eyes are green in the codex, and in chapter five they are"
-	p, _ := evalProvider(t, true, EvalStep{Body: evalBody(map[string]any{"role": "assistant", "content": answer}, ""), Cut: true})
+	p, _ := evalProvider(t, true, evalserver.Step{Body: evalserver.Body(map[string]any{"role": "assistant", "content": answer}, ""), Cut: true})
 	var streamed strings.Builder
 	res, err := RunLoop(t.Context(), p, newLoopTools(t).reg, loopMessages(), LoopOptions{
 		OnDelta: func(_ int, text string) { streamed.WriteString(text) }})
@@ -43,7 +45,7 @@ func TestCutStreamIsAnError(t *testing.T) {
 // TestCompleteStreamsStillPass: a finish reason without [DONE], or [DONE]
 // without a finish reason, ends a stream properly.
 func TestCompleteStreamsStillPass(t *testing.T) {
-	p, _ := evalProvider(t, true, evalText("All of it."), EvalStep{Body: evalBody(map[string]any{"role": "assistant", "content": "Done, no reason."}, "")})
+	p, _ := evalProvider(t, true, evalserver.Text("All of it."), evalserver.Step{Body: evalserver.Body(map[string]any{"role": "assistant", "content": "Done, no reason."}, "")})
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: loopMessages()})
 	require.NoError(t, err)
 	assert.Equal(t, "All of it.", c.Message.Content)
@@ -65,11 +67,11 @@ func TestToolCallsPerRoundAreCapped(t *testing.T) {
 		{name: "configured", lim: Limits{MaxCallsPerRound: 3}, want: 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			calls := make([]evalCall, 100)
+			calls := make([]evalserver.Call, 100)
 			for i := range calls {
-				calls[i] = evalCall{ID: fmt.Sprintf("c%d", i), Name: "search_codex", Args: fmt.Sprintf(`{"query":"bell %d"}`, i)}
+				calls[i] = evalserver.Call{ID: fmt.Sprintf("c%d", i), Name: "search_codex", Args: fmt.Sprintf(`{"query":"bell %d"}`, i)}
 			}
-			p, s := evalProvider(t, false, evalCalls(calls...), evalText("Done."))
+			p, s := evalProvider(t, false, evalserver.Calls(calls...), evalserver.Text("Done."))
 			tools := newLoopTools(t)
 			res, err := RunLoop(t.Context(), p, tools.reg, loopMessages(), LoopOptions{Limits: tt.lim})
 			require.NoError(t, err)
@@ -123,7 +125,7 @@ func TestAnswerSizeIsCapped(t *testing.T) {
 	}{{false, 20 << 20}, {true, 1 << 20}} {
 		stream := tt.stream
 		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
-			p, _ := evalProvider(t, stream, evalText(strings.Repeat("salt ", tt.size/5)))
+			p, _ := evalProvider(t, stream, evalserver.Text(strings.Repeat("salt ", tt.size/5)))
 			var streamed int
 			res, err := RunLoop(t.Context(), p, nil, loopMessages(), LoopOptions{Limits: Limits{MaxAnswerBytes: 64 << 10},
 				OnDelta: func(_ int, text string) { streamed += len(text) }})

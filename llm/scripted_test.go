@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // scriptStep is one scripted answer of the fake chat completions server.
@@ -143,11 +145,11 @@ func (s *scriptedServer) handle(w http.ResponseWriter, r *http.Request) {
 			text = step.Reply.encode()
 		}
 	}
-	if !strings.HasSuffix(r.URL.Path, "/responses") && WantsStream(body) {
+	if !strings.HasSuffix(r.URL.Path, "/responses") && evalserver.WantsStream(body) {
 		for k, v := range step.Header {
 			w.Header().Set(k, v)
 		}
-		WriteScriptedReply(w, status, text, true)
+		evalserver.WriteScriptedReply(w, status, text, true)
 		return
 	}
 	writeJSON(w, status, text, step.Header)

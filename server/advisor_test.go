@@ -19,6 +19,8 @@ import (
 
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/server/wire"
+
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // fakeStep is one scripted chat completion: its body, and optionally a
@@ -78,10 +80,10 @@ func newFakeLLM(t *testing.T, steps ...fakeStep) *fakeLLM {
 			return
 		}
 		if step.cut {
-			llm.WriteCutStream(w, step.body)
+			evalserver.WriteCutStream(w, step.body)
 			return
 		}
-		llm.WriteScriptedReply(w, http.StatusOK, step.body, llm.WantsStream(data))
+		evalserver.WriteScriptedReply(w, http.StatusOK, step.body, evalserver.WantsStream(data))
 	}))
 	t.Cleanup(f.srv.Close)
 	return f

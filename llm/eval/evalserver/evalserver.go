@@ -1,4 +1,4 @@
-package llm
+package evalserver
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"time"
 )
 
-// EvalStep is one scripted reply of an EvalServer: a raw chat completion
+// Step is one scripted reply of an Server: a raw chat completion
 // body, sent as is so that malformed shapes (the ones quirks repair) reach
 // the client untouched.
-type EvalStep struct {
+type Step struct {
 	// Status defaults to 200.
 	Status int
 	Body   string
@@ -24,35 +24,35 @@ type EvalStep struct {
 	Cut bool
 }
 
-// EvalRequest is one request an EvalServer received.
-type EvalRequest struct {
+// Request is one request an Server received.
+type Request struct {
 	Path string
 	Body []byte
 }
 
-// EvalServer is an OpenAI-compatible chat completions endpoint on the
+// Server is an OpenAI-compatible chat completions endpoint on the
 // loopback interface that replays a script of replies, one per request,
 // and records every request. It stands in for the model in offline evals.
-type EvalServer struct {
+type Server struct {
 	ln  net.Listener
 	srv *http.Server
 
 	mu       sync.Mutex
-	steps    []EvalStep
+	steps    []Step
 	next     int
-	requests []EvalRequest
+	requests []Request
 }
 
 // maxEvalRequestBytes bounds a recorded request body.
 const maxEvalRequestBytes = 8 << 20
 
-// NewEvalServer starts a server on 127.0.0.1 with an empty script.
-func NewEvalServer() (*EvalServer, error) {
+// New starts a server on 127.0.0.1 with an empty script.
+func New() (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("eval server: %w", err)
 	}
-	s := &EvalServer{ln: ln}
+	s := &Server{ln: ln}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handle)
 	mux.HandleFunc("POST /chat/completions", s.handle)
@@ -62,33 +62,33 @@ func NewEvalServer() (*EvalServer, error) {
 }
 
 // BaseURL is the API root, including /v1.
-func (s *EvalServer) BaseURL() string { return "http://" + s.ln.Addr().String() + "/v1" }
+func (s *Server) BaseURL() string { return "http://" + s.ln.Addr().String() + "/v1" }
 
 // Load replaces the script and forgets every recorded request.
-func (s *EvalServer) Load(steps []EvalStep) {
+func (s *Server) Load(steps []Step) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.steps = append([]EvalStep(nil), steps...)
+	s.steps = append([]Step(nil), steps...)
 	s.next = 0
 	s.requests = nil
 }
 
 // Requests are the requests received since the last Load, in order.
-func (s *EvalServer) Requests() []EvalRequest {
+func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]EvalRequest(nil), s.requests...)
+	return append([]Request(nil), s.requests...)
 }
 
 // Remaining is how many scripted replies were not sent.
-func (s *EvalServer) Remaining() int {
+func (s *Server) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.steps) - s.next
 }
 
 // Close stops the server.
-func (s *EvalServer) Close() error {
+func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
@@ -98,10 +98,10 @@ func (s *EvalServer) Close() error {
 	return err
 }
 
-func (s *EvalServer) handle(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxEvalRequestBytes))
 	s.mu.Lock()
-	s.requests = append(s.requests, EvalRequest{Path: r.URL.Path, Body: body})
+	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body})
 	n := len(s.requests)
 	if s.next >= len(s.steps) {
 		s.mu.Unlock()
@@ -125,9 +125,9 @@ func writeEvalJSON(w http.ResponseWriter, status int, body string) {
 	_, _ = io.WriteString(w, body)
 }
 
-// evalBody wraps an assistant message (any JSON value, or raw JSON) in a
+// Body wraps an assistant message (any JSON value, or raw JSON) in a
 // chat completion body.
-func evalBody(message any, finish string) string {
+func Body(message any, finish string) string {
 	b, err := json.Marshal(map[string]any{
 		"id":      "chatcmpl-eval",
 		"object":  "chat.completion",
@@ -142,16 +142,16 @@ func evalBody(message any, finish string) string {
 	return string(b)
 }
 
-// evalText is a reply that answers with text.
-func evalText(content string) EvalStep {
-	return EvalStep{Body: evalBody(map[string]any{"role": "assistant", "content": content}, "stop")}
+// Text is a reply that answers with text.
+func Text(content string) Step {
+	return Step{Body: Body(map[string]any{"role": "assistant", "content": content}, "stop")}
 }
 
-// evalCall is one well-formed tool call of a scripted reply.
-type evalCall struct{ ID, Name, Args string }
+// Call is one well-formed tool call of a scripted reply.
+type Call struct{ ID, Name, Args string }
 
-// evalCalls is a reply that calls tools, in the standard shape.
-func evalCalls(calls ...evalCall) EvalStep {
+// Calls is a reply that calls tools, in the standard shape.
+func Calls(calls ...Call) Step {
 	list := make([]map[string]any, len(calls))
 	for i, c := range calls {
 		list[i] = map[string]any{
@@ -160,10 +160,10 @@ func evalCalls(calls ...evalCall) EvalStep {
 			"function": map[string]any{"name": c.Name, "arguments": c.Args},
 		}
 	}
-	return EvalStep{Body: evalBody(map[string]any{"role": "assistant", "content": nil, "tool_calls": list}, "tool_calls")}
+	return Step{Body: Body(map[string]any{"role": "assistant", "content": nil, "tool_calls": list}, "tool_calls")}
 }
 
-// evalRaw is a reply whose assistant message is the raw JSON given.
-func evalRaw(message string) EvalStep {
-	return EvalStep{Body: evalBody(json.RawMessage(message), "tool_calls")}
+// Raw is a reply whose assistant message is the raw JSON given.
+func Raw(message string) Step {
+	return Step{Body: Body(json.RawMessage(message), "tool_calls")}
 }

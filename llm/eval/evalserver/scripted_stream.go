@@ -1,10 +1,11 @@
-package llm
+package evalserver
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 )
 
 // WriteScriptedReply answers a chat completions request with a scripted
@@ -123,7 +124,7 @@ func streamChunks(body string) ([]string, error) {
 		out = append(out, string(b))
 	}
 	emit(map[string]any{"role": "assistant"}, nil, nil)
-	if content := choice.Message.Content; !isNull(content) {
+	if content := choice.Message.Content; !nullJSON(content) {
 		var text string
 		if json.Unmarshal(content, &text) == nil {
 			for _, piece := range splitWords(text, 3) {
@@ -133,8 +134,8 @@ func streamChunks(body string) ([]string, error) {
 			emit(map[string]any{"content": content}, nil, nil)
 		}
 	}
-	if calls := choice.Message.ToolCalls; !isNull(calls) {
-		var list []wireToolCall
+	if calls := choice.Message.ToolCalls; !nullJSON(calls) {
+		var list []scriptedToolCall
 		if json.Unmarshal(calls, &list) != nil {
 			emit(map[string]any{"tool_calls": calls}, nil, nil)
 		}
@@ -156,7 +157,7 @@ func streamChunks(body string) ([]string, error) {
 		}
 	}
 	emit(map[string]any{}, choice.FinishReason, nil)
-	if !isNull(resp.Usage) {
+	if !nullJSON(resp.Usage) {
 		emit(nil, nil, resp.Usage)
 	}
 	return out, nil
@@ -181,4 +182,22 @@ func splitWords(text string, n int) []string {
 		pieces = append(pieces, text[start:])
 	}
 	return pieces
+}
+
+// scriptedToolCall is a tool call of a chat completion body. The scripted
+// server reads the wire on its own rather than through the client's
+// decoder, so it never shares a bug with the client it stands in for.
+type scriptedToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+// nullJSON reports whether raw is absent or JSON null.
+func nullJSON(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s == "" || s == "null"
 }
