@@ -10,6 +10,8 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/corpus"
 	"github.com/quire-ink/quire/manuscript"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // timedTransport measures how long the provider took to answer, so the
@@ -51,9 +53,9 @@ func BenchmarkAskOverhead(b *testing.B) {
 	answer := strings.Repeat("The tide ledger says the Marigold went down at slack water. ", 20)
 	for _, stream := range []bool{false, true} {
 		b.Run(map[bool]string{false: "plain", true: "stream"}[stream], func(b *testing.B) {
-			s := newScripted(b,
-				callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"` + name + `"}`}),
-				textStep(answer),
+			s := providertest.New(b,
+				providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"` + name + `"}`}),
+				providertest.TextStep(answer),
 			)
 			s.Repeat()
 			tt := &timedTransport{base: http.DefaultTransport}

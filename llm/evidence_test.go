@@ -9,22 +9,24 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	long := strings.Repeat("x", 500)
-	s := newScripted(t,
-		callsStep(
-			scriptCall{ID: "c1", Name: "get_manuscript_context", Args: `{"refs":["current","1"]}`},
-			scriptCall{ID: "c2", Name: "get_character_context", Args: `{"name":"Mara"}`},
+	s := providertest.New(t,
+		providertest.CallsStep(
+			providertest.Call{ID: "c1", Name: "get_manuscript_context", Args: `{"refs":["current","1"]}`},
+			providertest.Call{ID: "c2", Name: "get_character_context", Args: `{"name":"Mara"}`},
 		),
-		callsStep(
-			scriptCall{ID: "c3", Name: "search_codex", Args: `{"query":"lighthouse"}`},
-			scriptCall{ID: "c4", Name: "get_location_context", Args: `{"name":"` + long + `"}`},
-			scriptCall{ID: "c5", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"x","targetSection":"Anne Marsh","proposedMarkdown":"Still."}`},
+		providertest.CallsStep(
+			providertest.Call{ID: "c3", Name: "search_codex", Args: `{"query":"lighthouse"}`},
+			providertest.Call{ID: "c4", Name: "get_location_context", Args: `{"name":"` + long + `"}`},
+			providertest.Call{ID: "c5", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"x","targetSection":"Anne Marsh","proposedMarkdown":"Still."}`},
 		),
-		textStep("The tide is consistent."),
+		providertest.TextStep("The tide is consistent."),
 	)
 	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Check chapter 2.", Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)

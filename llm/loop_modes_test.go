@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 func TestResolveToolUseMode(t *testing.T) {
@@ -42,7 +44,7 @@ func TestLoopModeValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(t)
+			s := providertest.New(t)
 			_, err := RunLoop(t.Context(), scriptedProvider(t, s), newLoopTools(t).reg, loopMessages(), tt.opt)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
@@ -54,10 +56,10 @@ func TestLoopModeValidation(t *testing.T) {
 func TestLoopEnforcedSteersOnce(t *testing.T) {
 	for _, opt := range []LoopOptions{{ToolUseMode: ToolUseEnforced}, {ToolCalling: ToolCallingReliable}} {
 		lt := newLoopTools(t)
-		s := newScripted(t,
-			textStep("Mara is older, I think."),
-			callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara"}`}),
-			textStep("Mara is older: born 1870."),
+		s := providertest.New(t,
+			providertest.TextStep("Mara is older, I think."),
+			providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara"}`}),
+			providertest.TextStep("Mara is older: born 1870."),
 		)
 		res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
 		require.NoError(t, err)
@@ -70,9 +72,9 @@ func TestLoopEnforcedSteersOnce(t *testing.T) {
 
 		reqs := s.Requests()
 		require.Len(t, reqs, 3)
-		assert.Equal(t, "auto", reqs[0].decoded(t)["tool_choice"])
-		assert.Equal(t, "required", reqs[1].decoded(t)["tool_choice"])
-		assert.Equal(t, "auto", reqs[2].decoded(t)["tool_choice"])
+		assert.Equal(t, "auto", reqs[0].Decoded(t)["tool_choice"])
+		assert.Equal(t, "required", reqs[1].Decoded(t)["tool_choice"])
+		assert.Equal(t, "auto", reqs[2].Decoded(t)["tool_choice"])
 		sent := sentMessages(t, reqs[1])
 		require.Len(t, sent, 4)
 		assert.Equal(t, "assistant", sent[2]["role"])
@@ -85,21 +87,21 @@ func TestLoopEnforcedSteersOnce(t *testing.T) {
 
 func TestLoopEnforcedAcceptsSecondAnswerWithWarning(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t, textStep("First."), textStep("Second."))
+	s := providertest.New(t, providertest.TextStep("First."), providertest.TextStep("Second."))
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolCalling: ToolCallingReliable})
 	require.NoError(t, err)
 	assert.Equal(t, "Second.", res.Answer)
 	assert.Equal(t, []string{WarningNoToolUse}, res.Warnings)
 	assert.Equal(t, 2, res.Rounds)
 	assert.Empty(t, lt.Ran())
-	assert.Equal(t, "required", s.Requests()[1].decoded(t)["tool_choice"])
+	assert.Equal(t, "required", s.Requests()[1].Decoded(t)["tool_choice"])
 }
 
 func TestLoopEnforcedEmptyFirstReply(t *testing.T) {
 	// An empty reply takes the usual empty-answer retry, and an answer
 	// that never used the tools is still flagged.
 	lt := newLoopTools(t)
-	s := newScripted(t, textStep(""), textStep("Answer."))
+	s := providertest.New(t, providertest.TextStep(""), providertest.TextStep("Answer."))
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
 	assert.Equal(t, "Answer.", res.Answer)
@@ -110,9 +112,9 @@ func TestLoopEnforcedEmptyFirstReply(t *testing.T) {
 
 func TestLoopEnforcedToolsFirst(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "search_codex", Args: `{"query":"harbor"}`}),
-		textStep("Done."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"harbor"}`}),
+		providertest.TextStep("Done."),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
@@ -124,7 +126,7 @@ func TestLoopEnforcedToolsFirst(t *testing.T) {
 func TestLoopEnforcedWithoutTools(t *testing.T) {
 	// No tools to use (inline provider, empty registry): nothing to enforce.
 	lt := newLoopTools(t)
-	s := newScripted(t, textStep("inline"))
+	s := providertest.New(t, providertest.TextStep("inline"))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
 	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
@@ -132,7 +134,7 @@ func TestLoopEnforcedWithoutTools(t *testing.T) {
 	assert.Nil(t, res.Warnings)
 	assert.Len(t, s.Requests(), 1)
 
-	s = newScripted(t, textStep("no tools"))
+	s = providertest.New(t, providertest.TextStep("no tools"))
 	res, err = RunLoop(t.Context(), scriptedProvider(t, s), lt.reg.Only(nil, []string{"get_character_context", "search_codex"}), loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
 	assert.Equal(t, "no tools", res.Answer)
@@ -148,13 +150,13 @@ func TestLoopRelaxedAcceptsFirstAnswer(t *testing.T) {
 		{ToolUseMode: ToolUseRelaxed, ToolCalling: ToolCallingReliable},
 	} {
 		lt := newLoopTools(t)
-		s := newScripted(t, textStep("Straight away."))
+		s := providertest.New(t, providertest.TextStep("Straight away."))
 		res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
 		require.NoError(t, err, "%+v", opt)
 		assert.Equal(t, "Straight away.", res.Answer)
 		assert.Nil(t, res.Warnings)
 		require.Len(t, s.Requests(), 1)
-		body := s.Requests()[0].decoded(t)
+		body := s.Requests()[0].Decoded(t)
 		assert.Len(t, body["tools"], 2)
 		assert.Equal(t, "auto", body["tool_choice"])
 	}
@@ -167,13 +169,13 @@ func TestLoopDisabledSendsNoTools(t *testing.T) {
 		{ToolUseMode: ToolUseDisabled, ToolChoice: ToolChoiceRequired, ToolCalling: ToolCallingReliable},
 	} {
 		lt := newLoopTools(t)
-		s := newScripted(t, textStep("From memory."))
+		s := providertest.New(t, providertest.TextStep("From memory."))
 		res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
 		require.NoError(t, err, "%+v", opt)
 		assert.Equal(t, "From memory.", res.Answer)
 		assert.Nil(t, res.Warnings)
 		require.Len(t, s.Requests(), 1)
-		body := s.Requests()[0].decoded(t)
+		body := s.Requests()[0].Decoded(t)
 		assert.NotContains(t, body, "tools")
 		assert.NotContains(t, body, "tool_choice")
 		assert.NotContains(t, body, "parallel_tool_calls")
@@ -182,16 +184,16 @@ func TestLoopDisabledSendsNoTools(t *testing.T) {
 
 func TestLoopStopAfterNFailures(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "get_map", Args: `{}`}),
-		callsStep(
-			scriptCall{ID: "c2", Name: "search_codex", Args: `{"query":`},
-			scriptCall{ID: "c3", Name: "search_codex", Args: `{"query":"harbor"}`},
-			scriptCall{ID: "c4", Name: "get_character_context", Args: `{"name":"Mara"}`},
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_map", Args: `{}`}),
+		providertest.CallsStep(
+			providertest.Call{ID: "c2", Name: "search_codex", Args: `{"query":`},
+			providertest.Call{ID: "c3", Name: "search_codex", Args: `{"query":"harbor"}`},
+			providertest.Call{ID: "c4", Name: "get_character_context", Args: `{"name":"Mara"}`},
 		),
-		scriptStep{Reply: &scriptReply{
+		providertest.Step{Reply: &providertest.Reply{
 			Content: new("I could not check the harbor."),
-			Calls:   []scriptCall{{ID: "c5", Name: "search_codex", Args: `{"query":"again"}`}},
+			Calls:   []providertest.Call{{ID: "c5", Name: "search_codex", Args: `{"query":"again"}`}},
 		}},
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
@@ -217,7 +219,7 @@ func TestLoopStopAfterNFailures(t *testing.T) {
 
 	reqs := s.Requests()
 	require.Len(t, reqs, 3)
-	final := reqs[2].decoded(t)
+	final := reqs[2].Decoded(t)
 	assert.Equal(t, "none", final["tool_choice"])
 	sent := sentMessages(t, reqs[2])
 	// Every call of the second reply has its tool message.
@@ -235,12 +237,12 @@ func TestLoopStopAfterNFailures(t *testing.T) {
 
 func TestLoopStopAfterNDefault(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "get_map", Args: `{}`}),
-		callsStep(scriptCall{ID: "c2", Name: "search_codex", Args: `{"query":"ok"}`}),
-		callsStep(scriptCall{ID: "c3", Name: "get_map", Args: `{}`}),
-		callsStep(scriptCall{ID: "c4", Name: "get_map", Args: `{}`}),
-		textStep("Partial answer."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_map", Args: `{}`}),
+		providertest.CallsStep(providertest.Call{ID: "c2", Name: "search_codex", Args: `{"query":"ok"}`}),
+		providertest.CallsStep(providertest.Call{ID: "c3", Name: "get_map", Args: `{}`}),
+		providertest.CallsStep(providertest.Call{ID: "c4", Name: "get_map", Args: `{}`}),
+		providertest.TextStep("Partial answer."),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
 		LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxRounds: 10})
@@ -248,15 +250,15 @@ func TestLoopStopAfterNDefault(t *testing.T) {
 	assert.Equal(t, StoppedToolFailures, res.Stopped, "successes do not count")
 	assert.Equal(t, "Partial answer.", res.Answer)
 	assert.Equal(t, []string{`search_codex {"query":"ok"}`}, lt.Ran())
-	assert.Equal(t, "none", s.Requests()[4].decoded(t)["tool_choice"])
+	assert.Equal(t, "none", s.Requests()[4].Decoded(t)["tool_choice"])
 }
 
 func TestLoopStopAfterNUnderLimit(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "get_map", Args: `{}`}),
-		callsStep(scriptCall{ID: "c2", Name: "search_codex", Args: `{"query":"ok"}`}),
-		textStep("Fine."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_map", Args: `{}`}),
+		providertest.CallsStep(providertest.Call{ID: "c2", Name: "search_codex", Args: `{"query":"ok"}`}),
+		providertest.TextStep("Fine."),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
 		LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 2})
@@ -269,12 +271,12 @@ func TestLoopStopAfterNUnderLimit(t *testing.T) {
 func TestLoopContinuePolicyKeepsGoing(t *testing.T) {
 	for _, policy := range []string{"", ToolFailureContinue} {
 		lt := newLoopTools(t)
-		var steps []scriptStep
+		var steps []providertest.Step
 		for range 5 {
-			steps = append(steps, callsStep(scriptCall{ID: "x", Name: "get_map", Args: `{}`}))
+			steps = append(steps, providertest.CallsStep(providertest.Call{ID: "x", Name: "get_map", Args: `{}`}))
 		}
-		steps = append(steps, textStep("Gave up on the map."))
-		s := newScripted(t, steps...)
+		steps = append(steps, providertest.TextStep("Gave up on the map."))
+		s := providertest.New(t, steps...)
 		res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
 			LoopOptions{ToolFailurePolicy: policy, MaxToolFailures: 1, MaxRounds: 5})
 		require.NoError(t, err)
@@ -287,10 +289,10 @@ func TestLoopContinuePolicyKeepsGoing(t *testing.T) {
 func TestLoopEnforcedThenStopAfterN(t *testing.T) {
 	// Steered to the tools, the model's calls fail until the limit.
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		textStep("Guess."),
-		callsStep(scriptCall{ID: "c1", Name: "get_map", Args: `{}`}),
-		textStep("Could not look it up."),
+	s := providertest.New(t,
+		providertest.TextStep("Guess."),
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_map", Args: `{}`}),
+		providertest.TextStep("Could not look it up."),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{
 		ToolCalling: ToolCallingReliable, ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 1,
@@ -301,6 +303,6 @@ func TestLoopEnforcedThenStopAfterN(t *testing.T) {
 	assert.Equal(t, []string{"stopped calling tools after 1 failed tool call"}, res.Warnings)
 	reqs := s.Requests()
 	require.Len(t, reqs, 3)
-	assert.Equal(t, "required", reqs[1].decoded(t)["tool_choice"])
-	assert.Equal(t, "none", reqs[2].decoded(t)["tool_choice"])
+	assert.Equal(t, "required", reqs[1].Decoded(t)["tool_choice"])
+	assert.Equal(t, "none", reqs[2].Decoded(t)["tool_choice"])
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // loopTools is a registry of two tools that record what they ran.
@@ -63,7 +65,7 @@ func loopMessages() []Message {
 }
 
 // sentMessages decodes the messages of a recorded request.
-func sentMessages(t testing.TB, r scriptRequest) []map[string]any {
+func sentMessages(t testing.TB, r providertest.Request) []map[string]any {
 	t.Helper()
 	var body struct {
 		Messages []map[string]any `json:"messages"`
@@ -81,9 +83,9 @@ func toolEnvelope(t testing.TB, content string) Envelope {
 
 func TestLoopHappyPath(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`}),
-		textStep("Mara is older."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`}),
+		providertest.TextStep("Mara is older."),
 	)
 	p := scriptedProvider(t, s)
 	var seen []TraceRow
@@ -119,7 +121,7 @@ func TestLoopHappyPath(t *testing.T) {
 	reqs := s.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
-		body := r.decoded(t)
+		body := r.Decoded(t)
 		assert.Equal(t, false, body["parallel_tool_calls"], "request %d", i)
 		assert.Equal(t, "auto", body["tool_choice"], "request %d", i)
 		assert.Len(t, body["tools"], 2, "request %d", i)
@@ -133,13 +135,13 @@ func TestLoopHappyPath(t *testing.T) {
 
 func TestLoopRunsToolsInOrder(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(
-			scriptCall{ID: "c1", Name: "search_codex", Args: `{"query":"harbor"}`},
-			scriptCall{ID: "c2", Name: "get_character_context", Args: `{"name":"Ilse"}`},
-			scriptCall{ID: "c3", Name: "get_character_context", Args: `{"name":"Mara"}`},
+	s := providertest.New(t,
+		providertest.CallsStep(
+			providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"harbor"}`},
+			providertest.Call{ID: "c2", Name: "get_character_context", Args: `{"name":"Ilse"}`},
+			providertest.Call{ID: "c3", Name: "get_character_context", Args: `{"name":"Mara"}`},
 		),
-		textStep("done"),
+		providertest.TextStep("done"),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
 	require.NoError(t, err)
@@ -164,13 +166,13 @@ func TestLoopRunsToolsInOrder(t *testing.T) {
 
 func TestLoopMaxRounds(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "r1", Name: "search_codex", Args: `{"query":"a"}`}),
-		callsStep(scriptCall{ID: "r2", Name: "search_codex", Args: `{"query":"b"}`}),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "r1", Name: "search_codex", Args: `{"query":"a"}`}),
+		providertest.CallsStep(providertest.Call{ID: "r2", Name: "search_codex", Args: `{"query":"b"}`}),
 		// The final request: tool calls are ignored, the text is taken.
-		scriptStep{Reply: &scriptReply{
+		providertest.Step{Reply: &providertest.Reply{
 			Content: new("Here is what I found."),
-			Calls:   []scriptCall{{ID: "r3", Name: "search_codex", Args: `{"query":"c"}`}},
+			Calls:   []providertest.Call{{ID: "r3", Name: "search_codex", Args: `{"query":"c"}`}},
 		}},
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{MaxRounds: 2})
@@ -182,7 +184,7 @@ func TestLoopMaxRounds(t *testing.T) {
 
 	reqs := s.Requests()
 	require.Len(t, reqs, 3)
-	final := reqs[2].decoded(t)
+	final := reqs[2].Decoded(t)
 	assert.Equal(t, "none", final["tool_choice"])
 	sent := sentMessages(t, reqs[2])
 	last := sent[len(sent)-1]
@@ -193,12 +195,12 @@ func TestLoopMaxRounds(t *testing.T) {
 
 func TestLoopDefaultMaxRounds(t *testing.T) {
 	lt := newLoopTools(t)
-	var steps []scriptStep
+	var steps []providertest.Step
 	for i := range DefaultMaxRounds {
-		steps = append(steps, callsStep(scriptCall{ID: fmt.Sprint(i), Name: "search_codex", Args: `{"query":"x"}`}))
+		steps = append(steps, providertest.CallsStep(providertest.Call{ID: fmt.Sprint(i), Name: "search_codex", Args: `{"query":"x"}`}))
 	}
-	steps = append(steps, textStep("enough"))
-	s := newScripted(t, steps...)
+	steps = append(steps, providertest.TextStep("enough"))
+	s := providertest.New(t, steps...)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, StoppedMaxRounds, res.Stopped)
@@ -208,17 +210,17 @@ func TestLoopDefaultMaxRounds(t *testing.T) {
 
 func TestLoopEmptyFinalRetry(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}),
-		textStep("  \n"),
-		textStep("The answer."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}),
+		providertest.TextStep("  \n"),
+		providertest.TextStep("The answer."),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "The answer.", res.Answer)
 	assert.Equal(t, 3, res.Rounds)
 
-	retry := s.Requests()[2].decoded(t)
+	retry := s.Requests()[2].Decoded(t)
 	assert.NotContains(t, retry, "tools", "the retry is sent without tools")
 	assert.NotContains(t, retry, "tool_choice")
 	assert.NotContains(t, retry, "parallel_tool_calls")
@@ -228,7 +230,7 @@ func TestLoopEmptyFinalRetry(t *testing.T) {
 
 func TestLoopNoAnswer(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t, textStep(""), scriptStep{Reply: &scriptReply{}})
+	s := providertest.New(t, providertest.TextStep(""), providertest.Step{Reply: &providertest.Reply{}})
 	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
 	require.ErrorIs(t, err, ErrNoAnswer)
 	assert.Equal(t, "the model returned no answer", err.Error())
@@ -237,13 +239,13 @@ func TestLoopNoAnswer(t *testing.T) {
 
 func TestLoopDuplicateToolCallIDs(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(
-			scriptCall{ID: "dup", Name: "get_character_context", Args: `{"name":"Mara"}`},
-			scriptCall{ID: "dup", Name: "get_character_context", Args: `{"name":"Ilse"}`},
-			scriptCall{ID: "", Name: "search_codex", Args: `{"query":"harbor"}`},
+	s := providertest.New(t,
+		providertest.CallsStep(
+			providertest.Call{ID: "dup", Name: "get_character_context", Args: `{"name":"Mara"}`},
+			providertest.Call{ID: "dup", Name: "get_character_context", Args: `{"name":"Ilse"}`},
+			providertest.Call{ID: "", Name: "search_codex", Args: `{"query":"harbor"}`},
 		),
-		textStep("ok"),
+		providertest.TextStep("ok"),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
 	require.NoError(t, err)
@@ -275,14 +277,14 @@ func TestLoopDuplicateToolCallIDs(t *testing.T) {
 func TestLoopRecoversFromToolErrors(t *testing.T) {
 	lt := newLoopTools(t)
 	narrow := lt.reg.Only([]string{"get_character_context"}, nil)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara"`}),
-		callsStep(
-			scriptCall{ID: "c2", Name: "get_map", Args: `{}`},
-			scriptCall{ID: "c3", Name: "search_codex", Args: `{"query":"x"}`},
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara"`}),
+		providertest.CallsStep(
+			providertest.Call{ID: "c2", Name: "get_map", Args: `{}`},
+			providertest.Call{ID: "c3", Name: "search_codex", Args: `{"query":"x"}`},
 		),
-		callsStep(scriptCall{ID: "c4", Name: "get_character_context", Args: `{"name":"Mara"}`}),
-		textStep("Recovered."),
+		providertest.CallsStep(providertest.Call{ID: "c4", Name: "get_character_context", Args: `{"name":"Mara"}`}),
+		providertest.TextStep("Recovered."),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), narrow, loopMessages(), LoopOptions{})
 	require.NoError(t, err)
@@ -305,21 +307,21 @@ func TestLoopRecoversFromToolErrors(t *testing.T) {
 	assert.Equal(t, CodeInvalidJSON, env.Errors[0].Code)
 
 	// Only the persona's tools were offered.
-	tools := s.Requests()[0].decoded(t)["tools"].([]any)
+	tools := s.Requests()[0].Decoded(t)["tools"].([]any)
 	require.Len(t, tools, 1)
 	assert.Equal(t, "get_character_context", tools[0].(map[string]any)["function"].(map[string]any)["name"])
 }
 
 func TestLoopToolChoiceRequiredFirstRoundOnly(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}),
-		textStep("ok"),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}),
+		providertest.TextStep("ok"),
 	)
 	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolChoice: "required"})
 	require.NoError(t, err)
-	assert.Equal(t, "required", s.Requests()[0].decoded(t)["tool_choice"])
-	assert.Equal(t, "auto", s.Requests()[1].decoded(t)["tool_choice"])
+	assert.Equal(t, "required", s.Requests()[0].Decoded(t)["tool_choice"])
+	assert.Equal(t, "auto", s.Requests()[1].Decoded(t)["tool_choice"])
 
 	_, err = RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolChoice: "always"})
 	assert.ErrorContains(t, err, `tool choice "always"`)
@@ -329,19 +331,19 @@ func TestLoopToolChoiceRequiredFirstRoundOnly(t *testing.T) {
 
 func TestLoopInlineMode(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t, textStep("inline answer"))
+	s := providertest.New(t, providertest.TextStep("inline answer"))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
 	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "inline answer", res.Answer)
-	assert.NotContains(t, s.Requests()[0].decoded(t), "tools")
+	assert.NotContains(t, s.Requests()[0].Decoded(t), "tools")
 }
 
 func TestLoopProviderError(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}),
-		errorStep(http.StatusInternalServerError, "server_error", "boom", nil),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}),
+		providertest.ErrorStep(http.StatusInternalServerError, "server_error", "boom", nil),
 	)
 	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
 	var pe *ProviderError
@@ -362,9 +364,9 @@ func TestLoopCancelledBetweenTools(t *testing.T) {
 		},
 	})
 	require.NoError(t, err)
-	s := newScripted(t, callsStep(
-		scriptCall{ID: "c1", Name: "search_codex", Args: `{}`},
-		scriptCall{ID: "c2", Name: "search_codex", Args: `{}`},
+	s := providertest.New(t, providertest.CallsStep(
+		providertest.Call{ID: "c1", Name: "search_codex", Args: `{}`},
+		providertest.Call{ID: "c2", Name: "search_codex", Args: `{}`},
 	))
 	_, err = RunLoop(ctx, scriptedProvider(t, s), reg, loopMessages(), LoopOptions{})
 	require.Error(t, err)
@@ -376,7 +378,7 @@ func TestLoopDoesNotModifyInput(t *testing.T) {
 	lt := newLoopTools(t)
 	in := loopMessages()
 	in = in[:2:2]
-	s := newScripted(t, callsStep(scriptCall{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}), textStep("ok"))
+	s := providertest.New(t, providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}), providertest.TextStep("ok"))
 	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, in, LoopOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, loopMessages(), in)
@@ -384,9 +386,9 @@ func TestLoopDoesNotModifyInput(t *testing.T) {
 
 func BenchmarkLoopOverhead(b *testing.B) {
 	lt := newLoopTools(b)
-	s := newScripted(b,
-		callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara"}`}),
-		textStep("Mara is older."),
+	s := providertest.New(b,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara"}`}),
+		providertest.TextStep("Mara is older."),
 	)
 	s.Repeat()
 	p := scriptedProvider(b, s)

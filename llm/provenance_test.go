@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
@@ -23,9 +25,9 @@ func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(dir, ProvenanceFile), plog.Path())
 
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
-		textStep("Anne Marsh stands still with the tide."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
+		providertest.TextStep("Anne Marsh stands still with the tide."),
 	)
 	const key = "sk-provenance-secret-key"
 	p := scriptedProvider(t, s, func(c *ProviderConfig) {
@@ -70,7 +72,7 @@ func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 func TestProvenanceRecordsFailedCalls(t *testing.T) {
 	plog, err := OpenProvenance(t.TempDir())
 	require.NoError(t, err)
-	s := newScripted(t, errorStep(400, "bad", "your prompt "+secretProse+" is bad", nil))
+	s := providertest.New(t, providertest.ErrorStep(400, "bad", "your prompt "+secretProse+" is bad", nil))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) {
 		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "", nil)}
 	})

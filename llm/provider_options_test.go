@@ -8,24 +8,26 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // tierStep is a text reply whose body reports the service tier that served
 // it ("" leaves service_tier out).
-func tierStep(t *testing.T, content, tier string) scriptStep {
+func tierStep(t *testing.T, content, tier string) providertest.Step {
 	t.Helper()
 	var m map[string]any
-	require.NoError(t, json.Unmarshal([]byte(textStep(content).Reply.encode()), &m))
+	require.NoError(t, json.Unmarshal([]byte(providertest.TextStep(content).Reply.Encode()), &m))
 	if tier != "" {
 		m["service_tier"] = tier
 	}
 	b, err := json.Marshal(m)
 	require.NoError(t, err)
-	return scriptStep{Body: string(b)}
+	return providertest.Step{Body: string(b)}
 }
 
 func TestProviderOptionsMerged(t *testing.T) {
-	s := newScripted(t, textStep("one"), textStep("two"))
+	s := providertest.New(t, providertest.TextStep("one"), providertest.TextStep("two"))
 	defaults := map[string]any{"temperature": 0.7, "top_p": 0.9, "max_tokens": 512, "seed": 7}
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Defaults = defaults })
 	defaults["temperature"] = 1.5 // the provider keeps its own copy
@@ -36,7 +38,7 @@ func TestProviderOptionsMerged(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Empty(t, c.Warnings)
-	body := s.Requests()[0].decoded(t)
+	body := s.Requests()[0].Decoded(t)
 	assert.Equal(t, 0.2, body["temperature"], "an override wins over the default")
 	assert.NotContains(t, body, "top_p", "a nil override removes the default")
 	assert.Equal(t, 512.0, body["max_tokens"])
@@ -47,18 +49,18 @@ func TestProviderOptionsMerged(t *testing.T) {
 	// Overrides are per request: the next one gets the defaults again.
 	_, err = p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.NoError(t, err)
-	body = s.Requests()[1].decoded(t)
+	body = s.Requests()[1].Decoded(t)
 	assert.Equal(t, 0.7, body["temperature"])
 	assert.Equal(t, 0.9, body["top_p"])
 	assert.NotContains(t, body, "transforms")
 }
 
 func TestProviderNoOptionsSendsNone(t *testing.T) {
-	s := newScripted(t, textStep("ok"))
+	s := providertest.New(t, providertest.TextStep("ok"))
 	p := scriptedProvider(t, s)
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.NoError(t, err)
-	body := s.Requests()[0].decoded(t)
+	body := s.Requests()[0].Decoded(t)
 	for _, k := range []string{"temperature", "top_p", "max_tokens", "seed", "service_tier", "stream"} {
 		assert.NotContains(t, body, k)
 	}
@@ -88,7 +90,7 @@ func TestNewProviderRejectsUnencodableDefaults(t *testing.T) {
 }
 
 func TestProviderDropsReservedOverrides(t *testing.T) {
-	s := newScripted(t, textStep("ok"))
+	s := providertest.New(t, providertest.TextStep("ok"))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierDefault })
 	req := CompletionRequest{
 		Messages: providerTestMessages()[:2],
@@ -104,7 +106,7 @@ func TestProviderDropsReservedOverrides(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(peek), string(s.Requests()[0].Body))
 
-	body := s.Requests()[0].decoded(t)
+	body := s.Requests()[0].Decoded(t)
 	assert.Equal(t, "test-model", body["model"])
 	assert.Len(t, body["messages"], 2)
 	assert.Equal(t, "default", body["service_tier"])
@@ -123,7 +125,7 @@ func TestProviderDropsReservedOverrides(t *testing.T) {
 }
 
 func TestProviderRejectsUnencodableOverride(t *testing.T) {
-	s := newScripted(t)
+	s := providertest.New(t)
 	p := scriptedProvider(t, s)
 	req := CompletionRequest{Messages: providerTestMessages()[:2], Overrides: map[string]any{"logit_bias": func() {}}}
 	_, err := p.Complete(t.Context(), req)
@@ -146,7 +148,7 @@ func TestNewProviderValidatesServiceTier(t *testing.T) {
 }
 
 func TestProviderFlexAccepted(t *testing.T) {
-	s := newScripted(t, tierStep(t, "cheap and slow", "flex"))
+	s := providertest.New(t, tierStep(t, "cheap and slow", "flex"))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.NoError(t, err)
@@ -154,18 +156,18 @@ func TestProviderFlexAccepted(t *testing.T) {
 	assert.Equal(t, "flex", c.ServiceTier)
 	assert.Empty(t, c.Warnings)
 	require.Len(t, s.Requests(), 1)
-	assert.Equal(t, "flex", s.Requests()[0].decoded(t)["service_tier"])
+	assert.Equal(t, "flex", s.Requests()[0].Decoded(t)["service_tier"])
 }
 
 func TestProviderFlexRefusedFallsBackToDefault(t *testing.T) {
-	refusals := map[string]scriptStep{
-		"429 resource_unavailable": errorStep(http.StatusTooManyRequests, "resource_unavailable", "Resource unavailable, please try again later.", nil),
-		"429 flex message":         errorStep(http.StatusTooManyRequests, "", "Flex capacity is exhausted", nil),
-		"503":                      errorStep(http.StatusServiceUnavailable, "server_error", "overloaded", nil),
+	refusals := map[string]providertest.Step{
+		"429 resource_unavailable": providertest.ErrorStep(http.StatusTooManyRequests, "resource_unavailable", "Resource unavailable, please try again later.", nil),
+		"429 flex message":         providertest.ErrorStep(http.StatusTooManyRequests, "", "Flex capacity is exhausted", nil),
+		"503":                      providertest.ErrorStep(http.StatusServiceUnavailable, "server_error", "overloaded", nil),
 	}
 	for name, refusal := range refusals {
 		t.Run(name, func(t *testing.T) {
-			s := newScripted(t, refusal, textStep("on default"))
+			s := providertest.New(t, refusal, providertest.TextStep("on default"))
 			// Retries 0 means the client's default of 2: the flex attempt
 			// must still go straight to the fallback.
 			p := scriptedProvider(t, s, func(c *ProviderConfig) {
@@ -179,7 +181,7 @@ func TestProviderFlexRefusedFallsBackToDefault(t *testing.T) {
 			assert.Equal(t, "on default", c.Message.Content)
 			assert.Equal(t, "default", c.ServiceTier, "no service_tier in the body: the tier requested")
 			require.Len(t, s.Requests(), 2)
-			first, second := s.Requests()[0].decoded(t), s.Requests()[1].decoded(t)
+			first, second := s.Requests()[0].Decoded(t), s.Requests()[1].Decoded(t)
 			assert.Equal(t, "flex", first["service_tier"])
 			assert.Equal(t, "default", second["service_tier"])
 			assert.Equal(t, 0.3, second["temperature"], "the fallback is the same request")
@@ -192,9 +194,9 @@ func TestProviderFlexRefusedFallsBackToDefault(t *testing.T) {
 }
 
 func TestProviderFlexFallbackThenDefaultFails(t *testing.T) {
-	s := newScripted(t,
-		errorStep(http.StatusTooManyRequests, "resource_unavailable", "Resource unavailable", nil),
-		errorStep(http.StatusInternalServerError, "server_error", "boom", nil))
+	s := providertest.New(t,
+		providertest.ErrorStep(http.StatusTooManyRequests, "resource_unavailable", "Resource unavailable", nil),
+		providertest.ErrorStep(http.StatusInternalServerError, "server_error", "boom", nil))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.EqualError(t, err, "flex tier refused (provider returned 429 resource_unavailable: Resource unavailable), "+
@@ -206,7 +208,7 @@ func TestProviderFlexFallbackThenDefaultFails(t *testing.T) {
 }
 
 func TestProviderFlexRefusedWithoutFallback(t *testing.T) {
-	s := newScripted(t, errorStep(http.StatusTooManyRequests, "resource_unavailable", "Resource unavailable, please try again later.", nil))
+	s := providertest.New(t, providertest.ErrorStep(http.StatusTooManyRequests, "resource_unavailable", "Resource unavailable, please try again later.", nil))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierFlex })
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.EqualError(t, err, "provider returned 429 resource_unavailable: Resource unavailable, please try again later.")
@@ -215,7 +217,7 @@ func TestProviderFlexRefusedWithoutFallback(t *testing.T) {
 }
 
 func TestProviderFlexRateLimitIsNotAFallback(t *testing.T) {
-	s := newScripted(t, errorStep(http.StatusTooManyRequests, "rate_limit_exceeded", "slow down", nil))
+	s := providertest.New(t, providertest.ErrorStep(http.StatusTooManyRequests, "rate_limit_exceeded", "slow down", nil))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.EqualError(t, err, "provider returned 429 rate_limit_exceeded: slow down")
@@ -223,7 +225,7 @@ func TestProviderFlexRateLimitIsNotAFallback(t *testing.T) {
 }
 
 func TestProviderReportsServedTier(t *testing.T) {
-	s := newScripted(t, tierStep(t, "ok", "default"), tierStep(t, "ok", ""))
+	s := providertest.New(t, tierStep(t, "ok", "default"), tierStep(t, "ok", ""))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierAuto })
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.NoError(t, err)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 func providerTestTools() []Tool {
@@ -38,7 +40,7 @@ func providerTestMessages() []Message {
 }
 
 func TestProviderRequestShape(t *testing.T) {
-	s := newScripted(t, textStep("Mara is a smuggler."))
+	s := providertest.New(t, providertest.TextStep("Mara is a smuggler."))
 	p := scriptedProvider(t, s)
 
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages(), Tools: providerTestTools()})
@@ -52,7 +54,7 @@ func TestProviderRequestShape(t *testing.T) {
 	reqs := s.Requests()
 	require.Len(t, reqs, 1)
 	assert.Equal(t, "/v1/chat/completions", reqs[0].Path)
-	body := reqs[0].decoded(t)
+	body := reqs[0].Decoded(t)
 	assert.Equal(t, "test-model", body["model"])
 	assert.Equal(t, false, body["parallel_tool_calls"])
 	assert.Equal(t, "auto", body["tool_choice"])
@@ -82,16 +84,16 @@ func TestProviderRequestShape(t *testing.T) {
 func TestProviderToolChoice(t *testing.T) {
 	for _, choice := range []string{"auto", "none", "required"} {
 		t.Run(choice, func(t *testing.T) {
-			s := newScripted(t, textStep("ok"))
+			s := providertest.New(t, providertest.TextStep("ok"))
 			p := scriptedProvider(t, s)
 			_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], Tools: providerTestTools(), ToolChoice: choice})
 			require.NoError(t, err)
-			body := s.Requests()[0].decoded(t)
+			body := s.Requests()[0].Decoded(t)
 			assert.Equal(t, choice, body["tool_choice"])
 			assert.Equal(t, false, body["parallel_tool_calls"])
 		})
 	}
-	p := scriptedProvider(t, newScripted(t))
+	p := scriptedProvider(t, providertest.New(t))
 	_, err := p.PeekRequest(CompletionRequest{Tools: providerTestTools(), ToolChoice: "sometimes"})
 	assert.ErrorContains(t, err, `tool choice "sometimes"`)
 }
@@ -107,11 +109,11 @@ func TestProviderWithoutToolsSendsNoToolFields(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			s := newScripted(t, textStep("ok"))
+			s := providertest.New(t, providertest.TextStep("ok"))
 			p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = tc.supports })
 			_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], Tools: tc.tools, ToolChoice: "required"})
 			require.NoError(t, err)
-			body := s.Requests()[0].decoded(t)
+			body := s.Requests()[0].Decoded(t)
 			assert.NotContains(t, body, "tools")
 			assert.NotContains(t, body, "tool_choice")
 			assert.NotContains(t, body, "parallel_tool_calls")
@@ -120,7 +122,7 @@ func TestProviderWithoutToolsSendsNoToolFields(t *testing.T) {
 }
 
 func TestPeekRequestEqualsSentBody(t *testing.T) {
-	s := newScripted(t, textStep("ok"))
+	s := providertest.New(t, providertest.TextStep("ok"))
 	p := scriptedProvider(t, s, func(c *ProviderConfig) {
 		c.Defaults = map[string]any{"temperature": 0.7, "top_p": 0.9, "max_tokens": 512, "seed": 7}
 		c.ServiceTier = ServiceTierPriority
@@ -137,7 +139,7 @@ func TestPeekRequestEqualsSentBody(t *testing.T) {
 	assert.Equal(t, string(s.Requests()[0].Body), string(peek))
 	assert.Zero(t, s.Remaining())
 	// The merged options are in what was peeked and sent.
-	body := s.Requests()[0].decoded(t)
+	body := s.Requests()[0].Decoded(t)
 	assert.Equal(t, 0.2, body["temperature"])
 	assert.NotContains(t, body, "top_p")
 	assert.Equal(t, "test-model", body["model"])
@@ -148,9 +150,9 @@ func TestPeekRequestEqualsSentBody(t *testing.T) {
 }
 
 func TestProviderRetriesAfter429(t *testing.T) {
-	s := newScripted(t,
-		errorStep(http.StatusTooManyRequests, "rate_limit_exceeded", "slow down", map[string]string{"Retry-After": "1"}),
-		textStep("after the wait"),
+	s := providertest.New(t,
+		providertest.ErrorStep(http.StatusTooManyRequests, "rate_limit_exceeded", "slow down", map[string]string{"Retry-After": "1"}),
+		providertest.TextStep("after the wait"),
 	)
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Retries = 0 }) // default: 2
 	start := time.Now()
@@ -164,38 +166,38 @@ func TestProviderRetriesAfter429(t *testing.T) {
 func TestProviderErrorsAreReadable(t *testing.T) {
 	cases := []struct {
 		name   string
-		step   scriptStep
+		step   providertest.Step
 		want   string
 		status int
 	}{
 		{
 			name:   "429 with retry-after",
-			step:   errorStep(http.StatusTooManyRequests, "rate_limit_exceeded", "slow down", map[string]string{"Retry-After": "2"}),
+			step:   providertest.ErrorStep(http.StatusTooManyRequests, "rate_limit_exceeded", "slow down", map[string]string{"Retry-After": "2"}),
 			want:   "provider returned 429 rate_limit_exceeded: slow down (retry after 2s)",
 			status: 429,
 		},
 		{
 			name:   "500 with message",
-			step:   errorStep(http.StatusInternalServerError, "server_error", "the model is overloaded", nil),
+			step:   providertest.ErrorStep(http.StatusInternalServerError, "server_error", "the model is overloaded", nil),
 			want:   "provider returned 500 server_error: the model is overloaded",
 			status: 500,
 		},
 		{
 			name:   "401 without code",
-			step:   scriptStep{Status: 401, Body: `{"error":{"message":"invalid api key","type":"invalid_request_error"}}`},
+			step:   providertest.Step{Status: 401, Body: `{"error":{"message":"invalid api key","type":"invalid_request_error"}}`},
 			want:   "provider returned 401 invalid_request_error: invalid api key",
 			status: 401,
 		},
 		{
 			name:   "502 not JSON",
-			step:   scriptStep{Status: 502, Body: "<html>bad gateway</html>"},
+			step:   providertest.Step{Status: 502, Body: "<html>bad gateway</html>"},
 			want:   "provider returned 502: Bad Gateway",
 			status: 502,
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScripted(t, tc.step)
+			s := providertest.New(t, tc.step)
 			p := scriptedProvider(t, s) // no retries
 			_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 			require.Error(t, err)
@@ -209,7 +211,7 @@ func TestProviderErrorsAreReadable(t *testing.T) {
 }
 
 func TestProviderTimeoutIsReadable(t *testing.T) {
-	s := newScripted(t, scriptStep{Delay: 5 * time.Second, Reply: &scriptReply{}})
+	s := providertest.New(t, providertest.Step{Delay: 5 * time.Second, Reply: &providertest.Reply{}})
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Timeout = 100 * time.Millisecond })
 	start := time.Now()
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
@@ -224,8 +226,8 @@ func TestProviderTimeoutIsReadable(t *testing.T) {
 // The client does not retry an attempt that ran out of time: the writer
 // waits Timeout, not (Retries+1) × Timeout.
 func TestProviderTimeoutIsNotRetried(t *testing.T) {
-	slow := scriptStep{Delay: 5 * time.Second, Reply: &scriptReply{}}
-	s := newScripted(t, slow, slow)
+	slow := providertest.Step{Delay: 5 * time.Second, Reply: &providertest.Reply{}}
+	s := providertest.New(t, slow, slow)
 	p := scriptedProvider(t, s, func(c *ProviderConfig) {
 		c.Timeout = 100 * time.Millisecond
 		c.Retries = 1
@@ -237,7 +239,7 @@ func TestProviderTimeoutIsNotRetried(t *testing.T) {
 }
 
 func TestProviderCancelled(t *testing.T) {
-	s := newScripted(t, scriptStep{Delay: 5 * time.Second, Reply: &scriptReply{}})
+	s := providertest.New(t, providertest.Step{Delay: 5 * time.Second, Reply: &providertest.Reply{}})
 	p := scriptedProvider(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
@@ -255,7 +257,7 @@ func TestProviderIgnoresEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_CUSTOM_HEADERS", "X-Leak: yes")
 
 	t.Run("no key", func(t *testing.T) {
-		s := newScripted(t, textStep("ok"))
+		s := providertest.New(t, providertest.TextStep("ok"))
 		p := scriptedProvider(t, s, func(c *ProviderConfig) { c.APIKey = "" })
 		_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 		require.NoError(t, err, "the request must reach the configured base URL, not OPENAI_BASE_URL")
@@ -271,7 +273,7 @@ func TestProviderIgnoresEnvironment(t *testing.T) {
 		}
 	})
 	t.Run("explicit key", func(t *testing.T) {
-		s := newScripted(t, textStep("ok"))
+		s := providertest.New(t, providertest.TextStep("ok"))
 		p := scriptedProvider(t, s, func(c *ProviderConfig) { c.APIKey = "sk-explicit" })
 		_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 		require.NoError(t, err)
@@ -291,7 +293,7 @@ func TestProviderDefaultBaseURL(t *testing.T) {
 		return &http.Response{
 			StatusCode: 200,
 			Header:     http.Header{"Content-Type": []string{"application/json"}},
-			Body:       io.NopCloser(bytes.NewBufferString(completionBody(map[string]any{"role": "assistant", "content": "hi"}, "stop"))),
+			Body:       io.NopCloser(bytes.NewBufferString(providertest.CompletionBody(map[string]any{"role": "assistant", "content": "hi"}, "stop"))),
 			Request:    r,
 		}, nil
 	})}
@@ -317,7 +319,7 @@ func TestNewProviderValidates(t *testing.T) {
 }
 
 func TestProviderRejectsBadMessages(t *testing.T) {
-	p := scriptedProvider(t, newScripted(t))
+	p := scriptedProvider(t, providertest.New(t))
 	_, err := p.PeekRequest(CompletionRequest{Messages: []Message{{Role: "narrator", Content: "x"}}})
 	assert.ErrorContains(t, err, `unknown role "narrator"`)
 	_, err = p.PeekRequest(CompletionRequest{Messages: []Message{{Role: RoleTool, Content: "x"}}})
@@ -354,7 +356,7 @@ func TestProviderDecodesResponses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScripted(t, scriptStep{Body: rawMessageBody(tc.message)})
+			s := providertest.New(t, providertest.Step{Body: providertest.RawMessageBody(tc.message)})
 			p := scriptedProvider(t, s)
 			c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 			if tc.err != "" {
@@ -372,7 +374,7 @@ func TestProviderDecodesResponses(t *testing.T) {
 		"not JSON":   `{"id":`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			p := scriptedProvider(t, newScripted(t, scriptStep{Body: body}))
+			p := scriptedProvider(t, providertest.New(t, providertest.Step{Body: body}))
 			_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 			require.Error(t, err)
 			assert.True(t, strings.HasPrefix(err.Error(), "provider"), err.Error())

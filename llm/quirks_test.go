@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // TestQuirks sends raw response bodies through the scripted server and the
@@ -93,7 +95,7 @@ func TestQuirks(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScripted(t, scriptStep{Body: rawMessageBody(tc.message)}, scriptStep{Body: rawMessageBody(tc.message)})
+			s := providertest.New(t, providertest.Step{Body: providertest.RawMessageBody(tc.message)}, providertest.Step{Body: providertest.RawMessageBody(tc.message)})
 			on := scriptedProvider(t, s, func(c *ProviderConfig) { c.Quirks = []Quirk{tc.quirk} })
 			c, err := on.Complete(t.Context(), CompletionRequest{Messages: loopMessages()})
 			require.NoError(t, err)
@@ -135,8 +137,8 @@ func assertMessage(t *testing.T, want, got Message) {
 func TestQuirksCombined(t *testing.T) {
 	// A legacy function_call whose arguments are an object needs two
 	// transforms, in order.
-	body := rawMessageBody(`{"role":"assistant","function_call":{"name":"search_codex","arguments":{"query":"harbor"}}}`)
-	s := newScripted(t, scriptStep{Body: body})
+	body := providertest.RawMessageBody(`{"role":"assistant","function_call":{"name":"search_codex","arguments":{"query":"harbor"}}}`)
+	s := providertest.New(t, providertest.Step{Body: body})
 	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Quirks = []Quirk{QuirkFunctionCall} })
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: loopMessages(), Quirks: []Quirk{QuirkArgumentsObject}})
 	require.NoError(t, err)
@@ -145,9 +147,9 @@ func TestQuirksCombined(t *testing.T) {
 
 func TestQuirksInLoop(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		scriptStep{Body: rawMessageBody(`{"role":"assistant","content":"<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara\"}}</tool_call>"}`)},
-		textStep("Mara is older."),
+	s := providertest.New(t,
+		providertest.Step{Body: providertest.RawMessageBody(`{"role":"assistant","content":"<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara\"}}</tool_call>"}`)},
+		providertest.TextStep("Mara is older."),
 	)
 	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{Quirks: []Quirk{QuirkContentToolCallTags}})
 	require.NoError(t, err)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // hostileKey is a key no pattern would catch by its shape: only its value
@@ -25,24 +27,24 @@ func TestProviderErrorNeverCarriesTheKey(t *testing.T) {
 		name   string
 		key    string
 		stream bool
-		step   scriptStep
+		step   providertest.Step
 	}{
 		{name: "401 echoing the key", key: hostileKey,
-			step: errorStep(http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided: "+hostileKey+". You can find your API key at https://example.test/keys.", nil)},
+			step: providertest.ErrorStep(http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided: "+hostileKey+". You can find your API key at https://example.test/keys.", nil)},
 		{name: "401 echoing it masked", key: "sk-proj-abcdefgh12345678ijklmnop",
-			step: errorStep(http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided: sk-proj-****************mnop.", nil)},
+			step: providertest.ErrorStep(http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided: sk-proj-****************mnop.", nil)},
 		{name: "401 echoing a piece of it", key: hostileKey,
-			step: errorStep(http.StatusUnauthorized, "", "key qk9Zt7LmW2x... is not valid", nil)},
+			step: providertest.ErrorStep(http.StatusUnauthorized, "", "key qk9Zt7LmW2x... is not valid", nil)},
 		{name: "400 quoting the header", key: hostileKey,
-			step: errorStep(http.StatusBadRequest, "", "bad header Authorization: Bearer "+hostileKey, nil)},
+			step: providertest.ErrorStep(http.StatusBadRequest, "", "bad header Authorization: Bearer "+hostileKey, nil)},
 		{name: "403 with the key as the code", key: hostileKey,
-			step: errorStep(http.StatusForbidden, hostileKey, "forbidden", nil)},
+			step: providertest.ErrorStep(http.StatusForbidden, hostileKey, "forbidden", nil)},
 		{name: "error event in the stream", key: hostileKey, stream: true,
-			step: scriptStep{Body: "data: {\"error\":{\"message\":\"bad key " + hostileKey + "\"}}\n\n", Header: map[string]string{"Content-Type": "text/event-stream"}}},
+			step: providertest.Step{Body: "data: {\"error\":{\"message\":\"bad key " + hostileKey + "\"}}\n\n", Header: map[string]string{"Content-Type": "text/event-stream"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(t, tt.step)
+			s := providertest.New(t, tt.step)
 			p := scriptedProvider(t, s, func(c *ProviderConfig) { c.APIKey = tt.key; c.Stream = tt.stream })
 			_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 			require.Error(t, err)
@@ -60,7 +62,7 @@ func TestProviderErrorNeverCarriesTheKey(t *testing.T) {
 }
 
 func TestProviderErrorTextIsBounded(t *testing.T) {
-	s := newScripted(t, errorStep(http.StatusBadRequest, "", strings.Repeat("no ", 100_000), nil))
+	s := providertest.New(t, providertest.ErrorStep(http.StatusBadRequest, "", strings.Repeat("no ", 100_000), nil))
 	_, err := scriptedProvider(t, s).Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.Error(t, err)
 	assert.Less(t, len(err.Error()), 2*maxErrorTextRunes)

@@ -7,10 +7,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // responsesProvider is a Responses API provider with tools on, pointed at s.
-func responsesProvider(t testing.TB, s *scriptedServer, edit ...func(*ProviderConfig)) *Provider {
+func responsesProvider(t testing.TB, s *providertest.Server, edit ...func(*ProviderConfig)) *Provider {
 	t.Helper()
 	return scriptedProvider(t, s, append([]func(*ProviderConfig){func(c *ProviderConfig) { c.API = APIResponses }}, edit...)...)
 }
@@ -43,7 +45,7 @@ func TestNewProviderValidatesAPI(t *testing.T) {
 }
 
 func TestResponsesRequestShape(t *testing.T) {
-	s := newScripted(t, textStep("Mara is a smuggler."))
+	s := providertest.New(t, providertest.TextStep("Mara is a smuggler."))
 	p := responsesProvider(t, s)
 	msgs := append(providerTestMessages(), Message{Role: RoleAssistant, Content: "She runs the harbor."}, Message{Role: RoleUser, Content: "And Ilse?"})
 	req := CompletionRequest{Messages: msgs, Tools: providerTestTools(), ToolChoice: ToolChoiceRequired}
@@ -60,7 +62,7 @@ func TestResponsesRequestShape(t *testing.T) {
 	require.Len(t, reqs, 1)
 	assert.Equal(t, "/v1/responses", reqs[0].Path)
 	assert.JSONEq(t, string(peek), string(reqs[0].Body), "peek is exactly the sent body")
-	body := reqs[0].decoded(t)
+	body := reqs[0].Decoded(t)
 	assert.Equal(t, "test-model", body["model"])
 	assert.Equal(t, "You are an editor.", body["instructions"])
 	assert.Equal(t, false, body["parallel_tool_calls"])
@@ -93,20 +95,20 @@ func TestResponsesRequestShape(t *testing.T) {
 }
 
 func TestResponsesWithoutToolsSendsNoToolFields(t *testing.T) {
-	s := newScripted(t, textStep("ok"))
+	s := providertest.New(t, providertest.TextStep("ok"))
 	p := responsesProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], Tools: providerTestTools()})
 	require.NoError(t, err)
-	body := s.Requests()[0].decoded(t)
+	body := s.Requests()[0].Decoded(t)
 	for _, k := range []string{"tools", "tool_choice", "parallel_tool_calls"} {
 		assert.NotContains(t, body, k)
 	}
 }
 
 func TestResponsesDecodesFunctionCalls(t *testing.T) {
-	s := newScripted(t, scriptStep{Reply: &scriptReply{
+	s := providertest.New(t, providertest.Step{Reply: &providertest.Reply{
 		Content: new("Let me check."),
-		Calls: []scriptCall{
+		Calls: []providertest.Call{
 			{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`},
 			{ID: "call_b", Name: "search_codex", Args: `{"query":"harbor"}`},
 		},
@@ -125,7 +127,7 @@ func TestResponsesDecodesFunctionCalls(t *testing.T) {
 }
 
 func TestResponsesPreviousResponseID(t *testing.T) {
-	s := newScripted(t, textStep("ok"))
+	s := providertest.New(t, providertest.TextStep("ok"))
 	p := responsesProvider(t, s)
 	req := CompletionRequest{
 		Messages:           []Message{{Role: RoleSystem, Content: "You are an editor."}, {Role: RoleUser, Content: "And now?"}},
@@ -135,7 +137,7 @@ func TestResponsesPreviousResponseID(t *testing.T) {
 	require.NoError(t, err)
 	_, err = p.Complete(t.Context(), req)
 	require.NoError(t, err)
-	body := s.Requests()[0].decoded(t)
+	body := s.Requests()[0].Decoded(t)
 	assert.JSONEq(t, string(peek), string(s.Requests()[0].Body))
 	assert.Equal(t, "resp_prev", body["previous_response_id"])
 	assert.Equal(t, "You are an editor.", body["instructions"], "instructions are resent with every request")
@@ -145,15 +147,15 @@ func TestResponsesPreviousResponseID(t *testing.T) {
 }
 
 func TestResponsesChatProviderIgnoresPreviousResponseID(t *testing.T) {
-	s := newScripted(t, textStep("ok"))
+	s := providertest.New(t, providertest.TextStep("ok"))
 	p := scriptedProvider(t, s)
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], PreviousResponseID: "resp_prev"})
 	require.NoError(t, err)
-	assert.NotContains(t, s.Requests()[0].decoded(t), "previous_response_id")
+	assert.NotContains(t, s.Requests()[0].Decoded(t), "previous_response_id")
 }
 
 func TestResponsesErrorsAreReadable(t *testing.T) {
-	s := newScripted(t, errorStep(http.StatusBadRequest, "previous_response_not_found", "Previous response with id 'resp_x' not found.", nil))
+	s := providertest.New(t, providertest.ErrorStep(http.StatusBadRequest, "previous_response_not_found", "Previous response with id 'resp_x' not found.", nil))
 	p := responsesProvider(t, s)
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], PreviousResponseID: "resp_x"})
 	require.Error(t, err)
@@ -162,7 +164,7 @@ func TestResponsesErrorsAreReadable(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, http.StatusBadRequest, pe.Status)
 
-	s = newScripted(t, scriptStep{Body: `{"id":"resp_1","object":"response","status":"failed","output":[],"error":{"code":"server_error","message":"the model failed"}}`})
+	s = providertest.New(t, providertest.Step{Body: `{"id":"resp_1","object":"response","status":"failed","output":[],"error":{"code":"server_error","message":"the model failed"}}`})
 	_, err = responsesProvider(t, s).Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "server_error: the model failed")
@@ -170,12 +172,12 @@ func TestResponsesErrorsAreReadable(t *testing.T) {
 
 func TestResponsesLoopChainsRounds(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		callsStep(
-			scriptCall{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`},
-			scriptCall{ID: "call_b", Name: "search_codex", Args: `{"query":"Ilse"}`},
+	s := providertest.New(t,
+		providertest.CallsStep(
+			providertest.Call{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`},
+			providertest.Call{ID: "call_b", Name: "search_codex", Args: `{"query":"Ilse"}`},
 		),
-		textStep("Mara is older."),
+		providertest.TextStep("Mara is older."),
 	)
 	p := responsesProvider(t, s)
 	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{})
@@ -187,14 +189,14 @@ func TestResponsesLoopChainsRounds(t *testing.T) {
 
 	reqs := s.Requests()
 	require.Len(t, reqs, 2)
-	first := reqs[0].decoded(t)
+	first := reqs[0].Decoded(t)
 	assert.NotContains(t, first, "previous_response_id")
 	assert.Equal(t, "You are the continuity editor.", first["instructions"])
 	in1 := inputOf(t, first)
 	require.Len(t, in1, 1)
 	assert.Equal(t, "Is Mara older than Ilse?", in1[0]["content"])
 
-	second := reqs[1].decoded(t)
+	second := reqs[1].Decoded(t)
 	assert.Equal(t, "resp_1", second["previous_response_id"])
 	assert.Equal(t, "You are the continuity editor.", second["instructions"])
 	assert.Equal(t, false, second["parallel_tool_calls"])
@@ -209,10 +211,10 @@ func TestResponsesLoopChainsRounds(t *testing.T) {
 
 func TestResponsesLoopSteeringIsChained(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		textStep("From memory: Mara."),
-		callsStep(scriptCall{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`}),
-		textStep("Mara is older."),
+	s := providertest.New(t,
+		providertest.TextStep("From memory: Mara."),
+		providertest.CallsStep(providertest.Call{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`}),
+		providertest.TextStep("Mara is older."),
 	)
 	p := responsesProvider(t, s)
 	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
@@ -220,13 +222,13 @@ func TestResponsesLoopSteeringIsChained(t *testing.T) {
 	assert.Equal(t, "Mara is older.", res.Answer)
 	reqs := s.Requests()
 	require.Len(t, reqs, 3)
-	second := reqs[1].decoded(t)
+	second := reqs[1].Decoded(t)
 	assert.Equal(t, "resp_1", second["previous_response_id"])
 	assert.Equal(t, "required", second["tool_choice"])
 	in2 := inputOf(t, second)
 	require.Len(t, in2, 1, "only the steering message: %v", in2)
 	assert.Equal(t, consultToolsPrompt, in2[0]["content"])
-	third := reqs[2].decoded(t)
+	third := reqs[2].Decoded(t)
 	assert.Equal(t, "resp_2", third["previous_response_id"])
 	in3 := inputOf(t, third)
 	require.Len(t, in3, 1)
@@ -235,14 +237,14 @@ func TestResponsesLoopSteeringIsChained(t *testing.T) {
 
 func TestResponsesLoopWithoutIDResendsTheTurn(t *testing.T) {
 	lt := newLoopTools(t)
-	s := newScripted(t,
-		scriptStep{Reply: &scriptReply{Calls: []scriptCall{{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`}}, ResponseID: "-"}},
-		textStep("Mara is older."),
+	s := providertest.New(t,
+		providertest.Step{Reply: &providertest.Reply{Calls: []providertest.Call{{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`}}, ResponseID: "-"}},
+		providertest.TextStep("Mara is older."),
 	)
 	res, err := RunLoop(t.Context(), responsesProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "resp_2", res.ResponseID)
-	second := s.Requests()[1].decoded(t)
+	second := s.Requests()[1].Decoded(t)
 	assert.NotContains(t, second, "previous_response_id")
 	in2 := inputOf(t, second)
 	require.Len(t, in2, 3, "user message, function call, its output: %v", in2)
@@ -252,9 +254,9 @@ func TestResponsesLoopWithoutIDResendsTheTurn(t *testing.T) {
 
 func TestResponsesAskContinuesConversation(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t,
-		scriptStep{Reply: &scriptReply{Content: new("First answer."), ResponseID: "resp_turn1"}},
-		scriptStep{Reply: &scriptReply{Content: new("Second answer."), ResponseID: "resp_turn2"}},
+	s := providertest.New(t,
+		providertest.Step{Reply: &providertest.Reply{Content: new("First answer."), ResponseID: "resp_turn1"}},
+		providertest.Step{Reply: &providertest.Reply{Content: new("Second answer."), ResponseID: "resp_turn2"}},
 	)
 	p := responsesProvider(t, s)
 	in := AskInput{Book: b, PersonaID: "continuity-editor", Message: "Is chapter 2 consistent?", Provider: p, Loop: LoopOptions{ToolUseMode: ToolUseRelaxed}}
@@ -276,7 +278,7 @@ func TestResponsesAskContinuesConversation(t *testing.T) {
 	reqs := s.Requests()
 	require.Len(t, reqs, 2)
 	assert.JSONEq(t, string(peek), string(reqs[1].Body), "peek is exactly what the continued turn sends")
-	body := reqs[1].decoded(t)
+	body := reqs[1].Decoded(t)
 	assert.Equal(t, "resp_turn1", body["previous_response_id"])
 	assert.Contains(t, body["instructions"], "continuity editor")
 	input := inputOf(t, body)
@@ -287,13 +289,13 @@ func TestResponsesAskContinuesConversation(t *testing.T) {
 		assert.NotEqual(t, "assistant", it["role"], "no history is resent")
 		assert.NotEqual(t, "Is chapter 2 consistent?", it["content"])
 	}
-	firstInput := inputOf(t, reqs[0].decoded(t))
+	firstInput := inputOf(t, reqs[0].Decoded(t))
 	assert.Len(t, firstInput, len(input), "the first turn sent the same shape, without history")
 }
 
 func TestResponsesAskChatProviderSendsHistory(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t, textStep("Second answer."))
+	s := providertest.New(t, providertest.TextStep("Second answer."))
 	in := AskInput{
 		Book: b, PersonaID: "continuity-editor", Message: "And chapter 3?", Provider: scriptedProvider(t, s),
 		History:            []Message{{Role: RoleUser, Content: "Is chapter 2 consistent?"}, {Role: RoleAssistant, Content: "First answer."}},
@@ -303,7 +305,7 @@ func TestResponsesAskChatProviderSendsHistory(t *testing.T) {
 	res, err := Ask(context.Background(), in)
 	require.NoError(t, err)
 	assert.Empty(t, res.ResponseID)
-	body := s.Requests()[0].decoded(t)
+	body := s.Requests()[0].Decoded(t)
 	assert.NotContains(t, body, "previous_response_id")
 	assert.Contains(t, string(s.Requests()[0].Body), "First answer.")
 }

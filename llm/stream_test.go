@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 func streaming(c *ProviderConfig) { c.Stream = true }
@@ -23,25 +25,25 @@ func TestStreamedCompletionEqualsPlain(t *testing.T) {
 	text := func(s string) *string { return &s }
 	tests := []struct {
 		name   string
-		step   scriptStep
+		step   providertest.Step
 		quirks []Quirk
 	}{
-		{name: "answer", step: textStep("The lamp burned low, and Teo counted every hull twice.")},
-		{name: "non-ASCII answer", step: textStep("“Sorry, Teo.” Séverine’s eyes — green — never moved. 🌊")},
-		{name: "empty answer", step: textStep("")},
-		{name: "two tool calls", step: callsStep(
-			scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"Séverine Aubrac"}`},
-			scriptCall{ID: "c2", Name: "search_codex", Args: `{"query":"bell"}`})},
-		{name: "text before a call", step: scriptStep{Reply: &scriptReply{Content: text("Let me look."),
-			Calls: []scriptCall{{ID: "c1", Name: "list_codex_entries", Args: `{"entryType":"character"}`}}}}},
+		{name: "answer", step: providertest.TextStep("The lamp burned low, and Teo counted every hull twice.")},
+		{name: "non-ASCII answer", step: providertest.TextStep("“Sorry, Teo.” Séverine’s eyes — green — never moved. 🌊")},
+		{name: "empty answer", step: providertest.TextStep("")},
+		{name: "two tool calls", step: providertest.CallsStep(
+			providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Séverine Aubrac"}`},
+			providertest.Call{ID: "c2", Name: "search_codex", Args: `{"query":"bell"}`})},
+		{name: "text before a call", step: providertest.Step{Reply: &providertest.Reply{Content: text("Let me look."),
+			Calls: []providertest.Call{{ID: "c1", Name: "list_codex_entries", Args: `{"entryType":"character"}`}}}}},
 		{name: "arguments as an object, repaired by a quirk", quirks: []Quirk{QuirkArgumentsObject},
-			step: scriptStep{Body: completionBody(json.RawMessage(`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search_codex","arguments":{"query":"bell"}}}]}`), "tool_calls")}},
-		{name: "content as parts", step: scriptStep{Body: completionBody(json.RawMessage(`{"role":"assistant","content":[{"type":"text","text":"in "},{"type":"text","text":"parts"}]}`), "stop")}},
+			step: providertest.Step{Body: providertest.CompletionBody(json.RawMessage(`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search_codex","arguments":{"query":"bell"}}}]}`), "tool_calls")}},
+		{name: "content as parts", step: providertest.Step{Body: providertest.CompletionBody(json.RawMessage(`{"role":"assistant","content":[{"type":"text","text":"in "},{"type":"text","text":"parts"}]}`), "stop")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			plain := newScripted(t, tt.step)
-			streamed := newScripted(t, tt.step)
+			plain := providertest.New(t, tt.step)
+			streamed := providertest.New(t, tt.step)
 			req := CompletionRequest{Messages: providerTestMessages(), Tools: providerTestTools(), Quirks: tt.quirks}
 			want, err := scriptedProvider(t, plain).Complete(t.Context(), req)
 			require.NoError(t, err)
@@ -59,16 +61,16 @@ func TestStreamedCompletionEqualsPlain(t *testing.T) {
 			if len(want.Message.Content) > 20 {
 				assert.Greater(t, len(pieces), 1, "a long answer arrives in pieces")
 			}
-			body := streamed.Requests()[0].decoded(t)
+			body := streamed.Requests()[0].Decoded(t)
 			assert.Equal(t, true, body["stream"])
 			assert.Equal(t, map[string]any{"include_usage": true}, body["stream_options"])
-			assert.NotContains(t, plain.Requests()[0].decoded(t), "stream")
+			assert.NotContains(t, plain.Requests()[0].Decoded(t), "stream")
 		})
 	}
 }
 
 func TestStreamPeekEqualsSentBody(t *testing.T) {
-	s := newScripted(t, textStep("ok"))
+	s := providertest.New(t, providertest.TextStep("ok"))
 	p := scriptedProvider(t, s, streaming, func(c *ProviderConfig) {
 		c.Defaults = map[string]any{"temperature": 0.3}
 	})
@@ -174,7 +176,7 @@ func TestStreamErrorEventIsAnError(t *testing.T) {
 }
 
 func TestStreamErrorStatusIsReadable(t *testing.T) {
-	s := newScripted(t, errorStep(http.StatusUnauthorized, "invalid_api_key", "bad key", nil))
+	s := providertest.New(t, providertest.ErrorStep(http.StatusUnauthorized, "invalid_api_key", "bad key", nil))
 	_, err := scriptedProvider(t, s, streaming).Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "provider returned 401 invalid_api_key: bad key")

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/trust"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // userConfig writes the user's config.yaml in a fresh config folder.
@@ -97,9 +99,9 @@ func TestLimitsSettings(t *testing.T) {
 
 func TestAskTakesLimitsFromSettings(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara Vell"}`}),
-		textStep("Done."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara Vell"}`}),
+		providertest.TextStep("Done."),
 	)
 	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Mara?",
 		Settings: Settings{Limits: Limits{MaxOutputBytes: 64}, Rounds: 1}, Provider: scriptedProvider(t, s)})

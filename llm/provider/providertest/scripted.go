@@ -1,4 +1,4 @@
-package llm
+package providertest
 
 import (
 	"encoding/json"
@@ -14,40 +14,40 @@ import (
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
-// scriptStep is one scripted answer of the fake chat completions server.
-type scriptStep struct {
+// Step is one scripted answer of the fake chat completions server.
+type Step struct {
 	// Status defaults to 200.
 	Status int
 	// Body is the raw response body; when empty, Reply is encoded.
 	Body  string
-	Reply *scriptReply
+	Reply *Reply
 	// Header is added to the response (e.g. Retry-After).
 	Header map[string]string
 	// Delay holds the answer back (or until the client gives up).
 	Delay time.Duration
 }
 
-// scriptReply is a structured assistant reply.
-type scriptReply struct {
+// Reply is a structured assistant reply.
+type Reply struct {
 	Content      *string
-	Calls        []scriptCall
+	Calls        []Call
 	FinishReason string
 	// ResponseID names the response of a Responses API reply; "" means
 	// resp_<step number>, "-" no id at all.
 	ResponseID string
 }
 
-type scriptCall struct{ ID, Name, Args string }
+type Call struct{ ID, Name, Args string }
 
-// scriptRequest is one request the server received.
-type scriptRequest struct {
+// Request is one request the server received.
+type Request struct {
 	Path   string
 	Header http.Header
 	Body   []byte
 }
 
-// decoded returns the request body as generic JSON.
-func (r scriptRequest) decoded(t testing.TB) map[string]any {
+// Decoded returns the request body as generic JSON.
+func (r Request) Decoded(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(r.Body, &m); err != nil {
@@ -56,23 +56,23 @@ func (r scriptRequest) decoded(t testing.TB) map[string]any {
 	return m
 }
 
-// scriptedServer is an OpenAI-compatible httptest server replaying a
+// Server is an OpenAI-compatible httptest server replaying a
 // script of responses and recording every request.
-type scriptedServer struct {
+type Server struct {
 	t   testing.TB
 	srv *httptest.Server
 	mu  sync.Mutex
 	// loop replays the script from the start when it runs out, and
 	// records nothing (benchmarks).
 	loop     bool
-	steps    []scriptStep
+	steps    []Step
 	next     int
-	requests []scriptRequest
+	requests []Request
 }
 
-func newScripted(t testing.TB, steps ...scriptStep) *scriptedServer {
+func New(t testing.TB, steps ...Step) *Server {
 	t.Helper()
-	s := &scriptedServer{t: t, steps: steps}
+	s := &Server{t: t, steps: steps}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handle)
 	mux.HandleFunc("POST /chat/completions", s.handle)
@@ -84,36 +84,36 @@ func newScripted(t testing.TB, steps ...scriptStep) *scriptedServer {
 }
 
 // Repeat makes the script replay forever without recording requests.
-func (s *scriptedServer) Repeat() {
+func (s *Server) Repeat() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.loop = true
 }
 
 // BaseURL is the API root including /v1.
-func (s *scriptedServer) BaseURL() string { return s.srv.URL + "/v1" }
+func (s *Server) BaseURL() string { return s.srv.URL + "/v1" }
 
-func (s *scriptedServer) Requests() []scriptRequest {
+func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]scriptRequest(nil), s.requests...)
+	return append([]Request(nil), s.requests...)
 }
 
 // Remaining is how many steps were not played.
-func (s *scriptedServer) Remaining() int {
+func (s *Server) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.steps) - s.next
 }
 
-func (s *scriptedServer) handle(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
 	if s.next >= len(s.steps) && s.loop {
 		s.next = 0
 	}
 	if !s.loop { // a looping script (benchmarks) would grow without bound
-		s.requests = append(s.requests, scriptRequest{Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+		s.requests = append(s.requests, Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 	}
 	if s.next >= len(s.steps) {
 		s.mu.Unlock()
@@ -142,7 +142,7 @@ func (s *scriptedServer) handle(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/responses") {
 			text = step.Reply.encodeResponse(fmt.Sprintf("resp_%d", n))
 		} else {
-			text = step.Reply.encode()
+			text = step.Reply.Encode()
 		}
 	}
 	if !strings.HasSuffix(r.URL.Path, "/responses") && evalserver.WantsStream(body) {
@@ -164,8 +164,8 @@ func writeJSON(w http.ResponseWriter, status int, body string, header map[string
 	_, _ = io.WriteString(w, body)
 }
 
-// encode renders the reply as a chat completion body.
-func (r *scriptReply) encode() string {
+// Encode renders the reply as a chat completion body.
+func (r *Reply) Encode() string {
 	msg := map[string]any{"role": "assistant", "content": nil}
 	if r.Content != nil {
 		msg["content"] = *r.Content
@@ -188,13 +188,13 @@ func (r *scriptReply) encode() string {
 	if finish == "" {
 		finish = "stop"
 	}
-	return completionBody(msg, finish)
+	return CompletionBody(msg, finish)
 }
 
 // encodeResponse renders the reply as a Responses API body: a message
 // item for the content, then a function_call item per call. id is the
 // response id unless the reply names its own.
-func (r *scriptReply) encodeResponse(id string) string {
+func (r *Reply) encodeResponse(id string) string {
 	if r.ResponseID != "" {
 		id = r.ResponseID
 	}
@@ -232,9 +232,9 @@ func (r *scriptReply) encodeResponse(id string) string {
 	return string(b)
 }
 
-// completionBody wraps an assistant message (any JSON value) in a chat
+// CompletionBody wraps an assistant message (any JSON value) in a chat
 // completion.
-func completionBody(message any, finish string) string {
+func CompletionBody(message any, finish string) string {
 	b, err := json.Marshal(map[string]any{
 		"id":      "chatcmpl-test",
 		"object":  "chat.completion",
@@ -249,37 +249,23 @@ func completionBody(message any, finish string) string {
 	return string(b)
 }
 
-// rawMessageBody wraps a raw JSON assistant message in a chat completion.
-func rawMessageBody(message string) string {
-	return completionBody(json.RawMessage(message), "stop")
+// RawMessageBody wraps a raw JSON assistant message in a chat completion.
+func RawMessageBody(message string) string {
+	return CompletionBody(json.RawMessage(message), "stop")
 }
 
-func textStep(content string) scriptStep {
-	return scriptStep{Reply: &scriptReply{Content: &content}}
+func TextStep(content string) Step {
+	return Step{Reply: &Reply{Content: &content}}
 }
 
-func callsStep(calls ...scriptCall) scriptStep {
-	return scriptStep{Reply: &scriptReply{Calls: calls}}
+func CallsStep(calls ...Call) Step {
+	return Step{Reply: &Reply{Calls: calls}}
 }
 
-func errorStep(status int, code, message string, header map[string]string) scriptStep {
-	return scriptStep{
+func ErrorStep(status int, code, message string, header map[string]string) Step {
+	return Step{
 		Status: status,
 		Body:   fmt.Sprintf(`{"error":{"message":%q,"type":"error","code":%q}}`, message, code),
 		Header: header,
 	}
-}
-
-// scriptedProvider is a provider with tools on, pointed at s.
-func scriptedProvider(t testing.TB, s *scriptedServer, edit ...func(*ProviderConfig)) *Provider {
-	t.Helper()
-	cfg := ProviderConfig{BaseURL: s.BaseURL(), Model: "test-model", APIKey: "sk-test", Tools: true, Retries: -1}
-	for _, e := range edit {
-		e(&cfg)
-	}
-	p, err := NewProvider(cfg)
-	if err != nil {
-		t.Fatalf("NewProvider: %v", err)
-	}
-	return p
 }

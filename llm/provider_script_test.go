@@ -1,0 +1,21 @@
+package llm
+
+import (
+	"testing"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
+)
+
+// scriptedProvider is a provider with tools on, pointed at s.
+func scriptedProvider(t testing.TB, s *providertest.Server, edit ...func(*ProviderConfig)) *Provider {
+	t.Helper()
+	cfg := ProviderConfig{BaseURL: s.BaseURL(), Model: "test-model", APIKey: "sk-test", Tools: true, Retries: -1}
+	for _, e := range edit {
+		e(&cfg)
+	}
+	p, err := NewProvider(cfg)
+	if err != nil {
+		t.Fatalf("NewProvider: %v", err)
+	}
+	return p
+}
