@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/manuscript"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // InlineContextChars bounds the document text put into the prompt for a
@@ -20,8 +22,8 @@ type AskInput struct {
 	Settings  Settings
 	PersonaID string
 	Message   string
-	History   []Message
-	Provider  *Provider
+	History   []provider.Message
+	Provider  *provider.Provider
 	Loop      LoopOptions
 	// PreviousResponseID continues a conversation stored by a Responses
 	// API provider (an earlier AskResult.ResponseID). History is then not
@@ -49,9 +51,9 @@ type AskResult struct {
 	// ServiceTier is the tier the provider served the turn on, when it
 	// says (the flex/default routing status).
 	ServiceTier string
-	Usage       Usage
+	Usage       provider.Usage
 	// Messages is the whole exchange, for the next turn's history.
-	Messages []Message
+	Messages []provider.Message
 	// Evidence is what the model looked up this turn: tools, arguments,
 	// the files read and their hashes; never prose (see Lookup).
 	Evidence []Lookup
@@ -64,7 +66,7 @@ type AskResult struct {
 // persona may use.
 type prepared struct {
 	persona  Persona
-	messages []Message
+	messages []provider.Message
 	registry *Registry
 }
 
@@ -94,7 +96,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		if inline := inlineContext(in.Book); inline != "" {
 			// The writer's message stays last; the context goes before it.
 			last := messages[len(messages)-1]
-			messages = append(messages[:len(messages)-1], Message{Role: RoleUser, Content: inline}, last)
+			messages = append(messages[:len(messages)-1], provider.Message{Role: provider.RoleUser, Content: inline}, last)
 		}
 		return &prepared{persona: persona, messages: messages}, nil
 	}
@@ -136,7 +138,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 // continues reports whether the turn continues a stored Responses API
 // conversation.
 func continues(in AskInput) bool {
-	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.API() == APIResponses
+	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.API() == provider.APIResponses
 }
 
 // inlineContext is the selection, or else the open document, as text for
@@ -221,7 +223,7 @@ func Peek(ctx context.Context, in AskInput) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := CompletionRequest{Messages: p.messages, ToolChoice: in.Loop.ToolChoice}
+	req := provider.CompletionRequest{Messages: p.messages, ToolChoice: in.Loop.ToolChoice}
 	if continues(in) {
 		req.PreviousResponseID = in.PreviousResponseID
 	}

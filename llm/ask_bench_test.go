@@ -12,6 +12,8 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 
 	"github.com/quire-ink/quire/llm/provider/providertest"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // timedTransport measures how long the provider took to answer, so the
@@ -59,7 +61,7 @@ func BenchmarkAskOverhead(b *testing.B) {
 			)
 			s.Repeat()
 			tt := &timedTransport{base: http.DefaultTransport}
-			p := scriptedProvider(b, s, func(c *ProviderConfig) {
+			p := scriptedProvider(b, s, func(c *provider.ProviderConfig) {
 				c.HTTPClient = &http.Client{Transport: tt}
 				c.Stream = stream
 			})

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/provider/providertest"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // requestTools lists the tool names a recorded request sent.
@@ -75,7 +77,7 @@ func TestAskFirstTimeReaderIsBlindToCanon(t *testing.T) {
 func TestAskInlineWithoutTools(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	s := providertest.New(t, providertest.TextStep("Fine."))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) { c.Tools = false })
 	_, err := Ask(context.Background(), AskInput{Book: b, Message: "Thoughts?", Provider: p})
 	require.NoError(t, err)
 	body := s.Requests()[0].Decoded(t)
@@ -115,7 +117,7 @@ func TestAskInlineContextIsBounded(t *testing.T) {
 	files["manuscript/02-slack-water.md"] = "# Slack Water\n\n" + long + "\n"
 	b, _ := openBook(t, files)
 	s := providertest.New(t, providertest.TextStep("Fine."))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) { c.Tools = false })
 	_, err := Ask(context.Background(), AskInput{Book: b, Message: "Thoughts?", Provider: p})
 	require.NoError(t, err)
 	msgs := s.Requests()[0].Decoded(t)["messages"].([]any)

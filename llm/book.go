@@ -8,6 +8,8 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // Book is what the tools of one advisor turn read: the codex, a
@@ -38,8 +40,8 @@ func (b *Book) snapshot() *manuscript.Snapshot {
 
 // ReadTools are the tools through which the model reads the book, in the
 // order the model is shown them. None of them writes anything.
-func ReadTools(b *Book) []Tool {
-	tools := []Tool{manuscriptContextTool(b)}
+func ReadTools(b *Book) []provider.Tool {
+	tools := []provider.Tool{manuscriptContextTool(b)}
 	for _, t := range codex.Types {
 		tools = append(tools, canonContextTool(b, t))
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // Default limits. Arguments are small by nature (refs, names, a proposed
@@ -145,7 +147,7 @@ func (d *Dispatcher) call(ctx context.Context, name, args string) (Envelope, str
 
 // runTool runs the tool, turning a panic into TOOL_FAILED so one broken tool
 // cannot take the language server down with it.
-func runTool(ctx context.Context, tool Tool, args json.RawMessage) (data any, warnings []string, err error) {
+func runTool(ctx context.Context, tool provider.Tool, args json.RawMessage) (data any, warnings []string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			data, warnings = nil, nil

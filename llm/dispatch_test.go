@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // testRegistry holds one tool per behaviour the dispatcher must handle.
@@ -33,7 +35,7 @@ func testRegistry(t testing.TB) *Registry {
 		"required":   []string{"n"},
 	}
 	reg, err := NewRegistry(
-		Tool{Name: "echo", Parameters: refSchema, Run: func(_ context.Context, args json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "echo", Parameters: refSchema, Run: func(_ context.Context, args json.RawMessage) (any, []string, error) {
 			var in struct {
 				Ref  string   `json:"ref"`
 				Refs []string `json:"refs"`
@@ -43,35 +45,35 @@ func testRegistry(t testing.TB) *Registry {
 			}
 			return in, []string{"echoed"}, nil
 		}},
-		Tool{Name: "ping", Parameters: empty, Run: func(_ context.Context, args json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "ping", Parameters: empty, Run: func(_ context.Context, args json.RawMessage) (any, []string, error) {
 			return map[string]string{"args": string(args)}, nil, nil
 		}},
-		Tool{Name: "missing", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "missing", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
 			return nil, []string{"looked everywhere"}, &ToolError{Code: CodeNotFound, Message: "no such chapter", Candidates: []string{"3", "4"}}
 		}},
-		Tool{Name: "broken", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "broken", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
 			return nil, nil, errors.New("index unreadable")
 		}},
-		Tool{Name: "panics", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "panics", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
 			var m map[string]int
 			m["boom"] = 1
 			return nil, nil, nil
 		}},
-		Tool{Name: "waits", Parameters: empty, Run: func(ctx context.Context, _ json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "waits", Parameters: empty, Run: func(ctx context.Context, _ json.RawMessage) (any, []string, error) {
 			<-ctx.Done()
 			return nil, nil, ctx.Err()
 		}},
-		Tool{Name: "big", Parameters: sizeSchema, Run: func(_ context.Context, args json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "big", Parameters: sizeSchema, Run: func(_ context.Context, args json.RawMessage) (any, []string, error) {
 			var in struct{ N int }
 			if err := json.Unmarshal(args, &in); err != nil {
 				return nil, nil, fmt.Errorf("decode big args: %w", err)
 			}
 			return strings.Repeat("x", in.N), nil, nil
 		}},
-		Tool{Name: "unencodable", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "unencodable", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
 			return math.Inf(1), nil, nil
 		}},
-		Tool{Name: "html", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
+		provider.Tool{Name: "html", Parameters: empty, Run: func(context.Context, json.RawMessage) (any, []string, error) {
 			return "<b>&</b>", nil, nil
 		}},
 	)

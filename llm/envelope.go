@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -50,22 +48,6 @@ func (e *ToolError) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Mess
 // Errorf makes a ToolError with a code.
 func Errorf(code, format string, args ...any) *ToolError {
 	return &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// Tool is one function the model may call. Tools are built per advisor
-// turn, bound to the book and the writer's place in it; the loop only
-// sees them through a Registry.
-type Tool struct {
-	// Name is snake_case, as the model calls it.
-	Name        string
-	Description string
-	// Parameters is the JSON schema of the arguments: an object with
-	// properties, kept simple (string, integer, boolean, arrays of
-	// strings, objects of strings) so every provider accepts it.
-	Parameters map[string]any
-	// Run does the work. A *ToolError keeps its code in the envelope;
-	// any other error becomes TOOL_FAILED.
-	Run func(ctx context.Context, args json.RawMessage) (data any, warnings []string, err error)
 }
 
 // envelopeOf wraps what a tool returned.

@@ -17,6 +17,8 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 
 	"github.com/quire-ink/quire/llm/eval/evalserver"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // EvalOptions configure RunEval.
@@ -27,7 +29,7 @@ type EvalOptions struct {
 	Trials int
 	// Live, when set, sends the scenarios' messages to this endpoint
 	// instead of the scripted model. Tools must be on.
-	Live *ProviderConfig
+	Live *provider.ProviderConfig
 	// Book is the book the tools read; nil uses a small built-in book
 	// written to a temporary folder and removed afterwards. The
 	// scripted replies name the built-in book's entries, so offline
@@ -55,13 +57,13 @@ func (r ScenarioResult) OK() bool { return r.Trials > 0 && r.Passed == r.Trials 
 
 // EvalMode names where the answers come from, for the report: the
 // scripted model, or the live endpoint and model.
-func EvalMode(live *ProviderConfig) string {
+func EvalMode(live *provider.ProviderConfig) string {
 	if live == nil {
 		return "offline (scripted model)"
 	}
 	base := live.BaseURL
 	if base == "" {
-		base = DefaultBaseURL
+		base = provider.DefaultBaseURL
 	}
 	host := base
 	if u, err := url.Parse(base); err == nil && u.Host != "" {
@@ -87,7 +89,7 @@ type evalScenario struct {
 	name    string
 	message string
 	// quirks are switched on for the scripted model only.
-	quirks []Quirk
+	quirks []provider.Quirk
 	steps  []evalserver.Step
 	// calls are the tool calls the trace must show, in order.
 	calls []wantCall
@@ -190,14 +192,14 @@ func evalScenarios() []evalScenario {
 				return nil
 			},
 		},
-		quirkScenario("quirk-content-tool-call-tags", QuirkContentToolCallTags, `{"role":"assistant","content":"Let me look.\n<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara Vell\"}}</tool_call>"}`),
-		quirkScenario("quirk-function-call", QuirkFunctionCall, `{"role":"assistant","content":null,"function_call":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}`),
-		quirkScenario("quirk-tool-calls-object", QuirkToolCallsObject, `{"role":"assistant","content":null,"tool_calls":{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}}`),
-		quirkScenario("quirk-arguments-object", QuirkArgumentsObject, `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":{"name":"Mara Vell"}}}]}`),
+		quirkScenario("quirk-content-tool-call-tags", provider.QuirkContentToolCallTags, `{"role":"assistant","content":"Let me look.\n<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara Vell\"}}</tool_call>"}`),
+		quirkScenario("quirk-function-call", provider.QuirkFunctionCall, `{"role":"assistant","content":null,"function_call":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}`),
+		quirkScenario("quirk-tool-calls-object", provider.QuirkToolCallsObject, `{"role":"assistant","content":null,"tool_calls":{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}}`),
+		quirkScenario("quirk-arguments-object", provider.QuirkArgumentsObject, `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":{"name":"Mara Vell"}}}]}`),
 		{
 			name:    "quirk-blank-arguments",
 			message: "How does the chapter I have open read?",
-			quirks:  []Quirk{QuirkBlankArguments},
+			quirks:  []provider.Quirk{provider.QuirkBlankArguments},
 			steps: []evalserver.Step{
 				evalserver.Raw(`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_manuscript_context","arguments":""}}]}`),
 				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
@@ -224,11 +226,11 @@ func evalScenarios() []evalScenario {
 
 // quirkScenario is a model that asks for Mara Vell's canon in the odd
 // shape one quirk repairs, then answers from it.
-func quirkScenario(name string, q Quirk, rawReply string) evalScenario {
+func quirkScenario(name string, q provider.Quirk, rawReply string) evalScenario {
 	return evalScenario{
 		name:    name,
 		message: "What does Mara Vell fear most?",
-		quirks:  []Quirk{q},
+		quirks:  []provider.Quirk{q},
 		steps:   []evalserver.Step{evalserver.Raw(rawReply), evalserver.Text("Still water, more than storms.")},
 		calls:   []wantCall{{"get_character_context", ""}},
 		answer:  "Still water",
@@ -240,7 +242,7 @@ func quirkScenario(name string, q Quirk, rawReply string) evalScenario {
 func echoedArguments(body []byte, id string) (string, bool) {
 	var req struct {
 		Messages []struct {
-			ToolCalls []wireToolCall `json:"tool_calls"`
+			ToolCalls []provider.WireToolCall `json:"tool_calls"`
 		} `json:"messages"`
 	}
 	if json.Unmarshal(body, &req) != nil {
@@ -300,12 +302,12 @@ func RunEval(ctx context.Context, opt EvalOptions) ([]ScenarioResult, error) {
 	if opt.Trials == 0 {
 		opt.Trials = 1
 	}
-	var live *Provider
+	var live *provider.Provider
 	if opt.Live != nil {
 		if !opt.Live.Tools {
 			return nil, errors.New("live eval: the provider must have tool calling on")
 		}
-		live, err = NewProvider(*opt.Live)
+		live, err = provider.NewProvider(*opt.Live)
 		if err != nil {
 			return nil, fmt.Errorf("live eval: %w", err)
 		}
@@ -362,7 +364,7 @@ func RunEval(ctx context.Context, opt EvalOptions) ([]ScenarioResult, error) {
 // checks the trace, the answer and what was sent.
 func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *Book, persona string, sc evalScenario) (time.Duration, []string) {
 	srv.Load(sc.steps)
-	p, err := NewProvider(ProviderConfig{
+	p, err := provider.NewProvider(provider.ProviderConfig{
 		BaseURL: srv.BaseURL(), Model: "scripted", Tools: true, Retries: -1,
 		Timeout: 30 * time.Second, Quirks: sc.quirks,
 	})
@@ -400,7 +402,7 @@ func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *Book, p
 // runLiveTrial sends one scenario's message to the live model. The checks
 // are relaxed: an answer came, and every tool call that failed was
 // followed by one that succeeded.
-func runLiveTrial(ctx context.Context, p *Provider, book *Book, persona string, sc evalScenario) (time.Duration, []string) {
+func runLiveTrial(ctx context.Context, p *provider.Provider, book *Book, persona string, sc evalScenario) (time.Duration, []string) {
 	start := time.Now()
 	res, err := Ask(ctx, AskInput{Book: book, Proposals: &Proposals{}, PersonaID: persona, Message: sc.message, Provider: p})
 	took := time.Since(start)

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/eval/evalserver"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 func TestEvalScenariosPassOffline(t *testing.T) {
@@ -34,7 +36,7 @@ func TestEvalScenariosPassOffline(t *testing.T) {
 
 func TestEvalCoversEveryQuirk(t *testing.T) {
 	names := EvalScenarioNames()
-	for _, q := range allQuirks {
+	for _, q := range provider.AllQuirks {
 		assert.Contains(t, names, "quirk-"+strings.ReplaceAll(string(q), "_", "-"))
 	}
 	for _, s := range evalScenarios() {
@@ -98,11 +100,11 @@ func TestEvalUnknownScenario(t *testing.T) {
 }
 
 func TestEvalLiveConfigValidated(t *testing.T) {
-	_, err := RunEval(context.Background(), EvalOptions{Live: &ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Tools: true}})
+	_, err := RunEval(context.Background(), EvalOptions{Live: &provider.ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Tools: true}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "model is required")
 
-	_, err = RunEval(context.Background(), EvalOptions{Live: &ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}})
+	_, err = RunEval(context.Background(), EvalOptions{Live: &provider.ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "tool calling")
 
@@ -112,8 +114,8 @@ func TestEvalLiveConfigValidated(t *testing.T) {
 
 func TestEvalMode(t *testing.T) {
 	assert.Equal(t, "offline (scripted model)", EvalMode(nil))
-	assert.Equal(t, "live: openrouter.ai some/model", EvalMode(&ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "some/model"}))
-	assert.Equal(t, "live: api.openai.com gpt-4.1-mini", EvalMode(&ProviderConfig{Model: "gpt-4.1-mini"}))
+	assert.Equal(t, "live: openrouter.ai some/model", EvalMode(&provider.ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "some/model"}))
+	assert.Equal(t, "live: api.openai.com gpt-4.1-mini", EvalMode(&provider.ProviderConfig{Model: "gpt-4.1-mini"}))
 }
 
 func TestEvalBookIsRemoved(t *testing.T) {

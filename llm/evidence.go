@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/manuscript"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // Bounds of an evidence row: it records what was looked up, never what
@@ -45,25 +47,25 @@ type Lookup struct {
 // assistant tool call from index start on, joined to the tool message
 // that answers it. Proposal tools are not lookups and are left out; the
 // turn's proposals are reported on their own.
-func evidenceOf(b *Book, messages []Message, start int) []Lookup {
+func evidenceOf(b *Book, messages []provider.Message, start int) []Lookup {
 	if start < 0 || start > len(messages) {
 		start = 0
 	}
 	type pending struct {
 		round int
-		call  ToolCall
+		call  provider.ToolCall
 	}
 	calls := map[string]pending{}
 	var out []Lookup
 	round := 0
 	for _, m := range messages[start:] {
 		switch {
-		case m.Role == RoleAssistant && len(m.ToolCalls) > 0:
+		case m.Role == provider.RoleAssistant && len(m.ToolCalls) > 0:
 			round++
 			for _, c := range m.ToolCalls {
 				calls[c.ID] = pending{round: round, call: c}
 			}
-		case m.Role == RoleTool:
+		case m.Role == provider.RoleTool:
 			p, ok := calls[m.ToolCallID]
 			if !ok {
 				continue
@@ -78,7 +80,7 @@ func evidenceOf(b *Book, messages []Message, start int) []Lookup {
 	return out
 }
 
-func lookupOf(b *Book, round int, call ToolCall, envelope string) Lookup {
+func lookupOf(b *Book, round int, call provider.ToolCall, envelope string) Lookup {
 	l := Lookup{Round: round, Tool: call.Name}
 	var args struct {
 		Ref       *string  `json:"ref"`

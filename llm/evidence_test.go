@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/provider/providertest"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
@@ -72,11 +74,11 @@ func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 }
 
 func TestEvidenceIgnoresHistory(t *testing.T) {
-	msgs := []Message{
-		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "old", Name: "search_codex", Arguments: `{"query":"q"}`}}},
-		{Role: RoleTool, ToolCallID: "old", Content: `{"ok":true,"data":{"results":[]}}`},
-		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "new", Name: "list_codex_entries", Arguments: `{"entryType":"character"}`}}},
-		{Role: RoleTool, ToolCallID: "new", Content: `not json`},
+	msgs := []provider.Message{
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "old", Name: "search_codex", Arguments: `{"query":"q"}`}}},
+		{Role: provider.RoleTool, ToolCallID: "old", Content: `{"ok":true,"data":{"results":[]}}`},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "new", Name: "list_codex_entries", Arguments: `{"entryType":"character"}`}}},
+		{Role: provider.RoleTool, ToolCallID: "new", Content: `not json`},
 	}
 	ev := evidenceOf(nil, msgs, 2)
 	require.Len(t, ev, 1)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // DefaultMaxRounds is how many rounds of tool calls a turn may take before
@@ -90,7 +92,7 @@ type LoopOptions struct {
 	// Limits bound each tool call (see Dispatcher).
 	Limits Limits
 	// Quirks are response transforms, added to the provider's own.
-	Quirks []Quirk
+	Quirks []provider.Quirk
 	// OnTrace, when set, sees every trace row as it happens.
 	OnTrace func(TraceRow)
 	// OnDelta, when set and the provider streams, sees the reply text of
@@ -166,11 +168,11 @@ type LoopResult struct {
 	Answer string
 	// Messages is the whole exchange: the messages passed in, then every
 	// assistant, tool and steering message.
-	Messages []Message
+	Messages []provider.Message
 	Trace    []TraceRow
 	// Rounds counts the completions requested.
 	Rounds int
-	Usage  Usage
+	Usage  provider.Usage
 	// Stopped is "" for a natural answer, "max_rounds" or
 	// "tool_failures".
 	Stopped string
@@ -195,7 +197,7 @@ type LoopResult struct {
 // exchange. When a response comes without an id, or the loop had to rename
 // a tool call id (the stored response would not know the new one), the
 // rest of the turn resends the turn's messages instead.
-func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message, opt LoopOptions) (*LoopResult, error) {
+func RunLoop(ctx context.Context, p *provider.Provider, reg *Registry, messages []provider.Message, opt LoopOptions) (*LoopResult, error) {
 	if p == nil {
 		return nil, errors.New("tool loop: no provider")
 	}
@@ -203,12 +205,12 @@ func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message
 		opt.MaxRounds = DefaultMaxRounds
 	}
 	switch opt.ToolChoice {
-	case "", ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired:
+	case "", provider.ToolChoiceAuto, provider.ToolChoiceNone, provider.ToolChoiceRequired:
 	default:
 		return nil, fmt.Errorf("tool loop: tool choice %q: want auto, none or required", opt.ToolChoice)
 	}
 	for _, q := range opt.Quirks {
-		if !q.valid() {
+		if !q.Valid() {
 			return nil, fmt.Errorf("tool loop: unknown quirk %q", q)
 		}
 	}
@@ -217,7 +219,7 @@ func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message
 		return nil, fmt.Errorf("tool loop: %w", err)
 	}
 	opt.ToolUseMode = mode
-	if mode == ToolUseEnforced && opt.ToolChoice == ToolChoiceNone {
+	if mode == ToolUseEnforced && opt.ToolChoice == provider.ToolChoiceNone {
 		return nil, fmt.Errorf("tool loop: tool use mode %s cannot go with tool choice %s", mode, opt.ToolChoice)
 	}
 	switch opt.ToolFailurePolicy {
@@ -242,7 +244,7 @@ func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message
 		res:   &LoopResult{Messages: slices.Clone(messages)},
 		tools: nil,
 	}
-	if p.API() == APIResponses {
+	if p.API() == provider.APIResponses {
 		l.chain = true
 		l.prevID = opt.PreviousResponseID
 	}
@@ -253,11 +255,11 @@ func RunLoop(ctx context.Context, p *Provider, reg *Registry, messages []Message
 }
 
 type loop struct {
-	p     *Provider
+	p     *provider.Provider
 	disp  *Dispatcher
 	opt   LoopOptions
 	res   *LoopResult
-	tools []Tool
+	tools []provider.Tool
 
 	// chain is true while rounds are chained by previous_response_id
 	// (Responses API); prevID is the response to continue from and sent
@@ -269,7 +271,7 @@ type loop struct {
 
 // appendReply records the model's own reply: the response it came from
 // has seen it, so a chained request does not resend it.
-func (l *loop) appendReply(m Message) {
+func (l *loop) appendReply(m provider.Message) {
 	if l.sent == len(l.res.Messages) {
 		l.sent++
 	}
@@ -279,9 +281,9 @@ func (l *loop) appendReply(m Message) {
 // request is the completion request for the exchange so far: with a
 // chained Responses API provider, only the system messages and what the
 // previous response has not seen; else every message of the turn.
-func (l *loop) request(tools []Tool, choice string) CompletionRequest {
-	req := CompletionRequest{Messages: l.res.Messages, Tools: tools, ToolChoice: choice, Quirks: l.opt.Quirks}
-	if l.p.API() != APIResponses {
+func (l *loop) request(tools []provider.Tool, choice string) provider.CompletionRequest {
+	req := provider.CompletionRequest{Messages: l.res.Messages, Tools: tools, ToolChoice: choice, Quirks: l.opt.Quirks}
+	if l.p.API() != provider.APIResponses {
 		return req
 	}
 	if !l.chain {
@@ -290,9 +292,9 @@ func (l *loop) request(tools []Tool, choice string) CompletionRequest {
 	}
 	req.PreviousResponseID = l.prevID
 	if l.sent > 0 {
-		var msgs []Message
+		var msgs []provider.Message
 		for _, m := range l.res.Messages[:l.sent] {
-			if m.Role == RoleSystem {
+			if m.Role == provider.RoleSystem {
 				msgs = append(msgs, m)
 			}
 		}
@@ -311,8 +313,8 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 		if round > l.opt.MaxRounds {
 			// Still calling tools: one last request that may not.
 			l.res.Stopped = StoppedMaxRounds
-			l.res.Messages = append(l.res.Messages, Message{Role: RoleUser, Content: finalAnswerPrompt})
-			return l.finish(ctx, l.tools, ToolChoiceNone)
+			l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: finalAnswerPrompt})
+			return l.finish(ctx, l.tools, provider.ToolChoiceNone)
 		}
 		c, err := l.complete(ctx, l.tools, choice)
 		if err != nil {
@@ -323,16 +325,16 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 				// An answer before any look-up: ask once for the tools.
 				// The steering request is not a round of tool calls.
 				enforce = false
-				l.appendReply(Message{Role: RoleAssistant, Content: c.Message.Content})
-				l.res.Messages = append(l.res.Messages, Message{Role: RoleUser, Content: consultToolsPrompt})
-				choice = ToolChoiceRequired
+				l.appendReply(provider.Message{Role: provider.RoleAssistant, Content: c.Message.Content})
+				l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: consultToolsPrompt})
+				choice = provider.ToolChoiceRequired
 				round--
 				continue
 			}
 			return l.answer(ctx, c)
 		}
-		if choice == ToolChoiceRequired {
-			choice = ToolChoiceAuto
+		if choice == provider.ToolChoiceRequired {
+			choice = provider.ToolChoiceAuto
 		}
 		msg := c.Message
 		var warnings []string
@@ -351,7 +353,7 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 				// only the first few run.
 				l.notRun(round, call, warnings[i], Errorf(CodeTooManyCalls,
 					"call of %s not run: a reply may make at most %d tool calls; call again in the next reply for what you still need",
-					BoundText(call.Name, maxLogStringRunes), most), "not run: tool call limit of the round reached")
+					provider.BoundText(call.Name, provider.MaxLogStringRunes), most), "not run: tool call limit of the round reached")
 				continue
 			}
 			if l.stopOnFailures(failures) {
@@ -364,7 +366,7 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 				Round: round,
 				// The model chose the name: bounded, as it goes to
 				// progress rows and -v lines.
-				Tool:        BoundText(call.Name, maxLogStringRunes),
+				Tool:        provider.BoundText(call.Name, provider.MaxLogStringRunes),
 				ArgsSummary: r.ArgsSummary,
 				OK:          r.Envelope.OK,
 				Duration:    r.Duration,
@@ -378,7 +380,7 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 				failures++
 			}
 			l.trace(row)
-			l.res.Messages = append(l.res.Messages, Message{Role: RoleTool, Content: r.JSON, ToolCallID: call.ID})
+			l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleTool, Content: r.JSON, ToolCallID: call.ID})
 		}
 		if l.stopOnFailures(failures) {
 			l.res.Stopped = StoppedToolFailures
@@ -387,8 +389,8 @@ func (l *loop) run(ctx context.Context) (*LoopResult, error) {
 				calls = "call"
 			}
 			l.warn(fmt.Sprintf("stopped calling tools after %d failed tool %s", failures, calls))
-			l.res.Messages = append(l.res.Messages, Message{Role: RoleUser, Content: toolFailuresPrompt})
-			return l.finish(ctx, l.tools, ToolChoiceNone)
+			l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: toolFailuresPrompt})
+			return l.finish(ctx, l.tools, provider.ToolChoiceNone)
 		}
 	}
 }
@@ -400,22 +402,22 @@ func (l *loop) stopOnFailures(failures int) bool {
 }
 
 // skip answers a call that is not run because too many calls failed.
-func (l *loop) skip(round int, call ToolCall, warning string) {
+func (l *loop) skip(round int, call provider.ToolCall, warning string) {
 	l.notRun(round, call, warning, Errorf(CodeToolFailed,
-		"call of %s not run: %d tool calls already failed in this turn", BoundText(call.Name, maxLogStringRunes), l.opt.MaxToolFailures),
+		"call of %s not run: %d tool calls already failed in this turn", provider.BoundText(call.Name, provider.MaxLogStringRunes), l.opt.MaxToolFailures),
 		"not run: tool failure limit reached")
 }
 
 // notRun answers a call that is not run with the error why, and traces it
 // with note.
-func (l *loop) notRun(round int, call ToolCall, warning string, why *ToolError, note string) {
+func (l *loop) notRun(round int, call provider.ToolCall, warning string, why *ToolError, note string) {
 	text, env := l.disp.encode(failure(why))
 	if warning != "" {
 		warning += "; "
 	}
 	row := TraceRow{
 		Round:       round,
-		Tool:        BoundText(call.Name, maxLogStringRunes),
+		Tool:        provider.BoundText(call.Name, provider.MaxLogStringRunes),
 		ArgsSummary: summarizeArgs(call.Arguments, l.disp.lim.MaxArgumentBytes),
 		OK:          false,
 		Code:        env.Errors[0].Code,
@@ -423,7 +425,7 @@ func (l *loop) notRun(round int, call ToolCall, warning string, why *ToolError, 
 		Warning:     warning + note,
 	}
 	l.trace(row)
-	l.res.Messages = append(l.res.Messages, Message{Role: RoleTool, Content: text, ToolCallID: call.ID})
+	l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleTool, Content: text, ToolCallID: call.ID})
 }
 
 func (l *loop) warn(w string) {
@@ -434,7 +436,7 @@ func (l *loop) warn(w string) {
 
 // finish sends the last request of a turn and takes its text, whatever
 // tool calls come with it.
-func (l *loop) finish(ctx context.Context, tools []Tool, choice string) (*LoopResult, error) {
+func (l *loop) finish(ctx context.Context, tools []provider.Tool, choice string) (*LoopResult, error) {
 	c, err := l.complete(ctx, tools, choice)
 	if err != nil {
 		return nil, err
@@ -444,9 +446,9 @@ func (l *loop) finish(ctx context.Context, tools []Tool, choice string) (*LoopRe
 }
 
 // answer records a text reply; an empty one is retried once without tools.
-func (l *loop) answer(ctx context.Context, c *Completion) (*LoopResult, error) {
+func (l *loop) answer(ctx context.Context, c *provider.Completion) (*LoopResult, error) {
 	if strings.TrimSpace(c.Message.Content) == "" {
-		l.res.Messages = append(l.res.Messages, Message{Role: RoleUser, Content: emptyAnswerPrompt})
+		l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: emptyAnswerPrompt})
 		retry, err := l.complete(ctx, nil, "")
 		if err != nil {
 			return nil, err
@@ -456,7 +458,7 @@ func (l *loop) answer(ctx context.Context, c *Completion) (*LoopResult, error) {
 		}
 		c = retry
 	}
-	msg := Message{Role: RoleAssistant, Content: c.Message.Content}
+	msg := provider.Message{Role: provider.RoleAssistant, Content: c.Message.Content}
 	l.res.Messages = append(l.res.Messages, msg)
 	l.res.Answer = strings.TrimSpace(msg.Content)
 	if c.Truncated {
@@ -469,7 +471,7 @@ func (l *loop) answer(ctx context.Context, c *Completion) (*LoopResult, error) {
 	return l.res, nil
 }
 
-func (l *loop) complete(ctx context.Context, tools []Tool, choice string) (*Completion, error) {
+func (l *loop) complete(ctx context.Context, tools []provider.Tool, choice string) (*provider.Completion, error) {
 	if len(tools) == 0 {
 		choice = ""
 	}
@@ -484,7 +486,7 @@ func (l *loop) complete(ctx context.Context, tools []Tool, choice string) (*Comp
 	if err != nil {
 		return nil, err
 	}
-	l.res.Usage.add(c.Usage)
+	l.res.Usage.Add(c.Usage)
 	l.res.ResponseID = c.ResponseID
 	if c.ServiceTier != "" {
 		l.res.ServiceTier = c.ServiceTier
@@ -504,7 +506,7 @@ func (l *loop) complete(ctx context.Context, tools []Tool, choice string) (*Comp
 // one already used in the reply is replaced, with a warning in the trace,
 // so each tool message answers exactly one call. warnings[i] says what
 // was changed for call i, "" when nothing was.
-func uniqueIDs(round int, calls []ToolCall) (out []ToolCall, warnings []string) {
+func uniqueIDs(round int, calls []provider.ToolCall) (out []provider.ToolCall, warnings []string) {
 	calls = slices.Clone(calls)
 	warnings = make([]string, len(calls))
 	seen := make(map[string]bool, len(calls))

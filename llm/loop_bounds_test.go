@@ -10,17 +10,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/eval/evalserver"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // evalProvider is a provider pointed at an evalserver.Server loaded with steps:
 // the real openai-go client over HTTP.
-func evalProvider(t *testing.T, stream bool, steps ...evalserver.Step) (*Provider, *evalserver.Server) {
+func evalProvider(t *testing.T, stream bool, steps ...evalserver.Step) (*provider.Provider, *evalserver.Server) {
 	t.Helper()
 	s, err := evalserver.New()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	s.Load(steps)
-	p, err := NewProvider(ProviderConfig{BaseURL: s.BaseURL(), Model: "scripted", Tools: true, Retries: -1, Stream: stream})
+	p, err := provider.NewProvider(provider.ProviderConfig{BaseURL: s.BaseURL(), Model: "scripted", Tools: true, Retries: -1, Stream: stream})
 	require.NoError(t, err)
 	return p, s
 }
@@ -36,7 +38,7 @@ func TestCutStreamIsAnError(t *testing.T) {
 	require.Error(t, err)
 	assert.Nil(t, res)
 	assert.Contains(t, err.Error(), "the model's answer was cut off")
-	var cut *CutOffError
+	var cut *provider.CutOffError
 	require.ErrorAs(t, err, &cut)
 	assert.Equal(t, answer, cut.Partial, "what arrived is kept")
 	assert.Equal(t, answer, streamed.String())
@@ -46,10 +48,10 @@ func TestCutStreamIsAnError(t *testing.T) {
 // without a finish reason, ends a stream properly.
 func TestCompleteStreamsStillPass(t *testing.T) {
 	p, _ := evalProvider(t, true, evalserver.Text("All of it."), evalserver.Step{Body: evalserver.Body(map[string]any{"role": "assistant", "content": "Done, no reason."}, "")})
-	c, err := p.Complete(t.Context(), CompletionRequest{Messages: loopMessages()})
+	c, err := p.Complete(t.Context(), provider.CompletionRequest{Messages: loopMessages()})
 	require.NoError(t, err)
 	assert.Equal(t, "All of it.", c.Message.Content)
-	c, err = p.Complete(t.Context(), CompletionRequest{Messages: loopMessages()})
+	c, err = p.Complete(t.Context(), provider.CompletionRequest{Messages: loopMessages()})
 	require.NoError(t, err)
 	assert.Equal(t, "Done, no reason.", c.Message.Content)
 }
@@ -95,7 +97,7 @@ func TestToolCallsPerRoundAreCapped(t *testing.T) {
 			require.NoError(t, json.Unmarshal(reqs[1].Body, &body))
 			var notRun int
 			for _, m := range body.Messages {
-				if m.Role != string(RoleTool) {
+				if m.Role != string(provider.RoleTool) {
 					continue
 				}
 				var env Envelope

@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/provider/providertest"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 func TestResolveToolUseMode(t *testing.T) {
@@ -39,8 +41,8 @@ func TestLoopModeValidation(t *testing.T) {
 		{"calling with mode", LoopOptions{ToolUseMode: ToolUseRelaxed, ToolCalling: "good"}, `tool calling "good"`},
 		{"policy", LoopOptions{ToolFailurePolicy: "fatal"}, `tool loop: tool failure policy "fatal": want continue or stop_after_n`},
 		{"max failures", LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: -1}, `max tool failures -1`},
-		{"enforced with none", LoopOptions{ToolUseMode: ToolUseEnforced, ToolChoice: ToolChoiceNone}, `tool use mode enforced cannot go with tool choice none`},
-		{"reliable with none", LoopOptions{ToolCalling: ToolCallingReliable, ToolChoice: ToolChoiceNone}, `tool use mode enforced cannot go with tool choice none`},
+		{"enforced with none", LoopOptions{ToolUseMode: ToolUseEnforced, ToolChoice: provider.ToolChoiceNone}, `tool use mode enforced cannot go with tool choice none`},
+		{"reliable with none", LoopOptions{ToolCalling: ToolCallingReliable, ToolChoice: provider.ToolChoiceNone}, `tool use mode enforced cannot go with tool choice none`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,7 +83,7 @@ func TestLoopEnforcedSteersOnce(t *testing.T) {
 		assert.Equal(t, "Mara is older, I think.", sent[2]["content"])
 		assert.Equal(t, "user", sent[3]["role"])
 		assert.Equal(t, consultToolsPrompt, sent[3]["content"])
-		assert.Equal(t, Message{Role: RoleAssistant, Content: "Mara is older: born 1870."}, res.Messages[len(res.Messages)-1])
+		assert.Equal(t, provider.Message{Role: provider.RoleAssistant, Content: "Mara is older: born 1870."}, res.Messages[len(res.Messages)-1])
 	}
 }
 
@@ -127,7 +129,7 @@ func TestLoopEnforcedWithoutTools(t *testing.T) {
 	// No tools to use (inline provider, empty registry): nothing to enforce.
 	lt := newLoopTools(t)
 	s := providertest.New(t, providertest.TextStep("inline"))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) { c.Tools = false })
 	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
 	assert.Equal(t, "inline", res.Answer)
@@ -166,7 +168,7 @@ func TestLoopDisabledSendsNoTools(t *testing.T) {
 	for _, opt := range []LoopOptions{
 		{ToolUseMode: ToolUseDisabled},
 		{ToolCalling: ToolCallingNone},
-		{ToolUseMode: ToolUseDisabled, ToolChoice: ToolChoiceRequired, ToolCalling: ToolCallingReliable},
+		{ToolUseMode: ToolUseDisabled, ToolChoice: provider.ToolChoiceRequired, ToolCalling: ToolCallingReliable},
 	} {
 		lt := newLoopTools(t)
 		s := providertest.New(t, providertest.TextStep("From memory."))

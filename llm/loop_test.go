@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/provider/providertest"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // loopTools is a registry of two tools that record what they ran.
@@ -43,8 +45,8 @@ func newLoopTools(t testing.TB) *loopTools {
 		}
 	}
 	reg, err := NewRegistry(
-		Tool{Name: "get_character_context", Description: "Character canon.", Parameters: schema("name"), Run: record("get_character_context")},
-		Tool{Name: "search_codex", Description: "Search canon.", Parameters: schema("query"), Run: record("search_codex")},
+		provider.Tool{Name: "get_character_context", Description: "Character canon.", Parameters: schema("name"), Run: record("get_character_context")},
+		provider.Tool{Name: "search_codex", Description: "Search canon.", Parameters: schema("query"), Run: record("search_codex")},
 	)
 	require.NoError(t, err)
 	lt.reg = reg
@@ -57,10 +59,10 @@ func (lt *loopTools) Ran() []string {
 	return append([]string(nil), lt.ran...)
 }
 
-func loopMessages() []Message {
-	return []Message{
-		{Role: RoleSystem, Content: "You are the continuity editor."},
-		{Role: RoleUser, Content: "Is Mara older than Ilse?"},
+func loopMessages() []provider.Message {
+	return []provider.Message{
+		{Role: provider.RoleSystem, Content: "You are the continuity editor."},
+		{Role: provider.RoleUser, Content: "Is Mara older than Ilse?"},
 	}
 }
 
@@ -95,7 +97,7 @@ func TestLoopHappyPath(t *testing.T) {
 	assert.Equal(t, "Mara is older.", res.Answer)
 	assert.Equal(t, 2, res.Rounds)
 	assert.Empty(t, res.Stopped)
-	assert.Equal(t, Usage{PromptTokens: 20, CompletionTokens: 10}, res.Usage)
+	assert.Equal(t, provider.Usage{PromptTokens: 20, CompletionTokens: 10}, res.Usage)
 	assert.Equal(t, []string{`get_character_context {"name":"Mara"}`}, lt.Ran())
 
 	require.Len(t, res.Trace, 1)
@@ -110,13 +112,13 @@ func TestLoopHappyPath(t *testing.T) {
 
 	require.Len(t, res.Messages, 5)
 	assert.Equal(t, loopMessages(), res.Messages[:2])
-	assert.Equal(t, Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "call_a", Name: "get_character_context", Arguments: `{"name":"Mara"}`}}}, res.Messages[2])
-	assert.Equal(t, RoleTool, res.Messages[3].Role)
+	assert.Equal(t, provider.Message{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "call_a", Name: "get_character_context", Arguments: `{"name":"Mara"}`}}}, res.Messages[2])
+	assert.Equal(t, provider.RoleTool, res.Messages[3].Role)
 	assert.Equal(t, "call_a", res.Messages[3].ToolCallID)
 	assert.Equal(t, row.OutputBytes, len(res.Messages[3].Content))
 	env := toolEnvelope(t, res.Messages[3].Content)
 	assert.True(t, env.OK)
-	assert.Equal(t, Message{Role: RoleAssistant, Content: "Mara is older."}, res.Messages[4])
+	assert.Equal(t, provider.Message{Role: provider.RoleAssistant, Content: "Mara is older."}, res.Messages[4])
 
 	reqs := s.Requests()
 	require.Len(t, reqs, 2)
@@ -190,7 +192,7 @@ func TestLoopMaxRounds(t *testing.T) {
 	last := sent[len(sent)-1]
 	assert.Equal(t, "user", last["role"])
 	assert.Equal(t, finalAnswerPrompt, last["content"])
-	assert.Equal(t, Message{Role: RoleAssistant, Content: "Here is what I found."}, res.Messages[len(res.Messages)-1])
+	assert.Equal(t, provider.Message{Role: provider.RoleAssistant, Content: "Here is what I found."}, res.Messages[len(res.Messages)-1])
 }
 
 func TestLoopDefaultMaxRounds(t *testing.T) {
@@ -325,14 +327,14 @@ func TestLoopToolChoiceRequiredFirstRoundOnly(t *testing.T) {
 
 	_, err = RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolChoice: "always"})
 	assert.ErrorContains(t, err, `tool choice "always"`)
-	_, err = RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{Quirks: []Quirk{"nope"}})
+	_, err = RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{Quirks: []provider.Quirk{"nope"}})
 	assert.ErrorContains(t, err, `unknown quirk "nope"`)
 }
 
 func TestLoopInlineMode(t *testing.T) {
 	lt := newLoopTools(t)
 	s := providertest.New(t, providertest.TextStep("inline answer"))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) { c.Tools = false })
 	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "inline answer", res.Answer)
@@ -346,7 +348,7 @@ func TestLoopProviderError(t *testing.T) {
 		providertest.ErrorStep(http.StatusInternalServerError, "server_error", "boom", nil),
 	)
 	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
-	var pe *ProviderError
+	var pe *provider.ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "provider returned 500 server_error: boom", err.Error())
 }
@@ -354,7 +356,7 @@ func TestLoopProviderError(t *testing.T) {
 func TestLoopCancelledBetweenTools(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	ran := 0
-	reg, err := NewRegistry(Tool{
+	reg, err := NewRegistry(provider.Tool{
 		Name:       "search_codex",
 		Parameters: map[string]any{"type": "object"},
 		Run: func(context.Context, json.RawMessage) (any, []string, error) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // This file makes quire an MCP client: the tools of the MCP servers that
@@ -125,7 +127,7 @@ func (p *MCPClients) Servers() []string {
 // The list is read once and kept for the pool's life; a tool's Run
 // reconnects a server that died. Tools whose names or schemas cannot be
 // made safe are left out with a logged warning.
-func (p *MCPClients) Tools(ctx context.Context, server string) ([]Tool, error) {
+func (p *MCPClients) Tools(ctx context.Context, server string) ([]provider.Tool, error) {
 	r, err := p.remote(server)
 	if err != nil {
 		return nil, err
@@ -215,7 +217,7 @@ type mcpRemote struct {
 
 	mu      sync.Mutex
 	conn    *mcpConn
-	tools   []Tool
+	tools   []provider.Tool
 	listed  bool
 	failing bool
 	closed  bool

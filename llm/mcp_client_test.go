@@ -20,6 +20,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // The MCP client tests talk to real stdio servers: the test binary itself,
@@ -251,7 +253,7 @@ func TestMCPClientToolsAreSafe(t *testing.T) {
 	f := newMCPFixture(t, "dict", 5*time.Second)
 	tools, err := f.pool.Tools(context.Background(), "dict")
 	require.NoError(t, err)
-	byName := map[string]Tool{}
+	byName := map[string]provider.Tool{}
 	for _, tool := range tools {
 		assert.Regexp(t, toolNamePattern, tool.Name)
 		assert.True(t, strings.HasPrefix(tool.Description, "[MCP server dict] "), tool.Description)

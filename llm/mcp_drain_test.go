@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 type nopWriter struct{ io.Writer }
@@ -22,7 +24,7 @@ func (nopWriter) Close() error { return nil }
 // and returns what was written and how long the session lasted.
 func serveMCPInput(t *testing.T, run func(ctx context.Context) (any, []string, error), wait time.Duration) (string, time.Duration) {
 	t.Helper()
-	reg, err := NewRegistry(Tool{Name: "slow_tool", Description: "Takes its time.",
+	reg, err := NewRegistry(provider.Tool{Name: "slow_tool", Description: "Takes its time.",
 		Parameters: map[string]any{"type": "object", "properties": map[string]any{}},
 		Run:        func(ctx context.Context, _ json.RawMessage) (any, []string, error) { return run(ctx) }})
 	require.NoError(t, err)

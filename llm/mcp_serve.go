@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // MCPServerName is the implementation name quire gives MCP clients.
@@ -72,7 +74,7 @@ func IsProposeTool(name string) bool { return strings.HasPrefix(name, "propose_"
 
 // mcpTool describes t to MCP clients. The schema goes through as raw JSON,
 // exactly as the model sees it.
-func mcpTool(t Tool) *mcp.Tool {
+func mcpTool(t provider.Tool) *mcp.Tool {
 	schema, err := json.Marshal(t.Parameters)
 	if err != nil {
 		// NewRegistry has checked the schema; it is plain JSON data.

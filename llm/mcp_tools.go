@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // The tools an MCP server offers, listed once per session and adapted into
@@ -18,14 +20,14 @@ import (
 // schemas fixed so that providers accept them.
 
 // listedTools are the tools listed already, if they are.
-func (r *mcpRemote) listedTools() ([]Tool, bool) {
+func (r *mcpRemote) listedTools() ([]provider.Tool, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.tools), r.listed
 }
 
 // toolList lists the server's tools once.
-func (r *mcpRemote) toolList(ctx context.Context) ([]Tool, error) {
+func (r *mcpRemote) toolList(ctx context.Context) ([]provider.Tool, error) {
 	if tools, ok := r.listedTools(); ok {
 		return tools, nil
 	}
@@ -67,7 +69,7 @@ func (r *mcpRemote) toolList(ctx context.Context) ([]Tool, error) {
 
 // adaptTools turns the server's tools into advisor tools, in the server's
 // order, warning about each one renamed or skipped.
-func (r *mcpRemote) adaptTools(remote []*mcp.Tool) []Tool {
+func (r *mcpRemote) adaptTools(remote []*mcp.Tool) []provider.Tool {
 	logger := r.pool.logger.With("server", r.cfg.Name)
 	prefix := MCPToolPrefix + r.cfg.Name + "__"
 	used := map[string]bool{}
@@ -78,7 +80,7 @@ func (r *mcpRemote) adaptTools(remote []*mcp.Tool) []Tool {
 			used[prefix+mt.Name] = true
 		}
 	}
-	var out []Tool
+	var out []provider.Tool
 	for _, mt := range remote {
 		if mt == nil {
 			continue
@@ -122,7 +124,7 @@ func (r *mcpRemote) adaptTools(remote []*mcp.Tool) []Tool {
 			desc = strings.TrimSpace(mt.Title)
 		}
 		desc = clipRunes(fmt.Sprintf("[MCP server %s] %s", r.cfg.Name, desc), maxMCPDescriptionRunes)
-		out = append(out, Tool{
+		out = append(out, provider.Tool{
 			Name:        name,
 			Description: strings.TrimSpace(desc),
 			Parameters:  schema,

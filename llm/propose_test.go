@@ -15,6 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 const maraIndex = "---\nname: Mara Vell\naliases: [Mara, the Widow]\nsummary: Smuggler who owes the sea a debt.\nrole: smuggler\nlocked: [summary]\n---\n" +
@@ -55,7 +57,7 @@ func snapshotTree(t *testing.T, root string) map[string]string {
 type proposeFixture struct {
 	book  *Book
 	store *Proposals
-	tools []Tool
+	tools []provider.Tool
 	root  string
 }
 

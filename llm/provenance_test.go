@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/provider/providertest"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
@@ -30,7 +32,7 @@ func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 		providertest.TextStep("Anne Marsh stands still with the tide."),
 	)
 	const key = "sk-provenance-secret-key"
-	p := scriptedProvider(t, s, func(c *ProviderConfig) {
+	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) {
 		c.APIKey = key
 		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "continuity-editor", nil)}
 	})
@@ -73,10 +75,10 @@ func TestProvenanceRecordsFailedCalls(t *testing.T) {
 	plog, err := OpenProvenance(t.TempDir())
 	require.NoError(t, err)
 	s := providertest.New(t, providertest.ErrorStep(400, "bad", "your prompt "+secretProse+" is bad", nil))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) {
+	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) {
 		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "", nil)}
 	})
-	_, err = p.Complete(context.Background(), CompletionRequest{Messages: []Message{{Role: RoleUser, Content: secretProse}}})
+	_, err = p.Complete(context.Background(), provider.CompletionRequest{Messages: []provider.Message{{Role: provider.RoleUser, Content: secretProse}}})
 	require.Error(t, err)
 	raw, err := os.ReadFile(plog.Path())
 	require.NoError(t, err)

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/llm/trust"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // Want is one setting of a book's own quire.yaml that reaches beyond the
@@ -85,7 +87,7 @@ func (b BookReach) Wants() Reach {
 	if p := b.Provider; providerReaches(p) {
 		host := p.BaseURL
 		if host == "" {
-			host = DefaultBaseURL
+			host = provider.DefaultBaseURL
 		}
 		r = append(r, Want{Setting: "provider",
 			Says:  fmt.Sprintf("send the key in your %s variable to %s", p.APIKeyEnv, host),
@@ -165,7 +167,7 @@ func IgnoredMessage(dir string, ignored Reach) string {
 
 // isOpenAI reports whether base is OpenAI's own API ("" is).
 func isOpenAI(base string) bool {
-	return base == "" || strings.HasPrefix(strings.TrimRight(base, "/"), strings.TrimRight(DefaultBaseURL, "/"))
+	return base == "" || strings.HasPrefix(strings.TrimRight(base, "/"), strings.TrimRight(provider.DefaultBaseURL, "/"))
 }
 
 func commandLine(cmd string, args []string) string {

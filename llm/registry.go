@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // toolNamePattern keeps names safe for every provider: several reject dots,
@@ -16,7 +18,7 @@ var toolNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 // dispatcher will run, so a tool hidden from a persona cannot be called by
 // guessing its name.
 type Registry struct {
-	tools []Tool
+	tools []provider.Tool
 	index map[string]int
 	// hidden are tools of a wider registry that Only removed; calling one
 	// is TOOL_DENIED rather than UNKNOWN_TOOL, which tells the model the
@@ -31,9 +33,9 @@ type Registry struct {
 // NewRegistry checks and orders tools. It rejects duplicate or unsafe names,
 // a missing Run and parameter schemas the validator cannot honour, so a
 // mistake in a tool definition fails at start-up instead of mid-turn.
-func NewRegistry(tools ...Tool) (*Registry, error) {
+func NewRegistry(tools ...provider.Tool) (*Registry, error) {
 	r := &Registry{
-		tools:  make([]Tool, 0, len(tools)),
+		tools:  make([]provider.Tool, 0, len(tools)),
 		index:  make(map[string]int, len(tools)),
 		hidden: map[string]struct{}{},
 	}
@@ -58,7 +60,7 @@ func NewRegistry(tools ...Tool) (*Registry, error) {
 
 // Tools returns the tools in registration order. The slice is a copy; the
 // Parameters maps are shared and must not be modified.
-func (r *Registry) Tools() []Tool {
+func (r *Registry) Tools() []provider.Tool {
 	if r == nil {
 		return nil
 	}
@@ -66,13 +68,13 @@ func (r *Registry) Tools() []Tool {
 }
 
 // Get returns the tool called name.
-func (r *Registry) Get(name string) (Tool, bool) {
+func (r *Registry) Get(name string) (provider.Tool, bool) {
 	if r == nil {
-		return Tool{}, false
+		return provider.Tool{}, false
 	}
 	i, ok := r.index[name]
 	if !ok {
-		return Tool{}, false
+		return provider.Tool{}, false
 	}
 	return r.tools[i], true
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 func noopRun(context.Context, json.RawMessage) (any, []string, error) { return "ok", nil, nil }
@@ -16,45 +18,45 @@ func objectSchema(props map[string]any) map[string]any {
 	return map[string]any{"type": "object", "properties": props}
 }
 
-func namedTool(name string) Tool {
-	return Tool{Name: name, Parameters: objectSchema(map[string]any{}), Run: noopRun}
+func namedTool(name string) provider.Tool {
+	return provider.Tool{Name: name, Parameters: objectSchema(map[string]any{}), Run: noopRun}
 }
 
 func TestNewRegistryRejects(t *testing.T) {
 	str := map[string]any{"type": "string"}
 	tests := []struct {
 		name  string
-		tools []Tool
+		tools []provider.Tool
 		want  string
 	}{
-		{"duplicate", []Tool{namedTool("a_tool"), namedTool("a_tool")}, "registered twice"},
-		{"empty name", []Tool{namedTool("")}, "name must match"},
-		{"dotted name", []Tool{namedTool("codex.get")}, "name must match"},
-		{"upper case", []Tool{namedTool("GetThing")}, "name must match"},
-		{"dash", []Tool{namedTool("get-thing")}, "name must match"},
-		{"leading digit", []Tool{namedTool("1tool")}, "name must match"},
-		{"too long", []Tool{namedTool("a" + strings.Repeat("b", 64))}, "name must match"},
-		{"nil run", []Tool{{Name: "t", Parameters: objectSchema(nil)}}, "Run is nil"},
-		{"nil parameters", []Tool{{Name: "t", Run: noopRun}}, "missing"},
-		{"not object", []Tool{{Name: "t", Run: noopRun, Parameters: str}}, `type must be "object"`},
-		{"unsupported type", []Tool{{Name: "t", Run: noopRun,
+		{"duplicate", []provider.Tool{namedTool("a_tool"), namedTool("a_tool")}, "registered twice"},
+		{"empty name", []provider.Tool{namedTool("")}, "name must match"},
+		{"dotted name", []provider.Tool{namedTool("codex.get")}, "name must match"},
+		{"upper case", []provider.Tool{namedTool("GetThing")}, "name must match"},
+		{"dash", []provider.Tool{namedTool("get-thing")}, "name must match"},
+		{"leading digit", []provider.Tool{namedTool("1tool")}, "name must match"},
+		{"too long", []provider.Tool{namedTool("a" + strings.Repeat("b", 64))}, "name must match"},
+		{"nil run", []provider.Tool{{Name: "t", Parameters: objectSchema(nil)}}, "Run is nil"},
+		{"nil parameters", []provider.Tool{{Name: "t", Run: noopRun}}, "missing"},
+		{"not object", []provider.Tool{{Name: "t", Run: noopRun, Parameters: str}}, `type must be "object"`},
+		{"unsupported type", []provider.Tool{{Name: "t", Run: noopRun,
 			Parameters: objectSchema(map[string]any{"x": map[string]any{"type": "date"}})}}, "unsupported type"},
-		{"property not a schema", []Tool{{Name: "t", Run: noopRun,
+		{"property not a schema", []provider.Tool{{Name: "t", Run: noopRun,
 			Parameters: objectSchema(map[string]any{"x": "string"})}}, "schema must be an object"},
-		{"bad items", []Tool{{Name: "t", Run: noopRun,
+		{"bad items", []provider.Tool{{Name: "t", Run: noopRun,
 			Parameters: objectSchema(map[string]any{"x": map[string]any{"type": "array", "items": "string"}})}}, "items must be"},
-		{"bad nested type", []Tool{{Name: "t", Run: noopRun,
+		{"bad nested type", []provider.Tool{{Name: "t", Run: noopRun,
 			Parameters: objectSchema(map[string]any{"x": map[string]any{"type": "array", "items": map[string]any{"type": 3}}})}},
 			"parameters.x[]: unsupported type"},
-		{"bad additionalProperties", []Tool{{Name: "t", Run: noopRun,
+		{"bad additionalProperties", []provider.Tool{{Name: "t", Run: noopRun,
 			Parameters: map[string]any{"type": "object", "additionalProperties": "no"}}}, "additionalProperties"},
-		{"required unknown", []Tool{{Name: "t", Run: noopRun,
+		{"required unknown", []provider.Tool{{Name: "t", Run: noopRun,
 			Parameters: map[string]any{"type": "object", "properties": map[string]any{}, "required": []string{"x"}}}},
 			`required names "x"`},
-		{"exactly one of unknown", []Tool{{Name: "t", Run: noopRun,
+		{"exactly one of unknown", []provider.Tool{{Name: "t", Run: noopRun,
 			Parameters: map[string]any{"type": "object", "properties": map[string]any{"a": str}, exactlyOneOfKey: []string{"a", "b"}}}},
 			`names "b"`},
-		{"exactly one of too short", []Tool{{Name: "t", Run: noopRun,
+		{"exactly one of too short", []provider.Tool{{Name: "t", Run: noopRun,
 			Parameters: map[string]any{"type": "object", "properties": map[string]any{"a": str}, exactlyOneOfKey: []string{"a"}}}},
 			"at least two"},
 	}
@@ -69,7 +71,7 @@ func TestNewRegistryRejects(t *testing.T) {
 }
 
 func TestNewRegistryAcceptsRealisticSchema(t *testing.T) {
-	reg, err := NewRegistry(Tool{Name: "get_manuscript_context", Run: noopRun, Parameters: testSchema()})
+	reg, err := NewRegistry(provider.Tool{Name: "get_manuscript_context", Run: noopRun, Parameters: testSchema()})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"get_manuscript_context"}, reg.Names())
 }

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 const (
@@ -100,7 +102,7 @@ var typeBlurbs = map[codex.Type]string{
 	codex.TypeStyle:        "a style rule or style guide entry",
 }
 
-func canonContextTool(b *Book, t codex.Type) Tool {
+func canonContextTool(b *Book, t codex.Type) provider.Tool {
 	blurb := typeBlurbs[t]
 	if blurb == "" {
 		blurb = "a " + string(t) + " entry"
@@ -109,7 +111,7 @@ func canonContextTool(b *Book, t codex.Type) Tool {
 	if t == codex.TypeCharacter {
 		soul = " (and of the character's soul, when it has one)"
 	}
-	return Tool{
+	return provider.Tool{
 		Name: fmt.Sprintf("get_%s_context", t),
 		Description: fmt.Sprintf("Look up the writer's canon for %s by name, title, file name or alias "+
 			"(case and accents ignored; a partial name or a small typo still finds it). "+
@@ -185,8 +187,8 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	return out, warnings, nil
 }
 
-func listCodexTool(b *Book) Tool {
-	return Tool{
+func listCodexTool(b *Book) provider.Tool {
+	return provider.Tool{
 		Name: "list_codex_entries",
 		Description: "List every canon entry of one type, compactly (name, path, aliases, summary, status, tags), " +
 			"for counts, cast lists, setting lists and overviews. No entry text: use the get_<type>_context tools to read one.",
@@ -239,8 +241,8 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 	return out, warnings, nil
 }
 
-func searchCodexTool(b *Book) Tool {
-	return Tool{
+func searchCodexTool(b *Book) provider.Tool {
+	return provider.Tool{
 		Name: "search_codex",
 		Description: fmt.Sprintf("Search the writer's canon by words when the exact entry name or type is unknown: "+
 			"names, aliases, titles, types, paths, summaries and entry text are searched. "+

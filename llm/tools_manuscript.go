@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/manuscript"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // maxRefChars bounds one reference in the schema; the manuscript package
@@ -20,7 +22,7 @@ type manuscriptContextArgs struct {
 	Refs []string `json:"refs"`
 }
 
-func manuscriptContextTool(b *Book) Tool {
+func manuscriptContextTool(b *Book) provider.Tool {
 	ref := map[string]any{
 		"type":      "string",
 		"minLength": 1,
@@ -38,7 +40,7 @@ func manuscriptContextTool(b *Book) Tool {
 	}
 	params := bookObjectSchema(map[string]any{"ref": ref, "refs": refs})
 	params["x-exactly-one-of"] = []string{"ref", "refs"}
-	return Tool{
+	return provider.Tool{
 		Name: "get_manuscript_context",
 		Description: "Read the manuscript's prose: the writer's current document, their selection for this turn, " +
 			"one chapter, or several chapters to compare. Give exactly one of ref or refs. " +

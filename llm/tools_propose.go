@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // The propose tools are review-only: they compute exact edits and keep
@@ -56,11 +58,11 @@ type proposalResult struct {
 // propose_codex_create and the legacy propose_character_update. Each
 // proposal is kept in store (a fresh one when store is nil); none is
 // ever written to disk.
-func ProposeTools(b *Book, store *Proposals) []Tool {
+func ProposeTools(b *Book, store *Proposals) []provider.Tool {
 	if store == nil {
 		store = NewProposals(0)
 	}
-	return []Tool{proposeUpdateTool(b, store), proposeCreateTool(b, store), proposeCharacterUpdateTool(b, store)}
+	return []provider.Tool{proposeUpdateTool(b, store), proposeCreateTool(b, store), proposeCharacterUpdateTool(b, store)}
 }
 
 func updateProperties(withType bool) map[string]any {
@@ -92,9 +94,9 @@ func updateProperties(withType bool) map[string]any {
 	return props
 }
 
-func proposeUpdateTool(b *Book, store *Proposals) Tool {
+func proposeUpdateTool(b *Book, store *Proposals) provider.Tool {
 	const name = "propose_codex_update"
-	return Tool{
+	return provider.Tool{
 		Name: name,
 		Description: "Propose a change to one section of an existing canon entry, for the writer to review. " +
 			"Nothing is applied or saved: the writer sees the exact edit in the editor and decides. " +
@@ -115,9 +117,9 @@ func proposeUpdateTool(b *Book, store *Proposals) Tool {
 	}
 }
 
-func proposeCharacterUpdateTool(b *Book, store *Proposals) Tool {
+func proposeCharacterUpdateTool(b *Book, store *Proposals) provider.Tool {
 	const name = "propose_character_update"
-	return Tool{
+	return provider.Tool{
 		Name: name,
 		Description: "Propose a change to one section of an existing character entry (or of the character's soul), " +
 			"for the writer to review. Nothing is applied or saved. Same as propose_codex_update with entryType character.",
@@ -141,14 +143,14 @@ func proposeCharacterUpdateTool(b *Book, store *Proposals) Tool {
 	}
 }
 
-func proposeCreateTool(b *Book, store *Proposals) Tool {
+func proposeCreateTool(b *Book, store *Proposals) provider.Tool {
 	const name = "propose_codex_create"
 	strObj := func(desc string) map[string]any {
 		return map[string]any{
 			"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": desc,
 		}
 	}
-	return Tool{
+	return provider.Tool{
 		Name: name,
 		Description: "Propose a new canon entry, for the writer to review: a safe file path and the full Markdown " +
 			"(front matter, heading, body; status tentative). Nothing is created or saved. " +

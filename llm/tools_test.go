@@ -14,6 +14,8 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 func entryFile(frontMatter, body string) string {
@@ -72,7 +74,7 @@ func openBook(t *testing.T, files map[string]string) (*Book, []string) {
 	return &Book{Store: store, Manuscript: m.Snapshot(), Turn: manuscript.Turn{Current: "manuscript/02-slack-water.md"}}, roots
 }
 
-func toolNamed(t *testing.T, tools []Tool, name string) Tool {
+func toolNamed(t *testing.T, tools []provider.Tool, name string) provider.Tool {
 	t.Helper()
 	for _, tool := range tools {
 		if tool.Name == name {
@@ -80,7 +82,7 @@ func toolNamed(t *testing.T, tools []Tool, name string) Tool {
 		}
 	}
 	require.Failf(t, "no such tool", "%s", name)
-	return Tool{}
+	return provider.Tool{}
 }
 
 // call runs a tool as the dispatcher would and returns its envelope as

@@ -22,6 +22,8 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 const (
@@ -50,7 +52,7 @@ type advisor struct {
 type conversation struct {
 	proj    *project
 	persona string
-	history []llm.Message
+	history []provider.Message
 	// responseID is the last answer's stored response (Responses API),
 	// which the next turn continues instead of resending the history.
 	responseID string
@@ -70,7 +72,7 @@ func (a *advisor) setInitial(cs clientSettings) {
 
 // conversation returns the history under id, creating the conversation
 // (with a new id when id is "") if it is absent.
-func (a *advisor) conversation(id string, proj *project, persona string) (string, []llm.Message, error) {
+func (a *advisor) conversation(id string, proj *project, persona string) (string, []provider.Message, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.convs == nil {
@@ -92,7 +94,7 @@ func (a *advisor) conversation(id string, proj *project, persona string) (string
 		}
 		return id, nil, nil
 	}
-	return id, append([]llm.Message(nil), c.history...), nil
+	return id, append([]provider.Message(nil), c.history...), nil
 }
 
 // responseID is the stored response a conversation continues from, ""
@@ -108,7 +110,7 @@ func (a *advisor) responseID(id string) string {
 
 // remember adds a turn to a conversation, keeping the last messages, and
 // the response the turn ended with.
-func (a *advisor) remember(id, responseID string, turn ...llm.Message) {
+func (a *advisor) remember(id, responseID string, turn ...provider.Message) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	c, ok := a.convs[id]
@@ -120,7 +122,7 @@ func (a *advisor) remember(id, responseID string, turn ...llm.Message) {
 	if len(h) > historyMessages {
 		h = h[len(h)-historyMessages:]
 	}
-	c.history = append([]llm.Message(nil), h...)
+	c.history = append([]provider.Message(nil), h...)
 }
 
 func (a *advisor) track(token string, cancel context.CancelFunc) func() {
@@ -215,7 +217,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, persona, s.log)}
 		}
 	}
-	provider, err := llm.NewProvider(cfg)
+	prov, err := provider.NewProvider(cfg)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 	}
@@ -224,14 +226,14 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	if err != nil {
 		return nil, err
 	}
-	var history []llm.Message
+	var history []provider.Message
 	convID := a.ConversationID
 	var previous string
 	if needKey {
 		if convID, history, err = s.adv.conversation(convID, proj, persona); err != nil {
 			return nil, err
 		}
-		if provider.API() == llm.APIResponses {
+		if prov.API() == provider.APIResponses {
 			previous = s.adv.responseID(convID)
 		}
 	} else if convID != "" {
@@ -252,7 +254,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		// The history stays as a fallback: a stored response can expire.
 		PreviousResponseID: previous,
 		MCP:                proj.mcpPool(s.log, s.mcpFailed),
-		Provider:           provider,
+		Provider:           prov,
 		Loop:               llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
 	}}, nil
 }
@@ -333,7 +335,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 	}
 	t.in.Loop.OnDelta = func(round int, text string) { prog.delta(ctx, round, text) }
 	res, err := llm.Ask(askCtx, t.in)
-	var pe *llm.ProviderError
+	var pe *provider.ProviderError
 	if err != nil && t.in.PreviousResponseID != "" && askCtx.Err() == nil && errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Status == http.StatusBadRequest) {
 		// The provider no longer has the stored conversation (expired,
 		// or never stored): send the history instead.
@@ -346,7 +348,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 		return nil, protocol.ErrRequestCancelled
 	}
 	if err != nil {
-		var cut *llm.CutOffError
+		var cut *provider.CutOffError
 		if errors.As(err, &cut) {
 			prog.end(ctx, "cut off")
 			s.log.Warn("ask cut off", "err", err)
@@ -356,7 +358,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 		s.log.Warn("ask failed", "err", err)
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, askFailure(err, t.baseURL))
 	}
-	s.adv.remember(t.convID, res.ResponseID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
+	s.adv.remember(t.convID, res.ResponseID, provider.Message{Role: provider.RoleUser, Content: a.Message}, provider.Message{Role: provider.RoleAssistant, Content: res.Answer})
 	prog.flush(ctx)
 	prog.message(ctx, res.Answer)
 	prog.end(ctx, "answered")

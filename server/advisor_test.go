@@ -21,6 +21,8 @@ import (
 	"github.com/quire-ink/quire/server/wire"
 
 	"github.com/quire-ink/quire/llm/eval/evalserver"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // fakeStep is one scripted chat completion: its body, and optionally a
@@ -330,12 +332,12 @@ func TestConversationHistoryIsBounded(t *testing.T) {
 	id, _, err := a.conversation("", nil, "p")
 	require.NoError(t, err)
 	for range 10 {
-		a.remember(id, "", llm.Message{Role: llm.RoleUser, Content: "q"}, llm.Message{Role: llm.RoleAssistant, Content: "a"})
+		a.remember(id, "", provider.Message{Role: provider.RoleUser, Content: "q"}, provider.Message{Role: provider.RoleAssistant, Content: "a"})
 	}
 	_, h, err := a.conversation(id, nil, "p")
 	require.NoError(t, err)
 	assert.Len(t, h, historyMessages)
-	assert.Equal(t, llm.RoleUser, h[0].Role)
+	assert.Equal(t, provider.RoleUser, h[0].Role)
 }
 
 func TestPeekPromptSendsNothing(t *testing.T) {

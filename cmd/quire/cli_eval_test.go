@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // offlineEnv clears the variables that would make eval go live.
@@ -111,7 +113,7 @@ func TestEvalLiveConfig(t *testing.T) {
 	o.getenv = env(map[string]string{evalEnvBaseURL: "https://openrouter.ai/api/v1", evalEnvModel: "m", evalEnvAPIKeyEnv: "MY_KEY", "MY_KEY": "sk-x"})
 	cfg, err = o.liveConfig()
 	require.NoError(t, err)
-	assert.Equal(t, &llm.ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKey: "sk-x", Tools: true}, cfg)
+	assert.Equal(t, &provider.ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKey: "sk-x", Tools: true}, cfg)
 	assert.Equal(t, "live: openrouter.ai m", llm.EvalMode(cfg))
 }
 

@@ -18,6 +18,8 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will
@@ -81,7 +83,7 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 	f.StringVar(&o.API, "api", "chat", "provider API: chat (Chat Completions, any compatible server) or responses (OpenAI's Responses API)")
 	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")
 	f.StringVar(&o.ToolCalling, "tool-calling", "", "how reliably the model calls tools: reliable (insist it reads the book first), best_effort (default), none (no tools)")
-	f.DurationVar(&o.Timeout, "timeout", llm.DefaultTimeout, "per request")
+	f.DurationVar(&o.Timeout, "timeout", provider.DefaultTimeout, "per request")
 	f.BoolVar(&o.Stream, "stream", false, "print the answer as it arrives (Chat Completions; provider.stream in quire.yaml sets the default)")
 	return cmd
 }
@@ -122,7 +124,7 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 
 // providerConfig turns the settings into a provider, keeping every key
 // with the endpoint it belongs to (see llm.ResolveProvider).
-func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
+func (o *askOptions) providerConfig() (provider.ProviderConfig, error) {
 	ps := o.file
 	ps.BaseURL, ps.Model, ps.APIKeyEnv, ps.API = o.BaseURL, o.Model, o.APIKeyEnv, o.API
 	ps.Timeout = o.Timeout.String()
@@ -135,7 +137,7 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 	case "auto":
 		ps.Tools = nil
 	default:
-		return llm.ProviderConfig{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
+		return provider.ProviderConfig{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
 	}
 	ps.Quirks = nil
 	if o.Quirks != "" {
@@ -197,7 +199,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, llm.ResolvePersona(o.Persona).ID, o.logger())}
 		}
 	}
-	provider, err := llm.NewProvider(cfg)
+	prov, err := provider.NewProvider(cfg)
 	if err != nil {
 		return err
 	}
@@ -234,7 +236,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		Settings:           settings,
 		PersonaID:          o.Persona,
 		Message:            o.Message,
-		Provider:           provider,
+		Provider:           prov,
 		PreviousResponseID: o.Continue,
 		MCP:                mcpPool,
 		Loop: llm.LoopOptions{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r llm.TraceRow) {
@@ -243,7 +245,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				if !r.OK {
 					status = r.Code
 				}
-				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, llm.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
+				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, provider.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
 			}
 		}},
 	}
@@ -277,7 +279,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if streamed {
 		fmt.Fprintln(o.stdout)
 	}
-	if cut := (*llm.CutOffError)(nil); errors.As(err, &cut) && streamed {
+	if cut := (*provider.CutOffError)(nil); errors.As(err, &cut) && streamed {
 		// What arrived is on the terminal already: mark it as partial.
 		fmt.Fprintln(o.stdout, "[partial: the model's answer was cut off here]")
 	}
@@ -310,7 +312,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if o.Verbose && res.ServiceTier != "" {
 		fmt.Fprintf(o.stderr, "  served on the %s tier\n", res.ServiceTier)
 	}
-	if res.ResponseID != "" && provider.API() == "responses" {
+	if res.ResponseID != "" && prov.API() == "responses" {
 		fmt.Fprintf(o.stderr, "quire: continue this conversation with --api responses --continue %s\n", res.ResponseID)
 	}
 	if o.Verbose {
@@ -319,7 +321,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				fmt.Fprintf(o.stderr, "  read %s %s\n", p, e.Hashes[i])
 			}
 			if !e.OK {
-				fmt.Fprintf(o.stderr, "  %s failed: %s\n", llm.BoundText(e.Tool, 200), e.Code)
+				fmt.Fprintf(o.stderr, "  %s failed: %s\n", provider.BoundText(e.Tool, 200), e.Code)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ const (
 	QuirkBlankArguments Quirk = "blank_arguments"
 )
 
-var allQuirks = []Quirk{
+var AllQuirks = []Quirk{
 	QuirkContentToolCallTags,
 	QuirkFunctionCall,
 	QuirkToolCallsObject,
@@ -44,11 +44,11 @@ var allQuirks = []Quirk{
 	QuirkBlankArguments,
 }
 
-func (q Quirk) valid() bool { return slices.Contains(allQuirks, q) }
+func (q Quirk) Valid() bool { return slices.Contains(AllQuirks, q) }
 
 func quirkNames() []string {
-	names := make([]string, len(allQuirks))
-	for i, q := range allQuirks {
+	names := make([]string, len(AllQuirks))
+	for i, q := range AllQuirks {
 		names[i] = string(q)
 	}
 	return names
@@ -64,8 +64,8 @@ func ParseQuirks(s string) ([]Quirk, error) {
 		case name == "":
 			continue
 		case name == "all":
-			return slices.Clone(allQuirks), nil
-		case !Quirk(name).valid():
+			return slices.Clone(AllQuirks), nil
+		case !Quirk(name).Valid():
 			return nil, fmt.Errorf("unknown quirk %q (known: %s)", name, strings.Join(quirkNames(), ", "))
 		}
 		if !slices.Contains(out, Quirk(name)) {

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ const redactedSecret = "[redacted]"
 // Bounds on one string of a log line: a model or a provider chose it, and
 // a 10,000-character tool name must not become a 48 KB line.
 const (
-	maxLogStringRunes = 200
+	MaxLogStringRunes = 200
 	maxLogErrorRunes  = 500
 )
 
@@ -106,7 +106,7 @@ func redactJSON(raw json.RawMessage) (json.RawMessage, error) {
 		if err := json.Unmarshal(raw, &str); err != nil {
 			return nil, err
 		}
-		if bounded := BoundText(str, maxLogStringRunes); bounded != str {
+		if bounded := BoundText(str, MaxLogStringRunes); bounded != str {
 			return json.Marshal(bounded)
 		}
 	}
@@ -128,7 +128,7 @@ func (h *RedactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h *RedactingHandler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, BoundText(RedactSecrets(r.Message), maxLogStringRunes), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, BoundText(RedactSecrets(r.Message), MaxLogStringRunes), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a))
 		return true
@@ -178,7 +178,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 	if v.Kind() == slog.KindString {
 		// Strings in logs often come from a model or a provider (a tool
 		// name, an error text): bounded, and with no key in them.
-		return slog.String(a.Key, BoundText(RedactSecrets(v.String()), maxLogStringRunes))
+		return slog.String(a.Key, BoundText(RedactSecrets(v.String()), MaxLogStringRunes))
 	}
 	return slog.Attr{Key: a.Key, Value: v}
 }

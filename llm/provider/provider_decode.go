@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"encoding/json"
@@ -26,7 +26,7 @@ type wireResponse struct {
 	} `json:"usage"`
 }
 
-type wireToolCall struct {
+type WireToolCall struct {
 	ID       string `json:"id"`
 	Type     string `json:"type"`
 	Function struct {
@@ -59,7 +59,7 @@ func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
 		return nil, err
 	}
 	if tc := fields["tool_calls"]; !isNull(tc) {
-		var calls []wireToolCall
+		var calls []WireToolCall
 		if err := json.Unmarshal(tc, &calls); err != nil {
 			return nil, fmt.Errorf("provider response: tool_calls is not an array of tool calls (quirk %s may help): %v", QuirkToolCallsObject, err)
 		}

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"bytes"
@@ -174,7 +174,7 @@ type wireChunk struct {
 // as far as they have come, and which call they belong to.
 type wireCallDelta struct {
 	Index *int `json:"index"`
-	wireToolCall
+	WireToolCall
 }
 
 // add takes one chunk and returns the text it added to the content.

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"strings"
@@ -143,26 +143,6 @@ func TestQuirksCombined(t *testing.T) {
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: loopMessages(), Quirks: []Quirk{QuirkArgumentsObject}})
 	require.NoError(t, err)
 	assertMessage(t, Message{Role: RoleAssistant, ToolCalls: []ToolCall{{Name: "search_codex", Arguments: `{"query":"harbor"}`}}}, c.Message)
-}
-
-func TestQuirksInLoop(t *testing.T) {
-	lt := newLoopTools(t)
-	s := providertest.New(t,
-		providertest.Step{Body: providertest.RawMessageBody(`{"role":"assistant","content":"<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara\"}}</tool_call>"}`)},
-		providertest.TextStep("Mara is older."),
-	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{Quirks: []Quirk{QuirkContentToolCallTags}})
-	require.NoError(t, err)
-	assert.Equal(t, "Mara is older.", res.Answer)
-	assert.Equal(t, []string{`get_character_context {"name":"Mara"}`}, lt.Ran())
-
-	// The call goes back to the server as a structured call, answered by
-	// its tool message.
-	sent := sentMessages(t, s.Requests()[1])
-	require.Len(t, sent, 4)
-	call := sent[2]["tool_calls"].([]any)[0].(map[string]any)
-	assert.Equal(t, call["id"], sent[3]["tool_call_id"])
-	assert.NotContains(t, sent[2], "content")
 }
 
 func TestParseQuirks(t *testing.T) {

@@ -1,14 +1,12 @@
-package llm
+package provider
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
+
 	"strings"
 	"testing"
 	"time"
@@ -111,54 +109,6 @@ func gatedStream(t *testing.T, release <-chan struct{}) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-func TestStreamDeltasArriveBeforeTheReplyEnds(t *testing.T) {
-	for _, withProvenance := range []bool{false, true} {
-		t.Run(fmt.Sprintf("provenance=%v", withProvenance), func(t *testing.T) {
-			release := make(chan struct{})
-			srv := gatedStream(t, release)
-			dir := t.TempDir()
-			cfg := ProviderConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "k", Retries: -1, Stream: true}
-			if withProvenance {
-				plog, err := OpenProvenance(dir)
-				require.NoError(t, err)
-				cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, "writing-coach", nil)}
-			}
-			p, err := NewProvider(cfg)
-			require.NoError(t, err)
-			var early []string
-			released := false
-			c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], OnDelta: func(s string) {
-				if !released {
-					early = append(early, s)
-					released = true
-					close(release)
-				}
-			}})
-			require.NoError(t, err)
-			assert.Equal(t, []string{"First "}, early, "the first piece came while the reply was held open")
-			assert.Equal(t, "First and last.", c.Message.Content)
-			assert.Equal(t, Usage{PromptTokens: 3, CompletionTokens: 4}, c.Usage)
-			if withProvenance {
-				f, err := os.Open(filepath.Join(dir, ProvenanceFile))
-				require.NoError(t, err)
-				defer f.Close()
-				sc := bufio.NewScanner(f)
-				require.True(t, sc.Scan(), "one line for the streamed call")
-				var rec ProvenanceRecord
-				require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
-				assert.Equal(t, 200, rec.Status)
-				assert.Equal(t, "m", rec.Model)
-				assert.Equal(t, "stop", rec.Finish)
-				assert.Equal(t, int64(3), rec.PromptTokens)
-				assert.Equal(t, int64(4), rec.CompletionTokens)
-				assert.Empty(t, rec.Error)
-				assert.NotContains(t, sc.Text(), "First", "no prose in provenance")
-				assert.False(t, sc.Scan(), "exactly one line")
-			}
-		})
-	}
 }
 
 func TestStreamErrorEventIsAnError(t *testing.T) {

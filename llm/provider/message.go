@@ -1,4 +1,4 @@
-package llm
+package provider
 
 // Role is who speaks a message.
 type Role string

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"bytes"
@@ -143,7 +143,7 @@ func NewProvider(cfg ProviderConfig) (*Provider, error) {
 		cfg.Retries = 0
 	}
 	for _, q := range cfg.Quirks {
-		if !q.valid() {
+		if !q.Valid() {
 			return nil, fmt.Errorf("provider: unknown quirk %q (known: %s)", q, strings.Join(quirkNames(), ", "))
 		}
 	}
@@ -238,7 +238,7 @@ type Usage struct {
 	CompletionTokens int64
 }
 
-func (u *Usage) add(o Usage) {
+func (u *Usage) Add(o Usage) {
 	u.PromptTokens += o.PromptTokens
 	u.CompletionTokens += o.CompletionTokens
 }
