@@ -9,6 +9,8 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // InlineContextChars bounds the document text put into the prompt for a
@@ -24,7 +26,7 @@ type AskInput struct {
 	Message   string
 	History   []provider.Message
 	Provider  *provider.Provider
-	Loop      LoopOptions
+	Loop      toolloop.LoopOptions
 	// PreviousResponseID continues a conversation stored by a Responses
 	// API provider (an earlier AskResult.ResponseID). History is then not
 	// resent: the request holds the system prompt (as instructions), the
@@ -40,7 +42,7 @@ type AskInput struct {
 type AskResult struct {
 	Persona Persona
 	Answer  string
-	Trace   []TraceRow
+	Trace   []toolloop.TraceRow
 	// Proposals are those the model made during this turn, for review.
 	Proposals []Proposal
 	Rounds    int
@@ -67,7 +69,7 @@ type AskResult struct {
 type prepared struct {
 	persona  Persona
 	messages []provider.Message
-	registry *Registry
+	registry *toolloop.Registry
 }
 
 // prepare builds the request of a turn. With a provider that calls tools,
@@ -117,7 +119,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		}
 		tools = append(tools, served...)
 	}
-	all, err := NewRegistry(tools...)
+	all, err := toolloop.NewRegistry(tools...)
 	if err != nil {
 		return nil, fmt.Errorf("ask: %w", err)
 	}
@@ -183,19 +185,19 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	}
 	reg := p.registry
 	if reg == nil {
-		reg, _ = NewRegistry()
+		reg, _ = toolloop.NewRegistry()
 	}
 	loopOpt := in.Loop
 	if loopOpt.MaxRounds <= 0 {
 		loopOpt.MaxRounds = in.Settings.Rounds
 	}
-	if loopOpt.Limits == (Limits{}) {
+	if loopOpt.Limits == (toolloop.Limits{}) {
 		loopOpt.Limits = in.Settings.Limits
 	}
 	if continues(in) {
 		loopOpt.PreviousResponseID = in.PreviousResponseID
 	}
-	res, err := RunLoop(ctx, in.Provider, reg, p.messages, loopOpt)
+	res, err := toolloop.RunLoop(ctx, in.Provider, reg, p.messages, loopOpt)
 	if err != nil {
 		return nil, err
 	}

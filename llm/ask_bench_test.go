@@ -14,6 +14,8 @@ import (
 	"github.com/quire-ink/quire/llm/provider/providertest"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // timedTransport measures how long the provider took to answer, so the
@@ -66,7 +68,7 @@ func BenchmarkAskOverhead(b *testing.B) {
 				c.Stream = stream
 			})
 			in := AskInput{Book: book, PersonaID: "continuity-editor", Message: "Who is " + name + "?", Provider: p,
-				Loop: LoopOptions{OnDelta: func(int, string) {}}}
+				Loop: toolloop.LoopOptions{OnDelta: func(int, string) {}}}
 			rounds := 0
 			start := time.Now()
 			for b.Loop() {

@@ -10,6 +10,8 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // Book is what the tools of one advisor turn read: the codex, a
@@ -89,11 +91,11 @@ func (b *Book) scrubErr(err error) error {
 	if err == nil {
 		return nil
 	}
-	te, ok := err.(*ToolError)
+	te, ok := err.(*toolloop.ToolError)
 	if !ok {
-		return &ToolError{Code: CodeToolFailed, Message: b.scrub(err.Error())}
+		return &toolloop.ToolError{Code: toolloop.CodeToolFailed, Message: b.scrub(err.Error())}
 	}
-	out := &ToolError{Code: te.Code, Message: b.scrub(te.Message)}
+	out := &toolloop.ToolError{Code: te.Code, Message: b.scrub(te.Message)}
 	for _, c := range te.Candidates {
 		out.Candidates = append(out.Candidates, b.scrub(c))
 	}
@@ -111,10 +113,10 @@ func decodeBookArgs(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return Errorf(CodeInvalidArguments, "arguments do not fit the tool's schema: %v", err)
+		return toolloop.Errorf(toolloop.CodeInvalidArguments, "arguments do not fit the tool's schema: %v", err)
 	}
 	if dec.More() {
-		return Errorf(CodeInvalidArguments, "arguments must be a single JSON object")
+		return toolloop.Errorf(toolloop.CodeInvalidArguments, "arguments must be a single JSON object")
 	}
 	return nil
 }

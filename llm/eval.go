@@ -19,6 +19,8 @@ import (
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // EvalOptions configure RunEval.
@@ -111,7 +113,7 @@ func EvalScenarioNames() []string {
 
 func evalScenarios() []evalScenario {
 	mara := `{"name":"Mara Vell"}`
-	huge := `{"name":"` + strings.Repeat("Mara Vell ", DefaultMaxArgumentBytes/10+64) + `"}`
+	huge := `{"name":"` + strings.Repeat("Mara Vell ", toolloop.DefaultMaxArgumentBytes/10+64) + `"}`
 	return []evalScenario{
 		{
 			name:    "happy-path",
@@ -131,7 +133,7 @@ func evalScenarios() []evalScenario {
 				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_character_context", Args: mara}),
 				evalserver.Text("Mara Vell is a smuggler who owes the sea a debt."),
 			},
-			calls:  []wantCall{{"get_character_context", CodeInvalidArguments}, {"get_character_context", ""}},
+			calls:  []wantCall{{"get_character_context", toolloop.CodeInvalidArguments}, {"get_character_context", ""}},
 			answer: "smuggler",
 		},
 		{
@@ -142,7 +144,7 @@ func evalScenarios() []evalScenario {
 				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_character_context", Args: mara}),
 				evalserver.Text("She is the protagonist, a smuggler."),
 			},
-			calls:  []wantCall{{"get_character_context", CodeInvalidArguments}, {"get_character_context", ""}},
+			calls:  []wantCall{{"get_character_context", toolloop.CodeInvalidArguments}, {"get_character_context", ""}},
 			answer: "protagonist",
 		},
 		{
@@ -153,7 +155,7 @@ func evalScenarios() []evalScenario {
 				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_character_context", Args: mara}),
 				evalserver.Text("Mara Vell runs contraband through the fog."),
 			},
-			calls:  []wantCall{{"get_character_context", CodeArgumentsTooLarge}, {"get_character_context", ""}},
+			calls:  []wantCall{{"get_character_context", toolloop.CodeArgumentsTooLarge}, {"get_character_context", ""}},
 			answer: "contraband",
 		},
 		{
@@ -164,7 +166,7 @@ func evalScenarios() []evalScenario {
 				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_location_context", Args: `{"name":"Quay of Lanterns"}`}),
 				evalserver.Text("The Quay of Lanterns is the old harbor front."),
 			},
-			calls:  []wantCall{{"get_place_details", CodeUnknownTool}, {"get_location_context", ""}},
+			calls:  []wantCall{{"get_place_details", toolloop.CodeUnknownTool}, {"get_location_context", ""}},
 			answer: "harbor front",
 		},
 		{
@@ -205,7 +207,7 @@ func evalScenarios() []evalScenario {
 				evalserver.Calls(evalserver.Call{ID: "call_2", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
 				evalserver.Text("It reads slowly, as slack water should."),
 			},
-			calls:  []wantCall{{"get_manuscript_context", CodeInvalidArguments}, {"get_manuscript_context", ""}},
+			calls:  []wantCall{{"get_manuscript_context", toolloop.CodeInvalidArguments}, {"get_manuscript_context", ""}},
 			answer: "slack water",
 			requests: func(reqs []evalserver.Request) error {
 				if len(reqs) < 2 {
@@ -417,8 +419,8 @@ func runLiveTrial(ctx context.Context, p *provider.Provider, book *Book, persona
 		if row.OK {
 			continue
 		}
-		recovered := slices.ContainsFunc(res.Trace[i+1:], func(later TraceRow) bool {
-			return later.OK && (later.Tool == row.Tool || row.Code == CodeUnknownTool || row.Code == CodeToolDenied)
+		recovered := slices.ContainsFunc(res.Trace[i+1:], func(later toolloop.TraceRow) bool {
+			return later.OK && (later.Tool == row.Tool || row.Code == toolloop.CodeUnknownTool || row.Code == toolloop.CodeToolDenied)
 		})
 		if !recovered {
 			failures = append(failures, fmt.Sprintf("tool call %s(%s) failed with %s and never succeeded", row.Tool, row.ArgsSummary, row.Code))

@@ -8,6 +8,8 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // Bounds of an evidence row: it records what was looked up, never what
@@ -100,12 +102,12 @@ func lookupOf(b *Book, round int, call provider.ToolCall, envelope string) Looku
 		l.EntryType = boundRunes(args.EntryType)
 	}
 	var env struct {
-		OK     bool            `json:"ok"`
-		Data   json.RawMessage `json:"data"`
-		Errors []ToolError     `json:"errors"`
+		OK     bool                 `json:"ok"`
+		Data   json.RawMessage      `json:"data"`
+		Errors []toolloop.ToolError `json:"errors"`
 	}
 	if err := json.Unmarshal([]byte(envelope), &env); err != nil {
-		l.Code = CodeToolFailed
+		l.Code = toolloop.CodeToolFailed
 		return l
 	}
 	l.OK = env.OK

@@ -13,6 +13,8 @@ import (
 	"github.com/quire-ink/quire/llm/provider/providertest"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
@@ -85,5 +87,5 @@ func TestEvidenceIgnoresHistory(t *testing.T) {
 	assert.Equal(t, "list_codex_entries", ev[0].Tool)
 	assert.Equal(t, "character", ev[0].EntryType)
 	assert.False(t, ev[0].OK)
-	assert.Equal(t, CodeToolFailed, ev[0].Code)
+	assert.Equal(t, toolloop.CodeToolFailed, ev[0].Code)
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // One call of an MCP tool: run through the Dispatcher like a built-in tool,
@@ -23,7 +25,7 @@ func (r *mcpRemote) runner(name, remoteName string) func(context.Context, json.R
 		start := time.Now()
 		data, warnings, err := r.call(ctx, remoteName, args)
 		code := ""
-		var te *ToolError
+		var te *toolloop.ToolError
 		if errors.As(err, &te) {
 			code = te.Code
 		}
@@ -51,7 +53,7 @@ func (r *mcpRemote) call(parent context.Context, tool string, args json.RawMessa
 		if perr := parent.Err(); perr != nil {
 			return nil, nil, perr
 		}
-		return nil, nil, Errorf(CodeMCPFailed, "%v", err)
+		return nil, nil, toolloop.Errorf(CodeMCPFailed, "%v", err)
 	}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
@@ -61,7 +63,7 @@ func (r *mcpRemote) call(parent context.Context, tool string, args json.RawMessa
 		if perr := parent.Err(); perr != nil {
 			return nil, nil, perr
 		}
-		return nil, nil, Errorf(CodeMCPFailed, "%v", r.callError(ctx, c, "tools/call "+tool, err))
+		return nil, nil, toolloop.Errorf(CodeMCPFailed, "%v", r.callError(ctx, c, "tools/call "+tool, err))
 	}
 	r.recovered()
 	text, warnings := mcpContentText(res.Content)
@@ -69,7 +71,7 @@ func (r *mcpRemote) call(parent context.Context, tool string, args json.RawMessa
 		if strings.TrimSpace(text) == "" {
 			text = "the tool reported an error without saying why"
 		}
-		return nil, warnings, Errorf(CodeToolFailed, "MCP server %s, tool %s: %s", r.cfg.Name, tool, clipRunes(text, maxMCPErrorRunes))
+		return nil, warnings, toolloop.Errorf(toolloop.CodeToolFailed, "MCP server %s, tool %s: %s", r.cfg.Name, tool, toolloop.ClipRunes(text, maxMCPErrorRunes))
 	}
 	return mcpResult{Content: text, Structured: res.StructuredContent}, warnings, nil
 }
@@ -83,7 +85,7 @@ func (r *mcpRemote) callError(ctx context.Context, c *mcpConn, what string, err 
 	var werr *jsonrpc.Error
 	switch {
 	case errors.As(err, &werr) && !isLocalRPCError(werr):
-		return fmt.Errorf("MCP server %s refused %s: %s", r.cfg.Name, what, clipRunes(werr.Message, maxMCPErrorRunes))
+		return fmt.Errorf("MCP server %s refused %s: %s", r.cfg.Name, what, toolloop.ClipRunes(werr.Message, maxMCPErrorRunes))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && !c.ended():
 		r.pool.logger.Warn("mcp server did not answer in time", "server", r.cfg.Name, "request", what, "timeout", r.cfg.timeout())
 		return fmt.Errorf("MCP server %s did not answer %s within %s", r.cfg.Name, what, r.cfg.timeout())

@@ -22,6 +22,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // The MCP client tests talk to real stdio servers: the test binary itself,
@@ -203,13 +205,13 @@ func (f *mcpFixture) pids(t *testing.T) []int {
 
 // dispatcher registers the server's tools and returns a dispatcher over
 // them, as the advisor's loop would.
-func (f *mcpFixture) dispatcher(t *testing.T) *Dispatcher {
+func (f *mcpFixture) dispatcher(t *testing.T) *toolloop.Dispatcher {
 	t.Helper()
 	tools, err := f.pool.Tools(context.Background(), "dict")
 	require.NoError(t, err)
-	reg, err := NewRegistry(tools...)
+	reg, err := toolloop.NewRegistry(tools...)
 	require.NoError(t, err)
-	return NewDispatcher(reg, Limits{})
+	return toolloop.NewDispatcher(reg, toolloop.Limits{})
 }
 
 // processAlive reports whether pid is a running process.
@@ -221,7 +223,7 @@ func processAlive(pid int) bool {
 	return p.Signal(syscall.Signal(0)) == nil
 }
 
-func errorCode(t *testing.T, env Envelope) (string, string) {
+func errorCode(t *testing.T, env toolloop.Envelope) (string, string) {
 	t.Helper()
 	require.False(t, env.OK)
 	require.Len(t, env.Errors, 1)
@@ -255,11 +257,11 @@ func TestMCPClientToolsAreSafe(t *testing.T) {
 	require.NoError(t, err)
 	byName := map[string]provider.Tool{}
 	for _, tool := range tools {
-		assert.Regexp(t, toolNamePattern, tool.Name)
+		assert.Regexp(t, toolloop.ToolNamePattern, tool.Name)
 		assert.True(t, strings.HasPrefix(tool.Description, "[MCP server dict] "), tool.Description)
 		byName[tool.Name] = tool
 	}
-	_, err = NewRegistry(tools...)
+	_, err = toolloop.NewRegistry(tools...)
 	require.NoError(t, err, "every tool registers")
 
 	want, err := json.Marshal(defineSchema)
@@ -295,12 +297,12 @@ func TestMCPClientCalls(t *testing.T) {
 		{name: "no arguments", tool: "mcp__dict__env", args: ``, wantText: "en-GB"},
 		{name: "renamed tool", tool: "mcp__dict__look_up_synonyms_2", args: `{"word":"tide","limit":3}`, wantText: "tide: flow, current"},
 		{name: "tool that kept its name", tool: "mcp__dict__look_up_synonyms", args: `{}`, wantText: "sea: ocean"},
-		{name: "tool error", tool: "mcp__dict__fail", args: `{}`, wantCode: CodeToolFailed, wantText: "the dictionary is closed"},
-		{name: "missing argument", tool: "mcp__dict__define", args: `{}`, wantCode: CodeInvalidArguments, wantText: "word: is required"},
-		{name: "wrong type", tool: "mcp__dict__define", args: `{"word":7}`, wantCode: CodeInvalidArguments, wantText: "word"},
-		{name: "unknown field", tool: "mcp__dict__define", args: `{"word":"tide","lang":"en"}`, wantCode: CodeInvalidArguments, wantText: "unknown field"},
-		{name: "not JSON", tool: "mcp__dict__define", args: `{"word":`, wantCode: CodeInvalidJSON},
-		{name: "too large", tool: "mcp__dict__define", args: `{"word":"` + strings.Repeat("a", DefaultMaxArgumentBytes) + `"}`, wantCode: CodeArgumentsTooLarge},
+		{name: "tool error", tool: "mcp__dict__fail", args: `{}`, wantCode: toolloop.CodeToolFailed, wantText: "the dictionary is closed"},
+		{name: "missing argument", tool: "mcp__dict__define", args: `{}`, wantCode: toolloop.CodeInvalidArguments, wantText: "word: is required"},
+		{name: "wrong type", tool: "mcp__dict__define", args: `{"word":7}`, wantCode: toolloop.CodeInvalidArguments, wantText: "word"},
+		{name: "unknown field", tool: "mcp__dict__define", args: `{"word":"tide","lang":"en"}`, wantCode: toolloop.CodeInvalidArguments, wantText: "unknown field"},
+		{name: "not JSON", tool: "mcp__dict__define", args: `{"word":`, wantCode: toolloop.CodeInvalidJSON},
+		{name: "too large", tool: "mcp__dict__define", args: `{"word":"` + strings.Repeat("a", toolloop.DefaultMaxArgumentBytes) + `"}`, wantCode: toolloop.CodeArgumentsTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -344,11 +346,11 @@ func TestMCPClientValidatesBeforeTheServer(t *testing.T) {
 			return run(ctx, args)
 		}
 	}
-	reg, err := NewRegistry(tools...)
+	reg, err := toolloop.NewRegistry(tools...)
 	require.NoError(t, err)
-	res := NewDispatcher(reg, Limits{}).Call(context.Background(), "mcp__dict__define", `{"word":["tide"]}`)
+	res := toolloop.NewDispatcher(reg, toolloop.Limits{}).Call(context.Background(), "mcp__dict__define", `{"word":["tide"]}`)
 	code, _ := errorCode(t, res.Envelope)
-	assert.Equal(t, CodeInvalidArguments, code)
+	assert.Equal(t, toolloop.CodeInvalidArguments, code)
 	assert.Zero(t, runs, "bad arguments never reach the server")
 }
 
@@ -442,7 +444,7 @@ func TestMCPClientCallerCancels(t *testing.T) {
 	defer cancel()
 	res := d.Call(ctx, "mcp__dict__slow", `{}`)
 	code, msg := errorCode(t, res.Envelope)
-	assert.Equal(t, CodeToolFailed, code)
+	assert.Equal(t, toolloop.CodeToolFailed, code)
 	assert.Contains(t, msg, "cancelled")
 	assert.Zero(t, f.failureCount())
 }
@@ -477,11 +479,11 @@ func TestMCPClientConcurrentFirstUse(t *testing.T) {
 	f := newMCPFixture(t, "dict", 5*time.Second)
 	tools, err := f.pool.Tools(context.Background(), "dict")
 	require.NoError(t, err)
-	reg, err := NewRegistry(tools...)
+	reg, err := toolloop.NewRegistry(tools...)
 	require.NoError(t, err)
-	d := NewDispatcher(reg, Limits{})
+	d := toolloop.NewDispatcher(reg, toolloop.Limits{})
 	var wg sync.WaitGroup
-	results := make([]CallResult, 8)
+	results := make([]toolloop.CallResult, 8)
 	for i := range results {
 		wg.Go(func() {
 			if i%2 == 0 {
@@ -522,9 +524,9 @@ func TestMCPClientStreamableHTTP(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, tools, 1)
 	assert.Equal(t, "mcp__web__define", tools[0].Name)
-	reg, err := NewRegistry(tools...)
+	reg, err := toolloop.NewRegistry(tools...)
 	require.NoError(t, err)
-	d := NewDispatcher(reg, Limits{})
+	d := toolloop.NewDispatcher(reg, toolloop.Limits{})
 
 	res := d.Call(context.Background(), "mcp__web__define", `{"word":"tide"}`)
 	require.True(t, res.Envelope.OK, "%v", res.Envelope.Errors)
@@ -666,14 +668,14 @@ func TestMCPToolNamesStayWithinLimits(t *testing.T) {
 	var names []string
 	for _, tool := range tools {
 		names = append(names, tool.Name)
-		assert.Regexp(t, toolNamePattern, tool.Name)
+		assert.Regexp(t, toolloop.ToolNamePattern, tool.Name)
 	}
 	require.Len(t, names, 3, "the unusable name and schema are skipped: %v", names)
 	assert.NotEqual(t, names[0], names[1], "a collision after clipping is renamed")
 	assert.True(t, strings.HasSuffix(names[1], "_2"), names[1])
 	assert.Equal(t, "object", tools[2].Parameters["type"])
 	assert.Equal(t, []any{"q"}, tools[2].Parameters["required"])
-	_, err := NewRegistry(tools...)
+	_, err := toolloop.NewRegistry(tools...)
 	require.NoError(t, err)
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 type nopWriter struct{ io.Writer }
@@ -24,11 +26,11 @@ func (nopWriter) Close() error { return nil }
 // and returns what was written and how long the session lasted.
 func serveMCPInput(t *testing.T, run func(ctx context.Context) (any, []string, error), wait time.Duration) (string, time.Duration) {
 	t.Helper()
-	reg, err := NewRegistry(provider.Tool{Name: "slow_tool", Description: "Takes its time.",
+	reg, err := toolloop.NewRegistry(provider.Tool{Name: "slow_tool", Description: "Takes its time.",
 		Parameters: map[string]any{"type": "object", "properties": map[string]any{}},
 		Run:        func(ctx context.Context, _ json.RawMessage) (any, []string, error) { return run(ctx) }})
 	require.NoError(t, err)
-	srv := NewMCPServer(reg, Limits{}, MCPOptions{Version: "test"})
+	srv := NewMCPServer(reg, toolloop.Limits{}, MCPOptions{Version: "test"})
 	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}` + "\n" +
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_tool","arguments":{}}}` + "\n"

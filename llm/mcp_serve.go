@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // MCPServerName is the implementation name quire gives MCP clients.
@@ -51,7 +53,7 @@ type MCPOptions struct {
 // guards and envelope as the advisor's model: the result is the envelope's
 // JSON as one text content, with IsError set when the envelope is not ok.
 // Run it with (*mcp.Server).Run on a transport.
-func NewMCPServer(reg *Registry, lim Limits, opts MCPOptions) *mcp.Server {
+func NewMCPServer(reg *toolloop.Registry, lim toolloop.Limits, opts MCPOptions) *mcp.Server {
 	version := opts.Version
 	if version == "" {
 		version = binaryVersion()
@@ -61,7 +63,7 @@ func NewMCPServer(reg *Registry, lim Limits, opts MCPOptions) *mcp.Server {
 		sopts.Logger = opts.Logger
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: MCPServerName, Version: version}, sopts)
-	d := NewDispatcher(reg, lim)
+	d := toolloop.NewDispatcher(reg, lim)
 	for _, t := range reg.Tools() {
 		srv.AddTool(mcpTool(t), mcpHandler(d, t.Name, opts))
 	}
@@ -99,7 +101,7 @@ func mcpTool(t provider.Tool) *mcp.Tool {
 }
 
 // mcpHandler runs one tools/call through the dispatcher.
-func mcpHandler(d *Dispatcher, name string, opts MCPOptions) mcp.ToolHandler {
+func mcpHandler(d *toolloop.Dispatcher, name string, opts MCPOptions) mcp.ToolHandler {
 	logger := opts.Logger
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args []byte
@@ -112,7 +114,7 @@ func mcpHandler(d *Dispatcher, name string, opts MCPOptions) mcp.ToolHandler {
 		}
 		res := d.Call(ctx, name, string(args))
 		if res.Envelope.OK && opts.Proposals != nil && IsProposeTool(name) {
-			res.JSON = withProposalDiff(res.JSON, opts.Proposals, d.lim.MaxOutputBytes)
+			res.JSON = withProposalDiff(res.JSON, opts.Proposals, d.Limits().MaxOutputBytes)
 		}
 		if logger != nil {
 			code := ""

@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // mcpSession serves the advisor tools of a test book over the SDK's
@@ -24,10 +26,10 @@ func mcpSession(t *testing.T) (*mcp.ClientSession, *Proposals, string) {
 	t.Cleanup(cancel)
 	b, _ := openBook(t, bookFiles())
 	proposals := NewProposals(0)
-	reg, err := NewRegistry(append(ReadTools(b), ProposeTools(b, proposals)...)...)
+	reg, err := toolloop.NewRegistry(append(ReadTools(b), ProposeTools(b, proposals)...)...)
 	require.NoError(t, err)
 
-	srv := NewMCPServer(reg, Limits{}, MCPOptions{Version: "test", Proposals: proposals})
+	srv := NewMCPServer(reg, toolloop.Limits{}, MCPOptions{Version: "test", Proposals: proposals})
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, serverT, nil)
 	require.NoError(t, err)
@@ -138,14 +140,14 @@ func TestMCPServerCalls(t *testing.T) {
 				assert.Contains(t, units[0].(map[string]any)["text"], "Mara Vell walked the quay")
 			},
 		},
-		{name: "missing required argument", tool: "get_character_context", args: map[string]any{}, wantCode: CodeInvalidArguments},
-		{name: "argument of the wrong type", tool: "search_codex", args: map[string]any{"query": 7}, wantCode: CodeInvalidArguments},
-		{name: "unknown argument", tool: "get_character_context", args: map[string]any{"name": "Mara", "path": "/etc"}, wantCode: CodeInvalidArguments},
-		{name: "no arguments at all", tool: "search_codex", args: nil, wantCode: CodeInvalidArguments},
-		{name: "not found", tool: "get_character_context", args: map[string]any{"name": "Zebedee Quill"}, wantCode: CodeNotFound},
+		{name: "missing required argument", tool: "get_character_context", args: map[string]any{}, wantCode: toolloop.CodeInvalidArguments},
+		{name: "argument of the wrong type", tool: "search_codex", args: map[string]any{"query": 7}, wantCode: toolloop.CodeInvalidArguments},
+		{name: "unknown argument", tool: "get_character_context", args: map[string]any{"name": "Mara", "path": "/etc"}, wantCode: toolloop.CodeInvalidArguments},
+		{name: "no arguments at all", tool: "search_codex", args: nil, wantCode: toolloop.CodeInvalidArguments},
+		{name: "not found", tool: "get_character_context", args: map[string]any{"name": "Zebedee Quill"}, wantCode: toolloop.CodeNotFound},
 		{
 			name: "arguments over the size guard", tool: "search_codex",
-			args: map[string]any{"query": strings.Repeat("tide ", DefaultMaxArgumentBytes/5+1)}, wantCode: CodeArgumentsTooLarge,
+			args: map[string]any{"query": strings.Repeat("tide ", toolloop.DefaultMaxArgumentBytes/5+1)}, wantCode: toolloop.CodeArgumentsTooLarge,
 		},
 	}
 	for _, tt := range tests {
@@ -217,7 +219,7 @@ func TestWithProposalDiff(t *testing.T) {
 	store := NewProposals(0)
 	p := store.Add(Proposal{Tool: "propose_codex_update", Path: "codex/a.md", Diff: "--- a/codex/a.md\n+++ b/codex/a.md\n@@ -1 +1,40 @@\n-<old>\n" + strings.Repeat("+<new> & more\n", 40)})
 	env := func(id string) string {
-		text, err := marshalEnvelope(envelopeOf(map[string]any{"proposalId": id, "path": "codex/a.md"}, []string{"w1"}, nil))
+		text, err := toolloop.MarshalEnvelope(toolloop.EnvelopeOf(map[string]any{"proposalId": id, "path": "codex/a.md"}, []string{"w1"}, nil))
 		require.NoError(t, err)
 		return text
 	}
@@ -228,9 +230,9 @@ func TestWithProposalDiff(t *testing.T) {
 		wantDiff bool
 		wantWarn string
 	}{
-		{name: "diff added", in: env(p.ID), max: DefaultMaxOutputBytes, wantDiff: true},
+		{name: "diff added", in: env(p.ID), max: toolloop.DefaultMaxOutputBytes, wantDiff: true},
 		{name: "diff too large for the output limit", in: env(p.ID), max: len(env(p.ID)) + 300, wantWarn: "too large"},
-		{name: "unknown proposal left alone", in: env("p-000000000000"), max: DefaultMaxOutputBytes},
+		{name: "unknown proposal left alone", in: env("p-000000000000"), max: toolloop.DefaultMaxOutputBytes},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,10 +241,10 @@ func TestWithProposalDiff(t *testing.T) {
 			assert.True(t, strings.HasPrefix(out, `{"ok":true,"data":`), out)
 			assert.NotContains(t, out, `\u003c`, "no HTML escaping")
 			var got struct {
-				OK       bool              `json:"ok"`
-				Data     map[string]string `json:"data"`
-				Warnings []string          `json:"warnings"`
-				Errors   []ToolError       `json:"errors"`
+				OK       bool                 `json:"ok"`
+				Data     map[string]string    `json:"data"`
+				Warnings []string             `json:"warnings"`
+				Errors   []toolloop.ToolError `json:"errors"`
 			}
 			require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 			assert.True(t, got.OK)

@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // The tools an MCP server offers, listed once per session and adapted into
@@ -123,7 +125,7 @@ func (r *mcpRemote) adaptTools(remote []*mcp.Tool) []provider.Tool {
 		if desc == "" {
 			desc = strings.TrimSpace(mt.Title)
 		}
-		desc = clipRunes(fmt.Sprintf("[MCP server %s] %s", r.cfg.Name, desc), maxMCPDescriptionRunes)
+		desc = toolloop.ClipRunes(fmt.Sprintf("[MCP server %s] %s", r.cfg.Name, desc), maxMCPDescriptionRunes)
 		out = append(out, provider.Tool{
 			Name:        name,
 			Description: strings.TrimSpace(desc),
@@ -186,14 +188,14 @@ func adaptMCPSchema(raw any) (map[string]any, error) {
 	if err := json.Unmarshal(data, &schema); err != nil || schema == nil {
 		return nil, errors.New("not a JSON object")
 	}
-	if checkParameters(schema) == nil {
+	if toolloop.CheckParameters(schema) == nil {
 		return schema, nil
 	}
 	if _, ok := schema["type"]; !ok {
 		schema["type"] = "object"
 	}
 	fixSchemaNode(schema)
-	if err := checkParameters(schema); err != nil {
+	if err := toolloop.CheckParameters(schema); err != nil {
 		return nil, err
 	}
 	return schema, nil
@@ -204,7 +206,7 @@ func fixSchemaNode(node map[string]any) {
 	case []any:
 		var kept []string
 		for _, t := range typ {
-			if s, ok := t.(string); ok && s != "null" && slices.Contains(supportedTypes, s) {
+			if s, ok := t.(string); ok && s != "null" && slices.Contains(toolloop.SupportedTypes, s) {
 				kept = append(kept, s)
 			}
 		}
@@ -214,7 +216,7 @@ func fixSchemaNode(node map[string]any) {
 			delete(node, "type")
 		}
 	case string:
-		if !slices.Contains(supportedTypes, typ) {
+		if !slices.Contains(toolloop.SupportedTypes, typ) {
 			delete(node, "type")
 		}
 	case nil:
@@ -241,7 +243,7 @@ func fixSchemaNode(node map[string]any) {
 	}
 	if req, ok := node["required"]; ok {
 		var kept []any
-		for _, name := range schemaStrings(req) {
+		for _, name := range toolloop.SchemaStrings(req) {
 			if _, ok := props[name]; ok {
 				kept = append(kept, name)
 			}

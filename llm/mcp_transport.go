@@ -17,6 +17,8 @@ import (
 	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // How quire reaches an MCP server: a stdio child process or a streamable
@@ -291,7 +293,7 @@ func (p *mcpProcess) describe(err error) string {
 		msg = "it closed its output"
 	}
 	if line := p.stderr.lastLine(); line != "" {
-		msg += "; its last message: " + strconv.Quote(clipRunes(line, 200))
+		msg += "; its last message: " + strconv.Quote(toolloop.ClipRunes(line, 200))
 	}
 	return msg
 }

@@ -18,6 +18,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 type createArgs struct {
@@ -63,17 +65,17 @@ func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage)
 		return nil, nil, err
 	}
 	if len(args.CustomFields) > maxCustomFields {
-		return nil, nil, Errorf(CodeArgumentsTooLarge, "customFields has %d fields, more than the %d allowed", len(args.CustomFields), maxCustomFields)
+		return nil, nil, toolloop.Errorf(toolloop.CodeArgumentsTooLarge, "customFields has %d fields, more than the %d allowed", len(args.CustomFields), maxCustomFields)
 	}
 	for _, m := range []map[string]string{args.Fields, args.CustomFields} {
 		for k, v := range m {
 			if utf8.RuneCountInString(v) > maxFieldValueChars {
-				return nil, nil, Errorf(CodeArgumentsTooLarge, "the value of %q is longer than %d characters", k, maxFieldValueChars)
+				return nil, nil, toolloop.Errorf(toolloop.CodeArgumentsTooLarge, "the value of %q is longer than %d characters", k, maxFieldValueChars)
 			}
 		}
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	cat := b.Store.Catalog()
 	var warnings []string
@@ -81,7 +83,7 @@ func (b *Book) proposeCreate(store *Proposals, tool string, raw json.RawMessage)
 
 	for _, m := range cat.Lookup(name, t) {
 		if m.Kind == codex.MatchName || m.Kind == codex.MatchTitle || m.Kind == codex.MatchAlias {
-			te := Errorf(CodeAmbiguous, "a %s named %q already exists at %s (as %s %q); use propose_codex_update to change it",
+			te := toolloop.Errorf(toolloop.CodeAmbiguous, "a %s named %q already exists at %s (as %s %q); use propose_codex_update to change it",
 				t, name, m.Entry.ID, m.Kind, name)
 			te.Candidates = []string{m.Entry.Name}
 			return nil, nil, te

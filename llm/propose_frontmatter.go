@@ -10,6 +10,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // How an update's front matter lands in an entry: as edits of single keys,
@@ -20,7 +22,7 @@ import (
 // body: a field is a short value, and the rest is kept out.
 func (b *Book) proposeField(p *plan, e *codex.Entry, f fileText, cur *frontMatter, key, body string) error {
 	if isLocked(e, key) {
-		return Errorf(CodeInvalidArguments, "the field %q of %s is locked by the writer; a proposal may not change it", key, e.Name)
+		return toolloop.Errorf(toolloop.CodeInvalidArguments, "the field %q of %s is locked by the writer; a proposal may not change it", key, e.Name)
 	}
 	var paras []string
 	for _, para := range strings.Split(body, "\n\n") {
@@ -36,7 +38,7 @@ func (b *Book) proposeField(p *plan, e *codex.Entry, f fileText, cur *frontMatte
 		}
 	}
 	if len(paras) == 0 {
-		return Errorf(CodeInvalidArguments, "proposedMarkdown has no value for the field %q", key)
+		return toolloop.Errorf(toolloop.CodeInvalidArguments, "proposedMarkdown has no value for the field %q", key)
 	}
 	if len(paras) > 1 {
 		p.warnf("%q is a front matter field, a short value: only the first paragraph is proposed, the rest was kept out", key)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // How an update's Markdown lands in an entry's body: replacing the target
@@ -40,7 +42,7 @@ func withEOL(s, eol string) string {
 // proposeSection replaces the content of sec in f with body.
 func proposeSection(p *plan, e *codex.Entry, f fileText, sec codex.Section, body string, keepRole bool) error {
 	if body == "" {
-		return Errorf(CodeInvalidArguments, "proposedMarkdown has no text for section %q", sec.Heading)
+		return toolloop.Errorf(toolloop.CodeInvalidArguments, "proposedMarkdown has no text for section %q", sec.Heading)
 	}
 	lvl, heading, startsWithHeading := headingLine(firstLine(body))
 	level := sec.Level

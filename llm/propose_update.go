@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // fileText is one file an update may edit.
@@ -55,14 +57,14 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 	}
 	target := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(args.TargetSection), "#"))
 	if utf8.RuneCountInString(target) > maxSectionChars || strings.ContainsAny(target, "\r\n") {
-		return nil, nil, Errorf(CodeInvalidArguments, "targetSection must be one heading of at most %d characters", maxSectionChars)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "targetSection must be one heading of at most %d characters", maxSectionChars)
 	}
 	md := strings.ReplaceAll(args.ProposedMarkdown, "\r\n", "\n")
 	if strings.TrimSpace(md) == "" {
-		return nil, nil, Errorf(CodeInvalidArguments, "proposedMarkdown is empty")
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "proposedMarkdown is empty")
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	e, err := b.resolveExact(t, name)
 	if err != nil {
@@ -83,7 +85,7 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 		if lvl, heading, ok := headingLine(firstLine(body)); ok && lvl > 0 {
 			target = heading
 		} else if body != "" {
-			return nil, nil, Errorf(CodeInvalidArguments, "targetSection is empty; name the section to change, or start proposedMarkdown with its heading")
+			return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "targetSection is empty; name the section to change, or start proposedMarkdown with its heading")
 		}
 	}
 	isRole := codex.Normalize(target) == "role"
@@ -137,7 +139,7 @@ func (b *Book) proposeUpdate(store *Proposals, tool string, t codex.Type, args u
 		if len(p.warnings) > 0 {
 			msg += ": " + strings.Join(p.warnings, "; ")
 		}
-		return nil, nil, Errorf(CodeInvalidArguments, "%s", msg)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "%s", msg)
 	}
 	sort.SliceStable(p.edits, func(i, j int) bool {
 		if p.edits[i].Path != p.edits[j].Path {

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/provider/providertest"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 func TestToolScopeResolve(t *testing.T) {
@@ -121,7 +123,7 @@ func TestAskHonoursTheScopeAndRulesOfQuireYAML(t *testing.T) {
 	require.Len(t, res.Trace, 2)
 	for _, row := range res.Trace {
 		assert.False(t, row.OK)
-		assert.Equal(t, CodeToolDenied, row.Code, row.Tool)
+		assert.Equal(t, toolloop.CodeToolDenied, row.Code, row.Tool)
 	}
 	first := s.Requests()[0].Decoded(t)
 	var sent []string

@@ -11,6 +11,8 @@ import (
 	"github.com/quire-ink/quire/codex"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 const (
@@ -144,16 +146,16 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	name := strings.TrimSpace(args.Name)
 	switch {
 	case name == "":
-		return nil, nil, Errorf(CodeInvalidArguments, "name is empty; give the %s's name, title or alias", t)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "name is empty; give the %s's name, title or alias", t)
 	case utf8.RuneCountInString(name) > maxNameChars:
-		return nil, nil, Errorf(CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	results := b.Store.Lookup(name, t)
 	if len(results) == 0 {
-		te := Errorf(CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
+		te := toolloop.Errorf(toolloop.CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
 		if found, err := b.Store.Search(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
 			for _, r := range found {
 				te.Candidates = append(te.Candidates, r.Name)
@@ -218,7 +220,7 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 		return nil, nil, err
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	results := b.Store.List(t)
 	out := canonListing{EntryType: t, Count: len(results), Entries: []canonSummary{}}
@@ -279,20 +281,20 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 	q := strings.TrimSpace(args.Query)
 	switch {
 	case q == "":
-		return nil, nil, Errorf(CodeInvalidArguments, "query is empty; give a few words to look for")
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query is empty; give a few words to look for")
 	case utf8.RuneCountInString(q) > maxQueryChars:
-		return nil, nil, Errorf(CodeInvalidArguments, "query is longer than %d characters", maxQueryChars)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query is longer than %d characters", maxQueryChars)
 	}
 	t, err := builtinType(args.EntryType, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	results, err := b.Store.Search(ctx, q, codex.SearchOptions{Type: t})
 	if errors.Is(err, codex.ErrEmptyQuery) {
-		return nil, nil, Errorf(CodeInvalidArguments, "query %q has no words to search for", q)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query %q has no words to search for", q)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("search failed: %w", err)
@@ -318,13 +320,13 @@ func builtinType(s string, required bool) (codex.Type, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		if required {
-			return "", Errorf(CodeInvalidArguments, "entryType is required; one of %s", strings.Join(entryTypeEnum(), ", "))
+			return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "entryType is required; one of %s", strings.Join(entryTypeEnum(), ", "))
 		}
 		return "", nil
 	}
 	t := codex.ParseType(s)
 	if !t.Builtin() {
-		return "", Errorf(CodeInvalidArguments, "unknown entryType %q; one of %s", s, strings.Join(entryTypeEnum(), ", "))
+		return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "unknown entryType %q; one of %s", s, strings.Join(entryTypeEnum(), ", "))
 	}
 	return t, nil
 }

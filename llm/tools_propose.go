@@ -10,6 +10,8 @@ import (
 	"github.com/quire-ink/quire/codex"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // The propose tools are review-only: they compute exact edits and keep
@@ -202,11 +204,11 @@ func checkName(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
-		return "", Errorf(CodeInvalidArguments, "name is empty")
+		return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "name is empty")
 	case utf8.RuneCountInString(name) > maxNameChars:
-		return "", Errorf(CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
+		return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
 	case strings.ContainsAny(name, "\r\n\x00"):
-		return "", Errorf(CodeInvalidArguments, "name must be one line")
+		return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "name must be one line")
 	}
 	return name, nil
 }
@@ -215,16 +217,16 @@ func checkSummary(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	switch {
 	case s == "":
-		return "", Errorf(CodeInvalidArguments, "changeSummary is empty; say in a sentence what changes and why")
+		return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "changeSummary is empty; say in a sentence what changes and why")
 	case utf8.RuneCountInString(s) > maxChangeSummaryChars:
-		return "", Errorf(CodeInvalidArguments, "changeSummary is longer than %d characters", maxChangeSummaryChars)
+		return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "changeSummary is longer than %d characters", maxChangeSummaryChars)
 	}
 	return s, nil
 }
 
 func checkMarkdownSize(field, s string) error {
 	if len(s) > maxProposalMarkdownBytes {
-		return Errorf(CodeArgumentsTooLarge, "%s is %d bytes, more than the %d allowed; propose a smaller change",
+		return toolloop.Errorf(toolloop.CodeArgumentsTooLarge, "%s is %d bytes, more than the %d allowed; propose a smaller change",
 			field, len(s), maxProposalMarkdownBytes)
 	}
 	return nil
@@ -248,7 +250,7 @@ func (b *Book) resolveExact(t codex.Type, name string) (*codex.Entry, error) {
 		}
 	}
 	if len(exact) == 0 {
-		te := Errorf(CodeNotFound, "no %s entry is named %q", t, name)
+		te := toolloop.Errorf(toolloop.CodeNotFound, "no %s entry is named %q", t, name)
 		for _, m := range cat.Lookup(name, "") {
 			if m.Entry.Type != t && (m.Kind == codex.MatchName || m.Kind == codex.MatchTitle || m.Kind == codex.MatchAlias || m.Kind == codex.MatchStem) {
 				te.Message += fmt.Sprintf("; %s (%s) is a %s: use entryType %s", m.Entry.Name, m.Entry.ID, m.Entry.Type, m.Entry.Type)
@@ -271,7 +273,7 @@ func (b *Book) resolveExact(t codex.Type, name string) (*codex.Entry, error) {
 		}
 	}
 	if len(tied) > 0 {
-		te := Errorf(CodeAmbiguous, "%q names more than one %s entry equally (%s); use the full name of the one meant",
+		te := toolloop.Errorf(toolloop.CodeAmbiguous, "%q names more than one %s entry equally (%s); use the full name of the one meant",
 			name, t, strings.Join(append([]string{fmt.Sprintf("%s (%s)", best.Entry.Name, best.Entry.ID)}, tied...), ", "))
 		te.Candidates = append([]string{best.Entry.Name}, namesOf(exact[1:], best)...)
 		return nil, te

@@ -24,6 +24,10 @@ import (
 	"github.com/quire-ink/quire/server/wire"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
+
+	"github.com/quire-ink/quire/llm/provenance"
 )
 
 const (
@@ -255,7 +259,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		PreviousResponseID: previous,
 		MCP:                proj.mcpPool(s.log, s.mcpFailed),
 		Provider:           prov,
-		Loop:               llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
+		Loop:               toolloop.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
 	}}, nil
 }
 
@@ -267,7 +271,7 @@ func (s *Server) mcpFailed(server string, err error) {
 
 // provenance is the log of provider calls for proj, in the cache folder,
 // never in the project.
-func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
+func (s *Server) provenance(proj *project) (*provenance.ProvenanceLog, error) {
 	dir, err := codex.CacheDirFor(proj.real)
 	if s.opts.CacheDir != "" {
 		dir, err = filepath.Join(s.opts.CacheDir, "provenance"), nil
@@ -275,7 +279,7 @@ func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return llm.OpenProvenance(dir)
+	return provenance.OpenProvenance(dir)
 }
 
 // askTurn is the writer's place: the document in uri, and the selection
@@ -329,7 +333,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 	if prog.key != "" {
 		defer s.adv.track(prog.key, cancel)()
 	}
-	t.in.Loop.OnTrace = func(r llm.TraceRow) {
+	t.in.Loop.OnTrace = func(r toolloop.TraceRow) {
 		row := wire.ToolRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}
 		prog.row(ctx, row)
 	}

@@ -20,6 +20,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/toolloop"
+
+	"github.com/quire-ink/quire/llm/provenance"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will
@@ -79,7 +83,7 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 	f.StringVar(&o.APIKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY for OpenAI only)")
 	f.StringVar(&o.Tools, "tools", "auto", "tool calling: on, off (context goes inline), or auto (off for Ollama)")
 	f.StringVar(&o.Quirks, "quirks", "", "provider quirk transforms, comma-separated, or all")
-	f.IntVar(&o.Rounds, "rounds", llm.DefaultMaxRounds, "most tool rounds before the model must answer")
+	f.IntVar(&o.Rounds, "rounds", toolloop.DefaultMaxRounds, "most tool rounds before the model must answer")
 	f.StringVar(&o.API, "api", "chat", "provider API: chat (Chat Completions, any compatible server) or responses (OpenAI's Responses API)")
 	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")
 	f.StringVar(&o.ToolCalling, "tool-calling", "", "how reliably the model calls tools: reliable (insist it reads the book first), best_effort (default), none (no tools)")
@@ -239,7 +243,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		Provider:           prov,
 		PreviousResponseID: o.Continue,
 		MCP:                mcpPool,
-		Loop: llm.LoopOptions{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r llm.TraceRow) {
+		Loop: toolloop.LoopOptions{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r toolloop.TraceRow) {
 			if o.Verbose {
 				status := "ok"
 				if !r.OK {
@@ -288,14 +292,14 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	if o.JSON {
 		return writeJSON(o.stdout, struct {
-			Persona   string         `json:"persona"`
-			Answer    string         `json:"answer"`
-			Trace     []llm.TraceRow `json:"trace"`
-			Proposals []llm.Proposal `json:"proposals"`
-			Rounds    int            `json:"rounds"`
-			Stopped   string         `json:"stopped,omitempty"`
-			Evidence  []llm.Lookup   `json:"evidence"`
-			Warnings  []string       `json:"warnings,omitempty"`
+			Persona   string              `json:"persona"`
+			Answer    string              `json:"answer"`
+			Trace     []toolloop.TraceRow `json:"trace"`
+			Proposals []llm.Proposal      `json:"proposals"`
+			Rounds    int                 `json:"rounds"`
+			Stopped   string              `json:"stopped,omitempty"`
+			Evidence  []llm.Lookup        `json:"evidence"`
+			Warnings  []string            `json:"warnings,omitempty"`
 			// ResponseID continues the conversation (--continue) with the
 			// Responses API.
 			ResponseID string `json:"responseId,omitempty"`
@@ -333,7 +337,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 
 // provenance is the log of provider calls for the project at root, in
 // --cache-dir or the project's folder in the user cache.
-func (o *askOptions) provenance(root string) (*llm.ProvenanceLog, error) {
+func (o *askOptions) provenance(root string) (*provenance.ProvenanceLog, error) {
 	dir := o.CacheDir
 	if dir == "" {
 		var err error
@@ -341,7 +345,7 @@ func (o *askOptions) provenance(root string) (*llm.ProvenanceLog, error) {
 			return nil, err
 		}
 	}
-	return llm.OpenProvenance(dir)
+	return provenance.OpenProvenance(dir)
 }
 
 func nonNil[T any](s []T) []T {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // mcpOptions configure `quire mcp`.
@@ -95,7 +97,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		}
 	}()
 	proposals := llm.NewProposals(o.MaxProposals)
-	reg, err := llm.NewRegistry(append(llm.ReadTools(book), llm.ProposeTools(book, proposals)...)...)
+	reg, err := toolloop.NewRegistry(append(llm.ReadTools(book), llm.ProposeTools(book, proposals)...)...)
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
@@ -107,7 +109,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		logger = o.logger()
 		logger.Info("mcp: serving", "entries", b.store.Catalog().Len(), "tools", len(reg.Names()))
 	}
-	srv := llm.NewMCPServer(reg, llm.Limits{}, llm.MCPOptions{Logger: logger, Proposals: proposals})
+	srv := llm.NewMCPServer(reg, toolloop.Limits{}, llm.MCPOptions{Logger: logger, Proposals: proposals})
 	// Requests still in flight when the client closes stdin are answered
 	// before the session ends (for at most llm.DefaultMCPDrainWait).
 	err = srv.Run(ctx, llm.DrainingTransport(o.transport(), llm.DefaultMCPDrainWait))

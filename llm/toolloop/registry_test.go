@@ -1,4 +1,4 @@
-package llm
+package toolloop
 
 import (
 	"context"
@@ -142,22 +142,4 @@ func TestNilRegistry(t *testing.T) {
 	_, ok := reg.Get("a")
 	assert.False(t, ok)
 	assert.Empty(t, reg.Only(nil, nil).Names())
-}
-
-func TestHidePrefixDeniesAFamilyOfTools(t *testing.T) {
-	reg, err := NewRegistry(ReadTools(nil)...)
-	require.NoError(t, err)
-	reg = reg.Only(nil, nil)
-	reg.HidePrefix("mcp__dict__")
-	d := NewDispatcher(reg, Limits{})
-	for name, code := range map[string]string{
-		"mcp__dict__define":  CodeToolDenied,
-		"mcp__other__define": CodeUnknownTool,
-		"mcp__dictionary__x": CodeUnknownTool,
-	} {
-		res := d.Call(context.Background(), name, "{}")
-		require.False(t, res.Envelope.OK, name)
-		assert.Equal(t, code, res.Envelope.Errors[0].Code, name)
-	}
-	assert.NotContains(t, reg.Names(), "mcp__dict__define")
 }

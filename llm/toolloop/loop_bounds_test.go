@@ -1,4 +1,4 @@
-package llm
+package toolloop
 
 import (
 	"encoding/json"
@@ -138,14 +138,4 @@ func TestAnswerSizeIsCapped(t *testing.T) {
 			assert.LessOrEqual(t, streamed, 64<<10, "no more is passed on than is kept")
 		})
 	}
-}
-
-func TestToolCallAndAnswerLimitSettings(t *testing.T) {
-	s, err := ParseSettings([]byte("limits: {tool_calls: 3, answer_bytes: 100000}\n"))
-	require.NoError(t, err)
-	assert.Equal(t, 3, s.Limits.MaxCallsPerRound)
-	assert.Equal(t, 100000, s.Limits.MaxAnswerBytes)
-	_, err = ParseSettings([]byte("limits: {tool_calls: 1000}\n"))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "tool_calls must be a whole number from 1 to 64")
 }

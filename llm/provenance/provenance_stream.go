@@ -1,4 +1,4 @@
-package llm
+package provenance
 
 import (
 	"bytes"
@@ -118,11 +118,11 @@ func (s *streamRecorder) event(line []byte) {
 	}
 	for _, ch := range c.Choices {
 		if ch.FinishReason != "" {
-			s.rec.Finish = boundRunes(ch.FinishReason)
+			s.rec.Finish = boundField(ch.FinishReason)
 		}
 		for _, tc := range ch.Delta.ToolCalls {
 			if tc.Function.Name != "" {
-				s.rec.Tools = append(s.rec.Tools, boundRunes(tc.Function.Name))
+				s.rec.Tools = append(s.rec.Tools, boundField(tc.Function.Name))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package llm
+package provenance
 
 import (
 	"bytes"
@@ -14,8 +14,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // ProvenanceFile is the name of the provenance log in its directory.
@@ -292,9 +294,9 @@ func readResponse(raw []byte, rec *ProvenanceRecord) {
 	rec.PromptTokens = r.Usage.PromptTokens
 	rec.CompletionTokens = r.Usage.CompletionTokens
 	if len(r.Choices) > 0 {
-		rec.Finish = boundRunes(r.Choices[0].FinishReason)
+		rec.Finish = boundField(r.Choices[0].FinishReason)
 		for _, c := range r.Choices[0].Message.ToolCalls {
-			rec.Tools = append(rec.Tools, boundRunes(c.Function.Name))
+			rec.Tools = append(rec.Tools, boundField(c.Function.Name))
 		}
 	}
 }
@@ -302,3 +304,18 @@ func readResponse(raw []byte, rec *ProvenanceRecord) {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// maxFieldRunes bounds a name or reason a provider sent, as evidence
+// bounds the arguments it shows.
+const maxFieldRunes = 200
+
+// boundField is a provider's name or reason as the record keeps it:
+// trimmed, and cut at maxFieldRunes with an ellipsis.
+func boundField(s string) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= maxFieldRunes {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxFieldRunes-1]) + "…"
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+
 	"encoding/json"
 	"net/http"
 	"os"
@@ -18,14 +19,16 @@ import (
 	"github.com/quire-ink/quire/llm/provider/providertest"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/provenance"
 )
 
 func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	dir := filepath.Join(t.TempDir(), "cache")
-	plog, err := OpenProvenance(dir)
+	plog, err := provenance.OpenProvenance(dir)
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(dir, ProvenanceFile), plog.Path())
+	assert.Equal(t, filepath.Join(dir, provenance.ProvenanceFile), plog.Path())
 
 	s := providertest.New(t,
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
@@ -45,10 +48,10 @@ func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 	for _, secret := range []string{key, "Is the tide still", "The tide stood still", "Anne Marsh stands", "/v1", "chat/completions"} {
 		assert.NotContains(t, string(raw), secret)
 	}
-	var recs []ProvenanceRecord
+	var recs []provenance.ProvenanceRecord
 	sc := bufio.NewScanner(strings.NewReader(string(raw)))
 	for sc.Scan() {
-		var r ProvenanceRecord
+		var r provenance.ProvenanceRecord
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &r), "line %q", sc.Text())
 		recs = append(recs, r)
 	}
@@ -69,47 +72,6 @@ func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 	assert.Equal(t, "tool_calls", recs[0].Finish)
 	assert.Empty(t, recs[1].Tools)
 	assert.Equal(t, "stop", recs[1].Finish)
-}
-
-func TestProvenanceRecordsFailedCalls(t *testing.T) {
-	plog, err := OpenProvenance(t.TempDir())
-	require.NoError(t, err)
-	s := providertest.New(t, providertest.ErrorStep(400, "bad", "your prompt "+secretProse+" is bad", nil))
-	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) {
-		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "", nil)}
-	})
-	_, err = p.Complete(context.Background(), provider.CompletionRequest{Messages: []provider.Message{{Role: provider.RoleUser, Content: secretProse}}})
-	require.Error(t, err)
-	raw, err := os.ReadFile(plog.Path())
-	require.NoError(t, err)
-	assert.NotContains(t, string(raw), secretProse)
-	var r ProvenanceRecord
-	require.NoError(t, json.Unmarshal(raw, &r))
-	assert.Equal(t, 400, r.Status)
-}
-
-func TestProvenanceKeepsTheNewestHalfWhenFull(t *testing.T) {
-	plog, err := OpenProvenance(t.TempDir())
-	require.NoError(t, err)
-	plog.MaxBytes = 2000
-	for i := range 100 {
-		require.NoError(t, plog.Record(ProvenanceRecord{Round: i + 1, Model: "m"}))
-	}
-	raw, err := os.ReadFile(plog.Path())
-	require.NoError(t, err)
-	assert.LessOrEqual(t, len(raw), 2000)
-	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	var last ProvenanceRecord
-	for _, l := range lines {
-		require.NoError(t, json.Unmarshal([]byte(l), &last), "every line is whole")
-	}
-	assert.Equal(t, 100, last.Round)
-	assert.Greater(t, len(lines), 3)
-}
-
-func TestOpenProvenanceNeedsAFolder(t *testing.T) {
-	_, err := OpenProvenance("")
-	assert.Error(t, err)
 }
 
 func sha256Hex(b []byte) string {

@@ -1,4 +1,4 @@
-package llm
+package toolloop
 
 import (
 	"bytes"
@@ -84,6 +84,10 @@ func NewDispatcher(reg *Registry, lim Limits) *Dispatcher {
 	return &Dispatcher{reg: reg, lim: lim.withDefaults()}
 }
 
+// Limits are the bounds the dispatcher applies, defaults filled in: an
+// MCP server that wraps it bounds what it adds to a reply the same way.
+func (d *Dispatcher) Limits() Limits { return d.lim }
+
 // CallResult is one finished tool call.
 type CallResult struct {
 	// Envelope is what the model receives, after any replacement for size.
@@ -130,7 +134,7 @@ func (d *Dispatcher) call(ctx context.Context, name, args string) (Envelope, str
 		return failure(Errorf(CodeInvalidJSON, "arguments must be one JSON object: %v", err)), summary
 	}
 	if err := validateArgs(tool.Parameters, raw); err != nil {
-		return envelopeOf(nil, nil, err), summary
+		return EnvelopeOf(nil, nil, err), summary
 	}
 	if err := ctx.Err(); err != nil {
 		return failure(Errorf(CodeToolFailed, "call of %s cancelled before it ran: %v", tool.Name, err)), summary
@@ -142,7 +146,7 @@ func (d *Dispatcher) call(ctx context.Context, name, args string) (Envelope, str
 			err = Errorf(CodeToolFailed, "call of %s cancelled: %v", tool.Name, err)
 		}
 	}
-	return envelopeOf(data, warnings, err), summary
+	return EnvelopeOf(data, warnings, err), summary
 }
 
 // runTool runs the tool, turning a panic into TOOL_FAILED so one broken tool
@@ -151,7 +155,7 @@ func runTool(ctx context.Context, tool provider.Tool, args json.RawMessage) (dat
 	defer func() {
 		if p := recover(); p != nil {
 			data, warnings = nil, nil
-			err = Errorf(CodeToolFailed, "tool %s failed unexpectedly: %s", tool.Name, clipRunes(fmt.Sprint(p), maxPanicRunes))
+			err = Errorf(CodeToolFailed, "tool %s failed unexpectedly: %s", tool.Name, ClipRunes(fmt.Sprint(p), maxPanicRunes))
 		}
 	}()
 	return tool.Run(ctx, args)
@@ -160,24 +164,24 @@ func runTool(ctx context.Context, tool provider.Tool, args json.RawMessage) (dat
 // encode marshals env, replacing it when it cannot be encoded or is larger
 // than the output limit. The replacement envelopes are always small.
 func (d *Dispatcher) encode(env Envelope) (string, Envelope) {
-	text, err := marshalEnvelope(env)
+	text, err := MarshalEnvelope(env)
 	if err != nil {
 		env = failure(Errorf(CodeToolFailed, "tool result could not be encoded: %v", err))
-		text, _ = marshalEnvelope(env)
+		text, _ = MarshalEnvelope(env)
 		return text, env
 	}
 	if len(text) > d.lim.MaxOutputBytes {
 		env = failure(Errorf(CodeToolOutputTooLarge,
 			"tool output is %d bytes, over the limit of %d bytes; call again with narrower arguments (fewer refs, a more specific name or query)",
 			len(text), d.lim.MaxOutputBytes))
-		text, _ = marshalEnvelope(env)
+		text, _ = MarshalEnvelope(env)
 	}
 	return text, env
 }
 
 // marshalEnvelope encodes without HTML escaping: prose full of < and & would
 // otherwise grow by six bytes per character for no reader's benefit.
-func marshalEnvelope(env Envelope) (string, error) {
+func MarshalEnvelope(env Envelope) (string, error) {
 	if env.Warnings == nil {
 		env.Warnings = []string{}
 	}
@@ -193,7 +197,7 @@ func marshalEnvelope(env Envelope) (string, error) {
 	return strings.TrimSuffix(buf.String(), "\n"), nil
 }
 
-func failure(err *ToolError) Envelope { return envelopeOf(nil, nil, err) }
+func failure(err *ToolError) Envelope { return EnvelopeOf(nil, nil, err) }
 
 func (d *Dispatcher) available() string {
 	names := d.reg.Names()
@@ -251,9 +255,9 @@ func summarizeArgs(args string, maxBytes int) string {
 	}
 	parts := make([]string, 0, len(obj))
 	for _, key := range sortedArgKeys(obj) {
-		parts = append(parts, clipRunes(key, maxSummaryValueRunes)+"="+summarizeValue(obj[key]))
+		parts = append(parts, ClipRunes(key, maxSummaryValueRunes)+"="+summarizeValue(obj[key]))
 	}
-	return clipRunes(strings.Join(parts, " "), maxSummaryRunes-1)
+	return ClipRunes(strings.Join(parts, " "), maxSummaryRunes-1)
 }
 
 func summarizeValue(raw json.RawMessage) string {
@@ -263,7 +267,7 @@ func summarizeValue(raw json.RawMessage) string {
 	}
 	switch x := v.(type) {
 	case string:
-		return strconv.Quote(clipRunes(x, maxSummaryValueRunes))
+		return strconv.Quote(ClipRunes(x, maxSummaryValueRunes))
 	case []any:
 		return fmt.Sprintf("[%d]", len(x))
 	case map[string]any:
@@ -273,7 +277,7 @@ func summarizeValue(raw json.RawMessage) string {
 	}
 	s := string(bytes.TrimSpace(raw))
 	if utf8.RuneCountInString(s) > maxSummaryValueRunes {
-		return clipRunes(s, maxSummaryValueRunes)
+		return ClipRunes(s, maxSummaryValueRunes)
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package llm
+package toolloop
 
 import (
 	"bytes"
@@ -121,7 +121,7 @@ func hasType(typ string, value any) bool {
 }
 
 func checkString(schema map[string]any, s, path string, issues *[]string) {
-	if enum := schemaStrings(schema["enum"]); len(enum) > 0 && !slices.Contains(enum, s) {
+	if enum := SchemaStrings(schema["enum"]); len(enum) > 0 && !slices.Contains(enum, s) {
 		addIssue(issues, path, fmt.Sprintf("expected one of %s, got %s", quoteArgs(enum), quoteArg(s)))
 	}
 	n := utf8.RuneCountInString(s)
@@ -169,7 +169,7 @@ func checkArray(schema map[string]any, items []any, path string, issues *[]strin
 
 func checkObject(schema map[string]any, obj map[string]any, path string, issues *[]string) {
 	props, _ := schema["properties"].(map[string]any)
-	for _, name := range schemaStrings(schema["required"]) {
+	for _, name := range SchemaStrings(schema["required"]) {
 		if v, ok := obj[name]; !ok || v == nil {
 			addIssue(issues, fieldPath(path, name), "is required")
 		}
@@ -212,7 +212,7 @@ func checkObject(schema map[string]any, obj map[string]any, path string, issues 
 // checkExactlyOneOf enforces the x-exactly-one-of extension on the
 // top-level arguments object.
 func checkExactlyOneOf(schema map[string]any, obj map[string]any, issues *[]string) {
-	group := schemaStrings(schema[exactlyOneOfKey])
+	group := SchemaStrings(schema[exactlyOneOfKey])
 	if len(group) == 0 {
 		return
 	}
@@ -309,7 +309,7 @@ func jsonTypeOf(v any) string {
 		return "a boolean"
 	case json.Number:
 		if _, err := strconv.ParseInt(string(x), 10, 64); err != nil {
-			return "a number (" + clipRunes(string(x), maxQuotedValue) + ")"
+			return "a number (" + ClipRunes(string(x), maxQuotedValue) + ")"
 		}
 		return "a number"
 	case string:
@@ -322,7 +322,7 @@ func jsonTypeOf(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func quoteArg(s string) string { return strconv.Quote(clipRunes(s, maxQuotedValue)) }
+func quoteArg(s string) string { return strconv.Quote(ClipRunes(s, maxQuotedValue)) }
 
 func quoteArgs(items []string) string {
 	quoted := make([]string, len(items))
@@ -333,7 +333,7 @@ func quoteArgs(items []string) string {
 }
 
 // clipRunes cuts s to at most n runes, marking the cut.
-func clipRunes(s string, n int) string {
+func ClipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -343,7 +343,7 @@ func clipRunes(s string, n int) string {
 
 // schemaStrings reads a schema list written either as []string (schemas built
 // in Go) or []any (schemas decoded from JSON).
-func schemaStrings(v any) []string {
+func SchemaStrings(v any) []string {
 	switch x := v.(type) {
 	case []string:
 		return x

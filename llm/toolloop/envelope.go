@@ -1,4 +1,4 @@
-package llm
+package toolloop
 
 import (
 	"errors"
@@ -51,7 +51,7 @@ func Errorf(code, format string, args ...any) *ToolError {
 }
 
 // envelopeOf wraps what a tool returned.
-func envelopeOf(data any, warnings []string, err error) Envelope {
+func EnvelopeOf(data any, warnings []string, err error) Envelope {
 	env := Envelope{OK: err == nil, Data: data, Warnings: warnings, Errors: []ToolError{}}
 	if env.Warnings == nil {
 		env.Warnings = []string{}

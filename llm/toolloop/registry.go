@@ -1,4 +1,4 @@
-package llm
+package toolloop
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // toolNamePattern keeps names safe for every provider: several reject dots,
 // dashes or upper case in function names, and some cap the length at 64.
-var toolNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+var ToolNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 // Registry is an immutable, ordered set of tools. The same registry serves
 // both sides of a turn: the tools sent to the model and the tools the
@@ -40,8 +40,8 @@ func NewRegistry(tools ...provider.Tool) (*Registry, error) {
 		hidden: map[string]struct{}{},
 	}
 	for _, t := range tools {
-		if !toolNamePattern.MatchString(t.Name) {
-			return nil, fmt.Errorf("tool %q: name must match %s", t.Name, toolNamePattern)
+		if !ToolNamePattern.MatchString(t.Name) {
+			return nil, fmt.Errorf("tool %q: name must match %s", t.Name, ToolNamePattern)
 		}
 		if _, dup := r.index[t.Name]; dup {
 			return nil, fmt.Errorf("tool %q: registered twice", t.Name)
@@ -49,7 +49,7 @@ func NewRegistry(tools ...provider.Tool) (*Registry, error) {
 		if t.Run == nil {
 			return nil, fmt.Errorf("tool %q: Run is nil", t.Name)
 		}
-		if err := checkParameters(t.Parameters); err != nil {
+		if err := CheckParameters(t.Parameters); err != nil {
 			return nil, fmt.Errorf("tool %q: parameters: %w", t.Name, err)
 		}
 		r.index[t.Name] = len(r.tools)
@@ -134,11 +134,11 @@ func (r *Registry) isHidden(name string) bool {
 }
 
 // supportedTypes are the schema types validateArgs understands.
-var supportedTypes = []string{"string", "integer", "number", "boolean", "array", "object"}
+var SupportedTypes = []string{"string", "integer", "number", "boolean", "array", "object"}
 
 // checkParameters verifies that a tool's parameter schema is an object
 // schema built from the subset validateArgs supports.
-func checkParameters(schema map[string]any) error {
+func CheckParameters(schema map[string]any) error {
 	if schema == nil {
 		return fmt.Errorf("missing; use an object schema, even with no properties")
 	}
@@ -149,7 +149,7 @@ func checkParameters(schema map[string]any) error {
 		return err
 	}
 	if group, ok := schema[exactlyOneOfKey]; ok {
-		names := schemaStrings(group)
+		names := SchemaStrings(group)
 		if len(names) < 2 {
 			return fmt.Errorf("%s must list at least two properties", exactlyOneOfKey)
 		}
@@ -168,7 +168,7 @@ func checkSchemaNode(schema map[string]any, path string) error {
 	typ, hasType := schema["type"]
 	if hasType {
 		s, ok := typ.(string)
-		if !ok || !slices.Contains(supportedTypes, s) {
+		if !ok || !slices.Contains(SupportedTypes, s) {
 			return fmt.Errorf("%s: unsupported type %v", path, typ)
 		}
 	}
@@ -207,7 +207,7 @@ func checkSchemaNode(schema map[string]any, path string) error {
 	}
 	if req, ok := schema["required"]; ok {
 		props, _ := schema["properties"].(map[string]any)
-		for _, name := range schemaStrings(req) {
+		for _, name := range SchemaStrings(req) {
 			if _, ok := props[name]; !ok {
 				return fmt.Errorf("%s: required names %q, which is not a property", path, name)
 			}
