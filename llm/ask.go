@@ -11,6 +11,8 @@ import (
 	"github.com/quire-ink/quire/llm/provider"
 
 	"github.com/quire-ink/quire/llm/toolloop"
+
+	"github.com/quire-ink/quire/llm/mcp"
 )
 
 // InlineContextChars bounds the document text put into the prompt for a
@@ -35,7 +37,7 @@ type AskInput struct {
 	PreviousResponseID string
 	// MCP holds the MCP servers whose tools a persona's scope may name
 	// (tools.mcp); they connect when a turn first needs them.
-	MCP *MCPClients
+	MCP *mcp.Clients
 }
 
 // AskResult is the answer of a turn and how it was reached.
@@ -127,7 +129,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 	if in.MCP != nil {
 		for _, server := range in.MCP.Servers() {
 			if !slices.Contains(persona.Scope.MCP, server) {
-				reg.HidePrefix(MCPToolPrefix + server + "__")
+				reg.HidePrefix(mcp.ToolPrefix + server + "__")
 			}
 		}
 	}

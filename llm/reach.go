@@ -14,6 +14,8 @@ import (
 	"github.com/quire-ink/quire/llm/trust"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/mcp"
 )
 
 // Want is one setting of a book's own quire.yaml that reaches beyond the
@@ -67,7 +69,7 @@ func (r Reach) Lines() []string {
 // belongs here: Wants names it and Untrusted sets it aside.
 type BookReach struct {
 	Provider   ProviderSettings
-	MCPServers map[string]MCPServerConfig
+	MCPServers map[string]mcp.ServerConfig
 }
 
 // providerReaches reports whether the book's provider section names a

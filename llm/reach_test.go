@@ -11,6 +11,8 @@ import (
 	"github.com/quire-ink/quire/llm/trust"
 
 	"github.com/quire-ink/quire/llm/provider"
+
+	"github.com/quire-ink/quire/llm/mcp"
 )
 
 func TestBookReachWants(t *testing.T) {
@@ -82,7 +84,7 @@ func TestAnUntrustedBookKeepsOnlyWhatStaysInTheBook(t *testing.T) {
 	assert.False(t, p.UntrustedBaseURL)
 	servers, _, err := LoadMCPServers(book, store)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]MCPServerConfig{"dict": {Name: "dict", Command: "my-dict"}}, servers)
+	assert.Equal(t, map[string]mcp.ServerConfig{"dict": {Name: "dict", Command: "my-dict"}}, servers)
 
 	require.NoError(t, store.Grant(book, ignored.Hash(), ignored.Lines()))
 	p, ignored, err = LoadProviderSettings(book, store)

@@ -24,6 +24,8 @@ import (
 	"github.com/quire-ink/quire/llm/toolloop"
 
 	"github.com/quire-ink/quire/llm/provenance"
+
+	"github.com/quire-ink/quire/llm/mcp"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will
@@ -226,7 +228,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	// A persona whose tools name an MCP server starts it when the turn
 	// needs it; it ends with the command.
-	mcpPool := llm.NewMCPClients(servers, llm.MCPClientOptions{Logger: o.logger(), Dir: store.Root(),
+	mcpPool := mcp.NewClients(servers, mcp.ClientOptions{Logger: o.logger(), Dir: store.Root(),
 		OnFailure: func(server string, err error) { fmt.Fprintf(o.stderr, "quire: MCP server %s: %v\n", server, err) }})
 	defer mcpPool.Close()
 	snap := m.Snapshot()

@@ -1,4 +1,4 @@
-package llm
+package mcp
 
 import (
 	"bytes"
@@ -16,8 +16,8 @@ import (
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 
-// MCPServerName is the implementation name quire gives MCP clients.
-const MCPServerName = "quire"
+// ImplementationName is the implementation name quire gives MCP clients.
+const ImplementationName = "quire"
 
 // mcpInstructions tell an MCP client what the tools are for and what they
 // never do.
@@ -31,8 +31,8 @@ const mcpInstructions = "quire serves one novel's canon (the codex: characters, 
 // already say that nothing is written.
 const reviewOnlyNote = " Review-only: the proposal comes back with its diff and nothing is written."
 
-// MCPOptions configure NewMCPServer. The zero value is usable.
-type MCPOptions struct {
+// ServerOptions configure NewServer. The zero value is usable.
+type ServerOptions struct {
 	// Version is the implementation version sent to clients; empty takes
 	// the binary's module version, or "devel".
 	Version string
@@ -40,20 +40,21 @@ type MCPOptions struct {
 	// call (tool, ok, error code, duration, argument size: never
 	// arguments or results, which carry prose). Nil logs nothing.
 	Logger *slog.Logger
-	// Proposals is the store the registry's propose tools keep their
-	// proposals in. When set, a proposal a tool returns comes back with
-	// its unified diff (data.diff), which an MCP client, having no editor
-	// to show the edit in, needs to review it.
-	Proposals *Proposals
+	// ProposalDiff finds, by id, the unified diff of a proposal in the
+	// store the registry's propose tools keep their proposals in. When
+	// set, a proposal a tool returns comes back with its diff (data.diff),
+	// which an MCP client, having no editor to show the edit in, needs to
+	// review it. ok is false for an unknown proposal.
+	ProposalDiff func(id string) (diff string, ok bool)
 }
 
-// NewMCPServer returns an MCP server offering every tool of reg under the
+// NewServer returns an MCP server offering every tool of reg under the
 // same name, description and JSON schema. Calls go through a Dispatcher
 // with lim, so an MCP client meets the same argument validation, size
 // guards and envelope as the advisor's model: the result is the envelope's
 // JSON as one text content, with IsError set when the envelope is not ok.
 // Run it with (*mcp.Server).Run on a transport.
-func NewMCPServer(reg *toolloop.Registry, lim toolloop.Limits, opts MCPOptions) *mcp.Server {
+func NewServer(reg *toolloop.Registry, lim toolloop.Limits, opts ServerOptions) *mcp.Server {
 	version := opts.Version
 	if version == "" {
 		version = binaryVersion()
@@ -62,7 +63,7 @@ func NewMCPServer(reg *toolloop.Registry, lim toolloop.Limits, opts MCPOptions) 
 	if opts.Logger != nil {
 		sopts.Logger = opts.Logger
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: MCPServerName, Version: version}, sopts)
+	srv := mcp.NewServer(&mcp.Implementation{Name: ImplementationName, Version: version}, sopts)
 	d := toolloop.NewDispatcher(reg, lim)
 	for _, t := range reg.Tools() {
 		srv.AddTool(mcpTool(t), mcpHandler(d, t.Name, opts))
@@ -101,7 +102,7 @@ func mcpTool(t provider.Tool) *mcp.Tool {
 }
 
 // mcpHandler runs one tools/call through the dispatcher.
-func mcpHandler(d *toolloop.Dispatcher, name string, opts MCPOptions) mcp.ToolHandler {
+func mcpHandler(d *toolloop.Dispatcher, name string, opts ServerOptions) mcp.ToolHandler {
 	logger := opts.Logger
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args []byte
@@ -113,8 +114,8 @@ func mcpHandler(d *toolloop.Dispatcher, name string, opts MCPOptions) mcp.ToolHa
 			args = nil
 		}
 		res := d.Call(ctx, name, string(args))
-		if res.Envelope.OK && opts.Proposals != nil && IsProposeTool(name) {
-			res.JSON = withProposalDiff(res.JSON, opts.Proposals, d.Limits().MaxOutputBytes)
+		if res.Envelope.OK && opts.ProposalDiff != nil && IsProposeTool(name) {
+			res.JSON = WithProposalDiff(res.JSON, opts.ProposalDiff, d.Limits().MaxOutputBytes)
 		}
 		if logger != nil {
 			code := ""
@@ -131,10 +132,10 @@ func mcpHandler(d *toolloop.Dispatcher, name string, opts MCPOptions) mcp.ToolHa
 	}
 }
 
-// withProposalDiff adds the unified diff of the proposal an envelope names
+// WithProposalDiff adds the unified diff of the proposal an envelope names
 // (data.proposalId) to its data. When the diff would take the envelope over
 // maxBytes, it is left out with a warning: the proposal itself stands.
-func withProposalDiff(envJSON string, store *Proposals, maxBytes int) string {
+func WithProposalDiff(envJSON string, proposalDiff func(id string) (string, bool), maxBytes int) string {
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(envJSON), &env); err != nil {
 		return envJSON
@@ -147,11 +148,11 @@ func withProposalDiff(envJSON string, store *Proposals, maxBytes int) string {
 	if err := json.Unmarshal(data["proposalId"], &id); err != nil || id == "" {
 		return envJSON
 	}
-	p, ok := store.Get(id)
-	if !ok || p.Diff == "" {
+	pdiff, ok := proposalDiff(id)
+	if !ok || pdiff == "" {
 		return envJSON
 	}
-	diff, err := marshalNoEscape(p.Diff)
+	diff, err := marshalNoEscape(pdiff)
 	if err != nil {
 		return envJSON
 	}
@@ -165,7 +166,7 @@ func withProposalDiff(envJSON string, store *Proposals, maxBytes int) string {
 	}
 	var warnings []string
 	_ = json.Unmarshal(env["warnings"], &warnings)
-	warnings = append(warnings, fmt.Sprintf("the diff of proposal %s (%d bytes) is too large to include; the proposal is kept for the writer to review", id, len(p.Diff)))
+	warnings = append(warnings, fmt.Sprintf("the diff of proposal %s (%d bytes) is too large to include; the proposal is kept for the writer to review", id, len(pdiff)))
 	w, err := marshalNoEscape(warnings)
 	if err != nil {
 		return envJSON

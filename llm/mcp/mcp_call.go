@@ -1,4 +1,4 @@
-package llm
+package mcp
 
 import (
 	"bytes"
@@ -53,7 +53,7 @@ func (r *mcpRemote) call(parent context.Context, tool string, args json.RawMessa
 		if perr := parent.Err(); perr != nil {
 			return nil, nil, perr
 		}
-		return nil, nil, toolloop.Errorf(CodeMCPFailed, "%v", err)
+		return nil, nil, toolloop.Errorf(CodeFailed, "%v", err)
 	}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
@@ -63,7 +63,7 @@ func (r *mcpRemote) call(parent context.Context, tool string, args json.RawMessa
 		if perr := parent.Err(); perr != nil {
 			return nil, nil, perr
 		}
-		return nil, nil, toolloop.Errorf(CodeMCPFailed, "%v", r.callError(ctx, c, "tools/call "+tool, err))
+		return nil, nil, toolloop.Errorf(CodeFailed, "%v", r.callError(ctx, c, "tools/call "+tool, err))
 	}
 	r.recovered()
 	text, warnings := mcpContentText(res.Content)

@@ -1,4 +1,4 @@
-package llm
+package mcp
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultMCPDrainWait bounds how long `quire mcp` keeps answering the
+// DefaultDrainWait bounds how long `quire mcp` keeps answering the
 // requests still in flight once the client has closed its input.
-const DefaultMCPDrainWait = 10 * time.Second
+const DefaultDrainWait = 10 * time.Second
 
 // DrainingTransport wraps t so that the end of the client's input ends
 // the session only once every request already read has been answered, or

@@ -1,4 +1,4 @@
-package llm
+package mcp
 
 import (
 	"context"
@@ -19,7 +19,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/llm/provider"
 
@@ -145,7 +144,7 @@ func dictServer() *mcp.Server {
 
 // mcpFixture is a pool over one test server called dict.
 type mcpFixture struct {
-	pool   *MCPClients
+	pool   *Clients
 	starts string
 
 	mu       sync.Mutex
@@ -157,7 +156,7 @@ type mcpFixture struct {
 func newMCPFixture(t *testing.T, mode string, timeout time.Duration) *mcpFixture {
 	t.Helper()
 	f := &mcpFixture{starts: filepath.Join(t.TempDir(), "starts")}
-	cfg := MCPServerConfig{
+	cfg := ServerConfig{
 		Command: os.Args[0],
 		Args:    []string{"-test.run=^$"},
 		Env: map[string]string{
@@ -169,7 +168,7 @@ func newMCPFixture(t *testing.T, mode string, timeout time.Duration) *mcpFixture
 		},
 		Timeout: timeout,
 	}
-	f.pool = NewMCPClients(map[string]MCPServerConfig{"dict": cfg}, MCPClientOptions{
+	f.pool = NewClients(map[string]ServerConfig{"dict": cfg}, ClientOptions{
 		OnFailure: func(server string, err error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -362,7 +361,7 @@ func TestMCPClientCrashAndReconnect(t *testing.T) {
 
 	res := d.Call(context.Background(), "mcp__dict__crash", `{}`)
 	code, msg := errorCode(t, res.Envelope)
-	assert.Equal(t, CodeMCPFailed, code)
+	assert.Equal(t, CodeFailed, code)
 	assert.Contains(t, msg, "MCP server dict is not running")
 	assert.Contains(t, msg, "exit status 3")
 	assert.Contains(t, msg, "crashing on purpose")
@@ -429,7 +428,7 @@ func TestMCPClientCallTimeout(t *testing.T) {
 	res := d.Call(context.Background(), "mcp__dict__slow", `{}`)
 	assert.Less(t, time.Since(start), 2*time.Second)
 	code, msg := errorCode(t, res.Envelope)
-	assert.Equal(t, CodeMCPFailed, code)
+	assert.Equal(t, CodeFailed, code)
 	assert.Contains(t, msg, "did not answer tools/call slow within 500ms")
 
 	res = d.Call(context.Background(), "mcp__dict__define", `{"word":"tide"}`)
@@ -467,7 +466,7 @@ func TestMCPClientCloseStopsTheServer(t *testing.T) {
 
 			res := d.Call(context.Background(), "mcp__dict__define", `{"word":"tide"}`)
 			code, msg := errorCode(t, res.Envelope)
-			assert.Equal(t, CodeMCPFailed, code)
+			assert.Equal(t, CodeFailed, code)
 			assert.Contains(t, msg, "shutting down")
 			assert.Len(t, f.pids(t), 1, "no restart after Close")
 			assert.Zero(t, f.failureCount(), "closing is not a failure")
@@ -511,7 +510,7 @@ func TestMCPClientStreamableHTTP(t *testing.T) {
 
 	var mu sync.Mutex
 	var failures []string
-	pool := NewMCPClients(map[string]MCPServerConfig{"web": {URL: ts.URL, Timeout: 2 * time.Second}}, MCPClientOptions{
+	pool := NewClients(map[string]ServerConfig{"web": {URL: ts.URL, Timeout: 2 * time.Second}}, ClientOptions{
 		OnFailure: func(server string, err error) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -537,97 +536,15 @@ func TestMCPClientStreamableHTTP(t *testing.T) {
 	res = d.Call(context.Background(), "mcp__web__define", `{"word":"tide"}`)
 	assert.Less(t, time.Since(start), 3*time.Second)
 	code, msg := errorCode(t, res.Envelope)
-	assert.Equal(t, CodeMCPFailed, code)
+	assert.Equal(t, CodeFailed, code)
 	assert.Contains(t, msg, "MCP server web")
 	res = d.Call(context.Background(), "mcp__web__define", `{"word":"tide"}`)
 	code, msg = errorCode(t, res.Envelope)
-	assert.Equal(t, CodeMCPFailed, code)
+	assert.Equal(t, CodeFailed, code)
 	assert.Contains(t, msg, "MCP server web is not running")
 	mu.Lock()
 	defer mu.Unlock()
 	assert.Len(t, failures, 1, "one report per failure episode: %v", failures)
-}
-
-func TestParseMCPServers(t *testing.T) {
-	tests := []struct {
-		name    string
-		yaml    string
-		want    map[string]MCPServerConfig
-		wantErr string
-	}{
-		{
-			name: "stdio and http",
-			yaml: `
-dict:
-  command: dict-mcp
-  args: [--lang, en]
-  env: {DICT_KEY: "${DICT_KEY}", MODE: fast}
-  timeout: 20s
-research:
-  url: http://localhost:8080/mcp
-`,
-			want: map[string]MCPServerConfig{
-				"dict": {Name: "dict", Command: "dict-mcp", Args: []string{"--lang", "en"},
-					Env: map[string]string{"DICT_KEY": "${DICT_KEY}", "MODE": "fast"}, Timeout: 20 * time.Second},
-				"research": {Name: "research", URL: "http://localhost:8080/mcp"},
-			},
-		},
-		{name: "empty", yaml: ``, want: map[string]MCPServerConfig{}},
-		{name: "null", yaml: `~`, want: map[string]MCPServerConfig{}},
-		{name: "not a mapping", yaml: `[dict]`, wantErr: "quire.yaml: line 1: mcp_servers must map"},
-		{name: "dash in name", yaml: "ok:\n  command: a\nmy-dict:\n  command: b\n", wantErr: `quire.yaml: line 3: MCP server name "my-dict"`},
-		{name: "upper case name", yaml: "Dict:\n  command: a\n", wantErr: `line 1: MCP server name "Dict"`},
-		{name: "name too long", yaml: strings.Repeat("a", 25) + ":\n  command: a\n", wantErr: "line 1: MCP server name"},
-		{name: "unknown key", yaml: "dict:\n  command: a\n  transport: stdio\n", wantErr: `quire.yaml: line 3: MCP server dict: unknown setting "transport"`},
-		{name: "neither", yaml: "dict:\n  args: [a]\n", wantErr: "quire.yaml: line 2: MCP server dict: give a command (stdio) or a url"},
-		{name: "both", yaml: "dict:\n  command: a\n  url: http://x/mcp\n", wantErr: "line 2: MCP server dict: give a command or a url, not both"},
-		{name: "server not a mapping", yaml: "dict: dict-mcp\n", wantErr: "line 1: MCP server dict: give command"},
-		{name: "env not a string", yaml: "dict:\n  command: a\n  env:\n    PORT: 8080\n", wantErr: "quire.yaml: line 4: MCP server dict: env PORT must be a string"},
-		{name: "env bad name", yaml: "dict:\n  command: a\n  env:\n    1X: a\n", wantErr: `line 4: MCP server dict: "1X" is not an environment variable name`},
-		{name: "env unclosed ref", yaml: "dict:\n  command: a\n  env:\n    K: \"${KEY\"\n", wantErr: "line 4: MCP server dict: env K: ${ is not closed"},
-		{name: "env bad ref", yaml: "dict:\n  command: a\n  env:\n    K: \"${A-B}\"\n", wantErr: "line 4: MCP server dict: env K: ${A-B} does not name"},
-		{name: "env list", yaml: "dict:\n  command: a\n  env: [A]\n", wantErr: "line 3: MCP server dict: env must map"},
-		{name: "args not a list", yaml: "dict:\n  command: a\n  args: --x\n", wantErr: "line 3: MCP server dict: args must be a list"},
-		{name: "args nested", yaml: "dict:\n  command: a\n  args: [[x]]\n", wantErr: "line 3: MCP server dict: args must be a list"},
-		{name: "bad timeout", yaml: "dict:\n  command: a\n  timeout: soon\n", wantErr: `line 3: MCP server dict: timeout "soon" is not a duration`},
-		{name: "negative timeout", yaml: "dict:\n  command: a\n  timeout: -1s\n", wantErr: "line 3: MCP server dict: timeout"},
-		{name: "bad url", yaml: "web:\n  url: ftp://x\n", wantErr: `line 2: MCP server web: url "ftp://x" is not an http`},
-		{name: "url with args", yaml: "web:\n  url: http://x/mcp\n  args: [a]\n", wantErr: "line 2: MCP server web: args and env are for a command"},
-		{name: "empty command", yaml: "dict:\n  command: \"\"\n", wantErr: "line 2: MCP server dict: command must be a non-empty string"},
-		{name: "duplicate", yaml: "dict:\n  command: a\ndict:\n  command: b\n", wantErr: "line 3"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var doc yaml.Node
-			err := yaml.Unmarshal([]byte(tt.yaml), &doc)
-			if err != nil {
-				// yaml.v3 itself refuses duplicate keys.
-				require.NotEmpty(t, tt.wantErr)
-				assert.Contains(t, err.Error(), tt.wantErr)
-				return
-			}
-			var node *yaml.Node
-			if len(doc.Content) > 0 {
-				node = doc.Content[0]
-			}
-			got, err := ParseMCPServers(node)
-			if tt.wantErr != "" {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), tt.wantErr)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
-		})
-	}
-}
-
-func TestParseMCPServersInQuireYAML(t *testing.T) {
-	var doc yaml.Node
-	require.NoError(t, yaml.Unmarshal([]byte("title: T\nmcp_servers:\n  dict:\n    command: a\n    colour: red\n"), &doc))
-	_, err := ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers"))
-	require.Error(t, err)
-	assert.Equal(t, `quire.yaml: line 5: MCP server dict: unknown setting "colour" (command, args, env, url, timeout)`, err.Error())
 }
 
 func TestExpandEnvRefs(t *testing.T) {
@@ -655,7 +572,7 @@ func TestSanitizeMCPToolName(t *testing.T) {
 }
 
 func TestMCPToolNamesStayWithinLimits(t *testing.T) {
-	r := &mcpRemote{pool: NewMCPClients(nil, MCPClientOptions{}), cfg: MCPServerConfig{Name: strings.Repeat("s", maxMCPServerName)}}
+	r := &mcpRemote{pool: NewClients(nil, ClientOptions{}), cfg: ServerConfig{Name: strings.Repeat("s", MaxServerName)}}
 	long := strings.Repeat("x", 80)
 	empty := map[string]any{"type": "object"}
 	tools := r.adaptTools([]*mcp.Tool{

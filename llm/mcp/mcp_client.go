@@ -1,4 +1,4 @@
-package llm
+package mcp
 
 import (
 	"context"
@@ -19,23 +19,23 @@ import (
 // through the same Dispatcher (validation, size guards, envelope) as the
 // built-in tools.
 
-// CodeMCPFailed is an MCP server that could not be reached, did not start,
+// CodeFailed is an MCP server that could not be reached, did not start,
 // died, timed out or refused the call. A tool of the server that ran and
 // reported an error of its own is TOOL_FAILED instead.
-const CodeMCPFailed = "MCP_FAILED"
+const CodeFailed = "MCP_FAILED"
 
-// DefaultMCPTimeout bounds connecting to an MCP server and each of its
+// DefaultTimeout bounds connecting to an MCP server and each of its
 // calls when the server's configuration gives no timeout.
-const DefaultMCPTimeout = 30 * time.Second
+const DefaultTimeout = 30 * time.Second
 
-// MCPToolPrefix starts the name of every tool that comes from an MCP server.
-const MCPToolPrefix = "mcp__"
+// ToolPrefix starts the name of every tool that comes from an MCP server.
+const ToolPrefix = "mcp__"
 
 // Bounds and delays of the MCP client.
 const (
-	// maxMCPServerName keeps room for the tool's own name within the 64
+	// MaxServerName keeps room for the tool's own name within the 64
 	// characters a tool name may have.
-	maxMCPServerName = 24
+	MaxServerName = 24
 	// maxMCPToolsPerServer bounds the tools one server adds to a request;
 	// providers cap the tools of a request (OpenAI at 128).
 	maxMCPToolsPerServer = 64
@@ -48,12 +48,12 @@ const (
 	// maxMCPStderrBytes is how much of a stdio server's stderr is kept, to
 	// explain why it stopped.
 	maxMCPStderrBytes = 4 << 10
-	// maxMCPTimeout bounds the timeout quire.yaml may set.
-	maxMCPTimeout = 10 * time.Minute
+	// MaxTimeout bounds the timeout quire.yaml may set.
+	MaxTimeout = 10 * time.Minute
 )
 
-// MCPClientOptions configure NewMCPClients. The zero value is usable.
-type MCPClientOptions struct {
+// ClientOptions configure NewClients. The zero value is usable.
+type ClientOptions struct {
 	// Logger receives connection events, warnings about tools that were
 	// renamed or skipped, and one line per call (server, tool, ok,
 	// duration, sizes: never arguments, results or env values). Nil logs
@@ -73,11 +73,11 @@ type MCPClientOptions struct {
 	Version string
 }
 
-// MCPClients is the pool of the MCP servers of one quire.yaml. Servers are
+// Clients is the pool of the MCP servers of one quire.yaml. Servers are
 // connected on first use and reconnected after they die; Close stops them
 // all. It is safe for concurrent use.
-type MCPClients struct {
-	opts    MCPClientOptions
+type Clients struct {
+	opts    ClientOptions
 	logger  *slog.Logger
 	servers map[string]*mcpRemote
 	// base is cancelled by Close, aborting connections in progress.
@@ -90,16 +90,16 @@ type MCPClients struct {
 	closed bool
 }
 
-// NewMCPClients returns a pool over servers (keyed by name; a config's Name
+// NewClients returns a pool over servers (keyed by name; a config's Name
 // defaults to its key). Nothing is started until a server's tools are
 // asked for.
-func NewMCPClients(servers map[string]MCPServerConfig, opts MCPClientOptions) *MCPClients {
+func NewClients(servers map[string]ServerConfig, opts ClientOptions) *Clients {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	base, cancel := context.WithCancel(context.Background())
-	p := &MCPClients{opts: opts, logger: logger, servers: map[string]*mcpRemote{}, base: base, cancel: cancel}
+	p := &Clients{opts: opts, logger: logger, servers: map[string]*mcpRemote{}, base: base, cancel: cancel}
 	for key, cfg := range servers {
 		if cfg.Name == "" {
 			cfg.Name = key
@@ -110,7 +110,7 @@ func NewMCPClients(servers map[string]MCPServerConfig, opts MCPClientOptions) *M
 }
 
 // Servers returns the names of the configured servers, sorted.
-func (p *MCPClients) Servers() []string {
+func (p *Clients) Servers() []string {
 	if p == nil {
 		return nil
 	}
@@ -127,7 +127,7 @@ func (p *MCPClients) Servers() []string {
 // The list is read once and kept for the pool's life; a tool's Run
 // reconnects a server that died. Tools whose names or schemas cannot be
 // made safe are left out with a logged warning.
-func (p *MCPClients) Tools(ctx context.Context, server string) ([]provider.Tool, error) {
+func (p *Clients) Tools(ctx context.Context, server string) ([]provider.Tool, error) {
 	r, err := p.remote(server)
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func (p *MCPClients) Tools(ctx context.Context, server string) ([]provider.Tool,
 }
 
 // Names returns the names of server's tools as Tools returns them.
-func (p *MCPClients) Names(ctx context.Context, server string) ([]string, error) {
+func (p *Clients) Names(ctx context.Context, server string) ([]string, error) {
 	tools, err := p.Tools(ctx, server)
 	if err != nil {
 		return nil, err
@@ -152,7 +152,7 @@ func (p *MCPClients) Names(ctx context.Context, server string) ([]string, error)
 // a moment to exit and then killed, and connections in progress are
 // aborted. Tools' Runs fail afterwards. Close may be called more than
 // once.
-func (p *MCPClients) Close() error {
+func (p *Clients) Close() error {
 	if p == nil {
 		return nil
 	}
@@ -182,13 +182,13 @@ func (p *MCPClients) Close() error {
 	return errors.Join(errs...)
 }
 
-func (p *MCPClients) isClosed() bool {
+func (p *Clients) isClosed() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.closed
 }
 
-func (p *MCPClients) remote(server string) (*mcpRemote, error) {
+func (p *Clients) remote(server string) (*mcpRemote, error) {
 	if p == nil {
 		return nil, fmt.Errorf("no MCP server %q: quire.yaml declares none", server)
 	}
@@ -208,8 +208,8 @@ func (p *MCPClients) remote(server string) (*mcpRemote, error) {
 
 // mcpRemote is one configured server and its current connection.
 type mcpRemote struct {
-	pool *MCPClients
-	cfg  MCPServerConfig
+	pool *Clients
+	cfg  ServerConfig
 	// sem lets one goroutine at a time connect or list tools.
 	sem chan struct{}
 	// invalid is what makes cfg unusable, when something does.

@@ -1,4 +1,4 @@
-package llm
+package mcp
 
 import (
 	"context"
@@ -73,7 +73,7 @@ func (r *mcpRemote) toolList(ctx context.Context) ([]provider.Tool, error) {
 // order, warning about each one renamed or skipped.
 func (r *mcpRemote) adaptTools(remote []*mcp.Tool) []provider.Tool {
 	logger := r.pool.logger.With("server", r.cfg.Name)
-	prefix := MCPToolPrefix + r.cfg.Name + "__"
+	prefix := ToolPrefix + r.cfg.Name + "__"
 	used := map[string]bool{}
 	// Names that are safe as sent are claimed first, so a collision
 	// renames the tool whose name had to change.

@@ -1,4 +1,4 @@
-package llm
+package mcp
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func (r *mcpRemote) dial(ctx context.Context) (*mcpConn, error) {
 	if version == "" {
 		version = binaryVersion()
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: MCPServerName, Version: version}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: ImplementationName, Version: version}, nil)
 	if r.cfg.URL != "" {
 		transport := &mcp.StreamableClientTransport{
 			Endpoint:             r.cfg.URL,

@@ -1,64 +1,18 @@
 package llm
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"regexp"
+
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+
+	"github.com/quire-ink/quire/llm/mcp"
 )
-
-// The mcp_servers section of quire.yaml, read and checked apart from the
-// pool that uses it, so that a bad entry is reported with its line before
-// anything is started.
-
-// mcpServerNamePattern keeps namespaced tool names within NewRegistry's
-// pattern, which allows no dashes or upper case.
-var mcpServerNamePattern = regexp.MustCompile(`^[a-z0-9_]+$`)
-
-// MCPServerConfig is one entry of quire.yaml's mcp_servers: a stdio server
-// (Command, with Args and Env) or a streamable HTTP server (URL), exactly
-// one of the two.
-type MCPServerConfig struct {
-	// Name is the server's key in mcp_servers, [a-z0-9_]+.
-	Name    string
-	Command string
-	Args    []string
-	// Env is added to quire's environment for a stdio server. A value may
-	// refer to quire's environment as ${VAR}, expanded when the server
-	// starts (so a key stays out of quire.yaml).
-	Env map[string]string
-	URL string
-	// Timeout bounds connecting and each call; zero is DefaultMCPTimeout.
-	Timeout time.Duration
-}
-
-func (c MCPServerConfig) timeout() time.Duration {
-	if c.Timeout <= 0 {
-		return DefaultMCPTimeout
-	}
-	return c.Timeout
-}
-
-// check reports what makes c unusable.
-func (c MCPServerConfig) check() error {
-	if !mcpServerNamePattern.MatchString(c.Name) || len(c.Name) > maxMCPServerName {
-		return fmt.Errorf("MCP server name %q: use at most %d lower-case letters, digits and underscores", c.Name, maxMCPServerName)
-	}
-	switch {
-	case c.Command == "" && c.URL == "":
-		return fmt.Errorf("MCP server %s: give a command or a url", c.Name)
-	case c.Command != "" && c.URL != "":
-		return fmt.Errorf("MCP server %s: give a command or a url, not both", c.Name)
-	}
-	return nil
-}
 
 // ParseMCPServers reads quire.yaml's mcp_servers mapping (node is its
 // value):
@@ -73,8 +27,8 @@ func (c MCPServerConfig) check() error {
 //	    url: http://localhost:8080/mcp   # streamable HTTP
 //
 // Errors name the line: quire.yaml: line N: ….
-func ParseMCPServers(node *yaml.Node) (map[string]MCPServerConfig, error) {
-	out := map[string]MCPServerConfig{}
+func ParseMCPServers(node *yaml.Node) (map[string]mcp.ServerConfig, error) {
+	out := map[string]mcp.ServerConfig{}
 	if node == nil || node.Kind == 0 || (node.Kind == yaml.ScalarNode && node.Tag == "!!null") {
 		return out, nil
 	}
@@ -87,8 +41,8 @@ func ParseMCPServers(node *yaml.Node) (map[string]MCPServerConfig, error) {
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		key, val := node.Content[i], node.Content[i+1]
 		name := key.Value
-		if !mcpServerNamePattern.MatchString(name) || len(name) > maxMCPServerName {
-			return nil, lineError(key, "MCP server name %q: use at most %d lower-case letters, digits and underscores (tool names cannot carry dashes)", name, maxMCPServerName)
+		if !mcp.ServerNamePattern.MatchString(name) || len(name) > mcp.MaxServerName {
+			return nil, lineError(key, "MCP server name %q: use at most %d lower-case letters, digits and underscores (tool names cannot carry dashes)", name, mcp.MaxServerName)
 		}
 		if _, dup := out[name]; dup {
 			return nil, lineError(key, "MCP server %s is declared twice", name)
@@ -102,8 +56,8 @@ func ParseMCPServers(node *yaml.Node) (map[string]MCPServerConfig, error) {
 	return out, nil
 }
 
-func readMCPServer(name string, n *yaml.Node) (MCPServerConfig, error) {
-	cfg := MCPServerConfig{Name: name}
+func readMCPServer(name string, n *yaml.Node) (mcp.ServerConfig, error) {
+	cfg := mcp.ServerConfig{Name: name}
 	if n.Kind != yaml.MappingNode {
 		return cfg, lineError(n, "MCP server %s: give command (with args, env) or url", name)
 	}
@@ -143,21 +97,21 @@ func readMCPServer(name string, n *yaml.Node) (MCPServerConfig, error) {
 			cfg.Env = map[string]string{}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				ek, ev := v.Content[j], v.Content[j+1]
-				if !envNamePattern.MatchString(ek.Value) {
+				if !mcp.EnvNamePattern.MatchString(ek.Value) {
 					return cfg, lineError(ek, "MCP server %s: %q is not an environment variable name", name, ek.Value)
 				}
 				if ev.Kind != yaml.ScalarNode || (ev.Tag != "!!str" && ev.Tag != "") {
 					return cfg, lineError(ev, "MCP server %s: env %s must be a string (quote it)", name, ek.Value)
 				}
-				if err := checkEnvRefs(ev.Value); err != nil {
+				if err := mcp.CheckEnvRefs(ev.Value); err != nil {
 					return cfg, lineError(ev, "MCP server %s: env %s: %v", name, ek.Value, err)
 				}
 				cfg.Env[ek.Value] = ev.Value
 			}
 		case "timeout":
 			d, err := time.ParseDuration(v.Value)
-			if v.Kind != yaml.ScalarNode || err != nil || d <= 0 || d > maxMCPTimeout {
-				return cfg, lineError(v, "MCP server %s: timeout %q is not a duration such as 30s (at most %s)", name, v.Value, maxMCPTimeout)
+			if v.Kind != yaml.ScalarNode || err != nil || d <= 0 || d > mcp.MaxTimeout {
+				return cfg, lineError(v, "MCP server %s: timeout %q is not a duration such as 30s (at most %s)", name, v.Value, mcp.MaxTimeout)
 			}
 			cfg.Timeout = d
 		default:
@@ -180,45 +134,4 @@ func mcpScalar(v *yaml.Node, server, key string) (string, error) {
 		return "", lineError(v, "MCP server %s: %s must be a non-empty string", server, key)
 	}
 	return strings.TrimSpace(v.Value), nil
-}
-
-var (
-	envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	envRefPattern  = regexp.MustCompile(`\$\{([^}]*)\}`)
-)
-
-// checkEnvRefs verifies that every ${ in s opens a reference to a variable.
-func checkEnvRefs(s string) error {
-	rest := s
-	for {
-		i := strings.Index(rest, "${")
-		if i < 0 {
-			return nil
-		}
-		rest = rest[i+2:]
-		j := strings.IndexByte(rest, '}')
-		if j < 0 {
-			return errors.New("${ is not closed by }")
-		}
-		if !envNamePattern.MatchString(rest[:j]) {
-			return fmt.Errorf("${%s} does not name an environment variable", rest[:j])
-		}
-		rest = rest[j+1:]
-	}
-}
-
-// expandEnvRefs replaces each ${VAR} in s by the variable's value (empty
-// when unset) and reports the names that were unset. Nothing else in s is
-// touched, so a value with a bare $ passes as written.
-func expandEnvRefs(s string) (string, []string) {
-	var missing []string
-	out := envRefPattern.ReplaceAllStringFunc(s, func(ref string) string {
-		name := ref[2 : len(ref)-1]
-		v, ok := os.LookupEnv(name)
-		if !ok {
-			missing = append(missing, name)
-		}
-		return v
-	})
-	return out, missing
 }

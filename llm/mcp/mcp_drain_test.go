@@ -1,4 +1,4 @@
-package llm
+package mcp
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func serveMCPInput(t *testing.T, run func(ctx context.Context) (any, []string, e
 		Parameters: map[string]any{"type": "object", "properties": map[string]any{}},
 		Run:        func(ctx context.Context, _ json.RawMessage) (any, []string, error) { return run(ctx) }})
 	require.NoError(t, err)
-	srv := NewMCPServer(reg, toolloop.Limits{}, MCPOptions{Version: "test"})
+	srv := NewServer(reg, toolloop.Limits{}, ServerOptions{Version: "test"})
 	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}` + "\n" +
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_tool","arguments":{}}}` + "\n"
