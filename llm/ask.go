@@ -6,13 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/quire-ink/quire/manuscript"
-
-	"github.com/quire-ink/quire/llm/provider"
-
-	"github.com/quire-ink/quire/llm/toolloop"
-
 	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // InlineContextChars bounds the document text put into the prompt for a

@@ -9,13 +9,10 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/corpus"
-	"github.com/quire-ink/quire/manuscript"
-
-	"github.com/quire-ink/quire/llm/provider/providertest"
-
 	"github.com/quire-ink/quire/llm/provider"
-
+	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // timedTransport measures how long the provider took to answer, so the

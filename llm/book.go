@@ -7,11 +7,9 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/manuscript"
-
 	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // Book is what the tools of one advisor turn read: the codex, a

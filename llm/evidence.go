@@ -5,11 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/quire-ink/quire/manuscript"
-
 	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // Bounds of an evidence row: it records what was looked up, never what

@@ -6,15 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-ink/quire/manuscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm/provider/providertest"
-
 	"github.com/quire-ink/quire/llm/provider"
-
+	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {

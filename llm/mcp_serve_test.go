@@ -14,9 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm/toolloop"
-
 	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // mcpSession serves the advisor tools of a test book over the SDK's

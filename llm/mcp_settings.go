@@ -3,14 +3,12 @@ package llm
 import (
 	"fmt"
 	"net/url"
-
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
-
 	"github.com/quire-ink/quire/llm/mcp"
 )
 

@@ -2,7 +2,6 @@ package llm
 
 import (
 	"strings"
-
 	"testing"
 	"time"
 

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/quire-ink/quire/manuscript"
-
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // Bounds of the conversation history a turn resends.

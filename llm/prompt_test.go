@@ -13,9 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/manuscript"
-
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/prompts")

@@ -18,7 +18,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
-
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
-
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 

@@ -15,9 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
-
 	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
-
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-
 	"encoding/json"
 	"net/http"
 	"os"
@@ -16,11 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm/provider/providertest"
-
-	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/provenance"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {

@@ -11,11 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quire-ink/quire/llm/trust"
-
-	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/trust"
 )
 
 // Want is one setting of a book's own quire.yaml that reaches beyond the

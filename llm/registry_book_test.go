@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-
 	"testing"
 
 	"github.com/stretchr/testify/assert"

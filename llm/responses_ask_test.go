@@ -2,16 +2,13 @@ package llm
 
 import (
 	"context"
-
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm/provider/providertest"
-
 	"github.com/quire-ink/quire/llm/provider"
-
+	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 

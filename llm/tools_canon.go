@@ -9,9 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
-
 	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 

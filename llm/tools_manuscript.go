@@ -8,11 +8,9 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/quire-ink/quire/manuscript"
-
 	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // maxRefChars bounds one reference in the schema; the manuscript package

@@ -10,9 +10,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/quire-ink/quire/llm/trust"
-
 	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/trust"
 )
 
 // UserConfigPath is the writer's own settings file, which lies under

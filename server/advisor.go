@@ -20,14 +20,11 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/provenance"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
-
-	"github.com/quire-ink/quire/llm/provider"
-
-	"github.com/quire-ink/quire/llm/toolloop"
-
-	"github.com/quire-ink/quire/llm/provenance"
 )
 
 const (

@@ -18,11 +18,9 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/server/wire"
-
 	"github.com/quire-ink/quire/llm/eval/evalserver"
-
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // fakeStep is one scripted chat completion: its body, and optionally a

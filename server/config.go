@@ -18,10 +18,9 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
-
-	"github.com/quire-ink/quire/llm/mcp"
 )
 
 // configFile is the project's settings file, at its root.

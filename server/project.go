@@ -15,11 +15,10 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
-
-	"github.com/quire-ink/quire/llm/mcp"
 )
 
 // project is one book: a workspace folder with its codex and manuscript.

@@ -13,19 +13,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/manuscript"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/quire-ink/quire/llm/provider"
-
-	"github.com/quire-ink/quire/llm/toolloop"
-
-	"github.com/quire-ink/quire/llm/provenance"
-
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/provenance"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will

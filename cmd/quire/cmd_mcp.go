@@ -14,10 +14,8 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
-
-	"github.com/quire-ink/quire/llm/toolloop"
-
 	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // mcpOptions configure `quire mcp`.

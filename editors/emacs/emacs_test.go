@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/editors/editortest"
-
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 

@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/editors/editortest"
-
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 

@@ -21,7 +21,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 

@@ -3,7 +3,6 @@ package mcp
 import (
 	"errors"
 	"fmt"
-
 	"os"
 	"regexp"
 	"strings"

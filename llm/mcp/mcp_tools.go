@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 

@@ -7,16 +7,14 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm/provider/providertest"
-
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 func TestProvenanceRecordsFailedCalls(t *testing.T) {

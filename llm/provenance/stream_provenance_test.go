@@ -4,12 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-
 	"net/http"
-
 	"os"
 	"path/filepath"
-
 	"testing"
 
 	"github.com/stretchr/testify/assert"

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-
 	"strings"
 	"testing"
 	"time"

@@ -1,4 +1,4 @@
-package llm
+package eval
 
 import (
 	"context"
@@ -12,14 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/llm/eval/evalserver"
-
 	"github.com/quire-ink/quire/llm/provider"
 )
 
 func TestEvalScenariosPassOffline(t *testing.T) {
-	for _, name := range EvalScenarioNames() {
+	for _, name := range ScenarioNames() {
 		t.Run(name, func(t *testing.T) {
-			res, err := RunEval(context.Background(), EvalOptions{Scenarios: []string{name}, Trials: 2})
+			res, err := Run(context.Background(), Options{Scenarios: []string{name}, Trials: 2})
 			require.NoError(t, err)
 			require.Len(t, res, 1)
 			r := res[0]
@@ -35,7 +34,7 @@ func TestEvalScenariosPassOffline(t *testing.T) {
 }
 
 func TestEvalCoversEveryQuirk(t *testing.T) {
-	names := EvalScenarioNames()
+	names := ScenarioNames()
 	for _, q := range provider.AllQuirks {
 		assert.Contains(t, names, "quirk-"+strings.ReplaceAll(string(q), "_", "-"))
 	}
@@ -47,11 +46,11 @@ func TestEvalCoversEveryQuirk(t *testing.T) {
 }
 
 func TestEvalRunsAllByDefault(t *testing.T) {
-	res, err := RunEval(context.Background(), EvalOptions{})
+	res, err := Run(context.Background(), Options{})
 	require.NoError(t, err)
-	require.Len(t, res, len(EvalScenarioNames()))
+	require.Len(t, res, len(ScenarioNames()))
 	for i, r := range res {
-		assert.Equal(t, EvalScenarioNames()[i], r.Name)
+		assert.Equal(t, ScenarioNames()[i], r.Name)
 		assert.True(t, r.OK(), "%s: %v", r.Name, r.Failures)
 	}
 }
@@ -91,31 +90,31 @@ func TestEvalBrokenScriptFailsReadably(t *testing.T) {
 }
 
 func TestEvalUnknownScenario(t *testing.T) {
-	_, err := RunEval(context.Background(), EvalOptions{Scenarios: []string{"happy-path", "nope"}})
+	_, err := Run(context.Background(), Options{Scenarios: []string{"happy-path", "nope"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `unknown scenario nope`)
-	for _, n := range EvalScenarioNames() {
+	for _, n := range ScenarioNames() {
 		assert.Contains(t, err.Error(), n)
 	}
 }
 
 func TestEvalLiveConfigValidated(t *testing.T) {
-	_, err := RunEval(context.Background(), EvalOptions{Live: &provider.ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Tools: true}})
+	_, err := Run(context.Background(), Options{Live: &provider.ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Tools: true}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "model is required")
 
-	_, err = RunEval(context.Background(), EvalOptions{Live: &provider.ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}})
+	_, err = Run(context.Background(), Options{Live: &provider.ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "tool calling")
 
-	_, err = RunEval(context.Background(), EvalOptions{Trials: -1})
+	_, err = Run(context.Background(), Options{Trials: -1})
 	require.Error(t, err)
 }
 
 func TestEvalMode(t *testing.T) {
-	assert.Equal(t, "offline (scripted model)", EvalMode(nil))
-	assert.Equal(t, "live: openrouter.ai some/model", EvalMode(&provider.ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "some/model"}))
-	assert.Equal(t, "live: api.openai.com gpt-4.1-mini", EvalMode(&provider.ProviderConfig{Model: "gpt-4.1-mini"}))
+	assert.Equal(t, "offline (scripted model)", Mode(nil))
+	assert.Equal(t, "live: openrouter.ai some/model", Mode(&provider.ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "some/model"}))
+	assert.Equal(t, "live: api.openai.com gpt-4.1-mini", Mode(&provider.ProviderConfig{Model: "gpt-4.1-mini"}))
 }
 
 func TestEvalBookIsRemoved(t *testing.T) {

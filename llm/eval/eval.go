@@ -1,4 +1,4 @@
-package llm
+package eval
 
 import (
 	"context"
@@ -14,17 +14,15 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/manuscript"
-
+	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
-
 	"github.com/quire-ink/quire/llm/provider"
-
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
-// EvalOptions configure RunEval.
-type EvalOptions struct {
+// Options configure Run.
+type Options struct {
 	// Scenarios names the scenarios to run; empty runs them all.
 	Scenarios []string
 	// Trials is how often each scenario runs; zero means once.
@@ -36,7 +34,7 @@ type EvalOptions struct {
 	// written to a temporary folder and removed afterwards. The
 	// scripted replies name the built-in book's entries, so offline
 	// scenarios may fail against another book.
-	Book *Book
+	Book *llm.Book
 	// PersonaID answers; "" is the default persona.
 	PersonaID string
 }
@@ -57,9 +55,9 @@ type ScenarioResult struct {
 // OK reports whether every trial passed.
 func (r ScenarioResult) OK() bool { return r.Trials > 0 && r.Passed == r.Trials }
 
-// EvalMode names where the answers come from, for the report: the
+// Mode names where the answers come from, for the report: the
 // scripted model, or the live endpoint and model.
-func EvalMode(live *provider.ProviderConfig) string {
+func Mode(live *provider.ProviderConfig) string {
 	if live == nil {
 		return "offline (scripted model)"
 	}
@@ -101,8 +99,8 @@ type evalScenario struct {
 	requests func([]evalserver.Request) error
 }
 
-// EvalScenarioNames lists the scenarios, in the order they run.
-func EvalScenarioNames() []string {
+// ScenarioNames lists the scenarios, in the order they run.
+func ScenarioNames() []string {
 	scens := evalScenarios()
 	names := make([]string, len(scens))
 	for i, s := range scens {
@@ -270,7 +268,7 @@ func selectScenarios(names []string) ([]evalScenario, error) {
 	if len(names) == 0 {
 		return all, nil
 	}
-	known := EvalScenarioNames()
+	known := ScenarioNames()
 	var unknown []string
 	for _, n := range names {
 		if !slices.Contains(known, n) {
@@ -289,11 +287,11 @@ func selectScenarios(names []string) ([]evalScenario, error) {
 	return out, nil
 }
 
-// RunEval runs the scenarios against the scripted model, or against a
+// Run runs the scenarios against the scripted model, or against a
 // live one when opt.Live is set, and reports each. The error is for a
 // run that could not happen (bad options, no book); a scenario that
 // fails is a result, not an error.
-func RunEval(ctx context.Context, opt EvalOptions) ([]ScenarioResult, error) {
+func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 	scens, err := selectScenarios(opt.Scenarios)
 	if err != nil {
 		return nil, err
@@ -364,7 +362,7 @@ func RunEval(ctx context.Context, opt EvalOptions) ([]ScenarioResult, error) {
 
 // runScriptedTrial plays one scenario against the scripted model and
 // checks the trace, the answer and what was sent.
-func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *Book, persona string, sc evalScenario) (time.Duration, []string) {
+func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Book, persona string, sc evalScenario) (time.Duration, []string) {
 	srv.Load(sc.steps)
 	p, err := provider.NewProvider(provider.ProviderConfig{
 		BaseURL: srv.BaseURL(), Model: "scripted", Tools: true, Retries: -1,
@@ -374,7 +372,7 @@ func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *Book, p
 		return 0, []string{err.Error()}
 	}
 	start := time.Now()
-	res, err := Ask(ctx, AskInput{Book: book, Proposals: &Proposals{}, PersonaID: persona, Message: sc.message, Provider: p})
+	res, err := llm.Ask(ctx, llm.AskInput{Book: book, Proposals: &llm.Proposals{}, PersonaID: persona, Message: sc.message, Provider: p})
 	took := time.Since(start)
 	if err != nil {
 		return took, []string{"turn failed: " + err.Error()}
@@ -404,9 +402,9 @@ func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *Book, p
 // runLiveTrial sends one scenario's message to the live model. The checks
 // are relaxed: an answer came, and every tool call that failed was
 // followed by one that succeeded.
-func runLiveTrial(ctx context.Context, p *provider.Provider, book *Book, persona string, sc evalScenario) (time.Duration, []string) {
+func runLiveTrial(ctx context.Context, p *provider.Provider, book *llm.Book, persona string, sc evalScenario) (time.Duration, []string) {
 	start := time.Now()
-	res, err := Ask(ctx, AskInput{Book: book, Proposals: &Proposals{}, PersonaID: persona, Message: sc.message, Provider: p})
+	res, err := llm.Ask(ctx, llm.AskInput{Book: book, Proposals: &llm.Proposals{}, PersonaID: persona, Message: sc.message, Provider: p})
 	took := time.Since(start)
 	if err != nil {
 		return took, []string{"turn failed: " + err.Error()}
@@ -484,7 +482,7 @@ func evalBookFiles() map[string]string {
 
 // openEvalBook writes the built-in book to a temporary folder and opens
 // it with an in-memory index; cleanup closes it and removes the folder.
-func openEvalBook(ctx context.Context) (*Book, func(), error) {
+func openEvalBook(ctx context.Context) (*llm.Book, func(), error) {
 	dir, err := os.MkdirTemp("", "quire-eval-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval book: %w", err)
@@ -517,6 +515,6 @@ func openEvalBook(ctx context.Context) (*Book, func(), error) {
 		remove()
 		return nil, nil, fmt.Errorf("eval book: %w", err)
 	}
-	b := &Book{Store: store, Manuscript: m.Snapshot(), Turn: manuscript.Turn{Current: "manuscript/02-slack-water.md"}}
+	b := &llm.Book{Store: store, Manuscript: m.Snapshot(), Turn: manuscript.Turn{Current: "manuscript/02-slack-water.md"}}
 	return b, func() { _ = store.Close(); remove() }, nil
 }
