@@ -39,7 +39,7 @@ func ParseMCPServers(node *yaml.Node) (map[string]mcp.ServerConfig, error) {
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		key, val := node.Content[i], node.Content[i+1]
 		name := key.Value
-		if !mcp.ServerNamePattern.MatchString(name) || len(name) > mcp.MaxServerName {
+		if !mcp.ValidServerName(name) {
 			return nil, lineError(key, "MCP server name %q: use at most %d lower-case letters, digits and underscores (tool names cannot carry dashes)", name, mcp.MaxServerName)
 		}
 		if _, dup := out[name]; dup {
@@ -95,7 +95,7 @@ func readMCPServer(name string, n *yaml.Node) (mcp.ServerConfig, error) {
 			cfg.Env = map[string]string{}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				ek, ev := v.Content[j], v.Content[j+1]
-				if !mcp.EnvNamePattern.MatchString(ek.Value) {
+				if !mcp.ValidEnvName(ek.Value) {
 					return cfg, lineError(ek, "MCP server %s: %q is not an environment variable name", name, ek.Value)
 				}
 				if ev.Kind != yaml.ScalarNode || (ev.Tag != "!!str" && ev.Tag != "") {

@@ -13,9 +13,9 @@ import (
 // pool that uses it, so that a bad entry is reported with its line before
 // anything is started.
 
-// ServerNamePattern keeps namespaced tool names within NewRegistry's
+// serverNamePattern keeps namespaced tool names within NewRegistry's
 // pattern, which allows no dashes or upper case.
-var ServerNamePattern = regexp.MustCompile(`^[a-z0-9_]+$`)
+var serverNamePattern = regexp.MustCompile(`^[a-z0-9_]+$`)
 
 // ServerConfig is one entry of quire.yaml's mcp_servers: a stdio server
 // (Command, with Args and Env) or a streamable HTTP server (URL), exactly
@@ -34,6 +34,15 @@ type ServerConfig struct {
 	Timeout time.Duration
 }
 
+// ValidServerName reports whether name may key an MCP server: at most
+// MaxServerName lower-case letters, digits and underscores.
+func ValidServerName(name string) bool {
+	return serverNamePattern.MatchString(name) && len(name) <= MaxServerName
+}
+
+// ValidEnvName reports whether name is an environment variable's name.
+func ValidEnvName(name string) bool { return envNamePattern.MatchString(name) }
+
 func (c ServerConfig) timeout() time.Duration {
 	if c.Timeout <= 0 {
 		return DefaultTimeout
@@ -43,7 +52,7 @@ func (c ServerConfig) timeout() time.Duration {
 
 // check reports what makes c unusable.
 func (c ServerConfig) check() error {
-	if !ServerNamePattern.MatchString(c.Name) || len(c.Name) > MaxServerName {
+	if !ValidServerName(c.Name) {
 		return fmt.Errorf("MCP server name %q: use at most %d lower-case letters, digits and underscores", c.Name, MaxServerName)
 	}
 	switch {
@@ -56,7 +65,7 @@ func (c ServerConfig) check() error {
 }
 
 var (
-	EnvNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	envRefPattern  = regexp.MustCompile(`\$\{([^}]*)\}`)
 )
 
@@ -73,7 +82,7 @@ func CheckEnvRefs(s string) error {
 		if j < 0 {
 			return errors.New("${ is not closed by }")
 		}
-		if !EnvNamePattern.MatchString(rest[:j]) {
+		if !ValidEnvName(rest[:j]) {
 			return fmt.Errorf("${%s} does not name an environment variable", rest[:j])
 		}
 		rest = rest[j+1:]
