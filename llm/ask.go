@@ -25,7 +25,7 @@ type AskInput struct {
 	Message   string
 	History   []provider.Message
 	Provider  *provider.Provider
-	Loop      toolloop.LoopOptions
+	Loop      toolloop.Options
 	// PreviousResponseID continues a conversation stored by a Responses
 	// API provider (an earlier AskResult.ResponseID). History is then not
 	// resent: the request holds the system prompt (as instructions), the
@@ -196,7 +196,7 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if continues(in) {
 		loopOpt.PreviousResponseID = in.PreviousResponseID
 	}
-	res, err := toolloop.RunLoop(ctx, in.Provider, reg, p.messages, loopOpt)
+	res, err := toolloop.Run(ctx, in.Provider, reg, p.messages, loopOpt)
 	if err != nil {
 		return nil, err
 	}

@@ -60,12 +60,12 @@ func BenchmarkAskOverhead(b *testing.B) {
 			)
 			s.Repeat()
 			tt := &timedTransport{base: http.DefaultTransport}
-			p := scriptedProvider(b, s, func(c *provider.ProviderConfig) {
+			p := scriptedProvider(b, s, func(c *provider.Config) {
 				c.HTTPClient = &http.Client{Transport: tt}
 				c.Stream = stream
 			})
 			in := AskInput{Book: book, PersonaID: "continuity-editor", Message: "Who is " + name + "?", Provider: p,
-				Loop: toolloop.LoopOptions{OnDelta: func(int, string) {}}}
+				Loop: toolloop.Options{OnDelta: func(int, string) {}}}
 			rounds := 0
 			start := time.Now()
 			for b.Loop() {

@@ -76,7 +76,7 @@ func TestAskFirstTimeReaderIsBlindToCanon(t *testing.T) {
 func TestAskInlineWithoutTools(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	s := providertest.New(t, providertest.TextStep("Fine."))
-	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) { c.Tools = false })
+	p := scriptedProvider(t, s, func(c *provider.Config) { c.Tools = false })
 	_, err := Ask(context.Background(), AskInput{Book: b, Message: "Thoughts?", Provider: p})
 	require.NoError(t, err)
 	body := s.Requests()[0].Decoded(t)
@@ -116,7 +116,7 @@ func TestAskInlineContextIsBounded(t *testing.T) {
 	files["manuscript/02-slack-water.md"] = "# Slack Water\n\n" + long + "\n"
 	b, _ := openBook(t, files)
 	s := providertest.New(t, providertest.TextStep("Fine."))
-	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) { c.Tools = false })
+	p := scriptedProvider(t, s, func(c *provider.Config) { c.Tools = false })
 	_, err := Ask(context.Background(), AskInput{Book: b, Message: "Thoughts?", Provider: p})
 	require.NoError(t, err)
 	msgs := s.Requests()[0].Decoded(t)["messages"].([]any)

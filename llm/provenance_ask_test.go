@@ -23,16 +23,16 @@ import (
 func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	dir := filepath.Join(t.TempDir(), "cache")
-	plog, err := provenance.OpenProvenance(dir)
+	plog, err := provenance.Open(dir)
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(dir, provenance.ProvenanceFile), plog.Path())
+	assert.Equal(t, filepath.Join(dir, provenance.FileName), plog.Path())
 
 	s := providertest.New(t,
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
 		providertest.TextStep("Anne Marsh stands still with the tide."),
 	)
 	const key = "sk-provenance-secret-key"
-	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) {
+	p := scriptedProvider(t, s, func(c *provider.Config) {
 		c.APIKey = key
 		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "continuity-editor", nil)}
 	})
@@ -45,10 +45,10 @@ func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 	for _, secret := range []string{key, "Is the tide still", "The tide stood still", "Anne Marsh stands", "/v1", "chat/completions"} {
 		assert.NotContains(t, string(raw), secret)
 	}
-	var recs []provenance.ProvenanceRecord
+	var recs []provenance.Record
 	sc := bufio.NewScanner(strings.NewReader(string(raw)))
 	for sc.Scan() {
-		var r provenance.ProvenanceRecord
+		var r provenance.Record
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &r), "line %q", sc.Text())
 		recs = append(recs, r)
 	}

@@ -22,8 +22,8 @@ var ErrNoModel = errors.New("name the model")
 // ps.APIKeyEnv names, or OPENAI_API_KEY for OpenAI's own endpoint, so a
 // key is never sent to a server it does not belong to. With needKey
 // false (a peek), a missing key is no error.
-func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bool) (provider.ProviderConfig, error) {
-	cfg := provider.ProviderConfig{BaseURL: ps.BaseURL, Model: ps.Model, API: ps.API,
+func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bool) (provider.Config, error) {
+	cfg := provider.Config{BaseURL: ps.BaseURL, Model: ps.Model, API: ps.API,
 		ServiceTier: ps.ServiceTier, FlexFallback: ps.FlexFallback, Defaults: ps.Options,
 		Stream: ps.Stream != nil && *ps.Stream}
 	d, err := ps.TimeoutDuration()

@@ -19,7 +19,7 @@ func TestResponsesAskContinuesConversation(t *testing.T) {
 		providertest.Step{Reply: &providertest.Reply{Content: new("Second answer."), ResponseID: "resp_turn2"}},
 	)
 	p := responsesProvider(t, s)
-	in := AskInput{Book: b, PersonaID: "continuity-editor", Message: "Is chapter 2 consistent?", Provider: p, Loop: toolloop.LoopOptions{ToolUseMode: toolloop.ToolUseRelaxed}}
+	in := AskInput{Book: b, PersonaID: "continuity-editor", Message: "Is chapter 2 consistent?", Provider: p, Loop: toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed}}
 	first, err := Ask(context.Background(), in)
 	require.NoError(t, err)
 	assert.Equal(t, "resp_turn1", first.ResponseID)
@@ -60,7 +60,7 @@ func TestResponsesAskChatProviderSendsHistory(t *testing.T) {
 		Book: b, PersonaID: "continuity-editor", Message: "And chapter 3?", Provider: scriptedProvider(t, s),
 		History:            []provider.Message{{Role: provider.RoleUser, Content: "Is chapter 2 consistent?"}, {Role: provider.RoleAssistant, Content: "First answer."}},
 		PreviousResponseID: "resp_turn1",
-		Loop:               toolloop.LoopOptions{ToolUseMode: toolloop.ToolUseRelaxed},
+		Loop:               toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed},
 	}
 	res, err := Ask(context.Background(), in)
 	require.NoError(t, err)

@@ -218,7 +218,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, persona, s.log)}
 		}
 	}
-	prov, err := provider.NewProvider(cfg)
+	prov, err := provider.New(cfg)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 	}
@@ -256,7 +256,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		PreviousResponseID: previous,
 		MCP:                proj.mcpPool(s.log, s.mcpFailed),
 		Provider:           prov,
-		Loop:               toolloop.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
+		Loop:               toolloop.Options{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
 	}}, nil
 }
 
@@ -268,7 +268,7 @@ func (s *Server) mcpFailed(server string, err error) {
 
 // provenance is the log of provider calls for proj, in the cache folder,
 // never in the project.
-func (s *Server) provenance(proj *project) (*provenance.ProvenanceLog, error) {
+func (s *Server) provenance(proj *project) (*provenance.Log, error) {
 	dir, err := codex.CacheDirFor(proj.real)
 	if s.opts.CacheDir != "" {
 		dir, err = filepath.Join(s.opts.CacheDir, "provenance"), nil
@@ -276,7 +276,7 @@ func (s *Server) provenance(proj *project) (*provenance.ProvenanceLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return provenance.OpenProvenance(dir)
+	return provenance.Open(dir)
 }
 
 // askTurn is the writer's place: the document in uri, and the selection
@@ -336,7 +336,7 @@ func (s *Server) quireAsk(ctx context.Context, params json.RawMessage) (any, err
 	}
 	t.in.Loop.OnDelta = func(round int, text string) { prog.delta(ctx, round, text) }
 	res, err := llm.Ask(askCtx, t.in)
-	var pe *provider.ProviderError
+	var pe *provider.Error
 	if err != nil && t.in.PreviousResponseID != "" && askCtx.Err() == nil && errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Status == http.StatusBadRequest) {
 		// The provider no longer has the stored conversation (expired,
 		// or never stored): send the history instead.

@@ -22,7 +22,7 @@ func askFailure(err error, baseURL string) string {
 	if baseURL == "" {
 		baseURL = provider.DefaultBaseURL
 	}
-	var pe *provider.ProviderError
+	var pe *provider.Error
 	var te *provider.TimeoutError
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
@@ -40,7 +40,7 @@ func askFailure(err error, baseURL string) string {
 }
 
 // providerFailure is an error answer of the provider, by its status.
-func providerFailure(pe *provider.ProviderError, baseURL string) string {
+func providerFailure(pe *provider.Error, baseURL string) string {
 	said := strings.TrimSpace(pe.Message)
 	if said == "" {
 		said = http.StatusText(pe.Status)

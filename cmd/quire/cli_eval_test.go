@@ -112,7 +112,7 @@ func TestEvalLiveConfig(t *testing.T) {
 	o.getenv = env(map[string]string{evalEnvBaseURL: "https://openrouter.ai/api/v1", evalEnvModel: "m", evalEnvAPIKeyEnv: "MY_KEY", "MY_KEY": "sk-x"})
 	cfg, err = o.liveConfig()
 	require.NoError(t, err)
-	assert.Equal(t, &provider.ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKey: "sk-x", Tools: true}, cfg)
+	assert.Equal(t, &provider.Config{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKey: "sk-x", Tools: true}, cfg)
 	assert.Equal(t, "live: openrouter.ai m", eval.Mode(cfg))
 }
 

@@ -127,7 +127,7 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 
 // providerConfig turns the settings into a provider, keeping every key
 // with the endpoint it belongs to (see llm.ResolveProvider).
-func (o *askOptions) providerConfig() (provider.ProviderConfig, error) {
+func (o *askOptions) providerConfig() (provider.Config, error) {
 	ps := o.file
 	ps.BaseURL, ps.Model, ps.APIKeyEnv, ps.API = o.BaseURL, o.Model, o.APIKeyEnv, o.API
 	ps.Timeout = o.Timeout.String()
@@ -140,7 +140,7 @@ func (o *askOptions) providerConfig() (provider.ProviderConfig, error) {
 	case "auto":
 		ps.Tools = nil
 	default:
-		return provider.ProviderConfig{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
+		return provider.Config{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
 	}
 	ps.Quirks = nil
 	if o.Quirks != "" {
@@ -202,7 +202,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, llm.ResolvePersona(o.Persona).ID, o.logger())}
 		}
 	}
-	prov, err := provider.NewProvider(cfg)
+	prov, err := provider.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -242,7 +242,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		Provider:           prov,
 		PreviousResponseID: o.Continue,
 		MCP:                mcpPool,
-		Loop: toolloop.LoopOptions{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r toolloop.TraceRow) {
+		Loop: toolloop.Options{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r toolloop.TraceRow) {
 			if o.Verbose {
 				status := "ok"
 				if !r.OK {
@@ -336,7 +336,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 
 // provenance is the log of provider calls for the project at root, in
 // --cache-dir or the project's folder in the user cache.
-func (o *askOptions) provenance(root string) (*provenance.ProvenanceLog, error) {
+func (o *askOptions) provenance(root string) (*provenance.Log, error) {
 	dir := o.CacheDir
 	if dir == "" {
 		var err error
@@ -344,7 +344,7 @@ func (o *askOptions) provenance(root string) (*provenance.ProvenanceLog, error) 
 			return nil, err
 		}
 	}
-	return provenance.OpenProvenance(dir)
+	return provenance.Open(dir)
 }
 
 func nonNil[T any](s []T) []T {

@@ -58,7 +58,7 @@ The exit status is 1 when any scenario failed.`,
 
 // liveConfig reads the live endpoint from the environment; nil when none
 // is asked for.
-func (o *evalOptions) liveConfig() (*provider.ProviderConfig, error) {
+func (o *evalOptions) liveConfig() (*provider.Config, error) {
 	base := strings.TrimSpace(o.getenv(evalEnvBaseURL))
 	model := strings.TrimSpace(o.getenv(evalEnvModel))
 	keyEnv := strings.TrimSpace(o.getenv(evalEnvAPIKeyEnv))
@@ -68,7 +68,7 @@ func (o *evalOptions) liveConfig() (*provider.ProviderConfig, error) {
 	if model == "" {
 		return nil, fmt.Errorf("live eval: set %s to the model to test", evalEnvModel)
 	}
-	cfg := &provider.ProviderConfig{BaseURL: base, Model: model, Tools: true}
+	cfg := &provider.Config{BaseURL: base, Model: model, Tools: true}
 	if keyEnv != "" {
 		cfg.APIKey = o.getenv(keyEnv)
 		if cfg.APIKey == "" {

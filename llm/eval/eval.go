@@ -29,7 +29,7 @@ type Options struct {
 	Trials int
 	// Live, when set, sends the scenarios' messages to this endpoint
 	// instead of the scripted model. Tools must be on.
-	Live *provider.ProviderConfig
+	Live *provider.Config
 	// Book is the book the tools read; nil uses a small built-in book
 	// written to a temporary folder and removed afterwards. The
 	// scripted replies name the built-in book's entries, so offline
@@ -57,7 +57,7 @@ func (r ScenarioResult) OK() bool { return r.Trials > 0 && r.Passed == r.Trials 
 
 // Mode names where the answers come from, for the report: the
 // scripted model, or the live endpoint and model.
-func Mode(live *provider.ProviderConfig) string {
+func Mode(live *provider.Config) string {
 	if live == nil {
 		return "offline (scripted model)"
 	}
@@ -307,7 +307,7 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 		if !opt.Live.Tools {
 			return nil, errors.New("live eval: the provider must have tool calling on")
 		}
-		live, err = provider.NewProvider(*opt.Live)
+		live, err = provider.New(*opt.Live)
 		if err != nil {
 			return nil, fmt.Errorf("live eval: %w", err)
 		}
@@ -364,7 +364,7 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 // checks the trace, the answer and what was sent.
 func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Book, persona string, sc evalScenario) (time.Duration, []string) {
 	srv.Load(sc.steps)
-	p, err := provider.NewProvider(provider.ProviderConfig{
+	p, err := provider.New(provider.Config{
 		BaseURL: srv.BaseURL(), Model: "scripted", Tools: true, Retries: -1,
 		Timeout: 30 * time.Second, Quirks: sc.quirks,
 	})

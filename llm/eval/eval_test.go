@@ -99,11 +99,11 @@ func TestEvalUnknownScenario(t *testing.T) {
 }
 
 func TestEvalLiveConfigValidated(t *testing.T) {
-	_, err := Run(context.Background(), Options{Live: &provider.ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Tools: true}})
+	_, err := Run(context.Background(), Options{Live: &provider.Config{BaseURL: "http://127.0.0.1:1/v1", Tools: true}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "model is required")
 
-	_, err = Run(context.Background(), Options{Live: &provider.ProviderConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}})
+	_, err = Run(context.Background(), Options{Live: &provider.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "tool calling")
 
@@ -113,8 +113,8 @@ func TestEvalLiveConfigValidated(t *testing.T) {
 
 func TestEvalMode(t *testing.T) {
 	assert.Equal(t, "offline (scripted model)", Mode(nil))
-	assert.Equal(t, "live: openrouter.ai some/model", Mode(&provider.ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "some/model"}))
-	assert.Equal(t, "live: api.openai.com gpt-4.1-mini", Mode(&provider.ProviderConfig{Model: "gpt-4.1-mini"}))
+	assert.Equal(t, "live: openrouter.ai some/model", Mode(&provider.Config{BaseURL: "https://openrouter.ai/api/v1", Model: "some/model"}))
+	assert.Equal(t, "live: api.openai.com gpt-4.1-mini", Mode(&provider.Config{Model: "gpt-4.1-mini"}))
 }
 
 func TestEvalBookIsRemoved(t *testing.T) {

@@ -20,21 +20,21 @@ import (
 	"unicode/utf8"
 )
 
-// ProvenanceFile is the name of the provenance log in its directory.
-const ProvenanceFile = "provenance.jsonl"
+// FileName is the name of the provenance log in its directory.
+const FileName = "provenance.jsonl"
 
-// DefaultProvenanceMaxBytes caps the log; past it the older half is
+// DefaultMaxBytes caps the log; past it the older half is
 // dropped.
-const DefaultProvenanceMaxBytes = 5 << 20
+const DefaultMaxBytes = 5 << 20
 
 // maxRecordedResponse bounds the response body the recorder keeps in
 // memory to read usage and finish reason from; a longer reply is passed
 // on untouched and recorded without them.
 const maxRecordedResponse = 32 << 20
 
-// ProvenanceRecord is one provider call, as one JSON line. It names what
+// Record is one provider call, as one JSON line. It names what
 // was sent and what came back without holding either: no prose, no keys.
-type ProvenanceRecord struct {
+type Record struct {
 	Time time.Time `json:"time"`
 	// Host is the provider's host (and port), never the path or query.
 	Host    string `json:"host"`
@@ -58,34 +58,34 @@ type ProvenanceRecord struct {
 	DurationMS int64 `json:"durationMs"`
 }
 
-// ProvenanceLog appends ProvenanceRecords as JSON lines to
+// Log appends Records as JSON lines to
 // <dir>/provenance.jsonl. The caller picks dir, which must be outside the
 // book project (the CLI uses the project's cache folder). Safe for
 // concurrent use.
-type ProvenanceLog struct {
+type Log struct {
 	mu   sync.Mutex
 	path string
 	// MaxBytes caps the file; when a write would pass it, the older half
-	// of the lines is dropped first. Zero means DefaultProvenanceMaxBytes.
+	// of the lines is dropped first. Zero means DefaultMaxBytes.
 	MaxBytes int64
 }
 
-// OpenProvenance returns the log in dir, creating dir (0700) if needed.
-func OpenProvenance(dir string) (*ProvenanceLog, error) {
+// Open returns the log in dir, creating dir (0700) if needed.
+func Open(dir string) (*Log, error) {
 	if dir == "" {
 		return nil, errors.New("provenance: no folder given")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
-	return &ProvenanceLog{path: filepath.Join(dir, ProvenanceFile)}, nil
+	return &Log{path: filepath.Join(dir, FileName)}, nil
 }
 
 // Path is the log file.
-func (l *ProvenanceLog) Path() string { return l.path }
+func (l *Log) Path() string { return l.path }
 
 // Record appends one line.
-func (l *ProvenanceLog) Record(rec ProvenanceRecord) error {
+func (l *Log) Record(rec Record) error {
 	if rec.Time.IsZero() {
 		rec.Time = time.Now()
 	}
@@ -99,7 +99,7 @@ func (l *ProvenanceLog) Record(rec ProvenanceRecord) error {
 	defer l.mu.Unlock()
 	max := l.MaxBytes
 	if max <= 0 {
-		max = DefaultProvenanceMaxBytes
+		max = DefaultMaxBytes
 	}
 	if fi, err := os.Stat(l.path); err == nil && fi.Size()+int64(len(line)) > max {
 		if err := l.shrink(max); err != nil {
@@ -119,7 +119,7 @@ func (l *ProvenanceLog) Record(rec ProvenanceRecord) error {
 
 // shrink keeps the newest lines that fit in half of max, replacing the
 // file atomically.
-func (l *ProvenanceLog) shrink(max int64) error {
+func (l *Log) shrink(max int64) error {
 	data, err := os.ReadFile(l.path)
 	if err != nil {
 		return fmt.Errorf("provenance: %w", err)
@@ -146,13 +146,13 @@ func (l *ProvenanceLog) shrink(max int64) error {
 // Transport wraps base (nil: http.DefaultTransport) so that every provider
 // call through it is recorded in the log, and, when logger is not nil,
 // logged at debug with its body redacted (RedactRequestBody). Set it as
-// ProviderConfig.HTTPClient's transport; the provider and the tool loop
+// provider.Config.HTTPClient's transport; the provider and the tool loop
 // need no hook of their own, and each call is recorded with its own usage,
 // tool names and finish reason as the provider reported them. persona is
 // written on every line.
 //
 // A failure to write the log never fails the call; it is logged at warn.
-func (l *ProvenanceLog) Transport(base http.RoundTripper, persona string, logger *slog.Logger) http.RoundTripper {
+func (l *Log) Transport(base http.RoundTripper, persona string, logger *slog.Logger) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
@@ -160,7 +160,7 @@ func (l *ProvenanceLog) Transport(base http.RoundTripper, persona string, logger
 }
 
 type provenanceTransport struct {
-	log     *ProvenanceLog
+	log     *Log
 	base    http.RoundTripper
 	persona string
 	logger  *slog.Logger
@@ -179,7 +179,7 @@ func (t *provenanceTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	round := t.round
 	t.mu.Unlock()
 	sum := sha256.Sum256(body)
-	rec := ProvenanceRecord{
+	rec := Record{
 		Time: start, Host: req.URL.Host, Persona: t.persona, Round: round,
 		Request: "sha256:" + hex.EncodeToString(sum[:]),
 	}
@@ -230,7 +230,7 @@ func (t *provenanceTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	return resp, nil
 }
 
-func (t *provenanceTransport) write(rec ProvenanceRecord, start time.Time) {
+func (t *provenanceTransport) write(rec Record, start time.Time) {
 	rec.DurationMS = time.Since(start).Milliseconds()
 	if err := t.log.Record(rec); err != nil && t.logger != nil {
 		t.logger.Warn("provenance not recorded", "err", err)
@@ -266,7 +266,7 @@ func requestBody(req *http.Request) ([]byte, *http.Request, error) {
 
 // readResponse takes usage, finish reason and tool names from a chat
 // completion; the message text is never kept.
-func readResponse(raw []byte, rec *ProvenanceRecord) {
+func readResponse(raw []byte, rec *Record) {
 	var r struct {
 		Model   string `json:"model"`
 		Choices []struct {

@@ -27,7 +27,7 @@ const maxStreamLine = 1 << 20
 type streamRecorder struct {
 	body  io.ReadCloser
 	t     *provenanceTransport
-	rec   ProvenanceRecord
+	rec   Record
 	start time.Time
 	line  []byte
 	skip  bool

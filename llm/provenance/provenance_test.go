@@ -18,10 +18,10 @@ import (
 )
 
 func TestProvenanceRecordsFailedCalls(t *testing.T) {
-	plog, err := OpenProvenance(t.TempDir())
+	plog, err := Open(t.TempDir())
 	require.NoError(t, err)
 	s := providertest.New(t, providertest.ErrorStep(400, "bad", "your prompt "+secretProse+" is bad", nil))
-	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) {
+	p := scriptedProvider(t, s, func(c *provider.Config) {
 		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "", nil)}
 	})
 	_, err = p.Complete(context.Background(), provider.CompletionRequest{Messages: []provider.Message{{Role: provider.RoleUser, Content: secretProse}}})
@@ -29,23 +29,23 @@ func TestProvenanceRecordsFailedCalls(t *testing.T) {
 	raw, err := os.ReadFile(plog.Path())
 	require.NoError(t, err)
 	assert.NotContains(t, string(raw), secretProse)
-	var r ProvenanceRecord
+	var r Record
 	require.NoError(t, json.Unmarshal(raw, &r))
 	assert.Equal(t, 400, r.Status)
 }
 
 func TestProvenanceKeepsTheNewestHalfWhenFull(t *testing.T) {
-	plog, err := OpenProvenance(t.TempDir())
+	plog, err := Open(t.TempDir())
 	require.NoError(t, err)
 	plog.MaxBytes = 2000
 	for i := range 100 {
-		require.NoError(t, plog.Record(ProvenanceRecord{Round: i + 1, Model: "m"}))
+		require.NoError(t, plog.Record(Record{Round: i + 1, Model: "m"}))
 	}
 	raw, err := os.ReadFile(plog.Path())
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(raw), 2000)
 	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	var last ProvenanceRecord
+	var last Record
 	for _, l := range lines {
 		require.NoError(t, json.Unmarshal([]byte(l), &last), "every line is whole")
 	}
@@ -54,7 +54,7 @@ func TestProvenanceKeepsTheNewestHalfWhenFull(t *testing.T) {
 }
 
 func TestOpenProvenanceNeedsAFolder(t *testing.T) {
-	_, err := OpenProvenance("")
+	_, err := Open("")
 	assert.Error(t, err)
 }
 

@@ -55,13 +55,13 @@ func providerTestMessages() []provider.Message {
 const secretProse = "Mara Vell walked the quay at dusk"
 
 // scriptedProvider is a provider with tools on, pointed at s.
-func scriptedProvider(t testing.TB, s *providertest.Server, edit ...func(*provider.ProviderConfig)) *provider.Provider {
+func scriptedProvider(t testing.TB, s *providertest.Server, edit ...func(*provider.Config)) *provider.Provider {
 	t.Helper()
-	cfg := provider.ProviderConfig{BaseURL: s.BaseURL(), Model: "test-model", APIKey: "sk-test", Tools: true, Retries: -1}
+	cfg := provider.Config{BaseURL: s.BaseURL(), Model: "test-model", APIKey: "sk-test", Tools: true, Retries: -1}
 	for _, e := range edit {
 		e(&cfg)
 	}
-	p, err := provider.NewProvider(cfg)
+	p, err := provider.New(cfg)
 	if err != nil {
 		t.Fatalf("NewProvider: %v", err)
 	}

@@ -21,13 +21,13 @@ func TestStreamDeltasArriveBeforeTheReplyEnds(t *testing.T) {
 			release := make(chan struct{})
 			srv := gatedStream(t, release)
 			dir := t.TempDir()
-			cfg := provider.ProviderConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "k", Retries: -1, Stream: true}
+			cfg := provider.Config{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "k", Retries: -1, Stream: true}
 			if withProvenance {
-				plog, err := OpenProvenance(dir)
+				plog, err := Open(dir)
 				require.NoError(t, err)
 				cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, "writing-coach", nil)}
 			}
-			p, err := provider.NewProvider(cfg)
+			p, err := provider.New(cfg)
 			require.NoError(t, err)
 			var early []string
 			released := false
@@ -43,12 +43,12 @@ func TestStreamDeltasArriveBeforeTheReplyEnds(t *testing.T) {
 			assert.Equal(t, "First and last.", c.Message.Content)
 			assert.Equal(t, provider.Usage{PromptTokens: 3, CompletionTokens: 4}, c.Usage)
 			if withProvenance {
-				f, err := os.Open(filepath.Join(dir, ProvenanceFile))
+				f, err := os.Open(filepath.Join(dir, FileName))
 				require.NoError(t, err)
 				defer f.Close()
 				sc := bufio.NewScanner(f)
 				require.True(t, sc.Scan(), "one line for the streamed call")
-				var rec ProvenanceRecord
+				var rec Record
 				require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
 				assert.Equal(t, 200, rec.Status)
 				assert.Equal(t, "m", rec.Model)

@@ -33,7 +33,7 @@ const (
 	ToolChoiceRequired = "required"
 )
 
-// APIs a provider can speak (ProviderConfig.API).
+// APIs a provider can speak (Config.API).
 const (
 	// APIChat is the Chat Completions API (POST /chat/completions), which
 	// every OpenAI-compatible server offers.
@@ -45,8 +45,8 @@ const (
 	APIResponses = "responses"
 )
 
-// ProviderConfig describes one OpenAI-compatible endpoint.
-type ProviderConfig struct {
+// Config describes one OpenAI-compatible endpoint.
+type Config struct {
 	// API is "chat" (the default when empty) or "responses".
 	API string
 	// BaseURL is the API root; "" means https://api.openai.com/v1.
@@ -77,7 +77,7 @@ type ProviderConfig struct {
 	// Defaults are request-body fields sent with every completion, such as
 	// temperature, top_p, max_tokens or seed. Values must encode as JSON; a
 	// nil value is the same as leaving the key out. Keys the client owns
-	// (see ReservedOptionKeys) are refused by NewProvider.
+	// (see ReservedOptionKeys) are refused by New.
 	Defaults map[string]any
 	// ServiceTier is sent as service_tier: "" (not sent), "auto",
 	// "default", "flex" or "priority".
@@ -93,7 +93,7 @@ type ProviderConfig struct {
 	Stream bool
 }
 
-// Service tiers ProviderConfig.ServiceTier accepts.
+// Service tiers Config.ServiceTier accepts.
 const (
 	ServiceTierAuto     = "auto"
 	ServiceTierDefault  = "default"
@@ -102,20 +102,20 @@ const (
 )
 
 // Provider sends completions to one endpoint and model, through the Chat
-// Completions API or the Responses API (ProviderConfig.API).
+// Completions API or the Responses API (Config.API).
 type Provider struct {
-	cfg      ProviderConfig
+	cfg      Config
 	defaults map[string]json.RawMessage // cfg.Defaults, encoded once
 	service  openai.ChatCompletionService
 	// responses is the client of the Responses API (API "responses").
 	responses responses.ResponseService
 }
 
-// NewProvider checks cfg and builds the client. The openai-go client is
+// New checks cfg and builds the client. The openai-go client is
 // assembled from explicit options only (never openai.NewClient, which reads
 // OPENAI_* environment variables), so the environment cannot change the
 // endpoint, the key or the headers.
-func NewProvider(cfg ProviderConfig) (*Provider, error) {
+func New(cfg Config) (*Provider, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, errors.New("provider: model is required")
 	}
@@ -224,7 +224,7 @@ type CompletionRequest struct {
 	// Earlier history is not resent.
 	PreviousResponseID string
 	// OnDelta receives the reply's text piece by piece when the provider
-	// streams (ProviderConfig.Stream); the Completion still holds it all.
+	// streams (Config.Stream); the Completion still holds it all.
 	OnDelta func(text string)
 	// MaxAnswerBytes bounds the reply's text (0: no bound). A longer
 	// reply is cut there and the Completion says Truncated; a stream is
@@ -313,7 +313,7 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 	}
 	c, warnings, err := p.attempt(ctx, req, tier, extra...)
 	if err != nil && fallback && ctx.Err() == nil {
-		var pe *ProviderError
+		var pe *Error
 		if errors.As(err, &pe) && IsFlexRefusal(pe) {
 			tier = ServiceTierDefault
 			c, warnings, err = p.attempt(ctx, req, tier)

@@ -16,15 +16,15 @@ import (
 // and message, a timeout, a flex tier refusing, a server asking to retry
 // later. Kept apart from sending, so every API path reports alike.
 
-// ProviderError is an error status from the provider, made readable.
-type ProviderError struct {
+// Error is an error status from the provider, made readable.
+type Error struct {
 	Status     int
 	Code       string
 	Message    string
 	RetryAfter time.Duration
 }
 
-func (e *ProviderError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "provider returned %d", e.Status)
 	if e.Code != "" {
@@ -50,7 +50,7 @@ func (e *ProviderError) Error() string {
 // rate limit or quota 429 is not a refusal: the default tier would refuse
 // it too.
 func IsFlexRefusal(err error) bool {
-	var pe *ProviderError
+	var pe *Error
 	if !errors.As(err, &pe) {
 		return false
 	}
@@ -72,7 +72,7 @@ func IsFlexRefusal(err error) bool {
 func (p *Provider) readableError(ctx context.Context, err error, resp *http.Response) error {
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
-		pe := &ProviderError{Status: apiErr.StatusCode, Code: apiErr.Code, Message: apiErr.Message}
+		pe := &Error{Status: apiErr.StatusCode, Code: apiErr.Code, Message: apiErr.Message}
 		if pe.Code == "" {
 			pe.Code = apiErr.Type
 		}
@@ -83,7 +83,7 @@ func (p *Provider) readableError(ctx context.Context, err error, resp *http.Resp
 		return pe
 	}
 	if resp != nil && resp.StatusCode >= 400 {
-		return &ProviderError{Status: resp.StatusCode, RetryAfter: retryAfter(resp)}
+		return &Error{Status: resp.StatusCode, RetryAfter: retryAfter(resp)}
 	}
 	if ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || isTimeout(err)) {
 		return &TimeoutError{After: p.cfg.Timeout, Err: err}

@@ -29,7 +29,7 @@ func tierStep(t *testing.T, content, tier string) providertest.Step {
 func TestProviderOptionsMerged(t *testing.T) {
 	s := providertest.New(t, providertest.TextStep("one"), providertest.TextStep("two"))
 	defaults := map[string]any{"temperature": 0.7, "top_p": 0.9, "max_tokens": 512, "seed": 7}
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Defaults = defaults })
+	p := scriptedProvider(t, s, func(c *Config) { c.Defaults = defaults })
 	defaults["temperature"] = 1.5 // the provider keeps its own copy
 
 	c, err := p.Complete(t.Context(), CompletionRequest{
@@ -69,7 +69,7 @@ func TestProviderNoOptionsSendsNone(t *testing.T) {
 func TestNewProviderRejectsReservedDefaults(t *testing.T) {
 	for _, key := range ReservedOptionKeys {
 		t.Run(key, func(t *testing.T) {
-			_, err := NewProvider(ProviderConfig{Model: "m", Defaults: map[string]any{"temperature": 0.1, key: "x"}})
+			_, err := New(Config{Model: "m", Defaults: map[string]any{"temperature": 0.1, key: "x"}})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `"`+key+`"`)
 			assert.Contains(t, err.Error(), "reserved")
@@ -81,7 +81,7 @@ func TestNewProviderRejectsUnencodableDefaults(t *testing.T) {
 	cases := map[string]any{"func": func() {}, "chan": make(chan int), "nan": math.NaN()}
 	for name, v := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := NewProvider(ProviderConfig{Model: "m", Defaults: map[string]any{"seed": v}})
+			_, err := New(Config{Model: "m", Defaults: map[string]any{"seed": v}})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `"seed"`)
 			assert.Contains(t, err.Error(), "JSON")
@@ -91,7 +91,7 @@ func TestNewProviderRejectsUnencodableDefaults(t *testing.T) {
 
 func TestProviderDropsReservedOverrides(t *testing.T) {
 	s := providertest.New(t, providertest.TextStep("ok"))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierDefault })
+	p := scriptedProvider(t, s, func(c *Config) { c.ServiceTier = ServiceTierDefault })
 	req := CompletionRequest{
 		Messages: providerTestMessages()[:2],
 		Overrides: map[string]any{
@@ -137,19 +137,19 @@ func TestProviderRejectsUnencodableOverride(t *testing.T) {
 }
 
 func TestNewProviderValidatesServiceTier(t *testing.T) {
-	_, err := NewProvider(ProviderConfig{Model: "m", ServiceTier: "cheap"})
+	_, err := New(Config{Model: "m", ServiceTier: "cheap"})
 	require.EqualError(t, err, `provider: unknown service tier "cheap" (known: auto, default, flex, priority)`)
-	_, err = NewProvider(ProviderConfig{Model: "m", ServiceTier: "priority", FlexFallback: true})
+	_, err = New(Config{Model: "m", ServiceTier: "priority", FlexFallback: true})
 	require.EqualError(t, err, `provider: flex fallback needs service tier flex, not "priority"`)
 	for _, tier := range []string{"", "auto", "default", "flex", "priority"} {
-		_, err := NewProvider(ProviderConfig{Model: "m", ServiceTier: tier})
+		_, err := New(Config{Model: "m", ServiceTier: tier})
 		require.NoError(t, err, tier)
 	}
 }
 
 func TestProviderFlexAccepted(t *testing.T) {
 	s := providertest.New(t, tierStep(t, "cheap and slow", "flex"))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
+	p := scriptedProvider(t, s, func(c *Config) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.NoError(t, err)
 	assert.Equal(t, "cheap and slow", c.Message.Content)
@@ -170,7 +170,7 @@ func TestProviderFlexRefusedFallsBackToDefault(t *testing.T) {
 			s := providertest.New(t, refusal, providertest.TextStep("on default"))
 			// Retries 0 means the client's default of 2: the flex attempt
 			// must still go straight to the fallback.
-			p := scriptedProvider(t, s, func(c *ProviderConfig) {
+			p := scriptedProvider(t, s, func(c *Config) {
 				c.ServiceTier = ServiceTierFlex
 				c.FlexFallback = true
 				c.Retries = 0
@@ -197,11 +197,11 @@ func TestProviderFlexFallbackThenDefaultFails(t *testing.T) {
 	s := providertest.New(t,
 		providertest.ErrorStep(http.StatusTooManyRequests, "resource_unavailable", "Resource unavailable", nil),
 		providertest.ErrorStep(http.StatusInternalServerError, "server_error", "boom", nil))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
+	p := scriptedProvider(t, s, func(c *Config) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.EqualError(t, err, "flex tier refused (provider returned 429 resource_unavailable: Resource unavailable), "+
 		"then the default tier failed: provider returned 500 server_error: boom")
-	var pe *ProviderError
+	var pe *Error
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, 500, pe.Status)
 	assert.Len(t, s.Requests(), 2)
@@ -209,7 +209,7 @@ func TestProviderFlexFallbackThenDefaultFails(t *testing.T) {
 
 func TestProviderFlexRefusedWithoutFallback(t *testing.T) {
 	s := providertest.New(t, providertest.ErrorStep(http.StatusTooManyRequests, "resource_unavailable", "Resource unavailable, please try again later.", nil))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierFlex })
+	p := scriptedProvider(t, s, func(c *Config) { c.ServiceTier = ServiceTierFlex })
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.EqualError(t, err, "provider returned 429 resource_unavailable: Resource unavailable, please try again later.")
 	assert.True(t, IsFlexRefusal(err))
@@ -218,7 +218,7 @@ func TestProviderFlexRefusedWithoutFallback(t *testing.T) {
 
 func TestProviderFlexRateLimitIsNotAFallback(t *testing.T) {
 	s := providertest.New(t, providertest.ErrorStep(http.StatusTooManyRequests, "rate_limit_exceeded", "slow down", nil))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
+	p := scriptedProvider(t, s, func(c *Config) { c.ServiceTier = ServiceTierFlex; c.FlexFallback = true })
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.EqualError(t, err, "provider returned 429 rate_limit_exceeded: slow down")
 	assert.Len(t, s.Requests(), 1)
@@ -226,7 +226,7 @@ func TestProviderFlexRateLimitIsNotAFallback(t *testing.T) {
 
 func TestProviderReportsServedTier(t *testing.T) {
 	s := providertest.New(t, tierStep(t, "ok", "default"), tierStep(t, "ok", ""))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.ServiceTier = ServiceTierAuto })
+	p := scriptedProvider(t, s, func(c *Config) { c.ServiceTier = ServiceTierAuto })
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.NoError(t, err)
 	assert.Equal(t, "default", c.ServiceTier, "the body's service_tier wins over the request")
@@ -240,17 +240,17 @@ func TestIsFlexRefusal(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{&ProviderError{Status: 429, Code: "resource_unavailable"}, true},
-		{&ProviderError{Status: 429, Code: "resources_unavailable"}, true},
-		{&ProviderError{Status: 429, Message: "Resource Unavailable"}, true},
-		{&ProviderError{Status: 429, Message: "Flex processing capacity reached"}, true},
-		{&ProviderError{Status: 429, Code: "flex_capacity_exceeded"}, true},
-		{&ProviderError{Status: 503}, true},
-		{&ProviderError{Status: 503, Code: "server_error", Message: "overloaded"}, true},
-		{&ProviderError{Status: 429, Code: "rate_limit_exceeded", Message: "slow down"}, false},
-		{&ProviderError{Status: 429, Code: "insufficient_quota"}, false},
-		{&ProviderError{Status: 500, Message: "resource unavailable"}, false},
-		{&ProviderError{Status: 400, Message: "flex is not supported for this model"}, false},
+		{&Error{Status: 429, Code: "resource_unavailable"}, true},
+		{&Error{Status: 429, Code: "resources_unavailable"}, true},
+		{&Error{Status: 429, Message: "Resource Unavailable"}, true},
+		{&Error{Status: 429, Message: "Flex processing capacity reached"}, true},
+		{&Error{Status: 429, Code: "flex_capacity_exceeded"}, true},
+		{&Error{Status: 503}, true},
+		{&Error{Status: 503, Code: "server_error", Message: "overloaded"}, true},
+		{&Error{Status: 429, Code: "rate_limit_exceeded", Message: "slow down"}, false},
+		{&Error{Status: 429, Code: "insufficient_quota"}, false},
+		{&Error{Status: 500, Message: "resource unavailable"}, false},
+		{&Error{Status: 400, Message: "flex is not supported for this model"}, false},
 		{&TimeoutError{}, false},
 		{nil, false},
 	}

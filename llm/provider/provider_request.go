@@ -15,9 +15,9 @@ import (
 // request's overrides merged (reserved fields never), messages turned into
 // the SDK's params. Sending it is provider.go.
 
-// ReservedOptionKeys are request-body fields that ProviderConfig.Defaults
+// ReservedOptionKeys are request-body fields that Config.Defaults
 // and CompletionRequest.Overrides can never set: the client builds them
-// itself (service_tier comes from ProviderConfig.ServiceTier, so that flex
+// itself (service_tier comes from Config.ServiceTier, so that flex
 // fallback stays in control of it).
 var ReservedOptionKeys = []string{
 	"model", "messages", "tools", "tool_choice", "response_format",

@@ -110,7 +110,7 @@ func TestProviderWithoutToolsSendsNoToolFields(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			s := providertest.New(t, providertest.TextStep("ok"))
-			p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = tc.supports })
+			p := scriptedProvider(t, s, func(c *Config) { c.Tools = tc.supports })
 			_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], Tools: tc.tools, ToolChoice: "required"})
 			require.NoError(t, err)
 			body := s.Requests()[0].Decoded(t)
@@ -123,7 +123,7 @@ func TestProviderWithoutToolsSendsNoToolFields(t *testing.T) {
 
 func TestPeekRequestEqualsSentBody(t *testing.T) {
 	s := providertest.New(t, providertest.TextStep("ok"))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) {
+	p := scriptedProvider(t, s, func(c *Config) {
 		c.Defaults = map[string]any{"temperature": 0.7, "top_p": 0.9, "max_tokens": 512, "seed": 7}
 		c.ServiceTier = ServiceTierPriority
 	})
@@ -154,7 +154,7 @@ func TestProviderRetriesAfter429(t *testing.T) {
 		providertest.ErrorStep(http.StatusTooManyRequests, "rate_limit_exceeded", "slow down", map[string]string{"Retry-After": "1"}),
 		providertest.TextStep("after the wait"),
 	)
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Retries = 0 }) // default: 2
+	p := scriptedProvider(t, s, func(c *Config) { c.Retries = 0 }) // default: 2
 	start := time.Now()
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.NoError(t, err)
@@ -202,7 +202,7 @@ func TestProviderErrorsAreReadable(t *testing.T) {
 			_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 			require.Error(t, err)
 			assert.Equal(t, tc.want, err.Error())
-			var pe *ProviderError
+			var pe *Error
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, tc.status, pe.Status)
 			assert.NotContains(t, err.Error(), "sk-test")
@@ -212,7 +212,7 @@ func TestProviderErrorsAreReadable(t *testing.T) {
 
 func TestProviderTimeoutIsReadable(t *testing.T) {
 	s := providertest.New(t, providertest.Step{Delay: 5 * time.Second, Reply: &providertest.Reply{}})
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Timeout = 100 * time.Millisecond })
+	p := scriptedProvider(t, s, func(c *Config) { c.Timeout = 100 * time.Millisecond })
 	start := time.Now()
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.Error(t, err)
@@ -228,7 +228,7 @@ func TestProviderTimeoutIsReadable(t *testing.T) {
 func TestProviderTimeoutIsNotRetried(t *testing.T) {
 	slow := providertest.Step{Delay: 5 * time.Second, Reply: &providertest.Reply{}}
 	s := providertest.New(t, slow, slow)
-	p := scriptedProvider(t, s, func(c *ProviderConfig) {
+	p := scriptedProvider(t, s, func(c *Config) {
 		c.Timeout = 100 * time.Millisecond
 		c.Retries = 1
 	})
@@ -258,7 +258,7 @@ func TestProviderIgnoresEnvironment(t *testing.T) {
 
 	t.Run("no key", func(t *testing.T) {
 		s := providertest.New(t, providertest.TextStep("ok"))
-		p := scriptedProvider(t, s, func(c *ProviderConfig) { c.APIKey = "" })
+		p := scriptedProvider(t, s, func(c *Config) { c.APIKey = "" })
 		_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 		require.NoError(t, err, "the request must reach the configured base URL, not OPENAI_BASE_URL")
 		h := s.Requests()[0].Header
@@ -274,7 +274,7 @@ func TestProviderIgnoresEnvironment(t *testing.T) {
 	})
 	t.Run("explicit key", func(t *testing.T) {
 		s := providertest.New(t, providertest.TextStep("ok"))
-		p := scriptedProvider(t, s, func(c *ProviderConfig) { c.APIKey = "sk-explicit" })
+		p := scriptedProvider(t, s, func(c *Config) { c.APIKey = "sk-explicit" })
 		_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 		require.NoError(t, err)
 		assert.Equal(t, []string{"Bearer sk-explicit"}, s.Requests()[0].Header.Values("Authorization"))
@@ -297,7 +297,7 @@ func TestProviderDefaultBaseURL(t *testing.T) {
 			Request:    r,
 		}, nil
 	})}
-	p, err := NewProvider(ProviderConfig{Model: "gpt-test", APIKey: "sk-x", HTTPClient: client})
+	p, err := New(Config{Model: "gpt-test", APIKey: "sk-x", HTTPClient: client})
 	require.NoError(t, err)
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
 	require.NoError(t, err)
@@ -306,13 +306,13 @@ func TestProviderDefaultBaseURL(t *testing.T) {
 }
 
 func TestNewProviderValidates(t *testing.T) {
-	_, err := NewProvider(ProviderConfig{})
+	_, err := New(Config{})
 	assert.ErrorContains(t, err, "model is required")
-	_, err = NewProvider(ProviderConfig{Model: "m", BaseURL: "localhost:11434"})
+	_, err = New(Config{Model: "m", BaseURL: "localhost:11434"})
 	assert.ErrorContains(t, err, "must be an http or https URL")
-	_, err = NewProvider(ProviderConfig{Model: "m", Quirks: []Quirk{"sparkles"}})
+	_, err = New(Config{Model: "m", Quirks: []Quirk{"sparkles"}})
 	assert.ErrorContains(t, err, `unknown quirk "sparkles"`)
-	p, err := NewProvider(ProviderConfig{Model: "m", Tools: true})
+	p, err := New(Config{Model: "m", Tools: true})
 	require.NoError(t, err)
 	assert.Equal(t, "m", p.Model())
 	assert.True(t, p.SupportsTools())

@@ -15,7 +15,7 @@ import (
 // Quirk names one opt-in repair of a provider's response, for models and
 // servers that do not quite speak the Chat Completions shape. None is on
 // by default: each hides a provider bug and is switched on where it is
-// seen (ProviderConfig.Quirks or LoopOptions.Quirks).
+// seen (Config.Quirks or toolloop.Options.Quirks).
 type Quirk string
 
 const (

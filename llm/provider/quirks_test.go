@@ -96,7 +96,7 @@ func TestQuirks(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := providertest.New(t, providertest.Step{Body: providertest.RawMessageBody(tc.message)}, providertest.Step{Body: providertest.RawMessageBody(tc.message)})
-			on := scriptedProvider(t, s, func(c *ProviderConfig) { c.Quirks = []Quirk{tc.quirk} })
+			on := scriptedProvider(t, s, func(c *Config) { c.Quirks = []Quirk{tc.quirk} })
 			c, err := on.Complete(t.Context(), CompletionRequest{Messages: loopMessages()})
 			require.NoError(t, err)
 			assertMessage(t, tc.want, c.Message)
@@ -139,7 +139,7 @@ func TestQuirksCombined(t *testing.T) {
 	// transforms, in order.
 	body := providertest.RawMessageBody(`{"role":"assistant","function_call":{"name":"search_codex","arguments":{"query":"harbor"}}}`)
 	s := providertest.New(t, providertest.Step{Body: body})
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Quirks = []Quirk{QuirkFunctionCall} })
+	p := scriptedProvider(t, s, func(c *Config) { c.Quirks = []Quirk{QuirkFunctionCall} })
 	c, err := p.Complete(t.Context(), CompletionRequest{Messages: loopMessages(), Quirks: []Quirk{QuirkArgumentsObject}})
 	require.NoError(t, err)
 	assertMessage(t, Message{Role: RoleAssistant, ToolCalls: []ToolCall{{Name: "search_codex", Arguments: `{"query":"harbor"}`}}}, c.Message)

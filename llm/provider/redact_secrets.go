@@ -130,13 +130,13 @@ func (e *redactedError) Error() string { return e.text }
 func (e *redactedError) Unwrap() error { return e.err }
 
 // redactError takes keys and key lookalikes out of err's text. A
-// ProviderError is redacted in place (readableError built it); any other
+// Error is redacted in place (readableError built it); any other
 // error is wrapped when its text had something to hide.
 func redactError(err error, keys ...string) error {
 	if err == nil {
 		return nil
 	}
-	var pe *ProviderError
+	var pe *Error
 	if errors.As(err, &pe) {
 		pe.Code = RedactSecrets(pe.Code, keys...)
 		pe.Message = BoundText(RedactSecrets(pe.Message, keys...), maxErrorTextRunes)

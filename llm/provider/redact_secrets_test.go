@@ -45,14 +45,14 @@ func TestProviderErrorNeverCarriesTheKey(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := providertest.New(t, tt.step)
-			p := scriptedProvider(t, s, func(c *ProviderConfig) { c.APIKey = tt.key; c.Stream = tt.stream })
+			p := scriptedProvider(t, s, func(c *Config) { c.APIKey = tt.key; c.Stream = tt.stream })
 			_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 			require.Error(t, err)
 			text := err.Error()
 			assert.NotContains(t, text, tt.key)
 			assert.NotContains(t, text, tt.key[:keyPieceLen])
 			assert.NotContains(t, text, "****")
-			var pe *ProviderError
+			var pe *Error
 			if errors.As(err, &pe) {
 				assert.NotContains(t, pe.Message+pe.Code, tt.key[:keyPieceLen])
 			}

@@ -15,7 +15,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 )
 
-// This file is the Responses API side of Provider (ProviderConfig.API
+// This file is the Responses API side of Provider (Config.API
 // "responses"). The request is built with the SDK's types; the response is
 // decoded by hand, like a chat completion, so quirks can repair it.
 
@@ -179,7 +179,7 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 				msg = resp.Error.Message
 			}
 		}
-		return nil, &ProviderError{Status: http.StatusOK, Code: code, Message: msg}
+		return nil, &Error{Status: http.StatusOK, Code: code, Message: msg}
 	}
 	msg := Message{Role: RoleAssistant}
 	var text strings.Builder

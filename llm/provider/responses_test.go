@@ -11,9 +11,9 @@ import (
 )
 
 // responsesProvider is a Responses API provider with tools on, pointed at s.
-func responsesProvider(t testing.TB, s *providertest.Server, edit ...func(*ProviderConfig)) *Provider {
+func responsesProvider(t testing.TB, s *providertest.Server, edit ...func(*Config)) *Provider {
 	t.Helper()
-	return scriptedProvider(t, s, append([]func(*ProviderConfig){func(c *ProviderConfig) { c.API = APIResponses }}, edit...)...)
+	return scriptedProvider(t, s, append([]func(*Config){func(c *Config) { c.API = APIResponses }}, edit...)...)
 }
 
 // inputOf decodes the input items of a recorded Responses API request.
@@ -29,16 +29,16 @@ func inputOf(t testing.TB, body map[string]any) []map[string]any {
 }
 
 func TestNewProviderValidatesAPI(t *testing.T) {
-	p, err := NewProvider(ProviderConfig{Model: "m"})
+	p, err := New(Config{Model: "m"})
 	require.NoError(t, err)
 	assert.Equal(t, APIChat, p.API())
-	p, err = NewProvider(ProviderConfig{Model: "m", API: "responses"})
+	p, err = New(Config{Model: "m", API: "responses"})
 	require.NoError(t, err)
 	assert.Equal(t, APIResponses, p.API())
-	_, err = NewProvider(ProviderConfig{Model: "m", API: "completions"})
+	_, err = New(Config{Model: "m", API: "completions"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `unknown API "completions"`)
-	_, err = NewProvider(ProviderConfig{Model: "m", API: APIResponses, Defaults: map[string]any{"instructions": "x"}})
+	_, err = New(Config{Model: "m", API: APIResponses, Defaults: map[string]any{"instructions": "x"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "reserved")
 }
@@ -95,7 +95,7 @@ func TestResponsesRequestShape(t *testing.T) {
 
 func TestResponsesWithoutToolsSendsNoToolFields(t *testing.T) {
 	s := providertest.New(t, providertest.TextStep("ok"))
-	p := responsesProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	p := responsesProvider(t, s, func(c *Config) { c.Tools = false })
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], Tools: providerTestTools()})
 	require.NoError(t, err)
 	body := s.Requests()[0].Decoded(t)
@@ -159,7 +159,7 @@ func TestResponsesErrorsAreReadable(t *testing.T) {
 	_, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2], PreviousResponseID: "resp_x"})
 	require.Error(t, err)
 	assert.Equal(t, "provider returned 400 previous_response_not_found: Previous response with id 'resp_x' not found.", err.Error())
-	var pe *ProviderError
+	var pe *Error
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, http.StatusBadRequest, pe.Status)
 

@@ -16,7 +16,7 @@ import (
 	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
-func streaming(c *ProviderConfig) { c.Stream = true }
+func streaming(c *Config) { c.Stream = true }
 
 func TestStreamedCompletionEqualsPlain(t *testing.T) {
 	text := func(s string) *string { return &s }
@@ -68,7 +68,7 @@ func TestStreamedCompletionEqualsPlain(t *testing.T) {
 
 func TestStreamPeekEqualsSentBody(t *testing.T) {
 	s := providertest.New(t, providertest.TextStep("ok"))
-	p := scriptedProvider(t, s, streaming, func(c *ProviderConfig) {
+	p := scriptedProvider(t, s, streaming, func(c *Config) {
 		c.Defaults = map[string]any{"temperature": 0.3}
 	})
 	// stream_options is the client's own, as stream is.
@@ -117,7 +117,7 @@ func TestStreamErrorEventIsAnError(t *testing.T) {
 		fmt.Fprint(w, "data: {\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}\n\n")
 	}))
 	t.Cleanup(srv.Close)
-	p, err := NewProvider(ProviderConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "k", Retries: -1, Stream: true})
+	p, err := New(Config{BaseURL: srv.URL + "/v1", Model: "m", APIKey: "k", Retries: -1, Stream: true})
 	require.NoError(t, err)
 	_, err = p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()[:2]})
 	require.Error(t, err)

@@ -15,7 +15,7 @@ import (
 // the model is asked to answer with what it has.
 const DefaultMaxRounds = 4
 
-// Stopped values of a LoopResult.
+// Stopped values of a Result.
 const (
 	// StoppedMaxRounds: the model still wanted tools after MaxRounds and
 	// was made to answer without them.
@@ -25,7 +25,7 @@ const (
 	StoppedToolFailures = "tool_failures"
 )
 
-// Tool use modes (LoopOptions.ToolUseMode).
+// Tool use modes (Options.ToolUseMode).
 const (
 	// ToolUseEnforced: when tools are offered, an answer given before any
 	// tool call is sent back once with a request to consult the tools
@@ -38,7 +38,7 @@ const (
 	ToolUseDisabled = "disabled"
 )
 
-// How well a model calls tools (LoopOptions.ToolCalling); it picks the
+// How well a model calls tools (Options.ToolCalling); it picks the
 // default tool use mode.
 const (
 	ToolCallingReliable   = "reliable"    // enforced
@@ -46,7 +46,7 @@ const (
 	ToolCallingNone       = "none"        // disabled
 )
 
-// Tool failure policies (LoopOptions.ToolFailurePolicy).
+// Tool failure policies (Options.ToolFailurePolicy).
 const (
 	// ToolFailureContinue: failed calls go back to the model as error
 	// envelopes and the loop goes on.
@@ -59,7 +59,7 @@ const (
 // DefaultMaxToolFailures is MaxToolFailures when left zero.
 const DefaultMaxToolFailures = 3
 
-// Warnings of a LoopResult.
+// Warnings of a Result.
 const (
 	WarningNoToolUse = "answered without consulting the book"
 )
@@ -81,8 +81,8 @@ const answerCutNote = "\n\n[quire cut this answer at %d KB: the model wrote more
 // ErrNoAnswer is returned when the model gives an empty answer twice.
 var ErrNoAnswer = errors.New("the model returned no answer")
 
-// LoopOptions tune one tool loop.
-type LoopOptions struct {
+// Options tune one tool loop.
+type Options struct {
 	// MaxRounds bounds the rounds of tool calls; zero means 4.
 	MaxRounds int
 	// ToolChoice is sent with the tools: "" or "auto", "none", "required".
@@ -115,7 +115,7 @@ type LoopOptions struct {
 
 	// PreviousResponseID continues a stored conversation (Responses API
 	// providers only; ignored with a chat provider): the messages passed
-	// to RunLoop are then only the new ones (system messages and what
+	// to Run are then only the new ones (system messages and what
 	// follows the previous response), see
 	// CompletionRequest.PreviousResponseID.
 	PreviousResponseID string
@@ -163,8 +163,8 @@ type TraceRow struct {
 	Warning string
 }
 
-// LoopResult is a finished turn.
-type LoopResult struct {
+// Result is a finished turn.
+type Result struct {
 	Answer string
 	// Messages is the whole exchange: the messages passed in, then every
 	// assistant, tool and steering message.
@@ -180,14 +180,14 @@ type LoopResult struct {
 	// WarningNoToolUse; nil when there are none.
 	Warnings []string
 	// ResponseID is the id of the last response (Responses API only), to
-	// continue the conversation from (LoopOptions.PreviousResponseID).
+	// continue the conversation from (Options.PreviousResponseID).
 	ResponseID string
 	// ServiceTier is the tier the provider says it served the last
 	// request on (after any flex fallback); empty when it does not say.
 	ServiceTier string
 }
 
-// RunLoop runs one advisor turn: it sends messages and the registry's
+// Run runs one advisor turn: it sends messages and the registry's
 // tools, runs the tools the model asks for one at a time in the order
 // given, sends the results back and repeats until the model answers.
 //
@@ -197,7 +197,7 @@ type LoopResult struct {
 // exchange. When a response comes without an id, or the loop had to rename
 // a tool call id (the stored response would not know the new one), the
 // rest of the turn resends the turn's messages instead.
-func RunLoop(ctx context.Context, p *provider.Provider, reg *Registry, messages []provider.Message, opt LoopOptions) (*LoopResult, error) {
+func Run(ctx context.Context, p *provider.Provider, reg *Registry, messages []provider.Message, opt Options) (*Result, error) {
 	if p == nil {
 		return nil, errors.New("tool loop: no provider")
 	}
@@ -241,7 +241,7 @@ func RunLoop(ctx context.Context, p *provider.Provider, reg *Registry, messages 
 		p:     p,
 		disp:  NewDispatcher(reg, opt.Limits),
 		opt:   opt,
-		res:   &LoopResult{Messages: slices.Clone(messages)},
+		res:   &Result{Messages: slices.Clone(messages)},
 		tools: nil,
 	}
 	if p.API() == provider.APIResponses {
@@ -257,8 +257,8 @@ func RunLoop(ctx context.Context, p *provider.Provider, reg *Registry, messages 
 type loop struct {
 	p     *provider.Provider
 	disp  *Dispatcher
-	opt   LoopOptions
-	res   *LoopResult
+	opt   Options
+	res   *Result
 	tools []provider.Tool
 
 	// chain is true while rounds are chained by previous_response_id
@@ -303,7 +303,7 @@ func (l *loop) request(tools []provider.Tool, choice string) provider.Completion
 	return req
 }
 
-func (l *loop) run(ctx context.Context) (*LoopResult, error) {
+func (l *loop) run(ctx context.Context) (*Result, error) {
 	choice := l.opt.ToolChoice
 	// enforce is true until the model has been steered once towards the
 	// tools (enforced mode only, and only when there are tools to use).
@@ -436,7 +436,7 @@ func (l *loop) warn(w string) {
 
 // finish sends the last request of a turn and takes its text, whatever
 // tool calls come with it.
-func (l *loop) finish(ctx context.Context, tools []provider.Tool, choice string) (*LoopResult, error) {
+func (l *loop) finish(ctx context.Context, tools []provider.Tool, choice string) (*Result, error) {
 	c, err := l.complete(ctx, tools, choice)
 	if err != nil {
 		return nil, err
@@ -446,7 +446,7 @@ func (l *loop) finish(ctx context.Context, tools []provider.Tool, choice string)
 }
 
 // answer records a text reply; an empty one is retried once without tools.
-func (l *loop) answer(ctx context.Context, c *provider.Completion) (*LoopResult, error) {
+func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, error) {
 	if strings.TrimSpace(c.Message.Content) == "" {
 		l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: emptyAnswerPrompt})
 		retry, err := l.complete(ctx, nil, "")

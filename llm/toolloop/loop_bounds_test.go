@@ -21,7 +21,7 @@ func evalProvider(t *testing.T, stream bool, steps ...evalserver.Step) (*provide
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
 	s.Load(steps)
-	p, err := provider.NewProvider(provider.ProviderConfig{BaseURL: s.BaseURL(), Model: "scripted", Tools: true, Retries: -1, Stream: stream})
+	p, err := provider.New(provider.Config{BaseURL: s.BaseURL(), Model: "scripted", Tools: true, Retries: -1, Stream: stream})
 	require.NoError(t, err)
 	return p, s
 }
@@ -32,7 +32,7 @@ func TestCutStreamIsAnError(t *testing.T) {
 	answer := "Mara's eyes are green in the codex, and in chapter five they are"
 	p, _ := evalProvider(t, true, evalserver.Step{Body: evalserver.Body(map[string]any{"role": "assistant", "content": answer}, ""), Cut: true})
 	var streamed strings.Builder
-	res, err := RunLoop(t.Context(), p, newLoopTools(t).reg, loopMessages(), LoopOptions{
+	res, err := Run(t.Context(), p, newLoopTools(t).reg, loopMessages(), Options{
 		OnDelta: func(_ int, text string) { streamed.WriteString(text) }})
 	require.Error(t, err)
 	assert.Nil(t, res)
@@ -74,7 +74,7 @@ func TestToolCallsPerRoundAreCapped(t *testing.T) {
 			}
 			p, s := evalProvider(t, false, evalserver.Calls(calls...), evalserver.Text("Done."))
 			tools := newLoopTools(t)
-			res, err := RunLoop(t.Context(), p, tools.reg, loopMessages(), LoopOptions{Limits: tt.lim})
+			res, err := Run(t.Context(), p, tools.reg, loopMessages(), Options{Limits: tt.lim})
 			require.NoError(t, err)
 			assert.Len(t, tools.Ran(), tt.want)
 			require.Len(t, res.Trace, 100, "every call is traced")
@@ -128,7 +128,7 @@ func TestAnswerSizeIsCapped(t *testing.T) {
 		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
 			p, _ := evalProvider(t, stream, evalserver.Text(strings.Repeat("salt ", tt.size/5)))
 			var streamed int
-			res, err := RunLoop(t.Context(), p, nil, loopMessages(), LoopOptions{Limits: Limits{MaxAnswerBytes: 64 << 10},
+			res, err := Run(t.Context(), p, nil, loopMessages(), Options{Limits: Limits{MaxAnswerBytes: 64 << 10},
 				OnDelta: func(_ int, text string) { streamed += len(text) }})
 			require.NoError(t, err)
 			assert.Less(t, len(res.Answer), 65<<10)

@@ -32,21 +32,21 @@ func TestResolveToolUseMode(t *testing.T) {
 func TestLoopModeValidation(t *testing.T) {
 	tests := []struct {
 		name string
-		opt  LoopOptions
+		opt  Options
 		want string
 	}{
-		{"mode", LoopOptions{ToolUseMode: "strict"}, `tool loop: tool use mode "strict": want enforced, relaxed or disabled`},
-		{"calling", LoopOptions{ToolCalling: "good"}, `tool loop: tool calling "good": want reliable, best_effort or none`},
-		{"calling with mode", LoopOptions{ToolUseMode: ToolUseRelaxed, ToolCalling: "good"}, `tool calling "good"`},
-		{"policy", LoopOptions{ToolFailurePolicy: "fatal"}, `tool loop: tool failure policy "fatal": want continue or stop_after_n`},
-		{"max failures", LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: -1}, `max tool failures -1`},
-		{"enforced with none", LoopOptions{ToolUseMode: ToolUseEnforced, ToolChoice: provider.ToolChoiceNone}, `tool use mode enforced cannot go with tool choice none`},
-		{"reliable with none", LoopOptions{ToolCalling: ToolCallingReliable, ToolChoice: provider.ToolChoiceNone}, `tool use mode enforced cannot go with tool choice none`},
+		{"mode", Options{ToolUseMode: "strict"}, `tool loop: tool use mode "strict": want enforced, relaxed or disabled`},
+		{"calling", Options{ToolCalling: "good"}, `tool loop: tool calling "good": want reliable, best_effort or none`},
+		{"calling with mode", Options{ToolUseMode: ToolUseRelaxed, ToolCalling: "good"}, `tool calling "good"`},
+		{"policy", Options{ToolFailurePolicy: "fatal"}, `tool loop: tool failure policy "fatal": want continue or stop_after_n`},
+		{"max failures", Options{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: -1}, `max tool failures -1`},
+		{"enforced with none", Options{ToolUseMode: ToolUseEnforced, ToolChoice: provider.ToolChoiceNone}, `tool use mode enforced cannot go with tool choice none`},
+		{"reliable with none", Options{ToolCalling: ToolCallingReliable, ToolChoice: provider.ToolChoiceNone}, `tool use mode enforced cannot go with tool choice none`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := providertest.New(t)
-			_, err := RunLoop(t.Context(), scriptedProvider(t, s), newLoopTools(t).reg, loopMessages(), tt.opt)
+			_, err := Run(t.Context(), scriptedProvider(t, s), newLoopTools(t).reg, loopMessages(), tt.opt)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 			assert.Empty(t, s.Requests(), "nothing is sent")
@@ -55,14 +55,14 @@ func TestLoopModeValidation(t *testing.T) {
 }
 
 func TestLoopEnforcedSteersOnce(t *testing.T) {
-	for _, opt := range []LoopOptions{{ToolUseMode: ToolUseEnforced}, {ToolCalling: ToolCallingReliable}} {
+	for _, opt := range []Options{{ToolUseMode: ToolUseEnforced}, {ToolCalling: ToolCallingReliable}} {
 		lt := newLoopTools(t)
 		s := providertest.New(t,
 			providertest.TextStep("Mara is older, I think."),
 			providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara"}`}),
 			providertest.TextStep("Mara is older: born 1870."),
 		)
-		res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
+		res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
 		require.NoError(t, err)
 		assert.Equal(t, "Mara is older: born 1870.", res.Answer)
 		assert.Empty(t, res.Warnings)
@@ -89,7 +89,7 @@ func TestLoopEnforcedSteersOnce(t *testing.T) {
 func TestLoopEnforcedAcceptsSecondAnswerWithWarning(t *testing.T) {
 	lt := newLoopTools(t)
 	s := providertest.New(t, providertest.TextStep("First."), providertest.TextStep("Second."))
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolCalling: ToolCallingReliable})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{ToolCalling: ToolCallingReliable})
 	require.NoError(t, err)
 	assert.Equal(t, "Second.", res.Answer)
 	assert.Equal(t, []string{WarningNoToolUse}, res.Warnings)
@@ -103,7 +103,7 @@ func TestLoopEnforcedEmptyFirstReply(t *testing.T) {
 	// that never used the tools is still flagged.
 	lt := newLoopTools(t)
 	s := providertest.New(t, providertest.TextStep(""), providertest.TextStep("Answer."))
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
 	assert.Equal(t, "Answer.", res.Answer)
 	assert.Equal(t, []string{WarningNoToolUse}, res.Warnings)
@@ -117,7 +117,7 @@ func TestLoopEnforcedToolsFirst(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"harbor"}`}),
 		providertest.TextStep("Done."),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
 	assert.Equal(t, "Done.", res.Answer)
 	assert.Nil(t, res.Warnings)
@@ -128,15 +128,15 @@ func TestLoopEnforcedWithoutTools(t *testing.T) {
 	// No tools to use (inline provider, empty registry): nothing to enforce.
 	lt := newLoopTools(t)
 	s := providertest.New(t, providertest.TextStep("inline"))
-	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) { c.Tools = false })
-	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
+	p := scriptedProvider(t, s, func(c *provider.Config) { c.Tools = false })
+	res, err := Run(t.Context(), p, lt.reg, loopMessages(), Options{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
 	assert.Equal(t, "inline", res.Answer)
 	assert.Nil(t, res.Warnings)
 	assert.Len(t, s.Requests(), 1)
 
 	s = providertest.New(t, providertest.TextStep("no tools"))
-	res, err = RunLoop(t.Context(), scriptedProvider(t, s), lt.reg.Only(nil, []string{"get_character_context", "search_codex"}), loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
+	res, err = Run(t.Context(), scriptedProvider(t, s), lt.reg.Only(nil, []string{"get_character_context", "search_codex"}), loopMessages(), Options{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
 	assert.Equal(t, "no tools", res.Answer)
 	assert.Nil(t, res.Warnings)
@@ -144,7 +144,7 @@ func TestLoopEnforcedWithoutTools(t *testing.T) {
 }
 
 func TestLoopRelaxedAcceptsFirstAnswer(t *testing.T) {
-	for _, opt := range []LoopOptions{
+	for _, opt := range []Options{
 		{},
 		{ToolUseMode: ToolUseRelaxed},
 		{ToolCalling: ToolCallingBestEffort},
@@ -152,7 +152,7 @@ func TestLoopRelaxedAcceptsFirstAnswer(t *testing.T) {
 	} {
 		lt := newLoopTools(t)
 		s := providertest.New(t, providertest.TextStep("Straight away."))
-		res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
+		res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
 		require.NoError(t, err, "%+v", opt)
 		assert.Equal(t, "Straight away.", res.Answer)
 		assert.Nil(t, res.Warnings)
@@ -164,14 +164,14 @@ func TestLoopRelaxedAcceptsFirstAnswer(t *testing.T) {
 }
 
 func TestLoopDisabledSendsNoTools(t *testing.T) {
-	for _, opt := range []LoopOptions{
+	for _, opt := range []Options{
 		{ToolUseMode: ToolUseDisabled},
 		{ToolCalling: ToolCallingNone},
 		{ToolUseMode: ToolUseDisabled, ToolChoice: provider.ToolChoiceRequired, ToolCalling: ToolCallingReliable},
 	} {
 		lt := newLoopTools(t)
 		s := providertest.New(t, providertest.TextStep("From memory."))
-		res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
+		res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), opt)
 		require.NoError(t, err, "%+v", opt)
 		assert.Equal(t, "From memory.", res.Answer)
 		assert.Nil(t, res.Warnings)
@@ -197,8 +197,8 @@ func TestLoopStopAfterNFailures(t *testing.T) {
 			Calls:   []providertest.Call{{ID: "c5", Name: "search_codex", Args: `{"query":"again"}`}},
 		}},
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
-		LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 2})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
+		Options{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 2})
 	require.NoError(t, err)
 	assert.Equal(t, StoppedToolFailures, res.Stopped)
 	assert.Equal(t, "I could not check the harbor.", res.Answer)
@@ -245,8 +245,8 @@ func TestLoopStopAfterNDefault(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c4", Name: "get_map", Args: `{}`}),
 		providertest.TextStep("Partial answer."),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
-		LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxRounds: 10})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
+		Options{ToolFailurePolicy: ToolFailureStopAfterN, MaxRounds: 10})
 	require.NoError(t, err)
 	assert.Equal(t, StoppedToolFailures, res.Stopped, "successes do not count")
 	assert.Equal(t, "Partial answer.", res.Answer)
@@ -261,8 +261,8 @@ func TestLoopStopAfterNUnderLimit(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c2", Name: "search_codex", Args: `{"query":"ok"}`}),
 		providertest.TextStep("Fine."),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
-		LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 2})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
+		Options{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 2})
 	require.NoError(t, err)
 	assert.Empty(t, res.Stopped)
 	assert.Nil(t, res.Warnings)
@@ -278,8 +278,8 @@ func TestLoopContinuePolicyKeepsGoing(t *testing.T) {
 		}
 		steps = append(steps, providertest.TextStep("Gave up on the map."))
 		s := providertest.New(t, steps...)
-		res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
-			LoopOptions{ToolFailurePolicy: policy, MaxToolFailures: 1, MaxRounds: 5})
+		res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(),
+			Options{ToolFailurePolicy: policy, MaxToolFailures: 1, MaxRounds: 5})
 		require.NoError(t, err)
 		assert.Equal(t, StoppedMaxRounds, res.Stopped, "policy %q", policy)
 		assert.Len(t, res.Trace, 5)
@@ -295,7 +295,7 @@ func TestLoopEnforcedThenStopAfterN(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_map", Args: `{}`}),
 		providertest.TextStep("Could not look it up."),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{
 		ToolCalling: ToolCallingReliable, ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 1,
 	})
 	require.NoError(t, err)

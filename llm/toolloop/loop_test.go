@@ -90,7 +90,7 @@ func TestLoopHappyPath(t *testing.T) {
 	)
 	p := scriptedProvider(t, s)
 	var seen []TraceRow
-	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{OnTrace: func(r TraceRow) { seen = append(seen, r) }})
+	res, err := Run(t.Context(), p, lt.reg, loopMessages(), Options{OnTrace: func(r TraceRow) { seen = append(seen, r) }})
 	require.NoError(t, err)
 
 	assert.Equal(t, "Mara is older.", res.Answer)
@@ -144,7 +144,7 @@ func TestLoopRunsToolsInOrder(t *testing.T) {
 		),
 		providertest.TextStep("done"),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		`search_codex {"query":"harbor"}`,
@@ -176,7 +176,7 @@ func TestLoopMaxRounds(t *testing.T) {
 			Calls:   []providertest.Call{{ID: "r3", Name: "search_codex", Args: `{"query":"c"}`}},
 		}},
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{MaxRounds: 2})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{MaxRounds: 2})
 	require.NoError(t, err)
 	assert.Equal(t, StoppedMaxRounds, res.Stopped)
 	assert.Equal(t, "Here is what I found.", res.Answer)
@@ -202,7 +202,7 @@ func TestLoopDefaultMaxRounds(t *testing.T) {
 	}
 	steps = append(steps, providertest.TextStep("enough"))
 	s := providertest.New(t, steps...)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, StoppedMaxRounds, res.Stopped)
 	assert.Len(t, lt.Ran(), DefaultMaxRounds)
@@ -216,7 +216,7 @@ func TestLoopEmptyFinalRetry(t *testing.T) {
 		providertest.TextStep("  \n"),
 		providertest.TextStep("The answer."),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "The answer.", res.Answer)
 	assert.Equal(t, 3, res.Rounds)
@@ -232,7 +232,7 @@ func TestLoopEmptyFinalRetry(t *testing.T) {
 func TestLoopNoAnswer(t *testing.T) {
 	lt := newLoopTools(t)
 	s := providertest.New(t, providertest.TextStep(""), providertest.Step{Reply: &providertest.Reply{}})
-	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
+	_, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{})
 	require.ErrorIs(t, err, ErrNoAnswer)
 	assert.Equal(t, "the model returned no answer", err.Error())
 	assert.Len(t, s.Requests(), 2)
@@ -248,7 +248,7 @@ func TestLoopDuplicateToolCallIDs(t *testing.T) {
 		),
 		providertest.TextStep("ok"),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{})
 	require.NoError(t, err)
 	require.Len(t, res.Trace, 3)
 	assert.Empty(t, res.Trace[0].Warning)
@@ -287,7 +287,7 @@ func TestLoopRecoversFromToolErrors(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c4", Name: "get_character_context", Args: `{"name":"Mara"}`}),
 		providertest.TextStep("Recovered."),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), narrow, loopMessages(), LoopOptions{})
+	res, err := Run(t.Context(), scriptedProvider(t, s), narrow, loopMessages(), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "Recovered.", res.Answer)
 	assert.Equal(t, []string{`get_character_context {"name":"Mara"}`}, lt.Ran())
@@ -319,22 +319,22 @@ func TestLoopToolChoiceRequiredFirstRoundOnly(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}),
 		providertest.TextStep("ok"),
 	)
-	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolChoice: "required"})
+	_, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{ToolChoice: "required"})
 	require.NoError(t, err)
 	assert.Equal(t, "required", s.Requests()[0].Decoded(t)["tool_choice"])
 	assert.Equal(t, "auto", s.Requests()[1].Decoded(t)["tool_choice"])
 
-	_, err = RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{ToolChoice: "always"})
+	_, err = Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{ToolChoice: "always"})
 	assert.ErrorContains(t, err, `tool choice "always"`)
-	_, err = RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{Quirks: []provider.Quirk{"nope"}})
+	_, err = Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{Quirks: []provider.Quirk{"nope"}})
 	assert.ErrorContains(t, err, `unknown quirk "nope"`)
 }
 
 func TestLoopInlineMode(t *testing.T) {
 	lt := newLoopTools(t)
 	s := providertest.New(t, providertest.TextStep("inline answer"))
-	p := scriptedProvider(t, s, func(c *provider.ProviderConfig) { c.Tools = false })
-	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{})
+	p := scriptedProvider(t, s, func(c *provider.Config) { c.Tools = false })
+	res, err := Run(t.Context(), p, lt.reg, loopMessages(), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "inline answer", res.Answer)
 	assert.NotContains(t, s.Requests()[0].Decoded(t), "tools")
@@ -346,8 +346,8 @@ func TestLoopProviderError(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}),
 		providertest.ErrorStep(http.StatusInternalServerError, "server_error", "boom", nil),
 	)
-	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
-	var pe *provider.ProviderError
+	_, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{})
+	var pe *provider.Error
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "provider returned 500 server_error: boom", err.Error())
 }
@@ -369,7 +369,7 @@ func TestLoopCancelledBetweenTools(t *testing.T) {
 		providertest.Call{ID: "c1", Name: "search_codex", Args: `{}`},
 		providertest.Call{ID: "c2", Name: "search_codex", Args: `{}`},
 	))
-	_, err = RunLoop(ctx, scriptedProvider(t, s), reg, loopMessages(), LoopOptions{})
+	_, err = Run(ctx, scriptedProvider(t, s), reg, loopMessages(), Options{})
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, context.Canceled))
 	assert.Equal(t, 1, ran)
@@ -380,7 +380,7 @@ func TestLoopDoesNotModifyInput(t *testing.T) {
 	in := loopMessages()
 	in = in[:2:2]
 	s := providertest.New(t, providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"a"}`}), providertest.TextStep("ok"))
-	_, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, in, LoopOptions{})
+	_, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, in, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, loopMessages(), in)
 }
@@ -396,7 +396,7 @@ func BenchmarkLoopOverhead(b *testing.B) {
 	msgs := loopMessages()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := RunLoop(context.Background(), p, lt.reg, msgs, LoopOptions{}); err != nil {
+		if _, err := Run(context.Background(), p, lt.reg, msgs, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

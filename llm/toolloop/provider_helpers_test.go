@@ -10,13 +10,13 @@ import (
 )
 
 // scriptedProvider is a provider with tools on, pointed at s.
-func scriptedProvider(t testing.TB, s *providertest.Server, edit ...func(*provider.ProviderConfig)) *provider.Provider {
+func scriptedProvider(t testing.TB, s *providertest.Server, edit ...func(*provider.Config)) *provider.Provider {
 	t.Helper()
-	cfg := provider.ProviderConfig{BaseURL: s.BaseURL(), Model: "test-model", APIKey: "sk-test", Tools: true, Retries: -1}
+	cfg := provider.Config{BaseURL: s.BaseURL(), Model: "test-model", APIKey: "sk-test", Tools: true, Retries: -1}
 	for _, e := range edit {
 		e(&cfg)
 	}
-	p, err := provider.NewProvider(cfg)
+	p, err := provider.New(cfg)
 	if err != nil {
 		t.Fatalf("NewProvider: %v", err)
 	}
@@ -24,9 +24,9 @@ func scriptedProvider(t testing.TB, s *providertest.Server, edit ...func(*provid
 }
 
 // responsesProvider is a Responses API provider with tools on, pointed at s.
-func responsesProvider(t testing.TB, s *providertest.Server, edit ...func(*provider.ProviderConfig)) *provider.Provider {
+func responsesProvider(t testing.TB, s *providertest.Server, edit ...func(*provider.Config)) *provider.Provider {
 	t.Helper()
-	return scriptedProvider(t, s, append([]func(*provider.ProviderConfig){func(c *provider.ProviderConfig) { c.API = provider.APIResponses }}, edit...)...)
+	return scriptedProvider(t, s, append([]func(*provider.Config){func(c *provider.Config) { c.API = provider.APIResponses }}, edit...)...)
 }
 
 // inputOf decodes the input items of a recorded Responses API request.

@@ -16,7 +16,7 @@ func TestQuirksInLoop(t *testing.T) {
 		providertest.Step{Body: providertest.RawMessageBody(`{"role":"assistant","content":"<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara\"}}</tool_call>"}`)},
 		providertest.TextStep("Mara is older."),
 	)
-	res, err := RunLoop(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), LoopOptions{Quirks: []provider.Quirk{provider.QuirkContentToolCallTags}})
+	res, err := Run(t.Context(), scriptedProvider(t, s), lt.reg, loopMessages(), Options{Quirks: []provider.Quirk{provider.QuirkContentToolCallTags}})
 	require.NoError(t, err)
 	assert.Equal(t, "Mara is older.", res.Answer)
 	assert.Equal(t, []string{`get_character_context {"name":"Mara"}`}, lt.Ran())

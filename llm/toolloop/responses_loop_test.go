@@ -19,7 +19,7 @@ func TestResponsesLoopChainsRounds(t *testing.T) {
 		providertest.TextStep("Mara is older."),
 	)
 	p := responsesProvider(t, s)
-	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{})
+	res, err := Run(t.Context(), p, lt.reg, loopMessages(), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "Mara is older.", res.Answer)
 	assert.Equal(t, "resp_2", res.ResponseID)
@@ -56,7 +56,7 @@ func TestResponsesLoopSteeringIsChained(t *testing.T) {
 		providertest.TextStep("Mara is older."),
 	)
 	p := responsesProvider(t, s)
-	res, err := RunLoop(t.Context(), p, lt.reg, loopMessages(), LoopOptions{ToolUseMode: ToolUseEnforced})
+	res, err := Run(t.Context(), p, lt.reg, loopMessages(), Options{ToolUseMode: ToolUseEnforced})
 	require.NoError(t, err)
 	assert.Equal(t, "Mara is older.", res.Answer)
 	reqs := s.Requests()
@@ -80,7 +80,7 @@ func TestResponsesLoopWithoutIDResendsTheTurn(t *testing.T) {
 		providertest.Step{Reply: &providertest.Reply{Calls: []providertest.Call{{ID: "call_a", Name: "get_character_context", Args: `{"name":"Mara"}`}}, ResponseID: "-"}},
 		providertest.TextStep("Mara is older."),
 	)
-	res, err := RunLoop(t.Context(), responsesProvider(t, s), lt.reg, loopMessages(), LoopOptions{})
+	res, err := Run(t.Context(), responsesProvider(t, s), lt.reg, loopMessages(), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "resp_2", res.ResponseID)
 	second := s.Requests()[1].Decoded(t)
