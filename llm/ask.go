@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -21,9 +24,9 @@ type AskInput struct {
 	Settings  Settings
 	PersonaID string
 	Message   string
-	History   []Message
-	Provider  *Provider
-	Loop      LoopOptions
+	History   []provider.Message
+	Provider  *provider.Provider
+	Loop      toolloop.Options
 	// PreviousResponseID continues a conversation stored by a Responses
 	// API provider (an earlier AskResult.ResponseID). History is then not
 	// resent: the request holds the system prompt (as instructions), the
@@ -32,14 +35,14 @@ type AskInput struct {
 	PreviousResponseID string
 	// MCP holds the MCP servers whose tools a persona's scope may name
 	// (tools.mcp); they connect when a turn first needs them.
-	MCP *MCPClients
+	MCP *mcp.Clients
 }
 
 // AskResult is the answer of a turn and how it was reached.
 type AskResult struct {
 	Persona Persona
 	Answer  string
-	Trace   []TraceRow
+	Trace   []toolloop.TraceRow
 	// Proposals are those the model made during this turn, for review.
 	Proposals []proposal.Proposal
 	Rounds    int
@@ -50,9 +53,9 @@ type AskResult struct {
 	// ServiceTier is the tier the provider served the turn on, when it
 	// says (the flex/default routing status).
 	ServiceTier string
-	Usage       Usage
+	Usage       provider.Usage
 	// Messages is the whole exchange, for the next turn's history.
-	Messages []Message
+	Messages []provider.Message
 	// Evidence is what the model looked up this turn: tools, arguments,
 	// the files read and their hashes; never prose (see Lookup).
 	Evidence []Lookup
@@ -65,8 +68,8 @@ type AskResult struct {
 // persona may use.
 type prepared struct {
 	persona  Persona
-	messages []Message
-	registry *Registry
+	messages []provider.Message
+	registry *toolloop.Registry
 }
 
 // prepare builds the request of a turn. With a provider that calls tools,
@@ -95,7 +98,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		if inline := inlineContext(in.Book); inline != "" {
 			// The writer's message stays last; the context goes before it.
 			last := messages[len(messages)-1]
-			messages = append(messages[:len(messages)-1], Message{Role: RoleUser, Content: inline}, last)
+			messages = append(messages[:len(messages)-1], provider.Message{Role: provider.RoleUser, Content: inline}, last)
 		}
 		return &prepared{persona: persona, messages: messages}, nil
 	}
@@ -116,7 +119,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		}
 		tools = append(tools, served...)
 	}
-	all, err := NewRegistry(tools...)
+	all, err := toolloop.NewRegistry(tools...)
 	if err != nil {
 		return nil, fmt.Errorf("ask: %w", err)
 	}
@@ -124,7 +127,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 	if in.MCP != nil {
 		for _, server := range in.MCP.Servers() {
 			if !slices.Contains(persona.Scope.MCP, server) {
-				reg.HidePrefix(MCPToolPrefix + server + "__")
+				reg.HidePrefix(mcp.ToolPrefix + server + "__")
 			}
 		}
 	}
@@ -137,7 +140,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 // continues reports whether the turn continues a stored Responses API
 // conversation.
 func continues(in AskInput) bool {
-	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.API() == APIResponses
+	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.API() == provider.APIResponses
 }
 
 // inlineContext is the selection, or else the open document, as text for
@@ -190,26 +193,26 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	}
 	reg := p.registry
 	if reg == nil {
-		reg, _ = NewRegistry()
+		reg, _ = toolloop.NewRegistry()
 	}
 	loopOpt := in.Loop
 	if loopOpt.MaxRounds <= 0 {
 		loopOpt.MaxRounds = in.Settings.Rounds
 	}
-	if loopOpt.Limits == (Limits{}) {
+	if loopOpt.Limits == (toolloop.Limits{}) {
 		loopOpt.Limits = in.Settings.Limits
 	}
 	if continues(in) {
 		loopOpt.PreviousResponseID = in.PreviousResponseID
 	}
 	onTrace := loopOpt.OnTrace
-	loopOpt.OnTrace = func(row TraceRow) {
+	loopOpt.OnTrace = func(row toolloop.TraceRow) {
 		evidence.traced(row)
 		if onTrace != nil {
 			onTrace(row)
 		}
 	}
-	res, err := RunLoop(ctx, in.Provider, reg, p.messages, loopOpt)
+	res, err := toolloop.Run(ctx, in.Provider, reg, p.messages, loopOpt)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +240,7 @@ func Peek(ctx context.Context, in AskInput) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := CompletionRequest{Messages: p.messages, ToolChoice: in.Loop.ToolChoice}
+	req := provider.CompletionRequest{Messages: p.messages, ToolChoice: in.Loop.ToolChoice}
 	if continues(in) {
 		req.PreviousResponseID = in.PreviousResponseID
 	}

@@ -9,6 +9,9 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/providertest"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -51,18 +54,18 @@ func BenchmarkAskOverhead(b *testing.B) {
 	answer := strings.Repeat("The tide ledger says the Marigold went down at slack water. ", 20)
 	for _, stream := range []bool{false, true} {
 		b.Run(map[bool]string{false: "plain", true: "stream"}[stream], func(b *testing.B) {
-			s := newScripted(b,
-				callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"` + name + `"}`}),
-				textStep(answer),
+			s := providertest.New(b,
+				providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"` + name + `"}`}),
+				providertest.TextStep(answer),
 			)
 			s.Repeat()
 			tt := &timedTransport{base: http.DefaultTransport}
-			p := scriptedProvider(b, s, func(c *ProviderConfig) {
+			p := scriptedProvider(b, s, func(c *provider.Config) {
 				c.HTTPClient = &http.Client{Transport: tt}
 				c.Stream = stream
 			})
 			in := AskInput{Book: book, PersonaID: "continuity-editor", Message: "Who is " + name + "?", Provider: p,
-				Loop: LoopOptions{OnDelta: func(int, string) {}}}
+				Loop: toolloop.Options{OnDelta: func(int, string) {}}}
 			rounds := 0
 			start := time.Now()
 			for b.Loop() {

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // requestTools lists the tool names a recorded request sent.
@@ -26,9 +28,9 @@ func requestTools(t *testing.T, body map[string]any) []string {
 
 func TestAskReadsTheBookThroughTools(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
-		textStep("Anne Marsh stands still with the tide: the stillness is the point."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
+		providertest.TextStep("Anne Marsh stands still with the tide: the stillness is the point."),
 	)
 	in := AskInput{Book: b, PersonaID: "continuity-editor", Message: "Is chapter 2 consistent?", Provider: scriptedProvider(t, s)}
 	peek, err := Peek(context.Background(), in)
@@ -45,7 +47,7 @@ func TestAskReadsTheBookThroughTools(t *testing.T) {
 	reqs := s.Requests()
 	require.Len(t, reqs, 2)
 	assert.JSONEq(t, string(peek), string(reqs[0].Body), "peek is exactly what the first request sends")
-	first := reqs[0].decoded(t)
+	first := reqs[0].Decoded(t)
 	assert.Equal(t, false, first["parallel_tool_calls"])
 	assert.Contains(t, requestTools(t, first), "search_codex")
 	assert.Contains(t, requestTools(t, first), "propose_codex_update")
@@ -58,7 +60,7 @@ func TestAskReadsTheBookThroughTools(t *testing.T) {
 	raw, err := json.Marshal(msgs)
 	require.NoError(t, err)
 	assert.NotContains(t, string(raw), "The tide stood still", "the first request carries no prose")
-	second := reqs[1].decoded(t)
+	second := reqs[1].Decoded(t)
 	toolMsg := second["messages"].([]any)[len(second["messages"].([]any))-1].(map[string]any)
 	assert.Equal(t, "tool", toolMsg["role"])
 	assert.Contains(t, toolMsg["content"], "The tide stood still", "prose arrives only through the tool")
@@ -66,19 +68,19 @@ func TestAskReadsTheBookThroughTools(t *testing.T) {
 
 func TestAskFirstTimeReaderIsBlindToCanon(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t, textStep("I was hooked."))
+	s := providertest.New(t, providertest.TextStep("I was hooked."))
 	_, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "first-time-reader", Message: "How does it read?", Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"get_manuscript_context"}, requestTools(t, s.Requests()[0].decoded(t)))
+	assert.Equal(t, []string{"get_manuscript_context"}, requestTools(t, s.Requests()[0].Decoded(t)))
 }
 
 func TestAskInlineWithoutTools(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t, textStep("Fine."))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	s := providertest.New(t, providertest.TextStep("Fine."))
+	p := scriptedProvider(t, s, func(c *provider.Config) { c.Tools = false })
 	_, err := Ask(context.Background(), AskInput{Book: b, Message: "Thoughts?", Provider: p})
 	require.NoError(t, err)
-	body := s.Requests()[0].decoded(t)
+	body := s.Requests()[0].Decoded(t)
 	assert.Nil(t, body["tools"], "no tools for a provider without tool calling")
 	raw, err := json.Marshal(body["messages"])
 	require.NoError(t, err)
@@ -90,9 +92,9 @@ func TestAskInlineWithoutTools(t *testing.T) {
 func TestAskReportsTheProposalsOfTheTurn(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	store := &proposal.Store{}
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"note her stillness","targetSection":"Anne Marsh","proposedMarkdown":"Keeps the lighthouse; stands as still as slack water."}`}),
-		textStep("I proposed a note for Anne Marsh."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"note her stillness","targetSection":"Anne Marsh","proposedMarkdown":"Keeps the lighthouse; stands as still as slack water."}`}),
+		providertest.TextStep("I proposed a note for Anne Marsh."),
 	)
 	res, err := Ask(context.Background(), AskInput{Book: b, Proposals: store, PersonaID: "continuity-editor", Message: "Record her stillness.", Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
@@ -103,7 +105,7 @@ func TestAskReportsTheProposalsOfTheTurn(t *testing.T) {
 
 func TestAskRefusesAnEmptyMessage(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t)
+	s := providertest.New(t)
 	_, err := Ask(context.Background(), AskInput{Book: b, Message: "  ", Provider: scriptedProvider(t, s)})
 	require.Error(t, err)
 	assert.Empty(t, s.Requests())
@@ -114,11 +116,11 @@ func TestAskInlineContextIsBounded(t *testing.T) {
 	long := strings.Repeat("The tide stood still and the gulls waited. ", 1500) // ~64,000 characters
 	files["manuscript/02-slack-water.md"] = "# Slack Water\n\n" + long + "\n"
 	b, _ := openBook(t, files)
-	s := newScripted(t, textStep("Fine."))
-	p := scriptedProvider(t, s, func(c *ProviderConfig) { c.Tools = false })
+	s := providertest.New(t, providertest.TextStep("Fine."))
+	p := scriptedProvider(t, s, func(c *provider.Config) { c.Tools = false })
 	_, err := Ask(context.Background(), AskInput{Book: b, Message: "Thoughts?", Provider: p})
 	require.NoError(t, err)
-	msgs := s.Requests()[0].decoded(t)["messages"].([]any)
+	msgs := s.Requests()[0].Decoded(t)["messages"].([]any)
 	inline := msgs[len(msgs)-2].(map[string]any)["content"].(string)
 	assert.Contains(t, inline, "[quire: truncated; showing the first")
 	assert.Contains(t, inline, "of 64")

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -41,8 +43,8 @@ func (b *Book) snapshot() *manuscript.Snapshot {
 
 // ReadTools are the tools through which the model reads the book, in the
 // order the model is shown them. None of them writes anything.
-func ReadTools(b *Book) []Tool {
-	tools := []Tool{manuscriptContextTool(b)}
+func ReadTools(b *Book) []provider.Tool {
+	tools := []provider.Tool{manuscriptContextTool(b)}
 	for _, t := range codex.Types {
 		tools = append(tools, canonContextTool(b, t))
 	}
@@ -90,11 +92,11 @@ func (b *Book) scrubErr(err error) error {
 	if err == nil {
 		return nil
 	}
-	te, ok := err.(*ToolError)
+	te, ok := err.(*toolloop.ToolError)
 	if !ok {
-		return &ToolError{Code: CodeToolFailed, Message: b.scrub(err.Error())}
+		return &toolloop.ToolError{Code: toolloop.CodeToolFailed, Message: b.scrub(err.Error())}
 	}
-	out := &ToolError{Code: te.Code, Message: b.scrub(te.Message)}
+	out := &toolloop.ToolError{Code: te.Code, Message: b.scrub(te.Message)}
 	for _, c := range te.Candidates {
 		out.Candidates = append(out.Candidates, b.scrub(c))
 	}
@@ -112,10 +114,10 @@ func decodeBookArgs(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return Errorf(CodeInvalidArguments, "arguments do not fit the tool's schema: %v", err)
+		return toolloop.Errorf(toolloop.CodeInvalidArguments, "arguments do not fit the tool's schema: %v", err)
 	}
 	if dec.More() {
-		return Errorf(CodeInvalidArguments, "arguments must be a single JSON object")
+		return toolloop.Errorf(toolloop.CodeInvalidArguments, "arguments must be a single JSON object")
 	}
 	return nil
 }

@@ -1,5 +1,11 @@
-// Package llm is quire's advisor: the board of personas, the bounded tool
-// loop against an OpenAI-compatible provider, and the tools through which
-// the model reads the book (codex and manuscript) and proposes changes the
-// writer reviews. The model never reads a path it chose and never writes.
+// Package llm is quire's advisor: the board of personas, their prompts and
+// scopes, the advisor actions, and the tools through which the model reads
+// the book (codex and manuscript) and proposes changes the writer reviews.
+// The model never reads a path it chose and never writes.
+//
+// What does not need the book lives below, in packages that import
+// nothing of it: llm/provider (the OpenAI-compatible client),
+// llm/toolloop (tool registry, dispatcher and the bounded loop), llm/mcp
+// (MCP both ways) and llm/provenance (the record of provider calls).
+// llm/eval, the `quire eval` harness, sits above.
 package llm

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -51,7 +53,7 @@ type Lookup struct {
 type turnEvidence struct {
 	mu sync.Mutex
 	// rows are the trace rows so far, one per call answered.
-	rows []TraceRow
+	rows []toolloop.TraceRow
 	// reads are what the book tools recorded, by the index of the call
 	// that ran them (the index its row will have).
 	reads map[int]*Lookup
@@ -76,7 +78,7 @@ func (e *turnEvidence) reading(l Lookup) *Lookup {
 }
 
 // traced records how a call ended: the loop's trace row, as it happens.
-func (e *turnEvidence) traced(row TraceRow) {
+func (e *turnEvidence) traced(row toolloop.TraceRow) {
 	if e == nil {
 		return
 	}
@@ -92,22 +94,22 @@ func (e *turnEvidence) traced(row TraceRow) {
 // call itself; what it read only from its tool, and only when the call
 // worked. Proposal tools are not lookups and are left out; the turn's
 // proposals are reported on their own.
-func (e *turnEvidence) lookups(messages []Message) []Lookup {
+func (e *turnEvidence) lookups(messages []provider.Message) []Lookup {
 	if e == nil {
 		return nil
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	calls := map[string]ToolCall{}
+	calls := map[string]provider.ToolCall{}
 	var out []Lookup
 	k := -1
 	for _, m := range messages {
 		switch {
-		case m.Role == RoleAssistant:
+		case m.Role == provider.RoleAssistant:
 			for _, c := range m.ToolCalls {
 				calls[c.ID] = c
 			}
-		case m.Role == RoleTool:
+		case m.Role == provider.RoleTool:
 			k++
 			call, ok := calls[m.ToolCallID]
 			if !ok {
@@ -125,7 +127,7 @@ func (e *turnEvidence) lookups(messages []Message) []Lookup {
 			if k < len(e.rows) {
 				l.Round, l.OK, l.Code = e.rows[k].Round, e.rows[k].OK, e.rows[k].Code
 			} else {
-				l.OK, l.Code = false, CodeToolFailed
+				l.OK, l.Code = false, toolloop.CodeToolFailed
 			}
 			if !l.OK {
 				l.Paths, l.Hashes = nil, nil
@@ -139,7 +141,7 @@ func (e *turnEvidence) lookups(messages []Message) []Lookup {
 // asked is what a call that reached no book tool asked for, read from
 // the model's arguments: a call the dispatcher refused, or another
 // server's tool.
-func asked(call ToolCall) Lookup {
+func asked(call provider.ToolCall) Lookup {
 	var l Lookup
 	var args struct {
 		Ref       *string  `json:"ref"`

@@ -6,25 +6,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/providertest"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	long := strings.Repeat("x", 500)
-	s := newScripted(t,
-		callsStep(
-			scriptCall{ID: "c1", Name: "get_manuscript_context", Args: `{"refs":["current","1"]}`},
-			scriptCall{ID: "c2", Name: "get_character_context", Args: `{"name":"Mara"}`},
+	s := providertest.New(t,
+		providertest.CallsStep(
+			providertest.Call{ID: "c1", Name: "get_manuscript_context", Args: `{"refs":["current","1"]}`},
+			providertest.Call{ID: "c2", Name: "get_character_context", Args: `{"name":"Mara"}`},
 		),
-		callsStep(
-			scriptCall{ID: "c3", Name: "search_codex", Args: `{"query":"lighthouse"}`},
-			scriptCall{ID: "c4", Name: "get_location_context", Args: `{"name":"` + long + `"}`},
-			scriptCall{ID: "c5", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"x","targetSection":"Anne Marsh","proposedMarkdown":"Still."}`},
+		providertest.CallsStep(
+			providertest.Call{ID: "c3", Name: "search_codex", Args: `{"query":"lighthouse"}`},
+			providertest.Call{ID: "c4", Name: "get_location_context", Args: `{"name":"` + long + `"}`},
+			providertest.Call{ID: "c5", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"x","targetSection":"Anne Marsh","proposedMarkdown":"Still."}`},
 		),
-		textStep("The tide is consistent."),
+		providertest.TextStep("The tide is consistent."),
 	)
 	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Check chapter 2.", Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
@@ -70,32 +74,32 @@ func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 }
 
 func TestEvidenceIgnoresHistory(t *testing.T) {
-	history := []Message{
-		{Role: RoleUser, Content: "Earlier question."},
-		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "old", Name: "search_codex", Arguments: `{"query":"q"}`}}},
-		{Role: RoleTool, ToolCallID: "old", Content: `{"ok":true,"data":{"results":[]}}`},
-		{Role: RoleAssistant, Content: "Earlier answer."},
+	history := []provider.Message{
+		{Role: provider.RoleUser, Content: "Earlier question."},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "old", Name: "search_codex", Arguments: `{"query":"q"}`}}},
+		{Role: provider.RoleTool, ToolCallID: "old", Content: `{"ok":true,"data":{"results":[]}}`},
+		{Role: provider.RoleAssistant, Content: "Earlier answer."},
 	}
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t,
-		callsStep(
+	s := providertest.New(t,
+		providertest.CallsStep(
 			// A failed proposal is no lookup; after it the listing is
 			// not run, and fails.
-			scriptCall{ID: "p", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Nobody Here","changeSummary":"x","targetSection":"Backstory","proposedMarkdown":"x"}`},
-			scriptCall{ID: "new", Name: "list_codex_entries", Args: `{"entryType":"character"}`},
+			providertest.Call{ID: "p", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Nobody Here","changeSummary":"x","targetSection":"Backstory","proposedMarkdown":"x"}`},
+			providertest.Call{ID: "new", Name: "list_codex_entries", Args: `{"entryType":"character"}`},
 		),
-		textStep("Nothing to list."),
+		providertest.TextStep("Nothing to list."),
 	)
 	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "List them.",
 		History: history, Provider: scriptedProvider(t, s),
-		Loop: LoopOptions{ToolFailurePolicy: ToolFailureStopAfterN, MaxToolFailures: 1}})
+		Loop: toolloop.Options{ToolFailurePolicy: toolloop.ToolFailureStopAfterN, MaxToolFailures: 1}})
 	require.NoError(t, err)
 	ev := res.Evidence
 	require.Len(t, ev, 1)
 	assert.Equal(t, "list_codex_entries", ev[0].Tool)
 	assert.Equal(t, "character", ev[0].EntryType)
 	assert.False(t, ev[0].OK)
-	assert.Equal(t, CodeToolFailed, ev[0].Code)
+	assert.Equal(t, toolloop.CodeToolFailed, ev[0].Code)
 }
 
 // Evidence is collected as the tools run, not read back from what they
@@ -105,31 +109,31 @@ func TestEvidenceIsCollectedAsToolsRun(t *testing.T) {
 	e := newTurnEvidence()
 	read := e.reading(Lookup{Tool: "get_character_context", Name: "  Mara  "})
 	read.add("codex/characters/mara-vell/index.md", "sha256:aa")
-	e.traced(TraceRow{Round: 1, Tool: "get_character_context", OK: true})
+	e.traced(toolloop.TraceRow{Round: 1, Tool: "get_character_context", OK: true})
 	failed := e.reading(Lookup{Tool: "get_location_context", Name: "Nowhere"})
 	failed.add("codex/locations/quay.md", "sha256:bb")
-	e.traced(TraceRow{Round: 1, Tool: "get_location_context", Code: CodeNotFound})
-	e.traced(TraceRow{Round: 2, Tool: "search_codex", Code: CodeInvalidArguments})
+	e.traced(toolloop.TraceRow{Round: 1, Tool: "get_location_context", Code: toolloop.CodeNotFound})
+	e.traced(toolloop.TraceRow{Round: 2, Tool: "search_codex", Code: toolloop.CodeInvalidArguments})
 
-	msgs := []Message{
-		{Role: RoleAssistant, ToolCalls: []ToolCall{
+	msgs := []provider.Message{
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{
 			{ID: "a", Name: "get_character_context", Arguments: `{"name":"  Mara  "}`},
 			{ID: "b", Name: "get_location_context", Arguments: `{"name":"Nowhere"}`},
 		}},
-		{Role: RoleTool, ToolCallID: "a", Content: "not what the tool returned"},
-		{Role: RoleTool, ToolCallID: "b", Content: `{"ok":true,"data":{"relativePath":"codex/x.md"}}`},
-		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c", Name: "search_codex", Arguments: `{"query":"harbor lights"}`}}},
-		{Role: RoleTool, ToolCallID: "c", Content: "{}"},
+		{Role: provider.RoleTool, ToolCallID: "a", Content: "not what the tool returned"},
+		{Role: provider.RoleTool, ToolCallID: "b", Content: `{"ok":true,"data":{"relativePath":"codex/x.md"}}`},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c", Name: "search_codex", Arguments: `{"query":"harbor lights"}`}}},
+		{Role: provider.RoleTool, ToolCallID: "c", Content: "{}"},
 	}
 	assert.Equal(t, []Lookup{
 		{Round: 1, Tool: "get_character_context", Name: "Mara", OK: true,
 			Paths: []string{"codex/characters/mara-vell/index.md"}, Hashes: []string{"sha256:aa"}},
-		{Round: 1, Tool: "get_location_context", Name: "Nowhere", Code: CodeNotFound},
-		{Round: 2, Tool: "search_codex", Query: "harbor lights", Code: CodeInvalidArguments},
+		{Round: 1, Tool: "get_location_context", Name: "Nowhere", Code: toolloop.CodeNotFound},
+		{Round: 2, Tool: "search_codex", Query: "harbor lights", Code: toolloop.CodeInvalidArguments},
 	}, e.lookups(msgs))
 
 	var none *turnEvidence
 	none.reading(Lookup{}).add("x", "y")
-	none.traced(TraceRow{})
+	none.traced(toolloop.TraceRow{})
 	assert.Nil(t, none.lookups(msgs), "a book outside a turn records nothing")
 }

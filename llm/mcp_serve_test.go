@@ -10,32 +10,34 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // mcpSession serves the advisor tools of a test book over the SDK's
 // in-memory transports and returns a connected client session, the
 // proposals store and the book's folder.
-func mcpSession(t *testing.T) (*mcp.ClientSession, *proposal.Store, string) {
+func mcpSession(t *testing.T) (*mcpsdk.ClientSession, *proposal.Store, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	b, _ := openBook(t, bookFiles())
 	proposals := proposal.NewStore(0)
-	reg, err := NewRegistry(append(ReadTools(b), ProposeTools(b, proposals)...)...)
+	reg, err := toolloop.NewRegistry(append(ReadTools(b), ProposeTools(b, proposals)...)...)
 	require.NoError(t, err)
 
-	srv := NewMCPServer(reg, Limits{}, MCPOptions{Version: "test", Proposals: proposals})
-	serverT, clientT := mcp.NewInMemoryTransports()
+	srv := mcp.NewServer(reg, toolloop.Limits{}, mcp.ServerOptions{Version: "test", ProposalDiff: proposalDiff(proposals)})
+	serverT, clientT := mcpsdk.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, serverT, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ss.Close() })
 
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, nil)
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test-client", Version: "v0"}, nil)
 	cs, err := client.Connect(ctx, clientT, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = cs.Close() })
@@ -43,12 +45,12 @@ func mcpSession(t *testing.T) (*mcp.ClientSession, *proposal.Store, string) {
 }
 
 // callMCP calls a tool and decodes the envelope from the result's text.
-func callMCP(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, map[string]any) {
+func callMCP(t *testing.T, cs *mcpsdk.ClientSession, name string, args any) (*mcpsdk.CallToolResult, map[string]any) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
 	require.NoError(t, err)
 	require.Len(t, res.Content, 1)
-	text, ok := res.Content[0].(*mcp.TextContent)
+	text, ok := res.Content[0].(*mcpsdk.TextContent)
 	require.True(t, ok, "content is text, got %T", res.Content[0])
 	var env map[string]any
 	require.NoError(t, json.Unmarshal([]byte(text.Text), &env), text.Text)
@@ -62,7 +64,7 @@ func TestMCPServerInitializes(t *testing.T) {
 	cs, _, _ := mcpSession(t)
 	init := cs.InitializeResult()
 	require.NotNil(t, init)
-	assert.Equal(t, MCPServerName, init.ServerInfo.Name)
+	assert.Equal(t, mcp.ImplementationName, init.ServerInfo.Name)
 	assert.Equal(t, "test", init.ServerInfo.Version)
 	assert.Contains(t, init.Instructions, "review-only")
 	require.NotNil(t, init.Capabilities.Tools)
@@ -76,7 +78,7 @@ func TestMCPServerListsEveryTool(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	want := append(ReadTools(b), ProposeTools(b, nil)...)
 	require.Len(t, want, 13)
-	got := map[string]*mcp.Tool{}
+	got := map[string]*mcpsdk.Tool{}
 	for _, tool := range res.Tools {
 		got[tool.Name] = tool
 	}
@@ -94,7 +96,7 @@ func TestMCPServerListsEveryTool(t *testing.T) {
 			assert.JSONEq(t, string(wantSchema), string(gotSchema))
 
 			require.NotNil(t, tool.Annotations)
-			if IsProposeTool(w.Name) {
+			if mcp.IsProposeTool(w.Name) {
 				assert.False(t, tool.Annotations.ReadOnlyHint)
 				require.NotNil(t, tool.Annotations.DestructiveHint)
 				assert.False(t, *tool.Annotations.DestructiveHint)
@@ -140,14 +142,14 @@ func TestMCPServerCalls(t *testing.T) {
 				assert.Contains(t, units[0].(map[string]any)["text"], "Mara Vell walked the quay")
 			},
 		},
-		{name: "missing required argument", tool: "get_character_context", args: map[string]any{}, wantCode: CodeInvalidArguments},
-		{name: "argument of the wrong type", tool: "search_codex", args: map[string]any{"query": 7}, wantCode: CodeInvalidArguments},
-		{name: "unknown argument", tool: "get_character_context", args: map[string]any{"name": "Mara", "path": "/etc"}, wantCode: CodeInvalidArguments},
-		{name: "no arguments at all", tool: "search_codex", args: nil, wantCode: CodeInvalidArguments},
-		{name: "not found", tool: "get_character_context", args: map[string]any{"name": "Zebedee Quill"}, wantCode: CodeNotFound},
+		{name: "missing required argument", tool: "get_character_context", args: map[string]any{}, wantCode: toolloop.CodeInvalidArguments},
+		{name: "argument of the wrong type", tool: "search_codex", args: map[string]any{"query": 7}, wantCode: toolloop.CodeInvalidArguments},
+		{name: "unknown argument", tool: "get_character_context", args: map[string]any{"name": "Mara", "path": "/etc"}, wantCode: toolloop.CodeInvalidArguments},
+		{name: "no arguments at all", tool: "search_codex", args: nil, wantCode: toolloop.CodeInvalidArguments},
+		{name: "not found", tool: "get_character_context", args: map[string]any{"name": "Zebedee Quill"}, wantCode: toolloop.CodeNotFound},
 		{
 			name: "arguments over the size guard", tool: "search_codex",
-			args: map[string]any{"query": strings.Repeat("tide ", DefaultMaxArgumentBytes/5+1)}, wantCode: CodeArgumentsTooLarge,
+			args: map[string]any{"query": strings.Repeat("tide ", toolloop.DefaultMaxArgumentBytes/5+1)}, wantCode: toolloop.CodeArgumentsTooLarge,
 		},
 	}
 	for _, tt := range tests {
@@ -169,7 +171,7 @@ func TestMCPServerCalls(t *testing.T) {
 
 func TestMCPServerUnknownTool(t *testing.T) {
 	cs, _, _ := mcpSession(t)
-	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": "x"}})
+	_, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": "x"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "write_file")
 }
@@ -219,7 +221,7 @@ func TestWithProposalDiff(t *testing.T) {
 	store := proposal.NewStore(0)
 	p := store.Add(proposal.Proposal{Tool: "propose_codex_update", Path: "codex/a.md", Diff: "--- a/codex/a.md\n+++ b/codex/a.md\n@@ -1 +1,40 @@\n-<old>\n" + strings.Repeat("+<new> & more\n", 40)})
 	env := func(id string) string {
-		text, err := marshalEnvelope(envelopeOf(map[string]any{"proposalId": id, "path": "codex/a.md"}, []string{"w1"}, nil))
+		text, err := toolloop.MarshalEnvelope(toolloop.EnvelopeOf(map[string]any{"proposalId": id, "path": "codex/a.md"}, []string{"w1"}, nil))
 		require.NoError(t, err)
 		return text
 	}
@@ -230,21 +232,21 @@ func TestWithProposalDiff(t *testing.T) {
 		wantDiff bool
 		wantWarn string
 	}{
-		{name: "diff added", in: env(p.ID), max: DefaultMaxOutputBytes, wantDiff: true},
+		{name: "diff added", in: env(p.ID), max: toolloop.DefaultMaxOutputBytes, wantDiff: true},
 		{name: "diff too large for the output limit", in: env(p.ID), max: len(env(p.ID)) + 300, wantWarn: "too large"},
-		{name: "unknown proposal left alone", in: env("p-000000000000"), max: DefaultMaxOutputBytes},
+		{name: "unknown proposal left alone", in: env("p-000000000000"), max: toolloop.DefaultMaxOutputBytes},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := withProposalDiff(tt.in, store, tt.max)
+			out := mcp.WithProposalDiff(tt.in, proposalDiff(store), tt.max)
 			require.LessOrEqual(t, len(out), tt.max)
 			assert.True(t, strings.HasPrefix(out, `{"ok":true,"data":`), out)
 			assert.NotContains(t, out, `\u003c`, "no HTML escaping")
 			var got struct {
-				OK       bool              `json:"ok"`
-				Data     map[string]string `json:"data"`
-				Warnings []string          `json:"warnings"`
-				Errors   []ToolError       `json:"errors"`
+				OK       bool                 `json:"ok"`
+				Data     map[string]string    `json:"data"`
+				Warnings []string             `json:"warnings"`
+				Errors   []toolloop.ToolError `json:"errors"`
 			}
 			require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 			assert.True(t, got.OK)
@@ -263,5 +265,16 @@ func TestWithProposalDiff(t *testing.T) {
 				assert.Len(t, got.Warnings, 1)
 			}
 		})
+	}
+}
+
+// proposalDiff finds a proposal's diff in store, as quire mcp does.
+func proposalDiff(store *proposal.Store) func(id string) (string, bool) {
+	return func(id string) (string, bool) {
+		p, ok := store.Get(id)
+		if !ok {
+			return "", false
+		}
+		return p.Diff, true
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -33,7 +34,7 @@ type PromptInput struct {
 	// History holds the earlier turns, oldest first. Only user and
 	// assistant text is kept, bounded to the last MaxHistoryMessages and
 	// MaxHistoryChars.
-	History []Message
+	History []provider.Message
 	// Message is what the writer typed for this turn.
 	Message string
 	// Tools says the model can call tools this turn; ToolNames are the
@@ -332,16 +333,16 @@ func wordsPhrase(n int) string {
 // BuildMessages builds a turn's request: the system prompt; one context
 // message when in.Context is set; the bounded history; the writer's
 // message.
-func BuildMessages(in PromptInput) []Message {
+func BuildMessages(in PromptInput) []provider.Message {
 	history := boundHistory(in.History, MaxHistoryMessages, MaxHistoryChars)
-	msgs := make([]Message, 0, len(history)+3)
-	msgs = append(msgs, Message{Role: RoleSystem, Content: SystemPrompt(in)})
+	msgs := make([]provider.Message, 0, len(history)+3)
+	msgs = append(msgs, provider.Message{Role: provider.RoleSystem, Content: SystemPrompt(in)})
 	if in.Context != nil {
 		canRead := slices.Contains(toolNames(in), manuscriptTool)
-		msgs = append(msgs, Message{Role: RoleUser, Content: contextMessage(*in.Context, canRead)})
+		msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: contextMessage(*in.Context, canRead)})
 	}
 	msgs = append(msgs, history...)
-	msgs = append(msgs, Message{Role: RoleUser, Content: in.Message})
+	msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: in.Message})
 	return msgs
 }
 
@@ -354,24 +355,24 @@ const historyCut = "[…earlier part of this message omitted]\n"
 // tool results and system messages are dropped: the loop's tool rounds
 // are not resent. When the oldest message that is kept does not fit whole,
 // its end is kept behind a marker if a useful part fits.
-func boundHistory(history []Message, maxMessages, maxChars int) []Message {
-	var kept []Message
+func boundHistory(history []provider.Message, maxMessages, maxChars int) []provider.Message {
+	var kept []provider.Message
 	budget := maxChars
 	for i := len(history) - 1; i >= 0 && len(kept) < maxMessages && budget > 0; i-- {
 		m := history[i]
-		if (m.Role != RoleUser && m.Role != RoleAssistant) || strings.TrimSpace(m.Content) == "" {
+		if (m.Role != provider.RoleUser && m.Role != provider.RoleAssistant) || strings.TrimSpace(m.Content) == "" {
 			continue
 		}
 		n := utf8.RuneCountInString(m.Content)
 		if n <= budget {
-			kept = append(kept, Message{Role: m.Role, Content: m.Content})
+			kept = append(kept, provider.Message{Role: m.Role, Content: m.Content})
 			budget -= n
 			continue
 		}
 		const minUseful = 200
 		room := budget - utf8.RuneCountInString(historyCut)
 		if room >= minUseful {
-			kept = append(kept, Message{Role: m.Role, Content: historyCut + lastRunes(m.Content, room)})
+			kept = append(kept, provider.Message{Role: m.Role, Content: historyCut + lastRunes(m.Content, room)})
 		}
 		break
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -210,12 +211,12 @@ func assertNoProse(t *testing.T, msg string) {
 
 func TestBuildMessages(t *testing.T) {
 	tc, _ := selectionTurn(t)
-	history := []Message{
-		{Role: RoleUser, Content: "Is chapter one too slow?"},
-		{Role: RoleAssistant, Content: "", ToolCalls: []ToolCall{{ID: "c1", Name: "get_manuscript_context", Arguments: `{"ref":"1"}`}}},
-		{Role: RoleTool, Content: `{"ok":true}`, ToolCallID: "c1"},
-		{Role: RoleAssistant, Content: "It starts late.", ToolCalls: []ToolCall{{ID: "c2", Name: "search_codex"}}},
-		{Role: RoleSystem, Content: "old system prompt"},
+	history := []provider.Message{
+		{Role: provider.RoleUser, Content: "Is chapter one too slow?"},
+		{Role: provider.RoleAssistant, Content: "", ToolCalls: []provider.ToolCall{{ID: "c1", Name: "get_manuscript_context", Arguments: `{"ref":"1"}`}}},
+		{Role: provider.RoleTool, Content: `{"ok":true}`, ToolCallID: "c1"},
+		{Role: provider.RoleAssistant, Content: "It starts late.", ToolCalls: []provider.ToolCall{{ID: "c2", Name: "search_codex"}}},
+		{Role: provider.RoleSystem, Content: "old system prompt"},
 	}
 	in := PromptInput{
 		Persona: ResolvePersona("writing-coach"), Settings: goldenSettings, Context: &tc,
@@ -223,11 +224,11 @@ func TestBuildMessages(t *testing.T) {
 	}
 	msgs := BuildMessages(in)
 	require.Len(t, msgs, 5)
-	assert.Equal(t, Message{Role: RoleSystem, Content: SystemPrompt(in)}, msgs[0])
-	assert.Equal(t, Message{Role: RoleUser, Content: ContextMessage(tc)}, msgs[1])
-	assert.Equal(t, Message{Role: RoleUser, Content: "Is chapter one too slow?"}, msgs[2])
-	assert.Equal(t, Message{Role: RoleAssistant, Content: "It starts late."}, msgs[3], "history keeps text only")
-	assert.Equal(t, Message{Role: RoleUser, Content: "What about this passage?"}, msgs[4])
+	assert.Equal(t, provider.Message{Role: provider.RoleSystem, Content: SystemPrompt(in)}, msgs[0])
+	assert.Equal(t, provider.Message{Role: provider.RoleUser, Content: ContextMessage(tc)}, msgs[1])
+	assert.Equal(t, provider.Message{Role: provider.RoleUser, Content: "Is chapter one too slow?"}, msgs[2])
+	assert.Equal(t, provider.Message{Role: provider.RoleAssistant, Content: "It starts late."}, msgs[3], "history keeps text only")
+	assert.Equal(t, provider.Message{Role: provider.RoleUser, Content: "What about this passage?"}, msgs[4])
 	for _, m := range msgs {
 		assertNoProse(t, m.Content)
 	}
@@ -237,8 +238,8 @@ func TestBuildMessages(t *testing.T) {
 		in.Context, in.History = nil, nil
 		msgs := BuildMessages(in)
 		require.Len(t, msgs, 2)
-		assert.Equal(t, RoleSystem, msgs[0].Role)
-		assert.Equal(t, Message{Role: RoleUser, Content: "What about this passage?"}, msgs[1])
+		assert.Equal(t, provider.RoleSystem, msgs[0].Role)
+		assert.Equal(t, provider.Message{Role: provider.RoleUser, Content: "What about this passage?"}, msgs[1])
 	})
 	t.Run("no manuscript tool: context asks for the text", func(t *testing.T) {
 		in := in
@@ -256,13 +257,13 @@ func TestBuildMessages(t *testing.T) {
 }
 
 func TestHistoryBounds(t *testing.T) {
-	var history []Message
+	var history []provider.Message
 	for i := range 20 {
-		role := RoleUser
+		role := provider.RoleUser
 		if i%2 == 1 {
-			role = RoleAssistant
+			role = provider.RoleAssistant
 		}
-		history = append(history, Message{Role: role, Content: strings.Repeat(string(rune('a'+i)), 100)})
+		history = append(history, provider.Message{Role: role, Content: strings.Repeat(string(rune('a'+i)), 100)})
 	}
 	msgs := BuildMessages(PromptInput{History: history, Message: "now"})
 	require.Len(t, msgs, MaxHistoryMessages+2)
@@ -270,11 +271,11 @@ func TestHistoryBounds(t *testing.T) {
 
 	t.Run("characters", func(t *testing.T) {
 		big := strings.Repeat("é", 10_000)
-		history := []Message{
-			{Role: RoleUser, Content: "first"},
-			{Role: RoleAssistant, Content: big},
-			{Role: RoleUser, Content: big},
-			{Role: RoleAssistant, Content: big},
+		history := []provider.Message{
+			{Role: provider.RoleUser, Content: "first"},
+			{Role: provider.RoleAssistant, Content: big},
+			{Role: provider.RoleUser, Content: big},
+			{Role: provider.RoleAssistant, Content: big},
 		}
 		kept := boundHistory(history, MaxHistoryMessages, MaxHistoryChars)
 		require.Len(t, kept, 3)
@@ -289,15 +290,15 @@ func TestHistoryBounds(t *testing.T) {
 		assert.Equal(t, big, kept[2].Content)
 	})
 	t.Run("a message too big to keep usefully", func(t *testing.T) {
-		history := []Message{
-			{Role: RoleUser, Content: strings.Repeat("o", 100)},
-			{Role: RoleAssistant, Content: strings.Repeat("x", 100)},
+		history := []provider.Message{
+			{Role: provider.RoleUser, Content: strings.Repeat("o", 100)},
+			{Role: provider.RoleAssistant, Content: strings.Repeat("x", 100)},
 		}
 		kept := boundHistory(history, 10, 150)
-		assert.Equal(t, []Message{{Role: RoleAssistant, Content: strings.Repeat("x", 100)}}, kept)
+		assert.Equal(t, []provider.Message{{Role: provider.RoleAssistant, Content: strings.Repeat("x", 100)}}, kept)
 	})
 	t.Run("newest alone over budget", func(t *testing.T) {
-		kept := boundHistory([]Message{{Role: RoleUser, Content: strings.Repeat("y", 1000)}}, 10, 500)
+		kept := boundHistory([]provider.Message{{Role: provider.RoleUser, Content: strings.Repeat("y", 1000)}}, 10, 500)
 		require.Len(t, kept, 1)
 		assert.Equal(t, 500, utf8.RuneCountInString(kept[0].Content))
 		assert.True(t, strings.HasSuffix(kept[0].Content, "yyy"))

@@ -15,6 +15,8 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 const maraIndex = "---\nname: Mara Vell\naliases: [Mara, the Widow]\nsummary: Smuggler who owes the sea a debt.\nrole: smuggler\nlocked: [summary]\n---\n" +
@@ -55,7 +57,7 @@ func snapshotTree(t *testing.T, root string) map[string]string {
 type proposeFixture struct {
 	book  *Book
 	store *proposal.Store
-	tools []Tool
+	tools []provider.Tool
 	root  string
 }
 
@@ -69,15 +71,15 @@ func newProposeFixture(t *testing.T) *proposeFixture {
 	return f
 }
 
-func (f *proposeFixture) run(t *testing.T, tool string, args map[string]any) Envelope {
+func (f *proposeFixture) run(t *testing.T, tool string, args map[string]any) toolloop.Envelope {
 	t.Helper()
 	raw, err := json.Marshal(args)
 	require.NoError(t, err)
-	return envelopeOf(toolNamed(t, f.tools, tool).Run(context.Background(), raw))
+	return toolloop.EnvelopeOf(toolNamed(t, f.tools, tool).Run(context.Background(), raw))
 }
 
 // applied returns the proposal of env and the text of file after its edits.
-func (f *proposeFixture) applied(t *testing.T, env Envelope, file string) (proposal.Proposal, string) {
+func (f *proposeFixture) applied(t *testing.T, env toolloop.Envelope, file string) (proposal.Proposal, string) {
 	t.Helper()
 	require.True(t, env.OK, "errors: %+v", env.Errors)
 	res, ok := env.Data.(proposalResult)
@@ -242,19 +244,19 @@ func TestProposeUpdateErrors(t *testing.T) {
 		code string
 	}{
 		{"unknown entry", "propose_codex_update", map[string]any{"entryType": "character", "name": "Nobody Here",
-			"changeSummary": "x", "targetSection": "Backstory", "proposedMarkdown": "x"}, CodeNotFound},
+			"changeSummary": "x", "targetSection": "Backstory", "proposedMarkdown": "x"}, toolloop.CodeNotFound},
 		{"wrong type", "propose_codex_update", map[string]any{"entryType": "location", "name": "Mara Vell",
-			"changeSummary": "x", "targetSection": "Backstory", "proposedMarkdown": "x"}, CodeNotFound},
+			"changeSummary": "x", "targetSection": "Backstory", "proposedMarkdown": "x"}, toolloop.CodeNotFound},
 		{"ambiguous alias", "propose_character_update", map[string]any{"name": "the widow",
-			"changeSummary": "x", "targetSection": "Backstory", "proposedMarkdown": "x"}, CodeAmbiguous},
+			"changeSummary": "x", "targetSection": "Backstory", "proposedMarkdown": "x"}, toolloop.CodeAmbiguous},
 		{"locked field target", "propose_character_update", map[string]any{"name": "Mara Vell",
-			"changeSummary": "x", "targetSection": "summary", "proposedMarkdown": "A queen."}, CodeInvalidArguments},
+			"changeSummary": "x", "targetSection": "summary", "proposedMarkdown": "A queen."}, toolloop.CodeInvalidArguments},
 		{"too large", "propose_character_update", map[string]any{"name": "Mara Vell", "changeSummary": "x",
-			"targetSection": "Backstory", "proposedMarkdown": strings.Repeat("a", proposal.MaxMarkdownBytes+1)}, CodeArgumentsTooLarge},
+			"targetSection": "Backstory", "proposedMarkdown": strings.Repeat("a", proposal.MaxMarkdownBytes+1)}, toolloop.CodeArgumentsTooLarge},
 		{"only locked changes", "propose_character_update", map[string]any{"name": "Mara Vell", "changeSummary": "x",
-			"proposedMarkdown": "---\nsummary: New\n---\n"}, CodeInvalidArguments},
+			"proposedMarkdown": "---\nsummary: New\n---\n"}, toolloop.CodeInvalidArguments},
 		{"no target", "propose_character_update", map[string]any{"name": "Mara Vell", "changeSummary": "x",
-			"proposedMarkdown": "Just text."}, CodeInvalidArguments},
+			"proposedMarkdown": "Just text."}, toolloop.CodeInvalidArguments},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -375,7 +377,7 @@ func TestProposeCreateRefusesExisting(t *testing.T) {
 			}
 			env := f.run(t, "propose_codex_create", map[string]any{"entryType": typ, "name": name, "changeSummary": "x"})
 			require.False(t, env.OK)
-			assert.Equal(t, CodeAmbiguous, env.Errors[0].Code)
+			assert.Equal(t, toolloop.CodeAmbiguous, env.Errors[0].Code)
 			assert.Contains(t, env.Errors[0].Message, "propose_codex_update")
 			assert.Contains(t, env.Errors[0].Message, "already exists at codex/")
 		})
@@ -387,14 +389,14 @@ func TestProposeCreateChecksSizesFirst(t *testing.T) {
 	env := f.run(t, "propose_codex_create", map[string]any{"entryType": "dragon", "name": "Salt Market", "changeSummary": "x",
 		"markdownBody": strings.Repeat("a", proposal.MaxMarkdownBytes+1)})
 	require.False(t, env.OK)
-	assert.Equal(t, CodeArgumentsTooLarge, env.Errors[0].Code, env.Errors[0].Message)
+	assert.Equal(t, toolloop.CodeArgumentsTooLarge, env.Errors[0].Code, env.Errors[0].Message)
 	assert.Contains(t, env.Errors[0].Message, "markdownBody")
 	assert.Zero(t, f.store.Len())
 }
 
 func TestProposeToolsRegister(t *testing.T) {
 	f := newProposeFixture(t)
-	reg, err := NewRegistry(ProposeTools(f.book, nil)...)
+	reg, err := toolloop.NewRegistry(ProposeTools(f.book, nil)...)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"propose_codex_update", "propose_codex_create", "propose_character_update"}, reg.Names())
 }

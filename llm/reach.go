@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/trust"
 )
 
@@ -65,7 +67,7 @@ func (r Reach) Lines() []string {
 // belongs here: Wants names it and Untrusted sets it aside.
 type BookReach struct {
 	Provider   ProviderSettings
-	MCPServers map[string]MCPServerConfig
+	MCPServers map[string]mcp.ServerConfig
 }
 
 // providerReaches reports whether the book's provider section names a
@@ -85,7 +87,7 @@ func (b BookReach) Wants() Reach {
 	if p := b.Provider; providerReaches(p) {
 		host := p.BaseURL
 		if host == "" {
-			host = DefaultBaseURL
+			host = provider.DefaultBaseURL
 		}
 		r = append(r, Want{Setting: "provider",
 			Says:  fmt.Sprintf("send the key in your %s variable to %s", p.APIKeyEnv, host),
@@ -165,7 +167,7 @@ func IgnoredMessage(dir string, ignored Reach) string {
 
 // isOpenAI reports whether base is OpenAI's own API ("" is).
 func isOpenAI(base string) bool {
-	return base == "" || strings.HasPrefix(strings.TrimRight(base, "/"), strings.TrimRight(DefaultBaseURL, "/"))
+	return base == "" || strings.HasPrefix(strings.TrimRight(base, "/"), strings.TrimRight(provider.DefaultBaseURL, "/"))
 }
 
 func commandLine(cmd string, args []string) string {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // ErrNoProvider says no provider is configured: no base URL, and no key
@@ -20,8 +22,8 @@ var ErrNoModel = errors.New("name the model")
 // ps.APIKeyEnv names, or OPENAI_API_KEY for OpenAI's own endpoint, so a
 // key is never sent to a server it does not belong to. With needKey
 // false (a peek), a missing key is no error.
-func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bool) (ProviderConfig, error) {
-	cfg := ProviderConfig{BaseURL: ps.BaseURL, Model: ps.Model, API: ps.API,
+func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bool) (provider.Config, error) {
+	cfg := provider.Config{BaseURL: ps.BaseURL, Model: ps.Model, API: ps.API,
 		ServiceTier: ps.ServiceTier, FlexFallback: ps.FlexFallback, Defaults: ps.Options,
 		Stream: ps.Stream != nil && *ps.Stream}
 	d, err := ps.TimeoutDuration()
@@ -66,7 +68,7 @@ func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bo
 		cfg.Tools = !LooksLikeOllama(ps.BaseURL)
 	}
 	if len(ps.Quirks) > 0 {
-		q, err := ParseQuirks(strings.Join(ps.Quirks, ","))
+		q, err := provider.ParseQuirks(strings.Join(ps.Quirks, ","))
 		if err != nil {
 			return cfg, err
 		}

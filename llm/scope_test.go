@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider/providertest"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 func TestToolScopeResolve(t *testing.T) {
@@ -108,10 +111,10 @@ func TestAskHonoursTheScopeAndRulesOfQuireYAML(t *testing.T) {
 			Rules: []string{"Check dates against the event entries."},
 		}},
 	}
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "search_codex", Args: `{"query":"Mara"}`},
-			scriptCall{ID: "c2", Name: "propose_codex_create", Args: `{}`}),
-		textStep("I could not search."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "search_codex", Args: `{"query":"Mara"}`},
+			providertest.Call{ID: "c2", Name: "propose_codex_create", Args: `{}`}),
+		providertest.TextStep("I could not search."),
 	)
 	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Settings: settings,
 		Message: "Is Mara consistent?", Provider: scriptedProvider(t, s)})
@@ -119,9 +122,9 @@ func TestAskHonoursTheScopeAndRulesOfQuireYAML(t *testing.T) {
 	require.Len(t, res.Trace, 2)
 	for _, row := range res.Trace {
 		assert.False(t, row.OK)
-		assert.Equal(t, CodeToolDenied, row.Code, row.Tool)
+		assert.Equal(t, toolloop.CodeToolDenied, row.Code, row.Tool)
 	}
-	first := s.Requests()[0].decoded(t)
+	first := s.Requests()[0].Decoded(t)
 	var sent []string
 	for _, tool := range first["tools"].([]any) {
 		sent = append(sent, tool.(map[string]any)["function"].(map[string]any)["name"].(string))

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // Settings are the book-wide facts every persona's system prompt carries:
@@ -30,7 +31,7 @@ type Settings struct {
 	// (quire.yaml's personas:).
 	Personas map[string]PersonaSettings
 	// Limits bound each tool call of the loop (quire.yaml's limits:).
-	Limits Limits
+	Limits toolloop.Limits
 	// Rounds is the most tool rounds of a turn (limits.rounds); 0 leaves
 	// it to the caller or the default.
 	Rounds int

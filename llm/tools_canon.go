@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 const (
@@ -100,7 +102,7 @@ var typeBlurbs = map[codex.Type]string{
 	codex.TypeStyle:        "a style rule or style guide entry",
 }
 
-func canonContextTool(b *Book, t codex.Type) Tool {
+func canonContextTool(b *Book, t codex.Type) provider.Tool {
 	blurb := typeBlurbs[t]
 	if blurb == "" {
 		blurb = "a " + string(t) + " entry"
@@ -109,7 +111,7 @@ func canonContextTool(b *Book, t codex.Type) Tool {
 	if t == codex.TypeCharacter {
 		soul = " (and of the character's soul, when it has one)"
 	}
-	return Tool{
+	return provider.Tool{
 		Name: fmt.Sprintf("get_%s_context", t),
 		Description: fmt.Sprintf("Look up the writer's canon for %s by name, title, file name or alias "+
 			"(case and accents ignored; a partial name or a small typo still finds it). "+
@@ -143,16 +145,16 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	name := strings.TrimSpace(args.Name)
 	switch {
 	case name == "":
-		return nil, nil, Errorf(CodeInvalidArguments, "name is empty; give the %s's name, title or alias", t)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "name is empty; give the %s's name, title or alias", t)
 	case utf8.RuneCountInString(name) > maxNameChars:
-		return nil, nil, Errorf(CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	results := b.Store.Lookup(name, t)
 	if len(results) == 0 {
-		te := Errorf(CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
+		te := toolloop.Errorf(toolloop.CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
 		if found, err := b.Store.Search(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
 			for _, r := range found {
 				te.Candidates = append(te.Candidates, r.Name)
@@ -187,8 +189,8 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	return out, warnings, nil
 }
 
-func listCodexTool(b *Book) Tool {
-	return Tool{
+func listCodexTool(b *Book) provider.Tool {
+	return provider.Tool{
 		Name: "list_codex_entries",
 		Description: "List every canon entry of one type, compactly (name, path, aliases, summary, status, tags), " +
 			"for counts, cast lists, setting lists and overviews. No entry text: use the get_<type>_context tools to read one.",
@@ -219,7 +221,7 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 		return nil, nil, err
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	results := b.Store.List(t)
 	out := canonListing{EntryType: t, Count: len(results), Entries: []canonSummary{}}
@@ -245,8 +247,8 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 	return out, warnings, nil
 }
 
-func searchCodexTool(b *Book) Tool {
-	return Tool{
+func searchCodexTool(b *Book) provider.Tool {
+	return provider.Tool{
 		Name: "search_codex",
 		Description: fmt.Sprintf("Search the writer's canon by words when the exact entry name or type is unknown: "+
 			"names, aliases, titles, types, paths, summaries and entry text are searched. "+
@@ -284,20 +286,20 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 	q := strings.TrimSpace(args.Query)
 	switch {
 	case q == "":
-		return nil, nil, Errorf(CodeInvalidArguments, "query is empty; give a few words to look for")
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query is empty; give a few words to look for")
 	case utf8.RuneCountInString(q) > maxQueryChars:
-		return nil, nil, Errorf(CodeInvalidArguments, "query is longer than %d characters", maxQueryChars)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query is longer than %d characters", maxQueryChars)
 	}
 	t, err := builtinType(args.EntryType, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	if b == nil || b.Store == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no codex is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	results, err := b.Store.Search(ctx, q, codex.SearchOptions{Type: t})
 	if errors.Is(err, codex.ErrEmptyQuery) {
-		return nil, nil, Errorf(CodeInvalidArguments, "query %q has no words to search for", q)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query %q has no words to search for", q)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("search failed: %w", err)
@@ -326,13 +328,13 @@ func builtinType(s string, required bool) (codex.Type, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		if required {
-			return "", Errorf(CodeInvalidArguments, "entryType is required; one of %s", strings.Join(entryTypeEnum(), ", "))
+			return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "entryType is required; one of %s", strings.Join(entryTypeEnum(), ", "))
 		}
 		return "", nil
 	}
 	t := codex.ParseType(s)
 	if !t.Builtin() {
-		return "", Errorf(CodeInvalidArguments, "unknown entryType %q; one of %s", s, strings.Join(entryTypeEnum(), ", "))
+		return "", toolloop.Errorf(toolloop.CodeInvalidArguments, "unknown entryType %q; one of %s", s, strings.Join(entryTypeEnum(), ", "))
 	}
 	return t, nil
 }

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -29,7 +31,7 @@ func (a manuscriptContextArgs) ref() string {
 	return strings.Join(a.Refs, ", ")
 }
 
-func manuscriptContextTool(b *Book) Tool {
+func manuscriptContextTool(b *Book) provider.Tool {
 	ref := map[string]any{
 		"type":      "string",
 		"minLength": 1,
@@ -47,7 +49,7 @@ func manuscriptContextTool(b *Book) Tool {
 	}
 	params := bookObjectSchema(map[string]any{"ref": ref, "refs": refs})
 	params["x-exactly-one-of"] = []string{"ref", "refs"}
-	return Tool{
+	return provider.Tool{
 		Name: "get_manuscript_context",
 		Description: "Read the manuscript's prose: the writer's current document, their selection for this turn, " +
 			"one chapter, or several chapters to compare. Give exactly one of ref or refs. " +
@@ -72,31 +74,31 @@ func (b *Book) manuscriptContext(raw json.RawMessage) (any, []string, error) {
 	var refs []string
 	switch {
 	case args.Ref != nil && args.Refs != nil:
-		return nil, nil, Errorf(CodeInvalidArguments, "give either ref or refs, not both")
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "give either ref or refs, not both")
 	case args.Ref != nil:
 		if strings.TrimSpace(*args.Ref) == "" {
-			return nil, nil, Errorf(CodeInvalidArguments, `ref is empty; use "current", "selection", a chapter number, a title or a project-relative path`)
+			return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, `ref is empty; use "current", "selection", a chapter number, a title or a project-relative path`)
 		}
 		refs = []string{*args.Ref}
 	case args.Refs != nil:
 		if len(args.Refs) == 0 {
-			return nil, nil, Errorf(CodeInvalidArguments, "refs is empty; name at least one unit")
+			return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "refs is empty; name at least one unit")
 		}
 		if len(args.Refs) > manuscript.MaxRefs {
-			return nil, nil, Errorf(CodeInvalidArguments, "refs names %d units; at most %d at once", len(args.Refs), manuscript.MaxRefs)
+			return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "refs names %d units; at most %d at once", len(args.Refs), manuscript.MaxRefs)
 		}
 		for i, r := range args.Refs {
 			if strings.TrimSpace(r) == "" {
-				return nil, nil, Errorf(CodeInvalidArguments, "refs[%d] is empty", i)
+				return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "refs[%d] is empty", i)
 			}
 		}
 		refs = args.Refs
 	default:
-		return nil, nil, Errorf(CodeInvalidArguments, `give ref (one unit) or refs (several): "current", "selection", a chapter number, a title or a project-relative path`)
+		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, `give ref (one unit) or refs (several): "current", "selection", a chapter number, a title or a project-relative path`)
 	}
 	snap := b.snapshot()
 	if snap == nil {
-		return nil, nil, Errorf(CodeToolFailed, "no manuscript is open for this turn")
+		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no manuscript is open for this turn")
 	}
 	res, err := snap.Context(refs, b.Turn, b.Limits)
 	if err != nil {
@@ -126,7 +128,7 @@ func (b *Book) manuscriptContext(raw json.RawMessage) (any, []string, error) {
 // manuscriptError maps a failed context read to the envelope's codes:
 // a refused path is OUT_OF_SCOPE, an ambiguous reference AMBIGUOUS, one
 // that names nothing NOT_FOUND, with the units it may have meant.
-func manuscriptError(err error) *ToolError {
+func manuscriptError(err error) *toolloop.ToolError {
 	errs := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = j.Unwrap()
@@ -158,16 +160,16 @@ func manuscriptError(err error) *ToolError {
 		}
 	}
 	msg := strings.Join(msgs, "; ")
-	var te *ToolError
+	var te *toolloop.ToolError
 	switch {
 	case refused:
-		te = Errorf(CodeOutOfScope, "%s; only files inside the project can be read: use a chapter number, a title or a project-relative path", msg)
+		te = toolloop.Errorf(toolloop.CodeOutOfScope, "%s; only files inside the project can be read: use a chapter number, a title or a project-relative path", msg)
 	case ambiguous:
-		te = Errorf(CodeAmbiguous, "%s; ask again with one of the candidates' refs", msg)
+		te = toolloop.Errorf(toolloop.CodeAmbiguous, "%s; ask again with one of the candidates' refs", msg)
 	case notFound:
-		te = Errorf(CodeNotFound, "%s", msg)
+		te = toolloop.Errorf(toolloop.CodeNotFound, "%s", msg)
 	default:
-		te = Errorf(CodeToolFailed, "%s", msg)
+		te = toolloop.Errorf(toolloop.CodeToolFailed, "%s", msg)
 	}
 	te.Candidates = candidates
 	return te

@@ -10,6 +10,8 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // The propose tools are review-only: package proposal computes exact
@@ -41,11 +43,11 @@ type proposalResult struct {
 // propose_codex_create and the legacy propose_character_update. Each
 // proposal is kept in store (a fresh one when store is nil); none is
 // ever written to disk.
-func ProposeTools(b *Book, store *proposal.Store) []Tool {
+func ProposeTools(b *Book, store *proposal.Store) []provider.Tool {
 	if store == nil {
 		store = proposal.NewStore(0)
 	}
-	return []Tool{proposeUpdateTool(b, store), proposeCreateTool(b, store), proposeCharacterUpdateTool(b, store)}
+	return []provider.Tool{proposeUpdateTool(b, store), proposeCreateTool(b, store), proposeCharacterUpdateTool(b, store)}
 }
 
 func updateProperties(withType bool) map[string]any {
@@ -77,9 +79,9 @@ func updateProperties(withType bool) map[string]any {
 	return props
 }
 
-func proposeUpdateTool(b *Book, store *proposal.Store) Tool {
+func proposeUpdateTool(b *Book, store *proposal.Store) provider.Tool {
 	const name = "propose_codex_update"
-	return Tool{
+	return provider.Tool{
 		Name: name,
 		Description: "Propose a change to one section of an existing canon entry, for the writer to review. " +
 			"Nothing is applied or saved: the writer sees the exact edit in the editor and decides. " +
@@ -99,9 +101,9 @@ func proposeUpdateTool(b *Book, store *proposal.Store) Tool {
 	}
 }
 
-func proposeCharacterUpdateTool(b *Book, store *proposal.Store) Tool {
+func proposeCharacterUpdateTool(b *Book, store *proposal.Store) provider.Tool {
 	const name = "propose_character_update"
-	return Tool{
+	return provider.Tool{
 		Name: name,
 		Description: "Propose a change to one section of an existing character entry (or of the character's soul), " +
 			"for the writer to review. Nothing is applied or saved. Same as propose_codex_update with entryType character.",
@@ -124,14 +126,14 @@ func proposeCharacterUpdateTool(b *Book, store *proposal.Store) Tool {
 	}
 }
 
-func proposeCreateTool(b *Book, store *proposal.Store) Tool {
+func proposeCreateTool(b *Book, store *proposal.Store) provider.Tool {
 	const name = "propose_codex_create"
 	strObj := func(desc string) map[string]any {
 		return map[string]any{
 			"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": desc,
 		}
 	}
-	return Tool{
+	return provider.Tool{
 		Name: name,
 		Description: "Propose a new canon entry, for the writer to review: a safe file path and the full Markdown " +
 			"(front matter, heading, body; status tentative). Nothing is created or saved. " +
@@ -216,11 +218,11 @@ func (b *Book) keep(store *proposal.Store) func(proposal.Draft, error) (any, []s
 
 // proposalCodes are the envelope codes of package proposal's refusals.
 var proposalCodes = map[proposal.Kind]string{
-	proposal.Invalid:   CodeInvalidArguments,
-	proposal.TooLarge:  CodeArgumentsTooLarge,
-	proposal.NotFound:  CodeNotFound,
-	proposal.Ambiguous: CodeAmbiguous,
-	proposal.Failed:    CodeToolFailed,
+	proposal.Invalid:   toolloop.CodeInvalidArguments,
+	proposal.TooLarge:  toolloop.CodeArgumentsTooLarge,
+	proposal.NotFound:  toolloop.CodeNotFound,
+	proposal.Ambiguous: toolloop.CodeAmbiguous,
+	proposal.Failed:    toolloop.CodeToolFailed,
 }
 
 // proposalError is a refusal of package proposal as a tool error.
@@ -231,9 +233,9 @@ func proposalError(err error) error {
 	}
 	code, ok := proposalCodes[pe.Kind]
 	if !ok {
-		code = CodeToolFailed
+		code = toolloop.CodeToolFailed
 	}
-	return &ToolError{Code: code, Message: pe.Message, Candidates: pe.Candidates}
+	return &toolloop.ToolError{Code: code, Message: pe.Message, Candidates: pe.Candidates}
 }
 
 func clipPreview(s string) (string, bool) {

@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -72,7 +74,7 @@ func openBook(t *testing.T, files map[string]string) (*Book, []string) {
 	return &Book{Store: store, Manuscript: m.Snapshot(), Turn: manuscript.Turn{Current: "manuscript/02-slack-water.md"}}, roots
 }
 
-func toolNamed(t *testing.T, tools []Tool, name string) Tool {
+func toolNamed(t *testing.T, tools []provider.Tool, name string) provider.Tool {
 	t.Helper()
 	for _, tool := range tools {
 		if tool.Name == name {
@@ -80,7 +82,7 @@ func toolNamed(t *testing.T, tools []Tool, name string) Tool {
 		}
 	}
 	require.Failf(t, "no such tool", "%s", name)
-	return Tool{}
+	return provider.Tool{}
 }
 
 // call runs a tool as the dispatcher would and returns its envelope as
@@ -90,7 +92,7 @@ func call(t *testing.T, b *Book, roots []string, name, args string) map[string]a
 	t.Helper()
 	tool := toolNamed(t, ReadTools(b), name)
 	data, warnings, err := tool.Run(context.Background(), json.RawMessage(args))
-	raw, merr := json.Marshal(envelopeOf(data, warnings, err))
+	raw, merr := json.Marshal(toolloop.EnvelopeOf(data, warnings, err))
 	require.NoError(t, merr)
 	for _, r := range roots {
 		require.NotContains(t, string(raw), r, "%s %s leaks the project folder", name, args)
@@ -199,28 +201,28 @@ func TestManuscriptContext(t *testing.T) {
 		{name: "same unit twice", args: `{"refs":["2","current"]}`, wantPaths: []string{"manuscript/02-slack-water.md"}},
 		{name: "partial failure", args: `{"refs":["1","99"]}`, wantPaths: []string{"manuscript/01-the-harbor.md"}, wantWarn: `"99"`},
 		{name: "refused ref among good ones", args: `{"refs":["2","../x.md"]}`, wantPaths: []string{"manuscript/02-slack-water.md"}, wantWarn: `"../x.md"`},
-		{name: "no such chapter", args: `{"ref":"99"}`, wantCode: CodeNotFound, wantCands: []string{`3 "The Storm" (manuscript/03-the-storm.md)`}},
-		{name: "no such title", args: `{"ref":"The Lighthouse Keeper's Daughter"}`, wantCode: CodeNotFound},
-		{name: "missing file", args: `{"ref":"manuscript/09-nowhere.md"}`, wantCode: CodeNotFound},
-		{name: "ambiguous title prefix", args: `{"ref":"the"}`, wantCode: CodeAmbiguous, wantCands: []string{`1 "The Harbor" (manuscript/01-the-harbor.md)`, `3 "The Storm" (manuscript/03-the-storm.md)`}},
-		{name: "no selection", args: `{"ref":"selection"}`, noSel: true, wantCode: CodeNotFound},
-		{name: "climbs out", args: `{"ref":"../x.md"}`, wantCode: CodeOutOfScope},
-		{name: "absolute", args: `{"ref":"/etc/passwd"}`, wantCode: CodeOutOfScope},
-		{name: "url-encoded", args: `{"ref":"%2e%2e/x.md"}`, wantCode: CodeOutOfScope},
-		{name: "absolute inside the project", args: fmt.Sprintf(`{"ref":%q}`, absChapter), wantCode: CodeOutOfScope},
-		{name: "home folder", args: `{"ref":"~/book/x.md"}`, wantCode: CodeOutOfScope},
-		{name: "not markdown", args: `{"ref":"secret.txt"}`, wantCode: CodeOutOfScope},
-		{name: "hidden", args: `{"ref":".git/config.md"}`, wantCode: CodeOutOfScope},
-		{name: "all refs refused", args: `{"refs":["../a.md","/etc/passwd"]}`, wantCode: CodeOutOfScope},
-		{name: "both", args: `{"ref":"1","refs":["2"]}`, wantCode: CodeInvalidArguments},
-		{name: "neither", args: `{}`, wantCode: CodeInvalidArguments},
-		{name: "null", args: `null`, wantCode: CodeInvalidArguments},
-		{name: "empty ref", args: `{"ref":"  "}`, wantCode: CodeInvalidArguments},
-		{name: "empty refs", args: `{"refs":[]}`, wantCode: CodeInvalidArguments},
-		{name: "too many refs", args: `{"refs":["1","2","3","1","2","3","1","2","3"]}`, wantCode: CodeInvalidArguments},
-		{name: "unknown field", args: `{"ref":"1","path":"/etc/passwd"}`, wantCode: CodeInvalidArguments},
-		{name: "wrong type", args: `{"ref":3}`, wantCode: CodeInvalidArguments},
-		{name: "bad json", args: `{"ref":`, wantCode: CodeInvalidArguments},
+		{name: "no such chapter", args: `{"ref":"99"}`, wantCode: toolloop.CodeNotFound, wantCands: []string{`3 "The Storm" (manuscript/03-the-storm.md)`}},
+		{name: "no such title", args: `{"ref":"The Lighthouse Keeper's Daughter"}`, wantCode: toolloop.CodeNotFound},
+		{name: "missing file", args: `{"ref":"manuscript/09-nowhere.md"}`, wantCode: toolloop.CodeNotFound},
+		{name: "ambiguous title prefix", args: `{"ref":"the"}`, wantCode: toolloop.CodeAmbiguous, wantCands: []string{`1 "The Harbor" (manuscript/01-the-harbor.md)`, `3 "The Storm" (manuscript/03-the-storm.md)`}},
+		{name: "no selection", args: `{"ref":"selection"}`, noSel: true, wantCode: toolloop.CodeNotFound},
+		{name: "climbs out", args: `{"ref":"../x.md"}`, wantCode: toolloop.CodeOutOfScope},
+		{name: "absolute", args: `{"ref":"/etc/passwd"}`, wantCode: toolloop.CodeOutOfScope},
+		{name: "url-encoded", args: `{"ref":"%2e%2e/x.md"}`, wantCode: toolloop.CodeOutOfScope},
+		{name: "absolute inside the project", args: fmt.Sprintf(`{"ref":%q}`, absChapter), wantCode: toolloop.CodeOutOfScope},
+		{name: "home folder", args: `{"ref":"~/book/x.md"}`, wantCode: toolloop.CodeOutOfScope},
+		{name: "not markdown", args: `{"ref":"secret.txt"}`, wantCode: toolloop.CodeOutOfScope},
+		{name: "hidden", args: `{"ref":".git/config.md"}`, wantCode: toolloop.CodeOutOfScope},
+		{name: "all refs refused", args: `{"refs":["../a.md","/etc/passwd"]}`, wantCode: toolloop.CodeOutOfScope},
+		{name: "both", args: `{"ref":"1","refs":["2"]}`, wantCode: toolloop.CodeInvalidArguments},
+		{name: "neither", args: `{}`, wantCode: toolloop.CodeInvalidArguments},
+		{name: "null", args: `null`, wantCode: toolloop.CodeInvalidArguments},
+		{name: "empty ref", args: `{"ref":"  "}`, wantCode: toolloop.CodeInvalidArguments},
+		{name: "empty refs", args: `{"refs":[]}`, wantCode: toolloop.CodeInvalidArguments},
+		{name: "too many refs", args: `{"refs":["1","2","3","1","2","3","1","2","3"]}`, wantCode: toolloop.CodeInvalidArguments},
+		{name: "unknown field", args: `{"ref":"1","path":"/etc/passwd"}`, wantCode: toolloop.CodeInvalidArguments},
+		{name: "wrong type", args: `{"ref":3}`, wantCode: toolloop.CodeInvalidArguments},
+		{name: "bad json", args: `{"ref":`, wantCode: toolloop.CodeInvalidArguments},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -299,13 +301,13 @@ func TestCanonContext(t *testing.T) {
 		{tool: "get_concept_context", args: `{"name":"Tide Debt"}`, wantName: "Tide Debt"},
 		{tool: "get_event_context", args: `{"name":"The Great Storm"}`, wantName: "The Great Storm"},
 		{tool: "get_style_context", args: `{"name":"Narrative Voice"}`, wantName: "Narrative Voice"},
-		{tool: "get_location_context", args: `{"name":"Mara Vell"}`, wantCode: CodeNotFound},
-		{tool: "get_character_context", args: `{"name":"Zebedee Quill"}`, wantCode: CodeNotFound},
-		{tool: "get_character_context", args: `{"name":""}`, wantCode: CodeInvalidArguments},
-		{tool: "get_character_context", args: `{}`, wantCode: CodeInvalidArguments},
-		{tool: "get_character_context", args: fmt.Sprintf(`{"name":%q}`, strings.Repeat("x", 201)), wantCode: CodeInvalidArguments},
-		{tool: "get_character_context", args: `{"name":"Mara","type":"location"}`, wantCode: CodeInvalidArguments},
-		{tool: "get_character_context", args: `[1,2]`, wantCode: CodeInvalidArguments},
+		{tool: "get_location_context", args: `{"name":"Mara Vell"}`, wantCode: toolloop.CodeNotFound},
+		{tool: "get_character_context", args: `{"name":"Zebedee Quill"}`, wantCode: toolloop.CodeNotFound},
+		{tool: "get_character_context", args: `{"name":""}`, wantCode: toolloop.CodeInvalidArguments},
+		{tool: "get_character_context", args: `{}`, wantCode: toolloop.CodeInvalidArguments},
+		{tool: "get_character_context", args: fmt.Sprintf(`{"name":%q}`, strings.Repeat("x", 201)), wantCode: toolloop.CodeInvalidArguments},
+		{tool: "get_character_context", args: `{"name":"Mara","type":"location"}`, wantCode: toolloop.CodeInvalidArguments},
+		{tool: "get_character_context", args: `[1,2]`, wantCode: toolloop.CodeInvalidArguments},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
@@ -313,7 +315,7 @@ func TestCanonContext(t *testing.T) {
 			if tt.wantCode != "" {
 				code, msg, _ := errorOf(t, env)
 				assert.Equal(t, tt.wantCode, code, msg)
-				if code == CodeNotFound {
+				if code == toolloop.CodeNotFound {
 					assert.Contains(t, msg, "search_codex")
 				}
 				return
@@ -348,7 +350,7 @@ func TestCanonContextNotFoundCandidates(t *testing.T) {
 	// No name is one typo from this, but the search finds the entry by its text.
 	env := call(t, b, roots, "get_character_context", `{"name":"lighthouse"}`)
 	code, _, cands := errorOf(t, env)
-	assert.Equal(t, CodeNotFound, code)
+	assert.Equal(t, toolloop.CodeNotFound, code)
 	assert.Equal(t, []string{"Anne Marsh"}, cands)
 }
 
@@ -364,10 +366,10 @@ func TestListCodexEntries(t *testing.T) {
 		{args: `{"entryType":"Characters"}`, wantType: "character", wantNames: []string{"Anne Marsh", "Mara Vell"}},
 		{args: `{"entryType":"location"}`, wantType: "location", wantNames: []string{"Quay of Lanterns"}},
 		{args: `{"entryType":"style"}`, wantType: "style", wantNames: []string{"Narrative Voice"}},
-		{args: `{"entryType":"spell"}`, wantCode: CodeInvalidArguments},
-		{args: `{"entryType":""}`, wantCode: CodeInvalidArguments},
-		{args: `{}`, wantCode: CodeInvalidArguments},
-		{args: `{"entryType":"item","limit":5}`, wantCode: CodeInvalidArguments},
+		{args: `{"entryType":"spell"}`, wantCode: toolloop.CodeInvalidArguments},
+		{args: `{"entryType":""}`, wantCode: toolloop.CodeInvalidArguments},
+		{args: `{}`, wantCode: toolloop.CodeInvalidArguments},
+		{args: `{"entryType":"item","limit":5}`, wantCode: toolloop.CodeInvalidArguments},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
@@ -424,11 +426,11 @@ func TestSearchCodex(t *testing.T) {
 		{args: `{"query":"lighthouse","entryType":"events"}`, wantFirst: "The Great Storm", onlyType: "event"},
 		{args: `{"query":"zeppelin"}`, wantNone: true},
 		{args: `{"query":"lanterns","entryType":"style"}`, wantNone: true},
-		{args: `{"query":""}`, wantCode: CodeInvalidArguments},
-		{args: `{"query":"   "}`, wantCode: CodeInvalidArguments},
-		{args: `{}`, wantCode: CodeInvalidArguments},
-		{args: `{"query":"x","entryType":"spell"}`, wantCode: CodeInvalidArguments},
-		{args: fmt.Sprintf(`{"query":%q}`, strings.Repeat("tide ", 101)), wantCode: CodeInvalidArguments},
+		{args: `{"query":""}`, wantCode: toolloop.CodeInvalidArguments},
+		{args: `{"query":"   "}`, wantCode: toolloop.CodeInvalidArguments},
+		{args: `{}`, wantCode: toolloop.CodeInvalidArguments},
+		{args: `{"query":"x","entryType":"spell"}`, wantCode: toolloop.CodeInvalidArguments},
+		{args: fmt.Sprintf(`{"query":%q}`, strings.Repeat("tide ", 101)), wantCode: toolloop.CodeInvalidArguments},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
@@ -472,8 +474,8 @@ func TestReadToolsWithoutABook(t *testing.T) {
 			args = `{"name":"x"}`
 		}
 		_, _, err := tool.Run(context.Background(), json.RawMessage(args))
-		var te *ToolError
+		var te *toolloop.ToolError
 		require.ErrorAs(t, err, &te, tool.Name)
-		assert.Equal(t, CodeToolFailed, te.Code, tool.Name)
+		assert.Equal(t, toolloop.CodeToolFailed, te.Code, tool.Name)
 	}
 }

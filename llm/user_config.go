@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
 )
 
@@ -141,8 +142,8 @@ func (p ProviderSettings) Under(book ProviderSettings) ProviderSettings {
 // config.yaml: a server the book names replaces the user's of that name.
 // The book's servers apply only when store trusts the book
 // (BookReach.Guard); ignored lists what was set aside.
-func LoadMCPServers(root string, store *trust.Store) (servers map[string]MCPServerConfig, ignored Reach, err error) {
-	servers = map[string]MCPServerConfig{}
+func LoadMCPServers(root string, store *trust.Store) (servers map[string]mcp.ServerConfig, ignored Reach, err error) {
+	servers = map[string]mcp.ServerConfig{}
 	if data, path, err := ReadUserConfig(); err != nil {
 		return nil, nil, err
 	} else if data != nil {

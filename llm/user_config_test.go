@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/llm/provider/providertest"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/llm/trust"
 )
 
@@ -48,7 +50,7 @@ provider: {model: mistral}
 	ed := s.Apply(ResolvePersona("continuity-editor"))
 	assert.Equal(t, []string{"Be brief.", "Use British spelling.", "Dates first.", "Check the tide tables."}, ed.Rules)
 	assert.Equal(t, []string{"get_manuscript_context"}, ed.Tools(), "the user's scope holds where the book gives none")
-	assert.Equal(t, Limits{MaxArgumentBytes: 5000, MaxOutputBytes: 9000}, s.Limits)
+	assert.Equal(t, toolloop.Limits{MaxArgumentBytes: 5000, MaxOutputBytes: 9000}, s.Limits)
 	assert.Equal(t, 3, s.Rounds)
 
 	p, _, err := LoadProviderSettings(book, nil)
@@ -97,15 +99,15 @@ func TestLimitsSettings(t *testing.T) {
 
 func TestAskTakesLimitsFromSettings(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	s := newScripted(t,
-		callsStep(scriptCall{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara Vell"}`}),
-		textStep("Done."),
+	s := providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara Vell"}`}),
+		providertest.TextStep("Done."),
 	)
 	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Mara?",
-		Settings: Settings{Limits: Limits{MaxOutputBytes: 64}, Rounds: 1}, Provider: scriptedProvider(t, s)})
+		Settings: Settings{Limits: toolloop.Limits{MaxOutputBytes: 64}, Rounds: 1}, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.Len(t, res.Trace, 1)
-	assert.Equal(t, CodeToolOutputTooLarge, res.Trace[0].Code, "the output limit of the settings applies")
+	assert.Equal(t, toolloop.CodeToolOutputTooLarge, res.Trace[0].Code, "the output limit of the settings applies")
 	assert.Equal(t, 2, res.Rounds, "one tool round, then the answer")
 }
 

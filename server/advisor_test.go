@@ -18,6 +18,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/eval/evalserver"
+	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -78,10 +80,10 @@ func newFakeLLM(t *testing.T, steps ...fakeStep) *fakeLLM {
 			return
 		}
 		if step.cut {
-			llm.WriteCutStream(w, step.body)
+			evalserver.WriteCutStream(w, step.body)
 			return
 		}
-		llm.WriteScriptedReply(w, http.StatusOK, step.body, llm.WantsStream(data))
+		evalserver.WriteScriptedReply(w, http.StatusOK, step.body, evalserver.WantsStream(data))
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -328,12 +330,12 @@ func TestConversationHistoryIsBounded(t *testing.T) {
 	id, _, err := a.conversation("", nil, "p")
 	require.NoError(t, err)
 	for range 10 {
-		a.remember(id, "", llm.Message{Role: llm.RoleUser, Content: "q"}, llm.Message{Role: llm.RoleAssistant, Content: "a"})
+		a.remember(id, "", provider.Message{Role: provider.RoleUser, Content: "q"}, provider.Message{Role: provider.RoleAssistant, Content: "a"})
 	}
 	_, h, err := a.conversation(id, nil, "p")
 	require.NoError(t, err)
 	assert.Len(t, h, historyMessages)
-	assert.Equal(t, llm.RoleUser, h[0].Role)
+	assert.Equal(t, provider.RoleUser, h[0].Role)
 }
 
 func TestPeekPromptSendsNothing(t *testing.T) {

@@ -14,6 +14,9 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/provenance"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -84,7 +87,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, persona, s.log)}
 		}
 	}
-	provider, err := llm.NewProvider(cfg)
+	prov, err := provider.New(cfg)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
 	}
@@ -93,14 +96,14 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	if err != nil {
 		return nil, err
 	}
-	var history []llm.Message
+	var history []provider.Message
 	convID := a.ConversationID
 	var previous string
 	if needKey {
 		if convID, history, err = s.convs.conversation(convID, proj, persona); err != nil {
 			return nil, err
 		}
-		if provider.API() == llm.APIResponses {
+		if prov.API() == provider.APIResponses {
 			previous = s.convs.responseID(convID)
 		}
 	} else if convID != "" {
@@ -117,8 +120,8 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		// The history stays as a fallback: a stored response can expire.
 		PreviousResponseID: previous,
 		MCP:                proj.mcpPool(s.log, s.mcpFailed),
-		Provider:           provider,
-		Loop:               llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
+		Provider:           prov,
+		Loop:               toolloop.Options{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
 	}}, nil
 }
 
@@ -130,7 +133,7 @@ func (s *Server) mcpFailed(server string, err error) {
 
 // provenance is the log of provider calls for proj, in the cache folder,
 // never in the project.
-func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
+func (s *Server) provenance(proj *project) (*provenance.Log, error) {
 	dir, err := codex.CacheDirFor(proj.real)
 	if s.opts.CacheDir != "" {
 		dir, err = filepath.Join(s.opts.CacheDir, "provenance"), nil
@@ -138,7 +141,7 @@ func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return llm.OpenProvenance(dir)
+	return provenance.Open(dir)
 }
 
 // askTurn is the writer's place: the document in uri, and the selection
@@ -186,13 +189,13 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 	// No "quire:" in the title: editors (Helix) put the server's name first.
 	prog := &askStream{progress: s.startProgress(ctx, "ask", a.WorkDoneToken, llm.ResolvePersona(t.in.PersonaID).Name, true)}
 	defer s.running.track(prog.progress, cancel)()
-	t.in.Loop.OnTrace = func(r llm.TraceRow) {
+	t.in.Loop.OnTrace = func(r toolloop.TraceRow) {
 		row := wire.ToolRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}
 		prog.row(ctx, row)
 	}
 	t.in.Loop.OnDelta = func(round int, text string) { prog.delta(ctx, round, text) }
 	res, err := llm.Ask(askCtx, t.in)
-	var pe *llm.ProviderError
+	var pe *provider.Error
 	if err != nil && t.in.PreviousResponseID != "" && askCtx.Err() == nil && errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Status == http.StatusBadRequest) {
 		// The provider no longer has the stored conversation (expired,
 		// or never stored): send the history instead.
@@ -205,7 +208,7 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 		return wire.AskResult{}, protocol.ErrRequestCancelled
 	}
 	if err != nil {
-		var cut *llm.CutOffError
+		var cut *provider.CutOffError
 		if errors.As(err, &cut) {
 			prog.end(ctx, "cut off")
 			s.log.Warn("ask cut off", "err", err)
@@ -215,7 +218,7 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 		s.log.Warn("ask failed", "err", err)
 		return wire.AskResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, askFailure(err, t.baseURL))
 	}
-	s.convs.remember(t.convID, res.ResponseID, llm.Message{Role: llm.RoleUser, Content: a.Message}, llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
+	s.convs.remember(t.convID, res.ResponseID, provider.Message{Role: provider.RoleUser, Content: a.Message}, provider.Message{Role: provider.RoleAssistant, Content: res.Answer})
 	prog.flush(ctx)
 	prog.message(ctx, res.Answer)
 	prog.end(ctx, "answered")

@@ -5,9 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/quire-ink/quire/codex/corpus"
 	"github.com/quire-ink/quire/codex/disktest"
-	"github.com/stretchr/testify/require"
 )
 
 // A book too large for the cache disk used to crash the server inside

@@ -16,6 +16,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
@@ -69,8 +70,8 @@ type project struct {
 
 	// mcp is the pool of MCP servers for mcpServers (config.go).
 	mcpMu      sync.Mutex
-	mcp        *llm.MCPClients
-	mcpServers map[string]llm.MCPServerConfig
+	mcp        *mcp.Clients
+	mcpServers map[string]mcp.ServerConfig
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent.

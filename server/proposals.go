@@ -11,7 +11,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -33,7 +33,7 @@ func (s *Server) quireProposals(ctx context.Context, a wire.BookParams) (wire.Pr
 }
 
 // summarize is a proposal as the clients see it, with its status now.
-func (s *Server) summarize(proj *project, p llm.Proposal) wire.Proposal {
+func (s *Server) summarize(proj *project, p proposal.Proposal) wire.Proposal {
 	w := p.Warnings
 	if w == nil {
 		w = []string{}
@@ -61,21 +61,21 @@ func (s *Server) quireDiscardProposal(ctx context.Context, a wire.ProposalParams
 }
 
 // proposalOf is the proposal a names: by id, in the book of uri if given.
-func (s *Server) proposalOf(ctx context.Context, a wire.ProposalParams) (*project, llm.Proposal, error) {
+func (s *Server) proposalOf(ctx context.Context, a wire.ProposalParams) (*project, proposal.Proposal, error) {
 	if a.ID == "" {
-		return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
+		return nil, proposal.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
 	}
 	return s.findProposal(ctx, a)
 }
 
 // findProposal looks the proposal up in the named project, or in every
 // project when none is named.
-func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*project, llm.Proposal, error) {
+func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*project, proposal.Proposal, error) {
 	var projects []*project
 	if a.URI != "" {
 		proj, err := s.projectOf(ctx, a.BookParams)
 		if err != nil {
-			return nil, llm.Proposal{}, err
+			return nil, proposal.Proposal{}, err
 		}
 		projects = []*project{proj}
 	} else {
@@ -91,7 +91,7 @@ func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*proj
 			return proj, p, nil
 		}
 	}
-	return nil, llm.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "This proposal is no longer available (it was discarded, or made before quire restarted); ask again.")
+	return nil, proposal.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "This proposal is no longer available (it was discarded, or made before quire restarted); ask again.")
 }
 
 // quireApplyProposal is quire/applyProposal, the plugins' request: they
@@ -153,8 +153,8 @@ func (s *Server) applyProposal(ctx context.Context, a wire.ProposalParams, annou
 
 // proposalTitle names a proposal for the writer: "proposed update of
 // Mara Vell", "proposed new entry Hesper".
-func proposalTitle(p llm.Proposal) string {
-	if p.Kind == llm.ProposalCreate {
+func proposalTitle(p proposal.Proposal) string {
+	if p.Kind == proposal.KindCreate {
 		return "proposed new entry " + p.Name
 	}
 	return "proposed update of " + p.Name
@@ -162,7 +162,7 @@ func proposalTitle(p llm.Proposal) string {
 
 // proposalFiles lists the files a proposal edits, in the order it edits
 // them.
-func proposalFiles(p llm.Proposal) string {
+func proposalFiles(p proposal.Proposal) string {
 	var files []string
 	for _, e := range p.Edits {
 		if !slices.Contains(files, e.Path) {

@@ -12,7 +12,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/codex/proposal"
 )
 
 // Workspace edits: the one set of edit shapes quire sends, how it builds
@@ -151,7 +151,7 @@ func (s *Server) annotationsSupported() bool {
 // proposalWorkspaceEdit checks every file of p against its base hash and
 // builds the edit: per file in the order first edited, a CreateFile and
 // the new text for a create, a TextDocumentEdit for an update.
-func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (workspaceEdit, error) {
+func (s *Server) proposalWorkspaceEdit(proj *project, p proposal.Proposal) (workspaceEdit, error) {
 	annotate := s.annotationsSupported()
 	annotation := ""
 	out := workspaceEdit{DocumentChanges: []any{}}
@@ -170,7 +170,7 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (workspace
 		return &staleError{err: jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg), path: path, what: what}
 	}
 	var order []string
-	byPath := map[string][]llm.FileEdit{}
+	byPath := map[string][]proposal.FileEdit{}
 	for _, e := range p.Edits {
 		if _, seen := byPath[e.Path]; !seen {
 			order = append(order, e.Path)
@@ -204,16 +204,11 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p llm.Proposal) (workspace
 		if !cur.exists {
 			return out, stale(rel, "it was deleted")
 		}
-		hash := llm.HashText(cur.text)
+		if why := p.Stale(rel, cur.text); why != "" {
+			return out, stale(rel, why)
+		}
 		change := textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri, Version: cur.version}}
 		for _, e := range edits {
-			base := e.BaseHash
-			if base == "" && rel == p.Path {
-				base = p.BaseHash
-			}
-			if e.Create || base != hash {
-				return out, stale(rel, "it was edited")
-			}
 			r := e.Range
 			if r.Start < 0 || r.End < r.Start || r.End > len(cur.text) {
 				return out, stale(rel, "it was edited")

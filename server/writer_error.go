@@ -10,7 +10,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // What a writer reads when an ask fails says what went wrong and what to
@@ -20,10 +20,10 @@ import (
 // writer. baseURL is the provider's API root ("" for OpenAI's).
 func askFailure(err error, baseURL string) string {
 	if baseURL == "" {
-		baseURL = llm.DefaultBaseURL
+		baseURL = provider.DefaultBaseURL
 	}
-	var pe *llm.ProviderError
-	var te *llm.TimeoutError
+	var pe *provider.Error
+	var te *provider.TimeoutError
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	switch {
@@ -40,7 +40,7 @@ func askFailure(err error, baseURL string) string {
 }
 
 // providerFailure is an error answer of the provider, by its status.
-func providerFailure(pe *llm.ProviderError, baseURL string) string {
+func providerFailure(pe *provider.Error, baseURL string) string {
 	said := strings.TrimSpace(pe.Message)
 	if said == "" {
 		said = http.StatusText(pe.Status)
@@ -68,10 +68,10 @@ const maxPartialInMessage = 2000
 // cutOffFailure is the error of an ask whose answer stopped mid-stream:
 // the message says so and quotes what arrived, marked partial, and the
 // error's data holds it whole as {"partial": text}.
-func cutOffFailure(cut *llm.CutOffError) *jsonrpc2.Error {
+func cutOffFailure(cut *provider.CutOffError) *jsonrpc2.Error {
 	msg := "The model's answer was cut off before it finished: the connection ended in the middle of it. Ask again for the whole answer."
 	if p := strings.TrimSpace(cut.Partial); p != "" {
-		msg += "\n\nWhat arrived (partial):\n" + llm.BoundText(p, maxPartialInMessage)
+		msg += "\n\nWhat arrived (partial):\n" + provider.BoundText(p, maxPartialInMessage)
 	}
 	e := jsonrpc2.NewError(jsonrpc2.InternalError, msg)
 	if data, err := json.Marshal(map[string]string{"partial": cut.Partial}); err == nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // fakeModel is an OpenAI-compatible endpoint that answers every chat
@@ -184,7 +184,7 @@ func TestAskReportsTheServiceTier(t *testing.T) {
 
 func TestAskStreamsTheAnswerToTheTerminal(t *testing.T) {
 	book, cache := sampleProject(t)
-	model, err := llm.NewEvalServer()
+	model, err := evalserver.New()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = model.Close() })
 	answer := "Her eyes are green in the codex and brown in chapter 5, which is the slip."
@@ -202,14 +202,14 @@ func TestAskStreamsTheAnswerToTheTerminal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model.Load([]llm.EvalStep{{Body: string(body)}})
+			model.Load([]evalserver.Step{{Body: string(body)}})
 			args := append([]string{"ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
 				"--persona", "continuity-editor", "Eyes?"}, tt.args...)
 			out, _, err := run(t, args...)
 			require.NoError(t, err)
 			reqs := model.Requests()
 			require.Len(t, reqs, 1)
-			assert.Equal(t, tt.stream, llm.WantsStream(reqs[0].Body))
+			assert.Equal(t, tt.stream, evalserver.WantsStream(reqs[0].Body))
 			if strings.Contains(strings.Join(tt.args, " "), "--json") {
 				assert.Contains(t, out, `"answer": "Her eyes`)
 				return
@@ -224,10 +224,10 @@ func TestAskStreamsTheAnswerToTheTerminal(t *testing.T) {
 func TestAskErrorNeverShowsTheKey(t *testing.T) {
 	book, cache := sampleProject(t)
 	const key = "qk9Zt7LmW2xR4vB8nP6cH3"
-	model, err := llm.NewEvalServer()
+	model, err := evalserver.New()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = model.Close() })
-	model.Load([]llm.EvalStep{{Status: http.StatusUnauthorized,
+	model.Load([]evalserver.Step{{Status: http.StatusUnauthorized,
 		Body: `{"error":{"message":"Incorrect API key provided: ` + key + `.","type":"invalid_request_error","code":"invalid_api_key"}}`}})
 	t.Setenv("HOSTILE_TEST_KEY", key)
 	stdout, stderr, err := run(t, "ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
@@ -244,14 +244,14 @@ func TestAskErrorNeverShowsTheKey(t *testing.T) {
 // finished exits with an error, the partial text marked as such.
 func TestAskCutStreamFails(t *testing.T) {
 	book, cache := sampleProject(t)
-	model, err := llm.NewEvalServer()
+	model, err := evalserver.New()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = model.Close() })
 	partial := "Her eyes are green in the codex and in chapter five they are"
 	body, err := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": "fake",
 		"choices": []any{map[string]any{"index": 0, "finish_reason": "", "message": map[string]any{"role": "assistant", "content": partial}}}})
 	require.NoError(t, err)
-	model.Load([]llm.EvalStep{{Body: string(body), Cut: true}})
+	model.Load([]evalserver.Step{{Body: string(body), Cut: true}})
 	out, _, err := run(t, "ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
 		"--persona", "continuity-editor", "--stream", "Eyes?")
 	require.Error(t, err, "a cut answer is not an answer")
@@ -264,7 +264,7 @@ func TestAskCutStreamFails(t *testing.T) {
 // is cut to 200 characters in every -v line (trace rows, logged bodies).
 func TestAskVerboseBoundsModelStrings(t *testing.T) {
 	book, cache := sampleProject(t)
-	model, err := llm.NewEvalServer()
+	model, err := evalserver.New()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = model.Close() })
 	name := strings.Repeat("n", 10_000)
@@ -275,7 +275,7 @@ func TestAskVerboseBoundsModelStrings(t *testing.T) {
 	answer, err := json.Marshal(map[string]any{"id": "y", "object": "chat.completion", "created": 1, "model": "fake",
 		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": "Done."}}}})
 	require.NoError(t, err)
-	model.Load([]llm.EvalStep{{Body: string(call)}, {Body: string(answer)}})
+	model.Load([]evalserver.Step{{Body: string(call)}, {Body: string(answer)}})
 	_, stderr, err := run(t, "ask", "--project", book, cache, "--base-url", model.BaseURL(), "--model", "fake",
 		"--persona", "continuity-editor", "-v", "Eyes?")
 	require.NoError(t, err)

@@ -5,10 +5,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/quire-ink/quire/codex/corpus"
-	"github.com/quire-ink/quire/codex/disktest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/codex/disktest"
 )
 
 // The issue's repro: a 256 KB disk as the user cache and `quire index`

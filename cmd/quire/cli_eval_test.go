@@ -8,7 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/eval"
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // offlineEnv clears the variables that would make eval go live.
@@ -26,7 +27,7 @@ func TestEvalOfflineRunsEveryScenario(t *testing.T) {
 	require.NoError(t, err, out)
 	assert.Contains(t, out, "offline (scripted model)")
 	assert.NotContains(t, out, "live:")
-	for _, name := range llm.EvalScenarioNames() {
+	for _, name := range eval.ScenarioNames() {
 		assert.Regexp(t, `(?m)^`+name+`\s+1/1\s`, out)
 	}
 	assert.Contains(t, out, "12/12 scenarios passed")
@@ -72,7 +73,7 @@ func TestEvalUnknownScenarioListsNames(t *testing.T) {
 	_, _, err := run(t, "eval", "--scenario", "no-such-thing")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unknown scenario no-such-thing")
-	for _, name := range llm.EvalScenarioNames() {
+	for _, name := range eval.ScenarioNames() {
 		assert.Contains(t, err.Error(), name)
 	}
 }
@@ -111,8 +112,8 @@ func TestEvalLiveConfig(t *testing.T) {
 	o.getenv = env(map[string]string{evalEnvBaseURL: "https://openrouter.ai/api/v1", evalEnvModel: "m", evalEnvAPIKeyEnv: "MY_KEY", "MY_KEY": "sk-x"})
 	cfg, err = o.liveConfig()
 	require.NoError(t, err)
-	assert.Equal(t, &llm.ProviderConfig{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKey: "sk-x", Tools: true}, cfg)
-	assert.Equal(t, "live: openrouter.ai m", llm.EvalMode(cfg))
+	assert.Equal(t, &provider.Config{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKey: "sk-x", Tools: true}, cfg)
+	assert.Equal(t, "live: openrouter.ai m", eval.Mode(cfg))
 }
 
 // A live run with a missing model is refused before anything is sent.
@@ -129,7 +130,7 @@ func TestEvalLiveMissingModel(t *testing.T) {
 func TestEvalTableShowsFailures(t *testing.T) {
 	var out strings.Builder
 	o := &evalOptions{globalOptions: &globalOptions{stdout: &out}, Trials: 2}
-	o.printTable("offline (scripted model)", []llm.ScenarioResult{
+	o.printTable("offline (scripted model)", []eval.ScenarioResult{
 		{Name: "happy-path", Trials: 2, Passed: 2},
 		{Name: "unknown-tool", Trials: 2, Passed: 0, Failures: []string{"trial 1: tool calls: want a, got b", "trial 2: tool calls: want a, got b"}},
 	}, 1)

@@ -6,9 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/quire-ink/quire/manuscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/manuscript"
 )
 
 func TestContext(t *testing.T) {

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // run executes the quire command line in-process and returns its output.

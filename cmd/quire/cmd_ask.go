@@ -13,12 +13,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/provenance"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will
@@ -78,11 +83,11 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 	f.StringVar(&o.APIKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY for OpenAI only)")
 	f.StringVar(&o.Tools, "tools", "auto", "tool calling: on, off (context goes inline), or auto (off for Ollama)")
 	f.StringVar(&o.Quirks, "quirks", "", "provider quirk transforms, comma-separated, or all")
-	f.IntVar(&o.Rounds, "rounds", llm.DefaultMaxRounds, "most tool rounds before the model must answer")
+	f.IntVar(&o.Rounds, "rounds", toolloop.DefaultMaxRounds, "most tool rounds before the model must answer")
 	f.StringVar(&o.API, "api", "chat", "provider API: chat (Chat Completions, any compatible server) or responses (OpenAI's Responses API)")
 	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")
 	f.StringVar(&o.ToolCalling, "tool-calling", "", "how reliably the model calls tools: reliable (insist it reads the book first), best_effort (default), none (no tools)")
-	f.DurationVar(&o.Timeout, "timeout", llm.DefaultTimeout, "per request")
+	f.DurationVar(&o.Timeout, "timeout", provider.DefaultTimeout, "per request")
 	f.BoolVar(&o.Stream, "stream", false, "print the answer as it arrives (Chat Completions; provider.stream in quire.yaml sets the default)")
 	return cmd
 }
@@ -123,7 +128,7 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 
 // providerConfig turns the settings into a provider, keeping every key
 // with the endpoint it belongs to (see llm.ResolveProvider).
-func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
+func (o *askOptions) providerConfig() (provider.Config, error) {
 	ps := o.file
 	ps.BaseURL, ps.Model, ps.APIKeyEnv, ps.API = o.BaseURL, o.Model, o.APIKeyEnv, o.API
 	ps.Timeout = o.Timeout.String()
@@ -136,7 +141,7 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 	case "auto":
 		ps.Tools = nil
 	default:
-		return llm.ProviderConfig{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
+		return provider.Config{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
 	}
 	ps.Quirks = nil
 	if o.Quirks != "" {
@@ -198,7 +203,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, llm.ResolvePersona(o.Persona).ID, o.logger())}
 		}
 	}
-	provider, err := llm.NewProvider(cfg)
+	prov, err := provider.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -221,7 +226,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	// A persona whose tools name an MCP server starts it when the turn
 	// needs it; it ends with the command.
-	mcpPool := llm.NewMCPClients(servers, llm.MCPClientOptions{Logger: o.logger(), Dir: store.Root(),
+	mcpPool := mcp.NewClients(servers, mcp.ClientOptions{Logger: o.logger(), Dir: store.Root(),
 		OnFailure: func(server string, err error) { fmt.Fprintf(o.stderr, "quire: MCP server %s: %v\n", server, err) }})
 	defer mcpPool.Close()
 	snap := m.Snapshot()
@@ -235,16 +240,16 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		Settings:           settings,
 		PersonaID:          o.Persona,
 		Message:            o.Message,
-		Provider:           provider,
+		Provider:           prov,
 		PreviousResponseID: o.Continue,
 		MCP:                mcpPool,
-		Loop: llm.LoopOptions{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r llm.TraceRow) {
+		Loop: toolloop.Options{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r toolloop.TraceRow) {
 			if o.Verbose {
 				status := "ok"
 				if !r.OK {
 					status = r.Code
 				}
-				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, llm.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
+				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, provider.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
 			}
 		}},
 	}
@@ -278,7 +283,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if streamed {
 		fmt.Fprintln(o.stdout)
 	}
-	if cut := (*llm.CutOffError)(nil); errors.As(err, &cut) && streamed {
+	if cut := (*provider.CutOffError)(nil); errors.As(err, &cut) && streamed {
 		// What arrived is on the terminal already: mark it as partial.
 		fmt.Fprintln(o.stdout, "[partial: the model's answer was cut off here]")
 	}
@@ -289,7 +294,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		return writeJSON(o.stdout, struct {
 			Persona   string              `json:"persona"`
 			Answer    string              `json:"answer"`
-			Trace     []llm.TraceRow      `json:"trace"`
+			Trace     []toolloop.TraceRow `json:"trace"`
 			Proposals []proposal.Proposal `json:"proposals"`
 			Rounds    int                 `json:"rounds"`
 			Stopped   string              `json:"stopped,omitempty"`
@@ -311,7 +316,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if o.Verbose && res.ServiceTier != "" {
 		fmt.Fprintf(o.stderr, "  served on the %s tier\n", res.ServiceTier)
 	}
-	if res.ResponseID != "" && provider.API() == "responses" {
+	if res.ResponseID != "" && prov.API() == "responses" {
 		fmt.Fprintf(o.stderr, "quire: continue this conversation with --api responses --continue %s\n", res.ResponseID)
 	}
 	if o.Verbose {
@@ -320,7 +325,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				fmt.Fprintf(o.stderr, "  read %s %s\n", p, e.Hashes[i])
 			}
 			if !e.OK {
-				fmt.Fprintf(o.stderr, "  %s failed: %s\n", llm.BoundText(e.Tool, 200), e.Code)
+				fmt.Fprintf(o.stderr, "  %s failed: %s\n", provider.BoundText(e.Tool, 200), e.Code)
 			}
 		}
 	}
@@ -332,7 +337,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 
 // provenance is the log of provider calls for the project at root, in
 // --cache-dir or the project's folder in the user cache.
-func (o *askOptions) provenance(root string) (*llm.ProvenanceLog, error) {
+func (o *askOptions) provenance(root string) (*provenance.Log, error) {
 	dir := o.CacheDir
 	if dir == "" {
 		var err error
@@ -340,7 +345,7 @@ func (o *askOptions) provenance(root string) (*llm.ProvenanceLog, error) {
 			return nil, err
 		}
 	}
-	return llm.OpenProvenance(dir)
+	return provenance.Open(dir)
 }
 
 func nonNil[T any](s []T) []T {

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quire-ink/quire/manuscript"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // contextOptions configure `quire context`; the server's

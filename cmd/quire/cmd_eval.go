@@ -7,8 +7,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/quire-ink/quire/llm"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/llm/eval"
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // Environment variables that switch `quire eval` to a live model.
@@ -31,7 +33,7 @@ func newEvalCommand(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval [--scenario NAME ...] [--trials N]",
 		Short: "Check the advisor's tool loop against scripted or live models",
-		Long: `Run the tool-loop scenarios (` + strings.Join(llm.EvalScenarioNames(), ", ") + `)
+		Long: `Run the tool-loop scenarios (` + strings.Join(eval.ScenarioNames(), ", ") + `)
 and report, for each, how many trials passed and how long a trial took.
 
 By default the model is scripted: every reply is fixed, nothing goes over the
@@ -56,7 +58,7 @@ The exit status is 1 when any scenario failed.`,
 
 // liveConfig reads the live endpoint from the environment; nil when none
 // is asked for.
-func (o *evalOptions) liveConfig() (*llm.ProviderConfig, error) {
+func (o *evalOptions) liveConfig() (*provider.Config, error) {
 	base := strings.TrimSpace(o.getenv(evalEnvBaseURL))
 	model := strings.TrimSpace(o.getenv(evalEnvModel))
 	keyEnv := strings.TrimSpace(o.getenv(evalEnvAPIKeyEnv))
@@ -66,7 +68,7 @@ func (o *evalOptions) liveConfig() (*llm.ProviderConfig, error) {
 	if model == "" {
 		return nil, fmt.Errorf("live eval: set %s to the model to test", evalEnvModel)
 	}
-	cfg := &llm.ProviderConfig{BaseURL: base, Model: model, Tools: true}
+	cfg := &provider.Config{BaseURL: base, Model: model, Tools: true}
 	if keyEnv != "" {
 		cfg.APIKey = o.getenv(keyEnv)
 		if cfg.APIKey == "" {
@@ -86,8 +88,8 @@ func (o *evalOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	mode := llm.EvalMode(live)
-	results, err := llm.RunEval(cmd.Context(), llm.EvalOptions{Scenarios: o.Scenarios, Trials: o.Trials, Live: live})
+	mode := eval.Mode(live)
+	results, err := eval.Run(cmd.Context(), eval.Options{Scenarios: o.Scenarios, Trials: o.Trials, Live: live})
 	if err != nil {
 		return err
 	}
@@ -131,7 +133,7 @@ func (o *evalOptions) run(cmd *cobra.Command) error {
 	return nil
 }
 
-func (o *evalOptions) printTable(mode string, results []llm.ScenarioResult, failed int) {
+func (o *evalOptions) printTable(mode string, results []eval.ScenarioResult, failed int) {
 	trials := "trial"
 	if o.Trials != 1 {
 		trials = "trials"

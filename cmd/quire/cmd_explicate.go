@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
-	"github.com/spf13/cobra"
 )
 
 // explicateOptions configure `quire explicate`; the server's

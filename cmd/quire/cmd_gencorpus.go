@@ -3,8 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/quire-ink/quire/codex/corpus"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/codex/corpus"
 )
 
 // genCorpusOptions configure the hidden `quire gen-corpus` command, which

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // indexOptions configure `quire index`.

@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // initOptions configure `quire init`.

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // listOptions configure `quire list`; the server's quire.list command

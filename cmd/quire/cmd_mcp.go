@@ -9,12 +9,14 @@ import (
 	"os"
 	"slices"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // mcpOptions configure `quire mcp`.
@@ -96,7 +98,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		}
 	}()
 	proposals := proposal.NewStore(o.MaxProposals)
-	reg, err := llm.NewRegistry(append(llm.ReadTools(book), llm.ProposeTools(book, proposals)...)...)
+	reg, err := toolloop.NewRegistry(append(llm.ReadTools(book), llm.ProposeTools(book, proposals)...)...)
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
@@ -108,10 +110,16 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		logger = o.logger()
 		logger.Info("mcp: serving", "entries", b.store.Catalog().Len(), "tools", len(reg.Names()))
 	}
-	srv := llm.NewMCPServer(reg, llm.Limits{}, llm.MCPOptions{Logger: logger, Proposals: proposals})
+	srv := mcp.NewServer(reg, toolloop.Limits{}, mcp.ServerOptions{Logger: logger, ProposalDiff: func(id string) (string, bool) {
+		p, ok := proposals.Get(id)
+		if !ok {
+			return "", false
+		}
+		return p.Diff, true
+	}})
 	// Requests still in flight when the client closes stdin are answered
-	// before the session ends (for at most llm.DefaultMCPDrainWait).
-	err = srv.Run(ctx, llm.DrainingTransport(o.transport(), llm.DefaultMCPDrainWait))
+	// before the session ends (for at most mcp.DefaultDrainWait).
+	err = srv.Run(ctx, mcp.DrainingTransport(o.transport(), mcp.DefaultDrainWait))
 	switch {
 	case err == nil, errors.Is(err, io.EOF):
 		// The client closed stdin: the session is over.
@@ -124,13 +132,13 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 }
 
 // transport is stdin and stdout: the process's own through
-// mcp.StdioTransport, or the command's streams when they were replaced
+// mcpsdk.StdioTransport, or the command's streams when they were replaced
 // (in tests).
-func (o *mcpOptions) transport() mcp.Transport {
+func (o *mcpOptions) transport() mcpsdk.Transport {
 	if o.stdin == os.Stdin && o.stdout == os.Stdout {
-		return &mcp.StdioTransport{}
+		return &mcpsdk.StdioTransport{}
 	}
-	return &mcp.IOTransport{Reader: io.NopCloser(o.stdin), Writer: nopWriteCloser{o.stdout}}
+	return &mcpsdk.IOTransport{Reader: io.NopCloser(o.stdin), Writer: nopWriteCloser{o.stdout}}
 }
 
 // nopWriteCloser leaves closing stdout to whoever opened it.

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
-	"github.com/spf13/cobra"
 )
 
 // mentionsOptions configure `quire mentions`.

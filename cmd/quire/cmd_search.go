@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // searchOptions configure `quire search`; the server's quire.search

@@ -3,8 +3,9 @@ package main
 import (
 	"io"
 
-	"github.com/quire-ink/quire/server"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/server"
 )
 
 // serveOptions configure `quire serve`.

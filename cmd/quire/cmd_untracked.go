@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/quire-ink/quire/manuscript"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // untrackedOptions configure `quire untracked`.

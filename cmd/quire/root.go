@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 
-	"github.com/quire-ink/quire/llm"
 	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // globalOptions are the flags every command shares.
@@ -106,7 +107,7 @@ func (g *globalOptions) logger() *slog.Logger {
 	}
 	// Debug logs may carry provider request bodies: prose and keys are
 	// redacted on the way out.
-	return slog.New(llm.NewRedactingHandler(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level})))
+	return slog.New(provider.NewRedactingHandler(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level})))
 }
 
 // projectDir is the --project folder, or the nearest folder upwards from

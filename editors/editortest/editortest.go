@@ -15,7 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // Unavailable reports that the test cannot start its editor: a failure
@@ -78,24 +78,24 @@ func SampleBook(t testing.TB, bin, dir string) string {
 
 // Reply is one scripted chat completion carrying message, ended with
 // finish ("stop", "tool_calls").
-func Reply(t testing.TB, message any, finish string) llm.EvalStep {
+func Reply(t testing.TB, message any, finish string) evalserver.Step {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{
 		"id": "c1", "object": "chat.completion", "created": 1700000000, "model": "scripted",
 		"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
 	})
 	require.NoError(t, err)
-	return llm.EvalStep{Body: string(b)}
+	return evalserver.Step{Body: string(b)}
 }
 
 // Answer is a scripted final answer.
-func Answer(t testing.TB, text string) llm.EvalStep {
+func Answer(t testing.TB, text string) evalserver.Step {
 	t.Helper()
 	return Reply(t, map[string]any{"role": "assistant", "content": text}, "stop")
 }
 
 // Calls is a scripted round of tool calls.
-func Calls(t testing.TB, calls ...map[string]any) llm.EvalStep {
+func Calls(t testing.TB, calls ...map[string]any) evalserver.Step {
 	t.Helper()
 	list := make([]any, len(calls))
 	for i, c := range calls {
@@ -114,9 +114,9 @@ func Call(t testing.TB, id, name string, args any) map[string]any {
 
 // ScriptedModel starts the scripted OpenAI-compatible model with steps
 // loaded, closed when the test ends.
-func ScriptedModel(t testing.TB, steps []llm.EvalStep) *llm.EvalServer {
+func ScriptedModel(t testing.TB, steps []evalserver.Step) *evalserver.Server {
 	t.Helper()
-	model, err := llm.NewEvalServer()
+	model, err := evalserver.New()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = model.Close() })
 	model.Load(steps)

@@ -15,13 +15,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/editors/editortest"
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // script is the scripted model's replies: to the ask about a selection
 // (read the character and the selection, propose two changes to her
 // entry, answer), then to a chapter action.
-func script(t *testing.T) []llm.EvalStep {
+func script(t *testing.T) []evalserver.Step {
 	t.Helper()
 	update := func(id, summary, section, markdown string) map[string]any {
 		return editortest.Call(t, id, "propose_codex_update", map[string]any{
@@ -29,7 +29,7 @@ func script(t *testing.T) []llm.EvalStep {
 			"changeSummary": summary, "targetSection": section, "proposedMarkdown": markdown,
 		})
 	}
-	return []llm.EvalStep{
+	return []evalserver.Step{
 		editortest.Calls(t,
 			editortest.Call(t, "call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
 			editortest.Call(t, "call_2", "get_manuscript_context", map[string]any{"ref": "selection"}),

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/editors/editortest"
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // The test drives a real Helix in tmux, as a writer would with the
@@ -43,9 +43,9 @@ const (
 
 // script is the scripted model's replies to the one ask of the test: read
 // the character, propose a change to her Appearance, answer.
-func script(t *testing.T) []llm.EvalStep {
+func script(t *testing.T) []evalserver.Step {
 	t.Helper()
-	return []llm.EvalStep{
+	return []evalserver.Step{
 		editortest.Calls(t,
 			editortest.Call(t, "call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
 			editortest.Call(t, "call_2", "get_manuscript_context", map[string]any{"ref": "current"}),
@@ -281,7 +281,7 @@ func (term *terminal) pick(step, title string) {
 // heldModel stands in front of the scripted model and holds its held-th
 // request (1-based) until release is closed, so the screen can be read
 // while an ask is under way. It returns the base URL to give quire.
-func heldModel(t *testing.T, model *llm.EvalServer, held int32, release <-chan struct{}) string {
+func heldModel(t *testing.T, model *evalserver.Server, held int32, release <-chan struct{}) string {
 	t.Helper()
 	base, err := url.Parse(model.BaseURL())
 	require.NoError(t, err)

@@ -17,13 +17,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/editors/editortest"
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // The scripted model's replies, one per request of the test's asks.
-func script(t *testing.T) []llm.EvalStep {
+func script(t *testing.T) []evalserver.Step {
 	t.Helper()
-	return []llm.EvalStep{
+	return []evalserver.Step{
 		// 1: read the character and the writer's selection.
 		editortest.Calls(t,
 			editortest.Call(t, "call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/editors/editortest"
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
 // The steps run.mjs reports, in order.
@@ -37,9 +37,9 @@ const (
 // reads the canon (tool rows in the chat), proposes a change to Teodora
 // Quill's Appearance (the proposal card), then answers with a bullet list
 // and a block quote (the answer that vanished in issue 13, item 17).
-func script(t *testing.T) []llm.EvalStep {
+func script(t *testing.T) []evalserver.Step {
 	t.Helper()
-	return []llm.EvalStep{
+	return []evalserver.Step{
 		editortest.Calls(t,
 			editortest.Call(t, "call_1", "get_character_context", map[string]any{"name": "Teodora Quill"}),
 			editortest.Call(t, "call_2", "get_manuscript_context", map[string]any{"ref": "current"}),
@@ -63,7 +63,7 @@ func script(t *testing.T) []llm.EvalStep {
 // slowLastReply stands in front of the scripted model and holds its last
 // reply back for a while, as a real model takes time to write: the chat
 // shows the tool rows of a running ask before the answer arrives.
-func slowLastReply(t *testing.T, model *llm.EvalServer, last int, delay time.Duration) string {
+func slowLastReply(t *testing.T, model *evalserver.Server, last int, delay time.Duration) string {
 	t.Helper()
 	target, err := url.Parse(model.BaseURL())
 	require.NoError(t, err)

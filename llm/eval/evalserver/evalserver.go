@@ -1,0 +1,169 @@
+package evalserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Step is one scripted reply of an Server: a raw chat completion
+// body, sent as is so that malformed shapes (the ones quirks repair) reach
+// the client untouched.
+type Step struct {
+	// Status defaults to 200.
+	Status int
+	Body   string
+	// Cut, for a streaming request, sends Body's content and then stops
+	// with no finish reason and no [DONE] (WriteCutStream).
+	Cut bool
+}
+
+// Request is one request an Server received.
+type Request struct {
+	Path string
+	Body []byte
+}
+
+// Server is an OpenAI-compatible chat completions endpoint on the
+// loopback interface that replays a script of replies, one per request,
+// and records every request. It stands in for the model in offline evals.
+type Server struct {
+	ln  net.Listener
+	srv *http.Server
+
+	mu       sync.Mutex
+	steps    []Step
+	next     int
+	requests []Request
+}
+
+// maxEvalRequestBytes bounds a recorded request body.
+const maxEvalRequestBytes = 8 << 20
+
+// New starts a server on 127.0.0.1 with an empty script.
+func New() (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("eval server: %w", err)
+	}
+	s := &Server{ln: ln}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", s.handle)
+	mux.HandleFunc("POST /chat/completions", s.handle)
+	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// BaseURL is the API root, including /v1.
+func (s *Server) BaseURL() string { return "http://" + s.ln.Addr().String() + "/v1" }
+
+// Load replaces the script and forgets every recorded request.
+func (s *Server) Load(steps []Step) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.steps = append([]Step(nil), steps...)
+	s.next = 0
+	s.requests = nil
+}
+
+// Requests are the requests received since the last Load, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Remaining is how many scripted replies were not sent.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.steps) - s.next
+}
+
+// Close stops the server.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, maxEvalRequestBytes))
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body})
+	n := len(s.requests)
+	if s.next >= len(s.steps) {
+		s.mu.Unlock()
+		msg, _ := json.Marshal(fmt.Sprintf("scripted model: no reply left for request %d (the script has %d)", n, n-1))
+		writeEvalJSON(w, http.StatusInternalServerError, `{"error":{"message":`+string(msg)+`,"type":"server_error","code":"script_exhausted"}}`)
+		return
+	}
+	step := s.steps[s.next]
+	s.next++
+	s.mu.Unlock()
+	if step.Cut && WantsStream(body) {
+		WriteCutStream(w, step.Body)
+		return
+	}
+	WriteScriptedReply(w, step.Status, step.Body, WantsStream(body))
+}
+
+func writeEvalJSON(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, body)
+}
+
+// Body wraps an assistant message (any JSON value, or raw JSON) in a
+// chat completion body.
+func Body(message any, finish string) string {
+	b, err := json.Marshal(map[string]any{
+		"id":      "chatcmpl-eval",
+		"object":  "chat.completion",
+		"created": 1700000000,
+		"model":   "scripted",
+		"choices": []any{map[string]any{"index": 0, "message": message, "finish_reason": finish}},
+		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+	})
+	if err != nil {
+		panic(err) // only fixed, valid values are encoded
+	}
+	return string(b)
+}
+
+// Text is a reply that answers with text.
+func Text(content string) Step {
+	return Step{Body: Body(map[string]any{"role": "assistant", "content": content}, "stop")}
+}
+
+// Call is one well-formed tool call of a scripted reply.
+type Call struct{ ID, Name, Args string }
+
+// Calls is a reply that calls tools, in the standard shape.
+func Calls(calls ...Call) Step {
+	list := make([]map[string]any, len(calls))
+	for i, c := range calls {
+		list[i] = map[string]any{
+			"id":       c.ID,
+			"type":     "function",
+			"function": map[string]any{"name": c.Name, "arguments": c.Args},
+		}
+	}
+	return Step{Body: Body(map[string]any{"role": "assistant", "content": nil, "tool_calls": list}, "tool_calls")}
+}
+
+// Raw is a reply whose assistant message is the raw JSON given.
+func Raw(message string) Step {
+	return Step{Body: Body(json.RawMessage(message), "tool_calls")}
+}

@@ -1,0 +1,64 @@
+package provenance
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/providertest"
+)
+
+func TestProvenanceRecordsFailedCalls(t *testing.T) {
+	plog, err := Open(t.TempDir())
+	require.NoError(t, err)
+	s := providertest.New(t, providertest.ErrorStep(400, "bad", "your prompt "+secretProse+" is bad", nil))
+	p := scriptedProvider(t, s, func(c *provider.Config) {
+		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "", nil)}
+	})
+	_, err = p.Complete(context.Background(), provider.CompletionRequest{Messages: []provider.Message{{Role: provider.RoleUser, Content: secretProse}}})
+	require.Error(t, err)
+	raw, err := os.ReadFile(plog.Path())
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), secretProse)
+	var r Record
+	require.NoError(t, json.Unmarshal(raw, &r))
+	assert.Equal(t, 400, r.Status)
+}
+
+func TestProvenanceKeepsTheNewestHalfWhenFull(t *testing.T) {
+	plog, err := Open(t.TempDir())
+	require.NoError(t, err)
+	plog.MaxBytes = 2000
+	for i := range 100 {
+		require.NoError(t, plog.Record(Record{Round: i + 1, Model: "m"}))
+	}
+	raw, err := os.ReadFile(plog.Path())
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(raw), 2000)
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	var last Record
+	for _, l := range lines {
+		require.NoError(t, json.Unmarshal([]byte(l), &last), "every line is whole")
+	}
+	assert.Equal(t, 100, last.Round)
+	assert.Greater(t, len(lines), 3)
+}
+
+func TestOpenProvenanceNeedsAFolder(t *testing.T) {
+	_, err := Open("")
+	assert.Error(t, err)
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}

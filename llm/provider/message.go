@@ -1,0 +1,31 @@
+package provider
+
+// Role is who speaks a message.
+type Role string
+
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one message of a conversation, independent of the provider
+// API that carries it: the prompt builder makes them, the loop sends them
+// and appends the model's replies and the tools' results.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content,omitempty"`
+	// ToolCalls are what an assistant message asked for.
+	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// ToolCallID links a tool message to the call it answers.
+	ToolCallID string `json:"toolCallId,omitempty"`
+}
+
+// ToolCall is one call the model asked for; Arguments is JSON text as the
+// model wrote it.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}

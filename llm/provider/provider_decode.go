@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Reading a chat completion's body by hand, not through the SDK's types,
+// so that quirks can see and repair shapes the SDK would refuse.
+
+// wireResponse is the part of a chat completion the loop reads. It is
+// decoded by hand rather than through the SDK's types so that quirks can
+// see, and repair, shapes the SDK would not accept.
+type wireResponse struct {
+	Model       string `json:"model"`
+	ServiceTier string `json:"service_tier"`
+	Choices     []struct {
+		FinishReason string          `json:"finish_reason"`
+		Message      json.RawMessage `json:"message"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+type WireToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+// decodeCompletion reads a response body, applying quirks to the message.
+func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
+	var resp wireResponse
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return nil, fmt.Errorf("provider response is not a chat completion: %v", err)
+	}
+	if len(resp.Choices) == 0 {
+		return nil, errors.New("provider response has no choices")
+	}
+	choice := resp.Choices[0]
+	msgRaw, err := applyRawQuirks(choice.Message, quirks)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(msgRaw, &fields); err != nil {
+		return nil, fmt.Errorf("provider response message is not an object: %v", err)
+	}
+	msg := Message{Role: RoleAssistant}
+	msg.Content, err = decodeContent(fields["content"])
+	if err != nil {
+		return nil, err
+	}
+	if tc := fields["tool_calls"]; !isNull(tc) {
+		var calls []WireToolCall
+		if err := json.Unmarshal(tc, &calls); err != nil {
+			return nil, fmt.Errorf("provider response: tool_calls is not an array of tool calls (quirk %s may help): %v", QuirkToolCallsObject, err)
+		}
+		for i, c := range calls {
+			args, err := decodeArguments(c.Function.Arguments)
+			if err != nil {
+				return nil, fmt.Errorf("provider response: tool call %d (%s): %w", i, c.Function.Name, err)
+			}
+			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: args})
+		}
+	}
+	applyMessageQuirks(&msg, quirks)
+	return &Completion{
+		Message:      msg,
+		FinishReason: choice.FinishReason,
+		Usage:        Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens},
+		Model:        resp.Model,
+		ServiceTier:  resp.ServiceTier,
+	}, nil
+}
+
+// decodeContent accepts a string, null, or an array of text parts.
+func decodeContent(raw json.RawMessage) (string, error) {
+	if isNull(raw) {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", fmt.Errorf("provider response: content is neither text nor text parts: %v", err)
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type == "" || p.Type == "text" {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String(), nil
+}
+
+// decodeArguments accepts the arguments string of a tool call.
+func decodeArguments(raw json.RawMessage) (string, error) {
+	if isNull(raw) {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("arguments are not a JSON string (quirk %s may help)", QuirkArgumentsObject)
+	}
+	return s, nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s == "" || s == "null"
+}
