@@ -86,7 +86,7 @@ func (s *Server) quireLookupCommand(ctx context.Context, params json.RawMessage)
 	if err != nil {
 		return out, err
 	}
-	res, ok := out.(queryResult)
+	res, ok := out.(wire.QueryResult)
 	if !ok {
 		return out, nil
 	}
@@ -116,7 +116,7 @@ func (s *Server) quireExplicateCommand(ctx context.Context, params json.RawMessa
 	if err != nil {
 		return out, err
 	}
-	res, ok := out.(explicateResult)
+	res, ok := out.(wire.ExplicateResult)
 	if !ok {
 		return out, nil
 	}

@@ -60,12 +60,6 @@ func (s *Server) optionalProject(ctx context.Context, params json.RawMessage) (*
 	return s.projectOf(ctx, a)
 }
 
-type queryResult struct {
-	Query   string         `json:"query"`
-	Type    codex.Type     `json:"type,omitempty"`
-	Results []codex.Result `json:"results"`
-}
-
 func (s *Server) quireLookup(ctx context.Context, params json.RawMessage) (any, error) {
 	a, err := decode[wire.LookupParams](params)
 	if err != nil {
@@ -79,7 +73,7 @@ func (s *Server) quireLookup(ctx context.Context, params json.RawMessage) (any, 
 		return nil, err
 	}
 	t := codex.ParseType(string(a.Type))
-	return queryResult{Query: a.Name, Type: t, Results: orEmpty(proj.store.Lookup(a.Name, t))}, nil
+	return wire.QueryResult{Query: a.Name, Type: t, Results: entriesOf(proj.store.Lookup(a.Name, t))}, nil
 }
 
 func (s *Server) quireSearch(ctx context.Context, params json.RawMessage) (any, error) {
@@ -96,13 +90,7 @@ func (s *Server) quireSearch(ctx context.Context, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	return queryResult{Query: a.Query, Type: t, Results: orEmpty(results)}, nil
-}
-
-type listResult struct {
-	Type    codex.Type     `json:"entryType,omitempty"`
-	Count   int            `json:"count"`
-	Entries []codex.Result `json:"entries"`
+	return wire.QueryResult{Query: a.Query, Type: t, Results: entriesOf(results)}, nil
 }
 
 func (s *Server) quireList(ctx context.Context, params json.RawMessage) (any, error) {
@@ -115,8 +103,8 @@ func (s *Server) quireList(ctx context.Context, params json.RawMessage) (any, er
 		return nil, err
 	}
 	t := codex.ParseType(string(a.Type))
-	results := orEmpty(proj.store.List(t))
-	return listResult{Type: t, Count: len(results), Entries: results}, nil
+	entries := entriesOf(proj.store.List(t))
+	return wire.ListResult{Type: t, Count: len(entries), Entries: entries}, nil
 }
 
 // quireManuscriptContext reads manuscript units as the advisor's
@@ -150,7 +138,7 @@ func (s *Server) quireManuscriptContext(ctx context.Context, params json.RawMess
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	return result, nil
+	return manuscriptContextOf(result), nil
 }
 
 // capturedSelection is the selection of the current advisor turn.
@@ -173,7 +161,7 @@ func (s *Server) quireCaptureSelection(ctx context.Context, params json.RawMessa
 	s.mu.Lock()
 	s.selection = c
 	s.mu.Unlock()
-	return c.sel.Meta(), nil
+	return wire.CaptureResult(c.sel.Meta()), nil
 }
 
 // capture reads the selection a names from the open document, or from
@@ -209,11 +197,4 @@ func (s *Server) capture(ctx context.Context, a wire.CaptureParams) (*capturedSe
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
 	return &capturedSelection{proj: proj, sel: sel}, nil
-}
-
-func orEmpty(rs []codex.Result) []codex.Result {
-	if rs == nil {
-		return []codex.Result{}
-	}
-	return rs
 }

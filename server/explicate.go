@@ -95,24 +95,6 @@ func (x *passageIndex) close() {
 	}
 }
 
-// explicateResult is manuscript.Explication with places an editor can
-// open: the quote's source and each passage as a location.
-type explicateResult struct {
-	*manuscript.Explication
-	Source   *explicateSource   `json:"source,omitempty"`
-	Passages []explicatePassage `json:"passages"`
-}
-
-type explicateSource struct {
-	manuscript.QuoteSource
-	Location *protocol.Location `json:"location,omitempty"`
-}
-
-type explicatePassage struct {
-	manuscript.Passage
-	Location *protocol.Location `json:"location,omitempty"`
-}
-
 // quireExplicate finds the manuscript passages that support a quoted
 // sentence of the codex. The paragraph index is brought up to date with
 // the manuscript (the editor's open text included) first.
@@ -147,15 +129,17 @@ func (s *Server) quireExplicate(ctx context.Context, params json.RawMessage) (an
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	out := explicateResult{Explication: ex, Passages: make([]explicatePassage, len(ex.Passages))}
+	// The answer is the explication with places an editor can open: the
+	// quote's source and each passage as a location.
+	out := wire.ExplicateResult{Quote: ex.Quote, Passages: make([]wire.ExplicatePassage, len(ex.Passages))}
 	for i, ps := range ex.Passages {
-		out.Passages[i] = explicatePassage{Passage: ps}
+		out.Passages[i] = wire.ExplicatePassage{Passage: wire.Passage(ps)}
 		if u, ok := snap.Unit(ps.Path); ok {
 			out.Passages[i].Location = &protocol.Location{URI: proj.uri(ps.Path), Range: newLineIndex(u.Text).rangeOf(ps.Range.Start, ps.Range.End)}
 		}
 	}
 	if src := ex.Source; src != nil {
-		out.Source = &explicateSource{QuoteSource: *src}
+		out.Source = &wire.ExplicateSource{QuoteSource: wire.QuoteSource(*src)}
 		if cur, err := s.currentText(proj, src.Path); err == nil && cur.exists && src.Range.End <= len(cur.text) && src.Range.Start <= src.Range.End {
 			out.Source.Location = &protocol.Location{URI: cur.uri, Range: cur.lines.rangeOf(src.Range.Start, src.Range.End)}
 		}
