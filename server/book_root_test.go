@@ -22,7 +22,7 @@ func lookupCount(t *testing.T, c *wireClient, id any, uri protocol.DocumentURI, 
 	if m.Error != nil {
 		return -1
 	}
-	var r queryResult
+	var r wire.QueryResult
 	require.NoError(t, json.Unmarshal(m.Result, &r))
 	return len(r.Results)
 }

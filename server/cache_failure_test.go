@@ -27,7 +27,7 @@ func requireHover(t *testing.T, c *testClient, rel string, line, char uint32, na
 // answers, from memory.
 func requireSearchFinds(t *testing.T, c *testClient, query, name string) {
 	t.Helper()
-	var found queryResult
+	var found wire.QueryResult
 	c.call(wire.MethodSearch, map[string]any{"query": query}, &found)
 	require.NotEmpty(t, found.Results, "search for %q", query)
 	assert.Equal(t, name, found.Results[0].Name)

@@ -16,65 +16,44 @@ import (
 // quire/lookup, quire/search and quire/list: the canon as the advisor's
 // tools see it, for plugins and, as commands, for every editor.
 
-// queryResult is a lookup's or a search's answer.
-type queryResult struct {
-	Query   string         `json:"query"`
-	Type    codex.Type     `json:"type,omitempty"`
-	Results []codex.Result `json:"results"`
-}
-
-func (s *Server) quireLookup(ctx context.Context, a wire.LookupParams) (queryResult, error) {
+func (s *Server) quireLookup(ctx context.Context, a wire.LookupParams) (wire.QueryResult, error) {
 	if a.Name == "" {
-		return queryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "name is required")
+		return wire.QueryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "name is required")
 	}
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return queryResult{}, err
+		return wire.QueryResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
-	return queryResult{Query: a.Name, Type: t, Results: orEmpty(proj.store.Lookup(a.Name, t))}, nil
+	return wire.QueryResult{Query: a.Name, Type: t, Results: entriesOf(proj.store.Lookup(a.Name, t))}, nil
 }
 
-func (s *Server) quireSearch(ctx context.Context, a wire.SearchParams) (queryResult, error) {
+func (s *Server) quireSearch(ctx context.Context, a wire.SearchParams) (wire.QueryResult, error) {
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return queryResult{}, err
+		return wire.QueryResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
 	results, err := proj.store.Search(ctx, a.Query, codex.SearchOptions{Type: t, Tags: a.Tags, Status: a.Status})
 	if err != nil {
-		return queryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return wire.QueryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	return queryResult{Query: a.Query, Type: t, Results: orEmpty(results)}, nil
+	return wire.QueryResult{Query: a.Query, Type: t, Results: entriesOf(results)}, nil
 }
 
-// listResult is quire/list's answer.
-type listResult struct {
-	Type    codex.Type     `json:"entryType,omitempty"`
-	Count   int            `json:"count"`
-	Entries []codex.Result `json:"entries"`
-}
-
-func (s *Server) quireList(ctx context.Context, a wire.ListParams) (listResult, error) {
+func (s *Server) quireList(ctx context.Context, a wire.ListParams) (wire.ListResult, error) {
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return listResult{}, err
+		return wire.ListResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
-	results := orEmpty(proj.store.List(t))
-	return listResult{Type: t, Count: len(results), Entries: results}, nil
-}
-
-func orEmpty(rs []codex.Result) []codex.Result {
-	if rs == nil {
-		return []codex.Result{}
-	}
-	return rs
+	entries := entriesOf(proj.store.List(t))
+	return wire.ListResult{Type: t, Count: len(entries), Entries: entries}, nil
 }
 
 // quireLookupCommand is quire.lookup as a command: the best entry opened,
 // or named with its summary and file.
-func (s *Server) quireLookupCommand(ctx context.Context, a wire.LookupParams) (queryResult, error) {
+func (s *Server) quireLookupCommand(ctx context.Context, a wire.LookupParams) (wire.QueryResult, error) {
 	res, err := s.quireLookup(ctx, a)
 	if err != nil {
 		return res, err

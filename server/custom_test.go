@@ -24,19 +24,19 @@ func TestCustomRequestsAndCommands(t *testing.T) {
 		check           func(t *testing.T, raw json.RawMessage)
 	}{
 		{wire.MethodLookup, "quire.lookup", map[string]any{"name": "the harbor witch"}, func(t *testing.T, raw json.RawMessage) {
-			var r queryResult
+			var r wire.QueryResult
 			require.NoError(t, json.Unmarshal(raw, &r))
 			require.NotEmpty(t, r.Results)
 			assert.Equal(t, "Mara Vell", r.Results[0].Name)
 		}},
 		{wire.MethodSearch, "quire.search", map[string]any{"query": "harbormistress"}, func(t *testing.T, raw json.RawMessage) {
-			var r queryResult
+			var r wire.QueryResult
 			require.NoError(t, json.Unmarshal(raw, &r))
 			require.NotEmpty(t, r.Results)
 			assert.Equal(t, "Ilse Dorn", r.Results[0].Name)
 		}},
 		{wire.MethodList, "quire.list", map[string]any{"entryType": "characters"}, func(t *testing.T, raw json.RawMessage) {
-			var r listResult
+			var r wire.ListResult
 			require.NoError(t, json.Unmarshal(raw, &r))
 			assert.Equal(t, 2, r.Count)
 		}},

@@ -15,38 +15,20 @@ import (
 // quire/explicate and quire.explicate: "Where is this established?", the
 // manuscript passages that support a sentence of the codex.
 
-// explicateResult is manuscript.Explication with places an editor can
-// open: the quote's source and each passage as a location.
-type explicateResult struct {
-	*manuscript.Explication
-	Source   *explicateSource   `json:"source,omitempty"`
-	Passages []explicatePassage `json:"passages"`
-}
-
-type explicateSource struct {
-	manuscript.QuoteSource
-	Location *protocol.Location `json:"location,omitempty"`
-}
-
-type explicatePassage struct {
-	manuscript.Passage
-	Location *protocol.Location `json:"location,omitempty"`
-}
-
 // quireExplicate finds the manuscript passages that support a quoted
 // sentence of the codex. The paragraph index is brought up to date with
 // the manuscript (the editor's open text included) first.
-func (s *Server) quireExplicate(ctx context.Context, a wire.ExplicateParams) (explicateResult, error) {
+func (s *Server) quireExplicate(ctx context.Context, a wire.ExplicateParams) (wire.ExplicateResult, error) {
 	if a.Quote == "" {
-		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quote is required")
+		return wire.ExplicateResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "quote is required")
 	}
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return explicateResult{}, err
+		return wire.ExplicateResult{}, err
 	}
 	idx, err := proj.passages.open(ctx, proj, s.opts)
 	if err != nil {
-		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "open the passage index: "+err.Error())
+		return wire.ExplicateResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "open the passage index: "+err.Error())
 	}
 	snap := proj.ms.Snapshot()
 	_, err = idx.Sync(ctx, snap.Units())
@@ -57,21 +39,23 @@ func (s *Server) quireExplicate(ctx context.Context, a wire.ExplicateParams) (ex
 		}
 	}
 	if err != nil {
-		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "index the manuscript: "+err.Error())
+		return wire.ExplicateResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "index the manuscript: "+err.Error())
 	}
 	ex, err := idx.Explicate(ctx, a.Quote, manuscript.ExplicateOptions{Limit: a.Limit, Catalog: proj.store.Catalog()})
 	if err != nil {
-		return explicateResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return wire.ExplicateResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	out := explicateResult{Explication: ex, Passages: make([]explicatePassage, len(ex.Passages))}
+	// The answer is the explication with places an editor can open: the
+	// quote's source and each passage as a location.
+	out := wire.ExplicateResult{Quote: ex.Quote, Passages: make([]wire.ExplicatePassage, len(ex.Passages))}
 	for i, ps := range ex.Passages {
-		out.Passages[i] = explicatePassage{Passage: ps}
+		out.Passages[i] = wire.ExplicatePassage{Passage: wire.Passage(ps)}
 		if u, ok := snap.Unit(ps.Path); ok {
 			out.Passages[i].Location = &protocol.Location{URI: proj.uri(ps.Path), Range: newLineIndex(u.Text).rangeOf(ps.Range.Start, ps.Range.End)}
 		}
 	}
 	if src := ex.Source; src != nil {
-		out.Source = &explicateSource{QuoteSource: *src}
+		out.Source = &wire.ExplicateSource{QuoteSource: wire.QuoteSource(*src)}
 		if cur, err := s.currentText(proj, src.Path); err == nil && cur.exists && src.Range.End <= len(cur.text) && src.Range.Start <= src.Range.End {
 			out.Source.Location = &protocol.Location{URI: cur.uri, Range: cur.lines.rangeOf(src.Range.Start, src.Range.End)}
 		}
@@ -84,7 +68,7 @@ const explicatePreview = 3
 
 // quireExplicateCommand is quire.explicate as a command: the passages
 // that support the quote, as a document.
-func (s *Server) quireExplicateCommand(ctx context.Context, a wire.ExplicateParams) (explicateResult, error) {
+func (s *Server) quireExplicateCommand(ctx context.Context, a wire.ExplicateParams) (wire.ExplicateResult, error) {
 	res, err := s.quireExplicate(ctx, a)
 	if err != nil {
 		return res, err

@@ -16,7 +16,7 @@ func TestExplicateFindsSupportingPassages(t *testing.T) {
 	c.initialize(writeProject(t, bookFiles))
 	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
 
-	var got explicateResult
+	var got wire.ExplicateResult
 	c.call(wire.MethodExplicate, map[string]any{"quote": "She keeps a ledger of Ilse Dorn's debts.", "uri": c.uri("codex/characters/mara-vell.md")}, &got)
 	require.NotNil(t, got.Source)
 	assert.Equal(t, "Mara Vell", got.Source.Name)
@@ -25,7 +25,7 @@ func TestExplicateFindsSupportingPassages(t *testing.T) {
 	assert.Equal(t, uint32(7), got.Source.Location.Range.Start.Line)
 
 	require.NotEmpty(t, got.Passages)
-	var harbor *explicatePassage
+	var harbor *wire.ExplicatePassage
 	for i := range got.Passages {
 		if got.Passages[i].Path == "manuscript/01-harbor.md" {
 			harbor = &got.Passages[i]
@@ -39,7 +39,7 @@ func TestExplicateFindsSupportingPassages(t *testing.T) {
 	}}, *harbor.Location)
 
 	// The command answers the same, and a second call reuses the index.
-	var again explicateResult
+	var again wire.ExplicateResult
 	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{
 		"command": "quire.explicate", "arguments": []any{map[string]any{"quote": "She keeps a ledger of Ilse Dorn's debts."}},
 	}, &again)

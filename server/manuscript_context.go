@@ -12,10 +12,10 @@ import (
 // quireManuscriptContext reads manuscript units as the advisor's
 // get_manuscript_context does; "current" is the document in uri, and
 // "selection" the last captured selection.
-func (s *Server) quireManuscriptContext(ctx context.Context, a wire.ContextParams) (*manuscript.Context, error) {
+func (s *Server) quireManuscriptContext(ctx context.Context, a wire.ContextParams) (wire.ManuscriptContext, error) {
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
-		return nil, err
+		return wire.ManuscriptContext{}, err
 	}
 	refs := a.Refs
 	if a.Ref != "" {
@@ -34,7 +34,7 @@ func (s *Server) quireManuscriptContext(ctx context.Context, a wire.ContextParam
 	s.mu.Unlock()
 	result, err := proj.ms.Snapshot().Context(refs, turn, manuscript.Limits{})
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return wire.ManuscriptContext{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	return result, nil
+	return manuscriptContextOf(result), nil
 }

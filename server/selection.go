@@ -22,15 +22,15 @@ type capturedSelection struct {
 
 // quireCaptureSelection records the writer's selection for the next
 // advisor turn and returns its metadata; the text stays in the server.
-func (s *Server) quireCaptureSelection(ctx context.Context, a wire.CaptureParams) (manuscript.SelectionMeta, error) {
+func (s *Server) quireCaptureSelection(ctx context.Context, a wire.CaptureParams) (wire.CaptureResult, error) {
 	c, err := s.capture(ctx, a)
 	if err != nil {
-		return manuscript.SelectionMeta{}, err
+		return wire.CaptureResult{}, err
 	}
 	s.mu.Lock()
 	s.selection = c
 	s.mu.Unlock()
-	return c.sel.Meta(), nil
+	return wire.CaptureResult(c.sel.Meta()), nil
 }
 
 // capture reads the selection a names from the open document, or from

@@ -118,6 +118,152 @@ type ExplicateParams struct {
 	Limit int    `json:"limit,omitempty"`
 }
 
+// CodexEntry is one canon entry as quire/lookup, quire/search and
+// quire/list return it, and as `quire lookup --json` prints it. Its
+// fields are codex.Result's, so the server converts one into the other.
+type CodexEntry struct {
+	ProjectPath  string       `json:"projectPath"`
+	RelativePath string       `json:"relativePath"`
+	Type         codex.Type   `json:"type"`
+	Name         string       `json:"name"`
+	Title        string       `json:"title"`
+	Aliases      []string     `json:"aliases,omitempty"`
+	Summary      string       `json:"summary,omitempty"`
+	Tags         []string     `json:"tags,omitempty"`
+	Status       codex.Status `json:"status"`
+	Excerpt      string       `json:"excerpt,omitempty"`
+	SoulExcerpt  string       `json:"soulExcerpt,omitempty"`
+	// Match says how a lookup matched, best first; a search and a
+	// listing leave it out.
+	Match codex.MatchKind `json:"match,omitempty" ts:"\"name\" | \"title\" | \"stem\" | \"alias\" | \"partial\" | \"fuzzy\""`
+	Score float64         `json:"score,omitempty"`
+}
+
+// QueryResult is quire/lookup's and quire/search's answer: the query,
+// the type it was limited to, and the entries found, best first.
+type QueryResult struct {
+	Query   string       `json:"query"`
+	Type    codex.Type   `json:"type,omitempty"`
+	Results []CodexEntry `json:"results"`
+}
+
+// ListResult is quire/list's answer.
+type ListResult struct {
+	Type    codex.Type   `json:"entryType,omitempty"`
+	Count   int          `json:"count"`
+	Entries []CodexEntry `json:"entries"`
+}
+
+// ManuscriptContext is quire/manuscriptContext's answer: the prose the
+// advisor's get_manuscript_context would read (manuscript.Context).
+type ManuscriptContext struct {
+	Units []ContextUnit `json:"units"`
+	// Chars counts the characters of prose returned, markers excluded.
+	Chars int `json:"chars"`
+	// Truncated says some unit was cut or left out to stay in bounds.
+	Truncated bool `json:"truncated"`
+	// Failed lists the refs that resolved to nothing, when others did.
+	Failed []FailedRef `json:"failed,omitempty"`
+}
+
+// ContextUnit is one chapter, document or selection of a
+// ManuscriptContext (manuscript.ContextUnit).
+type ContextUnit struct {
+	Ref      string `json:"ref"`
+	Kind     string `json:"kind" ts:"\"chapter\" | \"document\" | \"selection\""`
+	Path     string `json:"path"`
+	Title    string `json:"title"`
+	Number   int    `json:"number,omitempty"`
+	Position int    `json:"position,omitempty"`
+	Words    int    `json:"words"`
+	// Hash identifies a selection's text.
+	Hash string `json:"hash,omitempty"`
+	// Text is the prose, cut to the limits with a marker saying so.
+	Text string `json:"text"`
+	// Chars is the true length of the unit's prose; Truncated says Text
+	// holds less of it.
+	Chars     int  `json:"chars"`
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// FailedRef is a manuscript ref that could not be read, with the
+// chapters it might have meant.
+type FailedRef struct {
+	Ref        string         `json:"ref"`
+	Error      string         `json:"error"`
+	Candidates []RefCandidate `json:"candidates,omitempty"`
+}
+
+// RefCandidate is a chapter a failed ref might have meant.
+type RefCandidate struct {
+	Ref   string `json:"ref"`
+	Path  string `json:"path"`
+	Title string `json:"title"`
+}
+
+// CaptureResult is quire/captureSelection's answer: the selection
+// without its text, which stays in the server for the next ask
+// (manuscript.SelectionMeta).
+type CaptureResult struct {
+	Path        string `json:"path"`
+	Title       string `json:"title"`
+	Hash        string `json:"hash"`
+	Words       int    `json:"words"`
+	SourceWords int    `json:"sourceWords"`
+}
+
+// ExplicateResult is quire/explicate's answer: where in the codex the
+// quote comes from, and the manuscript passages that support it, best
+// first.
+type ExplicateResult struct {
+	Quote    string             `json:"quote"`
+	Source   *ExplicateSource   `json:"source,omitempty"`
+	Passages []ExplicatePassage `json:"passages"`
+}
+
+// QuoteSource is the place in the codex a quote comes from
+// (manuscript.QuoteSource).
+type QuoteSource struct {
+	// Entry is the entry's id (its path in the book), Name its name.
+	Entry string `json:"entry"`
+	Name  string `json:"name"`
+	// Path is the file Range points into: the entry's own, or its soul.
+	Path    string      `json:"path"`
+	Section string      `json:"section,omitempty"`
+	Range   codex.Range `json:"range"`
+	// Exact is false when the file holds a sentence close to the quote
+	// rather than its words in order.
+	Exact bool `json:"exact"`
+}
+
+// ExplicateSource is a QuoteSource with a location an editor can open,
+// when the file is readable.
+type ExplicateSource struct {
+	QuoteSource
+	Location *protocol.Location `json:"location,omitempty"`
+}
+
+// Passage is one manuscript paragraph that supports a quote
+// (manuscript.Passage).
+type Passage struct {
+	Path     string      `json:"path"`
+	Title    string      `json:"title"`
+	Number   int         `json:"number,omitempty"`
+	Position int         `json:"position,omitempty"`
+	Heading  string      `json:"heading,omitempty"`
+	Range    codex.Range `json:"range"`
+	// Score ranks passages within one answer only.
+	Score float64 `json:"score"`
+	// Text is the paragraph, or its part richest in the quote's words.
+	Text string `json:"text"`
+}
+
+// ExplicatePassage is a Passage with a location an editor can open.
+type ExplicatePassage struct {
+	Passage
+	Location *protocol.Location `json:"location,omitempty"`
+}
+
 // ProposalParams name one proposal, for quire/applyProposal and
 // quire/discardProposal.
 type ProposalParams struct {

@@ -17,6 +17,13 @@ export interface Location {
   range: Range;
 }
 
+// Byte offsets in a file of the book (codex.Range): start inclusive,
+// end exclusive.
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export type ActionScope = "selection" | "file" | "project";
 
 // A quire/askProgress notification: a tool row or a piece of the answer.
@@ -65,6 +72,150 @@ export interface CaptureParams {
 export interface ExplicateParams extends BookParams {
   quote: string;
   limit?: number;
+}
+
+// CodexEntry is one canon entry as quire/lookup, quire/search and
+// quire/list return it, and as `quire lookup --json` prints it. Its
+// fields are codex.Result's, so the server converts one into the other.
+export interface CodexEntry {
+  projectPath: string;
+  relativePath: string;
+  type: string;
+  name: string;
+  title: string;
+  aliases?: string[];
+  summary?: string;
+  tags?: string[];
+  status: string;
+  excerpt?: string;
+  soulExcerpt?: string;
+  // Match says how a lookup matched, best first; a search and a
+  // listing leave it out.
+  match?: "name" | "title" | "stem" | "alias" | "partial" | "fuzzy";
+  score?: number;
+}
+
+// QueryResult is quire/lookup's and quire/search's answer: the query,
+// the type it was limited to, and the entries found, best first.
+export interface QueryResult {
+  query: string;
+  type?: string;
+  results: CodexEntry[] | null;
+}
+
+// ListResult is quire/list's answer.
+export interface ListResult {
+  entryType?: string;
+  count: number;
+  entries: CodexEntry[] | null;
+}
+
+// ManuscriptContext is quire/manuscriptContext's answer: the prose the
+// advisor's get_manuscript_context would read (manuscript.Context).
+export interface ManuscriptContext {
+  units: ContextUnit[] | null;
+  // Chars counts the characters of prose returned, markers excluded.
+  chars: number;
+  // Truncated says some unit was cut or left out to stay in bounds.
+  truncated: boolean;
+  // Failed lists the refs that resolved to nothing, when others did.
+  failed?: FailedRef[];
+}
+
+// ContextUnit is one chapter, document or selection of a
+// ManuscriptContext (manuscript.ContextUnit).
+export interface ContextUnit {
+  ref: string;
+  kind: "chapter" | "document" | "selection";
+  path: string;
+  title: string;
+  number?: number;
+  position?: number;
+  words: number;
+  // Hash identifies a selection's text.
+  hash?: string;
+  // Text is the prose, cut to the limits with a marker saying so.
+  text: string;
+  // Chars is the true length of the unit's prose; Truncated says Text
+  // holds less of it.
+  chars: number;
+  truncated?: boolean;
+}
+
+// FailedRef is a manuscript ref that could not be read, with the
+// chapters it might have meant.
+export interface FailedRef {
+  ref: string;
+  error: string;
+  candidates?: RefCandidate[];
+}
+
+// RefCandidate is a chapter a failed ref might have meant.
+export interface RefCandidate {
+  ref: string;
+  path: string;
+  title: string;
+}
+
+// CaptureResult is quire/captureSelection's answer: the selection
+// without its text, which stays in the server for the next ask
+// (manuscript.SelectionMeta).
+export interface CaptureResult {
+  path: string;
+  title: string;
+  hash: string;
+  words: number;
+  sourceWords: number;
+}
+
+// ExplicateResult is quire/explicate's answer: where in the codex the
+// quote comes from, and the manuscript passages that support it, best
+// first.
+export interface ExplicateResult {
+  quote: string;
+  source?: ExplicateSource;
+  passages: ExplicatePassage[] | null;
+}
+
+// QuoteSource is the place in the codex a quote comes from
+// (manuscript.QuoteSource).
+export interface QuoteSource {
+  // Entry is the entry's id (its path in the book), Name its name.
+  entry: string;
+  name: string;
+  // Path is the file Range points into: the entry's own, or its soul.
+  path: string;
+  section?: string;
+  range: ByteRange;
+  // Exact is false when the file holds a sentence close to the quote
+  // rather than its words in order.
+  exact: boolean;
+}
+
+// ExplicateSource is a QuoteSource with a location an editor can open,
+// when the file is readable.
+export interface ExplicateSource extends QuoteSource {
+  location?: Location;
+}
+
+// Passage is one manuscript paragraph that supports a quote
+// (manuscript.Passage).
+export interface Passage {
+  path: string;
+  title: string;
+  number?: number;
+  position?: number;
+  heading?: string;
+  range: ByteRange;
+  // Score ranks passages within one answer only.
+  score: number;
+  // Text is the paragraph, or its part richest in the quote's words.
+  text: string;
+}
+
+// ExplicatePassage is a Passage with a location an editor can open.
+export interface ExplicatePassage extends Passage {
+  location?: Location;
 }
 
 // ProposalParams name one proposal, for quire/applyProposal and

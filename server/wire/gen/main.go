@@ -65,6 +65,13 @@ export interface Location {
   range: Range;
 }
 
+// Byte offsets in a file of the book (codex.Range): start inclusive,
+// end exclusive.
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export type ActionScope = "selection" | "file" | "project";
 
 // A quire/askProgress notification: a tool row or a piece of the answer.
@@ -235,6 +242,7 @@ var external = map[string]string{
 	"protocol.Location":    "Location",
 	"codex.Type":           "string",
 	"codex.Status":         "string",
+	"codex.Range":          "ByteRange",
 	"time.Time":            "string",
 }
 

@@ -28,6 +28,7 @@ import {
   AskProgress,
   AskResult,
   BookStatus,
+  DiscardResult,
   ErrorCodes,
   Methods,
   Persona,
@@ -756,7 +757,7 @@ describe("contract: extension modules against the real quire server", function (
 
   it("quire/discardProposal drops it", async () => {
     assert.ok(proposalId, "needs the ask");
-    const r = await h.conn.sendRequest<{ id: string; discarded: boolean }>(Methods.discardProposal, { id: proposalId });
+    const r = await h.conn.sendRequest<DiscardResult>(Methods.discardProposal, { id: proposalId });
     assert.deepStrictEqual(r, { id: proposalId, discarded: true });
     const after = await h.conn.sendRequest<ProposalsResult>(Methods.proposals, {});
     assert.deepStrictEqual(after.proposals ?? [], []);

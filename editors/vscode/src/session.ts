@@ -1,0 +1,398 @@
+// The extension's connection to the quire server: the language client's
+// lifecycle, the settings sent to it, the status bar item that shows its
+// state, the writer's current book document, and the server's requests
+// as typed calls. Commands, proposals and views work through it.
+import * as fs from "fs";
+import * as os from "os";
+import * as vscode from "vscode";
+import { DidChangeConfigurationNotification, LanguageClientOptions, State } from "vscode-languageclient/node";
+import { errorOf } from "./chat/view";
+import { QuireLanguageClient } from "./client";
+import { bookRootFor } from "./commands";
+import {
+  AdvisorAction,
+  ApplyResult,
+  AskParams,
+  AskProgress,
+  AskResult,
+  BookStatus,
+  Commands,
+  DiscardResult,
+  ExplicateResult,
+  Methods,
+  Persona,
+  Proposal,
+  ProposalsResult,
+  QueryResult,
+  Range,
+  ReindexResult,
+  StatusResult,
+} from "./protocol";
+import { resolveServer, startFailedMessage } from "./server";
+import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
+import { mergeBook, statusView } from "./status";
+import { Views } from "./views";
+
+const personaKey = "quire.persona.last";
+
+function isExecutable(p: string): boolean {
+  try {
+    if (!fs.statSync(p).isFile()) {
+      return false;
+    }
+    if (process.platform !== "win32") {
+      fs.accessSync(p, fs.constants.X_OK);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function toRange(r: vscode.Range): Range {
+  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+}
+
+export function isBookDocument(d: vscode.TextDocument): boolean {
+  return d.languageId === "markdown" && d.uri.scheme === "file";
+}
+
+export class Session implements vscode.Disposable {
+  private client?: QuireLanguageClient;
+  private readonly output = vscode.window.createOutputChannel("quire");
+  private readonly status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  private readonly disposables: vscode.Disposable[] = [];
+  private books: BookStatus[] = [];
+  private personaCache: Persona[] = [];
+  private lastEditor?: vscode.TextEditor;
+  private startError?: string;
+  private readonly askProgressed = new vscode.EventEmitter<AskProgress>();
+  private readonly restarted = new vscode.EventEmitter<void>();
+  private readonly displayChanged = new vscode.EventEmitter<void>();
+  private readonly editorChanged = new vscode.EventEmitter<void>();
+
+  /** onAskProgress fires for each quire/askProgress notification: a tool row or a piece of an answer. */
+  readonly onAskProgress = this.askProgressed.event;
+  /** onRestart fires before the server restarts: asks in flight will not finish. */
+  readonly onRestart = this.restarted.event;
+  /** onDisplayChange fires when a setting of the chat's display changes. */
+  readonly onDisplayChange = this.displayChanged.event;
+  /** onEditorChange fires when the writer moves to another book document or selection. */
+  readonly onEditorChange = this.editorChanged.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly views: Views,
+  ) {
+    const active = vscode.window.activeTextEditor;
+    if (active && isBookDocument(active.document)) {
+      this.lastEditor = active;
+    }
+    this.disposables.push(
+      this.output,
+      this.status,
+      this.askProgressed,
+      this.restarted,
+      this.displayChanged,
+      this.editorChanged,
+      vscode.window.onDidChangeActiveTextEditor((e) => {
+        if (e && isBookDocument(e.document)) {
+          this.lastEditor = e;
+          this.editorChanged.fire();
+        }
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (isBookDocument(e.textEditor.document)) {
+          this.lastEditor = e.textEditor;
+          this.editorChanged.fire();
+        }
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => this.configChanged(e)),
+    );
+    this.renderStatus();
+    this.status.show();
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+
+  // ---- server lifecycle ----
+
+  config(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration("quire");
+  }
+
+  private settings(): ServerSettings {
+    const { settings, warnings } = serverSettings((k) => this.config().get(k));
+    for (const w of warnings) {
+      void vscode.window.showWarningMessage(w, "Open settings").then((a) => a && this.openSettings("quire.provider.apiKeyEnv"));
+    }
+    return settings;
+  }
+
+  display(): DisplaySettings {
+    return displaySettingsOf((k) => this.config().get(k));
+  }
+
+  async start(): Promise<void> {
+    const cfg = this.config();
+    const res = resolveServer(cfg.get("serverPath"), cfg.get("serverArgs"), {
+      platform: process.platform,
+      env: process.env,
+      homedir: os.homedir(),
+      isExecutable,
+    });
+    if (!res.ok) {
+      this.failed(res.message);
+      return;
+    }
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ language: "markdown", scheme: "file" }],
+      outputChannel: this.output,
+      // A function, so a restart sends the settings of that moment.
+      initializationOptions: () => this.settings(),
+      initializationFailedHandler: (e) => {
+        this.failed(startFailedMessage(res.command, e));
+        return false;
+      },
+      middleware: {
+        // "Look up" and "Where is this established?" are shown here, as a
+        // quick pick and a references peek. They go to the custom requests,
+        // not the commands: run as commands the server also opens its own
+        // documents for editors that show no command result, and the
+        // writer would see both.
+        executeCommand: async (command, args, next) => {
+          if (command === Commands.lookup) {
+            const result = await this.client!.sendRequest<QueryResult | undefined>(Methods.lookup, args[0] ?? {});
+            await this.views.showLookup(result, this.rootFor());
+            return result;
+          }
+          if (command === Commands.explicate) {
+            const client = this.client!;
+            const result = await client.sendRequest<ExplicateResult | undefined>(Methods.explicate, args[0] ?? {});
+            await this.views.showExplicate(result, (l) => client.protocol2CodeConverter.asLocation(l));
+            return result;
+          }
+          return next(command, args);
+        },
+      },
+    };
+    const client = new QuireLanguageClient({ command: res.command, args: res.args, options: { env: process.env } }, clientOptions);
+    this.client = client;
+    client.onNotification(Methods.askProgress, (p: AskProgress) => this.askProgressed.fire(p));
+    client.onNotification(Methods.status, (b: BookStatus) => {
+      this.books = mergeBook(this.books, b);
+      this.renderStatus();
+    });
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Stopped && this.client === client && this.startError === undefined) {
+        this.status.text = "$(debug-disconnect) quire: stopped";
+        this.status.tooltip = "The quire server stopped. Click to restart it.";
+        this.status.command = "quire.restartServer";
+      }
+    });
+    try {
+      await client.start();
+    } catch (e) {
+      if (this.startError === undefined) {
+        this.failed(startFailedMessage(res.command, e));
+      }
+      return;
+    }
+    this.startError = undefined;
+    this.renderStatus();
+    try {
+      const st = await client.sendRequest<StatusResult>(Methods.status, {});
+      for (const b of st.books ?? []) {
+        this.books = mergeBook(this.books, b);
+      }
+      this.renderStatus();
+    } catch (e) {
+      // A server without quire/status still works; the item stays plain.
+      this.output.appendLine(`quire/status: ${errorOf(e).message}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    if (c && c.state !== State.Stopped) {
+      await c.stop().catch((e: unknown) => this.output.appendLine(`stopping the server: ${errorOf(e).message}`));
+    }
+  }
+
+  async restart(): Promise<void> {
+    this.restarted.fire();
+    this.personaCache = [];
+    this.books = [];
+    this.startError = undefined;
+    await this.stop();
+    await this.start();
+  }
+
+  private failed(message: string): void {
+    this.startError = message;
+    this.output.appendLine(message);
+    this.status.text = "$(error) quire: not running";
+    this.status.tooltip = message;
+    this.status.command = "quire.showStartError";
+    this.showStartError();
+  }
+
+  /** showStartError tells the writer again why the server did not start, if it did not. */
+  showStartError(): void {
+    const message = this.startError;
+    if (message === undefined) {
+      return;
+    }
+    void vscode.window.showErrorMessage(message, "Open settings", "Copy install command", "Retry").then((a) => {
+      if (a === "Open settings") {
+        this.openSettings("quire.serverPath");
+      } else if (a === "Copy install command") {
+        void vscode.env.clipboard.writeText("go install github.com/quire-ink/quire/cmd/quire@latest");
+      } else if (a === "Retry") {
+        void this.restart();
+      }
+    });
+  }
+
+  private openSettings(query: string): void {
+    void vscode.commands.executeCommand("workbench.action.openSettings", query);
+  }
+
+  private configChanged(e: vscode.ConfigurationChangeEvent): void {
+    const kinds = changeKinds((s) => e.affectsConfiguration(s));
+    if (kinds.has("restart")) {
+      void this.restart();
+    } else if (kinds.has("server") && this.client?.isRunning()) {
+      void this.client.sendNotification(DidChangeConfigurationNotification.type, didChangeConfigurationParams(this.settings()));
+    }
+    if (kinds.has("display")) {
+      this.displayChanged.fire();
+    }
+  }
+
+  private renderStatus(): void {
+    if (this.startError !== undefined) {
+      return;
+    }
+    const v = statusView(this.books);
+    this.status.text = v.text;
+    this.status.tooltip = v.tooltip;
+    this.status.command = v.command;
+  }
+
+  /** running is the client, or an error that says why there is none. */
+  running(): QuireLanguageClient {
+    if (!this.client || this.startError !== undefined) {
+      throw new Error(this.startError ?? "the quire server is not running");
+    }
+    return this.client;
+  }
+
+  // ---- the server's requests ----
+
+  async personas(): Promise<Persona[]> {
+    if (this.personaCache.length === 0) {
+      this.personaCache = (await this.running().sendRequest<Persona[] | null>(Methods.personas, {})) ?? [];
+    }
+    return this.personaCache;
+  }
+
+  /** personaName is the name of a persona already listed, else its id. */
+  personaName(id: string | undefined): string | undefined {
+    return this.personaCache.find((p) => p.id === id)?.name ?? id;
+  }
+
+  ask(params: AskParams, token: vscode.CancellationToken): Promise<AskResult> {
+    return this.running().sendRequest<AskResult>(Methods.ask, params, token);
+  }
+
+  /** peekPrompt shows the request quire/ask would send for params; nothing is sent to the model. */
+  async peekPrompt(params: AskParams): Promise<void> {
+    try {
+      const body: unknown = await this.running().sendRequest(Methods.peekPrompt, params);
+      await this.views.showPeek(this.personaName(params.persona ?? this.defaultPersona()), body);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`quire: Peek prompt failed: ${errorOf(e).message}`);
+    }
+  }
+
+  /** actions lists the advisor actions of the book of the document uri. */
+  async actions(uri: string): Promise<AdvisorAction[]> {
+    return (await this.running().sendRequest<AdvisorAction[] | null>(Methods.actions, { uri })) ?? [];
+  }
+
+  async proposals(uri?: string): Promise<Proposal[]> {
+    const r = await this.running().sendRequest<ProposalsResult>(Methods.proposals, uri ? { uri } : {});
+    return r.proposals ?? [];
+  }
+
+  applyProposal(id: string): Promise<ApplyResult> {
+    return this.running().sendRequest<ApplyResult>(Methods.applyProposal, { id });
+  }
+
+  async discardProposal(id: string): Promise<void> {
+    await this.running().sendRequest<DiscardResult>(Methods.discardProposal, { id });
+  }
+
+  /** reindex rebuilds the index of the book of uri (the first book without) and shows its new state. */
+  async reindex(uri?: string): Promise<ReindexResult> {
+    const r = await this.running().sendRequest<ReindexResult>(Methods.reindex, uri ? { uri } : {});
+    this.books = mergeBook(this.books, { root: r.root, state: r.state, entries: r.entries, chapters: r.chapters, problems: r.problems, message: r.message });
+    this.renderStatus();
+    return r;
+  }
+
+  // ---- the writer's place ----
+
+  /** bookEditor is the editor of the book document the writer was last in, if still open. */
+  bookEditor(): vscode.TextEditor | undefined {
+    return this.lastEditor;
+  }
+
+  /** asUri is a document's uri as the server spells it. */
+  asUri(uri: vscode.Uri): string {
+    return this.client ? this.client.code2ProtocolConverter.asUri(uri) : uri.toString();
+  }
+
+  editorContext(): { uri?: string; range?: Range } {
+    const ed = this.lastEditor;
+    if (!ed || ed.document.isClosed) {
+      return {};
+    }
+    const uri = this.asUri(ed.document.uri);
+    return ed.selection.isEmpty ? { uri } : { uri, range: toRange(ed.selection) };
+  }
+
+  /** rootFor is the folder of the book nearUri (else the last document) is in. */
+  rootFor(nearUri?: string): string | undefined {
+    const roots = this.books.map((b) => b.root);
+    const uri = nearUri ? vscode.Uri.parse(nearUri) : this.lastEditor?.document.uri;
+    if (uri && uri.scheme === "file") {
+      const root = bookRootFor(uri.fsPath, roots);
+      if (root) {
+        return root;
+      }
+    }
+    if (roots.length === 1) {
+      return roots[0];
+    }
+    const folder = (uri && vscode.workspace.getWorkspaceFolder(uri)) ?? vscode.workspace.workspaceFolders?.[0];
+    return folder?.uri.fsPath;
+  }
+
+  log(line: string): void {
+    this.output.appendLine(line);
+  }
+
+  rememberPersona(id: string): void {
+    void this.context.workspaceState.update(personaKey, id);
+  }
+
+  defaultPersona(): string | undefined {
+    const configured = this.config().get<string>("persona");
+    return this.context.workspaceState.get<string>(personaKey) || configured || undefined;
+  }
+}
