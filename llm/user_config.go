@@ -1,45 +1,20 @@
 package llm
 
 import (
-	"errors"
-	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/trust"
 )
 
 // UserConfigPath is the writer's own settings file, which lies under
-// every book's quire.yaml: <user config folder>/quire/config.yaml
-// (on Linux $XDG_CONFIG_HOME/quire/config.yaml).
-func UserConfigPath() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("find user config folder: %w", err)
-	}
-	return filepath.Join(dir, "quire", "config.yaml"), nil
-}
+// every book's quire.yaml (settings.UserConfigPath).
+func UserConfigPath() (string, error) { return settings.UserConfigPath() }
 
 // ReadUserConfig returns the text of the user's config.yaml and its path;
 // no file is no text and no error.
-func ReadUserConfig() ([]byte, string, error) {
-	path, err := UserConfigPath()
-	if err != nil {
-		return nil, "", err
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, path, nil
-	}
-	if err != nil {
-		return nil, path, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data, path, nil
-}
+func ReadUserConfig() ([]byte, string, error) { return settings.ReadUserConfig() }
 
 // Under returns the book's settings over the user's: what the book sets
 // wins; rules add up, the user's first; a persona the book configures
@@ -142,23 +117,31 @@ func (p ProviderSettings) Under(book ProviderSettings) ProviderSettings {
 // The book's servers apply only when store trusts the book
 // (BookReach.Guard); ignored lists what was set aside.
 func LoadMCPServers(root string, store *trust.Store) (servers map[string]MCPServerConfig, ignored Reach, err error) {
-	servers = map[string]MCPServerConfig{}
-	if data, path, err := ReadUserConfig(); err != nil {
+	l, err := settings.Load(settings.Disk(root))
+	if err != nil {
 		return nil, nil, err
-	} else if data != nil {
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return nil, nil, userFileError(path, fmt.Errorf("quire.yaml: %w", err))
-		}
-		if len(doc.Content) > 0 {
-			user, err := ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers"))
-			if err != nil {
-				return nil, nil, userFileError(path, err)
-			}
-			maps.Copy(servers, user)
-		}
 	}
-	book, err := ReadBookReach(root)
+	return MCPServersOf(l, root, store)
+}
+
+// MCPServersOf are the MCP servers of loaded files: the book's, guarded
+// by store, over the user's.
+func MCPServersOf(l *settings.Loaded, root string, store *trust.Store) (servers map[string]MCPServerConfig, ignored Reach, err error) {
+	if l.UserErr != nil {
+		return nil, nil, l.UserErr
+	}
+	servers = map[string]MCPServerConfig{}
+	if l.User.Text != nil {
+		if l.User.Doc == nil {
+			return nil, nil, userFileError(l.User.Name, l.User.Err)
+		}
+		user, err := ParseMCPServers(l.User.Value("mcp_servers"))
+		if err != nil {
+			return nil, nil, userFileError(l.User.Name, err)
+		}
+		maps.Copy(servers, user)
+	}
+	book, err := BookReachFrom(l.Book)
 	if err != nil {
 		return nil, nil, err
 	}

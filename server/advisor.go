@@ -18,7 +18,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
@@ -266,14 +265,11 @@ func (s *Server) mcpFailed(server string, err error) {
 // provenance is the log of provider calls for proj, in the cache folder,
 // never in the project.
 func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
-	dir, err := codex.CacheDirFor(proj.real)
-	if s.opts.CacheDir != "" {
-		dir, err = filepath.Join(s.opts.CacheDir, "provenance"), nil
+	// In the book's cache folder, laid out as for the command line.
+	if proj.cache.Provenance() == "" {
+		return nil, errors.New("no cache folder for the record of provider calls")
 	}
-	if err != nil {
-		return nil, err
-	}
-	return llm.OpenProvenance(dir)
+	return llm.OpenProvenance(proj.cache.Provenance())
 }
 
 // askTurn is the writer's place: the document in uri, and the selection

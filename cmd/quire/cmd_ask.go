@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
+	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -160,20 +160,24 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 
 func (o *askOptions) run(cmd *cobra.Command) error {
 	ctx := cmd.Context()
-	dir, err := o.projectDir()
+	// The book opens once: its settings are read from disk once, and the
+	// provider, the advisor's settings and the MCP servers are decoded
+	// from that one reading.
+	b, err := o.open(ctx, mbook.Options{})
 	if err != nil {
 		return err
 	}
+	defer b.Close()
+	store, m := b.Store, b.Manuscript
 	trusted := o.trustStore()
-	ps, ignored, err := llm.LoadProviderSettings(dir, trusted)
+	ps, ignored, err := llm.ProviderOf(b.Settings, b.Root, trusted)
 	if errors.Is(err, llm.ErrTrustRecord) {
 		fmt.Fprintf(o.stderr, "quire: %v\n", err)
 	} else if err != nil {
 		return err
 	}
 	if len(ignored) > 0 {
-		abs, _ := filepath.Abs(dir)
-		fmt.Fprintf(o.stderr, "quire: %s\n", llm.IgnoredMessage(abs, ignored))
+		fmt.Fprintf(o.stderr, "quire: %s\n", llm.IgnoredMessage(b.Root, ignored))
 	}
 	if err := o.withFile(ps, cmd.Flags()); err != nil {
 		return err
@@ -182,16 +186,11 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	store, err := o.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
 	if !o.Peek {
 		// Every provider call is recorded in the cache folder, never in
 		// the project: host, model, tokens, tool names, a hash of the
 		// request; no prose, no key.
-		if plog, err := o.provenance(store.Root()); err != nil {
+		if plog, err := llm.OpenProvenance(b.Cache.Provenance()); err != nil {
 			fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err)
 		} else {
 			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, llm.ResolvePersona(o.Persona).ID, o.logger())}
@@ -201,11 +200,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := o.openManuscript(ctx, store.Catalog())
-	if err != nil {
-		return err
-	}
-	settings, err := llm.LoadSettings(store.Root())
+	settings, err := llm.SettingsOf(b.Settings)
 	if err != nil {
 		return err
 	}
@@ -214,7 +209,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	// The book's own servers run only when the writer trusts it; what
 	// was set aside was told with the provider settings.
-	servers, _, err := llm.LoadMCPServers(store.Root(), trusted)
+	servers, _, err := llm.MCPServersOf(b.Settings, b.Root, trusted)
 	if err != nil && !errors.Is(err, llm.ErrTrustRecord) {
 		return err
 	}
@@ -327,19 +322,6 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		fmt.Fprintf(o.stdout, "\nProposed (%s, not applied): %s — %s\n%s\n", p.ID, p.Path, p.ChangeSummary, p.Markdown)
 	}
 	return nil
-}
-
-// provenance is the log of provider calls for the project at root, in
-// --cache-dir or the project's folder in the user cache.
-func (o *askOptions) provenance(root string) (*llm.ProvenanceLog, error) {
-	dir := o.CacheDir
-	if dir == "" {
-		var err error
-		if dir, err = codex.CacheDirFor(root); err != nil {
-			return nil, err
-		}
-	}
-	return llm.OpenProvenance(dir)
 }
 
 func nonNil[T any](s []T) []T {
