@@ -32,26 +32,28 @@ import (
 //	  quirks: [content_tool_call_tags]
 //	  options: {temperature: 0.4}
 type ProviderSettings struct {
-	BaseURL      string         `yaml:"base_url"`
-	Model        string         `yaml:"model"`
-	APIKeyEnv    string         `yaml:"api_key_env"`
-	API          string         `yaml:"api"`
-	Tools        *bool          `yaml:"tools"`
-	ToolCalling  string         `yaml:"tool_calling"`
-	Timeout      string         `yaml:"timeout"`
-	Retries      *int           `yaml:"retries"`
-	ServiceTier  string         `yaml:"service_tier"`
-	FlexFallback bool           `yaml:"flex_fallback"`
-	Rounds       int            `yaml:"rounds"`
-	Quirks       []string       `yaml:"quirks"`
-	Options      map[string]any `yaml:"options"`
+	BaseURL     string `yaml:"base_url" json:"base_url"`
+	Model       string `yaml:"model" json:"model"`
+	APIKeyEnv   string `yaml:"api_key_env" json:"api_key_env"`
+	API         string `yaml:"api" json:"api"`
+	Tools       *bool  `yaml:"tools" json:"tools"`
+	ToolCalling string `yaml:"tool_calling" json:"tool_calling"`
+	Timeout     string `yaml:"timeout" json:"timeout"`
+	Retries     *int   `yaml:"retries" json:"retries"`
+	ServiceTier string `yaml:"service_tier" json:"service_tier"`
+	// FlexFallback is a pointer so that an editor's false can turn off
+	// a file's true (ProviderSettings.Over).
+	FlexFallback *bool          `yaml:"flex_fallback" json:"flex_fallback"`
+	Rounds       int            `yaml:"rounds" json:"rounds"`
+	Quirks       []string       `yaml:"quirks" json:"quirks"`
+	Options      map[string]any `yaml:"options" json:"options"`
 	// Stream streams Chat Completions answers; unset leaves it to the
 	// caller (the language server streams, the command line does not).
-	Stream *bool `yaml:"stream"`
+	Stream *bool `yaml:"stream" json:"stream"`
 	// UntrustedBaseURL says BaseURL is one a book named without the
 	// writer's trust (BookReach.Untrusted): quire asks that server, but
 	// sends it no key, whichever setting names the key variable.
-	UntrustedBaseURL bool `yaml:"-"`
+	UntrustedBaseURL bool `yaml:"-" json:"-"`
 }
 
 // TimeoutDuration is the parsed timeout; zero when unset.

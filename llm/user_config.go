@@ -72,44 +72,63 @@ func (s Settings) Under(book Settings) Settings {
 // field. A book that names another endpoint does not take the user's key
 // variable or model, which belong to the user's endpoint.
 func (p ProviderSettings) Under(book ProviderSettings) ProviderSettings {
+	user := p
 	if book.BaseURL != "" && book.BaseURL != p.BaseURL {
-		p.APIKeyEnv, p.Model = "", ""
+		user.APIKeyEnv, user.Model = "", ""
 	}
-	out := book
+	out := user.Over(book)
 	// The user's own endpoint is one the user chose, keys and all.
 	out.UntrustedBaseURL = book.UntrustedBaseURL && book.BaseURL != p.BaseURL
+	// Either file turning flex_fallback on turns it on.
+	if on(p.FlexFallback) || on(book.FlexFallback) {
+		t := true
+		out.FlexFallback = &t
+	}
+	return out
+}
+
+func on(b *bool) bool { return b != nil && *b }
+
+// Over returns p with every field top sets replaced by top's: the one
+// field-by-field merge of provider settings, for the user's file under
+// the book's, the files under the editor's settings, and one message of
+// the editor's settings over the last. UntrustedBaseURL is p's; the
+// callers say what trust the merge keeps.
+func (p ProviderSettings) Over(top ProviderSettings) ProviderSettings {
 	str := func(dst *string, v string) {
-		if *dst == "" {
+		if v != "" {
 			*dst = v
 		}
 	}
-	str(&out.BaseURL, p.BaseURL)
-	str(&out.Model, p.Model)
-	str(&out.APIKeyEnv, p.APIKeyEnv)
-	str(&out.API, p.API)
-	str(&out.ToolCalling, p.ToolCalling)
-	str(&out.Timeout, p.Timeout)
-	str(&out.ServiceTier, p.ServiceTier)
-	if out.Tools == nil {
-		out.Tools = p.Tools
+	str(&p.BaseURL, top.BaseURL)
+	str(&p.Model, top.Model)
+	str(&p.APIKeyEnv, top.APIKeyEnv)
+	str(&p.API, top.API)
+	str(&p.ToolCalling, top.ToolCalling)
+	str(&p.Timeout, top.Timeout)
+	str(&p.ServiceTier, top.ServiceTier)
+	if top.Tools != nil {
+		p.Tools = top.Tools
 	}
-	if out.Retries == nil {
-		out.Retries = p.Retries
+	if top.Retries != nil {
+		p.Retries = top.Retries
 	}
-	if out.Stream == nil {
-		out.Stream = p.Stream
+	if top.FlexFallback != nil {
+		p.FlexFallback = top.FlexFallback
 	}
-	out.FlexFallback = out.FlexFallback || p.FlexFallback
-	if out.Rounds == 0 {
-		out.Rounds = p.Rounds
+	if top.Rounds > 0 {
+		p.Rounds = top.Rounds
 	}
-	if out.Quirks == nil {
-		out.Quirks = p.Quirks
+	if top.Quirks != nil {
+		p.Quirks = top.Quirks
 	}
-	if out.Options == nil {
-		out.Options = p.Options
+	if top.Options != nil {
+		p.Options = top.Options
 	}
-	return out
+	if top.Stream != nil {
+		p.Stream = top.Stream
+	}
+	return p
 }
 
 // LoadMCPServers reads mcp_servers from root/quire.yaml over the user's

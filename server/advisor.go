@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -199,7 +198,21 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	if k := llm.WithheldKey(ps); k != "" {
 		s.log.Info("key not sent: the server is named by a book not trusted", "keyEnv", k, "root", proj.real)
 	}
-	cfg, err := llm.ResolveProvider(ps, os.Getenv, needKey)
+	place, err := s.askTurn(ctx, proj, a)
+	if err != nil {
+		return nil, err
+	}
+	// The turn is built as the command line builds it (llm.NewTurn).
+	built, err := llm.NewTurn(llm.TurnOptions{
+		Store: proj.store, Manuscript: proj.ms.Snapshot(), Place: place,
+		Proposals: &proj.proposals, Settings: book.settings, PersonaID: persona, Message: a.Message,
+		MCP:      proj.mcpPool(s.log, s.mcpFailed),
+		Provider: ps, NeedKey: needKey,
+		Provenance:        proj.cache.Provenance(),
+		OnProvenanceError: func(err error) { s.log.Warn("provenance not recorded", "err", err) },
+		Logger:            s.log,
+		Loop:              llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
+	})
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, llm.ErrNoProvider) {
@@ -207,22 +220,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		}
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
-	if needKey {
-		if plog, err := s.provenance(proj); err != nil {
-			s.log.Warn("provenance not recorded", "err", err)
-		} else {
-			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, persona, s.log)}
-		}
-	}
-	provider, err := llm.NewProvider(cfg)
-	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
-	}
-	settings := book.settings
-	turn, err := s.askTurn(ctx, proj, a)
-	if err != nil {
-		return nil, err
-	}
+	provider := built.In.Provider
 	var history []llm.Message
 	convID := a.ConversationID
 	var previous string
@@ -241,35 +239,15 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		}
 		s.adv.mu.Unlock()
 	}
-	return &turnInput{proj: proj, convID: convID, baseURL: cfg.BaseURL, in: llm.AskInput{
-		Book:      &llm.Book{Store: proj.store, Manuscript: proj.ms.Snapshot(), Turn: turn},
-		Proposals: &proj.proposals,
-		Settings:  settings,
-		PersonaID: persona,
-		Message:   a.Message,
-		History:   history,
-		// The history stays as a fallback: a stored response can expire.
-		PreviousResponseID: previous,
-		MCP:                proj.mcpPool(s.log, s.mcpFailed),
-		Provider:           provider,
-		Loop:               llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
-	}}, nil
+	// The history stays as a fallback: a stored response can expire.
+	built.In.History, built.In.PreviousResponseID = history, previous
+	return &turnInput{proj: proj, convID: convID, baseURL: built.Config.BaseURL, in: built.In}, nil
 }
 
 // mcpFailed tells the writer an MCP server could not serve; the tool
 // call that met it got an error envelope, so the turn went on.
 func (s *Server) mcpFailed(server string, err error) {
 	s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire: MCP server %s: %v", server, err))
-}
-
-// provenance is the log of provider calls for proj, in the cache folder,
-// never in the project.
-func (s *Server) provenance(proj *project) (*llm.ProvenanceLog, error) {
-	// In the book's cache folder, laid out as for the command line.
-	if proj.cache.Provenance() == "" {
-		return nil, errors.New("no cache folder for the record of provider calls")
-	}
-	return llm.OpenProvenance(proj.cache.Provenance())
 }
 
 // askTurn is the writer's place: the document in uri, and the selection

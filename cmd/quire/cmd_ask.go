@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -120,9 +118,10 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 	return nil
 }
 
-// providerConfig turns the settings into a provider, keeping every key
-// with the endpoint it belongs to (see llm.ResolveProvider).
-func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
+// providerSettings are the settings with the command line's flags over
+// them, keeping every key with the endpoint it belongs to (see
+// llm.ResolveProvider, which llm.NewTurn calls).
+func (o *askOptions) providerSettings() (llm.ProviderSettings, error) {
 	ps := o.file
 	ps.BaseURL, ps.Model, ps.APIKeyEnv, ps.API = o.BaseURL, o.Model, o.APIKeyEnv, o.API
 	ps.Timeout = o.Timeout.String()
@@ -135,7 +134,7 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 	case "auto":
 		ps.Tools = nil
 	default:
-		return llm.ProviderConfig{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
+		return ps, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
 	}
 	ps.Quirks = nil
 	if o.Quirks != "" {
@@ -148,14 +147,18 @@ func (o *askOptions) providerConfig() (llm.ProviderConfig, error) {
 	if k := llm.WithheldKey(ps); k != "" && !o.Peek {
 		fmt.Fprintf(o.stderr, "quire: the key in %s is not sent to %s: that server is named by this book's quire.yaml, and a key goes only to a server you set yourself (--base-url, your config.yaml) or to one that a book you trust names with its key\n", k, ps.BaseURL)
 	}
-	cfg, err := llm.ResolveProvider(ps, os.Getenv, !o.Peek)
+	return ps, nil
+}
+
+// providerHint adds to a provider that cannot be resolved what to type.
+func providerHint(err error) error {
 	switch {
 	case errors.Is(err, llm.ErrNoProvider):
-		return cfg, fmt.Errorf("%w (use --api-key-env, or --base-url for a local server)", err)
+		return fmt.Errorf("%w (use --api-key-env, or --base-url for a local server)", err)
 	case errors.Is(err, llm.ErrNoModel):
-		return cfg, fmt.Errorf("%w: use --model or provider.model in quire.yaml", err)
+		return fmt.Errorf("%w: use --model or provider.model in quire.yaml", err)
 	}
-	return cfg, err
+	return err
 }
 
 func (o *askOptions) run(cmd *cobra.Command) error {
@@ -182,21 +185,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err := o.withFile(ps, cmd.Flags()); err != nil {
 		return err
 	}
-	cfg, err := o.providerConfig()
-	if err != nil {
-		return err
-	}
-	if !o.Peek {
-		// Every provider call is recorded in the cache folder, never in
-		// the project: host, model, tokens, tool names, a hash of the
-		// request; no prose, no key.
-		if plog, err := llm.OpenProvenance(b.Cache.Provenance()); err != nil {
-			fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err)
-		} else {
-			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, llm.ResolvePersona(o.Persona).ID, o.logger())}
-		}
-	}
-	provider, err := llm.NewProvider(cfg)
+	ps, err = o.providerSettings()
 	if err != nil {
 		return err
 	}
@@ -219,19 +208,23 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		OnFailure: func(server string, err error) { fmt.Fprintf(o.stderr, "quire: MCP server %s: %v\n", server, err) }})
 	defer mcpPool.Close()
 	snap := m.Snapshot()
-	turn, err := o.turn(snap)
+	place, err := o.turn(snap)
 	if err != nil {
 		return err
 	}
-	in := llm.AskInput{
-		Book:               &llm.Book{Store: store, Manuscript: snap, Turn: turn},
+	turn, err := llm.NewTurn(llm.TurnOptions{
+		Store: store, Manuscript: snap, Place: place,
 		Proposals:          &llm.Proposals{},
 		Settings:           settings,
 		PersonaID:          o.Persona,
 		Message:            o.Message,
-		Provider:           provider,
 		PreviousResponseID: o.Continue,
 		MCP:                mcpPool,
+		Provider:           ps,
+		NeedKey:            !o.Peek,
+		Provenance:         b.Cache.Provenance(),
+		OnProvenanceError:  func(err error) { fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err) },
+		Logger:             o.logger(),
 		Loop: llm.LoopOptions{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r llm.TraceRow) {
 			if o.Verbose {
 				status := "ok"
@@ -241,7 +234,11 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, llm.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
 			}
 		}},
+	})
+	if err != nil {
+		return providerHint(err)
 	}
+	in, cfg, provider := turn.In, turn.Config, turn.In.Provider
 	if o.Peek {
 		body, err := llm.Peek(ctx, in)
 		if err != nil {
