@@ -2,7 +2,6 @@ package codex
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -129,17 +128,4 @@ func GlobsFromNode(n *yaml.Node) ([]string, error) {
 		return nil, settings.At(n, "%v", err)
 	}
 	return globs, nil
-}
-
-// GlobsFromConfig reads the `codex:` globs of root/quire.yaml; no file or
-// no key means none.
-func GlobsFromConfig(root string) ([]string, error) {
-	f, err := settings.ReadBook(os.DirFS(root))
-	if err != nil {
-		return nil, err
-	}
-	if f.Err != nil {
-		return nil, f.Err
-	}
-	return GlobsFromNode(f.Value("codex"))
 }

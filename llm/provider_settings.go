@@ -71,7 +71,7 @@ func (p ProviderSettings) TimeoutDuration() (time.Duration, error) {
 // LoadProviderSettings reads the provider section of root/quire.yaml. No
 // file or no section means zero settings. Unknown keys are errors with
 // their line, and so is a key written into the file.
-// The user's own config.yaml (UserConfigPath) lies under it. What of the
+// The user's own config.yaml (settings.UserConfigPath) lies under it. What of the
 // book's own settings reaches beyond the book applies only when store
 // trusts it (BookReach.Guard); ignored lists what was set aside.
 func LoadProviderSettings(root string, store *trust.Store) (ps ProviderSettings, ignored Reach, err error) {

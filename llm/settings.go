@@ -95,7 +95,7 @@ type settingsFile struct {
 // No file means zero Settings. A file that is not YAML of that shape is an
 // error naming quire.yaml.
 //
-// The user's own config.yaml (UserConfigPath) lies under it.
+// The user's own config.yaml (settings.UserConfigPath) lies under it.
 func LoadSettings(root string) (Settings, error) {
 	l, err := settings.Load(settings.Disk(root))
 	if err != nil {

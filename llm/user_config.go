@@ -8,14 +8,6 @@ import (
 	"github.com/quire-ink/quire/llm/trust"
 )
 
-// UserConfigPath is the writer's own settings file, which lies under
-// every book's quire.yaml (settings.UserConfigPath).
-func UserConfigPath() (string, error) { return settings.UserConfigPath() }
-
-// ReadUserConfig returns the text of the user's config.yaml and its path;
-// no file is no text and no error.
-func ReadUserConfig() ([]byte, string, error) { return settings.ReadUserConfig() }
-
 // Under returns the book's settings over the user's: what the book sets
 // wins; rules add up, the user's first; a persona the book configures
 // takes the book's scope when it gives one, and both sets of rules.

@@ -2,7 +2,6 @@ package manuscript
 
 import (
 	"fmt"
-	"os"
 
 	"go.yaml.in/yaml/v3"
 
@@ -34,20 +33,6 @@ func (g *globList) UnmarshalYAML(n *yaml.Node) error {
 		return nil
 	}
 	return fmt.Errorf("line %d: manuscript must be a glob or a list of globs", n.Line)
-}
-
-// GlobsFromConfig reads the `manuscript:` globs of root/quire.yaml; none
-// (no file, no key) means DefaultGlobs. A file that cannot be read as
-// YAML is an error that names it.
-func GlobsFromConfig(root string) ([]string, error) {
-	f, err := settings.ReadBook(os.DirFS(root))
-	if err != nil {
-		return nil, err
-	}
-	if f.Err != nil {
-		return nil, f.Err
-	}
-	return GlobsFromNode(f.Value("manuscript"))
 }
 
 // GlobsFromText reads the `manuscript:` globs from the text of a
