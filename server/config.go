@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"go.lsp.dev/protocol"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
@@ -105,19 +104,6 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		problems = append(problems, actionConfigProblems(append(actionProblems, merged...), llm.SourceQuireYAML)...)
 	}
 	return c, problems
-}
-
-// mappingValue is the value of key in a YAML mapping, or nil.
-func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // actionConfigProblems are the problems of the advisor actions defined
