@@ -1,15 +1,14 @@
 package codex
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/codex/settings"
 )
 
 // Glob is one compiled pattern: slash-separated segments matched with
@@ -104,6 +103,13 @@ func GlobsFromText(data []byte) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("quire.yaml: %w", err)
 	}
+	return GlobsFromNode(n)
+}
+
+// GlobsFromNode reads the `codex:` section of a quire.yaml (its value:
+// one glob or a list); nil means entries are looked for everywhere.
+// Problems are *settings.Problem, at the section's line.
+func GlobsFromNode(n *yaml.Node) ([]string, error) {
 	if n == nil {
 		return nil, nil
 	}
@@ -113,26 +119,13 @@ func GlobsFromText(data []byte) ([]string, error) {
 		globs = []string{n.Value}
 	case yaml.SequenceNode:
 		if err := n.Decode(&globs); err != nil {
-			return nil, fmt.Errorf("quire.yaml: line %d: codex must be a glob or a list of globs", n.Line)
+			return nil, settings.At(n, "codex must be a glob or a list of globs")
 		}
 	default:
-		return nil, fmt.Errorf("quire.yaml: line %d: codex must be a glob or a list of globs", n.Line)
+		return nil, settings.At(n, "codex must be a glob or a list of globs")
 	}
 	if _, err := compileCodexGlobs(globs); err != nil {
-		return nil, fmt.Errorf("quire.yaml: line %d: %w", n.Line, err)
+		return nil, settings.At(n, "%v", err)
 	}
 	return globs, nil
-}
-
-// GlobsFromConfig reads the `codex:` globs of root/quire.yaml; no file or
-// no key means none.
-func GlobsFromConfig(root string) ([]string, error) {
-	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read quire.yaml: %w", err)
-	}
-	return GlobsFromText(data)
 }

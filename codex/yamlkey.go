@@ -2,9 +2,10 @@ package codex
 
 import (
 	"fmt"
-	"slices"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/codex/settings"
 )
 
 // TopLevelValue reads data as a YAML mapping (a quire.yaml) and returns
@@ -40,64 +41,14 @@ func TopLevelValue(data []byte, key string) (*yaml.Node, error) {
 	return value, nil
 }
 
-// maxMappingKeys bounds the keys of one mapping in a settings file; no
-// quire.yaml needs more, and the YAML library's struct decoding compares
-// each key of a mapping with every other.
-const maxMappingKeys = 1000
-
 // CheckSettingsYAML walks a settings file's tree (quire.yaml, the user's
 // config.yaml) before anything decodes it into Go values, and refuses a
-// mapping that repeats a key or holds more than maxMappingKeys keys. The
-// YAML library finds repeated keys by comparing every key with every
-// other and keeps an error for each, so such a file would cost time and
-// memory quadratic in its size; here a set makes it linear. The error
-// names the lines, as the library's would. The values of the top-level
-// keys in own are left to their own parser (advisor actions set aside
-// only the action at fault).
+// mapping that repeats a key or holds thousands of keys, in time linear
+// in its size (settings.Check says why). The values of the top-level keys
+// in own are left to their own parser. The error is a *settings.Problem.
 func CheckSettingsYAML(doc *yaml.Node, own ...string) error {
-	if doc == nil {
-		return nil
-	}
-	var skip *yaml.Node
-	if top := doc; len(own) > 0 {
-		if top.Kind == yaml.DocumentNode && len(top.Content) > 0 {
-			top = top.Content[0]
-		}
-		if top.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(top.Content); i += 2 {
-				if slices.Contains(own, top.Content[i].Value) {
-					skip = top.Content[i+1]
-				}
-			}
-		}
-	}
-	stack := []*yaml.Node{doc}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n == skip {
-			continue
-		}
-		if n.Kind == yaml.MappingNode {
-			seen := make(map[string]int, min(len(n.Content)/2, maxMappingKeys))
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if k.Kind != yaml.ScalarNode {
-					continue
-				}
-				if first, ok := seen[k.Value]; ok {
-					return fmt.Errorf("line %d: %s is set twice (first on line %d); keep one", k.Line, k.Value, first)
-				}
-				seen[k.Value] = k.Line
-			}
-			if len(n.Content)/2 > maxMappingKeys {
-				return fmt.Errorf("line %d: this mapping has %d keys; quire reads at most %d", n.Line, len(n.Content)/2, maxMappingKeys)
-			}
-		}
-		// Aliases are not followed: their target is walked where it stands.
-		if n.Kind != yaml.AliasNode {
-			stack = append(stack, n.Content...)
-		}
+	if p := settings.Check(doc, own...); p != nil {
+		return p
 	}
 	return nil
 }

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/quire-ink/quire/codex/settings"
 )
 
 // Reading actions from where the writer keeps them (quire.yaml's actions:
@@ -24,22 +26,27 @@ import (
 // and root/.quire/actions/*.md (by file name) and merges them after
 // CoreActions. Missing files are no problem; unreadable ones are errors.
 func LoadActions(root string) ([]Action, []ActionProblem) {
-	var problems []ActionProblem
+	f, err := settings.ReadBook(os.DirFS(root))
+	if err != nil {
+		return LoadActionsFrom(root, nil, []ActionProblem{actionError(SourceQuireYAML, 0, "cannot read: %v", errors.Unwrap(err))})
+	}
+	return LoadActionsFrom(root, f, nil)
+}
+
+// LoadActionsFrom is LoadActions with quire.yaml already read (f; nil
+// when it could not be, problems then saying why).
+func LoadActionsFrom(root string, f *settings.File, problems []ActionProblem) ([]Action, []ActionProblem) {
 	var fromYAML, fromFiles []Action
-	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
 	switch {
-	case err == nil:
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			line, msg := yamlErrorLine(err)
-			problems = append(problems, actionError(SourceQuireYAML, line, "%s", msg))
-		} else {
-			var ps []ActionProblem
-			fromYAML, ps = ParseActionsYAML(&doc)
-			problems = append(problems, ps...)
-		}
-	case !errors.Is(err, os.ErrNotExist):
-		problems = append(problems, actionError(SourceQuireYAML, 0, "cannot read: %v", err))
+	case f == nil:
+	case f.Doc == nil && f.Err != nil:
+		line, _ := settings.Position(f.Err)
+		msg := strings.TrimPrefix(strings.TrimPrefix(f.Err.Error(), f.Name+": "), fmt.Sprintf("yaml: line %d: ", line))
+		problems = append(problems, actionError(SourceQuireYAML, line, "%s", strings.TrimPrefix(msg, "yaml: ")))
+	case f.Doc != nil:
+		var ps []ActionProblem
+		fromYAML, ps = ParseActionsYAML(f.Doc)
+		problems = append(problems, ps...)
 	}
 	dir := filepath.Join(root, filepath.FromSlash(ActionsDir))
 	entries, err := os.ReadDir(dir)

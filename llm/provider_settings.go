@@ -1,14 +1,14 @@
 package llm
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/trust"
 )
 
@@ -32,26 +32,28 @@ import (
 //	  quirks: [content_tool_call_tags]
 //	  options: {temperature: 0.4}
 type ProviderSettings struct {
-	BaseURL      string         `yaml:"base_url"`
-	Model        string         `yaml:"model"`
-	APIKeyEnv    string         `yaml:"api_key_env"`
-	API          string         `yaml:"api"`
-	Tools        *bool          `yaml:"tools"`
-	ToolCalling  string         `yaml:"tool_calling"`
-	Timeout      string         `yaml:"timeout"`
-	Retries      *int           `yaml:"retries"`
-	ServiceTier  string         `yaml:"service_tier"`
-	FlexFallback bool           `yaml:"flex_fallback"`
-	Rounds       int            `yaml:"rounds"`
-	Quirks       []string       `yaml:"quirks"`
-	Options      map[string]any `yaml:"options"`
+	BaseURL     string `yaml:"base_url" json:"base_url"`
+	Model       string `yaml:"model" json:"model"`
+	APIKeyEnv   string `yaml:"api_key_env" json:"api_key_env"`
+	API         string `yaml:"api" json:"api"`
+	Tools       *bool  `yaml:"tools" json:"tools"`
+	ToolCalling string `yaml:"tool_calling" json:"tool_calling"`
+	Timeout     string `yaml:"timeout" json:"timeout"`
+	Retries     *int   `yaml:"retries" json:"retries"`
+	ServiceTier string `yaml:"service_tier" json:"service_tier"`
+	// FlexFallback is a pointer so that an editor's false can turn off
+	// a file's true (ProviderSettings.Over).
+	FlexFallback *bool          `yaml:"flex_fallback" json:"flex_fallback"`
+	Rounds       int            `yaml:"rounds" json:"rounds"`
+	Quirks       []string       `yaml:"quirks" json:"quirks"`
+	Options      map[string]any `yaml:"options" json:"options"`
 	// Stream streams Chat Completions answers; unset leaves it to the
 	// caller (the language server streams, the command line does not).
-	Stream *bool `yaml:"stream"`
+	Stream *bool `yaml:"stream" json:"stream"`
 	// UntrustedBaseURL says BaseURL is one a book named without the
 	// writer's trust (BookReach.Untrusted): quire asks that server, but
 	// sends it no key, whichever setting names the key variable.
-	UntrustedBaseURL bool `yaml:"-"`
+	UntrustedBaseURL bool `yaml:"-" json:"-"`
 }
 
 // TimeoutDuration is the parsed timeout; zero when unset.
@@ -69,19 +71,30 @@ func (p ProviderSettings) TimeoutDuration() (time.Duration, error) {
 // LoadProviderSettings reads the provider section of root/quire.yaml. No
 // file or no section means zero settings. Unknown keys are errors with
 // their line, and so is a key written into the file.
-// The user's own config.yaml (UserConfigPath) lies under it. What of the
+// The user's own config.yaml (settings.UserConfigPath) lies under it. What of the
 // book's own settings reaches beyond the book applies only when store
 // trusts it (BookReach.Guard); ignored lists what was set aside.
 func LoadProviderSettings(root string, store *trust.Store) (ps ProviderSettings, ignored Reach, err error) {
-	var user ProviderSettings
-	if data, path, err := ReadUserConfig(); err != nil {
+	l, err := settings.Load(settings.Disk(root))
+	if err != nil {
 		return ProviderSettings{}, nil, err
-	} else if data != nil {
-		if user, err = ParseProviderSettings(data); err != nil {
-			return ProviderSettings{}, nil, userFileError(path, err)
+	}
+	return ProviderOf(l, root, store)
+}
+
+// ProviderOf are the provider settings of loaded files: the book's,
+// guarded by store (BookReach.Guard), over the user's.
+func ProviderOf(l *settings.Loaded, root string, store *trust.Store) (ps ProviderSettings, ignored Reach, err error) {
+	if l.UserErr != nil {
+		return ProviderSettings{}, nil, l.UserErr
+	}
+	var user ProviderSettings
+	if l.User.Text != nil {
+		if user, err = ProviderFrom(l.User); err != nil {
+			return ProviderSettings{}, nil, userFileError(l.User.Name, err)
 		}
 	}
-	book, err := ReadBookReach(root)
+	book, err := BookReachFrom(l.Book)
 	if err != nil {
 		return ProviderSettings{}, nil, err
 	}
@@ -92,25 +105,23 @@ func LoadProviderSettings(root string, store *trust.Store) (ps ProviderSettings,
 // ReadBookReach reads the settings of root/quire.yaml that may reach
 // beyond the book, from one reading of the file.
 func ReadBookReach(root string) (BookReach, error) {
-	var b BookReach
-	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
-	if errors.Is(err, os.ErrNotExist) {
-		return b, nil
-	}
+	f, err := settings.ReadBook(os.DirFS(root))
 	if err != nil {
-		return b, fmt.Errorf("read quire.yaml: %w", err)
+		return BookReach{}, err
 	}
-	if b.Provider, err = ParseProviderSettings(data); err != nil {
+	return BookReachFrom(f)
+}
+
+// BookReachFrom decodes the settings of a book's quire.yaml that may
+// reach beyond the book.
+func BookReachFrom(f *settings.File) (BookReach, error) {
+	var b BookReach
+	var err error
+	if b.Provider, err = ProviderFrom(f); err != nil {
 		return b, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return b, fmt.Errorf("quire.yaml: %w", err)
-	}
-	if len(doc.Content) > 0 {
-		if b.MCPServers, err = ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers")); err != nil {
-			return b, err
-		}
+	if b.MCPServers, err = ParseMCPServers(f.Value("mcp_servers")); err != nil {
+		return b, err
 	}
 	return b, nil
 }
@@ -118,21 +129,30 @@ func ReadBookReach(root string) (BookReach, error) {
 // ParseProviderSettings reads the provider section from the text of a
 // quire.yaml.
 func ParseProviderSettings(data []byte) (ProviderSettings, error) {
-	if err := checkSettingsText(data); err != nil {
-		return ProviderSettings{}, err
+	return ProviderFrom(settings.Parse(settings.Name, data))
+}
+
+// ProviderFrom decodes the provider section of one parsed settings file.
+func ProviderFrom(f *settings.File) (ProviderSettings, error) {
+	var p ProviderSettings
+	if f.Err != nil {
+		return p, f.Err
+	}
+	top := f.Top()
+	if top == nil {
+		return p, nil
 	}
 	var doc struct {
 		Provider yaml.Node `yaml:"provider"`
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return ProviderSettings{}, fmt.Errorf("quire.yaml: %w", err)
+	if err := top.Decode(&doc); err != nil {
+		return p, &settings.Problem{File: settings.Name, Line: top.Line, Column: top.Column, Message: err.Error()}
 	}
-	var p ProviderSettings
 	if doc.Provider.Kind == 0 {
 		return p, nil
 	}
 	if doc.Provider.Kind != yaml.MappingNode {
-		return p, fmt.Errorf("quire.yaml: line %d: provider must be a mapping of settings", doc.Provider.Line)
+		return p, settings.At(&doc.Provider, "provider must be a mapping of settings")
 	}
 	known := map[string]bool{}
 	for _, k := range []string{"base_url", "model", "api_key_env", "api", "tools", "tool_calling", "timeout", "retries", "service_tier", "flex_fallback", "rounds", "quirks", "options", "stream"} {
@@ -142,16 +162,17 @@ func ParseProviderSettings(data []byte) (ProviderSettings, error) {
 		key := doc.Provider.Content[i]
 		switch {
 		case key.Value == "api_key" || key.Value == "key" || key.Value == "apikey":
-			return p, fmt.Errorf("quire.yaml: line %d: never put an API key in the project; set it in an environment variable and name that with provider.api_key_env", key.Line)
+			return p, settings.At(key, "never put an API key in the project; set it in an environment variable and name that with provider.api_key_env")
 		case !known[key.Value]:
-			return p, fmt.Errorf("quire.yaml: line %d: unknown provider setting %q", key.Line, key.Value)
+			return p, settings.At(key, "unknown provider setting %q", key.Value)
 		}
 	}
 	if err := doc.Provider.Decode(&p); err != nil {
-		return p, fmt.Errorf("quire.yaml: provider: %w", err)
+		return p, &settings.Problem{File: settings.Name, Line: doc.Provider.Line, Column: doc.Provider.Column, Message: "provider: " + err.Error()}
 	}
 	if _, err := p.TimeoutDuration(); err != nil {
-		return p, err
+		return p, &settings.Problem{File: settings.Name, Line: doc.Provider.Line, Column: doc.Provider.Column,
+			Message: strings.TrimPrefix(err.Error(), settings.Name+": ")}
 	}
 	return p, nil
 }

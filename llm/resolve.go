@@ -24,7 +24,7 @@ var ErrNoModel = errors.New("name the model")
 // false (a peek), a missing key is no error.
 func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bool) (provider.Config, error) {
 	cfg := provider.Config{BaseURL: ps.BaseURL, Model: ps.Model, API: ps.API,
-		ServiceTier: ps.ServiceTier, FlexFallback: ps.FlexFallback, Defaults: ps.Options,
+		ServiceTier: ps.ServiceTier, FlexFallback: ps.FlexFallback != nil && *ps.FlexFallback, Defaults: ps.Options,
 		Stream: ps.Stream != nil && *ps.Stream}
 	d, err := ps.TimeoutDuration()
 	if err != nil {

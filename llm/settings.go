@@ -2,9 +2,6 @@ package llm
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 
@@ -99,24 +96,30 @@ type settingsFile struct {
 // No file means zero Settings. A file that is not YAML of that shape is an
 // error naming quire.yaml.
 //
-// The user's own config.yaml (UserConfigPath) lies under it.
+// The user's own config.yaml (settings.UserConfigPath) lies under it.
 func LoadSettings(root string) (Settings, error) {
-	var user Settings
-	if data, path, err := ReadUserConfig(); err != nil {
+	l, err := settings.Load(settings.Disk(root))
+	if err != nil {
 		return Settings{}, err
-	} else if data != nil {
-		if user, err = ParseSettings(data); err != nil {
-			return Settings{}, userFileError(path, err)
+	}
+	return SettingsOf(l)
+}
+
+// SettingsOf are the advisor settings of loaded files: the book's over
+// the user's (Settings.Under). A user file that does not read is an
+// error naming it.
+func SettingsOf(l *settings.Loaded) (Settings, error) {
+	if l.UserErr != nil {
+		return Settings{}, l.UserErr
+	}
+	var user Settings
+	if l.User.Text != nil {
+		var err error
+		if user, err = SettingsFrom(l.User); err != nil {
+			return Settings{}, userFileError(l.User.Name, err)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
-	if errors.Is(err, os.ErrNotExist) {
-		return user.Under(Settings{}), nil
-	}
-	if err != nil {
-		return Settings{}, fmt.Errorf("read quire.yaml: %w", err)
-	}
-	book, err := ParseSettings(data)
+	book, err := SettingsFrom(l.Book)
 	if err != nil {
 		return Settings{}, err
 	}
@@ -131,12 +134,21 @@ func userFileError(path string, err error) error {
 
 // ParseSettings reads the advisor settings from the text of a quire.yaml.
 func ParseSettings(data []byte) (Settings, error) {
-	if err := checkSettingsText(data); err != nil {
-		return Settings{}, err
+	return SettingsFrom(settings.Parse(settings.Name, data))
+}
+
+// SettingsFrom decodes the advisor's sections of one parsed settings file.
+func SettingsFrom(file *settings.File) (Settings, error) {
+	if file.Err != nil {
+		return Settings{}, file.Err
+	}
+	top := file.Top()
+	if top == nil {
+		return Settings{}, nil
 	}
 	var f settingsFile
-	if err := yaml.Unmarshal(data, &f); err != nil {
-		return Settings{}, fmt.Errorf("quire.yaml: %w", err)
+	if err := top.Decode(&f); err != nil {
+		return Settings{}, &settings.Problem{File: settings.Name, Line: top.Line, Column: top.Column, Message: err.Error()}
 	}
 	out := Settings{
 		Title:        promptLine(f.Title),
@@ -144,14 +156,6 @@ func ParseSettings(data []byte) (Settings, error) {
 		AudienceAge:  promptLine(f.Audience.Age),
 		AudienceLens: promptLine(f.Audience.Lens),
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Settings{}, fmt.Errorf("quire.yaml: %w", err)
-	}
-	if len(doc.Content) == 0 {
-		return out, nil
-	}
-	top := doc.Content[0]
 	if n := mappingValue(top, "rules"); n != nil {
 		rules, err := readRules(n)
 		if err != nil {
@@ -184,8 +188,9 @@ func ParseSettings(data []byte) (Settings, error) {
 	return out, nil
 }
 
+// lineError is a problem of quire.yaml at n, as data.
 func lineError(n *yaml.Node, format string, args ...any) error {
-	return fmt.Errorf("quire.yaml: line %d: %s", n.Line, fmt.Sprintf(format, args...))
+	return settings.At(n, format, args...)
 }
 
 // readRules reads a list of rules, each one line of a prompt.
@@ -407,18 +412,4 @@ func promptLine(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// checkSettingsText refuses, in time linear in its size, a settings file
-// whose mappings repeat keys or hold thousands of them, before it is
-// decoded into Go values (codex.CheckSettingsYAML says why).
-func checkSettingsText(data []byte) error {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("quire.yaml: %w", err)
-	}
-	if err := codex.CheckSettingsYAML(&doc, "actions"); err != nil {
-		return fmt.Errorf("quire.yaml: %w", err)
-	}
-	return nil
 }

@@ -1,46 +1,13 @@
 package llm
 
 import (
-	"errors"
-	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
 )
-
-// UserConfigPath is the writer's own settings file, which lies under
-// every book's quire.yaml: <user config folder>/quire/config.yaml
-// (on Linux $XDG_CONFIG_HOME/quire/config.yaml).
-func UserConfigPath() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("find user config folder: %w", err)
-	}
-	return filepath.Join(dir, "quire", "config.yaml"), nil
-}
-
-// ReadUserConfig returns the text of the user's config.yaml and its path;
-// no file is no text and no error.
-func ReadUserConfig() ([]byte, string, error) {
-	path, err := UserConfigPath()
-	if err != nil {
-		return nil, "", err
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, path, nil
-	}
-	if err != nil {
-		return nil, path, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data, path, nil
-}
 
 // Under returns the book's settings over the user's: what the book sets
 // wins; rules add up, the user's first; a persona the book configures
@@ -98,44 +65,63 @@ func (s Settings) Under(book Settings) Settings {
 // field. A book that names another endpoint does not take the user's key
 // variable or model, which belong to the user's endpoint.
 func (p ProviderSettings) Under(book ProviderSettings) ProviderSettings {
+	user := p
 	if book.BaseURL != "" && book.BaseURL != p.BaseURL {
-		p.APIKeyEnv, p.Model = "", ""
+		user.APIKeyEnv, user.Model = "", ""
 	}
-	out := book
+	out := user.Over(book)
 	// The user's own endpoint is one the user chose, keys and all.
 	out.UntrustedBaseURL = book.UntrustedBaseURL && book.BaseURL != p.BaseURL
+	// Either file turning flex_fallback on turns it on.
+	if on(p.FlexFallback) || on(book.FlexFallback) {
+		t := true
+		out.FlexFallback = &t
+	}
+	return out
+}
+
+func on(b *bool) bool { return b != nil && *b }
+
+// Over returns p with every field top sets replaced by top's: the one
+// field-by-field merge of provider settings, for the user's file under
+// the book's, the files under the editor's settings, and one message of
+// the editor's settings over the last. UntrustedBaseURL is p's; the
+// callers say what trust the merge keeps.
+func (p ProviderSettings) Over(top ProviderSettings) ProviderSettings {
 	str := func(dst *string, v string) {
-		if *dst == "" {
+		if v != "" {
 			*dst = v
 		}
 	}
-	str(&out.BaseURL, p.BaseURL)
-	str(&out.Model, p.Model)
-	str(&out.APIKeyEnv, p.APIKeyEnv)
-	str(&out.API, p.API)
-	str(&out.ToolCalling, p.ToolCalling)
-	str(&out.Timeout, p.Timeout)
-	str(&out.ServiceTier, p.ServiceTier)
-	if out.Tools == nil {
-		out.Tools = p.Tools
+	str(&p.BaseURL, top.BaseURL)
+	str(&p.Model, top.Model)
+	str(&p.APIKeyEnv, top.APIKeyEnv)
+	str(&p.API, top.API)
+	str(&p.ToolCalling, top.ToolCalling)
+	str(&p.Timeout, top.Timeout)
+	str(&p.ServiceTier, top.ServiceTier)
+	if top.Tools != nil {
+		p.Tools = top.Tools
 	}
-	if out.Retries == nil {
-		out.Retries = p.Retries
+	if top.Retries != nil {
+		p.Retries = top.Retries
 	}
-	if out.Stream == nil {
-		out.Stream = p.Stream
+	if top.FlexFallback != nil {
+		p.FlexFallback = top.FlexFallback
 	}
-	out.FlexFallback = out.FlexFallback || p.FlexFallback
-	if out.Rounds == 0 {
-		out.Rounds = p.Rounds
+	if top.Rounds > 0 {
+		p.Rounds = top.Rounds
 	}
-	if out.Quirks == nil {
-		out.Quirks = p.Quirks
+	if top.Quirks != nil {
+		p.Quirks = top.Quirks
 	}
-	if out.Options == nil {
-		out.Options = p.Options
+	if top.Options != nil {
+		p.Options = top.Options
 	}
-	return out
+	if top.Stream != nil {
+		p.Stream = top.Stream
+	}
+	return p
 }
 
 // LoadMCPServers reads mcp_servers from root/quire.yaml over the user's
@@ -143,23 +129,31 @@ func (p ProviderSettings) Under(book ProviderSettings) ProviderSettings {
 // The book's servers apply only when store trusts the book
 // (BookReach.Guard); ignored lists what was set aside.
 func LoadMCPServers(root string, store *trust.Store) (servers map[string]mcp.ServerConfig, ignored Reach, err error) {
-	servers = map[string]mcp.ServerConfig{}
-	if data, path, err := ReadUserConfig(); err != nil {
+	l, err := settings.Load(settings.Disk(root))
+	if err != nil {
 		return nil, nil, err
-	} else if data != nil {
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return nil, nil, userFileError(path, fmt.Errorf("quire.yaml: %w", err))
-		}
-		if len(doc.Content) > 0 {
-			user, err := ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers"))
-			if err != nil {
-				return nil, nil, userFileError(path, err)
-			}
-			maps.Copy(servers, user)
-		}
 	}
-	book, err := ReadBookReach(root)
+	return MCPServersOf(l, root, store)
+}
+
+// MCPServersOf are the MCP servers of loaded files: the book's, guarded
+// by store, over the user's.
+func MCPServersOf(l *settings.Loaded, root string, store *trust.Store) (servers map[string]mcp.ServerConfig, ignored Reach, err error) {
+	if l.UserErr != nil {
+		return nil, nil, l.UserErr
+	}
+	servers = map[string]mcp.ServerConfig{}
+	if l.User.Text != nil {
+		if l.User.Doc == nil {
+			return nil, nil, userFileError(l.User.Name, l.User.Err)
+		}
+		user, err := ParseMCPServers(l.User.Value("mcp_servers"))
+		if err != nil {
+			return nil, nil, userFileError(l.User.Name, err)
+		}
+		maps.Copy(servers, user)
+	}
+	book, err := BookReachFrom(l.Book)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,14 +1,12 @@
 package manuscript
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
 )
 
 // projectConfig is the part of quire.yaml the manuscript reads: where
@@ -37,30 +35,22 @@ func (g *globList) UnmarshalYAML(n *yaml.Node) error {
 	return fmt.Errorf("line %d: manuscript must be a glob or a list of globs", n.Line)
 }
 
-// GlobsFromConfig reads the `manuscript:` globs of root/quire.yaml; none
-// (no file, no key) means DefaultGlobs. A file that cannot be read as
-// YAML is an error that names it.
-func GlobsFromConfig(root string) ([]string, error) {
-	c, err := readProjectConfig(root)
-	return c.Manuscript, err
-}
-
-func readProjectConfig(root string) (projectConfig, error) {
-	var c projectConfig
-	data, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
-	if errors.Is(err, os.ErrNotExist) {
-		return c, nil
-	}
-	if err != nil {
-		return c, fmt.Errorf("read quire.yaml: %w", err)
-	}
-	return parseProjectConfig(data)
-}
-
 // GlobsFromText reads the `manuscript:` globs from the text of a
 // quire.yaml; none means DefaultGlobs. Each glob is checked.
 func GlobsFromText(data []byte) ([]string, error) {
-	c, err := parseProjectConfig(data)
+	// The one key is read from the tree: decoding the whole file into a
+	// struct costs the square of its keys (see codex.TopLevelValue).
+	n, err := codex.TopLevelValue(data, "manuscript")
+	if err != nil {
+		return nil, fmt.Errorf("quire.yaml: %w", err)
+	}
+	return GlobsFromNode(n)
+}
+
+// GlobsFromNode reads the `manuscript:` section of a quire.yaml (its
+// value); none means DefaultGlobs. Each glob is checked.
+func GlobsFromNode(n *yaml.Node) ([]string, error) {
+	c, err := configFromNode(n)
 	if err != nil {
 		return nil, err
 	}
@@ -73,13 +63,15 @@ func GlobsFromText(data []byte) ([]string, error) {
 }
 
 func parseProjectConfig(data []byte) (projectConfig, error) {
-	// The one key is read from the tree: decoding the whole file into a
-	// struct costs the square of its keys (see codex.TopLevelValue).
-	var c projectConfig
 	n, err := codex.TopLevelValue(data, "manuscript")
 	if err != nil {
-		return c, fmt.Errorf("quire.yaml: %w", err)
+		return projectConfig{}, fmt.Errorf("quire.yaml: %w", err)
 	}
+	return configFromNode(n)
+}
+
+func configFromNode(n *yaml.Node) (projectConfig, error) {
+	var c projectConfig
 	if n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
@@ -88,7 +80,7 @@ func parseProjectConfig(data []byte) (projectConfig, error) {
 		return c, nil
 	}
 	if err := c.Manuscript.UnmarshalYAML(n); err != nil {
-		return c, fmt.Errorf("quire.yaml: %w", err)
+		return c, &settings.Problem{File: settings.Name, Line: n.Line, Column: n.Column, Message: err.Error()}
 	}
 	return c, nil
 }

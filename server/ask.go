@@ -5,16 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/provenance"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
@@ -72,7 +69,21 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	if k := llm.WithheldKey(ps); k != "" {
 		s.log.Info("key not sent: the server is named by a book not trusted", "keyEnv", k, "root", proj.real)
 	}
-	cfg, err := llm.ResolveProvider(ps, os.Getenv, needKey)
+	place, err := s.askTurn(ctx, proj, a)
+	if err != nil {
+		return nil, err
+	}
+	// The turn is built as the command line builds it (llm.NewTurn).
+	built, err := llm.NewTurn(llm.TurnOptions{
+		Store: proj.store, Manuscript: proj.ms.Snapshot(), Place: place,
+		Proposals: &proj.proposals, Settings: book.settings, PersonaID: persona, Message: a.Message,
+		MCP:      proj.mcpPool(s.log, s.mcpFailed),
+		Provider: ps, NeedKey: needKey,
+		Provenance:        proj.cache.Provenance(),
+		OnProvenanceError: func(err error) { s.log.Warn("provenance not recorded", "err", err) },
+		Logger:            s.log,
+		Loop:              toolloop.Options{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
+	})
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, llm.ErrNoProvider) {
@@ -80,22 +91,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		}
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
-	if needKey {
-		if plog, err := s.provenance(proj); err != nil {
-			s.log.Warn("provenance not recorded", "err", err)
-		} else {
-			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, persona, s.log)}
-		}
-	}
-	prov, err := provider.New(cfg)
-	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, err.Error())
-	}
-	settings := book.settings
-	turn, err := s.askTurn(ctx, proj, a)
-	if err != nil {
-		return nil, err
-	}
+	prov := built.In.Provider
 	var history []provider.Message
 	convID := a.ConversationID
 	var previous string
@@ -110,38 +106,15 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		// A peek shows the history it would send but starts nothing.
 		history = s.convs.history(convID, proj, persona)
 	}
-	return &turnInput{proj: proj, convID: convID, baseURL: cfg.BaseURL, in: llm.AskInput{
-		Book:      &llm.Book{Store: proj.store, Manuscript: proj.ms.Snapshot(), Turn: turn},
-		Proposals: &proj.proposals,
-		Settings:  settings,
-		PersonaID: persona,
-		Message:   a.Message,
-		History:   history,
-		// The history stays as a fallback: a stored response can expire.
-		PreviousResponseID: previous,
-		MCP:                proj.mcpPool(s.log, s.mcpFailed),
-		Provider:           prov,
-		Loop:               toolloop.Options{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
-	}}, nil
+	// The history stays as a fallback: a stored response can expire.
+	built.In.History, built.In.PreviousResponseID = history, previous
+	return &turnInput{proj: proj, convID: convID, baseURL: built.Config.BaseURL, in: built.In}, nil
 }
 
 // mcpFailed tells the writer an MCP server could not serve; the tool
 // call that met it got an error envelope, so the turn went on.
 func (s *Server) mcpFailed(server string, err error) {
 	s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire: MCP server %s: %v", server, err))
-}
-
-// provenance is the log of provider calls for proj, in the cache folder,
-// never in the project.
-func (s *Server) provenance(proj *project) (*provenance.Log, error) {
-	dir, err := codex.CacheDirFor(proj.real)
-	if s.opts.CacheDir != "" {
-		dir, err = filepath.Join(s.opts.CacheDir, "provenance"), nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return provenance.Open(dir)
 }
 
 // askTurn is the writer's place: the document in uri, and the selection

@@ -2,21 +2,16 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
-	"os"
-	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
-	"strconv"
 
 	"go.lsp.dev/protocol"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
@@ -24,7 +19,7 @@ import (
 )
 
 // configFile is the project's settings file, at its root.
-const configFile = "quire.yaml"
+const configFile = settings.Name
 
 // bookConfig is what a book's quire.yaml says, as the server uses it.
 // A project keeps the last good one: a quire.yaml that does not read is
@@ -58,78 +53,58 @@ type configProblem struct {
 	local bool
 }
 
-var lineInError = regexp.MustCompile(`line (\d+)`)
-
-// parseBookConfig reads a quire.yaml. Errors reject the whole file;
-// warnings (an unknown key) do not.
+// parseBookConfig reads the text of a quire.yaml. Errors reject the whole
+// file; warnings (an unknown key) do not.
 func parseBookConfig(data []byte) (bookConfig, []configProblem) {
+	return bookConfigOf(settings.Parse(settings.Name, data))
+}
+
+// bookConfigOf hands each section of a parsed quire.yaml to its owner.
+// Every problem carries its position as data (settings.Problem).
+func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 	var c bookConfig
 	var problems []configProblem
 	fail := func(err error) {
-		line := 0
-		if m := lineInError.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-		}
+		line, _ := settings.Position(err)
 		problems = append(problems, configProblem{line: line, message: err.Error(), severity: protocol.DiagnosticSeverityError})
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		fail(fmt.Errorf("quire.yaml: %w", err))
+	if f.Err != nil {
+		fail(f.Err)
 		return c, problems
 	}
-	if err := codex.CheckSettingsYAML(&doc, "actions"); err != nil {
-		fail(fmt.Errorf("quire.yaml: %w", err))
+	if p := f.NotMapping(); p != nil {
+		fail(p)
 		return c, problems
 	}
-	if len(doc.Content) > 0 {
-		top := doc.Content[0]
-		if top.Kind != yaml.MappingNode {
-			fail(fmt.Errorf("quire.yaml: line %d: the file must be a mapping of settings", top.Line))
-			return c, problems
-		}
-		for i := 0; i+1 < len(top.Content); i += 2 {
-			if k := top.Content[i]; !slices.Contains(configKeys, k.Value) {
-				problems = append(problems, configProblem{line: k.Line, severity: protocol.DiagnosticSeverityWarning,
-					message: fmt.Sprintf("quire.yaml: line %d: unknown setting %q; quire ignores it", k.Line, k.Value)})
-			}
+	for _, k := range f.Keys() {
+		if !slices.Contains(configKeys, k.Value) {
+			problems = append(problems, configProblem{line: k.Line, severity: protocol.DiagnosticSeverityWarning,
+				message: fmt.Sprintf("quire.yaml: line %d: unknown setting %q; quire ignores it", k.Line, k.Value)})
 		}
 	}
 	var err error
-	if c.settings, err = llm.ParseSettings(data); err != nil {
+	if c.settings, err = llm.SettingsFrom(f); err != nil {
 		fail(err)
 	}
-	if c.provider, err = llm.ParseProviderSettings(data); err != nil {
+	if c.provider, err = llm.ProviderFrom(f); err != nil {
 		fail(err)
 	}
-	if c.globs, err = manuscript.GlobsFromText(data); err != nil {
+	if c.globs, err = manuscript.GlobsFromNode(f.Value("manuscript")); err != nil {
 		fail(err)
 	}
-	if c.codexGlobs, err = codex.GlobsFromText(data); err != nil {
+	if c.codexGlobs, err = codex.GlobsFromNode(f.Value("codex")); err != nil {
 		fail(err)
 	}
-	if len(doc.Content) > 0 {
-		if c.mcpServers, err = llm.ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers")); err != nil {
+	if f.Top() != nil {
+		if c.mcpServers, err = llm.ParseMCPServers(f.Value("mcp_servers")); err != nil {
 			fail(err)
 		}
 		// A bad action is left out on its own; the rest of the file stands.
-		actions, actionProblems := llm.ParseActionsYAML(mappingValue(doc.Content[0], "actions"))
+		actions, actionProblems := llm.ParseActionsYAML(f.Value("actions"))
 		_, merged := llm.MergeActions(llm.CoreActions(), actions)
 		problems = append(problems, actionConfigProblems(append(actionProblems, merged...), llm.SourceQuireYAML)...)
 	}
 	return c, problems
-}
-
-// mappingValue is the value of key in a YAML mapping, or nil.
-func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // actionConfigProblems are the problems of the advisor actions defined
@@ -159,28 +134,31 @@ func hasErrors(problems []configProblem) bool {
 // book file's. A user file that does not read is left out, and userErr
 // says why. The book's settings that reach beyond it apply only when
 // store trusts them (llm.BookReach.Guard).
-func readConfig(root string, store *trust.Store) (c bookConfig, problems []configProblem, userErr, err error) {
+func readConfig(src settings.Sources, root string, store *trust.Store) (c bookConfig, problems []configProblem, userErr, err error) {
+	l, err := settings.Load(src)
+	if err != nil {
+		return c, nil, nil, err
+	}
+	c, problems, userErr = layerConfig(l, root, store)
+	return c, problems, userErr, nil
+}
+
+// layerConfig is the configuration of loaded settings files: the book's
+// over the user's, the book's reach guarded by store.
+func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookConfig, problems []configProblem, userErr error) {
 	var user bookConfig
-	if data, path, rerr := llm.ReadUserConfig(); rerr != nil {
-		userErr = rerr
-	} else if data != nil {
+	if l.UserErr != nil {
+		userErr = l.UserErr
+	} else if l.User.Text != nil {
 		var userProblems []configProblem
-		user, userProblems = parseBookConfig(data)
+		user, userProblems = bookConfigOf(l.User)
 		if hasErrors(userProblems) {
-			user, userErr = bookConfig{}, fmt.Errorf("%s is not used: %s", path, firstError(userProblems))
+			user, userErr = bookConfig{}, fmt.Errorf("%s is not used: %s", l.User.Name, firstError(userProblems))
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(root, configFile))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		err = nil
-	case err != nil:
-		return c, nil, userErr, fmt.Errorf("read quire.yaml: %w", err)
-	default:
-		c, problems = parseBookConfig(data)
-	}
+	c, problems = bookConfigOf(l.Book)
 	if hasErrors(problems) {
-		return c, problems, userErr, nil
+		return c, problems, userErr
 	}
 	book := llm.BookReach{Provider: c.provider, MCPServers: c.mcpServers}
 	c.wants = book.Wants()
@@ -202,7 +180,7 @@ func readConfig(root string, store *trust.Store) (c bookConfig, problems []confi
 		maps.Copy(servers, c.mcpServers)
 		c.mcpServers = servers
 	}
-	return c, problems, userErr, nil
+	return c, problems, userErr
 }
 
 func firstError(problems []configProblem) string {
@@ -212,6 +190,15 @@ func firstError(problems []configProblem) string {
 		}
 	}
 	return ""
+}
+
+// sources are where the project's settings are read from: its folder and
+// the writer's config.yaml, or what Options.settingsSources says.
+func (p *project) sources() settings.Sources {
+	if p.settingsSources != nil {
+		return p.settingsSources(p.real)
+	}
+	return settings.Disk(p.real)
 }
 
 // configOf is the project's configuration in force.
@@ -226,7 +213,7 @@ func (p *project) configOf() bookConfig {
 // that reads becomes the configuration (new manuscript globs find the
 // chapters again); one that does not is left for its diagnostics.
 func (p *project) reloadConfig(ctx context.Context) error {
-	c, problems, userErr, err := readConfig(p.real, p.trust)
+	c, problems, userErr, err := readConfig(p.sources(), p.real, p.trust)
 	p.noteUserConfig(userErr)
 	if err != nil || hasErrors(problems) {
 		return err

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -118,12 +119,12 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 		if open {
 			return append(configDiagnostics(doc.text), proj.trustDiagnostics(doc.text)...), doc.version, true
 		}
-		data, err := os.ReadFile(filepath.Join(proj.real, configFile))
-		if err != nil {
+		f, err := settings.ReadBook(proj.sources().Book)
+		if err != nil || f.Text == nil {
 			// Gone: nothing to say about it any more.
 			return nil, 0, ctx.Err() == nil
 		}
-		return append(configDiagnostics(string(data)), proj.trustDiagnostics(string(data))...), 0, ctx.Err() == nil
+		return append(configDiagnostics(string(f.Text)), proj.trustDiagnostics(string(f.Text))...), 0, ctx.Err() == nil
 	}
 	if isActionFile(rel) {
 		if open {

@@ -2,10 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"path/filepath"
 	"sync"
 
 	"github.com/quire-ink/quire/codex"
@@ -33,13 +30,8 @@ func (x *passageIndex) open(ctx context.Context, proj *project, opts Options) (*
 		return x.p, nil
 	}
 	popts := manuscript.PassageOptions{}
-	var dir string
-	if opts.CacheDir != "" {
-		sum := sha256.Sum256([]byte(proj.real))
-		dir = filepath.Join(opts.CacheDir, hex.EncodeToString(sum[:6]), "manuscript")
-	} else if base, err := codex.CacheDirFor(proj.real); err == nil {
-		dir = filepath.Join(base, "manuscript")
-	}
+	// The book's cache, laid out as for the command line (manuscript/book).
+	dir := proj.cache.Passages()
 	var p *manuscript.Passages
 	err := codex.ErrIndexLocked
 	if dir != "" && !proj.inMemory.Load() {

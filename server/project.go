@@ -2,9 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -15,10 +12,12 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
+	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -34,6 +33,8 @@ type project struct {
 	real  string
 	store *codex.Store
 	ms    *manuscript.Manuscript
+	// cache is where the book's indexes and records live outside it.
+	cache mbook.Cache
 	// inMemory says the book's indexes live in memory: another quire
 	// process holds the cache (locked), or the cache failed (a full,
 	// read-only or deleted disk) and the codex moved its index into
@@ -58,6 +59,9 @@ type project struct {
 	// userConfigErr why the user's config.yaml under it was left out.
 	config        atomic.Pointer[bookConfig]
 	userConfigErr atomic.Pointer[string]
+	// settingsSources, when set, say where the settings files are read
+	// from (Options.settingsSources).
+	settingsSources func(root string) settings.Sources
 
 	// lastStatus is the status the client was last sent (status.go).
 	statusMu   sync.Mutex
@@ -135,81 +139,50 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		p.err = err
 		return
 	}
-	// A quire.yaml with errors does not keep the book closed: the book
-	// opens with the defaults, and the file shows its problems.
-	cfg, problems, userErr, err := readConfig(real, p.trust)
-	p.noteUserConfig(userErr)
-	if err != nil {
-		p.err = err
-		return
-	}
-	if hasErrors(problems) {
-		log.Warn("quire.yaml has errors; using the defaults until it is fixed", "root", real)
-		cfg = bookConfig{}
-	}
-	p.config.Store(&cfg)
-	globs := cfg.globs
-	// The chapters are read while the codex opens; their mentions are
-	// found once both are in.
+	// The book opens in one place for the command line and the server
+	// (manuscript/book): its settings read once, the codex opening while
+	// the chapters are read. A quire.yaml with errors does not keep the
+	// book closed: the book opens with the defaults, and the file shows
+	// its problems.
+	p.settingsSources = opts.settingsSources
 	start := time.Now()
-	var readMS time.Duration
-	var ms *manuscript.Manuscript
-	var msErr error
-	var reading sync.WaitGroup
-	reading.Go(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				msErr = fmt.Errorf("quire failed while reading the chapters: %v", r)
+	b, err := mbook.Open(ctx, real, mbook.Options{
+		Settings: p.sources(),
+		Layer: func(l *settings.Loaded) (mbook.Globs, error) {
+			cfg, problems, userErr := layerConfig(l, real, p.trust)
+			p.noteUserConfig(userErr)
+			if hasErrors(problems) {
+				log.Warn("quire.yaml has errors; using the defaults until it is fixed", "root", real)
+				cfg = bookConfig{}
 			}
-		}()
-		ms, msErr = manuscript.Open(ctx, real, manuscript.Options{Globs: globs, Logger: log})
-		readMS = time.Since(start)
+			p.config.Store(&cfg)
+			return mbook.Globs{Codex: cfg.codexGlobs, Manuscript: cfg.globs}, nil
+		},
+		Cache:    mbook.CacheOptions{Base: opts.CacheDir},
+		Logger:   log,
+		Progress: onProgress,
+		OnFallback: func(why string) {
+			p.inMemory.Store(true)
+			if p.onCacheFailure != nil {
+				p.onCacheFailure(why)
+			}
+		},
+		OnLocked: func() {
+			p.inMemory.Store(true)
+			p.locked = true
+		},
+		// Mentions are found once the book answers (index).
+		LaterMentions: true,
 	})
-	store, err := p.openCodex(ctx, real, opts, cfg.codexGlobs, log, onProgress)
-	codexMS := time.Since(start)
-	reading.Wait()
 	if err != nil {
 		p.err = err
 		return
 	}
-	if msErr != nil {
-		store.Close()
-		p.err = fmt.Errorf("open manuscript of %s: %w", real, msErr)
-		return
-	}
-	p.matcher.Store(manuscript.NewMatcher(store.Catalog()))
-	p.overlay.matcherCat = store.Catalog()
-	log.Debug("project loaded", "root", real, "codexMs", codexMS.Milliseconds(), "chaptersMs", readMS.Milliseconds(),
-		"totalMs", time.Since(start).Milliseconds())
-	p.store, p.ms = store, ms
+	p.matcher.Store(manuscript.NewMatcher(b.Store.Catalog()))
+	p.overlay.matcherCat = b.Store.Catalog()
+	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())
+	p.store, p.ms, p.cache = b.Store, b.Manuscript, b.Cache
 	loaded = true
-}
-
-// openCodex opens the project's codex with its index in the cache, or
-// in memory when another quire process holds that.
-func (p *project) openCodex(ctx context.Context, real string, opts Options, globs []string, log *slog.Logger, onProgress func(done, total int)) (*codex.Store, error) {
-	copts := codex.Options{Logger: log, Progress: onProgress, Globs: globs, OnFallback: func(why string) {
-		p.inMemory.Store(true)
-		if p.onCacheFailure != nil {
-			p.onCacheFailure(why)
-		}
-	}}
-	if opts.CacheDir != "" {
-		sum := sha256.Sum256([]byte(real))
-		copts.CacheDir = filepath.Join(opts.CacheDir, hex.EncodeToString(sum[:6]))
-	}
-	store, err := codex.Open(ctx, real, copts)
-	if errors.Is(err, codex.ErrIndexLocked) {
-		log.Warn("index in use by another quire process; this session indexes in memory", "root", real)
-		p.inMemory.Store(true)
-		p.locked = true
-		copts.InMemory = true
-		store, err = codex.Open(ctx, real, copts)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open codex of %s: %w", real, err)
-	}
-	return store, nil
 }
 
 // index scans the manuscript with the project's matcher; run after

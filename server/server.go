@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -35,6 +36,9 @@ type Options struct {
 	// synced is called each time a document's text is handed to its
 	// book (edit_queue.go), which scans it whole; tests count the calls.
 	synced func(rel string, version int32)
+	// settingsSources replaces where a book's settings files are read
+	// from; tests count the reads through it.
+	settingsSources func(root string) settings.Sources
 }
 
 // lifecycle is where the session stands, as the LSP spec orders it.

@@ -25,23 +25,10 @@ type clientSettings struct {
 	Persona string `json:"persona"`
 }
 
-// clientProvider is ProviderSettings with "unset" told apart from zero.
-type clientProvider struct {
-	BaseURL      string         `json:"base_url"`
-	Model        string         `json:"model"`
-	APIKeyEnv    string         `json:"api_key_env"`
-	API          string         `json:"api"`
-	Tools        *bool          `json:"tools"`
-	ToolCalling  string         `json:"tool_calling"`
-	Timeout      string         `json:"timeout"`
-	Retries      *int           `json:"retries"`
-	ServiceTier  string         `json:"service_tier"`
-	FlexFallback *bool          `json:"flex_fallback"`
-	Rounds       int            `json:"rounds"`
-	Quirks       []string       `json:"quirks"`
-	Options      map[string]any `json:"options"`
-	Stream       *bool          `json:"stream"`
-}
+// clientProvider is llm.ProviderSettings as an editor sends it, "unset"
+// told apart from zero by the same fields; merged by the same
+// llm.ProviderSettings.Over.
+type clientProvider llm.ProviderSettings
 
 // parseClientSettings reads settings leniently: a client's settings are
 // not the place to fail a session, so what does not decode is dropped.
@@ -101,40 +88,7 @@ func snake(k string) string {
 
 // over returns c with every field o sets replaced by o's.
 func (c clientProvider) over(o clientProvider) clientProvider {
-	str := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
-		}
-	}
-	str(&c.BaseURL, o.BaseURL)
-	str(&c.Model, o.Model)
-	str(&c.APIKeyEnv, o.APIKeyEnv)
-	str(&c.API, o.API)
-	str(&c.ToolCalling, o.ToolCalling)
-	str(&c.Timeout, o.Timeout)
-	str(&c.ServiceTier, o.ServiceTier)
-	if o.Tools != nil {
-		c.Tools = o.Tools
-	}
-	if o.Retries != nil {
-		c.Retries = o.Retries
-	}
-	if o.FlexFallback != nil {
-		c.FlexFallback = o.FlexFallback
-	}
-	if o.Rounds > 0 {
-		c.Rounds = o.Rounds
-	}
-	if o.Quirks != nil {
-		c.Quirks = o.Quirks
-	}
-	if o.Options != nil {
-		c.Options = o.Options
-	}
-	if o.Stream != nil {
-		c.Stream = o.Stream
-	}
-	return c
+	return clientProvider(llm.ProviderSettings(c).Over(llm.ProviderSettings(o)))
 }
 
 // over returns c with o's settings over it.
@@ -151,21 +105,12 @@ func (c clientSettings) over(o clientSettings) clientSettings {
 func (c clientProvider) onto(ps llm.ProviderSettings) llm.ProviderSettings {
 	// A client that names another endpoint takes its key variable and
 	// model with it: quire.yaml's belong to quire.yaml's endpoint.
+	untrusted := ps.UntrustedBaseURL
 	if c.BaseURL != "" && c.BaseURL != ps.BaseURL {
 		ps.APIKeyEnv, ps.Model = "", ""
 	}
-	flex := ps.FlexFallback
-	m := clientProvider{
-		BaseURL: ps.BaseURL, Model: ps.Model, APIKeyEnv: ps.APIKeyEnv, API: ps.API, Tools: ps.Tools,
-		ToolCalling: ps.ToolCalling, Timeout: ps.Timeout, Retries: ps.Retries, ServiceTier: ps.ServiceTier,
-		FlexFallback: &flex, Rounds: ps.Rounds, Quirks: ps.Quirks, Options: ps.Options, Stream: ps.Stream,
-	}.over(c)
-	out := llm.ProviderSettings{
-		BaseURL: m.BaseURL, Model: m.Model, APIKeyEnv: m.APIKeyEnv, API: m.API, Tools: m.Tools,
-		ToolCalling: m.ToolCalling, Timeout: m.Timeout, Retries: m.Retries, ServiceTier: m.ServiceTier,
-		FlexFallback: *m.FlexFallback, Rounds: m.Rounds, Quirks: m.Quirks, Options: m.Options, Stream: m.Stream,
-	}
+	out := ps.Over(llm.ProviderSettings(c))
 	// A server the client names is the writer's own choice, keys and all.
-	out.UntrustedBaseURL = ps.UntrustedBaseURL && c.BaseURL == ""
+	out.UntrustedBaseURL = untrusted && c.BaseURL == ""
 	return out
 }

@@ -2,35 +2,58 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript"
+	mbook "github.com/quire-ink/quire/manuscript/book"
 )
 
 // book is a project opened whole: the codex and the manuscript, whose
 // mentions are found with the codex's names.
 type book struct {
+	*mbook.Book
 	store *codex.Store
 	ms    *manuscript.Manuscript
 }
 
-func (g *globalOptions) openBook(ctx context.Context) (*book, error) {
-	s, err := g.openStore(ctx)
+// open opens the project's parts that opts names through the one book
+// opener (manuscript/book), with this command's cache folder and logger.
+// When another quire process holds the index, the command works from a
+// temporary in-memory index (unless opts.FailWhenLocked), and a cache
+// that cannot be written does too; stderr says so, stdout stays the
+// command's answer.
+func (g *globalOptions) open(ctx context.Context, opts mbook.Options) (*mbook.Book, error) {
+	dir, err := g.projectDir()
 	if err != nil {
 		return nil, err
 	}
-	m, err := g.openManuscript(ctx, s.Catalog())
-	if err != nil {
-		s.Close()
-		return nil, err
+	opts.Cache = mbook.CacheOptions{Dir: g.CacheDir}
+	opts.Logger = g.logger()
+	opts.OnFallback = func(why string) {
+		fmt.Fprintln(g.stderr, "quire: warning:", why)
 	}
-	return &book{store: s, ms: m}, nil
+	opts.OnLocked = func() {
+		fmt.Fprintln(g.stderr, "quire: the index is in use by another quire process; using a temporary in-memory index")
+	}
+	if g.settingsSources != nil {
+		opts.Settings = g.settingsSources(dir)
+	}
+	return mbook.Open(ctx, dir, opts)
 }
 
-func (b *book) Close() error { return b.store.Close() }
+// settingsSourcesFunc says where a book's settings files are read from;
+// tests count the reads through it.
+type settingsSourcesFunc func(root string) settings.Sources
+
+func (g *globalOptions) openBook(ctx context.Context) (*book, error) {
+	b, err := g.open(ctx, mbook.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return &book{Book: b, store: b.Store, ms: b.Manuscript}, nil
+}
 
 // entry describes a codex entry by ID for a table: its name and type, or
 // the ID when the entry is gone.
@@ -42,51 +65,7 @@ func (b *book) entry(id string) (name string, typ codex.Type) {
 }
 
 // openPassages opens the manuscript's paragraph index beside the codex
-// index and brings it up to date with b's chapters. It lives in memory
-// when another quire process holds the folder, when the codex could not
-// use the cache, or when the cache fails it now (full, read-only,
-// deleted disk), with a warning on stderr.
+// index (mbook.Book.OpenPassages), warnings on stderr.
 func (g *globalOptions) openPassages(ctx context.Context, b *book) (*manuscript.Passages, error) {
-	units := b.ms.Snapshot().Units()
-	opts := manuscript.PassageOptions{Logger: g.logger()}
-	inMemory := func(warning string) (*manuscript.Passages, error) {
-		if warning != "" {
-			fmt.Fprintln(g.stderr, "quire: warning:", warning)
-		}
-		opts.InMemory = true
-		p, err := manuscript.OpenPassages(ctx, "", opts)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := p.Sync(ctx, units); err != nil {
-			p.Close()
-			return nil, err
-		}
-		return p, nil
-	}
-	if b.store.Report().Fallback != "" {
-		return inMemory("") // the codex has said why
-	}
-	dir := g.CacheDir
-	if dir == "" {
-		var err error
-		if dir, err = codex.CacheDirFor(b.store.Root()); err != nil {
-			return inMemory(fmt.Sprintf("no cache folder for the manuscript index (%v); using a temporary in-memory index", err))
-		}
-	}
-	p, err := manuscript.OpenPassages(ctx, filepath.Join(dir, "manuscript"), opts)
-	if errors.Is(err, codex.ErrIndexLocked) {
-		fmt.Fprintln(g.stderr, "quire: the manuscript index is in use by another quire process; using a temporary in-memory index")
-		return inMemory("")
-	}
-	if err == nil {
-		if _, err = p.Sync(ctx, units); err != nil {
-			p.Close()
-		}
-	}
-	if err != nil && ctx.Err() == nil {
-		return inMemory(fmt.Sprintf("quire's manuscript index could not be saved in its cache folder (%v). "+
-			"This run keeps it in memory; free some disk space or make the cache folder writable.", err))
-	}
-	return p, err
+	return b.OpenPassages(ctx, func(why string) { fmt.Fprintln(g.stderr, "quire: warning:", why) })
 }

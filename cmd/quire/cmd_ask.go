@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -17,13 +14,14 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/manuscript"
+	mbook "github.com/quire-ink/quire/manuscript/book"
+
+	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm/mcp"
-	"github.com/quire-ink/quire/llm/provenance"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
-	"github.com/quire-ink/quire/manuscript"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will
@@ -126,9 +124,10 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 	return nil
 }
 
-// providerConfig turns the settings into a provider, keeping every key
-// with the endpoint it belongs to (see llm.ResolveProvider).
-func (o *askOptions) providerConfig() (provider.Config, error) {
+// providerSettings are the settings with the command line's flags over
+// them, keeping every key with the endpoint it belongs to (see
+// llm.ResolveProvider, which llm.NewTurn calls).
+func (o *askOptions) providerSettings() (llm.ProviderSettings, error) {
 	ps := o.file
 	ps.BaseURL, ps.Model, ps.APIKeyEnv, ps.API = o.BaseURL, o.Model, o.APIKeyEnv, o.API
 	ps.Timeout = o.Timeout.String()
@@ -141,7 +140,7 @@ func (o *askOptions) providerConfig() (provider.Config, error) {
 	case "auto":
 		ps.Tools = nil
 	default:
-		return provider.Config{}, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
+		return ps, fmt.Errorf("--tools is on, off or auto, not %q", o.Tools)
 	}
 	ps.Quirks = nil
 	if o.Quirks != "" {
@@ -154,64 +153,49 @@ func (o *askOptions) providerConfig() (provider.Config, error) {
 	if k := llm.WithheldKey(ps); k != "" && !o.Peek {
 		fmt.Fprintf(o.stderr, "quire: the key in %s is not sent to %s: that server is named by this book's quire.yaml, and a key goes only to a server you set yourself (--base-url, your config.yaml) or to one that a book you trust names with its key\n", k, ps.BaseURL)
 	}
-	cfg, err := llm.ResolveProvider(ps, os.Getenv, !o.Peek)
+	return ps, nil
+}
+
+// providerHint adds to a provider that cannot be resolved what to type.
+func providerHint(err error) error {
 	switch {
 	case errors.Is(err, llm.ErrNoProvider):
-		return cfg, fmt.Errorf("%w (use --api-key-env, or --base-url for a local server)", err)
+		return fmt.Errorf("%w (use --api-key-env, or --base-url for a local server)", err)
 	case errors.Is(err, llm.ErrNoModel):
-		return cfg, fmt.Errorf("%w: use --model or provider.model in quire.yaml", err)
+		return fmt.Errorf("%w: use --model or provider.model in quire.yaml", err)
 	}
-	return cfg, err
+	return err
 }
 
 func (o *askOptions) run(cmd *cobra.Command) error {
 	ctx := cmd.Context()
-	dir, err := o.projectDir()
+	// The book opens once: its settings are read from disk once, and the
+	// provider, the advisor's settings and the MCP servers are decoded
+	// from that one reading.
+	b, err := o.open(ctx, mbook.Options{})
 	if err != nil {
 		return err
 	}
+	defer b.Close()
+	store, m := b.Store, b.Manuscript
 	trusted := o.trustStore()
-	ps, ignored, err := llm.LoadProviderSettings(dir, trusted)
+	ps, ignored, err := llm.ProviderOf(b.Settings, b.Root, trusted)
 	if errors.Is(err, llm.ErrTrustRecord) {
 		fmt.Fprintf(o.stderr, "quire: %v\n", err)
 	} else if err != nil {
 		return err
 	}
 	if len(ignored) > 0 {
-		abs, _ := filepath.Abs(dir)
-		fmt.Fprintf(o.stderr, "quire: %s\n", llm.IgnoredMessage(abs, ignored))
+		fmt.Fprintf(o.stderr, "quire: %s\n", llm.IgnoredMessage(b.Root, ignored))
 	}
 	if err := o.withFile(ps, cmd.Flags()); err != nil {
 		return err
 	}
-	cfg, err := o.providerConfig()
+	ps, err = o.providerSettings()
 	if err != nil {
 		return err
 	}
-	store, err := o.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if !o.Peek {
-		// Every provider call is recorded in the cache folder, never in
-		// the project: host, model, tokens, tool names, a hash of the
-		// request; no prose, no key.
-		if plog, err := o.provenance(store.Root()); err != nil {
-			fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err)
-		} else {
-			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, llm.ResolvePersona(o.Persona).ID, o.logger())}
-		}
-	}
-	prov, err := provider.New(cfg)
-	if err != nil {
-		return err
-	}
-	m, err := o.openManuscript(ctx, store.Catalog())
-	if err != nil {
-		return err
-	}
-	settings, err := llm.LoadSettings(store.Root())
+	settings, err := llm.SettingsOf(b.Settings)
 	if err != nil {
 		return err
 	}
@@ -220,7 +204,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	// The book's own servers run only when the writer trusts it; what
 	// was set aside was told with the provider settings.
-	servers, _, err := llm.LoadMCPServers(store.Root(), trusted)
+	servers, _, err := llm.MCPServersOf(b.Settings, b.Root, trusted)
 	if err != nil && !errors.Is(err, llm.ErrTrustRecord) {
 		return err
 	}
@@ -230,19 +214,23 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		OnFailure: func(server string, err error) { fmt.Fprintf(o.stderr, "quire: MCP server %s: %v\n", server, err) }})
 	defer mcpPool.Close()
 	snap := m.Snapshot()
-	turn, err := o.turn(snap)
+	place, err := o.turn(snap)
 	if err != nil {
 		return err
 	}
-	in := llm.AskInput{
-		Book:               &llm.Book{Store: store, Manuscript: snap, Turn: turn},
+	turn, err := llm.NewTurn(llm.TurnOptions{
+		Store: store, Manuscript: snap, Place: place,
 		Proposals:          &proposal.Store{},
 		Settings:           settings,
 		PersonaID:          o.Persona,
 		Message:            o.Message,
-		Provider:           prov,
 		PreviousResponseID: o.Continue,
 		MCP:                mcpPool,
+		Provider:           ps,
+		NeedKey:            !o.Peek,
+		Provenance:         b.Cache.Provenance(),
+		OnProvenanceError:  func(err error) { fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err) },
+		Logger:             o.logger(),
 		Loop: toolloop.Options{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r toolloop.TraceRow) {
 			if o.Verbose {
 				status := "ok"
@@ -252,7 +240,11 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, provider.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
 			}
 		}},
+	})
+	if err != nil {
+		return providerHint(err)
 	}
+	in, cfg, prov := turn.In, turn.Config, turn.In.Provider
 	if o.Peek {
 		body, err := llm.Peek(ctx, in)
 		if err != nil {
@@ -333,19 +325,6 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		fmt.Fprintf(o.stdout, "\nProposed (%s, not applied): %s — %s\n%s\n", p.ID, p.Path, p.ChangeSummary, p.Markdown)
 	}
 	return nil
-}
-
-// provenance is the log of provider calls for the project at root, in
-// --cache-dir or the project's folder in the user cache.
-func (o *askOptions) provenance(root string) (*provenance.Log, error) {
-	dir := o.CacheDir
-	if dir == "" {
-		var err error
-		if dir, err = codex.CacheDirFor(root); err != nil {
-			return nil, err
-		}
-	}
-	return provenance.Open(dir)
 }
 
 func nonNil[T any](s []T) []T {

@@ -60,7 +60,7 @@ func (o *contextOptions) run(cmd *cobra.Command) error {
 	if len(refs) == 0 {
 		return errors.New("name what to read: a chapter number, a title, a path, or --refs A,B")
 	}
-	m, err := o.openManuscript(cmd.Context(), nil)
+	m, err := o.openManuscript(cmd.Context())
 	if err != nil {
 		return err
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/quire-ink/quire/codex"
+	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/spf13/cobra"
 )
 
 // indexOptions configure `quire index`.
@@ -34,23 +34,16 @@ type indexReport struct {
 }
 
 func (o *indexOptions) run(cmd *cobra.Command) error {
-	dir, err := o.projectDir()
-	if err != nil {
-		return err
-	}
 	var bar *progressBar
 	if !o.JSON {
 		bar = newProgressBar(o.stderr)
 	}
-	globs, err := codex.GlobsFromConfig(dir)
-	if err != nil {
-		return err
-	}
-	s, err := o.openStoreAt(cmd.Context(), dir, codex.Options{Progress: bar.update, Globs: globs}, false)
+	b, err := o.open(cmd.Context(), mbook.Options{Parts: mbook.Codex, Progress: bar.update, FailWhenLocked: true})
 	bar.finish()
 	if err != nil {
 		return err
 	}
+	s := b.Store
 	defer s.Close()
 	rep := indexReport{
 		Project:  s.Root(),

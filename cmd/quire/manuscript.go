@@ -3,20 +3,16 @@ package main
 import (
 	"context"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	mbook "github.com/quire-ink/quire/manuscript/book"
 )
 
-// openManuscript reads the project's chapters, where quire.yaml says
-// they are.
-func (g *globalOptions) openManuscript(ctx context.Context, cat *codex.Catalog) (*manuscript.Manuscript, error) {
-	dir, err := g.projectDir()
+// openManuscript reads the project's chapters, where the settings say
+// they are (quire.yaml over the writer's config.yaml).
+func (g *globalOptions) openManuscript(ctx context.Context) (*manuscript.Manuscript, error) {
+	b, err := g.open(ctx, mbook.Options{Parts: mbook.Chapters})
 	if err != nil {
 		return nil, err
 	}
-	globs, err := manuscript.GlobsFromConfig(dir)
-	if err != nil {
-		return nil, err
-	}
-	return manuscript.Open(ctx, dir, manuscript.Options{Globs: globs, Logger: g.logger(), Catalog: cat})
+	return b.Manuscript, nil
 }

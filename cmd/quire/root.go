@@ -25,10 +25,18 @@ type globalOptions struct {
 	stdin      io.Reader
 	stdout     io.Writer
 	stderr     io.Writer
+	// settingsSources, when set, say where a book's settings files are
+	// read from (tests count the reads).
+	settingsSources settingsSourcesFunc
 }
 
 func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	g := &globalOptions{stdin: stdin, stdout: stdout, stderr: stderr}
+	return newRoot(&globalOptions{stdin: stdin, stdout: stdout, stderr: stderr})
+}
+
+// newRoot is the quire command with its shared options g.
+func newRoot(g *globalOptions) *cobra.Command {
+	stdin, stdout, stderr := g.stdin, g.stdout, g.stderr
 	root := &cobra.Command{
 		Use:   "quire",
 		Short: "Canon, continuity and an advisor board for novels written in Markdown",

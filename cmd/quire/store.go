@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,41 +10,18 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	mbook "github.com/quire-ink/quire/manuscript/book"
 )
 
 // openStore opens the project's codex for a query command. When another
 // quire process holds the index, queries still work from a temporary
 // in-memory index, and stderr says so.
 func (g *globalOptions) openStore(ctx context.Context) (*codex.Store, error) {
-	dir, err := g.projectDir()
+	b, err := g.open(ctx, mbook.Options{Parts: mbook.Codex})
 	if err != nil {
 		return nil, err
 	}
-	globs, err := codex.GlobsFromConfig(dir)
-	if err != nil {
-		return nil, err
-	}
-	return g.openStoreAt(ctx, dir, codex.Options{Globs: globs}, true)
-}
-
-// openStoreAt opens the codex of the project at dir with opts, the cache
-// folder and logger filled in. A cache that cannot be written (the store
-// falls back by itself) leaves the command working from an index in
-// memory, with a warning on stderr; stdout stays the command's answer.
-// So does another quire process holding the index, when
-// memoryWhenLocked is set (queries); `quire index` reports that instead.
-func (g *globalOptions) openStoreAt(ctx context.Context, dir string, opts codex.Options, memoryWhenLocked bool) (*codex.Store, error) {
-	opts.CacheDir, opts.Logger = g.CacheDir, g.logger()
-	opts.OnFallback = func(why string) {
-		fmt.Fprintln(g.stderr, "quire: warning:", why)
-	}
-	s, err := codex.Open(ctx, dir, opts)
-	if memoryWhenLocked && errors.Is(err, codex.ErrIndexLocked) {
-		fmt.Fprintln(g.stderr, "quire: the index is in use by another quire process; using a temporary in-memory index")
-		opts.InMemory = true
-		s, err = codex.Open(ctx, dir, opts)
-	}
-	return s, err
+	return b.Store, nil
 }
 
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {

@@ -1,0 +1,91 @@
+package llm
+
+import (
+	"log/slog"
+	"net/http"
+	"os"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/mcp"
+	"github.com/quire-ink/quire/llm/provenance"
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// TurnOptions are the parts of an advisor turn as the command line and
+// the language server hold them; NewTurn makes the turn from them the
+// same way for both.
+type TurnOptions struct {
+	Store      *codex.Store
+	Manuscript *manuscript.Snapshot
+	// Place is where the writer is: the document and the selection.
+	Place     manuscript.Turn
+	Proposals *proposal.Store
+	Settings  Settings
+	// PersonaID is who answers; "" is the default persona.
+	PersonaID string
+	Message   string
+	History   []provider.Message
+	// PreviousResponseID continues a Responses API conversation.
+	PreviousResponseID string
+	MCP                *mcp.Clients
+	// Provider are the provider settings as they apply, layered and
+	// guarded; NeedKey is false for a peek, which sends nothing.
+	Provider ProviderSettings
+	NeedKey  bool
+	// Provenance is the folder of the record of provider calls; none is
+	// kept for a peek. A record that cannot be opened is told to
+	// OnProvenanceError and the turn goes on.
+	Provenance        string
+	OnProvenanceError func(error)
+	Logger            *slog.Logger
+	Loop              toolloop.Options
+}
+
+// Turn is an advisor turn made ready: the input of Ask (or Peek) and the
+// provider it goes to.
+type Turn struct {
+	In     AskInput
+	Config provider.Config
+}
+
+// NewTurn resolves the provider (ResolveProvider, whose errors callers
+// may tell apart with ErrNoProvider and ErrNoModel), records its calls
+// when a key is needed, and assembles the turn's input.
+func NewTurn(o TurnOptions) (*Turn, error) {
+	cfg, err := ResolveProvider(o.Provider, os.Getenv, o.NeedKey)
+	if err != nil {
+		return nil, err
+	}
+	persona := ResolvePersona(o.PersonaID).ID
+	if o.NeedKey && o.Provenance != "" {
+		// Every provider call is recorded in the cache folder, never in
+		// the project: host, model, tokens, tool names, a hash of the
+		// request; no prose, no key.
+		if plog, err := provenance.Open(o.Provenance); err != nil {
+			if o.OnProvenanceError != nil {
+				o.OnProvenanceError(err)
+			}
+		} else {
+			cfg.HTTPClient = &http.Client{Transport: plog.Transport(nil, persona, o.Logger)}
+		}
+	}
+	provider, err := provider.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Turn{Config: cfg, In: AskInput{
+		Book:               &Book{Store: o.Store, Manuscript: o.Manuscript, Turn: o.Place},
+		Proposals:          o.Proposals,
+		Settings:           o.Settings,
+		PersonaID:          o.PersonaID,
+		Message:            o.Message,
+		History:            o.History,
+		PreviousResponseID: o.PreviousResponseID,
+		MCP:                o.MCP,
+		Provider:           provider,
+		Loop:               o.Loop,
+	}}, nil
+}

@@ -1,0 +1,194 @@
+// Package book opens a book project for the command line and the language
+// server alike: its settings (read once, codex/settings), its codex store
+// with the in-memory fallback when the index is locked or the cache fails,
+// its manuscript, its paragraph index and its cache layout.
+package book
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Parts say what of a book to open beyond its settings.
+type Parts int
+
+const (
+	// Codex opens the codex store.
+	Codex Parts = 1 << iota
+	// Chapters opens the manuscript.
+	Chapters
+	// Whole opens both.
+	Whole = Codex | Chapters
+)
+
+// Globs are where a book's codex entries and chapters are.
+type Globs struct {
+	Codex, Manuscript []string
+}
+
+// Options say how to open a book.
+type Options struct {
+	// Parts is what to open; zero opens the whole book.
+	Parts Parts
+	// Settings are where the settings files are read from; a nil Book
+	// reads the book's folder and the writer's config.yaml on disk.
+	Settings settings.Sources
+	// Layer turns the loaded settings into the globs to open with; nil
+	// is LayerGlobs. The language server passes its own, which keeps the
+	// advisor's sections of the same reading.
+	Layer func(*settings.Loaded) (Globs, error)
+	Cache CacheOptions
+	// Logger receives counts and timings; nil discards them.
+	Logger *slog.Logger
+	// Progress is told how the codex's first reading goes.
+	Progress func(done, total int)
+	// FailWhenLocked makes another quire process holding the index an
+	// error (`quire index`); otherwise this book's index lives in memory
+	// and OnLocked is told.
+	FailWhenLocked bool
+	OnLocked       func()
+	// OnFallback is told why the codex index moved into memory when the
+	// cache failed (full, read-only or deleted disk).
+	OnFallback func(why string)
+	// LaterMentions leaves finding the codex's names in the chapters to
+	// the caller (the language server does it once the book answers).
+	LaterMentions bool
+}
+
+// Book is an opened book.
+type Book struct {
+	// Root is the book's folder, symlinks resolved.
+	Root string
+	// Settings are the settings files as read for this opening.
+	Settings   *settings.Loaded
+	Globs      Globs
+	Store      *codex.Store
+	Manuscript *manuscript.Manuscript
+	Cache      Cache
+	// Locked says another quire process holds the cache: the indexes
+	// live in memory.
+	Locked bool
+
+	opts Options
+}
+
+// Open reads the settings of the book at dir once, then opens the codex
+// and the chapters side by side where the settings say they are.
+func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
+	if opts.Parts == 0 {
+		opts.Parts = Whole
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	root, err := codex.ProjectRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	src := opts.Settings
+	if src.Book == nil {
+		src = settings.Disk(root)
+	}
+	loaded, err := settings.Load(src)
+	if err != nil {
+		return nil, err
+	}
+	layer := opts.Layer
+	if layer == nil {
+		layer = LayerGlobs
+	}
+	globs, err := layer(loaded)
+	if err != nil {
+		return nil, err
+	}
+	// No user cache folder leaves Dir empty: the codex then says why
+	// (codex.Options.OnFallback) and keeps its index in memory.
+	cache, _ := CacheFor(root, opts.Cache)
+	b := &Book{Root: root, Settings: loaded, Globs: globs, Cache: cache, opts: opts}
+	var msErr error
+	var reading sync.WaitGroup
+	if opts.Parts&Chapters != 0 {
+		reading.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					msErr = fmt.Errorf("quire failed while reading the chapters: %v", r)
+				}
+			}()
+			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger})
+		})
+	}
+	if opts.Parts&Codex != 0 {
+		b.Store, err = b.openCodex(ctx)
+	}
+	reading.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if msErr != nil {
+		b.Close()
+		return nil, fmt.Errorf("open manuscript of %s: %w", root, msErr)
+	}
+	if b.Store != nil && b.Manuscript != nil && !opts.LaterMentions {
+		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.Store.Catalog()))
+	}
+	return b, nil
+}
+
+// openCodex opens the codex store in the book's cache folder, or in
+// memory when another quire process holds it.
+func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
+	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
+		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback}
+	store, err := codex.Open(ctx, b.Root, copts)
+	if !b.opts.FailWhenLocked && errors.Is(err, codex.ErrIndexLocked) {
+		b.opts.Logger.Warn("index in use by another quire process; indexing in memory", "root", b.Root)
+		if b.opts.OnLocked != nil {
+			b.opts.OnLocked()
+		}
+		b.Locked = true
+		copts.InMemory = true
+		store, err = codex.Open(ctx, b.Root, copts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open codex of %s: %w", b.Root, err)
+	}
+	return store, nil
+}
+
+// Close saves and releases the codex index.
+func (b *Book) Close() error {
+	if b.Store == nil {
+		return nil
+	}
+	return b.Store.Close()
+}
+
+// LayerGlobs are the codex and manuscript globs of loaded settings: the
+// book's where it sets them, else the writer's. A file that does not read
+// is an error naming it.
+func LayerGlobs(l *settings.Loaded) (Globs, error) {
+	var g Globs
+	for _, f := range []*settings.File{l.Book, l.User} {
+		if f.Err != nil {
+			return g, f.Err
+		}
+		if p := f.NotMapping(); p != nil {
+			return g, p
+		}
+	}
+	var err error
+	if g.Codex, err = codex.GlobsFromNode(l.Layer("codex")); err != nil {
+		return g, err
+	}
+	if g.Manuscript, err = manuscript.GlobsFromNode(l.Layer("manuscript")); err != nil {
+		return g, err
+	}
+	return g, nil
+}

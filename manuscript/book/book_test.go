@@ -1,0 +1,104 @@
+package book
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
+)
+
+func writeBook(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, text := range files {
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	}
+	real, err := codex.ProjectRoot(root)
+	require.NoError(t, err)
+	return real
+}
+
+var small = map[string]string{
+	"codex/people/ana.md":    "---\ntype: character\nname: Ana Brisk\n---\n# Ana Brisk\n",
+	"manuscript/01-storm.md": "# Storm\n\nAna Brisk watched the storm.\n",
+}
+
+// The command line names a book's own folder, the server a folder of
+// books; a book's folder is named the same under that as in the user cache.
+func TestCacheLayout(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := "/books/salt-ledger"
+	user, err := CacheFor(root, CacheOptions{})
+	require.NoError(t, err)
+	want, err := codex.CacheDirFor(root)
+	require.NoError(t, err)
+	assert.Equal(t, want, user.Dir)
+
+	under, err := CacheFor(root, CacheOptions{Base: "/cache"})
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join("/cache", filepath.Base(user.Dir)), under.Dir)
+	assert.Equal(t, filepath.Join(under.Dir, "manuscript"), under.Passages())
+	assert.Equal(t, under.Dir, under.Provenance())
+
+	own, err := CacheFor(root, CacheOptions{Dir: "/mine", Base: "/cache"})
+	require.NoError(t, err)
+	assert.Equal(t, "/mine", own.Dir)
+}
+
+func TestOpenFallsBackToMemoryWhenLocked(t *testing.T) {
+	root := writeBook(t, small)
+	cache := t.TempDir()
+	held, err := codex.Open(context.Background(), root, codex.Options{CacheDir: cache})
+	require.NoError(t, err)
+	defer held.Close()
+
+	_, err = Open(context.Background(), root, Options{Cache: CacheOptions{Dir: cache}, FailWhenLocked: true})
+	require.ErrorIs(t, err, codex.ErrIndexLocked)
+
+	told := false
+	b, err := Open(context.Background(), root, Options{Cache: CacheOptions{Dir: cache}, OnLocked: func() { told = true }})
+	require.NoError(t, err)
+	defer b.Close()
+	assert.True(t, told)
+	assert.True(t, b.Locked)
+	assert.Equal(t, "", b.Store.Report().CacheDir, "in memory")
+	assert.Equal(t, 1, len(b.Manuscript.Snapshot().Units()))
+
+	p, err := b.OpenPassages(context.Background(), func(string) {})
+	require.NoError(t, err)
+	defer p.Close()
+}
+
+func TestOpenLayersTheUsersGlobsUnderTheBooks(t *testing.T) {
+	root := writeBook(t, map[string]string{
+		"quire.yaml":        "codex: [lore/**/*.md]\n",
+		"draft/01-storm.md": "# Storm\n\nThe storm came.\n",
+		"lore/ana.md":       small["codex/people/ana.md"],
+	})
+	src := settings.Sources{
+		Book: os.DirFS(root),
+		User: func() ([]byte, string, error) {
+			return []byte("manuscript: draft/*.md\ncodex: elsewhere/*.md\n"), "config.yaml", nil
+		},
+	}
+	b, err := Open(context.Background(), root, Options{Settings: src, Cache: CacheOptions{Dir: t.TempDir()}})
+	require.NoError(t, err)
+	defer b.Close()
+	assert.Equal(t, Globs{Codex: []string{"lore/**/*.md"}, Manuscript: []string{"draft/*.md"}}, b.Globs)
+	assert.Equal(t, 1, len(b.Manuscript.Snapshot().Units()))
+	require.Equal(t, 1, b.Store.Catalog().Len())
+	assert.Equal(t, "Ana Brisk", b.Store.Catalog().All()[0].Name)
+
+	_, err = Open(context.Background(), root, Options{Settings: settings.Sources{Book: fstest.MapFS{settings.Name: {Data: []byte("codex: [\n")}}}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "quire.yaml: yaml: line")
+}
