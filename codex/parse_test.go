@@ -790,7 +790,9 @@ func TestParseBrokenYAMLIsLinear(t *testing.T) {
 // TestParseHostileInputIsFast guards against inputs that made a parse take
 // time quadratic in their size: deep nesting, runs of unclosed links,
 // link definitions, long flow lists, long broken front matter. At 512 KB
-// each of them once took minutes; linear, they take milliseconds.
+// each of them once took minutes; linear, they take milliseconds (a few
+// seconds under -race). The bound is a minute so a loaded machine running
+// every package at once cannot trip it, while a quadratic parse still does.
 func TestParseHostileInputIsFast(t *testing.T) {
 	const n = 512 << 10
 	tests := map[string]string{
@@ -812,7 +814,7 @@ func TestParseHostileInputIsFast(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
 			e, _ := Parse(maraID, []byte(src), TypeCharacter)
-			assert.Less(t, time.Since(start), 15*time.Second)
+			assert.Less(t, time.Since(start), time.Minute)
 			require.NotNil(t, e)
 		})
 	}
