@@ -93,7 +93,7 @@ func TestSampleBookAsOf(t *testing.T) {
 	var days []int
 	for _, ch := range chapters {
 		require.True(t, ch.Meta.HasDay, ch.Path)
-		assert.Equal(t, "Teodora Quill", ch.Meta.POV, ch.Path)
+		assert.Equal(t, "Teo", ch.Meta.POV, ch.Path)
 		days = append(days, ch.Meta.Day)
 	}
 	assert.Equal(t, []int{1, 1, 2, 2, 3}, days)
