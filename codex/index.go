@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -239,38 +238,13 @@ func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []str
 			chunks = append(chunks, chunk{upserts: part})
 		}
 	}
-	work := make(chan chunk)
-	errs := make(chan error, indexWorkers)
 	// Each batch sent to a disk index reports here once persisted.
 	persisted := make(chan error, len(chunks))
 	var sent atomic.Int64
 	failedBefore := ix.failures()
-	var wg sync.WaitGroup
-	for range min(indexWorkers, len(chunks)) {
-		wg.Go(func() {
-			for c := range work {
-				if err := ix.batch(ctx, c.upserts, c.deletes, persisted, &sent); err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	var err error
-feed:
-	for _, c := range chunks {
-		select {
-		case work <- c:
-		case err = <-errs:
-			break feed
-		}
-	}
-	close(work)
-	wg.Wait()
-	close(errs)
-	if err == nil {
-		err = <-errs
-	}
+	err := RunBatches(ctx, indexWorkers, chunks, func(c chunk) error {
+		return ix.batch(ctx, c.upserts, c.deletes, persisted, &sent)
+	})
 	if err == nil && ix.disk {
 		err = ix.waitPersisted(ctx, persisted, int(sent.Load()), failedBefore)
 	}

@@ -135,6 +135,13 @@ func windowExcerpt(text string, terms []string, limit int) string {
 			end = at + sp
 		}
 	}
+	return CutExcerpt(text, start, end)
+}
+
+// CutExcerpt is text[start:end] trimmed, with an ellipsis on each side
+// where text goes on: the reader sees that the excerpt was cut. The
+// codex's excerpts and manuscript's passage excerpts mark cuts alike.
+func CutExcerpt(text string, start, end int) string {
 	out := strings.TrimSpace(text[start:end])
 	if start > 0 {
 		out = "… " + out

@@ -104,7 +104,7 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 		if top == nil || top.Kind != yaml.MappingNode {
 			return nil, nil
 		}
-		node = resolveAlias(mappingValue(top, "actions"))
+		node = resolveAlias(settings.MappingValueFold(top, "actions"))
 		if node == nil {
 			return nil, nil
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
@@ -165,7 +166,7 @@ func TestParseActionsYAMLGood(t *testing.T) {
 	// The value node of actions: works as the document does.
 	var doc yaml.Node
 	require.NoError(t, yaml.Unmarshal([]byte(goodActionsYAML), &doc))
-	again, problems := ParseActionsYAML(mappingValue(doc.Content[0], "actions"))
+	again, problems := ParseActionsYAML(settings.MappingValueFold(doc.Content[0], "actions"))
 	require.Empty(t, problems)
 	assert.Equal(t, got, again)
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/mcp"
 )
 
@@ -89,7 +90,7 @@ research:
 func TestParseMCPServersInQuireYAML(t *testing.T) {
 	var doc yaml.Node
 	require.NoError(t, yaml.Unmarshal([]byte("title: T\nmcp_servers:\n  dict:\n    command: a\n    colour: red\n"), &doc))
-	_, err := ParseMCPServers(mappingValue(doc.Content[0], "mcp_servers"))
+	_, err := ParseMCPServers(settings.MappingValueFold(doc.Content[0], "mcp_servers"))
 	require.Error(t, err)
 	assert.Equal(t, `quire.yaml: line 5: MCP server dict: unknown setting "colour" (command, args, env, url, timeout)`, err.Error())
 }

@@ -156,33 +156,33 @@ func SettingsFrom(file *settings.File) (Settings, error) {
 		AudienceAge:  promptLine(f.Audience.Age),
 		AudienceLens: promptLine(f.Audience.Lens),
 	}
-	if n := mappingValue(top, "rules"); n != nil {
+	if n := settings.MappingValueFold(top, "rules"); n != nil {
 		rules, err := readRules(n)
 		if err != nil {
 			return Settings{}, err
 		}
 		out.Rules = rules
 	}
-	if n := mappingValue(top, "tool_groups"); n != nil {
+	if n := settings.MappingValueFold(top, "tool_groups"); n != nil {
 		groups, err := readToolGroups(n)
 		if err != nil {
 			return Settings{}, err
 		}
 		out.Groups = groups
 	}
-	if n := mappingValue(top, "personas"); n != nil {
+	if n := settings.MappingValueFold(top, "personas"); n != nil {
 		personas, err := readPersonas(n, mcpServerNames(top), out.Groups)
 		if err != nil {
 			return Settings{}, err
 		}
 		out.Personas = personas
 	}
-	if n := mappingValue(top, "limits"); n != nil {
+	if n := settings.MappingValueFold(top, "limits"); n != nil {
 		if err := readLimits(n, &out); err != nil {
 			return Settings{}, err
 		}
-		if p := mappingValue(top, "provider"); p != nil && out.Rounds > 0 && mappingValue(p, "rounds") != nil {
-			return Settings{}, lineError(mappingValue(p, "rounds"), "rounds is set in limits too; keep one")
+		if p := settings.MappingValueFold(top, "provider"); p != nil && out.Rounds > 0 && settings.MappingValueFold(p, "rounds") != nil {
+			return Settings{}, lineError(settings.MappingValueFold(p, "rounds"), "rounds is set in limits too; keep one")
 		}
 	}
 	return out, nil
@@ -290,7 +290,7 @@ func readToolGroups(n *yaml.Node) (map[string][]string, error) {
 // mcpServerNames are the names quire.yaml's mcp_servers declares.
 func mcpServerNames(top *yaml.Node) []string {
 	var names []string
-	if n := mappingValue(top, "mcp_servers"); n != nil && n.Kind == yaml.MappingNode {
+	if n := settings.MappingValueFold(top, "mcp_servers"); n != nil && n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			names = append(names, n.Content[i].Value)
 		}

@@ -322,14 +322,7 @@ func (p *Passages) excerpt(text string, terms map[string]bool, limit int) string
 			break
 		}
 	}
-	out := strings.TrimSpace(text[best:bestEnd])
-	if best > 0 {
-		out = "… " + out
-	}
-	if bestEnd < len(text) {
-		out += " …"
-	}
-	return out
+	return codex.CutExcerpt(text, best, bestEnd)
 }
 
 // excerptWindowEnd is where a window of at most limit bytes from start

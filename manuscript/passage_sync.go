@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -120,39 +119,14 @@ func (p *Passages) apply(ctx context.Context, changed []*indexedUnit, removed []
 	}
 
 	var indexed atomic.Int64
-	work := make(chan job)
-	errs := make(chan error, passageIndexWorkers)
-	var wg sync.WaitGroup
-	for range min(passageIndexWorkers, len(jobs)) {
-		wg.Go(func() {
-			for j := range work {
-				n, err := p.batch(ctx, j.units, j.removed)
-				if err != nil {
-					errs <- err
-					return
-				}
-				indexed.Add(int64(n))
-			}
-		})
-	}
-	var err error
-feed:
-	for _, j := range jobs {
-		select {
-		case work <- j:
-		case err = <-errs:
-			break feed
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
+	err := codex.RunBatches(ctx, passageIndexWorkers, jobs, func(j job) error {
+		n, err := p.batch(ctx, j.units, j.removed)
+		if err != nil {
+			return err
 		}
-	}
-	close(work)
-	wg.Wait()
-	close(errs)
-	if err == nil {
-		err = <-errs
-	}
+		indexed.Add(int64(n))
+		return nil
+	})
 	if err != nil {
 		// Some batches may have landed: read back what the index holds,
 		// so the next Sync starts from the truth.

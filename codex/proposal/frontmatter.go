@@ -337,16 +337,3 @@ func splitProposal(md string) (*yaml.Node, string, error) {
 	}
 	return doc.Content[0], rest, nil
 }
-
-// mappingValue is the value of key in a YAML mapping, or nil.
-func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	if m == nil {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if strings.EqualFold(strings.TrimSpace(m.Content[i].Value), key) {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}

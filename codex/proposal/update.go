@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
 )
 
 // fileText is one file an update may edit.
@@ -138,7 +139,7 @@ func (b *book) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft,
 	done := ""
 	switch {
 	case fieldKey != "":
-		if body != "" || mappingValue(pfm, fieldKey) == nil {
+		if body != "" || settings.MappingValueFold(pfm, fieldKey) == nil {
 			if err := b.proposeField(&p, e, entryFile, cur, fieldKey, body); err != nil {
 				return Draft{}, err
 			}

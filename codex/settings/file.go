@@ -3,6 +3,7 @@ package settings
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -88,13 +89,27 @@ func (f *File) Keys() []*yaml.Node {
 	return out
 }
 
-// MappingValue is the value of key in a YAML mapping, or nil.
+// MappingValue is the value of key in a YAML mapping, or nil. Keys
+// match exactly, as the YAML library decodes them into settings.
 func MappingValue(m *yaml.Node, key string) *yaml.Node {
+	return mappingValue(m, func(k string) bool { return k == key })
+}
+
+// MappingValueFold is MappingValue for keys a writer types by hand (front
+// matter, the advisor's sections): case and surrounding spaces do not
+// count.
+func MappingValueFold(m *yaml.Node, key string) *yaml.Node {
+	return mappingValue(m, func(k string) bool { return strings.EqualFold(strings.TrimSpace(k), key) })
+}
+
+// mappingValue is the value of the first key of mapping m that match
+// accepts, or nil.
+func mappingValue(m *yaml.Node, match func(string) bool) *yaml.Node {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
+		if match(m.Content[i].Value) {
 			return m.Content[i+1]
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 )
 
@@ -37,10 +36,7 @@ type Server struct {
 	ln  net.Listener
 	srv *http.Server
 
-	mu       sync.Mutex
-	steps    []Step
-	next     int
-	requests []Request
+	script Script[Step, Request]
 }
 
 // maxEvalRequestBytes bounds a recorded request body.
@@ -65,27 +61,13 @@ func New() (*Server, error) {
 func (s *Server) BaseURL() string { return "http://" + s.ln.Addr().String() + "/v1" }
 
 // Load replaces the script and forgets every recorded request.
-func (s *Server) Load(steps []Step) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.steps = append([]Step(nil), steps...)
-	s.next = 0
-	s.requests = nil
-}
+func (s *Server) Load(steps []Step) { s.script.Load(steps) }
 
 // Requests are the requests received since the last Load, in order.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
+func (s *Server) Requests() []Request { return s.script.Requests() }
 
 // Remaining is how many scripted replies were not sent.
-func (s *Server) Remaining() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.steps) - s.next
-}
+func (s *Server) Remaining() int { return s.script.Remaining() }
 
 // Close stops the server.
 func (s *Server) Close() error {
@@ -100,18 +82,12 @@ func (s *Server) Close() error {
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxEvalRequestBytes))
-	s.mu.Lock()
-	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body})
-	n := len(s.requests)
-	if s.next >= len(s.steps) {
-		s.mu.Unlock()
+	step, n, ok := s.script.Take(Request{Path: r.URL.Path, Body: body})
+	if !ok {
 		msg, _ := json.Marshal(fmt.Sprintf("scripted model: no reply left for request %d (the script has %d)", n, n-1))
 		writeEvalJSON(w, http.StatusInternalServerError, `{"error":{"message":`+string(msg)+`,"type":"server_error","code":"script_exhausted"}}`)
 		return
 	}
-	step := s.steps[s.next]
-	s.next++
-	s.mu.Unlock()
 	if step.Cut && WantsStream(body) {
 		WriteCutStream(w, step.Body)
 		return
@@ -128,13 +104,22 @@ func writeEvalJSON(w http.ResponseWriter, status int, body string) {
 // Body wraps an assistant message (any JSON value, or raw JSON) in a
 // chat completion body.
 func Body(message any, finish string) string {
+	return CompletionBody("chatcmpl-eval", "scripted", Usage{Prompt: 100, Completion: 20}, message, finish)
+}
+
+// Usage is the token count a scripted completion reports.
+type Usage struct{ Prompt, Completion int }
+
+// CompletionBody wraps an assistant message (any JSON value, or raw
+// JSON) in a chat completion body with this id, model and usage.
+func CompletionBody(id, model string, u Usage, message any, finish string) string {
 	b, err := json.Marshal(map[string]any{
-		"id":      "chatcmpl-eval",
+		"id":      id,
 		"object":  "chat.completion",
 		"created": 1700000000,
-		"model":   "scripted",
+		"model":   model,
 		"choices": []any{map[string]any{"index": 0, "message": message, "finish_reason": finish}},
-		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+		"usage":   map[string]any{"prompt_tokens": u.Prompt, "completion_tokens": u.Completion, "total_tokens": u.Prompt + u.Completion},
 	})
 	if err != nil {
 		panic(err) // only fixed, valid values are encoded
@@ -152,6 +137,12 @@ type Call struct{ ID, Name, Args string }
 
 // Calls is a reply that calls tools, in the standard shape.
 func Calls(calls ...Call) Step {
+	return Step{Body: Body(map[string]any{"role": "assistant", "content": nil, "tool_calls": ToolCalls(calls)}, "tool_calls")}
+}
+
+// ToolCalls are calls in the standard tool_calls shape of an assistant
+// message.
+func ToolCalls(calls []Call) []map[string]any {
 	list := make([]map[string]any, len(calls))
 	for i, c := range calls {
 		list[i] = map[string]any{
@@ -160,7 +151,7 @@ func Calls(calls ...Call) Step {
 			"function": map[string]any{"name": c.Name, "arguments": c.Args},
 		}
 	}
-	return Step{Body: Body(map[string]any{"role": "assistant", "content": nil, "tool_calls": list}, "tool_calls")}
+	return list
 }
 
 // Raw is a reply whose assistant message is the raw JSON given.

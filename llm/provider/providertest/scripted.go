@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,7 +36,8 @@ type Reply struct {
 	ResponseID string
 }
 
-type Call struct{ ID, Name, Args string }
+// Call is one tool call of a structured reply.
+type Call = evalserver.Call
 
 // Request is one request the server received.
 type Request struct {
@@ -59,20 +59,15 @@ func (r Request) Decoded(t testing.TB) map[string]any {
 // Server is an OpenAI-compatible httptest server replaying a
 // script of responses and recording every request.
 type Server struct {
-	t   testing.TB
-	srv *httptest.Server
-	mu  sync.Mutex
-	// loop replays the script from the start when it runs out, and
-	// records nothing (benchmarks).
-	loop     bool
-	steps    []Step
-	next     int
-	requests []Request
+	t      testing.TB
+	srv    *httptest.Server
+	script evalserver.Script[Step, Request]
 }
 
 func New(t testing.TB, steps ...Step) *Server {
 	t.Helper()
-	s := &Server{t: t, steps: steps}
+	s := &Server{t: t}
+	s.script.Load(steps)
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handle)
 	mux.HandleFunc("POST /chat/completions", s.handle)
@@ -84,48 +79,24 @@ func New(t testing.TB, steps ...Step) *Server {
 }
 
 // Repeat makes the script replay forever without recording requests.
-func (s *Server) Repeat() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.loop = true
-}
+func (s *Server) Repeat() { s.script.Repeat() }
 
 // BaseURL is the API root including /v1.
 func (s *Server) BaseURL() string { return s.srv.URL + "/v1" }
 
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
+func (s *Server) Requests() []Request { return s.script.Requests() }
 
 // Remaining is how many steps were not played.
-func (s *Server) Remaining() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.steps) - s.next
-}
+func (s *Server) Remaining() int { return s.script.Remaining() }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	s.mu.Lock()
-	if s.next >= len(s.steps) && s.loop {
-		s.next = 0
-	}
-	if !s.loop { // a looping script (benchmarks) would grow without bound
-		s.requests = append(s.requests, Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
-	}
-	if s.next >= len(s.steps) {
-		s.mu.Unlock()
-		s.t.Errorf("scripted server: unexpected request %d: %s", len(s.requests), body)
+	step, n, ok := s.script.Take(Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	if !ok {
+		s.t.Errorf("scripted server: unexpected request %d: %s", n, body)
 		writeJSON(w, http.StatusInternalServerError, `{"error":{"message":"script exhausted","type":"server_error"}}`, nil)
 		return
 	}
-	step := s.steps[s.next]
-	s.next++
-	n := s.next
-	s.mu.Unlock()
-
 	if step.Delay > 0 {
 		select {
 		case <-time.After(step.Delay):
@@ -172,15 +143,7 @@ func (r *Reply) Encode() string {
 	}
 	finish := r.FinishReason
 	if len(r.Calls) > 0 {
-		calls := make([]map[string]any, len(r.Calls))
-		for i, c := range r.Calls {
-			calls[i] = map[string]any{
-				"id":       c.ID,
-				"type":     "function",
-				"function": map[string]any{"name": c.Name, "arguments": c.Args},
-			}
-		}
-		msg["tool_calls"] = calls
+		msg["tool_calls"] = evalserver.ToolCalls(r.Calls)
 		if finish == "" {
 			finish = "tool_calls"
 		}
@@ -235,18 +198,7 @@ func (r *Reply) encodeResponse(id string) string {
 // CompletionBody wraps an assistant message (any JSON value) in a chat
 // completion.
 func CompletionBody(message any, finish string) string {
-	b, err := json.Marshal(map[string]any{
-		"id":      "chatcmpl-test",
-		"object":  "chat.completion",
-		"created": 1700000000,
-		"model":   "test-model",
-		"choices": []any{map[string]any{"index": 0, "message": message, "finish_reason": finish}},
-		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-	})
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
+	return evalserver.CompletionBody("chatcmpl-test", "test-model", evalserver.Usage{Prompt: 10, Completion: 5}, message, finish)
 }
 
 // RawMessageBody wraps a raw JSON assistant message in a chat completion.
