@@ -1,0 +1,41 @@
+package continuity
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/settings"
+)
+
+func TestOptionsFrom(t *testing.T) {
+	tests := []struct {
+		name, book, user string
+		want             Options
+		problems         []string
+	}{
+		{name: "nothing set"},
+		{name: "book sets both", book: "traits: [scar]\nchecks: {after-death: off, style-rule: warning}\n",
+			want: Options{Traits: []string{"scar"}, Checks: map[string]Level{CodeAfterDeath: LevelOff, CodeStyleRule: LevelWarning}}},
+		{name: "user's when the book is silent", user: "traits: [voice]\n", want: Options{Traits: []string{"voice"}}},
+		{name: "book wins over user", book: "traits: [scar]\n", user: "traits: [voice]\n", want: Options{Traits: []string{"scar"}}},
+		{name: "not a list", book: "traits: {a: b}\n", problems: []string{"line 1: traits is a list of field names, such as [eyes, hair, scar]"}},
+		{name: "unknown check and level", book: "checks:\n  after-dath: off\n  style-rule: loud\n",
+			want:     Options{Checks: map[string]Level{"after-dath": LevelOff, CodeStyleRule: "loud"}},
+			problems: []string{"line 2: checks: \"after-dath\" is no check; the checks are trait-contradiction, after-death, timeline-order, unknown-reference, style-rule", "line 2: checks: style-rule: \"loud\" is no level; use off, error, warning or info"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := &settings.Loaded{Book: settings.Parse(settings.Name, []byte(tt.book)), User: settings.Parse("config.yaml", []byte(tt.user))}
+			got, problems := OptionsFrom(l)
+			assert.Equal(t, tt.want, got)
+			var msgs []string
+			for _, p := range problems {
+				require.NotZero(t, p.Line)
+				msgs = append(msgs, p.Message)
+			}
+			assert.Equal(t, tt.problems, msgs)
+		})
+	}
+}
