@@ -84,6 +84,7 @@ your editor as a language server or to you on the command line.`,
 		newInitCommand(g),
 		newGenCorpusCommand(g),
 		newMCPCommand(g),
+		newCheckCommand(g),
 		newTrustCommand(g),
 	)
 	return root

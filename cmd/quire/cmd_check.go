@@ -1,0 +1,290 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/llm"
+	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/quire-ink/quire/manuscript/continuity"
+)
+
+// checkOptions configure `quire check`.
+type checkOptions struct {
+	*globalOptions `json:"-"`
+	// Paths limit the report to these files and folders, relative to the
+	// book or absolute; none means the whole book.
+	Paths []string `json:"paths,omitempty"`
+}
+
+func newCheckCommand(g *globalOptions) *cobra.Command {
+	o := &checkOptions{globalOptions: g}
+	return &cobra.Command{
+		Use:   "check [PATH…]",
+		Short: "Report every problem quire finds in the book, for hooks and CI",
+		Long: `check reports every problem quire knows in the book: codex front matter,
+broken links and duplicate names, quire.yaml settings, chapter story time
+(pov, day, location, flashback), progressions and style rules, and the
+continuity checks (trait-contradiction, after-death, timeline-order,
+unknown-reference, style-rule).
+
+Each problem is one line:
+
+  path:line:column: severity: message [code]
+
+with the path relative to the book and the line and column counted from 1;
+columns count characters (Unicode code points), not bytes. Problems are
+sorted by file, then position. PATH… limits the report to those files and
+folders (relative to the book, or absolute).
+
+--json prints {"problems": [{"path", "line", "column", "endLine",
+"endColumn", "severity", "code", "message"}]}, lines and columns counted the
+same way.
+
+Exit status: 0 when no problem is an error (warnings and infos do not fail),
+1 when at least one is, 2 when the book cannot be opened or the command is
+misused.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Paths = args
+			return o.run(cmd)
+		},
+	}
+}
+
+// checkProblem is one problem as `quire check` reports it: 1-based lines,
+// columns in characters.
+type checkProblem struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Severity  string `json:"severity"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	sev       codex.Severity
+}
+
+type checkOutput struct {
+	Problems []checkProblem `json:"problems"`
+}
+
+func (o *checkOptions) run(cmd *cobra.Command) error {
+	dir, err := o.projectDir()
+	if err != nil {
+		return o.usage(err.Error())
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return o.usage(fmt.Sprintf("there is no book folder at %s; pass --project with the folder that holds quire.yaml, codex/ or manuscript/", dir))
+	}
+	// The checks find names with their own matcher: the chapters' mention
+	// index, which the other commands want, is not built.
+	b, err := o.open(cmd.Context(), mbook.Options{LaterMentions: true})
+	if err != nil {
+		// A quire.yaml that does not read stops the opening; it is still
+		// a problem of the book, at its line, and fails the check.
+		var sp *settings.Problem
+		if errors.As(err, &sp) && sp.File == settings.Name {
+			root, rerr := codex.ProjectRoot(dir)
+			if rerr == nil {
+				return o.report(root, []checkProblem{settingsProblem(sp, codex.SeverityError)})
+			}
+		}
+		return o.usage(fmt.Sprintf("cannot open the book at %s: %v", dir, err))
+	}
+	defer b.Close()
+	filter, err := o.filter(b.Root)
+	if err != nil {
+		return o.usage(err.Error())
+	}
+
+	var problems []checkProblem
+	files := newSourceFiles(b.Root)
+	addCodex := func(ps []codex.Problem) {
+		for _, p := range ps {
+			if filter(p.Path) {
+				problems = append(problems, files.located(p.Path, p.Range, p.Severity, p.Code, p.Message))
+			}
+		}
+	}
+
+	addCodex(b.Store.Catalog().Problems())
+
+	opts, optProblems := continuity.OptionsFrom(b.Settings)
+	if filter(settings.Name) {
+		for _, sp := range optProblems {
+			problems = append(problems, settingsProblem(sp, codex.SeverityError))
+		}
+		for _, err := range []error{settingsErr(llm.SettingsFrom(b.Settings.Book)), providerErr(llm.ProviderFrom(b.Settings.Book))} {
+			var sp *settings.Problem
+			if errors.As(err, &sp) && (sp.File == settings.Name || sp.File == "") {
+				problems = append(problems, settingsProblem(sp, codex.SeverityError))
+			} else if err != nil {
+				problems = append(problems, checkProblem{Path: settings.Name, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+					Severity: codex.SeverityError.String(), sev: codex.SeverityError, Code: "settings", Message: err.Error()})
+			}
+		}
+	}
+
+	snap := b.Manuscript.Snapshot()
+	for _, u := range snap.Units() {
+		files.remember(u.Path, u.Text)
+	}
+	tl := continuity.NewTimeline(continuity.NewCanon(b.Store.Catalog(), opts), snap)
+	rep := continuity.CheckAll(tl, snap)
+	addCodex(rep.Problems)
+	for _, d := range rep.Diagnostics {
+		if filter(d.Path) {
+			problems = append(problems, files.located(d.Path, d.Range, d.Severity, d.Code, d.Message))
+		}
+	}
+	return o.report(b.Root, problems)
+}
+
+// report prints the problems sorted by file then position, and fails
+// with status 1 when any is an error.
+func (o *checkOptions) report(root string, problems []checkProblem) error {
+	slices.SortStableFunc(problems, func(a, b checkProblem) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column),
+			cmp.Compare(a.sev, b.sev), strings.Compare(a.Code, b.Code))
+	})
+	if problems == nil {
+		problems = []checkProblem{}
+	}
+	if o.JSON {
+		if err := writeJSON(o.stdout, checkOutput{Problems: problems}); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range problems {
+			fmt.Fprintf(o.stdout, "%s:%d:%d: %s: %s [%s]\n", p.Path, p.Line, p.Column, p.Severity, oneLine(p.Message), p.Code)
+		}
+	}
+	if slices.ContainsFunc(problems, func(p checkProblem) bool { return p.sev == codex.SeverityError }) {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+// usage says on stderr why the check could not run and ends with
+// status 2, which a hook tells apart from problems found.
+func (o *checkOptions) usage(msg string) error {
+	fmt.Fprintln(o.stderr, "quire check:", msg)
+	return exitError{code: 2}
+}
+
+// filter is whether a book-relative path is one the writer asked about.
+func (o *checkOptions) filter(root string) (func(rel string) bool, error) {
+	if len(o.Paths) == 0 {
+		return func(string) bool { return true }, nil
+	}
+	var prefixes []string
+	for _, p := range o.Paths {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(root, p)
+		}
+		if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = resolved
+		} else {
+			return nil, fmt.Errorf("%s: no such file or folder in the book", p)
+		}
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("%s is outside the book at %s", p, root)
+		}
+		prefixes = append(prefixes, filepath.ToSlash(rel))
+	}
+	return func(rel string) bool {
+		for _, p := range prefixes {
+			if p == "." || rel == p || strings.HasPrefix(rel, p+"/") {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+func settingsErr(_ llm.Settings, err error) error         { return err }
+func providerErr(_ llm.ProviderSettings, err error) error { return err }
+
+// settingsProblem is a quire.yaml problem; its message keeps the file's
+// own "line N: " prefix out, as the position says it.
+func settingsProblem(p *settings.Problem, sev codex.Severity) checkProblem {
+	line, col := max(p.Line, 1), max(p.Column, 1)
+	msg := strings.TrimPrefix(p.Message, fmt.Sprintf("line %d: ", p.Line))
+	return checkProblem{Path: settings.Name, Line: line, Column: col, EndLine: line, EndColumn: col,
+		Severity: sev.String(), sev: sev, Code: "settings", Message: msg}
+}
+
+// oneLine keeps a problem on its line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// sourceFiles turns byte offsets into lines and columns, reading each
+// file once and indexing its line starts once.
+type sourceFiles struct {
+	root  string
+	lines map[string]lineIndex
+}
+
+// lineIndex is a file's text and the byte offset of each line's start.
+type lineIndex struct {
+	text   string
+	starts []int
+}
+
+func newSourceFiles(root string) *sourceFiles {
+	return &sourceFiles{root: root, lines: map[string]lineIndex{}}
+}
+
+// remember indexes text as rel's, so that chapters are not read twice.
+func (s *sourceFiles) remember(rel, text string) {
+	if _, ok := s.lines[rel]; ok {
+		return
+	}
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	s.lines[rel] = lineIndex{text: text, starts: starts}
+}
+
+func (s *sourceFiles) index(rel string) lineIndex {
+	if li, ok := s.lines[rel]; ok {
+		return li
+	}
+	var text string
+	if data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(rel))); err == nil && len(data) <= codex.MaxEntryBytes {
+		text = string(data)
+	}
+	s.remember(rel, text)
+	return s.lines[rel]
+}
+
+// position is the 1-based line and character column of byte offset off.
+func (li lineIndex) position(off int) (line, col int) {
+	off = max(0, min(off, len(li.text)))
+	i, _ := slices.BinarySearch(li.starts, off+1)
+	start := li.starts[i-1]
+	return i, utf8.RuneCountInString(li.text[start:off]) + 1
+}
+
+func (s *sourceFiles) located(rel string, r codex.Range, sev codex.Severity, code, msg string) checkProblem {
+	li := s.index(rel)
+	line, col := li.position(r.Start)
+	endLine, endCol := li.position(max(r.End, r.Start))
+	return checkProblem{Path: rel, Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
+		Severity: sev.String(), sev: sev, Code: code, Message: msg}
+}
