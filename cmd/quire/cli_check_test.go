@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The sample's two planted slips, as `quire check` prints them: the
+// columns count characters, so "Séverine" earlier on the line counts once.
+const (
+	sampleStyleSlip = "manuscript/04-the-vault-beneath-the-light.md:42:138: info: "
+	sampleTraitSlip = "manuscript/05-salt-debt.md:36:98: warning: "
+)
+
+func TestCheckSample(t *testing.T) {
+	book, cache := sampleProject(t)
+	out, _, err := run(t, "check", "--project", book, cache)
+	require.NoError(t, err, "warnings and infos do not fail the check")
+
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var continuity []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "manuscript/") {
+			continuity = append(continuity, l)
+		}
+	}
+	require.Len(t, continuity, 2, out)
+	assert.True(t, strings.HasPrefix(continuity[0], sampleStyleSlip), continuity[0])
+	assert.True(t, strings.HasSuffix(continuity[0], "[style-rule]"), continuity[0])
+	assert.Contains(t, continuity[0], `prefer "thirteenth"`)
+	assert.True(t, strings.HasPrefix(continuity[1], sampleTraitSlip), continuity[1])
+	assert.True(t, strings.HasSuffix(continuity[1], "[trait-contradiction]"), continuity[1])
+	assert.Contains(t, continuity[1], `"dark brown eyes"`)
+	assert.Contains(t, continuity[1], "pale green")
+
+	// The codex's own problems are there too, sorted by file before the
+	// chapters.
+	assert.Contains(t, out, "codex/organizations/greyhand-company.md:15:39: warning: ")
+	assert.Contains(t, out, "[broken-link]")
+	assert.Contains(t, out, "[duplicate-name]")
+	assert.True(t, strings.HasPrefix(lines[0], "codex/"), lines[0])
+}
+
+func TestCheckExitStatus(t *testing.T) {
+	tests := []struct {
+		name  string
+		write map[string]string
+		want  string
+		// warning is set for a problem that is only a warning: the check
+		// then passes.
+		warning bool
+	}{
+		{
+			name:  "a check raised to error",
+			write: map[string]string{"quire.yaml": "checks: {trait-contradiction: error}\n"},
+			want:  sampleTraitSlip[:len(sampleTraitSlip)-len("warning: ")] + "error: ",
+		},
+		{
+			name:  "broken front matter",
+			write: map[string]string{"codex/characters/broken.md": "---\nname: [Nell\ntype: character\n---\n# Nell\n"},
+			want:  "codex/characters/broken.md:",
+		},
+		{
+			name:    "a bad story day",
+			write:   map[string]string{"manuscript/06-later.md": "---\ntitle: Later\nday: soon\n---\nThe bell rang.\n"},
+			want:    "manuscript/06-later.md:3:6: warning: ",
+			warning: true,
+		},
+		{
+			name:  "a check level that does not exist",
+			write: map[string]string{"quire.yaml": "checks: {trait-contradiction: loud}\n"},
+			want:  "quire.yaml:6:9: error: ",
+		},
+		{
+			name:  "quire.yaml that is not YAML",
+			write: map[string]string{"quire.yaml": "title: [unclosed\n"},
+			want:  "quire.yaml:",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			book, cache := sampleProject(t)
+			for rel, text := range tc.write {
+				path := filepath.Join(book, filepath.FromSlash(rel))
+				if rel == "quire.yaml" {
+					old, err := os.ReadFile(path)
+					require.NoError(t, err)
+					text = string(old) + text
+				}
+				require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+			}
+			out, _, err := run(t, "check", "--project", book, cache)
+			severity := ": error: "
+			if tc.warning {
+				severity = ": warning: "
+				assert.NoError(t, err, out)
+			} else {
+				assert.Equal(t, exitError{1}, err, out)
+			}
+			var hit string
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(l, tc.want) && strings.Contains(l, severity) {
+					hit = l
+				}
+			}
+			assert.NotEmpty(t, hit, "a line starting %q in:\n%s", tc.want, out)
+		})
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	book, cache := sampleProject(t)
+	out, _, err := run(t, "check", "--project", book, cache, "--json", "manuscript/05-salt-debt.md")
+	require.NoError(t, err)
+
+	var raw map[string][]map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &raw))
+	require.Len(t, raw["problems"], 1, out)
+	assert.Equal(t, map[string]any{
+		"path": "manuscript/05-salt-debt.md", "line": 36.0, "column": 98.0, "endLine": 36.0, "endColumn": 113.0,
+		"severity": "warning", "code": "trait-contradiction",
+		"message": raw["problems"][0]["message"],
+	}, raw["problems"][0])
+
+	// No problem is an empty array, never null.
+	out, _, err = run(t, "check", "--project", book, cache, "--json", "manuscript/01-thirteen-strokes.md")
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"problems": []}`, out)
+}
+
+func TestCheckPaths(t *testing.T) {
+	book, cache := sampleProject(t)
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"one chapter", []string{"manuscript/05-salt-debt.md"}, []string{sampleTraitSlip}},
+		{"a folder, absolute", []string{filepath.Join(book, "manuscript")}, []string{sampleStyleSlip, sampleTraitSlip}},
+		{"two files", []string{"manuscript/04-the-vault-beneath-the-light.md", "codex/organizations/greyhand-company.md"},
+			[]string{"codex/organizations/greyhand-company.md:15:39: ", sampleStyleSlip}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := run(t, append([]string{"check", "--project", book, cache}, tc.args...)...)
+			require.NoError(t, err)
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			require.Len(t, lines, len(tc.want), out)
+			for i, prefix := range tc.want {
+				assert.True(t, strings.HasPrefix(lines[i], prefix), lines[i])
+			}
+		})
+	}
+
+	_, stderr, err := run(t, "check", "--project", book, cache, "manuscript/99-nowhere.md")
+	assert.Equal(t, exitError{2}, err)
+	assert.Contains(t, stderr, "manuscript/99-nowhere.md: no such file or folder in the book")
+
+	_, stderr, err = run(t, "check", "--project", book, cache, t.TempDir())
+	assert.Equal(t, exitError{2}, err)
+	assert.Contains(t, stderr, "is outside the book")
+}
+
+func TestCheckMissingBook(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-book")
+	out, stderr, err := run(t, "check", "--project", missing, "--cache-dir="+t.TempDir())
+	assert.Equal(t, exitError{2}, err)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "quire check: there is no book folder at "+missing)
+}
