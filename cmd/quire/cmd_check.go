@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -15,6 +17,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
@@ -141,14 +144,42 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		files.remember(u.Path, u.Text)
 	}
 	tl := continuity.NewTimeline(continuity.NewCanon(b.Store.Catalog(), opts), snap)
-	rep := continuity.CheckAll(tl, snap)
-	addCodex(rep.Problems)
-	for _, d := range rep.Diagnostics {
-		if filter(d.Path) {
-			problems = append(problems, files.located(d.Path, d.Range, d.Severity, d.Code, d.Message))
+	addCodex(tl.Canon().Problems())
+	addCodex(tl.Problems())
+	var units []*manuscript.Unit
+	for _, u := range snap.Units() {
+		if filter(u.Path) {
+			addCodex(u.Meta.Problems)
+			units = append(units, u)
 		}
 	}
+	for _, d := range checkChapters(tl, units) {
+		problems = append(problems, files.located(d.Path, d.Range, d.Severity, d.Code, d.Message))
+	}
 	return o.report(b.Root, problems)
+}
+
+// checkChapters is continuity.CheckAll's diagnostics for units, the
+// chapters checked side by side on every core: a chapter's check is a
+// pure function of the timeline and its text, and the whole book's
+// check is what a pre-commit hook waits for.
+func checkChapters(tl *continuity.Timeline, units []*manuscript.Unit) []continuity.Diagnostic {
+	results := make([][]continuity.Diagnostic, len(units))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(units), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = continuity.Check(tl, units[i])
+			}
+		})
+	}
+	for i := range units {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return slices.Concat(results...)
 }
 
 // report prints the problems sorted by file then position, and fails
