@@ -158,6 +158,13 @@ func TestCheckPaths(t *testing.T) {
 		})
 	}
 
+	// From inside the book, a path may be the working folder's.
+	t.Chdir(filepath.Join(book, "manuscript"))
+	out, _, err := run(t, "check", "--project", book, cache, "05-salt-debt.md")
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(out, sampleTraitSlip), out)
+	assert.Equal(t, 1, strings.Count(out, "\n"), out)
+
 	_, stderr, err := run(t, "check", "--project", book, cache, "manuscript/99-nowhere.md")
 	assert.Equal(t, exitError{2}, err)
 	assert.Contains(t, stderr, "manuscript/99-nowhere.md: no such file or folder in the book")
@@ -173,4 +180,12 @@ func TestCheckMissingBook(t *testing.T) {
 	assert.Equal(t, exitError{2}, err)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "quire check: there is no book folder at "+missing)
+}
+
+func TestCheckUsage(t *testing.T) {
+	book, cache := sampleProject(t)
+	out, stderr, err := run(t, "check", "--project", book, cache, "--no-such-flag")
+	assert.Equal(t, exitError{2}, err)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "quire check: unknown flag: --no-such-flag; see quire check --help")
 }

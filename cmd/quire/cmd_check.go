@@ -32,7 +32,7 @@ type checkOptions struct {
 
 func newCheckCommand(g *globalOptions) *cobra.Command {
 	o := &checkOptions{globalOptions: g}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "check [PATH…]",
 		Short: "Report every problem quire finds in the book, for hooks and CI",
 		Long: `check reports every problem quire knows in the book: codex front matter,
@@ -48,7 +48,7 @@ Each problem is one line:
 with the path relative to the book and the line and column counted from 1;
 columns count characters (Unicode code points), not bytes. Problems are
 sorted by file, then position. PATH… limits the report to those files and
-folders (relative to the book, or absolute).
+folders (relative to the book, else to the current folder, or absolute).
 
 --json prints {"problems": [{"path", "line", "column", "endLine",
 "endColumn", "severity", "code", "message"}]}, lines and columns counted the
@@ -62,6 +62,12 @@ misused.`,
 			return o.run(cmd)
 		},
 	}
+	// A misused flag is status 2 too, so that a hook tells it apart from
+	// problems found.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return o.usage(err.Error() + "; see quire check --help")
+	})
+	return cmd
 }
 
 // checkProblem is one problem as `quire check` reports it: 1-based lines,
@@ -221,13 +227,21 @@ func (o *checkOptions) filter(root string) (func(rel string) bool, error) {
 	}
 	var prefixes []string
 	for _, p := range o.Paths {
-		abs := p
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(root, p)
+		// A relative path is the book's; failing that, the working
+		// folder's, as a writer typing in manuscript/ means it.
+		candidates := []string{p}
+		if !filepath.IsAbs(p) {
+			candidates = []string{filepath.Join(root, p), p}
 		}
-		if resolved, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = resolved
-		} else {
+		abs := ""
+		for _, c := range candidates {
+			if resolved, err := filepath.EvalSymlinks(c); err == nil {
+				if abs, err = filepath.Abs(resolved); err == nil {
+					break
+				}
+			}
+		}
+		if abs == "" {
 			return nil, fmt.Errorf("%s: no such file or folder in the book", p)
 		}
 		rel, err := filepath.Rel(root, abs)
