@@ -104,10 +104,7 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		// a problem of the book, at its line, and fails the check.
 		var sp *settings.Problem
 		if errors.As(err, &sp) && sp.File == settings.Name {
-			root, rerr := codex.ProjectRoot(dir)
-			if rerr == nil {
-				return o.report(root, []checkProblem{settingsProblem(sp, codex.SeverityError)})
-			}
+			return o.report([]checkProblem{settingsProblem(sp, codex.SeverityError)})
 		}
 		return o.usage(fmt.Sprintf("cannot open the book at %s: %v", dir, err))
 	}
@@ -162,7 +159,7 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	for _, d := range checkChapters(tl, units) {
 		problems = append(problems, files.located(d.Path, d.Range, d.Severity, d.Code, d.Message))
 	}
-	return o.report(b.Root, problems)
+	return o.report(problems)
 }
 
 // checkChapters is continuity.CheckAll's diagnostics for units, the
@@ -190,7 +187,7 @@ func checkChapters(tl *continuity.Timeline, units []*manuscript.Unit) []continui
 
 // report prints the problems sorted by file then position, and fails
 // with status 1 when any is an error.
-func (o *checkOptions) report(root string, problems []checkProblem) error {
+func (o *checkOptions) report(problems []checkProblem) error {
 	slices.SortStableFunc(problems, func(a, b checkProblem) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column),
 			cmp.Compare(a.sev, b.sev), strings.Compare(a.Code, b.Code))
