@@ -35,6 +35,9 @@ type ChapterFinding struct {
 	Code     string
 	Severity string
 	Message  string
+	// Canon is where the other side lies: a codex file and line, or the
+	// chapter it is out of order with.
+	Canon string
 }
 
 // chapterContext describes the writer's current chapter; with checks,
@@ -67,7 +70,11 @@ func (b *Book) chapterContext(checks bool) *ChapterContext {
 		if d.Range.Start >= 0 && d.Range.Start <= len(u.Text) {
 			line += strings.Count(u.Text[:d.Range.Start], "\n")
 		}
-		out.Findings = append(out.Findings, ChapterFinding{Line: line, Code: d.Code, Severity: d.Severity.String(), Message: b.scrub(d.Message)})
+		f := ChapterFinding{Line: line, Code: d.Code, Severity: d.Severity.String(), Message: b.scrub(d.Message)}
+		if len(d.Related) > 0 {
+			f.Canon = fmt.Sprintf("%s line %d", b.scrub(d.Related[0].Path), d.Related[0].Line)
+		}
+		out.Findings = append(out.Findings, f)
 	}
 	return out
 }
@@ -123,7 +130,11 @@ func writeChapterContext(b *strings.Builder, ch *ChapterContext, canCanon bool) 
 	}
 	fmt.Fprintf(b, "\nquire's own continuity checks (deterministic, no model) found %d %s in this chapter:\n\n", n, noun)
 	for _, f := range ch.Findings {
-		fmt.Fprintf(b, "- line %d, %s (%s): %s\n", f.Line, promptLine(f.Code), promptLine(f.Severity), promptLine(f.Message))
+		fmt.Fprintf(b, "- line %d, %s (%s): %s", f.Line, promptLine(f.Code), promptLine(f.Severity), promptLine(f.Message))
+		if c := promptLine(f.Canon); c != "" {
+			fmt.Fprintf(b, " [see %s]", c)
+		}
+		b.WriteString("\n")
 	}
 	if ch.Omitted > 0 {
 		fmt.Fprintf(b, "- and %d more not listed\n", ch.Omitted)
