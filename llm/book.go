@@ -52,6 +52,11 @@ func (b *Book) snapshot() *manuscript.Snapshot {
 // ReadTools are the tools through which the model reads the book, in the
 // order the model is shown them. None of them writes anything.
 func ReadTools(b *Book) []provider.Tool {
+	if b != nil && b.story == nil {
+		// A long-lived book (quire mcp) builds its tools once: they share
+		// one story-time cache rather than rebuild the canon every call.
+		b.story = &storyCache{}
+	}
 	tools := []provider.Tool{manuscriptContextTool(b)}
 	for _, t := range codex.Types {
 		tools = append(tools, canonContextTool(b, t))

@@ -230,3 +230,22 @@ func quoteJSON(s string) string {
 	}
 	return string(append(out, '"'))
 }
+
+// TestStoryTimeIsBuiltOncePerBook: the canon over story time costs in
+// proportion to the codex, so a book builds it once for the codex and
+// manuscript it reads, and again only when the manuscript changes.
+func TestStoryTimeIsBuiltOncePerBook(t *testing.T) {
+	b, _ := openSample(t, chapter5)
+	first := b.timeline()
+	require.NotNil(t, first)
+	assert.Same(t, first, b.timeline())
+
+	m, err := manuscript.Open(context.Background(), b.Store.Root(), manuscript.Options{Catalog: b.Store.Catalog()})
+	require.NoError(t, err)
+	b.Manuscript = m.Snapshot()
+	assert.NotSame(t, first, b.timeline(), "another manuscript snapshot, another timeline")
+
+	long := &Book{Store: b.Store, Snapshots: m.Snapshot}
+	ReadTools(long)
+	require.NotNil(t, long.story, "a long-lived book's tools share one cache")
+}
