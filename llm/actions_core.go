@@ -61,9 +61,12 @@ var coreActions = []Action{
 		Prompt: "Check this chapter for continuity.\n\n" +
 			"1. Read the chapter with get_manuscript_context, ref \"current\" (or the chapter's path given above).\n" +
 			"2. For each character, place, organization, item and named concept it mentions, look up the entry with the matching " +
-			"get_*_context tool (search_codex when you are unsure of the name).\n" +
+			"get_*_context tool (search_codex when you are unsure of the name). These lookups answer as of this chapter: " +
+			"the canon a progression changes (a death, a new title, a move) is the canon that holds here.\n" +
 			"3. Compare what the chapter says with the codex: appearance, ages, relationships, places, objects, rules, names and spellings. " +
-			"Where the chapter depends on earlier events, read the chapters it depends on.\n\n" +
+			"Where the chapter depends on earlier events, read the chapters it depends on.\n" +
+			"4. The turn context lists what quire's own continuity checks found in this chapter. Confirm or dismiss each finding " +
+			"with both sides read, then add what those checks cannot see; do not just repeat them.\n\n" +
 			"Answer with the contradictions first, ranked by how much a reader would notice, then the facts the codex does not record yet. " +
 			"If you find nothing, say what you checked.",
 	},

@@ -132,6 +132,9 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		}
 	}
 	pin.Context = tc
+	if tc != nil {
+		pin.Chapter = in.Book.chapterContext(persona.ChecksContinuity)
+	}
 	pin.Tools = true
 	pin.ToolNames = reg.Names()
 	return &prepared{persona: persona, messages: BuildMessages(pin), registry: reg}, nil
@@ -181,6 +184,9 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if in.Book != nil {
 		book := *in.Book
 		book.evidence = evidence
+		if book.story == nil {
+			book.story = &storyCache{}
+		}
 		in.Book = &book
 	}
 	p, err := prepare(ctx, in)

@@ -10,6 +10,7 @@ import (
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
 // Book is what the tools of one advisor turn read: the codex, a
@@ -25,6 +26,13 @@ type Book struct {
 	// Limits bound get_manuscript_context; zero fields take the
 	// manuscript package's defaults.
 	Limits manuscript.Limits
+	// Continuity are the book's continuity settings (quire.yaml's traits:
+	// and checks:, continuity.OptionsFrom); the zero value runs every
+	// check at its default level.
+	Continuity continuity.Options
+	// story caches the canon over story time the tools and the turn's
+	// context read; NewTurn and Ask set it, and copies of a book share it.
+	story *storyCache
 	// evidence collects what the tools read during one advisor turn; Ask
 	// sets it on the turn's own copy of the book.
 	evidence *turnEvidence
@@ -44,6 +52,11 @@ func (b *Book) snapshot() *manuscript.Snapshot {
 // ReadTools are the tools through which the model reads the book, in the
 // order the model is shown them. None of them writes anything.
 func ReadTools(b *Book) []provider.Tool {
+	if b != nil && b.story == nil {
+		// A long-lived book (quire mcp) builds its tools once: they share
+		// one story-time cache rather than rebuild the canon every call.
+		b.story = &storyCache{}
+	}
 	tools := []provider.Tool{manuscriptContextTool(b)}
 	for _, t := range codex.Types {
 		tools = append(tools, canonContextTool(b, t))

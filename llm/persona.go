@@ -32,6 +32,10 @@ type Persona struct {
 	// call to any other is refused (TOOL_DENIED), and the system prompt
 	// describes only them.
 	Scope ToolScope
+	// ChecksContinuity says the turn's context tells the persona what
+	// quire's deterministic continuity checks found in the writer's
+	// chapter, for it to confirm and extend.
+	ChecksContinuity bool
 	// Rules are the writer's rules for this persona and the book's rules
 	// for every persona (quire.yaml), given after the role sections.
 	Rules []string
@@ -158,8 +162,10 @@ var board = []Persona{
 			"Rank findings by how much a reader would notice, and say which source you think is right and why.",
 			"When nothing contradicts, say what you checked; when the codex is silent, say that the fact is unrecorded rather than inventing canon.",
 			"If the codex should change, propose the change for the writer to review instead of assuming it.",
+			"Canon changes as the story goes on: judge a chapter against the canon as of that chapter, and when the turn context lists quire's own continuity findings, confirm or dismiss each and extend them rather than repeat them.",
 		},
-		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose}},
+		Scope:            ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose}},
+		ChecksContinuity: true,
 	},
 	{
 		ID:    "worldbuilding-auditor",

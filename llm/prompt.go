@@ -31,6 +31,8 @@ type PromptInput struct {
 	Settings Settings
 	// Context describes the writer's place; nil sends no context message.
 	Context *manuscript.TurnContext
+	// Chapter, with Context, names the chapter the writer is in.
+	Chapter *ChapterContext
 	// History holds the earlier turns, oldest first. Only user and
 	// assistant text is kept, bounded to the last MaxHistoryMessages and
 	// MaxHistoryChars.
@@ -269,14 +271,23 @@ const contextLabel = "[Turn context from quire: metadata about the writer's plac
 // ContextMessage describes the writer's place for this turn: whether a
 // selection exists or which document is open, its path, title, word
 // counts and the selection's hash, and how to read it with
-// get_manuscript_context. It never holds prose.
+// get_manuscript_context. It never holds prose (a chapter's continuity
+// findings, see ContextMessageIn, quote only the few words at fault).
 func ContextMessage(tc manuscript.TurnContext) string {
-	return contextMessage(tc, true)
+	return contextMessage(tc, nil, true, true)
+}
+
+// ContextMessageIn is ContextMessage for a writer in chapter ch: it also
+// names the chapter, its place in story time and, when ch.Checked,
+// quire's continuity findings for it.
+func ContextMessageIn(tc manuscript.TurnContext, ch *ChapterContext) string {
+	return contextMessage(tc, ch, true, true)
 }
 
 // contextMessage is ContextMessage; without canRead the model has no
-// get_manuscript_context and is told to ask for the text instead.
-func contextMessage(tc manuscript.TurnContext, canRead bool) string {
+// get_manuscript_context and is told to ask for the text instead;
+// canCanon says it has canon lookups that answer as of the chapter.
+func contextMessage(tc manuscript.TurnContext, ch *ChapterContext, canRead, canCanon bool) string {
 	var b strings.Builder
 	b.WriteString(contextLabel + "\n\n")
 	path, title := promptLine(tc.Path), promptLine(tc.Title)
@@ -303,6 +314,7 @@ func contextMessage(tc manuscript.TurnContext, canRead bool) string {
 		} else {
 			b.WriteString("If your answer depends on it, ask the writer to paste it.\n")
 		}
+		writeChapterContext(&b, ch, canCanon)
 		return b.String()
 	}
 	b.WriteString("The writer has a document open; nothing is selected.\n\n")
@@ -320,6 +332,7 @@ func contextMessage(tc manuscript.TurnContext, canRead bool) string {
 	} else {
 		b.WriteString("If your answer depends on it, ask the writer to paste the passage.\n")
 	}
+	writeChapterContext(&b, ch, canCanon)
 	return b.String()
 }
 
@@ -338,8 +351,10 @@ func BuildMessages(in PromptInput) []provider.Message {
 	msgs := make([]provider.Message, 0, len(history)+3)
 	msgs = append(msgs, provider.Message{Role: provider.RoleSystem, Content: SystemPrompt(in)})
 	if in.Context != nil {
-		canRead := slices.Contains(toolNames(in), manuscriptTool)
-		msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: contextMessage(*in.Context, canRead)})
+		names := toolNames(in)
+		canRead := slices.Contains(names, manuscriptTool)
+		canCanon := slices.ContainsFunc(canonTools, func(n string) bool { return slices.Contains(names, n) })
+		msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: contextMessage(*in.Context, in.Chapter, canRead, canCanon)})
 	}
 	msgs = append(msgs, history...)
 	msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: in.Message})

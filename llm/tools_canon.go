@@ -64,7 +64,13 @@ func (b *Book) canonEntryOf(r codex.Result) canonEntry {
 // the names of the others.
 type canonLookup struct {
 	canonEntry
-	AlsoMatching []string `json:"alsoMatching,omitempty"`
+	// Fields are the entry's custom fields as of AsOf's chapter; set only
+	// when the entry is answered as of a chapter.
+	Fields       map[string]string `json:"fields,omitempty"`
+	AlsoMatching []string          `json:"alsoMatching,omitempty"`
+	// AsOf, when set, says which chapter the entry is answered as of and
+	// which progressions hold there.
+	AsOf *canonAsOf `json:"asOf,omitempty"`
 }
 
 // canonListing is what list_codex_entries returns.
@@ -117,6 +123,9 @@ func canonContextTool(b *Book, t codex.Type) provider.Tool {
 			"(case and accents ignored; a partial name or a small typo still finds it). "+
 			"Returns a compact entry: its summary, aliases, tags, status and a bounded excerpt of its text"+
 			"%s, plus the names of other entries that also match. "+
+			"Canon changes as the story goes on (a character dies, takes a title, moves): give asOf, a chapter number, title or path, "+
+			"to see the entry as of that chapter; when the writer is in a chapter and asOf is left out, the entry is answered as of that chapter. "+
+			"The result's asOf says which chapter and which progressions apply. "+
 			"When nothing matches, use search_codex with a few words instead.",
 			blurb, soul),
 		Parameters: bookObjectSchema(map[string]any{
@@ -125,6 +134,12 @@ func canonContextTool(b *Book, t codex.Type) provider.Tool {
 				"minLength":   1,
 				"maxLength":   maxNameChars,
 				"description": fmt.Sprintf("The %s's name, title or alias as the writer uses it.", t),
+			},
+			"asOf": map[string]any{
+				"type":        "string",
+				"minLength":   1,
+				"maxLength":   maxNameChars,
+				"description": "Optional: the chapter to see the entry as of (a chapter number, title or project-relative path, as get_manuscript_context takes them). Defaults to the writer's current chapter, if any.",
 			},
 		}, "name"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
@@ -136,7 +151,8 @@ func canonContextTool(b *Book, t codex.Type) provider.Tool {
 
 func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessage) (any, []string, error) {
 	var args struct {
-		Name string `json:"name"`
+		Name string  `json:"name"`
+		AsOf *string `json:"asOf"`
 	}
 	if err := decodeBookArgs(raw, &args); err != nil {
 		return nil, nil, err
@@ -152,6 +168,10 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	if b == nil || b.Store == nil {
 		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
+	chapter, implied, err := b.asOfChapter(args.AsOf)
+	if err != nil {
+		return nil, nil, err
+	}
 	results := b.Store.Lookup(name, t)
 	if len(results) == 0 {
 		te := toolloop.Errorf(toolloop.CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
@@ -166,6 +186,9 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	read.add(best.RelativePath, entryHash(b, best.RelativePath))
 	out := canonLookup{canonEntry: b.canonEntryOf(best)}
 	out.Score = 0
+	if chapter != nil {
+		b.applyAsOf(&out, chapter, implied)
+	}
 	var warnings []string
 	var tied []string
 	for i, r := range results[1:] {

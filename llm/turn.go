@@ -12,6 +12,7 @@ import (
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
 // TurnOptions are the parts of an advisor turn as the command line and
@@ -21,9 +22,13 @@ type TurnOptions struct {
 	Store      *codex.Store
 	Manuscript *manuscript.Snapshot
 	// Place is where the writer is: the document and the selection.
-	Place     manuscript.Turn
-	Proposals *proposal.Store
-	Settings  Settings
+	Place manuscript.Turn
+	// Continuity are the book's continuity settings
+	// (continuity.OptionsFrom of its quire.yaml): the advisor's as-of
+	// canon and the continuity findings its context names use them.
+	Continuity continuity.Options
+	Proposals  *proposal.Store
+	Settings   Settings
 	// PersonaID is who answers; "" is the default persona.
 	PersonaID string
 	Message   string
@@ -77,7 +82,7 @@ func NewTurn(o TurnOptions) (*Turn, error) {
 		return nil, err
 	}
 	return &Turn{Config: cfg, In: AskInput{
-		Book:               &Book{Store: o.Store, Manuscript: o.Manuscript, Turn: o.Place},
+		Book:               &Book{Store: o.Store, Manuscript: o.Manuscript, Turn: o.Place, Continuity: o.Continuity, story: &storyCache{}},
 		Proposals:          o.Proposals,
 		Settings:           o.Settings,
 		PersonaID:          o.PersonaID,

@@ -1,0 +1,209 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/continuity"
+)
+
+// maxChapterFindings bounds the continuity findings a turn's context
+// names: past it the writer has a pattern to fix, and the model a list
+// too long to weigh.
+const maxChapterFindings = 20
+
+// storyCache holds the story-time view of one book, built on first use:
+// reading every entry's progressions and building a name matcher costs
+// in proportion to the codex, so one turn builds it at most once per
+// codex and manuscript it reads.
+type storyCache struct {
+	mu   sync.Mutex
+	cat  *codex.Catalog
+	snap *manuscript.Snapshot
+	tl   *continuity.Timeline
+}
+
+// timeline is the book's canon over story time, for the codex and
+// manuscript the tools read now; nil when either is missing.
+func (b *Book) timeline() *continuity.Timeline {
+	if b == nil || b.Store == nil {
+		return nil
+	}
+	cat, snap := b.Store.Catalog(), b.snapshot()
+	if cat == nil || snap == nil {
+		return nil
+	}
+	build := func() *continuity.Timeline {
+		return continuity.NewTimeline(continuity.NewCanon(cat, b.Continuity), snap)
+	}
+	if b.story == nil {
+		return build()
+	}
+	b.story.mu.Lock()
+	defer b.story.mu.Unlock()
+	if b.story.tl == nil || b.story.cat != cat || b.story.snap != snap {
+		b.story.cat, b.story.snap, b.story.tl = cat, snap, build()
+	}
+	return b.story.tl
+}
+
+// currentChapter is the chapter the writer is in this turn: the
+// document of the selection, else the active document, when it is a
+// chapter of the manuscript.
+func (b *Book) currentChapter() (*manuscript.Unit, bool) {
+	snap := b.snapshot()
+	if snap == nil {
+		return nil, false
+	}
+	path := b.Turn.Current
+	if b.Turn.Selection != nil && b.Turn.Selection.Path != "" {
+		path = b.Turn.Selection.Path
+	}
+	if path == "" {
+		return nil, false
+	}
+	u, err := snap.Document(path)
+	if err != nil || u.Position == 0 {
+		return nil, false
+	}
+	return u, true
+}
+
+// asOfChapter resolves a get_<type>_context call's asOf reference, or,
+// when it is omitted, the turn's current chapter (implied true). No
+// chapter at all is (nil, false, nil): the entry is answered as written.
+func (b *Book) asOfChapter(ref *string) (u *manuscript.Unit, implied bool, err error) {
+	if ref == nil {
+		u, ok := b.currentChapter()
+		return u, ok, nil
+	}
+	r := strings.TrimSpace(*ref)
+	if r == "" {
+		return nil, false, toolloop.Errorf(toolloop.CodeInvalidArguments,
+			"asOf is empty; give a chapter number, title or path, or leave asOf out")
+	}
+	snap := b.snapshot()
+	if snap == nil {
+		return nil, false, toolloop.Errorf(toolloop.CodeToolFailed, "no manuscript is open for this turn, so asOf cannot name a chapter")
+	}
+	u, err = snap.Resolve(r, b.Turn)
+	if err != nil {
+		te := manuscriptError(err)
+		te.Message = "asOf: " + te.Message
+		var re *manuscript.RefError
+		if te.Code == toolloop.CodeToolFailed && !errors.As(err, &re) {
+			te.Code = toolloop.CodeInvalidArguments
+		}
+		return nil, false, te
+	}
+	if u.Position == 0 {
+		return nil, false, toolloop.Errorf(toolloop.CodeInvalidArguments,
+			"asOf %q is %s, which is not a chapter of the manuscript; give a chapter number, title or path", r, u.Path)
+	}
+	return u, false, nil
+}
+
+// canonAsOf is what an entry looked up as of a chapter says about it.
+type canonAsOf struct {
+	// Chapter names the chapter: its place in reading order and title.
+	Chapter string `json:"chapter"`
+	Path    string `json:"path"`
+	// Implied says the chapter is the writer's current one, asOf having
+	// been left out.
+	Implied bool `json:"implied,omitempty"`
+	// Applied lists the progressions that hold there, each with the
+	// chapter it starts at and what it changes.
+	Applied []string `json:"applied"`
+	// Notes are the lines of canon those progressions add.
+	Notes []string `json:"notes,omitempty"`
+	// Note says in a sentence what the entry shows.
+	Note string `json:"note"`
+}
+
+// chapterName names a chapter for the model: `5 "Salt-Debt"`.
+func chapterName(position int, title string) string {
+	if title == "" {
+		return fmt.Sprintf("%d", position)
+	}
+	return fmt.Sprintf("%d %q", position, title)
+}
+
+// applyAsOf replaces out's status, aliases, summary and fields by their
+// values as of chapter u and says so in out.AsOf.
+func (b *Book) applyAsOf(out *canonLookup, u *manuscript.Unit, implied bool) {
+	tl := b.timeline()
+	if tl == nil {
+		return
+	}
+	ch := tl.ChapterOf(u)
+	view := &canonAsOf{Chapter: chapterName(ch.Position, ch.Title), Path: ch.Path, Implied: implied, Applied: []string{}}
+	out.AsOf = view
+	e, ok := tl.Canon().Catalog().Get(out.RelativePath)
+	if !ok {
+		view.Note = "The entry is shown as written: quire could not place it in story time."
+		return
+	}
+	a := tl.AsOf(e, ch)
+	for _, p := range tl.Applied(e, ch) {
+		var changes []string
+		for _, f := range p.Changes {
+			changes = append(changes, f.Key+": "+b.scrub(fmt.Sprint(fieldValue(f.Value))))
+		}
+		if p.Note != "" {
+			changes = append(changes, "note")
+		}
+		view.Applied = append(view.Applied, fmt.Sprintf("from chapter %s: %s", chapterName(p.From.Position, p.From.Title), strings.Join(changes, ", ")))
+	}
+	for _, n := range a.Notes {
+		view.Notes = append(view.Notes, b.scrub(n))
+	}
+	out.Status = codex.Status(a.Status)
+	out.Aliases = a.Entry.Aliases
+	out.Summary = b.scrub(a.Entry.Summary)
+	if a.Entry.Title != "" {
+		out.Title = a.Entry.Title
+	}
+	fields := map[string]string{}
+	for _, f := range a.Entry.Custom {
+		if v := fieldValue(f.Value); v != "" {
+			fields[f.Key] = b.scrub(v)
+		}
+	}
+	if len(fields) > 0 {
+		out.Fields = fields
+	}
+	switch line := tl.AsOfLine(e, ch); {
+	case line != "":
+		view.Note = line + " Status, aliases, summary and fields are shown as of this chapter; the excerpt is the entry as written."
+	default:
+		view.Note = fmt.Sprintf("As of chapter %s: the entry has no progressions, so it reads as written.", view.Chapter)
+	}
+	if implied {
+		view.Note += " This is the chapter the writer is in; pass asOf to see the entry as of another chapter."
+	}
+}
+
+// fieldValue shows a field's value as a writer wrote it: a list as its
+// items separated by commas; nested values are left out.
+func fieldValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strings.TrimSpace(v)
+	case []any:
+		var items []string
+		for _, it := range v {
+			if s := fieldValue(it); s != "" {
+				items = append(items, s)
+			}
+		}
+		return strings.Join(items, ", ")
+	case float64, bool, int:
+		return fmt.Sprint(v)
+	}
+	return ""
+}
