@@ -286,3 +286,37 @@ func TestAskVerboseBoundsModelStrings(t *testing.T) {
 		assert.NotContains(t, line, strings.Repeat("n", 201), "a -v line: %.120s…", line)
 	}
 }
+
+// TestAskTellsTheContinuityEditorTheChecksAsSet: quire ask hands the
+// book's checks: settings to the turn, so a check the writer turned off
+// in quire.yaml is not put before the continuity editor.
+func TestAskTellsTheContinuityEditorTheChecksAsSet(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		finds      bool
+	}{
+		{name: "default levels", finds: true},
+		{name: "trait check off", yaml: "checks: {trait-contradiction: off}\n", finds: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			book, cache := sampleProject(t)
+			if tt.yaml != "" {
+				f, err := os.OpenFile(filepath.Join(book, "quire.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+				require.NoError(t, err)
+				_, err = f.WriteString(tt.yaml)
+				require.NoError(t, err)
+				require.NoError(t, f.Close())
+			}
+			model := newFakeModel(t, "unused")
+			out, _, err := run(t, "ask", "--peek", "--project", book, cache, "--base-url", model.endpoint.URL+"/v1", "--model", "fake",
+				"--persona", "continuity-editor", "--doc", "manuscript/05-salt-debt.md", "Anything off here?")
+			require.NoError(t, err)
+			if tt.finds {
+				assert.Contains(t, out, "trait-contradiction")
+			} else {
+				assert.NotContains(t, out, "trait-contradiction")
+			}
+		})
+	}
+}

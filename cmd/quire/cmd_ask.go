@@ -17,6 +17,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/quire-ink/quire/manuscript/continuity"
 
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm/mcp"
@@ -218,8 +219,11 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// quire check reports what is wrong in traits: and checks:; the
+	// advisor uses what is right.
+	cont, _ := continuity.OptionsFrom(b.Settings)
 	turn, err := llm.NewTurn(llm.TurnOptions{
-		Store: store, Manuscript: snap, Place: place,
+		Store: store, Manuscript: snap, Place: place, Continuity: cont,
 		Proposals:          &proposal.Store{},
 		Settings:           settings,
 		PersonaID:          o.Persona,

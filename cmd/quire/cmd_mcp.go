@@ -17,6 +17,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
 // mcpOptions configure `quire mcp`.
@@ -69,7 +70,8 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	defer b.Close()
 	// The book follows its files for as long as the client stays: the
 	// codex's watcher updates the canon, and chapters are read again.
-	book := &llm.Book{Store: b.store, Snapshots: b.ms.Snapshot}
+	cont, _ := continuity.OptionsFrom(b.Settings)
+	book := &llm.Book{Store: b.store, Snapshots: b.ms.Snapshot, Continuity: cont}
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	watching := make(chan struct{})
 	// The watcher ends before the book closes, and before run returns.
