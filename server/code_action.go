@@ -50,6 +50,7 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 		return actions, nil
 	}
 	actions = append(actions, s.createEntryActions(ctx, p)...)
+	actions = append(actions, filterKinds(s.continuityActions(ctx, p, proj, rel), p.Context.Only)...)
 	more, err := s.selectionActions(ctx, p, proj)
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
 // configFile is the project's settings file, at its root.
@@ -37,10 +38,13 @@ type bookConfig struct {
 	// trusted them (trust.go).
 	wants   llm.Reach
 	ignored bool
+	// continuity is which fields are traits and how each continuity
+	// check reports (traits:, checks:).
+	continuity continuity.Options
 }
 
 // configKeys are the top-level keys of quire.yaml quire reads.
-var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex"}
+var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex", "traits", "checks"}
 
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
 // 0 when the reader did not say).
@@ -103,6 +107,13 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		actions, actionProblems := llm.ParseActionsYAML(f.Value("actions"))
 		_, merged := llm.MergeActions(llm.CoreActions(), actions)
 		problems = append(problems, actionConfigProblems(append(actionProblems, merged...), llm.SourceQuireYAML)...)
+		// A bad traits: or checks: is set aside on its own, the defaults
+		// in its place.
+		var storyProblems []*settings.Problem
+		c.continuity, storyProblems = continuity.OptionsFrom(&settings.Loaded{Book: f, User: &settings.File{}})
+		for _, p := range storyProblems {
+			problems = append(problems, configProblem{line: p.Line, message: p.Error(), severity: protocol.DiagnosticSeverityWarning, local: true})
+		}
 	}
 	return c, problems
 }
@@ -175,6 +186,9 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 	if len(c.codexGlobs) == 0 {
 		c.codexGlobs = user.codexGlobs
 	}
+	// traits: and checks: are the book's when it sets them, else the
+	// writer's config.yaml's.
+	c.continuity, _ = continuity.OptionsFrom(l)
 	if len(user.mcpServers) > 0 {
 		servers := maps.Clone(user.mcpServers)
 		maps.Copy(servers, c.mcpServers)

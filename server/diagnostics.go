@@ -151,20 +151,22 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	var diags []protocol.Diagnostic
 	// Capped again: the problems read from the editor's text add broken
 	// links and locked-field changes to those of the entry.
-	for _, p := range codex.CapProblems(codexProblems(base, cat, rel, text)) {
-		diags = append(diags, protocol.Diagnostic{
-			Range:    lines.rangeOf(clampRange(p.Range, len(text))),
-			Severity: protocol.DiagnosticSeverity(p.Severity),
-			Code:     p.Code,
-			Source:   "quire",
-			Message:  p.Message,
-		})
+	// Progressions and style rules as written are the codex file's
+	// problems too (continuity.go).
+	problems := codexProblems(base, cat, rel, text)
+	if _, isEntry := cat.Get(rel); isEntry {
+		problems = append(slices.Clone(problems), proj.storyProblems(snap, rel, text)...)
+	}
+	for _, p := range codex.CapProblems(problems) {
+		diags = append(diags, problemDiagnostic(p, text, lines))
 	}
 	// Untracked names need the whole book scanned with the current names;
 	// until then (the first moments after opening) there are none to give.
 	if _, isChapter := snap.Unit(rel); isChapter && snap.Mentions().Matcher() == proj.matcher.Load() {
 		diags = append(diags, untrackedDiagnostics(snap, rel, lines)...)
 	}
+	// Continuity: the chapter's story time against the canon as of it.
+	diags = append(diags, proj.continuityDiagnostics(snap, rel, text, version, lines)...)
 	if open {
 		// Changed meanwhile: the book may hold the newer text, and the
 		// newer version's own publication follows its debounce.
@@ -232,6 +234,9 @@ func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
 	byPath := map[string]bool{}
 	for _, prob := range p.store.Catalog().Problems() {
 		byPath[prob.Path] = true
+	}
+	for _, rel := range p.storyProblemPaths() {
+		byPath[rel] = true
 	}
 	p.codexMu.Lock()
 	previous := p.published

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
 // Bounds of a hover card.
@@ -28,8 +30,14 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 		return nil, nil
 	}
 	rng := t.lines.rangeOf(r.Start, r.End)
+	card := hoverCard(t, e)
+	// In a chapter the card shows the entry as of that chapter (its
+	// progressions so far); in a codex file, the entry as written.
+	if u, ok := chapterUnit(t.snap, t.rel, t.text, 0); ok {
+		card = asOfCard(t, t.proj.timelineFor(t.snap), e, u)
+	}
 	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverCard(t, e)},
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: card},
 		Range:    &rng,
 	}, nil
 }
@@ -173,4 +181,40 @@ func markdownEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// asOfCard is the hover card of e as of the chapter u: the fields its
+// progressions replace so far, a line saying which apply, the status and
+// the notes they add.
+func asOfCard(t *target, tl *continuity.Timeline, e *codex.Entry, u *manuscript.Unit) string {
+	ch := tl.ChapterOf(u)
+	a := tl.AsOf(e, ch)
+	card := hoverCard(t, a.Entry)
+	line := tl.AsOfLine(e, ch)
+	if line == "" {
+		return card
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "*%s*\n\n", markdownEscape(line))
+	if a.Dead() {
+		fmt.Fprintf(&b, "*Status:* %s\n\n", markdownEscape(a.Status))
+	}
+	// The fields the progressions so far replace, at their values now.
+	var shown []string
+	for _, p := range a.Applied {
+		for _, f := range p.Changes {
+			if v := a.Field(f.Key); v != "" && !slices.Contains(shown, f.Key) {
+				shown = append(shown, f.Key)
+				fmt.Fprintf(&b, "*%s:* %s\n\n", markdownEscape(f.Key), markdownEscape(v))
+			}
+		}
+	}
+	for _, n := range a.Notes {
+		fmt.Fprintf(&b, "- %s\n", renderLinks(t, n))
+	}
+	if len(a.Notes) > 0 {
+		b.WriteString("\n")
+	}
+	head, rest, _ := strings.Cut(card, "\n\n")
+	return head + "\n\n" + b.String() + rest
 }

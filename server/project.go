@@ -83,6 +83,9 @@ type project struct {
 	codexScan *codexMentions
 	published map[string]bool
 
+	// story is the book's continuity canon and timeline (continuity.go).
+	story storyTime
+
 	// overlay is the editor's text of open codex files (codex_overlay.go).
 	overlay codexOverlay
 	// edits are the editor's texts not yet taken (edit_queue.go).

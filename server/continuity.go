@@ -1,0 +1,170 @@
+package server
+
+import (
+	"reflect"
+	"slices"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/continuity"
+)
+
+// storyTime keeps a book's continuity canon and timeline between
+// requests: building the canon reads every entry's progressions and
+// style rules, so it is built again only when the codex, its names or
+// quire.yaml's traits:/checks: change; the timeline, cheap beside it,
+// follows each manuscript snapshot.
+type storyTime struct {
+	mu    sync.Mutex
+	cat   *codex.Catalog
+	names *manuscript.Matcher
+	opts  continuity.Options
+	canon *continuity.Canon
+	snap  *manuscript.Snapshot
+	tl    *continuity.Timeline
+}
+
+// timelineFor is story time over snap with the codex as the writer sees
+// it (the editor's texts of open codex files laid over the saved ones).
+func (p *project) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
+	cat, names, opts := p.catalog(), p.matcher.Load(), p.configOf().continuity
+	st := &p.story
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.canon == nil || st.cat != cat || st.names != names || !reflect.DeepEqual(st.opts, opts) {
+		st.canon = continuity.NewCanonWithMatcher(cat, opts, names)
+		st.cat, st.names, st.opts, st.tl = cat, names, opts, nil
+	}
+	if st.tl == nil || st.snap != snap {
+		st.tl, st.snap = continuity.NewTimeline(st.canon, snap), snap
+	}
+	return st.tl
+}
+
+// chapterUnit is the chapter rel as the editor shows it: the snapshot's
+// unit when it holds text, else text read as a unit of its own. ok is
+// false for a document that is not a chapter.
+func chapterUnit(snap *manuscript.Snapshot, rel, text string, version int32) (*manuscript.Unit, bool) {
+	u, ok := snap.Unit(rel)
+	if !ok {
+		return nil, false
+	}
+	if u.Text == text {
+		return u, true
+	}
+	fresh := manuscript.NewUnit(rel, text, version)
+	fresh.Position = u.Position
+	return fresh, true
+}
+
+// continuityData travels with a continuity diagnostic: the entry whose
+// canon it compares against, for "Open … in the codex".
+type continuityData struct {
+	Entry string `json:"entry,omitempty"`
+}
+
+// chapterContinuity is what story time finds in the chapter rel with
+// the editor's text: the problems of its front matter (a day that is no
+// number), then the continuity checks, as the domain found them.
+func (p *project) chapterContinuity(snap *manuscript.Snapshot, rel, text string, version int32) (*continuity.Timeline, []codex.Problem, []continuity.Diagnostic, bool) {
+	u, ok := chapterUnit(snap, rel, text, version)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	tl := p.timelineFor(snap)
+	return tl, u.Meta.Problems, continuity.Check(tl, u), true
+}
+
+// continuityDiagnostics are the chapter rel's story-time problems and
+// continuity slips as LSP diagnostics, with the canon they contradict as
+// related information.
+func (p *project) continuityDiagnostics(snap *manuscript.Snapshot, rel, text string, version int32, lines *lineIndex) []protocol.Diagnostic {
+	tl, problems, diags, ok := p.chapterContinuity(snap, rel, text, version)
+	if !ok {
+		return nil
+	}
+	var out []protocol.Diagnostic
+	for _, prob := range codex.CapProblems(problems) {
+		out = append(out, problemDiagnostic(prob, text, lines))
+	}
+	texts := map[string]*lineIndex{}
+	for _, d := range diags {
+		pd := protocol.Diagnostic{
+			Range:    lines.rangeOf(clampRange(d.Range, len(text))),
+			Severity: protocol.DiagnosticSeverity(d.Severity),
+			Code:     d.Code,
+			Source:   "quire",
+			Message:  d.Message,
+		}
+		if d.Entry != "" {
+			pd.Data = continuityData{Entry: d.Entry}
+		}
+		for _, r := range d.Related {
+			if loc, ok := p.relatedLocation(tl, snap, texts, r); ok {
+				pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{Location: loc, Message: r.Message})
+			}
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+// relatedLocation places the other side of a slip, a codex entry's line
+// or another chapter's day, in UTF-16; lines caches each file's index.
+func (p *project) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snapshot, lines map[string]*lineIndex, r continuity.Related) (protocol.Location, bool) {
+	var text string
+	if e, ok := tl.Canon().Catalog().Get(r.Path); ok {
+		text = e.Source
+	} else if u, ok := snap.Unit(r.Path); ok {
+		text = u.Text
+	} else {
+		return protocol.Location{}, false
+	}
+	ix, ok := lines[r.Path]
+	if !ok {
+		ix = newLineIndex(text)
+		lines[r.Path] = ix
+	}
+	return protocol.Location{URI: p.uri(r.Path), Range: ix.rangeOf(clampRange(r.Range, len(text)))}, true
+}
+
+// storyProblems are the problems of the codex file rel's progressions and
+// style rules as written (a `from:` that names no chapter), when the
+// codex holds the text the editor shows.
+func (p *project) storyProblems(snap *manuscript.Snapshot, rel, text string) []codex.Problem {
+	tl := p.timelineFor(snap)
+	if e, ok := tl.Canon().Catalog().Get(rel); !ok || e.Source != text {
+		return nil
+	}
+	var out []codex.Problem
+	for _, prob := range slices.Concat(tl.Canon().Problems(), tl.Problems()) {
+		if prob.Path == rel {
+			out = append(out, prob)
+		}
+	}
+	return out
+}
+
+// storyProblemPaths are the codex files with progression or rule
+// problems, so that those not open are published too.
+func (p *project) storyProblemPaths() []string {
+	tl := p.timelineFor(p.ms.Snapshot())
+	var out []string
+	for _, prob := range slices.Concat(tl.Canon().Problems(), tl.Problems()) {
+		out = append(out, prob.Path)
+	}
+	return out
+}
+
+func problemDiagnostic(p codex.Problem, text string, lines *lineIndex) protocol.Diagnostic {
+	return protocol.Diagnostic{
+		Range:    lines.rangeOf(clampRange(p.Range, len(text))),
+		Severity: protocol.DiagnosticSeverity(p.Severity),
+		Code:     p.Code,
+		Source:   "quire",
+		Message:  p.Message,
+	}
+}

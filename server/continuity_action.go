@@ -1,0 +1,65 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/server/wire"
+)
+
+// continuityActions are the code actions on the continuity diagnostics
+// the client sends back: "Open <entry> in the codex" for the canon a slip
+// contradicts, and for a broken style rule the quick fix that writes the
+// preferred form. The slips are found again in the current text rather
+// than read from the diagnostics' data, which not every client returns;
+// a diagnostic that no longer matches a slip gets no action.
+func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionParams, proj *project, rel string) []codeAction {
+	var wanted []protocol.Diagnostic
+	for _, d := range p.Context.Diagnostics {
+		if code, ok := d.Code.(string); ok && d.Source == "quire" && slices.Contains(continuity.Checks, code) {
+			wanted = append(wanted, d)
+		}
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	s.syncEdits(proj)
+	doc, open := s.openText(p.TextDocument.URI)
+	if !open || ctx.Err() != nil {
+		return nil
+	}
+	tl, _, found, ok := proj.chapterContinuity(proj.ms.Snapshot(), rel, doc.text, doc.version)
+	if !ok {
+		return nil
+	}
+	var out []codeAction
+	for _, d := range wanted {
+		for _, slip := range found {
+			if slip.Code != d.Code || doc.lines.rangeOf(clampRange(slip.Range, len(doc.text))) != d.Range {
+				continue
+			}
+			if slip.Fix != nil {
+				version := doc.version
+				out = append(out, codeAction{
+					Title: slip.Fix.Title, Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d}, IsPreferred: true,
+					Edit: &workspaceEdit{DocumentChanges: []any{textDocumentEdit{
+						TextDocument: versionedDocument{URI: doc.uri, Version: &version},
+						Edits:        []annotatedTextEdit{{Range: doc.lines.rangeOf(clampRange(slip.Fix.Range, len(doc.text))), NewText: slip.Fix.NewText}},
+					}}},
+				})
+			}
+			if e, ok := tl.Canon().Catalog().Get(slip.Entry); ok {
+				title := fmt.Sprintf("Open %s in the codex", e.Name)
+				out = append(out, codeAction{Title: title, Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d},
+					Command: &actionCommand{Title: title, Command: wire.CommandLookup,
+						Arguments: []any{lookupCommandArgs{Name: e.Name, URI: p.TextDocument.URI}}}})
+			}
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/manuscript/continuity"
+)
+
+// slipBook plants one slip of each kind in chapter 3, beside decoys: a
+// brown-eyed character next to the green-eyed one, a dead character
+// remembered rather than acting.
+var slipBook = map[string]string{
+	"codex/characters/severine.md": "---\ntype: character\nname: Séverine Aubrac\naliases: [Séverine]\neyes: pale green\n---\n",
+	"codex/characters/marek.md":    "---\ntype: character\nname: Marek Dunn\naliases: [Marek]\neyes: brown\n---\n",
+	"codex/characters/jory.md":     "---\ntype: character\nname: Jory Vane\naliases: [Jory]\nprogressions:\n  - from: The Drowning\n    status: dead\n    note: Drowned.\n---\n",
+	"codex/style/house.md":         "---\ntype: style\nname: House Style\nrules:\n  - {avoid: \"13th\", prefer: thirteenth}\n---\n",
+	"manuscript/01-harbor.md":      "---\ntitle: The Harbor\nday: 1\n---\nJory laughed.\n",
+	"manuscript/02-drowning.md":    "---\ntitle: The Drowning\nday: 4\n---\nThe sea took him.\n",
+	"manuscript/03-after.md": "---\ntitle: After\nday: 2\npov: Nobody Known\n---\n" +
+		"😀 Séverine's dark brown eyes were wet.\n\n" + // line 5: trait-contradiction
+		"Marek's brown eyes narrowed.\n\n" + // decoy: his eyes are brown
+		"“Come,” said Jory.\n\n" + // after-death
+		"Séverine remembered Jory.\n\n" + // decoy: remembered, not acting
+		"It was the 13th stroke.\n", // style-rule
+}
+
+// continuityOnly keeps the continuity diagnostics.
+func continuityOnly(ds []protocol.Diagnostic) map[string][]protocol.Diagnostic {
+	out := map[string][]protocol.Diagnostic{}
+	for _, d := range ds {
+		if code, ok := d.Code.(string); ok && slices.Contains(continuity.Checks, code) {
+			out[code] = append(out[code], d)
+		}
+	}
+	return out
+}
+
+// wordsAt is the text a diagnostic's UTF-16 range covers.
+func wordsAt(t *testing.T, text string, r protocol.Range) string {
+	t.Helper()
+	start, end, err := newLineIndex(text).rangeOffsets(r)
+	require.NoError(t, err)
+	return text[start:end]
+}
+
+func TestContinuityDiagnostics(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, slipBook))
+	rel := "manuscript/03-after.md"
+	uri := c.uri(rel)
+	text := slipBook[rel]
+	c.open(rel, text)
+
+	all := func(n int) func([]protocol.Diagnostic) bool {
+		return func(ds []protocol.Diagnostic) bool { return len(continuityOnly(ds)) == n }
+	}
+	got := continuityOnly(c.waitDiagnostics(uri, "one diagnostic per slip", all(5)))
+	for code, ds := range got {
+		require.Len(t, ds, 1, code)
+		assert.Equal(t, "quire", ds[0].Source, code)
+		assert.NotEmpty(t, ds[0].Message, code)
+	}
+	trait := got[continuity.CodeTraitContradiction][0]
+	// After an emoji (two UTF-16 units) and "Séverine's ".
+	assert.Equal(t, protocol.Range{Start: position(5, 14), End: position(5, 29)}, trait.Range)
+	assert.Equal(t, protocol.DiagnosticSeverityWarning, trait.Severity)
+	require.Len(t, trait.RelatedInformation, 1)
+	assert.Equal(t, c.uri("codex/characters/severine.md"), trait.RelatedInformation[0].Location.URI)
+	assert.Equal(t, uint32(4), trait.RelatedInformation[0].Location.Range.Start.Line, "the eyes: line")
+	assert.Equal(t, "eyes: pale green", trait.RelatedInformation[0].Message)
+
+	assert.Contains(t, wordsAt(t, text, got[continuity.CodeAfterDeath][0].Range), "Jory")
+	assert.Equal(t, 9, int(got[continuity.CodeAfterDeath][0].Range.Start.Line), "the line that acts, not the one that remembers")
+	assert.Equal(t, "2", wordsAt(t, text, got[continuity.CodeTimelineOrder][0].Range))
+	assert.Equal(t, "Nobody Known", wordsAt(t, text, got[continuity.CodeUnknownReference][0].Range))
+	style := got[continuity.CodeStyleRule][0]
+	assert.Equal(t, "13th", wordsAt(t, text, style.Range))
+	assert.Equal(t, protocol.DiagnosticSeverityInformation, style.Severity)
+
+	// The style rule's quick fix writes the preferred form into this
+	// version; the slip's canon opens through the lookup command.
+	var actions []codeAction
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri},
+		Range:        style.Range,
+		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{style, trait}},
+	}, &actions)
+	var titles []string
+	var fix *codeAction
+	for i, a := range actions {
+		titles = append(titles, a.Title)
+		if a.Edit != nil && fix == nil {
+			fix = &actions[i]
+		}
+	}
+	assert.Contains(t, titles, "Open House Style in the codex")
+	assert.Contains(t, titles, "Open Séverine Aubrac in the codex")
+	require.NotNil(t, fix, "a quick fix with an edit: %v", titles)
+	assert.True(t, fix.IsPreferred)
+	assert.Equal(t, protocol.QuickFix, fix.Kind)
+	raw, err := json.Marshal(fix.Edit)
+	require.NoError(t, err)
+	var edit struct {
+		DocumentChanges []struct {
+			TextDocument struct {
+				URI     protocol.DocumentURI `json:"uri"`
+				Version int32                `json:"version"`
+			} `json:"textDocument"`
+			Edits []protocol.TextEdit `json:"edits"`
+		} `json:"documentChanges"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &edit))
+	require.Len(t, edit.DocumentChanges, 1)
+	assert.Equal(t, uri, edit.DocumentChanges[0].TextDocument.URI)
+	assert.Equal(t, int32(1), edit.DocumentChanges[0].TextDocument.Version)
+	require.Len(t, edit.DocumentChanges[0].Edits, 1)
+	assert.Equal(t, style.Range, edit.DocumentChanges[0].Edits[0].Range)
+	assert.Equal(t, "thirteenth", edit.DocumentChanges[0].Edits[0].NewText)
+
+	// Fixing the eyes in the editor takes that slip away, and only it.
+	c.notifyServer(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []map[string]any{{"range": trait.Range, "text": "pale green eyes"}},
+	})
+	got = continuityOnly(c.waitDiagnostics(uri, "the eyes fixed", all(4)))
+	assert.NotContains(t, got, continuity.CodeTraitContradiction)
+}
+
+func TestContinuityCheckOff(t *testing.T) {
+	files := maps2(slipBook, map[string]string{"quire.yaml": "checks: {after-death: off, style-rule: error}\n"})
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, files))
+	rel := "manuscript/03-after.md"
+	c.open(rel, files[rel])
+	got := continuityOnly(c.waitDiagnostics(c.uri(rel), "the checks left on", func(ds []protocol.Diagnostic) bool { return len(continuityOnly(ds)) == 4 }))
+	assert.NotContains(t, got, continuity.CodeAfterDeath)
+	require.Len(t, got[continuity.CodeStyleRule], 1)
+	assert.Equal(t, protocol.DiagnosticSeverityError, got[continuity.CodeStyleRule][0].Severity, "re-levelled")
+
+	// quire.yaml itself: traits: and checks: are known keys.
+	c.open("quire.yaml", files["quire.yaml"])
+	c.waitDiagnostics(c.uri("quire.yaml"), "no unknown keys", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+}
+
+func TestContinuityConfigProblems(t *testing.T) {
+	assert.Empty(t, configDiagnostics("traits: [scar]\nchecks: {after-death: off}\n"))
+	ds := configDiagnostics("title: T\nchecks:\n  after-dark: off\n")
+	require.Len(t, ds, 1)
+	assert.Equal(t, protocol.DiagnosticSeverityWarning, ds[0].Severity)
+	assert.Contains(t, ds[0].Message, "after-dark")
+	assert.Equal(t, uint32(2), ds[0].Range.Start.Line)
+}
+
+func maps2(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// TestHoverAsOfChapter: in the sample book, Jory Fenwick is missing from
+// chapter 1 and found in the Vault in chapter 4; hover in a chapter says
+// so, hover in a codex file shows the entry as written.
+func TestHoverAsOfChapter(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.CopyFS(root, os.DirFS(filepath.Join("..", "cmd", "quire", "sample"))))
+	c := startServer(t, Options{})
+	c.initialize(root)
+
+	hoverOn := func(rel, find string, skip int) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		require.NoError(t, err)
+		off := strings.Index(string(data), find)
+		require.GreaterOrEqual(t, off, 0, rel)
+		p := newLineIndex(string(data)).position(off + skip + 1)
+		h := c.hoverAt(rel, p.Line, p.Character)
+		require.NotNil(t, h, rel)
+		return h.Contents.Value
+	}
+	ch4 := hoverOn("manuscript/04-the-vault-beneath-the-light.md", "Jory Fenwick", 0)
+	assert.Contains(t, ch4, "**Jory Fenwick**")
+	assert.Contains(t, ch4, "2 of 3 progressions apply")
+	assert.Contains(t, ch4, "a ledge in the Skerry Vault, with a broken leg")
+	ch1 := hoverOn("manuscript/01-thirteen-strokes.md", "Jory", 0)
+	assert.Contains(t, ch1, "1 of 3 progression applies")
+	assert.Contains(t, ch1, "*whereabouts:* missing")
+	light := hoverOn("manuscript/05-salt-debt.md", "stairs in Gannet Light", len("stairs in "))
+	assert.Contains(t, light, "*light:* burning")
+
+	codexCard := hoverOn("codex/items/gannet-lens.md", "[[Jory", 2)
+	assert.NotContains(t, codexCard, "progressions apply", "the codex shows the entry as written")
+
+	// The sample's eye-colour slip shows in the editor.
+	c.open("manuscript/05-salt-debt.md", mustRead(t, filepath.Join(root, "manuscript", "05-salt-debt.md")))
+	c.waitDiagnostics(c.uri("manuscript/05-salt-debt.md"), "the sample's slip", hasCode(continuity.CodeTraitContradiction))
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
+}
