@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // slipBook plants one slip of each kind in chapter 3, beside decoys: a
@@ -214,4 +215,28 @@ func mustRead(t *testing.T, path string) string {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return string(data)
+}
+
+// TestAskTellsTheContinuityEditorTheChecksAsSet: an ask from a chapter
+// puts quire's findings before the continuity editor as quire.yaml's
+// checks: set them: a check turned off is not among them.
+func TestAskTellsTheContinuityEditorTheChecksAsSet(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	files := maps2(slipBook, map[string]string{"quire.yaml": "checks: {after-death: off}\n"})
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, files))
+	rel := "manuscript/03-after.md"
+	c.open(rel, files[rel])
+	var body struct {
+		Messages []struct {
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	c.call(wire.MethodPeekPrompt, map[string]any{"message": "Anything off?", "persona": "continuity-editor", "uri": string(c.uri(rel))}, &body)
+	var all strings.Builder
+	for _, m := range body.Messages {
+		all.WriteString(m.Content)
+	}
+	assert.Contains(t, all.String(), continuity.CodeTraitContradiction, "a check left on is among the findings")
+	assert.NotContains(t, all.String(), continuity.CodeAfterDeath, "the check turned off is not")
 }
