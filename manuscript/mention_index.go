@@ -273,6 +273,19 @@ func (ix *MentionIndex) Mentions(path string) []Mention {
 	return nil
 }
 
+// MentionsOf lists the mentions of u when the index scanned that very
+// unit (not an older or newer text of its path), so a reader that holds
+// u can reuse the scan instead of scanning again. The slice is shared.
+func (ix *MentionIndex) MentionsOf(u *Unit) ([]Mention, bool) {
+	if ix == nil {
+		return nil, false
+	}
+	if um, ok := ix.units[u.Path]; ok && um.unit == u {
+		return um.mentions, true
+	}
+	return nil, false
+}
+
 // MentionAt returns the mention that covers the byte offset off in the
 // unit at path, as hover and go-to-definition ask.
 func (ix *MentionIndex) MentionAt(path string, off int) (Mention, bool) {

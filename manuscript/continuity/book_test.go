@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // planted is a slip the test book holds on purpose, or a decoy that
@@ -148,4 +150,26 @@ func ratio(a, b int) string {
 		return "  -  "
 	}
 	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
+// TestChecksReuseTheMentionScan holds the checks to the same findings
+// whether they reuse the manuscript's scan of a chapter (as in the
+// server, where each edit is scanned once) or scan the chapter
+// themselves (a text the index has not seen).
+func TestChecksReuseTheMentionScan(t *testing.T) {
+	tl, snap := openBook(t, "testdata/book", Options{})
+	require.Same(t, tl.Canon().Matcher(), snap.Mentions().Matcher(), "the book's chapters are scanned with the canon's names")
+	total := 0
+	for _, u := range snap.Units() {
+		_, scanned := snap.Mentions().MentionsOf(u)
+		require.True(t, scanned, u.Path)
+		fresh := manuscript.NewUnit(u.Path, u.Text, u.Version+1)
+		fresh.Position = u.Position
+		_, scanned = snap.Mentions().MentionsOf(fresh)
+		require.False(t, scanned, "a new text of %s is not the one the index scanned", u.Path)
+		reused, rescanned := Check(tl, u), Check(tl, fresh)
+		assert.Equal(t, rescanned, reused, u.Path)
+		total += len(reused)
+	}
+	require.Positive(t, total, "the test book has slips to find")
 }

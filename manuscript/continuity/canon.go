@@ -3,6 +3,7 @@ package continuity
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
@@ -26,6 +27,44 @@ type Canon struct {
 	problems []codex.Problem
 	// style indexes the rules by the first word they match.
 	style styleIndex
+	// near remembers the "did you mean" answer for each unknown pov or
+	// location: a fuzzy lookup over thousands of entries costs as much
+	// as the rest of a chapter's checks, and the same misspelling is
+	// checked again on every edit of its chapter.
+	near nearCache
+}
+
+// nearCache is a bounded memo of nearest entry names, shared by the
+// goroutines that check chapters side by side.
+type nearCache struct {
+	mu    sync.Mutex
+	names map[string]string
+}
+
+// nearCacheSize bounds the memo: a book names at most a few hundred
+// povs and locations; past that it starts again.
+const nearCacheSize = 1024
+
+// nearest is the name of the entry closest to name, or "" when none is
+// close; the catalog is fixed for the canon's life, so the answer is
+// too.
+func (c *Canon) nearest(name string) string {
+	c.near.mu.Lock()
+	near, ok := c.near.names[name]
+	c.near.mu.Unlock()
+	if ok {
+		return near
+	}
+	if ms := c.cat.Lookup(name, ""); len(ms) > 0 {
+		near = ms[0].Entry.Name
+	}
+	c.near.mu.Lock()
+	defer c.near.mu.Unlock()
+	if c.near.names == nil || len(c.near.names) >= nearCacheSize {
+		c.near.names = map[string]string{}
+	}
+	c.near.names[name] = near
+	return near
 }
 
 // rule is a style rule and the entry it belongs to.

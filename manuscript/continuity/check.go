@@ -98,7 +98,7 @@ func (c *checker) run() []Diagnostic {
 	}
 	c.p = splitProse(c.u.Text, body, c.u.Code)
 	if trait || death {
-		for _, m := range c.canon.matcher.Scan(c.u.Text) {
+		for _, m := range c.names(body) {
 			if m.Range.Start < body.Start || m.Range.End > body.End || len(m.Others) > 0 || inCode(c.u.Code, m.Range.Start) {
 				continue
 			}
@@ -122,6 +122,19 @@ func (c *checker) run() []Diagnostic {
 		c.styleRules()
 	}
 	return c.out
+}
+
+// names are the chapter's names as the canon's matcher finds them: the
+// manuscript's mention index has usually scanned this very text already
+// (the server scans each edit once for hover and references), so its
+// scan is reused; otherwise the body is scanned here.
+func (c *checker) names(body codex.Range) []manuscript.Mention {
+	if ix := c.t.mentions; ix != nil && ix.Matcher() == c.canon.matcher {
+		if ms, ok := ix.MentionsOf(c.u); ok {
+			return ms
+		}
+	}
+	return c.canon.matcher.Scan(c.u.Text)
 }
 
 func inCode(code []codex.Range, off int) bool {
@@ -178,8 +191,8 @@ func (c *checker) unknownReference(key, name string, r codex.Range) {
 		return
 	}
 	msg := fmt.Sprintf("`%s: %s` names nothing in the codex", key, name)
-	if ms := c.canon.cat.Lookup(name, ""); len(ms) > 0 {
-		msg += fmt.Sprintf("; did you mean %q?", ms[0].Entry.Name)
+	if near := c.canon.nearest(name); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
 	} else {
 		msg += "; add an entry for it, or give the name or an alias of one"
 	}

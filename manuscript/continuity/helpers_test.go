@@ -54,8 +54,12 @@ func openBookEdited(t testing.TB, root string, opts Options, edit func(rel strin
 	cat := codex.NewCatalog(entries, nil)
 	m, err := manuscript.Open(context.Background(), root, manuscript.Options{})
 	require.NoError(t, err)
+	// The chapters are scanned for the canon's names, as the server and
+	// the command line scan them, so the checks reuse that scan.
+	canon := NewCanon(cat, opts)
+	m.SetMatcher(canon.Matcher())
 	snap := m.Snapshot()
-	return NewTimeline(NewCanon(cat, opts), snap), snap
+	return NewTimeline(canon, snap), snap
 }
 
 // writeBook writes files (project-relative path → text) into a new

@@ -41,6 +41,9 @@ type Timeline struct {
 	chapters []Chapter
 	byPath   map[string]int
 	units    []*manuscript.Unit
+	// mentions is the snapshot's mention index: where it scanned a
+	// chapter with the canon's matcher, the checks reuse that scan.
+	mentions *manuscript.MentionIndex
 	// from holds, per entry, the position each progression starts at; 0
 	// when its chapter reference names no chapter.
 	from     map[string][]int
@@ -49,7 +52,7 @@ type Timeline struct {
 
 // NewTimeline places snap's chapters in story time under canon.
 func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
-	t := &Timeline{canon: canon, byPath: map[string]int{}, from: map[string][]int{}, units: snap.Units()}
+	t := &Timeline{canon: canon, byPath: map[string]int{}, from: map[string][]int{}, units: snap.Units(), mentions: snap.Mentions()}
 	lastDay, hasLast := 0, false
 	for i, u := range t.units {
 		ch := Chapter{Path: u.Path, Title: u.Title, Position: i + 1, Meta: u.Meta}
