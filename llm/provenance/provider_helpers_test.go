@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/llm/provider"
-	"github.com/quire-ink/quire/llm/provider/providertest"
+	"github.com/quire-ink/quire/llm/provider/clienttest"
 )
 
 // gatedStream is a provider that sends the first piece of an answer and
@@ -54,16 +54,5 @@ func providerTestMessages() []provider.Message {
 // redaction tests).
 const secretProse = "Mara Vell walked the quay at dusk"
 
-// scriptedProvider is a provider with tools on, pointed at s.
-func scriptedProvider(t testing.TB, s *providertest.Server, edit ...func(*provider.Config)) *provider.Provider {
-	t.Helper()
-	cfg := provider.Config{BaseURL: s.BaseURL(), Model: "test-model", APIKey: "sk-test", Tools: true, Retries: -1}
-	for _, e := range edit {
-		e(&cfg)
-	}
-	p, err := provider.New(cfg)
-	if err != nil {
-		t.Fatalf("NewProvider: %v", err)
-	}
-	return p
-}
+// scriptedProvider is the real client pointed at the fake provider.
+var scriptedProvider = clienttest.Scripted

@@ -17,16 +17,7 @@ func responsesProvider(t testing.TB, s *providertest.Server, edit ...func(*Confi
 }
 
 // inputOf decodes the input items of a recorded Responses API request.
-func inputOf(t testing.TB, body map[string]any) []map[string]any {
-	t.Helper()
-	raw, ok := body["input"].([]any)
-	require.True(t, ok, "input is a list of items: %v", body["input"])
-	out := make([]map[string]any, len(raw))
-	for i, it := range raw {
-		out[i] = it.(map[string]any)
-	}
-	return out
-}
+var inputOf = providertest.InputOf
 
 func TestNewProviderValidatesAPI(t *testing.T) {
 	p, err := New(Config{Model: "m"})

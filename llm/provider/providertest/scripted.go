@@ -221,3 +221,22 @@ func ErrorStep(status int, code, message string, header map[string]string) Step 
 		Header: header,
 	}
 }
+
+// InputOf decodes the input items of a recorded Responses API request
+// body.
+func InputOf(t testing.TB, body map[string]any) []map[string]any {
+	t.Helper()
+	raw, ok := body["input"].([]any)
+	if !ok {
+		t.Fatalf("the request's input is not a list of items: %v", body["input"])
+	}
+	out := make([]map[string]any, len(raw))
+	for i, it := range raw {
+		item, ok := it.(map[string]any)
+		if !ok {
+			t.Fatalf("input item %d is not an object: %v", i, it)
+		}
+		out[i] = item
+	}
+	return out
+}
