@@ -13,8 +13,9 @@ import (
 
 // continuityActions are the code actions on the continuity diagnostics
 // the client sends back: "Open <entry> in the codex" for the canon a slip
-// contradicts, and for a broken style rule the quick fix that writes the
-// preferred form. The slips are found again in the current text rather
+// contradicts; for a broken style rule, the quick fix that writes the
+// preferred form; for a pov or location that names nothing, the near
+// entry's name as the fix and "Create … entry" for the name as written. The slips are found again in the current text rather
 // than read from the diagnostics' data, which not every client returns;
 // a diagnostic that no longer matches a slip gets no action.
 func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionParams, proj *project, rel string) []codeAction {
@@ -51,6 +52,12 @@ func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionPar
 						Edits:        []annotatedTextEdit{{Range: doc.lines.rangeOf(clampRange(slip.Fix.Range, len(doc.text))), NewText: slip.Fix.NewText}},
 					}}},
 				})
+			}
+			if m := slip.Missing; m != nil {
+				title := fmt.Sprintf("Create %s entry for %s", m.Type, m.Name)
+				out = append(out, codeAction{Title: title, Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d}, IsPreferred: slip.Fix == nil,
+					Command: &actionCommand{Title: title, Command: wire.CommandCreateEntry,
+						Arguments: []any{createEntryArgs{Name: m.Name, Type: m.Type, URI: p.TextDocument.URI}}}})
 			}
 			if e, ok := tl.Canon().Catalog().Get(slip.Entry); ok {
 				title := fmt.Sprintf("Open %s in the codex", e.Name)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -134,6 +135,70 @@ func TestContinuityDiagnostics(t *testing.T) {
 	})
 	got = continuityOnly(c.waitDiagnostics(uri, "the eyes fixed", all(4)))
 	assert.NotContains(t, got, continuity.CodeTraitContradiction)
+}
+
+// TestUnknownReferenceActions offers, for a pov that names nothing, the
+// near entry's name as the preferred fix, that entry to open, and a new
+// character entry for the name as written; a location far from every
+// name gets only the new entry.
+func TestUnknownReferenceActions(t *testing.T) {
+	files := maps.Clone(slipBook)
+	rel := "manuscript/03-after.md"
+	text := "---\ntitle: After\nday: 5\npov: Severine Aubrak\nlocation: The Moon\n---\nProse.\n"
+	files[rel] = text
+	c := startServer(t, Options{})
+	c.initializeCaps(writeProject(t, files), createCaps, map[string]any{protocol.MethodWorkspaceApplyEdit: map[string]any{"applied": true}})
+	uri := c.uri(rel)
+	c.open(rel, text)
+	ds := continuityOnly(c.waitDiagnostics(uri, "two unknown references", func(ds []protocol.Diagnostic) bool {
+		return len(continuityOnly(ds)[continuity.CodeUnknownReference]) == 2
+	}))[continuity.CodeUnknownReference]
+	slices.SortFunc(ds, func(a, b protocol.Diagnostic) int { return int(a.Range.Start.Line) - int(b.Range.Start.Line) })
+	pov, place := ds[0], ds[1]
+	require.Equal(t, "Severine Aubrak", wordsAt(t, text, pov.Range))
+	require.Equal(t, "The Moon", wordsAt(t, text, place.Range))
+
+	actionsFor := func(d protocol.Diagnostic) map[string]codeAction {
+		var actions []codeAction
+		c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Range: d.Range,
+			Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}},
+		}, &actions)
+		byTitle := map[string]codeAction{} // the quick fixes; the advisor's actions are offered too
+		for _, a := range actions {
+			if a.Kind == protocol.QuickFix {
+				byTitle[a.Title] = a
+			}
+		}
+		return byTitle
+	}
+	got := actionsFor(pov)
+	require.Contains(t, got, `Change to "Séverine Aubrac"`, "titles: %v", slices.Collect(maps.Keys(got)))
+	change := got[`Change to "Séverine Aubrac"`]
+	assert.True(t, change.IsPreferred)
+	raw, err := json.Marshal(change.Edit)
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"newText":"Séverine Aubrac"`)
+	assert.Contains(t, got, "Open Séverine Aubrac in the codex")
+	create, ok := got["Create character entry for Severine Aubrak"]
+	require.True(t, ok, "titles: %v", slices.Collect(maps.Keys(got)))
+	assert.False(t, create.IsPreferred, "the near name is the likelier fix")
+	require.NotNil(t, create.Command)
+	assert.Equal(t, wire.CommandCreateEntry, create.Command.Command)
+
+	got = actionsFor(place)
+	require.Len(t, got, 1, "titles: %v", slices.Collect(maps.Keys(got)))
+	create, ok = got["Create location entry for The Moon"]
+	require.True(t, ok, "titles: %v", slices.Collect(maps.Keys(got)))
+	assert.True(t, create.IsPreferred)
+
+	// Running it creates the location's entry through the editor.
+	var res createEntryResult
+	c.call(protocol.MethodWorkspaceExecuteCommand, protocol.ExecuteCommandParams{Command: create.Command.Command, Arguments: create.Command.Arguments}, &res)
+	require.True(t, res.Created, res.Reason)
+	sent := c.sent(protocol.MethodWorkspaceApplyEdit)
+	require.Len(t, sent, 1)
+	assert.Contains(t, string(sent[0]), `type: location\nname: The Moon`)
 }
 
 func TestContinuityCheckOff(t *testing.T) {

@@ -34,37 +34,36 @@ type Canon struct {
 	near nearCache
 }
 
-// nearCache is a bounded memo of nearest entry names, shared by the
+// nearCache is a bounded memo of nearest entries, shared by the
 // goroutines that check chapters side by side.
 type nearCache struct {
-	mu    sync.Mutex
-	names map[string]string
+	mu      sync.Mutex
+	entries map[string]*codex.Entry
 }
 
 // nearCacheSize bounds the memo: a book names at most a few hundred
 // povs and locations; past that it starts again.
 const nearCacheSize = 1024
 
-// nearest is the name of the entry closest to name, or "" when none is
-// close; the catalog is fixed for the canon's life, so the answer is
-// too.
-func (c *Canon) nearest(name string) string {
+// nearest is the entry whose name is closest to name; ok is false when
+// none is close. The catalog is fixed for the canon's life, so the
+// answer is too.
+func (c *Canon) nearest(name string) (*codex.Entry, bool) {
 	c.near.mu.Lock()
-	near, ok := c.near.names[name]
+	e, ok := c.near.entries[name]
 	c.near.mu.Unlock()
-	if ok {
-		return near
+	if !ok {
+		if ms := c.cat.Lookup(name, ""); len(ms) > 0 {
+			e = ms[0].Entry
+		}
+		c.near.mu.Lock()
+		if c.near.entries == nil || len(c.near.entries) >= nearCacheSize {
+			c.near.entries = map[string]*codex.Entry{}
+		}
+		c.near.entries[name] = e
+		c.near.mu.Unlock()
 	}
-	if ms := c.cat.Lookup(name, ""); len(ms) > 0 {
-		near = ms[0].Entry.Name
-	}
-	c.near.mu.Lock()
-	defer c.near.mu.Unlock()
-	if c.near.names == nil || len(c.near.names) >= nearCacheSize {
-		c.near.names = map[string]string{}
-	}
-	c.near.names[name] = near
-	return near
+	return e, e != nil
 }
 
 // rule is a style rule and the entry it belongs to.

@@ -30,6 +30,17 @@ type Diagnostic struct {
 	Entry string `json:"entry,omitempty"`
 	// Fix, when set, replaces Range with the canon's form.
 	Fix *Fix `json:"fix,omitempty"`
+	// Missing, for a pov or location that names nothing, is the entry
+	// the writer may mean to create.
+	Missing *Missing `json:"missing,omitempty"`
+}
+
+// Missing is an entry a chapter's front matter names and the codex
+// lacks: its name as written, and the type its key implies (a pov is a
+// character; a location, a location).
+type Missing struct {
+	Name string     `json:"name"`
+	Type codex.Type `json:"type"`
 }
 
 // Related is a place in another file, with its 1-based line.
@@ -85,8 +96,8 @@ func (c *checker) run() []Diagnostic {
 		c.timelineOrder()
 	}
 	if c.opts.Enabled(CodeUnknownReference) {
-		c.unknownReference("pov", c.u.Meta.POV, c.u.Meta.POVRange)
-		c.unknownReference("location", c.u.Meta.Location, c.u.Meta.LocationRange)
+		c.unknownReference("pov", c.u.Meta.POV, c.u.Meta.POVRange, codex.TypeCharacter)
+		c.unknownReference("location", c.u.Meta.Location, c.u.Meta.LocationRange, codex.TypeLocation)
 	}
 	trait, death, style := c.opts.Enabled(CodeTraitContradiction), c.opts.Enabled(CodeAfterDeath) && !c.u.Meta.Flashback, c.opts.Enabled(CodeStyleRule) && len(c.canon.rules) > 0
 	if !trait && !death && !style {
@@ -186,17 +197,24 @@ func (c *checker) timelineOrder() {
 		Related: []Related{{Path: c.prev.Path, Range: c.prev.Range, Line: line, Message: fmt.Sprintf("%q is on day %d", c.prev.Title, c.prev.Day)}}})
 }
 
-func (c *checker) unknownReference(key, name string, r codex.Range) {
+// unknownReference flags a pov or location that names no entry. A name
+// close to an entry's offers that name as its fix (and the entry to
+// open); any unknown name can become a new entry of the type its key
+// implies.
+func (c *checker) unknownReference(key, name string, r codex.Range, typ codex.Type) {
 	if name == "" || len(c.canon.Named(name)) > 0 {
 		return
 	}
-	msg := fmt.Sprintf("`%s: %s` names nothing in the codex", key, name)
-	if near := c.canon.nearest(name); near != "" {
-		msg += fmt.Sprintf("; did you mean %q?", near)
+	d := Diagnostic{Code: CodeUnknownReference, Range: r, Missing: &Missing{Name: name, Type: typ},
+		Message: fmt.Sprintf("`%s: %s` names nothing in the codex", key, name)}
+	if near, ok := c.canon.nearest(name); ok {
+		d.Message += fmt.Sprintf("; did you mean %q?", near.Name)
+		d.Entry = near.ID
+		d.Fix = &Fix{Title: fmt.Sprintf("Change to %q", near.Name), Range: r, NewText: near.Name}
 	} else {
-		msg += "; add an entry for it, or give the name or an alias of one"
+		d.Message += "; add an entry for it, or give the name or an alias of one"
 	}
-	c.add(Diagnostic{Code: CodeUnknownReference, Range: r, Message: msg})
+	c.add(d)
 }
 
 // related points at a field of entry a: the progression that set it

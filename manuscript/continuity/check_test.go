@@ -194,9 +194,23 @@ func TestUnknownReference(t *testing.T) {
 			assert.Equal(t, tc.want, checkText(t, tl, "---\n"+tc.fm+"\n---\nProse.\n", CodeUnknownReference))
 		})
 	}
-	ds := Check(tl, manuscript.NewUnit("manuscript/03-test.md", "---\npov: Severine Aubrak\n---\n", 1))
+	text := "---\npov: Severine Aubrak\n---\n"
+	ds := Check(tl, manuscript.NewUnit("manuscript/03-test.md", text, 1))
 	require.Len(t, ds, 1)
 	assert.Contains(t, ds[0].Message, `did you mean "Séverine Aubrac"?`)
+	// The near name is the fix, its entry the canon to open, and the
+	// name as written an entry the writer may create.
+	require.NotNil(t, ds[0].Fix)
+	assert.Equal(t, Fix{Title: `Change to "Séverine Aubrac"`, Range: ds[0].Range, NewText: "Séverine Aubrac"}, *ds[0].Fix)
+	assert.Equal(t, "Severine Aubrak", text[ds[0].Range.Start:ds[0].Range.End])
+	assert.NotEmpty(t, ds[0].Entry)
+	assert.Equal(t, &Missing{Name: "Severine Aubrak", Type: codex.TypeCharacter}, ds[0].Missing)
+
+	ds = Check(tl, manuscript.NewUnit("manuscript/03-test.md", "---\nlocation: The Moon\n---\n", 1))
+	require.Len(t, ds, 1)
+	assert.Nil(t, ds[0].Fix, "nothing is near enough to offer")
+	assert.Empty(t, ds[0].Entry)
+	assert.Equal(t, &Missing{Name: "The Moon", Type: codex.TypeLocation}, ds[0].Missing)
 }
 
 func TestStyleRule(t *testing.T) {
