@@ -92,7 +92,12 @@ func (t *target) canonAt() (e *codex.Entry, r codex.Range, ok bool) {
 // fits several entries, the one of the key's type (a character for pov,
 // a location for location) is taken.
 func (t *target) frontMatterAt() (*codex.Entry, codex.Range, bool) {
+	// Only an offset before the front matter's closing fence can be on
+	// a pov or location: a hover in the prose reads no front matter.
 	if !strings.HasPrefix(strings.TrimPrefix(t.text, "\uFEFF"), "---") {
+		return nil, codex.Range{}, false
+	}
+	if end := strings.Index(t.text[min(3, len(t.text)):], "\n---"); end < 0 || t.offset > end+3 {
 		return nil, codex.Range{}, false
 	}
 	u, ok := chapterUnit(t.snap, t.rel, t.text, 0)
