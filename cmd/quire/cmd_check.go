@@ -36,10 +36,13 @@ func newCheckCommand(g *globalOptions) *cobra.Command {
 		Use:   "check [PATH…]",
 		Short: "Report every problem quire finds in the book, for hooks and CI",
 		Long: `check reports every problem quire knows in the book: codex front matter,
-broken links and duplicate names, quire.yaml settings, chapter story time
-(pov, day, location, flashback), progressions and style rules, and the
-continuity checks (trait-contradiction, after-death, timeline-order,
-unknown-reference, style-rule).
+broken links and duplicate names, quire.yaml settings (unknown keys and the
+advisor actions it sets aside included), chapter story time (pov, day,
+location, flashback), progressions and style rules, and the continuity
+checks (trait-contradiction, after-death, timeline-order, unknown-reference,
+style-rule). A traits: or checks: of your own config.yaml that cannot be
+used is listed under that file's full path, as a warning, when the whole
+book is checked.
 
 Each problem is one line:
 
