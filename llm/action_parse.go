@@ -73,6 +73,17 @@ func LoadActionsFrom(root string, f *settings.File, problems []ActionProblem) ([
 	return merged, append(problems, ps...)
 }
 
+// SettingsActionProblems are the problems of the actions: section of a
+// settings file: an action that cannot be read, and one that takes the id
+// of a core action or of another action in the file. Each is set aside on
+// its own, so none of them rejects the file. The language server shows
+// them on quire.yaml and `quire check` lists them: both call this.
+func SettingsActionProblems(f *settings.File) []ActionProblem {
+	actions, problems := ParseActionsYAML(f.Value("actions"))
+	_, merged := MergeActions(CoreActions(), actions)
+	return slices.DeleteFunc(append(problems, merged...), func(p ActionProblem) bool { return p.Source != SourceQuireYAML })
+}
+
 // ParseActionsYAML reads quire.yaml's actions: node, the value of the key
 // (a list of mappings with the keys id, name, scope, persona, usage,
 // goals, guardrails and prompt) or the whole document node (kind

@@ -43,6 +43,15 @@ type Lookup struct {
 	// at hand): a unit's prose before any truncation (a selection's own
 	// hash), an entry file's source.
 	Hashes []string `json:"hashes,omitempty"`
+	// AsOf is the chapter a get_<type>_context answer was given as of
+	// (its project-relative path), AsOfChapter its place and title
+	// (`5 "Salt-Debt"`), and AsOfImplied says it was the writer's current
+	// chapter, asOf having been left out. Empty when the entry was
+	// answered as written: the same lookup says other things as of
+	// another chapter.
+	AsOf        string `json:"asOf,omitempty"`
+	AsOfChapter string `json:"asOfChapter,omitempty"`
+	AsOfImplied bool   `json:"asOfImplied,omitempty"`
 }
 
 // turnEvidence collects the lookups of one turn as its tools run: each
@@ -131,6 +140,7 @@ func (e *turnEvidence) lookups(messages []provider.Message) []Lookup {
 			}
 			if !l.OK {
 				l.Paths, l.Hashes = nil, nil
+				l.AsOf, l.AsOfChapter, l.AsOfImplied = "", "", false
 			}
 			out = append(out, l)
 		}
@@ -170,6 +180,14 @@ func (b *Book) reading(l Lookup) *Lookup {
 		return nil
 	}
 	return b.evidence.reading(l)
+}
+
+// answeredAsOf records the chapter a canon lookup was answered as of.
+func (l *Lookup) answeredAsOf(a *canonAsOf) {
+	if l == nil || a == nil {
+		return
+	}
+	l.AsOf, l.AsOfChapter, l.AsOfImplied = a.Path, boundRunes(a.Chapter), a.Implied
 }
 
 func (l *Lookup) add(path, hash string) {

@@ -13,6 +13,7 @@ import (
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
@@ -136,4 +137,56 @@ func TestEvidenceIsCollectedAsToolsRun(t *testing.T) {
 	none.reading(Lookup{}).add("x", "y")
 	none.traced(toolloop.TraceRow{})
 	assert.Nil(t, none.lookups(msgs), "a book outside a turn records nothing")
+}
+
+// An answer given as of a chapter says which in its evidence row: the
+// chapter asOf named, or the writer's own when asOf was left out. A
+// lookup answered as written, or one that failed, names none.
+func TestEvidenceRecordsAsOf(t *testing.T) {
+	b, _ := openSample(t, chapter5)
+	s := providertest.New(t,
+		providertest.CallsStep(
+			providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Jory Fenwick","asOf":"4"}`},
+			providertest.Call{ID: "c2", Name: "get_character_context", Args: `{"name":"Jory Fenwick"}`},
+			providertest.Call{ID: "c3", Name: "get_location_context", Args: `{"name":"Gannet Light","asOf":"99"}`},
+			providertest.Call{ID: "c4", Name: "search_codex", Args: `{"query":"lighthouse"}`},
+		),
+		providertest.TextStep("He is on the ledge in chapter 4."),
+	)
+	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Where is Jory?", Provider: scriptedProvider(t, s)})
+	require.NoError(t, err)
+	require.Len(t, res.Evidence, 4)
+
+	explicit := res.Evidence[0]
+	assert.True(t, explicit.OK)
+	assert.Equal(t, chapter4, explicit.AsOf)
+	assert.Equal(t, `4 "The Vault Beneath the Light"`, explicit.AsOfChapter)
+	assert.False(t, explicit.AsOfImplied)
+
+	implied := res.Evidence[1]
+	assert.Equal(t, chapter5, implied.AsOf, "asOf left out: the chapter the writer is in")
+	assert.Equal(t, `5 "Salt-Debt"`, implied.AsOfChapter)
+	assert.True(t, implied.AsOfImplied)
+
+	failed := res.Evidence[2]
+	assert.False(t, failed.OK)
+	assert.Empty(t, failed.AsOf)
+
+	assert.Empty(t, res.Evidence[3].AsOf, "search_codex is not answered as of a chapter")
+
+	raw, err := json.Marshal(res.Evidence[:2])
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"asOf":"`+chapter4+`"`)
+	assert.Contains(t, string(raw), `"asOfImplied":true`)
+
+	// Outside any chapter, a lookup is answered as written.
+	b.Turn = manuscript.Turn{}
+	s = providertest.New(t,
+		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Jory Fenwick"}`}),
+		providertest.TextStep("Missing."),
+	)
+	res, err = Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Where is Jory?", Provider: scriptedProvider(t, s)})
+	require.NoError(t, err)
+	require.Len(t, res.Evidence, 1)
+	assert.Empty(t, res.Evidence[0].AsOf)
 }

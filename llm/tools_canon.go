@@ -188,6 +188,7 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	out.Score = 0
 	if chapter != nil {
 		b.applyAsOf(&out, chapter, implied)
+		read.answeredAsOf(out.AsOf)
 	}
 	var warnings []string
 	var tied []string

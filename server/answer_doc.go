@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -113,7 +114,7 @@ func (s *Server) writeAnswer(ctx context.Context, a wire.AskParams, res wire.Ask
 	if len(res.Evidence) > 0 {
 		b.WriteString("\n## What it read\n\n")
 		for _, e := range res.Evidence {
-			fmt.Fprintf(&b, "- [%s](%s) (%s)\n", e.Path, e.URI, e.Tool)
+			fmt.Fprintf(&b, "- [%s](%s) (%s%s)\n", e.Path, e.URI, e.Tool, evidenceAsOf(e))
 		}
 	}
 	if len(res.Proposals) > 0 {
@@ -175,4 +176,17 @@ func (s *Server) answerActions(ctx context.Context, path string) []codeAction {
 		ids = append(ids, m[1])
 	}
 	return s.proposalActions(ctx, ids)
+}
+
+// evidenceAsOf says which chapter an entry was read as of, for the
+// answer's list of what it read: canon changes as the story goes on.
+func evidenceAsOf(e wire.Evidence) string {
+	if e.AsOf == "" {
+		return ""
+	}
+	chapter := "chapter " + cmp.Or(e.AsOfChapter, e.AsOf)
+	if e.AsOfImplied {
+		return ", as of " + chapter + ", the one you were in"
+	}
+	return ", as of " + chapter
 }

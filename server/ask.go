@@ -204,9 +204,11 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 			if i < len(e.Hashes) {
 				hash = e.Hashes[i]
 			}
-			if key := e.Tool + "\x00" + p + "\x00" + hash; !seen[key] {
+			// The same entry read as of two chapters is two readings.
+			if key := e.Tool + "\x00" + p + "\x00" + hash + "\x00" + e.AsOf; !seen[key] {
 				seen[key] = true
-				out.Evidence = append(out.Evidence, wire.Evidence{URI: pathURI(filepath.Join(t.proj.real, filepath.FromSlash(p))), Path: p, Tool: e.Tool, Hash: hash})
+				out.Evidence = append(out.Evidence, wire.Evidence{URI: pathURI(filepath.Join(t.proj.real, filepath.FromSlash(p))), Path: p, Tool: e.Tool, Hash: hash,
+					AsOf: e.AsOf, AsOfChapter: e.AsOfChapter, AsOfImplied: e.AsOfImplied})
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -43,9 +44,6 @@ type bookConfig struct {
 	continuity continuity.Options
 }
 
-// configKeys are the top-level keys of quire.yaml quire reads.
-var configKeys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex", "traits", "checks"}
-
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
 // 0 when the reader did not say).
 type configProblem struct {
@@ -80,11 +78,8 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		fail(p)
 		return c, problems
 	}
-	for _, k := range f.Keys() {
-		if !slices.Contains(configKeys, k.Value) {
-			problems = append(problems, configProblem{line: k.Line, severity: protocol.DiagnosticSeverityWarning,
-				message: fmt.Sprintf("quire.yaml: line %d: unknown setting %q; quire ignores it", k.Line, k.Value)})
-		}
+	for _, p := range f.UnknownKeys() {
+		problems = append(problems, configProblem{line: p.Line, severity: protocol.DiagnosticSeverityWarning, message: p.Error()})
 	}
 	var err error
 	if c.settings, err = llm.SettingsFrom(f); err != nil {
@@ -104,9 +99,7 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 			fail(err)
 		}
 		// A bad action is left out on its own; the rest of the file stands.
-		actions, actionProblems := llm.ParseActionsYAML(f.Value("actions"))
-		_, merged := llm.MergeActions(llm.CoreActions(), actions)
-		problems = append(problems, actionConfigProblems(append(actionProblems, merged...), llm.SourceQuireYAML)...)
+		problems = append(problems, actionConfigProblems(llm.SettingsActionProblems(f))...)
 		// A bad traits: or checks: is set aside on its own, the defaults
 		// in its place.
 		var storyProblems []*settings.Problem
@@ -119,13 +112,10 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 }
 
 // actionConfigProblems are the problems of the advisor actions defined
-// in source, as problems of that file.
-func actionConfigProblems(problems []llm.ActionProblem, source string) []configProblem {
+// in a settings file, as problems of that file.
+func actionConfigProblems(problems []llm.ActionProblem) []configProblem {
 	var out []configProblem
 	for _, p := range problems {
-		if p.Source != source {
-			continue
-		}
 		severity := protocol.DiagnosticSeverityWarning
 		if p.Severity == llm.SeverityError {
 			severity = protocol.DiagnosticSeverityError
@@ -187,8 +177,17 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 		c.codexGlobs = user.codexGlobs
 	}
 	// traits: and checks: are the book's when it sets them, else the
-	// writer's config.yaml's.
-	c.continuity, _ = continuity.OptionsFrom(l)
+	// writer's config.yaml's. The book's problems are on quire.yaml
+	// already (bookConfigOf); what the writer's file sets that cannot be
+	// used is told as that file's, in the message a config.yaml that is
+	// not used gets, since no open document shows it.
+	var storyProblems []*settings.Problem
+	c.continuity, storyProblems = continuity.OptionsFrom(l)
+	for _, p := range storyProblems {
+		if p.File != settings.Name {
+			userErr = errors.Join(userErr, p)
+		}
+	}
 	if len(user.mcpServers) > 0 {
 		servers := maps.Clone(user.mcpServers)
 		maps.Copy(servers, c.mcpServers)
@@ -275,7 +274,7 @@ func configDiagnostics(text string) []protocol.Diagnostic {
 }
 
 // noteUserConfig records why the user's config.yaml was left out, or
-// that it no longer is.
+// what of it was set aside, or that neither is so any more.
 func (p *project) noteUserConfig(err error) {
 	msg := ""
 	if err != nil {

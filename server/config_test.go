@@ -166,6 +166,10 @@ func TestUserConfigUnderTheBook(t *testing.T) {
 	}{
 		{name: "merged", user: "rules: [Be brief.]\ncolour: red\n", want: []string{"- Be brief.", "- Use British spelling."}},
 		{name: "broken, left out", user: "rules: be kind\n", want: []string{"- Use British spelling."}, message: "config.yaml is not used"},
+		// A part of it that cannot be used is told as that file's, not
+		// shown on the book's quire.yaml.
+		{name: "a check level it cannot use", user: "rules: [Be brief.]\nchecks: {after-death: loud}\n", want: []string{"- Be brief.", "- Use British spelling."},
+			message: "config.yaml: line 2: checks: after-death:"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -9,14 +9,15 @@ import (
 	"github.com/quire-ink/quire/codex"
 )
 
-// definition goes from a mention or [[link]] to the entry's file, at its
+// definition goes from a mention, a [[link]] or a chapter's pov: or
+// location: to the entry's file, at its
 // title heading.
 func (s *Server) definition(ctx context.Context, p protocol.DefinitionParams) ([]protocol.Location, error) {
 	t, ok, err := s.resolveTarget(ctx, p.TextDocumentPositionParams)
 	if err != nil || !ok {
 		return nil, err
 	}
-	e, _, ok := t.entryAt()
+	e, _, ok := t.canonAt()
 	if !ok {
 		return []protocol.Location{}, nil
 	}

@@ -25,7 +25,7 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 	if err != nil || !ok {
 		return nil, err
 	}
-	e, r, ok := t.entryAt()
+	e, r, ok := t.canonAt()
 	if !ok {
 		return nil, nil
 	}

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"slices"
 	"sort"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -72,6 +74,58 @@ func (t *target) entryAt() (e *codex.Entry, r codex.Range, ok bool) {
 	}
 	e, ok = t.cat.Get(m.Entry)
 	return e, m.Range, ok
+}
+
+// canonAt is entryAt for hover and go to definition, which also read a
+// chapter's front matter: the name of a `pov:` or `location:` there is
+// the entry's too.
+func (t *target) canonAt() (e *codex.Entry, r codex.Range, ok bool) {
+	if e, r, ok := t.frontMatterAt(); ok {
+		return e, r, true
+	}
+	return t.entryAt()
+}
+
+// frontMatterAt resolves the `pov:` or `location:` value under the
+// offset in a chapter's front matter, as the unknown-reference check
+// reads it: a name or alias, a progression's included. Where a name
+// fits several entries, the one of the key's type (a character for pov,
+// a location for location) is taken.
+func (t *target) frontMatterAt() (*codex.Entry, codex.Range, bool) {
+	// Only an offset before the front matter's closing fence can be on
+	// a pov or location: a hover in the prose reads no front matter.
+	if !strings.HasPrefix(strings.TrimPrefix(t.text, "\uFEFF"), "---") {
+		return nil, codex.Range{}, false
+	}
+	if end := strings.Index(t.text[min(3, len(t.text)):], "\n---"); end < 0 || t.offset > end+3 {
+		return nil, codex.Range{}, false
+	}
+	u, ok := chapterUnit(t.snap, t.rel, t.text, 0)
+	if !ok {
+		return nil, codex.Range{}, false
+	}
+	for _, f := range []struct {
+		name string
+		r    codex.Range
+		typ  codex.Type
+	}{
+		{u.Meta.POV, u.Meta.POVRange, codex.TypeCharacter},
+		{u.Meta.Location, u.Meta.LocationRange, codex.TypeLocation},
+	} {
+		if f.name == "" || !f.r.Contains(t.offset) {
+			continue
+		}
+		named := t.proj.timelineFor(t.snap).Canon().Named(f.name)
+		if len(named) == 0 {
+			return nil, codex.Range{}, false
+		}
+		e := named[0]
+		if i := slices.IndexFunc(named, func(e *codex.Entry) bool { return e.Type == f.typ }); i >= 0 {
+			e = named[i]
+		}
+		return e, f.r, true
+	}
+	return nil, codex.Range{}, false
 }
 
 // linkAt resolves a [[link]] under the offset in a codex entry's text.

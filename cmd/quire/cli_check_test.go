@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,3 +190,101 @@ func TestCheckUsage(t *testing.T) {
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "quire check: unknown flag: --no-such-flag; see quire check --help")
 }
+
+// quire.yaml's own problems that the language server shows on the file
+// are listed too, at their line and column: a key quire does not read,
+// and an advisor action it sets aside.
+func TestCheckSettingsProblems(t *testing.T) {
+	tests := []struct {
+		name   string
+		append string
+		want   string
+		// fails is set when the problem is an error, which fails the check.
+		fails bool
+	}{
+		{
+			name:   "an unknown setting",
+			append: "colour: red\n",
+			want:   `quire.yaml:6:1: warning: unknown setting "colour"; quire ignores it [settings]`,
+		},
+		{
+			name:   "an action that takes a core action's id",
+			append: "actions:\n  - id: continuity-check\n    name: My check\n    scope: file\n    persona: continuity-editor\n    prompt: Check the chapter.\n",
+			want:   `quire.yaml:7:3: error: action "continuity-check" is the core action`,
+			fails:  true,
+		},
+		{
+			name:   "an action without a persona",
+			append: "actions:\n  - id: harbor-scenes\n    name: Harbor scenes\n    scope: file\n    prompt: Check the docks.\n",
+			want:   "quire.yaml:7:3: error: ",
+			fails:  true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			book, cache := sampleProject(t)
+			path := filepath.Join(book, "quire.yaml")
+			old, err := os.ReadFile(path)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(path, append(old, tc.append...), 0o644))
+
+			out, _, err := run(t, "check", "--project", book, cache)
+			if tc.fails {
+				assert.Equal(t, exitError{1}, err, out)
+			} else {
+				assert.NoError(t, err, out)
+			}
+			var hits []string
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(l, "quire.yaml:") {
+					hits = append(hits, l)
+				}
+			}
+			require.Len(t, hits, 1, out)
+			assert.True(t, strings.HasPrefix(hits[0], tc.want), "%q does not start with %q", hits[0], tc.want)
+
+			// --json says the same, with the same position.
+			out, _, _ = run(t, "check", "--project", book, cache, "--json", "quire.yaml")
+			var res checkOutput
+			require.NoError(t, json.Unmarshal([]byte(out), &res))
+			require.Len(t, res.Problems, 1, out)
+			p := res.Problems[0]
+			assert.Equal(t, "quire.yaml", p.Path)
+			assert.Equal(t, hits[0][:strings.Index(hits[0], ": ")], "quire.yaml:"+itoa(p.Line)+":"+itoa(p.Column))
+		})
+	}
+}
+
+// A traits: or checks: of the writer's own config.yaml that cannot be
+// used is that file's problem, under its path, never quire.yaml's.
+func TestCheckUserConfigProblems(t *testing.T) {
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	userFile := filepath.Join(config, "quire", "config.yaml")
+	require.NoError(t, os.MkdirAll(filepath.Dir(userFile), 0o755))
+	require.NoError(t, os.WriteFile(userFile, []byte("rules: [Be brief.]\nchecks: {after-death: loud}\n"), 0o644))
+	book, cache := sampleProject(t)
+
+	out, _, err := run(t, "check", "--project", book, cache)
+	require.NoError(t, err, "the writer's own file does not fail the book's check")
+	assert.Contains(t, out, userFile+`:2:9: warning: checks: after-death: "loud" is no level; use off, error, warning or info [settings]`)
+	assert.NotContains(t, out, "quire.yaml:", "the problem is not the book's")
+
+	// Checking part of the book lists the book's problems only.
+	out, _, err = run(t, "check", "--project", book, cache, "manuscript/05-salt-debt.md")
+	require.NoError(t, err)
+	assert.NotContains(t, out, userFile)
+
+	// The book's own checks: wins, and its problems are quire.yaml's.
+	path := filepath.Join(book, "quire.yaml")
+	old, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, append(old, "checks: {after-death: loud}\n"...), 0o644))
+	out, _, err = run(t, "check", "--project", book, cache)
+	assert.Equal(t, exitError{1}, err)
+	assert.Contains(t, out, `quire.yaml:6:9: error: checks: after-death: "loud" is no level`)
+	assert.NotContains(t, out, userFile)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -318,7 +318,11 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if o.Verbose {
 		for _, e := range res.Evidence {
 			for i, p := range e.Paths {
-				fmt.Fprintf(o.stderr, "  read %s %s\n", p, e.Hashes[i])
+				asOf := ""
+				if e.AsOf != "" {
+					asOf = " as of " + e.AsOf
+				}
+				fmt.Fprintf(o.stderr, "  read %s %s%s\n", p, e.Hashes[i], asOf)
 			}
 			if !e.OK {
 				fmt.Fprintf(o.stderr, "  %s failed: %s\n", provider.BoundText(e.Tool, 200), e.Code)

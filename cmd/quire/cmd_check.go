@@ -36,10 +36,13 @@ func newCheckCommand(g *globalOptions) *cobra.Command {
 		Use:   "check [PATH…]",
 		Short: "Report every problem quire finds in the book, for hooks and CI",
 		Long: `check reports every problem quire knows in the book: codex front matter,
-broken links and duplicate names, quire.yaml settings, chapter story time
-(pov, day, location, flashback), progressions and style rules, and the
-continuity checks (trait-contradiction, after-death, timeline-order,
-unknown-reference, style-rule).
+broken links and duplicate names, quire.yaml settings (unknown keys and the
+advisor actions it sets aside included), chapter story time (pov, day,
+location, flashback), progressions and style rules, and the continuity
+checks (trait-contradiction, after-death, timeline-order, unknown-reference,
+style-rule). A traits: or checks: of your own config.yaml that cannot be
+used is listed under that file's full path, as a warning, when the whole
+book is checked.
 
 Each problem is one line:
 
@@ -127,9 +130,25 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	addCodex(b.Store.Catalog().Problems())
 
 	opts, optProblems := continuity.OptionsFrom(b.Settings)
+	for _, sp := range optProblems {
+		switch {
+		case sp.File == settings.Name || sp.File == "":
+			if filter(settings.Name) {
+				problems = append(problems, settingsProblem(sp, codex.SeverityError))
+			}
+		case len(o.Paths) == 0:
+			// The writer's own config.yaml is outside the book: it is
+			// listed under its own path when the whole book is checked,
+			// and as a warning, since the book's CI does not read it.
+			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
+		}
+	}
 	if filter(settings.Name) {
-		for _, sp := range optProblems {
-			problems = append(problems, settingsProblem(sp, codex.SeverityError))
+		for _, sp := range b.Settings.Book.UnknownKeys() {
+			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
+		}
+		for _, ap := range llm.SettingsActionProblems(b.Settings.Book) {
+			problems = append(problems, files.actionProblem(ap))
 		}
 		for _, err := range []error{settingsErr(llm.SettingsFrom(b.Settings.Book)), providerErr(llm.ProviderFrom(b.Settings.Book))} {
 			var sp *settings.Problem
@@ -260,13 +279,41 @@ func (o *checkOptions) filter(root string) (func(rel string) bool, error) {
 func settingsErr(_ llm.Settings, err error) error         { return err }
 func providerErr(_ llm.ProviderSettings, err error) error { return err }
 
-// settingsProblem is a quire.yaml problem; its message keeps the file's
-// own "line N: " prefix out, as the position says it.
+// settingsProblem is a problem of a settings file, under the file's
+// name: quire.yaml, or the path of the writer's config.yaml. Its message
+// keeps the file's own "line N: " prefix out, as the position says it.
 func settingsProblem(p *settings.Problem, sev codex.Severity) checkProblem {
 	line, col := max(p.Line, 1), max(p.Column, 1)
 	msg := strings.TrimPrefix(p.Message, fmt.Sprintf("line %d: ", p.Line))
-	return checkProblem{Path: settings.Name, Line: line, Column: col, EndLine: line, EndColumn: col,
+	return checkProblem{Path: cmp.Or(p.File, settings.Name), Line: line, Column: col, EndLine: line, EndColumn: col,
 		Severity: sev.String(), sev: sev, Code: "settings", Message: msg}
+}
+
+// actionProblem is a problem of an advisor action in quire.yaml's
+// actions:, over the words of its line (an action problem knows its line,
+// not its column).
+func (s *sourceFiles) actionProblem(p llm.ActionProblem) checkProblem {
+	sev := codex.SeverityWarning
+	if p.Severity == llm.SeverityError {
+		sev = codex.SeverityError
+	}
+	line, col, endCol := max(p.Line, 1), 1, 1
+	li := s.index(settings.Name)
+	if line <= len(li.starts) {
+		start, end := li.starts[line-1], len(li.text)
+		if line < len(li.starts) {
+			end = li.starts[line] - 1
+		}
+		text := li.text[start:end]
+		words := strings.TrimSpace(text)
+		if words != "" {
+			lead := text[:strings.Index(text, words)]
+			col = utf8.RuneCountInString(lead) + 1
+			endCol = col + utf8.RuneCountInString(words)
+		}
+	}
+	return checkProblem{Path: settings.Name, Line: line, Column: col, EndLine: line, EndColumn: endCol,
+		Severity: sev.String(), sev: sev, Code: "action", Message: p.Message}
 }
 
 // oneLine keeps a problem on its line.

@@ -77,13 +77,24 @@ func ReadBook(book fs.FS) (*File, error) {
 // (the provider, personas, MCP servers) are layered by their owners from
 // both files.
 func (l *Loaded) Layer(key string) *yaml.Node {
+	_, n := l.LayerOf(key)
+	return n
+}
+
+// LayerOf is Layer with the file the value comes from, so that a problem
+// of the value names that file (File.At): the book's quire.yaml or the
+// writer's config.yaml. The file is nil when neither sets the key.
+func (l *Loaded) LayerOf(key string) (*File, *yaml.Node) {
 	if n := l.Book.Value(key); n != nil && !isNull(n) {
-		return n
+		return l.Book, n
 	}
 	if l.User.Err != nil {
-		return nil
+		return nil, nil
 	}
-	return l.User.Value(key)
+	if n := l.User.Value(key); n != nil {
+		return l.User, n
+	}
+	return nil, nil
 }
 
 // isNull says n sets nothing: `key:` alone, or an empty list.

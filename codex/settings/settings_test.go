@@ -65,3 +65,39 @@ func TestLoadLayersTheBookOverTheUser(t *testing.T) {
 	_, err = Load(Sources{Book: fstest.MapFS{Name: {Mode: fs.ModeDir}}})
 	require.Error(t, err)
 }
+
+func TestUnknownKeys(t *testing.T) {
+	for _, tt := range []struct {
+		name, file, text string
+		want             []Problem
+	}{
+		{name: "none", file: Name, text: "title: T\nchecks: {after-death: off}\n"},
+		{name: "the book's", file: Name, text: "title: T\ncolour: red\n",
+			want: []Problem{{File: Name, Line: 2, Column: 1, Message: `line 2: unknown setting "colour"; quire ignores it`}}},
+		{name: "the writer's own file names itself", file: "/home/w/.config/quire/config.yaml", text: "  tittle: T\n",
+			want: []Problem{{File: "/home/w/.config/quire/config.yaml", Line: 1, Column: 3, Message: `line 1: unknown setting "tittle"; quire ignores it`}}},
+		{name: "not a mapping", file: Name, text: "- a\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []Problem
+			for _, p := range Parse(tt.file, []byte(tt.text)).UnknownKeys() {
+				got = append(got, *p)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestLayerOfNamesTheFile(t *testing.T) {
+	l := &Loaded{Book: Parse(Name, []byte("traits: [scar]\nchecks:\n")), User: Parse("config.yaml", []byte("checks: {after-death: off}\n"))}
+	f, n := l.LayerOf("traits")
+	require.NotNil(t, n)
+	assert.Equal(t, Name, f.Name)
+	f, n = l.LayerOf("checks")
+	require.NotNil(t, n, "a book's empty checks: leaves the user's")
+	assert.Equal(t, "config.yaml", f.Name)
+	assert.Equal(t, "config.yaml: line 1: x", f.At(n, "x").Error())
+	f, n = l.LayerOf("rules")
+	assert.Nil(t, f)
+	assert.Nil(t, n)
+}

@@ -5,26 +5,28 @@ import "github.com/quire-ink/quire/codex/settings"
 // OptionsFrom decodes the continuity sections of a book's settings,
 // `traits:` and `checks:`, each the book's when it sets it, else the
 // writer's config.yaml's. What cannot be used is a problem with its line
-// and column, and is left out: the checks run at their default levels.
+// and column, named with the file it is in (Problem.File: quire.yaml or
+// the config.yaml's path), and is left out: the checks run at their
+// default levels.
 func OptionsFrom(l *settings.Loaded) (Options, []*settings.Problem) {
 	var o Options
 	var problems []*settings.Problem
 	if l == nil {
 		return o, nil
 	}
-	if n := l.Layer("traits"); n != nil {
+	if f, n := l.LayerOf("traits"); n != nil {
 		if err := n.Decode(&o.Traits); err != nil {
 			o.Traits = nil
-			problems = append(problems, settings.At(n, "traits is a list of field names, such as [eyes, hair, scar]"))
+			problems = append(problems, f.At(n, "traits is a list of field names, such as [eyes, hair, scar]"))
 		}
 	}
-	if n := l.Layer("checks"); n != nil {
+	if f, n := l.LayerOf("checks"); n != nil {
 		if err := n.Decode(&o.Checks); err != nil {
 			o.Checks = nil
-			problems = append(problems, settings.At(n, "checks maps check names to off, error, warning or info, such as {after-death: off}"))
+			problems = append(problems, f.At(n, "checks maps check names to off, error, warning or info, such as {after-death: off}"))
 		} else {
 			for _, msg := range o.Validate() {
-				problems = append(problems, settings.At(n, "%s", msg))
+				problems = append(problems, f.At(n, "%s", msg))
 			}
 		}
 	}

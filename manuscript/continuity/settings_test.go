@@ -1,6 +1,7 @@
 package continuity
 
 import (
+	"cmp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,6 +15,8 @@ func TestOptionsFrom(t *testing.T) {
 		name, book, user string
 		want             Options
 		problems         []string
+		// file is the file the problems name; quire.yaml when empty.
+		file string
 	}{
 		{name: "nothing set"},
 		{name: "book sets both", book: "traits: [scar]\nchecks: {after-death: off, style-rule: warning}\n",
@@ -24,6 +27,11 @@ func TestOptionsFrom(t *testing.T) {
 		{name: "unknown check and level", book: "checks:\n  after-dath: off\n  style-rule: loud\n",
 			want:     Options{Checks: map[string]Level{"after-dath": LevelOff, CodeStyleRule: "loud"}},
 			problems: []string{"line 2: checks: \"after-dath\" is no check; the checks are trait-contradiction, after-death, timeline-order, unknown-reference, style-rule", "line 2: checks: style-rule: \"loud\" is no level; use off, error, warning or info"}},
+		{name: "the user's problem is the user's file's", user: "rules: [a]\nchecks: {after-death: loud}\n",
+			want:     Options{Checks: map[string]Level{CodeAfterDeath: "loud"}},
+			problems: []string{"line 2: checks: after-death: \"loud\" is no level; use off, error, warning or info"}, file: "config.yaml"},
+		{name: "the user's traits that are no list", user: "traits: scar\n",
+			problems: []string{"line 1: traits is a list of field names, such as [eyes, hair, scar]"}, file: "config.yaml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,6 +41,7 @@ func TestOptionsFrom(t *testing.T) {
 			var msgs []string
 			for _, p := range problems {
 				require.NotZero(t, p.Line)
+				assert.Equal(t, cmp.Or(tt.file, settings.Name), p.File, "the file the problem names")
 				msgs = append(msgs, p.Message)
 			}
 			assert.Equal(t, tt.problems, msgs)

@@ -329,6 +329,13 @@ type Evidence struct {
 	Path  string               `json:"path"`
 	Tool  string               `json:"tool"`
 	Hash  string               `json:"hash,omitempty"`
+	// AsOf is the chapter (its path) a codex entry was read as of, and
+	// AsOfChapter its place and title (`5 "Salt-Debt"`); empty when the
+	// entry was read as written. AsOfImplied: the writer's current
+	// chapter, the model having named none.
+	AsOf        string `json:"asOf,omitempty"`
+	AsOfChapter string `json:"asOfChapter,omitempty"`
+	AsOfImplied bool   `json:"asOfImplied,omitempty"`
 }
 
 // AskResult is quire/ask's answer.

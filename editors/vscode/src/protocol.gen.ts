@@ -282,6 +282,13 @@ export interface Evidence {
   path: string;
   tool: string;
   hash?: string;
+  // AsOf is the chapter (its path) a codex entry was read as of, and
+  // AsOfChapter its place and title (`5 "Salt-Debt"`); empty when the
+  // entry was read as written. AsOfImplied: the writer's current
+  // chapter, the model having named none.
+  asOf?: string;
+  asOfChapter?: string;
+  asOfImplied?: boolean;
 }
 
 // AskResult is quire/ask's answer.
