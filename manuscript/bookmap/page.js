@@ -1,6 +1,12 @@
-// Sorting and filtering of the heatmap's rows. The page reads in full
-// without it; it only reorders and hides rows already there.
+// Sorting and filtering of the heatmap's rows, and the choice of one
+// view from the address (map.html?view=timeline). The page reads in full
+// without it; it only reorders and hides what is already there.
 (function () {
+  var params = new URLSearchParams(location.search);
+  var view = params.get("view");
+  if (view && document.getElementById(view)) {
+    Array.prototype.forEach.call(document.querySelectorAll("main > section"), function (s) { s.hidden = s.id !== view; });
+  }
   var rows = document.getElementById("rows");
   if (!rows) return;
   var sort = document.getElementById("sort");
@@ -27,6 +33,11 @@
     });
     count.value = shown + " of " + all.length + " rows";
   }
+  // A link may choose the view: map.html?sort=total&type=character&tag=x.
+  [["sort", sort], ["type", type], ["tag", tag]].forEach(function (p) {
+    var v = params.get(p[0]);
+    if (v !== null && Array.prototype.some.call(p[1].options, function (o) { return o.value === v; })) p[1].value = v;
+  });
   [sort, type, tag].forEach(function (el) { el.addEventListener("change", update); });
   update();
 })();

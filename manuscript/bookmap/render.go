@@ -164,7 +164,7 @@ func (m *Map) timelineView() timelineView {
 func (m *Map) box(ci int, x, y float64) boxView {
 	ch := m.Chapters[ci]
 	b := boxView{X: x, Y: y, Colour: povColour(m.Timeline.POVIndex(ch.POVName)),
-		Label: clip(ch.Label()+" · "+ch.Title, 24), Title: ch.Label() + ". " + ch.Title,
+		Label: clip(ch.Label()+" · "+ch.Title, 22), Title: ch.Label() + ". " + ch.Title,
 		POV: ch.POVName, Location: clip(ch.LocationName, 22), Flashback: ch.Flashback,
 		Href: m.chapterLink(ch.Path, 1, 1)}
 	if ch.POVName == "" {
