@@ -157,3 +157,23 @@ func level(n int) int {
 	}
 	return 5
 }
+
+// Rows are the entries the heatmap gives a row each: the MaxRows
+// mentioned most, in order of first appearance.
+func (m *Map) Rows() []Entry {
+	top := m.topEntries()
+	out := make([]Entry, len(top))
+	for i, j := range top {
+		out[i] = m.Entries[j]
+	}
+	return out
+}
+
+// Counts are the entry's mentions in each of the map's chapters.
+func (m *Map) Counts(e Entry) []int {
+	out := make([]int, len(m.Chapters))
+	for _, c := range e.Cells {
+		out[c.Chapter] = c.Count
+	}
+	return out
+}
