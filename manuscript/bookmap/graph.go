@@ -63,7 +63,7 @@ func (g Graph) radius() float64 {
 }
 
 // graphOf picks the nodes and edges of m's graph.
-func graphOf(m *Map, cat *codex.Catalog, opts Options) Graph {
+func graphOf(m *Map, cat *codex.Catalog, resolve *resolver, opts Options) Graph {
 	g := Graph{Nodes: []Node{}, Edges: []Edge{}, MaxNodes: opts.MaxNodes, MinShared: opts.MinShared}
 	g.MaxShared = 2 * opts.MaxNodes
 	// Candidates: every mentioned entry, and every entry that links or
@@ -97,7 +97,7 @@ func graphOf(m *Map, cat *codex.Catalog, opts Options) Graph {
 			if t, ok := byID[id]; ok {
 				t.links++
 			} else {
-				add(entryOf(cat, id)).links++
+				add(entryOf(cat, resolve, id)).links++
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
@@ -148,9 +147,10 @@ func Build(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options) *Map {
 		tl = continuity.NewTimeline(continuity.NewCanonWithMatcher(cat, continuity.Options{}, snap.Mentions().Matcher()), snap)
 	}
 	m.Chapters = chaptersOf(cat, snap.Units(), tl)
-	m.gatherEntries(cat, snap)
+	resolve := newResolver(cat)
+	m.gatherEntries(cat, resolve, snap)
 	m.Timeline = timelineOf(m.Chapters)
-	m.Graph = graphOf(m, cat, opts)
+	m.Graph = graphOf(m, cat, resolve, opts)
 	return m
 }
 
@@ -197,7 +197,7 @@ func nameOf(cat *codex.Catalog, s string) string {
 
 // gatherEntries reads every chapter's mention counts into rows, one per
 // entry, and the catalog's links and unmentioned entries.
-func (m *Map) gatherEntries(cat *codex.Catalog, snap *manuscript.Snapshot) {
+func (m *Map) gatherEntries(cat *codex.Catalog, resolve *resolver, snap *manuscript.Snapshot) {
 	ix := snap.Mentions()
 	rows := map[string]int{}
 	for col, u := range snap.Units() {
@@ -211,7 +211,7 @@ func (m *Map) gatherEntries(cat *codex.Catalog, snap *manuscript.Snapshot) {
 			if !ok {
 				r = len(m.Entries)
 				rows[c.Entry] = r
-				m.Entries = append(m.Entries, entryOf(cat, c.Entry))
+				m.Entries = append(m.Entries, entryOf(cat, resolve, c.Entry))
 			}
 			line, column := lines.at(c.First.Start)
 			e := &m.Entries[r]
@@ -230,7 +230,7 @@ func (m *Map) gatherEntries(cat *codex.Catalog, snap *manuscript.Snapshot) {
 	}
 	for _, e := range cat.All() {
 		if _, ok := rows[e.ID]; !ok {
-			m.Unmentioned = append(m.Unmentioned, entryOf(cat, e.ID))
+			m.Unmentioned = append(m.Unmentioned, entryOf(cat, resolve, e.ID))
 		}
 	}
 	slices.SortStableFunc(m.Entries, func(a, b Entry) int {
@@ -252,27 +252,51 @@ func (m *Map) gatherEntries(cat *codex.Catalog, snap *manuscript.Snapshot) {
 }
 
 // entryOf describes the entry id: its name, type, tags and the entries
-// its links (and its soul's) resolve to. An entry gone from the catalog
-// is named by its ID.
-func entryOf(cat *codex.Catalog, id string) Entry {
+// its links (and its soul's) resolve to, through resolve. An entry gone
+// from the catalog is named by its ID.
+func entryOf(cat *codex.Catalog, resolve *resolver, id string) Entry {
 	e, ok := cat.Get(id)
 	if !ok {
 		return Entry{ID: id, Name: id}
 	}
 	out := Entry{ID: id, Name: e.Name, Type: e.Type, Tags: e.Tags}
-	links := e.Links
-	if e.Soul != nil {
-		links = append(slices.Clip(links), e.Soul.Links...)
-	}
-	seen := map[string]bool{id: true}
-	for _, l := range links {
-		if t, ok := cat.Resolve(l.Target); ok && !seen[t.ID] {
-			seen[t.ID] = true
-			out.links = append(out.links, t.ID)
+	add := func(links []codex.Link) {
+		for _, l := range links {
+			if t := resolve.id(l.Target); t != "" && t != id && !slices.Contains(out.links, t) {
+				out.links = append(out.links, t)
+			}
 		}
 	}
-	sort.Strings(out.links)
+	add(e.Links)
+	if e.Soul != nil {
+		add(e.Soul.Links)
+	}
+	slices.Sort(out.links)
 	return out
+}
+
+// resolver resolves link targets once each: at 10,000 entries the same
+// few names are linked thousands of times.
+type resolver struct {
+	cat  *codex.Catalog
+	seen map[string]string
+}
+
+func newResolver(cat *codex.Catalog) *resolver {
+	return &resolver{cat: cat, seen: map[string]string{}}
+}
+
+// id is the ID of the entry target names, or "".
+func (r *resolver) id(target string) string {
+	if id, ok := r.seen[target]; ok {
+		return id
+	}
+	id := ""
+	if e, ok := r.cat.Resolve(target); ok {
+		id = e.ID
+	}
+	r.seen[target] = id
+	return id
 }
 
 // Links lists the IDs of the entries the entry's [[links]] name.
