@@ -419,6 +419,7 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandPropose:           typed(s.quirePropose),
 		wire.CommandExplicate:         typed(s.quireExplicateCommand),
 		wire.CommandCreateEntry:       typed(s.quireCreateEntry),
+		wire.CommandBookMap:           optional(s.quireBookMap),
 	}
 	return requests, notifications, commands
 }

@@ -57,3 +57,12 @@ func (c Cache) Passages() string {
 
 // Provenance is the folder of the record of provider calls.
 func (c Cache) Provenance() string { return c.Dir }
+
+// Map is the book map's page (`quire map`, the quire.bookMap command);
+// empty when there is no cache folder.
+func (c Cache) Map() string {
+	if c.Dir == "" {
+		return ""
+	}
+	return filepath.Join(c.Dir, "map.html")
+}

@@ -16,6 +16,7 @@ export const clientOwnedCommands: readonly string[] = [
   "quire.applyProposal",
   "quire.discardProposal",
   "quire.reindex",
+  "quire.bookMap",
 ];
 
 export function serverCommandsToRegister(commands: readonly string[] | undefined): string[] {
