@@ -91,7 +91,7 @@ var typedLines = []Typed{
 	{Line: 2, Text: "day: 2"},
 	{Line: 3, Text: "pov: Teodra Quill"},
 	{Line: 4, Text: "location: the Vault"},
-	{Line: 9, Text: "\u201cNot yet,\u201d she said \u2014 and Séverine\u2019s dark brown eyes were wet. \U0001F56F"},
+	{Line: 9, Text: "\u201cNot yet,\u201d she said \u2014 and Séverine\u2019s dark brown eyes were wet."},
 	{Line: 10, Text: "Marek\u2019s brown eyes narrowed against the glare."},
 	{Line: 11, Text: "\u201cCome down,\u201d said Jory."},
 	{Line: 12, Text: "Séverine remembered Jory\u2019s laugh, and Jory was gone."},
