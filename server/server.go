@@ -68,6 +68,8 @@ type Server struct {
 	// noBookTold says the writer was told a folder is in no book.
 	noBookTold bool
 	docs       map[protocol.DocumentURI]*document
+	// orders put each open document's changes in version order.
+	orders map[protocol.DocumentURI]*changeOrder
 	// selection is the last selection captured for an advisor turn.
 	selection *capturedSelection
 	// clientCfg is the advisor settings the editor sent.
@@ -117,6 +119,7 @@ func New(opts Options) *Server {
 		log:        log,
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
 		docs:       map[protocol.DocumentURI]*document{},
+		orders:     map[protocol.DocumentURI]*changeOrder{},
 		diagTimers: map[protocol.DocumentURI]*time.Timer{},
 		diagRuns:   map[protocol.DocumentURI]*diagRun{},
 		done:       make(chan struct{}),
