@@ -315,9 +315,10 @@ async function mapFrame(page) {
   return null;
 }
 
-// The counts of an entry's row in the map, or null when not drawn.
-async function mapRow(page, name) {
-  const f = await mapFrame(page);
+// The counts of an entry's row in the map (in frame f when given), or
+// null when not drawn.
+async function mapRow(page, name, f) {
+  f = f ?? (await mapFrame(page));
   if (!f) {
     return null;
   }
@@ -524,12 +525,14 @@ async function main() {
     // with Ebba Strand's count there one higher.
     await page.keyboard.press("Control+End");
     await page.keyboard.type("\n\nEbba Strand said nothing.\n");
+    // The panel takes a newer map in place, so its frame stays the same.
+    const map = await mapFrame(page);
     const saved = Date.now();
     await page.keyboard.press("Control+S");
     let ms = 0;
     const until = Date.now() + stepTimeout;
     for (;;) {
-      const row = await mapRow(page, "Ebba Strand").catch(() => null);
+      const row = await mapRow(page, "Ebba Strand", map).catch(() => null);
       if (row && row[0] === "2") {
         ms = Date.now() - saved;
         break;
