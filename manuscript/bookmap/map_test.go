@@ -260,3 +260,25 @@ func writeBook(t *testing.T, files map[string]string) string {
 	}
 	return root
 }
+
+// A book with nothing in it yet still gets a page that says so.
+func TestEmptyBook(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"no chapters, no codex", map[string]string{"quire.yaml": "title: Blank\n"}, []string{"No chapter mentions a codex entry yet.", "No chapters yet.", "No codex entry is mentioned or linked yet."}},
+		{"chapters without names", map[string]string{"manuscript/01-a.md": "# A\n\nRain.\n", "codex/characters/x.md": "---\nname: Xu\n---\n# Xu\n"},
+			[]string{"No chapter mentions a codex entry yet.", "No day given (reading order)", "Never mentioned in the chapters: Xu."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, _ := buildMap(t, writeBook(t, tt.files), Options{})
+			page := string(render(t, m))
+			for _, w := range tt.want {
+				assert.Contains(t, page, w)
+			}
+		})
+	}
+}

@@ -11,8 +11,12 @@ export function bookMapArgs(args: readonly unknown[]): { uri?: string } {
 /**
  * The script added to the page in the panel. A webview cannot follow the
  * page's file:// links, so a click on one asks the extension to open the
- * chapter at the line (#L<line>) instead; and the scroll position is
- * kept across the reloads that follow each save.
+ * chapter at the line (#L<line>) instead. After a save the extension
+ * sends the newer page as a message: its body replaces this one's in
+ * place (a reload of the whole webview takes longer), the sort and
+ * filters and the scroll position kept, and the page's script binds the
+ * controls again (quireMapInit). The state also keeps the scroll
+ * position across a webview that was reloaded after all.
  */
 export const panelScript = `(function () {
   var vscode = acquireVsCodeApi();
@@ -34,6 +38,23 @@ export const panelScript = `(function () {
     var path = decodeURIComponent((hash >= 0 ? href.slice(0, hash) : href).slice("file://".length));
     vscode.postMessage({ type: "open", path: path, line: isNaN(line) ? 1 : line });
   });
+  var controls = ["sort", "filter-type", "filter-tag"];
+  window.addEventListener("message", function (e) {
+    var m = e.data;
+    if (!m || m.type !== "page" || typeof m.html !== "string") return;
+    var x = window.scrollX, y = window.scrollY;
+    var values = controls.map(function (id) { var el = document.getElementById(id); return el ? el.value : ""; });
+    // Scripts of a parsed document never run: only the body's markup comes over.
+    var next = new DOMParser().parseFromString(m.html, "text/html");
+    document.body.replaceWith(document.adoptNode(next.body));
+    controls.forEach(function (id, i) {
+      var el = document.getElementById(id);
+      if (el && Array.prototype.some.call(el.options, function (o) { return o.value === values[i]; })) el.value = values[i];
+    });
+    if (window.quireMapInit) window.quireMapInit();
+    window.scrollTo(x, y);
+    vscode.postMessage({ type: "drawn", stamp: m.stamp });
+  });
 })();`;
 
 /**
@@ -52,6 +73,19 @@ export interface OpenMessage {
   type: "open";
   path: string;
   line: number;
+}
+
+/** PageMessage carries a newer map to a panel already showing one. */
+export interface PageMessage {
+  type: "page";
+  html: string;
+  // stamp comes back in the panel's {type: "drawn", stamp} once shown.
+  stamp: number;
+}
+
+export function isDrawnMessage(m: unknown): m is { type: "drawn"; stamp: number } {
+  const o = m as { type?: unknown; stamp?: unknown } | null;
+  return typeof o === "object" && o !== null && o.type === "drawn" && typeof o.stamp === "number";
 }
 
 export function isOpenMessage(m: unknown): m is OpenMessage {

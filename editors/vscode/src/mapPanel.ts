@@ -3,11 +3,14 @@
 import { promises as fs } from "fs";
 import * as vscode from "vscode";
 import { BookMapParams, BookMapResult } from "./protocol";
-import { isOpenMessage, panelHtml } from "./bookMap";
+import { isDrawnMessage, isOpenMessage, PageMessage, panelHtml } from "./bookMap";
 import { isBookDocument, Session } from "./session";
 
 export class MapPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
+  // loaded says the panel shows a page, which a newer one replaces in
+  // place (a message) rather than by reloading the webview.
+  private loaded = false;
   private uri: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   // refreshing chains the refreshes, so an older page never lands after
@@ -45,8 +48,9 @@ export class MapPanel implements vscode.Disposable {
         retainContextWhenHidden: true,
         localResourceRoots: [],
       });
+      this.loaded = false;
       this.panel.onDidDispose(() => (this.panel = undefined), undefined, this.disposables);
-      this.panel.webview.onDidReceiveMessage((m: unknown) => this.open(m), undefined, this.disposables);
+      this.panel.webview.onDidReceiveMessage((m: unknown) => this.received(m), undefined, this.disposables);
     } else {
       this.panel.reveal(undefined, true);
     }
@@ -79,13 +83,29 @@ export class MapPanel implements vscode.Disposable {
       if (this.panel !== panel) {
         return;
       }
+      this.session.log(`book map: ${res.chapters} chapters, ${res.entries} entries, ${res.bytes} bytes, written ${Date.now() - since} ms after the request`);
+      if (this.loaded) {
+        const m: PageMessage = { type: "page", html: page, stamp: since };
+        if (await panel.webview.postMessage(m)) {
+          return; // the panel says when it is drawn (received)
+        }
+      }
       panel.webview.html = panelHtml(page);
-      const ms = Date.now() - since;
-      this.session.log(`book map: ${res.chapters} chapters, ${res.entries} entries, ${res.bytes} bytes, shown ${ms} ms after the request`);
-      this.updatedEmitter.fire(ms);
+      this.loaded = true;
+      this.updatedEmitter.fire(Date.now() - since);
     } catch (e) {
       void vscode.window.showErrorMessage(`quire: the book map failed: ${e instanceof Error ? e.message : String(e)}`);
     }
+  }
+
+  private received(m: unknown): void {
+    if (isDrawnMessage(m)) {
+      const ms = Date.now() - m.stamp;
+      this.session.log(`book map: drawn ${ms} ms after the request`);
+      this.updatedEmitter.fire(ms);
+      return;
+    }
+    void this.open(m);
   }
 
   // open shows the chapter a clicked cell names, at its line, beside the map.

@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { bookMapArgs, isOpenMessage, panelHtml } from "../bookMap";
+import { bookMapArgs, isDrawnMessage, isOpenMessage, panelHtml } from "../bookMap";
 import { loadPanel } from "./panelDom";
 
 const page = `<!DOCTYPE html><html><head><title>m</title></head><body>
@@ -20,6 +20,24 @@ describe("book map panel", () => {
       { type: "open", path: "/books/bell book/manuscript/01.md", line: 1 },
     ]);
     assert.ok(p.posted.every(isOpenMessage));
+  });
+
+  it("takes a newer page in place, keeping the chosen sort, and still opens cells", () => {
+    const p = loadPanel(page.replace("<body>", '<body><select id="sort"><option value="first">f</option><option value="total">t</option></select>'));
+    const doc = p.dom.window.document;
+    (doc.getElementById("sort") as HTMLSelectElement).value = "total";
+    const newer = page
+      .replace("<body>", '<body><select id="sort"><option value="first">f</option><option value="total">t</option></select><p id="new">newer</p>')
+      .replace("#L22", "#L30");
+    p.dom.window.dispatchEvent(new p.dom.window.MessageEvent("message", { data: { type: "page", html: newer, stamp: 7 } }));
+    assert.strictEqual(doc.getElementById("new")?.textContent, "newer");
+    assert.strictEqual((doc.getElementById("sort") as HTMLSelectElement).value, "total");
+    (doc.getElementById("cell") as HTMLElement).click();
+    assert.deepStrictEqual(p.posted, [
+      { type: "drawn", stamp: 7 },
+      { type: "open", path: "/books/bell book/manuscript/03-slack-water.md", line: 30 },
+    ]);
+    assert.ok(isDrawnMessage(p.posted[0]));
   });
 
   it("adds its script before </body>, and to a page without one", () => {

@@ -803,6 +803,23 @@ describe("contract: extension modules against the real quire server", function (
     assert.strictEqual(cell.textContent, "1");
     cell.click();
     assert.deepStrictEqual(p.posted, [{ type: "open", path: path.join(h.book, "manuscript", "01-thirteen-strokes.md"), line: 14 }]);
+
+    // Sorted by total, then a newer page arrives (after a save): it is
+    // drawn in place, still sorted by total, its controls working.
+    const sort = doc.getElementById("sort") as HTMLSelectElement;
+    sort.value = "total";
+    sort.dispatchEvent(new p.dom.window.Event("change"));
+    const first = () => doc.querySelector("#rows tr:not([hidden]) th")?.textContent;
+    assert.strictEqual(first(), "Moss Kettering");
+    p.dom.window.dispatchEvent(new p.dom.window.MessageEvent("message", { data: { type: "page", html: page, stamp: 1 } }));
+    assert.strictEqual(first(), "Moss Kettering");
+    assert.strictEqual((doc.getElementById("sort") as HTMLSelectElement).value, "total");
+    assert.strictEqual(doc.getElementById("row-count")?.textContent, "22 of 22 rows");
+    const type = doc.getElementById("filter-type") as HTMLSelectElement;
+    type.value = "location";
+    type.dispatchEvent(new p.dom.window.Event("change"));
+    assert.strictEqual(doc.getElementById("row-count")?.textContent, "5 of 22 rows");
+    assert.deepStrictEqual(p.posted.slice(1), [{ type: "drawn", stamp: 1 }]);
   });
 
   it("an ask without a provider fails with -32600, which the chat words as a provider problem", async () => {
