@@ -175,9 +175,8 @@ func chaptersOf(cat *codex.Catalog, units []*manuscript.Unit, tl *continuity.Tim
 			POV: u.Meta.POV, Location: u.Meta.Location, Day: u.Meta.Day, HasDay: u.Meta.HasDay, Flashback: u.Meta.Flashback}
 		ch.POVName = nameOf(cat, ch.POV)
 		ch.LocationName = nameOf(cat, ch.Location)
-		if tc := tl.Chapter(u.Path, u.Meta); tc.Path == u.Path {
-			ch.StoryDay, ch.HasStoryDay = tc.StoryDay, tc.HasStoryDay
-		}
+		tc := tl.Chapter(u.Path, u.Meta)
+		ch.StoryDay, ch.HasStoryDay = tc.StoryDay, tc.HasStoryDay
 		out[i] = ch
 	}
 	return out
