@@ -182,6 +182,7 @@ func TestHelixBookMap(t *testing.T) {
 		term.save("opened", screen)
 		require.NotContains(t, screen, "Opening URL in external program failed")
 		require.Equal(t, 1, strings.Count(urls, "\n"), "the opener ran once: %q", urls)
+		t.Logf("the system opener was given %s", strings.TrimSpace(urls))
 		u, err := url.Parse(strings.TrimSpace(urls))
 		require.NoError(t, err)
 		require.Equal(t, "file", u.Scheme, "the opener was given %q", urls)
