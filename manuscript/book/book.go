@@ -148,9 +148,14 @@ func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback}
 	store, err := codex.Open(ctx, b.Root, copts)
 	if !b.opts.FailWhenLocked && errors.Is(err, codex.ErrIndexLocked) {
-		b.opts.Logger.Warn("index in use by another quire process; indexing in memory", "root", b.Root)
+		// The caller that asks to hear of the lock tells the writer
+		// itself (the CLI on stderr, the server in its status); a log
+		// line besides would say it twice.
 		if b.opts.OnLocked != nil {
+			b.opts.Logger.Debug("index in use by another quire process; indexing in memory", "root", b.Root)
 			b.opts.OnLocked()
+		} else {
+			b.opts.Logger.Warn("index in use by another quire process; indexing in memory", "root", b.Root)
 		}
 		b.Locked = true
 		copts.InMemory = true
