@@ -146,13 +146,13 @@ type Store struct {
 	links     []linkPair // symlinks inside the project
 	unsaved   bool
 	closed    bool
-	loaded    bool       // state came from the cache; no catalog built yet
+	loaded    bool // state came from the cache; no catalog built yet
 	// build is the background build of the index while it runs: changes
 	// then queue behind it instead of reaching the index directly.
 	build *indexBuild
 	// indexErr says why the background build could not finish.
 	indexErr error
-	saveMu    sync.Mutex // serializes writes of the state file
+	saveMu   sync.Mutex // serializes writes of the state file
 }
 
 // Open loads or builds the codex of the project at root and brings it up
@@ -171,16 +171,16 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	s := &Store{
 		watching:   make(chan struct{}),
 		indexReady: make(chan struct{}),
-		globs:     globs,
-		root:      real,
-		opts:      opts,
-		log:       opts.Logger,
-		files:     map[string]fileState{},
-		entries:   map[string]*Entry{},
-		souls:     map[string]*Soul{},
-		soulOwner: map[string]string{},
-		entrySoul: map[string]string{},
-		skipped:   map[string][]Problem{},
+		globs:      globs,
+		root:       real,
+		opts:       opts,
+		log:        opts.Logger,
+		files:      map[string]fileState{},
+		entries:    map[string]*Entry{},
+		souls:      map[string]*Soul{},
+		soulOwner:  map[string]string{},
+		entrySoul:  map[string]string{},
+		skipped:    map[string][]Problem{},
 	}
 	if opts.InMemory {
 		ix, err := newMemoryIndex()
