@@ -52,6 +52,8 @@ const indexBatchSize = 1000
 // bleveIndex is the full-text index of the codex.
 type bleveIndex struct {
 	idx bleve.Index
+	// an are the mapping's analyzers, for building documents directly.
+	an docAnalyzers
 	// disk says idx persists to files: apply then waits for its batches
 	// to reach the disk, and reports when they cannot.
 	disk bool
@@ -104,40 +106,6 @@ func indexMapping() (*mapping.IndexMappingImpl, error) {
 	return m, nil
 }
 
-// document is what bleve indexes for an entry. Text is folded (see Fold);
-// keyword copies of name and aliases hold the normalized form, so exact
-// matches ignore case and diacritics like the catalog does.
-func document(e *Entry) map[string]any {
-	aliases := make([]string, len(e.Aliases))
-	aliasKeys := make([]string, len(e.Aliases))
-	for i, a := range e.Aliases {
-		aliases[i] = clipLongWords(Fold(a), maxIndexedWord)
-		aliasKeys[i] = clipLongWords(Normalize(a), maxIndexedWord)
-	}
-	tags := make([]string, len(e.Tags))
-	for i, t := range e.Tags {
-		tags[i] = Normalize(t)
-	}
-	body := e.BodyText()
-	if e.Soul != nil {
-		body += "\n\n" + e.Soul.Source[e.Soul.Body.Start:e.Soul.Body.End]
-	}
-	body = clipLongWords(body, maxIndexedWord)
-	return map[string]any{
-		fieldName:      clipLongWords(Fold(e.Name), maxIndexedWord),
-		fieldNameKey:   clipLongWords(Normalize(e.Name), maxIndexedWord),
-		fieldAliases:   aliases,
-		fieldAliasKeys: aliasKeys,
-		fieldTitle:     clipLongWords(Fold(e.Title), maxIndexedWord),
-		fieldType:      string(e.Type),
-		fieldTags:      tags,
-		fieldStatus:    string(e.Status),
-		fieldPath:      Fold(e.ID),
-		fieldSummary:   clipLongWords(Fold(e.Summary), maxIndexedWord),
-		fieldBody:      Fold(body),
-	}
-}
-
 // newMemoryIndex builds an index that lives only in memory.
 func newMemoryIndex() (*bleveIndex, error) {
 	m, err := indexMapping()
@@ -148,7 +116,17 @@ func newMemoryIndex() (*bleveIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create in-memory index: %w", err)
 	}
-	return &bleveIndex{idx: idx}, nil
+	return newBleveIndex(idx, false)
+}
+
+// newBleveIndex wraps idx, resolving the analyzers of its mapping.
+func newBleveIndex(idx bleve.Index, disk bool) (*bleveIndex, error) {
+	an, err := analyzersOf(idx.Mapping())
+	if err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	return &bleveIndex{idx: idx, an: an, disk: disk}, nil
 }
 
 // openDiskIndex opens the index at dir, creating it when missing. A lock
@@ -174,7 +152,8 @@ func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, creat
 		if err != nil {
 			return nil, false, lockedOr(fmt.Errorf("open index %s: %w", dir, err))
 		}
-		return &bleveIndex{idx: idx, disk: true}, false, nil
+		ix, err := newBleveIndex(idx, true)
+		return ix, false, err
 	}
 	m, err := indexMapping()
 	if err != nil {
@@ -184,7 +163,8 @@ func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, creat
 	if err != nil {
 		return nil, false, lockedOr(fmt.Errorf("create index %s: %w", dir, err))
 	}
-	return &bleveIndex{idx: idx, disk: true}, true, nil
+	ix, err = newBleveIndex(idx, true)
+	return ix, true, err
 }
 
 // lockedOr reports a bolt lock timeout as ErrIndexLocked. bleve formats
@@ -290,7 +270,7 @@ func (ix *bleveIndex) batch(ctx context.Context, upserts []*Entry, deletes []str
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := b.Index(e.ID, document(e)); err != nil {
+		if err := b.IndexAdvanced(ix.an.document(e)); err != nil {
 			return fmt.Errorf("index %s: %w", e.ID, err)
 		}
 	}
