@@ -203,15 +203,36 @@ func guard(err *error, what string) func() {
 // parallel but builds its segment on one goroutine.
 const indexWorkers = 2
 
+// pace is how an apply feeds bleve: batches of size documents, workers
+// of them at once. Larger batches and more workers build faster; each
+// batch in flight holds its analyzed documents in memory.
+type pace struct{ workers, size int }
+
+// fast is for a build someone waits for (`quire index`): both cores.
+var fast = pace{workers: indexWorkers, size: indexBatchSize}
+
+// lean is for a build behind the catalog (Options.BackgroundIndex): one
+// small batch at a time, so the server's memory stays low while it
+// answers; search waits a little longer.
+var lean = pace{workers: 1, size: leanBatchSize}
+
+// leanBatchSize bounds a background build's batches.
+const leanBatchSize = 250
+
 // apply indexes upserts and removes deletes, in concurrent batches.
 func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []string) error {
+	return ix.applyAt(ctx, fast, upserts, deletes)
+}
+
+// applyAt is apply at a given pace.
+func (ix *bleveIndex) applyAt(ctx context.Context, p pace, upserts []*Entry, deletes []string) error {
 	type chunk struct {
 		upserts []*Entry
 		deletes []string
 	}
 	chunks := []chunk{{deletes: deletes}}
-	for i := 0; i < len(upserts); i += indexBatchSize {
-		part := upserts[i:min(i+indexBatchSize, len(upserts))]
+	for i := 0; i < len(upserts); i += p.size {
+		part := upserts[i:min(i+p.size, len(upserts))]
 		if i == 0 {
 			chunks[0].upserts = part
 		} else {
@@ -222,7 +243,7 @@ func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []str
 	persisted := make(chan error, len(chunks))
 	var sent atomic.Int64
 	failedBefore := ix.failures()
-	err := RunBatches(ctx, indexWorkers, chunks, func(c chunk) error {
+	err := RunBatches(ctx, p.workers, chunks, func(c chunk) error {
 		return ix.batch(ctx, c.upserts, c.deletes, persisted, &sent)
 	})
 	if err == nil && ix.disk {

@@ -105,7 +105,7 @@ func (s *Store) runBuild(ctx context.Context, b *indexBuild) bool {
 		}
 		for _, op := range ops {
 			ix := s.index.Load()
-			err := ix.apply(ctx, op.upserts, op.deletes)
+			err := ix.applyAt(ctx, lean, op.upserts, op.deletes)
 			if ctx.Err() != nil {
 				return false
 			}

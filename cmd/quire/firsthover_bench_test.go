@@ -238,6 +238,13 @@ func serveCommand(cacheHome string) *exec.Cmd {
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(append(os.Environ(), env...), "XDG_CACHE_HOME="+cacheHome)
 	cmd.Stderr = io.Discard
+	// QUIRE_BENCH_STDERR names a file for the server's stderr, to read
+	// its logs or GODEBUG=gctrace=1 output after a run.
+	if path := os.Getenv("QUIRE_BENCH_STDERR"); path != "" {
+		if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+			cmd.Stderr = f
+		}
+	}
 	return cmd
 }
 
