@@ -15,7 +15,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -66,7 +65,7 @@ func indexMapping() (*mapping.IndexMappingImpl, error) {
 	if err := m.AddCustomAnalyzer(analyzerProse, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     wordTokenizerName,
-		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
+		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, stemmerName},
 	}); err != nil {
 		return nil, fmt.Errorf("prose analyzer: %w", err)
 	}
