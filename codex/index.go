@@ -145,6 +145,14 @@ func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, creat
 		// last in a goroutine no one can recover. Unsafe batches never
 		// close it; apply waits for persistence itself (persisted).
 		"unsafe_batch": true,
+		// A cold build makes a segment per batch; bleve's default plan
+		// merges them again at once (a tenth of the cost of a cold
+		// index). Up to twenty segments of a batch's size stay as they
+		// are; the small segments of later edits still merge.
+		"scorchMergePlanOptions": map[string]any{
+			"MaxSegmentsPerTier": 20,
+			"FloorSegmentSize":   indexBatchSize,
+		},
 	}
 	if _, statErr := os.Stat(dir); statErr == nil {
 		idx, err := bleve.OpenUsing(dir, cfg)
