@@ -152,6 +152,9 @@ type Store struct {
 	build *indexBuild
 	// indexErr says why the background build could not finish.
 	indexErr error
+	// beforeIndexOp, set by tests before the build starts, runs before
+	// the build writes each change to the index.
+	beforeIndexOp func(context.Context)
 	saveMu   sync.Mutex // serializes writes of the state file
 }
 

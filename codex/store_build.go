@@ -2,6 +2,10 @@ package codex
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -14,10 +18,10 @@ import (
 // Every change applied while the index catches up is queued behind it, in
 // order, so the index ends holding exactly what the catalog holds.
 //
-// The state file on disk is never saved while the index is behind: a
-// process that ends mid-build leaves an index that the saved state does
-// not describe (or no state at all), which the next start finds out of
-// step and rebuilds.
+// The state file on disk never describes an index that is behind: it is
+// removed before the build writes to the index, and saved again once the
+// build is done. A process that ends mid-build leaves an index without
+// its state, which the next start finds out of step and rebuilds.
 
 // indexOp is one applied change waiting for the index.
 type indexOp struct {
@@ -87,8 +91,13 @@ func (s *Store) startBuild(b *indexBuild) {
 // runBuild applies queued changes until none is left, then marks the
 // index ready. It reports whether it finished.
 func (s *Store) runBuild(ctx context.Context, b *indexBuild) bool {
+	forgotten := false
 	for {
 		ops := b.take()
+		if len(ops) > 0 && !forgotten {
+			forgotten = true
+			s.forgetState()
+		}
 		if len(ops) == 0 {
 			// Applies queue under s.mu: holding it, an empty queue stays
 			// empty, and the next change goes to the index directly.
@@ -104,6 +113,9 @@ func (s *Store) runBuild(ctx context.Context, b *indexBuild) bool {
 			continue
 		}
 		for _, op := range ops {
+			if s.beforeIndexOp != nil {
+				s.beforeIndexOp(ctx)
+			}
 			ix := s.index.Load()
 			err := ix.applyAt(ctx, lean, op.upserts, op.deletes)
 			if ctx.Err() != nil {
@@ -128,6 +140,19 @@ func (s *Store) runBuild(ctx context.Context, b *indexBuild) bool {
 			s.mu.Unlock()
 			break
 		}
+	}
+}
+
+// forgetState removes the saved state from the cache: the index is about
+// to change, and the state would no longer describe it.
+func (s *Store) forgetState() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cacheDir == "" {
+		return
+	}
+	if err := os.Remove(filepath.Join(s.cacheDir, stateFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.log.Warn("codex state not removed before the index build", "err", err)
 	}
 }
 

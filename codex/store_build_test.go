@@ -135,9 +135,19 @@ func TestStoreBackgroundIndexInterruptedIsRebuilt(t *testing.T) {
 		writeFile(t, root, "codex/items/lantern-01.md", entryMD("name: Lantern 01", "# Lantern 01\n\nA lantern that burns zeppelin gas.\n"))
 		removeAll(t, root, "codex/items/lantern-02.md")
 		writeFile(t, root, "codex/items/lantern-99.md", entryMD("name: Lantern 99", "# Lantern 99\n\nA zeppelin lantern.\n"))
-		s, _ = heldStore(t, root, cache)
+		s, release := heldStore(t, root, cache)
 		assert.Equal(t, 13, s.Catalog().Len())
+		assert.FileExists(t, filepath.Join(cache, stateFile), "the state stays while the index has not changed")
+		release()
+		require.NoError(t, s.WaitIndex(ctx))
 		require.NoError(t, s.Close())
+		// The same again, this time interrupted after the index changed.
+		writeFile(t, root, "codex/items/lantern-01.md", entryMD("name: Lantern 01", "# Lantern 01\n\nA lantern that burns marsh gas.\n"))
+		s, release = heldStore(t, root, cache)
+		crash(t, s, release, s.Catalog().All())
+		assert.NoFileExists(t, filepath.Join(cache, stateFile), "no state describes an index that changed")
+		// The writer puts back what the last saved state knew.
+		writeFile(t, root, "codex/items/lantern-01.md", entryMD("name: Lantern 01", "# Lantern 01\n\nA lantern that burns zeppelin gas.\n"))
 
 		s = reopen(t, root, cache)
 		rs, err := s.Search(ctx, "zeppelin", SearchOptions{})
@@ -163,4 +173,48 @@ func TestStoreBackgroundIndexInterruptedIsRebuilt(t *testing.T) {
 		assert.False(t, s.Report().Rebuilt, "a finished background build is a warm start next time")
 		assert.Zero(t, s.Report().Parsed)
 	})
+}
+
+// crash leaves s, opened by heldStore, as a process that died mid-build
+// would: the build begun, part of the index written, nothing saved, the
+// index and the lock let go.
+func crash(t *testing.T, s *Store, release func(), written []*Entry) {
+	t.Helper()
+	s.mu.Lock()
+	b := s.build
+	s.mu.Unlock()
+	require.NotNil(t, b, "the build is still running")
+	reached := make(chan struct{})
+	s.beforeIndexOp = func(ctx context.Context) {
+		close(reached)
+		<-ctx.Done()
+	}
+	release()
+	<-reached
+	require.NoError(t, s.index.Load().applyAt(context.Background(), lean, written, nil))
+	b.cancel()
+	<-b.done
+	require.NoError(t, s.index.Load().close())
+	require.NoError(t, s.lock.release())
+}
+
+func TestStoreBackgroundIndexCrashMidBuildIsRebuilt(t *testing.T) {
+	files, _ := lanternFiles()
+	root := newProject(t, files)
+	cache := t.TempDir()
+	s, release := heldStore(t, root, cache)
+	crash(t, s, release, s.Catalog().All()[:5])
+
+	s = reopen(t, root, cache)
+	assert.True(t, s.Report().Rebuilt, "an index without its state is rebuilt")
+	count, err := s.index.Load().count()
+	require.NoError(t, err)
+	assert.Equal(t, uint64(13), count)
+	rs, err := s.Search(context.Background(), "whale oil", SearchOptions{Limit: 50})
+	require.NoError(t, err)
+	assert.Len(t, rs, MaxSearchResults)
+	rs, err = s.Search(context.Background(), "Oil Keeper", SearchOptions{})
+	require.NoError(t, err)
+	require.NotEmpty(t, rs)
+	assert.Equal(t, "codex/characters/keeper.md", rs[0].RelativePath)
 }
