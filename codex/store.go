@@ -155,7 +155,7 @@ type Store struct {
 	// beforeIndexOp, set by tests before the build starts, runs before
 	// the build writes each change to the index.
 	beforeIndexOp func(context.Context)
-	saveMu   sync.Mutex // serializes writes of the state file
+	saveMu        sync.Mutex // serializes writes of the state file
 }
 
 // Open loads or builds the codex of the project at root and brings it up
