@@ -271,15 +271,15 @@ func corpusMention(opt corpus.Options, root string) (chapter, name string, err e
 	return "", "", fmt.Errorf("%s mentions no codex name", rel)
 }
 
-// BenchmarkFirstHoverCold is a cold start (no cache) of `quire serve`
-// on the 10k-entry, 1M-word corpus; BenchmarkFirstHoverWarm the same with
+// BenchmarkColdStartHover is a cold start (no cache) of `quire serve`
+// on the 10k-entry, 1M-word corpus; BenchmarkWarmStartHover the same with
 // the cache a previous start left. Each reports the times from process
 // start and the peak RSS:
 //
-//	go test -run '^$' -bench 'FirstHover' -benchtime 5x ./cmd/quire/
-func BenchmarkFirstHoverCold(b *testing.B) { benchFirstHover(b, false) }
+//	go test -run '^$' -bench 'StartHover' -benchtime 5x ./cmd/quire/
+func BenchmarkColdStartHover(b *testing.B) { benchFirstHover(b, false) }
 
-func BenchmarkFirstHoverWarm(b *testing.B) { benchFirstHover(b, true) }
+func BenchmarkWarmStartHover(b *testing.B) { benchFirstHover(b, true) }
 
 func benchFirstHover(b *testing.B, warm bool) {
 	opt := corpus.Options{Entries: 10000, Chapters: 200, ChapterWords: 5000, Seed: 1}
