@@ -239,6 +239,10 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		go warm.warm()
 	}
 	s.report.SyncStats = stats
+	if build != nil && len(build.pending) == 0 {
+		// Nothing to index: a warm start with the index current.
+		s.build, build = nil, nil
+	}
 	if build != nil {
 		s.startBuild(build)
 		return s, nil

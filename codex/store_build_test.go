@@ -218,3 +218,19 @@ func TestStoreBackgroundIndexCrashMidBuildIsRebuilt(t *testing.T) {
 	require.NotEmpty(t, rs)
 	assert.Equal(t, "codex/characters/keeper.md", rs[0].RelativePath)
 }
+
+// A warm start with nothing to index has its index ready at once, gate
+// or not.
+func TestStoreBackgroundIndexWarmIsReadyAtOnce(t *testing.T) {
+	files, _ := lanternFiles()
+	root := newProject(t, files)
+	cache := t.TempDir()
+	s := reopen(t, root, cache)
+	require.NoError(t, s.Close())
+	s, _ = heldStore(t, root, cache)
+	t.Cleanup(func() { assert.NoError(t, s.Close()) })
+	assert.False(t, s.IndexBuilding())
+	rs, err := s.Search(context.Background(), "whale oil", SearchOptions{})
+	require.NoError(t, err)
+	assert.NotEmpty(t, rs)
+}
