@@ -112,7 +112,7 @@ func (s *Server) loadProject(p *project) {
 	s.publishStatus(s.ctx, p)
 	p.index(s.log)
 	s.publishStatus(s.ctx, p)
-	prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
+	s.buildIndex(p, prog)
 	if msg := p.userConfigProblem(); msg != "" {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+msg)
 	}

@@ -39,6 +39,9 @@ type Options struct {
 	// settingsSources replaces where a book's settings files are read
 	// from; tests count the reads through it.
 	settingsSources func(root string) settings.Sources
+	// holdIndex, when set, holds every book's search index back until it
+	// closes; tests see the book answer before its index.
+	holdIndex <-chan struct{}
 }
 
 // lifecycle is where the session stands, as the LSP spec orders it.

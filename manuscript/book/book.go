@@ -60,6 +60,11 @@ type Options struct {
 	// LaterMentions leaves finding the codex's names in the chapters to
 	// the caller (the language server does it once the book answers).
 	LaterMentions bool
+	// BackgroundIndex opens the codex as soon as its entries are parsed
+	// and builds its search index afterwards, once IndexAfter closes
+	// (codex.Options): the language server answers canon meanwhile.
+	BackgroundIndex bool
+	IndexAfter      <-chan struct{}
 }
 
 // Book is an opened book.
@@ -145,7 +150,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 // memory when another quire process holds it.
 func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
-		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback}
+		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback,
+		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
 	store, err := codex.Open(ctx, b.Root, copts)
 	if !b.opts.FailWhenLocked && errors.Is(err, codex.ErrIndexLocked) {
 		// The caller that asks to hear of the lock tells the writer
