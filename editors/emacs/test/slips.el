@@ -102,19 +102,23 @@ Signals an error naming WHAT and PRED's last complaint when it does not."
                    want))))
 
 (defun quire-test-type (line text)
-  "Type TEXT as a new line that becomes line LINE (0-based), key by key."
+  "Type TEXT as a new line that becomes line LINE (0-based), key by key.
+Returns the time of the last key."
   (goto-char (point-min))
   (forward-line (1- line))
   (end-of-line)
-  (dolist (c (cons ?\r (string-to-list text)))
-    (let ((last-command-event c)
-          (this-command (if (eq c ?\r) 'newline 'self-insert-command)))
-      (run-hooks 'pre-command-hook)
-      (if (eq c ?\r) (newline) (self-insert-command 1))
-      (run-hooks 'post-command-hook))
-    ;; The writer's next key comes soon: regular timers and the
-    ;; server's messages run, idle timers do not.
-    (accept-process-output nil 0.02)))
+  (let (last)
+    (dolist (c (cons ?\r (string-to-list text)))
+      (let ((last-command-event c)
+            (this-command (if (eq c ?\r) 'newline 'self-insert-command)))
+        (run-hooks 'pre-command-hook)
+        (if (eq c ?\r) (newline) (self-insert-command 1))
+        (run-hooks 'post-command-hook))
+      (setq last (float-time))
+      ;; The writer's next key comes soon: regular timers and the
+      ;; server's messages run, idle timers do not.
+      (accept-process-output nil 0.02))
+    last))
 
 (defvar quire-test-step "start")
 
@@ -144,8 +148,8 @@ Signals an error naming WHAT and PRED's last complaint when it does not."
                  (slip (cl-find line (quire-test-get quire-test-fixture 'slips)
                                 :key (lambda (s) (quire-test-get s 'line))))
                  version typed-at)
-            (quire-test-type line (quire-test-get ty 'text))
-            (setq typed-at (float-time) version eglot--versioned-identifier)
+            (setq typed-at (quire-test-type line (quire-test-get ty 'text))
+                  version eglot--versioned-identifier)
             (when slip (setq want (append want (list slip))))
             (quire-test-idle-wait
              (format "the diagnostics after typing line %d" line) 10

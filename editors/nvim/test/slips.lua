@@ -110,15 +110,18 @@ local function main()
     -- One character at a time with a moment between, as a (fast) writer
     -- types. Typeahead executed at once ('x') ends Insert mode when it
     -- runs out, so every character after the first is appended anew.
+    local typed_at
     for i, ch in ipairs(vim.fn.split(ty.text, "\\zs")) do
       -- Escaped: a curly quote's UTF-8 holds the byte Neovim's
       -- typeahead uses for special keys (0x80).
       vim.api.nvim_feedkeys((i == 1 and "o" or "a") .. ch, "xt", true)
+      -- The last key's time: the wait after it may run long on a busy
+      -- machine, and the diagnostics may come meanwhile.
+      typed_at = uv.hrtime()
       vim.wait(gap_ms, function()
         return false
       end, gap_ms)
     end
-    local typed_at = uv.hrtime()
     -- Neovim sends its change tick as the document's version.
     local version = vim.api.nvim_buf_get_changedtick(buf)
     local slip
