@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -38,6 +39,8 @@ type unitMentions struct {
 	// on first use: only diagnostics and `quire untracked` ask, and it
 	// costs as much as the mention scan itself.
 	names func() map[string]nameTally
+	// namesFound says names has run, so the chapter cache can keep them.
+	namesFound *atomic.Bool
 }
 
 // EntryCount is how often one entry is mentioned in a unit.
@@ -97,6 +100,12 @@ func BuildMentionIndex(m *Matcher, units []*Unit) *MentionIndex {
 // or title changed) keeps its scan. A different matcher than ix was built
 // with means a changed codex: every unit is rescanned.
 func (ix *MentionIndex) Sync(m *Matcher, units []*Unit) *MentionIndex {
+	return ix.syncWith(m, units, nil)
+}
+
+// syncWith is Sync taking the scans of unchanged chapters from the
+// chapter cache.
+func (ix *MentionIndex) syncWith(m *Matcher, units []*Unit, cache *chapterCache) *MentionIndex {
 	if m == nil {
 		m = NewMatcher(nil)
 	}
@@ -109,7 +118,7 @@ func (ix *MentionIndex) Sync(m *Matcher, units []*Unit) *MentionIndex {
 		}
 		stale = append(stale, u)
 	}
-	for _, um := range scanUnits(m, stale) {
+	for _, um := range scanUnits(m, stale, cache) {
 		next.units[um.unit.Path] = um
 	}
 	next.sortOrder()
@@ -192,13 +201,20 @@ func (ix *MentionIndex) sortOrder() {
 	})
 }
 
-// scanUnits scans units in parallel; the results keep the units' order.
-func scanUnits(m *Matcher, units []*Unit) []*unitMentions {
+// scanUnits scans units in parallel, taking from cache what it holds;
+// the results keep the units' order.
+func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
 	out := make([]*unitMentions, len(units))
+	scan := func(u *Unit) *unitMentions {
+		if um, ok := cache.scan(m, u); ok {
+			return um
+		}
+		return scanUnit(m, u)
+	}
 	workers := min(runtime.GOMAXPROCS(0), len(units))
 	if workers <= 1 {
 		for i, u := range units {
-			out[i] = scanUnit(m, u)
+			out[i] = scan(u)
 		}
 		return out
 	}
@@ -207,7 +223,7 @@ func scanUnits(m *Matcher, units []*Unit) []*unitMentions {
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				out[i] = scanUnit(m, units[i])
+				out[i] = scan(units[i])
 			}
 		})
 	}
@@ -222,7 +238,14 @@ func scanUnits(m *Matcher, units []*Unit) []*unitMentions {
 // scanUnit finds the mentions and untracked names of one unit's body.
 func scanUnit(m *Matcher, u *Unit) *unitMentions {
 	body := bodyOf(u)
-	um := &unitMentions{unit: u, mentions: m.scan(u.Text[:body.End], body.Start)}
+	um := countMentions(u, m.scan(u.Text[:body.End], body.Start))
+	um.findNamesLater(m)
+	return um
+}
+
+// countMentions is the index's record of u with its mentions.
+func countMentions(u *Unit, mentions []Mention) *unitMentions {
+	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}}
 	um.byEntry = make(map[string]int)
 	for _, mention := range um.mentions {
 		if i, ok := um.byEntry[mention.Entry]; ok {
@@ -238,8 +261,17 @@ func scanUnit(m *Matcher, u *Unit) *unitMentions {
 	for i, c := range um.counts {
 		um.byEntry[c.Entry] = i
 	}
-	um.names = sync.OnceValue(func() map[string]nameTally { return findUntracked(m, u, body, um.mentions) })
 	return um
+}
+
+// findNamesLater makes um find its unit's untracked names on first use.
+func (um *unitMentions) findNamesLater(m *Matcher) {
+	u, mentions, found := um.unit, um.mentions, um.namesFound
+	um.names = sync.OnceValue(func() map[string]nameTally {
+		names := findUntracked(m, u, bodyOf(u), mentions)
+		found.Store(true)
+		return names
+	})
 }
 
 // bodyOf is the part of u to scan: its body, or the whole text for a

@@ -1,6 +1,7 @@
 package manuscript
 
 import (
+	"crypto/sha256"
 	"path"
 	"strconv"
 	"strings"
@@ -41,6 +42,10 @@ type Unit struct {
 
 	// Text is the whole file. It is prose: it never goes to logs.
 	Text string `json:"-"`
+
+	// sum is the SHA-256 of the file as read from disk, the chapter
+	// cache's key; zero for text from the editor.
+	sum [sha256.Size]byte
 }
 
 // BodyText is the unit's text after any front matter.

@@ -1,0 +1,503 @@
+package manuscript
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// The chapter cache keeps, outside the book (the book's cache folder),
+// what reading and scanning each chapter found: its outline, title,
+// word count and story-time front matter, and its mentions and
+// untracked-name candidates under one name set. A warm start then
+// parses and scans only the chapters that changed.
+//
+// Identity: a chapter's record is keyed by its path and the SHA-256 of
+// its bytes, never by size and modification time, which a checkout, a
+// sync tool or a coarse clock can leave unchanged across an edit. So a
+// warm start still reads every chapter's bytes (the snapshot keeps each
+// chapter's text: hover checks, references with ranges, excerpts,
+// explicate and continuity use it) and hashes them, about 20 ms for four
+// million words, but parses and scans none that did not change. The
+// mentions are valid for one name set only: the file carries the
+// matcher's Version, and a codex whose names changed (an entry, alias or
+// exclusion added, even while quire was not running) rescans every
+// chapter once, while outlines and word counts still come from the
+// cache.
+//
+// The file is written whole to a temporary file and renamed over the
+// old one, and ends with the SHA-256 of what precedes it: a file left by
+// an older quire (another format version), cut short or garbled is
+// ignored whole, and the chapters are read as on a first start. Reading
+// is linear in the file, which is refused above maxChapterCacheBytes,
+// and every count in it is checked against the bytes left.
+
+// chapterCacheFormat names the layout of the file and what quire puts in
+// it; bump it whenever NewUnit, the mention scan or the untracked-name
+// finder would find something else in the same text.
+const chapterCacheFormat = 1
+
+// chapterCacheMagic opens every chapter cache file.
+const chapterCacheMagic = "quire chapter cache\n"
+
+// maxChapterCacheBytes bounds the file: about 40 bytes a chapter plus 5
+// a mention, so even a forty-million-word workspace stays far below it.
+const maxChapterCacheBytes = 256 << 20
+
+// chapterRecord is what the cache holds about one chapter.
+type chapterRecord struct {
+	sum  [sha256.Size]byte
+	meta unitMeta
+	// scanned says mentions and names hold, found with the file's
+	// matcher version.
+	scanned  bool
+	mentions []Mention
+	// names are the untracked-name candidates, when they had been found
+	// before the file was written (they are found on first use).
+	names map[string]nameTally
+}
+
+// unitMeta is the part of a Unit that reading its text finds.
+type unitMeta struct {
+	Title    string          `json:"title"`
+	Words    int             `json:"words"`
+	Meta     ChapterMeta     `json:"meta"`
+	Headings []codex.Section `json:"headings,omitempty"`
+	Body     codex.Range     `json:"body"`
+	Code     []codex.Range   `json:"code,omitempty"`
+}
+
+// chapterCache is a chapter cache file as read at start. It is not
+// changed once read, so snapshots share it without locks.
+type chapterCache struct {
+	// matcher is the Version of the matcher the mentions were found with.
+	matcher [sha256.Size]byte
+	records map[string]*chapterRecord
+	// hits counts the chapters served from the cache, for the logs.
+	hits, scans atomic.Int64
+}
+
+// unit is the chapter rel with the bytes text from the cache, when the
+// cache knows text under that path; the meta is checked against the
+// text, so a record that does not fit it is a miss.
+func (c *chapterCache) unit(rel, text string, sum [sha256.Size]byte) (*Unit, bool) {
+	if c == nil {
+		return nil, false
+	}
+	r, ok := c.records[rel]
+	if !ok || r.sum != sum || !r.meta.fits(len(text)) {
+		return nil, false
+	}
+	c.hits.Add(1)
+	return &Unit{
+		Path:     rel,
+		Number:   leadingNumber(filepath.Base(filepath.FromSlash(rel))),
+		Title:    r.meta.Title,
+		Words:    r.meta.Words,
+		Meta:     r.meta.Meta,
+		Headings: r.meta.Headings,
+		Body:     r.meta.Body,
+		Code:     r.meta.Code,
+		Text:     text,
+		sum:      sum,
+	}, true
+}
+
+// scan is u's mention scan with m from the cache, when it holds one.
+func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
+	if c == nil || u.sum == ([sha256.Size]byte{}) || m.version != c.matcher {
+		return nil, false
+	}
+	r, ok := c.records[u.Path]
+	if !ok || !r.scanned || r.sum != u.sum || !mentionsFit(r.mentions, bodyOf(u)) {
+		return nil, false
+	}
+	um := countMentions(u, r.mentions)
+	if r.names != nil {
+		names := r.names
+		um.names = func() map[string]nameTally { return names }
+		um.namesFound.Store(true)
+	} else {
+		um.findNamesLater(m)
+	}
+	c.scans.Add(1)
+	return um, true
+}
+
+// fits reports whether every range of the meta lies in a text of n
+// bytes.
+func (u unitMeta) fits(n int) bool {
+	in := func(r codex.Range) bool { return r.Start >= 0 && r.Start <= r.End && r.End <= n }
+	ok := in(u.Body) && in(u.Meta.POVRange) && in(u.Meta.DayRange) && in(u.Meta.LocationRange) && in(u.Meta.FlashbackRange)
+	for _, h := range u.Headings {
+		ok = ok && in(h.Range) && in(h.HeadingRange)
+	}
+	for _, r := range u.Code {
+		ok = ok && in(r)
+	}
+	for _, p := range u.Meta.Problems {
+		ok = ok && in(p.Range)
+	}
+	return ok && u.Words >= 0
+}
+
+// mentionsFit reports whether mentions lie, in order and apart, inside
+// the part of the text scanned, as a scan would have found them.
+func mentionsFit(mentions []Mention, body codex.Range) bool {
+	end := 0
+	for _, m := range mentions {
+		if m.Range.Start < end || m.Range.Start >= m.Range.End || m.Range.End > body.End || m.Entry == "" {
+			return false
+		}
+		end = m.Range.End
+	}
+	return true
+}
+
+// readChapterCache reads the cache file at path; a missing, old or
+// damaged one reads as none, and the error says why.
+func readChapterCache(path string) (*chapterCache, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxChapterCacheBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxChapterCacheBytes {
+		return nil, errors.New("chapter cache over its size limit")
+	}
+	return decodeChapterCache(data)
+}
+
+// writeChapterCache writes the file at path atomically: another process
+// reading it sees the old file or the new one, never half of one.
+func writeChapterCache(path string, data []byte) error {
+	// The folder is the codex's, made when it opened; one deleted since
+	// is not made again (the book's indexes then live in memory).
+	f, err := os.CreateTemp(filepath.Dir(path), ".chapters-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// encodeChapterCache lays out records (by path) found with the matcher
+// of version matcher. Entry IDs, repeated in every mention, are written
+// once in a table and referred to by number.
+func encodeChapterCache(matcher [sha256.Size]byte, records map[string]*chapterRecord) ([]byte, error) {
+	var e cacheEncoder
+	e.buf.WriteString(chapterCacheMagic)
+	e.uint(chapterCacheFormat)
+	e.buf.Write(matcher[:])
+	ids := map[string]int{}
+	var table []string
+	id := func(s string) int {
+		if i, ok := ids[s]; ok {
+			return i
+		}
+		ids[s] = len(table)
+		table = append(table, s)
+		return len(table) - 1
+	}
+	paths := make([]string, 0, len(records))
+	for p := range records {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	var body cacheEncoder
+	for _, p := range paths {
+		r := records[p]
+		meta, err := json.Marshal(r.meta)
+		if err != nil {
+			return nil, fmt.Errorf("encode chapter %s: %w", p, err)
+		}
+		body.string(p)
+		body.buf.Write(r.sum[:])
+		body.bytes(meta)
+		if !r.scanned {
+			body.uint(0)
+			continue
+		}
+		body.uint(1)
+		body.uint(uint64(len(r.mentions)))
+		prev := 0
+		for _, m := range r.mentions {
+			body.uint(uint64(id(m.Entry)))
+			body.uint(uint64(m.Range.Start - prev))
+			body.uint(uint64(m.Range.End - m.Range.Start))
+			flags := uint64(len(m.Others)) << 1
+			if m.Alias {
+				flags |= 1
+			}
+			body.uint(flags)
+			for _, o := range m.Others {
+				body.uint(uint64(id(o)))
+			}
+			prev = m.Range.End
+		}
+		if r.names == nil {
+			body.uint(0)
+			continue
+		}
+		body.uint(1)
+		keys := make([]string, 0, len(r.names))
+		for k := range r.names {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		body.uint(uint64(len(keys)))
+		for _, k := range keys {
+			t := r.names[k]
+			body.string(k)
+			body.string(t.written)
+			body.uint(uint64(t.first.Start))
+			body.uint(uint64(t.first.End - t.first.Start))
+			body.uint(uint64(t.count))
+			body.uint(uint64(t.shouted))
+		}
+	}
+	e.uint(uint64(len(table)))
+	for _, s := range table {
+		e.string(s)
+	}
+	e.uint(uint64(len(paths)))
+	e.buf.Write(body.buf.Bytes())
+	sum := sha256.Sum256(e.buf.Bytes())
+	e.buf.Write(sum[:])
+	return e.buf.Bytes(), nil
+}
+
+// decodeChapterCache reads what encodeChapterCache wrote.
+func decodeChapterCache(data []byte) (*chapterCache, error) {
+	if len(data) < len(chapterCacheMagic)+2*sha256.Size || !bytes.HasPrefix(data, []byte(chapterCacheMagic)) {
+		return nil, errors.New("not a chapter cache")
+	}
+	content, tail := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if sum := sha256.Sum256(content); !bytes.Equal(sum[:], tail) {
+		return nil, errors.New("chapter cache damaged (checksum)")
+	}
+	d := cacheDecoder{data: content[len(chapterCacheMagic):]}
+	if v := d.uint(); d.err == nil && v != chapterCacheFormat {
+		return nil, fmt.Errorf("chapter cache of format %d, not %d", v, chapterCacheFormat)
+	}
+	c := &chapterCache{}
+	copy(c.matcher[:], d.raw(sha256.Size))
+	// Each entry ID takes at least one byte, each record at least 34.
+	table := make([]string, d.count(1))
+	for i := range table {
+		table[i] = d.string()
+	}
+	entry := func() string {
+		i := d.uint()
+		if i >= uint64(len(table)) {
+			d.fail()
+			return ""
+		}
+		return table[i]
+	}
+	n := d.count(2 + sha256.Size)
+	c.records = make(map[string]*chapterRecord, n)
+	for range n {
+		path := d.string()
+		r := &chapterRecord{}
+		copy(r.sum[:], d.raw(sha256.Size))
+		if meta := d.bytes(); d.err == nil {
+			if err := json.Unmarshal(meta, &r.meta); err != nil {
+				return nil, fmt.Errorf("chapter cache: %s: %w", path, err)
+			}
+		}
+		if d.uint() == 1 {
+			r.scanned = true
+			if n := d.count(4); n > 0 {
+				// A scan that found nothing gives nil, and so does this.
+				r.mentions = make([]Mention, n)
+			}
+			prev := 0
+			for i := range r.mentions {
+				m := &r.mentions[i]
+				m.Entry = entry()
+				m.Range.Start = prev + d.int()
+				m.Range.End = m.Range.Start + d.int()
+				flags := d.uint()
+				m.Alias = flags&1 == 1
+				if others := d.countOf(flags>>1, 1); others > 0 {
+					m.Others = make([]string, others)
+					for j := range m.Others {
+						m.Others[j] = entry()
+					}
+				}
+				prev = m.Range.End
+			}
+			if d.uint() == 1 {
+				k := d.count(6)
+				r.names = make(map[string]nameTally, k)
+				for range k {
+					key := d.string()
+					t := nameTally{written: d.string()}
+					t.first.Start = d.int()
+					t.first.End = t.first.Start + d.int()
+					t.count, t.shouted = d.int(), d.int()
+					r.names[key] = t
+				}
+			}
+		}
+		if d.err != nil {
+			break
+		}
+		c.records[path] = r
+	}
+	if d.err == nil && len(d.data) != 0 {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return c, nil
+}
+
+// cacheEncoder appends unsigned varints and length-prefixed strings.
+type cacheEncoder struct{ buf bytes.Buffer }
+
+func (e *cacheEncoder) uint(v uint64) { e.buf.Write(binary.AppendUvarint(nil, v)) }
+
+func (e *cacheEncoder) string(s string) {
+	e.uint(uint64(len(s)))
+	e.buf.WriteString(s)
+}
+
+func (e *cacheEncoder) bytes(b []byte) {
+	e.uint(uint64(len(b)))
+	e.buf.Write(b)
+}
+
+// cacheDecoder reads what cacheEncoder wrote; the first error sticks and
+// every later read returns zero values, so a damaged file costs at most
+// one pass over it.
+type cacheDecoder struct {
+	data []byte
+	err  error
+}
+
+func (d *cacheDecoder) fail() {
+	if d.err == nil {
+		d.err = errors.New("chapter cache damaged")
+	}
+	d.data = nil
+}
+
+func (d *cacheDecoder) uint() uint64 {
+	v, n := binary.Uvarint(d.data)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.data = d.data[n:]
+	return v
+}
+
+// int reads a value that must fit an offset in a chapter.
+func (d *cacheDecoder) int() int {
+	v := d.uint()
+	if v > MaxUnitBytes {
+		d.fail()
+		return 0
+	}
+	return int(v)
+}
+
+// count reads a number of items, each at least min bytes long, and
+// refuses one the rest of the file cannot hold: no allocation is larger
+// than the file.
+func (d *cacheDecoder) count(min int) int { return d.countOf(d.uint(), min) }
+
+func (d *cacheDecoder) countOf(v uint64, min int) int {
+	if d.err != nil || v > uint64(len(d.data)/min) {
+		d.fail()
+		return 0
+	}
+	return int(v)
+}
+
+func (d *cacheDecoder) raw(n int) []byte {
+	if d.err != nil || len(d.data) < n {
+		d.fail()
+		return make([]byte, n)
+	}
+	b := d.data[:n]
+	d.data = d.data[n:]
+	return b
+}
+
+func (d *cacheDecoder) bytes() []byte {
+	n := d.uint()
+	if d.err != nil || n > uint64(len(d.data)) {
+		d.fail()
+		return nil
+	}
+	return d.raw(int(n))
+}
+
+func (d *cacheDecoder) string() string { return string(d.bytes()) }
+
+// hitCount is how many chapters were read from the cache.
+func (c *chapterCache) hitCount() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.hits.Load()
+}
+
+// cacheRecords are the records of the snapshot's chapters read from
+// disk, and whether they say anything the snapshot's cache does not.
+func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
+	ix := s.mentions
+	next := &chapterCache{matcher: ix.matcher.version, records: make(map[string]*chapterRecord, len(s.units))}
+	old := s.cache
+	changed := old == nil || old.matcher != next.matcher
+	for _, u := range s.units {
+		if u.sum == ([sha256.Size]byte{}) {
+			continue
+		}
+		r := &chapterRecord{sum: u.sum, meta: unitMeta{Title: u.Title, Words: u.Words, Meta: u.Meta,
+			Headings: u.Headings, Body: u.Body, Code: u.Code}}
+		if um, ok := ix.units[u.Path]; ok && um.unit.sum == u.sum && mentionsFit(um.mentions, bodyOf(u)) {
+			r.scanned, r.mentions = true, um.mentions
+			if um.namesFound.Load() {
+				r.names = um.names()
+			}
+		}
+		next.records[u.Path] = r
+		if !changed {
+			o, ok := old.records[u.Path]
+			changed = !ok || o.sum != r.sum || o.scanned != r.scanned || (o.names == nil) != (r.names == nil)
+		}
+	}
+	changed = changed || len(next.records) != len(old.records)
+	return next, changed
+}
