@@ -190,8 +190,24 @@ func firstHover(b *testing.B, root, cache string, spot scaleSpot) (time.Duration
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, os.Args[0], "serve", "--cache-dir", cache)
+	args := []string{"serve", "--cache-dir", cache}
+	// QUIRE_SCALE_LOG=FILE keeps the server's debug log of each start,
+	// with its timings, to see where the time goes.
+	logFile := os.Getenv("QUIRE_SCALE_LOG")
+	if logFile != "" {
+		args = append(args, "-v")
+	}
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(os.Environ(), asQuire+"=1")
+	if logFile != "" {
+		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		fmt.Fprintf(f, "--- start %s\n", start.Format(time.StampMicro))
+		cmd.Stderr = f
+	}
 	cmd.Dir = root
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -218,6 +234,9 @@ func firstHover(b *testing.B, root, cache string, spot scaleSpot) (time.Duration
 			"position": map[string]any{"line": spot.line, "character": spot.char}})
 		if strings.Contains(string(res), "Appears in") {
 			took = time.Since(start)
+			if f, ok := cmd.Stderr.(*os.File); ok {
+				fmt.Fprintf(f, "--- hover with counts after %s\n", took)
+			}
 			break
 		}
 		if ctx.Err() != nil {
