@@ -2,7 +2,6 @@ package manuscript
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -285,11 +284,10 @@ func readUnitCached(root string, overlay *Overlay, rel string, cache *chapterCac
 	if d, ok := overlay.Get(clean); ok {
 		return NewUnit(clean, d.Text, d.Version), nil
 	}
-	text, err := openInside(root, clean)
+	text, sum, err := openInside(root, clean)
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256([]byte(text))
 	if u, ok := cache.unit(clean, strings.ToValidUTF8(text, "\uFFFD"), sum); ok {
 		return u, nil
 	}

@@ -33,8 +33,11 @@ type unitMentions struct {
 	unit     *Unit
 	mentions []Mention
 	// counts are sorted by count, most first, then by first mention.
-	counts  []EntryCount
-	byEntry map[string]int
+	counts []EntryCount
+	// byEntry lists the places in counts ordered by entry ID, to find an
+	// entry by binary search: a map per chapter would cost ten times the
+	// memory at series scale (800 chapters, hundreds of entries each).
+	byEntry []int32
 	// names finds the unit's untracked-name candidates by normalized form
 	// on first use: only diagnostics and `quire untracked` ask, and it
 	// costs as much as the mention scan itself.
@@ -246,22 +249,53 @@ func scanUnit(m *Matcher, u *Unit) *unitMentions {
 // countMentions is the index's record of u with its mentions.
 func countMentions(u *Unit, mentions []Mention) *unitMentions {
 	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}}
-	um.byEntry = make(map[string]int)
-	for _, mention := range um.mentions {
-		if i, ok := um.byEntry[mention.Entry]; ok {
-			um.counts[i].Count++
-			continue
+	if len(mentions) == 0 {
+		return um
+	}
+	// Group the mentions by entry (stable, so each group starts with its
+	// first mention) and count each group; then order the counts most
+	// first, and list them by entry for lookups.
+	order := make([]int32, len(mentions))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(mentions[a].Entry, mentions[b].Entry) })
+	groups := 1
+	for i := 1; i < len(order); i++ {
+		if mentions[order[i]].Entry != mentions[order[i-1]].Entry {
+			groups++
 		}
-		um.byEntry[mention.Entry] = len(um.counts)
-		um.counts = append(um.counts, EntryCount{Entry: mention.Entry, Count: 1, First: mention.Range})
+	}
+	um.counts = make([]EntryCount, 0, groups)
+	for i := 0; i < len(order); {
+		first := mentions[order[i]]
+		j := i + 1
+		for j < len(order) && mentions[order[j]].Entry == first.Entry {
+			j++
+		}
+		um.counts = append(um.counts, EntryCount{Entry: first.Entry, Count: j - i, First: first.Range})
+		i = j
 	}
 	slices.SortFunc(um.counts, func(a, b EntryCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.First.Start, b.First.Start))
 	})
-	for i, c := range um.counts {
-		um.byEntry[c.Entry] = i
+	um.byEntry = make([]int32, len(um.counts))
+	for i := range um.byEntry {
+		um.byEntry[i] = int32(i)
 	}
+	slices.SortFunc(um.byEntry, func(a, b int32) int { return strings.Compare(um.counts[a].Entry, um.counts[b].Entry) })
 	return um
+}
+
+// entry finds an entry's place in um.counts.
+func (um *unitMentions) entry(id string) (int, bool) {
+	k, ok := slices.BinarySearchFunc(um.byEntry, id, func(place int32, id string) int {
+		return strings.Compare(um.counts[place].Entry, id)
+	})
+	if !ok {
+		return 0, false
+	}
+	return int(um.byEntry[k]), true
 }
 
 // findNamesLater makes um find its unit's untracked names on first use.
@@ -334,7 +368,7 @@ func (ix *MentionIndex) InUnit(path string) []EntryCount {
 func (ix *MentionIndex) Appearances(entryID string) []Appearance {
 	var out []Appearance
 	for _, um := range ix.order {
-		i, ok := um.byEntry[entryID]
+		i, ok := um.entry(entryID)
 		if !ok {
 			continue
 		}
