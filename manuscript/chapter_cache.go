@@ -2,6 +2,7 @@ package manuscript
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/quire-ink/quire/codex"
@@ -45,7 +47,7 @@ import (
 // chapterCacheFormat names the layout of the file and what quire puts in
 // it; bump it whenever NewUnit, the mention scan or the untracked-name
 // finder would find something else in the same text.
-const chapterCacheFormat = 1
+const chapterCacheFormat = 2
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
@@ -58,13 +60,23 @@ const maxChapterCacheBytes = 256 << 20
 type chapterRecord struct {
 	sum  [sha256.Size]byte
 	meta unitMeta
-	// scanned says mentions and names hold, found with the file's
+	// scanned says counts and the mentions hold, found with the file's
 	// matcher version.
-	scanned  bool
+	scanned bool
+	// counts are the entries mentioned, as the index orders them, and
+	// countIDs their places in the cache's table of entry IDs.
+	counts   []EntryCount
+	countIDs []int32
+	// mentions are the mentions, to write; raw is their encoding as read
+	// from a file, decoded only when a request needs them.
 	mentions []Mention
+	raw      []byte
 	// names are the untracked-name candidates, when they had been found
 	// before the file was written (they are found on first use).
 	names map[string]nameTally
+	// found is the index's own record of the chapter, in a cache that
+	// was just written (SaveCache), rather than read from a file.
+	found *unitMentions
 }
 
 // unitMeta is the part of a Unit that reading its text finds.
@@ -82,6 +94,9 @@ type unitMeta struct {
 type chapterCache struct {
 	// matcher is the Version of the matcher the mentions were found with.
 	matcher [sha256.Size]byte
+	// table is that matcher's entry IDs, sorted (Matcher.ids): mentions
+	// and counts name entries by their place in it.
+	table   []string
 	records map[string]*chapterRecord
 	// hits counts the chapters served from the cache, for the logs.
 	hits, scans atomic.Int64
@@ -113,16 +128,40 @@ func (c *chapterCache) unit(rel, text string, sum [sha256.Size]byte) (*Unit, boo
 	}, true
 }
 
-// scan is u's mention scan with m from the cache, when it holds one.
+// scan is u's mention scan with m from the cache, when it holds one:
+// the counts at once, the mentions decoded on first use.
 func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 	if c == nil || u.sum == ([sha256.Size]byte{}) || m.version != c.matcher {
 		return nil, false
 	}
 	r, ok := c.records[u.Path]
-	if !ok || !r.scanned || r.sum != u.sum || !mentionsFit(r.mentions, bodyOf(u)) {
+	body := bodyOf(u)
+	if !ok || !r.scanned || r.sum != u.sum || !countsFit(r.counts, body) || len(r.countIDs) != len(r.counts) && r.found == nil {
 		return nil, false
 	}
-	um := countMentions(u, r.mentions)
+	c.scans.Add(1)
+	if r.found != nil {
+		moved := *r.found
+		moved.unit = u
+		return &moved, true
+	}
+	um := &unitMentions{unit: u, counts: r.counts, raw: r.raw, namesFound: &atomic.Bool{}}
+	// The table is sorted, so ordering by place orders by entry ID.
+	um.byEntry = make([]int32, len(r.counts))
+	for i := range um.byEntry {
+		um.byEntry[i] = int32(i)
+	}
+	slices.SortFunc(um.byEntry, func(a, b int32) int { return cmp.Compare(r.countIDs[a], r.countIDs[b]) })
+	raw, table := r.raw, c.table
+	um.lazy = sync.OnceValue(func() []Mention {
+		mentions, err := decodeMentions(raw, table)
+		if err != nil || !mentionsFit(mentions, body) {
+			// The file said something it could not back: the text is at
+			// hand, so scan it.
+			return m.scan(u.Text[:body.End], body.Start)
+		}
+		return mentions
+	})
 	if r.names != nil {
 		names := r.names
 		um.names = func() map[string]nameTally { return names }
@@ -130,8 +169,18 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 	} else {
 		um.findNamesLater(m)
 	}
-	c.scans.Add(1)
 	return um, true
+}
+
+// countsFit reports whether every first mention lies in the part of the
+// text scanned, and every count is one or more.
+func countsFit(counts []EntryCount, body codex.Range) bool {
+	for _, c := range counts {
+		if c.Count < 1 || c.First.Start < 0 || c.First.Start >= c.First.End || c.First.End > body.End {
+			return false
+		}
+	}
+	return true
 }
 
 // fits reports whether every range of the meta lies in a text of n
@@ -208,92 +257,121 @@ func writeChapterCache(path string, data []byte) error {
 }
 
 // encodeChapterCache lays out records (by path) found with the matcher
-// of version matcher. Entry IDs, repeated in every mention, are written
-// once in a table and referred to by number.
-func encodeChapterCache(matcher [sha256.Size]byte, records map[string]*chapterRecord) ([]byte, error) {
+// of version matcher, whose entry IDs, sorted, are ids. Entry IDs,
+// repeated in every mention, are written once in that table and named by
+// their place in it, which every matcher of the version shares, so
+// mentions read from an older file are written back undecoded.
+func encodeChapterCache(matcher [sha256.Size]byte, ids []string, records map[string]*chapterRecord) ([]byte, error) {
 	var e cacheEncoder
 	e.buf.WriteString(chapterCacheMagic)
 	e.uint(chapterCacheFormat)
 	e.buf.Write(matcher[:])
-	ids := map[string]int{}
-	var table []string
-	id := func(s string) int {
-		if i, ok := ids[s]; ok {
-			return i
-		}
-		ids[s] = len(table)
-		table = append(table, s)
-		return len(table) - 1
+	e.uint(uint64(len(ids)))
+	for _, id := range ids {
+		e.string(id)
+	}
+	id := func(s string) (uint64, bool) {
+		i, ok := slices.BinarySearch(ids, s)
+		return uint64(i), ok
 	}
 	paths := make([]string, 0, len(records))
 	for p := range records {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	var body cacheEncoder
+	e.uint(uint64(len(paths)))
+	var scan cacheEncoder
 	for _, p := range paths {
 		r := records[p]
 		meta, err := json.Marshal(r.meta)
 		if err != nil {
 			return nil, fmt.Errorf("encode chapter %s: %w", p, err)
 		}
-		body.string(p)
-		body.buf.Write(r.sum[:])
-		body.bytes(meta)
-		if !r.scanned {
-			body.uint(0)
+		e.string(p)
+		e.buf.Write(r.sum[:])
+		e.bytes(meta)
+		scan.buf.Reset()
+		if !r.scanned || !scan.scan(r, id) {
+			e.uint(0)
 			continue
 		}
-		body.uint(1)
-		body.uint(uint64(len(r.mentions)))
-		prev := 0
-		for _, m := range r.mentions {
-			body.uint(uint64(id(m.Entry)))
-			body.uint(uint64(m.Range.Start - prev))
-			body.uint(uint64(m.Range.End - m.Range.Start))
-			flags := uint64(len(m.Others)) << 1
-			if m.Alias {
-				flags |= 1
-			}
-			body.uint(flags)
-			for _, o := range m.Others {
-				body.uint(uint64(id(o)))
-			}
-			prev = m.Range.End
-		}
-		if r.names == nil {
-			body.uint(0)
-			continue
-		}
-		body.uint(1)
-		keys := make([]string, 0, len(r.names))
-		for k := range r.names {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		body.uint(uint64(len(keys)))
-		for _, k := range keys {
-			t := r.names[k]
-			body.string(k)
-			body.string(t.written)
-			body.uint(uint64(t.first.Start))
-			body.uint(uint64(t.first.End - t.first.Start))
-			body.uint(uint64(t.count))
-			body.uint(uint64(t.shouted))
-		}
+		e.uint(1)
+		e.buf.Write(scan.buf.Bytes())
 	}
-	e.uint(uint64(len(table)))
-	for _, s := range table {
-		e.string(s)
-	}
-	e.uint(uint64(len(paths)))
-	e.buf.Write(body.buf.Bytes())
 	sum := sha256.Sum256(e.buf.Bytes())
 	e.buf.Write(sum[:])
 	return e.buf.Bytes(), nil
 }
 
-// decodeChapterCache reads what encodeChapterCache wrote.
+// scan writes a record's counts, mentions and names; false when one
+// names an entry the table lacks (then the record is kept unscanned).
+func (e *cacheEncoder) scan(r *chapterRecord, id func(string) (uint64, bool)) bool {
+	e.uint(uint64(len(r.counts)))
+	for _, c := range r.counts {
+		i, ok := id(c.Entry)
+		if !ok {
+			return false
+		}
+		e.uint(i)
+		e.uint(uint64(c.Count))
+		e.uint(uint64(c.First.Start))
+		e.uint(uint64(c.First.End - c.First.Start))
+	}
+	raw := r.raw
+	if raw == nil {
+		var m cacheEncoder
+		m.uint(uint64(len(r.mentions)))
+		prev := 0
+		for _, mention := range r.mentions {
+			i, ok := id(mention.Entry)
+			if !ok {
+				return false
+			}
+			m.uint(i)
+			m.uint(uint64(mention.Range.Start - prev))
+			m.uint(uint64(mention.Range.End - mention.Range.Start))
+			flags := uint64(len(mention.Others)) << 1
+			if mention.Alias {
+				flags |= 1
+			}
+			m.uint(flags)
+			for _, o := range mention.Others {
+				i, ok := id(o)
+				if !ok {
+					return false
+				}
+				m.uint(i)
+			}
+			prev = mention.Range.End
+		}
+		raw = m.buf.Bytes()
+	}
+	e.bytes(raw)
+	if r.names == nil {
+		e.uint(0)
+		return true
+	}
+	e.uint(1)
+	keys := make([]string, 0, len(r.names))
+	for k := range r.names {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	e.uint(uint64(len(keys)))
+	for _, k := range keys {
+		t := r.names[k]
+		e.string(k)
+		e.string(t.written)
+		e.uint(uint64(t.first.Start))
+		e.uint(uint64(t.first.End - t.first.Start))
+		e.uint(uint64(t.count))
+		e.uint(uint64(t.shouted))
+	}
+	return true
+}
+
+// decodeChapterCache reads what encodeChapterCache wrote, but for the
+// mentions of each chapter, which decodeMentions reads when asked.
 func decodeChapterCache(data []byte) (*chapterCache, error) {
 	if len(data) < len(chapterCacheMagic)+2*sha256.Size || !bytes.HasPrefix(data, []byte(chapterCacheMagic)) {
 		return nil, errors.New("not a chapter cache")
@@ -308,20 +386,16 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 	}
 	c := &chapterCache{}
 	copy(c.matcher[:], d.raw(sha256.Size))
-	// Each entry ID takes at least one byte, each record at least 34.
-	table := make([]string, d.count(1))
-	for i := range table {
-		table[i] = d.string()
-	}
-	entry := func() string {
-		i := d.uint()
-		if i >= uint64(len(table)) {
+	// Each entry ID takes at least one byte, each record at least 35.
+	c.table = make([]string, d.count(1))
+	for i := range c.table {
+		c.table[i] = d.string()
+		if i > 0 && c.table[i] <= c.table[i-1] {
+			// Lookups by place rely on the order.
 			d.fail()
-			return ""
 		}
-		return table[i]
 	}
-	n := d.count(2 + sha256.Size)
+	n := d.count(3 + sha256.Size)
 	c.records = make(map[string]*chapterRecord, n)
 	for range n {
 		path := d.string()
@@ -334,26 +408,25 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 		}
 		if d.uint() == 1 {
 			r.scanned = true
-			if n := d.count(4); n > 0 {
-				// A scan that found nothing gives nil, and so does this.
-				r.mentions = make([]Mention, n)
-			}
-			prev := 0
-			for i := range r.mentions {
-				m := &r.mentions[i]
-				m.Entry = entry()
-				m.Range.Start = prev + d.int()
-				m.Range.End = m.Range.Start + d.int()
-				flags := d.uint()
-				m.Alias = flags&1 == 1
-				if others := d.countOf(flags>>1, 1); others > 0 {
-					m.Others = make([]string, others)
-					for j := range m.Others {
-						m.Others[j] = entry()
-					}
+			k := d.count(4)
+			r.counts = make([]EntryCount, k)
+			r.countIDs = make([]int32, k)
+			for i := range r.counts {
+				place := d.uint()
+				if place >= uint64(len(c.table)) {
+					d.fail()
+					break
 				}
-				prev = m.Range.End
+				r.countIDs[i] = int32(place)
+				r.counts[i].Entry = c.table[place]
+				r.counts[i].Count = d.int()
+				r.counts[i].First.Start = d.int()
+				r.counts[i].First.End = r.counts[i].First.Start + d.int()
 			}
+			if k == 0 {
+				r.counts, r.countIDs = nil, nil
+			}
+			r.raw = d.bytes()
 			if d.uint() == 1 {
 				k := d.count(6)
 				r.names = make(map[string]nameTally, k)
@@ -379,6 +452,46 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 		return nil, d.err
 	}
 	return c, nil
+}
+
+// decodeMentions reads one chapter's mentions, whose entries are places
+// in table.
+func decodeMentions(raw []byte, table []string) ([]Mention, error) {
+	d := cacheDecoder{data: raw}
+	entry := func() string {
+		i := d.uint()
+		if i >= uint64(len(table)) {
+			d.fail()
+			return ""
+		}
+		return table[i]
+	}
+	n := d.count(4)
+	if n == 0 {
+		// A scan that found nothing gives nil, and so does this.
+		return nil, d.err
+	}
+	mentions := make([]Mention, n)
+	prev := 0
+	for i := range mentions {
+		m := &mentions[i]
+		m.Entry = entry()
+		m.Range.Start = prev + d.int()
+		m.Range.End = m.Range.Start + d.int()
+		flags := d.uint()
+		m.Alias = flags&1 == 1
+		if others := d.countOf(flags>>1, 1); others > 0 {
+			m.Others = make([]string, others)
+			for j := range m.Others {
+				m.Others[j] = entry()
+			}
+		}
+		prev = m.Range.End
+	}
+	if d.err == nil && len(d.data) != 0 {
+		d.fail()
+	}
+	return mentions, d.err
 }
 
 // cacheEncoder appends unsigned varints and length-prefixed strings.
@@ -477,7 +590,7 @@ func (c *chapterCache) hitCount() int64 {
 // disk, and whether they say anything the snapshot's cache does not.
 func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
 	ix := s.mentions
-	next := &chapterCache{matcher: ix.matcher.version, records: make(map[string]*chapterRecord, len(s.units))}
+	next := &chapterCache{matcher: ix.matcher.version, table: ix.matcher.ids, records: make(map[string]*chapterRecord, len(s.units))}
 	old := s.cache
 	changed := old == nil || old.matcher != next.matcher
 	for _, u := range s.units {
@@ -486,8 +599,12 @@ func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
 		}
 		r := &chapterRecord{sum: u.sum, meta: unitMeta{Title: u.Title, Words: u.Words, Meta: u.Meta,
 			Headings: u.Headings, Body: u.Body, Code: u.Code}}
-		if um, ok := ix.units[u.Path]; ok && um.unit.sum == u.sum && mentionsFit(um.mentions, bodyOf(u)) {
-			r.scanned, r.mentions = true, um.mentions
+		if um, ok := ix.units[u.Path]; ok && um.unit.sum == u.sum {
+			r.scanned, r.counts, r.raw, r.found = true, um.counts, um.raw, um
+			if um.raw == nil {
+				r.mentions = um.list()
+				r.scanned = mentionsFit(r.mentions, bodyOf(u))
+			}
 			if um.namesFound.Load() {
 				r.names = um.names()
 			}

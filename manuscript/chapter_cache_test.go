@@ -225,11 +225,16 @@ func TestChapterCacheRecordNotFittingTextIsReadAgain(t *testing.T) {
 	m := openCached(t, root, file, cat)
 	c, err := readChapterCache(file)
 	require.NoError(t, err)
-	r := c.records["manuscript/02-storm.md"]
-	require.NotNil(t, r)
-	r.meta.Body.End = 1 << 20
-	r.mentions = append(r.mentions, Mention{Entry: "codex/mara.md", Range: codex.Range{Start: 1 << 19, End: 1<<19 + 4}})
-	data, err := encodeChapterCache(m.Snapshot().Mentions().Matcher().version, c.records)
+	// Records whose sums match but whose contents do not fit the text (a
+	// file made to mislead): an outline beyond the end, a first mention
+	// beyond it, mentions that do not decode.
+	c.records["manuscript/02-storm.md"].meta.Body.End = 1 << 20
+	c.records["manuscript/03-calm.md"].counts = []EntryCount{{Entry: "codex/mara.md", Count: 1, First: codex.Range{Start: 1 << 19, End: 1<<19 + 4}}}
+	c.records["manuscript/01-harbor.md"].raw = []byte{0xff, 0xff}
+	for _, r := range c.records {
+		r.names = nil
+	}
+	data, err := encodeChapterCache(c.matcher, m.Snapshot().Mentions().Matcher().ids, c.records)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(file, data, 0o644))
 
@@ -237,7 +242,11 @@ func TestChapterCacheRecordNotFittingTextIsReadAgain(t *testing.T) {
 	require.NoError(t, err)
 	warm.SetCatalog(cat)
 	assert.Equal(t, coldView(t, root, cat), viewOf(warm.Snapshot()))
-	assert.EqualValues(t, 2, warm.Snapshot().cache.hits.Load())
+	assert.EqualValues(t, 2, warm.Snapshot().cache.hits.Load(), "outlines taken from the cache")
+	// The storm's scan still holds (its outline did not); the harbor's
+	// counts are taken, and its mentions, which do not decode, are found
+	// by scanning its text when asked (the view above asks).
+	assert.EqualValues(t, 2, warm.Snapshot().cache.scans.Load(), "scans taken from the cache")
 }
 
 func TestChapterCacheLeavesOutEditorText(t *testing.T) {
@@ -261,4 +270,42 @@ func TestChapterCacheSizeLimit(t *testing.T) {
 	require.NoError(t, f.Close())
 	_, err = readChapterCache(file)
 	require.ErrorContains(t, err, "size limit")
+}
+
+// After a save, the snapshot's cache is the one just written: a new
+// matcher of the same names and a chapter changed while quire runs
+// (what the language server and `quire mcp` meet) use it.
+func TestChapterCacheInUseAfterSave(t *testing.T) {
+	root := newProject(t, cachedBook())
+	cat := bookCatalog(t)
+	file := filepath.Join(t.TempDir(), "chapters.bin")
+	openCached(t, root, file, cat)
+	m := openCached(t, root, file, cat)
+
+	before := m.Snapshot().cache.scans.Load()
+	m.SetCatalog(cat)
+	assert.Equal(t, coldView(t, root, cat), viewOf(m.Snapshot()))
+	assert.EqualValues(t, 3, m.Snapshot().cache.scans.Load()-before, "a new matcher of the same names rescans nothing")
+
+	writeFile(t, root, "manuscript/02-storm.md", "# Storm\n\nGull Rock, then Ilse Dorn.\n")
+	changed, err := m.Refresh(context.Background(), []string{"manuscript/02-storm.md"})
+	require.NoError(t, err)
+	assert.True(t, changed)
+	assert.Equal(t, coldView(t, root, cat), viewOf(m.Snapshot()))
+
+	// A save that wrote the file: the snapshot's cache is now the one
+	// written, holding the index's own records.
+	read := m.Snapshot().cache
+	require.NoError(t, m.SaveCache())
+	require.NotSame(t, read, m.Snapshot().cache)
+	before = m.Snapshot().cache.scans.Load()
+	m.SetCatalog(cat)
+	assert.Equal(t, coldView(t, root, cat), viewOf(m.Snapshot()))
+	assert.EqualValues(t, 3, m.Snapshot().cache.scans.Load()-before)
+
+	next, err := Open(context.Background(), root, Options{ChapterCache: file})
+	require.NoError(t, err)
+	next.SetCatalog(cat)
+	assert.Equal(t, coldView(t, root, cat), viewOf(next.Snapshot()))
+	assert.EqualValues(t, 3, next.Snapshot().cache.scans.Load())
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -288,7 +287,7 @@ func readUnitCached(root string, overlay *Overlay, rel string, cache *chapterCac
 	if err != nil {
 		return nil, err
 	}
-	if u, ok := cache.unit(clean, strings.ToValidUTF8(text, "\uFFFD"), sum); ok {
+	if u, ok := cache.unit(clean, validUTF8(text), sum); ok {
 		return u, nil
 	}
 	u := NewUnit(clean, text, 0)
@@ -318,7 +317,7 @@ func (m *Manuscript) SaveCache() error {
 	if !changed {
 		return nil
 	}
-	data, err := encodeChapterCache(next.matcher, next.records)
+	data, err := encodeChapterCache(next.matcher, next.table, next.records)
 	if err != nil {
 		return err
 	}

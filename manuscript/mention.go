@@ -51,6 +51,10 @@ type Matcher struct {
 	// exclusion with its entry. Two matchers of one version find the same
 	// mentions, so a scan kept in the chapter cache holds while it stays.
 	version [sha256.Size]byte
+	// ids are the entries the matcher finds, sorted: the chapter cache
+	// numbers them in this order, the same for every matcher of one
+	// version.
+	ids []string
 }
 
 // firstTokenBits sizes the filter: 2^18 bits (32 KiB) keep false hits
@@ -136,6 +140,7 @@ func NewMatcher(cat *codex.Catalog) *Matcher {
 			}
 			continue
 		}
+		m.ids = append(m.ids, e.ID)
 		key = m.add(e.Name, e.ID, formName, key)
 		for _, a := range e.Aliases {
 			key = m.add(a, e.ID, formAlias, key)
@@ -153,6 +158,8 @@ func NewMatcher(cat *codex.Catalog) *Matcher {
 		m.firstTokens[h/64] |= 1 << (h % 64)
 	}
 	names.Sum(m.version[:0])
+	slices.Sort(m.ids)
+	m.ids = slices.Compact(m.ids)
 	return m
 }
 

@@ -30,8 +30,16 @@ type MentionIndex struct {
 // unitMentions is what one unit contributes to the index. It is built
 // once per scan of the unit and never changed, so indexes share it.
 type unitMentions struct {
-	unit     *Unit
+	unit *Unit
+	// mentions are the unit's mentions in order; lazy, when set, finds
+	// them instead on first use (list), for a unit whose counts came from
+	// the chapter cache: hover and the chapter counts need no more, and
+	// references and rename decode one chapter's mentions when asked.
 	mentions []Mention
+	lazy     func() []Mention
+	// raw is the cache's encoding of the mentions lazy decodes, written
+	// back as it is when the cache is saved again.
+	raw []byte
 	// counts are sorted by count, most first, then by first mention.
 	counts []EntryCount
 	// byEntry lists the places in counts ordered by entry ID, to find an
@@ -287,6 +295,14 @@ func countMentions(u *Unit, mentions []Mention) *unitMentions {
 	return um
 }
 
+// list is the unit's mentions, in order.
+func (um *unitMentions) list() []Mention {
+	if um.lazy != nil {
+		return um.lazy()
+	}
+	return um.mentions
+}
+
 // entry finds an entry's place in um.counts.
 func (um *unitMentions) entry(id string) (int, bool) {
 	k, ok := slices.BinarySearchFunc(um.byEntry, id, func(place int32, id string) int {
@@ -300,9 +316,9 @@ func (um *unitMentions) entry(id string) (int, bool) {
 
 // findNamesLater makes um find its unit's untracked names on first use.
 func (um *unitMentions) findNamesLater(m *Matcher) {
-	u, mentions, found := um.unit, um.mentions, um.namesFound
+	u, found, list := um.unit, um.namesFound, um.list
 	um.names = sync.OnceValue(func() map[string]nameTally {
-		names := findUntracked(m, u, bodyOf(u), mentions)
+		names := findUntracked(m, u, bodyOf(u), list())
 		found.Store(true)
 		return names
 	})
@@ -334,7 +350,7 @@ func (ix *MentionIndex) Units() []*Unit {
 // is shared: do not modify it.
 func (ix *MentionIndex) Mentions(path string) []Mention {
 	if um, ok := ix.units[path]; ok {
-		return um.mentions
+		return um.list()
 	}
 	return nil
 }
