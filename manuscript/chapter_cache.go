@@ -20,29 +20,44 @@ import (
 
 // The chapter cache keeps, outside the book (the book's cache folder),
 // what reading and scanning each chapter found: its outline, title,
-// word count and story-time front matter, and its mentions and
-// untracked-name candidates under one name set. A warm start then
-// parses and scans only the chapters that changed.
+// word count and story-time front matter, the entries it mentions with
+// their counts and first mentions, every mention, and the untracked-name
+// candidates when they had been looked for. A warm start then parses
+// and scans only the chapters that changed: one edited chapter costs one
+// rescan.
 //
 // Identity: a chapter's record is keyed by its path and the SHA-256 of
 // its bytes, never by size and modification time, which a checkout, a
 // sync tool or a coarse clock can leave unchanged across an edit. So a
 // warm start still reads every chapter's bytes (the snapshot keeps each
-// chapter's text: hover checks, references with ranges, excerpts,
-// explicate and continuity use it) and hashes them, about 20 ms for four
-// million words, but parses and scans none that did not change. The
-// mentions are valid for one name set only: the file carries the
-// matcher's Version, and a codex whose names changed (an entry, alias or
-// exclusion added, even while quire was not running) rescans every
-// chapter once, while outlines and word counts still come from the
-// cache.
+// chapter's text: hover's check of the open document, references and
+// rename ranges, excerpts, explicate and continuity use it) and hashes
+// them, about 20 ms of CPU for four million words, but parses and scans
+// none that did not change. The scans hold for one name set only: the
+// file carries the matcher's version (a hash of every name, alias and
+// exclusion with its entry), and a codex whose names changed, even
+// while quire was not running, rescans every chapter once, while
+// outlines and word counts still come from the cache.
 //
-// The file is written whole to a temporary file and renamed over the
-// old one, and ends with the SHA-256 of what precedes it: a file left by
-// an older quire (another format version), cut short or garbled is
-// ignored whole, and the chapters are read as on a first start. Reading
-// is linear in the file, which is refused above maxChapterCacheBytes,
-// and every count in it is checked against the bytes left.
+// Lazily: the counts (what hover's chapter line and `quire mentions`
+// need) are read at start; each chapter's mentions stay encoded until a
+// request needs them (references, rename, untracked names, hover inside
+// that chapter), and are decoded then, or found again by scanning the
+// text, which is at hand, when they do not decode.
+//
+// When: the command line writes the file once a book is opened; the
+// language server when it shuts down (never while the writer works, so
+// a cache folder deleted under it is not made again). Chapters holding
+// the editor's unsaved text are left out.
+//
+// Damage: the file is written whole to a temporary file and renamed
+// over the old one, and ends with the SHA-256 of what precedes it: a
+// file left by an older quire (another format version), cut short or
+// garbled is ignored whole, and the chapters are read as on a first
+// start. Reading is linear in the file, which is refused above
+// maxChapterCacheBytes; every count in it is checked against the bytes
+// left, so no allocation outgrows the file; every range is checked
+// against the chapter's text before it is used.
 
 // chapterCacheFormat names the layout of the file and what quire puts in
 // it; bump it whenever NewUnit, the mention scan or the untracked-name
