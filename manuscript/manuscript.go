@@ -71,8 +71,9 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 	m.globs.Store(&globs)
 	cache, err := readChapterCache(opts.ChapterCache)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		// A cache that does not read costs a full reading, nothing else.
-		log.Warn("chapter cache not used; reading every chapter", "err", err)
+		// A cache that does not read costs a full reading, nothing else;
+		// after an upgrade of quire it is expected, so no warning.
+		log.Info("chapter cache not used; reading every chapter", "err", err)
 	}
 	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, cache: cache, mentions: BuildMentionIndex(NewMatcher(opts.Catalog), nil)})
 	if err := m.Reload(ctx); err != nil {
