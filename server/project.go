@@ -256,6 +256,13 @@ func (p *project) close() {
 		// A failed save only costs the next start a re-read.
 		_ = p.store.Close()
 	}
+	if p.ms != nil {
+		// What reading and scanning the chapters found, kept for the next
+		// start (manuscript.Manuscript.SaveCache). It is written on the way
+		// out, as the codex's state is, never while the writer works; a
+		// failure costs the next start a full reading.
+		_ = p.ms.SaveCache()
+	}
 }
 
 // closeProjects releases every project's index.

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/quire-ink/quire/codex"
@@ -126,7 +128,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 					msErr = fmt.Errorf("quire failed while reading the chapters: %v", r)
 				}
 			}()
-			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger})
+			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger, ChapterCache: chapterCache(root, cache)})
 		})
 	}
 	if opts.Parts&Codex != 0 {
@@ -142,6 +144,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 	}
 	if b.Store != nil && b.Manuscript != nil && !opts.LaterMentions {
 		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.Store.Catalog()))
+		b.SaveChapters()
 	}
 	return b, nil
 }
@@ -171,6 +174,28 @@ func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 		return nil, fmt.Errorf("open codex of %s: %w", b.Root, err)
 	}
 	return store, nil
+}
+
+// chapterCache is the chapter cache file of the book at root, none when
+// the cache folder lies inside the book: quire writes nothing there.
+func chapterCache(root string, c Cache) string {
+	file := c.Chapters()
+	if rel, err := filepath.Rel(root, file); file == "" || err == nil && !strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	return file
+}
+
+// SaveChapters keeps what reading and scanning the chapters found for
+// the next opening (manuscript.Manuscript.SaveCache); a failure only
+// costs that opening a full reading, and is logged.
+func (b *Book) SaveChapters() {
+	if b.Manuscript == nil {
+		return
+	}
+	if err := b.Manuscript.SaveCache(); err != nil {
+		b.opts.Logger.Warn("chapter cache not saved", "root", b.Root, "err", err)
+	}
 }
 
 // Close saves and releases the codex index.
