@@ -30,17 +30,23 @@ func cachedBook() projectFiles {
 type chapterView struct {
 	Units    []Unit
 	Mentions map[string][]Mention
-	Counts   map[string][]EntryCount
-	Untrack  []Untracked
+	// Scanned are the mentions a reader holding the unit reuses
+	// (MentionsOf): the same, whether scanned now or decoded.
+	Scanned map[string][]Mention
+	Counts  map[string][]EntryCount
+	Untrack []Untracked
 }
 
 func viewOf(s *Snapshot) chapterView {
-	v := chapterView{Mentions: map[string][]Mention{}, Counts: map[string][]EntryCount{}}
+	v := chapterView{Mentions: map[string][]Mention{}, Scanned: map[string][]Mention{}, Counts: map[string][]EntryCount{}}
 	for _, u := range s.Units() {
 		c := *u
 		c.sum = [sha256.Size]byte{}
 		v.Units = append(v.Units, c)
 		v.Mentions[u.Path] = s.Mentions().Mentions(u.Path)
+		if ms, ok := s.Mentions().MentionsOf(u); ok {
+			v.Scanned[u.Path] = ms
+		}
 		v.Counts[u.Path] = s.Mentions().InUnit(u.Path)
 	}
 	v.Untrack = s.Mentions().Untracked(1)

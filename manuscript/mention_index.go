@@ -363,7 +363,7 @@ func (ix *MentionIndex) MentionsOf(u *Unit) ([]Mention, bool) {
 		return nil, false
 	}
 	if um, ok := ix.units[u.Path]; ok && um.unit == u {
-		return um.mentions, true
+		return um.list(), true
 	}
 	return nil, false
 }
