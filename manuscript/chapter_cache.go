@@ -67,9 +67,11 @@ const chapterCacheFormat = 2
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
 
-// maxChapterCacheBytes bounds the file: about 40 bytes a chapter plus 5
-// a mention, so even a forty-million-word workspace stays far below it.
-const maxChapterCacheBytes = 256 << 20
+// maxChapterCacheBytes bounds the file, and so what reading it may
+// allocate (at most about ten times as much, the counts decoded as
+// EntryCounts). Four million words take 3.4 MB, so a workspace of forty
+// million stays well below it.
+const maxChapterCacheBytes = 64 << 20
 
 // chapterRecord is what the cache holds about one chapter.
 type chapterRecord struct {
