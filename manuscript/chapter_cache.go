@@ -67,9 +67,11 @@ const chapterCacheFormat = 2
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
 
-// maxChapterCacheBytes bounds the file: about 40 bytes a chapter plus 5
-// a mention, so even a forty-million-word workspace stays far below it.
-const maxChapterCacheBytes = 256 << 20
+// maxChapterCacheBytes bounds the file, and so what reading it may
+// allocate (at most about ten times as much, the counts decoded as
+// EntryCounts). Four million words take 3.4 MB, so a workspace of forty
+// million stays well below it.
+const maxChapterCacheBytes = 64 << 20
 
 // chapterRecord is what the cache holds about one chapter.
 type chapterRecord struct {
@@ -143,12 +145,24 @@ func (c *chapterCache) unit(rel, text string, sum [sha256.Size]byte) (*Unit, boo
 	}, true
 }
 
+// serves reports whether the cache's scans were found with m's names: the
+// same version, and the same table of IDs, which the counts' places
+// refer to (a file that agrees on the one but not the other was made to
+// mislead).
+func (c *chapterCache) serves(m *Matcher) bool {
+	if c == nil || c.matcher != m.version || len(c.table) != len(m.ids) {
+		return false
+	}
+	return len(c.table) == 0 || &c.table[0] == &m.ids[0] || slices.Equal(c.table, m.ids)
+}
+
 // scan is u's mention scan with m from the cache, when it holds one:
 // the counts at once, the mentions decoded on first use.
 func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 	if c == nil || u.sum == ([sha256.Size]byte{}) || m.version != c.matcher {
 		return nil, false
 	}
+	// The caller checked c.serves(m).
 	r, ok := c.records[u.Path]
 	body := bodyOf(u)
 	if !ok || !r.scanned || r.sum != u.sum || !countsFit(r.counts, body) || len(r.countIDs) != len(r.counts) && r.found == nil {
@@ -167,6 +181,10 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 		um.byEntry[i] = int32(i)
 	}
 	slices.SortFunc(um.byEntry, func(a, b int32) int { return cmp.Compare(r.countIDs[a], r.countIDs[b]) })
+	um.places = make([]int32, len(um.byEntry))
+	for k, i := range um.byEntry {
+		um.places[k] = r.countIDs[i]
+	}
 	raw, table := r.raw, c.table
 	um.lazy = sync.OnceValue(func() []Mention {
 		mentions, err := decodeMentions(raw, table)

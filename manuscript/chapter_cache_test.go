@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -314,4 +315,27 @@ func TestChapterCacheInUseAfterSave(t *testing.T) {
 	next.SetCatalog(cat)
 	assert.Equal(t, coldView(t, root, cat), viewOf(next.Snapshot()))
 	assert.EqualValues(t, 3, next.Snapshot().cache.scans.Load())
+}
+
+// A file that claims the current name set but numbers the entries
+// otherwise (made to mislead) is not used for counts.
+func TestChapterCacheTableMustMatchTheNames(t *testing.T) {
+	root := newProject(t, cachedBook())
+	cat := bookCatalog(t)
+	file := filepath.Join(t.TempDir(), "chapters.bin")
+	m := openCached(t, root, file, cat)
+	c, err := readChapterCache(file)
+	require.NoError(t, err)
+	ids := slices.Clone(m.Snapshot().Mentions().Matcher().ids)
+	ids[0] = "codex/a-stranger.md"
+	slices.Sort(ids)
+	data, err := encodeChapterCache(c.matcher, ids, c.records)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, data, 0o644))
+
+	warm, err := Open(context.Background(), root, Options{ChapterCache: file})
+	require.NoError(t, err)
+	warm.SetCatalog(cat)
+	assert.Equal(t, coldView(t, root, cat), viewOf(warm.Snapshot()))
+	assert.Zero(t, warm.Snapshot().cache.scans.Load())
 }

@@ -55,6 +55,9 @@ type Matcher struct {
 	// numbers them in this order, the same for every matcher of one
 	// version.
 	ids []string
+	// place is each ID's place in ids: the index finds an entry's count
+	// in a chapter by comparing places, not strings.
+	place map[string]int32
 }
 
 // firstTokenBits sizes the filter: 2^18 bits (32 KiB) keep false hits
@@ -160,6 +163,10 @@ func NewMatcher(cat *codex.Catalog) *Matcher {
 	names.Sum(m.version[:0])
 	slices.Sort(m.ids)
 	m.ids = slices.Compact(m.ids)
+	m.place = make(map[string]int32, len(m.ids))
+	for i, id := range m.ids {
+		m.place[id] = int32(i)
+	}
 	return m
 }
 

@@ -46,6 +46,10 @@ type unitMentions struct {
 	// entry by binary search: a map per chapter would cost ten times the
 	// memory at series scale (800 chapters, hundreds of entries each).
 	byEntry []int32
+	// places are the entries' places in the matcher's sorted IDs, in
+	// byEntry's order, for finding an entry by comparing numbers; nil
+	// when some entry has none (then IDs are compared).
+	places []int32
 	// names finds the unit's untracked-name candidates by normalized form
 	// on first use: only diagnostics and `quire untracked` ask, and it
 	// costs as much as the mention scan itself.
@@ -215,6 +219,9 @@ func (ix *MentionIndex) sortOrder() {
 // scanUnits scans units in parallel, taking from cache what it holds;
 // the results keep the units' order.
 func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
+	if len(units) > 0 && !cache.serves(m) {
+		cache = nil
+	}
 	out := make([]*unitMentions, len(units))
 	scan := func(u *Unit) *unitMentions {
 		if um, ok := cache.scan(m, u); ok {
@@ -249,13 +256,13 @@ func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
 // scanUnit finds the mentions and untracked names of one unit's body.
 func scanUnit(m *Matcher, u *Unit) *unitMentions {
 	body := bodyOf(u)
-	um := countMentions(u, m.scan(u.Text[:body.End], body.Start))
+	um := countMentions(m, u, m.scan(u.Text[:body.End], body.Start))
 	um.findNamesLater(m)
 	return um
 }
 
 // countMentions is the index's record of u with its mentions.
-func countMentions(u *Unit, mentions []Mention) *unitMentions {
+func countMentions(m *Matcher, u *Unit, mentions []Mention) *unitMentions {
 	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}}
 	if len(mentions) == 0 {
 		return um
@@ -292,6 +299,16 @@ func countMentions(u *Unit, mentions []Mention) *unitMentions {
 		um.byEntry[i] = int32(i)
 	}
 	slices.SortFunc(um.byEntry, func(a, b int32) int { return strings.Compare(um.counts[a].Entry, um.counts[b].Entry) })
+	// The IDs are sorted alike, so the places come out ascending.
+	um.places = make([]int32, len(um.byEntry))
+	for k, i := range um.byEntry {
+		place, ok := m.place[um.counts[i].Entry]
+		if !ok {
+			um.places = nil
+			break
+		}
+		um.places[k] = place
+	}
 	return um
 }
 
@@ -303,11 +320,18 @@ func (um *unitMentions) list() []Mention {
 	return um.mentions
 }
 
-// entry finds an entry's place in um.counts.
-func (um *unitMentions) entry(id string) (int, bool) {
-	k, ok := slices.BinarySearchFunc(um.byEntry, id, func(place int32, id string) int {
-		return strings.Compare(um.counts[place].Entry, id)
-	})
+// entry finds an entry's index in um.counts, by its place in the
+// matcher's IDs (-1 for none) or else by its ID.
+func (um *unitMentions) entry(place int32, id string) (int, bool) {
+	var k int
+	var ok bool
+	if um.places != nil {
+		k, ok = slices.BinarySearch(um.places, place)
+	} else {
+		k, ok = slices.BinarySearchFunc(um.byEntry, id, func(i int32, id string) int {
+			return strings.Compare(um.counts[i].Entry, id)
+		})
+	}
 	if !ok {
 		return 0, false
 	}
@@ -396,8 +420,12 @@ func (ix *MentionIndex) InUnit(path string) []EntryCount {
 // Appearances lists the units that mention an entry, in reading order.
 func (ix *MentionIndex) Appearances(entryID string) []Appearance {
 	var out []Appearance
+	place, ok := ix.matcher.place[entryID]
+	if !ok {
+		place = -1
+	}
 	for _, um := range ix.order {
-		i, ok := um.entry(entryID)
+		i, ok := um.entry(place, entryID)
 		if !ok {
 			continue
 		}

@@ -113,6 +113,9 @@ func (s *Server) loadProject(p *project) {
 	// from the chapter cache in a few milliseconds: build it beside the
 	// status (whose codex problems take longer), not after it.
 	go p.index(s.log)
+	// A hover in a chapter shows the entry as of that chapter, from the
+	// book's continuity canon: build it meanwhile too, not on that hover.
+	go p.timelineFor(p.ms.Snapshot())
 	s.publishStatus(s.ctx, p)
 	<-p.indexed
 	s.publishStatus(s.ctx, p)
