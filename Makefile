@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install test e2e vet fmt-check unit editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench fuzz demo clean
+.PHONY: all build install test e2e vet fmt-check unit editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench scale fuzz demo clean
 
 all: build
 
@@ -103,7 +103,14 @@ vscode-e2e:
 # Benchmarks write synthetic corpora (1k and 10k entries) to the user
 # cache folder once and reuse them.
 bench:
-	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) $(PKGS)
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
+
+# The scale table of the README (Performance, Scale): first hover cold and
+# warm from process start, quire index and quire mentions, peak memory, at
+# 1k/10k entries and 1M/4M words; SCALE=10k-1M,10k-4M picks workloads.
+SCALE ?=
+scale:
+	QUIRE_SCALE=$(SCALE) $(GO) test -run '^$$' -bench BenchmarkScale -benchtime 3x -timeout 90m ./cmd/quire/
 
 # Every fuzz target of every package, FUZZTIME each. A failing run is run
 # once more: Go's fuzzer sometimes ends a short run with "context deadline
