@@ -60,6 +60,15 @@ type Options struct {
 	// LaterMentions leaves finding the codex's names in the chapters to
 	// the caller (the language server does it once the book answers).
 	LaterMentions bool
+	// TrustSeries says whether the book's settings that reach beyond it,
+	// the series folder of its quire.yaml among them, are trusted: the
+	// record of trusted books lives above this package, so the command
+	// line passes it. When it says no it tells the writer itself. nil
+	// reads no series.
+	TrustSeries func(l *settings.Loaded, root string) bool
+	// OnSeriesFailed is told why a trusted series folder could not be
+	// read; the book opens alone.
+	OnSeriesFailed func(error)
 }
 
 // Book is an opened book.
@@ -67,9 +76,14 @@ type Book struct {
 	// Root is the book's folder, symlinks resolved.
 	Root string
 	// Settings are the settings files as read for this opening.
-	Settings   *settings.Loaded
-	Globs      Globs
-	Store      *codex.Store
+	Settings *settings.Loaded
+	Globs    Globs
+	Store    *codex.Store
+	// Series is the codex store of the book's series folder (series: in
+	// quire.yaml, once trusted); nil when the book reads none. View reads
+	// the two together.
+	Series     *codex.Store
+	View       *codex.View
 	Manuscript *manuscript.Manuscript
 	Cache      Cache
 	// Locked says another quire process holds the cache: the indexes
@@ -126,6 +140,13 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 	}
 	if opts.Parts&Codex != 0 {
 		b.Store, err = b.openCodex(ctx)
+		if err == nil {
+			b.Series, err = b.openSeries(ctx)
+			if err != nil {
+				b.Store.Close()
+			}
+			b.View = codex.NewView(b.Store, b.Series)
+		}
 	}
 	reading.Wait()
 	if err != nil {
@@ -136,7 +157,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 		return nil, fmt.Errorf("open manuscript of %s: %w", root, msErr)
 	}
 	if b.Store != nil && b.Manuscript != nil && !opts.LaterMentions {
-		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.Store.Catalog()))
+		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.View.Catalog()))
 	}
 	return b, nil
 }
@@ -162,12 +183,16 @@ func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 	return store, nil
 }
 
-// Close saves and releases the codex index.
+// Close saves and releases the codex indexes.
 func (b *Book) Close() error {
-	if b.Store == nil {
-		return nil
+	var err error
+	if b.Series != nil {
+		err = b.Series.Close()
 	}
-	return b.Store.Close()
+	if b.Store == nil {
+		return err
+	}
+	return errors.Join(b.Store.Close(), err)
 }
 
 // LayerGlobs are the codex and manuscript globs of loaded settings: the
