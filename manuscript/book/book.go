@@ -69,6 +69,10 @@ type Options struct {
 	// OnSeriesFailed is told why a trusted series folder could not be
 	// read; the book opens alone.
 	OnSeriesFailed func(error)
+	// Shelf, when set, holds the series stores of several books (the
+	// language server's workspace): a series is opened once, keyed by
+	// its real path, and each book lets go of it on Close.
+	Shelf *Shelf
 }
 
 // Book is an opened book.
@@ -83,6 +87,7 @@ type Book struct {
 	// quire.yaml, once trusted); nil when the book reads none. View reads
 	// the two together.
 	Series     *codex.Store
+	SeriesRoot string
 	View       *codex.View
 	Manuscript *manuscript.Manuscript
 	Cache      Cache
@@ -185,10 +190,7 @@ func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 
 // Close saves and releases the codex indexes.
 func (b *Book) Close() error {
-	var err error
-	if b.Series != nil {
-		err = b.Series.Close()
-	}
+	err := b.CloseSeries()
 	if b.Store == nil {
 		return err
 	}

@@ -40,16 +40,40 @@ func (b *Book) openSeries(ctx context.Context) (*codex.Store, error) {
 		// beside it, under its key.
 		cache.Dir = filepath.Join(b.opts.Cache.Dir, "series", cacheKey(root))
 	}
-	copts := codex.Options{CacheDir: cache.Dir, Logger: b.opts.Logger, OnFallback: b.opts.OnFallback}
-	store, err := codex.Open(ctx, root, copts)
-	if errors.Is(err, codex.ErrIndexLocked) {
-		// Another quire process reads the series (a server for another
-		// book of it): this one reads it in memory.
-		copts.InMemory = true
-		store, err = codex.Open(ctx, root, copts)
+	open := func(ctx context.Context) (*codex.Store, error) {
+		copts := codex.Options{CacheDir: cache.Dir, Logger: b.opts.Logger, OnFallback: b.opts.OnFallback}
+		store, err := codex.Open(ctx, root, copts)
+		if errors.Is(err, codex.ErrIndexLocked) {
+			// Another quire process reads the series (a server for
+			// another book of it): this one reads it in memory.
+			copts.InMemory = true
+			store, err = codex.Open(ctx, root, copts)
+		}
+		return store, err
+	}
+	var store *codex.Store
+	if b.opts.Shelf != nil {
+		store, err = b.opts.Shelf.take(ctx, root, open)
+	} else {
+		store, err = open(ctx)
 	}
 	if err != nil {
 		return failed(fmt.Errorf("the series canon in %s could not be read: %w", root, err))
 	}
+	b.SeriesRoot = root
 	return store, nil
+}
+
+// CloseSeries lets go of the series store: closes it, or hands it back
+// to the shelf that the books of a workspace share.
+func (b *Book) CloseSeries() error {
+	if b.Series == nil {
+		return nil
+	}
+	s := b.Series
+	b.Series = nil
+	if b.opts.Shelf != nil {
+		return b.opts.Shelf.release(b.SeriesRoot)
+	}
+	return s.Close()
 }
