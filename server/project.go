@@ -176,13 +176,16 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		},
 		// Mentions are found once the book answers (index).
 		LaterMentions: true,
+		TrustSeries:   p.trustsSeries,
+		Shelf:         opts.shelf,
 	})
 	if err != nil {
 		p.err = err
 		return
 	}
-	p.matcher.Store(manuscript.NewMatcher(b.Store.Catalog()))
-	p.overlay.matcherCat = b.Store.Catalog()
+	p.overlay.series, p.overlay.closeSeries = b.Series, b.CloseSeries
+	p.matcher.Store(manuscript.NewMatcher(b.View.Catalog()))
+	p.overlay.matcherCat = b.View.Catalog()
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())
 	p.store, p.ms, p.cache = b.Store, b.Manuscript, b.Cache
 	loaded = true
@@ -250,6 +253,7 @@ func (p *project) close() {
 		// A failed save only costs the next start a re-read.
 		_ = p.store.Close()
 	}
+	p.releaseSeries()
 }
 
 // closeProjects releases every project's index.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/trust"
+	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -39,6 +40,9 @@ type Options struct {
 	// settingsSources replaces where a book's settings files are read
 	// from; tests count the reads through it.
 	settingsSources func(root string) settings.Sources
+	// shelf holds the series stores the session's books share (New
+	// makes it).
+	shelf *mbook.Shelf
 }
 
 // lifecycle is where the session stands, as the LSP spec orders it.
@@ -111,6 +115,9 @@ func New(opts Options) *Server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.shelf == nil {
+		opts.shelf = mbook.NewShelf()
 	}
 	s := &Server{
 		opts:       opts,

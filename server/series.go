@@ -1,0 +1,47 @@
+package server
+
+import (
+	"path/filepath"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
+)
+
+// trustsSeries says whether the book reads the series folder its
+// quire.yaml names: the configuration keeps the series only once the
+// writer trusts the book (layerConfig, llm.BookReach.Guard), which the
+// book opener asks after reading the configuration.
+func (p *project) trustsSeries(*settings.Loaded, string) bool {
+	c := p.config.Load()
+	return c != nil && c.series != ""
+}
+
+// releaseSeries lets go of the series store, which the other books of
+// the workspace may still read.
+func (p *project) releaseSeries() {
+	if p.overlay.closeSeries != nil {
+		_ = p.overlay.closeSeries()
+		p.overlay.closeSeries = nil
+	}
+}
+
+// entryFile is the file of e: the book's, or the series folder's for an
+// entry of the series canon that the book does not override.
+func (p *project) entryFile(e *codex.Entry) string {
+	if src := p.canon().Source(e); src != nil && src.Book == nil {
+		return src.File()
+	}
+	return filepath.Join(p.real, filepath.FromSlash(e.ID))
+}
+
+// view is the saved codex of the book with its series', as quire/lookup,
+// quire/search and quire/list read it.
+func (p *project) view() *codex.View {
+	o := &p.overlay
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.view == nil {
+		o.view = codex.NewView(p.store, o.series)
+	}
+	return o.view
+}
