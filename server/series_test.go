@@ -27,6 +27,8 @@ func seriesWorkspace(t *testing.T) string {
 		"one/quire.yaml":                    "series: ../tideward\n",
 		"one/codex/characters/mara.md":      "---\ntype: character\nname: Mara Vell\noverrides: Mara Vell\nsummary: Older now, and retired.\n---\n",
 		"one/manuscript/01-harbor.md":       "# Harbor\n\nMara met Ilse Dorn.\n",
+		"tideward/codex/locations/city.md":  "---\ntype: location\nname: Tideward\nsummary: The drowned city.\n---\n# Tideward\n",
+		"two/codex/locations/city.md":       "---\ntype: location\nname: Tideward\n---\n# Tideward\n\nRisen again.\n",
 		"two/quire.yaml":                    "series: ../tideward\n",
 		"two/manuscript/01-rising.md":       "# Rising\n\nMara met Ilse Dorn.\n",
 	} {
@@ -118,6 +120,18 @@ func TestSeriesOverTheProtocol(t *testing.T) {
 	var found json.RawMessage
 	c.call("quire/lookup", map[string]any{"name": "Ilse Dorn"}, &found)
 	assert.Contains(t, string(found), `"canon":"series canon"`)
+
+	// Book two's Tideward takes the series entry's name without saying
+	// overrides: a warning on its name line.
+	params := c.waitFor(protocol.MethodTextDocumentPublishDiagnostics, "replaces it in this book")
+	var diags protocol.PublishDiagnosticsParams
+	require.NoError(t, json.Unmarshal(params, &diags))
+	assert.Equal(t, c.uri("codex/locations/city.md"), diags.URI)
+	require.Len(t, diags.Diagnostics, 1)
+	d := diags.Diagnostics[0]
+	assert.Equal(t, protocol.DiagnosticSeverityWarning, d.Severity)
+	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 2, Character: 6}, End: protocol.Position{Line: 2, Character: 14}}, d.Range)
+	assert.Contains(t, d.Message, "add `overrides: Tideward` to say so")
 }
 
 func TestSeriesOfAnUntrustedBookIsNotRead(t *testing.T) {
