@@ -99,6 +99,23 @@ func TestSeriesOverTheProtocol(t *testing.T) {
 	}
 	assert.Equal(t, 1, shelf.Len(), "the two books read one series store")
 
+	// References of a series entry: its mentions in this book's chapters,
+	// and its declaration in the series file.
+	c.root = one
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")},
+			Position:     protocol.Position{Line: 2, Character: 12},
+		},
+		Context: protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &refs)
+	require.Len(t, refs, 3)
+	assert.Equal(t, pathURI(seriesIlse), refs[0].URI)
+	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 2, Character: 6}, End: protocol.Position{Line: 2, Character: 15}}, refs[0].Range)
+	assert.Equal(t, c.uri("manuscript/01-harbor.md"), refs[1].URI)
+	assert.Equal(t, pathURI(seriesIlse), refs[2].URI, "the series file's own heading names it too")
+
 	c.root = one
 	h := c.hoverAt("manuscript/01-harbor.md", 2, 1) // Mara
 	require.NotNil(t, h)
