@@ -28,8 +28,9 @@ type codexOverlay struct {
 	// series is the store of the book's series canon (shared with the
 	// other books of the workspace); nil when the book reads none.
 	// closeSeries lets go of it.
-	series      *codex.Store
-	closeSeries func() error
+	series       *codex.Store
+	closeSeries  func() error
+	followSeries func(fn func(codex.Change), onErr func(error)) (stop func())
 	// view reads the saved book with its series (quire/lookup, search,
 	// list); made on first use.
 	view *codex.View

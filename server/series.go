@@ -1,6 +1,9 @@
 package server
 
 import (
+	"context"
+	"fmt"
+	"log/slog"
 	"path/filepath"
 
 	"github.com/quire-ink/quire/codex"
@@ -44,4 +47,35 @@ func (p *project) view() *codex.View {
 		o.view = codex.NewView(p.store, o.series)
 	}
 	return o.view
+}
+
+// watchSeries follows the series folder until ctx ends, through the one
+// watcher the workspace's books share (mbook.Shelf): a changed series
+// entry gives the book a new name automaton, its chapters' mentions
+// found again, and changed (diagnostics) runs. The series' own paths
+// are never the book's chapters, so no chapter is read again.
+func (p *project) watchSeries(ctx context.Context, log *slog.Logger, changed func()) {
+	if p.overlay.followSeries == nil || p.overlay.series == nil {
+		return
+	}
+	stop := p.overlay.followSeries(func(ch codex.Change) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("following the series panicked", "root", p.real, "panic", fmt.Sprint(r))
+			}
+		}()
+		if ctx.Err() != nil || len(ch.Updated)+len(ch.Removed) == 0 && !ch.Resynced {
+			return
+		}
+		p.followMu.Lock()
+		p.overlay.namesMu.Lock()
+		m := p.setMatcherFor(p.catalog())
+		p.overlay.namesMu.Unlock()
+		p.ms.SetMatcher(m)
+		p.followMu.Unlock()
+		if changed != nil {
+			changed()
+		}
+	}, func(err error) { log.Warn("series watcher stopped", "root", p.real, "err", err) })
+	context.AfterFunc(ctx, stop)
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -162,4 +164,37 @@ func TestSeriesOfAnUntrustedBookIsNotRead(t *testing.T) {
 	assert.NotContains(t, string(found), "series canon")
 	assert.Nil(t, c.hoverAt("manuscript/01-harbor.md", 2, 12), "Ilse Dorn is the series' only")
 	c.waitFor(protocol.MethodTextDocumentPublishDiagnostics, "read the series canon in the folder ../tideward")
+}
+
+// A change in the series folder reaches every open book of it, through
+// the one watcher they share.
+func TestSeriesChangesReachEveryBook(t *testing.T) {
+	base := seriesWorkspace(t)
+	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
+	trustFile := filepath.Join(t.TempDir(), "trust.json")
+	grantTrust(t, trustFile, one)
+	grantTrust(t, trustFile, two)
+	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		WorkspaceFolders: []protocol.WorkspaceFolder{
+			{URI: string(pathURI(one)), Name: "one"},
+			{URI: string(pathURI(two)), Name: "two"},
+		},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	for _, book := range []string{one, two} {
+		c.root = book
+		require.NotNil(t, c.hoverAt("manuscript/01-"+map[string]string{one: "harbor", two: "rising"}[book]+".md", 2, 12))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"),
+		[]byte("---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master, now of the new port.\n---\n# Ilse Dorn\n"), 0o644))
+	for _, book := range []string{one, two} {
+		c.root = book
+		rel := "manuscript/01-" + map[string]string{one: "harbor", two: "rising"}[book] + ".md"
+		require.Eventually(t, func() bool {
+			h := c.hoverAt(rel, 2, 12)
+			return h != nil && strings.Contains(h.Contents.Value, "now of the new port")
+		}, 10*time.Second, 50*time.Millisecond, book)
+	}
 }

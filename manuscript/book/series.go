@@ -77,3 +77,13 @@ func (b *Book) CloseSeries() error {
 	}
 	return s.Close()
 }
+
+// FollowSeries tells fn of each change of the book's series folder, as
+// the shelf's one watcher of it applies them, until stop is called; a
+// book read without a shelf or without a series follows nothing.
+func (b *Book) FollowSeries(fn func(codex.Change), onErr func(error)) (stop func()) {
+	if b.opts.Shelf == nil || b.Series == nil {
+		return func() {}
+	}
+	return b.opts.Shelf.Follow(b.SeriesRoot, fn, onErr)
+}

@@ -2,12 +2,16 @@ package book
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
 )
 
@@ -64,4 +68,40 @@ func TestASeriesIsReadOnlyWhenTrusted(t *testing.T) {
 			assert.Equal(t, 0, b.View.Catalog().Len())
 		})
 	}
+}
+
+func TestTheShelfWatchesASeriesOnceForAllItsBooks(t *testing.T) {
+	one, two := twoBooksOfASeries(t)
+	shelf := NewShelf()
+	opts := Options{Cache: CacheOptions{Base: t.TempDir()}, TrustSeries: trusted, Shelf: shelf}
+	b1, err := Open(context.Background(), one, opts)
+	require.NoError(t, err)
+	b2, err := Open(context.Background(), two, opts)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	told := map[string]int{}
+	follow := func(name string) func(codex.Change) {
+		return func(codex.Change) {
+			mu.Lock()
+			defer mu.Unlock()
+			told[name]++
+		}
+	}
+	stop1 := b1.FollowSeries(follow("one"), nil)
+	stop2 := b2.FollowSeries(follow("two"), nil)
+	<-b1.Series.Watching()
+	seriesDir := filepath.Join(filepath.Dir(one), "tideward")
+	require.NoError(t, os.WriteFile(filepath.Join(seriesDir, "codex", "people", "bel.md"), []byte("---\ntype: character\nname: Bel Morrow\n---\n# Bel Morrow\n"), 0o644))
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return told["one"] > 0 && told["two"] > 0
+	}, 10*time.Second, 20*time.Millisecond, "both books are told")
+	_, ok := b2.View.Catalog().Resolve("Bel Morrow")
+	assert.True(t, ok, "the new series entry reaches the book")
+	stop1()
+	stop2()
+	require.NoError(t, b1.Close())
+	require.NoError(t, b2.Close())
+	assert.Equal(t, 0, shelf.Len())
 }

@@ -20,6 +20,12 @@ type Shelf struct {
 type shelved struct {
 	store *codex.Store
 	books int
+	// followers are told of each change the watcher applies; the watch
+	// runs from the first follower on, until the store is closed.
+	followers map[int]func(codex.Change)
+	next      int
+	stopWatch context.CancelFunc
+	watched   chan struct{}
 }
 
 // NewShelf is an empty shelf.
@@ -40,24 +46,75 @@ func (s *Shelf) take(ctx context.Context, root string, open func(context.Context
 	if err != nil {
 		return nil, err
 	}
-	s.series[root] = &shelved{store: store, books: 1}
+	s.series[root] = &shelved{store: store, books: 1, followers: map[int]func(codex.Change){}}
 	return store, nil
 }
 
-// release lets go of the series at root; the last book to do so closes
-// its store.
+// release lets go of the series at root; the last book to do so stops
+// its watch and closes its store.
 func (s *Shelf) release(root string) error {
+	s.mu.Lock()
+	sh, ok := s.series[root]
+	if ok {
+		if sh.books--; sh.books > 0 {
+			ok = false
+		} else {
+			delete(s.series, root)
+		}
+	}
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	// The watcher's callbacks take the lock: it is released before
+	// waiting for the watch to end.
+	if sh.stopWatch != nil {
+		sh.stopWatch()
+		<-sh.watched
+	}
+	return sh.store.Close()
+}
+
+// Follow tells fn of each change to the series at root that the shelf's
+// one watcher of it applies, from the watcher's goroutine, until stop is
+// called. The series folder is watched once however many books follow
+// it. onErr, if set, is told why the watch stopped early.
+func (s *Shelf) Follow(root string, fn func(codex.Change), onErr func(error)) (stop func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sh, ok := s.series[root]
 	if !ok {
-		return nil
+		return func() {}
 	}
-	if sh.books--; sh.books > 0 {
-		return nil
+	id := sh.next
+	sh.next++
+	sh.followers[id] = fn
+	if sh.stopWatch == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		sh.stopWatch, sh.watched = cancel, make(chan struct{})
+		go func() {
+			defer close(sh.watched)
+			err := sh.store.Watch(ctx, func(ch codex.Change) {
+				s.mu.Lock()
+				fns := make([]func(codex.Change), 0, len(sh.followers))
+				for _, f := range sh.followers {
+					fns = append(fns, f)
+				}
+				s.mu.Unlock()
+				for _, f := range fns {
+					f(ch)
+				}
+			})
+			if err != nil && ctx.Err() == nil && onErr != nil {
+				onErr(err)
+			}
+		}()
 	}
-	delete(s.series, root)
-	return sh.store.Close()
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(sh.followers, id)
+	}
 }
 
 // Len is how many series stores the shelf holds open.
