@@ -198,3 +198,46 @@ func TestSeriesChangesReachEveryBook(t *testing.T) {
 		}, 10*time.Second, 50*time.Millisecond, book)
 	}
 }
+
+// Renaming a series entry from one book renames it in the series folder
+// and in every open book of the series, each place once.
+func TestSeriesRenameReachesEveryBook(t *testing.T) {
+	base := seriesWorkspace(t)
+	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
+	trustFile := filepath.Join(t.TempDir(), "trust.json")
+	grantTrust(t, trustFile, one)
+	grantTrust(t, trustFile, two)
+	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		WorkspaceFolders: []protocol.WorkspaceFolder{
+			{URI: string(pathURI(one)), Name: "one"},
+			{URI: string(pathURI(two)), Name: "two"},
+		},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	c.root = one
+	var edit workspaceEdit
+	c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")},
+			Position:     protocol.Position{Line: 2, Character: 12},
+		},
+		NewName: "Varn Dorn",
+	}, &edit)
+	seriesIlse := pathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	byFile := map[protocol.DocumentURI][]protocol.Range{}
+	for uri, edits := range edit.Changes {
+		for _, e := range edits {
+			assert.Equal(t, "Varn Dorn", e.NewText)
+			byFile[uri] = append(byFile[uri], e.Range)
+		}
+	}
+	line := func(l, from, to uint32) protocol.Range {
+		return protocol.Range{Start: protocol.Position{Line: l, Character: from}, End: protocol.Position{Line: l, Character: to}}
+	}
+	assert.ElementsMatch(t, []protocol.Range{line(2, 6, 15), line(5, 2, 11)}, byFile[seriesIlse], "the series file's name and heading, once each")
+	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[pathURI(filepath.Join(one, "manuscript", "01-harbor.md"))])
+	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[pathURI(filepath.Join(two, "manuscript", "01-rising.md"))], "the other book of the series")
+	assert.Len(t, byFile, 3)
+}
