@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -88,9 +89,13 @@ type Merged struct {
 	Catalog *Catalog
 	// Root is the book's folder, SeriesRoot the series'.
 	Root, SeriesRoot string
-	// sources are the merged entries that come from the series, by ID.
+	// series is the series store's catalog that was merged.
+	series *Catalog
+	// sources are the book's entries that override a series entry, by
+	// ID; an entry of the series alone is known by its absolute ID.
 	sources map[string]*SeriesSource
-	// bySeries maps a series entry's ID to its merged entry's ID.
+	// bySeries maps the ID of a series entry a book entry overrides to
+	// that book entry's ID.
 	bySeries map[string]string
 }
 
@@ -98,26 +103,77 @@ type Merged struct {
 // the book's catalog (of the folder root). Either catalog may be empty;
 // a nil series gives the book's catalog as it is.
 func MergeSeries(root string, book *Catalog, seriesRoot string, series *Catalog) *Merged {
-	m := &Merged{Root: root, SeriesRoot: seriesRoot, sources: map[string]*SeriesSource{}, bySeries: map[string]string{}}
 	if series == nil {
-		m.Catalog = book
-		return m
+		return &Merged{Root: root, SeriesRoot: seriesRoot, Catalog: book}
 	}
+	return NewSeriesCatalogs(seriesRoot).Merge(root, book, series)
+}
+
+// SeriesCatalogs makes, once per catalog of a series store, what every
+// book of the series merges with: the series entries under their
+// absolute paths, indexed as a catalog, and their names. A book's merged
+// catalog is that catalog with the book's entries laid over it
+// (Catalog.With), so the books of a workspace that share one
+// SeriesCatalogs share the series' index too, each paying only for its
+// own entries. Safe for concurrent use.
+type SeriesCatalogs struct {
+	root string
+
+	mu     sync.Mutex
+	from   *Catalog
+	abs    *Catalog
+	byName map[string]*Entry
+}
+
+// NewSeriesCatalogs serves the series folder at root.
+func NewSeriesCatalogs(root string) *SeriesCatalogs { return &SeriesCatalogs{root: root} }
+
+// Root is the series folder.
+func (sc *SeriesCatalogs) Root() string { return sc.root }
+
+// of is the absolute-path catalog and the names of series.
+func (sc *SeriesCatalogs) of(series *Catalog) (*Catalog, map[string]*Entry) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.from == series && sc.abs != nil {
+		return sc.abs, sc.byName
+	}
+	m := &Merged{SeriesRoot: sc.root}
 	byName := map[string]*Entry{}
+	copies := make([]*Entry, 0, series.Len())
 	for _, e := range series.All() {
 		if k := Normalize(e.Name); k != "" {
 			if _, ok := byName[k]; !ok {
 				byName[k] = e
 			}
 		}
+		copies = append(copies, m.seriesCopy(e))
 	}
-	var entries []*Entry
+	skipped := make([]Problem, 0, len(series.skipped))
+	for _, p := range series.skipped {
+		skipped = append(skipped, m.absProblem(p))
+	}
+	sc.from, sc.abs, sc.byName = series, NewCatalog(copies, skipped), byName
+	return sc.abs, sc.byName
+}
+
+// Merge is the book's catalog (of the folder root) merged with series,
+// the series store's catalog now.
+func (sc *SeriesCatalogs) Merge(root string, book *Catalog, series *Catalog) *Merged {
+	m := &Merged{Root: root, SeriesRoot: sc.root, series: series, sources: map[string]*SeriesSource{}, bySeries: map[string]string{}}
+	if series == nil {
+		m.Catalog = book
+		return m
+	}
+	abs, byName := sc.of(series)
+	var updated []*Entry
+	var removed []string
 	var problems []Problem
 	overridden := map[*Entry]bool{}
 	for _, b := range book.All() {
 		s, explicit := m.seriesTarget(b, series, byName, &problems)
 		if s == nil || overridden[s] {
-			entries = append(entries, b)
+			updated = append(updated, b)
 			continue
 		}
 		overridden[s] = true
@@ -128,26 +184,11 @@ func MergeSeries(root string, book *Catalog, seriesRoot string, series *Catalog)
 		merged, src := m.override(b, s)
 		m.sources[merged.ID] = src
 		m.bySeries[s.ID] = merged.ID
-		entries = append(entries, merged)
+		removed = append(removed, m.abs(s.ID))
+		updated = append(updated, merged)
 	}
-	for _, s := range series.All() {
-		if overridden[s] {
-			continue
-		}
-		c := m.seriesCopy(s)
-		from := map[string]Origin{"body": OriginSeries}
-		for k := range frontKeys(s) {
-			from[k] = OriginSeries
-		}
-		m.sources[c.ID] = &SeriesSource{Root: seriesRoot, Path: s.ID, Series: s, From: from}
-		m.bySeries[s.ID] = c.ID
-		entries = append(entries, c)
-	}
-	skipped := slices.Clone(book.skipped)
-	for _, p := range series.skipped {
-		skipped = append(skipped, m.absProblem(p))
-	}
-	m.Catalog = NewCatalog(entries, append(skipped, problems...))
+	skipped := append(slices.Clone(abs.skipped), book.skipped...)
+	m.Catalog = abs.With(updated, removed, append(skipped, problems...))
 	return m
 }
 
@@ -249,17 +290,31 @@ func (m *Merged) Source(e *Entry) *SeriesSource {
 	if m == nil || e == nil {
 		return nil
 	}
-	return m.sources[e.ID]
+	if src, ok := m.sources[e.ID]; ok {
+		return src
+	}
+	if m.series == nil || !filepath.IsAbs(e.ID) {
+		return nil
+	}
+	rel, err := filepath.Rel(m.SeriesRoot, e.ID)
+	if err != nil {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	s, ok := m.series.Get(rel)
+	if !ok {
+		return nil
+	}
+	return &SeriesSource{Root: m.SeriesRoot, Path: rel, Series: s, From: map[string]Origin{"body": OriginSeries}}
 }
 
 // FromSeries is the merged entry of the series entry with ID id (its
 // path in the series folder).
 func (m *Merged) FromSeries(id string) (*Entry, bool) {
-	mid, ok := m.bySeries[id]
-	if !ok {
-		return nil, false
+	if mid, ok := m.bySeries[id]; ok {
+		return m.Catalog.Get(mid)
 	}
-	return m.Catalog.Get(mid)
+	return m.Catalog.Get(m.abs(id))
 }
 
 // File is the absolute path of the file that holds field of e ("body"

@@ -255,3 +255,31 @@ func TestViewReadsBothRoots(t *testing.T) {
 	alone := NewView(memStore(t, bookDir), nil)
 	assert.Equal(t, 2, alone.Catalog().Len())
 }
+
+// The books of a workspace merge with one SeriesCatalogs: the series'
+// entries are indexed under their absolute paths once per change of the
+// series, and each book lays only its own entries over them.
+func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
+	series := catalogOf(t, seriesFiles)
+	sc := NewSeriesCatalogs("/books/tideward")
+	one := sc.Merge("/books/one", catalogOf(t, map[string]string{"codex/a.md": entryNamed("Ana Brisk")}), series)
+	abs, _ := sc.of(series)
+	two := sc.Merge("/books/two", catalogOf(t, map[string]string{"codex/b.md": entryNamed("Bel Morrow")}), series)
+	again, _ := sc.of(series)
+	assert.Same(t, abs, again, "indexed once for both books")
+	for _, m := range []*Merged{one, two} {
+		assert.Equal(t, 4, m.Catalog.Len())
+		e, ok := m.Catalog.Resolve("Ilse Dorn")
+		require.True(t, ok)
+		src := m.Source(e)
+		require.NotNil(t, src)
+		assert.Equal(t, "codex/characters/ilse.md", src.Path)
+		assert.Same(t, e, func() *Entry { f, _ := m.FromSeries("codex/characters/ilse.md"); return f }())
+	}
+	_, ok := one.Catalog.Resolve("Bel Morrow")
+	assert.False(t, ok, "a book's own entries stay its own")
+	changed := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]})
+	sc.Merge("/books/one", catalogOf(t, nil), changed)
+	fresh, _ := sc.of(changed)
+	assert.NotSame(t, abs, fresh, "a changed series is indexed again")
+}

@@ -15,6 +15,7 @@ import (
 // alone. The merged catalog is made once per pair of catalogs.
 type View struct {
 	book, series *Store
+	catalogs     *SeriesCatalogs
 
 	mu                 sync.Mutex
 	bookCat, seriesCat *Catalog
@@ -22,7 +23,16 @@ type View struct {
 }
 
 // NewView reads book with series; series may be nil.
-func NewView(book, series *Store) *View { return &View{book: book, series: series} }
+func NewView(book, series *Store) *View { return NewSharedView(book, series, nil) }
+
+// NewSharedView is NewView with the series' catalogs that the books of a
+// workspace share (nil makes the view's own).
+func NewSharedView(book, series *Store, catalogs *SeriesCatalogs) *View {
+	if catalogs == nil && series != nil {
+		catalogs = NewSeriesCatalogs(series.Root())
+	}
+	return &View{book: book, series: series, catalogs: catalogs}
+}
 
 // Book is the book's own store.
 func (v *View) Book() *Store { return v.book }
@@ -37,14 +47,18 @@ func (v *View) Root() string { return v.book.Root() }
 func (v *View) Merged() *Merged {
 	b := v.book.Catalog()
 	var s *Catalog
-	var seriesRoot string
 	if v.series != nil {
-		s, seriesRoot = v.series.Catalog(), v.series.Root()
+		s = v.series.Catalog()
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.merged == nil || v.bookCat != b || v.seriesCat != s {
-		v.merged, v.bookCat, v.seriesCat = MergeSeries(v.book.Root(), b, seriesRoot, s), b, s
+		if v.catalogs == nil {
+			v.merged = MergeSeries(v.book.Root(), b, "", nil)
+		} else {
+			v.merged = v.catalogs.Merge(v.book.Root(), b, s)
+		}
+		v.bookCat, v.seriesCat = b, s
 	}
 	return v.merged
 }

@@ -28,9 +28,10 @@ type codexOverlay struct {
 	// series is the store of the book's series canon (shared with the
 	// other books of the workspace); nil when the book reads none.
 	// closeSeries lets go of it.
-	series       *codex.Store
-	closeSeries  func() error
-	followSeries func(fn func(codex.Change), onErr func(error)) (stop func())
+	series         *codex.Store
+	seriesCatalogs *codex.SeriesCatalogs
+	closeSeries    func() error
+	followSeries   func(fn func(codex.Change), onErr func(error)) (stop func())
 	// view reads the saved book with its series (quire/lookup, search,
 	// list); made on first use.
 	view *codex.View
@@ -85,14 +86,18 @@ func (p *project) canon() *codex.Merged {
 	base := p.store.Catalog()
 	o := &p.overlay
 	var series *codex.Catalog
-	seriesRoot := ""
 	if o.series != nil {
-		series, seriesRoot = o.series.Catalog(), o.series.Root()
+		series = o.series.Catalog()
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.cat == nil || o.base != base || o.seriesCat != series || o.builtGen != o.gen {
-		o.merged = codex.MergeSeries(p.real, overlaid(base, o.texts), seriesRoot, series)
+		if o.seriesCatalogs != nil {
+			// The series' index is the workspace's, shared by its books.
+			o.merged = o.seriesCatalogs.Merge(p.real, overlaid(base, o.texts), series)
+		} else {
+			o.merged = codex.MergeSeries(p.real, overlaid(base, o.texts), "", nil)
+		}
 		o.cat, o.base, o.seriesCat, o.builtGen = o.merged.Catalog, base, series, o.gen
 	}
 	return o.merged

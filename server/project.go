@@ -183,7 +183,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		p.err = err
 		return
 	}
-	p.overlay.series, p.overlay.closeSeries, p.overlay.followSeries = b.Series, b.CloseSeries, b.FollowSeries
+	p.overlay.series, p.overlay.seriesCatalogs, p.overlay.closeSeries, p.overlay.followSeries = b.Series, b.SeriesCatalogs, b.CloseSeries, b.FollowSeries
 	p.matcher.Store(manuscript.NewMatcher(b.View.Catalog()))
 	p.overlay.matcherCat = b.View.Catalog()
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())

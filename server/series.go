@@ -44,7 +44,7 @@ func (p *project) view() *codex.View {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.view == nil {
-		o.view = codex.NewView(p.store, o.series)
+		o.view = codex.NewSharedView(p.store, o.series, o.seriesCatalogs)
 	}
 	return o.view
 }

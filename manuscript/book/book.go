@@ -88,9 +88,12 @@ type Book struct {
 	// the two together.
 	Series     *codex.Store
 	SeriesRoot string
-	View       *codex.View
-	Manuscript *manuscript.Manuscript
-	Cache      Cache
+	// SeriesCatalogs are the series' entries as the books of a workspace
+	// merge them, shared through the Shelf; nil without one.
+	SeriesCatalogs *codex.SeriesCatalogs
+	View           *codex.View
+	Manuscript     *manuscript.Manuscript
+	Cache          Cache
 	// Locked says another quire process holds the cache: the indexes
 	// live in memory.
 	Locked bool
@@ -150,7 +153,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 			if err != nil {
 				b.Store.Close()
 			}
-			b.View = codex.NewView(b.Store, b.Series)
+			b.View = codex.NewSharedView(b.Store, b.Series, b.SeriesCatalogs)
 		}
 	}
 	reading.Wait()

@@ -53,7 +53,7 @@ func (b *Book) openSeries(ctx context.Context) (*codex.Store, error) {
 	}
 	var store *codex.Store
 	if b.opts.Shelf != nil {
-		store, err = b.opts.Shelf.take(ctx, root, open)
+		store, b.SeriesCatalogs, err = b.opts.Shelf.take(ctx, root, open)
 	} else {
 		store, err = open(ctx)
 	}

@@ -19,7 +19,10 @@ type Shelf struct {
 
 type shelved struct {
 	store *codex.Store
-	books int
+	// catalogs are the series' entries as every book merges them, built
+	// once per change of the series.
+	catalogs *codex.SeriesCatalogs
+	books    int
 	// followers are told of each change the watcher applies; the watch
 	// runs from the first follower on, until the store is closed.
 	followers map[int]func(codex.Change)
@@ -33,21 +36,22 @@ func NewShelf() *Shelf { return &Shelf{series: map[string]*shelved{}} }
 
 // take returns the store of the series at root, opening it with open
 // the first time.
-func (s *Shelf) take(ctx context.Context, root string, open func(context.Context) (*codex.Store, error)) (*codex.Store, error) {
+func (s *Shelf) take(ctx context.Context, root string, open func(context.Context) (*codex.Store, error)) (*codex.Store, *codex.SeriesCatalogs, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sh, ok := s.series[root]; ok {
 		sh.books++
-		return sh.store, nil
+		return sh.store, sh.catalogs, nil
 	}
 	// Opened under the lock: a second book of the series waits for the
 	// first reading rather than starting its own.
 	store, err := open(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	s.series[root] = &shelved{store: store, books: 1, followers: map[int]func(codex.Change){}}
-	return store, nil
+	sh := &shelved{store: store, catalogs: codex.NewSeriesCatalogs(store.Root()), books: 1, followers: map[int]func(codex.Change){}}
+	s.series[root] = sh
+	return store, sh.catalogs, nil
 }
 
 // release lets go of the series at root; the last book to do so stops
