@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install test e2e vet fmt-check unit editors nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench fuzz demo clean
+.PHONY: all build install test e2e vet fmt-check unit editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench fuzz demo clean
 
 all: build
 
@@ -22,9 +22,10 @@ install:
 # CI machines start with Go, Node.js and npm only: `make test` installs
 # the editors its end-to-end tests drive (Debian's neovim, emacs-nox with
 # elpa-eglot, tmux for Helix, which is unpacked from Debian trixie by the
-# test) and the VS Code extension's npm packages. `make e2e` runs VS Code
+# test, Chromium for the book map's rendering test) and the VS Code
+# extension's npm packages. `make e2e` runs VS Code
 # itself (code-server in Chromium); .ci/run runs both.
-test: vet fmt-check editors unit nvim-versions helix-versions vscode
+test: vet fmt-check editors chromium unit nvim-versions helix-versions vscode
 
 e2e: vscode-e2e
 
@@ -37,11 +38,19 @@ fmt-check:
 
 # The QUIRE_REQUIRE_* variables make each editor's end-to-end test fail,
 # not skip, when its editor cannot start, and the full- and read-only-disk
-# tests fail when they cannot mount their small tmpfs (CI runs as root).
+# tests fail when they cannot mount their small tmpfs (CI runs as root);
+# QUIRE_REQUIRE_CHROMIUM does the same for the book map's rendering test.
 unit:
-	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 QUIRE_REQUIRE_MOUNT=1 $(GO) test -race -count=1 $(PKGS)
+	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 QUIRE_REQUIRE_MOUNT=1 QUIRE_REQUIRE_CHROMIUM=1 $(GO) test -race -count=1 $(PKGS)
 
 editors: nvim emacs helix
+
+# Debian's Chromium renders the book map to PNG in its test (headless).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium for the book map test"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null; }
 
 # Debian's Emacs 28 and eglot 1.9 for the eglot end-to-end test.
 emacs:

@@ -15,7 +15,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -52,6 +51,8 @@ const indexBatchSize = 1000
 // bleveIndex is the full-text index of the codex.
 type bleveIndex struct {
 	idx bleve.Index
+	// an are the mapping's analyzers, for building documents directly.
+	an docAnalyzers
 	// disk says idx persists to files: apply then waits for its batches
 	// to reach the disk, and reports when they cannot.
 	disk bool
@@ -64,7 +65,7 @@ func indexMapping() (*mapping.IndexMappingImpl, error) {
 	if err := m.AddCustomAnalyzer(analyzerProse, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     wordTokenizerName,
-		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
+		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, stemmerName},
 	}); err != nil {
 		return nil, fmt.Errorf("prose analyzer: %w", err)
 	}
@@ -104,40 +105,6 @@ func indexMapping() (*mapping.IndexMappingImpl, error) {
 	return m, nil
 }
 
-// document is what bleve indexes for an entry. Text is folded (see Fold);
-// keyword copies of name and aliases hold the normalized form, so exact
-// matches ignore case and diacritics like the catalog does.
-func document(e *Entry) map[string]any {
-	aliases := make([]string, len(e.Aliases))
-	aliasKeys := make([]string, len(e.Aliases))
-	for i, a := range e.Aliases {
-		aliases[i] = clipLongWords(Fold(a), maxIndexedWord)
-		aliasKeys[i] = clipLongWords(Normalize(a), maxIndexedWord)
-	}
-	tags := make([]string, len(e.Tags))
-	for i, t := range e.Tags {
-		tags[i] = Normalize(t)
-	}
-	body := e.BodyText()
-	if e.Soul != nil {
-		body += "\n\n" + e.Soul.Source[e.Soul.Body.Start:e.Soul.Body.End]
-	}
-	body = clipLongWords(body, maxIndexedWord)
-	return map[string]any{
-		fieldName:      clipLongWords(Fold(e.Name), maxIndexedWord),
-		fieldNameKey:   clipLongWords(Normalize(e.Name), maxIndexedWord),
-		fieldAliases:   aliases,
-		fieldAliasKeys: aliasKeys,
-		fieldTitle:     clipLongWords(Fold(e.Title), maxIndexedWord),
-		fieldType:      string(e.Type),
-		fieldTags:      tags,
-		fieldStatus:    string(e.Status),
-		fieldPath:      Fold(e.ID),
-		fieldSummary:   clipLongWords(Fold(e.Summary), maxIndexedWord),
-		fieldBody:      Fold(body),
-	}
-}
-
 // newMemoryIndex builds an index that lives only in memory.
 func newMemoryIndex() (*bleveIndex, error) {
 	m, err := indexMapping()
@@ -148,7 +115,17 @@ func newMemoryIndex() (*bleveIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create in-memory index: %w", err)
 	}
-	return &bleveIndex{idx: idx}, nil
+	return newBleveIndex(idx, false)
+}
+
+// newBleveIndex wraps idx, resolving the analyzers of its mapping.
+func newBleveIndex(idx bleve.Index, disk bool) (*bleveIndex, error) {
+	an, err := analyzersOf(idx.Mapping())
+	if err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	return &bleveIndex{idx: idx, an: an, disk: disk}, nil
 }
 
 // openDiskIndex opens the index at dir, creating it when missing. A lock
@@ -168,13 +145,22 @@ func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, creat
 		// last in a goroutine no one can recover. Unsafe batches never
 		// close it; apply waits for persistence itself (persisted).
 		"unsafe_batch": true,
+		// A cold build makes a segment per batch; bleve's default plan
+		// merges them again at once (a tenth of the cost of a cold
+		// index). Up to twenty segments of a batch's size stay as they
+		// are; the small segments of later edits still merge.
+		"scorchMergePlanOptions": map[string]any{
+			"MaxSegmentsPerTier": 20,
+			"FloorSegmentSize":   indexBatchSize,
+		},
 	}
 	if _, statErr := os.Stat(dir); statErr == nil {
 		idx, err := bleve.OpenUsing(dir, cfg)
 		if err != nil {
 			return nil, false, lockedOr(fmt.Errorf("open index %s: %w", dir, err))
 		}
-		return &bleveIndex{idx: idx, disk: true}, false, nil
+		ix, err := newBleveIndex(idx, true)
+		return ix, false, err
 	}
 	m, err := indexMapping()
 	if err != nil {
@@ -184,7 +170,8 @@ func openDiskIndex(dir string, boltTimeout time.Duration) (ix *bleveIndex, creat
 	if err != nil {
 		return nil, false, lockedOr(fmt.Errorf("create index %s: %w", dir, err))
 	}
-	return &bleveIndex{idx: idx, disk: true}, true, nil
+	ix, err = newBleveIndex(idx, true)
+	return ix, true, err
 }
 
 // lockedOr reports a bolt lock timeout as ErrIndexLocked. bleve formats
@@ -223,15 +210,36 @@ func guard(err *error, what string) func() {
 // parallel but builds its segment on one goroutine.
 const indexWorkers = 2
 
+// pace is how an apply feeds bleve: batches of size documents, workers
+// of them at once. Larger batches and more workers build faster; each
+// batch in flight holds its analyzed documents in memory.
+type pace struct{ workers, size int }
+
+// fast is for a build someone waits for (`quire index`): both cores.
+var fast = pace{workers: indexWorkers, size: indexBatchSize}
+
+// lean is for a build behind the catalog (Options.BackgroundIndex): one
+// small batch at a time, so the server's memory stays low while it
+// answers; search waits a little longer.
+var lean = pace{workers: 1, size: leanBatchSize}
+
+// leanBatchSize bounds a background build's batches.
+const leanBatchSize = 250
+
 // apply indexes upserts and removes deletes, in concurrent batches.
 func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []string) error {
+	return ix.applyAt(ctx, fast, upserts, deletes)
+}
+
+// applyAt is apply at a given pace.
+func (ix *bleveIndex) applyAt(ctx context.Context, p pace, upserts []*Entry, deletes []string) error {
 	type chunk struct {
 		upserts []*Entry
 		deletes []string
 	}
 	chunks := []chunk{{deletes: deletes}}
-	for i := 0; i < len(upserts); i += indexBatchSize {
-		part := upserts[i:min(i+indexBatchSize, len(upserts))]
+	for i := 0; i < len(upserts); i += p.size {
+		part := upserts[i:min(i+p.size, len(upserts))]
 		if i == 0 {
 			chunks[0].upserts = part
 		} else {
@@ -242,7 +250,7 @@ func (ix *bleveIndex) apply(ctx context.Context, upserts []*Entry, deletes []str
 	persisted := make(chan error, len(chunks))
 	var sent atomic.Int64
 	failedBefore := ix.failures()
-	err := RunBatches(ctx, indexWorkers, chunks, func(c chunk) error {
+	err := RunBatches(ctx, p.workers, chunks, func(c chunk) error {
 		return ix.batch(ctx, c.upserts, c.deletes, persisted, &sent)
 	})
 	if err == nil && ix.disk {
@@ -290,7 +298,7 @@ func (ix *bleveIndex) batch(ctx context.Context, upserts []*Entry, deletes []str
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := b.Index(e.ID, document(e)); err != nil {
+		if err := b.IndexAdvanced(ix.an.document(e)); err != nil {
 			return fmt.Errorf("index %s: %w", e.ID, err)
 		}
 	}

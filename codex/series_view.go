@@ -78,7 +78,6 @@ func (v *View) Search(ctx context.Context, q string, opt SearchOptions) ([]Resul
 	if v.series == nil {
 		return v.book.Search(ctx, q, opt)
 	}
-	m := v.Merged()
 	hits, err := v.book.Search(ctx, q, opt)
 	if err != nil {
 		return nil, err
@@ -87,6 +86,31 @@ func (v *View) Search(ctx context.Context, q string, opt SearchOptions) ([]Resul
 	if err != nil {
 		return nil, err
 	}
+	return v.combine(hits, seriesHits, opt), nil
+}
+
+// SearchNow is Store.SearchNow over both roots: names matched in the
+// catalogs while either search index is still being built, and
+// fromCatalog says so.
+func (v *View) SearchNow(ctx context.Context, q string, opt SearchOptions) (results []Result, fromCatalog bool, err error) {
+	if v.series == nil {
+		return v.book.SearchNow(ctx, q, opt)
+	}
+	hits, bookNames, err := v.book.SearchNow(ctx, q, opt)
+	if err != nil {
+		return nil, bookNames, err
+	}
+	seriesHits, seriesNames, err := v.series.SearchNow(ctx, q, opt)
+	if err != nil {
+		return nil, seriesNames, err
+	}
+	return v.combine(hits, seriesHits, opt), bookNames || seriesNames, nil
+}
+
+// combine merges the hits of the book's index and the series', best
+// first.
+func (v *View) combine(hits, seriesHits []Result, opt SearchOptions) []Result {
+	m := v.Merged()
 	best := map[string]Result{}
 	add := func(e *Entry, hit Result) {
 		r := m.Result(e)
@@ -116,5 +140,5 @@ func (v *View) Search(ctx context.Context, q string, opt SearchOptions) ([]Resul
 	if limit <= 0 || limit > MaxSearchResults {
 		limit = MaxSearchResults
 	}
-	return out[:min(len(out), limit)], nil
+	return out[:min(len(out), limit)]
 }

@@ -45,6 +45,16 @@ type Options struct {
 	// watcher's goroutine, while the store is busy: it must not call the
 	// store back. Report and Fallback say the same afterwards.
 	OnFallback func(reason string)
+	// BackgroundIndex makes Open return as soon as the catalog holds
+	// every entry: the full-text index is built afterwards on a goroutine
+	// of its own (store_build.go), IndexReady closes once it is done, and
+	// Search waits for it. Without it Open returns with the index built,
+	// as `quire index` needs.
+	BackgroundIndex bool
+	// IndexAfter, when set, holds the background build until it closes:
+	// the language server lets the first scan of the chapters go first,
+	// and tests hold the index back with it.
+	IndexAfter <-chan struct{}
 }
 
 func (o Options) withDefaults() Options {
@@ -119,6 +129,9 @@ type Store struct {
 	fallback atomic.Pointer[string] // why the index moved into memory
 	catalog  atomic.Pointer[Catalog]
 	report   OpenReport
+	// indexReady closes once the index has caught up with the catalog
+	// Open published (store_build.go).
+	indexReady chan struct{}
 
 	mu        sync.Mutex // guards everything below
 	cacheDir  string     // empty when the index is in memory
@@ -133,8 +146,16 @@ type Store struct {
 	links     []linkPair // symlinks inside the project
 	unsaved   bool
 	closed    bool
-	loaded    bool       // state came from the cache; no catalog built yet
-	saveMu    sync.Mutex // serializes writes of the state file
+	loaded    bool // state came from the cache; no catalog built yet
+	// build is the background build of the index while it runs: changes
+	// then queue behind it instead of reaching the index directly.
+	build *indexBuild
+	// indexErr says why the background build could not finish.
+	indexErr error
+	// beforeIndexOp, set by tests before the build starts, runs before
+	// the build writes each change to the index.
+	beforeIndexOp func(context.Context)
+	saveMu        sync.Mutex // serializes writes of the state file
 }
 
 // Open loads or builds the codex of the project at root and brings it up
@@ -151,17 +172,18 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{
-		watching:  make(chan struct{}),
-		globs:     globs,
-		root:      real,
-		opts:      opts,
-		log:       opts.Logger,
-		files:     map[string]fileState{},
-		entries:   map[string]*Entry{},
-		souls:     map[string]*Soul{},
-		soulOwner: map[string]string{},
-		entrySoul: map[string]string{},
-		skipped:   map[string][]Problem{},
+		watching:   make(chan struct{}),
+		indexReady: make(chan struct{}),
+		globs:      globs,
+		root:       real,
+		opts:       opts,
+		log:        opts.Logger,
+		files:      map[string]fileState{},
+		entries:    map[string]*Entry{},
+		souls:      map[string]*Soul{},
+		soulOwner:  map[string]string{},
+		entrySoul:  map[string]string{},
+		skipped:    map[string][]Problem{},
 	}
 	if opts.InMemory {
 		ix, err := newMemoryIndex()
@@ -187,6 +209,11 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	}
 	// A warm start builds the saved catalog while the walk checks the
 	// files; a sync that changes anything publishes its own catalog.
+	var build *indexBuild
+	if opts.BackgroundIndex {
+		build = newIndexBuild()
+		s.build = build
+	}
 	var warm *Catalog
 	var building sync.WaitGroup
 	if s.loaded {
@@ -197,6 +224,10 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds())
 	building.Wait()
 	if err != nil {
+		if build != nil {
+			build.cancel = func() {}
+			close(build.done)
+		}
 		_ = s.index.Load().close()
 		s.closeCache()
 		return nil, err
@@ -208,6 +239,15 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		go warm.warm()
 	}
 	s.report.SyncStats = stats
+	if build != nil && len(build.pending) == 0 {
+		// Nothing to index: a warm start with the index current.
+		s.build, build = nil, nil
+	}
+	if build != nil {
+		s.startBuild(build)
+		return s, nil
+	}
+	close(s.indexReady)
 	if err := s.Save(); err != nil {
 		s.log.Warn("codex state not saved", "err", err)
 	}
@@ -272,8 +312,15 @@ func (s *Store) List(t Type) []Result {
 }
 
 // Search runs a full-text query over names, aliases, titles, types,
-// paths, summaries and bodies; at most MaxSearchResults come back.
+// paths, summaries and bodies; at most MaxSearchResults come back. While
+// the index is being built (Options.BackgroundIndex) it waits for it.
 func (s *Store) Search(ctx context.Context, q string, opt SearchOptions) ([]Result, error) {
+	if Normalize(q) == "" {
+		return nil, ErrEmptyQuery
+	}
+	if err := s.WaitIndex(ctx); err != nil {
+		return nil, err
+	}
 	cat := s.Catalog()
 	hits, err := s.index.Load().search(ctx, q, opt)
 	if err != nil {
@@ -298,6 +345,7 @@ var errClosed = errors.New("codex store is closed")
 
 // Close saves state and releases the index. Stop Watch first.
 func (s *Store) Close() error {
+	s.stopBuild()
 	saveErr := s.Save()
 	s.mu.Lock()
 	defer s.mu.Unlock()

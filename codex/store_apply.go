@@ -173,7 +173,11 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 		})
 	}
 	var indexErr error
-	if len(upserts) > 0 || len(ch.Removed) > 0 {
+	if s.build != nil && (len(upserts) > 0 || len(ch.Removed) > 0) {
+		// The index is being built behind the catalog: this change
+		// follows the build, and the catalog is published at once.
+		s.build.add(indexOp{upserts: upserts, deletes: ch.Removed})
+	} else if len(upserts) > 0 || len(ch.Removed) > 0 {
 		indexStart := time.Now()
 		indexErr = s.index.Load().apply(ctx, upserts, ch.Removed)
 		s.log.Debug("codex index updated", "upserts", len(upserts), "deletes", len(ch.Removed), "ms", time.Since(indexStart).Milliseconds())

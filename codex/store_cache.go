@@ -176,7 +176,9 @@ func (s *Store) Save() error {
 	defer s.saveMu.Unlock()
 	s.mu.Lock()
 	dir := s.cacheDir
-	if dir == "" || s.closed {
+	// While the index catches up the state would describe entries it
+	// does not hold yet; the build saves once it is done.
+	if dir == "" || s.closed || s.build != nil {
 		s.mu.Unlock()
 		return nil
 	}

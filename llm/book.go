@@ -47,7 +47,7 @@ type Book struct {
 type canonReader interface {
 	Lookup(name string, t codex.Type) []codex.Result
 	List(t codex.Type) []codex.Result
-	Search(ctx context.Context, q string, opt codex.SearchOptions) ([]codex.Result, error)
+	SearchNow(ctx context.Context, q string, opt codex.SearchOptions) ([]codex.Result, bool, error)
 	Catalog() *codex.Catalog
 }
 

@@ -180,7 +180,7 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	results := b.canon().Lookup(name, t)
 	if len(results) == 0 {
 		te := toolloop.Errorf(toolloop.CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
-		if found, err := b.canon().Search(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
+		if found, _, err := b.canon().SearchNow(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
 			for _, r := range found {
 				te.Candidates = append(te.Candidates, r.Name)
 			}
@@ -327,7 +327,9 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 	if b == nil || b.Store == nil {
 		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
-	results, err := b.canon().Search(ctx, q, codex.SearchOptions{Type: t})
+	// While the search index is still being built, names are matched in
+	// the catalog at once rather than keeping the turn waiting.
+	results, namesOnly, err := b.canon().SearchNow(ctx, q, codex.SearchOptions{Type: t})
 	if errors.Is(err, codex.ErrEmptyQuery) {
 		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query %q has no words to search for", q)
 	}
@@ -342,6 +344,9 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 		out.Results = append(out.Results, b.canonEntryOf(r))
 	}
 	var warnings []string
+	if namesOnly {
+		warnings = append(warnings, "the codex's search index is still being built: only names, titles and aliases were matched, not summaries or bodies; search again in a moment for those")
+	}
 	if len(out.Results) == 0 {
 		what := "canon entry"
 		if t != "" {

@@ -3,6 +3,7 @@ package manuscript
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -26,6 +27,10 @@ type Options struct {
 	// Catalog is the codex whose names are found in the prose from the
 	// start; SetCatalog changes it later. None finds no mentions.
 	Catalog *codex.Catalog
+	// ChapterCache is the file, outside the book, where what reading and
+	// scanning each chapter found is kept between runs (chapter_cache.go);
+	// none keeps nothing.
+	ChapterCache string
 }
 
 // Manuscript keeps a project's chapters current: it reads them from disk
@@ -44,6 +49,8 @@ type Manuscript struct {
 	// ignore holds the project's ignore rules as of the last Reload, so
 	// that Refresh keeps out what discovery keeps out. Guarded by mu.
 	ignore *codex.Ignore
+	// cachePath is Options.ChapterCache.
+	cachePath string
 }
 
 // Open finds and reads the chapters of the project at root.
@@ -60,9 +67,15 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	m := &Manuscript{root: real, log: log, overlay: NewOverlay()}
+	m := &Manuscript{root: real, log: log, overlay: NewOverlay(), cachePath: opts.ChapterCache}
 	m.globs.Store(&globs)
-	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, mentions: BuildMentionIndex(NewMatcher(opts.Catalog), nil)})
+	cache, err := readChapterCache(opts.ChapterCache)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// A cache that does not read costs a full reading, nothing else;
+		// after an upgrade of quire it is expected, so no warning.
+		log.Info("chapter cache not used; reading every chapter", "err", err)
+	}
+	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, cache: cache, mentions: BuildMentionIndex(NewMatcher(opts.Catalog), nil)})
 	if err := m.Reload(ctx); err != nil {
 		return nil, err
 	}
@@ -161,7 +174,7 @@ func (m *Manuscript) Reload(ctx context.Context) error {
 		kept = append(kept, u)
 	}
 	m.publish(m.snap.Load().withUnits(kept))
-	m.log.Debug("manuscript loaded", "chapters", len(kept))
+	m.log.Debug("manuscript loaded", "chapters", len(kept), "fromCache", m.snap.Load().cache.hitCount())
 	return ctx.Err()
 }
 
@@ -233,7 +246,7 @@ func (m *Manuscript) CloseDocument(ctx context.Context, rel string) error {
 
 // read reads one unit through the overlay.
 func (m *Manuscript) read(rel string) (*Unit, error) {
-	return readUnit(m.root, m.overlay, rel)
+	return readUnitCached(m.root, m.overlay, rel, m.snap.Load().cache)
 }
 
 func (m *Manuscript) publish(s *Snapshot) { m.snap.Store(s) }
@@ -258,6 +271,12 @@ func (m *Manuscript) SetMatcher(matcher *Matcher) {
 // consulted: an open document is no exception to confinement, whatever
 // path the editor gave it.
 func readUnit(root string, overlay *Overlay, rel string) (*Unit, error) {
+	return readUnitCached(root, overlay, rel, nil)
+}
+
+// readUnitCached is readUnit taking what reading the text finds from
+// the chapter cache when the file's bytes are those it knows.
+func readUnitCached(root string, overlay *Overlay, rel string, cache *chapterCache) (*Unit, error) {
 	clean, err := checkRelPath(rel)
 	if err != nil {
 		return nil, err
@@ -265,11 +284,16 @@ func readUnit(root string, overlay *Overlay, rel string) (*Unit, error) {
 	if d, ok := overlay.Get(clean); ok {
 		return NewUnit(clean, d.Text, d.Version), nil
 	}
-	text, err := openInside(root, clean)
+	text, sum, err := openInside(root, clean)
 	if err != nil {
 		return nil, err
 	}
-	return NewUnit(clean, text, 0), nil
+	if u, ok := cache.unit(clean, validUTF8(text), sum); ok {
+		return u, nil
+	}
+	u := NewUnit(clean, text, 0)
+	u.sum = sum
+	return u, nil
 }
 
 func readGitignore(root string) string {
@@ -278,4 +302,38 @@ func readGitignore(root string) string {
 		return ""
 	}
 	return string(data)
+}
+
+// SaveCache keeps what reading and scanning the chapters found in the
+// chapter cache (Options.ChapterCache), for the next start: the
+// outlines and, found with the current names, the mentions. Chapters
+// with the editor's unsaved text are left out. It writes nothing when
+// the file already says all of it.
+func (m *Manuscript) SaveCache() error {
+	if m.cachePath == "" {
+		return nil
+	}
+	snap := m.snap.Load()
+	next, changed := snap.cacheRecords()
+	if !changed {
+		return nil
+	}
+	data, err := encodeChapterCache(next.matcher, next.table, next.records)
+	if err != nil {
+		return err
+	}
+	if err := writeChapterCache(m.cachePath, data); err != nil {
+		return fmt.Errorf("save chapter cache: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// Later snapshots take their scans from the records just written,
+	// which share them with the index, rather than from the file read at
+	// start.
+	if cur := m.snap.Load(); cur.cache == snap.cache {
+		c := *cur
+		c.cache = next
+		m.publish(&c)
+	}
+	return nil
 }

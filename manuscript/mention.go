@@ -2,6 +2,10 @@ package manuscript
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"unicode"
@@ -43,6 +47,14 @@ type Matcher struct {
 	// Most words of prose begin no name; the filter turns them away for
 	// the price of a hash, without a lookup in the root's large map.
 	firstTokens []uint64
+	// version identifies the name set: a hash of every name, alias and
+	// exclusion with its entry. Two matchers of one version find the same
+	// mentions, so a scan kept in the chapter cache holds while it stays.
+	version [sha256.Size]byte
+	// ids are the entries the matcher finds, sorted: the chapter cache
+	// numbers them in this order, the same for every matcher of one
+	// version.
+	ids []string
 }
 
 // firstTokenBits sizes the filter: 2^18 bits (32 KiB) keep false hits
@@ -103,7 +115,22 @@ func NewMatcher(cat *codex.Catalog) *Matcher {
 		entries = cat.All()
 	}
 	var key []byte
+	names := sha256.New()
+	var lenBuf [binary.MaxVarintLen64]byte
+	hashPhrase := func(s string) {
+		names.Write(lenBuf[:binary.PutUvarint(lenBuf[:], uint64(len(s)))])
+		_, _ = io.WriteString(names, s)
+	}
 	for _, e := range entries {
+		hashPhrase(e.ID)
+		hashPhrase(fmt.Sprint(e.Mentions, len(e.Aliases), len(e.Exclude)))
+		hashPhrase(e.Name)
+		for _, a := range e.Aliases {
+			hashPhrase(a)
+		}
+		for _, x := range e.Exclude {
+			hashPhrase(x)
+		}
 		// An entry that opted out of mentions still has names: its words
 		// are known, never untracked.
 		if !e.Mentions {
@@ -113,6 +140,7 @@ func NewMatcher(cat *codex.Catalog) *Matcher {
 			}
 			continue
 		}
+		m.ids = append(m.ids, e.ID)
 		key = m.add(e.Name, e.ID, formName, key)
 		for _, a := range e.Aliases {
 			key = m.add(a, e.ID, formAlias, key)
@@ -129,6 +157,9 @@ func NewMatcher(cat *codex.Catalog) *Matcher {
 		h := fnv1a([]byte(k)) >> (64 - firstTokenBits)
 		m.firstTokens[h/64] |= 1 << (h % 64)
 	}
+	names.Sum(m.version[:0])
+	slices.Sort(m.ids)
+	m.ids = slices.Compact(m.ids)
 	return m
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -29,15 +30,28 @@ type MentionIndex struct {
 // unitMentions is what one unit contributes to the index. It is built
 // once per scan of the unit and never changed, so indexes share it.
 type unitMentions struct {
-	unit     *Unit
+	unit *Unit
+	// mentions are the unit's mentions in order; lazy, when set, finds
+	// them instead on first use (list), for a unit whose counts came from
+	// the chapter cache: hover and the chapter counts need no more, and
+	// references and rename decode one chapter's mentions when asked.
 	mentions []Mention
+	lazy     func() []Mention
+	// raw is the cache's encoding of the mentions lazy decodes, written
+	// back as it is when the cache is saved again.
+	raw []byte
 	// counts are sorted by count, most first, then by first mention.
-	counts  []EntryCount
-	byEntry map[string]int
+	counts []EntryCount
+	// byEntry lists the places in counts ordered by entry ID, to find an
+	// entry by binary search: a map per chapter would cost ten times the
+	// memory at series scale (800 chapters, hundreds of entries each).
+	byEntry []int32
 	// names finds the unit's untracked-name candidates by normalized form
 	// on first use: only diagnostics and `quire untracked` ask, and it
 	// costs as much as the mention scan itself.
 	names func() map[string]nameTally
+	// namesFound says names has run, so the chapter cache can keep them.
+	namesFound *atomic.Bool
 }
 
 // EntryCount is how often one entry is mentioned in a unit.
@@ -97,6 +111,12 @@ func BuildMentionIndex(m *Matcher, units []*Unit) *MentionIndex {
 // or title changed) keeps its scan. A different matcher than ix was built
 // with means a changed codex: every unit is rescanned.
 func (ix *MentionIndex) Sync(m *Matcher, units []*Unit) *MentionIndex {
+	return ix.syncWith(m, units, nil)
+}
+
+// syncWith is Sync taking the scans of unchanged chapters from the
+// chapter cache.
+func (ix *MentionIndex) syncWith(m *Matcher, units []*Unit, cache *chapterCache) *MentionIndex {
 	if m == nil {
 		m = NewMatcher(nil)
 	}
@@ -109,7 +129,7 @@ func (ix *MentionIndex) Sync(m *Matcher, units []*Unit) *MentionIndex {
 		}
 		stale = append(stale, u)
 	}
-	for _, um := range scanUnits(m, stale) {
+	for _, um := range scanUnits(m, stale, cache) {
 		next.units[um.unit.Path] = um
 	}
 	next.sortOrder()
@@ -192,13 +212,20 @@ func (ix *MentionIndex) sortOrder() {
 	})
 }
 
-// scanUnits scans units in parallel; the results keep the units' order.
-func scanUnits(m *Matcher, units []*Unit) []*unitMentions {
+// scanUnits scans units in parallel, taking from cache what it holds;
+// the results keep the units' order.
+func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
 	out := make([]*unitMentions, len(units))
+	scan := func(u *Unit) *unitMentions {
+		if um, ok := cache.scan(m, u); ok {
+			return um
+		}
+		return scanUnit(m, u)
+	}
 	workers := min(runtime.GOMAXPROCS(0), len(units))
 	if workers <= 1 {
 		for i, u := range units {
-			out[i] = scanUnit(m, u)
+			out[i] = scan(u)
 		}
 		return out
 	}
@@ -207,7 +234,7 @@ func scanUnits(m *Matcher, units []*Unit) []*unitMentions {
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				out[i] = scanUnit(m, units[i])
+				out[i] = scan(units[i])
 			}
 		})
 	}
@@ -222,24 +249,79 @@ func scanUnits(m *Matcher, units []*Unit) []*unitMentions {
 // scanUnit finds the mentions and untracked names of one unit's body.
 func scanUnit(m *Matcher, u *Unit) *unitMentions {
 	body := bodyOf(u)
-	um := &unitMentions{unit: u, mentions: m.scan(u.Text[:body.End], body.Start)}
-	um.byEntry = make(map[string]int)
-	for _, mention := range um.mentions {
-		if i, ok := um.byEntry[mention.Entry]; ok {
-			um.counts[i].Count++
-			continue
+	um := countMentions(u, m.scan(u.Text[:body.End], body.Start))
+	um.findNamesLater(m)
+	return um
+}
+
+// countMentions is the index's record of u with its mentions.
+func countMentions(u *Unit, mentions []Mention) *unitMentions {
+	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}}
+	if len(mentions) == 0 {
+		return um
+	}
+	// Group the mentions by entry (stable, so each group starts with its
+	// first mention) and count each group; then order the counts most
+	// first, and list them by entry for lookups.
+	order := make([]int32, len(mentions))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(mentions[a].Entry, mentions[b].Entry) })
+	groups := 1
+	for i := 1; i < len(order); i++ {
+		if mentions[order[i]].Entry != mentions[order[i-1]].Entry {
+			groups++
 		}
-		um.byEntry[mention.Entry] = len(um.counts)
-		um.counts = append(um.counts, EntryCount{Entry: mention.Entry, Count: 1, First: mention.Range})
+	}
+	um.counts = make([]EntryCount, 0, groups)
+	for i := 0; i < len(order); {
+		first := mentions[order[i]]
+		j := i + 1
+		for j < len(order) && mentions[order[j]].Entry == first.Entry {
+			j++
+		}
+		um.counts = append(um.counts, EntryCount{Entry: first.Entry, Count: j - i, First: first.Range})
+		i = j
 	}
 	slices.SortFunc(um.counts, func(a, b EntryCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.First.Start, b.First.Start))
 	})
-	for i, c := range um.counts {
-		um.byEntry[c.Entry] = i
+	um.byEntry = make([]int32, len(um.counts))
+	for i := range um.byEntry {
+		um.byEntry[i] = int32(i)
 	}
-	um.names = sync.OnceValue(func() map[string]nameTally { return findUntracked(m, u, body, um.mentions) })
+	slices.SortFunc(um.byEntry, func(a, b int32) int { return strings.Compare(um.counts[a].Entry, um.counts[b].Entry) })
 	return um
+}
+
+// list is the unit's mentions, in order.
+func (um *unitMentions) list() []Mention {
+	if um.lazy != nil {
+		return um.lazy()
+	}
+	return um.mentions
+}
+
+// entry finds an entry's place in um.counts.
+func (um *unitMentions) entry(id string) (int, bool) {
+	k, ok := slices.BinarySearchFunc(um.byEntry, id, func(place int32, id string) int {
+		return strings.Compare(um.counts[place].Entry, id)
+	})
+	if !ok {
+		return 0, false
+	}
+	return int(um.byEntry[k]), true
+}
+
+// findNamesLater makes um find its unit's untracked names on first use.
+func (um *unitMentions) findNamesLater(m *Matcher) {
+	u, found, list := um.unit, um.namesFound, um.list
+	um.names = sync.OnceValue(func() map[string]nameTally {
+		names := findUntracked(m, u, bodyOf(u), list())
+		found.Store(true)
+		return names
+	})
 }
 
 // bodyOf is the part of u to scan: its body, or the whole text for a
@@ -268,7 +350,7 @@ func (ix *MentionIndex) Units() []*Unit {
 // is shared: do not modify it.
 func (ix *MentionIndex) Mentions(path string) []Mention {
 	if um, ok := ix.units[path]; ok {
-		return um.mentions
+		return um.list()
 	}
 	return nil
 }
@@ -281,7 +363,7 @@ func (ix *MentionIndex) MentionsOf(u *Unit) ([]Mention, bool) {
 		return nil, false
 	}
 	if um, ok := ix.units[u.Path]; ok && um.unit == u {
-		return um.mentions, true
+		return um.list(), true
 	}
 	return nil, false
 }
@@ -315,7 +397,7 @@ func (ix *MentionIndex) InUnit(path string) []EntryCount {
 func (ix *MentionIndex) Appearances(entryID string) []Appearance {
 	var out []Appearance
 	for _, um := range ix.order {
-		i, ok := um.byEntry[entryID]
+		i, ok := um.entry(entryID)
 		if !ok {
 			continue
 		}

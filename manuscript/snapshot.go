@@ -14,6 +14,8 @@ type Snapshot struct {
 	// mentions indexes the units against the codex of the last
 	// SetCatalog (an empty one before).
 	mentions *MentionIndex
+	// cache is the chapter cache as last read or written; nil for none.
+	cache *chapterCache
 }
 
 // Root is the project folder.
@@ -54,12 +56,12 @@ func (s *Snapshot) Mentions() *MentionIndex { return s.mentions }
 // withUnits is a snapshot holding exactly units, which are in reading
 // order. Only units whose text changed are scanned for mentions again.
 func (s *Snapshot) withUnits(units []*Unit) *Snapshot {
-	next := &Snapshot{root: s.root, overlay: s.overlay}
+	next := &Snapshot{root: s.root, overlay: s.overlay, cache: s.cache}
 	next.setUnits(units)
 	if s.mentions == nil {
 		next.mentions = BuildMentionIndex(NewMatcher(nil), next.units)
 	} else {
-		next.mentions = s.mentions.Sync(s.mentions.Matcher(), next.units)
+		next.mentions = s.mentions.syncWith(s.mentions.Matcher(), next.units, s.cache)
 	}
 	return next
 }
@@ -67,7 +69,7 @@ func (s *Snapshot) withUnits(units []*Unit) *Snapshot {
 // withMatcher is a snapshot whose mentions are found with m: a new codex.
 func (s *Snapshot) withMatcher(m *Matcher) *Snapshot {
 	next := *s
-	next.mentions = BuildMentionIndex(m, s.units)
+	next.mentions = (&MentionIndex{}).syncWith(m, s.units, s.cache)
 	return &next
 }
 

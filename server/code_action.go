@@ -129,6 +129,9 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 			selection("", askMessage))})
 	}
 	out = append(out, s.adviserActions(t, p, start, end)...)
+	if atTitle(t.text, start) {
+		out = append(out, bookMapAction(uri))
+	}
 	// A mention under the cursor, or one the selection lies inside.
 	if e, r, ok := t.entryAt(); ok && r.Start <= start && end <= r.End {
 		title := fmt.Sprintf("Look up %s", e.Name)

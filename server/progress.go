@@ -23,8 +23,10 @@ type progress struct {
 	key   string
 	mu    sync.Mutex
 	ended bool
-	// counted is when count last sent a report.
-	counted time.Time
+	// counted is when count last sent a report; uncounted says counts
+	// are over (later reads of files are not this work's).
+	counted   time.Time
+	uncounted bool
 }
 
 type progressValue struct {
@@ -77,7 +79,7 @@ func (s *Server) startProgress(ctx context.Context, kind string, clientToken jso
 // last one always.
 func (p *progress) count(ctx context.Context, done, total int) {
 	p.mu.Lock()
-	if p.key == "" || p.ended || done < total && time.Since(p.counted) < 100*time.Millisecond {
+	if p.key == "" || p.ended || p.uncounted || done < total && time.Since(p.counted) < 100*time.Millisecond {
 		p.mu.Unlock()
 		return
 	}
@@ -85,6 +87,13 @@ func (p *progress) count(ctx context.Context, done, total int) {
 	p.mu.Unlock()
 	pct := uint32(100 * done / max(total, 1))
 	p.send(ctx, progressValue{Kind: "report", Message: fmt.Sprintf("%d/%d files", done, total), Percentage: &pct})
+}
+
+// stopCounting makes count send nothing more.
+func (p *progress) stopCounting() {
+	p.mu.Lock()
+	p.uncounted = true
+	p.mu.Unlock()
 }
 
 // message reports msg.

@@ -53,6 +53,9 @@ type project struct {
 	// the first hover need not wait for the whole book to be scanned.
 	matcher atomic.Pointer[manuscript.Matcher]
 	indexed chan struct{}
+	// indexGate closes when the codex's search index may be built
+	// (index_build.go).
+	indexGate chan struct{}
 	// followMu orders the changes follow applies.
 	followMu sync.Mutex
 	// config is quire.yaml as last read without errors (config.go), and
@@ -101,7 +104,7 @@ type project struct {
 // newProject resolves root now, so that the paths requests compare
 // against never change while the project loads.
 func newProject(root string) *project {
-	p := &project{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{})}
+	p := &project{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{}), indexGate: make(chan struct{})}
 	if real, err := codex.ProjectRoot(root); err == nil {
 		p.real = real
 	}
@@ -176,8 +179,11 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		},
 		// Mentions are found once the book answers (index).
 		LaterMentions: true,
-		TrustSeries:   p.trustsSeries,
-		Shelf:         opts.shelf,
+		// Canon answers before the search index is built (index_build.go).
+		BackgroundIndex: true,
+		IndexAfter:      p.indexGate,
+		TrustSeries:     p.trustsSeries,
+		Shelf:           opts.shelf,
 	})
 	if err != nil {
 		p.err = err
@@ -252,6 +258,13 @@ func (p *project) close() {
 	if p.store != nil {
 		// A failed save only costs the next start a re-read.
 		_ = p.store.Close()
+	}
+	if p.ms != nil {
+		// What reading and scanning the chapters found, kept for the next
+		// start (manuscript.Manuscript.SaveCache). It is written on the way
+		// out, as the codex's state is, never while the writer works; a
+		// failure costs the next start a full reading.
+		_ = p.ms.SaveCache()
 	}
 	p.releaseSeries()
 }

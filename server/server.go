@@ -43,6 +43,9 @@ type Options struct {
 	// shelf holds the series stores the session's books share (New
 	// makes it).
 	shelf *mbook.Shelf
+	// holdIndex, when set, holds every book's search index back until it
+	// closes; tests see the book answer before its index.
+	holdIndex <-chan struct{}
 }
 
 // lifecycle is where the session stands, as the LSP spec orders it.
@@ -72,6 +75,8 @@ type Server struct {
 	// noBookTold says the writer was told a folder is in no book.
 	noBookTold bool
 	docs       map[protocol.DocumentURI]*document
+	// orders put each open document's changes in version order.
+	orders map[protocol.DocumentURI]*changeOrder
 	// selection is the last selection captured for an advisor turn.
 	selection *capturedSelection
 	// clientCfg is the advisor settings the editor sent.
@@ -124,6 +129,7 @@ func New(opts Options) *Server {
 		log:        log,
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
 		docs:       map[protocol.DocumentURI]*document{},
+		orders:     map[protocol.DocumentURI]*changeOrder{},
 		diagTimers: map[protocol.DocumentURI]*time.Timer{},
 		diagRuns:   map[protocol.DocumentURI]*diagRun{},
 		done:       make(chan struct{}),
@@ -426,6 +432,7 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandPropose:           typed(s.quirePropose),
 		wire.CommandExplicate:         typed(s.quireExplicateCommand),
 		wire.CommandCreateEntry:       typed(s.quireCreateEntry),
+		wire.CommandBookMap:           optional(s.quireBookMap),
 	}
 	return requests, notifications, commands
 }

@@ -28,6 +28,7 @@ func (s *Server) didOpen(ctx context.Context, p protocol.DidOpenTextDocumentPara
 	doc := newDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 	s.mu.Lock()
 	s.docs[doc.uri] = doc
+	s.orders[doc.uri] = newChangeOrder(doc)
 	s.mu.Unlock()
 	s.discoverBook(ctx, doc.uri)
 	if s.warnOutsideBook(ctx, doc.uri, doc.version) {
@@ -51,18 +52,23 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 	uri := p.TextDocument.URI
 	s.mu.Lock()
 	old, ok := s.docs[uri]
+	order := s.orders[uri]
 	s.mu.Unlock()
 	if !ok {
 		return errors.New("didChange for a document that is not open")
 	}
-	lines, err := old.lines.apply(p.ContentChanges)
+	// Only the text and its lines change here, in proportion to the
+	// edit, in version order (change_order.go); the book takes the text
+	// after a pause (edit_queue.go).
+	doc, err := order.add(uri, p.TextDocument.Version, p.ContentChanges)
 	if err != nil {
 		// The old text stays: nothing the writer typed is half-applied.
 		return err
 	}
-	// Only the text and its lines change here, in proportion to the
-	// edit; the book takes the text after a pause (edit_queue.go).
-	doc := &document{uri: uri, version: p.TextDocument.Version, text: lines.text, lines: lines}
+	if doc == old {
+		// Waiting for the versions before it.
+		return nil
+	}
 	s.mu.Lock()
 	s.docs[uri] = doc
 	s.mu.Unlock()
@@ -74,6 +80,7 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentParams) error {
 	s.mu.Lock()
 	delete(s.docs, p.TextDocument.URI)
+	delete(s.orders, p.TextDocument.URI)
 	if t, ok := s.diagTimers[p.TextDocument.URI]; ok {
 		t.Stop()
 		delete(s.diagTimers, p.TextDocument.URI)

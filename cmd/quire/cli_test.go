@@ -236,6 +236,7 @@ func TestQueriesWhileIndexIsHeld(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, "Teodora Quill")
 	assert.Contains(t, errOut, "in use by another quire process")
+	assert.Equal(t, 1, strings.Count(errOut, "in use by another quire process"), "said once, not logged besides: %q", errOut)
 
 	_, _, err = run(t, "index", "--project", book, cache)
 	require.ErrorIs(t, err, codex.ErrIndexLocked)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,9 @@ import (
 type genCorpusOptions struct {
 	*globalOptions
 	Dir string
+	// Preset names a corpus size (corpus.Preset); flags given as well
+	// change it.
+	Preset string
 	corpus.Options
 }
 
@@ -25,6 +29,9 @@ func newGenCorpusCommand(g *globalOptions) *cobra.Command {
 		Args:   cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Dir = args[0]
+			if err := o.applyPreset(cmd); err != nil {
+				return err
+			}
 			c, err := corpus.Generate(cmd.Context(), o.Dir, o.Options)
 			if err != nil {
 				return err
@@ -38,5 +45,32 @@ func newGenCorpusCommand(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.Chapters, "chapters", 100, "manuscript chapters")
 	f.IntVar(&o.ChapterWords, "chapter-words", 2500, "approximate words per chapter")
 	f.Uint64Var(&o.Seed, "seed", 1, "random seed; the same seed writes the same corpus")
+	f.StringVar(&o.Preset, "preset", "", "a corpus size by name: "+strings.Join(corpus.PresetNames(), ", ")+
+		" (novel: 10,000 entries, 200 chapters, about 1M words; series: 800 chapters, about 4M words); other flags change it")
 	return cmd
+}
+
+// applyPreset starts from the named preset, keeping the flags given.
+func (o *genCorpusOptions) applyPreset(cmd *cobra.Command) error {
+	if o.Preset == "" {
+		return nil
+	}
+	p, err := corpus.Preset(o.Preset)
+	if err != nil {
+		return err
+	}
+	f := cmd.Flags()
+	if !f.Changed("entries") {
+		o.Entries = p.Entries
+	}
+	if !f.Changed("chapters") {
+		o.Chapters = p.Chapters
+	}
+	if !f.Changed("chapter-words") {
+		o.ChapterWords = p.ChapterWords
+	}
+	if !f.Changed("seed") {
+		o.Seed = p.Seed
+	}
+	return nil
 }

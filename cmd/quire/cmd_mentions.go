@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -124,47 +129,120 @@ func (o *mentionsOptions) chapter(b *book, snap *manuscript.Snapshot) error {
 // beyond it each row lists its chapters instead.
 const gridChapters = 12
 
+// mentionRow is one entry's row of the table as it is gathered: its
+// counts kept sparse (a series has 800 chapters and 10,000 entries, and
+// a full grid of counts would take 64 MB), spread out one row at a time
+// as it is written.
+type mentionRow struct {
+	entry           string
+	total, chapters int
+	firstCol        int
+	first           codex.Range
+	cells           []mentionCell
+}
+
+// mentionCell is one chapter's count of one entry.
+type mentionCell struct{ col, count int32 }
+
 func (o *mentionsOptions) table(b *book, snap *manuscript.Snapshot) error {
-	table := snap.Mentions().Table()
-	out := mentionsTableOutput{Chapters: table.Units, Entries: make([]mentionedEntry, 0, len(table.Rows))}
-	for _, row := range table.Rows {
-		name, typ := b.entry(row.Entry)
-		e := mentionedEntry{Entry: row.Entry, Name: name, Type: typ, Total: row.Total, Counts: row.Counts}
-		for i, n := range row.Counts {
-			if n == 0 {
-				continue
+	ix := snap.Mentions()
+	units := ix.Units()
+	cols := make([]manuscript.MentionColumn, len(units))
+	// The grid and the JSON show every chapter's count; the list only
+	// how many chapters.
+	dense := o.JSON || len(units) <= gridChapters
+	byEntry := map[string]*mentionRow{}
+	var rows []*mentionRow
+	for col, u := range units {
+		cols[col] = manuscript.MentionColumn{Path: u.Path, Number: u.Number, Position: u.Position, Title: u.Title}
+		for _, c := range ix.InUnit(u.Path) {
+			r := byEntry[c.Entry]
+			if r == nil {
+				r = &mentionRow{entry: c.Entry, firstCol: col, first: c.First}
+				byEntry[c.Entry] = r
+				rows = append(rows, r)
 			}
-			u, _ := snap.Unit(table.Units[i].Path)
-			for _, c := range snap.Mentions().InUnit(u.Path) {
-				if c.Entry == row.Entry {
-					e.First = locate(u, c.First)
-					break
-				}
+			r.total += c.Count
+			r.chapters++
+			if dense {
+				r.cells = append(r.cells, mentionCell{int32(col), int32(c.Count)})
 			}
-			break
 		}
-		out.Entries = append(out.Entries, e)
+	}
+	slices.SortFunc(rows, func(a, b *mentionRow) int {
+		return cmp.Or(cmp.Compare(b.total, a.total), strings.Compare(a.entry, b.entry))
+	})
+	entry := func(r *mentionRow) mentionedEntry {
+		name, typ := b.entry(r.entry)
+		e := mentionedEntry{Entry: r.entry, Name: name, Type: typ, Total: r.total}
+		if u, ok := snap.Unit(cols[r.firstCol].Path); ok {
+			e.First = locate(u, r.first)
+		}
+		if dense {
+			e.Counts = make([]int, len(cols))
+			for _, c := range r.cells {
+				e.Counts[c.col] = int(c.count)
+			}
+		}
+		return e
 	}
 	if o.JSON {
-		return writeJSON(o.stdout, out)
+		return writeMentionsJSON(o.stdout, cols, rows, entry)
 	}
-	if len(out.Chapters) == 0 {
+	if len(cols) == 0 {
 		fmt.Fprintln(o.stdout, "No chapters found (quire reads manuscript/**/*.md unless quire.yaml says otherwise).")
 		return nil
 	}
-	if len(out.Entries) == 0 {
+	if len(rows) == 0 {
 		fmt.Fprintln(o.stdout, "No codex entry is mentioned in the manuscript.")
 		return nil
 	}
-	return printMentionTable(o.stdout, out)
+	return printMentionTable(o.stdout, cols, rows, entry)
 }
 
-func printMentionTable(w io.Writer, out mentionsTableOutput) error {
+// writeMentionsJSON writes what json.Encoder would write of a
+// mentionsTableOutput, one entry at a time.
+func writeMentionsJSON(w io.Writer, cols []manuscript.MentionColumn, rows []*mentionRow, entry func(*mentionRow) mentionedEntry) error {
+	bw := bufio.NewWriter(w)
+	encode := func(prefix string, v any) error {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent(prefix, "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		_, err := bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return err
+	}
+	bw.WriteString("{\n  \"chapters\": ")
+	if err := encode("  ", cols); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		bw.WriteString(",\n  \"entries\": []\n}\n")
+		return bw.Flush()
+	}
+	bw.WriteString(",\n  \"entries\": [")
+	for i, r := range rows {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		if err := encode("    ", entry(r)); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
+}
+
+func printMentionTable(w io.Writer, cols []manuscript.MentionColumn, rows []*mentionRow, entry func(*mentionRow) mentionedEntry) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	grid := len(out.Chapters) <= gridChapters
+	grid := len(cols) <= gridChapters
 	header := []string{"NAME", "TYPE", "TOTAL"}
 	if grid {
-		for _, c := range out.Chapters {
+		for _, c := range cols {
 			header = append(header, columnKey(c))
 		}
 	} else {
@@ -172,14 +250,15 @@ func printMentionTable(w io.Writer, out mentionsTableOutput) error {
 	}
 	header = append(header, "FIRST")
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, e := range out.Entries {
+	for _, r := range rows {
+		e := entry(r)
 		cells := []string{e.Name, string(e.Type), strconv.Itoa(e.Total)}
 		if grid {
 			for _, n := range e.Counts {
 				cells = append(cells, countCell(n))
 			}
 		} else {
-			cells = append(cells, strconv.Itoa(nonZero(e.Counts)))
+			cells = append(cells, strconv.Itoa(r.chapters))
 		}
 		cells = append(cells, fmt.Sprintf("%s:%d", e.First.Path, e.First.Line))
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
@@ -206,14 +285,4 @@ func countCell(n int) string {
 		return "·"
 	}
 	return strconv.Itoa(n)
-}
-
-func nonZero(ns []int) int {
-	k := 0
-	for _, n := range ns {
-		if n > 0 {
-			k++
-		}
-	}
-	return k
 }

@@ -46,6 +46,7 @@ func (c stdio) Close() error {
 }
 
 func (o *serveOptions) run(cmd *cobra.Command) error {
+	limitServeMemory(cmd.Context())
 	srv := server.New(server.Options{CacheDir: o.CacheDir, Logger: o.logger()})
 	code := srv.Serve(cmd.Context(), stdio{Reader: o.stdin, Writer: o.stdout})
 	if code != 0 {

@@ -123,7 +123,7 @@ func TestEmacsEglot(t *testing.T) {
 		t.Fatalf("emacs did not finish within the timeout\n%s", report())
 	}
 	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
-	for _, step := range []string{"connect", "hover", "ask", "answer-doc", "apply", "stale", "cursor-action", "look-up", "peek", "explicate", "plain-eglot"} {
+	for _, step := range []string{"connect", "hover", "ask", "answer-doc", "apply", "stale", "cursor-action", "look-up", "peek", "explicate", "book-map", "plain-eglot"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", lines[len(lines)-1], report())

@@ -232,7 +232,7 @@ func TestNeovimPlugin(t *testing.T) {
 	require.NoError(t, runErr, report())
 	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
 	for _, step := range []string{"utf16", "visual-range", "root-detection", "chat-render", "attach", "hover", "ask",
-		"follow-up", "prompts", "proposals", "apply", "apply-again", "discard", "reindex", "error", "cancel", "peek", "code-actions", "create-entry", "action", "chat-toggle", "help", "omnifunc", "stale"} {
+		"follow-up", "prompts", "proposals", "apply", "apply-again", "discard", "reindex", "map", "error", "cancel", "peek", "code-actions", "create-entry", "action", "chat-toggle", "help", "omnifunc", "stale"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", lines[len(lines)-1], report())

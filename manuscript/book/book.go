@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/quire-ink/quire/codex"
@@ -73,6 +75,11 @@ type Options struct {
 	// language server's workspace): a series is opened once, keyed by
 	// its real path, and each book lets go of it on Close.
 	Shelf *Shelf
+	// BackgroundIndex opens the codex as soon as its entries are parsed
+	// and builds its search index afterwards, once IndexAfter closes
+	// (codex.Options): the language server answers canon meanwhile.
+	BackgroundIndex bool
+	IndexAfter      <-chan struct{}
 }
 
 // Book is an opened book.
@@ -143,7 +150,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 					msErr = fmt.Errorf("quire failed while reading the chapters: %v", r)
 				}
 			}()
-			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger})
+			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger, ChapterCache: chapterCache(root, cache)})
 		})
 	}
 	if opts.Parts&Codex != 0 {
@@ -166,6 +173,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 	}
 	if b.Store != nil && b.Manuscript != nil && !opts.LaterMentions {
 		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.View.Catalog()))
+		b.SaveChapters()
 	}
 	return b, nil
 }
@@ -174,12 +182,18 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 // memory when another quire process holds it.
 func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
-		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback}
+		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback,
+		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
 	store, err := codex.Open(ctx, b.Root, copts)
 	if !b.opts.FailWhenLocked && errors.Is(err, codex.ErrIndexLocked) {
-		b.opts.Logger.Warn("index in use by another quire process; indexing in memory", "root", b.Root)
+		// The caller that asks to hear of the lock tells the writer
+		// itself (the CLI on stderr, the server in its status); a log
+		// line besides would say it twice.
 		if b.opts.OnLocked != nil {
+			b.opts.Logger.Debug("index in use by another quire process; indexing in memory", "root", b.Root)
 			b.opts.OnLocked()
+		} else {
+			b.opts.Logger.Warn("index in use by another quire process; indexing in memory", "root", b.Root)
 		}
 		b.Locked = true
 		copts.InMemory = true
@@ -189,6 +203,28 @@ func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 		return nil, fmt.Errorf("open codex of %s: %w", b.Root, err)
 	}
 	return store, nil
+}
+
+// chapterCache is the chapter cache file of the book at root, none when
+// the cache folder lies inside the book: quire writes nothing there.
+func chapterCache(root string, c Cache) string {
+	file := c.Chapters()
+	if rel, err := filepath.Rel(root, file); file == "" || err == nil && !strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	return file
+}
+
+// SaveChapters keeps what reading and scanning the chapters found for
+// the next opening (manuscript.Manuscript.SaveCache); a failure only
+// costs that opening a full reading, and is logged.
+func (b *Book) SaveChapters() {
+	if b.Manuscript == nil {
+		return
+	}
+	if err := b.Manuscript.SaveCache(); err != nil {
+		b.opts.Logger.Warn("chapter cache not saved", "root", b.Root, "err", err)
+	}
 }
 
 // Close saves and releases the codex indexes.

@@ -48,6 +48,7 @@ func TestCacheLayout(t *testing.T) {
 	assert.Equal(t, filepath.Join("/cache", filepath.Base(user.Dir)), under.Dir)
 	assert.Equal(t, filepath.Join(under.Dir, "manuscript"), under.Passages())
 	assert.Equal(t, under.Dir, under.Provenance())
+	assert.Equal(t, filepath.Join(under.Dir, "map.html"), under.Map())
 
 	own, err := CacheFor(root, CacheOptions{Dir: "/mine", Base: "/cache"})
 	require.NoError(t, err)

@@ -9,7 +9,8 @@ import (
 )
 
 // Cache is where quire keeps a book's files, outside the book: the codex
-// index in Dir, the manuscript's paragraph index in Dir/manuscript and
+// index in Dir, the manuscript's paragraph index in Dir/manuscript, what
+// reading and scanning each chapter found in Dir/chapters.bin and
 // the record of provider calls in Dir/provenance.jsonl. The command line
 // and the language server lay it out the same way.
 type Cache struct {
@@ -55,5 +56,22 @@ func (c Cache) Passages() string {
 	return filepath.Join(c.Dir, "manuscript")
 }
 
+// Chapters is the file of the chapter cache (manuscript.Options.ChapterCache).
+func (c Cache) Chapters() string {
+	if c.Dir == "" {
+		return ""
+	}
+	return filepath.Join(c.Dir, "chapters.bin")
+}
+
 // Provenance is the folder of the record of provider calls.
 func (c Cache) Provenance() string { return c.Dir }
+
+// Map is the book map's page (`quire map`, the quire.bookMap command);
+// empty when there is no cache folder.
+func (c Cache) Map() string {
+	if c.Dir == "" {
+		return ""
+	}
+	return filepath.Join(c.Dir, "map.html")
+}

@@ -66,6 +66,7 @@ const (
 	CommandManuscriptContext = "quire.manuscriptContext"
 	CommandCaptureSelection  = "quire.captureSelection"
 	CommandCreateEntry       = "quire.createEntry"
+	CommandBookMap           = "quire.bookMap"
 )
 
 // BookParams pick a book by a document inside it; without uri, the
@@ -109,6 +110,58 @@ type ContextParams struct {
 type CaptureParams struct {
 	URI   protocol.DocumentURI `json:"uri"`
 	Range protocol.Range       `json:"range"`
+}
+
+// BookMapParams are quire.bookMap's: draw the map of the book holding
+// uri (manuscript/bookmap) and open it in the browser.
+type BookMapParams struct {
+	BookParams
+	// EditorURI links the heatmap's cells with the editor's own URI,
+	// {path}, {line} and {column} filled in
+	// ("vscode://file/{path}:{line}:{column}"); empty links file:// URIs.
+	EditorURI string `json:"editorUri,omitempty"`
+	// Quiet writes the map and opens nothing, for a client that shows it
+	// itself (a webview panel).
+	Quiet bool `json:"quiet,omitempty"`
+	// Table asks for the heatmap as data too, for a client that draws it
+	// as text.
+	Table bool `json:"table,omitempty"`
+}
+
+// BookMapResult is what quire.bookMap wrote.
+type BookMapResult struct {
+	// Path is the page, in quire's cache folder (never in the book).
+	Path string               `json:"path"`
+	URI  protocol.DocumentURI `json:"uri"`
+	// Bytes is the page's size.
+	Bytes    int `json:"bytes"`
+	Chapters int `json:"chapters"`
+	Entries  int `json:"entries"`
+	// Shown says the client opened the page (window/showDocument).
+	Shown bool `json:"shown"`
+	// Table is the heatmap, when asked for.
+	Table *MentionTable `json:"table,omitempty"`
+}
+
+// MentionTable is the heatmap as data: the chapters, and a row for each
+// of the entries mentioned most, in order of first appearance.
+type MentionTable struct {
+	// Chapters label the columns: the chapter's number, else #position.
+	Chapters []string      `json:"chapters"`
+	Titles   []string      `json:"titles"`
+	Rows     []MentionsRow `json:"rows"`
+	// Mentioned counts every entry the chapters mention; Rows holds at
+	// most a few hundred of them, those mentioned most.
+	Mentioned int `json:"mentioned"`
+}
+
+// MentionsRow is one entry's mentions per chapter.
+type MentionsRow struct {
+	Name  string     `json:"name"`
+	Type  codex.Type `json:"type"`
+	Total int        `json:"total"`
+	// Counts line up with the table's Chapters.
+	Counts []int `json:"counts"`
 }
 
 // ExplicateParams are quire/explicate's: a quoted sentence of the codex.

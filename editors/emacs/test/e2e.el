@@ -361,6 +361,25 @@ shows it: in the echo area. The titles offered are returned."
         (quire-test-shown-file shown "All passages: \\(/[^\n]+\\.md\\)")))
     (quire-test-no-codes mark)))
 
+;; The book map (quire.bookMap), from the code action on a chapter's
+;; title: eglot 1.9 cannot open a page, so the message names the file.
+(quire-test-step "book-map" ("connect") 30
+  (quire-test-visit quire-test-chapter)
+  (deactivate-mark)
+  (goto-char (point-min))
+  (search-forward "# Thirteen Strokes")
+  (let ((mark (length (quire-test-messages))))
+    (quire-test-code-action "\\`Open the book map\\'")
+    (let* ((shown (quire-test-wait "the map's file in the echo area" 20
+                                   (lambda () (let ((m (quire-test-messages-since mark)))
+                                                (and (string-match-p "The book map (5 chapters, 22 codex entries mentioned) is in" m) m)))))
+           (file (quire-test-shown-file shown "is in \\(/[^\n]+\\.html\\): open it in your browser")))
+      (with-temp-buffer
+        (insert-file-contents file)
+        (unless (and (search-forward "The Thirteenth Bell" nil t) (search-forward "Moss Kettering" nil t))
+          (error "the map in %s is not the sample book's" file))))
+    (quire-test-no-codes mark)))
+
 (quire-test-step "plain-eglot" () 45
   ;; A writer with no quire.el, only the README's eglot-server-programs
   ;; line: eglot takes the chapter's own folder as the root, and quire

@@ -521,6 +521,57 @@ local function main()
   check(was_notified("quire: reindexed 26 entries"), "the reindex was not reported")
   ok(step)
 
+  step = "map"
+  -- :QuireMap writes the map to quire's cache folder and opens it with
+  -- the writer's opener (here a function that records the path).
+  local opened
+  quire.config.map = { open = function(path)
+    opened = path
+    return true
+  end }
+  vim.cmd("edit " .. vim.fn.fnameescape(chapter))
+  vim.cmd("QuireMap")
+  wait(20000, function()
+    return opened ~= nil
+  end, "the book map to open")
+  check(vim.fn.filereadable(opened) == 1, "the map is written: " .. opened)
+  check(opened:sub(1, #book) ~= book, "the map is not in the book: " .. opened)
+  local page = table.concat(vim.fn.readfile(opened), "\n")
+  check(page:find("The Thirteenth Bell", 1, true) and page:find("Moss Kettering", 1, true) and page:find('id="timeline"', 1, true),
+    "the page holds the book's map")
+  wait(2000, function()
+    return was_notified("quire: the book map is open in your browser (5 chapters, 22 codex entries): " .. opened)
+  end, "the notice of the opened map")
+  -- Without a way to open it, the writer is told where it is.
+  quire.config.map = { open = function()
+    return false
+  end }
+  vim.cmd("QuireMap")
+  wait(20000, function()
+    return was_notified("quire: the book map is in " .. opened .. ": open it in your browser.")
+  end, "the notice of where the map is")
+  quire.config.map = {}
+  -- :QuireMentions shows the heatmap as a text table in a float.
+  local map = require("quire.map")
+  map.buf = nil
+  vim.cmd("QuireMentions")
+  wait(20000, function()
+    return map.buf ~= nil
+  end, "the mentions float")
+  local lines = vim.api.nvim_buf_get_lines(map.buf, 0, -1, false)
+  check(lines[1]:match("^NAME%s+TYPE%s+TOTAL%s+1%s+2%s+3%s+4%s+5$"), "header: " .. lines[1])
+  local moss
+  for _, l in ipairs(lines) do
+    if l:find("Moss Kettering", 1, true) then
+      moss = l
+    end
+  end
+  check(moss and moss:match("^Moss Kettering%s+character%s+%d+%s+%d+%s+·%s+%d+%s+%d+%s+%d+$"), "Moss Kettering's row: " .. tostring(moss))
+  check(buf_text(map.buf):find("3  Slack Water", 1, true), "the chapter key: " .. buf_text(map.buf))
+  check(vim.api.nvim_win_get_config(map.win).relative ~= "", "the table is a float")
+  vim.cmd("close")
+  ok(step)
+
   step = "error"
   vim.cmd("edit " .. vim.fn.fnameescape(chapter))
   quire.set_settings({ provider = { api_key_env = "QUIRE_TEST_MISSING_KEY" } })

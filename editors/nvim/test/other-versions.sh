@@ -1,8 +1,9 @@
 #!/bin/sh
-# Runs the Neovim plugin's end-to-end test on the Neovim of other Debian
-# releases (trixie: 0.10, sid: the newest), unpacked into a temporary
-# folder by editors/test/debian-unpack.sh and started with their own C
-# library, so nothing on the machine changes. The archive comes from
+# Runs the Neovim plugin's end-to-end tests (its steps and the typed
+# continuity slips) on the Neovim of other Debian releases (trixie: 0.10,
+# sid: the newest), unpacked into a temporary folder by
+# editors/test/debian-unpack.sh and started with their own C library, so
+# nothing on the machine changes. The archive comes from
 # apt's own sources. Usage: other-versions.sh [SUITE...] (default: trixie sid).
 set -eu
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -23,6 +24,6 @@ WRAP
 	echo "== $suite: $(VIMRUNTIME="$dir/root/usr/share/nvim/runtime" "$dir/bin/nvim" --version | head -1)"
 	cd "$repo"
 	VIMRUNTIME="$dir/root/usr/share/nvim/runtime" PATH="$dir/bin:$PATH" QUIRE_REQUIRE_NVIM=1 \
-		go test -count=1 -run TestNeovimPlugin ./editors/nvim/
+		go test -count=1 -run '^TestNeovim(Plugin|Slips)$' ./editors/nvim/
 	cd "$work"
 done

@@ -24,7 +24,7 @@ import (
 
 // The steps run.mjs reports, in order.
 var steps = []string{"open-book", "open-chapter", "status-bar", "hover", "chat-open",
-	"ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text"}
+	"ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text", "book-map", "book-map-follows-save"}
 
 // Markers the browser script looks for on screen.
 const (

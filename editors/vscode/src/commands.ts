@@ -16,6 +16,7 @@ export const clientOwnedCommands: readonly string[] = [
   "quire.applyProposal",
   "quire.discardProposal",
   "quire.reindex",
+  "quire.bookMap",
 ];
 
 export function serverCommandsToRegister(commands: readonly string[] | undefined): string[] {
@@ -105,10 +106,17 @@ export function contextLabel(uri: string | undefined, range: Range | undefined):
   return range === undefined ? name : `${name}:${lineSpan(range)}`;
 }
 
-/** evidenceLabel names one piece of evidence: project path and lines. */
+/**
+ * evidenceLabel names one piece of evidence: project path and lines, and
+ * the chapter the canon was read as of, when a story-time answer was.
+ */
 export function evidenceLabel(e: Evidence): string {
   const where = e.path || contextLabel(e.uri, undefined) || e.uri;
-  return e.range ? `${where}:${lineSpan(e.range)}` : where;
+  const label = e.range ? `${where}:${lineSpan(e.range)}` : where;
+  if (!e.asOf) {
+    return label;
+  }
+  return `${label} (as of chapter ${e.asOfChapter || e.asOf}${e.asOfImplied ? ", the one you were in" : ""})`;
 }
 
 /**

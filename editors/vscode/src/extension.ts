@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import { ResponseError } from "vscode-languageclient/node";
 import { ChatHost, ChatViewProvider } from "./chat/view";
+import { MapPanel } from "./mapPanel";
 import { Proposals } from "./proposals";
 import { QuireCommands } from "./quireCommands";
 import { Session } from "./session";
@@ -37,12 +38,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const s = new Session(context, views);
   const proposals = new Proposals(s, views);
   const chat = new ChatViewProvider(context.extensionUri, chatHost(s, proposals));
-  const commands = new QuireCommands(s, proposals, chat);
+  const map = new MapPanel(s);
+  const commands = new QuireCommands(s, proposals, chat, map);
   context.subscriptions.push(
     s,
     views,
     proposals,
     chat,
+    map,
     commands,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     s.onAskProgress((p) => chat.progress(p)),

@@ -68,6 +68,57 @@ export interface CaptureParams {
   range: Range;
 }
 
+// BookMapParams are quire.bookMap's: draw the map of the book holding
+// uri (manuscript/bookmap) and open it in the browser.
+export interface BookMapParams extends BookParams {
+  // EditorURI links the heatmap's cells with the editor's own URI,
+  // {path}, {line} and {column} filled in
+  // ("vscode://file/{path}:{line}:{column}"); empty links file:// URIs.
+  editorUri?: string;
+  // Quiet writes the map and opens nothing, for a client that shows it
+  // itself (a webview panel).
+  quiet?: boolean;
+  // Table asks for the heatmap as data too, for a client that draws it
+  // as text.
+  table?: boolean;
+}
+
+// BookMapResult is what quire.bookMap wrote.
+export interface BookMapResult {
+  // Path is the page, in quire's cache folder (never in the book).
+  path: string;
+  uri: string;
+  // Bytes is the page's size.
+  bytes: number;
+  chapters: number;
+  entries: number;
+  // Shown says the client opened the page (window/showDocument).
+  shown: boolean;
+  // Table is the heatmap, when asked for.
+  table?: MentionTable;
+}
+
+// MentionTable is the heatmap as data: the chapters, and a row for each
+// of the entries mentioned most, in order of first appearance.
+export interface MentionTable {
+  // Chapters label the columns: the chapter's number, else #position.
+  chapters: string[] | null;
+  titles: string[] | null;
+  rows: MentionsRow[] | null;
+  // Mentioned counts every entry the chapters mention; Rows holds at
+  // most a few hundred of them, those mentioned most.
+  mentioned: number;
+}
+
+// MentionsRow is one entry's mentions per chapter.
+export interface MentionsRow {
+  name: string;
+  type: string;
+  total: number;
+  // Counts line up with the table's Chapters.
+  counts: number[] | null;
+}
+
 // ExplicateParams are quire/explicate's: a quoted sentence of the codex.
 export interface ExplicateParams extends BookParams {
   quote: string;
@@ -422,6 +473,7 @@ export const Commands = {
   actions: "quire.actions",
   applyProposal: "quire.applyProposal",
   ask: "quire.ask",
+  bookMap: "quire.bookMap",
   captureSelection: "quire.captureSelection",
   createEntry: "quire.createEntry",
   discardProposal: "quire.discardProposal",

@@ -1,12 +1,14 @@
 // The extension's own commands: asking an advisor (from the palette or a
 // server code action), running an advisor action, picking a persona,
-// peeking at a prompt, reindexing, and the server's lifecycle. Argument
+// peeking at a prompt, reindexing, the book map, and the server's lifecycle. Argument
 // reading lives in commands.ts; proposals' commands in proposals.ts.
 import * as path from "path";
 import * as vscode from "vscode";
 import { actionPickItems, applicableActions, CodeActionLike, matchCodeAction, noActionsMessage, noMatchMessage, occurrenceOf, pickPlaceholder } from "./actions";
 import { ChatViewProvider, errorOf } from "./chat/view";
+import { bookMapArgs } from "./bookMap";
 import { askParamsFrom, contextLabel } from "./commands";
+import { MapPanel } from "./mapPanel";
 import { AdvisorAction, AskParams, Persona } from "./protocol";
 import { Proposals } from "./proposals";
 import { isBookDocument, Session } from "./session";
@@ -22,6 +24,7 @@ export class QuireCommands implements vscode.Disposable {
     private readonly session: Session,
     private readonly proposals: Proposals,
     private readonly chat: ChatViewProvider,
+    private readonly map: MapPanel,
   ) {
     const commands: [string, (...args: unknown[]) => unknown][] = [
       ["quire.askAdvisor", () => this.askAdvisor()],
@@ -33,6 +36,7 @@ export class QuireCommands implements vscode.Disposable {
       ["quire.peekPrompt", (...args) => this.peekFromCommand(args)],
       ["quire.reindex", (...args) => this.reindex(args)],
       ["quire.openChat", () => this.chat.reveal()],
+      ["quire.bookMap", (...args) => this.map.show(bookMapArgs(args).uri)],
       ["quire.restartServer", () => this.session.restart()],
       ["quire.showStartError", () => this.session.showStartError()],
     ];

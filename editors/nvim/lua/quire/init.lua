@@ -17,6 +17,11 @@ local defaults = {
   -- Set 'omnifunc' in book buffers to quire's, which completes aliases
   -- (Neovim's own drops them); false leaves 'omnifunc' alone.
   omnifunc = true,
+  map = {
+    -- How :QuireMap opens the page: nil uses vim.ui.open (0.10+), else
+    -- xdg-open or open; a function(path) returning true replaces them.
+    open = nil,
+  },
   chat = {
     layout = "float", -- or "split"
     show_tool_rows = true,
@@ -69,6 +74,12 @@ local function create_commands()
   command("QuireReindex", function()
     M.reindex()
   end, { desc = "Read the whole book again and rebuild quire's index" })
+  command("QuireMap", function()
+    require("quire.map").map_command()
+  end, { desc = "Open the book map (who appears where, the timeline, the links) in the browser" })
+  command("QuireMentions", function()
+    require("quire.map").mentions_command()
+  end, { desc = "Show which codex entries each chapter mentions, as a table" })
 end
 
 -- reindex asks the server to read the current buffer's book again;

@@ -64,6 +64,14 @@ describe("labels", () => {
   }
   it("evidence uses the project path", () => {
     assert.strictEqual(evidenceLabel({ uri: "file:///b/codex/t.md", path: "codex/t.md", tool: "x", range: r(2, 0, 9, 3) }), "codex/t.md:3–10");
+    assert.strictEqual(
+      evidenceLabel({ uri: "file:///b/codex/t.md", path: "codex/t.md", tool: "x", range: r(2, 0, 9, 3), asOf: "manuscript/02.md", asOfChapter: '2 "Second"', asOfImplied: true }),
+      'codex/t.md:3–10 (as of chapter 2 "Second", the one you were in)',
+    );
+    assert.strictEqual(
+      evidenceLabel({ uri: "file:///b/codex/t.md", path: "codex/t.md", tool: "x", range: r(2, 0, 9, 3), asOf: "manuscript/05.md", asOfChapter: '5 "Salt-Debt"' }),
+      'codex/t.md:3–10 (as of chapter 5 "Salt-Debt")',
+    );
   });
 });
 

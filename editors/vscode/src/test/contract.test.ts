@@ -19,7 +19,7 @@ import { createMessageConnection, MessageConnection, ResponseError, StreamMessag
 import { applicableActions, CodeActionLike, matchCodeAction, occurrenceOf } from "../actions";
 import { Action, AssistantMessage, ChatState, emptyState, errorView, providerHint, reduce, runningToken } from "../chat/state";
 import { rowText } from "../chat/viewModel";
-import { askParamsFrom, contextLabel } from "../commands";
+import { askParamsFrom, clientOwnedCommands, contextLabel } from "../commands";
 import { applyFileDiff, parseDiff } from "../diff";
 import {
   AdvisorAction,
@@ -27,6 +27,8 @@ import {
   AskParams,
   AskProgress,
   AskResult,
+  BookMapParams,
+  BookMapResult,
   BookStatus,
   DiscardResult,
   ErrorCodes,
@@ -39,6 +41,7 @@ import {
 } from "../protocol";
 import { didChangeConfigurationParams, serverSettings } from "../settings";
 import { mergeBook, statusView } from "../status";
+import { loadPanel } from "./panelDom";
 import { clientCapabilities } from "./vscodeStub";
 
 const bin = process.env.QUIRE_BIN;
@@ -776,6 +779,47 @@ describe("contract: extension modules against the real quire server", function (
     // extension.ts's reindex command merges the result as a ready book.
     const books = mergeBook([], { root: r.root, state: "ready", entries: r.entries, chapters: r.chapters, problems: r.problems });
     assert.strictEqual(statusView(books).text, statusBarBefore ?? statusView(books).text);
+  });
+
+  it("quire.bookMap (quiet, as the panel asks) writes the map outside the book; in the panel a cell opens its chapter at the first mention", async () => {
+    assert.ok(clientOwnedCommands.includes("quire.bookMap"), "the extension shows the map itself, in a panel");
+    const params: BookMapParams = { uri: pathToFileURL(path.join(h.book, "manuscript", "01-thirteen-strokes.md")).toString(), quiet: true };
+    const r = await h.conn.sendRequest<BookMapResult>("workspace/executeCommand", { command: "quire.bookMap", arguments: [params] });
+    onlyKeys(r, ["path", "uri", "bytes", "chapters", "entries", "shown", "table"], "BookMapResult");
+    assert.strictEqual(r.chapters, 5);
+    assert.strictEqual(r.entries, 22);
+    assert.strictEqual(r.shown, false);
+    assert.ok(!r.path.startsWith(h.book), `the map is in the book: ${r.path}`);
+    const page = fs.readFileSync(r.path, "utf8");
+    assert.strictEqual(page.length > 0 && Buffer.byteLength(page), r.bytes);
+
+    const p = loadPanel(page);
+    const doc = p.dom.window.document;
+    // The page's own script ran in the panel: it counts its rows.
+    assert.strictEqual(doc.getElementById("row-count")?.textContent, "22 of 22 rows");
+    const ebba = Array.from(doc.querySelectorAll("#rows tr")).find((tr) => tr.querySelector("th")?.textContent === "Ebba Strand");
+    assert.ok(ebba, "Ebba Strand has a row");
+    const cell = ebba.querySelector("td a") as HTMLElement;
+    assert.strictEqual(cell.textContent, "1");
+    cell.click();
+    assert.deepStrictEqual(p.posted, [{ type: "open", path: path.join(h.book, "manuscript", "01-thirteen-strokes.md"), line: 14 }]);
+
+    // Sorted by total, then a newer page arrives (after a save): it is
+    // drawn in place, still sorted by total, its controls working.
+    const sort = doc.getElementById("sort") as HTMLSelectElement;
+    sort.value = "total";
+    sort.dispatchEvent(new p.dom.window.Event("change"));
+    const first = () => doc.querySelector("#rows tr:not([hidden]) th")?.textContent;
+    assert.strictEqual(first(), "Moss Kettering");
+    p.dom.window.dispatchEvent(new p.dom.window.MessageEvent("message", { data: { type: "page", html: page, stamp: 1 } }));
+    assert.strictEqual(first(), "Moss Kettering");
+    assert.strictEqual((doc.getElementById("sort") as HTMLSelectElement).value, "total");
+    assert.strictEqual(doc.getElementById("row-count")?.textContent, "22 of 22 rows");
+    const type = doc.getElementById("filter-type") as HTMLSelectElement;
+    type.value = "location";
+    type.dispatchEvent(new p.dom.window.Event("change"));
+    assert.strictEqual(doc.getElementById("row-count")?.textContent, "5 of 22 rows");
+    assert.deepStrictEqual(p.posted.slice(1), [{ type: "drawn", stamp: 1 }]);
   });
 
   it("an ask without a provider fails with -32600, which the chat words as a provider problem", async () => {

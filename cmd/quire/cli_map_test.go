@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// `quire map` writes the page to the book's cache folder, never into the
+// book, and prints where.
+func TestMapWritesToTheCache(t *testing.T) {
+	book, cache := sampleProject(t)
+	before := tree(t, book)
+	out, _, err := run(t, "map", "--project", book, cache)
+	require.NoError(t, err)
+	path := strings.TrimSpace(out)
+	assert.Equal(t, filepath.Join(strings.TrimPrefix(cache, "--cache-dir="), "map.html"), path)
+	page, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, want := range []string{"The Thirteenth Bell", `id="appearances"`, `id="timeline"`, `id="relationships"`, "Moss Kettering"} {
+		assert.Contains(t, string(page), want)
+	}
+	assert.Equal(t, before, tree(t, book))
+
+	// The same book, the same page.
+	_, _, err = run(t, "map", "--project", book, cache)
+	require.NoError(t, err)
+	again, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, page, again)
+}
+
+func TestMapOut(t *testing.T) {
+	book, cache := sampleProject(t)
+	tests := []struct {
+		name    string
+		out     string
+		wantErr string
+	}{
+		{"elsewhere", filepath.Join(t.TempDir(), "maps", "bell.html"), ""},
+		{"inside the book", filepath.Join(book, "map.html"), "never writes inside the book"},
+		{"inside a folder of the book", filepath.Join(book, "codex", "map.html"), "never writes inside the book"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := run(t, "map", "--project", book, cache, "--out", tt.out, "--json")
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				assert.NoFileExists(t, tt.out)
+				return
+			}
+			require.NoError(t, err)
+			var rep mapReport
+			require.NoError(t, json.Unmarshal([]byte(out), &rep))
+			assert.Equal(t, mapReport{Path: tt.out, Bytes: rep.Bytes, Chapters: 5, Entries: 22}, rep)
+			info, err := os.Stat(tt.out)
+			require.NoError(t, err)
+			assert.Equal(t, int64(rep.Bytes), info.Size())
+		})
+	}
+}
+
+// Cells link the editor's URI when one is given.
+func TestMapEditorURI(t *testing.T) {
+	book, cache := sampleProject(t)
+	out, _, err := run(t, "map", "--project", book, cache, "--editor-uri", "vscode://file/{path}:{line}:{column}")
+	require.NoError(t, err)
+	page, err := os.ReadFile(strings.TrimSpace(out))
+	require.NoError(t, err)
+	real, err := filepath.EvalSymlinks(book)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `href="vscode://file/`+filepath.ToSlash(real)+`/manuscript/01-thirteen-strokes.md:14:`)
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quire-ink/quire/manuscript/bookmap"
+)
+
+// mapOptions configure `quire map`.
+type mapOptions struct {
+	*globalOptions `json:"-"`
+	// Open shows the map in the browser once written.
+	Open bool `json:"open,omitempty"`
+	// Out is where to write it; empty is the book's cache folder.
+	Out string `json:"out,omitempty"`
+	// EditorURI is the link template of the heatmap's cells
+	// (bookmap.Options.EditorURI).
+	EditorURI string `json:"editorUri,omitempty"`
+}
+
+func newMapCommand(g *globalOptions) *cobra.Command {
+	o := &mapOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "map",
+		Short: "Draw the book at a glance: who appears where, when each chapter happens, what links to what",
+		Long: `Write the book map, one HTML page with three views: which codex entries
+each chapter mentions (a heatmap whose cells open the chapter at the first
+mention), the chapters by story day, point of view and place, and the links
+between entries. The page is written to quire's cache folder (never into
+the book) unless --out says where, and its path is printed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.Open, "open", false, "open the map in the browser")
+	f.StringVar(&o.Out, "out", "", "write the map to this file (default: quire's cache folder)")
+	f.StringVar(&o.EditorURI, "editor-uri", "", "link cells with this URI, {path} {line} {column} filled in (vscode://file/{path}:{line}:{column}); default: file:// links")
+	return cmd
+}
+
+// mapReport is `quire map --json`.
+type mapReport struct {
+	Path     string `json:"path"`
+	Bytes    int    `json:"bytes"`
+	Chapters int    `json:"chapters"`
+	Entries  int    `json:"entries"`
+}
+
+func (o *mapOptions) run(cmd *cobra.Command) error {
+	b, err := o.openBook(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	out := o.Out
+	if out == "" {
+		if out = b.Cache.Map(); out == "" {
+			return fmt.Errorf("quire has no cache folder to write the map to; give one with --out FILE")
+		}
+	} else if out, err = filepath.Abs(out); err != nil {
+		return fmt.Errorf("map: %w", err)
+	}
+	if inside(b.Root, out) {
+		return fmt.Errorf("quire never writes inside the book: give --out a file outside %s", b.Root)
+	}
+	m := bookmap.Build(b.store.Catalog(), b.ms.Snapshot(), bookmap.Options{
+		Root: b.Root, Title: bookmap.TitleOf(b.Settings), EditorURI: o.EditorURI,
+	})
+	n, err := m.WriteFile(out)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		err = writeJSON(o.stdout, mapReport{Path: out, Bytes: n, Chapters: len(m.Chapters), Entries: len(m.Entries)})
+	} else {
+		_, err = fmt.Fprintln(o.stdout, out)
+	}
+	if err != nil || !o.Open {
+		return err
+	}
+	if why := openInBrowser(out); why != "" {
+		fmt.Fprintf(o.stderr, "quire: %s; open %s in your browser.\n", why, out)
+	}
+	return nil
+}
+
+// inside says whether path lies in the folder root (symlinks in path's
+// folder resolved, as root's are).
+func inside(root, path string) bool {
+	dir := filepath.Dir(path)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rel, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(path)))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

@@ -1,0 +1,194 @@
+package helix_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/editors/editortest"
+)
+
+// gutterRow is a row of the text area: the diagnostics gutter (a mark,
+// or blank), then the line number.
+var gutterRow = regexp.MustCompile(`^(\S?)\s+(\d+)(?:\s|$)`)
+
+// markedLines are the line numbers (1-based) whose gutter shows a
+// diagnostic.
+func markedLines(screen string) []int {
+	var out []int
+	for _, row := range strings.Split(screen, "\n") {
+		m := gutterRow.FindStringSubmatch(row)
+		if m == nil || m[1] == "" {
+			continue
+		}
+		n, err := strconv.Atoi(m[2])
+		if err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// cursorAt is the cursor's line and column (1-based) in the status line.
+var cursorAt = regexp.MustCompile(`(\d+):(\d+)\s*$`)
+
+// TestHelixSlips types one continuity slip of each kind, among decoys,
+// into a chapter that opens clean, through tmux as a writer types, and
+// checks what Helix shows: a diagnostic mark in the gutter on each slip's
+// line and on no other, `]d` landing on each slip's words, and the
+// diagnostics picker (space d) listing the five by code. How long each
+// slip took to show is logged, not asserted.
+func TestHelixSlips(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "tmux is not on PATH")
+	}
+	hx := helix(t)
+	version, err := exec.Command(hx, "--version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(version), "helix ") {
+		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "%s does not start: %v\n%s", hx, err, version)
+	}
+	t.Log(strings.TrimSpace(string(version)))
+
+	tmp := t.TempDir()
+	artefacts := os.Getenv("QUIRE_ARTEFACTS")
+	if artefacts == "" {
+		artefacts = filepath.Join(tmp, "artefacts")
+	}
+	artefacts = filepath.Join(artefacts, "slips")
+	require.NoError(t, os.MkdirAll(artefacts, 0o755))
+	t.Logf("screens of each step in %s", artefacts)
+
+	bin := editortest.QuireBinary(t, tmp)
+	slips := editortest.SlipBook(t, filepath.Join(tmp, "book"))
+	book := filepath.Dir(filepath.Dir(slips.Chapter))
+
+	home := filepath.Join(tmp, "home")
+	config := filepath.Join(tmp, "config")
+	cache := filepath.Join(home, ".cache")
+	require.NoError(t, os.MkdirAll(filepath.Join(config, "helix"), 0o755))
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	shippedConfig, err := os.ReadFile("config.toml")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "config.toml"), shippedConfig, 0o644))
+	// No model is asked: its address is one nothing listens on.
+	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"),
+		[]byte(languages(t, bin, "http://127.0.0.1:9/v1")), 0o644))
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + config,
+		"XDG_CACHE_HOME=" + cache,
+		"XDG_DATA_HOME=" + filepath.Join(tmp, "data"),
+		"XDG_STATE_HOME=" + filepath.Join(tmp, "state"),
+		"TERM=xterm-256color",
+		"LANG=C.UTF-8",
+		"TMUX_TMPDIR=" + tmp,
+	}
+	if rt := os.Getenv("HELIX_RUNTIME"); rt != "" {
+		env = append(env, "HELIX_RUNTIME="+rt)
+	}
+	term := &terminal{t: t, tmux: tmux, socket: filepath.Join(tmp, "tmux.sock"), env: env,
+		artefacts: artefacts, helixLog: filepath.Join(cache, "helix", "helix.log")}
+	_, err = term.run("new-session", "-d", "-s", "hx", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-c", book,
+		"--", hx, "-v", filepath.FromSlash(editortest.SlipChapter))
+	if err != nil {
+		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "could not start Helix in tmux: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = term.run("kill-server")
+		if log, err := os.ReadFile(term.helixLog); err == nil {
+			term.save("helix-log", string(log))
+		}
+	})
+
+	// The clean chapter, once quire has read the book (its progress shows
+	// in the status line), has no mark in the gutter.
+	term.waitFor("open", "the chapter and quire's book loaded", showsAll("After the Shoals", "03-after.md", "NOR", "codex entries"))
+	time.Sleep(time.Second)
+	clean := term.screen(false)
+	term.save("clean", clean)
+	require.Empty(t, markedLines(clean), "marks on the clean chapter\n%s", term.report())
+
+	// Typing: each line opens below the one before its place (a count,
+	// gg, o), then comes as typed text. After each, the gutter must mark
+	// exactly the lines of the slips typed so far.
+	var want []int
+	for _, ty := range slips.Typed {
+		term.text(strconv.Itoa(ty.Line))
+		term.keys("g", "g", "o")
+		term.text(ty.Text)
+		typed := time.Now()
+		slip := slices.IndexFunc(slips.Slips, func(e editortest.Expected) bool { return e.Line == ty.Line })
+		if slip >= 0 {
+			want = append(want, ty.Line+1)
+		}
+		var screen string
+		for {
+			screen = term.screen(false)
+			if slices.Equal(markedLines(screen), want) {
+				break
+			}
+			if time.Since(typed) > stepWait {
+				term.save(fmt.Sprintf("typed-%d-FAILED", ty.Line), screen)
+				t.Fatalf("after typing line %d, the gutter marks lines %v, not %v\n%s", ty.Line+1, markedLines(screen), want, term.report())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if slip >= 0 {
+			t.Logf("time %s %d ms", slips.Slips[slip].Code, time.Since(typed).Milliseconds())
+		}
+		term.keys("Escape")
+		term.save(fmt.Sprintf("typed-%d", ty.Line), term.screen(false))
+	}
+
+	// Settled: a second on, still the slips' lines and no other.
+	time.Sleep(time.Second)
+	settled := term.screen(false)
+	term.save("settled", settled)
+	require.Equal(t, want, markedLines(settled), "marked lines a second after typing\n%s", term.report())
+	require.Contains(t, settled, "pov: Teodra Quill", "the typed front matter")
+	require.Contains(t, settled, "The bell rang the 13th stroke; the thirteenth stroke faded.", "the typed prose")
+
+	// ]d goes to each diagnostic in turn and selects its words: the
+	// cursor rests on their last character.
+	term.keys("g", "g")
+	for _, e := range slips.Slips {
+		term.keys("]", "d")
+		at := fmt.Sprintf("%d:%d", e.Line+1, e.CharEnd)
+		term.waitFor("next-"+e.Code, "the cursor at the end of "+strconv.Quote(e.Words)+" ("+at+")", func(screen string) bool {
+			for _, row := range strings.Split(screen, "\n") {
+				if strings.Contains(row, " NOR ") {
+					m := cursorAt.FindStringSubmatch(row)
+					return m != nil && m[1]+":"+m[2] == at
+				}
+			}
+			return false
+		})
+	}
+
+	// The diagnostics picker lists the five, once each, by code.
+	term.keys("Space", "d")
+	parts := append([]string{"5/5"}, slips.Codes()...)
+	picker := term.waitFor("picker", "the five slips in the diagnostics picker", showsAll(parts...))
+	// Each row: severity, code, then the message, which starts from the
+	// slip's words.
+	for _, e := range slips.Slips {
+		require.Equal(t, 1, strings.Count(picker, " "+e.Code+" "), "%s in the picker\n%s", e.Code, picker)
+		for _, row := range strings.Split(picker, "\n") {
+			if _, msg, ok := strings.Cut(row, " "+e.Code+" "); ok {
+				require.Contains(t, msg, e.Words, "the picker's %s row", e.Code)
+			}
+		}
+	}
+	term.keys("Escape")
+}

@@ -1,0 +1,192 @@
+-- The writer's continuity slips, typed in a headless Neovim: run by
+-- slips_test.go against a real quire server on the slip book
+-- (editors/editortest/slips.go). The chapter opens clean; each line of
+-- the fixture is typed in Insert mode through the typeahead (feedkeys),
+-- and after each one the diagnostics Neovim holds for the buffer must be
+-- exactly the slips typed so far, at their words. Decoys must draw no
+-- diagnostic at all. Writes "ok <step>", "time <slip> <ms>" lines and
+-- PASS to $QUIRE_RESULT; the first failure writes "FAIL <step>: <why>".
+local result = assert(io.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"), "w"))
+local function log(line)
+  result:write(line .. "\n")
+  result:flush()
+end
+
+local step = "start"
+local uv = vim.uv or vim.loop
+local function check(cond, msg)
+  if not cond then
+    error({ quire = true, msg = msg }, 2)
+  end
+end
+
+local function read_json(path)
+  local f = assert(io.open(path, "r"))
+  local data = f:read("*a")
+  f:close()
+  return vim.fn.json_decode(data)
+end
+
+-- describe lists diagnostics for a failure message.
+local function describe(ds)
+  local out = {}
+  for _, d in ipairs(ds) do
+    table.insert(out, string.format("%s %d:%d-%d:%d %q", tostring(d.code), d.lnum, d.col, d.end_lnum, d.end_col, d.message))
+  end
+  return table.concat(out, "; ")
+end
+
+-- matches tells whether the buffer's diagnostics are exactly want (slips,
+-- by code and byte range), and why not.
+local function matches(buf, want)
+  local ds = vim.diagnostic.get(buf)
+  if #ds ~= #want then
+    return false, string.format("%d diagnostics, want %d: %s", #ds, #want, describe(ds))
+  end
+  for _, w in ipairs(want) do
+    local found = false
+    for _, d in ipairs(ds) do
+      if d.code == w.code and d.lnum == w.line and d.col == w.byteCol and d.end_lnum == w.line and d.end_col == w.byteEnd then
+        found = true
+      end
+    end
+    if not found then
+      return false, string.format("no %s at %d:%d-%d (%q): %s", w.code, w.line, w.byteCol, w.byteEnd, w.words, describe(ds))
+    end
+  end
+  return true
+end
+
+local function main()
+  local v = vim.version()
+  log(string.format("nvim %d.%d.%d", v.major, v.minor, v.patch))
+  local fx = read_json(assert(os.getenv("QUIRE_SLIPS")))
+  local quire = require("quire")
+  local compat = require("quire.compat")
+
+  step = "attach"
+  -- Which version of the chapter the diagnostics shown are of: the
+  -- version each publication names, so a wait ends on the diagnostics of
+  -- the text as typed, not on older ones still on their way.
+  local uri = vim.uri_from_fname(fx.chapter)
+  local published = -1
+  local publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
+  vim.lsp.handlers["textDocument/publishDiagnostics"] = function(err, res, ctx, config)
+    publish(err, res, ctx, config)
+    if res and res.uri == uri then
+      published = res.version or 0
+    end
+  end
+
+  if os.getenv("QUIRE_DEBUG") then
+    vim.lsp.set_log_level("debug")
+  end
+  quire.setup({ cmd = { assert(os.getenv("QUIRE_BIN")), "serve" }, settings = {} })
+  vim.cmd("edit " .. vim.fn.fnameescape(fx.chapter))
+  local buf = vim.api.nvim_get_current_buf()
+  check(vim.wait(10000, function()
+    local c = compat.get_clients({ bufnr = buf, name = "quire" })[1]
+    return c ~= nil and c.initialized ~= false and (c.server_capabilities or c.resolved_capabilities) ~= nil
+  end, 20), "the quire client did not attach to the chapter")
+  log("ok " .. step)
+
+  -- The clean chapter: the server publishes for it once it has opened;
+  -- nothing may be shown.
+  step = "clean"
+  check(vim.wait(5000, function()
+    return published >= 0
+  end, 20), "no diagnostics published for the opened chapter")
+  local ok_clean, why = matches(buf, {})
+  check(ok_clean, "the clean chapter shows diagnostics: " .. tostring(why))
+  log("ok " .. step)
+
+  -- Typing: each line opens below the one before its place, in Insert
+  -- mode, keys as typed; Neovim sends the changes as the writer's.
+  step = "type"
+  local gap_ms = tonumber(os.getenv("QUIRE_TYPING_GAP_MS") or "20")
+  local want = {}
+  for _, ty in ipairs(fx.typed) do
+    vim.api.nvim_win_set_cursor(0, { ty.line, 0 })
+    -- One character at a time with a moment between, as a (fast) writer
+    -- types. Typeahead executed at once ('x') ends Insert mode when it
+    -- runs out, so every character after the first is appended anew.
+    local typed_at
+    for i, ch in ipairs(vim.fn.split(ty.text, "\\zs")) do
+      -- Escaped: a curly quote's UTF-8 holds the byte Neovim's
+      -- typeahead uses for special keys (0x80).
+      vim.api.nvim_feedkeys((i == 1 and "o" or "a") .. ch, "xt", true)
+      -- The last key's time: the wait after it may run long on a busy
+      -- machine, and the diagnostics may come meanwhile.
+      typed_at = uv.hrtime()
+      vim.wait(gap_ms, function()
+        return false
+      end, gap_ms)
+    end
+    -- Neovim sends its change tick as the document's version.
+    local version = vim.api.nvim_buf_get_changedtick(buf)
+    local slip
+    for _, s in ipairs(fx.slips) do
+      if s.line == ty.line then
+        slip = s
+      end
+    end
+    if slip then
+      table.insert(want, slip)
+    end
+    local last
+    local seen = vim.wait(10000, function()
+      if published < version then
+        last = string.format("diagnostics of version %d shown, the text typed is version %d", published, version)
+        return false
+      end
+      local good, w = matches(buf, want)
+      last = w
+      return good
+    end, 5)
+    local ms = (uv.hrtime() - typed_at) / 1e6
+    check(seen, string.format("after typing line %d %q: %s", ty.line, ty.text, tostring(last)))
+    if slip then
+      log(string.format("time %s %d ms", slip.code, ms))
+    else
+      log(string.format("time line-%d %d ms", ty.line, ms))
+    end
+  end
+  local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") .. "\n"
+  check(text == fx.final, "the buffer after typing:\n" .. text)
+  log("ok " .. step)
+
+  -- Settled: a second on, still one diagnostic per slip, none on a decoy,
+  -- and each at its words with its code's message.
+  step = "settled"
+  vim.wait(1000, function()
+    return false
+  end, 50)
+  local good, w = matches(buf, fx.slips)
+  check(good, "a second after typing: " .. tostring(w))
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    check(d.source == "quire" and d.message ~= "", "diagnostic without source or message: " .. describe({ d }))
+    log(string.format("seen %s %d:%d %q at %q", d.code, d.lnum, d.col, d.message, lines[d.lnum + 1]:sub(d.col + 1, d.end_col)))
+    for _, decoy in ipairs(fx.decoys) do
+      check(not (d.lnum == decoy.line and d.col < decoy.byteEnd and d.end_col > decoy.byteCol),
+        string.format("a diagnostic on the decoy %q (%s): %s", decoy.words, decoy.why, describe({ d })))
+    end
+  end
+  log("ok " .. step)
+end
+
+local okk, err = xpcall(main, function(e)
+  if type(e) == "table" and e.quire then
+    return e.msg
+  end
+  return debug.traceback(tostring(e), 2)
+end)
+if okk then
+  log("PASS")
+  result:close()
+  vim.cmd("qa!")
+else
+  log("FAIL " .. step .. ": " .. tostring(err))
+  result:close()
+  vim.cmd("cq")
+end

@@ -1,0 +1,340 @@
+// What the browser tests of the extension share: code-server (a real VS
+// Code) with the .vsix installed, started with the test's settings, Debian's
+// Chromium driven by playwright-core, and the steps' helpers. A test
+// script (run.mjs, slips.mjs) calls start, runs its steps and ends with
+// finish. vscode_e2e_test.go passes the files in the environment.
+//
+// Every step leaves a screenshot in QUIRE_SHOTS (a failing one is named
+// *-FAILED.png), beside code-server's log and the browser console.
+import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export function need(name) {
+  const v = process.env[name];
+  if (!v) {
+    throw new Error(`run.mjs: ${name} is not set (run it through vscode_e2e_test.go)`);
+  }
+  return v;
+}
+
+export const bin = need("QUIRE_BIN");
+export const book = need("QUIRE_BOOK");
+const vsix = need("QUIRE_VSIX");
+const work = need("QUIRE_WORK");
+export const shots = need("QUIRE_SHOTS");
+const browserPath = need("QUIRE_CHROMIUM");
+// Seconds a step may take; the workbench's first load is the slowest.
+export const stepTimeout = Number(process.env.QUIRE_STEP_TIMEOUT || 60) * 1000;
+
+const codeServer = path.join(here, "node_modules", "code-server", "out", "node", "entry.js");
+const userData = path.join(work, "user-data");
+const extensions = path.join(work, "extensions");
+fs.mkdirSync(shots, { recursive: true });
+fs.mkdirSync(userData, { recursive: true });
+
+const started = Date.now();
+export const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitForServer() {
+  const until = Date.now() + stepTimeout;
+  while (Date.now() < until) {
+    if (serverExit) {
+      throw new Error(serverExit);
+    }
+    try {
+      const r = await fetch(`${base()}/healthz`);
+      if (r.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`code-server did not answer on ${base()} within ${stepTimeout / 1000}s`);
+}
+
+let server = null;
+let serverExit = null;
+let port = 0;
+let browser = null;
+const consoleLines = [];
+
+// base is code-server's address once it started.
+export const base = () => `http://127.0.0.1:${port}`;
+
+// start installs the extension, starts code-server with the base settings
+// and settings (the test's own), and opens a page of Chromium on it.
+export async function start(settings = {}) {
+  log("installing the extension into code-server");
+  execFileSync(
+    process.execPath,
+    [codeServer, "--extensions-dir", extensions, "--user-data-dir", userData, "--install-extension", vsix],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+
+  // code-server reads the user settings when it starts and ignores later
+  // edits, so they are written first. Editor settings are trusted, unlike a
+  // book's quire.yaml: a test configures its scripted model in settings.
+  fs.mkdirSync(path.join(userData, "User"), { recursive: true });
+  fs.writeFileSync(
+    path.join(userData, "User", "settings.json"),
+    JSON.stringify(
+      {
+        "quire.serverPath": bin,
+        ...settings,
+        "security.workspace.trust.enabled": false,
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": false,
+        "workbench.enableExperiments": false,
+        "workbench.colorTheme": "Default Light Modern",
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoUpdate": false,
+        "extensions.autoCheckUpdates": false,
+        "extensions.ignoreRecommendations": true,
+        "update.mode": "none",
+        "chat.disableAIFeatures": true,
+        "git.enabled": false,
+        // VS Code in the browser saves after a delay by default, the
+        // desktop one does not: the test checks an applied proposal waits
+        // unsaved in the buffer, as on the desktop.
+        "files.autoSave": "off",
+        "editor.hover.delay": 200,
+        "editor.minimap.enabled": false,
+      },
+      null,
+      2,
+    ),
+  );
+
+  port = await freePort();
+  const serverLog = fs.openSync(path.join(shots, "code-server.log"), "w");
+  server = spawn(
+    process.execPath,
+    [
+      codeServer,
+      "--bind-addr", `127.0.0.1:${port}`,
+      "--auth", "none",
+      "--disable-telemetry",
+      "--disable-update-check",
+      "--disable-workspace-trust",
+      "--disable-getting-started-override",
+      "--ignore-last-opened",
+      "--user-data-dir", userData,
+      "--extensions-dir", extensions,
+    ],
+    // Its own process group, so that the whole tree it starts (VS Code's
+    // server, the extension host, quire serve) is stopped together.
+    { env: process.env, stdio: ["ignore", serverLog, serverLog], detached: true },
+  );
+  server.on("exit", (code, signal) => (serverExit = `code-server exited (${signal ?? code})`));
+
+  await waitForServer();
+  log(`code-server is up on ${base()}`);
+  browser = await chromium.launch({
+    executablePath: browserPath,
+    headless: true,
+    // Chromium's sandbox needs user namespaces, which containers and root
+    // often lack; the page is our own code-server on loopback.
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+  });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  watch(page);
+  return page;
+}
+
+// finish saves the console, stops the browser and code-server, and
+// reports: PASS with the steps, or the failure (exit status 1).
+export async function finish(failed) {
+  fs.writeFileSync(path.join(shots, "console.log"), consoleLines.join("\n") + "\n");
+  await browser?.close().catch(() => {});
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  await sleep(300);
+  if (failed) {
+    console.error(failed.stack || String(failed));
+    console.error(`passed before the failure: ${passed.join(", ") || "none"}`);
+    if (errors.length > 1) {
+      console.error(`all errors seen:\n${errors.join("\n")}`);
+    }
+    process.exit(1);
+  }
+  log(`PASS: ${passed.join(", ")}`);
+}
+
+// --- the browser -----------------------------------------------------------
+
+export const errors = [];
+
+// A console error counts as a failure when it comes from a webview (the
+// chat) or is an uncaught exception or names quire; the workbench's own
+// complaints about the missing network are only recorded.
+function isOurs(msg) {
+  const url = msg.location()?.url ?? "";
+  const text = msg.text();
+  return (
+    /webview|vscode-resource|vscode-remote-resource/.test(url) ||
+    /\bUncaught\b|TypeError|ReferenceError|SyntaxError/.test(text) ||
+    /quire/i.test(text)
+  );
+}
+
+function watch(page) {
+  page.on("pageerror", (e) => {
+    errors.push(`uncaught error in the page or a webview: ${e.stack || e.message}`);
+  });
+  page.on("console", (msg) => {
+    const loc = msg.location();
+    const line = `${msg.type()}: ${msg.text()} (${loc?.url ?? "?"}:${loc?.lineNumber ?? "?"})`;
+    consoleLines.push(line);
+    if (msg.type() === "error" && isOurs(msg)) {
+      errors.push(`console error: ${line}`);
+    }
+  });
+  page.on("crash", () => errors.push("the page crashed"));
+}
+
+// Outcome is a check's verdict that waiting longer cannot change.
+export class Outcome extends Error {}
+
+// waitFor polls check until it returns a truthy value, failing at once
+// when an error was seen or check throws an Outcome, and after the step's
+// timeout otherwise.
+export async function waitFor(what, check, timeout = stepTimeout) {
+  const until = Date.now() + timeout;
+  let last;
+  while (Date.now() < until) {
+    if (errors.length > 0) {
+      throw new Error(`while waiting for ${what}: ${errors[0]}`);
+    }
+    try {
+      const v = await check();
+      if (v) {
+        return v;
+      }
+    } catch (e) {
+      if (e instanceof Outcome) {
+        throw e;
+      }
+      last = e;
+    }
+    await sleep(150);
+  }
+  throw new Error(`timed out after ${timeout / 1000}s waiting for ${what}${last ? ` (last error: ${last.message})` : ""}`);
+}
+
+let shotNumber = 0;
+export async function shot(page, name) {
+  const file = path.join(shots, `${String(++shotNumber).padStart(2, "0")}-${name}.png`);
+  try {
+    await page.screenshot({ path: file });
+  } catch (e) {
+    log(`could not save ${file}: ${e.message}`);
+  }
+  return file;
+}
+
+export const passed = [];
+export async function step(page, name, fn) {
+  log(`step ${name}`);
+  try {
+    await fn();
+    if (errors.length > 0) {
+      throw new Error(errors[0]);
+    }
+  } catch (e) {
+    const file = await shot(page, `${name}-FAILED`);
+    // The workbench's DOM (and the chat's) as it was, to see why.
+    try {
+      fs.writeFileSync(file.replace(/\.png$/, ".html"), await page.content());
+      const c = await chatFrame(page);
+      if (c) {
+        fs.writeFileSync(file.replace(/\.png$/, "-chat.html"), await c.content());
+      }
+    } catch (err) {
+      log(`could not save the DOM: ${err.message}`);
+    }
+    e.message = `step "${name}" failed: ${e.message}\nscreenshot: ${file}`;
+    throw e;
+  }
+  await shot(page, name);
+  passed.push(name);
+  log(`ok ${name}`);
+}
+
+// The text of every visible editor's rendered lines (only what is on
+// screen: Monaco renders the visible lines only, with no-break spaces).
+export async function editorText(page) {
+  const text = await page.evaluate(() =>
+    [...document.querySelectorAll(".editor-instance .monaco-editor .view-lines")].map((e) => e.textContent).join("\n"),
+  );
+  return text.replace(/\u00a0/g, " ");
+}
+
+// VS Code's Refactor Preview, which opens when an edit asks for
+// confirmation (issue 13, item 18: there with the edit unticked).
+export const refactorPreview = (page) => page.locator(".bulk-edit-panel").first();
+
+export async function quickOpen(page, text) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input.input");
+  await input.waitFor({ state: "visible", timeout: stepTimeout });
+  await input.fill(text);
+  // The first row must be the file asked for, not a recent one shown
+  // before the search ran.
+  const name = text.split("/").pop();
+  await waitFor(`the quick open result ${text}`, async () =>
+    (await page.locator(".quick-input-widget .monaco-list-row").first().textContent({ timeout: 500 }))?.includes(name),
+  );
+  await page.keyboard.press("Enter");
+}
+
+export async function runCommand(page, title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input.input");
+  await input.waitFor({ state: "visible", timeout: stepTimeout });
+  await input.fill(`>${title}`);
+  await waitFor(`the command "${title}" in the palette`, () =>
+    page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().isVisible(),
+  );
+  await page.keyboard.press("Enter");
+}
+
+// chatFrame finds the chat webview among the page's nested frames by its
+// content: its question box.
+export async function chatFrame(page) {
+  for (const f of page.frames()) {
+    try {
+      if ((await f.locator("textarea#input[placeholder^='Ask the advisor']").count()) > 0) {
+        return f;
+      }
+    } catch {
+      // a frame that went away while we looked
+    }
+  }
+  return null;
+}
+

@@ -1,0 +1,232 @@
+package bookmap
+
+import (
+	"bytes"
+	"context"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The map as a writer sees it: Debian's chromium renders the page of the
+// sample book and of a 1,000-entry corpus, the test reads the DOM after
+// the page's script ran, and the screenshots stay in QUIRE_ARTEFACTS
+// (a temporary folder when unset). With QUIRE_REQUIRE_CHROMIUM=1 a
+// missing chromium fails the test.
+
+// browser is a headless chromium.
+type browser struct {
+	bin, profile string
+}
+
+func newBrowser(t *testing.T) browser {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if bin, err := exec.LookPath(name); err == nil {
+			return browser{bin: bin, profile: t.TempDir()}
+		}
+	}
+	const require = "QUIRE_REQUIRE_CHROMIUM"
+	if os.Getenv(require) == "1" {
+		t.Fatalf("chromium is not on PATH (%s=1); install Debian's chromium", require)
+	}
+	t.Skipf("chromium is not on PATH (set %s=1 to make this a failure)", require)
+	return browser{}
+}
+
+func (b browser) run(t *testing.T, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+		"--no-first-run", "--hide-scrollbars", "--user-data-dir=" + b.profile}, args...)
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, b.bin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "chromium: %s", lastLines(stderr.String(), 10))
+	return stdout.Bytes()
+}
+
+// dom is the page at pageURL as chromium holds it once loaded.
+func (b browser) dom(t *testing.T, pageURL string) string {
+	t.Helper()
+	return string(b.run(t, "--dump-dom", pageURL))
+}
+
+// screenshot saves the page at pageURL as a PNG of the given size.
+func (b browser) screenshot(t *testing.T, pageURL, png string, width, height int) {
+	t.Helper()
+	b.run(t, "--screenshot="+png, "--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height), pageURL)
+	info, err := os.Stat(png)
+	require.NoError(t, err)
+	assert.Greater(t, info.Size(), int64(10_000), "a screenshot of a drawn page")
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// artefacts is where screenshots are kept.
+func artefacts(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("QUIRE_ARTEFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	dir, err := filepath.Abs(dir)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return dir
+}
+
+// writePage writes m's page to a file of the test's and returns its URL.
+func writePage(t *testing.T, m *Map, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	_, err := m.WriteFile(path)
+	require.NoError(t, err)
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+var (
+	rowRE  = regexp.MustCompile(`(?s)<tr data-first="\d+"[^>]*>(.*?)</tr>`)
+	nameRE = regexp.MustCompile(`<th scope="row" class="name[^"]*">([^<]*)</th>`)
+	cellRE = regexp.MustCompile(`<td class="h\d"><a href="([^"]*)">(\d+)</a></td>`)
+)
+
+// domRow is one heatmap row as chromium shows it.
+type domRow struct {
+	name   string
+	hidden bool
+	cells  map[string]string // link → count
+}
+
+func domRows(dom string) []domRow {
+	var out []domRow
+	for _, m := range rowRE.FindAllStringSubmatch(dom, -1) {
+		r := domRow{cells: map[string]string{}, hidden: strings.Contains(strings.SplitN(m[0], ">", 2)[0], " hidden")}
+		if n := nameRE.FindStringSubmatch(m[1]); n != nil {
+			r.name = n[1]
+		}
+		for _, c := range cellRE.FindAllStringSubmatch(m[1], -1) {
+			r.cells[c[1]] = c[2]
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestChromiumSampleMap(t *testing.T) {
+	b := newBrowser(t)
+	out := artefacts(t)
+	m, book := buildMap(t, sampleRoot, Options{})
+	page := writePage(t, m, "sample-map.html")
+
+	dom := b.dom(t, page)
+	// The script ran: it counts the rows it shows.
+	assert.Contains(t, dom, `22 of 22 rows`)
+	rows := domRows(dom)
+	require.Len(t, rows, 22)
+	cells := 0
+	for i, e := range m.Entries {
+		assert.Equal(t, e.Name, rows[i].name, "rows in order of first appearance")
+		assert.Len(t, rows[i].cells, e.Chapters, e.Name)
+		cells += len(rows[i].cells)
+	}
+	assert.Equal(t, 68, cells, "one linked cell per entry and chapter that mentions it")
+
+	// Ebba Strand: once in chapter 1 (line 14), 4 times in chapter 3.
+	root := filepath.ToSlash(book.Root)
+	var ebba domRow
+	for _, r := range rows {
+		if r.name == "Ebba Strand" {
+			ebba = r
+		}
+	}
+	assert.Equal(t, "1", ebba.cells["file://"+root+"/manuscript/01-thirteen-strokes.md#L14"])
+	e, _ := m.Entry("codex/characters/ebba-strand.md")
+	third := e.Cells[1]
+	assert.Equal(t, "4", ebba.cells["file://"+root+"/manuscript/03-slack-water.md#L"+strconv.Itoa(third.Line)])
+
+	// The timeline: five chapters over three days, by Teodora's eyes.
+	assert.Equal(t, 5, strings.Count(dom, `class="chapter"`))
+	for _, d := range []string{"Day 1", "Day 2", "Day 3"} {
+		assert.Contains(t, dom, d)
+	}
+	assert.Contains(t, dom, "POV Teodora Quill")
+	assert.Contains(t, dom, "at Skerry Vault")
+
+	// The graph: 26 entries, the links among them.
+	assert.Equal(t, 26, strings.Count(dom, `<g class="node t-`))
+	links := 0
+	for _, e := range m.Graph.Edges {
+		if e.Link {
+			links++
+		}
+	}
+	assert.Equal(t, links, strings.Count(dom, `class="link"`))
+	assert.Positive(t, links)
+
+	// Sorted by total and filtered to characters, from the address.
+	rows = domRows(b.dom(t, page+"?sort=total&type=character"))
+	var shown []string
+	for _, r := range rows {
+		if !r.hidden {
+			shown = append(shown, r.name)
+		}
+	}
+	assert.Equal(t, []string{"Moss Kettering", "Teodora Quill", "Ebba Strand", "Séverine Aubrac", "Jory Fenwick", "Bettany Crewe", "Lisle Varga"}, shown)
+	rows = domRows(b.dom(t, page+"?tag=antagonist"))
+	shown = nil
+	for _, r := range rows {
+		if !r.hidden {
+			shown = append(shown, r.name)
+		}
+	}
+	assert.Contains(t, shown, "Ebba Strand")
+	assert.NotContains(t, shown, "Teodora Quill")
+
+	b.screenshot(t, page, filepath.Join(out, "map-sample.png"), 1400, 2600)
+	b.screenshot(t, page+"?view=timeline", filepath.Join(out, "map-sample-timeline.png"), 1200, 700)
+	t.Logf("screenshots in %s", out)
+}
+
+func TestChromiumCorpusMap(t *testing.T) {
+	b := newBrowser(t)
+	out := artefacts(t)
+	m, _ := buildMap(t, genCorpus(t, 1000, 30), Options{})
+	page := writePage(t, m, "corpus-map.html")
+
+	dom := b.dom(t, page)
+	rows := domRows(dom)
+	require.Len(t, rows, min(len(m.Entries), DefaultMaxRows))
+	assert.Contains(t, dom, strconv.Itoa(len(rows))+" of "+strconv.Itoa(len(rows))+" rows")
+	if len(m.Entries) > DefaultMaxRows {
+		assert.Contains(t, dom, "gives a row each to the 200 mentioned most")
+		assert.Contains(t, dom, `<tr class="rest">`)
+	}
+	// Each shown row links each chapter that mentions it.
+	byName := map[string]Entry{}
+	for _, e := range m.Entries {
+		byName[e.Name] = e
+	}
+	for _, r := range rows[:20] {
+		assert.Len(t, r.cells, byName[r.name].Chapters, r.name)
+	}
+	assert.Equal(t, DefaultMaxNodes, strings.Count(dom, `<g class="node t-`))
+	assert.Contains(t, dom, "the graph shows the 60 mentioned most")
+
+	b.screenshot(t, page, filepath.Join(out, "map-corpus-1k.png"), 1400, 2000)
+	b.screenshot(t, page+"?view=relationships", filepath.Join(out, "map-corpus-1k-graph.png"), 1400, 1400)
+	t.Logf("screenshots in %s", out)
+}

@@ -1,0 +1,53 @@
+package server
+
+import (
+	"fmt"
+)
+
+// The codex's search index is built after the book answers: hover,
+// definition, references, completion and diagnostics need only the
+// catalog, so the book is ready once the entries are parsed, and the
+// index is built behind it (codex.Options.BackgroundIndex). It starts
+// once the chapters have been scanned for mentions, so that the first
+// hover's counts do not share the cores with it, and the writer sees it
+// on the book's loading progress, which ends when search is ready.
+// Searches wait for it (quire/search, workspace/symbol) or say they
+// could only match names (the advisor's search_codex).
+
+// buildIndex lets p's index build start once the chapters are scanned
+// (and a test lets it), and ends the loading progress once it is done.
+func (s *Server) buildIndex(p *project, prog *progress) {
+	finished := func() {
+		prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
+	}
+	// The watcher's first sync reads recent files again: not loading.
+	prog.stopCounting()
+	building := p.store.IndexBuilding()
+	if building {
+		prog.message(s.ctx, "building the search index; canon already answers")
+	}
+	go func() {
+		if hold := s.opts.holdIndex; hold != nil {
+			select {
+			case <-hold:
+			case <-s.ctx.Done():
+				return
+			}
+		}
+		close(p.indexGate)
+		if !building {
+			return
+		}
+		if err := p.store.WaitIndex(s.ctx); err != nil {
+			if s.ctx.Err() == nil {
+				s.log.Warn("codex search index not built", "root", p.real, "err", err)
+				prog.end(s.ctx, "the search index could not be built; search matches names only")
+			}
+			return
+		}
+		finished()
+	}()
+	if !building {
+		finished()
+	}
+}

@@ -1,0 +1,71 @@
+package server
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A start on the cache an earlier session left takes the chapters'
+// outlines and counts from the chapter cache; chapters edited, added or
+// deleted while quire was not running, and a codex entry added then, are
+// counted as they are now.
+func TestWarmStartCountsTheBookAsItIsNow(t *testing.T) {
+	cache := t.TempDir()
+	root := writeProject(t, bookFiles)
+	counts := func(c *testClient, rel string, line, char uint32, want string) {
+		t.Helper()
+		var last string
+		require.Eventually(t, func() bool {
+			if h := c.hoverAt(rel, line, char); h != nil {
+				last = h.Contents.Value
+			}
+			return strings.Contains(last, want)
+		}, 10*time.Second, 10*time.Millisecond, "hover on %s: want %q, have %q", rel, want, last)
+	}
+	// fromCache is how many chapters the session read from the cache,
+	// as its debug log says.
+	session := func(fromCache int, check func(c *testClient)) {
+		logs := &syncBuffer{}
+		c := startServer(t, Options{CacheDir: cache, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		c.initialize(root)
+		check(c)
+		require.Zero(t, c.shutdown())
+		require.Contains(t, logs.String(), fmt.Sprintf("chapters=%d fromCache=%d", len(chapters(t, root)), fromCache))
+	}
+
+	session(0, func(c *testClient) {
+		counts(c, "manuscript/01-harbor.md", 2, 1, "*Appears in:* 1. Harbor (2), 2. Storm (1)")
+	})
+	saved, err := filepath.Glob(filepath.Join(cache, "*", "chapters.bin"))
+	require.NoError(t, err)
+	require.Len(t, saved, 1, "the chapter cache is kept in the cache folder, outside the book")
+
+	writeFileAt(t, root, "manuscript/02-storm.md", "# Storm\n\nThe Harbor Witch came back. Mara again, with Tobin Ash.\n")
+	writeFileAt(t, root, "manuscript/03-quay.md", "# Quay\n\nMara and Tobin Ash.\n")
+	writeFileAt(t, root, "codex/characters/tobin-ash.md", "---\nname: Tobin Ash\n---\n# Tobin Ash\n")
+	// The harbor only is as it was.
+	session(1, func(c *testClient) {
+		counts(c, "manuscript/01-harbor.md", 2, 1, "*Appears in:* 1. Harbor (2), 2. Storm (2), 3. Quay (1)")
+		counts(c, "manuscript/03-quay.md", 2, 10, "*Appears in:* 2. Storm (1), 3. Quay (1)")
+	})
+
+	require.NoError(t, os.Remove(filepath.Join(root, "manuscript/02-storm.md")))
+	session(2, func(c *testClient) {
+		counts(c, "manuscript/01-harbor.md", 2, 1, "*Appears in:* 1. Harbor (2), 3. Quay (1)")
+	})
+}
+
+// chapters lists the book's chapter files.
+func chapters(t *testing.T, root string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(root, "manuscript", "*.md"))
+	require.NoError(t, err)
+	return files
+}
