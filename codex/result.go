@@ -29,6 +29,15 @@ type Result struct {
 	SoulExcerpt  string    `json:"soulExcerpt,omitempty"`
 	Match        MatchKind `json:"match,omitempty"`
 	Score        float64   `json:"score,omitempty"`
+	// Canon says where an entry of a book in a series comes from:
+	// CanonSeries, or CanonBookOverSeries for a book entry that
+	// overrides a series entry; empty for the book's own.
+	Canon string `json:"canon,omitempty"`
+	// SeriesPath is the series entry's file, absolute.
+	SeriesPath string `json:"seriesPath,omitempty"`
+	// SeriesFields are the fields of a book's override that the series
+	// fills in.
+	SeriesFields []string `json:"seriesFields,omitempty"`
 }
 
 // NewResult describes e with no excerpt, as a listing shows it.

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,11 @@ import (
 // Book is what the tools of one advisor turn read: the codex, a
 // manuscript snapshot, and the writer's place in it.
 type Book struct {
-	Store      *codex.Store
+	Store *codex.Store
+	// Canon, when set, is Store read with the book's series canon
+	// (codex.View): the read tools answer from both and say "series
+	// canon" of what comes from the series. Proposals still go to Store.
+	Canon      *codex.View
 	Manuscript *manuscript.Snapshot
 	// Snapshots, when set, gives the manuscript as it is at each call and
 	// Manuscript is not used: a long-lived book (quire mcp) follows the
@@ -36,6 +41,23 @@ type Book struct {
 	// evidence collects what the tools read during one advisor turn; Ask
 	// sets it on the turn's own copy of the book.
 	evidence *turnEvidence
+}
+
+// canonReader is what the read tools ask of the codex.
+type canonReader interface {
+	Lookup(name string, t codex.Type) []codex.Result
+	List(t codex.Type) []codex.Result
+	SearchNow(ctx context.Context, q string, opt codex.SearchOptions) ([]codex.Result, bool, error)
+	Catalog() *codex.Catalog
+}
+
+// canon is the codex the read tools read: the book's with its series'
+// when the book has one.
+func (b *Book) canon() canonReader {
+	if b.Canon != nil {
+		return b.Canon
+	}
+	return b.Store
 }
 
 // snapshot is the manuscript the tools read now.
@@ -80,6 +102,9 @@ func (b *Book) roots() []string {
 	}
 	if b != nil && b.Store != nil {
 		add(b.Store.Root())
+	}
+	if b != nil && b.Canon != nil && b.Canon.Series() != nil {
+		add(b.Canon.Series().Root())
 	}
 	if snap := b.snapshot(); snap != nil {
 		add(snap.Root())

@@ -220,7 +220,7 @@ func entryHash(b *Book, rel string) string {
 	if b == nil || b.Store == nil {
 		return ""
 	}
-	if e, ok := b.Store.Catalog().Get(rel); ok {
+	if e, ok := b.canon().Catalog().Get(rel); ok {
 		return codex.HashText(e.Source)
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/trust"
 )
@@ -121,6 +122,9 @@ func BookReachFrom(f *settings.File) (BookReach, error) {
 		return b, err
 	}
 	if b.MCPServers, err = ParseMCPServers(f.Value("mcp_servers")); err != nil {
+		return b, err
+	}
+	if b.Series, err = codex.SeriesFromNode(f.Value("series")); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -68,6 +68,9 @@ func (r Reach) Lines() []string {
 type BookReach struct {
 	Provider   ProviderSettings
 	MCPServers map[string]mcp.ServerConfig
+	// Series is the series folder as quire.yaml names it (series:): a
+	// folder outside the book whose canon quire would read.
+	Series string
 }
 
 // providerReaches reports whether the book's provider section names a
@@ -111,12 +114,16 @@ func (b BookReach) Wants() Reach {
 		}
 		r = append(r, w)
 	}
+	if b.Series != "" {
+		r = append(r, Want{Setting: "series", Says: "read the series canon in the folder " + shellWord(b.Series), exact: b.Series})
+	}
 	return r
 }
 
 // Untrusted is what of b applies while the book is not trusted: its
 // provider endpoint with the key it names (and the model, which belongs
-// to that endpoint) and every MCP server are set aside. A base_url
+// to that endpoint), every MCP server and the series folder are set
+// aside. A base_url
 // named alone stays, marked so that no key is sent to it.
 func (b BookReach) Untrusted() BookReach {
 	p := b.Provider

@@ -33,6 +33,8 @@ func TestBookReachWants(t *testing.T) {
 				`run the command sh -c "touch marker" with K="${HOME}" (mcp_servers.evil)`,
 				"connect to the MCP server at http://localhost:9/mcp (mcp_servers.zz)",
 			}},
+		{name: "a series folder", yaml: "series: ../the tideward cycle\n",
+			wants: []string{`read the series canon in the folder "../the tideward cycle" (series)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,6 +63,7 @@ func TestReachHashFollowsEverySettingThatReaches(t *testing.T) {
 		"provider: {base_url: \"http://x/v1\", api_key_env: K}\nmcp_servers:\n  s: {command: c, args: [b], env: {E: v}}\n",
 		"provider: {base_url: \"http://x/v1\", api_key_env: K}\nmcp_servers:\n  s: {command: c, args: [a], env: {E: w}}\n",
 		"provider: {base_url: \"http://x/v1\", api_key_env: K}\nmcp_servers:\n  s: {command: c, args: [a], env: {E: v}}\n  t: {url: \"http://z/mcp\"}\n",
+		base + "series: ../tideward\n",
 	} {
 		assert.NotEqual(t, h, hash(changed), changed)
 	}

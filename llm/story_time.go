@@ -34,7 +34,7 @@ func (b *Book) timeline() *continuity.Timeline {
 	if b == nil || b.Store == nil {
 		return nil
 	}
-	cat, snap := b.Store.Catalog(), b.snapshot()
+	cat, snap := b.canon().Catalog(), b.snapshot()
 	if cat == nil || snap == nil {
 		return nil
 	}

@@ -41,6 +41,9 @@ type canonEntry struct {
 	SoulExcerpt  string          `json:"soulExcerpt,omitempty"`
 	Match        codex.MatchKind `json:"match,omitempty"`
 	Score        float64         `json:"score,omitempty"`
+	// Canon says "series canon" for an entry of the book's series, and
+	// "book over series canon" for the book's entry overriding one.
+	Canon string `json:"canon,omitempty"`
 }
 
 func (b *Book) canonEntryOf(r codex.Result) canonEntry {
@@ -57,6 +60,7 @@ func (b *Book) canonEntryOf(r codex.Result) canonEntry {
 		SoulExcerpt:  b.scrub(r.SoulExcerpt),
 		Match:        r.Match,
 		Score:        r.Score,
+		Canon:        r.Canon,
 	}
 }
 
@@ -88,6 +92,7 @@ type canonSummary struct {
 	Summary      string       `json:"summary,omitempty"`
 	Status       codex.Status `json:"status"`
 	Tags         []string     `json:"tags,omitempty"`
+	Canon        string       `json:"canon,omitempty"`
 }
 
 // canonSearch is what search_codex returns.
@@ -172,10 +177,10 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	if err != nil {
 		return nil, nil, err
 	}
-	results := b.Store.Lookup(name, t)
+	results := b.canon().Lookup(name, t)
 	if len(results) == 0 {
 		te := toolloop.Errorf(toolloop.CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
-		if found, _, err := b.Store.SearchNow(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
+		if found, _, err := b.canon().SearchNow(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
 			for _, r := range found {
 				te.Candidates = append(te.Candidates, r.Name)
 			}
@@ -247,7 +252,7 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 	if b == nil || b.Store == nil {
 		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
-	results := b.Store.List(t)
+	results := b.canon().List(t)
 	out := canonListing{EntryType: t, Count: len(results), Entries: []canonSummary{}}
 	var warnings []string
 	for i, r := range results {
@@ -266,6 +271,7 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 			Summary:      b.scrub(r.Summary),
 			Status:       r.Status,
 			Tags:         r.Tags,
+			Canon:        r.Canon,
 		})
 	}
 	return out, warnings, nil
@@ -323,7 +329,7 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 	}
 	// While the search index is still being built, names are matched in
 	// the catalog at once rather than keeping the turn waiting.
-	results, namesOnly, err := b.Store.SearchNow(ctx, q, codex.SearchOptions{Type: t})
+	results, namesOnly, err := b.canon().SearchNow(ctx, q, codex.SearchOptions{Type: t})
 	if errors.Is(err, codex.ErrEmptyQuery) {
 		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query %q has no words to search for", q)
 	}

@@ -19,7 +19,9 @@ import (
 // the language server hold them; NewTurn makes the turn from them the
 // same way for both.
 type TurnOptions struct {
-	Store      *codex.Store
+	Store *codex.Store
+	// Canon is Store read with the book's series (nil: Store alone).
+	Canon      *codex.View
 	Manuscript *manuscript.Snapshot
 	// Place is where the writer is: the document and the selection.
 	Place manuscript.Turn
@@ -82,7 +84,7 @@ func NewTurn(o TurnOptions) (*Turn, error) {
 		return nil, err
 	}
 	return &Turn{Config: cfg, In: AskInput{
-		Book:               &Book{Store: o.Store, Manuscript: o.Manuscript, Turn: o.Place, Continuity: o.Continuity, story: &storyCache{}},
+		Book:               &Book{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Turn: o.Place, Continuity: o.Continuity, story: &storyCache{}},
 		Proposals:          o.Proposals,
 		Settings:           o.Settings,
 		PersonaID:          o.PersonaID,

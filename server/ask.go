@@ -75,7 +75,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	}
 	// The turn is built as the command line builds it (llm.NewTurn).
 	built, err := llm.NewTurn(llm.TurnOptions{
-		Store: proj.store, Manuscript: proj.ms.Snapshot(), Place: place, Continuity: book.continuity,
+		Store: proj.store, Canon: proj.view(), Manuscript: proj.ms.Snapshot(), Place: place, Continuity: book.continuity,
 		Proposals: &proj.proposals, Settings: book.settings, PersonaID: persona, Message: a.Message,
 		MCP:      proj.mcpPool(s.log, s.mcpFailed),
 		Provider: ps, NeedKey: needKey,

@@ -25,7 +25,7 @@ func (s *Server) quireLookup(ctx context.Context, a wire.LookupParams) (wire.Que
 		return wire.QueryResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
-	return wire.QueryResult{Query: a.Name, Type: t, Results: entriesOf(proj.store.Lookup(a.Name, t))}, nil
+	return wire.QueryResult{Query: a.Name, Type: t, Results: entriesOf(proj.view().Lookup(a.Name, t))}, nil
 }
 
 func (s *Server) quireSearch(ctx context.Context, a wire.SearchParams) (wire.QueryResult, error) {
@@ -34,7 +34,7 @@ func (s *Server) quireSearch(ctx context.Context, a wire.SearchParams) (wire.Que
 		return wire.QueryResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
-	results, err := proj.store.Search(ctx, a.Query, codex.SearchOptions{Type: t, Tags: a.Tags, Status: a.Status})
+	results, err := proj.view().Search(ctx, a.Query, codex.SearchOptions{Type: t, Tags: a.Tags, Status: a.Status})
 	if err != nil {
 		return wire.QueryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
@@ -47,7 +47,7 @@ func (s *Server) quireList(ctx context.Context, a wire.ListParams) (wire.ListRes
 		return wire.ListResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
-	entries := entriesOf(proj.store.List(t))
+	entries := entriesOf(proj.view().List(t))
 	return wire.ListResult{Type: t, Count: len(entries), Entries: entries}, nil
 }
 

@@ -18,10 +18,23 @@ type codexOverlay struct {
 	mu    sync.Mutex
 	texts map[string]string
 	gen   uint64
-	// The catalog last built, for base at gen.
-	base     *codex.Catalog
-	builtGen uint64
-	cat      *codex.Catalog
+	// The catalog last built, for base (and the series catalog) at gen,
+	// merged with the series' canon (series.go).
+	base      *codex.Catalog
+	seriesCat *codex.Catalog
+	builtGen  uint64
+	cat       *codex.Catalog
+	merged    *codex.Merged
+	// series is the store of the book's series canon (shared with the
+	// other books of the workspace); nil when the book reads none.
+	// closeSeries lets go of it.
+	series         *codex.Store
+	seriesCatalogs *codex.SeriesCatalogs
+	closeSeries    func() error
+	followSeries   func(fn func(codex.Change), onErr func(error)) (stop func())
+	// view reads the saved book with its series (quire/lookup, search,
+	// list); made on first use.
+	view *codex.View
 
 	// namesMu orders the changes of the project's matcher: the watcher's
 	// (follow) and the editor's (namesChanged). matcherCat is the catalog
@@ -61,16 +74,33 @@ func (p *project) dropCodexText(rel string) bool {
 }
 
 // catalog is the book's codex as the writer sees it: the store's, with
-// the editor's texts of open codex files in place of the saved ones.
-func (p *project) catalog() *codex.Catalog {
+// the editor's texts of open codex files in place of the saved ones,
+// read with the series canon when the book has one.
+func (p *project) catalog() *codex.Catalog { return p.canon().Catalog }
+
+// canon is catalog with where each entry's facts come from: the book's
+// files or the series folder's (codex.MergeSeries). The editor's texts
+// are laid over the book's entries before the merge, so an open
+// override still takes what it leaves out from the series.
+func (p *project) canon() *codex.Merged {
 	base := p.store.Catalog()
 	o := &p.overlay
+	var series *codex.Catalog
+	if o.series != nil {
+		series = o.series.Catalog()
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.cat == nil || o.base != base || o.builtGen != o.gen {
-		o.cat, o.base, o.builtGen = overlaid(base, o.texts), base, o.gen
+	if o.cat == nil || o.base != base || o.seriesCat != series || o.builtGen != o.gen {
+		if o.seriesCatalogs != nil {
+			// The series' index is the workspace's, shared by its books.
+			o.merged = o.seriesCatalogs.Merge(p.real, overlaid(base, o.texts), series)
+		} else {
+			o.merged = codex.MergeSeries(p.real, overlaid(base, o.texts), "", nil)
+		}
+		o.cat, o.base, o.seriesCat, o.builtGen = o.merged.Catalog, base, series, o.gen
 	}
-	return o.cat
+	return o.merged
 }
 
 // overlaid lays texts over base. A text that no longer reads as an entry

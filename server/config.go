@@ -42,6 +42,9 @@ type bookConfig struct {
 	// continuity is which fields are traits and how each continuity
 	// check reports (traits:, checks:).
 	continuity continuity.Options
+	// series is the series folder as quire.yaml names it, once trusted
+	// (it reaches outside the book); "" otherwise.
+	series string
 }
 
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
@@ -92,6 +95,9 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		fail(err)
 	}
 	if c.codexGlobs, err = codex.GlobsFromNode(f.Value("codex")); err != nil {
+		fail(err)
+	}
+	if c.series, err = codex.SeriesFromNode(f.Value("series")); err != nil {
 		fail(err)
 	}
 	if f.Top() != nil {
@@ -161,10 +167,10 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 	if hasErrors(problems) {
 		return c, problems, userErr
 	}
-	book := llm.BookReach{Provider: c.provider, MCPServers: c.mcpServers}
+	book := llm.BookReach{Provider: c.provider, MCPServers: c.mcpServers, Series: c.series}
 	c.wants = book.Wants()
 	guarded, ignored, terr := book.Guard(root, store)
-	c.provider, c.mcpServers, c.ignored = guarded.Provider, guarded.MCPServers, len(ignored) > 0
+	c.provider, c.mcpServers, c.series, c.ignored = guarded.Provider, guarded.MCPServers, guarded.Series, len(ignored) > 0
 	if terr != nil && userErr == nil {
 		userErr = terr
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"path/filepath"
 
 	"go.lsp.dev/protocol"
 
@@ -21,10 +20,13 @@ func (s *Server) definition(ctx context.Context, p protocol.DefinitionParams) ([
 	if !ok {
 		return []protocol.Location{}, nil
 	}
-	return []protocol.Location{{
-		URI:   pathURI(filepath.Join(t.proj.real, filepath.FromSlash(e.ID))),
-		Range: titleRange(e),
-	}}, nil
+	locs := []protocol.Location{{URI: pathURI(t.proj.entryFile(e)), Range: titleRange(e)}}
+	// A book entry over a series entry holds some facts; the series file
+	// holds the rest: both are where the entry is defined.
+	if src := t.proj.canon().Source(e); src != nil && src.Book != nil {
+		locs = append(locs, protocol.Location{URI: pathURI(src.File()), Range: titleRange(src.Series)})
+	}
+	return locs, nil
 }
 
 // titleRange is the entry's first level-1 heading, or the top of the

@@ -232,8 +232,12 @@ func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *lineInde
 // are not open, and clears those whose problems are gone.
 func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
 	byPath := map[string]bool{}
-	for _, prob := range p.store.Catalog().Problems() {
-		byPath[prob.Path] = true
+	// The book's files only: a problem of the series canon (its path
+	// absolute) is the series folder's, which no book's editor owns.
+	for _, prob := range p.catalog().Problems() {
+		if !filepath.IsAbs(prob.Path) {
+			byPath[prob.Path] = true
+		}
 	}
 	for _, rel := range p.storyProblemPaths() {
 		byPath[rel] = true

@@ -61,7 +61,12 @@ func hoverCard(t *target, e *codex.Entry) string {
 	if e.Summary != "" {
 		fmt.Fprintf(&b, "%s\n\n", renderLinks(t, e.Summary))
 	}
-	if excerpt := codex.LeadExcerpt(withoutTitle(e.BodyText()), hoverExcerptBytes); excerpt != "" && (e.Summary == "" || !strings.Contains(excerpt, e.Summary)) {
+	src := t.proj.canon().Source(e)
+	body := e.BodyText()
+	if src != nil && src.Of("body") == codex.OriginSeries {
+		body = src.Series.BodyText()
+	}
+	if excerpt := codex.LeadExcerpt(withoutTitle(body), hoverExcerptBytes); excerpt != "" && (e.Summary == "" || !strings.Contains(excerpt, e.Summary)) {
 		fmt.Fprintf(&b, "%s\n\n", quoteBlock(renderExcerpt(t, excerpt)))
 	}
 	if !t.indexed() {
@@ -69,8 +74,30 @@ func hoverCard(t *target, e *codex.Entry) string {
 	} else if line := appearanceLine(t.snap.Mentions().Appearances(e.ID)); line != "" {
 		fmt.Fprintf(&b, "%s\n\n", line)
 	}
-	fmt.Fprintf(&b, "[%s](%s)", e.ID, pathURI(filepath.Join(t.proj.real, filepath.FromSlash(e.ID))))
+	if src != nil {
+		fmt.Fprintf(&b, "%s\n\n", seriesLine(src))
+	}
+	label := e.ID
+	if src != nil && src.Book == nil {
+		label = src.Path
+	}
+	fmt.Fprintf(&b, "[%s](%s)", markdownEscape(label), pathURI(t.proj.entryFile(e)))
 	return b.String()
+}
+
+// seriesLine says where an entry of a book in a series comes from: the
+// series canon, or this book's entry over it, naming what the series
+// still fills in, with a link to the series file.
+func seriesLine(src *codex.SeriesSource) string {
+	link := fmt.Sprintf("[%s](%s)", markdownEscape(filepath.Base(src.Root)+"/"+src.Path), pathURI(src.File()))
+	if src.Book == nil {
+		return "*Series canon:* " + link
+	}
+	line := "*This book's entry over the series canon* " + link
+	if fields := src.SeriesFields(); len(fields) > 0 {
+		line += "; from the series: " + markdownEscape(strings.Join(fields, ", "))
+	}
+	return line
 }
 
 // appearanceLine lists the chapters that mention an entry, in reading

@@ -182,13 +182,16 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		// Canon answers before the search index is built (index_build.go).
 		BackgroundIndex: true,
 		IndexAfter:      p.indexGate,
+		TrustSeries:     p.trustsSeries,
+		Shelf:           opts.shelf,
 	})
 	if err != nil {
 		p.err = err
 		return
 	}
-	p.matcher.Store(manuscript.NewMatcher(b.Store.Catalog()))
-	p.overlay.matcherCat = b.Store.Catalog()
+	p.overlay.series, p.overlay.seriesCatalogs, p.overlay.closeSeries, p.overlay.followSeries = b.Series, b.SeriesCatalogs, b.CloseSeries, b.FollowSeries
+	p.matcher.Store(manuscript.NewMatcher(b.View.Catalog()))
+	p.overlay.matcherCat = b.View.Catalog()
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())
 	p.store, p.ms, p.cache = b.Store, b.Manuscript, b.Cache
 	loaded = true
@@ -263,6 +266,7 @@ func (p *project) close() {
 		// failure costs the next start a full reading.
 		_ = p.ms.SaveCache()
 	}
+	p.releaseSeries()
 }
 
 // closeProjects releases every project's index.

@@ -78,7 +78,11 @@ func (s *Server) references(ctx context.Context, p protocol.ReferenceParams) ([]
 	return locs, ctx.Err()
 }
 
-// uri is the file: URI of a project-relative path.
+// uri is the file: URI of a project-relative path, or of the absolute
+// path of a file of the series canon (an entry's ID there).
 func (p *project) uri(rel string) protocol.DocumentURI {
+	if filepath.IsAbs(rel) {
+		return pathURI(rel)
+	}
 	return pathURI(filepath.Join(p.real, filepath.FromSlash(rel)))
 }

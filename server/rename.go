@@ -101,6 +101,11 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 		changes[loc.URI] = append(changes[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: newName})
 		places++
 	}
+	more, err := s.renameInSeries(ctx, t, e, newName, changes)
+	if err != nil {
+		return nil, err
+	}
+	places += more
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/trust"
+	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -39,6 +40,9 @@ type Options struct {
 	// settingsSources replaces where a book's settings files are read
 	// from; tests count the reads through it.
 	settingsSources func(root string) settings.Sources
+	// shelf holds the series stores the session's books share (New
+	// makes it).
+	shelf *mbook.Shelf
 	// holdIndex, when set, holds every book's search index back until it
 	// closes; tests see the book answer before its index.
 	holdIndex <-chan struct{}
@@ -116,6 +120,9 @@ func New(opts Options) *Server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.shelf == nil {
+		opts.shelf = mbook.NewShelf()
 	}
 	s := &Server{
 		opts:       opts,

@@ -40,6 +40,7 @@ func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
 		case <-ctx.Done():
 		}
 	}()
+	p.watchSeries(ctx, log, changed)
 	err := p.store.Watch(ctx, func(ch codex.Change) {
 		defer survive("following a change")
 		p.follow(ctx, ch, log)

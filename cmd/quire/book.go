@@ -6,15 +6,18 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 )
 
 // book is a project opened whole: the codex and the manuscript, whose
-// mentions are found with the codex's names.
+// mentions are found with the codex's names. canon is the codex read
+// with the series' (the book's alone when it names none).
 type book struct {
 	*mbook.Book
 	store *codex.Store
+	canon *codex.View
 	ms    *manuscript.Manuscript
 }
 
@@ -40,7 +43,33 @@ func (g *globalOptions) open(ctx context.Context, opts mbook.Options) (*mbook.Bo
 	if g.settingsSources != nil {
 		opts.Settings = g.settingsSources(dir)
 	}
+	opts.TrustSeries = g.trustSeries
+	opts.OnSeriesFailed = func(err error) {
+		fmt.Fprintf(g.stderr, "quire: warning: %v; this answer reads the book without its series\n", err)
+	}
 	return mbook.Open(ctx, dir, opts)
+}
+
+// trustSeries says whether the series folder the book's quire.yaml names
+// may be read: it reaches outside the book, so only once the writer has
+// trusted exactly what the book asks (llm.BookReach). When not, stderr
+// says what to do.
+func (g *globalOptions) trustSeries(l *settings.Loaded, root string) bool {
+	reach, err := llm.BookReachFrom(l.Book)
+	if err != nil || reach.Series == "" {
+		return false // the setting's own problem is reported where it is read
+	}
+	guarded, _, err := reach.Guard(root, g.trustStore())
+	if err != nil {
+		fmt.Fprintln(g.stderr, "quire: warning:", err)
+	}
+	if guarded.Series == "" {
+		fmt.Fprintf(g.stderr, "quire: this book's quire.yaml names a series folder (series: %s) outside the book; "+
+			"quire reads it only once you trust the book, so this answer reads the book without its series canon. "+
+			"If you trust this book, run: quire trust %s\n", reach.Series, root)
+		return false
+	}
+	return true
 }
 
 // settingsSourcesFunc says where a book's settings files are read from;
@@ -52,13 +81,13 @@ func (g *globalOptions) openBook(ctx context.Context) (*book, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &book{Book: b, store: b.Store, ms: b.Manuscript}, nil
+	return &book{Book: b, store: b.Store, canon: b.View, ms: b.Manuscript}, nil
 }
 
 // entry describes a codex entry by ID for a table: its name and type, or
 // the ID when the entry is gone.
 func (b *book) entry(id string) (name string, typ codex.Type) {
-	if e, ok := b.store.Catalog().Get(id); ok {
+	if e, ok := b.canon.Catalog().Get(id); ok {
 		return e.Name, e.Type
 	}
 	return id, ""

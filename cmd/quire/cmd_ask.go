@@ -223,7 +223,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	// advisor uses what is right.
 	cont, _ := continuity.OptionsFrom(b.Settings)
 	turn, err := llm.NewTurn(llm.TurnOptions{
-		Store: store, Manuscript: snap, Place: place, Continuity: cont,
+		Store: store, Canon: b.View, Manuscript: snap, Place: place, Continuity: cont,
 		Proposals:          &proposal.Store{},
 		Settings:           settings,
 		PersonaID:          o.Persona,

@@ -127,7 +127,7 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		}
 	}
 
-	addCodex(b.Store.Catalog().Problems())
+	addCodex(b.View.Catalog().Problems())
 
 	opts, optProblems := continuity.OptionsFrom(b.Settings)
 	for _, sp := range optProblems {
@@ -165,7 +165,7 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	for _, u := range snap.Units() {
 		files.remember(u.Path, u.Text)
 	}
-	tl := continuity.NewTimeline(continuity.NewCanon(b.Store.Catalog(), opts), snap)
+	tl := continuity.NewTimeline(continuity.NewCanon(b.View.Catalog(), opts), snap)
 	addCodex(tl.Canon().Problems())
 	addCodex(tl.Problems())
 	var units []*manuscript.Unit
@@ -355,7 +355,7 @@ func (s *sourceFiles) index(rel string) lineIndex {
 		return li
 	}
 	var text string
-	if data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(rel))); err == nil && len(data) <= codex.MaxEntryBytes {
+	if data, err := os.ReadFile(inBook(s.root, rel)); err == nil && len(data) <= codex.MaxEntryBytes {
 		text = string(data)
 	}
 	s.remember(rel, text)

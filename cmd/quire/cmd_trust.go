@@ -26,9 +26,10 @@ func newTrustCommand(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trust [--revoke] [DIR]",
 		Short: "Let a book's own settings that reach beyond it (commands, keys) take effect",
-		Long: `A book's quire.yaml may ask quire to run commands (mcp_servers) or to send
+		Long: `A book's quire.yaml may ask quire to run commands (mcp_servers), to send
 the key held in one of your environment variables to a server it names
-(provider.api_key_env with provider.base_url). quire ignores those settings
+(provider.api_key_env with provider.base_url), or to read the canon of a
+series folder outside the book (series). quire ignores those settings
 until you trust the book: quire trust lists exactly what the book asks, and
 records your trust outside the book, in your user config folder. When
 quire.yaml changes any of them, the book must be trusted again.

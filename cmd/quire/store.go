@@ -13,15 +13,25 @@ import (
 	mbook "github.com/quire-ink/quire/manuscript/book"
 )
 
+// canonStore is the codex a query command reads: the book's, with its
+// series' when quire.yaml names one the writer trusts.
+type canonStore struct {
+	*codex.View
+	book *mbook.Book
+}
+
+// Close releases the book's index and the series'.
+func (c canonStore) Close() error { return c.book.Close() }
+
 // openStore opens the project's codex for a query command. When another
 // quire process holds the index, queries still work from a temporary
 // in-memory index, and stderr says so.
-func (g *globalOptions) openStore(ctx context.Context) (*codex.Store, error) {
+func (g *globalOptions) openStore(ctx context.Context) (canonStore, error) {
 	b, err := g.open(ctx, mbook.Options{Parts: mbook.Codex})
 	if err != nil {
-		return nil, err
+		return canonStore{}, err
 	}
-	return b.Store, nil
+	return canonStore{View: b.View, book: b}, nil
 }
 
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
@@ -93,7 +103,7 @@ func problemLines(root string, problems []codex.Problem) []string {
 	for _, p := range problems {
 		src, ok := sources[p.Path]
 		if !ok {
-			if data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p.Path))); err == nil && len(data) <= codex.MaxEntryBytes {
+			if data, err := os.ReadFile(inBook(root, p.Path)); err == nil && len(data) <= codex.MaxEntryBytes {
 				src = string(data)
 			}
 			sources[p.Path] = src
@@ -102,4 +112,13 @@ func problemLines(root string, problems []codex.Problem) []string {
 		out = append(out, fmt.Sprintf("%s:%d:%d: %s: %s", p.Path, line, col, p.Severity, p.Message))
 	}
 	return out
+}
+
+// inBook is the file of a problem's path: relative to the book, or the
+// absolute path of a file of its series canon.
+func inBook(root, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(root, filepath.FromSlash(path))
 }

@@ -62,6 +62,19 @@ type Options struct {
 	// LaterMentions leaves finding the codex's names in the chapters to
 	// the caller (the language server does it once the book answers).
 	LaterMentions bool
+	// TrustSeries says whether the book's settings that reach beyond it,
+	// the series folder of its quire.yaml among them, are trusted: the
+	// record of trusted books lives above this package, so the command
+	// line passes it. When it says no it tells the writer itself. nil
+	// reads no series.
+	TrustSeries func(l *settings.Loaded, root string) bool
+	// OnSeriesFailed is told why a trusted series folder could not be
+	// read; the book opens alone.
+	OnSeriesFailed func(error)
+	// Shelf, when set, holds the series stores of several books (the
+	// language server's workspace): a series is opened once, keyed by
+	// its real path, and each book lets go of it on Close.
+	Shelf *Shelf
 	// BackgroundIndex opens the codex as soon as its entries are parsed
 	// and builds its search index afterwards, once IndexAfter closes
 	// (codex.Options): the language server answers canon meanwhile.
@@ -74,11 +87,20 @@ type Book struct {
 	// Root is the book's folder, symlinks resolved.
 	Root string
 	// Settings are the settings files as read for this opening.
-	Settings   *settings.Loaded
-	Globs      Globs
-	Store      *codex.Store
-	Manuscript *manuscript.Manuscript
-	Cache      Cache
+	Settings *settings.Loaded
+	Globs    Globs
+	Store    *codex.Store
+	// Series is the codex store of the book's series folder (series: in
+	// quire.yaml, once trusted); nil when the book reads none. View reads
+	// the two together.
+	Series     *codex.Store
+	SeriesRoot string
+	// SeriesCatalogs are the series' entries as the books of a workspace
+	// merge them, shared through the Shelf; nil without one.
+	SeriesCatalogs *codex.SeriesCatalogs
+	View           *codex.View
+	Manuscript     *manuscript.Manuscript
+	Cache          Cache
 	// Locked says another quire process holds the cache: the indexes
 	// live in memory.
 	Locked bool
@@ -133,6 +155,13 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 	}
 	if opts.Parts&Codex != 0 {
 		b.Store, err = b.openCodex(ctx)
+		if err == nil {
+			b.Series, err = b.openSeries(ctx)
+			if err != nil {
+				b.Store.Close()
+			}
+			b.View = codex.NewSharedView(b.Store, b.Series, b.SeriesCatalogs)
+		}
 	}
 	reading.Wait()
 	if err != nil {
@@ -143,7 +172,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 		return nil, fmt.Errorf("open manuscript of %s: %w", root, msErr)
 	}
 	if b.Store != nil && b.Manuscript != nil && !opts.LaterMentions {
-		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.Store.Catalog()))
+		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.View.Catalog()))
 		b.SaveChapters()
 	}
 	return b, nil
@@ -198,12 +227,13 @@ func (b *Book) SaveChapters() {
 	}
 }
 
-// Close saves and releases the codex index.
+// Close saves and releases the codex indexes.
 func (b *Book) Close() error {
+	err := b.CloseSeries()
 	if b.Store == nil {
-		return nil
+		return err
 	}
-	return b.Store.Close()
+	return errors.Join(b.Store.Close(), err)
 }
 
 // LayerGlobs are the codex and manuscript globs of loaded settings: the

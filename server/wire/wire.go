@@ -190,6 +190,15 @@ type CodexEntry struct {
 	// listing leave it out.
 	Match codex.MatchKind `json:"match,omitempty" ts:"\"name\" | \"title\" | \"stem\" | \"alias\" | \"partial\" | \"fuzzy\""`
 	Score float64         `json:"score,omitempty"`
+	// Canon says where an entry of a book in a series comes from: "series
+	// canon", or "book over series canon" for a book entry overriding a
+	// series entry; left out for the book's own.
+	Canon string `json:"canon,omitempty"`
+	// SeriesPath is the series entry's file, absolute.
+	SeriesPath string `json:"seriesPath,omitempty"`
+	// SeriesFields are the fields of a book's override that the series
+	// fills in.
+	SeriesFields []string `json:"seriesFields,omitempty"`
 }
 
 // QueryResult is quire/lookup's and quire/search's answer: the query,

@@ -144,6 +144,15 @@ export interface CodexEntry {
   // listing leave it out.
   match?: "name" | "title" | "stem" | "alias" | "partial" | "fuzzy";
   score?: number;
+  // Canon says where an entry of a book in a series comes from: "series
+  // canon", or "book over series canon" for a book entry overriding a
+  // series entry; left out for the book's own.
+  canon?: string;
+  // SeriesPath is the series entry's file, absolute.
+  seriesPath?: string;
+  // SeriesFields are the fields of a book's override that the series
+  // fills in.
+  seriesFields?: string[];
 }
 
 // QueryResult is quire/lookup's and quire/search's answer: the query,

@@ -1,0 +1,416 @@
+package codex
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Problem codes of a book read with its series.
+const (
+	// CodeSeriesShadow marks a book entry that has the name of a series
+	// entry without saying `overrides:`.
+	CodeSeriesShadow = "series-shadow"
+	// CodeSeriesOverrides marks an `overrides:` that names no series entry.
+	CodeSeriesOverrides = "series-overrides"
+)
+
+// Origin says which root a fact of a merged entry comes from.
+type Origin string
+
+const (
+	OriginBook   Origin = "book"
+	OriginSeries Origin = "series"
+)
+
+// Canon values of Result.Canon.
+const (
+	CanonSeries         = "series canon"
+	CanonBookOverSeries = "book over series canon"
+)
+
+// SeriesSource is where the facts of a merged entry come from: a series
+// entry, alone or overridden field by field by a book entry.
+type SeriesSource struct {
+	// Root is the series folder (real path); Path the series entry's file
+	// relative to it.
+	Root, Path string
+	// Series is the series entry as the series store read it.
+	Series *Entry
+	// Book is the book entry that overrides it; nil when none does.
+	Book *Entry
+	// From names the origin of each front matter key the merged entry
+	// has (lower case, synonyms folded: summary, aliases, tags) and of
+	// its "body".
+	From map[string]Origin
+}
+
+// File is the series entry's file, absolute.
+func (s *SeriesSource) File() string { return filepath.Join(s.Root, filepath.FromSlash(s.Path)) }
+
+// Of is where field comes from; a field no side sets is the book's when
+// a book entry overrides, else the series'.
+func (s *SeriesSource) Of(field string) Origin {
+	if o, ok := s.From[strings.ToLower(field)]; ok {
+		return o
+	}
+	if s.Book != nil {
+		return OriginBook
+	}
+	return OriginSeries
+}
+
+// SeriesFields are the fields the series fills in, sorted.
+func (s *SeriesSource) SeriesFields() []string {
+	var out []string
+	for k, o := range s.From {
+		if o == OriginSeries {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Merged is a book's catalog read with its series: every series entry,
+// and every book entry, where a book entry with a series entry's name
+// (or `overrides: <series entry name>`) replaces that entry for this
+// book field by field. A series entry that no book entry overrides has
+// for its ID its file's absolute path, which no book entry can have (a
+// book entry's ID is relative to the book): the two roots never collide.
+// A merged entry of a book entry keeps the book entry's ID, so every
+// range in it is still in the book's file.
+type Merged struct {
+	// Catalog holds the merged entries; its problems include the series'
+	// (at their absolute paths) and the shadowing problems.
+	Catalog *Catalog
+	// Root is the book's folder, SeriesRoot the series'.
+	Root, SeriesRoot string
+	// series is the series store's catalog that was merged.
+	series *Catalog
+	// sources are the book's entries that override a series entry, by
+	// ID; an entry of the series alone is known by its absolute ID.
+	sources map[string]*SeriesSource
+	// bySeries maps the ID of a series entry a book entry overrides to
+	// that book entry's ID.
+	bySeries map[string]string
+}
+
+// MergeSeries merges the series catalog (of the folder seriesRoot) under
+// the book's catalog (of the folder root). Either catalog may be empty;
+// a nil series gives the book's catalog as it is.
+func MergeSeries(root string, book *Catalog, seriesRoot string, series *Catalog) *Merged {
+	if series == nil {
+		return &Merged{Root: root, SeriesRoot: seriesRoot, Catalog: book}
+	}
+	return NewSeriesCatalogs(seriesRoot).Merge(root, book, series)
+}
+
+// SeriesCatalogs makes, once per catalog of a series store, what every
+// book of the series merges with: the series entries under their
+// absolute paths, indexed as a catalog, and their names. A book's merged
+// catalog is that catalog with the book's entries laid over it
+// (Catalog.With), so the books of a workspace that share one
+// SeriesCatalogs share the series' index too, each paying only for its
+// own entries. Safe for concurrent use.
+type SeriesCatalogs struct {
+	root string
+
+	mu     sync.Mutex
+	from   *Catalog
+	abs    *Catalog
+	byName map[string]*Entry
+}
+
+// NewSeriesCatalogs serves the series folder at root.
+func NewSeriesCatalogs(root string) *SeriesCatalogs { return &SeriesCatalogs{root: root} }
+
+// Root is the series folder.
+func (sc *SeriesCatalogs) Root() string { return sc.root }
+
+// of is the absolute-path catalog and the names of series.
+func (sc *SeriesCatalogs) of(series *Catalog) (*Catalog, map[string]*Entry) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.from == series && sc.abs != nil {
+		return sc.abs, sc.byName
+	}
+	m := &Merged{SeriesRoot: sc.root}
+	byName := map[string]*Entry{}
+	copies := make([]*Entry, 0, series.Len())
+	for _, e := range series.All() {
+		if k := Normalize(e.Name); k != "" {
+			if _, ok := byName[k]; !ok {
+				byName[k] = e
+			}
+		}
+		copies = append(copies, m.seriesCopy(e))
+	}
+	skipped := make([]Problem, 0, len(series.skipped))
+	for _, p := range series.skipped {
+		skipped = append(skipped, m.absProblem(p))
+	}
+	sc.from, sc.abs, sc.byName = series, NewCatalog(copies, skipped), byName
+	return sc.abs, sc.byName
+}
+
+// Merge is the book's catalog (of the folder root) merged with series,
+// the series store's catalog now.
+func (sc *SeriesCatalogs) Merge(root string, book *Catalog, series *Catalog) *Merged {
+	m := &Merged{Root: root, SeriesRoot: sc.root, series: series, sources: map[string]*SeriesSource{}, bySeries: map[string]string{}}
+	if series == nil {
+		m.Catalog = book
+		return m
+	}
+	abs, byName := sc.of(series)
+	var updated []*Entry
+	var removed []string
+	var problems []Problem
+	overridden := map[*Entry]bool{}
+	for _, b := range book.All() {
+		s, explicit := m.seriesTarget(b, series, byName, &problems)
+		if s == nil || overridden[s] {
+			updated = append(updated, b)
+			continue
+		}
+		overridden[s] = true
+		if !explicit {
+			problems = append(problems, Problem{Path: b.ID, Code: CodeSeriesShadow, Severity: SeverityWarning, Range: b.NameRange,
+				Message: "this entry has the name of the series entry " + m.abs(s.ID) + " and replaces it in this book; add `overrides: " + s.Name + "` to say so, or rename it"})
+		}
+		merged, src := m.override(b, s)
+		m.sources[merged.ID] = src
+		m.bySeries[s.ID] = merged.ID
+		removed = append(removed, m.abs(s.ID))
+		updated = append(updated, merged)
+	}
+	skipped := append(slices.Clone(abs.skipped), book.skipped...)
+	m.Catalog = abs.With(updated, removed, append(skipped, problems...))
+	return m
+}
+
+// seriesTarget is the series entry b replaces: the one `overrides:`
+// names (explicit), else the one of the same name.
+func (m *Merged) seriesTarget(b *Entry, series *Catalog, byName map[string]*Entry, problems *[]Problem) (*Entry, bool) {
+	if v, ok := b.Custom.Get("overrides"); ok {
+		name, _ := v.(string)
+		if s, ok := series.Resolve(name); ok && strings.TrimSpace(name) != "" {
+			return s, true
+		}
+		*problems = append(*problems, Problem{Path: b.ID, Code: CodeSeriesOverrides, Severity: SeverityWarning, Range: b.NameRange,
+			Message: "`overrides:` names no entry of the series canon in " + m.SeriesRoot + "; give the name of the series entry this one replaces"})
+		return nil, false
+	}
+	return byName[Normalize(b.Name)], false
+}
+
+// override is the book entry b over the series entry s: every field the
+// book's front matter sets is the book's, the series fills the rest, and
+// the body is the series' when the book's says nothing past its title.
+func (m *Merged) override(b, s *Entry) (*Entry, *SeriesSource) {
+	c := *b
+	set := frontKeys(b)
+	from := map[string]Origin{}
+	for k := range set {
+		from[k] = OriginBook
+	}
+	fill := func(key string, apply func()) {
+		if !set[key] && frontKeys(s)[key] {
+			apply()
+			from[key] = OriginSeries
+		}
+	}
+	fill("title", func() { c.Title = s.Title })
+	fill("aliases", func() { c.Aliases, c.AliasRanges = s.Aliases, nil })
+	fill("summary", func() { c.Summary = s.Summary })
+	fill("tags", func() { c.Tags = s.Tags })
+	fill("status", func() { c.Status = s.Status })
+	fill("locked", func() { c.Locked = s.Locked })
+	fill("exclude", func() { c.Exclude = s.Exclude })
+	fill("mentions", func() { c.Mentions = s.Mentions })
+	custom := slices.Clone(b.Custom)
+	for _, f := range s.Custom {
+		key := strings.ToLower(f.Key)
+		if key == "overrides" || set[key] {
+			continue
+		}
+		if _, ok := custom.Get(f.Key); !ok {
+			custom = append(custom, f)
+			from[key] = OriginSeries
+		}
+	}
+	c.Custom = custom
+	if strings.TrimSpace(withoutTitle(b.BodyText())) == "" {
+		from["body"] = OriginSeries
+	} else {
+		from["body"] = OriginBook
+	}
+	return &c, &SeriesSource{Root: m.SeriesRoot, Path: s.ID, Series: s, Book: b, From: from}
+}
+
+// seriesCopy is the series entry s as an entry of the merged catalog:
+// its ID and its problems' paths absolute.
+func (m *Merged) seriesCopy(s *Entry) *Entry {
+	c := *s
+	c.ID = m.abs(s.ID)
+	c.Problems = m.absProblems(s.Problems)
+	if s.Soul != nil {
+		soul := *s.Soul
+		soul.ID = m.abs(s.Soul.ID)
+		soul.Problems = m.absProblems(s.Soul.Problems)
+		c.Soul = &soul
+	}
+	return &c
+}
+
+func (m *Merged) abs(id string) string { return filepath.Join(m.SeriesRoot, filepath.FromSlash(id)) }
+
+func (m *Merged) absProblem(p Problem) Problem {
+	p.Path = m.abs(p.Path)
+	return p
+}
+
+func (m *Merged) absProblems(ps []Problem) []Problem {
+	if ps == nil {
+		return nil
+	}
+	out := make([]Problem, len(ps))
+	for i, p := range ps {
+		out[i] = m.absProblem(p)
+	}
+	return out
+}
+
+// Source says where e's facts come from: nil for an entry of the book
+// alone.
+func (m *Merged) Source(e *Entry) *SeriesSource {
+	if m == nil || e == nil {
+		return nil
+	}
+	if src, ok := m.sources[e.ID]; ok {
+		return src
+	}
+	if m.series == nil || !filepath.IsAbs(e.ID) {
+		return nil
+	}
+	rel, err := filepath.Rel(m.SeriesRoot, e.ID)
+	if err != nil {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	s, ok := m.series.Get(rel)
+	if !ok {
+		return nil
+	}
+	return &SeriesSource{Root: m.SeriesRoot, Path: rel, Series: s, From: map[string]Origin{"body": OriginSeries}}
+}
+
+// FromSeries is the merged entry of the series entry with ID id (its
+// path in the series folder).
+func (m *Merged) FromSeries(id string) (*Entry, bool) {
+	if mid, ok := m.bySeries[id]; ok {
+		return m.Catalog.Get(mid)
+	}
+	return m.Catalog.Get(m.abs(id))
+}
+
+// File is the absolute path of the file that holds field of e ("body"
+// for its text, "" for the entry itself): the book's file, or the series
+// file when the series sets what the book leaves out.
+func (m *Merged) File(e *Entry, field string) string {
+	src := m.Source(e)
+	switch {
+	case src == nil:
+		return filepath.Join(m.Root, filepath.FromSlash(e.ID))
+	case src.Book == nil, field != "" && src.Of(field) == OriginSeries:
+		return src.File()
+	}
+	return filepath.Join(m.Root, filepath.FromSlash(src.Book.ID))
+}
+
+// Result describes e as a listing shows it, saying where it comes from.
+func (m *Merged) Result(e *Entry) Result {
+	r := NewResult(m.Root, e)
+	src := m.Source(e)
+	if src == nil {
+		return r
+	}
+	r.SeriesPath = src.File()
+	if src.Book == nil {
+		r.Canon = CanonSeries
+		r.ProjectPath, r.RelativePath = src.Root, src.Path
+	} else {
+		r.Canon = CanonBookOverSeries
+		r.SeriesFields = src.SeriesFields()
+	}
+	return r
+}
+
+// lookupResult is Result with the opening of the body (and soul) that
+// holds e's text.
+func (m *Merged) lookupResult(match Match) Result {
+	r := m.Result(match.Entry)
+	r.Match, r.Score = match.Kind, match.Score
+	holder := match.Entry
+	if src := m.Source(match.Entry); src != nil && src.Of("body") == OriginSeries {
+		holder = src.Series
+	}
+	lr := lookupResult(m.Root, Match{Entry: holder})
+	r.Excerpt, r.SoulExcerpt = lr.Excerpt, lr.SoulExcerpt
+	return r
+}
+
+// Lookup is Catalog.Lookup over the merged catalog, as results.
+func (m *Merged) Lookup(name string, t Type) []Result {
+	ms := m.Catalog.Lookup(name, t)
+	out := make([]Result, len(ms))
+	for i, match := range ms {
+		out[i] = m.lookupResult(match)
+	}
+	return out
+}
+
+// List describes every merged entry of a type (all types when empty).
+func (m *Merged) List(t Type) []Result {
+	es := m.Catalog.OfType(t)
+	out := make([]Result, len(es))
+	for i, e := range es {
+		out[i] = m.Result(e)
+	}
+	return out
+}
+
+// frontKeys are the top-level keys e's front matter sets, lower case,
+// synonyms folded (description: is summary, alias: aliases, tag: tags).
+func frontKeys(e *Entry) map[string]bool {
+	keys := map[string]bool{}
+	src := []byte(e.Source)
+	fm := splitFrontMatter(src)
+	if !fm.Present {
+		return keys
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(validPerByte(src[fm.YAML.Start:fm.YAML.End])), &doc) != nil || len(doc.Content) == 0 {
+		return keys
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return keys
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k := strings.ToLower(strings.TrimSpace(top.Content[i].Value))
+		switch k {
+		case "description":
+			k = "summary"
+		case "alias":
+			k = "aliases"
+		case "tag":
+			k = "tags"
+		}
+		keys[k] = true
+	}
+	return keys
+}

@@ -1,0 +1,89 @@
+package book
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// openSeries opens the codex of the series folder the book's quire.yaml
+// names, once the writer trusts the book: as a codex store of its own,
+// on the series folder's real path, so that every confinement rule of a
+// codex applies to it exactly and its index lives once in the cache,
+// keyed by that path. A series setting that does not read is an error,
+// as a bad codex: glob is; a series folder that cannot be opened leaves
+// the book alone, and OnSeriesFailed says why.
+func (b *Book) openSeries(ctx context.Context) (*codex.Store, error) {
+	path, err := codex.SeriesOf(b.Settings)
+	if err != nil || path == "" {
+		return nil, err
+	}
+	if b.opts.TrustSeries == nil || !b.opts.TrustSeries(b.Settings, b.Root) {
+		return nil, nil
+	}
+	failed := func(err error) (*codex.Store, error) {
+		if b.opts.OnSeriesFailed != nil {
+			b.opts.OnSeriesFailed(err)
+		}
+		return nil, nil
+	}
+	root, err := codex.SeriesRoot(b.Root, path)
+	if err != nil {
+		return failed(err)
+	}
+	cache, _ := CacheFor(root, CacheOptions{Base: b.opts.Cache.Base})
+	if b.opts.Cache.Dir != "" {
+		// The book's own cache folder (--cache-dir) holds the series'
+		// beside it, under its key.
+		cache.Dir = filepath.Join(b.opts.Cache.Dir, "series", cacheKey(root))
+	}
+	open := func(ctx context.Context) (*codex.Store, error) {
+		copts := codex.Options{CacheDir: cache.Dir, Logger: b.opts.Logger, OnFallback: b.opts.OnFallback}
+		store, err := codex.Open(ctx, root, copts)
+		if errors.Is(err, codex.ErrIndexLocked) {
+			// Another quire process reads the series (a server for
+			// another book of it): this one reads it in memory.
+			copts.InMemory = true
+			store, err = codex.Open(ctx, root, copts)
+		}
+		return store, err
+	}
+	var store *codex.Store
+	if b.opts.Shelf != nil {
+		store, b.SeriesCatalogs, err = b.opts.Shelf.take(ctx, root, open)
+	} else {
+		store, err = open(ctx)
+	}
+	if err != nil {
+		return failed(fmt.Errorf("the series canon in %s could not be read: %w", root, err))
+	}
+	b.SeriesRoot = root
+	return store, nil
+}
+
+// CloseSeries lets go of the series store: closes it, or hands it back
+// to the shelf that the books of a workspace share.
+func (b *Book) CloseSeries() error {
+	if b.Series == nil {
+		return nil
+	}
+	s := b.Series
+	b.Series = nil
+	if b.opts.Shelf != nil {
+		return b.opts.Shelf.release(b.SeriesRoot)
+	}
+	return s.Close()
+}
+
+// FollowSeries tells fn of each change of the book's series folder, as
+// the shelf's one watcher of it applies them, until stop is called; a
+// book read without a shelf or without a series follows nothing.
+func (b *Book) FollowSeries(fn func(codex.Change), onErr func(error)) (stop func()) {
+	if b.opts.Shelf == nil || b.Series == nil {
+		return func() {}
+	}
+	return b.opts.Shelf.Follow(b.SeriesRoot, fn, onErr)
+}

@@ -1,0 +1,107 @@
+package book
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
+)
+
+// twoBooksOfASeries writes a series folder and two books naming it, and
+// returns the two books' folders.
+func twoBooksOfASeries(t *testing.T) (one, two string) {
+	t.Helper()
+	base := writeBook(t, map[string]string{
+		"tideward/codex/people/ilse.md": "---\ntype: character\nname: Ilse Dorn\n---\n# Ilse Dorn\n",
+		"one/quire.yaml":                "series: ../tideward\n",
+		"one/manuscript/01-a.md":        "# A\n\nIlse Dorn came.\n",
+		"two/quire.yaml":                "series: ../tideward\n",
+		"two/manuscript/01-b.md":        "# B\n\nIlse Dorn left.\n",
+	})
+	return filepath.Join(base, "one"), filepath.Join(base, "two")
+}
+
+func trusted(*settings.Loaded, string) bool { return true }
+
+func TestBooksOfAWorkspaceShareOneSeriesStore(t *testing.T) {
+	one, two := twoBooksOfASeries(t)
+	shelf := NewShelf()
+	opts := Options{Cache: CacheOptions{Base: t.TempDir()}, TrustSeries: trusted, Shelf: shelf}
+	b1, err := Open(context.Background(), one, opts)
+	require.NoError(t, err)
+	b2, err := Open(context.Background(), two, opts)
+	require.NoError(t, err)
+	require.NotNil(t, b1.Series)
+	assert.Same(t, b1.Series, b2.Series, "one series store in memory for both books")
+	assert.Equal(t, 1, shelf.Len())
+	_, ok := b2.View.Catalog().Resolve("Ilse Dorn")
+	assert.True(t, ok)
+	assert.Len(t, b1.Manuscript.Snapshot().Mentions().Table().Rows, 1, "series names are found in the chapters")
+
+	series := b1.Series
+	require.NoError(t, b1.Close())
+	assert.Equal(t, 1, shelf.Len(), "the other book still reads it")
+	assert.Equal(t, 1, series.Catalog().Len())
+	require.NoError(t, b2.Close())
+	assert.Equal(t, 0, shelf.Len(), "the last book closes it")
+}
+
+func TestASeriesIsReadOnlyWhenTrusted(t *testing.T) {
+	one, _ := twoBooksOfASeries(t)
+	for name, trust := range map[string]func(*settings.Loaded, string) bool{
+		"no trust hook": nil,
+		"not trusted":   func(*settings.Loaded, string) bool { return false },
+	} {
+		t.Run(name, func(t *testing.T) {
+			b, err := Open(context.Background(), one, Options{Cache: CacheOptions{Dir: t.TempDir()}, TrustSeries: trust})
+			require.NoError(t, err)
+			defer b.Close()
+			assert.Nil(t, b.Series)
+			assert.Equal(t, 0, b.View.Catalog().Len())
+		})
+	}
+}
+
+func TestTheShelfWatchesASeriesOnceForAllItsBooks(t *testing.T) {
+	one, two := twoBooksOfASeries(t)
+	shelf := NewShelf()
+	opts := Options{Cache: CacheOptions{Base: t.TempDir()}, TrustSeries: trusted, Shelf: shelf}
+	b1, err := Open(context.Background(), one, opts)
+	require.NoError(t, err)
+	b2, err := Open(context.Background(), two, opts)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	told := map[string]int{}
+	follow := func(name string) func(codex.Change) {
+		return func(codex.Change) {
+			mu.Lock()
+			defer mu.Unlock()
+			told[name]++
+		}
+	}
+	stop1 := b1.FollowSeries(follow("one"), nil)
+	stop2 := b2.FollowSeries(follow("two"), nil)
+	<-b1.Series.Watching()
+	seriesDir := filepath.Join(filepath.Dir(one), "tideward")
+	require.NoError(t, os.WriteFile(filepath.Join(seriesDir, "codex", "people", "bel.md"), []byte("---\ntype: character\nname: Bel Morrow\n---\n# Bel Morrow\n"), 0o644))
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return told["one"] > 0 && told["two"] > 0
+	}, 10*time.Second, 20*time.Millisecond, "both books are told")
+	_, ok := b2.View.Catalog().Resolve("Bel Morrow")
+	assert.True(t, ok, "the new series entry reaches the book")
+	stop1()
+	stop2()
+	require.NoError(t, b1.Close())
+	require.NoError(t, b2.Close())
+	assert.Equal(t, 0, shelf.Len())
+}

@@ -1,0 +1,73 @@
+package server
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// renameInSeries adds to changes the mentions of e's name in every other
+// book of the workspace that reads the same series, when e is an entry of
+// the series canon that this book does not override: renaming it renames
+// it in the series folder (its `name:`, already in changes) and in every
+// book the writer has open, as one edit to review. A book that overrides
+// the entry keeps its own name for it and is left alone. An edit already
+// made (the series file's own mentions, found from each book) is made
+// once. It returns how many places it added.
+func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, newName string, changes map[protocol.DocumentURI][]protocol.TextEdit) (int, error) {
+	src := t.proj.canon().Source(e)
+	if src == nil || src.Book != nil {
+		return 0, nil
+	}
+	seen := map[protocol.DocumentURI]map[protocol.Range]bool{}
+	mark := func(uri protocol.DocumentURI, r protocol.Range) bool {
+		if seen[uri] == nil {
+			seen[uri] = map[protocol.Range]bool{}
+		}
+		if seen[uri][r] {
+			return false
+		}
+		seen[uri][r] = true
+		return true
+	}
+	for uri, edits := range changes {
+		for _, ed := range edits {
+			mark(uri, ed.Range)
+		}
+	}
+	s.mu.Lock()
+	projects := append([]*project(nil), s.projects...)
+	s.mu.Unlock()
+	places := 0
+	for _, q := range projects {
+		if q == t.proj || q.overlay.series == nil || q.overlay.series.Root() != src.Root {
+			continue
+		}
+		if err := s.ready(ctx, q); err != nil {
+			return places, err
+		}
+		qe, ok := q.canon().FromSeries(src.Path)
+		if !ok || q.canon().Source(qe).Book != nil {
+			continue
+		}
+		qt := &target{proj: q, snap: q.ms.Snapshot(), cat: q.catalog()}
+		if err := qt.waitIndexed(ctx); err != nil {
+			return places, err
+		}
+		var names []occurrence
+		for _, o := range qt.occurrences(qe) {
+			if !o.mention.Alias && o.mention.Entry == qe.ID {
+				names = append(names, o)
+			}
+		}
+		for _, loc := range qt.locations(names) {
+			if mark(loc.URI, loc.Range) {
+				changes[loc.URI] = append(changes[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: newName})
+				places++
+			}
+		}
+	}
+	return places, ctx.Err()
+}

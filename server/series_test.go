@@ -1,0 +1,243 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/trust"
+	mbook "github.com/quire-ink/quire/manuscript/book"
+)
+
+// seriesWorkspace writes a series folder and two books naming it, and
+// returns the folder holding them.
+func seriesWorkspace(t *testing.T) string {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	for rel, text := range map[string]string{
+		"tideward/codex/characters/mara.md": "---\ntype: character\nname: Mara Vell\naliases: [Mara]\nsummary: Smuggler of the Tideward coast.\nrole: Protagonist\n---\n# Mara Vell\n\nMara grew up on the salt flats.\n",
+		"tideward/codex/characters/ilse.md": "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor.\n",
+		"one/quire.yaml":                    "series: ../tideward\n",
+		"one/codex/characters/mara.md":      "---\ntype: character\nname: Mara Vell\noverrides: Mara Vell\nsummary: Older now, and retired.\n---\n",
+		"one/manuscript/01-harbor.md":       "# Harbor\n\nMara met Ilse Dorn.\n",
+		"tideward/codex/locations/city.md":  "---\ntype: location\nname: Tideward\nsummary: The drowned city.\n---\n# Tideward\n",
+		"two/codex/locations/city.md":       "---\ntype: location\nname: Tideward\n---\n# Tideward\n\nRisen again.\n",
+		"two/quire.yaml":                    "series: ../tideward\n",
+		"two/manuscript/01-rising.md":       "# Rising\n\nMara met Ilse Dorn.\n",
+	} {
+		p := filepath.Join(base, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	return base
+}
+
+// grantTrust records that the writer trusts what the book at root asks.
+func grantTrust(t *testing.T, trustFile, root string) {
+	t.Helper()
+	reach, err := llm.ReadBookReach(root)
+	require.NoError(t, err)
+	require.NoError(t, trust.Open(trustFile).Grant(root, reach.Wants().Hash(), reach.Wants().Lines()))
+}
+
+func (c *testClient) definitionAt(rel string, line, char uint32) []protocol.Location {
+	c.t.Helper()
+	var locs []protocol.Location
+	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(rel)},
+			Position:     protocol.Position{Line: line, Character: char},
+		},
+	}, &locs)
+	return locs
+}
+
+// Two books of one series in one session: a series fact shows in both,
+// an override only in its book, hover says where each comes from,
+// definition goes to the file that holds it, and the series is read
+// once.
+func TestSeriesOverTheProtocol(t *testing.T) {
+	base := seriesWorkspace(t)
+	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
+	trustFile := filepath.Join(t.TempDir(), "trust.json")
+	grantTrust(t, trustFile, one)
+	grantTrust(t, trustFile, two)
+	shelf := mbook.NewShelf()
+	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir(), shelf: shelf})
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		WorkspaceFolders: []protocol.WorkspaceFolder{
+			{URI: string(pathURI(one)), Name: "one"},
+			{URI: string(pathURI(two)), Name: "two"},
+		},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	seriesIlse := filepath.Join(base, "tideward", "codex", "characters", "ilse.md")
+	seriesMara := filepath.Join(base, "tideward", "codex", "characters", "mara.md")
+
+	for _, book := range []string{one, two} {
+		c.root = book
+		rel := "manuscript/01-harbor.md"
+		if book == two {
+			rel = "manuscript/01-rising.md"
+		}
+		h := c.hoverAt(rel, 2, 12) // Ilse Dorn
+		require.NotNil(t, h, book)
+		assert.Contains(t, h.Contents.Value, "**Ilse Dorn**")
+		assert.Contains(t, h.Contents.Value, "Harbor master of Tideward.")
+		assert.Contains(t, h.Contents.Value, "*Series canon:* [tideward/codex/characters/ilse.md]("+string(pathURI(seriesIlse))+")")
+		locs := c.definitionAt(rel, 2, 12)
+		require.Len(t, locs, 1)
+		assert.Equal(t, pathURI(seriesIlse), locs[0].URI, "definition opens the series file")
+	}
+	assert.Equal(t, 1, shelf.Len(), "the two books read one series store")
+
+	// References of a series entry: its mentions in this book's chapters,
+	// and its declaration in the series file.
+	c.root = one
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")},
+			Position:     protocol.Position{Line: 2, Character: 12},
+		},
+		Context: protocol.ReferenceContext{IncludeDeclaration: true},
+	}, &refs)
+	require.Len(t, refs, 3)
+	assert.Equal(t, pathURI(seriesIlse), refs[0].URI)
+	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 2, Character: 6}, End: protocol.Position{Line: 2, Character: 15}}, refs[0].Range)
+	assert.Equal(t, c.uri("manuscript/01-harbor.md"), refs[1].URI)
+	assert.Equal(t, pathURI(seriesIlse), refs[2].URI, "the series file's own heading names it too")
+
+	c.root = one
+	h := c.hoverAt("manuscript/01-harbor.md", 2, 1) // Mara
+	require.NotNil(t, h)
+	assert.Contains(t, h.Contents.Value, "Older now, and retired.")
+	assert.Contains(t, h.Contents.Value, "salt flats", "the body the book leaves out is the series'")
+	assert.Contains(t, h.Contents.Value, "*This book's entry over the series canon*")
+	assert.Contains(t, h.Contents.Value, "from the series: aliases, body, role")
+	locs := c.definitionAt("manuscript/01-harbor.md", 2, 1)
+	require.Len(t, locs, 2)
+	assert.Equal(t, c.uri("codex/characters/mara.md"), locs[0].URI)
+	assert.Equal(t, pathURI(seriesMara), locs[1].URI)
+
+	c.root = two
+	h = c.hoverAt("manuscript/01-rising.md", 2, 1)
+	require.NotNil(t, h)
+	assert.Contains(t, h.Contents.Value, "Smuggler of the Tideward coast.")
+	assert.NotContains(t, h.Contents.Value, "Older now", "the override is the other book's alone")
+
+	var found json.RawMessage
+	c.call("quire/lookup", map[string]any{"name": "Ilse Dorn"}, &found)
+	assert.Contains(t, string(found), `"canon":"series canon"`)
+
+	// Book two's Tideward takes the series entry's name without saying
+	// overrides: a warning on its name line.
+	params := c.waitFor(protocol.MethodTextDocumentPublishDiagnostics, "replaces it in this book")
+	var diags protocol.PublishDiagnosticsParams
+	require.NoError(t, json.Unmarshal(params, &diags))
+	assert.Equal(t, c.uri("codex/locations/city.md"), diags.URI)
+	require.Len(t, diags.Diagnostics, 1)
+	d := diags.Diagnostics[0]
+	assert.Equal(t, protocol.DiagnosticSeverityWarning, d.Severity)
+	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 2, Character: 6}, End: protocol.Position{Line: 2, Character: 14}}, d.Range)
+	assert.Contains(t, d.Message, "add `overrides: Tideward` to say so")
+}
+
+func TestSeriesOfAnUntrustedBookIsNotRead(t *testing.T) {
+	base := seriesWorkspace(t)
+	one := filepath.Join(base, "one")
+	c := startServer(t, Options{TrustFile: filepath.Join(t.TempDir(), "trust.json"), CacheDir: t.TempDir()})
+	c.initialize(one)
+	var found json.RawMessage
+	c.call("quire/lookup", map[string]any{"name": "Mara Vell"}, &found)
+	assert.Contains(t, string(found), "Older now", "the book's own entry answers")
+	assert.NotContains(t, string(found), "series canon")
+	assert.Nil(t, c.hoverAt("manuscript/01-harbor.md", 2, 12), "Ilse Dorn is the series' only")
+	c.waitFor(protocol.MethodTextDocumentPublishDiagnostics, "read the series canon in the folder ../tideward")
+}
+
+// A change in the series folder reaches every open book of it, through
+// the one watcher they share.
+func TestSeriesChangesReachEveryBook(t *testing.T) {
+	base := seriesWorkspace(t)
+	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
+	trustFile := filepath.Join(t.TempDir(), "trust.json")
+	grantTrust(t, trustFile, one)
+	grantTrust(t, trustFile, two)
+	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		WorkspaceFolders: []protocol.WorkspaceFolder{
+			{URI: string(pathURI(one)), Name: "one"},
+			{URI: string(pathURI(two)), Name: "two"},
+		},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	for _, book := range []string{one, two} {
+		c.root = book
+		require.NotNil(t, c.hoverAt("manuscript/01-"+map[string]string{one: "harbor", two: "rising"}[book]+".md", 2, 12))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"),
+		[]byte("---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master, now of the new port.\n---\n# Ilse Dorn\n"), 0o644))
+	for _, book := range []string{one, two} {
+		c.root = book
+		rel := "manuscript/01-" + map[string]string{one: "harbor", two: "rising"}[book] + ".md"
+		require.Eventually(t, func() bool {
+			h := c.hoverAt(rel, 2, 12)
+			return h != nil && strings.Contains(h.Contents.Value, "now of the new port")
+		}, 10*time.Second, 50*time.Millisecond, book)
+	}
+}
+
+// Renaming a series entry from one book renames it in the series folder
+// and in every open book of the series, each place once.
+func TestSeriesRenameReachesEveryBook(t *testing.T) {
+	base := seriesWorkspace(t)
+	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
+	trustFile := filepath.Join(t.TempDir(), "trust.json")
+	grantTrust(t, trustFile, one)
+	grantTrust(t, trustFile, two)
+	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		WorkspaceFolders: []protocol.WorkspaceFolder{
+			{URI: string(pathURI(one)), Name: "one"},
+			{URI: string(pathURI(two)), Name: "two"},
+		},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	c.root = one
+	var edit workspaceEdit
+	c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")},
+			Position:     protocol.Position{Line: 2, Character: 12},
+		},
+		NewName: "Varn Dorn",
+	}, &edit)
+	seriesIlse := pathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	byFile := map[protocol.DocumentURI][]protocol.Range{}
+	for uri, edits := range edit.Changes {
+		for _, e := range edits {
+			assert.Equal(t, "Varn Dorn", e.NewText)
+			byFile[uri] = append(byFile[uri], e.Range)
+		}
+	}
+	line := func(l, from, to uint32) protocol.Range {
+		return protocol.Range{Start: protocol.Position{Line: l, Character: from}, End: protocol.Position{Line: l, Character: to}}
+	}
+	assert.ElementsMatch(t, []protocol.Range{line(2, 6, 15), line(5, 2, 11)}, byFile[seriesIlse], "the series file's name and heading, once each")
+	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[pathURI(filepath.Join(one, "manuscript", "01-harbor.md"))])
+	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[pathURI(filepath.Join(two, "manuscript", "01-rising.md"))], "the other book of the series")
+	assert.Len(t, byFile, 3)
+}
