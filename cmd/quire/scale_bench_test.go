@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -69,6 +65,7 @@ func BenchmarkScale(b *testing.B) {
 			rows = append(rows, row)
 			b.ReportMetric(ms(row.cold), "cold-hover-ms")
 			b.ReportMetric(ms(row.warm), "warm-hover-ms")
+			b.ReportMetric(ms(row.coldSearch), "cold-search-ms")
 			b.ReportMetric(ms(row.index), "index-ms")
 			b.ReportMetric(ms(row.mentions), "mentions-ms")
 			b.ReportMetric(float64(row.coldRSS)/1024, "cold-RSS-MB")
@@ -82,10 +79,10 @@ func BenchmarkScale(b *testing.B) {
 		return
 	}
 	var t strings.Builder
-	fmt.Fprintf(&t, "\n| workload | first hover cold / warm | quire index | quire mentions first / again | peak RSS: serve cold / warm, index, mentions first / again |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&t, "\n| workload | first hover cold / warm | search ready, cold | quire index | quire mentions first / again | peak RSS: serve cold / warm, index, mentions first / again |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&t, "| %s | %.0f / %.0f ms | %.0f ms | %.0f / %.0f ms | %d / %d, %d, %d / %d MB |\n", r.name,
-			ms(r.cold), ms(r.warm), ms(r.index), ms(r.mentions), ms(r.mentionsWarm),
+		fmt.Fprintf(&t, "| %s | %.0f / %.0f ms | %.0f ms | %.0f ms | %.0f / %.0f ms | %d / %d, %d, %d / %d MB |\n", r.name,
+			ms(r.cold), ms(r.warm), ms(r.coldSearch), ms(r.index), ms(r.mentions), ms(r.mentionsWarm),
 			r.coldRSS/1024, r.warmRSS/1024, r.indexRSS/1024, r.mentionsRSS/1024, r.mentionsWarmRSS/1024)
 	}
 	fmt.Fprint(os.Stdout, t.String())
@@ -94,7 +91,7 @@ func BenchmarkScale(b *testing.B) {
 // scaleRow is one run's figures (or their medians); RSS in KiB.
 type scaleRow struct {
 	name                                                     string
-	cold, warm, index, mentions, mentionsWarm                time.Duration
+	cold, coldSearch, warm, index, mentions, mentionsWarm    time.Duration
 	coldRSS, warmRSS, indexRSS, mentionsRSS, mentionsWarmRSS int64
 }
 
@@ -111,6 +108,7 @@ func medianRow(runs []scaleRow) scaleRow {
 	}
 	return scaleRow{
 		cold:            time.Duration(med(func(r scaleRow) int64 { return int64(r.cold) })),
+		coldSearch:      time.Duration(med(func(r scaleRow) int64 { return int64(r.coldSearch) })),
 		warm:            time.Duration(med(func(r scaleRow) int64 { return int64(r.warm) })),
 		index:           time.Duration(med(func(r scaleRow) int64 { return int64(r.index) })),
 		mentions:        time.Duration(med(func(r scaleRow) int64 { return int64(r.mentions) })),
@@ -127,8 +125,10 @@ func medianRow(runs []scaleRow) scaleRow {
 func scaleRun(b *testing.B, root string, spot scaleSpot) scaleRow {
 	var r scaleRow
 	cache := b.TempDir()
-	r.cold, r.coldRSS = firstHover(b, root, cache, spot)
-	r.warm, r.warmRSS = firstHover(b, root, cache, spot)
+	cold := firstHover(b, root, cache, spot)
+	r.cold, r.coldSearch, r.coldRSS = cold.Counts, cold.SearchReady, cold.PeakRSS/1024
+	warm := firstHover(b, root, cache, spot)
+	r.warm, r.warmRSS = warm.Counts, warm.PeakRSS/1024
 	index := b.TempDir()
 	r.index, r.indexRSS = runQuire(b, root, index, "index")
 	r.mentions, r.mentionsRSS = runQuire(b, root, index, "mentions")
@@ -139,9 +139,7 @@ func scaleRun(b *testing.B, root string, spot scaleSpot) scaleRow {
 
 // scaleSpot is a name in chapter 1, where the benchmark hovers.
 type scaleSpot struct {
-	rel        string
-	text       string
-	line, char int
+	rel, name string
 }
 
 // hoverSpot finds the first mention of any entry's name in chapter 1.
@@ -153,19 +151,16 @@ func hoverSpot(b *testing.B, root string, opt corpus.Options) scaleSpot {
 		b.Fatal(err)
 	}
 	text := string(data)
-	best := -1
+	best, name := -1, ""
 	for _, e := range corpus.Plan(opt).Entries {
 		if i := strings.Index(text, e.Name); i >= 0 && (best < 0 || i < best) {
-			best = i
+			best, name = i, e.Name
 		}
 	}
 	if best < 0 {
 		b.Fatal("chapter 1 mentions no entry")
 	}
-	line := strings.Count(text[:best], "\n")
-	// The corpus is ASCII: a byte is a UTF-16 unit.
-	char := best - (strings.LastIndex(text[:best], "\n") + 1) + 1
-	return scaleSpot{rel: rel, text: text, line: line, char: char}
+	return scaleSpot{rel: rel, name: name}
 }
 
 // runQuire runs one quire command to its end.
@@ -191,162 +186,28 @@ func maxRSS(cmd *exec.Cmd) int64 {
 	return 0
 }
 
-// firstHover spawns `quire serve` and hovers until the card shows the
-// canon and the chapter counts; it returns the time from spawning, and
-// the child's peak memory once it has shut down.
-func firstHover(b *testing.B, root, cache string, spot scaleSpot) (time.Duration, int64) {
+// firstHover is measureFirstHover from spawning `quire serve` with cache
+// as its cache folder: the hover with canon and chapter counts, search
+// ready (the server stays up until then, as an editor would, so a cold
+// run leaves the complete cache a warm run reads), and peak memory.
+func firstHover(b *testing.B, root, cache string, spot scaleSpot) firstHoverTimes {
 	b.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	start := time.Now()
-	args := []string{"serve", "--cache-dir", cache}
+	cmd := serveCommand(cache)
 	// QUIRE_SCALE_LOG=FILE keeps the server's debug log of each start,
 	// with its timings, to see where the time goes.
-	logFile := os.Getenv("QUIRE_SCALE_LOG")
-	if logFile != "" {
-		args = append(args, "-v")
-	}
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(os.Environ(), asQuire+"=1")
-	if logFile != "" {
+	if logFile := os.Getenv("QUIRE_SCALE_LOG"); logFile != "" {
+		cmd.Args = append(cmd.Args, "-v")
 		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer f.Close()
-		fmt.Fprintf(f, "--- start %s\n", start.Format(time.StampMicro))
+		fmt.Fprintf(f, "--- start %s\n", time.Now().Format(time.StampMicro))
 		cmd.Stderr = f
 	}
-	cmd.Dir = root
-	stdin, err := cmd.StdinPipe()
+	t, err := measureFirstHover(context.Background(), firstHoverRun{Command: cmd, Root: root, Chapter: spot.rel, Name: spot.name})
 	if err != nil {
 		b.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	c := &lspPipe{b: b, w: stdin, r: bufio.NewReader(stdout)}
-	rootURI := fileURI(root)
-	c.call("initialize", map[string]any{"processId": os.Getpid(), "rootUri": rootURI,
-		"workspaceFolders": []map[string]any{{"uri": rootURI, "name": "book"}}, "capabilities": map[string]any{}})
-	c.notify("initialized", map[string]any{})
-	uri := fileURI(filepath.Join(root, spot.rel))
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": uri, "languageId": "markdown", "version": 1, "text": spot.text}})
-	var took time.Duration
-	for {
-		res := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri},
-			"position": map[string]any{"line": spot.line, "character": spot.char}})
-		if strings.Contains(string(res), "Appears in") {
-			took = time.Since(start)
-			if f, ok := cmd.Stderr.(*os.File); ok {
-				fmt.Fprintf(f, "--- hover with counts after %s\n", took)
-			}
-			break
-		}
-		if ctx.Err() != nil {
-			b.Fatalf("the hover never showed the chapter counts: %s", res)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	c.call("shutdown", nil)
-	c.notify("exit", nil)
-	_ = stdin.Close()
-	_, _ = io.Copy(io.Discard, c.r)
-	if err := cmd.Wait(); err != nil {
-		b.Fatalf("quire serve: %v", err)
-	}
-	return took, maxRSS(cmd)
-}
-
-func fileURI(path string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
-}
-
-// lspPipe speaks JSON-RPC with Content-Length framing to a child.
-type lspPipe struct {
-	b  *testing.B
-	w  io.Writer
-	r  *bufio.Reader
-	id int
-}
-
-func (c *lspPipe) send(msg map[string]any) {
-	msg["jsonrpc"] = "2.0"
-	body, err := json.Marshal(msg)
-	if err != nil {
-		c.b.Fatal(err)
-	}
-	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
-		c.b.Fatal(err)
-	}
-}
-
-func (c *lspPipe) notify(method string, params any) {
-	msg := map[string]any{"method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	c.send(msg)
-}
-
-// call sends a request and returns its result, answering the server's
-// own requests (progress tokens, configuration) with null.
-func (c *lspPipe) call(method string, params any) json.RawMessage {
-	c.id++
-	id := c.id
-	msg := map[string]any{"id": id, "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	c.send(msg)
-	for {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		if err := json.Unmarshal(c.frame(), &m); err != nil {
-			c.b.Fatal(err)
-		}
-		switch {
-		case m.Method != "" && m.ID != nil:
-			c.send(map[string]any{"id": m.ID, "result": nil})
-		case m.Method == "" && string(m.ID) == strconv.Itoa(id):
-			if m.Error != nil {
-				c.b.Fatalf("%s: %s", method, m.Error)
-			}
-			return m.Result
-		}
-	}
-}
-
-func (c *lspPipe) frame() []byte {
-	n := -1
-	for {
-		line, err := c.r.ReadString('\n')
-		if err != nil {
-			c.b.Fatalf("quire closed stdout: %v", err)
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
-			n, _ = strconv.Atoi(strings.TrimSpace(v))
-		}
-	}
-	if n < 0 {
-		c.b.Fatal("a frame without Content-Length")
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(c.r, body); err != nil {
-		c.b.Fatal(err)
-	}
-	return body
+	return t
 }
