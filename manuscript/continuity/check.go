@@ -83,8 +83,9 @@ type checker struct {
 	// mentions are the unambiguous names in the body, in order.
 	mentions []manuscript.Mention
 	// mentionStarts and mentionEnds hold where mentions begin and end,
-	// possessive endings included in the ends.
-	mentionStarts, mentionEnds map[int]bool
+	// possessive endings included in the ends, in increasing order (the
+	// mentions are in order and do not overlap).
+	mentionStarts, mentionEnds []int
 	asOf                       map[string]codex.AsOf
 	out                        []Diagnostic
 	counts                     map[string]int
@@ -115,11 +116,11 @@ func (c *checker) run() []Diagnostic {
 			}
 			c.mentions = append(c.mentions, m)
 		}
-		c.mentionStarts, c.mentionEnds = map[int]bool{}, map[int]bool{}
+		c.mentionStarts, c.mentionEnds = make([]int, 0, len(c.mentions)), make([]int, 0, len(c.mentions))
 		for _, m := range c.mentions {
-			c.mentionStarts[m.Range.Start] = true
+			c.mentionStarts = append(c.mentionStarts, m.Range.Start)
 			if i := c.p.tokenAt(m.Range.End - 1); i < len(c.p.tokens) {
-				c.mentionEnds[c.p.tokens[i].end] = true
+				c.mentionEnds = append(c.mentionEnds, c.p.tokens[i].end)
 			}
 		}
 	}

@@ -16,6 +16,11 @@ import (
 func (c *checker) afterDeath() {
 	p := c.p
 	for _, m := range c.mentions {
+		// Only an entry with story time (a status, progressions) can be
+		// dead: the rest are not worked out as of the chapter at all.
+		if _, ok := c.canon.stories[m.Entry]; !ok {
+			continue
+		}
 		a, ok := c.entryAsOf(m.Entry)
 		if !ok || !a.Dead() || a.Entry.Type != codex.TypeCharacter && a.Entry.Type != "" {
 			continue

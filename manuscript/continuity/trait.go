@@ -2,6 +2,7 @@ package continuity
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
@@ -130,7 +131,7 @@ var determiners = map[string]bool{"a": true, "an": true, "the": true, "this": tr
 // brown-eyed boy") it describes someone the sentence may not name.
 func (c *checker) compoundOwned(first, last int) bool {
 	p := c.p
-	if last+1 < len(p.tokens) && isSpace(p.gap(last)) && c.mentionStarts[p.tokens[last+1].start] {
+	if last+1 < len(p.tokens) && isSpace(p.gap(last)) && has(c.mentionStarts, p.tokens[last+1].start) {
 		return true
 	}
 	if first == 0 {
@@ -141,7 +142,7 @@ func (c *checker) compoundOwned(first, last int) bool {
 	if copulas[p.tokens[prev].lower] && isSpace(g) {
 		return true
 	}
-	return strings.TrimSpace(g) == "," && c.mentionEnds[p.tokens[prev].end]
+	return strings.TrimSpace(g) == "," && has(c.mentionEnds, p.tokens[prev].end)
 }
 
 // traitContradictions flags a trait statement that differs from the
@@ -247,4 +248,10 @@ func possessive(text string, off int) bool {
 	rest := text[off:]
 	return strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") || strings.HasPrefix(rest, "'S") ||
 		strings.HasPrefix(rest, "’") || strings.HasPrefix(rest, "' ")
+}
+
+// has reports whether the sorted offsets hold off.
+func has(offsets []int, off int) bool {
+	_, found := slices.BinarySearch(offsets, off)
+	return found
 }
