@@ -119,6 +119,14 @@ func TestSeriesCanonReachesEveryBookOnceTrusted(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"Mara Vell", "Ilse Dorn", "Tideward"}, names)
 
+	// The text a writer reads says which canon an entry is.
+	out, _, err = run(t, "lookup", "--project", two, "--cache-dir="+t.TempDir(), "Ilse Dorn")
+	require.NoError(t, err)
+	assert.Contains(t, out, "Series canon: "+filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	out, _, err = run(t, "lookup", "--project", one, "--cache-dir="+t.TempDir(), "Mara")
+	require.NoError(t, err)
+	assert.Contains(t, out, "This book's entry over the series canon (")
+
 	// context reads the chapters as before.
 	out, _, err = run(t, "context", "--project", two, "1")
 	require.NoError(t, err)

@@ -83,6 +83,18 @@ func printEntry(w interface{ Write([]byte) (int, error) }, r codex.Result) {
 		fmt.Fprint(w, ", tentative")
 	}
 	fmt.Fprintf(w, ") — %s\n", r.RelativePath)
+	// A series entry's path is inside the series folder, not the book:
+	// say which canon it is and where its file is.
+	switch r.Canon {
+	case codex.CanonSeries:
+		fmt.Fprintf(w, "Series canon: %s\n", r.SeriesPath)
+	case codex.CanonBookOverSeries:
+		fmt.Fprintf(w, "This book's entry over the series canon (%s)", r.SeriesPath)
+		if len(r.SeriesFields) > 0 {
+			fmt.Fprintf(w, "; from the series: %s", strings.Join(r.SeriesFields, ", "))
+		}
+		fmt.Fprintln(w)
+	}
 	if r.Match != "" && r.Match != codex.MatchName {
 		fmt.Fprintf(w, "matched by %s\n", r.Match)
 	}
