@@ -646,7 +646,7 @@ describe("contract: extension modules against the real quire server", function (
     assert.strictEqual(done.rows.length, 2);
     assert.ok(done.evidence.length >= 1, "evidence");
     for (const e of done.evidence) {
-      onlyKeys(e, ["uri", "range", "path", "tool", "hash"], "Evidence");
+      onlyKeys(e, ["uri", "range", "path", "tool", "hash", "asOf", "asOfChapter", "asOfImplied"], "Evidence");
       assert.ok(e.uri.startsWith("file://"), e.uri);
       assert.ok(e.path && !path.isAbsolute(e.path), e.path);
       assert.ok(e.range && typeof e.range.start.line === "number", JSON.stringify(e));
