@@ -89,15 +89,7 @@ func TestHelixBookMap(t *testing.T) {
 	// 3. space a there offers the map among the chapter's actions. A menu
 	// asked for before quire answers code actions is asked for again.
 	offered := showsAll("Open the book map")
-	deadline := time.Now().Add(stepWait)
-	for {
-		term.keys("Space", "a")
-		time.Sleep(time.Second)
-		if offered(term.screen(false)) || time.Now().After(deadline) {
-			break
-		}
-		term.keys("Escape")
-	}
+	term.askUntil(offered, "Space", "a")
 	term.waitFor("actions", "\"Open the book map\" in the code action menu", offered)
 	term.pick("pick-book-map", "Open the book map")
 

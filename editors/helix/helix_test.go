@@ -223,6 +223,23 @@ func (term *terminal) waitFor(step, what string, ok func(screen string) bool) st
 	}
 }
 
+// askUntil sends keys, gives Helix a second to answer, and asks again
+// (after Escape) until the screen shows ok or stepWait has passed: a
+// hover or menu asked for before quire has read the book comes back
+// without quire's part. The caller's waitFor then checks the screen.
+func (term *terminal) askUntil(ok func(screen string) bool, keys ...string) {
+	term.t.Helper()
+	deadline := time.Now().Add(stepWait)
+	for {
+		term.keys(keys...)
+		time.Sleep(time.Second)
+		if ok(term.screen(false)) || time.Now().After(deadline) {
+			return
+		}
+		term.keys("Escape")
+	}
+}
+
 // showsAll reports whether the screen shows every one of parts.
 func showsAll(parts ...string) func(string) bool {
 	return func(screen string) bool {
@@ -349,15 +366,7 @@ func TestHelix(t *testing.T) {
 	term.text("Teodora")
 	term.keys("Enter", ";")
 	card := showsAll("Teodora Quill · character", "Night clerk of the Harbor Tally in Brinmouth")
-	deadline := time.Now().Add(stepWait)
-	for {
-		term.keys("Space", "k")
-		time.Sleep(time.Second)
-		if card(term.screen(false)) || time.Now().After(deadline) {
-			break
-		}
-		term.keys("Escape")
-	}
+	term.askUntil(card, "Space", "k")
 	term.waitFor("hover", "Teodora Quill's canon card", card)
 	term.keys("Escape")
 
