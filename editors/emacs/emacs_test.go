@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -81,48 +80,33 @@ func TestEmacsEglot(t *testing.T) {
 	home := filepath.Join(tmp, "home")
 	require.NoError(t, os.MkdirAll(home, 0o755))
 
-	// Above the sum of the steps' own limits, under go test's default.
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, emacs, "--batch", "-l", filepath.Join(here, "test", "e2e.el"))
-	cmd.Dir = book
-	cmd.Env = append(os.Environ(),
-		"QUIRE_SETUP="+filepath.Join(here, "quire.el"),
-		"QUIRE_BIN="+bin,
-		"QUIRE_BOOK="+book,
-		"QUIRE_BOOK2="+book2,
-		"QUIRE_MODEL_URL="+model.BaseURL(),
-		"QUIRE_RESULT="+result,
-		"QUIRE_TEST_KEY=scripted-key",
-		// Emacs and quire keep everything they write in the temp folder.
-		"HOME="+home,
-		"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
-		"XDG_STATE_HOME="+filepath.Join(tmp, "state"),
-		"XDG_DATA_HOME="+filepath.Join(tmp, "data"),
-		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
-	)
-	cmd.Stdin = nil
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// quire, started by Emacs, could hold the pipes after Emacs exits.
-	cmd.WaitDelay = 5 * time.Second
-	runErr := cmd.Run()
-
-	res, _ := os.ReadFile(result)
-	report := func() string {
+	reportOf := func(run *editortest.BatchRun) string {
 		events, _ := os.ReadFile(result + ".events")
 		if len(events) > 8000 {
 			events = events[len(events)-8000:]
 		}
 		messages, _ := os.ReadFile(result + ".messages")
-		return "steps:\n" + string(res) + "\n*Messages*:\n" + string(messages) +
-			"\nemacs stderr (tail):\n" + tail(stderr.String(), 4000) + "\nemacs stdout:\n" + stdout.String() +
+		return "steps:\n" + run.Result + "\n*Messages*:\n" + string(messages) +
+			"\nemacs stderr (tail):\n" + tail(run.Stderr, 4000) + "\nemacs stdout:\n" + run.Stdout +
 			"\neglot events (tail):\n" + string(events)
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		t.Fatalf("emacs did not finish within the timeout\n%s", report())
-	}
-	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
+	run := editortest.Batch{Name: "emacs", Args: []string{emacs, "--batch", "-l", filepath.Join(here, "test", "e2e.el")},
+		Dir: book, TmpXDG: tmp, Cache: filepath.Join(tmp, "cache"), Result: result,
+		// Above the sum of the steps' own limits, under go test's default.
+		Timeout: 8 * time.Minute,
+		Env: []string{
+			"QUIRE_SETUP=" + filepath.Join(here, "quire.el"),
+			"QUIRE_BIN=" + bin,
+			"QUIRE_BOOK=" + book,
+			"QUIRE_BOOK2=" + book2,
+			"QUIRE_MODEL_URL=" + model.BaseURL(),
+			"QUIRE_RESULT=" + result,
+			"QUIRE_TEST_KEY=scripted-key",
+			// Emacs and quire keep everything they write in the temp folder.
+			"HOME=" + home,
+		}}.Run(t, reportOf)
+	report := func() string { return reportOf(run) }
+	lines, res, runErr := run.Lines, run.Result, run.Err
 	for _, step := range []string{"connect", "hover", "ask", "answer-doc", "apply", "stale", "cursor-action", "look-up", "peek", "explicate", "book-map", "plain-eglot"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}

@@ -1,13 +1,8 @@
 package emacs_test
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -38,37 +33,23 @@ func TestEmacsSlips(t *testing.T) {
 	home := filepath.Join(tmp, "home")
 	require.NoError(t, os.MkdirAll(home, 0o755))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, emacs, "--batch", "-l", filepath.Join(here, "test", "slips.el"))
-	cmd.Dir = filepath.Dir(filepath.Dir(slips.Chapter))
-	cmd.Env = append(os.Environ(),
-		"QUIRE_SETUP="+filepath.Join(here, "quire.el"),
-		"QUIRE_BIN="+bin,
-		"QUIRE_SLIPS="+fixture,
-		"QUIRE_RESULT="+result,
-		"HOME="+home,
-		"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
-		"XDG_STATE_HOME="+filepath.Join(tmp, "state"),
-		"XDG_DATA_HOME="+filepath.Join(tmp, "data"),
-		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
-	)
-	cmd.Stdin = nil
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 5 * time.Second
-	runErr := cmd.Run()
-
-	res, _ := os.ReadFile(result)
-	report := func() string {
+	reportOf := func(run *editortest.BatchRun) string {
 		events, _ := os.ReadFile(result + ".events")
-		return "steps:\n" + string(res) + "\nemacs stderr (tail):\n" + tail(stderr.String(), 4000) +
-			"\nemacs stdout:\n" + stdout.String() + "\neglot events (tail):\n" + tail(string(events), 8000)
+		return "steps:\n" + run.Result + "\nemacs stderr (tail):\n" + tail(run.Stderr, 4000) +
+			"\nemacs stdout:\n" + run.Stdout + "\neglot events (tail):\n" + tail(string(events), 8000)
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		t.Fatalf("emacs did not finish within the timeout\n%s", report())
-	}
-	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
+	run := editortest.Batch{Name: "emacs", Args: []string{emacs, "--batch", "-l", filepath.Join(here, "test", "slips.el")},
+		Dir: filepath.Dir(filepath.Dir(slips.Chapter)), TmpXDG: tmp, Cache: filepath.Join(tmp, "cache"), Result: result,
+		Timeout: 2 * time.Minute,
+		Env: []string{
+			"QUIRE_SETUP=" + filepath.Join(here, "quire.el"),
+			"QUIRE_BIN=" + bin,
+			"QUIRE_SLIPS=" + fixture,
+			"QUIRE_RESULT=" + result,
+			"HOME=" + home,
+		}}.Run(t, reportOf)
+	report := func() string { return reportOf(run) }
+	lines, res, runErr := run.Lines, run.Result, run.Err
 	for _, step := range []string{"connect", "clean", "type", "settled"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
@@ -76,12 +57,8 @@ func TestEmacsSlips(t *testing.T) {
 	require.NoError(t, runErr, report())
 	// Edit to diagnostic shown, per slip: for the writer's "within a
 	// second of typing", measured, never asserted.
-	for _, l := range lines {
-		if strings.HasPrefix(l, "time ") || strings.HasPrefix(l, "seen ") {
-			t.Log(l)
-		}
-	}
+	run.LogTimes(t, "time ", "seen ")
 	for _, code := range slips.Codes() {
-		require.Contains(t, string(res), "time "+code+" ", report())
+		require.Contains(t, res, "time "+code+" ", report())
 	}
 }

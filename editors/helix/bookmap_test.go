@@ -31,28 +31,15 @@ var mapMessage = regexp.MustCompile(`The book map \((\d+) chapters, (\d+) codex 
 // is quire's map of the book: HTML in the cache folder, not in the book,
 // the same bytes `quire map` writes.
 func TestHelixBookMap(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "tmux is not on PATH")
-	}
-	hx := helix(t)
-	version, err := exec.Command(hx, "--version").CombinedOutput()
-	if err != nil || !strings.HasPrefix(string(version), "helix ") {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "%s does not start: %v\n%s", hx, err, version)
-	}
+	tools := findHelix(t)
+	version := tools.version
 	// Helix 25.01 does not support window/showDocument; 25.07 does, and
 	// opens an external one with the system opener.
-	opensExternal := !strings.HasPrefix(string(version), "helix 25.01")
-	t.Log(strings.TrimSpace(string(version)))
+	opensExternal := !strings.HasPrefix(version, "helix 25.01")
+	t.Log(strings.TrimSpace(version))
 
 	tmp := t.TempDir()
-	artefacts := os.Getenv("QUIRE_ARTEFACTS")
-	if artefacts == "" {
-		artefacts = filepath.Join(tmp, "artefacts")
-	}
-	artefacts = filepath.Join(artefacts, "bookmap")
-	require.NoError(t, os.MkdirAll(artefacts, 0o755))
-	t.Logf("screens of each step in %s", artefacts)
+	artefacts := artefactsDir(t, tmp, "bookmap")
 
 	bin := editortest.QuireBinary(t, tmp)
 	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
@@ -64,18 +51,6 @@ func TestHelixBookMap(t *testing.T) {
 	require.True(t, ok, "the chapter has the heading %q", title)
 	titleLine := strings.Count(before, "\n") + 2
 
-	home := filepath.Join(tmp, "home")
-	config := filepath.Join(tmp, "config")
-	cache := filepath.Join(home, ".cache")
-	require.NoError(t, os.MkdirAll(filepath.Join(config, "helix"), 0o755))
-	require.NoError(t, os.MkdirAll(home, 0o755))
-	shippedConfig, err := os.ReadFile("config.toml")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "config.toml"), shippedConfig, 0o644))
-	// No model is asked: its address is one nothing listens on.
-	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"),
-		[]byte(languages(t, bin, "http://127.0.0.1:9/v1")), 0o644))
-
 	// The system opener Helix runs (the open crate tries xdg-open first on
 	// Linux): it writes down each address and opens nothing.
 	openerDir := filepath.Join(tmp, "opener")
@@ -84,34 +59,13 @@ func TestHelixBookMap(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(openerDir, "xdg-open"),
 		[]byte("#!/bin/sh\nprintf '%s\\n' \"$*\" >>'"+opened+"'\n"), 0o755))
 
-	env := []string{
+	term := startHelix(t, helixRun{tools: tools, tmp: tmp, artefacts: artefacts, bin: bin,
+		// No model is asked: its address is one nothing listens on.
+		baseURL: "http://127.0.0.1:9/v1",
+		book:    book, chapter: chapter,
 		// quire on PATH too, as the README's setup puts it.
-		"PATH=" + strings.Join([]string{openerDir, filepath.Dir(bin), os.Getenv("PATH")}, string(os.PathListSeparator)),
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + config,
-		"XDG_CACHE_HOME=" + cache,
-		"XDG_DATA_HOME=" + filepath.Join(tmp, "data"),
-		"XDG_STATE_HOME=" + filepath.Join(tmp, "state"),
-		"TERM=xterm-256color",
-		"LANG=C.UTF-8",
-		"TMUX_TMPDIR=" + tmp,
-	}
-	if rt := os.Getenv("HELIX_RUNTIME"); rt != "" {
-		env = append(env, "HELIX_RUNTIME="+rt)
-	}
-	term := &terminal{t: t, tmux: tmux, socket: filepath.Join(tmp, "tmux.sock"), env: env,
-		artefacts: artefacts, helixLog: filepath.Join(cache, "helix", "helix.log")}
-	_, err = term.run("new-session", "-d", "-s", "hx", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-c", book,
-		"--", hx, "-v", chapter)
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "could not start Helix in tmux: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = term.run("kill-server")
-		if log, err := os.ReadFile(term.helixLog); err == nil {
-			term.save("helix-log", string(log))
-		}
-	})
+		extraPath: []string{openerDir, filepath.Dir(bin)}})
+	cache := term.cache
 
 	// 1. The chapter is open, and quire has read the book (its progress
 	// shows in the status line).
@@ -135,15 +89,7 @@ func TestHelixBookMap(t *testing.T) {
 	// 3. space a there offers the map among the chapter's actions. A menu
 	// asked for before quire answers code actions is asked for again.
 	offered := showsAll("Open the book map")
-	deadline := time.Now().Add(stepWait)
-	for {
-		term.keys("Space", "a")
-		time.Sleep(time.Second)
-		if offered(term.screen(false)) || time.Now().After(deadline) {
-			break
-		}
-		term.keys("Escape")
-	}
+	term.askUntil(offered, "Space", "a")
 	term.waitFor("actions", "\"Open the book map\" in the code action menu", offered)
 	term.pick("pick-book-map", "Open the book map")
 

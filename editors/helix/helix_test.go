@@ -115,6 +115,7 @@ type terminal struct {
 	env       []string
 	artefacts string
 	step      int
+	cache     string // XDG_CACHE_HOME, where quire keeps answers and maps
 	helixLog  string
 }
 
@@ -222,6 +223,23 @@ func (term *terminal) waitFor(step, what string, ok func(screen string) bool) st
 	}
 }
 
+// askUntil sends keys, gives Helix a second to answer, and asks again
+// (after Escape) until the screen shows ok or stepWait has passed: a
+// hover or menu asked for before quire has read the book comes back
+// without quire's part. The caller's waitFor then checks the screen.
+func (term *terminal) askUntil(ok func(screen string) bool, keys ...string) {
+	term.t.Helper()
+	deadline := time.Now().Add(stepWait)
+	for {
+		term.keys(keys...)
+		time.Sleep(time.Second)
+		if ok(term.screen(false)) || time.Now().After(deadline) {
+			return
+		}
+		term.keys("Escape")
+	}
+}
+
 // showsAll reports whether the screen shows every one of parts.
 func showsAll(parts ...string) func(string) bool {
 	return func(screen string) bool {
@@ -302,30 +320,18 @@ func heldModel(t *testing.T, model *evalserver.Server, held int32, release <-cha
 }
 
 func TestHelix(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "tmux is not on PATH")
-	}
-	hx := helix(t)
-	version, err := exec.Command(hx, "--version").CombinedOutput()
-	if err != nil || !strings.HasPrefix(string(version), "helix ") {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "%s does not start: %v\n%s", hx, err, version)
-	}
+	tools := findHelix(t)
+	version := tools.version
 	// Helix 25.01 does not support window/showDocument; 25.07 does.
-	opensDocuments := !strings.HasPrefix(string(version), "helix 25.01")
+	opensDocuments := !strings.HasPrefix(version, "helix 25.01")
 	from := "this tree"
 	if b := os.Getenv("QUIRE_BIN"); b != "" {
 		from = b
 	}
-	t.Logf("%s, quire from %s", strings.TrimSpace(string(version)), from)
+	t.Logf("%s, quire from %s", strings.TrimSpace(version), from)
 
 	tmp := t.TempDir()
-	artefacts := os.Getenv("QUIRE_ARTEFACTS")
-	if artefacts == "" {
-		artefacts = filepath.Join(tmp, "artefacts")
-	}
-	require.NoError(t, os.MkdirAll(artefacts, 0o755))
-	t.Logf("screens of each step in %s", artefacts)
+	artefacts := artefactsDir(t, tmp, "")
 
 	bin := editortest.QuireBinary(t, tmp)
 	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
@@ -346,42 +352,9 @@ func TestHelix(t *testing.T) {
 	defer answer()
 	baseURL := heldModel(t, model, 3, release)
 
-	// A private HOME and XDG folders: the writer's own Helix config, cache
-	// and quire answers are never read or touched. The cache is where it
-	// is by default, so the test opens answers as the README says.
-	home := filepath.Join(tmp, "home")
-	config := filepath.Join(tmp, "config")
-	cache := filepath.Join(home, ".cache")
-	require.NoError(t, os.MkdirAll(filepath.Join(config, "helix"), 0o755))
-	require.NoError(t, os.MkdirAll(home, 0o755))
-	shippedConfig, err := os.ReadFile("config.toml")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "config.toml"), shippedConfig, 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"), []byte(languages(t, bin, baseURL)), 0o644))
-
-	env := []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + config,
-		"XDG_CACHE_HOME=" + cache,
-		"XDG_DATA_HOME=" + filepath.Join(tmp, "data"),
-		"XDG_STATE_HOME=" + filepath.Join(tmp, "state"),
-		"TERM=xterm-256color",
-		"LANG=C.UTF-8",
-		"TMUX_TMPDIR=" + tmp,
-	}
-	if rt := os.Getenv("HELIX_RUNTIME"); rt != "" {
-		env = append(env, "HELIX_RUNTIME="+rt)
-	}
-	term := &terminal{t: t, tmux: tmux, socket: filepath.Join(tmp, "tmux.sock"), env: env,
-		artefacts: artefacts, helixLog: filepath.Join(cache, "helix", "helix.log")}
-	chapter := filepath.Join("manuscript", "01-thirteen-strokes.md")
-	_, err = term.run("new-session", "-d", "-s", "hx", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-c", book,
-		"--", hx, "-v", chapter)
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "could not start Helix in tmux: %v", err)
-	}
-	t.Cleanup(func() { _, _ = term.run("kill-server") })
+	term := startHelix(t, helixRun{tools: tools, tmp: tmp, artefacts: artefacts, bin: bin, baseURL: baseURL,
+		book: book, chapter: filepath.Join("manuscript", "01-thirteen-strokes.md")})
+	cache := term.cache
 
 	// 1. The chapter is open.
 	term.waitFor("open", "the chapter", showsAll("Thirteen Strokes", "01-thirteen-strokes.md", "NOR"))
@@ -393,15 +366,7 @@ func TestHelix(t *testing.T) {
 	term.text("Teodora")
 	term.keys("Enter", ";")
 	card := showsAll("Teodora Quill · character", "Night clerk of the Harbor Tally in Brinmouth")
-	deadline := time.Now().Add(stepWait)
-	for {
-		term.keys("Space", "k")
-		time.Sleep(time.Second)
-		if card(term.screen(false)) || time.Now().After(deadline) {
-			break
-		}
-		term.keys("Escape")
-	}
+	term.askUntil(card, "Space", "k")
 	term.waitFor("hover", "Teodora Quill's canon card", card)
 	term.keys("Escape")
 
@@ -479,8 +444,4 @@ func TestHelix(t *testing.T) {
 	require.Equal(t, string(before), string(after), "the entry on disk is untouched until the writer saves")
 
 	require.Len(t, model.Requests(), 3, "model requests")
-	log, err := os.ReadFile(term.helixLog)
-	if err == nil {
-		term.save("helix-log", string(log))
-	}
 }

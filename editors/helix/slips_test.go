@@ -2,8 +2,6 @@ package helix_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -48,68 +46,21 @@ var cursorAt = regexp.MustCompile(`(\d+):(\d+)\s*$`)
 // diagnostics picker (space d) listing the five by code. How long each
 // slip took to show is logged, not asserted.
 func TestHelixSlips(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "tmux is not on PATH")
-	}
-	hx := helix(t)
-	version, err := exec.Command(hx, "--version").CombinedOutput()
-	if err != nil || !strings.HasPrefix(string(version), "helix ") {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "%s does not start: %v\n%s", hx, err, version)
-	}
-	t.Log(strings.TrimSpace(string(version)))
+	tools := findHelix(t)
+	version := tools.version
+	t.Log(strings.TrimSpace(version))
 
 	tmp := t.TempDir()
-	artefacts := os.Getenv("QUIRE_ARTEFACTS")
-	if artefacts == "" {
-		artefacts = filepath.Join(tmp, "artefacts")
-	}
-	artefacts = filepath.Join(artefacts, "slips")
-	require.NoError(t, os.MkdirAll(artefacts, 0o755))
-	t.Logf("screens of each step in %s", artefacts)
+	artefacts := artefactsDir(t, tmp, "slips")
 
 	bin := editortest.QuireBinary(t, tmp)
 	slips := editortest.SlipBook(t, filepath.Join(tmp, "book"))
 	book := filepath.Dir(filepath.Dir(slips.Chapter))
 
-	home := filepath.Join(tmp, "home")
-	config := filepath.Join(tmp, "config")
-	cache := filepath.Join(home, ".cache")
-	require.NoError(t, os.MkdirAll(filepath.Join(config, "helix"), 0o755))
-	require.NoError(t, os.MkdirAll(home, 0o755))
-	shippedConfig, err := os.ReadFile("config.toml")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "config.toml"), shippedConfig, 0o644))
-	// No model is asked: its address is one nothing listens on.
-	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"),
-		[]byte(languages(t, bin, "http://127.0.0.1:9/v1")), 0o644))
-	env := []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + config,
-		"XDG_CACHE_HOME=" + cache,
-		"XDG_DATA_HOME=" + filepath.Join(tmp, "data"),
-		"XDG_STATE_HOME=" + filepath.Join(tmp, "state"),
-		"TERM=xterm-256color",
-		"LANG=C.UTF-8",
-		"TMUX_TMPDIR=" + tmp,
-	}
-	if rt := os.Getenv("HELIX_RUNTIME"); rt != "" {
-		env = append(env, "HELIX_RUNTIME="+rt)
-	}
-	term := &terminal{t: t, tmux: tmux, socket: filepath.Join(tmp, "tmux.sock"), env: env,
-		artefacts: artefacts, helixLog: filepath.Join(cache, "helix", "helix.log")}
-	_, err = term.run("new-session", "-d", "-s", "hx", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-c", book,
-		"--", hx, "-v", filepath.FromSlash(editortest.SlipChapter))
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_HELIX", "could not start Helix in tmux: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = term.run("kill-server")
-		if log, err := os.ReadFile(term.helixLog); err == nil {
-			term.save("helix-log", string(log))
-		}
-	})
+	term := startHelix(t, helixRun{tools: tools, tmp: tmp, artefacts: artefacts, bin: bin,
+		// No model is asked: its address is one nothing listens on.
+		baseURL: "http://127.0.0.1:9/v1",
+		book:    book, chapter: filepath.FromSlash(editortest.SlipChapter)})
 
 	// The clean chapter, once quire has read the book (its progress shows
 	// in the status line), has no mark in the gutter.

@@ -1,10 +1,7 @@
 package nvim_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"net"
 	"os"
 	"os/exec"
@@ -188,49 +185,34 @@ func TestNeovimPlugin(t *testing.T) {
 	result := filepath.Join(tmp, "result.txt")
 	cache := filepath.Join(tmp, "cache")
 
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-u", "NONE", "-i", "NONE",
-		"--cmd", "set rtp^="+plugin,
-		"-c", "luafile "+filepath.Join(plugin, "test", "e2e.lua"))
-	cmd.Dir = book
-	cmd.Env = append(os.Environ(),
-		"QUIRE_BIN="+bin,
-		"QUIRE_BOOK="+book,
-		"QUIRE_PLUGIN="+plugin,
-		"QUIRE_OUTSIDE="+outside,
-		"QUIRE_RESULT="+result,
-		"QUIRE_HANG_URL="+hangingModel(t, hangFlag),
-		"QUIRE_HANG_FLAG="+hangFlag,
-		"QUIRE_TEST_KEY=scripted-key",
-		"QUIRE_TEST_MISSING_KEY=",
-		"XDG_CACHE_HOME="+cache,
-		"XDG_STATE_HOME="+filepath.Join(tmp, "state"),
-		"XDG_DATA_HOME="+filepath.Join(tmp, "data"),
-		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
-	)
-	// Neovim must not wait for a terminal or keep the pipes open after it
-	// exits (the server it started could hold them).
-	cmd.Stdin = nil
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 5 * time.Second
-	runErr := cmd.Run()
-
-	res, _ := os.ReadFile(result)
-	report := func() string {
+	reportOf := func(run *editortest.BatchRun) string {
 		lsplog, _ := os.ReadFile(filepath.Join(cache, "nvim", "lsp.log"))
 		if len(lsplog) > 6000 {
 			lsplog = lsplog[len(lsplog)-6000:]
 		}
 		chatText, _ := os.ReadFile(result + ".chat")
-		return "result file:\n" + string(res) + "\nchat buffer:\n" + string(chatText) + "\nnvim stdout:\n" + stdout.String() + "\nnvim stderr:\n" + stderr.String() + "\nlsp.log (tail):\n" + string(lsplog)
+		return "result file:\n" + run.Result + "\nchat buffer:\n" + string(chatText) + "\nnvim stdout:\n" + run.Stdout + "\nnvim stderr:\n" + run.Stderr + "\nlsp.log (tail):\n" + string(lsplog)
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		t.Fatalf("nvim did not finish within the timeout\n%s", report())
-	}
-	require.NoError(t, runErr, report())
-	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
+	run := editortest.Batch{Name: "nvim",
+		Args: []string{nvim, "--headless", "--clean", "-u", "NONE", "-i", "NONE",
+			"--cmd", "set rtp^=" + plugin,
+			"-c", "luafile " + filepath.Join(plugin, "test", "e2e.lua")},
+		Dir: book, TmpXDG: tmp, Cache: cache, Result: result,
+		Timeout: 90 * time.Second,
+		Env: []string{
+			"QUIRE_BIN=" + bin,
+			"QUIRE_BOOK=" + book,
+			"QUIRE_PLUGIN=" + plugin,
+			"QUIRE_OUTSIDE=" + outside,
+			"QUIRE_RESULT=" + result,
+			"QUIRE_HANG_URL=" + hangingModel(t, hangFlag),
+			"QUIRE_HANG_FLAG=" + hangFlag,
+			"QUIRE_TEST_KEY=scripted-key",
+			"QUIRE_TEST_MISSING_KEY=",
+		}}.Run(t, reportOf)
+	report := func() string { return reportOf(run) }
+	require.NoError(t, run.Err, report())
+	lines, res := run.Lines, run.Result
 	for _, step := range []string{"utf16", "visual-range", "root-detection", "chat-render", "attach", "hover", "ask",
 		"follow-up", "prompts", "proposals", "apply", "apply-again", "discard", "reindex", "map", "error", "cancel", "peek", "code-actions", "create-entry", "action", "chat-toggle", "help", "omnifunc", "stale"} {
 		require.Contains(t, lines, "ok "+step, report())

@@ -19,11 +19,9 @@ for _, name in ipairs({ "QUIRE_RESULT", "QUIRE_BOOK", "QUIRE_PLUGIN", "QUIRE_OUT
   end
 end
 
-local result = assert(io.open(env("QUIRE_RESULT"), "w"))
-local function log(line)
-  result:write(line .. "\n")
-  result:flush()
-end
+local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
+harness.open(env("QUIRE_RESULT"))
+local log, check = harness.log, harness.check
 
 local step = "start"
 local uv = vim.uv or vim.loop
@@ -31,11 +29,6 @@ local t0 = uv.hrtime()
 local function ok(name)
   log("ok " .. name)
   log(string.format("time %s %d ms", name, (uv.hrtime() - t0) / 1e6))
-end
-local function check(cond, msg)
-  if not cond then
-    error({ quire = true, msg = msg }, 2)
-  end
 end
 local function wait(ms, cond, what)
   check(vim.wait(ms, cond, 20), "timed out after " .. ms .. " ms waiting for " .. what)
@@ -819,18 +812,6 @@ local function main()
   ok(step)
 end
 
-local okk, err = xpcall(main, function(e)
-  if type(e) == "table" and e.quire then
-    return e.msg
-  end
-  return debug.traceback(tostring(e), 2)
+harness.run(main, function()
+  return step
 end)
-if okk then
-  log("PASS")
-  result:close()
-  vim.cmd("qa!")
-else
-  log("FAIL " .. step .. ": " .. tostring(err))
-  result:close()
-  vim.cmd("cq")
-end

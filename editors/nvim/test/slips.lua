@@ -6,19 +6,12 @@
 -- exactly the slips typed so far, at their words. Decoys must draw no
 -- diagnostic at all. Writes "ok <step>", "time <slip> <ms>" lines and
 -- PASS to $QUIRE_RESULT; the first failure writes "FAIL <step>: <why>".
-local result = assert(io.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"), "w"))
-local function log(line)
-  result:write(line .. "\n")
-  result:flush()
-end
+local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
+harness.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"))
+local log, check = harness.log, harness.check
 
 local step = "start"
 local uv = vim.uv or vim.loop
-local function check(cond, msg)
-  if not cond then
-    error({ quire = true, msg = msg }, 2)
-  end
-end
 
 local function read_json(path)
   local f = assert(io.open(path, "r"))
@@ -175,18 +168,6 @@ local function main()
   log("ok " .. step)
 end
 
-local okk, err = xpcall(main, function(e)
-  if type(e) == "table" and e.quire then
-    return e.msg
-  end
-  return debug.traceback(tostring(e), 2)
+harness.run(main, function()
+  return step
 end)
-if okk then
-  log("PASS")
-  result:close()
-  vim.cmd("qa!")
-else
-  log("FAIL " .. step .. ": " .. tostring(err))
-  result:close()
-  vim.cmd("cq")
-end

@@ -1,9 +1,6 @@
 package e2e_test
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -183,22 +180,7 @@ func artefacts(t *testing.T) string {
 // the chat and apply its proposal. run.mjs drives the browser; this test
 // builds quire, the book, the extension and the scripted model around it.
 func TestVSCode(t *testing.T) {
-	here, err := filepath.Abs(".")
-	require.NoError(t, err)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "node is not on PATH; `make vscode-e2e` installs everything")
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "npm is not on PATH; `make vscode-e2e` installs everything")
-	}
-	browser := chromium(t)
-	if _, err := os.Stat(filepath.Join(here, "node_modules", "code-server", "lib", "vscode", "node_modules")); err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "code-server is not installed in editors/vscode/e2e (run editors/vscode/e2e/install.sh); `make vscode-e2e` installs everything")
-	}
-	if _, err := os.Stat(filepath.Join(here, "node_modules", "playwright-core")); err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_VSCODE", "playwright-core is not installed in editors/vscode/e2e (run editors/vscode/e2e/install.sh); `make vscode-e2e` installs everything")
-	}
+	tools := findBrowserTools(t)
 
 	tmp := t.TempDir()
 	bin := editortest.QuireBinary(t, tmp)
@@ -214,38 +196,17 @@ func TestVSCode(t *testing.T) {
 	modelURL := slowLastReply(t, model, len(replies), 3*time.Second)
 
 	shots := artefacts(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(here, "run.mjs"))
-	cmd.Dir = here
-	cmd.Env = append(os.Environ(),
-		"QUIRE_BIN="+bin,
-		"QUIRE_BOOK="+book,
-		"QUIRE_VSIX="+pkg,
-		"QUIRE_MODEL_URL="+modelURL,
-		"QUIRE_WORK="+filepath.Join(tmp, "code-server"),
-		"QUIRE_SHOTS="+shots,
-		"QUIRE_CHROMIUM="+browser,
-		"QUIRE_QUESTION="+question,
-		"QUIRE_ANSWER_MARKER="+answerMarker,
-		"QUIRE_PROPOSED_MARKER="+proposedMarker,
+	stdout, report := runBrowser(t, tools, "run.mjs", tmp, shots, []string{
+		"QUIRE_BIN=" + bin,
+		"QUIRE_BOOK=" + book,
+		"QUIRE_VSIX=" + pkg,
+		"QUIRE_MODEL_URL=" + modelURL,
+		"QUIRE_QUESTION=" + question,
+		"QUIRE_ANSWER_MARKER=" + answerMarker,
+		"QUIRE_PROPOSED_MARKER=" + proposedMarker,
 		"QUIRE_TEST_KEY=scripted-key",
-		"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
-		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
-		"XDG_DATA_HOME="+filepath.Join(tmp, "data"),
-		"XDG_STATE_HOME="+filepath.Join(tmp, "state"),
-	)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 10 * time.Second
-	runErr := cmd.Run()
-	report := "run.mjs output:\n" + stdout.String() + "\nrun.mjs errors:\n" + stderr.String() + "\nscreenshots: " + shots
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		t.Fatalf("the browser run did not finish in time\n%s", report)
-	}
-	require.NoError(t, runErr, report)
-	t.Logf("%s", report)
-	require.Contains(t, stdout.String(), "PASS: "+strings.Join(steps, ", "), "every step ran\n%s", report)
+	})
+	require.Contains(t, stdout, "PASS: "+strings.Join(steps, ", "), "every step ran\n%s", report)
 
 	// The chat's one ask reached the model: three rounds, the question in
 	// the first, and the tools offered.
