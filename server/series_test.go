@@ -49,6 +49,32 @@ func grantTrust(t *testing.T, trustFile, root string) {
 	require.NoError(t, trust.Open(trustFile).Grant(root, reach.Wants().Hash(), reach.Wants().Lines()))
 }
 
+// openSeriesBooks opens the two trusted books of seriesWorkspace in one
+// session, as one workspace's two folders; shelf, when given, is the
+// server's shelf of series stores.
+func openSeriesBooks(t *testing.T, shelf *mbook.Shelf) (c *testClient, base, one, two string) {
+	t.Helper()
+	base = seriesWorkspace(t)
+	one, two = filepath.Join(base, "one"), filepath.Join(base, "two")
+	trustFile := filepath.Join(t.TempDir(), "trust.json")
+	grantTrust(t, trustFile, one)
+	grantTrust(t, trustFile, two)
+	opts := Options{TrustFile: trustFile, CacheDir: t.TempDir()}
+	if shelf != nil {
+		opts.shelf = shelf
+	}
+	c = startServer(t, opts)
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		WorkspaceFolders: []protocol.WorkspaceFolder{
+			{URI: string(pathURI(one)), Name: "one"},
+			{URI: string(pathURI(two)), Name: "two"},
+		},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	return c, base, one, two
+}
+
 func (c *testClient) definitionAt(rel string, line, char uint32) []protocol.Location {
 	c.t.Helper()
 	var locs []protocol.Location
@@ -66,21 +92,8 @@ func (c *testClient) definitionAt(rel string, line, char uint32) []protocol.Loca
 // definition goes to the file that holds it, and the series is read
 // once.
 func TestSeriesOverTheProtocol(t *testing.T) {
-	base := seriesWorkspace(t)
-	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
-	trustFile := filepath.Join(t.TempDir(), "trust.json")
-	grantTrust(t, trustFile, one)
-	grantTrust(t, trustFile, two)
 	shelf := mbook.NewShelf()
-	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir(), shelf: shelf})
-	var res protocol.InitializeResult
-	c.call(protocol.MethodInitialize, protocol.InitializeParams{
-		WorkspaceFolders: []protocol.WorkspaceFolder{
-			{URI: string(pathURI(one)), Name: "one"},
-			{URI: string(pathURI(two)), Name: "two"},
-		},
-	}, &res)
-	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	c, base, one, two := openSeriesBooks(t, shelf)
 	seriesIlse := filepath.Join(base, "tideward", "codex", "characters", "ilse.md")
 	seriesMara := filepath.Join(base, "tideward", "codex", "characters", "mara.md")
 
@@ -169,20 +182,7 @@ func TestSeriesOfAnUntrustedBookIsNotRead(t *testing.T) {
 // A change in the series folder reaches every open book of it, through
 // the one watcher they share.
 func TestSeriesChangesReachEveryBook(t *testing.T) {
-	base := seriesWorkspace(t)
-	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
-	trustFile := filepath.Join(t.TempDir(), "trust.json")
-	grantTrust(t, trustFile, one)
-	grantTrust(t, trustFile, two)
-	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
-	var res protocol.InitializeResult
-	c.call(protocol.MethodInitialize, protocol.InitializeParams{
-		WorkspaceFolders: []protocol.WorkspaceFolder{
-			{URI: string(pathURI(one)), Name: "one"},
-			{URI: string(pathURI(two)), Name: "two"},
-		},
-	}, &res)
-	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	c, base, one, two := openSeriesBooks(t, nil)
 	for _, book := range []string{one, two} {
 		c.root = book
 		require.NotNil(t, c.hoverAt("manuscript/01-"+map[string]string{one: "harbor", two: "rising"}[book]+".md", 2, 12))
@@ -202,20 +202,7 @@ func TestSeriesChangesReachEveryBook(t *testing.T) {
 // Renaming a series entry from one book renames it in the series folder
 // and in every open book of the series, each place once.
 func TestSeriesRenameReachesEveryBook(t *testing.T) {
-	base := seriesWorkspace(t)
-	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
-	trustFile := filepath.Join(t.TempDir(), "trust.json")
-	grantTrust(t, trustFile, one)
-	grantTrust(t, trustFile, two)
-	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
-	var res protocol.InitializeResult
-	c.call(protocol.MethodInitialize, protocol.InitializeParams{
-		WorkspaceFolders: []protocol.WorkspaceFolder{
-			{URI: string(pathURI(one)), Name: "one"},
-			{URI: string(pathURI(two)), Name: "two"},
-		},
-	}, &res)
-	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	c, base, one, two := openSeriesBooks(t, nil)
 	c.root = one
 	var edit workspaceEdit
 	c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{
