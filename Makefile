@@ -144,6 +144,9 @@ demo: build
 	echo "\$$ quire mentions \"salt debt\""; "$$q" mentions "salt debt"; echo; \
 	echo "\$$ quire untracked"; "$$q" untracked; echo; \
 	echo "\$$ quire explicate \"pale green eyes\"   (the codex says green; chapter 5 says brown)"; "$$q" explicate -n 3 "pale green eyes that seem to be totting up whatever they rest on"; echo; \
+	echo "\$$ quire lookup --as-of 4 Jory   (canon as of chapter 4: his progressions up to there)"; "$$q" lookup --as-of 4 Jory | sed -n '/^As of/,$$p'; echo; \
+	echo "\$$ quire check   (every problem quire knows, continuity and style included, with no model)"; "$$q" check || true; echo; \
+	echo "\$$ quire map --json   (the book map: one HTML page in quire's cache folder)"; "$$q" map --json; echo; \
 	ask="ask --persona continuity-editor --doc manuscript/05-salt-debt.md"; \
 	question="Are Séverine Aubrac's eyes the same in chapter 5 as in the codex?"; \
 	if [ -n "$$QUIRE_BASE_URL" ] || [ -n "$$OPENAI_API_KEY" ]; then \

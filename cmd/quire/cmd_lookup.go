@@ -15,6 +15,9 @@ type lookupOptions struct {
 	*globalOptions `json:"-"`
 	Name           string     `json:"name"`
 	Type           codex.Type `json:"type,omitempty"`
+	// AsOf, a chapter reference, shows the entry as the canon stands in
+	// that chapter (its progressions up to there applied).
+	AsOf string `json:"asOf,omitempty"`
 }
 
 func newLookupCommand(g *globalOptions) *cobra.Command {
@@ -31,6 +34,7 @@ func newLookupCommand(g *globalOptions) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&typ, "type", "t", "", "only entries of this type (character, location, organization, item, concept, event, style)")
+	cmd.Flags().StringVar(&o.AsOf, "as-of", "", "show the entry as of this chapter (a number, a title or a path): its progressions up to there applied")
 	return cmd
 }
 
@@ -42,6 +46,9 @@ type queryOutput struct {
 }
 
 func (o *lookupOptions) run(cmd *cobra.Command) error {
+	if o.AsOf != "" {
+		return o.runAsOf(cmd)
+	}
 	s, err := o.openStore(cmd.Context())
 	if err != nil {
 		return err
