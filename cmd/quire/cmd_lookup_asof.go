@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -79,14 +80,7 @@ func (o *lookupOptions) runAsOf(cmd *cobra.Command) error {
 			changed[f.Key] = true
 		}
 	}
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range changed {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(changed)) {
 		if v := asOfValue(a, k); v != "" {
 			out.Fields = append(out.Fields, asOfField{Key: k, Value: v})
 		}
