@@ -12,12 +12,11 @@ import (
 )
 
 // book is a project opened whole: the codex and the manuscript, whose
-// mentions are found with the codex's names. canon is the codex read
-// with the series' (the book's alone when it names none).
+// mentions are found with the codex's names. The embedded Book's View is
+// the codex read with the series' (the book's alone when it names none).
 type book struct {
 	*mbook.Book
 	store *codex.Store
-	canon *codex.View
 	ms    *manuscript.Manuscript
 }
 
@@ -81,13 +80,13 @@ func (g *globalOptions) openBook(ctx context.Context) (*book, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &book{Book: b, store: b.Store, canon: b.View, ms: b.Manuscript}, nil
+	return &book{Book: b, store: b.Store, ms: b.Manuscript}, nil
 }
 
 // entry describes a codex entry by ID for a table: its name and type, or
 // the ID when the entry is gone.
 func (b *book) entry(id string) (name string, typ codex.Type) {
-	if e, ok := b.canon.Catalog().Get(id); ok {
+	if e, ok := b.View.Catalog().Get(id); ok {
 		return e.Name, e.Type
 	}
 	return id, ""

@@ -45,7 +45,7 @@ func (o *lookupOptions) runAsOf(cmd *cobra.Command) error {
 		return err
 	}
 	defer b.Close()
-	results := b.canon.Lookup(o.Name, o.Type)
+	results := b.View.Lookup(o.Name, o.Type)
 	if len(results) == 0 {
 		if !o.JSON {
 			fmt.Fprintf(o.stderr, "quire: no entry matches %q; try `quire search %s`\n", o.Name, o.Name)
@@ -59,7 +59,7 @@ func (o *lookupOptions) runAsOf(cmd *cobra.Command) error {
 		return exitError{2}
 	}
 	opts, _ := continuity.OptionsFrom(b.Settings)
-	cat := b.canon.Catalog()
+	cat := b.View.Catalog()
 	tl := continuity.NewTimeline(continuity.NewCanon(cat, opts), snap)
 	r := results[0]
 	id := r.RelativePath // a book entry's ID; a series entry's is its file

@@ -71,7 +71,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	// The book follows its files for as long as the client stays: the
 	// codex's watcher updates the canon, and chapters are read again.
 	cont, _ := continuity.OptionsFrom(b.Settings)
-	book := &llm.Book{Store: b.store, Canon: b.canon, Snapshots: b.ms.Snapshot, Continuity: cont}
+	book := &llm.Book{Store: b.store, Canon: b.View, Snapshots: b.ms.Snapshot, Continuity: cont}
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	watching := make(chan struct{})
 	// The watcher ends before the book closes, and before run returns.
