@@ -110,7 +110,7 @@ func (c *checker) run() []Diagnostic {
 	}
 	c.p = splitProse(c.u.Text, body, c.u.Code)
 	if trait || death {
-		for _, m := range c.names(body) {
+		for _, m := range c.names() {
 			if m.Range.Start < body.Start || m.Range.End > body.End || len(m.Others) > 0 || inCode(c.u.Code, m.Range.Start) {
 				continue
 			}
@@ -139,8 +139,9 @@ func (c *checker) run() []Diagnostic {
 // names are the chapter's names as the canon's matcher finds them: the
 // manuscript's mention index has usually scanned this very text already
 // (the server scans each edit once for hover and references), so its
-// scan is reused; otherwise the body is scanned here.
-func (c *checker) names(body codex.Range) []manuscript.Mention {
+// scan is reused; otherwise the text is scanned here (the caller keeps
+// the body's).
+func (c *checker) names() []manuscript.Mention {
 	if ix := c.t.mentions; ix != nil && ix.Matcher() == c.canon.matcher {
 		if ms, ok := ix.MentionsOf(c.u); ok {
 			return ms
