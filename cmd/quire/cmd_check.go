@@ -297,7 +297,7 @@ func (s *sourceFiles) actionProblem(p llm.ActionProblem) checkProblem {
 	if p.Severity == llm.SeverityError {
 		sev = codex.SeverityError
 	}
-	line, col, endCol := max(p.Line, 1), 1, 1
+	line := max(p.Line, 1)
 	li := s.index(settings.Name)
 	if line <= len(li.starts) {
 		start, end := li.starts[line-1], len(li.text)
@@ -305,14 +305,12 @@ func (s *sourceFiles) actionProblem(p llm.ActionProblem) checkProblem {
 			end = li.starts[line] - 1
 		}
 		text := li.text[start:end]
-		words := strings.TrimSpace(text)
-		if words != "" {
-			lead := text[:strings.Index(text, words)]
-			col = utf8.RuneCountInString(lead) + 1
-			endCol = col + utf8.RuneCountInString(words)
+		if words := strings.TrimSpace(text); words != "" {
+			from := start + strings.Index(text, words)
+			return s.located(settings.Name, codex.Range{Start: from, End: from + len(words)}, sev, "action", p.Message)
 		}
 	}
-	return checkProblem{Path: settings.Name, Line: line, Column: col, EndLine: line, EndColumn: endCol,
+	return checkProblem{Path: settings.Name, Line: line, Column: 1, EndLine: line, EndColumn: 1,
 		Severity: sev.String(), sev: sev, Code: "action", Message: p.Message}
 }
 
