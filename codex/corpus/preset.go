@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -25,10 +26,5 @@ func Preset(name string) (Options, error) {
 
 // PresetNames lists the presets, sorted.
 func PresetNames() []string {
-	names := make([]string, 0, len(presets))
-	for n := range presets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(presets))
 }
