@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -68,21 +67,6 @@ func mentionTable(m *bookmap.Map) *wire.MentionTable {
 		t.Rows = append(t.Rows, wire.MentionsRow{Name: e.Name, Type: e.Type, Total: e.Total, Counts: m.Counts(e)})
 	}
 	return t
-}
-
-// showExternal asks the client to open uri outside the editor (the
-// browser, for a page) and reports whether it did.
-func (s *Server) showExternal(ctx context.Context, uri protocol.DocumentURI) bool {
-	callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	var shown struct {
-		Success bool `json:"success"`
-	}
-	if _, err := s.conn.Call(callCtx, "window/showDocument", map[string]any{"uri": uri, "external": true}, &shown); err != nil || !shown.Success {
-		s.log.Debug("book map not shown", "err", err)
-		return false
-	}
-	return true
 }
 
 // bookMapTitle is the code action that runs quire.bookMap.

@@ -182,6 +182,18 @@ func (c *testClient) hoverAt(rel string, line, char uint32) *protocol.Hover {
 	return &h
 }
 
+func (c *testClient) definitionAt(rel string, line, char uint32) []protocol.Location {
+	c.t.Helper()
+	var locs []protocol.Location
+	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(rel)},
+			Position:     protocol.Position{Line: line, Character: char},
+		},
+	}, &locs)
+	return locs
+}
+
 // shutdown runs shutdown and exit and returns the exit code.
 func (c *testClient) shutdown() int {
 	c.t.Helper()

@@ -23,7 +23,6 @@ type codexOverlay struct {
 	base      *codex.Catalog
 	seriesCat *codex.Catalog
 	builtGen  uint64
-	cat       *codex.Catalog
 	merged    *codex.Merged
 	// series is the store of the book's series canon (shared with the
 	// other books of the workspace); nil when the book reads none.
@@ -91,14 +90,14 @@ func (p *project) canon() *codex.Merged {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.cat == nil || o.base != base || o.seriesCat != series || o.builtGen != o.gen {
+	if o.merged == nil || o.base != base || o.seriesCat != series || o.builtGen != o.gen {
 		if o.seriesCatalogs != nil {
 			// The series' index is the workspace's, shared by its books.
 			o.merged = o.seriesCatalogs.Merge(p.real, overlaid(base, o.texts), series)
 		} else {
 			o.merged = codex.MergeSeries(p.real, overlaid(base, o.texts), "", nil)
 		}
-		o.cat, o.base, o.seriesCat, o.builtGen = o.merged.Catalog, base, series, o.gen
+		o.base, o.seriesCat, o.builtGen = base, series, o.gen
 	}
 	return o.merged
 }

@@ -71,13 +71,7 @@ func TestHoverOnChapterFrontMatter(t *testing.T) {
 	assert.Contains(t, h.Contents.Value, "**Skerry Vault**")
 
 	// Go to definition opens the entry at its title.
-	var locs []protocol.Location
-	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{
-		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/02-second.md")},
-			Position:     protocol.Position{Line: 2, Character: 6},
-		},
-	}, &locs)
+	locs := c.definitionAt("manuscript/02-second.md", 2, 6)
 	require.Len(t, locs, 1)
 	assert.Equal(t, c.uri("codex/characters/teodora.md"), locs[0].URI)
 	assert.Equal(t, uint32(10), locs[0].Range.Start.Line, "the entry's title heading")

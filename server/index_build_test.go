@@ -40,13 +40,7 @@ func TestCanonAnswersBeforeTheSearchIndex(t *testing.T) {
 	assert.Contains(t, h.Contents.Value, "**Mara Vell**")
 	assert.Contains(t, h.Contents.Value, "Smuggler who runs the night tides.")
 
-	var locs []protocol.Location
-	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{
-		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")},
-			Position:     protocol.Position{Line: 2, Character: 25},
-		},
-	}, &locs)
+	locs := c.definitionAt("manuscript/01-harbor.md", 2, 25)
 	require.Len(t, locs, 1)
 	assert.Equal(t, c.uri("codex/characters/ilse-dorn.md"), locs[0].URI)
 

@@ -90,14 +90,8 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 		Range:   nameLines.rangeOf(e.NameRange.Start, e.NameRange.End),
 		NewText: yamlScalar(e.Source[e.NameRange.Start:e.NameRange.End], newName),
 	})
-	var names []occurrence
-	for _, o := range t.occurrences(e) {
-		if !o.mention.Alias && o.mention.Entry == e.ID {
-			names = append(names, o)
-		}
-	}
 	places := 1
-	for _, loc := range t.locations(names) {
+	for _, loc := range t.locations(t.nameOccurrences(e)) {
 		changes[loc.URI] = append(changes[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: newName})
 		places++
 	}
@@ -251,4 +245,16 @@ func yamlScalar(old, name string) string {
 		return `"` + strings.ReplaceAll(strings.ReplaceAll(name, `\`, `\\`), `"`, `\"`) + `"`
 	}
 	return name
+}
+
+// nameOccurrences are e's occurrences written with its name, not an
+// alias: the ones a rename of e changes.
+func (t *target) nameOccurrences(e *codex.Entry) []occurrence {
+	var names []occurrence
+	for _, o := range t.occurrences(e) {
+		if !o.mention.Alias && o.mention.Entry == e.ID {
+			names = append(names, o)
+		}
+	}
+	return names
 }

@@ -56,13 +56,7 @@ func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, 
 		if err := qt.waitIndexed(ctx); err != nil {
 			return places, err
 		}
-		var names []occurrence
-		for _, o := range qt.occurrences(qe) {
-			if !o.mention.Alias && o.mention.Entry == qe.ID {
-				names = append(names, o)
-			}
-		}
-		for _, loc := range qt.locations(names) {
+		for _, loc := range qt.locations(qt.nameOccurrences(qe)) {
 			if mark(loc.URI, loc.Range) {
 				changes[loc.URI] = append(changes[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: newName})
 				places++

@@ -75,18 +75,6 @@ func openSeriesBooks(t *testing.T, shelf *mbook.Shelf) (c *testClient, base, one
 	return c, base, one, two
 }
 
-func (c *testClient) definitionAt(rel string, line, char uint32) []protocol.Location {
-	c.t.Helper()
-	var locs []protocol.Location
-	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{
-		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(rel)},
-			Position:     protocol.Position{Line: line, Character: char},
-		},
-	}, &locs)
-	return locs
-}
-
 // Two books of one series in one session: a series fact shows in both,
 // an override only in its book, hover says where each comes from,
 // definition goes to the file that holds it, and the series is read

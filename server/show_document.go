@@ -68,13 +68,25 @@ func (s *Server) showDocumentSupported() bool {
 
 // showDocument asks the client to open uri and reports whether it did.
 func (s *Server) showDocument(ctx context.Context, uri protocol.DocumentURI) bool {
+	return s.callShowDocument(ctx, map[string]any{"uri": uri, "takeFocus": true})
+}
+
+// showExternal asks the client to open uri outside the editor (the
+// browser, for a page) and reports whether it did.
+func (s *Server) showExternal(ctx context.Context, uri protocol.DocumentURI) bool {
+	return s.callShowDocument(ctx, map[string]any{"uri": uri, "external": true})
+}
+
+// callShowDocument sends window/showDocument with params and reports
+// whether the client says it showed the document.
+func (s *Server) callShowDocument(ctx context.Context, params map[string]any) bool {
 	callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	var shown struct {
 		Success bool `json:"success"`
 	}
-	if _, err := s.conn.Call(callCtx, "window/showDocument", map[string]any{"uri": uri, "takeFocus": true}, &shown); err != nil || !shown.Success {
-		s.log.Debug("document not shown", "err", err)
+	if _, err := s.conn.Call(callCtx, "window/showDocument", params, &shown); err != nil || !shown.Success {
+		s.log.Debug("document not shown", "uri", params["uri"], "err", err)
 		return false
 	}
 	return true
