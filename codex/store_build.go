@@ -210,10 +210,7 @@ func (s *Store) SearchNow(ctx context.Context, q string, opt SearchOptions) (res
 	if Normalize(q) == "" {
 		return nil, true, ErrEmptyQuery
 	}
-	limit := opt.Limit
-	if limit <= 0 || limit > MaxSearchResults {
-		limit = MaxSearchResults
-	}
+	limit := opt.resultLimit()
 	terms := strings.Fields(q)
 	for _, m := range s.Catalog().Lookup(q, opt.Type) {
 		e := m.Entry
@@ -240,4 +237,13 @@ func hasTags(e *Entry, tags []string) bool {
 		}
 	}
 	return true
+}
+
+// resultLimit is how many results opt asks for: Limit, capped at
+// MaxSearchResults; zero means the maximum.
+func (opt SearchOptions) resultLimit() int {
+	if opt.Limit <= 0 || opt.Limit > MaxSearchResults {
+		return MaxSearchResults
+	}
+	return opt.Limit
 }
