@@ -212,13 +212,13 @@ func (m *Merged) seriesTarget(b *Entry, series *Catalog, byName map[string]*Entr
 // the body is the series' when the book's says nothing past its title.
 func (m *Merged) override(b, s *Entry) (*Entry, *SeriesSource) {
 	c := *b
-	set := frontKeys(b)
+	set, seriesSet := frontKeys(b), frontKeys(s)
 	from := map[string]Origin{}
 	for k := range set {
 		from[k] = OriginBook
 	}
 	fill := func(key string, apply func()) {
-		if !set[key] && frontKeys(s)[key] {
+		if !set[key] && seriesSet[key] {
 			apply()
 			from[key] = OriginSeries
 		}
