@@ -128,9 +128,6 @@ type SeriesCatalogs struct {
 // NewSeriesCatalogs serves the series folder at root.
 func NewSeriesCatalogs(root string) *SeriesCatalogs { return &SeriesCatalogs{root: root} }
 
-// Root is the series folder.
-func (sc *SeriesCatalogs) Root() string { return sc.root }
-
 // of is the absolute-path catalog and the names of series.
 func (sc *SeriesCatalogs) of(series *Catalog) (*Catalog, map[string]*Entry) {
 	sc.mu.Lock()

@@ -168,11 +168,6 @@ func (s *Store) stopBuild() {
 	<-b.done
 }
 
-// IndexReady closes once the index holds every entry of the catalog
-// published by Open. Without Options.BackgroundIndex it is closed when
-// Open returns.
-func (s *Store) IndexReady() <-chan struct{} { return s.indexReady }
-
 // IndexBuilding reports whether the index is still catching up with the
 // catalog.
 func (s *Store) IndexBuilding() bool {
