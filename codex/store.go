@@ -224,10 +224,6 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds())
 	building.Wait()
 	if err != nil {
-		if build != nil {
-			build.cancel = func() {}
-			close(build.done)
-		}
 		_ = s.index.Load().close()
 		s.closeCache()
 		return nil, err
