@@ -92,10 +92,7 @@ func (ix *bleveIndex) search(ctx context.Context, q string, opt SearchOptions) (
 		}
 		return bleve.NewConjunctionQuery(must...)
 	}
-	limit := opt.Limit
-	if limit <= 0 || limit > MaxSearchResults {
-		limit = MaxSearchResults
-	}
+	limit := opt.resultLimit()
 	res, err := ix.idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(filters(anyOf), limit, 0, false))
 	if err == nil && len(res.Hits) < limit {
 		// Too few exact hits: allow a typo in names and aliases. Fuzzy

@@ -128,9 +128,6 @@ type SeriesCatalogs struct {
 // NewSeriesCatalogs serves the series folder at root.
 func NewSeriesCatalogs(root string) *SeriesCatalogs { return &SeriesCatalogs{root: root} }
 
-// Root is the series folder.
-func (sc *SeriesCatalogs) Root() string { return sc.root }
-
 // of is the absolute-path catalog and the names of series.
 func (sc *SeriesCatalogs) of(series *Catalog) (*Catalog, map[string]*Entry) {
 	sc.mu.Lock()
@@ -212,13 +209,13 @@ func (m *Merged) seriesTarget(b *Entry, series *Catalog, byName map[string]*Entr
 // the body is the series' when the book's says nothing past its title.
 func (m *Merged) override(b, s *Entry) (*Entry, *SeriesSource) {
 	c := *b
-	set := frontKeys(b)
+	set, seriesSet := frontKeys(b), frontKeys(s)
 	from := map[string]Origin{}
 	for k := range set {
 		from[k] = OriginBook
 	}
 	fill := func(key string, apply func()) {
-		if !set[key] && frontKeys(s)[key] {
+		if !set[key] && seriesSet[key] {
 			apply()
 			from[key] = OriginSeries
 		}

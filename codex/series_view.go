@@ -136,9 +136,6 @@ func (v *View) combine(hits, seriesHits []Result, opt SearchOptions) []Result {
 	slices.SortFunc(out, func(a, b Result) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Name, b.Name))
 	})
-	limit := opt.Limit
-	if limit <= 0 || limit > MaxSearchResults {
-		limit = MaxSearchResults
-	}
+	limit := opt.resultLimit()
 	return out[:min(len(out), limit)]
 }

@@ -47,7 +47,7 @@ type Options struct {
 	OnFallback func(reason string)
 	// BackgroundIndex makes Open return as soon as the catalog holds
 	// every entry: the full-text index is built afterwards on a goroutine
-	// of its own (store_build.go), IndexReady closes once it is done, and
+	// of its own (store_build.go), WaitIndex returns once it is done, and
 	// Search waits for it. Without it Open returns with the index built,
 	// as `quire index` needs.
 	BackgroundIndex bool
@@ -224,10 +224,6 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds())
 	building.Wait()
 	if err != nil {
-		if build != nil {
-			build.cancel = func() {}
-			close(build.done)
-		}
 		_ = s.index.Load().close()
 		s.closeCache()
 		return nil, err

@@ -168,11 +168,6 @@ func (s *Store) stopBuild() {
 	<-b.done
 }
 
-// IndexReady closes once the index holds every entry of the catalog
-// published by Open. Without Options.BackgroundIndex it is closed when
-// Open returns.
-func (s *Store) IndexReady() <-chan struct{} { return s.indexReady }
-
 // IndexBuilding reports whether the index is still catching up with the
 // catalog.
 func (s *Store) IndexBuilding() bool {
@@ -210,10 +205,7 @@ func (s *Store) SearchNow(ctx context.Context, q string, opt SearchOptions) (res
 	if Normalize(q) == "" {
 		return nil, true, ErrEmptyQuery
 	}
-	limit := opt.Limit
-	if limit <= 0 || limit > MaxSearchResults {
-		limit = MaxSearchResults
-	}
+	limit := opt.resultLimit()
 	terms := strings.Fields(q)
 	for _, m := range s.Catalog().Lookup(q, opt.Type) {
 		e := m.Entry
@@ -240,4 +232,13 @@ func hasTags(e *Entry, tags []string) bool {
 		}
 	}
 	return true
+}
+
+// resultLimit is how many results opt asks for: Limit, capped at
+// MaxSearchResults; zero means the maximum.
+func (opt SearchOptions) resultLimit() int {
+	if opt.Limit <= 0 || opt.Limit > MaxSearchResults {
+		return MaxSearchResults
+	}
+	return opt.Limit
 }
