@@ -73,9 +73,9 @@ func resolveMissing(p string) string {
 	}
 }
 
-// insideProject reports whether the cache folder dir would lie in the
+// InsideProject reports whether the cache folder dir would lie in the
 // project at root, following links in either.
-func insideProject(root, dir string) bool {
+func InsideProject(root, dir string) bool {
 	return within(root, resolveMissing(dir))
 }
 

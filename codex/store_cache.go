@@ -28,7 +28,7 @@ func (s *Store) openCache() error {
 	if err != nil {
 		return fmt.Errorf("cache folder %s: %w", dir, err)
 	}
-	if insideProject(s.root, dir) {
+	if InsideProject(s.root, dir) {
 		return cacheInProjectError{dir: dir, root: s.root}
 	}
 	// Said in the message when the folder cannot even be made.

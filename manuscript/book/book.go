@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/quire-ink/quire/codex"
@@ -209,7 +208,8 @@ func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 // the cache folder lies inside the book: quire writes nothing there.
 func chapterCache(root string, c Cache) string {
 	file := c.Chapters()
-	if rel, err := filepath.Rel(root, file); file == "" || err == nil && !strings.HasPrefix(rel, "..") {
+	// The codex's rule for its own cache: links followed either way.
+	if file == "" || codex.InsideProject(root, filepath.Dir(file)) {
 		return ""
 	}
 	return file

@@ -103,3 +103,31 @@ func TestOpenLayersTheUsersGlobsUnderTheBooks(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "quire.yaml: yaml: line")
 }
+
+// TestChapterCacheNeverInsideTheBook keeps the chapter cache out of the
+// book by the codex's own rule: a cache folder in the book, one reached
+// through a link into it, or one merely named like "..notes" inside it
+// gets no chapter cache; one outside the book does.
+func TestChapterCacheNeverInsideTheBook(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(root, "..notes"), 0o755))
+	link := filepath.Join(outside, "into-the-book")
+	require.NoError(t, os.Symlink(root, link))
+	tests := []struct {
+		name, dir string
+		kept      bool
+	}{
+		{"outside", filepath.Join(outside, "cache"), true},
+		{"inside", filepath.Join(root, ".cache"), false},
+		{"named like a parent", filepath.Join(root, "..notes", "cache"), false},
+		{"through a link", filepath.Join(link, "cache"), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := CacheFor(root, CacheOptions{Dir: tc.dir})
+			require.NoError(t, err)
+			assert.Equal(t, tc.kept, chapterCache(root, c) != "", tc.dir)
+		})
+	}
+}
