@@ -42,17 +42,23 @@ func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, 
 	s.mu.Unlock()
 	places := 0
 	for _, q := range projects {
-		if q == t.proj || q.overlay.series == nil || q.overlay.series.Root() != src.Root {
+		if q == t.proj {
 			continue
 		}
+		// A book still loading has no series yet, and its chapters are
+		// not scanned: wait for both before asking, or its mentions would
+		// be left out of the rename.
 		if err := s.ready(ctx, q); err != nil {
 			return places, err
+		}
+		if q.overlay.series == nil || q.overlay.series.Root() != src.Root {
+			continue
 		}
 		qe, ok := q.canon().FromSeries(src.Path)
 		if !ok || q.canon().Source(qe).Book != nil {
 			continue
 		}
-		qt := &target{proj: q, snap: q.ms.Snapshot(), cat: q.catalog()}
+		qt := &target{proj: q, cat: q.catalog()}
 		if err := qt.waitIndexed(ctx); err != nil {
 			return places, err
 		}
