@@ -17,6 +17,9 @@ type genCorpusOptions struct {
 	// Preset names a corpus size (corpus.Preset); flags given as well
 	// change it.
 	Preset string
+	// Books, when set, writes a series instead of a book: the codex in
+	// DIR/series and that many books DIR/book-N that name it.
+	Books int
 	corpus.Options
 }
 
@@ -32,6 +35,15 @@ func newGenCorpusCommand(g *globalOptions) *cobra.Command {
 			if err := o.applyPreset(cmd); err != nil {
 				return err
 			}
+			if o.Books > 0 {
+				s, err := writeSeriesCorpus(cmd.Context(), o.Dir, o.Options, o.Books)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(o.stdout, "Wrote a series of %d entries in %s and %d books of %d chapters naming it (trust each with quire trust).\n",
+					len(s.Entries), s.Series, len(s.Books), len(s.Chapters))
+				return nil
+			}
 			c, err := corpus.Generate(cmd.Context(), o.Dir, o.Options)
 			if err != nil {
 				return err
@@ -45,6 +57,7 @@ func newGenCorpusCommand(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.Chapters, "chapters", 100, "manuscript chapters")
 	f.IntVar(&o.ChapterWords, "chapter-words", 2500, "approximate words per chapter")
 	f.Uint64Var(&o.Seed, "seed", 1, "random seed; the same seed writes the same corpus")
+	f.IntVar(&o.Books, "books", 0, "write a series instead: the codex in DIR/series, shared by this many books DIR/book-1… with the chapters")
 	f.StringVar(&o.Preset, "preset", "", "a corpus size by name: "+strings.Join(corpus.PresetNames(), ", ")+
 		" (novel: 10,000 entries, 200 chapters, about 1M words; series: 800 chapters, about 4M words); other flags change it")
 	return cmd

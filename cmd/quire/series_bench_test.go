@@ -1,0 +1,433 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex/corpus"
+)
+
+// BenchmarkSeries measures issue 19's target as a writer meets it: two
+// books of 200 chapters (1M words each) that share a series of 10,000
+// codex entries, open in one `quire serve` as two workspace folders,
+// against one book holding the same 10,000 entries in its own codex
+// (the 10k-1M corpus of BenchmarkScale). Both books are trusted, so
+// they read the series. For each, from process start: initialize with
+// every book as a workspace folder, open chapter 1 of each and hover a
+// name in it until the card shows the canon (for a series book, "Series
+// canon"), then wait until every book's search is ready and read the
+// process's peak resident memory (VmHWM) and its peak live heap (the
+// largest live heap a collection found, from GODEBUG=gctrace=1). Cold
+// runs start on an empty cache, warm runs on the cache the cold run
+// left. Reported: each figure (median of b.N runs) and the ratios of
+// two books to one, the target being ≤ 1.3; and the first hover of a
+// series book cold and warm, against issue 17's targets (≤ 1 s cold,
+// ≤ 250 ms warm at 10k entries and 1M words):
+//
+//	go test -run '^$' -bench BenchmarkSeries -benchtime 3x -timeout 60m ./cmd/quire/
+//
+// The series corpus is written once to the user cache folder
+// (quire-bench/series-…), like the others.
+func BenchmarkSeries(b *testing.B) {
+	opt := corpus.Options{Entries: 10000, Chapters: 200, ChapterWords: 5000, Seed: 1}
+	one, err := corpus.Cached(context.Background(), opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	series, err := cachedSeries(context.Background(), opt, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	oneSpot := bookSpot(b, one, opt, nil, "**")
+	// A series name no book overrides: its card says "Series canon".
+	overridden := overriddenNames(b, series.Books)
+	var seriesSpots []booksSpot
+	for _, book := range series.Books {
+		seriesSpots = append(seriesSpots, bookSpot(b, book, opt, overridden, "Series canon"))
+	}
+	// The books' trust lives in a config folder of the benchmark's own.
+	config := b.TempDir()
+	for _, book := range series.Books {
+		trustBook(b, config, book)
+	}
+	var oneRuns, twoRuns []seriesRow
+	for b.Loop() {
+		oneRuns = append(oneRuns, seriesRun(b, config, []booksSpot{oneSpot}))
+		twoRuns = append(twoRuns, seriesRun(b, config, seriesSpots))
+	}
+	o, t := medianSeriesRow(oneRuns), medianSeriesRow(twoRuns)
+	ratio := func(two, one int64) float64 {
+		if one == 0 {
+			return 0
+		}
+		return float64(two) / float64(one)
+	}
+	b.ReportMetric(float64(o.warmRSS)/(1<<20), "one-warm-RSS-MB")
+	b.ReportMetric(float64(t.warmRSS)/(1<<20), "two-warm-RSS-MB")
+	b.ReportMetric(ratio(t.warmRSS, o.warmRSS), "warm-RSS-ratio")
+	b.ReportMetric(float64(o.coldRSS)/(1<<20), "one-cold-RSS-MB")
+	b.ReportMetric(float64(t.coldRSS)/(1<<20), "two-cold-RSS-MB")
+	b.ReportMetric(ratio(t.coldRSS, o.coldRSS), "cold-RSS-ratio")
+	b.ReportMetric(float64(o.warmLive)/(1<<20), "one-warm-live-MB")
+	b.ReportMetric(float64(t.warmLive)/(1<<20), "two-warm-live-MB")
+	b.ReportMetric(ratio(t.warmLive, o.warmLive), "warm-live-ratio")
+	b.ReportMetric(ms(t.cold), "series-cold-hover-ms")
+	b.ReportMetric(ms(t.warm), "series-warm-hover-ms")
+	fmt.Fprintf(os.Stdout, "\n| workload | first hover cold / warm | second book's first hover cold / warm | search ready cold / warm | peak RSS cold / warm | peak live heap cold / warm |\n|---|---|---|---|---|---|\n")
+	for _, r := range []struct {
+		name string
+		row  seriesRow
+	}{{"one book, 10k entries", o}, {"two books, 10k-entry series", t}} {
+		fmt.Fprintf(os.Stdout, "| %s | %.0f / %.0f ms | %.0f / %.0f ms | %.0f / %.0f ms | %d / %d MB | %d / %d MB |\n", r.name,
+			ms(r.row.cold), ms(r.row.warm), ms(r.row.coldLast), ms(r.row.warmLast), ms(r.row.coldReady), ms(r.row.warmReady),
+			r.row.coldRSS>>20, r.row.warmRSS>>20, r.row.coldLive>>20, r.row.warmLive>>20)
+	}
+	fmt.Fprintf(os.Stdout, "two books / one: peak RSS %.2f× cold, %.2f× warm; peak live heap %.2f× cold, %.2f× warm (target ≤ 1.3×)\n",
+		ratio(t.coldRSS, o.coldRSS), ratio(t.warmRSS, o.warmRSS), ratio(t.coldLive, o.coldLive), ratio(t.warmLive, o.warmLive))
+}
+
+// seriesRow is one cold and one warm start (or their medians); memory in
+// bytes. cold and warm are the first book's first hover, coldLast and
+// warmLast the last book's.
+type seriesRow struct {
+	cold, warm, coldLast, warmLast, coldReady, warmReady time.Duration
+	coldRSS, warmRSS, coldLive, warmLive                 int64
+}
+
+func medianSeriesRow(runs []seriesRow) seriesRow {
+	med := func(get func(seriesRow) int64) int64 {
+		v := make([]int64, len(runs))
+		for i, r := range runs {
+			v[i] = get(r)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	d := func(get func(seriesRow) time.Duration) time.Duration {
+		return time.Duration(med(func(r seriesRow) int64 { return int64(get(r)) }))
+	}
+	return seriesRow{
+		cold:      d(func(r seriesRow) time.Duration { return r.cold }),
+		warm:      d(func(r seriesRow) time.Duration { return r.warm }),
+		coldLast:  d(func(r seriesRow) time.Duration { return r.coldLast }),
+		warmLast:  d(func(r seriesRow) time.Duration { return r.warmLast }),
+		coldReady: d(func(r seriesRow) time.Duration { return r.coldReady }),
+		warmReady: d(func(r seriesRow) time.Duration { return r.warmReady }),
+		coldRSS:   med(func(r seriesRow) int64 { return r.coldRSS }),
+		warmRSS:   med(func(r seriesRow) int64 { return r.warmRSS }),
+		coldLive:  med(func(r seriesRow) int64 { return r.coldLive }),
+		warmLive:  med(func(r seriesRow) int64 { return r.warmLive }),
+	}
+}
+
+// seriesRun is a cold start on a fresh cache, then a warm one on it.
+func seriesRun(b *testing.B, config string, books []booksSpot) seriesRow {
+	b.Helper()
+	cache := b.TempDir()
+	measure := func() booksTimes {
+		cmd := serveCommand(cache)
+		cmd.Env = append(cmd.Env, "XDG_CONFIG_HOME="+config)
+		t, err := measureBooks(context.Background(), cmd, books)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return t
+	}
+	cold := measure()
+	warm := measure()
+	return seriesRow{
+		cold: cold.Canon[0], warm: warm.Canon[0], coldLast: cold.Canon[len(books)-1], warmLast: warm.Canon[len(books)-1],
+		coldReady: cold.SearchReady, warmReady: warm.SearchReady,
+		coldRSS: cold.PeakRSS, warmRSS: warm.PeakRSS, coldLive: cold.PeakLive, warmLive: warm.PeakLive,
+	}
+}
+
+// seriesFolders are a series corpus' folders.
+type seriesFolders struct {
+	Series string
+	Books  []string
+}
+
+// cachedSeries is writeSeriesCorpus kept in the user cache folder,
+// written on first use.
+func cachedSeries(ctx context.Context, opt corpus.Options, books int) (seriesFolders, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return seriesFolders{}, fmt.Errorf("find cache folder: %w", err)
+	}
+	// v1: the format of writeSeriesCorpus; the corpus' own is in
+	// corpus.Cached's names.
+	name := fmt.Sprintf("series-%d-%dx%d-s%d-b%d-v1", opt.Entries, opt.Chapters, opt.ChapterWords, opt.Seed, books)
+	dir := filepath.Join(base, "quire-bench", name)
+	out := seriesFolders{Series: filepath.Join(dir, "series")}
+	for i := range books {
+		out.Books = append(out.Books, filepath.Join(dir, fmt.Sprintf("book-%d", i+1)))
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return out, nil
+	}
+	tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
+	_ = os.RemoveAll(tmp)
+	if _, err := writeSeriesCorpus(ctx, tmp, opt, books); err != nil {
+		return out, fmt.Errorf("write corpus %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return out, fmt.Errorf("keep corpus %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// trustBook runs `quire trust book` with config as the user config
+// folder.
+func trustBook(b *testing.B, config, book string) {
+	b.Helper()
+	cmd := exec.Command(os.Args[0], "trust", book)
+	cmd.Env = append(os.Environ(), asQuire+"=1", "XDG_CONFIG_HOME="+config)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("quire trust %s: %v\n%s", book, err, out)
+	}
+}
+
+// overriddenNames are the names the books' own entries give.
+func overriddenNames(b *testing.B, books []string) map[string]bool {
+	b.Helper()
+	names := map[string]bool{}
+	re := regexp.MustCompile(`(?m)^name: "(.*)"$`)
+	for _, book := range books {
+		files, err := filepath.Glob(filepath.Join(book, "codex", "*", "*.md"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if m := re.FindSubmatch(data); m != nil {
+				names[string(m[1])] = true
+			}
+		}
+	}
+	return names
+}
+
+// booksSpot is a book, a chapter of it and a name it mentions, and what
+// the card says once it shows the canon.
+type booksSpot struct {
+	Root, Chapter, Name, Want string
+}
+
+// bookSpot is the longest name of the corpus, not in skip, that chapter
+// 1 of root mentions as a whole word.
+func bookSpot(b *testing.B, root string, opt corpus.Options, skip map[string]bool, want string) booksSpot {
+	b.Helper()
+	rel := "manuscript/001-chapter-1.md"
+	data, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	entries := slices.Clone(corpus.Plan(opt).Entries)
+	slices.SortStableFunc(entries, func(a, b corpus.Entry) int { return len(b.Name) - len(a.Name) })
+	for _, e := range entries {
+		if skip[e.Name] {
+			continue
+		}
+		if _, ok := positionOf(string(data), e.Name); ok {
+			return booksSpot{Root: root, Chapter: rel, Name: e.Name, Want: want}
+		}
+	}
+	b.Fatalf("%s mentions no name", rel)
+	return booksSpot{}
+}
+
+// booksTimes are one start's figures, times from process start.
+type booksTimes struct {
+	// Canon is when a hover in each book first showed the canon.
+	Canon []time.Duration
+	// SearchReady is when the last book's loading progress ended.
+	SearchReady time.Duration
+	// PeakRSS is VmHWM, PeakLive the largest live heap a collection
+	// found, in bytes, both until search was ready.
+	PeakRSS, PeakLive int64
+}
+
+// measureBooks starts cmd (`quire serve`) with every book a workspace
+// folder, opens each spot's chapter and hovers its name until the card
+// shows spot.Want, in turn, then waits for every book's search.
+func measureBooks(ctx context.Context, cmd *exec.Cmd, books []booksSpot) (booksTimes, error) {
+	var out booksTimes
+	type opened struct {
+		doc  protocol.DocumentURI
+		pos  protocol.Position
+		spot booksSpot
+	}
+	var docs []opened
+	var texts []string
+	for _, s := range books {
+		text, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(s.Chapter)))
+		if err != nil {
+			return out, err
+		}
+		pos, ok := positionOf(string(text), s.Name)
+		if !ok {
+			return out, fmt.Errorf("%s does not mention %q", s.Chapter, s.Name)
+		}
+		doc := protocol.DocumentURI((&url.URL{Scheme: "file", Path: filepath.Join(s.Root, filepath.FromSlash(s.Chapter))}).String())
+		docs = append(docs, opened{doc, pos, s})
+		texts = append(texts, string(text))
+	}
+	cmd.Env = append(cmd.Env, "GODEBUG=gctrace=1")
+	gc := &gcTrace{}
+	cmd.Stderr = io.MultiWriter(cmd.Stderr, gc)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return out, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return out, err
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return out, err
+	}
+	defer func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{stdout, stdin}))
+	loaded := make(chan struct{})
+	var mu sync.Mutex
+	ends := 0
+	conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == protocol.MethodProgress {
+			var p struct {
+				Token json.RawMessage `json:"token"`
+				Value struct {
+					Kind string `json:"kind"`
+				} `json:"value"`
+			}
+			if json.Unmarshal(req.Params(), &p) == nil && p.Value.Kind == "end" && strings.Contains(string(p.Token), "load") {
+				mu.Lock()
+				if ends++; ends == len(books) {
+					close(loaded)
+				}
+				mu.Unlock()
+			}
+		}
+		return reply(ctx, nil, nil)
+	})
+	defer conn.Close()
+
+	var folders []protocol.WorkspaceFolder
+	for i, s := range books {
+		folders = append(folders, protocol.WorkspaceFolder{URI: (&url.URL{Scheme: "file", Path: s.Root}).String(), Name: fmt.Sprintf("book %d", i+1)})
+	}
+	if _, err := conn.Call(ctx, protocol.MethodInitialize, protocol.InitializeParams{
+		RootURI:          protocol.DocumentURI(folders[0].URI),
+		WorkspaceFolders: folders,
+		Capabilities:     protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{WorkDoneProgress: true}},
+	}, nil); err != nil {
+		return out, fmt.Errorf("initialize: %w", err)
+	}
+	if err := conn.Notify(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
+		return out, err
+	}
+	for i, d := range docs {
+		if err := conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+			TextDocument: protocol.TextDocumentItem{URI: d.doc, LanguageID: "markdown", Version: 1, Text: texts[i]},
+		}); err != nil {
+			return out, err
+		}
+	}
+	for _, d := range docs {
+		for {
+			var h *protocol.Hover
+			if _, err := conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
+				TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: d.doc}, Position: d.pos},
+			}, &h); err != nil && !strings.Contains(err.Error(), "unexpected end of JSON input") {
+				return out, fmt.Errorf("hover: %w", err)
+			}
+			if h != nil && strings.Contains(h.Contents.Value, d.spot.Want) {
+				out.Canon = append(out.Canon, time.Since(start))
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				return out, fmt.Errorf("the card of %s in %s never showed %q: %w", d.spot.Name, d.spot.Root, d.spot.Want, err)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	select {
+	case <-loaded:
+		out.SearchReady = time.Since(start)
+	case <-ctx.Done():
+		return out, fmt.Errorf("the books never finished loading: %w", ctx.Err())
+	}
+	out.PeakRSS = peakRSS(cmd.Process.Pid)
+	_, _ = conn.Call(ctx, protocol.MethodShutdown, nil, nil)
+	_ = conn.Notify(ctx, protocol.MethodExit, nil)
+	_ = stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		return out, fmt.Errorf("quire serve: %w", err)
+	}
+	out.PeakLive = gc.peak()
+	return out, nil
+}
+
+// gcTrace reads the runtime's GODEBUG=gctrace=1 lines ("gc 3 @0.1s 2%:
+// …, 40->42->21 MB, …") and keeps the largest live heap (the third
+// figure) any collection found.
+type gcTrace struct {
+	mu      sync.Mutex
+	partial []byte
+	max     int64
+}
+
+var gcLine = regexp.MustCompile(`^gc \d+ @.*, (\d+)->(\d+)->(\d+) MB`)
+
+func (g *gcTrace) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.partial = append(g.partial, p...)
+	for {
+		i := bytes.IndexByte(g.partial, '\n')
+		if i < 0 {
+			break
+		}
+		if m := gcLine.FindSubmatch(g.partial[:i]); m != nil {
+			if live, err := strconv.ParseInt(string(m[3]), 10, 64); err == nil {
+				g.max = max(g.max, live<<20)
+			}
+		}
+		g.partial = g.partial[i+1:]
+	}
+	return len(p), nil
+}
+
+func (g *gcTrace) peak() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.max
+}
