@@ -15,12 +15,14 @@ import (
 // Each change makes a new catalog (With copies only what changes);
 // readers keep whichever one they started with.
 type Catalog struct {
-	byID   map[string]*Entry
+	byID   layer[string, *Entry]
 	sorted []*Entry
 	byType map[Type][]*Entry
 
 	// Normalized key → entries in catalog order, one map per lookup tier.
-	byName, byTitle, byStem, byAlias map[string][]*Entry
+	// The maps are layers (catalog_layer.go): a catalog made by With
+	// shares its parent's and holds only what changed.
+	byName, byTitle, byStem, byAlias layer[string, []*Entry]
 
 	// words lists every word of every name, title and alias, sorted, for
 	// partial-name matching by word prefix.
@@ -29,7 +31,7 @@ type Catalog struct {
 	// per entry, for fuzzy matching.
 	fuzzyKeys []fuzzyKey
 	// keys holds each entry's normalized names.
-	keys map[*Entry]*keys
+	keys layer[*Entry, *keys]
 
 	skipped  []Problem
 	problems func() []Problem
@@ -112,13 +114,35 @@ func keysOf(e *Entry) *keys {
 	return k
 }
 
+// forCopy is k as the keys of c, a copy of k's entry: the names are
+// the same, only the entry they lead to differs.
+func (k *keys) forCopy(c *Entry) *keys {
+	out := *k
+	out.unique = slices.Clone(k.unique)
+	for i := range out.unique {
+		out.unique[i].entry = c
+	}
+	return &out
+}
+
+// keysLike returns keysFor for a catalog of copies of from's entries,
+// original giving each copy's entry in from.
+func (from *Catalog) keysLike(original func(*Entry) *Entry) func(*Entry) *keys {
+	return func(c *Entry) *keys {
+		if k, ok := from.keys.get(original(c)); ok {
+			return k.forCopy(c)
+		}
+		return keysOf(c)
+	}
+}
+
 // tiers pairs each lookup map with the key of an entry that goes in it.
-func (c *Catalog) tiers(k *keys, visit func(m map[string][]*Entry, key string)) {
-	visit(c.byName, k.name)
-	visit(c.byTitle, k.title)
-	visit(c.byStem, k.stem)
+func (c *Catalog) tiers(k *keys, visit func(m *layer[string, []*Entry], key string)) {
+	visit(&c.byName, k.name)
+	visit(&c.byTitle, k.title)
+	visit(&c.byStem, k.stem)
 	for _, a := range k.aliases {
-		visit(c.byAlias, a)
+		visit(&c.byAlias, a)
 	}
 }
 
@@ -126,31 +150,41 @@ func (c *Catalog) tiers(k *keys, visit func(m map[string][]*Entry, key string)) 
 // could not be read as entries at all, kept so they can be shown. Entries
 // with the same ID are a caller bug; the last one wins.
 func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
+	return newCatalog(entries, skipped, keysOf)
+}
+
+// newCatalog is NewCatalog with each entry's keys from keysFor: a
+// catalog of copies of another's entries under other IDs (the series
+// canon as a book reads it) takes the keys the other already made.
+func newCatalog(entries []*Entry, skipped []Problem, keysFor func(*Entry) *keys) *Catalog {
+	byID := make(map[string]*Entry, len(entries))
+	for _, e := range entries {
+		byID[e.ID] = e
+	}
+	allKeys := make(map[*Entry]*keys, len(byID))
 	c := &Catalog{
-		byID:    make(map[string]*Entry, len(entries)),
+		byID:    layerOf(byID),
 		byType:  map[Type][]*Entry{},
-		byName:  make(map[string][]*Entry, len(entries)),
-		byTitle: make(map[string][]*Entry, len(entries)),
-		byStem:  make(map[string][]*Entry, len(entries)),
-		byAlias: make(map[string][]*Entry, len(entries)),
-		keys:    make(map[*Entry]*keys, len(entries)),
+		byName:  layerOf(make(map[string][]*Entry, len(entries))),
+		byTitle: layerOf(make(map[string][]*Entry, len(entries))),
+		byStem:  layerOf(make(map[string][]*Entry, len(entries))),
+		byAlias: layerOf(make(map[string][]*Entry, len(entries))),
+		keys:    layerOf(allKeys),
 		skipped: skipped,
 	}
-	for _, e := range entries {
-		c.byID[e.ID] = e
-	}
-	c.sorted = make([]*Entry, 0, len(c.byID))
-	for _, e := range c.byID {
-		c.keys[e] = keysOf(e)
+	c.sorted = make([]*Entry, 0, len(byID))
+	for _, e := range byID {
+		allKeys[e] = keysFor(e)
 		c.sorted = append(c.sorted, e)
 	}
 	slices.SortFunc(c.sorted, c.compareEntries)
 	for _, e := range c.sorted {
-		k := c.keys[e]
+		k := allKeys[e]
 		c.byType[e.Type] = append(c.byType[e.Type], e)
-		c.tiers(k, func(m map[string][]*Entry, key string) {
-			if key != "" && !slices.Contains(m[key], e) {
-				m[key] = append(m[key], e)
+		// A new catalog fills its maps' bases directly.
+		c.tiers(k, func(m *layer[string, []*Entry], key string) {
+			if key != "" && !slices.Contains(m.base[key], e) {
+				m.base[key] = append(m.base[key], e)
 			}
 		})
 		c.fuzzyKeys = append(c.fuzzyKeys, k.unique...)
@@ -198,40 +232,42 @@ const rebuildShare = 8
 // and skipped replaces the skipped-file problems. The receiver is left
 // as it was: what changes is copied, the rest is shared.
 func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *Catalog {
-	if (len(updated)+len(removed))*rebuildShare > len(c.sorted) {
+	// A catalog that has drifted far from the maps it shares is built
+	// afresh too, so that its layers stay small.
+	if (len(updated)+len(removed)+c.byID.changes())*rebuildShare > len(c.sorted) {
 		return NewCatalog(c.merged(updated, removed), skipped)
 	}
 	n := &Catalog{
-		byID:      maps.Clone(c.byID),
+		byID:      c.byID.fork(),
 		sorted:    c.sorted,
 		byType:    maps.Clone(c.byType),
-		byName:    maps.Clone(c.byName),
-		byTitle:   maps.Clone(c.byTitle),
-		byStem:    maps.Clone(c.byStem),
-		byAlias:   maps.Clone(c.byAlias),
-		keys:      maps.Clone(c.keys),
+		byName:    c.byName.fork(),
+		byTitle:   c.byTitle.fork(),
+		byStem:    c.byStem.fork(),
+		byAlias:   c.byAlias.fork(),
+		keys:      c.keys.fork(),
 		words:     c.words,
 		fuzzyKeys: c.fuzzyKeys,
 		skipped:   skipped,
 	}
 	old := map[*Entry]bool{}
 	drop := func(id string) {
-		e, ok := n.byID[id]
+		e, ok := n.byID.get(id)
 		if !ok {
 			return
 		}
 		old[e] = true
-		delete(n.byID, id)
+		n.byID.del(id)
 		n.sorted = withoutEntry(n.sorted, e)
 		n.byType[e.Type] = withoutEntry(n.byType[e.Type], e)
 		if len(n.byType[e.Type]) == 0 {
 			delete(n.byType, e.Type)
 		}
-		n.tiers(n.keys[e], func(m map[string][]*Entry, key string) {
-			if rest := withoutEntry(m[key], e); len(rest) > 0 {
-				m[key] = rest
+		n.tiers(n.keys.at(e), func(m *layer[string, []*Entry], key string) {
+			if rest := withoutEntry(m.at(key), e); len(rest) > 0 {
+				m.set(key, rest)
 			} else {
-				delete(m, key)
+				m.del(key)
 			}
 		})
 	}
@@ -245,19 +281,19 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 		n.words = slices.DeleteFunc(slices.Clone(n.words), func(w wordRef) bool { return old[w.entry] })
 		n.fuzzyKeys = slices.DeleteFunc(slices.Clone(n.fuzzyKeys), func(f fuzzyKey) bool { return old[f.entry] })
 		for e := range old {
-			delete(n.keys, e)
+			n.keys.del(e)
 		}
 	}
 	var newWords []wordRef
 	for _, e := range updated {
 		k := keysOf(e)
-		n.keys[e] = k
-		n.byID[e.ID] = e
+		n.keys.set(e, k)
+		n.byID.set(e.ID, e)
 		n.sorted = n.insert(n.sorted, e)
 		n.byType[e.Type] = n.insert(n.byType[e.Type], e)
-		n.tiers(k, func(m map[string][]*Entry, key string) {
-			if key != "" && !slices.Contains(m[key], e) {
-				m[key] = n.insert(m[key], e)
+		n.tiers(k, func(m *layer[string, []*Entry], key string) {
+			if cur := m.at(key); key != "" && !slices.Contains(cur, e) {
+				m.set(key, n.insert(cur, e))
 			}
 		})
 		n.fuzzyKeys = append(slices.Clip(n.fuzzyKeys), k.unique...)
@@ -285,7 +321,8 @@ func (c *Catalog) WithEntries(updated []*Entry) *Catalog {
 
 // merged lists the entries of c with the changes applied.
 func (c *Catalog) merged(updated []*Entry, removed []string) []*Entry {
-	byID := maps.Clone(c.byID)
+	byID := make(map[string]*Entry, len(c.sorted)+len(updated))
+	c.byID.each(func(id string, e *Entry) { byID[id] = e })
 	for _, id := range removed {
 		delete(byID, id)
 	}
@@ -330,7 +367,7 @@ func (c *Catalog) compareEntries(a, b *Entry) int {
 	return cmp.Or(
 		cmp.Compare(typeRank(a.Type), typeRank(b.Type)),
 		strings.Compare(string(a.Type), string(b.Type)),
-		strings.Compare(c.keys[a].name, c.keys[b].name),
+		strings.Compare(c.keys.at(a).name, c.keys.at(b).name),
 		strings.Compare(a.ID, b.ID),
 	)
 }
@@ -364,8 +401,7 @@ func (c *Catalog) Len() int { return len(c.sorted) }
 
 // Get returns the entry with the given ID.
 func (c *Catalog) Get(id string) (*Entry, bool) {
-	e, ok := c.byID[id]
-	return e, ok
+	return c.byID.get(id)
 }
 
 // All returns every entry in stable order. The slice is shared: do not
@@ -465,7 +501,7 @@ func (c *Catalog) findProblems(skipped []Problem) []Problem {
 			}
 			claims[k] = append(claims[k], claim{e, what, alias, r})
 		}
-		k := c.keys[e]
+		k := c.keys.at(e)
 		stake(k.name, "name", -1, e.NameRange)
 		for i, a := range k.aliases {
 			r := Range{}

@@ -95,10 +95,10 @@ type tierHits struct {
 // q, tier by tier, best first; within a tier in catalog order.
 func (c *Catalog) exactMatches(q string) [4]tierHits {
 	return [4]tierHits{
-		{MatchName, c.byName[q]},
-		{MatchTitle, c.byTitle[q]},
-		{MatchStem, c.byStem[stemKey(q)]},
-		{MatchAlias, c.byAlias[q]},
+		{MatchName, c.byName.at(q)},
+		{MatchTitle, c.byTitle.at(q)},
+		{MatchStem, c.byStem.at(stemKey(q))},
+		{MatchAlias, c.byAlias.at(q)},
 	}
 }
 
@@ -132,7 +132,7 @@ func (c *Catalog) partial(q string, t Type) []Match {
 			continue
 		}
 		seen[e] = true
-		k := c.keys[e]
+		k := c.keys.at(e)
 		if !allPrefixes(qwords, rarest, k.words) {
 			continue
 		}

@@ -89,8 +89,9 @@ type Merged struct {
 	Catalog *Catalog
 	// Root is the book's folder, SeriesRoot the series'.
 	Root, SeriesRoot string
-	// series is the series store's catalog that was merged.
-	series *Catalog
+	// series is the series store's catalog that was merged, book the
+	// book's.
+	series, book *Catalog
 	// sources are the book's entries that override a series entry, by
 	// ID; an entry of the series alone is known by its absolute ID.
 	sources map[string]*SeriesSource
@@ -123,7 +124,16 @@ type SeriesCatalogs struct {
 	from   *Catalog
 	abs    *Catalog
 	byName map[string]*Entry
+	// merged are each book's last merges, by the book's folder, newest
+	// first: a book's language server session and its saved view (View)
+	// ask for the same pair of catalogs, and share one merged catalog
+	// rather than a copy each.
+	merged map[string][]*Merged
 }
+
+// keptMerges is how many merges of one book SeriesCatalogs keeps: the
+// editor's (with unsaved codex texts) and the saved one.
+const keptMerges = 2
 
 // NewSeriesCatalogs serves the series folder at root.
 func NewSeriesCatalogs(root string) *SeriesCatalogs { return &SeriesCatalogs{root: root} }
@@ -138,30 +148,65 @@ func (sc *SeriesCatalogs) of(series *Catalog) (*Catalog, map[string]*Entry) {
 	m := &Merged{SeriesRoot: sc.root}
 	byName := map[string]*Entry{}
 	copies := make([]*Entry, 0, series.Len())
+	original := make(map[*Entry]*Entry, series.Len())
 	for _, e := range series.All() {
 		if k := Normalize(e.Name); k != "" {
 			if _, ok := byName[k]; !ok {
 				byName[k] = e
 			}
 		}
-		copies = append(copies, m.seriesCopy(e))
+		c := m.seriesCopy(e)
+		original[c] = e
+		copies = append(copies, c)
 	}
 	skipped := make([]Problem, 0, len(series.skipped))
 	for _, p := range series.skipped {
 		skipped = append(skipped, m.absProblem(p))
 	}
-	sc.from, sc.abs, sc.byName = series, NewCatalog(copies, skipped), byName
+	// The copies have the series entries' names: their keys are the
+	// series catalog's, not made again.
+	abs := newCatalog(copies, skipped, series.keysLike(func(c *Entry) *Entry { return original[c] }))
+	sc.from, sc.abs, sc.byName = series, abs, byName
 	return sc.abs, sc.byName
 }
 
 // Merge is the book's catalog (of the folder root) merged with series,
-// the series store's catalog now.
+// the series store's catalog now. The same pair of catalogs gives the
+// same merge, made once.
 func (sc *SeriesCatalogs) Merge(root string, book *Catalog, series *Catalog) *Merged {
-	m := &Merged{Root: root, SeriesRoot: sc.root, series: series, sources: map[string]*SeriesSource{}, bySeries: map[string]string{}}
 	if series == nil {
-		m.Catalog = book
-		return m
+		return &Merged{Root: root, SeriesRoot: sc.root, Catalog: book}
 	}
+	sc.mu.Lock()
+	for _, m := range sc.merged[root] {
+		if m.book == book && m.series == series {
+			sc.mu.Unlock()
+			return m
+		}
+	}
+	sc.mu.Unlock()
+	m := sc.merge(root, book, series)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.merged == nil {
+		sc.merged = map[string][]*Merged{}
+	}
+	kept := append([]*Merged{m}, sc.merged[root]...)
+	sc.merged[root] = kept[:min(len(kept), keptMerges)]
+	return m
+}
+
+// Forget drops the merges kept for the book at root: it no longer reads
+// the series.
+func (sc *SeriesCatalogs) Forget(root string) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	delete(sc.merged, root)
+}
+
+// merge makes the merge of book and series.
+func (sc *SeriesCatalogs) merge(root string, book *Catalog, series *Catalog) *Merged {
+	m := &Merged{Root: root, SeriesRoot: sc.root, series: series, book: book, sources: map[string]*SeriesSource{}, bySeries: map[string]string{}}
 	abs, byName := sc.of(series)
 	var updated []*Entry
 	var removed []string

@@ -22,7 +22,10 @@ func (s *Server) buildIndex(p *project, prog *progress) {
 	}
 	// The watcher's first sync reads recent files again: not loading.
 	prog.stopCounting()
-	building := p.store.IndexBuilding()
+	// The series' index, shared with the workspace's other books, is
+	// built behind its entries too: search is ready once both are.
+	series := p.overlay.series
+	building := p.store.IndexBuilding() || series != nil && series.IndexBuilding()
 	if building {
 		prog.message(s.ctx, "building the search index; canon already answers")
 	}
@@ -38,7 +41,11 @@ func (s *Server) buildIndex(p *project, prog *progress) {
 		if !building {
 			return
 		}
-		if err := p.store.WaitIndex(s.ctx); err != nil {
+		err := p.store.WaitIndex(s.ctx)
+		if err == nil && series != nil {
+			err = series.WaitIndex(s.ctx)
+		}
+		if err != nil {
 			if s.ctx.Err() == nil {
 				s.log.Warn("codex search index not built", "root", p.real, "err", err)
 				prog.end(s.ctx, "the search index could not be built; search matches names only")

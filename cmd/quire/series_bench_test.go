@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +26,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/server"
 )
 
 // BenchmarkSeries measures issue 19's target as a writer meets it: two
@@ -88,19 +93,22 @@ func BenchmarkSeries(b *testing.B) {
 	b.ReportMetric(float64(o.warmLive)/(1<<20), "one-warm-live-MB")
 	b.ReportMetric(float64(t.warmLive)/(1<<20), "two-warm-live-MB")
 	b.ReportMetric(ratio(t.warmLive, o.warmLive), "warm-live-ratio")
+	b.ReportMetric(float64(o.heap)/(1<<20), "one-heap-MB")
+	b.ReportMetric(float64(t.heap)/(1<<20), "two-heap-MB")
+	b.ReportMetric(ratio(t.heap, o.heap), "heap-ratio")
 	b.ReportMetric(ms(t.cold), "series-cold-hover-ms")
 	b.ReportMetric(ms(t.warm), "series-warm-hover-ms")
-	fmt.Fprintf(os.Stdout, "\n| workload | first hover cold / warm | second book's first hover cold / warm | search ready cold / warm | peak RSS cold / warm | peak live heap cold / warm |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(os.Stdout, "\n| workload | first hover cold / warm | second book's first hover cold / warm | search ready cold / warm | peak RSS cold / warm | peak live heap cold / warm | live heap, ready, in process |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range []struct {
 		name string
 		row  seriesRow
 	}{{"one book, 10k entries", o}, {"two books, 10k-entry series", t}} {
-		fmt.Fprintf(os.Stdout, "| %s | %.0f / %.0f ms | %.0f / %.0f ms | %.0f / %.0f ms | %d / %d MB | %d / %d MB |\n", r.name,
+		fmt.Fprintf(os.Stdout, "| %s | %.0f / %.0f ms | %.0f / %.0f ms | %.0f / %.0f ms | %d / %d MB | %d / %d MB | %.1f MB |\n", r.name,
 			ms(r.row.cold), ms(r.row.warm), ms(r.row.coldLast), ms(r.row.warmLast), ms(r.row.coldReady), ms(r.row.warmReady),
-			r.row.coldRSS>>20, r.row.warmRSS>>20, r.row.coldLive>>20, r.row.warmLive>>20)
+			r.row.coldRSS>>20, r.row.warmRSS>>20, r.row.coldLive>>20, r.row.warmLive>>20, float64(r.row.heap)/(1<<20))
 	}
-	fmt.Fprintf(os.Stdout, "two books / one: peak RSS %.2f× cold, %.2f× warm; peak live heap %.2f× cold, %.2f× warm (target ≤ 1.3×)\n",
-		ratio(t.coldRSS, o.coldRSS), ratio(t.warmRSS, o.warmRSS), ratio(t.coldLive, o.coldLive), ratio(t.warmLive, o.warmLive))
+	fmt.Fprintf(os.Stdout, "two books / one: peak RSS %.2f× cold, %.2f× warm; peak live heap %.2f× cold, %.2f× warm; live heap when ready %.2f× (target ≤ 1.3×)\n",
+		ratio(t.coldRSS, o.coldRSS), ratio(t.warmRSS, o.warmRSS), ratio(t.coldLive, o.coldLive), ratio(t.warmLive, o.warmLive), ratio(t.heap, o.heap))
 }
 
 // seriesRow is one cold and one warm start (or their medians); memory in
@@ -109,6 +117,9 @@ func BenchmarkSeries(b *testing.B) {
 type seriesRow struct {
 	cold, warm, coldLast, warmLast, coldReady, warmReady time.Duration
 	coldRSS, warmRSS, coldLive, warmLive                 int64
+	// heap is the live heap of a warm session run in this process, once
+	// every book is ready (measureHeap).
+	heap int64
 }
 
 func medianSeriesRow(runs []seriesRow) seriesRow {
@@ -134,6 +145,7 @@ func medianSeriesRow(runs []seriesRow) seriesRow {
 		warmRSS:   med(func(r seriesRow) int64 { return r.warmRSS }),
 		coldLive:  med(func(r seriesRow) int64 { return r.coldLive }),
 		warmLive:  med(func(r seriesRow) int64 { return r.warmLive }),
+		heap:      med(func(r seriesRow) int64 { return r.heap }),
 	}
 }
 
@@ -152,7 +164,12 @@ func seriesRun(b *testing.B, config string, books []booksSpot) seriesRow {
 	}
 	cold := measure()
 	warm := measure()
+	heap, err := measureHeap(context.Background(), filepath.Join(cache, "quire"), filepath.Join(config, "quire", "trust.json"), books)
+	if err != nil {
+		b.Fatal(err)
+	}
 	return seriesRow{
+		heap: heap,
 		cold: cold.Canon[0], warm: warm.Canon[0], coldLast: cold.Canon[len(books)-1], warmLast: warm.Canon[len(books)-1],
 		coldReady: cold.SearchReady, warmReady: warm.SearchReady,
 		coldRSS: cold.PeakRSS, warmRSS: warm.PeakRSS, coldLive: cold.PeakLive, warmLive: warm.PeakLive,
@@ -268,31 +285,10 @@ type booksTimes struct {
 	PeakRSS, PeakLive int64
 }
 
-// measureBooks starts cmd (`quire serve`) with every book a workspace
-// folder, opens each spot's chapter and hovers its name until the card
-// shows spot.Want, in turn, then waits for every book's search.
+// measureBooks starts cmd (`quire serve`) and measures a session in it
+// (booksSession), with its peak resident memory and its peak live heap.
 func measureBooks(ctx context.Context, cmd *exec.Cmd, books []booksSpot) (booksTimes, error) {
 	var out booksTimes
-	type opened struct {
-		doc  protocol.DocumentURI
-		pos  protocol.Position
-		spot booksSpot
-	}
-	var docs []opened
-	var texts []string
-	for _, s := range books {
-		text, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(s.Chapter)))
-		if err != nil {
-			return out, err
-		}
-		pos, ok := positionOf(string(text), s.Name)
-		if !ok {
-			return out, fmt.Errorf("%s does not mention %q", s.Chapter, s.Name)
-		}
-		doc := protocol.DocumentURI((&url.URL{Scheme: "file", Path: filepath.Join(s.Root, filepath.FromSlash(s.Chapter))}).String())
-		docs = append(docs, opened{doc, pos, s})
-		texts = append(texts, string(text))
-	}
 	cmd.Env = append(cmd.Env, "GODEBUG=gctrace=1")
 	gc := &gcTrace{}
 	cmd.Stderr = io.MultiWriter(cmd.Stderr, gc)
@@ -314,9 +310,51 @@ func measureBooks(ctx context.Context, cmd *exec.Cmd, books []booksSpot) (booksT
 			_ = cmd.Wait()
 		}
 	}()
+	var rss int64
+	out, err = booksSession(ctx, pipeRWC{stdout, stdin}, start, books, func() { rss = peakRSS(cmd.Process.Pid) }, func() error {
+		_ = stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			return fmt.Errorf("quire serve: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	out.PeakRSS = rss
+	out.PeakLive = gc.peak()
+	return out, nil
+}
+
+// booksSession speaks to a server on stream, started at start: it
+// initializes with every book a workspace folder, opens each spot's
+// chapter and hovers its name until the card shows spot.Want, in turn,
+// then waits for every book's search, calls ready, and shuts the server
+// down; ended waits for the server to end, before the stream closes.
+func booksSession(ctx context.Context, stream io.ReadWriteCloser, start time.Time, books []booksSpot, ready func(), ended func() error) (booksTimes, error) {
+	var out booksTimes
+	type opened struct {
+		doc  protocol.DocumentURI
+		pos  protocol.Position
+		spot booksSpot
+		text string
+	}
+	var docs []opened
+	for _, s := range books {
+		text, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(s.Chapter)))
+		if err != nil {
+			return out, err
+		}
+		pos, ok := positionOf(string(text), s.Name)
+		if !ok {
+			return out, fmt.Errorf("%s does not mention %q", s.Chapter, s.Name)
+		}
+		doc := protocol.DocumentURI((&url.URL{Scheme: "file", Path: filepath.Join(s.Root, filepath.FromSlash(s.Chapter))}).String())
+		docs = append(docs, opened{doc, pos, s, string(text)})
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{stdout, stdin}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stream))
 	loaded := make(chan struct{})
 	var mu sync.Mutex
 	ends := 0
@@ -354,9 +392,9 @@ func measureBooks(ctx context.Context, cmd *exec.Cmd, books []booksSpot) (booksT
 	if err := conn.Notify(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
 		return out, err
 	}
-	for i, d := range docs {
+	for _, d := range docs {
 		if err := conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
-			TextDocument: protocol.TextDocumentItem{URI: d.doc, LanguageID: "markdown", Version: 1, Text: texts[i]},
+			TextDocument: protocol.TextDocumentItem{URI: d.doc, LanguageID: "markdown", Version: 1, Text: d.text},
 		}); err != nil {
 			return out, err
 		}
@@ -385,15 +423,53 @@ func measureBooks(ctx context.Context, cmd *exec.Cmd, books []booksSpot) (booksT
 	case <-ctx.Done():
 		return out, fmt.Errorf("the books never finished loading: %w", ctx.Err())
 	}
-	out.PeakRSS = peakRSS(cmd.Process.Pid)
+	ready()
 	_, _ = conn.Call(ctx, protocol.MethodShutdown, nil, nil)
 	_ = conn.Notify(ctx, protocol.MethodExit, nil)
-	_ = stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		return out, fmt.Errorf("quire serve: %w", err)
+	return out, ended()
+}
+
+// measureHeap runs a session (booksSession) with a server in this
+// process, over a real JSON-RPC pipe, its caches in cacheBase and the
+// books' trust in trustFile, and returns the live heap it added once
+// every book was ready (runtime.GC, then HeapAlloc less what was live
+// before it started). QUIRE_BENCH_HEAP=FILE writes a heap profile of
+// that moment to FILE-<books>.pprof, to see what each book pays for.
+func measureHeap(ctx context.Context, cacheBase, trustFile string, books []booksSpot) (int64, error) {
+	live := func() int64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
 	}
-	out.PeakLive = gc.peak()
-	return out, nil
+	before := live()
+	srv := server.New(server.Options{CacheDir: cacheBase, TrustFile: trustFile})
+	client, conn := net.Pipe()
+	served := make(chan int, 1)
+	go func() { served <- srv.Serve(ctx, conn) }()
+	var heap int64
+	var profileErr error
+	_, err := booksSession(ctx, client, time.Now(), books, func() {
+		heap = live() - before
+		if file := os.Getenv("QUIRE_BENCH_HEAP"); file != "" {
+			profileErr = writeHeapProfile(fmt.Sprintf("%s-%d.pprof", file, len(books)))
+		}
+	}, func() error {
+		if code := <-served; code != 0 {
+			return fmt.Errorf("the server ended with %d", code)
+		}
+		return nil
+	})
+	return heap, errors.Join(err, profileErr)
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(pprof.WriteHeapProfile(f), f.Close())
 }
 
 // gcTrace reads the runtime's GODEBUG=gctrace=1 lines ("gc 3 @0.1s 2%:

@@ -41,7 +41,10 @@ func (b *Book) openSeries(ctx context.Context) (*codex.Store, error) {
 		cache.Dir = filepath.Join(b.opts.Cache.Dir, "series", cacheKey(root))
 	}
 	open := func(ctx context.Context) (*codex.Store, error) {
-		copts := codex.Options{CacheDir: cache.Dir, Logger: b.opts.Logger, OnFallback: b.opts.OnFallback}
+		// Read like the book's own codex: the language server answers
+		// from the series' entries while their search index is built.
+		copts := codex.Options{CacheDir: cache.Dir, Logger: b.opts.Logger, OnFallback: b.opts.OnFallback,
+			BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
 		store, err := codex.Open(ctx, root, copts)
 		if errors.Is(err, codex.ErrIndexLocked) {
 			// Another quire process reads the series (a server for
@@ -72,6 +75,10 @@ func (b *Book) CloseSeries() error {
 	}
 	s := b.Series
 	b.Series = nil
+	if b.SeriesCatalogs != nil {
+		// The series may live on for the workspace's other books.
+		b.SeriesCatalogs.Forget(b.Root)
+	}
 	if b.opts.Shelf != nil {
 		return b.opts.Shelf.release(b.SeriesRoot)
 	}
