@@ -63,7 +63,9 @@ type keys struct {
 	shortest int
 	// unique lists each distinct key once with its best tier; words lists
 	// each distinct word of the name, title and aliases; named pairs each
-	// of those keys with its words, for scoring partial matches.
+	// of those keys with its words, for scoring partial matches. A
+	// catalog takes its fuzzyKeys from unique with the entry set to its
+	// own: a copy's keys may be its original's (keysLike).
 	unique []fuzzyKey
 	words  []string
 	named  []keyWords
@@ -114,23 +116,14 @@ func keysOf(e *Entry) *keys {
 	return k
 }
 
-// forCopy is k as the keys of c, a copy of k's entry: the names are
-// the same, only the entry they lead to differs.
-func (k *keys) forCopy(c *Entry) *keys {
-	out := *k
-	out.unique = slices.Clone(k.unique)
-	for i := range out.unique {
-		out.unique[i].entry = c
-	}
-	return &out
-}
-
 // keysLike returns keysFor for a catalog of copies of from's entries,
-// original giving each copy's entry in from.
+// original giving each copy's entry in from: a copy shares its
+// original's keys (whose fuzzy keys lead to the original; the catalog
+// makes them lead to the copy).
 func (from *Catalog) keysLike(original func(*Entry) *Entry) func(*Entry) *keys {
 	return func(c *Entry) *keys {
 		if k, ok := from.keys.get(original(c)); ok {
-			return k.forCopy(c)
+			return k
 		}
 		return keysOf(c)
 	}
@@ -187,7 +180,12 @@ func newCatalog(entries []*Entry, skipped []Problem, keysFor func(*Entry) *keys)
 				m.base[key] = append(m.base[key], e)
 			}
 		})
-		c.fuzzyKeys = append(c.fuzzyKeys, k.unique...)
+		// The keys may be shared with the original of a copy: the entry
+		// a key leads to is this one.
+		for _, u := range k.unique {
+			u.entry = e
+			c.fuzzyKeys = append(c.fuzzyKeys, u)
+		}
 		for _, w := range k.words {
 			c.words = append(c.words, wordRef{w, e})
 		}

@@ -283,3 +283,77 @@ func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 	fresh, _ := sc.of(changed)
 	assert.NotSame(t, abs, fresh, "a changed series is indexed again")
 }
+
+// A book's merge is a layer over the series' catalog, made once per
+// pair of catalogs: every way of looking a name up finds the series
+// entry as the book reads it (at its absolute path), never the series
+// store's own entry, and the book's override in its place.
+func TestMergedLookupsFindTheBooksEntries(t *testing.T) {
+	const seriesRoot = "/books/tideward"
+	series := catalogOf(t, seriesFiles)
+	sc := NewSeriesCatalogs(seriesRoot)
+	book := catalogOf(t, map[string]string{"codex/characters/mara.md": entryMD("type: character\nname: Mara Vell\noverrides: Mara Vell\nsummary: Retired.", "")})
+	m := sc.Merge("/books/one", book, series)
+	assert.Same(t, m, sc.Merge("/books/one", book, series), "the same catalogs give the same merge")
+	ilse := filepath.Join(seriesRoot, "codex/characters/ilse.md")
+	tests := []struct {
+		query string
+		// kind is how it matched; empty says any way.
+		kind MatchKind
+		want string
+	}{
+		{"Ilse Dorn", MatchName, ilse},
+		{"Dorn", MatchPartial, ilse},
+		{"Ilse Dorm", MatchFuzzy, ilse},
+		{"Mara", "", "codex/characters/mara.md"},
+		{"Mara Vwll", MatchFuzzy, "codex/characters/mara.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			ms := m.Catalog.Lookup(tt.query, "")
+			require.NotEmpty(t, ms)
+			assert.Equal(t, tt.want, ms[0].Entry.ID)
+			if tt.kind != "" {
+				assert.Equal(t, tt.kind, ms[0].Kind)
+			}
+			for _, match := range ms {
+				own, _ := series.Get(match.Entry.ID)
+				assert.NotSame(t, own, match.Entry, "the series store's own entry is not the book's")
+			}
+		})
+	}
+	assert.Equal(t, 3, m.Catalog.Len())
+	e, ok := m.Catalog.Get(ilse)
+	require.True(t, ok)
+	assert.Equal(t, "Harbor master.", e.Summary)
+	_, ok = m.Catalog.Get(filepath.Join(seriesRoot, "codex/characters/mara.md"))
+	assert.False(t, ok, "the overridden series entry is gone from the book")
+	sc.Forget("/books/one")
+	assert.NotSame(t, m, sc.Merge("/books/one", book, series), "a forgotten book is merged again")
+}
+
+// Catalog.With shares its parent's maps: changes in the child leave the
+// parent as it was, and a child of a child sees both changes.
+func TestCatalogWithLeavesItsParent(t *testing.T) {
+	parent := catalogOf(t, seriesFiles)
+	child := parent.With([]*Entry{mustParse(t, "codex/characters/ana.md", entryNamed("Ana Brisk"), TypeCharacter)}, []string{"codex/characters/ilse.md"}, nil)
+	grandchild := child.With([]*Entry{mustParse(t, "codex/characters/bel.md", entryNamed("Bel Morrow"), TypeCharacter)}, nil, nil)
+	for _, tt := range []struct {
+		name           string
+		cat            *Catalog
+		ana, ilse, bel bool
+	}{
+		{"parent", parent, false, true, false},
+		{"child", child, true, false, false},
+		{"grandchild", grandchild, true, false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, ana := tt.cat.Resolve("Ana Brisk")
+			_, ilse := tt.cat.Resolve("Ilse Dorn")
+			_, bel := tt.cat.Get("codex/characters/bel.md")
+			assert.Equal(t, []bool{tt.ana, tt.ilse, tt.bel}, []bool{ana, ilse, bel})
+			_, mara := tt.cat.Resolve("Mara")
+			assert.True(t, mara)
+		})
+	}
+}
