@@ -156,6 +156,11 @@ func seriesRun(b *testing.B, config string, books []booksSpot) seriesRow {
 	measure := func() booksTimes {
 		cmd := serveCommand(cache)
 		cmd.Env = append(cmd.Env, "XDG_CONFIG_HOME="+config)
+		if os.Getenv("QUIRE_BENCH_STDERR") != "" {
+			// The server's debug log, with its timings, to see where a
+			// first hover's time goes.
+			cmd.Args = append(cmd.Args, "-v")
+		}
 		t, err := measureBooks(context.Background(), cmd, books)
 		if err != nil {
 			b.Fatal(err)
