@@ -33,6 +33,11 @@ type Catalog struct {
 	// keys holds each entry's normalized names.
 	keys layer[*Entry, *keys]
 
+	// entryOf, when set, gives this catalog's copy of an entry that the
+	// name maps, words and fuzzy keys it reads from another catalog hold
+	// (copied); an entry of its own is itself.
+	entryOf func(*Entry) *Entry
+
 	skipped  []Problem
 	problems func() []Problem
 	// ranks gives each entry's position in sorted, for ordering matches
@@ -63,9 +68,7 @@ type keys struct {
 	shortest int
 	// unique lists each distinct key once with its best tier; words lists
 	// each distinct word of the name, title and aliases; named pairs each
-	// of those keys with its words, for scoring partial matches. A
-	// catalog takes its fuzzyKeys from unique with the entry set to its
-	// own: a copy's keys may be its original's (keysLike).
+	// of those keys with its words, for scoring partial matches.
 	unique []fuzzyKey
 	words  []string
 	named  []keyWords
@@ -116,17 +119,81 @@ func keysOf(e *Entry) *keys {
 	return k
 }
 
-// keysLike returns keysFor for a catalog of copies of from's entries,
-// original giving each copy's entry in from: a copy shares its
-// original's keys (whose fuzzy keys lead to the original; the catalog
-// makes them lead to the copy).
-func (from *Catalog) keysLike(original func(*Entry) *Entry) func(*Entry) *keys {
-	return func(c *Entry) *keys {
-		if k, ok := from.keys.get(original(c)); ok {
-			return k
-		}
-		return keysOf(c)
+// mine is the entry of this catalog that e, found in the name maps,
+// words or fuzzy keys, stands for.
+func (c *Catalog) mine(e *Entry) *Entry {
+	if c.entryOf == nil {
+		return e
 	}
+	return c.entryOf(e)
+}
+
+// copied is a catalog of copies of c's entries, made by copyEntry, which
+// may change their IDs and what they hold but not their type, names,
+// title, stem or aliases, and must keep their IDs in the same order:
+// the series canon as a book reads it, at absolute paths. It reads c's
+// name maps, words and fuzzy keys through rather than building its own,
+// so it costs its copies and a few pointers per entry. skipped are its
+// skipped-file problems.
+func (c *Catalog) copied(copyEntry func(*Entry) *Entry, skipped []Problem) *Catalog {
+	copyOf := make(map[*Entry]*Entry, len(c.sorted))
+	original := make(map[*Entry]*Entry, len(c.sorted))
+	byID := make(map[string]*Entry, len(c.sorted))
+	sorted := make([]*Entry, len(c.sorted))
+	for i, e := range c.sorted {
+		cp := copyEntry(e)
+		copyOf[e], original[cp] = cp, e
+		byID[cp.ID] = cp
+		sorted[i] = cp
+	}
+	mine := func(e *Entry) *Entry {
+		if cp, ok := copyOf[e]; ok {
+			return cp
+		}
+		return e
+	}
+	through := func(l *layer[string, []*Entry]) layer[string, []*Entry] {
+		return layer[string, []*Entry]{read: func(k string) ([]*Entry, bool) {
+			es, ok := l.get(k)
+			if !ok {
+				return nil, false
+			}
+			out := make([]*Entry, len(es))
+			for i, e := range es {
+				out[i] = mine(e)
+			}
+			return out, true
+		}}
+	}
+	n := &Catalog{
+		byID:    layerOf(byID),
+		sorted:  sorted,
+		byType:  make(map[Type][]*Entry, len(c.byType)),
+		byName:  through(&c.byName),
+		byTitle: through(&c.byTitle),
+		byStem:  through(&c.byStem),
+		byAlias: through(&c.byAlias),
+		keys: layer[*Entry, *keys]{read: func(cp *Entry) (*keys, bool) {
+			e, ok := original[cp]
+			if !ok {
+				return nil, false
+			}
+			return c.keys.get(e)
+		}},
+		words:     c.words,
+		fuzzyKeys: c.fuzzyKeys,
+		entryOf:   mine,
+		skipped:   skipped,
+	}
+	for t, es := range c.byType {
+		out := make([]*Entry, len(es))
+		for i, e := range es {
+			out[i] = mine(e)
+		}
+		n.byType[t] = out
+	}
+	n.buildLater()
+	return n
 }
 
 // tiers pairs each lookup map with the key of an entry that goes in it.
@@ -143,13 +210,6 @@ func (c *Catalog) tiers(k *keys, visit func(m *layer[string, []*Entry], key stri
 // could not be read as entries at all, kept so they can be shown. Entries
 // with the same ID are a caller bug; the last one wins.
 func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
-	return newCatalog(entries, skipped, keysOf)
-}
-
-// newCatalog is NewCatalog with each entry's keys from keysFor: a
-// catalog of copies of another's entries under other IDs (the series
-// canon as a book reads it) takes the keys the other already made.
-func newCatalog(entries []*Entry, skipped []Problem, keysFor func(*Entry) *keys) *Catalog {
 	byID := make(map[string]*Entry, len(entries))
 	for _, e := range entries {
 		byID[e.ID] = e
@@ -167,7 +227,7 @@ func newCatalog(entries []*Entry, skipped []Problem, keysFor func(*Entry) *keys)
 	}
 	c.sorted = make([]*Entry, 0, len(byID))
 	for _, e := range byID {
-		allKeys[e] = keysFor(e)
+		allKeys[e] = keysOf(e)
 		c.sorted = append(c.sorted, e)
 	}
 	slices.SortFunc(c.sorted, c.compareEntries)
@@ -180,12 +240,7 @@ func newCatalog(entries []*Entry, skipped []Problem, keysFor func(*Entry) *keys)
 				m.base[key] = append(m.base[key], e)
 			}
 		})
-		// The keys may be shared with the original of a copy: the entry
-		// a key leads to is this one.
-		for _, u := range k.unique {
-			u.entry = e
-			c.fuzzyKeys = append(c.fuzzyKeys, u)
-		}
+		c.fuzzyKeys = append(c.fuzzyKeys, k.unique...)
 		for _, w := range k.words {
 			c.words = append(c.words, wordRef{w, e})
 		}
@@ -246,6 +301,7 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 		keys:      c.keys.fork(),
 		words:     c.words,
 		fuzzyKeys: c.fuzzyKeys,
+		entryOf:   c.entryOf,
 		skipped:   skipped,
 	}
 	old := map[*Entry]bool{}
@@ -276,8 +332,8 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 		drop(e.ID)
 	}
 	if len(old) > 0 {
-		n.words = slices.DeleteFunc(slices.Clone(n.words), func(w wordRef) bool { return old[w.entry] })
-		n.fuzzyKeys = slices.DeleteFunc(slices.Clone(n.fuzzyKeys), func(f fuzzyKey) bool { return old[f.entry] })
+		n.words = slices.DeleteFunc(slices.Clone(n.words), func(w wordRef) bool { return old[n.mine(w.entry)] })
+		n.fuzzyKeys = slices.DeleteFunc(slices.Clone(n.fuzzyKeys), func(f fuzzyKey) bool { return old[n.mine(f.entry)] })
 		for e := range old {
 			n.keys.del(e)
 		}

@@ -8,8 +8,20 @@ package codex
 // copy of the series' maps. The zero layer is empty.
 type layer[K comparable, V any] struct {
 	base map[K]V
+	// read, when set, reads the base instead of base: another catalog's
+	// map, read through (Catalog.copied). Such a layer has no each.
+	read func(K) (V, bool)
 	own  map[K]V
 	gone map[K]struct{}
+}
+
+// inBase is k's value in the base.
+func (l *layer[K, V]) inBase(k K) (V, bool) {
+	if l.read != nil {
+		return l.read(k)
+	}
+	v, ok := l.base[k]
+	return v, ok
 }
 
 // layerOf is a layer over m, which must no longer change.
@@ -24,8 +36,7 @@ func (l *layer[K, V]) get(k K) (V, bool) {
 		var zero V
 		return zero, false
 	}
-	v, ok := l.base[k]
-	return v, ok
+	return l.inBase(k)
 }
 
 // at is k's value, the zero value when k is not there.
@@ -45,7 +56,7 @@ func (l *layer[K, V]) set(k K, v V) {
 // del removes k, in this layer only.
 func (l *layer[K, V]) del(k K) {
 	delete(l.own, k)
-	if _, ok := l.base[k]; ok {
+	if _, ok := l.inBase(k); ok {
 		if l.gone == nil {
 			l.gone = map[K]struct{}{}
 		}
@@ -56,7 +67,7 @@ func (l *layer[K, V]) del(k K) {
 // fork is a layer over the same base with this layer's changes, which
 // the fork may change without touching this one.
 func (l *layer[K, V]) fork() layer[K, V] {
-	f := layer[K, V]{base: l.base}
+	f := layer[K, V]{base: l.base, read: l.read}
 	if len(l.own) > 0 {
 		f.own = make(map[K]V, len(l.own))
 		for k, v := range l.own {
@@ -75,7 +86,8 @@ func (l *layer[K, V]) fork() layer[K, V] {
 // changes is how many keys this layer changed over its base.
 func (l *layer[K, V]) changes() int { return len(l.own) + len(l.gone) }
 
-// each calls fn with every key and value.
+// each calls fn with every key and value; a layer that reads another
+// catalog's map through has only its own.
 func (l *layer[K, V]) each(fn func(K, V)) {
 	for k, v := range l.own {
 		fn(k, v)

@@ -127,7 +127,7 @@ func (c *Catalog) partial(q string, t Type) []Match {
 	seen := make(map[*Entry]bool, hi-lo)
 	var ms []Match
 	for _, ref := range c.words[lo:hi] {
-		e := ref.entry
+		e := c.mine(ref.entry)
 		if seen[e] || (t != "" && e.Type != t) {
 			continue
 		}
@@ -231,7 +231,7 @@ func (c *Catalog) fuzzy(q string, t Type) []Match {
 	for size := n - 1; size <= n+1; size++ {
 		for _, k := range fx.keys[size] {
 			if (t == "" || k.entry.Type == t) && withinOneEdit(q, k.key) {
-				offer(k.entry, tierScore[MatchFuzzy]+tierScore[k.tier]/10)
+				offer(c.mine(k.entry), tierScore[MatchFuzzy]+tierScore[k.tier]/10)
 			}
 		}
 	}
@@ -263,13 +263,13 @@ func (c *Catalog) fuzzyWords(fx *fuzzyIndex, qwords []string, t Type) map[*Entry
 		}
 		lo, hi := c.prefixSpan(w)
 		for _, ref := range c.words[lo:hi] {
-			take(ref.entry, 1)
+			take(c.mine(ref.entry), 1)
 		}
 		if wn := runeLen(w); wn >= minFuzzyRunes {
 			for size := wn - 1; size <= wn+1; size++ {
 				for _, ref := range fx.words[size] {
 					if withinOneEdit(w, ref.word) {
-						take(ref.entry, 1)
+						take(c.mine(ref.entry), 1)
 					}
 				}
 			}

@@ -120,10 +120,9 @@ func MergeSeries(root string, book *Catalog, seriesRoot string, series *Catalog)
 type SeriesCatalogs struct {
 	root string
 
-	mu     sync.Mutex
-	from   *Catalog
-	abs    *Catalog
-	byName map[string]*Entry
+	mu   sync.Mutex
+	from *Catalog
+	abs  *Catalog
 	// merged are each book's last merges, by the book's folder, newest
 	// first: a book's language server session and its saved view (View)
 	// ask for the same pair of catalogs, and share one merged catalog
@@ -138,36 +137,22 @@ const keptMerges = 2
 // NewSeriesCatalogs serves the series folder at root.
 func NewSeriesCatalogs(root string) *SeriesCatalogs { return &SeriesCatalogs{root: root} }
 
-// of is the absolute-path catalog and the names of series.
-func (sc *SeriesCatalogs) of(series *Catalog) (*Catalog, map[string]*Entry) {
+// of is the series as its books read it: copies of its entries at
+// absolute paths, reading the series catalog's name maps through
+// (Catalog.copied) rather than indexing the series a second time.
+func (sc *SeriesCatalogs) of(series *Catalog) *Catalog {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if sc.from == series && sc.abs != nil {
-		return sc.abs, sc.byName
+		return sc.abs
 	}
 	m := &Merged{SeriesRoot: sc.root}
-	byName := map[string]*Entry{}
-	copies := make([]*Entry, 0, series.Len())
-	original := make(map[*Entry]*Entry, series.Len())
-	for _, e := range series.All() {
-		if k := Normalize(e.Name); k != "" {
-			if _, ok := byName[k]; !ok {
-				byName[k] = e
-			}
-		}
-		c := m.seriesCopy(e)
-		original[c] = e
-		copies = append(copies, c)
-	}
 	skipped := make([]Problem, 0, len(series.skipped))
 	for _, p := range series.skipped {
 		skipped = append(skipped, m.absProblem(p))
 	}
-	// The copies have the series entries' names: their keys are the
-	// series catalog's, not made again.
-	abs := newCatalog(copies, skipped, series.keysLike(func(c *Entry) *Entry { return original[c] }))
-	sc.from, sc.abs, sc.byName = series, abs, byName
-	return sc.abs, sc.byName
+	sc.from, sc.abs = series, series.copied(m.seriesCopy, skipped)
+	return sc.abs
 }
 
 // Merge is the book's catalog (of the folder root) merged with series,
@@ -207,13 +192,13 @@ func (sc *SeriesCatalogs) Forget(root string) {
 // merge makes the merge of book and series.
 func (sc *SeriesCatalogs) merge(root string, book *Catalog, series *Catalog) *Merged {
 	m := &Merged{Root: root, SeriesRoot: sc.root, series: series, book: book, sources: map[string]*SeriesSource{}, bySeries: map[string]string{}}
-	abs, byName := sc.of(series)
+	abs := sc.of(series)
 	var updated []*Entry
 	var removed []string
 	var problems []Problem
 	overridden := map[*Entry]bool{}
 	for _, b := range book.All() {
-		s, explicit := m.seriesTarget(b, series, byName, &problems)
+		s, explicit := m.seriesTarget(b, series, &problems)
 		if s == nil || overridden[s] {
 			updated = append(updated, b)
 			continue
@@ -236,7 +221,7 @@ func (sc *SeriesCatalogs) merge(root string, book *Catalog, series *Catalog) *Me
 
 // seriesTarget is the series entry b replaces: the one `overrides:`
 // names (explicit), else the one of the same name.
-func (m *Merged) seriesTarget(b *Entry, series *Catalog, byName map[string]*Entry, problems *[]Problem) (*Entry, bool) {
+func (m *Merged) seriesTarget(b *Entry, series *Catalog, problems *[]Problem) (*Entry, bool) {
 	if v, ok := b.Custom.Get("overrides"); ok {
 		name, _ := v.(string)
 		if s, ok := series.Resolve(name); ok && strings.TrimSpace(name) != "" {
@@ -246,7 +231,11 @@ func (m *Merged) seriesTarget(b *Entry, series *Catalog, byName map[string]*Entr
 			Message: "`overrides:` names no entry of the series canon in " + m.SeriesRoot + "; give the name of the series entry this one replaces"})
 		return nil, false
 	}
-	return byName[Normalize(b.Name)], false
+	// The first series entry of that name, in catalog order.
+	if same := series.byName.at(Normalize(b.Name)); len(same) > 0 {
+		return same[0], false
+	}
+	return nil, false
 }
 
 // override is the book entry b over the series entry s: every field the

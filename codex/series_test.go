@@ -263,9 +263,9 @@ func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 	series := catalogOf(t, seriesFiles)
 	sc := NewSeriesCatalogs("/books/tideward")
 	one := sc.Merge("/books/one", catalogOf(t, map[string]string{"codex/a.md": entryNamed("Ana Brisk")}), series)
-	abs, _ := sc.of(series)
+	abs := sc.of(series)
 	two := sc.Merge("/books/two", catalogOf(t, map[string]string{"codex/b.md": entryNamed("Bel Morrow")}), series)
-	again, _ := sc.of(series)
+	again := sc.of(series)
 	assert.Same(t, abs, again, "indexed once for both books")
 	for _, m := range []*Merged{one, two} {
 		assert.Equal(t, 4, m.Catalog.Len())
@@ -280,7 +280,7 @@ func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 	assert.False(t, ok, "a book's own entries stay its own")
 	changed := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]})
 	sc.Merge("/books/one", catalogOf(t, nil), changed)
-	fresh, _ := sc.of(changed)
+	fresh := sc.of(changed)
 	assert.NotSame(t, abs, fresh, "a changed series is indexed again")
 }
 
