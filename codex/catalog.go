@@ -30,6 +30,13 @@ type Catalog struct {
 	// fuzzyKeys lists every normalized name, title, stem and alias once
 	// per entry, for fuzzy matching.
 	fuzzyKeys []fuzzyKey
+	// moreWords and moreFuzzy are those of the entries a catalog made by
+	// With added, words sorted: words and fuzzyKeys stay its parent's,
+	// shared. stale says they may hold entries With removed, which
+	// readers pass over (live).
+	moreWords []wordRef
+	moreFuzzy []fuzzyKey
+	stale     bool
 	// keys holds each entry's normalized names.
 	keys layer[*Entry, *keys]
 
@@ -117,6 +124,17 @@ func keysOf(e *Entry) *keys {
 		}
 	}
 	return k
+}
+
+// live reports whether e, an entry of this catalog's (mine), is in it:
+// the word lists a catalog shares with its parent may hold entries it
+// removed.
+func (c *Catalog) live(e *Entry) bool {
+	if !c.stale {
+		return true
+	}
+	_, ok := c.keys.get(e)
+	return ok
 }
 
 // mine is the entry of this catalog that e, found in the name maps,
@@ -301,6 +319,9 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 		keys:      c.keys.fork(),
 		words:     c.words,
 		fuzzyKeys: c.fuzzyKeys,
+		moreWords: c.moreWords,
+		moreFuzzy: c.moreFuzzy,
+		stale:     c.stale,
 		entryOf:   c.entryOf,
 		skipped:   skipped,
 	}
@@ -332,8 +353,11 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 		drop(e.ID)
 	}
 	if len(old) > 0 {
-		n.words = slices.DeleteFunc(slices.Clone(n.words), func(w wordRef) bool { return old[n.mine(w.entry)] })
-		n.fuzzyKeys = slices.DeleteFunc(slices.Clone(n.fuzzyKeys), func(f fuzzyKey) bool { return old[n.mine(f.entry)] })
+		// The shared lists keep the removed entries' words, which
+		// readers pass over; this catalog's own lose them.
+		n.stale = true
+		n.moreWords = slices.DeleteFunc(slices.Clone(n.moreWords), func(w wordRef) bool { return old[n.mine(w.entry)] })
+		n.moreFuzzy = slices.DeleteFunc(slices.Clone(n.moreFuzzy), func(f fuzzyKey) bool { return old[n.mine(f.entry)] })
 		for e := range old {
 			n.keys.del(e)
 		}
@@ -350,14 +374,14 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 				m.set(key, n.insert(cur, e))
 			}
 		})
-		n.fuzzyKeys = append(slices.Clip(n.fuzzyKeys), k.unique...)
+		n.moreFuzzy = append(slices.Clip(n.moreFuzzy), k.unique...)
 		for _, w := range k.words {
 			newWords = append(newWords, wordRef{w, e})
 		}
 	}
 	if len(newWords) > 0 {
 		slices.SortFunc(newWords, compareWords)
-		n.words = mergeWords(n.words, newWords)
+		n.moreWords = mergeWords(n.moreWords, newWords)
 	}
 	n.buildLater()
 	return n

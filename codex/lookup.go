@@ -114,29 +114,31 @@ func (c *Catalog) partial(q string, t Type) []Match {
 		return nil
 	}
 	rarest := -1
-	var lo, hi int
+	var spans [2][]wordRef
 	for i, w := range qwords {
-		l, h := c.prefixSpan(w)
-		if l == h {
+		a, b := c.prefixRefs(w)
+		if len(a)+len(b) == 0 {
 			return nil
 		}
-		if rarest < 0 || h-l < hi-lo {
-			rarest, lo, hi = i, l, h
+		if rarest < 0 || len(a)+len(b) < len(spans[0])+len(spans[1]) {
+			rarest, spans = i, [2][]wordRef{a, b}
 		}
 	}
-	seen := make(map[*Entry]bool, hi-lo)
+	seen := make(map[*Entry]bool, len(spans[0])+len(spans[1]))
 	var ms []Match
-	for _, ref := range c.words[lo:hi] {
-		e := c.mine(ref.entry)
-		if seen[e] || (t != "" && e.Type != t) {
-			continue
+	for _, span := range spans {
+		for _, ref := range span {
+			e := c.mine(ref.entry)
+			if seen[e] || (t != "" && e.Type != t) || !c.live(e) {
+				continue
+			}
+			seen[e] = true
+			k := c.keys.at(e)
+			if !allPrefixes(qwords, rarest, k.words) {
+				continue
+			}
+			ms = append(ms, Match{e, MatchPartial, tierScore[MatchPartial] + 10*coverage(q, qwords, k)})
 		}
-		seen[e] = true
-		k := c.keys.at(e)
-		if !allPrefixes(qwords, rarest, k.words) {
-			continue
-		}
-		ms = append(ms, Match{e, MatchPartial, tierScore[MatchPartial] + 10*coverage(q, qwords, k)})
 	}
 	c.sortMatches(ms)
 	return ms
@@ -152,16 +154,22 @@ func isArticle(w string) bool {
 	return false
 }
 
-// prefixSpan is the range of c.words that begin with w.
-func (c *Catalog) prefixSpan(w string) (int, int) {
-	lo, _ := slices.BinarySearchFunc(c.words, w, func(r wordRef, w string) int { return strings.Compare(r.word, w) })
-	n, _ := slices.BinarySearchFunc(c.words[lo:], true, func(r wordRef, _ bool) int {
+// prefixRefs are the refs of c.words, then of c.moreWords, whose words
+// begin with w.
+func (c *Catalog) prefixRefs(w string) (shared, own []wordRef) {
+	return prefixSpan(c.words, w), prefixSpan(c.moreWords, w)
+}
+
+// prefixSpan is the part of words, sorted, that begin with w.
+func prefixSpan(words []wordRef, w string) []wordRef {
+	lo, _ := slices.BinarySearchFunc(words, w, func(r wordRef, w string) int { return strings.Compare(r.word, w) })
+	n, _ := slices.BinarySearchFunc(words[lo:], true, func(r wordRef, _ bool) int {
 		if strings.HasPrefix(r.word, w) {
 			return -1
 		}
 		return 1
 	})
-	return lo, lo + n
+	return words[lo : lo+n]
 }
 
 // allPrefixes reports whether every query word but skip begins one of
@@ -202,12 +210,20 @@ type fuzzyIndex struct {
 
 func (c *Catalog) buildFuzzyIndex() *fuzzyIndex {
 	fx := &fuzzyIndex{keys: map[int][]fuzzyKey{}, words: map[int][]wordRef{}}
-	for _, k := range c.fuzzyKeys {
-		fx.keys[k.runes] = append(fx.keys[k.runes], k)
+	for _, ks := range [][]fuzzyKey{c.fuzzyKeys, c.moreFuzzy} {
+		for _, k := range ks {
+			if c.live(c.mine(k.entry)) {
+				fx.keys[k.runes] = append(fx.keys[k.runes], k)
+			}
+		}
 	}
-	for _, w := range c.words {
-		n := runeLen(w.word)
-		fx.words[n] = append(fx.words[n], w)
+	for _, ws := range [][]wordRef{c.words, c.moreWords} {
+		for _, w := range ws {
+			if c.live(c.mine(w.entry)) {
+				n := runeLen(w.word)
+				fx.words[n] = append(fx.words[n], w)
+			}
+		}
 	}
 	return fx
 }
@@ -261,9 +277,13 @@ func (c *Catalog) fuzzyWords(fx *fuzzyIndex, qwords []string, t Type) map[*Entry
 			}
 			found[e] = max(found[e], hits[e]+typo)
 		}
-		lo, hi := c.prefixSpan(w)
-		for _, ref := range c.words[lo:hi] {
-			take(c.mine(ref.entry), 1)
+		shared, own := c.prefixRefs(w)
+		for _, span := range [][]wordRef{shared, own} {
+			for _, ref := range span {
+				if e := c.mine(ref.entry); c.live(e) {
+					take(e, 1)
+				}
+			}
 		}
 		if wn := runeLen(w); wn >= minFuzzyRunes {
 			for size := wn - 1; size <= wn+1; size++ {

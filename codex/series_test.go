@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -354,6 +355,13 @@ func TestCatalogWithLeavesItsParent(t *testing.T) {
 			assert.Equal(t, []bool{tt.ana, tt.ilse, tt.bel}, []bool{ana, ilse, bel})
 			_, mara := tt.cat.Resolve("Mara")
 			assert.True(t, mara)
+			// Partial and one-typo lookups read the word lists a child
+			// shares with its parent: a removed entry is not found, an
+			// added one is.
+			for query, want := range map[string]bool{"Dorn": tt.ilse, "Ilse Dorm": tt.ilse, "Brisk": tt.ana, "Ana Brisc": tt.ana, "Morrow": tt.bel} {
+				found := slices.ContainsFunc(tt.cat.Lookup(query, ""), func(m Match) bool { return m.Entry.Name != "Mara Vell" && m.Entry.Name != "Tideward" })
+				assert.Equal(t, want, found, query)
+			}
 		})
 	}
 }
