@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -218,7 +220,7 @@ func cachedSeries(ctx context.Context, opt corpus.Options, books int) (seriesFol
 
 // trustBook runs `quire trust book` with config as the user config
 // folder.
-func trustBook(b *testing.B, config, book string) {
+func trustBook(b testing.TB, config, book string) {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "trust", book)
 	cmd.Env = append(os.Environ(), asQuire+"=1", "XDG_CONFIG_HOME="+config)
@@ -228,7 +230,7 @@ func trustBook(b *testing.B, config, book string) {
 }
 
 // overriddenNames are the names the books' own entries give.
-func overriddenNames(b *testing.B, books []string) map[string]bool {
+func overriddenNames(b testing.TB, books []string) map[string]bool {
 	b.Helper()
 	names := map[string]bool{}
 	re := regexp.MustCompile(`(?m)^name: "(.*)"$`)
@@ -258,7 +260,7 @@ type booksSpot struct {
 
 // bookSpot is the longest name of the corpus, not in skip, that chapter
 // 1 of root mentions as a whole word.
-func bookSpot(b *testing.B, root string, opt corpus.Options, skip map[string]bool, want string) booksSpot {
+func bookSpot(b testing.TB, root string, opt corpus.Options, skip map[string]bool, want string) booksSpot {
 	b.Helper()
 	rel := "manuscript/001-chapter-1.md"
 	data, err := os.ReadFile(filepath.Join(root, rel))
@@ -523,4 +525,42 @@ func (g *gcTrace) peak() int64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.max
+}
+
+// The measurement itself works, on a small series written by
+// writeSeriesCorpus: each book, trusted, shows the series canon on
+// hover, both finish loading, and memory is read.
+func TestMeasureBooksOnASmallSeries(t *testing.T) {
+	opt := corpus.Options{Entries: 60, Chapters: 3, ChapterWords: 300, Seed: 1}
+	s, err := writeSeriesCorpus(context.Background(), filepath.Join(t.TempDir(), "series"), opt, 2)
+	require.NoError(t, err)
+	yaml, err := os.ReadFile(filepath.Join(s.Books[1], "quire.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(yaml), "series: ../series")
+	overrides, err := filepath.Glob(filepath.Join(s.Books[0], "codex", "characters", "*.md"))
+	require.NoError(t, err)
+	assert.Len(t, overrides, seriesOverrides)
+	_, err = os.Stat(filepath.Join(s.Series, "manuscript"))
+	assert.True(t, os.IsNotExist(err), "the series holds canon only")
+
+	config := t.TempDir()
+	skip := overriddenNames(t, s.Books)
+	var spots []booksSpot
+	for _, book := range s.Books {
+		trustBook(t, config, book)
+		spots = append(spots, bookSpot(t, book, opt, skip, "Series canon"))
+	}
+	cmd := serveCommand(t.TempDir())
+	cmd.Env = append(cmd.Env, "XDG_CONFIG_HOME="+config)
+	got, err := measureBooks(context.Background(), cmd, spots)
+	require.NoError(t, err)
+	require.Len(t, got.Canon, 2)
+	assert.GreaterOrEqual(t, got.SearchReady, got.Canon[1])
+	if _, err := os.Stat("/proc/self/status"); err == nil {
+		assert.Positive(t, got.PeakRSS)
+	}
+	assert.Positive(t, got.PeakLive, "the collector's trace was read")
+	heap, err := measureHeap(context.Background(), t.TempDir(), filepath.Join(config, "quire", "trust.json"), spots)
+	require.NoError(t, err)
+	assert.Positive(t, heap)
 }
