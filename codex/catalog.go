@@ -38,6 +38,11 @@ type Catalog struct {
 	// matching. Both are built on first use.
 	ranks    func() map[*Entry]int
 	fuzzyIdx func() *fuzzyIndex
+	// over holds, in a book's catalog merged with its series
+	// (MergeSeries), the series entry each overriding entry stands over:
+	// Story reads its progressions too. Keyed by entry, so an entry
+	// replaced since is no longer found.
+	over map[*Entry]*SeriesSource
 }
 
 type wordRef struct {
@@ -199,9 +204,12 @@ const rebuildShare = 8
 // as it was: what changes is copied, the rest is shared.
 func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *Catalog {
 	if (len(updated)+len(removed))*rebuildShare > len(c.sorted) {
-		return NewCatalog(c.merged(updated, removed), skipped)
+		n := NewCatalog(c.merged(updated, removed), skipped)
+		n.over = c.over
+		return n
 	}
 	n := &Catalog{
+		over:      c.over,
 		byID:      maps.Clone(c.byID),
 		sorted:    c.sorted,
 		byType:    maps.Clone(c.byType),
