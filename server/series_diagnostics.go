@@ -101,6 +101,25 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 	return out, version, ctx.Err() == nil
 }
 
+// inOpenSeries reports whether path lies in the series folder of a
+// book open in the session.
+func (s *Server) inOpenSeries(path string) bool {
+	s.mu.Lock()
+	projects := slices.Clone(s.projects)
+	s.mu.Unlock()
+	for _, p := range projects {
+		if !p.loaded() {
+			continue
+		}
+		if st := p.seriesStore(); st != nil {
+			if _, ok := insideFolder(st.Root(), path); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // insideFolder is path relative to root, slash-separated, when root
 // holds it by name.
 func insideFolder(root, path string) (string, bool) {

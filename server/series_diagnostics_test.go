@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -40,4 +41,27 @@ func TestSeriesFileDiagnostics(t *testing.T) {
 
 	ds = c.waitDiagnostics(c.uri("codex/locations/city.md"), "the shadow warning stays", hasCode(codex.CodeSeriesShadow))
 	assert.Len(t, ds, 1)
+}
+
+// A series file the writer opens (go to definition took them there) is
+// the series canon: quire looks for no book around it, and shows its
+// problems.
+func TestOpeningASeriesFileLooksForNoBook(t *testing.T) {
+	c, base, one, _ := openSeriesBooks(t, nil)
+	ilse := filepath.Join(base, "tideward", "codex", "characters", "ilse.md")
+	c.root = one
+	c.hoverSays("manuscript/01-harbor.md", 2, 12, "*Series canon:*")
+	text := "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nSee [[Nobody Here]].\n"
+	require.NoError(t, os.WriteFile(ilse, []byte(text), 0o644))
+	c.waitDiagnostics(pathURI(ilse), "the series file's broken link", hasCode(codex.CodeBrokenLink))
+	c.notifyServer(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+		TextDocument: protocol.TextDocumentItem{URI: pathURI(ilse), LanguageID: "markdown", Version: 3, Text: text},
+	})
+	require.Eventually(t, func() bool {
+		p, ok := c.latestDiagnostics(pathURI(ilse))
+		return ok && p.Version == 3 && len(p.Diagnostics) == 1
+	}, 10*time.Second, 20*time.Millisecond, "the open series file's problems, of its version")
+	for _, m := range c.messages() {
+		assert.NotContains(t, m, "found no book", "the series folder is no book of its own")
+	}
 }
