@@ -114,6 +114,10 @@ func (p *project) reopenSeries(ctx context.Context) error {
 	}
 	loaded, err := settings.Load(p.sources())
 	if err != nil {
+		// The series read until now stays, followed again.
+		if l.ctx != nil && l.ctx.Err() == nil {
+			l.stop = p.followSeries(l.ctx, l.log, l.changed)
+		}
 		return err
 	}
 	release, err := l.book.ReloadSeries(ctx, loaded)
