@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,6 +26,7 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 	s.mu.Unlock()
 	var problems []codex.Problem
 	var store *codex.Store
+	var canon *codex.Catalog
 	rel := ""
 	held := false
 	for _, p := range projects {
@@ -42,6 +44,9 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 		s.syncEdits(p)
 		store, rel = st, r
 		cat := p.catalog()
+		if canon == nil {
+			canon = cat
+		}
 		problems = append(problems, cat.ProblemsIn(path)...)
 		if _, ok := cat.Get(path); ok {
 			held = true
@@ -70,6 +75,15 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 	var lines *lineIndex
 	if doc, open := s.openText(uri); open {
 		text, version, lines = doc.text, doc.version, doc.lines
+		if !isEntry || saved.Source != text {
+			// The writer's unsaved text: the series' problems are of the
+			// saved one, and would stand at the wrong places in it.
+			typ, _ := codex.TypeFromFolder(filepath.Base(filepath.Dir(path)))
+			if isEntry {
+				typ = saved.Type
+			}
+			problems = editedProblems(path, text, typ, canon)
+		}
 	} else {
 		if isEntry {
 			text = saved.Source
@@ -99,6 +113,23 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 		out = append(out, problemDiagnostic(prob, text, lines))
 	}
 	return out, version, ctx.Err() == nil
+}
+
+// editedProblems are what reading text, the editor's text of the
+// series file at path, finds: its front matter, and its links to no
+// entry of cat, the canon of a book that reads the series.
+func editedProblems(path, text string, typ codex.Type, cat *codex.Catalog) []codex.Problem {
+	parsed, problems := codex.Parse(path, []byte(text), typ)
+	if parsed == nil {
+		return problems
+	}
+	for _, l := range parsed.Links {
+		if _, ok := cat.Resolve(l.LinkName()); !ok {
+			problems = append(problems, codex.Problem{Path: path, Code: codex.CodeBrokenLink, Severity: codex.SeverityWarning, Range: l.TargetRange,
+				Message: fmt.Sprintf("no codex entry is named %q", l.LinkName())})
+		}
+	}
+	return problems
 }
 
 // inOpenSeries reports whether path lies in the series folder of a

@@ -64,4 +64,13 @@ func TestOpeningASeriesFileLooksForNoBook(t *testing.T) {
 	for _, m := range c.messages() {
 		assert.NotContains(t, m, "found no book", "the series folder is no book of its own")
 	}
+
+	// Typed, not saved: the problems are those of the editor's text.
+	rel := "../tideward/codex/characters/ilse.md"
+	c.replaceText(rel, 4, "---\ntype: character\nname: Ilse Dorn\n---\n# Ilse Dorn\n\nSee [[Mara Vell]] and [[Nobody Else]].\n")
+	ds := c.waitVersion(rel, 4)
+	require.Len(t, ds, 1, "Mara Vell is an entry of the book's canon")
+	assert.Equal(t, protocol.Range{Start: position(6, 24), End: position(6, 35)}, ds[0].Range)
+	c.replaceText(rel, 5, "---\ntype: character\nname: Ilse Dorn\n---\n# Ilse Dorn\n")
+	assert.Empty(t, c.waitVersion(rel, 5), "fixed in the editor")
 }
