@@ -52,6 +52,11 @@ type Catalog struct {
 	// matching. Both are built on first use.
 	ranks    func() map[*Entry]int
 	fuzzyIdx func() *fuzzyIndex
+	// over holds, in a book's catalog merged with its series
+	// (MergeSeries), the series entry each overriding entry stands over:
+	// Story reads its progressions too. Keyed by entry, so an entry
+	// replaced since is no longer found.
+	over map[*Entry]*SeriesSource
 }
 
 type wordRef struct {
@@ -306,9 +311,12 @@ func (c *Catalog) With(updated []*Entry, removed []string, skipped []Problem) *C
 	// A catalog that has drifted far from the maps it shares is built
 	// afresh too, so that its layers stay small.
 	if (len(updated)+len(removed)+c.byID.changes())*rebuildShare > len(c.sorted) {
-		return NewCatalog(c.merged(updated, removed), skipped)
+		n := NewCatalog(c.merged(updated, removed), skipped)
+		n.over = c.over
+		return n
 	}
 	n := &Catalog{
+		over:      c.over,
 		byID:      c.byID.fork(),
 		sorted:    c.sorted,
 		byType:    maps.Clone(c.byType),

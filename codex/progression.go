@@ -25,6 +25,12 @@ type Progression struct {
 	Changes Fields `json:"changes,omitempty"`
 	// Range covers the item's first line, where hover and problems point.
 	Range Range `json:"range"`
+	// File is the series file the progression is written in, absolute,
+	// when a book entry overrides that series entry and the progression
+	// is the series': its ranges are in that file, Source its text. Empty
+	// for a progression in the entry's own file.
+	File   string `json:"file,omitempty"`
+	Source string `json:"-"`
 }
 
 // StyleRule is one rule of a style entry: avoid a form and prefer
@@ -55,7 +61,9 @@ type Story struct {
 // StoryOf reads the progressions and style rules of e from its source.
 // Entries without either key cost a field lookup: the front matter is
 // read again only where they are, so a catalog of thousands of entries
-// is read in time proportional to the entries that use story time.
+// is read in time proportional to the entries that use story time. It
+// reads e's own file: Catalog.Story reads a book entry over a series
+// entry with the series entry's progressions.
 func StoryOf(e *Entry) Story {
 	_, hasProg := e.Custom.Get("progressions")
 	_, hasRules := e.Custom.Get("rules")

@@ -197,6 +197,7 @@ func (sc *SeriesCatalogs) merge(root string, book *Catalog, series *Catalog) *Me
 	var removed []string
 	var problems []Problem
 	overridden := map[*Entry]bool{}
+	over := map[*Entry]*SeriesSource{}
 	for _, b := range book.All() {
 		s, explicit := m.seriesTarget(b, series, &problems)
 		if s == nil || overridden[s] {
@@ -210,12 +211,14 @@ func (sc *SeriesCatalogs) merge(root string, book *Catalog, series *Catalog) *Me
 		}
 		merged, src := m.override(b, s)
 		m.sources[merged.ID] = src
+		over[merged] = src
 		m.bySeries[s.ID] = merged.ID
 		removed = append(removed, m.abs(s.ID))
 		updated = append(updated, merged)
 	}
 	skipped := append(slices.Clone(abs.skipped), book.skipped...)
 	m.Catalog = abs.With(updated, removed, append(skipped, problems...))
+	m.Catalog.over = over
 	return m
 }
 

@@ -17,7 +17,7 @@ func TestReadToolsSaySeriesCanon(t *testing.T) {
 	b, roots := openBook(t, bookFiles())
 	seriesRoot := writeProject(t, map[string]string{
 		"codex/characters/ilse.md": entryFile("name: Ilse Dorn\nsummary: Harbor master of the whole coast.", "# Ilse Dorn\n\nIlse keeps every harbor.\n"),
-		"codex/characters/mara.md": entryFile("name: Mara Vell\nrole: Protagonist", "# Mara Vell\n\nShe was born at sea.\n"),
+		"codex/characters/mara.md": entryFile("name: Mara Vell\nrole: Protagonist\nprogressions:\n  - from: 2\n    role: Captain", "# Mara Vell\n\nShe was born at sea.\n"),
 		"codex/locations/coast.md": entryFile("name: The Long Coast", "# The Long Coast\n\nWhere the series happens.\n"),
 	})
 	series, err := codex.Open(context.Background(), seriesRoot, codex.Options{InMemory: true})
@@ -36,6 +36,10 @@ func TestReadToolsSaySeriesCanon(t *testing.T) {
 	data = env["data"].(map[string]any)
 	assert.Equal(t, "Smuggler who owes the sea a debt.", data["summary"], "the book's entry wins")
 	assert.Equal(t, codex.CanonBookOverSeries, data["canon"])
+	// The series' progression holds under the book's entry, as of the
+	// writer's chapter 2, and says where it comes from.
+	asOf := data["asOf"].(map[string]any)
+	assert.Equal(t, []any{`from chapter 2 "Slack Water": role: Captain, series canon`}, asOf["applied"])
 
 	env = call(t, b, roots, "list_codex_entries", `{"entryType": "location"}`)
 	assert.Contains(t, asSlice(env["data"].(map[string]any)["entries"]), map[string]any{

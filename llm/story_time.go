@@ -157,6 +157,10 @@ func (b *Book) applyAsOf(out *canonLookup, u *manuscript.Unit, implied bool) {
 		if p.Note != "" {
 			changes = append(changes, "note")
 		}
+		if p.File != "" {
+			// The book's entry keeps this progression of the series'.
+			changes = append(changes, "series canon")
+		}
 		view.Applied = append(view.Applied, fmt.Sprintf("from chapter %s: %s", chapterName(p.From.Position, p.From.Title), strings.Join(changes, ", ")))
 	}
 	for _, n := range a.Notes {

@@ -100,6 +100,12 @@ func (s *Server) discoverBook(ctx context.Context, uri protocol.DocumentURI) {
 	if p, _, ok := s.projectHolding(path); ok && p.book {
 		return
 	}
+	// A file of a series an open book reads (go to definition opened
+	// it) is the series canon, not a book of its own: no book is looked
+	// for, and its problems are the series' (seriesDiagnostics).
+	if s.inOpenSeries(path) {
+		return
+	}
 	if root, ok := findBook(filepath.Dir(path)); ok {
 		s.openProject(root, true)
 		return

@@ -25,12 +25,11 @@ type codexOverlay struct {
 	builtGen  uint64
 	merged    *codex.Merged
 	// series is the store of the book's series canon (shared with the
-	// other books of the workspace); nil when the book reads none.
-	// closeSeries lets go of it.
+	// other books of the workspace); nil when the book reads none. It
+	// changes when quire.yaml's series: or the writer's trust does
+	// (series.go), so it is read under mu (seriesStore).
 	series         *codex.Store
 	seriesCatalogs *codex.SeriesCatalogs
-	closeSeries    func() error
-	followSeries   func(fn func(codex.Change), onErr func(error)) (stop func())
 	// view reads the saved book with its series (quire/lookup, search,
 	// list); made on first use.
 	view *codex.View
@@ -84,12 +83,12 @@ func (p *project) catalog() *codex.Catalog { return p.canon().Catalog }
 func (p *project) canon() *codex.Merged {
 	base := p.store.Catalog()
 	o := &p.overlay
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	var series *codex.Catalog
 	if o.series != nil {
 		series = o.series.Catalog()
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	if o.merged == nil || o.base != base || o.seriesCat != series || o.builtGen != o.gen {
 		if o.seriesCatalogs != nil {
 			// The series' index is the workspace's, shared by its books.

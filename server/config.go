@@ -239,13 +239,19 @@ func (p *project) reloadConfig(ctx context.Context) error {
 	}
 	old := p.configOf()
 	p.config.Store(&c)
-	if !slices.Equal(old.codexGlobs, c.codexGlobs) {
-		ch, _, err := p.store.SetGlobs(ctx, c.codexGlobs)
-		if err != nil {
+	if p.seriesChanged(old, c) {
+		if err := p.reopenSeries(ctx); err != nil {
 			return err
 		}
-		m := manuscript.NewMatcher(ch.Catalog)
-		p.matcher.Store(m)
+	}
+	if !slices.Equal(old.codexGlobs, c.codexGlobs) {
+		if _, _, err := p.store.SetGlobs(ctx, c.codexGlobs); err != nil {
+			return err
+		}
+		// The names of the codex as the writer sees it: the series' too.
+		p.overlay.namesMu.Lock()
+		m := p.setMatcherFor(p.catalog())
+		p.overlay.namesMu.Unlock()
 		p.ms.SetMatcher(m)
 	}
 	if !slices.Equal(old.globs, c.globs) {

@@ -116,7 +116,9 @@ func (p *project) continuityDiagnostics(snap *manuscript.Snapshot, rel, text str
 // or another chapter's day, in UTF-16; lines caches each file's index.
 func (p *project) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snapshot, lines map[string]*lineIndex, r continuity.Related) (protocol.Location, bool) {
 	var text string
-	if e, ok := tl.Canon().Catalog().Get(r.Path); ok {
+	if r.Source != "" {
+		text = r.Source // a series file no catalog of the book holds
+	} else if e, ok := tl.Canon().Catalog().Get(r.Path); ok {
 		text = e.Source
 	} else if u, ok := snap.Unit(r.Path); ok {
 		text = u.Text

@@ -108,7 +108,11 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 		return nil, 0, false
 	}
 	proj, rel, ok := s.projectFor(path)
-	if !ok || !proj.loaded() {
+	if !ok {
+		// A file of a series folder an open book reads.
+		return s.seriesDiagnostics(ctx, uri, path)
+	}
+	if !proj.loaded() {
 		return nil, 0, false
 	}
 	// The editor's text and the book's must be of one version: a codex
@@ -232,12 +236,11 @@ func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *lineInde
 // are not open, and clears those whose problems are gone.
 func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
 	byPath := map[string]bool{}
-	// The book's files only: a problem of the series canon (its path
-	// absolute) is the series folder's, which no book's editor owns.
+	// A problem of the series canon has the series file's absolute path:
+	// published on that file, the union of what every open book of the
+	// series finds there (seriesDiagnostics).
 	for _, prob := range p.catalog().Problems() {
-		if !filepath.IsAbs(prob.Path) {
-			byPath[prob.Path] = true
-		}
+		byPath[prob.Path] = true
 	}
 	for _, rel := range p.storyProblemPaths() {
 		byPath[rel] = true
@@ -250,10 +253,20 @@ func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
 		s.publishDiagnostics(ctx, p.uri(rel))
 	}
 	for rel := range previous {
-		if !byPath[rel] && path.Ext(rel) != "" {
-			if _, open := s.openText(p.uri(rel)); !open {
-				s.sendDiagnostics(ctx, p.uri(rel), 0, nil)
+		if byPath[rel] || path.Ext(rel) == "" {
+			continue
+		}
+		uri := p.uri(rel)
+		if filepath.IsAbs(rel) {
+			// Another open book of the series may still find problems
+			// there; when no book reads that series any more, none.
+			if diags, version, ok := s.seriesDiagnostics(ctx, uri, rel); ok {
+				s.sendDiagnostics(ctx, uri, version, diags)
+				continue
 			}
+		}
+		if _, open := s.openText(uri); !open {
+			s.sendDiagnostics(ctx, uri, 0, nil)
 		}
 	}
 }

@@ -91,6 +91,9 @@ type project struct {
 
 	// overlay is the editor's text of open codex files (codex_overlay.go).
 	overlay codexOverlay
+	// series is how the book follows its series folder and reads it
+	// again when quire.yaml or the writer's trust changes (series.go).
+	series seriesLink
 	// edits are the editor's texts not yet taken (edit_queue.go).
 	edits editQueue
 
@@ -183,13 +186,17 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		BackgroundIndex: true,
 		IndexAfter:      p.indexGate,
 		TrustSeries:     p.trustsSeries,
-		Shelf:           opts.shelf,
+		OnSeriesFailed: func(err error) {
+			log.Warn("series canon not read", "root", real, "err", err)
+		},
+		Shelf: opts.shelf,
 	})
 	if err != nil {
 		p.err = err
 		return
 	}
-	p.overlay.series, p.overlay.seriesCatalogs, p.overlay.closeSeries, p.overlay.followSeries = b.Series, b.SeriesCatalogs, b.CloseSeries, b.FollowSeries
+	p.series.book = b
+	p.overlay.series, p.overlay.seriesCatalogs = b.Series, b.SeriesCatalogs
 	p.matcher.Store(manuscript.NewMatcher(b.View.Catalog()))
 	p.overlay.matcherCat = b.View.Catalog()
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())

@@ -5,10 +5,27 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	mbook "github.com/quire-ink/quire/manuscript/book"
 )
+
+// seriesLink is how a book follows its series folder: the book as
+// opened (whose series it reads again when quire.yaml's series: or the
+// writer's trust changes), and the follow of the workspace's one watcher
+// of the series folder, with what watch gave it, to follow the new
+// series the same way.
+type seriesLink struct {
+	book *mbook.Book
+
+	mu      sync.Mutex
+	ctx     context.Context
+	log     *slog.Logger
+	changed func()
+	stop    func()
+}
 
 // trustsSeries says whether the book reads the series folder its
 // quire.yaml names: the configuration keeps the series only once the
@@ -19,12 +36,28 @@ func (p *project) trustsSeries(*settings.Loaded, string) bool {
 	return c != nil && c.series != ""
 }
 
-// releaseSeries lets go of the series store, which the other books of
-// the workspace may still read.
+// seriesStore is the store of the series the book reads now; nil when
+// it reads none.
+func (p *project) seriesStore() *codex.Store {
+	o := &p.overlay
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.series
+}
+
+// releaseSeries stops following the series and lets go of its store,
+// which the other books of the workspace may still read.
 func (p *project) releaseSeries() {
-	if p.overlay.closeSeries != nil {
-		_ = p.overlay.closeSeries()
-		p.overlay.closeSeries = nil
+	l := &p.series
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stop != nil {
+		l.stop()
+		l.stop = nil
+	}
+	l.ctx = nil
+	if l.book != nil {
+		_ = l.book.CloseSeries()
 	}
 }
 
@@ -49,16 +82,95 @@ func (p *project) view() *codex.View {
 	return o.view
 }
 
-// watchSeries follows the series folder until ctx ends, through the one
-// watcher the workspace's books share (mbook.Shelf): a changed series
+// seriesChanged says whether the series folder quire.yaml names (once
+// trusted) is another than the one the book reads: the configuration in
+// force changed it.
+func (p *project) seriesChanged(old, now bookConfig) bool {
+	return old.series != now.series && p.series.book != nil
+}
+
+// reopenSeries reads the series the configuration in force names, in
+// place of the one read until now (or none): the writer named, changed
+// or removed quire.yaml's series:, or trusted the book (or took the trust
+// back), and the editor need not open the book again. The new series'
+// canon joins hover and everything else that reads canon, the
+// manuscript's mentions are found again with its names, and the series
+// folder is followed as at the start. The old series is let go of on
+// another goroutine: the shelf waits for its watcher, which may be
+// waiting for the lock the caller holds (followMu).
+func (p *project) reopenSeries(ctx context.Context) error {
+	l := &p.series
+	// Held throughout: watchSeries and releaseSeries read the book's
+	// series too.
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	log := l.log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if l.stop != nil {
+		l.stop()
+		l.stop = nil
+	}
+	loaded, err := settings.Load(p.sources())
+	if err != nil {
+		// The series read until now stays, followed again.
+		if l.ctx != nil && l.ctx.Err() == nil {
+			l.stop = p.followSeries(l.ctx, l.log, l.changed)
+		}
+		return err
+	}
+	release, err := l.book.ReloadSeries(ctx, loaded)
+	o := &p.overlay
+	o.mu.Lock()
+	o.series, o.seriesCatalogs = l.book.Series, l.book.SeriesCatalogs
+	o.merged, o.view = nil, nil
+	o.mu.Unlock()
+	go func() {
+		if err := release(); err != nil {
+			log.Warn("series canon not let go of", "root", p.real, "err", err)
+		}
+	}()
+	o.namesMu.Lock()
+	m := p.setMatcherFor(p.catalog())
+	o.namesMu.Unlock()
+	p.ms.SetMatcher(m)
+	if l.ctx != nil && l.ctx.Err() == nil {
+		l.stop = p.followSeries(l.ctx, l.log, l.changed)
+	}
+	log.Debug("series read again", "root", p.real, "series", o.series != nil)
+	return err
+}
+
+// watchSeries follows the series folder until ctx ends, and the one it
+// names from then on (reopenSeries).
+func (p *project) watchSeries(ctx context.Context, log *slog.Logger, changed func()) {
+	l := &p.series
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ctx, l.log, l.changed = ctx, log, changed
+	l.stop = p.followSeries(ctx, log, changed)
+	context.AfterFunc(ctx, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.stop != nil {
+			l.stop()
+			l.stop = nil
+		}
+	})
+}
+
+// followSeries follows the series folder the book reads now (l.mu held) through the
+// one watcher the workspace's books share (mbook.Shelf): a changed series
 // entry gives the book a new name automaton, its chapters' mentions
 // found again, and changed (diagnostics) runs. The series' own paths
 // are never the book's chapters, so no chapter is read again.
-func (p *project) watchSeries(ctx context.Context, log *slog.Logger, changed func()) {
-	if p.overlay.followSeries == nil || p.overlay.series == nil {
-		return
+func (p *project) followSeries(ctx context.Context, log *slog.Logger, changed func()) (stop func()) {
+	b := p.series.book
+	if b == nil || b.Series == nil {
+		return nil
 	}
-	stop := p.overlay.followSeries(func(ch codex.Change) {
+	return b.FollowSeries(func(ch codex.Change) {
 		defer func() {
 			if r := recover(); r != nil {
 				log.Error("following the series panicked", "root", p.real, "panic", fmt.Sprint(r))
@@ -77,5 +189,4 @@ func (p *project) watchSeries(ctx context.Context, log *slog.Logger, changed fun
 			changed()
 		}
 	}, func(err error) { log.Warn("series watcher stopped", "root", p.real, "err", err) })
-	context.AfterFunc(ctx, stop)
 }

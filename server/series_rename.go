@@ -51,7 +51,7 @@ func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, 
 		if err := s.ready(ctx, q); err != nil {
 			return places, err
 		}
-		if q.overlay.series == nil || q.overlay.series.Root() != src.Root {
+		if qs := q.seriesStore(); qs == nil || qs.Root() != src.Root {
 			continue
 		}
 		qe, ok := q.canon().FromSeries(src.Path)

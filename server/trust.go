@@ -111,6 +111,11 @@ func (s *Server) refreshTrust(ctx context.Context, p *project) {
 		s.log.Warn("quire.yaml not applied", "err", err)
 	}
 	s.publishDiagnostics(ctx, p.uri(configFile))
+	// What the trusted settings bring (a series' canon) shows everywhere
+	// at once, as after a change on disk.
+	s.publishCodexProblems(ctx, p)
+	s.republishOpen()
+	s.publishStatus(ctx, p)
 }
 
 // trustDiagnostics mark, in the text of quire.yaml, the settings quire

@@ -34,6 +34,9 @@ type asOfField struct {
 type asOfProgress struct {
 	From  int    `json:"fromChapter"`
 	Title string `json:"fromTitle"`
+	// File is the series file a progression is written in, when this
+	// book's entry overrides the series entry and keeps its progressions.
+	File string `json:"seriesPath,omitempty"`
 }
 
 // runAsOf is lookup with --as-of: the book's chapters are read too, and
@@ -75,7 +78,7 @@ func (o *lookupOptions) runAsOf(cmd *cobra.Command) error {
 	out := asOfOutput{Query: o.Name, Chapter: u.Path, Entry: r, Line: tl.AsOfLine(e, ch), Status: a.Status, Notes: a.Notes}
 	changed := map[string]bool{}
 	for _, ap := range tl.Applied(e, ch) {
-		out.Applied = append(out.Applied, asOfProgress{From: ap.From.Position, Title: ap.From.Title})
+		out.Applied = append(out.Applied, asOfProgress{From: ap.From.Position, Title: ap.From.Title, File: ap.File})
 		for _, f := range ap.Changes {
 			changed[f.Key] = true
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
 )
 
 // openSeries opens the codex of the series folder the book's quire.yaml
@@ -79,10 +80,49 @@ func (b *Book) CloseSeries() error {
 		// The series may live on for the workspace's other books.
 		b.SeriesCatalogs.Forget(b.Root)
 	}
+	return b.letGo(s, b.SeriesRoot)
+}
+
+// letGo closes the series store s of the folder root, or hands it back
+// to the shelf.
+func (b *Book) letGo(s *codex.Store, root string) error {
 	if b.opts.Shelf != nil {
-		return b.opts.Shelf.release(b.SeriesRoot)
+		return b.opts.Shelf.release(root)
 	}
 	return s.Close()
+}
+
+// ReloadSeries reads the series the settings l name now, after the
+// writer changed quire.yaml's series: or trusted the book (or took the
+// trust back) while it was open: the book reads the new series, or
+// none, without being opened again. The series read until now is not let
+// go of here: release does that, once the caller no longer reads it (a
+// shelf waits for its watcher to stop, which may be telling the caller
+// of a change). A series the book reads on, under the same real path,
+// stays open on the shelf. An error says why the new series is not
+// read; the book then reads none.
+func (b *Book) ReloadSeries(ctx context.Context, l *settings.Loaded) (release func() error, err error) {
+	old, oldRoot, oldCats := b.Series, b.SeriesRoot, b.SeriesCatalogs
+	release = func() error {
+		if old == nil {
+			return nil
+		}
+		if oldCats != nil {
+			// The merge kept for this book is rebuilt on demand.
+			oldCats.Forget(b.Root)
+		}
+		return b.letGo(old, oldRoot)
+	}
+	b.Settings = l
+	b.Series, b.SeriesRoot, b.SeriesCatalogs = nil, "", nil
+	b.Series, err = b.openSeries(ctx)
+	if b.Series == nil {
+		b.SeriesRoot, b.SeriesCatalogs = "", nil
+	}
+	if b.Store != nil {
+		b.View = codex.NewSharedView(b.Store, b.Series, b.SeriesCatalogs)
+	}
+	return release, err
 }
 
 // FollowSeries tells fn of each change of the book's series folder, as

@@ -88,7 +88,7 @@ func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher
 		names: map[string][]*codex.Entry{}}
 	var widened []*codex.Entry
 	for _, e := range cat.All() {
-		s := codex.StoryOf(e)
+		s := cat.Story(e)
 		if len(s.Progressions) > 0 || len(s.Rules) > 0 || s.Status != "" {
 			c.stories[e.ID] = s
 		}

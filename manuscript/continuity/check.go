@@ -49,6 +49,10 @@ type Related struct {
 	Range   codex.Range `json:"range"`
 	Line    int         `json:"line"`
 	Message string      `json:"message"`
+	// Source is the text of Path when it is a codex file, for a reader
+	// that must place Range in a file no catalog holds (the series file
+	// of a progression a book entry keeps).
+	Source string `json:"-"`
 }
 
 // Fix is a quick fix: the text that replaces the range.
@@ -226,6 +230,9 @@ func related(a codex.AsOf, key, msg string) Related {
 	r := codex.Range{}
 	for _, p := range slices.Backward(a.Applied) {
 		if _, ok := p.Changes.Get(key); ok {
+			if p.File != "" {
+				return progressionRelated(e, p, msg)
+			}
 			r = p.Range
 			break
 		}
@@ -235,6 +242,18 @@ func related(a codex.AsOf, key, msg string) Related {
 	}
 	line, _ := codex.LineColumn(e.Source, r.Start)
 	return Related{Path: e.ID, Range: r, Line: line, Message: msg}
+}
+
+// progressionRelated points at progression p of entry e: in e's file,
+// or in the series file that holds it (Progression.File).
+func progressionRelated(e *codex.Entry, p codex.Progression, msg string) Related {
+	rel := Related{Path: e.ID, Range: p.Range, Message: msg}
+	text := e.Source
+	if p.File != "" {
+		rel.Path, rel.Source, text = p.File, p.Source, p.Source
+	}
+	rel.Line, _ = codex.LineColumn(text, p.Range.Start)
+	return rel
 }
 
 // fieldRange is the front matter line of key in src, or the start of

@@ -62,8 +62,7 @@ func (c *checker) afterDeath() {
 					if ch, ok := c.t.From(m.Entry, c.progressionIndex(m.Entry, pr)); ok {
 						death = fmt.Sprintf("dead from chapter %d, %q, on", ch.Position, ch.Title)
 					}
-					rel = Related{Path: a.Entry.ID, Range: pr.Range, Message: "status: " + a.Status}
-					rel.Line, _ = codex.LineColumn(a.Entry.Source, pr.Range.Start)
+					rel = progressionRelated(a.Entry, pr, "status: "+a.Status)
 					if pr.Note != "" {
 						rel.Message += " — " + pr.Note
 					}
@@ -78,8 +77,9 @@ func (c *checker) afterDeath() {
 
 // progressionIndex finds which of the entry's progressions p is.
 func (c *checker) progressionIndex(id string, p codex.Progression) int {
-	for i, q := range c.canon.stories[id].Progressions {
-		if q.Range == p.Range {
+	s, _ := c.t.story(id)
+	for i, q := range s.Progressions {
+		if q.Range == p.Range && q.File == p.File {
 			return i
 		}
 	}

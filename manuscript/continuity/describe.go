@@ -18,7 +18,7 @@ type Applied struct {
 // Applied lists the progressions of e that hold in ch, each with the
 // chapter it starts at.
 func (t *Timeline) Applied(e *codex.Entry, ch Chapter) []Applied {
-	s, ok := t.canon.stories[e.ID]
+	s, ok := t.story(e.ID)
 	if !ok {
 		return nil
 	}
@@ -36,7 +36,7 @@ func (t *Timeline) Applied(e *codex.Entry, ch Chapter) []Applied {
 // hover and the advisor's tools put above an entry shown as of a
 // chapter. It is empty when e has no progressions.
 func (t *Timeline) AsOfLine(e *codex.Entry, ch Chapter) string {
-	s, ok := t.canon.stories[e.ID]
+	s, ok := t.story(e.ID)
 	if !ok || len(s.Progressions) == 0 {
 		return ""
 	}
@@ -59,6 +59,10 @@ func (t *Timeline) AsOfLine(e *codex.Entry, ch Chapter) string {
 		}
 		if a.Note != "" {
 			changes = append(changes, "note")
+		}
+		if a.File != "" {
+			// The book overrides the entry: say which side each holds from.
+			changes = append(changes, "series canon")
 		}
 		parts[i] = fmt.Sprintf("from chapter %d, %q (%s)", a.From.Position, a.From.Title, strings.Join(changes, ", "))
 	}

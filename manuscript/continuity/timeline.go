@@ -1,7 +1,10 @@
 package continuity
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
@@ -46,7 +49,11 @@ type Timeline struct {
 	mentions *manuscript.MentionIndex
 	// from holds, per entry, the position each progression starts at; 0
 	// when its chapter reference names no chapter.
-	from     map[string][]int
+	from map[string][]int
+	// ordered holds the stories whose progressions come from a series
+	// entry and the book entry over it, in the order they apply (story
+	// order; see NewTimeline); from follows that order for them.
+	ordered  map[string]codex.Story
 	problems []codex.Problem
 }
 
@@ -72,6 +79,7 @@ func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 		if len(s.Progressions) == 0 {
 			continue
 		}
+		path := id
 		pos := make([]int, len(s.Progressions))
 		for i, p := range s.Progressions {
 			u, err := snap.Resolve(p.From, manuscript.Turn{})
@@ -83,13 +91,75 @@ func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 			if err == nil {
 				reason = "names a file that is not a chapter"
 			}
-			t.problems = append(t.problems, codex.Problem{Path: id, Code: codex.CodeProgression, Severity: codex.SeverityWarning,
+			if p.File != "" {
+				path = p.File
+			}
+			t.problems = append(t.problems, codex.Problem{Path: path, Code: codex.CodeProgression, Severity: codex.SeverityWarning,
 				Message: fmt.Sprintf("progression `from: %s` %s (give a chapter number, title or path), so it applies nowhere", p.From, reason),
 				Range:   p.FromRange})
+			path = id
 		}
 		t.from[id] = pos
+		if seriesAndBook(s) {
+			t.order(id, s, pos)
+		}
 	}
 	return t
+}
+
+// seriesAndBook says whether s holds progressions of a series entry and
+// of the book entry that overrides it.
+func seriesAndBook(s codex.Story) bool {
+	series, book := false, false
+	for _, p := range s.Progressions {
+		if p.File != "" {
+			series = true
+		} else {
+			book = true
+		}
+	}
+	return series && book
+}
+
+// order puts the progressions of a book entry over a series entry in
+// story order: by the chapter each starts from, the series' before the
+// book's at the same chapter (so the book's wins a field both set
+// there), each side's in the order written. Written order alone would
+// let a book progression from chapter 3 undo a series one from chapter
+// 5, which no writer means. Those that name no chapter apply nowhere and
+// go last.
+func (t *Timeline) order(id string, s codex.Story, pos []int) {
+	idx := make([]int, len(pos))
+	for i := range idx {
+		idx[i] = i
+	}
+	key := func(i int) int {
+		if pos[i] == 0 {
+			return math.MaxInt
+		}
+		return pos[i]
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(key(a), key(b)) })
+	ps := make([]codex.Progression, len(idx))
+	from := make([]int, len(idx))
+	for i, j := range idx {
+		ps[i], from[i] = s.Progressions[j], pos[j]
+	}
+	s.Progressions = ps
+	if t.ordered == nil {
+		t.ordered = map[string]codex.Story{}
+	}
+	t.ordered[id], t.from[id] = s, from
+}
+
+// story is what entry id says about story time, its progressions in the
+// order they apply.
+func (t *Timeline) story(id string) (codex.Story, bool) {
+	if s, ok := t.ordered[id]; ok {
+		return s, true
+	}
+	s, ok := t.canon.stories[id]
+	return s, ok
 }
 
 // Canon is the canon the timeline was built under.
@@ -154,7 +224,7 @@ func (t *Timeline) previous(i int) (Previous, bool) {
 // AsOf is entry e as of chapter ch, by the flashback rule of the package
 // documentation.
 func (t *Timeline) AsOf(e *codex.Entry, ch Chapter) codex.AsOf {
-	s, ok := t.canon.stories[e.ID]
+	s, ok := t.story(e.ID)
 	if !ok {
 		return codex.AsOf{Entry: e, Status: string(e.Status)}
 	}

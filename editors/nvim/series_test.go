@@ -1,0 +1,75 @@
+package nvim_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/editors/editortest"
+)
+
+// TestNeovimSeries opens a chapter of a trusted book whose quire.yaml
+// names a series folder beside it (test/series.lua): hovering a name
+// the series alone defines shows "Series canon", and go to definition
+// opens the series file.
+func TestNeovimSeries(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		editortest.Unavailable(t, "QUIRE_REQUIRE_NVIM", "nvim is not on PATH")
+	}
+	plugin, err := filepath.Abs(".")
+	require.NoError(t, err)
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	bin := editortest.QuireBinary(t, tmp)
+
+	for rel, text := range map[string]string{
+		"shelf/tideward/codex/characters/ilse.md": "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor.\n",
+		"shelf/one/quire.yaml":                    "title: Book One\nseries: ../tideward\n",
+		"shelf/one/codex/characters/mara.md":      "---\ntype: character\nname: Mara Vell\n---\n# Mara Vell\n",
+		"shelf/one/manuscript/01-harbor.md":       "# Harbor\n\nMara Vell met Ilse Dorn at the harbor.\n",
+	} {
+		p := filepath.Join(tmp, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	book := filepath.Join(tmp, "shelf", "one")
+	// The series folder is outside the book: the writer trusts the book
+	// first, in the config folder the editor's quire reads.
+	trust := exec.Command(bin, "trust", book)
+	trust.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"))
+	out, err := trust.CombinedOutput()
+	require.NoError(t, err, "quire trust: %s", out)
+
+	result := filepath.Join(tmp, "result.txt")
+	cache := filepath.Join(tmp, "cache")
+	reportOf := func(run *editortest.BatchRun) string {
+		lsplog, _ := os.ReadFile(filepath.Join(cache, "nvim", "lsp.log"))
+		if len(lsplog) > 6000 && os.Getenv("QUIRE_DEBUG") == "" {
+			lsplog = lsplog[len(lsplog)-6000:]
+		}
+		return "result file:\n" + run.Result + "\nnvim stdout:\n" + run.Stdout + "\nnvim stderr:\n" + run.Stderr + "\nlsp.log (tail):\n" + string(lsplog)
+	}
+	run := editortest.Batch{Name: "nvim",
+		Args: []string{nvim, "--headless", "--clean", "-u", "NONE", "-i", "NONE",
+			"--cmd", "set rtp^=" + plugin,
+			"-c", "luafile " + filepath.Join(plugin, "test", "series.lua")},
+		Dir: book, TmpXDG: tmp, Cache: cache, Result: result,
+		Timeout: 60 * time.Second,
+		Env: []string{
+			"QUIRE_BIN=" + bin,
+			"QUIRE_CHAPTER=" + filepath.Join(book, "manuscript", "01-harbor.md"),
+			"QUIRE_SERIES_FILE=" + filepath.Join(tmp, "shelf", "tideward", "codex", "characters", "ilse.md"),
+			"QUIRE_RESULT=" + result,
+		}}.Run(t, reportOf)
+	report := func() string { return reportOf(run) }
+	require.NoError(t, run.Err, report())
+	for _, step := range []string{"attach", "hover", "definition"} {
+		require.Contains(t, run.Lines, "ok "+step, report())
+	}
+	require.Equal(t, "PASS", run.Lines[len(run.Lines)-1], report())
+}

@@ -1,0 +1,81 @@
+-- A book of a series in a headless Neovim: run by series_test.go against
+-- a real quire server on a trusted book whose quire.yaml names a series
+-- folder beside it. Hovering a name the series alone defines shows
+-- "Series canon", and go to definition opens the series file. Writes
+-- "ok <step>" lines and PASS to $QUIRE_RESULT; the first failure writes
+-- "FAIL <step>: <why>".
+local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
+harness.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"))
+local log, check = harness.log, harness.check
+
+local step = "start"
+
+local function main()
+  local chapter = assert(os.getenv("QUIRE_CHAPTER"), "QUIRE_CHAPTER")
+  local series_file = assert(os.getenv("QUIRE_SERIES_FILE"), "QUIRE_SERIES_FILE")
+  local quire = require("quire")
+  local compat = require("quire.compat")
+  if os.getenv("QUIRE_DEBUG") then
+    vim.lsp.set_log_level("debug")
+  end
+
+  step = "attach"
+  quire.setup({ cmd = { assert(os.getenv("QUIRE_BIN")), "serve" }, settings = {} })
+  vim.cmd("edit " .. vim.fn.fnameescape(chapter))
+  local buf = vim.api.nvim_get_current_buf()
+  check(vim.wait(10000, function()
+    local c = compat.get_clients({ bufnr = buf, name = "quire" })[1]
+    return c ~= nil and c.initialized ~= false and (c.server_capabilities or c.resolved_capabilities) ~= nil
+  end, 20), "the quire client did not attach to the chapter")
+  log("ok " .. step)
+
+  -- The name the series alone defines, in the chapter's prose.
+  local lnum, col
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local c = l:find("Ilse Dorn", 1, true)
+    if c then
+      lnum, col = i - 1, c - 1 -- the line is ASCII: bytes are UTF-16 units
+      break
+    end
+  end
+  check(lnum, "no line of the chapter names Ilse Dorn")
+
+  step = "hover"
+  local hover
+  check(vim.wait(20000, function()
+    local res = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      position = { line = lnum, character = col + 1 },
+    }, 3000)
+    for _, r in pairs(res or {}) do
+      if r.result and r.result.contents then
+        local c = r.result.contents
+        hover = type(c) == "table" and (c.value or vim.inspect(c)) or tostring(c)
+      end
+    end
+    return hover ~= nil
+  end, 50), "no hover on Ilse Dorn")
+  check(hover:find("Series canon", 1, true), "the hover does not say Series canon: " .. hover)
+  check(hover:find("Harbor master of Tideward.", 1, true), "the hover does not give the series' summary: " .. hover)
+  log("ok " .. step)
+
+  -- Go to definition as the writer does it (vim.lsp.buf.definition, the
+  -- plugin's gd): Neovim opens the series file.
+  step = "definition"
+  vim.api.nvim_win_set_cursor(0, { lnum + 1, col + 1 })
+  vim.lsp.buf.definition()
+  local want = vim.loop.fs_realpath(series_file)
+  local name
+  local opened = vim.wait(10000, function()
+    name = vim.api.nvim_buf_get_name(0)
+    return name ~= "" and vim.loop.fs_realpath(name) == want
+  end, 20)
+  check(opened, "go to definition opened " .. tostring(name) .. ", not " .. want)
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  check(text:find("name: Ilse Dorn", 1, true), "the opened buffer is not the series entry: " .. text)
+  log("ok " .. step)
+end
+
+harness.run(main, function()
+  return step
+end)

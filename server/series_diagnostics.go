@@ -1,0 +1,162 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// seriesDiagnostics are the problems of a file of a series folder that
+// an open book reads: what `quire check` reports for it (its front
+// matter, its links, its progressions and style rules), on the series
+// file's own URI, since no book's editor owns the series folder. Each
+// book of the series finds them in its merged canon; the union is
+// published, each problem once, however many books of the series are
+// open. ok is false when no open book reads a series holding path.
+func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI, path string) ([]protocol.Diagnostic, int32, bool) {
+	s.mu.Lock()
+	projects := slices.Clone(s.projects)
+	s.mu.Unlock()
+	var problems []codex.Problem
+	var store *codex.Store
+	var canon *codex.Catalog
+	rel := ""
+	held := false
+	for _, p := range projects {
+		if !p.loaded() {
+			continue
+		}
+		st := p.seriesStore()
+		if st == nil {
+			continue
+		}
+		r, ok := insideFolder(st.Root(), path)
+		if !ok {
+			continue
+		}
+		s.syncEdits(p)
+		store, rel = st, r
+		cat := p.catalog()
+		if canon == nil {
+			canon = cat
+		}
+		problems = append(problems, cat.ProblemsIn(path)...)
+		if _, ok := cat.Get(path); ok {
+			held = true
+		}
+		tl := p.timelineFor(p.ms.Snapshot())
+		for _, prob := range slices.Concat(tl.Canon().Problems(), tl.Problems()) {
+			if prob.Path == path {
+				problems = append(problems, prob)
+			}
+		}
+	}
+	if store == nil {
+		return nil, 0, false
+	}
+	saved, isEntry := store.Catalog().Get(rel)
+	if isEntry && !held {
+		// Every open book overrides the entry: its own problems, as the
+		// series reads it, are still the series file's.
+		for _, prob := range store.Catalog().ProblemsIn(rel) {
+			prob.Path = path
+			problems = append(problems, prob)
+		}
+	}
+	var text string
+	var version int32
+	var lines *lineIndex
+	if doc, open := s.openText(uri); open {
+		text, version, lines = doc.text, doc.version, doc.lines
+		if !isEntry || saved.Source != text {
+			// The writer's unsaved text: the series' problems are of the
+			// saved one, and would stand at the wrong places in it.
+			typ, _ := codex.TypeFromFolder(filepath.Base(filepath.Dir(path)))
+			if isEntry {
+				typ = saved.Type
+			}
+			problems = editedProblems(path, text, typ, canon)
+		}
+	} else {
+		if isEntry {
+			text = saved.Source
+		} else if codex.InsideProject(store.Root(), path) {
+			// A file the series does not read as an entry (its front
+			// matter broken): its problems are placed in its text.
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil, 0, ctx.Err() == nil
+			}
+			text = string(data)
+		}
+		lines = newLineIndex(text)
+	}
+	type key struct {
+		code, message string
+		r             codex.Range
+	}
+	seen := map[key]bool{}
+	var out []protocol.Diagnostic
+	for _, prob := range codex.CapProblems(problems) {
+		k := key{prob.Code, prob.Message, prob.Range}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, problemDiagnostic(prob, text, lines))
+	}
+	return out, version, ctx.Err() == nil
+}
+
+// editedProblems are what reading text, the editor's text of the
+// series file at path, finds: its front matter, and its links to no
+// entry of cat, the canon of a book that reads the series.
+func editedProblems(path, text string, typ codex.Type, cat *codex.Catalog) []codex.Problem {
+	parsed, problems := codex.Parse(path, []byte(text), typ)
+	if parsed == nil {
+		return problems
+	}
+	for _, l := range parsed.Links {
+		if _, ok := cat.Resolve(l.LinkName()); !ok {
+			problems = append(problems, codex.Problem{Path: path, Code: codex.CodeBrokenLink, Severity: codex.SeverityWarning, Range: l.TargetRange,
+				Message: fmt.Sprintf("no codex entry is named %q", l.LinkName())})
+		}
+	}
+	return problems
+}
+
+// inOpenSeries reports whether path lies in the series folder of a
+// book open in the session.
+func (s *Server) inOpenSeries(path string) bool {
+	s.mu.Lock()
+	projects := slices.Clone(s.projects)
+	s.mu.Unlock()
+	for _, p := range projects {
+		if !p.loaded() {
+			continue
+		}
+		if st := p.seriesStore(); st != nil {
+			if _, ok := insideFolder(st.Root(), path); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// insideFolder is path relative to root, slash-separated, when root
+// holds it by name.
+func insideFolder(root, path string) (string, bool) {
+	r, err := filepath.Rel(root, path)
+	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
