@@ -171,6 +171,9 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	walkCtx, stopWalk := context.WithCancel(ctx)
+	defer stopWalk()
+	walked := walkAhead(walkCtx, real)
 	s := &Store{
 		watching:   make(chan struct{}),
 		indexReady: make(chan struct{}),
@@ -220,8 +223,11 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		entries, skipped := s.snapshot(true)
 		building.Go(func() { warm = NewCatalog(entries, skipped) })
 	}
-	stats, err := s.Sync(ctx)
-	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds())
+	waitStart := time.Now()
+	w := <-walked
+	waited := time.Since(waitStart)
+	stats, err := s.openSync(ctx, w, waitStart)
+	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds(), "walkWaitMs", waited.Milliseconds())
 	building.Wait()
 	if err != nil {
 		_ = s.index.Load().close()
