@@ -5,10 +5,10 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,7 +62,7 @@ import (
 // chapterCacheFormat names the layout of the file and what quire puts in
 // it; bump it whenever NewUnit, the mention scan or the untracked-name
 // finder would find something else in the same text.
-const chapterCacheFormat = 2
+const chapterCacheFormat = 3
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
@@ -308,21 +308,24 @@ func encodeChapterCache(matcher [sha256.Size]byte, ids []string, records map[str
 		return uint64(i), ok
 	}
 	paths := make([]string, 0, len(records))
-	for p := range records {
-		paths = append(paths, p)
+	for p, r := range records {
+		// Ranges are written as start and length: one that runs
+		// backwards could not be read back as it was, so its chapter
+		// is left to be read again.
+		if r.meta.fits(math.MaxInt) {
+			paths = append(paths, p)
+		}
 	}
 	slices.Sort(paths)
 	e.uint(uint64(len(paths)))
 	var scan cacheEncoder
 	for _, p := range paths {
 		r := records[p]
-		meta, err := json.Marshal(r.meta)
-		if err != nil {
-			return nil, fmt.Errorf("encode chapter %s: %w", p, err)
-		}
 		e.string(p)
 		e.buf.Write(r.sum[:])
-		e.bytes(meta)
+		if err := e.meta(r.meta); err != nil {
+			return nil, fmt.Errorf("encode chapter %s: %w", p, err)
+		}
 		scan.buf.Reset()
 		if !r.scanned || !scan.scan(r, id) {
 			e.uint(0)
@@ -434,10 +437,8 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 		path := d.string()
 		r := &chapterRecord{}
 		copy(r.sum[:], d.raw(sha256.Size))
-		if meta := d.bytes(); d.err == nil {
-			if err := json.Unmarshal(meta, &r.meta); err != nil {
-				return nil, fmt.Errorf("chapter cache: %s: %w", path, err)
-			}
+		if err := d.meta(&r.meta); err != nil {
+			return nil, fmt.Errorf("chapter cache: %s: %w", path, err)
 		}
 		if d.uint() == 1 {
 			r.scanned = true

@@ -1,0 +1,73 @@
+package manuscript
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// Every field of a chapter's meta comes back from the cache as it was
+// written, and a new field fails here until the encoding writes it.
+func TestChapterCacheMetaRoundTrip(t *testing.T) {
+	require.Equal(t, 6, reflect.TypeFor[unitMeta]().NumField(), "a field of unitMeta is not in the chapter cache: encode it (chapter_cache_meta.go) and bump chapterCacheFormat")
+	require.Equal(t, 10, reflect.TypeFor[ChapterMeta]().NumField(), "a field of ChapterMeta is not in the chapter cache: encode it (chapter_cache_meta.go) and bump chapterCacheFormat")
+	rng := func(s, e int) codex.Range { return codex.Range{Start: s, End: e} }
+	tests := []struct {
+		name string
+		meta unitMeta
+	}{
+		{"empty", unitMeta{}},
+		{"everything", unitMeta{
+			Title: "Mara's Return", Words: 5123, Body: rng(40, 9000),
+			Headings: []codex.Section{{Heading: "The Harbor", Level: 1, HeadingRange: rng(40, 52), Range: rng(40, 400)}, {Heading: "Dawn", Level: 2, HeadingRange: rng(60, 67), Range: rng(60, 400)}},
+			Code:     []codex.Range{rng(500, 510)},
+			Meta: ChapterMeta{POV: "Mara", POVRange: rng(9, 13), Day: -3, HasDay: true, DayRange: rng(19, 21),
+				Location: "the Harbor", LocationRange: rng(30, 40), Flashback: true, FlashbackRange: rng(22, 26),
+				Problems: []codex.Problem{{Path: "manuscript/01.md", Code: "chapter-day", Severity: codex.SeverityWarning, Message: "day: soon is no number", Range: rng(19, 23)}}},
+		}},
+		{"a large day", unitMeta{Meta: ChapterMeta{Day: 1 << 40, HasDay: true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var e cacheEncoder
+			require.NoError(t, e.meta(tt.meta))
+			d := cacheDecoder{data: e.buf.Bytes()}
+			var got unitMeta
+			require.NoError(t, d.meta(&got))
+			assert.Empty(t, d.data, "the whole record is read")
+			assert.Equal(t, tt.meta, got)
+		})
+	}
+}
+
+// A meta cut short or with a damaged problem list reads as damage, never
+// as a different meta.
+func TestChapterCacheMetaDamaged(t *testing.T) {
+	var e cacheEncoder
+	require.NoError(t, e.meta(unitMeta{Title: "Storm", Words: 10, Meta: ChapterMeta{Problems: []codex.Problem{{Message: "x"}}}}))
+	data := e.buf.Bytes()
+	for cut := range len(data) {
+		d := cacheDecoder{data: data[:cut]}
+		var got unitMeta
+		assert.Error(t, d.meta(&got), "cut at %d", cut)
+	}
+}
+
+// A chapter whose meta holds a range running backwards is left out of
+// the cache (read again next time) rather than written as another range.
+func TestChapterCacheLeavesOutABackwardsRange(t *testing.T) {
+	records := map[string]*chapterRecord{
+		"manuscript/01.md": {meta: unitMeta{Title: "One", Body: codex.Range{Start: 0, End: 10}}},
+		"manuscript/02.md": {meta: unitMeta{Title: "Two", Body: codex.Range{Start: 10, End: 3}}},
+	}
+	data, err := encodeChapterCache([32]byte{}, nil, records)
+	require.NoError(t, err)
+	c, err := decodeChapterCache(data)
+	require.NoError(t, err)
+	assert.Contains(t, c.records, "manuscript/01.md")
+	assert.NotContains(t, c.records, "manuscript/02.md")
+}
