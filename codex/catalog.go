@@ -140,7 +140,12 @@ func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
 		c.byID[e.ID] = e
 	}
 	c.sorted = make([]*Entry, 0, len(c.byID))
-	for _, e := range c.byID {
+	// In the order given, not the map's: entries already in catalog
+	// order (a warm start's state) then sort in one pass.
+	for _, e := range entries {
+		if _, seen := c.keys[e]; seen || c.byID[e.ID] != e {
+			continue // the last entry of an ID wins, as in byID
+		}
 		c.keys[e] = keysOf(e)
 		c.sorted = append(c.sorted, e)
 	}

@@ -147,6 +147,9 @@ type Store struct {
 	unsaved   bool
 	closed    bool
 	loaded    bool // state came from the cache; no catalog built yet
+	// loadedOrder are the entries as the state listed them, until Open
+	// has built its first catalog from them.
+	loadedOrder []*Entry
 	// build is the background build of the index while it runs: changes
 	// then queue behind it instead of reaching the index directly.
 	build *indexBuild
@@ -220,7 +223,8 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	var warm *Catalog
 	var building sync.WaitGroup
 	if s.loaded {
-		entries, skipped := s.snapshot(true)
+		entries, skipped := s.loadedSnapshot()
+		s.loadedOrder = nil
 		building.Go(func() { warm = NewCatalog(entries, skipped) })
 	}
 	waitStart := time.Now()
