@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unsafe"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -100,17 +101,29 @@ func openInside(root, rel string) (string, [sha256.Size]byte, error) {
 		return "", sum, readError(rel, err)
 	}
 	defer f.Close()
-	var text strings.Builder
-	text.Grow(int(info.Size()))
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(&text, h), io.LimitReader(f, MaxUnitBytes+1)); err != nil {
-		return "", sum, readError(rel, err)
+	// Read straight into a buffer of the file's size (and a little more,
+	// so that a file that grew since the stat is seen to), then hashed in
+	// one call: a warm start reads every chapter this way.
+	data := make([]byte, 0, info.Size()+512)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if len(data) > MaxUnitBytes {
+			return "", sum, fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", sum, readError(rel, err)
+		}
 	}
-	if text.Len() > MaxUnitBytes {
-		return "", sum, fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
-	}
-	h.Sum(sum[:0])
-	return text.String(), sum, nil
+	sum = sha256.Sum256(data)
+	// data is never written again: the text shares its bytes.
+	return unsafe.String(unsafe.SliceData(data), len(data)), sum, nil
 }
 
 // readError reports a failed read by the project-relative path alone:
