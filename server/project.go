@@ -190,7 +190,11 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		return
 	}
 	p.overlay.series, p.overlay.seriesCatalogs, p.overlay.closeSeries, p.overlay.followSeries = b.Series, b.SeriesCatalogs, b.CloseSeries, b.FollowSeries
-	p.matcher.Store(manuscript.NewMatcher(b.View.Catalog()))
+	m := b.Matcher
+	if m == nil {
+		m = manuscript.NewMatcher(b.View.Catalog())
+	}
+	p.matcher.Store(m)
 	p.overlay.matcherCat = b.View.Catalog()
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())
 	p.store, p.ms, p.cache = b.Store, b.Manuscript, b.Cache

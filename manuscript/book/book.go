@@ -98,8 +98,11 @@ type Book struct {
 	// merge them, shared through the Shelf; nil without one.
 	SeriesCatalogs *codex.SeriesCatalogs
 	View           *codex.View
-	Manuscript     *manuscript.Manuscript
-	Cache          Cache
+	// Matcher finds the names of View's catalog as Open found it: built
+	// while the chapters are still being read.
+	Matcher    *manuscript.Matcher
+	Manuscript *manuscript.Manuscript
+	Cache      Cache
 	// Locked says another quire process holds the cache: the indexes
 	// live in memory.
 	Locked bool
@@ -160,6 +163,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 				b.Store.Close()
 			}
 			b.View = codex.NewSharedView(b.Store, b.Series, b.SeriesCatalogs)
+			if opts.Parts&Chapters != 0 {
+				// The name automaton needs only the codex: build it while
+				// the chapters are read, not after.
+				b.Matcher = manuscript.NewMatcher(b.View.Catalog())
+			}
 		}
 	}
 	reading.Wait()
@@ -171,7 +179,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 		return nil, fmt.Errorf("open manuscript of %s: %w", root, msErr)
 	}
 	if b.Store != nil && b.Manuscript != nil && !opts.LaterMentions {
-		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.View.Catalog()))
+		b.Manuscript.SetMatcher(b.Matcher)
 		b.SaveChapters()
 	}
 	return b, nil
