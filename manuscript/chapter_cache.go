@@ -2,7 +2,6 @@ package manuscript
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -84,6 +83,9 @@ type chapterRecord struct {
 	// countIDs their places in the cache's table of entry IDs.
 	counts   []EntryCount
 	countIDs []int32
+	// byEntry and places order the counts by entry ID (unitMentions),
+	// sorted once the file is read, off the first hover's way.
+	byEntry, places []int32
 	// mentions are the mentions, to write; raw is their encoding as read
 	// from a file, decoded only when a request needs them.
 	mentions []Mention
@@ -175,16 +177,8 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 		return &moved, true
 	}
 	um := &unitMentions{unit: u, counts: r.counts, raw: r.raw, namesFound: &atomic.Bool{}}
-	// The table is sorted, so ordering by place orders by entry ID.
-	um.byEntry = make([]int32, len(r.counts))
-	for i := range um.byEntry {
-		um.byEntry[i] = int32(i)
-	}
-	slices.SortFunc(um.byEntry, func(a, b int32) int { return cmp.Compare(r.countIDs[a], r.countIDs[b]) })
-	um.places = make([]int32, len(um.byEntry))
-	for k, i := range um.byEntry {
-		um.places[k] = r.countIDs[i]
-	}
+	// Sorted when the file was read; never changed, so shared.
+	um.byEntry, um.places = r.byEntry, r.places
 	raw, table := r.raw, c.table
 	um.lazy = sync.OnceValue(func() []Mention {
 		mentions, err := decodeMentions(raw, table)
@@ -460,6 +454,7 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 			if k == 0 {
 				r.counts, r.countIDs = nil, nil
 			}
+			r.byEntry, r.places = byPlace(r.countIDs)
 			r.raw = d.bytes()
 			if d.uint() == 1 {
 				k := d.count(6)
@@ -651,4 +646,23 @@ func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
 	}
 	changed = changed || len(next.records) != len(old.records)
 	return next, changed
+}
+
+// byPlace orders the places of a chapter's counts: byEntry lists the
+// counts' indexes by ascending place (the table is sorted, so by entry
+// ID), places the places in that order. Each pair is packed into one
+// integer, which sorts several times faster than a comparison function.
+func byPlace(countIDs []int32) (byEntry, places []int32) {
+	keys := make([]uint64, len(countIDs))
+	for i, p := range countIDs {
+		keys[i] = uint64(uint32(p))<<32 | uint64(uint32(i))
+	}
+	slices.Sort(keys)
+	byEntry = make([]int32, len(keys))
+	places = make([]int32, len(keys))
+	for k, key := range keys {
+		byEntry[k] = int32(uint32(key))
+		places[k] = int32(key >> 32)
+	}
+	return byEntry, places
 }

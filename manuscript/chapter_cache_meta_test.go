@@ -71,3 +71,14 @@ func TestChapterCacheLeavesOutABackwardsRange(t *testing.T) {
 	assert.Contains(t, c.records, "manuscript/01.md")
 	assert.NotContains(t, c.records, "manuscript/02.md")
 }
+
+// byPlace orders a chapter's counts by their places in the table, as
+// unitMentions looks entries up.
+func TestByPlace(t *testing.T) {
+	byEntry, places := byPlace([]int32{7, 2, 9, 0, 3})
+	assert.Equal(t, []int32{3, 1, 4, 0, 2}, byEntry)
+	assert.Equal(t, []int32{0, 2, 3, 7, 9}, places)
+	byEntry, places = byPlace(nil)
+	assert.Empty(t, byEntry)
+	assert.Empty(t, places)
+}
