@@ -666,3 +666,26 @@ func byPlace(countIDs []int32) (byEntry, places []int32) {
 	}
 	return byEntry, places
 }
+
+// CachedScan reports whether finding matcher's names in the chapters
+// would take them from the chapter cache, all but at most few chapters
+// (changed since the cache was written, or open in the editor): then it
+// costs milliseconds, and a caller that would rather have the book answer
+// first (book.Options.LaterMentions) need not put it off.
+func (m *Manuscript) CachedScan(matcher *Matcher, few int) bool {
+	snap := m.snap.Load()
+	c := snap.cache
+	if matcher == nil || !c.serves(matcher) {
+		return false
+	}
+	missing := 0
+	for _, u := range snap.units {
+		r, ok := c.records[u.Path]
+		if !ok || !r.scanned || r.sum != u.sum || u.sum == ([sha256.Size]byte{}) {
+			if missing++; missing > few {
+				return false
+			}
+		}
+	}
+	return true
+}

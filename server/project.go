@@ -205,7 +205,11 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 // ready, it makes references, rename and untracked names complete.
 func (p *project) index(log *slog.Logger) {
 	start := time.Now()
-	p.ms.SetMatcher(p.matcher.Load())
+	// A warm start may have found the names while the book opened
+	// (book.Manuscript.CachedScan).
+	if m := p.matcher.Load(); p.ms.Snapshot().Mentions().Matcher() != m {
+		p.ms.SetMatcher(m)
+	}
 	close(p.indexed)
 	log.Debug("manuscript indexed", "root", p.real, "ms", time.Since(start).Milliseconds())
 }

@@ -178,12 +178,25 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 		b.Close()
 		return nil, fmt.Errorf("open manuscript of %s: %w", root, msErr)
 	}
-	if b.Store != nil && b.Manuscript != nil && !opts.LaterMentions {
-		b.Manuscript.SetMatcher(b.Matcher)
-		b.SaveChapters()
+	if b.Store != nil && b.Manuscript != nil {
+		switch {
+		case !opts.LaterMentions:
+			b.Manuscript.SetMatcher(b.Matcher)
+			b.SaveChapters()
+		case b.Manuscript.CachedScan(b.Matcher, cachedScanFew):
+			// A warm start with the chapters' scans in the cache: taking
+			// them costs milliseconds, so the book answers with its
+			// chapter counts from the first hover.
+			b.Manuscript.SetMatcher(b.Matcher)
+		}
 	}
 	return b, nil
 }
+
+// cachedScanFew is how many chapters a warm start may scan again while
+// the book opens (book.Options.LaterMentions): a few chapters edited
+// since the last session cost a few milliseconds each.
+const cachedScanFew = 8
 
 // openCodex opens the codex store in the book's cache folder, or in
 // memory when another quire process holds it.
