@@ -170,12 +170,13 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 	slices.SortFunc(paths, compareReadingOrder)
 	units := make([]*Unit, len(paths))
 	errs := make([]error, len(paths))
+	dirs := newRealDirs()
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				units[i], errs[i] = readUnitWith(m.root, m.overlay, paths[i], cacheOf)
+				units[i], errs[i] = readUnitWith(m.root, m.overlay, paths[i], cacheOf, dirs)
 			}
 		})
 	}
@@ -304,13 +305,13 @@ func readUnit(root string, overlay *Overlay, rel string) (*Unit, error) {
 // readUnitCached is readUnit taking what reading the text finds from
 // the chapter cache when the file's bytes are those it knows.
 func readUnitCached(root string, overlay *Overlay, rel string, cache *chapterCache) (*Unit, error) {
-	return readUnitWith(root, overlay, rel, func() *chapterCache { return cache })
+	return readUnitWith(root, overlay, rel, func() *chapterCache { return cache }, nil)
 }
 
 // readUnitWith is readUnitCached asking for the cache only once the
 // chapter's bytes are read and hashed, so that reading the cache file
 // and reading the chapters overlap.
-func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *chapterCache) (*Unit, error) {
+func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *chapterCache, dirs *realDirs) (*Unit, error) {
 	clean, err := checkRelPath(rel)
 	if err != nil {
 		return nil, err
@@ -318,7 +319,7 @@ func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *cha
 	if d, ok := overlay.Get(clean); ok {
 		return NewUnit(clean, d.Text, d.Version), nil
 	}
-	text, sum, err := openInside(root, clean)
+	text, sum, err := openInside(root, clean, dirs)
 	if err != nil {
 		return nil, err
 	}
