@@ -83,8 +83,8 @@ type chapterRecord struct {
 	// countIDs their places in the cache's table of entry IDs.
 	counts   []EntryCount
 	countIDs []int32
-	// byEntry and places order the counts by entry ID (unitMentions),
-	// sorted once the file is read, off the first hover's way.
+	// byEntry and places order the counts by entry ID (unitMentions), as
+	// the file lists them.
 	byEntry, places []int32
 	// mentions are the mentions, to write; raw is their encoding as read
 	// from a file, decoded only when a request needs them.
@@ -336,13 +336,26 @@ func encodeChapterCache(matcher [sha256.Size]byte, ids []string, records map[str
 // scan writes a record's counts, mentions and names; false when one
 // names an entry the table lacks (then the record is kept unscanned).
 func (e *cacheEncoder) scan(r *chapterRecord, id func(string) (uint64, bool)) bool {
-	e.uint(uint64(len(r.counts)))
-	for _, c := range r.counts {
-		i, ok := id(c.Entry)
+	// The counts are written by their entries' places, each with its
+	// index in the chapter's own order: reading them gives both orders
+	// without a sort.
+	ids := make([]int32, len(r.counts))
+	for i, c := range r.counts {
+		p, ok := id(c.Entry)
 		if !ok {
 			return false
 		}
-		e.uint(i)
+		ids[i] = int32(p)
+	}
+	byEntry, places := byPlace(ids)
+	e.uint(uint64(len(r.counts)))
+	for k, i := range byEntry {
+		if k > 0 && places[k] == places[k-1] {
+			return false // an entry counted twice: no scan a reader could trust
+		}
+		c := r.counts[i]
+		e.uint(uint64(places[k]))
+		e.uint(uint64(i))
 		e.uint(uint64(c.Count))
 		e.uint(uint64(c.First.Start))
 		e.uint(uint64(c.First.End - c.First.Start))
@@ -436,15 +449,21 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 		}
 		if d.uint() == 1 {
 			r.scanned = true
-			k := d.count(4)
+			k := d.count(5)
 			r.counts = make([]EntryCount, k)
 			r.countIDs = make([]int32, k)
-			for i := range r.counts {
-				place := d.uint()
-				if place >= uint64(len(c.table)) {
+			r.byEntry, r.places = make([]int32, k), make([]int32, k)
+			seen := make([]bool, k)
+			for j := range k {
+				place, i := d.uint(), d.uint()
+				// Places rise strictly, and each index comes once: the
+				// orders the lookups rely on.
+				if place >= uint64(len(c.table)) || i >= uint64(k) || seen[i] || j > 0 && int32(place) <= r.places[j-1] {
 					d.fail()
 					break
 				}
+				seen[i] = true
+				r.byEntry[j], r.places[j] = int32(i), int32(place)
 				r.countIDs[i] = int32(place)
 				r.counts[i].Entry = c.table[place]
 				r.counts[i].Count = d.int()
@@ -454,7 +473,6 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 			if k == 0 {
 				r.counts, r.countIDs = nil, nil
 			}
-			r.byEntry, r.places = byPlace(r.countIDs)
 			r.raw = d.bytes()
 			if d.uint() == 1 {
 				k := d.count(6)
@@ -652,6 +670,7 @@ func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
 // counts' indexes by ascending place (the table is sorted, so by entry
 // ID), places the places in that order. Each pair is packed into one
 // integer, which sorts several times faster than a comparison function.
+// The cache file lists counts in this order (cacheEncoder.scan).
 func byPlace(countIDs []int32) (byEntry, places []int32) {
 	keys := make([]uint64, len(countIDs))
 	for i, p := range countIDs {

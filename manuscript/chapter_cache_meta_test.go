@@ -1,6 +1,8 @@
 package manuscript
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"reflect"
 	"testing"
 
@@ -81,4 +83,57 @@ func TestByPlace(t *testing.T) {
 	byEntry, places = byPlace(nil)
 	assert.Empty(t, byEntry)
 	assert.Empty(t, places)
+}
+
+// The counts come back in the chapter's order, with their order by entry
+// as the file lists them; an entry counted twice leaves the chapter
+// unscanned (scanned again), and a file whose places do not rise is
+// damaged.
+func TestChapterCacheCountOrder(t *testing.T) {
+	ids := []string{"a", "b", "c", "d"}
+	counts := []EntryCount{
+		{Entry: "c", Count: 3, First: codex.Range{Start: 1, End: 2}},
+		{Entry: "a", Count: 1, First: codex.Range{Start: 5, End: 9}},
+		{Entry: "d", Count: 2, First: codex.Range{Start: 3, End: 4}},
+	}
+	records := map[string]*chapterRecord{
+		"manuscript/01.md": {scanned: true, counts: counts, raw: []byte{0}},
+		"manuscript/02.md": {scanned: true, counts: []EntryCount{counts[0], counts[0]}, raw: []byte{0}},
+	}
+	data, err := encodeChapterCache([32]byte{}, ids, records)
+	require.NoError(t, err)
+	c, err := decodeChapterCache(data)
+	require.NoError(t, err)
+	r := c.records["manuscript/01.md"]
+	require.True(t, r.scanned)
+	assert.Equal(t, counts, r.counts)
+	assert.Equal(t, []int32{2, 0, 3}, r.countIDs)
+	assert.Equal(t, []int32{1, 0, 2}, r.byEntry)
+	assert.Equal(t, []int32{0, 2, 3}, r.places)
+	assert.False(t, c.records["manuscript/02.md"].scanned, "an entry counted twice")
+
+	// The same file with the first two counts swapped: places 2 then 0.
+	var e cacheEncoder
+	e.uint(2)
+	for _, f := range [][5]uint64{{2, 0, 3, 1, 1}, {0, 1, 1, 5, 4}} {
+		for _, v := range f {
+			e.uint(v)
+		}
+	}
+	var good cacheEncoder
+	good.uint(2)
+	for _, f := range [][5]uint64{{0, 1, 1, 5, 4}, {2, 0, 3, 1, 1}} {
+		for _, v := range f {
+			good.uint(v)
+		}
+	}
+	one := map[string]*chapterRecord{"manuscript/01.md": {scanned: true, counts: counts[:2], raw: []byte{0}}}
+	data, err = encodeChapterCache([32]byte{}, ids, one)
+	require.NoError(t, err)
+	body := data[:len(data)-sha256.Size]
+	require.True(t, bytes.Contains(body, good.buf.Bytes()))
+	body = bytes.Replace(body, good.buf.Bytes(), e.buf.Bytes(), 1)
+	sum := sha256.Sum256(body)
+	_, err = decodeChapterCache(append(body, sum[:]...))
+	assert.Error(t, err, "places that do not rise")
 }

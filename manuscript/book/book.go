@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
@@ -166,11 +167,15 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 			if opts.Parts&Chapters != 0 {
 				// The name automaton needs only the codex: build it while
 				// the chapters are read, not after.
+				start := time.Now()
 				b.Matcher = manuscript.NewMatcher(b.View.Catalog())
+				opts.Logger.Debug("names matcher built", "ms", time.Since(start).Milliseconds())
 			}
 		}
 	}
+	waitStart := time.Now()
 	reading.Wait()
+	opts.Logger.Debug("chapters waited for", "ms", time.Since(waitStart).Milliseconds())
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +192,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 			// A warm start with the chapters' scans in the cache: taking
 			// them costs milliseconds, so the book answers with its
 			// chapter counts from the first hover.
+			start := time.Now()
 			b.Manuscript.SetMatcher(b.Matcher)
+			opts.Logger.Debug("chapter scans taken from the cache", "ms", time.Since(start).Milliseconds())
 		}
 	}
 	return b, nil
