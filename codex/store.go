@@ -51,6 +51,12 @@ type Options struct {
 	// Search waits for it. Without it Open returns with the index built,
 	// as `quire index` needs.
 	BackgroundIndex bool
+	// OnLoaded, when set, is given the entries of a saved state as soon
+	// as it is read, in the order the state lists them (the catalog's
+	// when it was saved), before Open has checked the files: a caller may
+	// start work on them that it checks against the catalog Open returns.
+	// It must not keep Open waiting.
+	OnLoaded func(entries []*Entry)
 	// IndexAfter, when set, holds the background build until it closes:
 	// the language server lets the first scan of the chapters go first,
 	// and tests hold the index back with it.

@@ -153,6 +153,9 @@ func (s *Store) load(st *savedState) {
 		s.entries[e.ID] = e
 	}
 	s.loadedOrder = st.Entries
+	if s.opts.OnLoaded != nil {
+		s.opts.OnLoaded(slices.Clone(st.Entries))
+	}
 	for _, soul := range st.Souls {
 		s.souls[soul.ID] = soul
 	}

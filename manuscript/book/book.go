@@ -108,7 +108,8 @@ type Book struct {
 	// live in memory.
 	Locked bool
 
-	opts Options
+	opts  Options
+	early earlyMatcher
 }
 
 // Open reads the settings of the book at dir once, then opens the codex
@@ -168,8 +169,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 				// The name automaton needs only the codex: build it while
 				// the chapters are read, not after.
 				start := time.Now()
-				b.Matcher = manuscript.NewMatcher(b.View.Catalog())
-				opts.Logger.Debug("names matcher built", "ms", time.Since(start).Milliseconds())
+				b.Matcher = b.early.matcherFor(b.View.Catalog())
+				opts.Logger.Debug("names matcher built", "ms", time.Since(start).Milliseconds(), "early", b.early.used)
 			}
 		}
 	}
@@ -211,6 +212,9 @@ func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
 		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback,
 		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
+	if b.opts.Parts&Chapters != 0 {
+		copts.OnLoaded = b.early.start
+	}
 	store, err := codex.Open(ctx, b.Root, copts)
 	if !b.opts.FailWhenLocked && errors.Is(err, codex.ErrIndexLocked) {
 		// The caller that asks to hear of the lock tells the writer
