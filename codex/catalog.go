@@ -249,7 +249,12 @@ func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
 		skipped: skipped,
 	}
 	c.sorted = make([]*Entry, 0, len(byID))
-	for _, e := range byID {
+	// In the order given, not the map's: entries already in catalog
+	// order (a warm start's state) then sort in one pass.
+	for _, e := range entries {
+		if _, seen := allKeys[e]; seen || byID[e.ID] != e {
+			continue // the last entry of an ID wins, as in byID
+		}
 		allKeys[e] = keysOf(e)
 		c.sorted = append(c.sorted, e)
 	}

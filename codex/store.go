@@ -51,6 +51,12 @@ type Options struct {
 	// Search waits for it. Without it Open returns with the index built,
 	// as `quire index` needs.
 	BackgroundIndex bool
+	// OnLoaded, when set, is given the entries of a saved state as soon
+	// as it is read, in the order the state lists them (the catalog's
+	// when it was saved), before Open has checked the files: a caller may
+	// start work on them that it checks against the catalog Open returns.
+	// It must not keep Open waiting.
+	OnLoaded func(entries []*Entry)
 	// IndexAfter, when set, holds the background build until it closes:
 	// the language server lets the first scan of the chapters go first,
 	// and tests hold the index back with it.
@@ -147,6 +153,9 @@ type Store struct {
 	unsaved   bool
 	closed    bool
 	loaded    bool // state came from the cache; no catalog built yet
+	// loadedOrder are the entries as the state listed them, until Open
+	// has built its first catalog from them.
+	loadedOrder []*Entry
 	// build is the background build of the index while it runs: changes
 	// then queue behind it instead of reaching the index directly.
 	build *indexBuild
@@ -171,6 +180,9 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	walkCtx, stopWalk := context.WithCancel(ctx)
+	defer stopWalk()
+	walked := walkAhead(walkCtx, real)
 	s := &Store{
 		watching:   make(chan struct{}),
 		indexReady: make(chan struct{}),
@@ -217,11 +229,15 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	var warm *Catalog
 	var building sync.WaitGroup
 	if s.loaded {
-		entries, skipped := s.snapshot(true)
+		entries, skipped := s.loadedSnapshot()
+		s.loadedOrder = nil
 		building.Go(func() { warm = NewCatalog(entries, skipped) })
 	}
-	stats, err := s.Sync(ctx)
-	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds())
+	waitStart := time.Now()
+	w := <-walked
+	waited := time.Since(waitStart)
+	stats, err := s.openSync(ctx, w, waitStart)
+	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds(), "walkWaitMs", waited.Milliseconds())
 	building.Wait()
 	if err != nil {
 		_ = s.index.Load().close()

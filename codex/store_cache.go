@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -151,6 +152,10 @@ func (s *Store) load(st *savedState) {
 	for _, e := range st.Entries {
 		s.entries[e.ID] = e
 	}
+	s.loadedOrder = st.Entries
+	if s.opts.OnLoaded != nil {
+		s.opts.OnLoaded(slices.Clone(st.Entries))
+	}
 	for _, soul := range st.Souls {
 		s.souls[soul.ID] = soul
 	}
@@ -197,9 +202,7 @@ func (s *Store) Save() error {
 	for id, f := range s.files {
 		st.Files[id] = f
 	}
-	for _, e := range s.entries {
-		st.Entries = append(st.Entries, e)
-	}
+	st.Entries = s.entriesInCatalogOrder()
 	for _, soul := range s.souls {
 		st.Souls = append(st.Souls, soul)
 	}
@@ -221,4 +224,41 @@ func (s *Store) Save() error {
 		return s.toMemory(context.Background(), err)
 	}
 	return nil
+}
+
+// entriesInCatalogOrder lists the store's entries for the state file in
+// the order the catalog sorts them, when the catalog holds exactly them:
+// a warm start then builds its catalog from a list already sorted, which
+// the sort passes over once. Otherwise, in any order. s.mu must be held.
+func (s *Store) entriesInCatalogOrder() []*Entry {
+	if cat := s.catalog.Load(); cat != nil && cat.Len() == len(s.entries) {
+		all := cat.All()
+		same := true
+		for _, e := range all {
+			if s.entries[e.ID] != e {
+				same = false
+				break
+			}
+		}
+		if same {
+			return slices.Clone(all)
+		}
+	}
+	out := make([]*Entry, 0, len(s.entries))
+	for _, e := range s.entries {
+		out = append(out, e)
+	}
+	return out
+}
+
+// loadedSnapshot is snapshot(true) of a store just loaded from its
+// state, the entries in the order the state lists them (the catalog's,
+// entriesInCatalogOrder). s.mu must be held, or no one else may use the
+// store yet.
+func (s *Store) loadedSnapshot() ([]*Entry, []Problem) {
+	_, skipped := s.snapshot(false)
+	if len(s.loadedOrder) != len(s.entries) {
+		return s.snapshot(true)
+	}
+	return s.loadedOrder, skipped
 }

@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
+	"unsafe"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -75,19 +77,18 @@ func checkRelPath(ref string) (string, error) {
 // The bytes are read once, into the string kept: a book of four million
 // words is 24 MB of text, and reading it through a growing buffer and
 // then copying it into a string allocated five times that.
-func openInside(root, rel string) (string, [sha256.Size]byte, error) {
+//
+// dirs, when set, resolves the folders of one reading of the chapters
+// (realDirs).
+func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
 	full := filepath.Join(root, filepath.FromSlash(rel))
-	real, err := filepath.EvalSymlinks(full)
+	real, info, err := dirs.resolve(full)
 	if err != nil {
 		return "", sum, readError(rel, err)
 	}
 	if !within(root, real) {
 		return "", sum, fmt.Errorf("%w: %q leads outside the project", ErrPathRefused, rel)
-	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return "", sum, readError(rel, err)
 	}
 	if !info.Mode().IsRegular() {
 		return "", sum, fmt.Errorf("%w: %q is not a regular file", ErrPathRefused, rel)
@@ -100,17 +101,29 @@ func openInside(root, rel string) (string, [sha256.Size]byte, error) {
 		return "", sum, readError(rel, err)
 	}
 	defer f.Close()
-	var text strings.Builder
-	text.Grow(int(info.Size()))
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(&text, h), io.LimitReader(f, MaxUnitBytes+1)); err != nil {
-		return "", sum, readError(rel, err)
+	// Read straight into a buffer of the file's size (and a little more,
+	// so that a file that grew since the stat is seen to), then hashed in
+	// one call: a warm start reads every chapter this way.
+	data := make([]byte, 0, info.Size()+512)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if len(data) > MaxUnitBytes {
+			return "", sum, fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", sum, readError(rel, err)
+		}
 	}
-	if text.Len() > MaxUnitBytes {
-		return "", sum, fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
-	}
-	h.Sum(sum[:0])
-	return text.String(), sum, nil
+	sum = sha256.Sum256(data)
+	// data is never written again: the text shares its bytes.
+	return unsafe.String(unsafe.SliceData(data), len(data)), sum, nil
 }
 
 // readError reports a failed read by the project-relative path alone:
@@ -123,4 +136,61 @@ func readError(rel string, err error) error {
 		err = pe.Err
 	}
 	return fmt.Errorf("read %s: %w", rel, err)
+}
+
+// realDirs remembers the symlink-free paths of the folders met while the
+// chapters are read once (Manuscript.Reload): 800 chapters in one folder
+// then cost one lstat each instead of one per element of their path,
+// which was a third of reading them. A nil realDirs resolves every path
+// in full.
+type realDirs struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func newRealDirs() *realDirs { return &realDirs{m: map[string]string{}} }
+
+// resolve is the symlink-free path of the file at full and its info (the
+// target's, when full is a link).
+func (d *realDirs) resolve(full string) (string, os.FileInfo, error) {
+	if d != nil {
+		dir, err := d.dir(filepath.Dir(full))
+		if err != nil {
+			return "", nil, err
+		}
+		info, err := os.Lstat(full)
+		if err != nil {
+			return "", nil, err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return filepath.Join(dir, filepath.Base(full)), info, nil
+		}
+		// A link is followed in full, as without the cache.
+	}
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return "", nil, err
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return "", nil, err
+	}
+	return real, info, nil
+}
+
+func (d *realDirs) dir(dir string) (string, error) {
+	d.mu.Lock()
+	real, ok := d.m[dir]
+	d.mu.Unlock()
+	if ok {
+		return real, nil
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	d.mu.Lock()
+	d.m[dir] = real
+	d.mu.Unlock()
+	return real, nil
 }

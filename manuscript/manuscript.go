@@ -69,14 +69,27 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 	}
 	m := &Manuscript{root: real, log: log, overlay: NewOverlay(), cachePath: opts.ChapterCache}
 	m.globs.Store(&globs)
-	cache, err := readChapterCache(opts.ChapterCache)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		// A cache that does not read costs a full reading, nothing else;
-		// after an upgrade of quire it is expected, so no warning.
-		log.Info("chapter cache not used; reading every chapter", "err", err)
+	// The cache file is read and checked while the chapters are found,
+	// read and hashed: only matching a chapter to its record waits for it.
+	var cache *chapterCache
+	cacheRead := make(chan struct{})
+	go func() {
+		defer close(cacheRead)
+		var err error
+		cache, err = readChapterCache(opts.ChapterCache)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			// A cache that does not read costs a full reading, nothing
+			// else; after an upgrade of quire it is expected, so no
+			// warning.
+			log.Info("chapter cache not used; reading every chapter", "err", err)
+		}
+	}()
+	pending := func() *chapterCache {
+		<-cacheRead
+		return cache
 	}
-	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, cache: cache, mentions: BuildMentionIndex(NewMatcher(opts.Catalog), nil)})
-	if err := m.Reload(ctx); err != nil {
+	m.snap.Store(&Snapshot{root: real, overlay: m.overlay, byPath: map[string]*Unit{}, mentions: BuildMentionIndex(NewMatcher(opts.Catalog), nil)})
+	if err := m.reload(ctx, pending); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -130,9 +143,17 @@ func (m *Manuscript) IsChapter(rel string) bool {
 }
 
 // Reload finds every chapter again and reads each one.
-func (m *Manuscript) Reload(ctx context.Context) error {
+func (m *Manuscript) Reload(ctx context.Context) error { return m.reload(ctx, nil) }
+
+// reload is Reload; pending, when set, gives the chapter cache Open is
+// reading meanwhile, which the snapshot then keeps.
+func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	cacheOf := func() *chapterCache { return m.snap.Load().cache }
+	if pending != nil {
+		cacheOf = pending
+	}
 	ig := codex.ParseIgnore(readGitignore(m.root))
 	paths, err := discover(ctx, m.root, *m.globs.Load(), ig)
 	if err != nil {
@@ -149,12 +170,13 @@ func (m *Manuscript) Reload(ctx context.Context) error {
 	slices.SortFunc(paths, compareReadingOrder)
 	units := make([]*Unit, len(paths))
 	errs := make([]error, len(paths))
+	dirs := newRealDirs()
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				units[i], errs[i] = m.read(paths[i])
+				units[i], errs[i] = readUnitWith(m.root, m.overlay, paths[i], cacheOf, dirs)
 			}
 		})
 	}
@@ -173,7 +195,13 @@ func (m *Manuscript) Reload(ctx context.Context) error {
 		}
 		kept = append(kept, u)
 	}
-	m.publish(m.snap.Load().withUnits(kept))
+	base := m.snap.Load()
+	if pending != nil {
+		b := *base
+		b.cache = pending()
+		base = &b
+	}
+	m.publish(base.withUnits(kept))
 	m.log.Debug("manuscript loaded", "chapters", len(kept), "fromCache", m.snap.Load().cache.hitCount())
 	return ctx.Err()
 }
@@ -277,6 +305,13 @@ func readUnit(root string, overlay *Overlay, rel string) (*Unit, error) {
 // readUnitCached is readUnit taking what reading the text finds from
 // the chapter cache when the file's bytes are those it knows.
 func readUnitCached(root string, overlay *Overlay, rel string, cache *chapterCache) (*Unit, error) {
+	return readUnitWith(root, overlay, rel, func() *chapterCache { return cache }, nil)
+}
+
+// readUnitWith is readUnitCached asking for the cache only once the
+// chapter's bytes are read and hashed, so that reading the cache file
+// and reading the chapters overlap.
+func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *chapterCache, dirs *realDirs) (*Unit, error) {
 	clean, err := checkRelPath(rel)
 	if err != nil {
 		return nil, err
@@ -284,11 +319,11 @@ func readUnitCached(root string, overlay *Overlay, rel string, cache *chapterCac
 	if d, ok := overlay.Get(clean); ok {
 		return NewUnit(clean, d.Text, d.Version), nil
 	}
-	text, sum, err := openInside(root, clean)
+	text, sum, err := openInside(root, clean, dirs)
 	if err != nil {
 		return nil, err
 	}
-	if u, ok := cache.unit(clean, validUTF8(text), sum); ok {
+	if u, ok := cacheOf().unit(clean, validUTF8(text), sum); ok {
 		return u, nil
 	}
 	u := NewUnit(clean, text, 0)

@@ -112,11 +112,17 @@ type nameForm struct {
 // in mention detection. A nil catalog makes a matcher that finds
 // nothing.
 func NewMatcher(cat *codex.Catalog) *Matcher {
-	m := &Matcher{nodes: []trieNode{{}}, nameWords: map[string]struct{}{}}
 	var entries []*codex.Entry
 	if cat != nil {
 		entries = cat.All()
 	}
+	return NewMatcherOf(entries)
+}
+
+// NewMatcherOf is NewMatcher for a catalog's entries in its order (All),
+// for a caller that has them before the catalog is built.
+func NewMatcherOf(entries []*codex.Entry) *Matcher {
+	m := &Matcher{nodes: []trieNode{{}}, nameWords: map[string]struct{}{}}
 	var key []byte
 	names := sha256.New()
 	var lenBuf [binary.MaxVarintLen64]byte

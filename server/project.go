@@ -197,7 +197,11 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 	}
 	p.series.book = b
 	p.overlay.series, p.overlay.seriesCatalogs = b.Series, b.SeriesCatalogs
-	p.matcher.Store(manuscript.NewMatcher(b.View.Catalog()))
+	m := b.Matcher
+	if m == nil {
+		m = manuscript.NewMatcher(b.View.Catalog())
+	}
+	p.matcher.Store(m)
 	p.overlay.matcherCat = b.View.Catalog()
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())
 	p.store, p.ms, p.cache = b.Store, b.Manuscript, b.Cache
@@ -208,7 +212,11 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 // ready, it makes references, rename and untracked names complete.
 func (p *project) index(log *slog.Logger) {
 	start := time.Now()
-	p.ms.SetMatcher(p.matcher.Load())
+	// A warm start may have found the names while the book opened
+	// (book.Manuscript.CachedScan).
+	if m := p.matcher.Load(); p.ms.Snapshot().Mentions().Matcher() != m {
+		p.ms.SetMatcher(m)
+	}
 	close(p.indexed)
 	log.Debug("manuscript indexed", "root", p.real, "ms", time.Since(start).Milliseconds())
 }

@@ -283,6 +283,10 @@ func BenchmarkWarmStartHover(b *testing.B) { benchFirstHover(b, true) }
 
 func benchFirstHover(b *testing.B, warm bool) {
 	opt := corpus.Options{Entries: 10000, Chapters: 200, ChapterWords: 5000, Seed: 1}
+	// QUIRE_HOVER_CHAPTERS=800 measures the 4M-word series instead.
+	if n, err := strconv.Atoi(os.Getenv("QUIRE_HOVER_CHAPTERS")); err == nil && n > 0 {
+		opt.Chapters = n
+	}
 	root, err := corpus.Cached(context.Background(), opt)
 	if err != nil {
 		b.Fatal(err)
@@ -304,10 +308,24 @@ func benchFirstHover(b *testing.B, warm bool) {
 		if !warm {
 			home = filepath.Join(cache, strconv.Itoa(i))
 		}
-		t, err := measureFirstHover(context.Background(), firstHoverRun{serveCommand(home), root, chapter, name})
+		cmd := serveCommand(home)
+		// QUIRE_SCALE_LOG=FILE keeps each start's debug log, as in
+		// BenchmarkScale.
+		if logFile := os.Getenv("QUIRE_SCALE_LOG"); logFile != "" {
+			f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cmd.Args = append(cmd.Args, "-v")
+			cmd.Stderr = f
+			fmt.Fprintf(f, "--- start %s\n", time.Now().Format(time.StampMicro))
+			defer f.Close()
+		}
+		t, err := measureFirstHover(context.Background(), firstHoverRun{cmd, root, chapter, name})
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Logf("run %d: canon %v counts %v", i, t.Canon.Round(time.Millisecond), t.Counts.Round(time.Millisecond))
 		runs = append(runs, t)
 	}
 	b.StopTimer()

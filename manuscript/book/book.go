@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
@@ -98,13 +99,17 @@ type Book struct {
 	// merge them, shared through the Shelf; nil without one.
 	SeriesCatalogs *codex.SeriesCatalogs
 	View           *codex.View
-	Manuscript     *manuscript.Manuscript
-	Cache          Cache
+	// Matcher finds the names of View's catalog as Open found it: built
+	// while the chapters are still being read.
+	Matcher    *manuscript.Matcher
+	Manuscript *manuscript.Manuscript
+	Cache      Cache
 	// Locked says another quire process holds the cache: the indexes
 	// live in memory.
 	Locked bool
 
-	opts Options
+	opts  Options
+	early earlyMatcher
 }
 
 // Open reads the settings of the book at dir once, then opens the codex
@@ -160,9 +165,18 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 				b.Store.Close()
 			}
 			b.View = codex.NewSharedView(b.Store, b.Series, b.SeriesCatalogs)
+			if opts.Parts&Chapters != 0 {
+				// The name automaton needs only the codex: build it while
+				// the chapters are read, not after.
+				start := time.Now()
+				b.Matcher = b.early.matcherFor(b.View.Catalog())
+				opts.Logger.Debug("names matcher built", "ms", time.Since(start).Milliseconds(), "early", b.early.used)
+			}
 		}
 	}
+	waitStart := time.Now()
 	reading.Wait()
+	opts.Logger.Debug("chapters waited for", "ms", time.Since(waitStart).Milliseconds())
 	if err != nil {
 		return nil, err
 	}
@@ -170,12 +184,27 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 		b.Close()
 		return nil, fmt.Errorf("open manuscript of %s: %w", root, msErr)
 	}
-	if b.Store != nil && b.Manuscript != nil && !opts.LaterMentions {
-		b.Manuscript.SetMatcher(manuscript.NewMatcher(b.View.Catalog()))
-		b.SaveChapters()
+	if b.Store != nil && b.Manuscript != nil {
+		switch {
+		case !opts.LaterMentions:
+			b.Manuscript.SetMatcher(b.Matcher)
+			b.SaveChapters()
+		case b.Manuscript.CachedScan(b.Matcher, cachedScanFew):
+			// A warm start with the chapters' scans in the cache: taking
+			// them costs milliseconds, so the book answers with its
+			// chapter counts from the first hover.
+			start := time.Now()
+			b.Manuscript.SetMatcher(b.Matcher)
+			opts.Logger.Debug("chapter scans taken from the cache", "ms", time.Since(start).Milliseconds())
+		}
 	}
 	return b, nil
 }
+
+// cachedScanFew is how many chapters a warm start may scan again while
+// the book opens (book.Options.LaterMentions): a few chapters edited
+// since the last session cost a few milliseconds each.
+const cachedScanFew = 8
 
 // openCodex opens the codex store in the book's cache folder, or in
 // memory when another quire process holds it.
@@ -183,6 +212,9 @@ func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
 	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
 		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback,
 		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
+	if b.opts.Parts&Chapters != 0 {
+		copts.OnLoaded = b.early.start
+	}
 	store, err := codex.Open(ctx, b.Root, copts)
 	if !b.opts.FailWhenLocked && errors.Is(err, codex.ErrIndexLocked) {
 		// The caller that asks to hear of the lock tells the writer
