@@ -132,3 +132,14 @@ func FuzzFusedAnalysis(f *testing.F) {
 		}
 	})
 }
+
+// TestFusedFieldSize checks that the size a fused field reports without
+// walking its terms is the one bleve's walk gives.
+func TestFusedFieldSize(t *testing.T) {
+	ix := fusedTestIndex(t)
+	for _, text := range []string{"", "Mara's boat, the boat", "naïve 茶 tide tide tide"} {
+		f := newFusedField("f", nil, []byte(text), ix.an.fused[ix.an.prose])
+		f.Analyze()
+		assert.Equal(t, f.frequencies.Size(), f.freqSize, text)
+	}
+}
