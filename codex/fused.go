@@ -138,7 +138,7 @@ func (f *fusedField) Analyze() {
 	guess := len(f.value)/12 + 1
 	freqs := make(index.TokenFrequencies, guess)
 	slab := make([]index.TokenFreq, 0, guess)
-	n, bytes := 0, size.SizeOfMap
+	n, mem := 0, size.SizeOfMap
 	for w := (wordScanner{input: f.value}); ; {
 		start, end, _, ok := w.next()
 		if !ok {
@@ -179,11 +179,11 @@ func (f *fusedField) Analyze() {
 		tf := &slab[len(slab)-1]
 		tf.SetFrequency(1)
 		freqs[string(term)] = tf
-		bytes += size.SizeOfString + size.SizeOfPtr + 2*len(term) + int(unsafe.Sizeof(*tf))
+		mem += size.SizeOfString + size.SizeOfPtr + 2*len(term) + int(unsafe.Sizeof(*tf))
 	}
 	f.length = n
 	f.frequencies = freqs
-	f.freqSize = bytes
+	f.freqSize = mem
 }
 
 // fate runs the tail of the chain on a word and remembers the outcome.
