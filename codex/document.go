@@ -25,7 +25,7 @@ const fieldOptions = index.IndexField
 // docAnalyzers are the mapping's analyzers, resolved once per index.
 type docAnalyzers struct {
 	prose, name, keyword analysis.Analyzer
-	// fused are prose and name taken apart for fused analysis (fused.go),
+	// fused are the analyzers taken apart for fused analysis (fused.go),
 	// by analyzer; an analyzer missing here is run by bleve.
 	fused map[analysis.Analyzer]*fusedChain
 }
@@ -40,7 +40,7 @@ func analyzersOf(m mapping.IndexMapping) (docAnalyzers, error) {
 		return a, fmt.Errorf("index mapping lacks quire's analyzers")
 	}
 	a.fused = map[analysis.Analyzer]*fusedChain{}
-	for _, an := range []analysis.Analyzer{a.prose, a.name} {
+	for _, an := range []analysis.Analyzer{a.prose, a.name, a.keyword} {
 		if c, ok := fuse(an); ok {
 			a.fused[an] = c
 		}

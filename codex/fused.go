@@ -7,6 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
 	"github.com/blevesearch/bleve/v2/size"
 	index "github.com/blevesearch/bleve_index_api"
 )
@@ -29,6 +30,9 @@ import (
 // every quire analyzer starts with, and the filters that follow them,
 // which depend on the word alone.
 type fusedChain struct {
+	// whole says the analyzer is the keyword one: the whole value is
+	// its single term.
+	whole             bool
 	possessive, lower analysis.TokenFilter
 	tail              []analysis.TokenFilter
 	// caches holds *wordCache values, one per worker at a time.
@@ -37,13 +41,20 @@ type fusedChain struct {
 
 // fuse takes an analyzer of the mapping apart, when it has the shape
 // quire's analyzers have: no character filters, quire's tokenizer, the
-// possessive and lower case filters first.
+// possessive and lower case filters first; or when it is the keyword
+// analyzer, a single token and no filters.
 func fuse(a analysis.Analyzer) (*fusedChain, bool) {
 	d, ok := a.(*analysis.DefaultAnalyzer)
-	if !ok || len(d.CharFilters) > 0 || len(d.TokenFilters) < 2 {
+	if !ok || len(d.CharFilters) > 0 {
 		return nil, false
 	}
+	if _, ok := d.Tokenizer.(*single.SingleTokenTokenizer); ok && len(d.CharFilters) == 0 && len(d.TokenFilters) == 0 {
+		return &fusedChain{whole: true}, true
+	}
 	if _, ok := d.Tokenizer.(wordTokenizer); !ok {
+		return nil, false
+	}
+	if len(d.TokenFilters) < 2 {
 		return nil, false
 	}
 	if _, ok := d.TokenFilters[0].(*en.PossessiveFilter); !ok {
@@ -133,6 +144,14 @@ func (f *fusedField) Size() int {
 // lowers the case of the field's value in place.
 func (f *fusedField) Analyze() {
 	c := f.chain
+	if c.whole {
+		tf := &index.TokenFreq{Term: f.value}
+		tf.SetFrequency(1)
+		f.length = 1
+		f.frequencies = index.TokenFrequencies{string(f.value): tf}
+		f.freqSize = size.SizeOfMap + size.SizeOfString + size.SizeOfPtr + 2*len(f.value) + int(unsafe.Sizeof(*tf))
+		return
+	}
 	cache := c.caches.Get().(*wordCache)
 	defer c.caches.Put(cache)
 	guess := len(f.value)/12 + 1

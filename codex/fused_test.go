@@ -26,6 +26,7 @@ func fusedTestIndex(t testing.TB) *bleveIndex {
 	t.Cleanup(func() { _ = ix.close() })
 	require.NotNil(t, ix.an.fused[ix.an.prose], "the prose analyzer is fused")
 	require.NotNil(t, ix.an.fused[ix.an.name], "the name analyzer is fused")
+	require.NotNil(t, ix.an.fused[ix.an.keyword], "the keyword analyzer is fused")
 	return ix
 }
 
@@ -72,7 +73,7 @@ func TestFusedAnalysisMatchesBleve(t *testing.T) {
 		strings.Repeat("ledger harbor tide ", 50),
 	}
 	for _, text := range texts {
-		for _, a := range []analysis.Analyzer{ix.an.prose, ix.an.name} {
+		for _, a := range []analysis.Analyzer{ix.an.prose, ix.an.name, ix.an.keyword} {
 			// Twice: the second time every word comes from the cache.
 			for range 2 {
 				assert.Empty(t, fusedMismatch(ix.an, a, text), "%q", text)
@@ -125,7 +126,7 @@ func FuzzFusedAnalysis(f *testing.F) {
 	}
 	ix := fusedTestIndex(f)
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, a := range []analysis.Analyzer{ix.an.prose, ix.an.name} {
+		for _, a := range []analysis.Analyzer{ix.an.prose, ix.an.name, ix.an.keyword} {
 			if m := fusedMismatch(ix.an, a, text); m != "" {
 				t.Fatalf("%q:\n%s", text, m)
 			}
@@ -138,8 +139,10 @@ func FuzzFusedAnalysis(f *testing.F) {
 func TestFusedFieldSize(t *testing.T) {
 	ix := fusedTestIndex(t)
 	for _, text := range []string{"", "Mara's boat, the boat", "naïve 茶 tide tide tide"} {
-		f := newFusedField("f", nil, []byte(text), ix.an.fused[ix.an.prose])
-		f.Analyze()
-		assert.Equal(t, f.frequencies.Size(), f.freqSize, text)
+		for _, a := range []analysis.Analyzer{ix.an.prose, ix.an.keyword} {
+			f := newFusedField("f", nil, []byte(text), ix.an.fused[a])
+			f.Analyze()
+			assert.Equal(t, f.frequencies.Size(), f.freqSize, text)
+		}
 	}
 }
