@@ -25,6 +25,9 @@ const fieldOptions = index.IndexField
 // docAnalyzers are the mapping's analyzers, resolved once per index.
 type docAnalyzers struct {
 	prose, name, keyword analysis.Analyzer
+	// fused are the analyzers taken apart for fused analysis (fused.go),
+	// by analyzer; an analyzer missing here is run by bleve.
+	fused map[analysis.Analyzer]*fusedChain
 }
 
 func analyzersOf(m mapping.IndexMapping) (docAnalyzers, error) {
@@ -36,6 +39,12 @@ func analyzersOf(m mapping.IndexMapping) (docAnalyzers, error) {
 	if a.prose == nil || a.name == nil || a.keyword == nil {
 		return a, fmt.Errorf("index mapping lacks quire's analyzers")
 	}
+	a.fused = map[analysis.Analyzer]*fusedChain{}
+	for _, an := range []analysis.Analyzer{a.prose, a.name, a.keyword} {
+		if c, ok := fuse(an); ok {
+			a.fused[an] = c
+		}
+	}
 	return a, nil
 }
 
@@ -44,12 +53,19 @@ func analyzersOf(m mapping.IndexMapping) (docAnalyzers, error) {
 // matches ignore case and diacritics like the catalog does.
 func (a docAnalyzers) document(e *Entry) *document.Document {
 	d := document.NewDocument(e.ID)
+	field := func(name string, pos []uint64, value string, an analysis.Analyzer) {
+		if c := a.fused[an]; c != nil {
+			d.AddField(newFusedField(name, pos, []byte(value), c))
+			return
+		}
+		d.AddField(document.NewTextFieldCustom(name, pos, []byte(value), fieldOptions, an))
+	}
 	text := func(name, value string, an analysis.Analyzer) {
-		d.AddField(document.NewTextFieldCustom(name, nil, []byte(value), fieldOptions, an))
+		field(name, nil, value, an)
 	}
 	list := func(name string, values []string, an analysis.Analyzer) {
 		for i, v := range values {
-			d.AddField(document.NewTextFieldCustom(name, []uint64{uint64(i)}, []byte(v), fieldOptions, an))
+			field(name, []uint64{uint64(i)}, v, an)
 		}
 	}
 	aliases := make([]string, len(e.Aliases))

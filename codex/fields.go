@@ -196,11 +196,22 @@ func (d *yamlDoc) yamlError(path string, err error, first, last int) Problem {
 // not valid YAML, each top-level key is decoded on its own so that one bad
 // line does not cost the entry its name and type.
 func decodeHeader(path string, src []byte, block Range) (header, []Problem) {
+	return decodeHeaderWith(path, src, block, true)
+}
+
+// decodeHeaderWith is decodeHeader, with the fast reading of simple front
+// matter (frontmatter_fast.go) or without, for tests to compare the two.
+func decodeHeaderWith(path string, src []byte, block Range, fast bool) (header, []Problem) {
 	d := newYAMLDoc(src, block)
 	text := validPerByte(src[block.Start:block.End])
 	var h header
 	if strings.TrimSpace(text) == "" {
 		return h, nil
+	}
+	if fast {
+		if m, ok := fastMapping(text); ok {
+			return d.readMapping(path, m)
+		}
 	}
 	var doc yaml.Node
 	err := yaml.Unmarshal([]byte(text), &doc)

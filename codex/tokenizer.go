@@ -68,7 +68,11 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	// each, which was most of the tokenizer's cost.
 	slab := make([]analysis.Token, 0, guess)
 	pos := 1
-	emit := func(start, end int, typ analysis.TokenType) {
+	for w := (wordScanner{input: input}); ; {
+		start, end, typ, ok := w.next()
+		if !ok {
+			return stream
+		}
 		if len(slab) == cap(slab) {
 			slab = make([]analysis.Token, 0, max(guess/4, 16))
 		}
@@ -78,12 +82,26 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		stream = append(stream, &slab[len(slab)-1])
 		pos++
 	}
-	for i := 0; i < len(input); {
+}
+
+// wordScanner walks the words of input, in order. It is the tokenizer's
+// rule on its own, shared with the index's fused analysis (fused.go),
+// which needs the words but not a token for each.
+type wordScanner struct {
+	input []byte
+	i     int
+}
+
+// next returns the byte range and type of the next word; ok is false
+// once input is exhausted.
+func (w *wordScanner) next() (start, end int, typ analysis.TokenType, ok bool) {
+	input := w.input
+	i := w.i
+	for i < len(input) {
 		r, size := decode(input, i)
 		if isIdeograph(r) {
-			emit(i, i+size, analysis.Ideographic)
-			i += size
-			continue
+			w.i = i + size
+			return i, i + size, analysis.Ideographic, true
 		}
 		if !isWordRune(r) {
 			i += size
@@ -119,9 +137,11 @@ func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		if numeric {
 			typ = analysis.Numeric
 		}
-		emit(start, i, typ)
+		w.i = i
+		return start, i, typ, true
 	}
-	return stream
+	w.i = i
+	return 0, 0, 0, false
 }
 
 // WordTokenizer names quire's word tokenizer in bleve's registry, for

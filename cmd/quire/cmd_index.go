@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -34,6 +35,9 @@ type indexReport struct {
 }
 
 func (o *indexOptions) run(cmd *cobra.Command) error {
+	ctx, stop := context.WithCancel(cmd.Context())
+	defer stop()
+	tuneIndexGC(ctx)
 	var bar *progressBar
 	if !o.JSON {
 		bar = newProgressBar(o.stderr)
