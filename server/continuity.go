@@ -15,8 +15,10 @@ import (
 // storyTime keeps a book's continuity canon and timeline between
 // requests: building the canon reads every entry's progressions and
 // style rules, so it is built again only when the codex, its names or
-// quire.yaml's traits:/checks: change; the timeline, cheap beside it,
-// follows each manuscript snapshot.
+// quire.yaml's traits:/checks: change. The timeline follows each
+// manuscript snapshot, but keeps its placing of the chapters while
+// their order, titles and front matter stay as they were: an edit of a
+// chapter's prose, most of a writer's edits, builds no new one.
 type storyTime struct {
 	mu    sync.Mutex
 	cat   *codex.Catalog
@@ -38,8 +40,11 @@ func (p *project) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
 		st.canon = continuity.NewCanonWithMatcher(cat, opts, names)
 		st.cat, st.names, st.opts, st.tl = cat, names, opts, nil
 	}
-	if st.tl == nil || st.snap != snap {
+	switch {
+	case st.tl == nil:
 		st.tl, st.snap = continuity.NewTimeline(st.canon, snap), snap
+	case st.snap != snap:
+		st.tl, st.snap = st.tl.For(snap), snap
 	}
 	return st.tl
 }
