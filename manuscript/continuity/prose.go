@@ -79,9 +79,10 @@ func (s *scratch) release() {
 // whose buffers it reuses.
 func splitProse(p *prose, text string, body codex.Range, code []codex.Range) {
 	// About one word in six bytes of English prose: growing the slice
-	// word by word costs more than the split itself.
+	// word by word costs more than the split itself. A quarter more is
+	// kept for the next check, since a chapter being written grows.
 	if want := min(maxTokens, (body.End-body.Start)/6+16); cap(p.tokens) < want {
-		p.tokens = make([]token, 0, want)
+		p.tokens = make([]token, 0, want+want/4)
 	}
 	p.text, p.tokens, p.sentences = text, p.tokens[:0], p.sentences[:0]
 	ci := 0
