@@ -27,6 +27,27 @@ type storyTime struct {
 	canon *continuity.Canon
 	snap  *manuscript.Snapshot
 	tl    *continuity.Timeline
+	// scratch holds the buffers of the last check for the next, so that
+	// checking a chapter on each edit allocates no words for its prose;
+	// nil while a check has it.
+	scratch *continuity.Scratch
+}
+
+// check is continuity.Check(tl, u) with the book's kept buffers; checks
+// running side by side take fresh ones.
+func (st *storyTime) check(tl *continuity.Timeline, u *manuscript.Unit) []continuity.Diagnostic {
+	st.mu.Lock()
+	s := st.scratch
+	st.scratch = nil
+	st.mu.Unlock()
+	if s == nil {
+		s = new(continuity.Scratch)
+	}
+	out := s.Check(tl, u)
+	st.mu.Lock()
+	st.scratch = s
+	st.mu.Unlock()
+	return out
 }
 
 // timelineFor is story time over snap with the codex as the writer sees
@@ -80,7 +101,7 @@ func (p *project) chapterContinuity(snap *manuscript.Snapshot, rel, text string,
 		return nil, nil, nil, false
 	}
 	tl := p.timelineFor(snap)
-	return tl, u.Meta.Problems, continuity.Check(tl, u), true
+	return tl, u.Meta.Problems, p.story.check(tl, u), true
 }
 
 // continuityDiagnostics are the chapter rel's story-time problems and

@@ -52,7 +52,9 @@ type scratch struct {
 }
 
 // scratchPool keeps scratch buffers between checks; checks running side
-// by side (quire check) each take their own.
+// by side (quire check) each take their own. A pool hands a buffer back
+// only to a goroutine on the processor that returned it, or after it
+// spilled: a caller that checks again and again keeps a Scratch instead.
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // maxPooledTokens bounds the buffers kept for the next check: a pasted
@@ -61,9 +63,16 @@ const maxPooledTokens = 64 << 10
 
 func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 
-// release gives s back to the pool, dropping what it points to (the
-// chapter's text, the entries' names) so that the pool holds no text.
+// release gives s back to the pool.
 func (s *scratch) release() {
+	s.reset()
+	scratchPool.Put(s)
+}
+
+// reset empties s for the next check, dropping what it points to (the
+// chapter's text, the entries' names) so that a kept scratch holds no
+// text.
+func (s *scratch) reset() {
 	p := &s.prose
 	clear(p.tokens)
 	clear(s.mentions)
@@ -72,7 +81,18 @@ func (s *scratch) release() {
 	if cap(p.tokens) > maxPooledTokens {
 		*s = scratch{}
 	}
-	scratchPool.Put(s)
+}
+
+// Scratch keeps the buffers of a check for the next one, for a caller
+// that checks chapters again and again (the server, on each edit):
+// checking with it allocates no words for the prose. It serves one
+// check at a time; its zero value is ready.
+type Scratch struct{ s scratch }
+
+// Check is Check(t, u) with the buffers of s.
+func (s *Scratch) Check(t *Timeline, u *manuscript.Unit) []Diagnostic {
+	defer s.s.reset()
+	return check(t, u, &s.s)
 }
 
 // splitProse reads body of text, leaving out the code ranges, into p,

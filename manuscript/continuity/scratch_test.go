@@ -50,6 +50,19 @@ func TestCheckScratchIsNotShared(t *testing.T) {
 			}
 		}
 	})
+	t.Run("kept by the caller", func(t *testing.T) {
+		var kept Scratch
+		for round := range 2 {
+			for i := range texts {
+				if round == 1 {
+					i = len(texts) - 1 - i
+				}
+				got := kept.Check(tl, manuscript.NewUnit("manuscript/03-test.md", texts[i], 1))
+				assert.Equal(t, want[i], got, "text %d, round %d", i, round)
+				assert.Empty(t, kept.s.prose.text, "a kept scratch holds no text")
+			}
+		}
+	})
 	t.Run("side by side", func(t *testing.T) {
 		var wg sync.WaitGroup
 		got := make([][][]Diagnostic, 8)
