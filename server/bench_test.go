@@ -196,6 +196,8 @@ func benchChangeToDiagnostics(b *testing.B, front string, want func([]protocol.D
 	settle(b)
 	line := uint32(strings.Count(front, "\n") + 2)
 	lat := make([]time.Duration, 0, b.N)
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
 	b.ResetTimer()
 	for i := range b.N {
 		version := int32(i + 2)
@@ -228,6 +230,11 @@ func benchChangeToDiagnostics(b *testing.B, front string, want func([]protocol.D
 	}
 	b.StopTimer()
 	reportPercentiles(b, lat)
+	// How often the collector ran during the edits: what decides how
+	// many of them it slows, whatever the load of the machine.
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.NumGC-before.NumGC), "GCs")
 }
 
 // settle waits, for up to a minute, until the process allocates less
