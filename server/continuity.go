@@ -15,8 +15,10 @@ import (
 // storyTime keeps a book's continuity canon and timeline between
 // requests: building the canon reads every entry's progressions and
 // style rules, so it is built again only when the codex, its names or
-// quire.yaml's traits:/checks: change; the timeline, cheap beside it,
-// follows each manuscript snapshot.
+// quire.yaml's traits:/checks: change. The timeline follows each
+// manuscript snapshot, but keeps its placing of the chapters while
+// their order, titles and front matter stay as they were: an edit of a
+// chapter's prose, most of a writer's edits, builds no new one.
 type storyTime struct {
 	mu    sync.Mutex
 	cat   *codex.Catalog
@@ -25,6 +27,27 @@ type storyTime struct {
 	canon *continuity.Canon
 	snap  *manuscript.Snapshot
 	tl    *continuity.Timeline
+	// scratch holds the buffers of the last check for the next, so that
+	// checking a chapter on each edit allocates no words for its prose;
+	// nil while a check has it.
+	scratch *continuity.Scratch
+}
+
+// check is continuity.Check(tl, u) with the book's kept buffers; checks
+// running side by side take fresh ones.
+func (st *storyTime) check(tl *continuity.Timeline, u *manuscript.Unit) []continuity.Diagnostic {
+	st.mu.Lock()
+	s := st.scratch
+	st.scratch = nil
+	st.mu.Unlock()
+	if s == nil {
+		s = new(continuity.Scratch)
+	}
+	out := s.Check(tl, u)
+	st.mu.Lock()
+	st.scratch = s
+	st.mu.Unlock()
+	return out
 }
 
 // timelineFor is story time over snap with the codex as the writer sees
@@ -38,8 +61,11 @@ func (p *project) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
 		st.canon = continuity.NewCanonWithMatcher(cat, opts, names)
 		st.cat, st.names, st.opts, st.tl = cat, names, opts, nil
 	}
-	if st.tl == nil || st.snap != snap {
+	switch {
+	case st.tl == nil:
 		st.tl, st.snap = continuity.NewTimeline(st.canon, snap), snap
+	case st.snap != snap:
+		st.tl, st.snap = st.tl.For(snap), snap
 	}
 	return st.tl
 }
@@ -75,7 +101,7 @@ func (p *project) chapterContinuity(snap *manuscript.Snapshot, rel, text string,
 		return nil, nil, nil, false
 	}
 	tl := p.timelineFor(snap)
-	return tl, u.Meta.Problems, continuity.Check(tl, u), true
+	return tl, u.Meta.Problems, p.story.check(tl, u), true
 }
 
 // continuityDiagnostics are the chapter rel's story-time problems and

@@ -92,8 +92,9 @@ func benchBook(b *testing.B) (*Timeline, *manuscript.Unit) {
 // BenchmarkCheckChapter is issue 16's measure: continuity and style
 // diagnostics for one edited 5,000-word chapter at 10k entries (budget
 // 10 ms p99), with the canon and timeline built once per codex change.
-// "check" times Check alone; "edit" adds reading the editor's new text
-// into a unit, as the server does on each change.
+// "check" times Check alone (its buffers from a pool); "edit" adds
+// reading the editor's new text into a unit, as the server does on each
+// change.
 //
 //	go test -run '^$' -bench CheckChapter -benchmem ./manuscript/continuity/
 func BenchmarkCheckChapter(b *testing.B) {
@@ -103,6 +104,12 @@ func BenchmarkCheckChapter(b *testing.B) {
 	b.Logf("%d words, %d entries, %d diagnostics", words, tl.Canon().Catalog().Len(), len(diags))
 	b.Run("check", func(b *testing.B) {
 		measure(b, func() { Check(tl, u) })
+	})
+	// "kept" is "check" with the buffers kept between checks, as the
+	// server keeps them per book.
+	b.Run("kept", func(b *testing.B) {
+		var s Scratch
+		measure(b, func() { s.Check(tl, u) })
 	})
 	b.Run("edit", func(b *testing.B) {
 		measure(b, func() { Check(tl, manuscript.NewUnit(u.Path, u.Text, 2)) })

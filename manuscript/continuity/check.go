@@ -67,12 +67,20 @@ type Fix struct {
 // function of its arguments, and linear in the chapter: each word is
 // read a bounded number of times, whatever the size of the codex.
 func Check(t *Timeline, u *manuscript.Unit) []Diagnostic {
+	s := getScratch()
+	defer s.release()
+	return check(t, u, s)
+}
+
+// check is Check with the buffers of s.
+func check(t *Timeline, u *manuscript.Unit, s *scratch) []Diagnostic {
 	ch := t.ChapterOf(u)
 	prev, hasPrev := t.previous(ch.Position - 1)
 	c := &checker{t: t, canon: t.canon, opts: t.canon.opts, u: u, ch: ch, asOf: map[string]codex.AsOf{}}
 	if hasPrev {
 		c.prev = &prev
 	}
+	c.s = s
 	return c.run()
 }
 
@@ -84,6 +92,8 @@ type checker struct {
 	ch    Chapter
 	prev  *Previous
 	p     *prose
+	// s holds the buffers of p and of the mentions, lent for the check.
+	s *scratch
 	// mentions are the unambiguous names in the body, in order.
 	mentions []manuscript.Mention
 	// mentionStarts and mentionEnds hold where mentions begin and end,
@@ -112,21 +122,25 @@ func (c *checker) run() []Diagnostic {
 	if body.End > len(c.u.Text) || body.Start > body.End || body == (codex.Range{}) {
 		body = codex.Range{End: len(c.u.Text)}
 	}
-	c.p = splitProse(c.u.Text, body, c.u.Code)
+	c.p = &c.s.prose
+	splitProse(c.p, c.u.Text, body, c.u.Code)
 	if trait || death {
+		c.mentions = c.s.mentions[:0]
 		for _, m := range c.names() {
 			if m.Range.Start < body.Start || m.Range.End > body.End || len(m.Others) > 0 || inCode(c.u.Code, m.Range.Start) {
 				continue
 			}
 			c.mentions = append(c.mentions, m)
 		}
-		c.mentionStarts, c.mentionEnds = make([]int, 0, len(c.mentions)), make([]int, 0, len(c.mentions))
+		c.mentionStarts, c.mentionEnds = c.s.starts[:0], c.s.ends[:0]
 		for _, m := range c.mentions {
 			c.mentionStarts = append(c.mentionStarts, m.Range.Start)
 			if i := c.p.tokenAt(m.Range.End - 1); i < len(c.p.tokens) {
 				c.mentionEnds = append(c.mentionEnds, c.p.tokens[i].end)
 			}
 		}
+		// Grown buffers go back with the scratch.
+		c.s.mentions, c.s.starts, c.s.ends = c.mentions, c.mentionStarts, c.mentionEnds
 	}
 	if trait {
 		c.traitContradictions()

@@ -24,6 +24,15 @@ func openBook(t testing.TB, root string, opts Options) (*Timeline, *manuscript.S
 // edit before it is parsed.
 func openBookEdited(t testing.TB, root string, opts Options, edit func(rel string, src []byte) []byte) (*Timeline, *manuscript.Snapshot) {
 	t.Helper()
+	canon, m := openManuscript(t, root, opts, edit)
+	snap := m.Snapshot()
+	return NewTimeline(canon, snap), snap
+}
+
+// openManuscript reads the book at root as openBookEdited does, and
+// returns its canon and its manuscript, for a test to edit chapters.
+func openManuscript(t testing.TB, root string, opts Options, edit func(rel string, src []byte) []byte) (*Canon, *manuscript.Manuscript) {
+	t.Helper()
 	var entries []*codex.Entry
 	err := filepath.WalkDir(filepath.Join(root, "codex"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" || d.Name() == "soul.md" {
@@ -58,8 +67,7 @@ func openBookEdited(t testing.TB, root string, opts Options, edit func(rel strin
 	// the command line scan them, so the checks reuse that scan.
 	canon := NewCanon(cat, opts)
 	m.SetMatcher(canon.Matcher())
-	snap := m.Snapshot()
-	return NewTimeline(canon, snap), snap
+	return canon, m
 }
 
 // writeBook writes files (project-relative path → text) into a new

@@ -38,30 +38,55 @@ type Previous struct {
 
 // Timeline places the chapters of one manuscript snapshot in story time
 // and resolves the chapter each progression starts from. Build it when
-// the canon or the chapters (their order or front matter) change.
+// the canon changes, and move it to a new snapshot of the chapters with
+// For.
 type Timeline struct {
-	canon    *Canon
-	chapters []Chapter
-	byPath   map[string]int
-	units    []*manuscript.Unit
+	canon *Canon
+	*placing
+	units []*manuscript.Unit
 	// mentions is the snapshot's mention index: where it scanned a
 	// chapter with the canon's matcher, the checks reuse that scan.
 	mentions *manuscript.MentionIndex
+	problems []codex.Problem
+}
+
+// placing is what a timeline works out from the chapters' order, file
+// names, titles and front matter: the timelines of snapshots whose
+// chapters agree on those share it. An edit of a chapter's prose
+// changes none of them, so the server keeps one placing across a
+// writer's edits instead of building it again for every keystroke.
+type placing struct {
+	chapters []Chapter
+	byPath   map[string]int
 	// from holds, per entry, the position each progression starts at; 0
 	// when its chapter reference names no chapter.
 	from map[string][]int
 	// ordered holds the stories whose progressions come from a series
 	// entry and the book entry over it, in the order they apply (story
-	// order; see NewTimeline); from follows that order for them.
-	ordered  map[string]codex.Story
-	problems []codex.Problem
+	// order; see order); from follows that order for them.
+	ordered map[string]codex.Story
+	// units are the chapters it was worked out from, to tell by identity
+	// those a later snapshot shares.
+	units []*manuscript.Unit
+	// unplaced are the progressions whose reference names no chapter:
+	// their problem is said again for each snapshot, since a path may
+	// name a file of the project that is no chapter, read from disk.
+	unplaced []progressionRef
+}
+
+// progressionRef is the i-th progression of the entry id.
+type progressionRef struct {
+	id string
+	i  int
 }
 
 // NewTimeline places snap's chapters in story time under canon.
 func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
-	t := &Timeline{canon: canon, byPath: map[string]int{}, from: map[string][]int{}, units: snap.Units(), mentions: snap.Mentions()}
+	units := snap.Units()
+	pl := &placing{byPath: make(map[string]int, len(units)), from: map[string][]int{}, units: units,
+		chapters: make([]Chapter, 0, len(units))}
 	lastDay, hasLast := 0, false
-	for i, u := range t.units {
+	for i, u := range units {
 		ch := Chapter{Path: u.Path, Title: u.Title, Position: i + 1, Meta: u.Meta}
 		switch {
 		case u.Meta.HasDay:
@@ -72,37 +97,86 @@ func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 		if u.Meta.HasDay && !u.Meta.Flashback {
 			lastDay, hasLast = u.Meta.Day, true
 		}
-		t.byPath[u.Path] = len(t.chapters)
-		t.chapters = append(t.chapters, ch)
+		pl.byPath[u.Path] = len(pl.chapters)
+		pl.chapters = append(pl.chapters, ch)
 	}
 	for id, s := range canon.stories {
 		if len(s.Progressions) == 0 {
 			continue
 		}
-		path := id
 		pos := make([]int, len(s.Progressions))
 		for i, p := range s.Progressions {
-			u, err := snap.Resolve(p.From, manuscript.Turn{})
-			if err == nil && u.Position > 0 {
+			if u, err := snap.Resolve(p.From, manuscript.Turn{}); err == nil && u.Position > 0 {
 				pos[i] = u.Position
 				continue
 			}
-			reason := "names no chapter"
-			if err == nil {
-				reason = "names a file that is not a chapter"
-			}
-			if p.File != "" {
-				path = p.File
-			}
-			t.problems = append(t.problems, codex.Problem{Path: path, Code: codex.CodeProgression, Severity: codex.SeverityWarning,
-				Message: fmt.Sprintf("progression `from: %s` %s (give a chapter number, title or path), so it applies nowhere", p.From, reason),
-				Range:   p.FromRange})
-			path = id
+			pl.unplaced = append(pl.unplaced, progressionRef{id, i})
 		}
-		t.from[id] = pos
+		pl.from[id] = pos
 		if seriesAndBook(s) {
-			t.order(id, s, pos)
+			pl.order(id, s, pos)
 		}
+	}
+	return pl.timeline(canon, snap)
+}
+
+// For is the timeline of snap under t's canon. It shares t's placing
+// when snap's chapters come in the same order with the same file names,
+// titles and front matter (only their prose changed), and is
+// NewTimeline(t.Canon(), snap) otherwise: either way it equals the
+// latter.
+func (t *Timeline) For(snap *manuscript.Snapshot) *Timeline {
+	if !t.placing.fits(snap.Units()) {
+		return NewTimeline(t.canon, snap)
+	}
+	return t.placing.timeline(t.canon, snap)
+}
+
+// fits reports whether a timeline of units would be placed as pl is:
+// what placing chapters and resolving references reads of each chapter
+// is unchanged.
+func (pl *placing) fits(units []*manuscript.Unit) bool {
+	if len(units) != len(pl.units) {
+		return false
+	}
+	for i, u := range units {
+		was := pl.units[i]
+		if u == was {
+			continue
+		}
+		if u.Path != was.Path || u.Title != was.Title || u.Number != was.Number || u.Position != was.Position || !sameMeta(u.Meta, was.Meta) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameMeta compares two chapters' story-time front matter, problems and
+// ranges included, since a timeline's chapters carry it.
+func sameMeta(a, b manuscript.ChapterMeta) bool {
+	return a.POV == b.POV && a.POVRange == b.POVRange && a.Day == b.Day && a.HasDay == b.HasDay &&
+		a.DayRange == b.DayRange && a.Location == b.Location && a.LocationRange == b.LocationRange &&
+		a.Flashback == b.Flashback && a.FlashbackRange == b.FlashbackRange && slices.Equal(a.Problems, b.Problems)
+}
+
+// timeline is pl seen from snap: the chapters' texts and mentions are
+// snap's, and the references that name no chapter are said again.
+func (pl *placing) timeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
+	t := &Timeline{canon: canon, placing: pl, units: snap.Units(), mentions: snap.Mentions()}
+	for _, r := range pl.unplaced {
+		p := canon.stories[r.id].Progressions[r.i]
+		reason := "names no chapter"
+		if _, err := snap.Resolve(p.From, manuscript.Turn{}); err == nil {
+			reason = "names a file that is not a chapter"
+		}
+		path := r.id
+		if p.File != "" {
+			// A series progression is read in the series' file.
+			path = p.File
+		}
+		t.problems = append(t.problems, codex.Problem{Path: path, Code: codex.CodeProgression, Severity: codex.SeverityWarning,
+			Message: fmt.Sprintf("progression `from: %s` %s (give a chapter number, title or path), so it applies nowhere", p.From, reason),
+			Range:   p.FromRange})
 	}
 	return t
 }
@@ -128,7 +202,7 @@ func seriesAndBook(s codex.Story) bool {
 // let a book progression from chapter 3 undo a series one from chapter
 // 5, which no writer means. Those that name no chapter apply nowhere and
 // go last.
-func (t *Timeline) order(id string, s codex.Story, pos []int) {
+func (pl *placing) order(id string, s codex.Story, pos []int) {
 	idx := make([]int, len(pos))
 	for i := range idx {
 		idx[i] = i
@@ -146,10 +220,10 @@ func (t *Timeline) order(id string, s codex.Story, pos []int) {
 		ps[i], from[i] = s.Progressions[j], pos[j]
 	}
 	s.Progressions = ps
-	if t.ordered == nil {
-		t.ordered = map[string]codex.Story{}
+	if pl.ordered == nil {
+		pl.ordered = map[string]codex.Story{}
 	}
-	t.ordered[id], t.from[id] = s, from
+	pl.ordered[id], pl.from[id] = s, from
 }
 
 // story is what entry id says about story time, its progressions in the
