@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install test e2e vet fmt-check unit editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench scale fuzz demo clean
+.PHONY: all build install test e2e vet fmt-check unit editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench scale scale-series fuzz demo clean
 
 all: build
 
@@ -111,6 +111,12 @@ bench:
 SCALE ?=
 scale:
 	QUIRE_SCALE=$(SCALE) $(GO) test -run '^$$' -bench BenchmarkScale -benchtime 3x -timeout 90m ./cmd/quire/
+
+# Issue 19: one quire serve holding two books that share a 10k-entry
+# series against one book holding the same entries: peak RSS, live heap
+# and the first hover of each book, cold and warm, from process start.
+scale-series:
+	$(GO) test -run '^$$' -bench BenchmarkSeries -benchtime 3x -timeout 60m ./cmd/quire/
 
 # Every fuzz target of every package, FUZZTIME each. A failing run is run
 # once more: Go's fuzzer sometimes ends a short run with "context deadline

@@ -24,6 +24,6 @@ WRAP
 	echo "== $suite: $(VIMRUNTIME="$dir/root/usr/share/nvim/runtime" "$dir/bin/nvim" --version | head -1)"
 	cd "$repo"
 	VIMRUNTIME="$dir/root/usr/share/nvim/runtime" PATH="$dir/bin:$PATH" QUIRE_REQUIRE_NVIM=1 \
-		go test -count=1 -run '^TestNeovim(Plugin|Slips)$' ./editors/nvim/
+		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series)$' ./editors/nvim/
 	cd "$work"
 done
