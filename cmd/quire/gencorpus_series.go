@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/quire-ink/quire/codex/corpus"
 )
@@ -88,7 +87,7 @@ func writeOverrides(book string, c *corpus.Corpus, n int) error {
 			return nil
 		}
 		e := chars[i]
-		rel := filepath.Join("codex", "characters", "book-"+slugOf(e.Name)+".md")
+		rel := filepath.Join("codex", "characters", "book-"+corpus.Slug(e.Name)+".md")
 		text := fmt.Sprintf("---\ntype: character\nname: %q\noverrides: %q\nsummary: \"In this book, older and warier.\"\n---\n", e.Name, e.Name)
 		p := filepath.Join(book, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -99,19 +98,6 @@ func writeOverrides(book string, c *corpus.Corpus, n int) error {
 		}
 	}
 	return nil
-}
-
-// slugOf is a file name for name.
-func slugOf(name string) string {
-	return strings.Trim(strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			return r
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		}
-		return '-'
-	}, name), "-")
 }
 
 // copyTree copies the regular files and folders under from to to.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"runtime/debug"
-	"runtime/metrics"
 	"time"
 )
 
@@ -36,23 +35,7 @@ func tuneIndexGC(ctx context.Context) {
 	}
 	debug.SetMemoryLimit(indexMemoryFloor)
 	debug.SetGCPercent(indexGCPercent)
-	go func() {
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		tick := time.NewTicker(indexGCEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			metrics.Read(sample)
-			if sample[0].Value.Kind() != metrics.KindUint64 {
-				return
-			}
-			debug.SetMemoryLimit(indexMemoryLimit(sample[0].Value.Uint64()))
-		}
-	}()
+	fitMemoryLimit(ctx, indexGCEvery, indexMemoryLimit)
 }
 
 // indexMemoryLimit is the soft limit for a live heap of live bytes.

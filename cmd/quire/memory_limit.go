@@ -31,9 +31,15 @@ func limitServeMemory(ctx context.Context) {
 		return
 	}
 	debug.SetMemoryLimit(serveMemoryLimit)
+	fitMemoryLimit(ctx, memoryLimitEvery, fittedMemoryLimit)
+}
+
+// fitMemoryLimit sets the soft memory limit to limit(live heap) every
+// period until ctx ends: a limit that follows what the process keeps.
+func fitMemoryLimit(ctx context.Context, every time.Duration, limit func(live uint64) int64) {
 	go func() {
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		tick := time.NewTicker(memoryLimitEvery)
+		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
 			select {
@@ -45,7 +51,7 @@ func limitServeMemory(ctx context.Context) {
 			if sample[0].Value.Kind() != metrics.KindUint64 {
 				return
 			}
-			debug.SetMemoryLimit(fittedMemoryLimit(sample[0].Value.Uint64()))
+			debug.SetMemoryLimit(limit(sample[0].Value.Uint64()))
 		}
 	}()
 }

@@ -141,9 +141,9 @@ func Plan(opt Options) *Corpus {
 // character is folder-shaped, with a soul.md beside its index.md.
 func entryPath(e Entry, i int) string {
 	if e.Type == codex.TypeCharacter && i%10 == 0 {
-		return path.Join("codex", e.Type.Plural(), slug(e.Name), "index.md")
+		return path.Join("codex", e.Type.Plural(), Slug(e.Name), "index.md")
 	}
-	return path.Join("codex", e.Type.Plural(), slug(e.Name)+".md")
+	return path.Join("codex", e.Type.Plural(), Slug(e.Name)+".md")
 }
 
 func (o Options) withDefaults() Options {
@@ -191,7 +191,8 @@ func sumShares(n, total int) int {
 	return sum
 }
 
-func slug(name string) string {
+// Slug is the file name the corpus gives an entry called name.
+func Slug(name string) string {
 	return strings.Trim(strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
