@@ -63,3 +63,6 @@ func (c *Catalog) Shared(key any, build func() any) any {
 	v.once.Do(func() { v.v = build() })
 	return v.v
 }
+
+// Compare orders two entries of c as All lists them.
+func (c *Catalog) Compare(a, b *Entry) int { return c.compareEntries(a, b) }

@@ -41,9 +41,13 @@ type seriesMatcher struct {
 }
 
 func newSeriesMatcher(entries []*codex.Entry) *seriesMatcher {
-	s := &seriesMatcher{Matcher: newTrie(entries), wordEntries: map[string]int32{}}
+	s := &seriesMatcher{Matcher: newTrie(entries), wordEntries: make(map[string]int32, len(entries))}
+	words := map[string]struct{}{}
+	var key []byte
 	for _, e := range entries {
-		for w := range entryNameWords(e) {
+		clear(words)
+		key = entryNameWords(e, words, key)
+		for w := range words {
 			s.wordEntries[w]++
 		}
 	}
@@ -52,11 +56,30 @@ func newSeriesMatcher(entries []*codex.Entry) *seriesMatcher {
 	return s
 }
 
-// entryNameWords are the name words e gives a matcher.
-func entryNameWords(e *codex.Entry) map[string]struct{} {
-	m := &Matcher{nodes: []trieNode{{}}, nameWords: map[string]struct{}{}}
-	m.addEntry(e, nil)
-	return m.nameWords
+// entryNameWords adds to words the name words e gives a matcher (as add
+// and addNameWords record them). key is scratch space, returned for
+// reuse.
+func entryNameWords(e *codex.Entry, words map[string]struct{}, key []byte) []byte {
+	phrase := func(p string, whole bool) {
+		t := proseTokenizer{text: p}
+		var tok proseToken
+		for i := 0; t.next(&tok); i++ {
+			if !whole && (tok.kind == proseInvalid || i == maxFormTokens) {
+				return
+			}
+			if tok.kind == proseWord {
+				key = appendTokenKey(key[:0], p, &tok)
+				if _, ok := words[string(key)]; !ok {
+					words[string(key)] = struct{}{}
+				}
+			}
+		}
+	}
+	phrase(e.Name, !e.Mentions)
+	for _, a := range e.Aliases {
+		phrase(a, !e.Mentions)
+	}
+	return key
 }
 
 // newLayeredMatcher is NewMatcher(cat) for a catalog merged with its
@@ -72,12 +95,16 @@ func newLayeredMatcher(cat *codex.Catalog, l *codex.SeriesLayer) *Matcher {
 		hidden[id] = true
 	}
 	lost := map[string]int32{}
+	words := map[string]struct{}{}
+	var key []byte
 	for _, id := range l.Hidden {
 		e, ok := l.Series.Get(id)
 		if !ok {
 			continue
 		}
-		for w := range entryNameWords(e) {
+		clear(words)
+		key = entryNameWords(e, words, key)
+		for w := range words {
 			lost[w]++
 		}
 		if !e.Mentions {
