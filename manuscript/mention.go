@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -184,9 +184,12 @@ func (m *Matcher) identify(entries []*codex.Entry) {
 		_, _ = io.WriteString(names, s)
 	}
 	m.ids = nil
+	var shape []byte
 	for _, e := range entries {
 		hashPhrase(e.ID)
-		hashPhrase(fmt.Sprint(e.Mentions, len(e.Aliases), len(e.Exclude)))
+		shape = appendEntryShape(shape[:0], e)
+		names.Write(lenBuf[:binary.PutUvarint(lenBuf[:], uint64(len(shape)))])
+		names.Write(shape)
 		hashPhrase(e.Name)
 		for _, a := range e.Aliases {
 			hashPhrase(a)
@@ -205,6 +208,18 @@ func (m *Matcher) identify(entries []*codex.Entry) {
 	for i, id := range m.ids {
 		m.place[id] = int32(i)
 	}
+}
+
+// appendEntryShape appends what fmt.Sprint(e.Mentions, len(e.Aliases),
+// len(e.Exclude)) makes, which versions hash, without its cost: a
+// matcher of a series book hashes ten thousand entries while the writer
+// waits for a first hover.
+func appendEntryShape(dst []byte, e *codex.Entry) []byte {
+	dst = strconv.AppendBool(dst, e.Mentions)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(len(e.Aliases)), 10)
+	dst = append(dst, ' ')
+	return strconv.AppendInt(dst, int64(len(e.Exclude)), 10)
 }
 
 // add puts one phrase into the trie. key is scratch space, returned for

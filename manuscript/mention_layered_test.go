@@ -134,3 +134,15 @@ func TestLayeredMatcherOverride(t *testing.T) {
 	require.NotEmpty(t, layered.Scan(text))
 	require.Equal(t, flat.IsNameWord("port"), layered.IsNameWord("port"))
 }
+
+// Versions hash each entry's shape as fmt.Sprint wrote it: chapter
+// caches saved before keep their scans.
+func TestEntryShapeIsSprints(t *testing.T) {
+	for _, e := range []*codex.Entry{
+		{},
+		{Mentions: true, Aliases: []string{"a", "b"}},
+		{Exclude: make([]string, 12), Aliases: make([]string, 101)},
+	} {
+		require.Equal(t, fmt.Sprint(e.Mentions, len(e.Aliases), len(e.Exclude)), string(appendEntryShape(nil, e)))
+	}
+}
