@@ -57,6 +57,11 @@ type Catalog struct {
 	// Story reads its progressions too. Keyed by entry, so an entry
 	// replaced since is no longer found.
 	over map[*Entry]*SeriesSource
+	// layered is how a merge with a series made this catalog
+	// (SeriesLayer); shared memoizes what readers derive from a series'
+	// catalog that the books of a workspace share (Shared).
+	layered *SeriesLayer
+	shared  *sharedValues
 }
 
 type wordRef struct {
@@ -207,6 +212,7 @@ func (c *Catalog) copied(copyEntry func(*Entry) *Entry, skipped []Problem) *Cata
 		fuzzyKeys: c.fuzzyKeys,
 		entryOf:   mine,
 		skipped:   skipped,
+		shared:    &sharedValues{},
 	}
 	for t, es := range c.byType {
 		out := make([]*Entry, len(es))

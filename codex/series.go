@@ -219,6 +219,7 @@ func (sc *SeriesCatalogs) merge(root string, book *Catalog, series *Catalog) *Me
 	skipped := append(slices.Clone(abs.skipped), book.skipped...)
 	m.Catalog = abs.With(updated, removed, append(skipped, problems...))
 	m.Catalog.over = over
+	m.Catalog.layered = &SeriesLayer{Series: abs, Book: updated, Hidden: removed}
 	return m
 }
 

@@ -498,7 +498,27 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	c.ownRaw()
 	return c, nil
+}
+
+// ownRaw copies the records' encoded mentions, read from the file's
+// bytes, into one buffer of their own: the file's bytes, most of them
+// the table and counts already decoded, are then not kept alive for as
+// long as any chapter's mentions are.
+func (c *chapterCache) ownRaw() {
+	n := 0
+	for _, r := range c.records {
+		n += len(r.raw)
+	}
+	buf := make([]byte, 0, n)
+	for _, r := range c.records {
+		if r.raw != nil {
+			start := len(buf)
+			buf = append(buf, r.raw...)
+			r.raw = buf[start:len(buf):len(buf)]
+		}
+	}
 }
 
 // decodeMentions reads one chapter's mentions, whose entries are places

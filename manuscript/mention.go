@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,6 +58,10 @@ type Matcher struct {
 	// place is each ID's place in ids: the index finds an entry's count
 	// in a chapter by comparing places, not strings.
 	place map[string]int32
+	// layer, when set, makes this matcher a book's names laid over its
+	// series' shared matcher (mention_layered.go); the trie above then
+	// holds the book's entries only.
+	layer *matcherLayer
 }
 
 // firstTokenBits sizes the filter: 2^18 bits (32 KiB) keep false hits
@@ -114,6 +118,9 @@ type nameForm struct {
 func NewMatcher(cat *codex.Catalog) *Matcher {
 	var entries []*codex.Entry
 	if cat != nil {
+		if l, ok := cat.SeriesLayer(); ok {
+			return newLayeredMatcher(cat, l)
+		}
 		entries = cat.All()
 	}
 	return NewMatcherOf(entries)
@@ -122,41 +129,17 @@ func NewMatcher(cat *codex.Catalog) *Matcher {
 // NewMatcherOf is NewMatcher for a catalog's entries in its order (All),
 // for a caller that has them before the catalog is built.
 func NewMatcherOf(entries []*codex.Entry) *Matcher {
+	m := newTrie(entries)
+	m.identify(entries)
+	return m
+}
+
+// newTrie builds the trie, name words and first-token filter of entries.
+func newTrie(entries []*codex.Entry) *Matcher {
 	m := &Matcher{nodes: []trieNode{{}}, nameWords: map[string]struct{}{}}
 	var key []byte
-	names := sha256.New()
-	var lenBuf [binary.MaxVarintLen64]byte
-	hashPhrase := func(s string) {
-		names.Write(lenBuf[:binary.PutUvarint(lenBuf[:], uint64(len(s)))])
-		_, _ = io.WriteString(names, s)
-	}
 	for _, e := range entries {
-		hashPhrase(e.ID)
-		hashPhrase(fmt.Sprint(e.Mentions, len(e.Aliases), len(e.Exclude)))
-		hashPhrase(e.Name)
-		for _, a := range e.Aliases {
-			hashPhrase(a)
-		}
-		for _, x := range e.Exclude {
-			hashPhrase(x)
-		}
-		// An entry that opted out of mentions still has names: its words
-		// are known, never untracked.
-		if !e.Mentions {
-			key = m.addNameWords(e.Name, key)
-			for _, a := range e.Aliases {
-				key = m.addNameWords(a, key)
-			}
-			continue
-		}
-		m.ids = append(m.ids, e.ID)
-		key = m.add(e.Name, e.ID, formName, key)
-		for _, a := range e.Aliases {
-			key = m.add(a, e.ID, formAlias, key)
-		}
-		for _, x := range e.Exclude {
-			key = m.add(x, e.ID, formExclude, key)
-		}
+		key = m.addEntry(e, key)
 	}
 	for i := range m.nodes {
 		m.nodes[i].forms = mergeForms(m.nodes[i].forms)
@@ -166,6 +149,58 @@ func NewMatcherOf(entries []*codex.Entry) *Matcher {
 		h := fnv1a([]byte(k)) >> (64 - firstTokenBits)
 		m.firstTokens[h/64] |= 1 << (h % 64)
 	}
+	return m
+}
+
+// addEntry puts the names, aliases and exclusions of e into the trie.
+// key is scratch space, returned for reuse.
+func (m *Matcher) addEntry(e *codex.Entry, key []byte) []byte {
+	// An entry that opted out of mentions still has names: its words
+	// are known, never untracked.
+	if !e.Mentions {
+		key = m.addNameWords(e.Name, key)
+		for _, a := range e.Aliases {
+			key = m.addNameWords(a, key)
+		}
+		return key
+	}
+	key = m.add(e.Name, e.ID, formName, key)
+	for _, a := range e.Aliases {
+		key = m.add(a, e.ID, formAlias, key)
+	}
+	for _, x := range e.Exclude {
+		key = m.add(x, e.ID, formExclude, key)
+	}
+	return key
+}
+
+// identify sets the version, IDs and places of the matcher of entries,
+// a catalog's in its order.
+func (m *Matcher) identify(entries []*codex.Entry) {
+	names := sha256.New()
+	var lenBuf [binary.MaxVarintLen64]byte
+	hashPhrase := func(s string) {
+		names.Write(lenBuf[:binary.PutUvarint(lenBuf[:], uint64(len(s)))])
+		_, _ = io.WriteString(names, s)
+	}
+	m.ids = nil
+	var shape []byte
+	for _, e := range entries {
+		hashPhrase(e.ID)
+		shape = appendEntryShape(shape[:0], e)
+		names.Write(lenBuf[:binary.PutUvarint(lenBuf[:], uint64(len(shape)))])
+		names.Write(shape)
+		hashPhrase(e.Name)
+		for _, a := range e.Aliases {
+			hashPhrase(a)
+		}
+		for _, x := range e.Exclude {
+			hashPhrase(x)
+		}
+		if e.Mentions {
+			m.ids = append(m.ids, e.ID)
+		}
+	}
 	names.Sum(m.version[:0])
 	slices.Sort(m.ids)
 	m.ids = slices.Compact(m.ids)
@@ -173,7 +208,18 @@ func NewMatcherOf(entries []*codex.Entry) *Matcher {
 	for i, id := range m.ids {
 		m.place[id] = int32(i)
 	}
-	return m
+}
+
+// appendEntryShape appends what fmt.Sprint(e.Mentions, len(e.Aliases),
+// len(e.Exclude)) makes, which versions hash, without its cost: a
+// matcher of a series book hashes ten thousand entries while the writer
+// waits for a first hover.
+func appendEntryShape(dst []byte, e *codex.Entry) []byte {
+	dst = strconv.AppendBool(dst, e.Mentions)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(len(e.Aliases)), 10)
+	dst = append(dst, ' ')
+	return strconv.AppendInt(dst, int64(len(e.Exclude)), 10)
 }
 
 // add puts one phrase into the trie. key is scratch space, returned for
@@ -277,6 +323,9 @@ func mergeForms(forms []nameForm) []nameForm {
 // it) is a word of some entry's name or alias.
 func (m *Matcher) IsNameWord(normalizedWord string) bool {
 	_, ok := m.nameWords[normalizedWord]
+	if !ok && m.layer != nil {
+		return m.layer.isNameWord(normalizedWord)
+	}
 	return ok
 }
 
@@ -287,6 +336,9 @@ func (m *Matcher) Scan(text string) []Mention {
 
 // scan finds the mentions in text[from:]; ranges are offsets into text.
 func (m *Matcher) scan(text string, from int) []Mention {
+	if m.layer != nil {
+		return m.scanLayered(text, from)
+	}
 	var out []Mention
 	if len(m.nodes[0].next) == 0 {
 		return out
@@ -383,7 +435,11 @@ func (s *mentionScanner) longestAt(first proseToken) (trieMatch, bool) {
 // accepts reports whether a form ending at node matches text whose
 // capitalized tokens are upper.
 func (m *Matcher) accepts(node int32, upper uint64) bool {
-	for _, f := range m.nodes[node].forms {
+	return acceptsForms(m.nodes[node].forms, upper)
+}
+
+func acceptsForms(forms []nameForm, upper uint64) bool {
+	for _, f := range forms {
 		if f.kind == formExclude || f.caps&^upper == 0 {
 			return true
 		}
@@ -395,7 +451,12 @@ func (m *Matcher) accepts(node int32, upper uint64) bool {
 // entry by ID with the others listed. It reports false when only
 // exclusions matched: the span is consumed and names nothing.
 func (m *Matcher) resolve(f trieMatch) (Mention, bool) {
-	forms := m.nodes[f.node].forms
+	return resolveForms(m.nodes[f.node].forms, f)
+}
+
+// resolveForms is resolve over the forms that end where f does, sorted
+// by kind, then entry.
+func resolveForms(forms []nameForm, f trieMatch) (Mention, bool) {
 	for _, kind := range [...]nameFormKind{formName, formAlias} {
 		var mention Mention
 		hit := false

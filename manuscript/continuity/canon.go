@@ -1,7 +1,6 @@
 package continuity
 
 import (
-	"slices"
 	"strings"
 	"sync"
 
@@ -23,7 +22,12 @@ type Canon struct {
 	matcher *manuscript.Matcher
 	// names maps each normalized name and alias (progressions' too) to
 	// its entries, for pov and location.
-	names    map[string][]*codex.Entry
+	names map[string][]*codex.Entry
+	// series, for a book of a series, are the names of the series'
+	// entries, shared by its books (canon_series.go); hidden are the
+	// series entries the book overrides, whose names are not found.
+	series   map[string][]*codex.Entry
+	hidden   map[string]bool
 	problems []codex.Problem
 	// style indexes the rules by the first word they match.
 	style styleIndex
@@ -87,6 +91,7 @@ func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher
 	c := &Canon{cat: cat, opts: opts, traits: opts.traits(), stories: map[string]codex.Story{},
 		names: map[string][]*codex.Entry{}}
 	var widened []*codex.Entry
+	own := c.layOverSeries()
 	for _, e := range cat.All() {
 		s := cat.Story(e)
 		if len(s.Progressions) > 0 || len(s.Rules) > 0 || s.Status != "" {
@@ -96,24 +101,9 @@ func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher
 		for _, r := range s.Rules {
 			c.rules = append(c.rules, rule{StyleRule: r, entry: e})
 		}
-		aliases := slices.Clone(e.Aliases)
-		for _, p := range s.Progressions {
-			for _, f := range p.Changes {
-				switch strings.ToLower(f.Key) {
-				case "aliases", "alias", "name":
-					for _, a := range textValues(f.Value) {
-						if !slices.Contains(aliases, a) && a != e.Name {
-							aliases = append(aliases, a)
-						}
-					}
-				}
-			}
-		}
-		for _, n := range append([]string{e.Name}, aliases...) {
-			k := codex.Normalize(n)
-			if k != "" && !slices.Contains(c.names[k], e) {
-				c.names[k] = append(c.names[k], e)
-			}
+		aliases := storyAliases(e, s)
+		if own == nil || own[e] {
+			addNames(c.names, e, aliases)
 		}
 		if len(aliases) > len(e.Aliases) {
 			w := *e
@@ -170,11 +160,11 @@ func (c *Canon) Problems() []codex.Problem { return c.problems }
 
 // Named finds the entries a name or alias (progressions' included) names.
 func (c *Canon) Named(name string) []*codex.Entry {
-	if es := c.names[codex.Normalize(name)]; len(es) > 0 {
+	if es := c.named(codex.Normalize(name)); len(es) > 0 {
 		return es
 	}
 	if bare, ok := codex.StripPossessive(codex.Normalize(name)); ok {
-		return c.names[bare]
+		return c.named(bare)
 	}
 	return nil
 }

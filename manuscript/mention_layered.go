@@ -1,0 +1,323 @@
+package manuscript
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// A book of a series finds the names of the series' thousands of entries
+// and of its own few. The series' names are the same for every book of
+// the series in a workspace, so their trie is built once per series
+// catalog (codex.Catalog.Shared) and each book's matcher holds only its
+// own entries, laid over it: a scan walks both tries side by side and
+// finds exactly what one matcher of the merged catalog would, the series
+// entries the book overrides left out.
+
+// matcherLayer is what a book's matcher adds to walk its series' shared
+// matcher.
+type matcherLayer struct {
+	base *Matcher
+	// wordEntries counts the base's entries that have each name word.
+	wordEntries map[string]int32
+	// hiddenForms are the forms of the base's nodes that lose a form of
+	// an entry the book overrides, without those forms.
+	hiddenForms map[int32][]nameForm
+	// lostWords are the base's name words that only entries the book
+	// overrides have.
+	lostWords map[string]struct{}
+}
+
+// seriesMatcherKey keys the shared matcher of a series catalog.
+type seriesMatcherKey struct{}
+
+// seriesMatcher is the series' own matcher: its trie, and how many
+// entries have each name word, so a book that hides some knows which
+// words it loses.
+type seriesMatcher struct {
+	*Matcher
+	wordEntries map[string]int32
+}
+
+func newSeriesMatcher(entries []*codex.Entry) *seriesMatcher {
+	s := &seriesMatcher{Matcher: newTrie(entries), wordEntries: make(map[string]int32, len(entries))}
+	words := map[string]struct{}{}
+	var key []byte
+	for _, e := range entries {
+		clear(words)
+		key = entryNameWords(e, words, key)
+		for w := range words {
+			s.wordEntries[w]++
+		}
+	}
+	// The trie's word set is the counts' keys; one copy is enough.
+	s.nameWords = nil
+	return s
+}
+
+// entryNameWords adds to words the name words e gives a matcher (as add
+// and addNameWords record them). key is scratch space, returned for
+// reuse.
+func entryNameWords(e *codex.Entry, words map[string]struct{}, key []byte) []byte {
+	phrase := func(p string, whole bool) {
+		t := proseTokenizer{text: p}
+		var tok proseToken
+		for i := 0; t.next(&tok); i++ {
+			if !whole && (tok.kind == proseInvalid || i == maxFormTokens) {
+				return
+			}
+			if tok.kind == proseWord {
+				key = appendTokenKey(key[:0], p, &tok)
+				if _, ok := words[string(key)]; !ok {
+					words[string(key)] = struct{}{}
+				}
+			}
+		}
+	}
+	phrase(e.Name, !e.Mentions)
+	for _, a := range e.Aliases {
+		phrase(a, !e.Mentions)
+	}
+	return key
+}
+
+// newLayeredMatcher is NewMatcher(cat) for a catalog merged with its
+// series as l says.
+func newLayeredMatcher(cat *codex.Catalog, l *codex.SeriesLayer) *Matcher {
+	base := l.Series.Shared(seriesMatcherKey{}, func() any { return newSeriesMatcher(l.Series.All()) }).(*seriesMatcher)
+	m := newTrie(l.Book)
+	m.identify(cat.All())
+	m.longestWord = max(m.longestWord, base.longestWord)
+	layer := &matcherLayer{base: base.Matcher, wordEntries: base.wordEntries}
+	hidden := make(map[string]bool, len(l.Hidden))
+	for _, id := range l.Hidden {
+		hidden[id] = true
+	}
+	lost := map[string]int32{}
+	words := map[string]struct{}{}
+	var key []byte
+	for _, id := range l.Hidden {
+		e, ok := l.Series.Get(id)
+		if !ok {
+			continue
+		}
+		clear(words)
+		key = entryNameWords(e, words, key)
+		for w := range words {
+			lost[w]++
+		}
+		if !e.Mentions {
+			continue
+		}
+		for _, phrase := range entryPhrases(e) {
+			node, ok := base.find(phrase)
+			if !ok {
+				continue
+			}
+			if layer.hiddenForms == nil {
+				layer.hiddenForms = map[int32][]nameForm{}
+			}
+			forms, seen := layer.hiddenForms[node]
+			if !seen {
+				forms = base.nodes[node].forms
+			}
+			kept := make([]nameForm, 0, len(forms))
+			for _, f := range forms {
+				if !hidden[f.entry] {
+					kept = append(kept, f)
+				}
+			}
+			layer.hiddenForms[node] = kept
+		}
+	}
+	for w, n := range lost {
+		if base.wordEntries[w] <= n {
+			if layer.lostWords == nil {
+				layer.lostWords = map[string]struct{}{}
+			}
+			layer.lostWords[w] = struct{}{}
+		}
+	}
+	m.layer = layer
+	return m
+}
+
+// entryPhrases are the phrases of e a matcher finds or excludes.
+func entryPhrases(e *codex.Entry) []string {
+	out := append([]string{e.Name}, e.Aliases...)
+	return append(out, e.Exclude...)
+}
+
+// find is the node phrase leads to in the trie, as add walks it.
+func (m *Matcher) find(phrase string) (int32, bool) {
+	t := proseTokenizer{text: phrase}
+	var tok proseToken
+	var key []byte
+	node := int32(0)
+	for i := 0; t.next(&tok); i++ {
+		if tok.kind == proseInvalid || i == maxFormTokens {
+			return 0, false
+		}
+		key = appendTokenKey(key[:0], phrase, &tok)
+		c, ok := m.nodes[node].next[string(key)]
+		if !ok {
+			return 0, false
+		}
+		node = c
+	}
+	return node, node != 0
+}
+
+func (l *matcherLayer) isNameWord(w string) bool {
+	if l.wordEntries[w] == 0 {
+		return false
+	}
+	_, lost := l.lostWords[w]
+	return !lost
+}
+
+// baseForms are the forms that end at the base's node, without those of
+// the entries the book overrides.
+func (l *matcherLayer) baseForms(node int32) []nameForm {
+	if l.hiddenForms != nil {
+		if forms, ok := l.hiddenForms[node]; ok {
+			return forms
+		}
+	}
+	return l.base.nodes[node].forms
+}
+
+// layeredMatch is the longest form at a place in the text of either
+// trie: node is the book's trie's node, base the series', -1 where
+// the form's tokens lead nowhere in that trie.
+type layeredMatch struct {
+	trieMatch
+	base int32
+}
+
+// scanLayered is scan for a matcher laid over its series'.
+func (m *Matcher) scanLayered(text string, from int) []Mention {
+	var out []Mention
+	base := m.layer.base
+	if len(m.nodes[0].next) == 0 && len(base.nodes[0].next) == 0 {
+		return out
+	}
+	s := mentionScanner{m: m, text: text, key: make([]byte, 0, 64)}
+	t := proseTokenizer{text: text, pos: from}
+	var tok proseToken
+	for t.next(&tok) {
+		if tok.kind == proseInvalid || !m.mayBeFormWord(&tok) {
+			continue
+		}
+		if tok.stem == 0 {
+			s.key = appendTokenKey(s.key[:0], text, &tok)
+			if !m.mayStartForm(s.key) && !base.mayStartForm(s.key) {
+				continue
+			}
+		}
+		match, ok := s.longestLayeredAt(tok)
+		if !ok {
+			continue
+		}
+		if mention, ok := m.resolveLayered(match); ok {
+			out = append(out, mention)
+		}
+		t.pos = match.resume
+	}
+	return out
+}
+
+// childOf is node's child by key, -1 for none.
+func childOf(m *Matcher, node int32, key []byte) int32 {
+	if node < 0 {
+		return -1
+	}
+	if c, ok := m.nodes[node].next[string(key)]; ok {
+		return c
+	}
+	return -1
+}
+
+// longestLayeredAt is longestAt over both tries.
+func (s *mentionScanner) longestLayeredAt(first proseToken) (layeredMatch, bool) {
+	m := s.m
+	base := m.layer.base
+	var best layeredMatch
+	ok := false
+	node, bnode := int32(0), int32(0)
+	var upper uint64
+	tok := first
+	ahead := proseTokenizer{text: s.text, pos: first.end}
+	for i := 0; ; i++ {
+		more := node >= 0 && len(m.nodes[node].next) > 0 || bnode >= 0 && len(base.nodes[bnode].next) > 0
+		if !more || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) || !m.mayBeFormWord(&tok) {
+			break
+		}
+		if tok.upper && i < maxFormTokens {
+			upper |= 1 << i
+		}
+		if tok.stem > 0 {
+			s.key = appendWordKey(s.key[:0], s.text[tok.start:tok.stem])
+			if i > 0 || m.mayStartForm(s.key) || base.mayStartForm(s.key) {
+				c, bc := childOf(m, node, s.key), childOf(base, bnode, s.key)
+				if m.layer.accepts(m, c, bc, upper) {
+					best, ok = layeredMatch{trieMatch: trieMatch{node: c, upper: upper, span: codex.Range{Start: first.start, End: tok.stem}, resume: tok.end}, base: bc}, true
+				}
+			}
+		}
+		s.key = appendTokenKey(s.key[:0], s.text, &tok)
+		if i == 0 && !m.mayStartForm(s.key) && !base.mayStartForm(s.key) {
+			break
+		}
+		c, bc := childOf(m, node, s.key), childOf(base, bnode, s.key)
+		if c < 0 && bc < 0 {
+			break
+		}
+		node, bnode = c, bc
+		if m.layer.accepts(m, c, bc, upper) {
+			best, ok = layeredMatch{trieMatch: trieMatch{node: c, upper: upper, span: codex.Range{Start: first.start, End: tok.end}, resume: tok.end}, base: bc}, true
+		}
+		if !ahead.next(&tok) {
+			break
+		}
+	}
+	return best, ok
+}
+
+// accepts is Matcher.accepts over the book's node and the base's.
+func (l *matcherLayer) accepts(m *Matcher, node, bnode int32, upper uint64) bool {
+	return node >= 0 && m.accepts(node, upper) || bnode >= 0 && acceptsForms(l.baseForms(bnode), upper)
+}
+
+// resolveLayered is resolve over the forms of both tries.
+func (m *Matcher) resolveLayered(f layeredMatch) (Mention, bool) {
+	var own, base []nameForm
+	if f.node >= 0 {
+		own = m.nodes[f.node].forms
+	}
+	if f.base >= 0 {
+		base = m.layer.baseForms(f.base)
+	}
+	switch {
+	case len(base) == 0:
+		return resolveForms(own, f.trieMatch)
+	case len(own) == 0:
+		return resolveForms(base, f.trieMatch)
+	}
+	return resolveForms(mergeSortedForms(own, base), f.trieMatch)
+}
+
+// mergeSortedForms merges two lists sorted by kind, then entry, whose
+// entries differ.
+func mergeSortedForms(a, b []nameForm) []nameForm {
+	out := make([]nameForm, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if cmp.Or(cmp.Compare(a[0].kind, b[0].kind), strings.Compare(a[0].entry, b[0].entry)) <= 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
