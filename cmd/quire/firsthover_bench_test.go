@@ -71,27 +71,15 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 		return out, fmt.Errorf("%s does not mention %q", run.Chapter, run.Name)
 	}
 	cmd := run.Command
-	stdin, err := cmd.StdinPipe()
+	stream, start, stop, err := startServe(cmd)
 	if err != nil {
 		return out, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return out, err
-	}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return out, err
-	}
-	defer func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
-	}()
+	defer stop()
+	stdin := stream.WriteCloser
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{stdout, stdin}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stream))
 	loadEnded := make(chan struct{})
 	var endOnce sync.Once
 	conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
@@ -164,6 +152,29 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 		return out, fmt.Errorf("quire serve: %w", err)
 	}
 	return out, nil
+}
+
+// startServe starts cmd (`quire serve`) with its stdout and stdin as one
+// stream, at start; stop kills it unless it has ended.
+func startServe(cmd *exec.Cmd) (stream pipeRWC, start time.Time, stop func(), err error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return stream, start, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return stream, start, nil, err
+	}
+	start = time.Now()
+	if err := cmd.Start(); err != nil {
+		return stream, start, nil, err
+	}
+	return pipeRWC{stdout, stdin}, start, func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	}, nil
 }
 
 // pipeRWC joins a child's stdout and stdin into one stream.

@@ -299,26 +299,14 @@ func measureBooks(ctx context.Context, cmd *exec.Cmd, books []booksSpot) (booksT
 	cmd.Env = append(cmd.Env, "GODEBUG=gctrace=1")
 	gc := &gcTrace{}
 	cmd.Stderr = io.MultiWriter(cmd.Stderr, gc)
-	stdin, err := cmd.StdinPipe()
+	stream, start, stop, err := startServe(cmd)
 	if err != nil {
 		return out, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return out, err
-	}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return out, err
-	}
-	defer func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
-	}()
+	defer stop()
+	stdin := stream.WriteCloser
 	var rss int64
-	out, err = booksSession(ctx, pipeRWC{stdout, stdin}, start, books, func() { rss = peakRSS(cmd.Process.Pid) }, func() error {
+	out, err = booksSession(ctx, stream, start, books, func() { rss = peakRSS(cmd.Process.Pid) }, func() error {
 		_ = stdin.Close()
 		if err := cmd.Wait(); err != nil {
 			return fmt.Errorf("quire serve: %w", err)
