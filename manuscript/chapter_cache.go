@@ -79,10 +79,8 @@ type chapterRecord struct {
 	// scanned says counts and the mentions hold, found with the file's
 	// matcher version.
 	scanned bool
-	// counts are the entries mentioned, as the index orders them, and
-	// countIDs their places in the cache's table of entry IDs.
-	counts   []EntryCount
-	countIDs []int32
+	// counts are the entries mentioned, as the index orders them.
+	counts []EntryCount
 	// byEntry and places order the counts by entry ID (unitMentions), as
 	// the file lists them.
 	byEntry, places []int32
@@ -179,11 +177,10 @@ func (c *chapterCache) sharing(m *Matcher) *chapterCache {
 	next := &chapterCache{matcher: c.matcher, table: m.ids, records: make(map[string]*chapterRecord, len(c.records)), hits: c.hits, scans: c.scans}
 	for path, r := range c.records {
 		cp := *r
-		if len(r.counts) > 0 && len(r.countIDs) == len(r.counts) {
-			cp.counts = make([]EntryCount, len(r.counts))
-			for i, ec := range r.counts {
-				ec.Entry = m.ids[r.countIDs[i]]
-				cp.counts[i] = ec
+		if len(r.counts) > 0 && r.found == nil && len(r.places) == len(r.counts) {
+			cp.counts = slices.Clone(r.counts)
+			for j, i := range r.byEntry {
+				cp.counts[i].Entry = m.ids[r.places[j]]
 			}
 		}
 		next.records[path] = &cp
@@ -200,7 +197,7 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 	// The caller checked c.serves(m).
 	r, ok := c.records[u.Path]
 	body := bodyOf(u)
-	if !ok || !r.scanned || r.sum != u.sum || !countsFit(r.counts, body) || len(r.countIDs) != len(r.counts) && r.found == nil {
+	if !ok || !r.scanned || r.sum != u.sum || !countsFit(r.counts, body) || len(r.places) != len(r.counts) && r.found == nil {
 		return nil, false
 	}
 	c.scans.Add(1)
@@ -484,7 +481,6 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 			r.scanned = true
 			k := d.count(5)
 			r.counts = make([]EntryCount, k)
-			r.countIDs = make([]int32, k)
 			r.byEntry, r.places = make([]int32, k), make([]int32, k)
 			seen := make([]bool, k)
 			for j := range k {
@@ -497,14 +493,13 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 				}
 				seen[i] = true
 				r.byEntry[j], r.places[j] = int32(i), int32(place)
-				r.countIDs[i] = int32(place)
 				r.counts[i].Entry = c.table[place]
 				r.counts[i].Count = d.int()
 				r.counts[i].First.Start = d.int()
 				r.counts[i].First.End = r.counts[i].First.Start + d.int()
 			}
 			if k == 0 {
-				r.counts, r.countIDs = nil, nil
+				r.counts = nil
 			}
 			r.raw = d.bytes()
 			if d.uint() == 1 {
