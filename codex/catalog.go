@@ -159,13 +159,13 @@ func (c *Catalog) mine(e *Entry) *Entry {
 // copied is a catalog of copies of c's entries, made by copyEntry, which
 // may change their IDs and what they hold but not their type, names,
 // title, stem or aliases, and must keep their IDs in the same order:
-// the series canon as a book reads it, at absolute paths. idOf is the
-// inverse of copyEntry's change of ID. It reads c's name maps, words
-// and fuzzy keys through rather than building its own, so it costs its
-// copies and a few pointers per entry: an entry of c and its copy find
-// each other by their place in the sorted lists and by ID, not by maps
-// of their own. skipped are its skipped-file problems.
-func (c *Catalog) copied(copyEntry func(*Entry) *Entry, idOf func(copyID string) string, skipped []Problem) *Catalog {
+// the series canon as a book reads it, at absolute paths. copyID is
+// copyEntry's change of ID and idOf its inverse. It reads c's name maps,
+// words and fuzzy keys through rather than building its own, so it
+// costs its copies and a few pointers per entry: an entry of c and its
+// copy find each other by ID, not by maps of their own. skipped are its
+// skipped-file problems.
+func (c *Catalog) copied(copyEntry func(*Entry) *Entry, copyID, idOf func(string) string, skipped []Problem) *Catalog {
 	byID := make(map[string]*Entry, len(c.sorted))
 	sorted := make([]*Entry, len(c.sorted))
 	for i, e := range c.sorted {
@@ -173,16 +173,13 @@ func (c *Catalog) copied(copyEntry func(*Entry) *Entry, idOf func(copyID string)
 		byID[cp.ID] = cp
 		sorted[i] = cp
 	}
-	// c.sorted is in c's order (compareEntries), and sorted[i] is the
-	// copy of c.sorted[i].
 	mine := func(e *Entry) *Entry {
-		if _, ok := c.keys.get(e); !ok {
+		if own, ok := c.byID.get(e.ID); !ok || own != e {
 			// Not c's entry (or one c removed): no copy to find.
 			return e
 		}
-		i, ok := slices.BinarySearchFunc(c.sorted, e, c.compareEntries)
-		if ok && c.sorted[i] == e {
-			return sorted[i]
+		if cp, ok := byID[copyID(e.ID)]; ok {
+			return cp
 		}
 		return e
 	}

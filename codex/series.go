@@ -151,7 +151,7 @@ func (sc *SeriesCatalogs) of(series *Catalog) *Catalog {
 	for _, p := range series.skipped {
 		skipped = append(skipped, m.absProblem(p))
 	}
-	sc.from, sc.abs = series, series.copied(m.seriesCopy, m.seriesID, skipped)
+	sc.from, sc.abs = series, series.copied(m.seriesCopy, m.abs, m.seriesID, skipped)
 	return sc.abs
 }
 

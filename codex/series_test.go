@@ -367,8 +367,8 @@ func TestCatalogWithLeavesItsParent(t *testing.T) {
 }
 
 // The series at absolute paths finds, for each series entry, its own
-// copy (by its place in the sorted list) and, for each copy, the series
-// entry's keys (by ID), without maps of its own: every lookup returns
+// copy and, for each copy, the series entry's keys (both by ID),
+// without maps of its own: every lookup returns
 // copies, and an entry that is no copy of its is not taken for one.
 func TestSeriesCopiesFindTheirOriginals(t *testing.T) {
 	const seriesRoot = "/books/tideward"
