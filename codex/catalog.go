@@ -158,8 +158,8 @@ func (c *Catalog) mine(e *Entry) *Entry {
 
 // copied is a catalog of copies of c's entries, made by copyEntry, which
 // may change their IDs and what they hold but not their type, names,
-// title, stem or aliases, and must keep their IDs in the same order:
-// the series canon as a book reads it, at absolute paths. copyID is
+// title, stem or aliases: the series canon as a book reads it, at
+// absolute paths. copyID is
 // copyEntry's change of ID and idOf its inverse. It reads c's name maps,
 // words and fuzzy keys through rather than building its own, so it
 // costs its copies and a few pointers per entry: an entry of c and its
