@@ -158,27 +158,36 @@ func (c *Catalog) mine(e *Entry) *Entry {
 
 // copied is a catalog of copies of c's entries, made by copyEntry, which
 // may change their IDs and what they hold but not their type, names,
-// title, stem or aliases, and must keep their IDs in the same order:
-// the series canon as a book reads it, at absolute paths. It reads c's
-// name maps, words and fuzzy keys through rather than building its own,
-// so it costs its copies and a few pointers per entry. skipped are its
+// title, stem or aliases: the series canon as a book reads it, at
+// absolute paths. copyID is
+// copyEntry's change of ID and idOf its inverse. It reads c's name maps,
+// words and fuzzy keys through rather than building its own, so it
+// costs its copies and a few pointers per entry: an entry of c and its
+// copy find each other by ID, not by maps of their own. skipped are its
 // skipped-file problems.
-func (c *Catalog) copied(copyEntry func(*Entry) *Entry, skipped []Problem) *Catalog {
-	copyOf := make(map[*Entry]*Entry, len(c.sorted))
-	original := make(map[*Entry]*Entry, len(c.sorted))
+func (c *Catalog) copied(copyEntry func(*Entry) *Entry, copyID, idOf func(string) string, skipped []Problem) *Catalog {
 	byID := make(map[string]*Entry, len(c.sorted))
 	sorted := make([]*Entry, len(c.sorted))
 	for i, e := range c.sorted {
 		cp := copyEntry(e)
-		copyOf[e], original[cp] = cp, e
 		byID[cp.ID] = cp
 		sorted[i] = cp
 	}
 	mine := func(e *Entry) *Entry {
-		if cp, ok := copyOf[e]; ok {
+		if own, ok := c.byID.get(e.ID); !ok || own != e {
+			// Not c's entry (or one c removed): no copy to find.
+			return e
+		}
+		if cp, ok := byID[copyID(e.ID)]; ok {
 			return cp
 		}
 		return e
+	}
+	original := func(cp *Entry) (*Entry, bool) {
+		if own, ok := byID[cp.ID]; !ok || own != cp {
+			return nil, false
+		}
+		return c.byID.get(idOf(cp.ID))
 	}
 	through := func(l *layer[string, []*Entry]) layer[string, []*Entry] {
 		return layer[string, []*Entry]{read: func(k string) ([]*Entry, bool) {
@@ -202,7 +211,7 @@ func (c *Catalog) copied(copyEntry func(*Entry) *Entry, skipped []Problem) *Cata
 		byStem:  through(&c.byStem),
 		byAlias: through(&c.byAlias),
 		keys: layer[*Entry, *keys]{read: func(cp *Entry) (*keys, bool) {
-			e, ok := original[cp]
+			e, ok := original(cp)
 			if !ok {
 				return nil, false
 			}
@@ -214,10 +223,20 @@ func (c *Catalog) copied(copyEntry func(*Entry) *Entry, skipped []Problem) *Cata
 		skipped:   skipped,
 		shared:    &sharedValues{},
 	}
+	// The lists by type are made at once: a map for the while, rather
+	// than a search per entry.
+	copyOf := make(map[*Entry]*Entry, len(c.sorted))
+	for i, e := range c.sorted {
+		copyOf[e] = sorted[i]
+	}
 	for t, es := range c.byType {
 		out := make([]*Entry, len(es))
 		for i, e := range es {
-			out[i] = mine(e)
+			if cp, ok := copyOf[e]; ok {
+				out[i] = cp
+			} else {
+				out[i] = e
+			}
 		}
 		n.byType[t] = out
 	}

@@ -151,7 +151,7 @@ func (sc *SeriesCatalogs) of(series *Catalog) *Catalog {
 	for _, p := range series.skipped {
 		skipped = append(skipped, m.absProblem(p))
 	}
-	sc.from, sc.abs = series, series.copied(m.seriesCopy, skipped)
+	sc.from, sc.abs = series, series.copied(m.seriesCopy, m.abs, m.seriesID, skipped)
 	return sc.abs
 }
 
@@ -302,6 +302,17 @@ func (m *Merged) seriesCopy(s *Entry) *Entry {
 }
 
 func (m *Merged) abs(id string) string { return filepath.Join(m.SeriesRoot, filepath.FromSlash(id)) }
+
+// seriesID is the series' own ID of the entry at the absolute path abs
+// (the inverse of abs), without allocating on a slash-separated system:
+// lookups of series entries ask for it.
+func (m *Merged) seriesID(abs string) string {
+	rel, ok := strings.CutPrefix(abs, m.SeriesRoot)
+	if !ok {
+		return ""
+	}
+	return filepath.ToSlash(strings.TrimPrefix(rel, string(filepath.Separator)))
+}
 
 func (m *Merged) absProblem(p Problem) Problem {
 	p.Path = m.abs(p.Path)

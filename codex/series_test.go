@@ -365,3 +365,35 @@ func TestCatalogWithLeavesItsParent(t *testing.T) {
 		})
 	}
 }
+
+// The series at absolute paths finds, for each series entry, its own
+// copy and, for each copy, the series entry's keys (both by ID),
+// without maps of its own: every lookup returns
+// copies, and an entry that is no copy of its is not taken for one.
+func TestSeriesCopiesFindTheirOriginals(t *testing.T) {
+	const seriesRoot = "/books/tideward"
+	series := catalogOf(t, seriesFiles)
+	sc := NewSeriesCatalogs(seriesRoot)
+	abs := sc.of(series)
+	m := &Merged{SeriesRoot: seriesRoot}
+	require.Equal(t, series.Len(), abs.Len())
+	for i, own := range series.All() {
+		cp := abs.All()[i]
+		assert.Equal(t, m.abs(own.ID), cp.ID)
+		assert.Equal(t, own.ID, m.seriesID(cp.ID), "seriesID undoes abs")
+		assert.Same(t, cp, abs.mine(own), "%s: the copy of the series entry", own.ID)
+		k, ok := abs.keys.get(cp)
+		require.True(t, ok, cp.ID)
+		assert.Equal(t, series.keys.at(own), k)
+		got, ok := abs.Resolve(own.Name)
+		require.True(t, ok, own.Name)
+		assert.Same(t, cp, got)
+		assert.Contains(t, abs.OfType(own.Type), cp)
+		stranger := *cp
+		_, ok = abs.keys.get(&stranger)
+		assert.False(t, ok, "an entry with a copy's ID is not the copy")
+	}
+	assert.Empty(t, m.seriesID("/elsewhere/codex/a.md"))
+	foreign := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]}).All()[0]
+	assert.Same(t, foreign, abs.mine(foreign), "an entry of another catalog stays itself")
+}

@@ -79,10 +79,8 @@ type chapterRecord struct {
 	// scanned says counts and the mentions hold, found with the file's
 	// matcher version.
 	scanned bool
-	// counts are the entries mentioned, as the index orders them, and
-	// countIDs their places in the cache's table of entry IDs.
-	counts   []EntryCount
-	countIDs []int32
+	// counts are the entries mentioned, as the index orders them.
+	counts []EntryCount
 	// byEntry and places order the counts by entry ID (unitMentions), as
 	// the file lists them.
 	byEntry, places []int32
@@ -117,8 +115,15 @@ type chapterCache struct {
 	// and counts name entries by their place in it.
 	table   []string
 	records map[string]*chapterRecord
-	// hits counts the chapters served from the cache, for the logs.
-	hits, scans atomic.Int64
+	// hits counts the chapters served from the cache, for the logs, and
+	// scans the scans; a cache made from another (sharing) counts on.
+	hits, scans *atomic.Int64
+}
+
+// newChapterCache is a cache of the scans of the matcher of version
+// matcher, whose IDs, sorted, are table.
+func newChapterCache(matcher [sha256.Size]byte, table []string, records map[string]*chapterRecord) *chapterCache {
+	return &chapterCache{matcher: matcher, table: table, records: records, hits: &atomic.Int64{}, scans: &atomic.Int64{}}
 }
 
 // unit is the chapter rel with the bytes text from the cache, when the
@@ -158,6 +163,31 @@ func (c *chapterCache) serves(m *Matcher) bool {
 	return len(c.table) == 0 || &c.table[0] == &m.ids[0] || slices.Equal(c.table, m.ids)
 }
 
+// sharing is c naming entries by m's own ID strings rather than the
+// copies the file was decoded into, when c serves m: in a series, every
+// book's cache names the series' ten thousand entries, whose IDs the
+// books' matchers share (codex.Catalog.Shared), and each book would
+// otherwise keep a copy of them for as long as its counts live. c is
+// not changed (snapshots share it without locks): the records are
+// copied, their counts made anew, the rest shared.
+func (c *chapterCache) sharing(m *Matcher) *chapterCache {
+	if c == nil || m == nil || len(c.table) == 0 || !c.serves(m) || &c.table[0] == &m.ids[0] {
+		return c
+	}
+	next := &chapterCache{matcher: c.matcher, table: m.ids, records: make(map[string]*chapterRecord, len(c.records)), hits: c.hits, scans: c.scans}
+	for path, r := range c.records {
+		cp := *r
+		if len(r.counts) > 0 && r.found == nil && len(r.places) == len(r.counts) {
+			cp.counts = slices.Clone(r.counts)
+			for j, i := range r.byEntry {
+				cp.counts[i].Entry = m.ids[r.places[j]]
+			}
+		}
+		next.records[path] = &cp
+	}
+	return next
+}
+
 // scan is u's mention scan with m from the cache, when it holds one:
 // the counts at once, the mentions decoded on first use.
 func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
@@ -167,7 +197,7 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 	// The caller checked c.serves(m).
 	r, ok := c.records[u.Path]
 	body := bodyOf(u)
-	if !ok || !r.scanned || r.sum != u.sum || !countsFit(r.counts, body) || len(r.countIDs) != len(r.counts) && r.found == nil {
+	if !ok || !r.scanned || r.sum != u.sum || !countsFit(r.counts, body) || len(r.places) != len(r.counts) && r.found == nil {
 		return nil, false
 	}
 	c.scans.Add(1)
@@ -427,7 +457,7 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 	if v := d.uint(); d.err == nil && v != chapterCacheFormat {
 		return nil, fmt.Errorf("chapter cache of format %d, not %d", v, chapterCacheFormat)
 	}
-	c := &chapterCache{}
+	c := newChapterCache([sha256.Size]byte{}, nil, nil)
 	copy(c.matcher[:], d.raw(sha256.Size))
 	// Each entry ID takes at least one byte, each record at least 35.
 	c.table = make([]string, d.count(1))
@@ -451,7 +481,6 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 			r.scanned = true
 			k := d.count(5)
 			r.counts = make([]EntryCount, k)
-			r.countIDs = make([]int32, k)
 			r.byEntry, r.places = make([]int32, k), make([]int32, k)
 			seen := make([]bool, k)
 			for j := range k {
@@ -464,14 +493,13 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 				}
 				seen[i] = true
 				r.byEntry[j], r.places[j] = int32(i), int32(place)
-				r.countIDs[i] = int32(place)
 				r.counts[i].Entry = c.table[place]
 				r.counts[i].Count = d.int()
 				r.counts[i].First.Start = d.int()
 				r.counts[i].First.End = r.counts[i].First.Start + d.int()
 			}
 			if k == 0 {
-				r.counts, r.countIDs = nil, nil
+				r.counts = nil
 			}
 			r.raw = d.bytes()
 			if d.uint() == 1 {
@@ -657,7 +685,7 @@ func (c *chapterCache) hitCount() int64 {
 // disk, and whether they say anything the snapshot's cache does not.
 func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
 	ix := s.mentions
-	next := &chapterCache{matcher: ix.matcher.version, table: ix.matcher.ids, records: make(map[string]*chapterRecord, len(s.units))}
+	next := newChapterCache(ix.matcher.version, ix.matcher.ids, make(map[string]*chapterRecord, len(s.units)))
 	old := s.cache
 	changed := old == nil || old.matcher != next.matcher
 	for _, u := range s.units {

@@ -107,7 +107,12 @@ func TestChapterCacheCountOrder(t *testing.T) {
 	r := c.records["manuscript/01.md"]
 	require.True(t, r.scanned)
 	assert.Equal(t, counts, r.counts)
-	assert.Equal(t, []int32{2, 0, 3}, r.countIDs)
+	// Each count's place in the table, as byEntry and places pair them.
+	countPlaces := make([]int32, len(r.counts))
+	for j, i := range r.byEntry {
+		countPlaces[i] = r.places[j]
+	}
+	assert.Equal(t, []int32{2, 0, 3}, countPlaces)
 	assert.Equal(t, []int32{1, 0, 2}, r.byEntry)
 	assert.Equal(t, []int32{0, 2, 3}, r.places)
 	assert.False(t, c.records["manuscript/02.md"].scanned, "an entry counted twice")

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -338,4 +339,55 @@ func TestChapterCacheTableMustMatchTheNames(t *testing.T) {
 	warm.SetCatalog(cat)
 	assert.Equal(t, coldView(t, root, cat), viewOf(warm.Snapshot()))
 	assert.Zero(t, warm.Snapshot().cache.scans.Load())
+}
+
+// A warm start names entries by the matcher's own ID strings, not by the
+// copies decoded from the file (in a series, the IDs the books share),
+// and finds what a cold start finds; the cache read at start is left as
+// it was, for snapshots that still hold it.
+func TestChapterCacheSharesTheMatchersIDs(t *testing.T) {
+	root := newProject(t, cachedBook())
+	file := filepath.Join(t.TempDir(), "chapters.bin")
+	cat := bookCatalog(t)
+	openCached(t, root, file, cat)
+
+	warm, err := Open(context.Background(), root, Options{ChapterCache: file})
+	require.NoError(t, err)
+	read := warm.Snapshot().cache
+	require.NotNil(t, read)
+	decoded := map[string][]EntryCount{}
+	for path, r := range read.records {
+		decoded[path] = slices.Clone(r.counts)
+	}
+	matcher := NewMatcher(cat)
+	warm.SetMatcher(matcher)
+	snap := warm.Snapshot()
+	assert.Equal(t, coldView(t, root, cat), viewOf(snap))
+	assert.EqualValues(t, 3, read.scans.Load(), "scans taken from the cache")
+
+	shared := map[*byte]bool{}
+	for _, id := range matcher.ids {
+		shared[unsafe.StringData(id)] = true
+	}
+	require.NotEmpty(t, matcher.ids)
+	assert.Same(t, &matcher.ids[0], &snap.cache.table[0], "the cache's table is the matcher's")
+	counted := 0
+	for _, path := range []string{"manuscript/01-harbor.md", "manuscript/02-storm.md"} {
+		counts := snap.Mentions().InUnit(path)
+		require.NotEmpty(t, counts, path)
+		for _, c := range counts {
+			assert.True(t, shared[unsafe.StringData(c.Entry)], "%s: %s is the matcher's string", path, c.Entry)
+			counted++
+		}
+		for _, c := range snap.cache.records[path].counts {
+			assert.True(t, shared[unsafe.StringData(c.Entry)], "%s: the cache's %s is the matcher's string", path, c.Entry)
+		}
+	}
+	assert.Positive(t, counted)
+	for path, r := range read.records {
+		assert.Equal(t, decoded[path], r.counts, "%s: the cache read at start is unchanged", path)
+		for i, c := range r.counts {
+			assert.Same(t, unsafe.StringData(decoded[path][i].Entry), unsafe.StringData(c.Entry))
+		}
+	}
 }

@@ -301,13 +301,14 @@ func countMentions(m *Matcher, u *Unit, mentions []Mention) *unitMentions {
 	slices.SortFunc(um.byEntry, func(a, b int32) int { return strings.Compare(um.counts[a].Entry, um.counts[b].Entry) })
 	// The IDs are sorted alike, so the places come out ascending.
 	um.places = make([]int32, len(um.byEntry))
+	from := int32(0)
 	for k, i := range um.byEntry {
-		place, ok := m.place[um.counts[i].Entry]
+		place, ok := m.placeOf(um.counts[i].Entry, from)
 		if !ok {
 			um.places = nil
 			break
 		}
-		um.places[k] = place
+		um.places[k], from = place, place
 	}
 	return um
 }
@@ -420,7 +421,7 @@ func (ix *MentionIndex) InUnit(path string) []EntryCount {
 // Appearances lists the units that mention an entry, in reading order.
 func (ix *MentionIndex) Appearances(entryID string) []Appearance {
 	var out []Appearance
-	place, ok := ix.matcher.place[entryID]
+	place, ok := ix.matcher.placeOf(entryID, 0)
 	if !ok {
 		place = -1
 	}

@@ -337,3 +337,30 @@ func TestScanBoundsNameLength(t *testing.T) {
 	assert.Equal(t, "long", got[0].Entry)
 	assert.Equal(t, codex.Range{Start: 0, End: len(words(maxFormTokens))}, got[0].Range)
 }
+
+// An ID's place is its index among the matcher's sorted IDs, searched
+// from a place on; an ID the matcher does not find has none.
+func TestMatcherPlaceOf(t *testing.T) {
+	m := &Matcher{ids: []string{"codex/a.md", "codex/b.md", "codex/c.md", "codex/d.md"}}
+	tests := []struct {
+		id    string
+		from  int32
+		place int32
+		ok    bool
+	}{
+		{"codex/a.md", 0, 0, true},
+		{"codex/c.md", 0, 2, true},
+		{"codex/c.md", 2, 2, true},
+		{"codex/d.md", 1, 3, true},
+		{"codex/bb.md", 0, 0, false},
+		{"codex/z.md", 0, 0, false},
+		{"", 0, 0, false},
+	}
+	for _, tt := range tests {
+		place, ok := m.placeOf(tt.id, tt.from)
+		assert.Equal(t, tt.ok, ok, tt.id)
+		if tt.ok {
+			assert.Equal(t, tt.place, place, tt.id)
+		}
+	}
+}

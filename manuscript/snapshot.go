@@ -69,7 +69,8 @@ func (s *Snapshot) withUnits(units []*Unit) *Snapshot {
 // withMatcher is a snapshot whose mentions are found with m: a new codex.
 func (s *Snapshot) withMatcher(m *Matcher) *Snapshot {
 	next := *s
-	next.mentions = (&MentionIndex{}).syncWith(m, s.units, s.cache)
+	next.cache = s.cache.sharing(m)
+	next.mentions = (&MentionIndex{}).syncWith(m, s.units, next.cache)
 	return &next
 }
 
