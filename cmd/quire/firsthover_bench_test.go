@@ -79,23 +79,7 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 	stdin := stream.WriteCloser
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stream))
-	loadEnded := make(chan struct{})
-	var endOnce sync.Once
-	conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		if req.Method() == protocol.MethodProgress {
-			var p struct {
-				Token json.RawMessage `json:"token"`
-				Value struct {
-					Kind string `json:"kind"`
-				} `json:"value"`
-			}
-			if json.Unmarshal(req.Params(), &p) == nil && p.Value.Kind == "end" && strings.Contains(string(p.Token), "load") {
-				endOnce.Do(func() { close(loadEnded) })
-			}
-		}
-		return reply(ctx, nil, nil)
-	})
+	conn, loadEnded := serveConn(ctx, stream, 1)
 	defer conn.Close()
 
 	root := protocol.DocumentURI((&url.URL{Scheme: "file", Path: run.Root}).String())
@@ -175,6 +159,35 @@ func startServe(cmd *exec.Cmd) (stream pipeRWC, start time.Time, stop func(), er
 			_ = cmd.Wait()
 		}
 	}, nil
+}
+
+// serveConn is a client connection to the server on stream; loaded is
+// closed once the loading progress of books books has ended (their
+// search ready).
+func serveConn(ctx context.Context, stream io.ReadWriteCloser, books int) (conn jsonrpc2.Conn, loaded <-chan struct{}) {
+	conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stream))
+	done := make(chan struct{})
+	var mu sync.Mutex
+	ends := 0
+	conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == protocol.MethodProgress {
+			var p struct {
+				Token json.RawMessage `json:"token"`
+				Value struct {
+					Kind string `json:"kind"`
+				} `json:"value"`
+			}
+			if json.Unmarshal(req.Params(), &p) == nil && p.Value.Kind == "end" && strings.Contains(string(p.Token), "load") {
+				mu.Lock()
+				if ends++; ends == books {
+					close(done)
+				}
+				mu.Unlock()
+			}
+		}
+		return reply(ctx, nil, nil)
+	})
+	return conn, done
 }
 
 // pipeRWC joins a child's stdout and stdin into one stream.

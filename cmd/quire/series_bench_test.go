@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +23,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/corpus"
@@ -349,28 +347,7 @@ func booksSession(ctx context.Context, stream io.ReadWriteCloser, start time.Tim
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stream))
-	loaded := make(chan struct{})
-	var mu sync.Mutex
-	ends := 0
-	conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		if req.Method() == protocol.MethodProgress {
-			var p struct {
-				Token json.RawMessage `json:"token"`
-				Value struct {
-					Kind string `json:"kind"`
-				} `json:"value"`
-			}
-			if json.Unmarshal(req.Params(), &p) == nil && p.Value.Kind == "end" && strings.Contains(string(p.Token), "load") {
-				mu.Lock()
-				if ends++; ends == len(books) {
-					close(loaded)
-				}
-				mu.Unlock()
-			}
-		}
-		return reply(ctx, nil, nil)
-	})
+	conn, loaded := serveConn(ctx, stream, len(books))
 	defer conn.Close()
 
 	var folders []protocol.WorkspaceFolder
