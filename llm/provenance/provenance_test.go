@@ -2,8 +2,6 @@ package provenance
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -56,9 +54,4 @@ func TestProvenanceKeepsTheNewestHalfWhenFull(t *testing.T) {
 func TestOpenProvenanceNeedsAFolder(t *testing.T) {
 	_, err := Open("")
 	assert.Error(t, err)
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -3,12 +3,10 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,35 +77,6 @@ func TestStreamPeekEqualsSentBody(t *testing.T) {
 	_, err = p.Complete(t.Context(), req)
 	require.NoError(t, err)
 	assert.Equal(t, string(s.Requests()[0].Body), string(peek))
-}
-
-// gatedStream is a provider that sends the first piece of an answer and
-// holds the rest until release is closed, so a test can see whether the
-// first piece reached the caller while the reply was still open.
-func gatedStream(t *testing.T, release <-chan struct{}) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		chunk := func(delta, finish string) {
-			f := "null"
-			if finish != "" {
-				f = fmt.Sprintf("%q", finish)
-			}
-			fmt.Fprintf(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%q},\"finish_reason\":%s}]}\n\n", delta, f)
-			w.(http.Flusher).Flush()
-		}
-		chunk("First ", "")
-		select {
-		case <-release:
-		case <-time.After(10 * time.Second):
-		case <-r.Context().Done():
-			return
-		}
-		chunk("and last.", "stop")
-		fmt.Fprint(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4}}\n\ndata: [DONE]\n\n")
-	}))
-	t.Cleanup(srv.Close)
-	return srv
 }
 
 func TestStreamErrorEventIsAnError(t *testing.T) {
