@@ -1,5 +1,7 @@
 package codex
 
+import "maps"
+
 // layer is a map read through to a base map that several catalogs
 // share: a catalog made by With from another holds only what it changed
 // (own) and what it deleted (gone), not a copy of every entry. A book
@@ -69,16 +71,10 @@ func (l *layer[K, V]) del(k K) {
 func (l *layer[K, V]) fork() layer[K, V] {
 	f := layer[K, V]{base: l.base, read: l.read}
 	if len(l.own) > 0 {
-		f.own = make(map[K]V, len(l.own))
-		for k, v := range l.own {
-			f.own[k] = v
-		}
+		f.own = maps.Clone(l.own)
 	}
 	if len(l.gone) > 0 {
-		f.gone = make(map[K]struct{}, len(l.gone))
-		for k := range l.gone {
-			f.gone[k] = struct{}{}
-		}
+		f.gone = maps.Clone(l.gone)
 	}
 	return f
 }
