@@ -123,6 +123,8 @@ type SeriesCatalogs struct {
 	mu   sync.Mutex
 	from *Catalog
 	abs  *Catalog
+	// early is what Early began before the first catalog was made.
+	early *earlySeries
 	// merged are each book's last merges, by the book's folder, newest
 	// first: a book's language server session and its saved view (View)
 	// ask for the same pair of catalogs, and share one merged catalog
@@ -151,7 +153,24 @@ func (sc *SeriesCatalogs) of(series *Catalog) *Catalog {
 	for _, p := range series.skipped {
 		skipped = append(skipped, m.absProblem(p))
 	}
-	sc.from, sc.abs = series, series.copied(m.seriesCopy, m.abs, m.seriesID, skipped)
+	copyEntry := m.seriesCopy
+	early := sc.takeEarly(series)
+	if early != nil {
+		// copied copies the entries in the order All lists them, which
+		// is the order early copied them in.
+		next := 0
+		copyEntry = func(e *Entry) *Entry {
+			if next < len(early.entries) && early.entries[next] == e {
+				next++
+				return early.copies[next-1]
+			}
+			return m.seriesCopy(e)
+		}
+	}
+	sc.from, sc.abs = series, series.copied(copyEntry, m.seriesID, skipped)
+	if early != nil {
+		sc.abs.shared.seed(early)
+	}
 	return sc.abs
 }
 

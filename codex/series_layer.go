@@ -35,6 +35,8 @@ type sharedValues struct {
 type sharedValue struct {
 	once sync.Once
 	v    any
+	// early, when set, is the value SeriesCatalogs.Early began.
+	early *earlyValue
 }
 
 // Shared is the value build derives from c, under key: built once for a
@@ -60,7 +62,15 @@ func (c *Catalog) Shared(key any, build func() any) any {
 	s.mu.Unlock()
 	// Built outside the lock: a second caller waits for the first
 	// build of its key only.
-	v.once.Do(func() { v.v = build() })
+	v.once.Do(func() {
+		if v.early != nil {
+			<-v.early.done
+			v.v, v.early = v.early.v, nil
+		}
+		if v.v == nil {
+			v.v = build()
+		}
+	})
 	return v.v
 }
 

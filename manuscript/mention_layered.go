@@ -40,6 +40,16 @@ type seriesMatcher struct {
 	wordEntries map[string]int32
 }
 
+// BeginSeries begins the series' shared matcher from the entries of its
+// store's saved state (codex.Options.OnLoaded) while the store still
+// checks its files, for its books' matchers to lay theirs over
+// (codex.SeriesCatalogs.Early).
+func BeginSeries(sc *codex.SeriesCatalogs, entries []*codex.Entry) {
+	sc.Early(entries, map[any]func([]*codex.Entry) any{
+		seriesMatcherKey{}: func(copies []*codex.Entry) any { return newSeriesMatcher(copies) },
+	})
+}
+
 func newSeriesMatcher(entries []*codex.Entry) *seriesMatcher {
 	s := &seriesMatcher{Matcher: newTrie(entries), wordEntries: make(map[string]int32, len(entries))}
 	words := map[string]struct{}{}

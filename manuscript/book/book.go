@@ -121,6 +121,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	opts = opts.oneAtATime()
 	root, err := codex.ProjectRoot(dir)
 	if err != nil {
 		return nil, err
@@ -158,12 +159,19 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 		})
 	}
 	if opts.Parts&Codex != 0 {
-		b.Store, err = b.openCodex(ctx)
+		var plan seriesPlan
+		plan, err = b.planSeries()
 		if err == nil {
-			b.Series, err = b.openSeries(ctx)
-			if err != nil {
-				b.Store.Close()
+			// The series' codex opens beside the book's own, not after it.
+			var series sync.WaitGroup
+			series.Go(func() { b.Series = b.openSeries(ctx, plan) })
+			b.Store, err = b.openCodex(ctx, plan.root == "")
+			series.Wait()
+			if err != nil && b.Series != nil {
+				_ = b.CloseSeries()
 			}
+		}
+		if err == nil {
 			b.View = codex.NewSharedView(b.Store, b.Series, b.SeriesCatalogs)
 			if opts.Parts&Chapters != 0 {
 				// The name automaton needs only the codex: build it while
@@ -207,12 +215,14 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 const cachedScanFew = 8
 
 // openCodex opens the codex store in the book's cache folder, or in
-// memory when another quire process holds it.
-func (b *Book) openCodex(ctx context.Context) (*codex.Store, error) {
+// memory when another quire process holds it. alone says the book reads
+// no series: its matcher may then be begun from the codex's saved state
+// (earlyMatcher); a series book's lies over its series' (BeginSeries).
+func (b *Book) openCodex(ctx context.Context, alone bool) (*codex.Store, error) {
 	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
 		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback,
 		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
-	if b.opts.Parts&Chapters != 0 {
+	if b.opts.Parts&Chapters != 0 && alone {
 		copts.OnLoaded = b.early.start
 	}
 	store, err := codex.Open(ctx, b.Root, copts)

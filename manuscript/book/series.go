@@ -8,32 +8,54 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/manuscript"
 )
 
-// openSeries opens the codex of the series folder the book's quire.yaml
-// names, once the writer trusts the book: as a codex store of its own,
-// on the series folder's real path, so that every confinement rule of a
-// codex applies to it exactly and its index lives once in the cache,
-// keyed by that path. A series setting that does not read is an error,
-// as a bad codex: glob is; a series folder that cannot be opened leaves
-// the book alone, and OnSeriesFailed says why.
-func (b *Book) openSeries(ctx context.Context) (*codex.Store, error) {
+// seriesPlan is the series folder a book reads, as its settings name it
+// and the writer trusts it: known before either codex opens, so the two
+// open side by side.
+type seriesPlan struct {
+	// root is the series folder's real path; empty when the book reads
+	// no series.
+	root string
+}
+
+// planSeries is the series folder the book's quire.yaml names, once the
+// writer trusts the book. A series setting that does not read is an
+// error, as a bad codex: glob is; a series folder that cannot be found
+// leaves the book alone, and OnSeriesFailed says why.
+func (b *Book) planSeries() (seriesPlan, error) {
 	path, err := codex.SeriesOf(b.Settings)
 	if err != nil || path == "" {
-		return nil, err
+		return seriesPlan{}, err
 	}
 	if b.opts.TrustSeries == nil || !b.opts.TrustSeries(b.Settings, b.Root) {
-		return nil, nil
-	}
-	failed := func(err error) (*codex.Store, error) {
-		if b.opts.OnSeriesFailed != nil {
-			b.opts.OnSeriesFailed(err)
-		}
-		return nil, nil
+		return seriesPlan{}, nil
 	}
 	root, err := codex.SeriesRoot(b.Root, path)
 	if err != nil {
-		return failed(err)
+		b.seriesFailed(err)
+		return seriesPlan{}, nil
+	}
+	return seriesPlan{root: root}, nil
+}
+
+func (b *Book) seriesFailed(err error) {
+	if b.opts.OnSeriesFailed != nil {
+		b.opts.OnSeriesFailed(err)
+	}
+}
+
+// openSeries opens the codex of the series folder plan names, as a
+// codex store of its own on the folder's real path, so that every
+// confinement rule of a codex applies to it exactly and its index lives
+// once in the cache, keyed by that path. It sets b.SeriesRoot and
+// b.SeriesCatalogs with the store; a store that cannot be opened leaves
+// the book alone, and OnSeriesFailed says why.
+func (b *Book) openSeries(ctx context.Context, plan seriesPlan) *codex.Store {
+	root := plan.root
+	if root == "" {
+		return nil
 	}
 	cache, _ := CacheFor(root, CacheOptions{Base: b.opts.Cache.Base})
 	if b.opts.Cache.Dir != "" {
@@ -41,11 +63,16 @@ func (b *Book) openSeries(ctx context.Context) (*codex.Store, error) {
 		// beside it, under its key.
 		cache.Dir = filepath.Join(b.opts.Cache.Dir, "series", cacheKey(root))
 	}
-	open := func(ctx context.Context) (*codex.Store, error) {
+	open := func(ctx context.Context, cats *codex.SeriesCatalogs) (*codex.Store, error) {
 		// Read like the book's own codex: the language server answers
 		// from the series' entries while their search index is built.
 		copts := codex.Options{CacheDir: cache.Dir, Logger: b.opts.Logger, OnFallback: b.opts.OnFallback,
 			BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
+		if b.opts.Parts&Chapters != 0 {
+			// A warm start begins the series' name matcher from its
+			// saved state while the store checks its files.
+			copts.OnLoaded = func(entries []*codex.Entry) { manuscript.BeginSeries(cats, entries) }
+		}
 		store, err := codex.Open(ctx, root, copts)
 		if errors.Is(err, codex.ErrIndexLocked) {
 			// Another quire process reads the series (a server for
@@ -56,16 +83,20 @@ func (b *Book) openSeries(ctx context.Context) (*codex.Store, error) {
 		return store, err
 	}
 	var store *codex.Store
+	var cats *codex.SeriesCatalogs
+	var err error
 	if b.opts.Shelf != nil {
-		store, b.SeriesCatalogs, err = b.opts.Shelf.take(ctx, root, open)
+		store, cats, err = b.opts.Shelf.take(ctx, root, open)
 	} else {
-		store, err = open(ctx)
+		cats = codex.NewSeriesCatalogs(root)
+		store, err = open(ctx, cats)
 	}
 	if err != nil {
-		return failed(fmt.Errorf("the series canon in %s could not be read: %w", root, err))
+		b.seriesFailed(fmt.Errorf("the series canon in %s could not be read: %w", root, err))
+		return nil
 	}
-	b.SeriesRoot = root
-	return store, nil
+	b.SeriesRoot, b.SeriesCatalogs = root, cats
+	return store
 }
 
 // CloseSeries lets go of the series store: closes it, or hands it back
@@ -115,10 +146,8 @@ func (b *Book) ReloadSeries(ctx context.Context, l *settings.Loaded) (release fu
 	}
 	b.Settings = l
 	b.Series, b.SeriesRoot, b.SeriesCatalogs = nil, "", nil
-	b.Series, err = b.openSeries(ctx)
-	if b.Series == nil {
-		b.SeriesRoot, b.SeriesCatalogs = "", nil
-	}
+	plan, err := b.planSeries()
+	b.Series = b.openSeries(ctx, plan)
 	if b.Store != nil {
 		b.View = codex.NewSharedView(b.Store, b.Series, b.SeriesCatalogs)
 	}

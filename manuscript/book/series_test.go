@@ -13,6 +13,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // twoBooksOfASeries writes a series folder and two books naming it, and
@@ -104,4 +105,33 @@ func TestTheShelfWatchesASeriesOnceForAllItsBooks(t *testing.T) {
 	require.NoError(t, b1.Close())
 	require.NoError(t, b2.Close())
 	assert.Equal(t, 0, shelf.Len())
+}
+
+// A series book's warm start begins the series' name matcher from the
+// series' saved state while its files are checked (BeginSeries); the
+// book's matcher is the one a cold reading of the same canon builds,
+// whether the series changed while quire was closed or not, and the
+// series' names are found in the chapters.
+func TestSeriesWarmStartMatcher(t *testing.T) {
+	for _, change := range []bool{false, true} {
+		t.Run(map[bool]string{false: "nothing changed", true: "series changed offline"}[change], func(t *testing.T) {
+			one, _ := twoBooksOfASeries(t)
+			series := filepath.Join(filepath.Dir(one), "tideward")
+			opts := Options{Cache: CacheOptions{Base: t.TempDir()}, TrustSeries: trusted, Shelf: NewShelf(), LaterMentions: true}
+			cold, err := Open(context.Background(), one, opts)
+			require.NoError(t, err)
+			require.NoError(t, cold.Close())
+			if change {
+				write(t, series, "codex/people/ilse.md", "---\ntype: character\nname: Ilse Dorn\naliases: [Ilse]\n---\n# Ilse Dorn\n")
+				write(t, series, "codex/people/oren.md", "---\ntype: character\nname: Oren Vail\n---\n# Oren Vail\n")
+			}
+			warm, err := Open(context.Background(), one, opts)
+			require.NoError(t, err)
+			defer warm.Close()
+			fresh := codex.MergeSeries(warm.Root, warm.Store.Catalog(), warm.SeriesRoot, warm.Series.Catalog()).Catalog
+			assert.Equal(t, manuscript.NewMatcher(fresh), warm.Matcher)
+			warm.Manuscript.SetMatcher(warm.Matcher)
+			assert.Len(t, warm.Manuscript.Snapshot().Mentions().Table().Rows, 1)
+		})
+	}
 }

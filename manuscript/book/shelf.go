@@ -34,9 +34,9 @@ type shelved struct {
 // NewShelf is an empty shelf.
 func NewShelf() *Shelf { return &Shelf{series: map[string]*shelved{}} }
 
-// take returns the store of the series at root, opening it with open
-// the first time.
-func (s *Shelf) take(ctx context.Context, root string, open func(context.Context) (*codex.Store, error)) (*codex.Store, *codex.SeriesCatalogs, error) {
+// take returns the store of the series at root and the catalogs its
+// books share, opening the store with open the first time.
+func (s *Shelf) take(ctx context.Context, root string, open func(context.Context, *codex.SeriesCatalogs) (*codex.Store, error)) (*codex.Store, *codex.SeriesCatalogs, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sh, ok := s.series[root]; ok {
@@ -45,11 +45,12 @@ func (s *Shelf) take(ctx context.Context, root string, open func(context.Context
 	}
 	// Opened under the lock: a second book of the series waits for the
 	// first reading rather than starting its own.
-	store, err := open(ctx)
+	cats := codex.NewSeriesCatalogs(root)
+	store, err := open(ctx, cats)
 	if err != nil {
 		return nil, nil, err
 	}
-	sh := &shelved{store: store, catalogs: codex.NewSeriesCatalogs(store.Root()), books: 1, followers: map[int]func(codex.Change){}}
+	sh := &shelved{store: store, catalogs: cats, books: 1, followers: map[int]func(codex.Change){}}
 	s.series[root] = sh
 	return store, sh.catalogs, nil
 }
