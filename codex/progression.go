@@ -119,10 +119,14 @@ func StoryOf(e *Entry) Story {
 func statusOfLife(e *Entry) bool {
 	fm := e.Source[:min(max(e.Body.Start, 0), len(e.Source))]
 	for line := range strings.Lines(fm) {
-		rest, ok := strings.CutPrefix(strings.ToLower(line), "status:")
-		if !ok {
+		// The key compared byte by byte, not the line lowered: this runs
+		// for every entry of a catalog when a book opens. No rune outside
+		// ASCII lowers to a letter of "status".
+		const key = "status:"
+		if len(line) < len(key) || !asciiFoldPrefix(line, key) {
 			continue
 		}
+		rest := line[len(key):]
 		switch strings.ToLower(strings.Trim(strings.TrimSpace(rest), `"'`)) {
 		case "", "confirmed", "tentative":
 		default:
@@ -130,6 +134,21 @@ func statusOfLife(e *Entry) bool {
 		}
 	}
 	return false
+}
+
+// asciiFoldPrefix says whether s starts with prefix, a lower-case ASCII
+// string, ignoring the case of ASCII letters.
+func asciiFoldPrefix(s, prefix string) bool {
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Story) problem(d *yamlDoc, path string, n *yaml.Node, format string, args ...any) {

@@ -127,6 +127,26 @@ func TestStoryOfBaseStatus(t *testing.T) {
 	assert.True(t, s.Apply(e, func(int, Progression) bool { return true }).Dead())
 }
 
+// The front matter's status is found whatever the case of its key, as
+// the YAML reading that follows finds it.
+func TestStoryOfStatusAnyCase(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"status: dead", "dead"},
+		{"Status: Dead", "dead"},
+		{"STATUS: 'gone'", "gone"},
+		{"sTaTuS:   missing  ", "missing"},
+		{"status: confirmed", ""},
+		{"Status: Tentative", ""},
+		{"statuses: dead", ""},
+		{"stat: dead", ""},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			e := parseEntry(t, "codex/characters/old.md", "---\ntype: character\nname: Old Wend\n"+tc.line+"\n---\n")
+			assert.Equal(t, tc.want, StoryOf(e).Status)
+		})
+	}
+}
+
 // FuzzStoryOf: any front matter reads without panicking, and every range
 // a progression, rule or problem gives lies inside the file.
 func FuzzStoryOf(f *testing.F) {
