@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/quire-ink/quire/codex"
@@ -91,4 +92,21 @@ func (f *seriesFile) savedText() (string, error) {
 		return "", fmt.Errorf("series file %s: over %d bytes", f.rel, codex.MaxEntryBytes)
 	}
 	return string(data), nil
+}
+
+// renameRefusal says why a rename asked in a series file is refused,
+// or "" when it is not: e is an entry the answering book overrides, so
+// a rename would rename that book's entry and leave the series entry,
+// whose file the writer is in, as it is.
+func (t *target) renameRefusal(e *codex.Entry) string {
+	if t.series == nil {
+		return ""
+	}
+	src := t.proj.canon().Source(e)
+	if src == nil || src.Book == nil {
+		return ""
+	}
+	return fmt.Sprintf("the book %s has its own entry for %s over the series' (%s), so a rename here would rename that book's entry, not the series'. "+
+		"To rename the series entry, change `name:` in its file; to rename the book's, rename it from that book.",
+		filepath.Base(t.proj.real), e.Name, src.Book.ID)
 }

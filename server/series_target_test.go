@@ -19,7 +19,8 @@ const seriesIlseText = "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor m
 
 // openBooksInOrder opens the books of base named in order as one
 // workspace's folders, trusting those in trusted, and waits until each
-// has loaded (a hover in its chapter answers).
+// has loaded and found its chapters' mentions (a hover in its chapter
+// lists where the name appears).
 func openBooksInOrder(t *testing.T, base string, order, trusted []string) *testClient {
 	t.Helper()
 	trustFile := filepath.Join(t.TempDir(), "trust.json")
@@ -37,7 +38,7 @@ func openBooksInOrder(t *testing.T, base string, order, trusted []string) *testC
 	chapters := map[string]string{"one": "manuscript/01-harbor.md", "two": "manuscript/01-rising.md"}
 	for _, name := range order {
 		c.root = filepath.Join(base, name)
-		c.hoverSays(chapters[name], 2, 1, "**Mara Vell**")
+		c.hoverSays(chapters[name], 2, 1, "*Appears in:*")
 	}
 	c.root = base
 	return c
@@ -237,5 +238,50 @@ func TestSeriesFileConfinement(t *testing.T) {
 			assert.Equal(t, c.uri("one/codex/characters/mara.md"), defs[0].URI)
 			assert.Equal(t, c.uri("tideward/codex/characters/mara.md"), defs[1].URI, "the series file at its real path")
 		})
+	}
+}
+
+// Renaming a series entry from its series file is the rename a chapter
+// asks for: one edit, for the writer to review, over the series file and
+// every open book of the series.
+func TestSeriesFileRename(t *testing.T) {
+	c, base, one, _ := openSeriesBooks(t, nil)
+	c.root = one
+	c.hoverSays("manuscript/01-harbor.md", 2, 12, "*Series canon:*")
+	rename := func(uri protocol.DocumentURI, at protocol.Position) map[protocol.DocumentURI][]protocol.TextEdit {
+		var edit workspaceEdit
+		c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{
+			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: at},
+			NewName:                    "Varn Dorn",
+		}, &edit)
+		return edit.Changes
+	}
+	ilse := pathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	fromChapter := rename(c.uri("manuscript/01-harbor.md"), position(2, 12))
+	require.Len(t, fromChapter, 3, "the series file and both books' chapters")
+	fromSeries := rename(ilse, position(5, 4))
+	require.Len(t, fromSeries, 3)
+	for uri, edits := range fromChapter {
+		assert.ElementsMatch(t, edits, fromSeries[uri], uri)
+	}
+
+	var prep prepareRenameResult
+	c.call(protocol.MethodTextDocumentPrepareRename, protocol.PrepareRenameParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: ilse}, Position: position(5, 4)},
+	}, &prep)
+	assert.Equal(t, "Ilse Dorn", prep.Placeholder)
+	assert.Equal(t, protocol.Range{Start: position(5, 2), End: position(5, 11)}, prep.Range)
+
+	// Book one, which answers, has its own Mara over the series': a
+	// rename in the series file would rename that entry, not the one
+	// the writer is in, so it is refused with the reason.
+	mara := pathURI(filepath.Join(base, "tideward", "codex", "characters", "mara.md"))
+	for _, method := range []string{protocol.MethodTextDocumentPrepareRename, protocol.MethodTextDocumentRename} {
+		err := c.callErr(method, protocol.RenameParams{
+			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: mara}, Position: position(7, 4)},
+			NewName:                    "Mara Kell",
+		}, &json.RawMessage{})
+		require.Error(t, err, method)
+		assert.Contains(t, err.Error(), "the book one has its own entry for Mara Vell over the series' (codex/characters/mara.md)", method)
 	}
 }
