@@ -5,10 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // seriesIlseText is the series' Ilse Dorn with links and a name in her
@@ -19,8 +22,8 @@ const seriesIlseText = "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor m
 
 // openBooksInOrder opens the books of base named in order as one
 // workspace's folders, trusting those in trusted, and waits until each
-// has loaded and found its chapters' mentions (a hover in its chapter
-// lists where the name appears).
+// trusted one has loaded and found its chapters' mentions (a hover in
+// its chapter lists where the name appears).
 func openBooksInOrder(t *testing.T, base string, order, trusted []string) *testClient {
 	t.Helper()
 	trustFile := filepath.Join(t.TempDir(), "trust.json")
@@ -36,7 +39,7 @@ func openBooksInOrder(t *testing.T, base string, order, trusted []string) *testC
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{WorkspaceFolders: folders}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
 	chapters := map[string]string{"one": "manuscript/01-harbor.md", "two": "manuscript/01-rising.md"}
-	for _, name := range order {
+	for _, name := range trusted {
 		c.root = filepath.Join(base, name)
 		c.hoverSays(chapters[name], 2, 1, "*Appears in:*")
 	}
@@ -284,4 +287,25 @@ func TestSeriesFileRename(t *testing.T) {
 		require.Error(t, err, method)
 		assert.Contains(t, err.Error(), "the book one has its own entry for Mara Vell over the series' (codex/characters/mara.md)", method)
 	}
+}
+
+// quire/status names the series folder each book reads, so a plugin
+// that starts one session per book sends the series' files to a book's
+// session; an untrusted book reads none.
+func TestStatusNamesTheSeries(t *testing.T) {
+	base := seriesWorkspace(t)
+	c := openBooksInOrder(t, base, []string{"one", "two"}, []string{"one"})
+	series := map[string]string{}
+	require.Eventually(t, func() bool {
+		var res wire.StatusResult
+		c.call(wire.MethodStatus, map[string]any{}, &res)
+		for _, b := range res.Books {
+			if b.State == "loading" {
+				return false
+			}
+			series[filepath.Base(b.Root)] = b.Series
+		}
+		return len(res.Books) == 2
+	}, 10*time.Second, 20*time.Millisecond, "both books loaded")
+	assert.Equal(t, map[string]string{"one": filepath.Join(base, "tideward"), "two": ""}, series)
 }
