@@ -62,11 +62,14 @@ func (s *Server) seriesBookFor(path string) (*project, *seriesFile, bool) {
 	return nil, nil, false
 }
 
-// isEntry reports whether the file is an entry of the series codex, as
-// the series store read it.
-func (f *seriesFile) isEntry() bool {
-	_, ok := f.store.Catalog().Get(f.rel)
-	return ok
+// entryType is the type of the file's entry in the series codex, as the
+// series store read it; ok is false when the file is no entry.
+func (f *seriesFile) entryType() (codex.Type, bool) {
+	e, ok := f.store.Catalog().Get(f.rel)
+	if !ok {
+		return "", false
+	}
+	return e.Type, true
 }
 
 // savedText is the file's text when the editor does not have it open:

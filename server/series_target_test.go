@@ -95,6 +95,9 @@ func TestSeriesFileAnswersFromTheFirstBook(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			base := seriesWorkspace(t)
 			require.NoError(t, os.WriteFile(filepath.Join(base, filepath.FromSlash(ilse)), []byte(seriesIlseText), 0o644))
+			lamp := filepath.Join(base, "tideward", "codex", "items", "lamp.md")
+			require.NoError(t, os.MkdirAll(filepath.Dir(lamp), 0o755))
+			require.NoError(t, os.WriteFile(lamp, []byte("---\nname: Storm Lamp\n---\n# Storm Lamp\n\nLit by [[Ilse Dorn|the harbor master]] each night.\n"), 0o644))
 			c := openBooksInOrder(t, base, tc.order, []string{"one", "two"})
 			for _, at := range []struct {
 				what       string
@@ -129,6 +132,10 @@ func TestSeriesFileAnswersFromTheFirstBook(t *testing.T) {
 				assert.Equal(t, defs, got, "definition of %s", at.what)
 			}
 			assert.Nil(t, c.hoverAt(ilse, 7, 10), "no name at 'harbor'")
+
+			// An entry whose type its folder gives (no type: in its front
+			// matter): its links answer too.
+			c.hoverSays("tideward/codex/items/lamp.md", 5, 25, "**Ilse Dorn**")
 		})
 	}
 }

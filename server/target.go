@@ -150,10 +150,13 @@ func (t *target) frontMatterAt() (*codex.Entry, codex.Range, bool) {
 // linkAt resolves a [[link]] under the offset in a codex entry's text,
 // the book's or its series'.
 func (t *target) linkAt() (*codex.Entry, codex.Range, bool) {
-	if !t.inEntry() {
+	typ, ok := t.entryType()
+	if !ok {
 		return nil, codex.Range{}, false
 	}
-	parsed, _ := codex.Parse(t.rel, []byte(t.text), "")
+	// The entry's type, which its folder may give: without it an entry
+	// whose front matter says no type: would read as prose.
+	parsed, _ := codex.Parse(t.rel, []byte(t.text), typ)
 	if parsed == nil {
 		return nil, codex.Range{}, false
 	}
@@ -167,14 +170,18 @@ func (t *target) linkAt() (*codex.Entry, codex.Range, bool) {
 	return nil, codex.Range{}, false
 }
 
-// inEntry reports whether the target's file is a codex entry: of the
-// book, or of the series, overridden by the book or not.
-func (t *target) inEntry() bool {
+// entryType is the type of the codex entry the target's file is: of
+// the book, or of the series, overridden by the book or not. ok is false
+// for a file that is no entry.
+func (t *target) entryType() (codex.Type, bool) {
 	if t.series != nil {
-		return t.series.isEntry()
+		return t.series.entryType()
 	}
-	_, ok := t.cat.Get(t.rel)
-	return ok
+	e, ok := t.cat.Get(t.rel)
+	if !ok {
+		return "", false
+	}
+	return e.Type, true
 }
 
 // mentionAt finds the mention under the offset: from the manuscript's
