@@ -32,8 +32,9 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 	rng := t.lines.rangeOf(r.Start, r.End)
 	card := hoverCard(t, e)
 	// In a chapter the card shows the entry as of that chapter (its
-	// progressions so far); in a codex file, the entry as written.
-	if u, ok := chapterUnit(t.snap, t.rel, t.text, 0); ok {
+	// progressions so far); in a codex file, the book's or its series',
+	// the entry as written.
+	if u, ok := chapterUnit(t.snap, t.rel, t.text, 0); ok && t.series == nil {
 		card = asOfCard(t, t.proj.timelineFor(t.snap), e, u)
 	}
 	return &protocol.Hover{
@@ -181,7 +182,9 @@ func renderLinks(t *target, line string) string {
 			}
 		}
 		if e, ok := t.cat.Resolve(name); ok {
-			fmt.Fprintf(&b, "[%s](%s)", markdownEscape(text), pathURI(filepath.Join(t.proj.real, filepath.FromSlash(e.ID))))
+			// The entry's file: the series' for series canon, whose
+			// ID is its absolute path.
+			fmt.Fprintf(&b, "[%s](%s)", markdownEscape(text), pathURI(t.proj.entryFile(e)))
 		} else {
 			b.WriteString(markdownEscape(text))
 		}

@@ -24,6 +24,9 @@ func (s *Server) prepareRename(ctx context.Context, p protocol.PrepareRenamePara
 	if !ok {
 		return nil, nil
 	}
+	if why := t.renameRefusal(e); why != "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, why)
+	}
 	return &prepareRenameResult{t.lines.rangeOf(r.Start, r.End), e.Name}, nil
 }
 
@@ -66,6 +69,9 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 	e, r, ok := t.nameAtOrBefore()
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "rename works on the name, alias or [[link]] of a codex entry")
+	}
+	if why := t.renameRefusal(e); why != "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, why)
 	}
 	if err := t.waitIndexed(ctx); err != nil {
 		return nil, err

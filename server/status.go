@@ -35,6 +35,9 @@ func (p *project) status() wire.BookStatus {
 	cat := p.store.Catalog()
 	st.Entries, st.Problems = cat.Len(), len(cat.Problems())
 	st.Chapters = len(p.ms.Snapshot().Units())
+	if series := p.seriesStore(); series != nil {
+		st.Series = series.Root()
+	}
 	st.State = stateIndexing
 	select {
 	case <-p.indexed:

@@ -23,19 +23,28 @@ type target struct {
 	offset int
 	snap   *manuscript.Snapshot
 	cat    *codex.Catalog
+	// series is set for a file of the series folder of proj
+	// (series_target.go): rel is then the file's real path.
+	series *seriesFile
 }
 
 // resolveTarget finds the document and project of a request. ok is false,
 // with no error, when there is nothing quire can say: a non-file URI, a
-// file outside every project, a project that failed to load.
+// file outside every project and every open book's series folder, a
+// project that failed to load. A file of a series folder is answered
+// by the canon of the first open book that reads it (seriesBookFor).
 func (s *Server) resolveTarget(ctx context.Context, pos protocol.TextDocumentPositionParams) (*target, bool, error) {
 	path, ok := uriPath(pos.TextDocument.URI)
 	if !ok {
 		return nil, false, nil
 	}
+	var series *seriesFile
 	proj, rel, ok := s.projectFor(path)
 	if !ok {
-		return nil, false, nil
+		if proj, series, ok = s.seriesBookFor(path); !ok {
+			return nil, false, nil
+		}
+		rel = series.path
 	}
 	if err := s.ready(ctx, proj); err != nil {
 		if ctx.Err() != nil {
@@ -43,9 +52,15 @@ func (s *Server) resolveTarget(ctx context.Context, pos protocol.TextDocumentPos
 		}
 		return nil, false, nil
 	}
-	t := &target{proj: proj, rel: rel, snap: proj.ms.Snapshot(), cat: proj.catalog()}
+	t := &target{proj: proj, rel: rel, snap: proj.ms.Snapshot(), cat: proj.catalog(), series: series}
 	if doc, ok := s.openText(pos.TextDocument.URI); ok {
 		t.text, t.lines = doc.text, doc.lines
+	} else if series != nil {
+		text, err := series.savedText()
+		if err != nil {
+			return nil, false, nil
+		}
+		t.text, t.lines = text, newLineIndex(text)
 	} else {
 		u, err := t.snap.Document(rel)
 		if err != nil {
@@ -92,6 +107,10 @@ func (t *target) canonAt() (e *codex.Entry, r codex.Range, ok bool) {
 // fits several entries, the one of the key's type (a character for pov,
 // a location for location) is taken.
 func (t *target) frontMatterAt() (*codex.Entry, codex.Range, bool) {
+	if t.series != nil {
+		// A series file is never a chapter.
+		return nil, codex.Range{}, false
+	}
 	// Only an offset before the front matter's closing fence can be on
 	// a pov or location: a hover in the prose reads no front matter.
 	if !strings.HasPrefix(strings.TrimPrefix(t.text, "\uFEFF"), "---") {
@@ -128,12 +147,16 @@ func (t *target) frontMatterAt() (*codex.Entry, codex.Range, bool) {
 	return nil, codex.Range{}, false
 }
 
-// linkAt resolves a [[link]] under the offset in a codex entry's text.
+// linkAt resolves a [[link]] under the offset in a codex entry's text,
+// the book's or its series'.
 func (t *target) linkAt() (*codex.Entry, codex.Range, bool) {
-	if _, isEntry := t.cat.Get(t.rel); !isEntry {
+	typ, ok := t.entryType()
+	if !ok {
 		return nil, codex.Range{}, false
 	}
-	parsed, _ := codex.Parse(t.rel, []byte(t.text), "")
+	// The entry's type, which its folder may give: without it an entry
+	// whose front matter says no type: would read as prose.
+	parsed, _ := codex.Parse(t.rel, []byte(t.text), typ)
 	if parsed == nil {
 		return nil, codex.Range{}, false
 	}
@@ -145,6 +168,20 @@ func (t *target) linkAt() (*codex.Entry, codex.Range, bool) {
 		}
 	}
 	return nil, codex.Range{}, false
+}
+
+// entryType is the type of the codex entry the target's file is: of
+// the book, or of the series, overridden by the book or not. ok is false
+// for a file that is no entry.
+func (t *target) entryType() (codex.Type, bool) {
+	if t.series != nil {
+		return t.series.entryType()
+	}
+	e, ok := t.cat.Get(t.rel)
+	if !ok {
+		return "", false
+	}
+	return e.Type, true
 }
 
 // mentionAt finds the mention under the offset: from the manuscript's

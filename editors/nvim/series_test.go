@@ -14,8 +14,9 @@ import (
 
 // TestNeovimSeries opens a chapter of a trusted book whose quire.yaml
 // names a series folder beside it (test/series.lua): hovering a name
-// the series alone defines shows "Series canon", and go to definition
-// opens the series file.
+// the series alone defines shows "Series canon", go to definition
+// opens the series file, and there a [[link]] and a name show the card
+// of the book's canon.
 func TestNeovimSeries(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
@@ -28,9 +29,9 @@ func TestNeovimSeries(t *testing.T) {
 	bin := editortest.QuireBinary(t, tmp)
 
 	for rel, text := range map[string]string{
-		"shelf/tideward/codex/characters/ilse.md": "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor.\n",
+		"shelf/tideward/codex/characters/ilse.md": "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor for [[Mara Vell]].\n",
 		"shelf/one/quire.yaml":                    "title: Book One\nseries: ../tideward\n",
-		"shelf/one/codex/characters/mara.md":      "---\ntype: character\nname: Mara Vell\n---\n# Mara Vell\n",
+		"shelf/one/codex/characters/mara.md":      "---\ntype: character\nname: Mara Vell\nsummary: Smuggler who never sails twice.\n---\n# Mara Vell\n",
 		"shelf/one/manuscript/01-harbor.md":       "# Harbor\n\nMara Vell met Ilse Dorn at the harbor.\n",
 	} {
 		p := filepath.Join(tmp, filepath.FromSlash(rel))
@@ -68,7 +69,7 @@ func TestNeovimSeries(t *testing.T) {
 		}}.Run(t, reportOf)
 	report := func() string { return reportOf(run) }
 	require.NoError(t, run.Err, report())
-	for _, step := range []string{"attach", "hover", "definition"} {
+	for _, step := range []string{"attach", "hover", "definition", "series hover"} {
 		require.Contains(t, run.Lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", run.Lines[len(run.Lines)-1], report())

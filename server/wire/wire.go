@@ -469,6 +469,11 @@ type BookStatus struct {
 	Chapters int    `json:"chapters"`
 	Problems int    `json:"problems"`
 	Message  string `json:"message,omitempty"`
+	// Series is the real path of the series folder the book reads (once
+	// the writer trusts it). The session of the book answers for that
+	// folder's files too: a plugin that starts one session per book
+	// sends a series file to this book's session, not to a new one.
+	Series string `json:"series,omitempty"`
 }
 
 // StatusResult is quire/status's answer.

@@ -1,7 +1,8 @@
 -- A book of a series in a headless Neovim: run by series_test.go against
 -- a real quire server on a trusted book whose quire.yaml names a series
 -- folder beside it. Hovering a name the series alone defines shows
--- "Series canon", and go to definition opens the series file. Writes
+-- "Series canon", go to definition opens the series file, and there a
+-- [[link]] and a name show the card of the book's canon. Writes
 -- "ok <step>" lines and PASS to $QUIRE_RESULT; the first failure writes
 -- "FAIL <step>: <why>".
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
@@ -9,6 +10,36 @@ harness.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"))
 local log, check = harness.log, harness.check
 
 local step = "start"
+
+-- hover_at is the card quire shows at line, character of buf (0-based;
+-- the lines are ASCII, so bytes are UTF-16 units), waiting for one.
+local function hover_at(buf, line, character)
+  local hover
+  vim.wait(15000, function()
+    local res = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      position = { line = line, character = character },
+    }, 3000)
+    for _, r in pairs(res or {}) do
+      if r.result and r.result.contents then
+        local c = r.result.contents
+        hover = type(c) == "table" and (c.value or vim.inspect(c)) or tostring(c)
+      end
+    end
+    return hover ~= nil
+  end, 50)
+  return hover
+end
+
+-- find is the 0-based line and byte column of the first text in buf.
+local function find(buf, text)
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local c = l:find(text, 1, true)
+    if c then
+      return i - 1, c - 1
+    end
+  end
+end
 
 local function main()
   local chapter = assert(os.getenv("QUIRE_CHAPTER"), "QUIRE_CHAPTER")
@@ -41,20 +72,8 @@ local function main()
   check(lnum, "no line of the chapter names Ilse Dorn")
 
   step = "hover"
-  local hover
-  check(vim.wait(20000, function()
-    local res = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
-      textDocument = { uri = vim.uri_from_bufnr(buf) },
-      position = { line = lnum, character = col + 1 },
-    }, 3000)
-    for _, r in pairs(res or {}) do
-      if r.result and r.result.contents then
-        local c = r.result.contents
-        hover = type(c) == "table" and (c.value or vim.inspect(c)) or tostring(c)
-      end
-    end
-    return hover ~= nil
-  end, 50), "no hover on Ilse Dorn")
+  local hover = hover_at(buf, lnum, col + 1)
+  check(hover, "no hover on Ilse Dorn")
   check(hover:find("Series canon", 1, true), "the hover does not say Series canon: " .. hover)
   check(hover:find("Harbor master of Tideward.", 1, true), "the hover does not give the series' summary: " .. hover)
   log("ok " .. step)
@@ -73,6 +92,25 @@ local function main()
   check(opened, "go to definition opened " .. tostring(name) .. ", not " .. want)
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
   check(text:find("name: Ilse Dorn", 1, true), "the opened buffer is not the series entry: " .. text)
+  log("ok " .. step)
+
+  -- In the series file the writer reads the book's canon as in its own
+  -- codex: a [[link]] to the book's Mara, and the series' Ilse, each
+  -- with its card.
+  step = "series hover"
+  local sbuf = vim.api.nvim_get_current_buf()
+  local sl, sc = find(sbuf, "[[Mara Vell]]")
+  check(sl, "the series file has no [[Mara Vell]]")
+  local card = hover_at(sbuf, sl, sc + 4)
+  check(card, "no hover on [[Mara Vell]] in the series file")
+  check(card:find("**Mara Vell**", 1, true), "the link's card does not name Mara Vell: " .. card)
+  check(card:find("Smuggler who never sails twice.", 1, true), "the link's card is not the book's entry: " .. card)
+  sl, sc = find(sbuf, "# Ilse Dorn")
+  card = hover_at(sbuf, sl, sc + 3)
+  check(card, "no hover on the heading Ilse Dorn in the series file")
+  check(card:find("Series canon", 1, true), "the heading's card does not say Series canon: " .. card)
+  check(card:find("Appears in:", 1, true), "the heading's card does not say where the book names her: " .. card)
+  check(not card:find("As of", 1, true), "a series file is no chapter: " .. card)
   log("ok " .. step)
 end
 

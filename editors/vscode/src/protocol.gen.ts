@@ -419,6 +419,11 @@ export interface BookStatus {
   chapters: number;
   problems: number;
   message?: string;
+  // Series is the real path of the series folder the book reads (once
+  // the writer trusts it). The session of the book answers for that
+  // folder's files too: a plugin that starts one session per book
+  // sends a series file to this book's session, not to a new one.
+  series?: string;
 }
 
 // StatusResult is quire/status's answer.

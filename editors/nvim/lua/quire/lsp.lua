@@ -2,6 +2,8 @@
 -- inside a book, with the handlers that feed the chat.
 local compat = require("quire.compat")
 local util = require("quire.util")
+-- vim.uv is the 0.10+ name; vim.loop still works there but is deprecated.
+local uv = vim.uv or vim.loop
 
 local M = {}
 
@@ -12,6 +14,12 @@ M.name = "quire"
 M.roots = {}
 -- Last quire/status notification per root, for a statusline.
 M.status = {}
+-- Series folder (real path, as quire/status gives it) -> id of the client
+-- of a book that reads it. A series folder is no book, though it looks
+-- like one (it has a codex/): its files go to that book's session, which
+-- answers there from the book's canon, rather than to a new server that
+-- would read the series as a book of its own.
+M.series = {}
 
 local function cfg()
   return require("quire").config
@@ -45,9 +53,11 @@ local function ask_progress_handler(_, result, _)
   require("quire.ask").on_ask_progress(M.token_key(result.token), result)
 end
 
-local function status_handler(_, result, _)
+local function status_handler(_, result, ctx)
   if type(result) == "table" and result.root then
+    local old = M.status[result.root]
     M.status[result.root] = result
+    M.note_series(old and old.series, result.series, ctx and ctx.client_id)
     -- Firing a User event nobody listens to prints "No matching
     -- autocommands" on some versions.
     if vim.fn.exists("#User#QuireStatus") == 1 then
@@ -145,6 +155,76 @@ function M.client_config(root)
   }
 end
 
+local function live(id)
+  local client = id and vim.lsp.get_client_by_id(id)
+  return client ~= nil and not compat.is_stopped(client)
+end
+
+-- note_series follows a book's series folder from its status: the first
+-- live session whose book reads a folder keeps it, as the server, given
+-- several books of a series, answers from the first.
+function M.note_series(old, now, client_id)
+  if old and old ~= now and M.series[old] == client_id then
+    M.series[old] = nil
+  end
+  if type(now) == "string" and now ~= "" and client_id and not live(M.series[now]) then
+    M.series[now] = client_id
+  end
+end
+
+-- series_client is the client of a book whose series folder holds the
+-- buffer's file (its real path: the server names the folder by its real
+-- path), or nil. A folder whose name only begins as the series' does
+-- (the-series-old) is not inside it.
+function M.series_client(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == "" or next(M.series) == nil then
+    return nil
+  end
+  name = vim.fn.fnamemodify(name, ":p")
+  local real = uv.fs_realpath(name)
+  if not real then
+    -- A file not written yet: its folder's real path.
+    local dir = uv.fs_realpath(vim.fn.fnamemodify(name, ":h"))
+    real = dir and (dir .. "/" .. vim.fn.fnamemodify(name, ":t"))
+  end
+  if not real then
+    return nil
+  end
+  for folder, id in pairs(M.series) do
+    if real:sub(1, #folder + 1) == folder .. "/" and live(id) then
+      return id
+    end
+  end
+  return nil
+end
+
+-- ask_series asks each running quire session which series folders its
+-- books read, for a buffer that would otherwise start a new session: the
+-- quire/status notifications may not have come yet (go to definition
+-- right after the book loaded).
+local function ask_series()
+  for _, client in ipairs(compat.get_clients({ name = M.name })) do
+    local res = compat.request_sync(client, "quire/status", vim.empty_dict(), 1000)
+    local books = res and type(res.result) == "table" and res.result.books
+    for _, b in ipairs(type(books) == "table" and books or {}) do
+      if type(b) == "table" then
+        M.note_series(nil, b.series, client.id)
+      end
+    end
+  end
+end
+
+-- session_of is the live quire client started for root, if any.
+local function session_of(root)
+  for _, client in ipairs(compat.get_clients({ name = M.name })) do
+    if client.config and client.config.root_dir == root and not compat.is_stopped(client) then
+      return client
+    end
+  end
+  return nil
+end
+
 function M.root_of(bufnr)
   local name = vim.api.nvim_buf_get_name(bufnr)
   if name == "" then
@@ -161,6 +241,17 @@ function M.attach(bufnr)
     return nil
   end
   local root = M.root_of(bufnr)
+  local series = M.series_client(bufnr)
+  if not series and root and not session_of(root) then
+    -- About to start a session for a folder that may be a series: a
+    -- series holds a codex/, so it looks like a book.
+    ask_series()
+    series = M.series_client(bufnr)
+  end
+  if series then
+    vim.lsp.buf_attach_client(bufnr, series)
+    return series
+  end
   if not root then
     return nil
   end

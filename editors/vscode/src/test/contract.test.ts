@@ -56,7 +56,7 @@ const answer = answerPieces.join("");
 
 // The personas the extension offers in quire.persona (package.json).
 // Fields of BookStatus in protocol.ts.
-const bookKeys = ["root", "state", "entries", "chapters", "problems", "message"];
+const bookKeys = ["root", "state", "entries", "chapters", "problems", "message", "series"];
 
 // The personas the extension offers in quire.persona (package.json),
 // which must be the server's board; "" is "let the server choose". Read
