@@ -1,6 +1,9 @@
 package codex
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // A warm start of a series book used to wait for the series store to
 // check its thousands of files before it copied the series' entries to
@@ -76,7 +79,7 @@ func (sc *SeriesCatalogs) Early(entries []*Entry, derive map[any]func(copies []*
 func (sc *SeriesCatalogs) takeEarly(series *Catalog) *earlySeries {
 	e := sc.early
 	sc.early = nil
-	if e == nil || !sameEntries(series.All(), e.entries) {
+	if e == nil || !slices.Equal(series.All(), e.entries) {
 		return nil
 	}
 	<-e.copied
@@ -93,16 +96,4 @@ func (s *sharedValues) seed(e *earlySeries) {
 	for key, v := range e.derived {
 		s.values[key] = &sharedValue{early: v}
 	}
-}
-
-func sameEntries(a, b []*Entry) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

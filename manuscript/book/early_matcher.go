@@ -1,6 +1,7 @@
 package book
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/quire-ink/quire/codex"
@@ -41,22 +42,10 @@ func (e *earlyMatcher) start(entries []*codex.Entry) {
 func (e *earlyMatcher) matcherFor(cat *codex.Catalog) *manuscript.Matcher {
 	if e.done != nil {
 		<-e.done
-		if sameEntries(cat.All(), e.entries) {
+		if slices.Equal(cat.All(), e.entries) {
 			e.used = true
 			return e.m
 		}
 	}
 	return manuscript.NewMatcher(cat)
-}
-
-func sameEntries(a, b []*codex.Entry) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
