@@ -109,6 +109,9 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	if name := s.unsavedSeriesFile(changes); name != "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "save "+name+" first: the rename changes that file of the series canon, which quire reads as it is saved, and your unsaved changes there would put its edits in the wrong places")
+	}
 	msg := fmt.Sprintf("Renamed %s to %s in %s in %s.", e.Name, newName, plural(places, "place"), plural(len(changes), "file"))
 	if word != "" {
 		msg += fmt.Sprintf(" Your editor showed the word %q, so only that word of the name changed.", word)

@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 
 	"go.lsp.dev/protocol"
 
@@ -70,4 +73,35 @@ func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, 
 		}
 	}
 	return places, ctx.Err()
+}
+
+// unsavedSeriesFile is the name of a series file that changes would edit
+// and that the editor holds with unsaved changes: a series is read from
+// disk (no editor owns the series folder), so the rename's places in it
+// are where the saved file has them, and applied to the editor's other
+// text they would land in the wrong words. "" when there is none.
+func (s *Server) unsavedSeriesFile(changes map[protocol.DocumentURI][]protocol.TextEdit) string {
+	uris := make([]protocol.DocumentURI, 0, len(changes))
+	for uri := range changes {
+		uris = append(uris, uri)
+	}
+	slices.Sort(uris)
+	for _, uri := range uris {
+		path, ok := uriPath(uri)
+		if !ok {
+			continue
+		}
+		doc, open := s.openText(uri)
+		if !open {
+			continue
+		}
+		if _, f, ok := s.seriesBookFor(path); !ok || f == nil {
+			continue
+		}
+		saved, err := os.ReadFile(path)
+		if err != nil || string(saved) != doc.text {
+			return filepath.Base(path)
+		}
+	}
+	return ""
 }

@@ -282,6 +282,27 @@ func TestSeriesFileRename(t *testing.T) {
 	assert.Equal(t, "Ilse Dorn", prep.Placeholder)
 	assert.Equal(t, protocol.Range{Start: position(5, 2), End: position(5, 11)}, prep.Range)
 
+	// The series file open in the editor with unsaved changes: its
+	// places in the rename are the saved file's, so the rename is
+	// refused until it is saved; once the editor's text is the saved
+	// one again, it goes ahead.
+	saved, err := os.ReadFile(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	require.NoError(t, err)
+	c.notifyServer(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+		TextDocument: protocol.TextDocumentItem{URI: ilse, LanguageID: "markdown", Version: 1, Text: "Unsaved lines above.\n" + string(saved)},
+	})
+	err = c.callErr(protocol.MethodTextDocumentRename, protocol.RenameParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")}, Position: position(2, 12)},
+		NewName:                    "Varn Dorn",
+	}, &json.RawMessage{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "save ilse.md first")
+	c.notifyServer(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": ilse, "version": 2},
+		"contentChanges": []map[string]any{{"text": string(saved)}},
+	})
+	assert.Len(t, rename(c.uri("manuscript/01-harbor.md"), position(2, 12)), 3, "saved again, the rename goes ahead")
+
 	// Book one, which answers, has its own Mara over the series': a
 	// rename in the series file would rename that entry, not the one
 	// the writer is in, so it is refused with the reason.
