@@ -189,42 +189,6 @@ func writeBrokenLink(b *testing.B, path, link string) {
 	}
 }
 
-// quiet waits until the server has sent nothing for still, and returns
-// when it last sent something.
-func quiet(c *testClient, still time.Duration) time.Time {
-	last := time.Now()
-	n := c.sentCount("")
-	for {
-		select {
-		case <-c.notify:
-		case <-time.After(still):
-			if c.sentCount("") == n {
-				return last
-			}
-		}
-		if m := c.sentCount(""); m != n {
-			n, last = m, time.Now()
-		}
-	}
-}
-
-// sentCount is how many messages of method (any, when empty) the server
-// has sent the client.
-func (c *testClient) sentCount(method string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if method == "" {
-		return len(c.notes)
-	}
-	n := 0
-	for _, r := range c.notes {
-		if r.method == method {
-			n++
-		}
-	}
-	return n
-}
-
 // cpuTime is the user and system CPU time this process has used.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
