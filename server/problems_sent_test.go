@@ -20,7 +20,8 @@ import (
 // either book of the series. (Each book sent every such file again, so
 // a save in a series of a hundred broken files sent two hundred.)
 func TestSavingASeriesFileSendsOnlyWhatChanged(t *testing.T) {
-	c, base, one, _ := openSeriesBooks(t, nil)
+	base := seriesWorkspace(t)
+	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
 	ilse := filepath.Join(base, "tideward", "codex", "characters", "ilse.md")
 	mara := filepath.Join(base, "tideward", "codex", "characters", "mara.md")
 	require.NoError(t, os.WriteFile(mara, []byte("---\ntype: character\nname: Mara Vell\naliases: [Mara]\nsummary: Smuggler.\n---\n# Mara Vell\n\nSee [[Nobody There]].\n"), 0o644))
@@ -28,6 +29,7 @@ func TestSavingASeriesFileSendsOnlyWhatChanged(t *testing.T) {
 		return []byte("---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master.\n---\n# Ilse Dorn\n\nSee [[" + link + "]].\n")
 	}
 	require.NoError(t, os.WriteFile(ilse, ilseText("Nobody Here"), 0o644))
+	c := openTwoBooks(t, one, two)
 	says := func(text string) func([]protocol.Diagnostic) bool {
 		return func(ds []protocol.Diagnostic) bool {
 			return slices.ContainsFunc(ds, func(d protocol.Diagnostic) bool { return strings.Contains(d.Message, text) })
@@ -35,6 +37,10 @@ func TestSavingASeriesFileSendsOnlyWhatChanged(t *testing.T) {
 	}
 	c.waitDiagnostics(pathURI(mara), "mara's broken link", says("Nobody There"))
 	c.waitDiagnostics(pathURI(ilse), "ilse's broken link", says("Nobody Here"))
+	// Both books have sent their problems once they send quire.yaml's.
+	for _, book := range []string{one, two} {
+		require.Eventually(t, func() bool { return c.diagnosticsSent(pathURI(filepath.Join(book, "quire.yaml"))) > 0 }, 10*time.Second, 10*time.Millisecond)
+	}
 	quiet(c, 500*time.Millisecond)
 
 	maraSent := c.diagnosticsSent(pathURI(mara))

@@ -41,10 +41,18 @@ func seriesOfTwoBooks(t *testing.T) (c *testClient, ilse, one, two string) {
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 	}
 	one, two = filepath.Join(base, "one"), filepath.Join(base, "two")
+	c = openTwoBooks(t, one, two)
+	return c, filepath.Join(base, "tideward", "codex", "characters", "ilse.md"), one, two
+}
+
+// openTwoBooks trusts the books one and two and opens them in one
+// session, as one workspace's two folders.
+func openTwoBooks(t *testing.T, one, two string) *testClient {
+	t.Helper()
 	trustFile := filepath.Join(t.TempDir(), "trust.json")
 	grantTrust(t, trustFile, one)
 	grantTrust(t, trustFile, two)
-	c = startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
+	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
 		WorkspaceFolders: []protocol.WorkspaceFolder{
@@ -53,7 +61,7 @@ func seriesOfTwoBooks(t *testing.T) (c *testClient, ilse, one, two string) {
 		},
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
-	return c, filepath.Join(base, "tideward", "codex", "characters", "ilse.md"), one, two
+	return c
 }
 
 // A problem of a series file that only one of the open books finds says
