@@ -176,17 +176,6 @@ func (p *project) storyProblems(snap *manuscript.Snapshot, rel, text string) []c
 	return out
 }
 
-// storyProblemPaths are the codex files with progression or rule
-// problems, so that those not open are published too.
-func (p *project) storyProblemPaths() []string {
-	tl := p.timelineFor(p.ms.Snapshot())
-	var out []string
-	for _, prob := range slices.Concat(tl.Canon().Problems(), tl.Problems()) {
-		out = append(out, prob.Path)
-	}
-	return out
-}
-
 func problemDiagnostic(p codex.Problem, text string, lines *lineIndex) protocol.Diagnostic {
 	return protocol.Diagnostic{
 		Range:    lines.rangeOf(clampRange(p.Range, len(text))),

@@ -233,27 +233,30 @@ func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *lineInde
 }
 
 // publishCodexProblems sends the diagnostics of codex files on disk that
-// are not open, and clears those whose problems are gone.
+// are not open, and clears those whose problems are gone. A file whose
+// problems are the same as when last sent is not sent again: a saved
+// series file changes one file's problems, and each book of the series
+// used to send every file with problems again (problems_sent.go).
 func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
-	byPath := map[string]bool{}
 	// A problem of the series canon has the series file's absolute path:
 	// published on that file, the union of what every open book of the
 	// series finds there (seriesDiagnostics).
-	for _, prob := range p.catalog().Problems() {
-		byPath[prob.Path] = true
-	}
-	for _, rel := range p.storyProblemPaths() {
-		byPath[rel] = true
-	}
+	now := p.problemsByFile()
+	readers := s.seriesReaders()
 	p.codexMu.Lock()
-	previous := p.published
-	p.published = byPath
+	previous, previousReaders := p.published, p.publishedReaders
+	p.published, p.publishedReaders = now, readers
 	p.codexMu.Unlock()
-	for rel := range byPath {
+	for rel, sent := range now {
+		// Which books find a series file's problem is in its message:
+		// when the books change, every file is sent again.
+		if old, ok := previous[rel]; ok && readers == previousReaders && old.same(sent) {
+			continue
+		}
 		s.publishDiagnostics(ctx, p.uri(rel))
 	}
 	for rel := range previous {
-		if byPath[rel] || path.Ext(rel) == "" {
+		if _, ok := now[rel]; ok || path.Ext(rel) == "" {
 			continue
 		}
 		uri := p.uri(rel)

@@ -133,6 +133,7 @@ func (s *Server) loadProject(p *project) {
 	s.publishCodexProblems(s.ctx, p)
 	s.publishDiagnostics(s.ctx, p.uri(configFile))
 	s.republishOpen()
+	p.sendSeriesProblemsFirst(func() { s.publishCodexProblems(s.ctx, p) })
 	p.watch(s.ctx, s.log, func() {
 		// A quire.yaml that now asks something new is a new question.
 		s.offerTrust(p)

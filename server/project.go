@@ -81,10 +81,13 @@ type project struct {
 	mcpServers map[string]mcp.ServerConfig
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
-	// and published, the codex files whose problems the client was sent.
-	codexMu   sync.Mutex
-	codexScan *codexMentions
-	published map[string]bool
+	// and published, the codex files whose problems the client was sent
+	// and what those problems were (problems_sent.go), as the books
+	// reading the series (seriesReaders) were then.
+	codexMu          sync.Mutex
+	codexScan        *codexMentions
+	published        map[string]sentProblems
+	publishedReaders string
 
 	// story is the book's continuity canon and timeline (continuity.go).
 	story storyTime

@@ -25,6 +25,22 @@ type seriesLink struct {
 	log     *slog.Logger
 	changed func()
 	stop    func()
+	// problems, when set, sends the problems of the codex files
+	// (publishCodexProblems) as soon as a series change is read.
+	problems func()
+}
+
+// sendSeriesProblemsFirst has send run as soon as the book reads a
+// change of its series, before the chapters are scanned again with the
+// series' names: the problems of a series file need no chapter scanned
+// (the series' paths are never the book's chapters), and the writer who
+// saved one would otherwise wait for every chapter of the book (100-250
+// ms at 200 chapters, BenchmarkSeriesSaveToDiagnostics).
+func (p *project) sendSeriesProblemsFirst(send func()) {
+	l := &p.series
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.problems = send
 }
 
 // trustsSeries says whether the book reads the series folder its
@@ -170,6 +186,7 @@ func (p *project) followSeries(ctx context.Context, log *slog.Logger, changed fu
 	if b == nil || b.Series == nil {
 		return nil
 	}
+	problems := p.series.problems
 	return b.FollowSeries(func(ch codex.Change) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -183,6 +200,12 @@ func (p *project) followSeries(ctx context.Context, log *slog.Logger, changed fu
 		p.overlay.namesMu.Lock()
 		m := p.setMatcherFor(p.catalog())
 		p.overlay.namesMu.Unlock()
+		if problems != nil {
+			// changed sends them again after the scan, and only what
+			// changed since: nothing, unless a problem of the book's
+			// own changed too.
+			problems()
+		}
 		p.ms.SetMatcher(m)
 		p.followMu.Unlock()
 		if changed != nil {

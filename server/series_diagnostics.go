@@ -19,14 +19,16 @@ import (
 // file's own URI, since no book's editor owns the series folder. Each
 // book of the series finds them in its merged canon; the union is
 // published, each problem once, however many books of the series are
-// open. ok is false when no open book reads a series holding path.
+// open. A problem only some of those books find says which
+// (series_books.go). ok is false when no open book reads a series
+// holding path.
 func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI, path string) ([]protocol.Diagnostic, int32, bool) {
 	s.mu.Lock()
 	projects := slices.Clone(s.projects)
 	s.mu.Unlock()
-	var problems []codex.Problem
+	var readers []*project
+	var cats []*codex.Catalog
 	var store *codex.Store
-	var canon *codex.Catalog
 	rel := ""
 	held := false
 	for _, p := range projects {
@@ -44,46 +46,51 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 		s.syncEdits(p)
 		store, rel = st, r
 		cat := p.catalog()
-		if canon == nil {
-			canon = cat
-		}
-		problems = append(problems, cat.ProblemsIn(path)...)
+		readers, cats = append(readers, p), append(cats, cat)
 		if _, ok := cat.Get(path); ok {
 			held = true
-		}
-		tl := p.timelineFor(p.ms.Snapshot())
-		for _, prob := range slices.Concat(tl.Canon().Problems(), tl.Problems()) {
-			if prob.Path == path {
-				problems = append(problems, prob)
-			}
 		}
 	}
 	if store == nil {
 		return nil, 0, false
 	}
 	saved, isEntry := store.Catalog().Get(rel)
-	if isEntry && !held {
-		// Every open book overrides the entry: its own problems, as the
-		// series reads it, are still the series file's.
-		for _, prob := range store.Catalog().ProblemsIn(rel) {
-			prob.Path = path
-			problems = append(problems, prob)
-		}
-	}
 	var text string
 	var version int32
 	var lines *lineIndex
-	if doc, open := s.openText(uri); open {
-		text, version, lines = doc.text, doc.version, doc.lines
-		if !isEntry || saved.Source != text {
-			// The writer's unsaved text: the series' problems are of the
-			// saved one, and would stand at the wrong places in it.
+	doc, open := s.openText(uri)
+	// The writer's unsaved text: the series' problems are of the saved
+	// one, and would stand at the wrong places in it.
+	edited := open && (!isEntry || saved.Source != doc.text)
+	found := make([][]codex.Problem, len(readers))
+	for i, p := range readers {
+		if edited {
 			typ, _ := codex.TypeFromFolder(filepath.Base(filepath.Dir(path)))
 			if isEntry {
 				typ = saved.Type
 			}
-			problems = editedProblems(path, text, typ, canon)
+			found[i] = editedProblems(path, doc.text, typ, cats[i])
+			continue
 		}
+		found[i] = slices.Clone(cats[i].ProblemsIn(path))
+		tl := p.timelineFor(p.ms.Snapshot())
+		for _, prob := range slices.Concat(tl.Canon().Problems(), tl.Problems()) {
+			if prob.Path == path {
+				found[i] = append(found[i], prob)
+			}
+		}
+		if isEntry && !held {
+			// Every open book overrides the entry: its own problems, as
+			// the series reads it, are still the series file's, and
+			// every book's.
+			for _, prob := range store.Catalog().ProblemsIn(rel) {
+				prob.Path = path
+				found[i] = append(found[i], prob)
+			}
+		}
+	}
+	if open {
+		text, version, lines = doc.text, doc.version, doc.lines
 	} else {
 		if isEntry {
 			text = saved.Source
@@ -98,19 +105,23 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 		}
 		lines = newLineIndex(text)
 	}
-	type key struct {
-		code, message string
-		r             codex.Range
+	union := unionOfBooks(found)
+	problems := make([]codex.Problem, len(union))
+	for i, f := range union {
+		problems[i] = f.prob
 	}
-	seen := map[key]bool{}
 	var out []protocol.Diagnostic
-	for _, prob := range codex.CapProblems(problems) {
-		k := key{prob.Code, prob.Message, prob.Range}
-		if seen[k] {
-			continue
+	for i, prob := range codex.CapProblems(problems) {
+		d := problemDiagnostic(prob, text, lines)
+		if i < len(union) && prob.Code != codex.CodeTooManyProblems && len(union[i].books) < len(readers) {
+			var names []string
+			for _, b := range union[i].books {
+				names = append(names, bookName(readers[b]))
+				d.RelatedInformation = append(d.RelatedInformation, bookCause(readers[b], cats[b], path, prob)...)
+			}
+			d.Message += inBooks(names)
 		}
-		seen[k] = true
-		out = append(out, problemDiagnostic(prob, text, lines))
+		out = append(out, d)
 	}
 	return out, version, ctx.Err() == nil
 }

@@ -1,0 +1,73 @@
+package server
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// sentProblems is what the diagnostics of a codex file not open were
+// made of when last sent: its problems in the book's canon (the
+// catalog's and the story's) and the text they are placed in. The same
+// again gives the same diagnostics, so the file need not be sent again.
+type sentProblems struct {
+	problems []codex.Problem
+	// text is the entry's text; a file that is no entry (its front
+	// matter broken) is read from disk when published, so it is always
+	// sent again (fresh).
+	text  string
+	fresh bool
+}
+
+// same reports whether o would publish what s did.
+func (s sentProblems) same(o sentProblems) bool {
+	// Equal texts of one entry share their bytes, so this compare is
+	// cheap for the files that did not change.
+	return !s.fresh && !o.fresh && s.text == o.text && slices.Equal(s.problems, o.problems)
+}
+
+// problemsByFile are the codex files (of the book, and of its series
+// at their absolute paths) that have problems in the book's canon now,
+// with what their diagnostics are made of.
+func (p *project) problemsByFile() map[string]sentProblems {
+	cat := p.catalog()
+	out := map[string]sentProblems{}
+	add := func(prob codex.Problem) {
+		sent, ok := out[prob.Path]
+		if !ok {
+			sent.fresh = true
+			if e, isEntry := cat.Get(prob.Path); isEntry {
+				sent.text, sent.fresh = e.Source, false
+			}
+		}
+		sent.problems = append(sent.problems, prob)
+		out[prob.Path] = sent
+	}
+	for _, prob := range cat.Problems() {
+		add(prob)
+	}
+	tl := p.timelineFor(p.ms.Snapshot())
+	for _, prob := range slices.Concat(tl.Canon().Problems(), tl.Problems()) {
+		add(prob)
+	}
+	return out
+}
+
+// seriesReaders names the open books that read a series, and the
+// series: a series file's problem says which of them find it.
+func (s *Server) seriesReaders() string {
+	s.mu.Lock()
+	projects := slices.Clone(s.projects)
+	s.mu.Unlock()
+	var b strings.Builder
+	for _, p := range projects {
+		if !p.loaded() {
+			continue
+		}
+		if st := p.seriesStore(); st != nil {
+			b.WriteString(p.real + "\x00" + bookName(p) + "\x00" + st.Root() + "\x00")
+		}
+	}
+	return b.String()
+}
