@@ -242,7 +242,7 @@ func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
 	// published on that file, the union of what every open book of the
 	// series finds there (seriesDiagnostics).
 	now := p.problemsByFile()
-	readers := s.seriesReaders()
+	readers := s.seriesReadersKey()
 	p.codexMu.Lock()
 	previous, previousReaders := p.published, p.publishedReaders
 	p.published, p.publishedReaders = now, readers

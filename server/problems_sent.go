@@ -54,9 +54,9 @@ func (p *project) problemsByFile() map[string]sentProblems {
 	return out
 }
 
-// seriesReaders names the open books that read a series, and the
+// seriesReadersKey names the open books that read a series, and the
 // series: a series file's problem says which of them find it.
-func (s *Server) seriesReaders() string {
+func (s *Server) seriesReadersKey() string {
 	s.mu.Lock()
 	projects := slices.Clone(s.projects)
 	s.mu.Unlock()

@@ -23,30 +23,16 @@ import (
 // (series_books.go). ok is false when no open book reads a series
 // holding path.
 func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI, path string) ([]protocol.Diagnostic, int32, bool) {
-	s.mu.Lock()
-	projects := slices.Clone(s.projects)
-	s.mu.Unlock()
 	var readers []*project
 	var cats []*codex.Catalog
 	var store *codex.Store
 	rel := ""
 	held := false
-	for _, p := range projects {
-		if !p.loaded() {
-			continue
-		}
-		st := p.seriesStore()
-		if st == nil {
-			continue
-		}
-		r, ok := insideFolder(st.Root(), path)
-		if !ok {
-			continue
-		}
-		s.syncEdits(p)
-		store, rel = st, r
-		cat := p.catalog()
-		readers, cats = append(readers, p), append(cats, cat)
+	for _, r := range s.seriesReaders(path) {
+		s.syncEdits(r.book)
+		store, rel = r.store, r.rel
+		cat := r.book.catalog()
+		readers, cats = append(readers, r.book), append(cats, cat)
 		if _, ok := cat.Get(path); ok {
 			held = true
 		}

@@ -44,9 +44,29 @@ func (s *Server) seriesBookFor(path string) (*project, *seriesFile, bool) {
 	if err != nil {
 		return nil, nil, false
 	}
+	readers := s.seriesReaders(real)
+	if len(readers) == 0 {
+		return nil, nil, false
+	}
+	r := readers[0]
+	return r.book, &seriesFile{store: r.store, rel: r.rel, path: real}, true
+}
+
+// seriesReader is an open book that reads the series holding a file: the
+// series' store, and the file's slash-separated path in it.
+type seriesReader struct {
+	book  *project
+	store *codex.Store
+	rel   string
+}
+
+// seriesReaders are the open books, in workspace order, that are loaded
+// and read a series whose folder holds path (a real path).
+func (s *Server) seriesReaders(path string) []seriesReader {
 	s.mu.Lock()
 	projects := slices.Clone(s.projects)
 	s.mu.Unlock()
+	var out []seriesReader
 	for _, p := range projects {
 		if !p.loaded() {
 			continue
@@ -55,11 +75,11 @@ func (s *Server) seriesBookFor(path string) (*project, *seriesFile, bool) {
 		if st == nil {
 			continue
 		}
-		if rel, ok := insideFolder(st.Root(), real); ok {
-			return p, &seriesFile{store: st, rel: rel, path: real}, true
+		if rel, ok := insideFolder(st.Root(), path); ok {
+			out = append(out, seriesReader{book: p, store: st, rel: rel})
 		}
 	}
-	return nil, nil, false
+	return out
 }
 
 // entryType is the type of the file's entry in the series codex, as the
