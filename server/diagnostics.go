@@ -255,6 +255,9 @@ func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
 		}
 		s.publishDiagnostics(ctx, p.uri(rel))
 	}
+	if readers != previousReaders {
+		s.republishOtherReaders(ctx, p, readers)
+	}
 	for rel := range previous {
 		if _, ok := now[rel]; ok || path.Ext(rel) == "" {
 			continue

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -70,4 +71,28 @@ func (s *Server) seriesReadersKey() string {
 		}
 	}
 	return b.String()
+}
+
+// republishOtherReaders sends again the codex problems of the open books
+// other than p that last sent theirs under another set of readers of a
+// series than readers: a problem of a series file says which books find
+// it, and a book that started or stopped reading the series (p) does not
+// send the files whose problems only the others find (an entry p
+// overrides). Each book sends at most once per change of the set: the
+// book sent again finds its readers current.
+func (s *Server) republishOtherReaders(ctx context.Context, p *project, readers string) {
+	s.mu.Lock()
+	projects := slices.Clone(s.projects)
+	s.mu.Unlock()
+	for _, q := range projects {
+		if q == p || !q.loaded() {
+			continue
+		}
+		q.codexMu.Lock()
+		stale := q.published != nil && q.publishedReaders != readers
+		q.codexMu.Unlock()
+		if stale {
+			s.publishCodexProblems(ctx, q)
+		}
+	}
 }

@@ -102,3 +102,35 @@ func (c *testClient) sentCount(method string) int {
 	}
 	return n
 }
+
+// A book that starts reading the series after another did changes which
+// books find a series file's problem: a problem the new reader does not
+// find (in an entry it overrides) is sent again, saying which book finds
+// it, though the book that found it has not changed.
+func TestSeriesFileProblemsFollowANewReader(t *testing.T) {
+	base := seriesWorkspace(t)
+	one, two := filepath.Join(base, "one"), filepath.Join(base, "two")
+	mara := filepath.Join(base, "tideward", "codex", "characters", "mara.md")
+	require.NoError(t, os.WriteFile(mara, []byte("---\ntype: character\nname: Mara Vell\naliases: [Mara]\nsummary: Smuggler.\n---\n# Mara Vell\n\nSee [[Nobody There]].\n"), 0o644))
+	trustFile := filepath.Join(t.TempDir(), "trust.json")
+	grantTrust(t, trustFile, one)
+	grantTrust(t, trustFile, two)
+	// Book one, which overrides Mara, names no series yet.
+	yaml := filepath.Join(one, "quire.yaml")
+	require.NoError(t, os.WriteFile(yaml, []byte("title: One\n"), 0o644))
+	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(one)), Name: "one"}, {URI: string(pathURI(two)), Name: "two"}},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	says := func(text string) func([]protocol.Diagnostic) bool {
+		return func(ds []protocol.Diagnostic) bool {
+			return slices.ContainsFunc(ds, func(d protocol.Diagnostic) bool { return d.Message == text })
+		}
+	}
+	c.waitDiagnostics(pathURI(mara), "the link found broken by the one book of the series", says(`no codex entry is named "Nobody There"`))
+
+	require.NoError(t, os.WriteFile(yaml, []byte("series: ../tideward\n"), 0o644))
+	c.waitDiagnostics(pathURI(mara), "the link found broken by book two alone", says(`no codex entry is named "Nobody There" (in the book two)`))
+}
