@@ -147,7 +147,7 @@ func (ix *MentionIndex) WithUnit(m *Matcher, u *Unit) *MentionIndex {
 	if m == nil {
 		m = NewMatcher(nil)
 	}
-	if m != ix.matcher {
+	if !ix.findsAs(m) {
 		units := make([]*Unit, 0, len(ix.order)+1)
 		for _, um := range ix.order {
 			if um.unit.Path != u.Path {
@@ -189,7 +189,7 @@ func (ix *MentionIndex) Without(path string) *MentionIndex {
 // changed.
 func (ix *MentionIndex) reusable(m *Matcher, u *Unit) (*unitMentions, bool) {
 	old, ok := ix.units[u.Path]
-	if !ok || m != ix.matcher || old.unit.Text != u.Text || old.unit.Body != u.Body {
+	if !ok || !ix.findsAs(m) || old.unit.Text != u.Text || old.unit.Body != u.Body {
 		return nil, false
 	}
 	if old.unit == u {
@@ -198,6 +198,15 @@ func (ix *MentionIndex) reusable(m *Matcher, u *Unit) (*unitMentions, bool) {
 	moved := *old
 	moved.unit = u
 	return &moved, true
+}
+
+// findsAs reports whether m finds in prose exactly what ix's matcher
+// finds: it is ix's matcher, or one of the same version (the same names
+// of the same entries, as a codex change that touched no name leaves
+// them). A chapter's mentions found with either serve both: saving an
+// entry's body then costs no scan of the whole manuscript.
+func (ix *MentionIndex) findsAs(m *Matcher) bool {
+	return m == ix.matcher || m != nil && ix.matcher != nil && m.version == ix.matcher.version
 }
 
 // sortOrder lists the units in reading order: by position, then path,

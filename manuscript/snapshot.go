@@ -67,10 +67,16 @@ func (s *Snapshot) withUnits(units []*Unit) *Snapshot {
 }
 
 // withMatcher is a snapshot whose mentions are found with m: a new codex.
+// A chapter is scanned again only when m finds other names than the
+// matcher it was scanned with.
 func (s *Snapshot) withMatcher(m *Matcher) *Snapshot {
 	next := *s
 	next.cache = s.cache.sharing(m)
-	next.mentions = (&MentionIndex{}).syncWith(m, s.units, next.cache)
+	prev := s.mentions
+	if prev == nil {
+		prev = &MentionIndex{}
+	}
+	next.mentions = prev.syncWith(m, s.units, next.cache)
 	return &next
 }
 
