@@ -107,17 +107,28 @@ books of a series, answers from the first.")
              when (and (string-prefix-p folder real) (jsonrpc-running-p server))
              return server)))
 
+(defvar quire--asking nil
+  "The quire servers asked for their books' series, not answered yet.")
+
 (defun quire--ask-series ()
   "Ask each running quire which series folders its books read: its
 quire/status notifications may not have come yet (go to definition
-right after the book loaded)."
+right after the book loaded). The answers come later: a file of a
+series found that way is handed to the book's quire then
+(`quire--adopt-series-buffers'). Never a synchronous request: eglot
+looks for a buffer's project while it reads the server's messages, and
+waiting for an answer there loses the messages that come meanwhile."
   (dolist (server (quire--servers))
-    (let ((books (plist-get (ignore-errors
-                              (jsonrpc-request server :quire/status
-                                               (make-hash-table) :timeout 2))
-                            :books)))
-      (mapc (lambda (b) (quire--note-series server (plist-get b :root) (plist-get b :series)))
-            books))))
+    (unless (memq server quire--asking)
+      (push server quire--asking)
+      (let ((done (lambda (&rest _) (setq quire--asking (delq server quire--asking)))))
+        (jsonrpc-async-request
+         server :quire/status (make-hash-table)
+         :success-fn (lambda (result)
+                       (funcall done)
+                       (mapc (lambda (b) (quire--note-series server (plist-get b :root) (plist-get b :series)))
+                             (plist-get result :books)))
+         :error-fn done :timeout-fn done :timeout 10)))))
 
 (defun quire--servers ()
   "The running eglot servers started with `quire--contact'."
@@ -136,12 +147,12 @@ right after the book loaded)."
 
 (defun quire--series-for (dir)
   "The eglot server that answers for DIR as a series folder, or nil.
-Asks the running quires when none is known and DIR looks like a
-series (a codex/ above it)."
+When none is known and DIR looks like a series (a codex/ above it),
+the running quires are asked, for the answer to take the file over."
   (or (quire--series-server dir)
-      (when (and (locate-dominating-file dir "codex") (quire--servers))
-        (quire--ask-series)
-        (quire--series-server dir))))
+      (progn (when (locate-dominating-file dir "codex")
+               (quire--ask-series))
+             nil)))
 
 (defun quire--adopt-series-buffers (folder)
   "Hand the open files of FOLDER, a series folder just learnt of, to

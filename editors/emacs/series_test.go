@@ -2,7 +2,6 @@ package emacs_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,39 +11,14 @@ import (
 	"github.com/quire-ink/quire/editors/editortest"
 )
 
-// seriesShelf writes a trusted book whose quire.yaml names a series
-// folder beside it, with no version control above either, and returns
-// the book, its chapter and the series file that defines Ilse Dorn.
-func seriesShelf(t *testing.T, bin, tmp string) (book, chapter, seriesFile string) {
-	t.Helper()
-	for rel, text := range map[string]string{
-		"shelf/tideward/codex/characters/ilse.md": "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor for [[Mara Vell]].\n",
-		"shelf/one/quire.yaml":                    "title: Book One\nseries: ../tideward\n",
-		"shelf/one/codex/characters/mara.md":      "---\ntype: character\nname: Mara Vell\nsummary: Smuggler who never sails twice.\n---\n# Mara Vell\n",
-		"shelf/one/manuscript/01-harbor.md":       "# Harbor\n\nMara Vell met Ilse Dorn at the harbor.\n",
-	} {
-		p := filepath.Join(tmp, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
-	book = filepath.Join(tmp, "shelf", "one")
-	// The series folder is outside the book: the writer trusts the book
-	// first, in the config folder the editor's quire reads.
-	trust := exec.Command(bin, "trust", book)
-	trust.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"))
-	out, err := trust.CombinedOutput()
-	require.NoError(t, err, "quire trust: %s", out)
-	return book, filepath.Join(book, "manuscript", "01-harbor.md"),
-		filepath.Join(tmp, "shelf", "tideward", "codex", "characters", "ilse.md")
-}
-
 // TestEmacsSeries opens a chapter of a trusted series book in Emacs with
 // eglot and quire.el (test/series.el): go to definition of a name only
 // the series defines opens the series file, which the book's quire
 // manages (no second quire starts for the series folder), and there a
 // [[link]] and a name show the card of the book's canon. Reopened with
 // C-x C-f before quire.el has the book's status, the series file still
-// goes to the book's quire.
+// goes to the book's quire; opened before any book, it starts no quire,
+// and goes to the book's once a chapter is open.
 func TestEmacsSeries(t *testing.T) {
 	emacs, versions, err := emacsWithEglot()
 	if err != nil {
@@ -56,7 +30,7 @@ func TestEmacsSeries(t *testing.T) {
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	bin := editortest.QuireBinary(t, tmp)
-	book, chapter, seriesFile := seriesShelf(t, bin, tmp)
+	shelf := editortest.SeriesShelf(t, bin, filepath.Join(tmp, "shelf"), filepath.Join(tmp, "config"))
 	result := filepath.Join(tmp, "result.txt")
 	home := filepath.Join(tmp, "home")
 	require.NoError(t, os.MkdirAll(home, 0o755))
@@ -69,18 +43,18 @@ func TestEmacsSeries(t *testing.T) {
 			"\neglot events (tail):\n" + tail(string(events), 8000)
 	}
 	run := editortest.Batch{Name: "emacs", Args: []string{emacs, "--batch", "-l", filepath.Join(here, "test", "series.el")},
-		Dir: book, TmpXDG: tmp, Cache: filepath.Join(tmp, "cache"), Result: result,
+		Dir: shelf.Book, TmpXDG: tmp, Cache: filepath.Join(tmp, "cache"), Result: result,
 		Timeout: 3 * time.Minute,
 		Env: []string{
 			"QUIRE_SETUP=" + filepath.Join(here, "quire.el"),
 			"QUIRE_BIN=" + bin,
-			"QUIRE_CHAPTER=" + chapter,
-			"QUIRE_SERIES_FILE=" + seriesFile,
+			"QUIRE_CHAPTER=" + shelf.Chapter,
+			"QUIRE_SERIES_FILE=" + shelf.SeriesFile,
 			"QUIRE_RESULT=" + result,
 			"HOME=" + home,
 		}}.Run(t, reportOf)
 	report := func() string { return reportOf(run) }
-	for _, step := range []string{"connect", "hover", "definition", "one-quire", "series-hover", "reopen"} {
+	for _, step := range []string{"connect", "hover", "definition", "one-quire", "series-hover", "reopen", "series-first"} {
 		require.Contains(t, run.Lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", run.Lines[len(run.Lines)-1], report())

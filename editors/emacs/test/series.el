@@ -154,14 +154,19 @@ are read answers without them)."
       (error "a series file is no chapter: %s" card))
     (quire-test-log "  series hover: %s" (car (split-string (string-trim card) "\n")))))
 
+(defun quire-test-visit-series ()
+  "Open the series file with C-x C-f; its buffer."
+  (switch-to-buffer (find-file-noselect quire-test-series-file))
+  (run-hooks 'post-command-hook)
+  (current-buffer))
+
 (quire-test-step "reopen" ("one-quire") 30
   ;; C-x C-f on a series file, before quire.el has heard from quire/status
   ;; which folder the book reads (forgotten here): it asks the running
   ;; quire, and the book's quire manages the file.
   (kill-buffer (find-buffer-visiting quire-test-series-file))
   (setq quire--series nil)
-  (switch-to-buffer (find-file-noselect quire-test-series-file))
-  (run-hooks 'post-command-hook)
+  (quire-test-visit-series)
   (let ((server (quire-test-wait "eglot to manage the series file" 20 #'eglot-current-server)))
     (unless (eq server quire-test-book-server)
       (error "the series file went to a quire of its own, on %s" (project-root (eglot--project server)))))
@@ -169,6 +174,32 @@ are read answers without them)."
     (error "%d quire servers run" (length (quire-test-quire-servers))))
   (quire-test-goto "# Ilse Dorn" 3)
   (quire-test-card "Ilse Dorn's card on the heading" '("Series canon")))
+
+(quire-test-step "series-first" ("reopen") 60
+  ;; The series file opened before any book of the series: no quire
+  ;; starts for it (the series folder is no book). Once a chapter of the
+  ;; book is open and its quire has read the series, the series file
+  ;; already open goes to that quire.
+  (with-current-buffer (jsonrpc-events-buffer quire-test-book-server)
+    (write-region nil nil (concat quire-test-result ".events") nil 'silent))
+  (eglot-shutdown quire-test-book-server)
+  (setq quire-test-book-server nil)
+  (dolist (f (list quire-test-series-file quire-test-chapter))
+    (when-let ((b (find-buffer-visiting f))) (kill-buffer b)))
+  (setq quire--series nil)
+  (let ((series (quire-test-visit-series)))
+    (accept-process-output nil 1)
+    (when (or (quire-test-quire-servers) (buffer-local-value 'eglot--managed-mode series))
+      (error "a quire started for the series file alone"))
+    (switch-to-buffer (find-file-noselect quire-test-chapter))
+    (run-hooks 'post-command-hook)
+    (setq quire-test-book-server (quire-test-wait "eglot to connect to quire" 30 #'eglot-current-server))
+    (quire-test-wait "the book's quire to manage the series file already open" 30
+                     (lambda () (with-current-buffer series
+                                  (and eglot--managed-mode (eq (eglot-current-server) quire-test-book-server)))))
+    (switch-to-buffer series)
+    (quire-test-goto "# Ilse Dorn" 3)
+    (quire-test-card "Ilse Dorn's card on the heading" '("Series canon"))))
 
 (quire-test-log (if quire-test-failed "FAIL" "PASS"))
 
