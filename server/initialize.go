@@ -57,6 +57,7 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 			RenameProvider:          &protocol.RenameOptions{PrepareProvider: true},
 			CodeActionProvider:      true, // quick fixes and the advisor's actions, which carry no kind so every client lists them
 			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commandNames()},
+			Workspace:               workspaceCapabilities,
 		},
 		ServerInfo: serverInfo,
 	}, nil
@@ -142,4 +143,17 @@ func (s *Server) loadProject(p *project) {
 		s.republishOpen()
 		s.publishStatus(s.ctx, p)
 	})
+}
+
+// workspaceCapabilities says that one quire serves several folders: it
+// reads every workspace folder of initialize, and opens the book of any
+// document opened in no open book (discoverBook), or answers for it as
+// a series file of an open book (seriesBookFor). So a client that starts
+// one server per root (Helix) sends the files of another root, such as
+// an open book's series folder, to this server rather than starting a
+// second quire that would take the series for a book of its own. quire
+// needs no notice of folders added later: it finds their books from
+// their documents, so it asks for none.
+var workspaceCapabilities = &protocol.ServerCapabilitiesWorkspace{
+	WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{Supported: true, ChangeNotifications: false},
 }

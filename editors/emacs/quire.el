@@ -14,6 +14,8 @@
 
 (require 'eglot)
 (require 'project)
+(require 'cl-lib)
+(require 'subr-x)
 
 (defgroup quire nil
   "The quire language server for novelists, through eglot."
@@ -63,10 +65,113 @@ quire looks for it the same way."
   (or (quire-book-root dir)
       (and (quire--answers-dir-p dir) quire--last-book)))
 
+;; A series folder (a book's quire.yaml names it: `series: ../tideward')
+;; is no book, though it holds a codex/ like one. Go to definition of a
+;; series name opens a file there, and the quire of a book that reads
+;; the series answers in it from that book's canon. So, for eglot, a
+;; file of the series folder of an open book belongs to that book's
+;; project, and thus to its quire; other uses of project.el (C-x p f)
+;; still see the series folder as what it is.
+(defvar quire--series nil
+  "Alist of (SERIES-FOLDER SERVER . BOOK-ROOT): a series folder, by
+its real path with a trailing slash as quire/status names it, and the
+eglot server of the book BOOK-ROOT that reads it. The first book to
+name a folder keeps it while its server runs, as quire, given several
+books of a series, answers from the first.")
+
+(defun quire--note-series (server root series)
+  "Follow the SERIES folder that the book ROOT of SERVER reads."
+  (let ((folder (and (stringp series) (not (string-empty-p series))
+                     (file-name-as-directory series))))
+    ;; The book's earlier series, and books whose server has stopped,
+    ;; are let go of.
+    (setq quire--series
+          (cl-remove-if (lambda (e)
+                          (or (not (jsonrpc-running-p (cadr e)))
+                              (and (eq (cadr e) server) (equal (cddr e) root)
+                                   (not (equal (car e) folder)))))
+                        quire--series))
+    (when (and folder (not (assoc folder quire--series)))
+      (push (cons folder (cons server root)) quire--series)
+      (quire--adopt-series-buffers folder))))
+
+(cl-defmethod eglot-handle-notification
+  (server (_method (eql quire/status)) &key root series &allow-other-keys)
+  "Handle quire/status: note the series folder the book reads."
+  (quire--note-series server root series))
+
+(defun quire--series-server (dir)
+  "The running eglot server of a book whose series folder holds DIR."
+  (let ((real (file-name-as-directory (file-truename dir))))
+    (cl-loop for (folder server . _) in quire--series
+             when (and (string-prefix-p folder real) (jsonrpc-running-p server))
+             return server)))
+
+(defvar quire--asking nil
+  "The quire servers asked for their books' series, not answered yet.")
+
+(defun quire--ask-series ()
+  "Ask each running quire which series folders its books read: its
+quire/status notifications may not have come yet (go to definition
+right after the book loaded). The answers come later: a file of a
+series found that way is handed to the book's quire then
+(`quire--adopt-series-buffers'). Never a synchronous request: eglot
+looks for a buffer's project while it reads the server's messages, and
+waiting for an answer there loses the messages that come meanwhile."
+  (dolist (server (quire--servers))
+    (unless (memq server quire--asking)
+      (push server quire--asking)
+      (let ((done (lambda (&rest _) (setq quire--asking (delq server quire--asking)))))
+        (jsonrpc-async-request
+         server :quire/status (make-hash-table)
+         :success-fn (lambda (result)
+                       (funcall done)
+                       (mapc (lambda (b) (quire--note-series server (plist-get b :root) (plist-get b :series)))
+                             (plist-get result :books)))
+         :error-fn done :timeout-fn done :timeout 10)))))
+
+(defun quire--servers ()
+  "The running eglot servers started with `quire--contact'."
+  (let (all)
+    (maphash (lambda (_ servers)
+               (dolist (s servers)
+                 (when (and (jsonrpc-running-p s) (quire--server-p s))
+                   (push s all))))
+             eglot--servers-by-project)
+    (delete-dups all)))
+
+(defun quire--server-p (server)
+  "Whether SERVER runs `quire-program'."
+  (let ((cmd (process-command (jsonrpc--process server))))
+    (and cmd (equal (file-name-nondirectory (car cmd)) (file-name-nondirectory quire-program)))))
+
+(defun quire--series-for (dir)
+  "The eglot server that answers for DIR as a series folder, or nil.
+When none is known and DIR looks like a series (a codex/ above it),
+the running quires are asked, for the answer to take the file over."
+  (or (quire--series-server dir)
+      (progn (when (locate-dominating-file dir "codex")
+               (quire--ask-series))
+             nil)))
+
+(defun quire--adopt-series-buffers (folder)
+  "Hand the open files of FOLDER, a series folder just learnt of, to
+the book's quire, as if they were opened now."
+  (dolist (buf (buffer-list))
+    (with-current-buffer buf
+      (when (and buffer-file-name (not eglot--managed-mode)
+                 (derived-mode-p 'text-mode)
+                 (string-prefix-p folder (file-truename buffer-file-name)))
+        (eglot--maybe-activate-editing-mode)))))
+
 (defun quire-project-find (dir)
-  "A project.el project for the book holding DIR, or nil."
-  (when-let ((root (quire--book-for dir)))
-    (cons 'transient root)))
+  "A project.el project for the book holding DIR, or nil. For eglot, a
+folder of an open book's series belongs to that book's project."
+  (if-let ((root (quire--book-for dir)))
+      (cons 'transient root)
+    (when-let ((server (and (bound-and-true-p eglot-lsp-context)
+                            (quire--series-for dir))))
+      (eglot--project server))))
 
 (add-hook 'project-find-functions #'quire-project-find)
 
