@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -303,13 +304,34 @@ func (s *Server) closeProjects() {
 
 // projectFor finds the project a file belongs to: the innermost root
 // holding it, when the file does not lead out of it through a symlink
-// (outside_book.go).
+// (outside_book.go). A project opened on a folder that an open book
+// reads as its series (an editor started in the series folder, then a
+// chapter opened) holds no file of its own any more: the series'
+// files are answered as that book's series canon (series_target.go),
+// not as a book of their own, which knows none of the book's entries.
 func (s *Server) projectFor(path string) (*project, string, bool) {
 	p, rel, ok := s.projectHolding(path)
-	if !ok || !p.holds(path) {
+	if !ok || !p.holds(path) || s.readAsSeries(p) {
 		return nil, "", false
 	}
 	return p, rel, true
+}
+
+// readAsSeries reports whether another open, loaded book reads p's
+// folder as its series.
+func (s *Server) readAsSeries(p *project) bool {
+	s.mu.Lock()
+	projects := slices.Clone(s.projects)
+	s.mu.Unlock()
+	for _, q := range projects {
+		if q == p || !q.loaded() {
+			continue
+		}
+		if st := q.seriesStore(); st != nil && st.Root() == p.real {
+			return true
+		}
+	}
+	return false
 }
 
 // projectHolding is the innermost project whose folder holds path by

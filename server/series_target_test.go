@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -336,4 +338,45 @@ func TestStatusNamesTheSeries(t *testing.T) {
 		return len(res.Books) == 2
 	}, 10*time.Second, 20*time.Millisecond, "both books loaded")
 	assert.Equal(t, map[string]string{"one": filepath.Join(base, "tideward"), "two": ""}, series)
+}
+
+// An editor started in the series folder opens it as a book of its own
+// (it has a codex/), which knows none of a book's entries. Once a
+// chapter of a book that reads the series is opened and that book has
+// loaded, the series' files answer as the book's series canon, and a
+// problem only the series read alone had (a link to the book's entry)
+// is gone from them.
+func TestSeriesFolderOpenedFirstGivesWayToTheBook(t *testing.T) {
+	base := seriesWorkspace(t)
+	one := filepath.Join(base, "one")
+	ilse := "tideward/codex/characters/ilse.md"
+	for rel, text := range map[string]string{
+		ilse:                               "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse answers to [[Harbor Watch]].\n",
+		"one/codex/organizations/watch.md": "---\ntype: organization\nname: Harbor Watch\nsummary: The book's own watch.\n---\n# Harbor Watch\n",
+	} {
+		path := filepath.Join(base, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	}
+	trustFile := filepath.Join(t.TempDir(), "trust.json")
+	grantTrust(t, trustFile, one)
+	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
+	c.initialize(filepath.Join(base, "tideward"))
+	c.root = base
+	broken := func(ds []protocol.Diagnostic) bool {
+		return slices.ContainsFunc(ds, func(d protocol.Diagnostic) bool { return strings.Contains(d.Message, "Harbor Watch") })
+	}
+	c.waitDiagnostics(c.uri(ilse), "the series alone knows no Harbor Watch", broken)
+	h := c.hoverAt(ilse, 5, 4)
+	require.NotNil(t, h, "the series folder answers as a book of its own")
+	assert.NotContains(t, h.Contents.Value, "Series canon")
+
+	chapter, err := os.ReadFile(filepath.Join(one, "manuscript", "01-harbor.md"))
+	require.NoError(t, err)
+	c.open("one/manuscript/01-harbor.md", string(chapter))
+	require.Eventually(t, func() bool {
+		h := c.hoverAt(ilse, 5, 4)
+		return h != nil && strings.Contains(h.Contents.Value, "Series canon")
+	}, 10*time.Second, 20*time.Millisecond, "the series file answers as book one's series canon")
+	c.waitDiagnostics(c.uri(ilse), "book one knows its Harbor Watch", func(ds []protocol.Diagnostic) bool { return !broken(ds) })
 }

@@ -94,3 +94,60 @@ func TestHelixSeries(t *testing.T) {
 		})
 	}
 }
+
+// TestHelixSeriesFileFirst opens a series file before any chapter, from
+// the folder above the book and the series: Helix starts quire on the
+// series folder, which reads it as a book of its own (a [[link]] to the
+// book's entry names no entry there). Then the writer opens a chapter of
+// the book; once the book is read, the series file answers as the
+// book's series canon and the broken link is gone, in the same quire.
+func TestHelixSeriesFileFirst(t *testing.T) {
+	tools := findHelix(t)
+	t.Log(strings.TrimSpace(tools.version))
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	artefacts := artefactsDir(t, tmp, "series-file-first")
+	bin := editortest.QuireBinary(t, tmp)
+	shelf := editortest.SeriesShelf(t, bin, filepath.Join(tmp, "shelf"), filepath.Join(tmp, "config"))
+	series, err := filepath.Rel(shelf.Dir, shelf.SeriesFile)
+	require.NoError(t, err)
+	chapter, err := filepath.Rel(shelf.Dir, shelf.Chapter)
+	require.NoError(t, err)
+	term := startHelix(t, helixRun{tools: tools, tmp: tmp, artefacts: artefacts, bin: bin,
+		baseURL: "http://127.0.0.1:9/v1", book: shelf.Dir, chapter: series})
+
+	// 1. The series file alone: quire reads the series as a book, which
+	// has no Mara Vell.
+	term.waitFor("open", "the series file", showsAll("name: Ilse Dorn", "ilse.md"))
+	term.keys("g", "g", "/")
+	term.text("# Ilse")
+	term.keys("Enter", ";")
+	alone := showsAll("Ilse Dorn · character", "Harbor master of Tideward.")
+	term.askUntil(alone, "Space", "k")
+	screen := term.waitFor("hover-alone", "Ilse Dorn's card, the series read alone", alone)
+	require.NotContains(t, screen, "Series canon", term.report())
+	term.keys("Escape")
+
+	// 2. The chapter: the book is read, with its series.
+	term.command("open " + chapter)
+	term.waitFor("chapter", "the chapter", showsAll("Mara Vell met Ilse Dorn", "01-harbor.md"))
+	term.keys("/")
+	term.text("Ilse Dorn")
+	term.keys("Enter", ";")
+	card := showsAll("Ilse Dorn · character", "Series canon")
+	term.askUntil(card, "Space", "k")
+	term.waitFor("hover-chapter", "Ilse Dorn's card from the series", card)
+	term.keys("Escape")
+
+	// 3. Back in the series file: the book's series canon answers, and
+	// the link to the book's Mara Vell is no longer broken.
+	term.command("open " + series)
+	term.keys("g", "g", "/")
+	term.text("# Ilse")
+	term.keys("Enter", ";")
+	ilse := showsAll("Ilse Dorn · character", "Series canon", "Appears in:")
+	term.askUntil(ilse, "Space", "k")
+	screen = term.waitFor("hover-series", "Ilse Dorn's card as the book's series canon", ilse)
+	require.NotContains(t, screen, "no codex entry is named", term.report())
+	term.keys("Escape")
+}
