@@ -380,3 +380,30 @@ func TestSeriesFolderOpenedFirstGivesWayToTheBook(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond, "the series file answers as book one's series canon")
 	c.waitDiagnostics(c.uri(ilse), "book one knows its Harbor Watch", func(ds []protocol.Diagnostic) bool { return !broken(ds) })
 }
+
+// Workspace symbols list the series' entries too, at their files in the
+// series folder, once however many open books read the series; a book's
+// own entry of the same name is listed at its own file.
+func TestWorkspaceSymbolsListTheSeries(t *testing.T) {
+	base := seriesWorkspace(t)
+	c := openBooksInOrder(t, base, []string{"one", "two"}, []string{"one", "two"})
+	symbols := func(query string) map[protocol.DocumentURI]string {
+		var got []protocol.SymbolInformation
+		c.call(protocol.MethodWorkspaceSymbol, protocol.WorkspaceSymbolParams{Query: query}, &got)
+		out := map[protocol.DocumentURI]string{}
+		for _, s := range got {
+			_, dup := out[s.Location.URI]
+			assert.False(t, dup, "%s listed twice", s.Location.URI)
+			out[s.Location.URI] = s.Name
+		}
+		return out
+	}
+	ilse := pathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	assert.Equal(t, map[protocol.DocumentURI]string{ilse: "Ilse Dorn"}, symbols("Ilse"))
+	city := symbols("Tideward")
+	for _, book := range []string{"tideward", "two"} {
+		assert.Equal(t, "Tideward", city[pathURI(filepath.Join(base, book, "codex", "locations", "city.md"))],
+			"book one reads the series' city, book two its own over it")
+	}
+	assert.Equal(t, "Ilse Dorn", symbols("")[ilse])
+}

@@ -59,13 +59,16 @@ func nestSections(lines *lineIndex, sections []codex.Section) []protocol.Documen
 // maxWorkspaceSymbols bounds a workspace symbol answer.
 const maxWorkspaceSymbols = 100
 
-// workspaceSymbol searches the codex of every project: by name first
-// (exact, partial, one typo away), then full text.
+// workspaceSymbol searches the codex of every project, with its series'
+// canon: by name first (exact, partial, one typo away), then full text.
 func (s *Server) workspaceSymbol(ctx context.Context, p protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	s.mu.Lock()
 	projects := s.projects
 	s.mu.Unlock()
 	out := []protocol.SymbolInformation{}
+	// A series entry that several open books read is listed once, at
+	// its file in the series folder.
+	seen := map[protocol.DocumentURI]bool{}
 	for _, proj := range projects {
 		if err := proj.wait(ctx); err != nil {
 			if ctx.Err() != nil {
@@ -73,21 +76,20 @@ func (s *Server) workspaceSymbol(ctx context.Context, p protocol.WorkspaceSymbol
 			}
 			continue
 		}
-		cat := proj.store.Catalog()
-		seen := map[string]bool{}
+		// The book's canon with its series': a series entry's ID is its
+		// file's absolute path.
+		cat := proj.catalog()
 		add := func(e *codex.Entry) {
-			if seen[e.ID] || len(out) >= maxWorkspaceSymbols {
+			uri := proj.uri(e.ID)
+			if seen[uri] || len(out) >= maxWorkspaceSymbols {
 				return
 			}
-			seen[e.ID] = true
+			seen[uri] = true
 			out = append(out, protocol.SymbolInformation{
 				Name:          e.Name,
 				Kind:          symbolKind(e.Type),
 				ContainerName: string(e.Type),
-				Location: protocol.Location{
-					URI:   pathURI(filepath.Join(proj.real, filepath.FromSlash(e.ID))),
-					Range: titleRange(e),
-				},
+				Location:      protocol.Location{URI: uri, Range: titleRange(e)},
 			})
 		}
 		if p.Query == "" {
@@ -99,12 +101,16 @@ func (s *Server) workspaceSymbol(ctx context.Context, p protocol.WorkspaceSymbol
 		for _, m := range cat.Lookup(p.Query, "") {
 			add(m.Entry)
 		}
-		results, err := proj.store.Search(ctx, p.Query, codex.SearchOptions{})
+		results, err := proj.view().Search(ctx, p.Query, codex.SearchOptions{})
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		for _, r := range results {
-			if e, ok := cat.Get(r.RelativePath); ok {
+			id := r.RelativePath
+			if r.Canon == codex.CanonSeries {
+				id = filepath.Join(r.ProjectPath, filepath.FromSlash(r.RelativePath))
+			}
+			if e, ok := cat.Get(id); ok {
 				add(e)
 			}
 		}
