@@ -3,8 +3,9 @@
 // hover cards a writer reads must say where each fact comes from. A name
 // only the series defines reads "Series canon" in both books; the name
 // book one overrides shows book one's entry there and the series' in
-// book two; go to definition opens the series file, and a [[link]] there
-// shows its card. series_test.go writes the books (editors/editortest's
+// book two; go to definition opens the series file, and a [[link]] and a
+// name there show their cards. One quire serves both books and the
+// series file. series_test.go writes the books (editors/editortest's
 // TwoSeriesBooks) and passes them in QUIRE_SERIES.
 import fs from "node:fs";
 import path from "node:path";
@@ -166,9 +167,12 @@ async function main() {
   });
 
   await step(page, "series-file-hover", async () => {
-    // The series file's [[Mara Vell]] answers from book one, the first
-    // open book that reads the series.
+    // The series file answers from book one, the first open book (in the
+    // workspace's order) that reads the series, though the writer came
+    // from book two: its [[Mara Vell]] shows book one's entry, and the
+    // name Ilse Dorn her card as series canon.
     await card(page, "Mara Vell", ["Smuggler who never sails twice."]);
+    await card(page, "Ilse Dorn", [books.SeriesOnly, "Series canon"]);
   });
 
   await step(page, "one-quire", async () => {

@@ -21,7 +21,8 @@ var seriesSteps = []string{"open-workspace", "book-one-series", "book-two-series
 // writer reads: a name only the series defines says "Series canon" in
 // both books, a name book one overrides shows book one's text there and
 // the series' in book two, go to definition opens the series file, and
-// a [[link]] in that file shows its card. One quire serves both books.
+// a [[link]] and a name in that file show their cards. One quire serves
+// both books.
 func TestVSCodeSeries(t *testing.T) {
 	tools := findBrowserTools(t)
 
