@@ -17,6 +17,19 @@ if [ -f "$stamp" ] && [ "$stamp" -nt package-lock.json ] && [ -x node_modules/.b
 	echo "code-server and playwright-core already installed"
 	exit 0
 fi
+# node_modules may be a link to another checkout's install (a git
+# worktree sharing it): npm ci would empty the folder it links to, so a
+# link is used as it is when that checkout has the same package-lock.json,
+# and never installed into.
+if [ -L node_modules ]; then
+	linked=$(readlink -f node_modules)
+	if [ -x node_modules/.bin/code-server ] && cmp -s package-lock.json "$linked/../package-lock.json"; then
+		echo "code-server and playwright-core already installed (node_modules links to $linked)"
+		exit 0
+	fi
+	echo "install.sh: node_modules links to $linked, which is not installed from this package-lock.json; npm ci here would empty it. Run install.sh in that checkout, or remove the link." >&2
+	exit 1
+fi
 
 rg=$(command -v rg) || { echo "install.sh: ripgrep (rg) is needed: apt-get install ripgrep" >&2; exit 1; }
 

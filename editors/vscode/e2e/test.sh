@@ -25,7 +25,16 @@ fi
 "$here/install.sh"
 
 ext="$here/.."
-if [ ! -d "$ext/node_modules" ] || [ "$ext/package-lock.json" -nt "$ext/node_modules" ]; then
+# As in install.sh: a node_modules that links to another checkout's is
+# used when that checkout has the same package-lock.json, and never
+# installed into (npm ci would empty the folder it links to).
+if [ -L "$ext/node_modules" ]; then
+	linked=$(readlink -f "$ext/node_modules")
+	if ! cmp -s "$ext/package-lock.json" "$linked/../package-lock.json"; then
+		echo "test.sh: editors/vscode/node_modules links to $linked, which is not installed from this package-lock.json; npm ci here would empty it. Run npm ci in that checkout, or remove the link." >&2
+		exit 1
+	fi
+elif [ ! -d "$ext/node_modules" ] || [ "$ext/package-lock.json" -nt "$ext/node_modules" ]; then
 	(cd "$ext" && npm ci --no-audit --no-fund)
 fi
 
