@@ -116,8 +116,8 @@ func (s *Server) loadProject(p *project) {
 	go p.index(s.log)
 	// A hover in a chapter shows the entry as of that chapter, from the
 	// book's continuity canon: build it now, not on that hover, and
-	// before the status, whose count of codex problems (tens of
-	// milliseconds at 10,000 entries, more in a series) would take the
+	// before the status and the codex problems that follow, whose
+	// checks (tens of milliseconds at 10,000 entries) would take the
 	// CPU from it while the writer waits for that first hover.
 	p.timelineFor(p.ms.Snapshot())
 	s.publishStatus(s.ctx, p)

@@ -326,6 +326,7 @@ func TestStatusNamesTheSeries(t *testing.T) {
 	base := seriesWorkspace(t)
 	c := openBooksInOrder(t, base, []string{"one", "two"}, []string{"one"})
 	series := map[string]string{}
+	entries := map[string]int{}
 	require.Eventually(t, func() bool {
 		var res wire.StatusResult
 		c.call(wire.MethodStatus, map[string]any{}, &res)
@@ -334,10 +335,14 @@ func TestStatusNamesTheSeries(t *testing.T) {
 				return false
 			}
 			series[filepath.Base(b.Root)] = b.Series
+			entries[filepath.Base(b.Root)] = b.Entries
 		}
 		return len(res.Books) == 2
 	}, 10*time.Second, 20*time.Millisecond, "both books loaded")
 	assert.Equal(t, map[string]string{"one": filepath.Join(base, "tideward"), "two": ""}, series)
+	// Book one reads the series' three entries, its own Mara over the
+	// series'; book two, untrusted, only its own.
+	assert.Equal(t, map[string]int{"one": 3, "two": 1}, entries)
 }
 
 // An editor started in the series folder opens it as a book of its own

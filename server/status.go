@@ -32,8 +32,10 @@ func (p *project) status() wire.BookStatus {
 		st.State, st.Message = stateError, p.err.Error()
 		return st
 	}
-	cat := p.store.Catalog()
-	st.Entries, st.Problems = cat.Len(), len(cat.Problems())
+	// The book's own problems (its series' are shown on the series'
+	// files), but every entry it reads: a book of a series reads
+	// thousands it does not hold itself.
+	st.Entries, st.Problems = p.catalog().Len(), len(p.store.Catalog().Problems())
 	st.Chapters = len(p.ms.Snapshot().Units())
 	if series := p.seriesStore(); series != nil {
 		st.Series = series.Root()

@@ -463,8 +463,10 @@ type ApplyResult struct {
 
 // BookStatus is one open book's state, as quire/status lists it.
 type BookStatus struct {
-	Root     string `json:"root"`
-	State    string `json:"state" ts:"\"loading\" | \"indexing\" | \"ready\" | \"error\""`
+	Root  string `json:"root"`
+	State string `json:"state" ts:"\"loading\" | \"indexing\" | \"ready\" | \"error\""`
+	// Entries counts the codex entries the book reads: its own, and
+	// those of its series that it does not override.
 	Entries  int    `json:"entries"`
 	Chapters int    `json:"chapters"`
 	Problems int    `json:"problems"`

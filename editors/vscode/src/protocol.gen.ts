@@ -415,6 +415,8 @@ export interface ApplyResult {
 export interface BookStatus {
   root: string;
   state: "loading" | "indexing" | "ready" | "error";
+  // Entries counts the codex entries the book reads: its own, and
+  // those of its series that it does not override.
   entries: number;
   chapters: number;
   problems: number;
