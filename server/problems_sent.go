@@ -58,14 +58,8 @@ func (p *project) problemsByFile() map[string]sentProblems {
 // seriesReadersKey names the open books that read a series, and the
 // series: a series file's problem says which of them find it.
 func (s *Server) seriesReadersKey() string {
-	s.mu.Lock()
-	projects := slices.Clone(s.projects)
-	s.mu.Unlock()
 	var b strings.Builder
-	for _, p := range projects {
-		if !p.loaded() {
-			continue
-		}
+	for _, p := range s.loadedProjects() {
 		if st := p.seriesStore(); st != nil {
 			b.WriteString(p.real + "\x00" + bookName(p) + "\x00" + st.Root() + "\x00")
 		}
@@ -81,11 +75,8 @@ func (s *Server) seriesReadersKey() string {
 // overrides). Each book sends at most once per change of the set: the
 // book sent again finds its readers current.
 func (s *Server) republishOtherReaders(ctx context.Context, p *project, readers string) {
-	s.mu.Lock()
-	projects := slices.Clone(s.projects)
-	s.mu.Unlock()
-	for _, q := range projects {
-		if q == p || !q.loaded() {
+	for _, q := range s.loadedProjects() {
+		if q == p {
 			continue
 		}
 		q.codexMu.Lock()

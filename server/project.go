@@ -317,14 +317,26 @@ func (s *Server) projectFor(path string) (*project, string, bool) {
 	return p, rel, true
 }
 
-// readAsSeries reports whether another open, loaded book reads p's
-// folder as its series.
-func (s *Server) readAsSeries(p *project) bool {
+// loadedProjects are the session's books that have loaded, in
+// workspace order.
+func (s *Server) loadedProjects() []*project {
 	s.mu.Lock()
 	projects := slices.Clone(s.projects)
 	s.mu.Unlock()
-	for _, q := range projects {
-		if q == p || !q.loaded() {
+	out := projects[:0]
+	for _, p := range projects {
+		if p.loaded() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// readAsSeries reports whether another open, loaded book reads p's
+// folder as its series.
+func (s *Server) readAsSeries(p *project) bool {
+	for _, q := range s.loadedProjects() {
+		if q == p {
 			continue
 		}
 		if st := q.seriesStore(); st != nil && st.Root() == p.real {

@@ -132,13 +132,7 @@ func editedProblems(path, text string, typ codex.Type, cat *codex.Catalog) []cod
 // inOpenSeries reports whether path lies in the series folder of a
 // book open in the session.
 func (s *Server) inOpenSeries(path string) bool {
-	s.mu.Lock()
-	projects := slices.Clone(s.projects)
-	s.mu.Unlock()
-	for _, p := range projects {
-		if !p.loaded() {
-			continue
-		}
+	for _, p := range s.loadedProjects() {
 		if st := p.seriesStore(); st != nil {
 			if _, ok := insideFolder(st.Root(), path); ok {
 				return true

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -63,14 +62,8 @@ type seriesReader struct {
 // seriesReaders are the open books, in workspace order, that are loaded
 // and read a series whose folder holds path (a real path).
 func (s *Server) seriesReaders(path string) []seriesReader {
-	s.mu.Lock()
-	projects := slices.Clone(s.projects)
-	s.mu.Unlock()
 	var out []seriesReader
-	for _, p := range projects {
-		if !p.loaded() {
-			continue
-		}
+	for _, p := range s.loadedProjects() {
 		st := p.seriesStore()
 		if st == nil {
 			continue
