@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
@@ -118,35 +119,31 @@ func bookEntries(cat *codex.Catalog) []*codex.Entry {
 // naming none of them applies nowhere in it.
 func seriesSetting(p *project) []protocol.DiagnosticRelatedInformation {
 	f, err := settings.ReadBook(p.sources().Book)
-	if err != nil || f.Text == nil {
+	if err != nil {
 		return nil
 	}
-	text := string(f.Text)
-	start := -1
-	for off := 0; off < len(text); {
-		end := strings.IndexByte(text[off:], '\n')
-		if end < 0 {
-			end = len(text) - off
-		}
-		if strings.HasPrefix(text[off:off+end], "series:") {
-			start = off
-			break
-		}
-		off += end + 1
-	}
-	if start < 0 {
+	keys := f.Keys()
+	i := slices.IndexFunc(keys, func(k *yaml.Node) bool { return k.Value == "series" })
+	if i < 0 {
 		// The series is named elsewhere (the writer's config): no line
 		// of the book to point at.
 		return nil
 	}
-	lines := newLineIndex(text)
+	key := keys[i]
+	lines := newLineIndex(string(f.Text))
+	at := lines.lineRange(key.Line)
+	if key.Column == 1 {
+		// The key itself, as a block mapping writes it.
+		start := lines.starts[key.Line-1]
+		at = lines.rangeOf(start, start+len(key.Value))
+	}
 	n := len(p.ms.Snapshot().Units())
 	chapters := fmt.Sprintf("%d chapters", n)
 	if n == 1 {
 		chapters = "1 chapter"
 	}
 	return []protocol.DiagnosticRelatedInformation{{
-		Location: protocol.Location{URI: p.uri(configFile), Range: lines.rangeOf(start, start+len("series"))},
+		Location: protocol.Location{URI: p.uri(configFile), Range: at},
 		Message:  fmt.Sprintf("the book %s reads the series against its own %s, and none of them is the one `from:` names", bookName(p), chapters),
 	}}
 }
