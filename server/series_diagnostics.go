@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,16 +77,15 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 	if open {
 		text, version, lines = doc.text, doc.version, doc.lines
 	} else {
-		if isEntry {
-			text = saved.Source
-		} else if codex.InsideProject(store.Root(), path) {
-			// A file the series does not read as an entry (its front
-			// matter broken): its problems are placed in its text.
-			data, err := os.ReadFile(path)
-			if err != nil {
+		// An entry's text as the series read it; a file the series
+		// does not read as an entry (its front matter broken) from
+		// disk, bounded as an entry is, unless a link leads it out of
+		// the series: its problems are placed in that text.
+		if isEntry || codex.InsideProject(store.Root(), path) {
+			var err error
+			if text, err = (&seriesFile{store: store, rel: rel, path: path}).savedText(); err != nil {
 				return nil, 0, ctx.Err() == nil
 			}
-			text = string(data)
 		}
 		lines = newLineIndex(text)
 	}

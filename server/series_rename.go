@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -76,10 +75,11 @@ func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, 
 }
 
 // unsavedSeriesFile is the name of a series file that changes would edit
-// and that the editor holds with unsaved changes: a series is read from
-// disk (no editor owns the series folder), so the rename's places in it
-// are where the saved file has them, and applied to the editor's other
-// text they would land in the wrong words. "" when there is none.
+// and that the editor holds with other text than the series read: a
+// series is read from disk (no editor owns the series folder), so the
+// rename's places in it are where the series' text has them, and
+// applied to the editor's other text they would land in the wrong
+// words. "" when there is none.
 func (s *Server) unsavedSeriesFile(changes map[protocol.DocumentURI][]protocol.TextEdit) string {
 	uris := make([]protocol.DocumentURI, 0, len(changes))
 	for uri := range changes {
@@ -95,11 +95,11 @@ func (s *Server) unsavedSeriesFile(changes map[protocol.DocumentURI][]protocol.T
 		if !open {
 			continue
 		}
-		if _, f, ok := s.seriesBookFor(path); !ok || f == nil {
+		_, f, ok := s.seriesBookFor(path)
+		if !ok {
 			continue
 		}
-		saved, err := os.ReadFile(path)
-		if err != nil || string(saved) != doc.text {
+		if saved, err := f.savedText(); err != nil || saved != doc.text {
 			return filepath.Base(path)
 		}
 	}
