@@ -57,7 +57,7 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 			RenameProvider:          &protocol.RenameOptions{PrepareProvider: true},
 			CodeActionProvider:      true, // quick fixes and the advisor's actions, which carry no kind so every client lists them
 			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commandNames()},
-			Workspace:               workspaceCapabilities,
+			Workspace:               workspaceCapabilities(),
 		},
 		ServerInfo: serverInfo,
 	}, nil
@@ -112,7 +112,7 @@ func (s *Server) loadProject(p *project) {
 	}
 	// The chapter counts need the mention index, which a warm start takes
 	// from the chapter cache in a few milliseconds: build it beside the
-	// status (whose codex problems take longer), not after it.
+	// continuity canon and the status, not after them.
 	go p.index(s.log)
 	// A hover in a chapter shows the entry as of that chapter, from the
 	// book's continuity canon: build it now, not on that hover, and
@@ -154,6 +154,8 @@ func (s *Server) loadProject(p *project) {
 // second quire that would take the series for a book of its own. quire
 // needs no notice of folders added later: it finds their books from
 // their documents, so it asks for none.
-var workspaceCapabilities = &protocol.ServerCapabilitiesWorkspace{
-	WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{Supported: true, ChangeNotifications: false},
+func workspaceCapabilities() *protocol.ServerCapabilitiesWorkspace {
+	return &protocol.ServerCapabilitiesWorkspace{
+		WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{Supported: true, ChangeNotifications: false},
+	}
 }
