@@ -1,12 +1,8 @@
 package editortest
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // Shelf is a folder holding a book whose quire.yaml names a series
@@ -24,24 +20,17 @@ type Shelf struct {
 // quire will read).
 func SeriesShelf(t testing.TB, bin, dir, configHome string) Shelf {
 	t.Helper()
-	for rel, text := range map[string]string{
+	WriteFiles(t, dir, map[string]string{
 		"tideward/codex/characters/ilse.md": "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor for [[Mara Vell]].\n",
 		"one/quire.yaml":                    "title: Book One\nseries: ../tideward\n",
 		"one/codex/characters/mara.md":      "---\ntype: character\nname: Mara Vell\nsummary: Smuggler who never sails twice.\n---\n# Mara Vell\n",
 		"one/manuscript/01-harbor.md":       "# Harbor\n\nMara Vell met Ilse Dorn at the harbor.\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	})
 	s := Shelf{Dir: dir, Book: filepath.Join(dir, "one"), Series: filepath.Join(dir, "tideward")}
 	s.Chapter = filepath.Join(s.Book, "manuscript", "01-harbor.md")
 	s.SeriesFile = filepath.Join(s.Series, "codex", "characters", "ilse.md")
 	// The series folder is outside the book: the writer trusts the book
 	// first.
-	trust := exec.Command(bin, "trust", s.Book)
-	trust.Env = append(os.Environ(), "XDG_CONFIG_HOME="+configHome)
-	out, err := trust.CombinedOutput()
-	require.NoError(t, err, "quire trust: %s", out)
+	TrustBook(t, bin, s.Book, configHome)
 	return s
 }

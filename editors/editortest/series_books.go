@@ -1,12 +1,8 @@
 package editortest
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // SeriesBooks is the shelf of SeriesShelf with a second book of the same
@@ -38,23 +34,16 @@ func TwoSeriesBooks(t testing.TB, bin, dir, configHome string) SeriesBooks {
 		SeriesOren:  "Lamplighter of the Tideward quay.",
 		BookOneOren: "Drowned keeper whose lamps still burn.",
 	}
-	for rel, text := range map[string]string{
+	WriteFiles(t, dir, map[string]string{
 		"tideward/codex/characters/oren.md": "---\ntype: character\nname: Oren Tull\nsummary: " + s.SeriesOren + "\n---\n# Oren Tull\n",
 		"one/codex/characters/oren.md":      "---\ntype: character\nname: Oren Tull\noverrides: Oren Tull\nsummary: " + s.BookOneOren + "\n---\n# Oren Tull\n",
 		"one/manuscript/02-quay.md":         "# Quay\n\nIlse Dorn walked the quay where Oren Tull lit the lamps.\n",
 		"two/quire.yaml":                    "title: Book Two\nseries: ../tideward\n",
 		"two/manuscript/01-return.md":       "# Return\n\nYears on, Ilse Dorn still met Oren Tull at dusk.\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	})
 	s.ChapterOne = filepath.Join(s.Book, "manuscript", "02-quay.md")
 	s.BookTwo = filepath.Join(dir, "two")
 	s.ChapterTwo = filepath.Join(s.BookTwo, "manuscript", "01-return.md")
-	trust := exec.Command(bin, "trust", s.BookTwo)
-	trust.Env = append(os.Environ(), "XDG_CONFIG_HOME="+configHome)
-	out, err := trust.CombinedOutput()
-	require.NoError(t, err, "quire trust: %s", out)
+	TrustBook(t, bin, s.BookTwo, configHome)
 	return s
 }

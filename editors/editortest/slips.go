@@ -118,11 +118,7 @@ var planted = []Expected{
 // dir's symlinks resolved as the editors report paths.
 func SlipBook(t testing.TB, dir string) Slips {
 	t.Helper()
-	for rel, text := range slipFiles {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	WriteFiles(t, dir, slipFiles)
 	book, err := filepath.EvalSymlinks(dir)
 	require.NoError(t, err)
 	s := Slips{Chapter: filepath.Join(book, filepath.FromSlash(SlipChapter)), Clean: slipFiles[SlipChapter], Typed: typedLines}

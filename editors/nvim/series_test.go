@@ -28,23 +28,10 @@ func TestNeovimSeries(t *testing.T) {
 	require.NoError(t, err)
 	bin := editortest.QuireBinary(t, tmp)
 
-	for rel, text := range map[string]string{
-		"shelf/tideward/codex/characters/ilse.md": "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor for [[Mara Vell]].\n",
-		"shelf/one/quire.yaml":                    "title: Book One\nseries: ../tideward\n",
-		"shelf/one/codex/characters/mara.md":      "---\ntype: character\nname: Mara Vell\nsummary: Smuggler who never sails twice.\n---\n# Mara Vell\n",
-		"shelf/one/manuscript/01-harbor.md":       "# Harbor\n\nMara Vell met Ilse Dorn at the harbor.\n",
-	} {
-		p := filepath.Join(tmp, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
-	book := filepath.Join(tmp, "shelf", "one")
 	// The series folder is outside the book: the writer trusts the book
 	// first, in the config folder the editor's quire reads.
-	trust := exec.Command(bin, "trust", book)
-	trust.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"))
-	out, err := trust.CombinedOutput()
-	require.NoError(t, err, "quire trust: %s", out)
+	shelf := editortest.SeriesShelf(t, bin, filepath.Join(tmp, "shelf"), filepath.Join(tmp, "config"))
+	book := shelf.Book
 
 	result := filepath.Join(tmp, "result.txt")
 	cache := filepath.Join(tmp, "cache")
@@ -63,8 +50,8 @@ func TestNeovimSeries(t *testing.T) {
 		Timeout: 60 * time.Second,
 		Env: []string{
 			"QUIRE_BIN=" + bin,
-			"QUIRE_CHAPTER=" + filepath.Join(book, "manuscript", "01-harbor.md"),
-			"QUIRE_SERIES_FILE=" + filepath.Join(tmp, "shelf", "tideward", "codex", "characters", "ilse.md"),
+			"QUIRE_CHAPTER=" + shelf.Chapter,
+			"QUIRE_SERIES_FILE=" + shelf.SeriesFile,
 			"QUIRE_RESULT=" + result,
 		}}.Run(t, reportOf)
 	report := func() string { return reportOf(run) }
