@@ -159,13 +159,13 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 		})
 	}
 	if opts.Parts&Codex != 0 {
-		var plan seriesPlan
-		plan, err = b.planSeries()
+		var seriesRoot string
+		seriesRoot, err = b.seriesToRead()
 		if err == nil {
 			// The series' codex opens beside the book's own, not after it.
 			var series sync.WaitGroup
-			series.Go(func() { b.Series = b.openSeries(ctx, plan) })
-			b.Store, err = b.openCodex(ctx, plan.root == "")
+			series.Go(func() { b.Series = b.openSeries(ctx, seriesRoot) })
+			b.Store, err = b.openCodex(ctx, seriesRoot == "")
 			series.Wait()
 			if err != nil && b.Series != nil {
 				_ = b.CloseSeries()

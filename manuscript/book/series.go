@@ -11,33 +11,26 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 )
 
-// seriesPlan is the series folder a book reads, as its settings name it
-// and the writer trusts it: known before either codex opens, so the two
-// open side by side.
-type seriesPlan struct {
-	// root is the series folder's real path; empty when the book reads
-	// no series.
-	root string
-}
-
-// planSeries is the series folder the book's quire.yaml names, once the
-// writer trusts the book. A series setting that does not read is an
-// error, as a bad codex: glob is; a series folder that cannot be found
-// leaves the book alone, and OnSeriesFailed says why.
-func (b *Book) planSeries() (seriesPlan, error) {
+// seriesToRead is the real path of the series folder the book's
+// quire.yaml names, once the writer trusts the book; "" when the book
+// reads no series. It is known before either codex opens, so the two
+// open side by side. A series setting that does not read is an error,
+// as a bad codex: glob is; a series folder that cannot be found leaves
+// the book alone, and OnSeriesFailed says why.
+func (b *Book) seriesToRead() (string, error) {
 	path, err := codex.SeriesOf(b.Settings)
 	if err != nil || path == "" {
-		return seriesPlan{}, err
+		return "", err
 	}
 	if b.opts.TrustSeries == nil || !b.opts.TrustSeries(b.Settings, b.Root) {
-		return seriesPlan{}, nil
+		return "", nil
 	}
 	root, err := codex.SeriesRoot(b.Root, path)
 	if err != nil {
 		b.seriesFailed(err)
-		return seriesPlan{}, nil
+		return "", nil
 	}
-	return seriesPlan{root: root}, nil
+	return root, nil
 }
 
 func (b *Book) seriesFailed(err error) {
@@ -46,14 +39,13 @@ func (b *Book) seriesFailed(err error) {
 	}
 }
 
-// openSeries opens the codex of the series folder plan names, as a
-// codex store of its own on the folder's real path, so that every
+// openSeries opens the codex of the series folder at root (seriesToRead),
+// as a codex store of its own on the folder's real path, so that every
 // confinement rule of a codex applies to it exactly and its index lives
 // once in the cache, keyed by that path. It sets b.SeriesRoot and
 // b.SeriesCatalogs with the store; a store that cannot be opened leaves
 // the book alone, and OnSeriesFailed says why.
-func (b *Book) openSeries(ctx context.Context, plan seriesPlan) *codex.Store {
-	root := plan.root
+func (b *Book) openSeries(ctx context.Context, root string) *codex.Store {
 	if root == "" {
 		return nil
 	}
@@ -146,8 +138,8 @@ func (b *Book) ReloadSeries(ctx context.Context, l *settings.Loaded) (release fu
 	}
 	b.Settings = l
 	b.Series, b.SeriesRoot, b.SeriesCatalogs = nil, "", nil
-	plan, err := b.planSeries()
-	b.Series = b.openSeries(ctx, plan)
+	root, err := b.seriesToRead()
+	b.Series = b.openSeries(ctx, root)
 	if b.Store != nil {
 		b.View = codex.NewSharedView(b.Store, b.Series, b.SeriesCatalogs)
 	}
