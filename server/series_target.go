@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -124,5 +123,5 @@ func (t *target) renameRefusal(e *codex.Entry) string {
 	}
 	return fmt.Sprintf("the book %s has its own entry for %s over the series' (%s), so a rename here would rename that book's entry, not the series'. "+
 		"To rename the series entry, change `name:` in its file; to rename the book's, rename it from that book.",
-		filepath.Base(t.proj.real), e.Name, src.Book.ID)
+		bookName(t.proj), e.Name, src.Book.ID)
 }
