@@ -129,16 +129,7 @@ func editedProblems(path, text string, typ codex.Type, cat *codex.Catalog) []cod
 
 // inOpenSeries reports whether path lies in the series folder of a
 // book open in the session.
-func (s *Server) inOpenSeries(path string) bool {
-	for _, p := range s.loadedProjects() {
-		if st := p.seriesStore(); st != nil {
-			if _, ok := insideFolder(st.Root(), path); ok {
-				return true
-			}
-		}
-	}
-	return false
-}
+func (s *Server) inOpenSeries(path string) bool { return len(s.seriesReaders(path)) > 0 }
 
 // insideFolder is path relative to root, slash-separated, when root
 // holds it by name.
