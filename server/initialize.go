@@ -10,9 +10,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// serverInfo names quire to the client.
-var serverInfo = &protocol.ServerInfo{Name: "quire", Version: "0.1"}
-
 // initializeParams keep initializationOptions as JSON: settings.go reads
 // the client's settings leniently, dropping what does not decode.
 type initializeParams struct {
@@ -59,7 +56,7 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commandNames()},
 			Workspace:               workspaceCapabilities(),
 		},
-		ServerInfo: serverInfo,
+		ServerInfo: s.serverInfo(),
 	}, nil
 }
 
@@ -158,4 +155,14 @@ func workspaceCapabilities() *protocol.ServerCapabilitiesWorkspace {
 	return &protocol.ServerCapabilitiesWorkspace{
 		WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{Supported: true, ChangeNotifications: false},
 	}
+}
+
+// serverInfo names quire and its build to the client; the VS Code
+// extension compares the leading release number with its own.
+func (s *Server) serverInfo() *protocol.ServerInfo {
+	v := s.opts.Version
+	if v == "" {
+		v = "devel"
+	}
+	return &protocol.ServerInfo{Name: "quire", Version: v}
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// Logger receives methods, paths, counts and timings, never prose.
 	// The default discards everything.
 	Logger *slog.Logger
+	// Version is the serverInfo.version the client is told: the release
+	// number first, then how the binary was built. Empty is "devel".
+	Version string
 
 	// extraRequests adds request methods; tests use it for requests that
 	// block or panic on demand.

@@ -57,6 +57,8 @@ func TestStdioBinary(t *testing.T) {
 			var res protocol.InitializeResult
 			require.NoError(t, json.Unmarshal(init.Result, &res))
 			assert.Equal(t, "quire", res.ServerInfo.Name)
+			assert.Regexp(t, `^\d+\.\d+\.\d+ \(commit ([0-9a-f]+(\+dirty)?|unknown), go1\.`, res.ServerInfo.Version,
+				"the release number first (the VS Code extension compares it), then the commit (unknown in a build without VCS stamping) and Go release")
 			s.notify(protocol.MethodInitialized, map[string]any{})
 
 			if tt.hover {

@@ -45,7 +45,10 @@ items, concepts, events, style rules) and manuscript, and serves them to
 your editor as a language server or to you on the command line.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       readBuildInfo().String(),
 	}
+	// --version prints the line as it is, for a writer to paste into a bug.
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
