@@ -319,15 +319,16 @@ func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *cha
 	if d, ok := overlay.Get(clean); ok {
 		return NewUnit(clean, d.Text, d.Version), nil
 	}
-	text, sum, err := openInside(root, clean, dirs)
+	text, sum, stamp, err := openInside(root, clean, dirs)
 	if err != nil {
 		return nil, err
 	}
 	if u, ok := cacheOf().unit(clean, validUTF8(text), sum); ok {
+		u.stamp = stamp
 		return u, nil
 	}
 	u := NewUnit(clean, text, 0)
-	u.sum = sum
+	u.sum, u.stamp = sum, stamp
 	return u, nil
 }
 

@@ -132,6 +132,9 @@ func (s *Server) loadProject(p *project) {
 	s.publishDiagnostics(s.ctx, p.uri(configFile))
 	s.republishOpen()
 	p.sendSeriesProblemsFirst(func() { s.publishCodexProblems(s.ctx, p) })
+	if s.opts.beforeWatch != nil {
+		s.opts.beforeWatch(p.root)
+	}
 	p.watch(s.ctx, s.log, func() {
 		// A quire.yaml that now asks something new is a new question.
 		s.offerTrust(p)
