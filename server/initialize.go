@@ -88,6 +88,9 @@ func (s *Server) loadProject(p *project) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+why)
 		s.publishStatus(s.ctx, p)
 	}
+	p.onWatchFallback = func(why string) {
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+filepath.Base(p.root)+": "+why)
+	}
 	s.publishStatus(s.ctx, p)
 	// No "quire:" in the title: editors (Helix) put the server's name first.
 	prog := s.startProgress(s.ctx, "load", nil, "Reading "+filepath.Base(p.root), false)
