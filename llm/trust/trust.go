@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // FileName is the record's name in <user config folder>/quire.
@@ -68,7 +70,9 @@ func (s *Store) Path() string { return s.path }
 
 // Key is the name a book is recorded under: its absolute path with
 // symbolic links resolved, so two ways of reaching one folder are one
-// book, and a link swapped to point elsewhere is another.
+// book, and a link swapped to point elsewhere is another; on a file
+// system that ignores case or Unicode normalization (macOS, Windows),
+// folded as codex.PathKey folds it, so ~/Book and ~/book are one book.
 func Key(root string) (string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -78,7 +82,7 @@ func Key(root string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("trust: %w", err)
 	}
-	return real, nil
+	return codex.PathKey(real), nil
 }
 
 // Lookup returns the record for the book at root, if there is one.
