@@ -59,3 +59,26 @@ func TestCatchUpReadsWhatChangedSinceTheRead(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, changed, "what was read again is known now")
 }
+
+// A chapter whose file name macOS lists decomposed (NFD) is found by the
+// name typed composed (NFC), and the reverse: as a reference, as a path.
+func TestChapterNamesInEitherNormalizationForm(t *testing.T) {
+	for _, tt := range []struct{ onDisk, typed string }{
+		{"manuscript/01-Se\u0301verine.md", "manuscript/01-S\u00e9verine.md"},
+		{"manuscript/01-S\u00e9verine.md", "manuscript/01-Se\u0301verine.md"},
+	} {
+		root := t.TempDir()
+		p := filepath.Join(root, filepath.FromSlash(tt.onDisk))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("# Le Quai\n\nShe waited.\n"), 0o644))
+		m, err := Open(context.Background(), root, Options{})
+		require.NoError(t, err)
+		snap := m.Snapshot()
+		u, ok := snap.Unit(tt.typed)
+		require.True(t, ok, "%q finds %q", tt.typed, tt.onDisk)
+		assert.Equal(t, tt.onDisk, u.Path)
+		u, err = snap.Resolve(tt.typed, Turn{})
+		require.NoError(t, err)
+		assert.Equal(t, 1, u.Position, "the chapter itself, not a document outside the manuscript")
+	}
+}
