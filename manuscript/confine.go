@@ -124,6 +124,8 @@ func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, fi
 		}
 	}
 	sum = sha256.Sum256(data)
+	// A chapter saved as UTF-16 (Notepad's "Unicode") is read as text.
+	data = codex.DecodeText(data)
 	// data is never written again: the text shares its bytes.
 	return unsafe.String(unsafe.SliceData(data), len(data)), sum, stamp, nil
 }
