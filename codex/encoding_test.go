@@ -3,6 +3,7 @@ package codex_test
 import (
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 
@@ -47,4 +48,26 @@ func TestDecodeText(t *testing.T) {
 			assert.Equal(t, tt.want, string(codex.DecodeText(tt.in)))
 		})
 	}
+}
+
+// FuzzDecodeText: any bytes decode without a panic, in linear size, and a
+// file with a UTF-16 mark always comes out as valid UTF-8.
+func FuzzDecodeText(f *testing.F) {
+	f.Add(utf16Bytes("# Séverine 🔔\r\n", false))
+	f.Add(utf16Bytes("x", true))
+	f.Add([]byte("plain"))
+	f.Add([]byte{0xFF, 0xFE, 0x00, 0xD8})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out := codex.DecodeText(data)
+		if len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
+			if !utf8.Valid(out) {
+				t.Fatalf("invalid UTF-8 from %q", data)
+			}
+			if len(out) > 2*len(data) {
+				t.Fatalf("%d bytes from %d", len(out), len(data))
+			}
+		} else if string(out) != string(data) {
+			t.Fatalf("changed a file with no UTF-16 mark")
+		}
+	})
 }
