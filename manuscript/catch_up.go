@@ -31,7 +31,7 @@ func stampOf(info fs.FileInfo) fileStamp {
 // paths it looked at again.
 func (m *Manuscript) CatchUp(ctx context.Context) ([]string, error) {
 	ig := codex.ParseIgnore(readGitignore(m.root))
-	paths, err := discover(ctx, m.root, *m.globs.Load(), ig)
+	paths, _, err := discover(ctx, m.root, *m.globs.Load(), ig)
 	if err != nil {
 		return nil, err
 	}

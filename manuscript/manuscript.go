@@ -155,7 +155,7 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 		cacheOf = pending
 	}
 	ig := codex.ParseIgnore(readGitignore(m.root))
-	paths, err := discover(ctx, m.root, *m.globs.Load(), ig)
+	paths, offline, err := discover(ctx, m.root, *m.globs.Load(), ig)
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,9 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 		b.cache = pending()
 		base = &b
 	}
-	m.publish(base.withUnits(kept))
+	next := base.withUnits(kept)
+	next.offline = offline
+	m.publish(next)
 	m.log.Debug("manuscript loaded", "chapters", len(kept), "fromCache", m.snap.Load().cache.hitCount())
 	return ctx.Err()
 }

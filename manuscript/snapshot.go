@@ -13,6 +13,9 @@ type Snapshot struct {
 	overlay *Overlay
 	units   []*Unit
 	byPath  map[string]*Unit
+	// offline lists the chapters that are iCloud placeholders on this
+	// Mac, not downloaded, so not read (discover).
+	offline []string
 	// mentions indexes the units against the codex of the last
 	// SetCatalog (an empty one before).
 	mentions *MentionIndex
@@ -71,6 +74,11 @@ func (s *Snapshot) Document(rel string) (*Unit, error) {
 	}
 	return readUnit(s.root, s.overlay, rel)
 }
+
+// NotDownloaded lists the chapters (project-relative paths) that are
+// only iCloud Drive placeholders on this computer: they are in the book
+// but not read until the writer downloads them.
+func (s *Snapshot) NotDownloaded() []string { return s.offline }
 
 // Words is the length of the whole manuscript in words.
 func (s *Snapshot) Words() int {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 )
@@ -131,6 +132,17 @@ func (s *Server) loadProject(p *project) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
 	}
 	s.offerTrust(p)
+	if off := p.ms.Snapshot().NotDownloaded(); len(off) > 0 {
+		// iCloud keeps only a placeholder of these on this Mac: say so,
+		// rather than let the chapters be silently missing.
+		them := "them"
+		if len(off) == 1 {
+			them = "it"
+		}
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf(
+			"quire: %s: %s in iCloud Drive but not downloaded to this Mac (%s), so quire cannot read %s. Download %s in Finder (Download Now).",
+			filepath.Base(p.root), plural(len(off), "chapter"), strings.Join(off, ", "), them, them))
+	}
 	s.publishCodexProblems(s.ctx, p)
 	s.publishDiagnostics(s.ctx, p.uri(configFile))
 	s.republishOpen()
