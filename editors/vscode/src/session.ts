@@ -28,7 +28,7 @@ import {
   ReindexResult,
   StatusResult,
 } from "./protocol";
-import { Action, actionLabel, downloadPage, resolveServer, Source, startFailedMessage, versionWarning } from "./server";
+import { Action, actionLabel, bundledPath, downloadPage, resolveServer, Source, startFailedMessage, versionWarning } from "./server";
 import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
 import { mergeBook, statusView } from "./status";
 import { Views } from "./views";
@@ -46,6 +46,23 @@ function isExecutable(p: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+// restoreExecutable gives the bundled server back its executable bit if
+// the .vsix was unpacked by something that dropped it (the package stores
+// 0755; VS Code keeps it). The folder is the writer's own extension.
+function restoreExecutable(p: string): void {
+  if (process.platform === "win32") {
+    return;
+  }
+  try {
+    const st = fs.statSync(p);
+    if (st.isFile() && (st.mode & 0o111) === 0) {
+      fs.chmodSync(p, st.mode | 0o755);
+    }
+  } catch {
+    // No bundled server (the universal .vsix): resolveServer goes on to PATH.
   }
 }
 
@@ -141,6 +158,7 @@ export class Session implements vscode.Disposable {
 
   async start(): Promise<void> {
     const cfg = this.config();
+    restoreExecutable(bundledPath(this.context.extensionPath, process.platform));
     const res = resolveServer(cfg.get("serverPath"), cfg.get("serverArgs"), {
       platform: process.platform,
       env: process.env,
