@@ -171,3 +171,22 @@ export function versionWarning(serverVersion: string | undefined, extensionVersi
     actions: source === "bundled" ? [] : source === "setting" ? ["settings", "download"] : ["download", "settings"],
   };
 }
+
+/**
+ * VersionWarnings hands out a version warning once: a restart of the
+ * same server (same program, same version) does not warn again; another
+ * server that differs does.
+ */
+export class VersionWarnings {
+  private last?: string;
+
+  next(serverVersion: string | undefined, extensionVersion: string, command: string, source: Source): { message: string; actions: Action[] } | undefined {
+    const w = versionWarning(serverVersion, extensionVersion, command, source);
+    const key = `${command}\u0000${serverVersion ?? ""}`;
+    if (w === undefined || this.last === key) {
+      return undefined;
+    }
+    this.last = key;
+    return w;
+  }
+}

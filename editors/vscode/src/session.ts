@@ -28,7 +28,7 @@ import {
   ReindexResult,
   StatusResult,
 } from "./protocol";
-import { Action, actionLabel, bundledPath, downloadPage, resolveServer, Source, startFailedMessage, versionWarning } from "./server";
+import { Action, actionLabel, bundledPath, downloadPage, resolveServer, Source, startFailedMessage, VersionWarnings } from "./server";
 import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
 import { mergeBook, statusView } from "./status";
 import { Views } from "./views";
@@ -84,9 +84,7 @@ export class Session implements vscode.Disposable {
   private lastEditor?: vscode.TextEditor;
   private startError?: string;
   private startActions: Action[] = [];
-  // The server (command and version) the writer was last warned about, so
-  // a restart of the same server does not warn again.
-  private warnedVersion?: string;
+  private readonly versionWarnings = new VersionWarnings();
   private readonly askProgressed = new vscode.EventEmitter<AskProgress>();
   private readonly restarted = new vscode.EventEmitter<void>();
   private readonly displayChanged = new vscode.EventEmitter<void>();
@@ -262,12 +260,10 @@ export class Session implements vscode.Disposable {
   private checkVersion(serverVersion: string | undefined, command: string, source: Source): void {
     const extensionVersion = String((this.context.extension.packageJSON as { version?: unknown }).version ?? "");
     this.output.appendLine(`server ${command}: version ${serverVersion ?? "unknown"}; extension ${extensionVersion}`);
-    const w = versionWarning(serverVersion, extensionVersion, command, source);
-    const key = `${command}\u0000${serverVersion}`;
-    if (w === undefined || this.warnedVersion === key) {
+    const w = this.versionWarnings.next(serverVersion, extensionVersion, command, source);
+    if (w === undefined) {
       return;
     }
-    this.warnedVersion = key;
     this.output.appendLine(w.message);
     void vscode.window.showWarningMessage(w.message, ...w.actions.map(actionLabel)).then((a) => this.act(a));
   }

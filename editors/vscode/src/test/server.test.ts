@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { actionLabel, bundledPath, Host, notFoundMessage, releaseOf, resolveServer, startFailedMessage, versionWarning } from "../server";
+import { actionLabel, bundledPath, Host, notFoundMessage, releaseOf, resolveServer, startFailedMessage, versionWarning, VersionWarnings } from "../server";
 
 const linuxExt = "/home/w/.vscode/extensions/quire-ink.quire-0.3.0-linux-x64";
 const winExt = "c:\\Users\\w\\.vscode\\extensions\\quire-ink.quire-0.3.0-win32-x64";
@@ -179,6 +179,14 @@ describe("versionWarning", () => {
     assert.match(s!.message, /the quire set in quire\.serverPath \(\/opt\/quire\) is release 0\.4\.0.*clear quire\.serverPath/);
     assert.deepStrictEqual(s!.actions, ["settings", "download"]);
     assert.match(versionWarning("0.2.0", "0.3.0", "/e/server/quire", "bundled")!.message, /came with the extension.*Reinstall/);
+  });
+
+  it("warns once per server: not again after a restart of the same one", () => {
+    const w = new VersionWarnings();
+    assert.ok(w.next("0.2.1 (commit a)", "0.3.0", "/usr/bin/quire", "path"));
+    assert.strictEqual(w.next("0.2.1 (commit a)", "0.3.0", "/usr/bin/quire", "path"), undefined);
+    assert.strictEqual(w.next("0.3.0 (commit b)", "0.3.0", "/e/server/quire", "bundled"), undefined);
+    assert.ok(w.next("0.4.0", "0.3.0", "/opt/quire", "setting"), "another server that differs warns");
   });
 
   it("warns about a server that names no release", () => {
