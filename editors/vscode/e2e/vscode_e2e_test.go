@@ -138,10 +138,18 @@ func copyTree(t *testing.T, from, to string) {
 
 // vsix packages the extension for this machine's platform (linux-x64 on
 // the usual CI machine) with bin as its bundled server, the way `make
-// vsix` packages it for a release (build/vsix.mjs), from this tree or the
-// one QUIRE_VSCODE_EXT names (another worktree, copied first), and
-// returns the file's path.
+// vsix` packages it for a release, and returns the file's path.
 func vsix(t *testing.T, tmp, bin string) string {
+	t.Helper()
+	target := map[string]string{"amd64": "linux-x64", "arm64": "linux-arm64"}[runtime.GOARCH]
+	require.NotEmpty(t, target, "no VS Code target for linux/%s", runtime.GOARCH)
+	return packageVsix(t, tmp, target, bin)
+}
+
+// packageVsix runs build/vsix.mjs for target ("universal": no server)
+// from this tree or the one QUIRE_VSCODE_EXT names (another worktree,
+// copied first), checks the package and returns its path.
+func packageVsix(t *testing.T, tmp, target, bin string) string {
 	t.Helper()
 	src, err := filepath.Abs("..")
 	require.NoError(t, err)
@@ -154,21 +162,25 @@ func vsix(t *testing.T, tmp, bin string) string {
 	if _, err := os.Stat(filepath.Join(src, "node_modules")); err != nil {
 		run(t, src, nil, "npm", "ci", "--no-audit", "--no-fund")
 	}
-	target := map[string]string{"amd64": "linux-x64", "arm64": "linux-arm64"}[runtime.GOARCH]
-	require.NotEmpty(t, target, "no VS Code target for linux/%s", runtime.GOARCH)
 	out := filepath.Join(tmp, "vsix")
-	run(t, src, nil, "node", "build/vsix.mjs", "--out", out, "--server", target+"="+bin, target)
-	matches, err := filepath.Glob(filepath.Join(out, "quire-vscode-"+target+"-*.vsix"))
+	args := []string{"build/vsix.mjs", "--out", out, target}
+	name := "quire-vscode-*.vsix"
+	if target != "universal" {
+		args = append(args, "--server", target+"="+bin)
+		name = "quire-vscode-" + target + "-*.vsix"
+	}
+	run(t, src, nil, "node", args...)
+	matches, err := filepath.Glob(filepath.Join(out, name))
 	require.NoError(t, err)
 	require.Len(t, matches, 1, "the .vsix build/vsix.mjs wrote")
-	checkVsix(t, matches[0])
+	checkVsix(t, matches[0], target != "universal")
 	return matches[0]
 }
 
-// checkVsix opens the package: the bundled extension and an executable
-// server inside, and no node_modules (the bundle holds the code; e2e's
-// code-server must never slip in).
-func checkVsix(t *testing.T, file string) {
+// checkVsix opens the package: the bundled extension inside, an
+// executable server when withServer (else none), and no node_modules
+// (the bundle holds the code; e2e's code-server must never slip in).
+func checkVsix(t *testing.T, file string, withServer bool) {
 	t.Helper()
 	z, err := zip.OpenReader(file)
 	require.NoError(t, err)
@@ -178,13 +190,18 @@ func checkVsix(t *testing.T, file string) {
 	for _, f := range z.File {
 		names = append(names, f.Name)
 		require.NotContains(t, f.Name, "node_modules", "%s packages node_modules", file)
-		if f.Name == "extension/server/quire" {
+		if strings.HasPrefix(f.Name, "extension/server/") {
 			server = f
 		}
 	}
 	require.Contains(t, names, "extension/dist/extension.js", "%s: %v", file, names)
-	require.NotNil(t, server, "%s has no server: %v", file, names)
-	require.Equal(t, os.FileMode(0o755), server.Mode().Perm(), "the bundled server's mode")
+	if withServer {
+		require.NotNil(t, server, "%s has no server: %v", file, names)
+		require.Equal(t, "extension/server/quire", server.Name)
+		require.Equal(t, os.FileMode(0o755), server.Mode().Perm(), "the bundled server's mode")
+	} else {
+		require.Nil(t, server, "%s carries a server: %v", file, names)
+	}
 	st, err := os.Stat(file)
 	require.NoError(t, err)
 	t.Logf("%s: %d bytes, %d files", filepath.Base(file), st.Size(), len(names))

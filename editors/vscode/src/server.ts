@@ -27,6 +27,20 @@ export function actionLabel(a: Action): string {
   return a === "download" ? "Open download page" : "Open settings";
 }
 
+/**
+ * settingsCommand is the command (and its argument) that shows setting in
+ * the Settings editor. quire.serverPath and quire.serverArgs are machine
+ * settings: in a remote window (code-server, SSH, WSL: remoteName set)
+ * they are on the Remote tab, and the User tab would say "No Settings
+ * Found". The remote command takes its search only as { query }.
+ */
+export function settingsCommand(setting: string, remoteName: string | undefined): { command: string; arg: string | { query: string } } {
+  if (remoteName && /^quire\.server(Path|Args)$/.test(setting)) {
+    return { command: "workbench.action.openRemoteSettings", arg: { query: setting } };
+  }
+  return { command: "workbench.action.openSettings", arg: setting };
+}
+
 export type Resolution =
   | { ok: true; command: string; args: string[]; source: Source }
   | { ok: false; message: string; actions: Action[] };

@@ -28,7 +28,7 @@ import {
   ReindexResult,
   StatusResult,
 } from "./protocol";
-import { Action, actionLabel, bundledPath, downloadPage, resolveServer, Source, startFailedMessage, VersionWarnings } from "./server";
+import { Action, actionLabel, bundledPath, downloadPage, resolveServer, settingsCommand, Source, startFailedMessage, VersionWarnings } from "./server";
 import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
 import { mergeBook, statusView } from "./status";
 import { Views } from "./views";
@@ -303,7 +303,8 @@ export class Session implements vscode.Disposable {
   }
 
   private openSettings(query: string): void {
-    void vscode.commands.executeCommand("workbench.action.openSettings", query);
+    const { command, arg } = settingsCommand(query, vscode.env.remoteName);
+    void vscode.commands.executeCommand(command, arg);
   }
 
   private configChanged(e: vscode.ConfigurationChangeEvent): void {

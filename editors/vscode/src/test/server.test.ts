@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { actionLabel, bundledPath, Host, notFoundMessage, releaseOf, resolveServer, startFailedMessage, versionWarning, VersionWarnings } from "../server";
+import { actionLabel, bundledPath, settingsCommand, Host, notFoundMessage, releaseOf, resolveServer, startFailedMessage, versionWarning, VersionWarnings } from "../server";
 
 const linuxExt = "/home/w/.vscode/extensions/quire-ink.quire-0.3.0-linux-x64";
 const winExt = "c:\\Users\\w\\.vscode\\extensions\\quire-ink.quire-0.3.0-win32-x64";
@@ -135,6 +135,13 @@ describe("resolveServer", () => {
   it("places the bundled server under the extension's server folder", () => {
     assert.strictEqual(bundledPath("/x/ext", "darwin"), "/x/ext/server/quire");
     assert.strictEqual(bundledPath("C:\\x\\ext", "win32"), "C:\\x\\ext\\server\\quire.exe");
+  });
+
+  it("opens the server settings where they live: the Remote tab in a remote window", () => {
+    assert.deepStrictEqual(settingsCommand("quire.serverPath", undefined), { command: "workbench.action.openSettings", arg: "quire.serverPath" });
+    assert.deepStrictEqual(settingsCommand("quire.serverPath", "ssh-remote"), { command: "workbench.action.openRemoteSettings", arg: { query: "quire.serverPath" } });
+    assert.deepStrictEqual(settingsCommand("quire.serverArgs", "wsl"), { command: "workbench.action.openRemoteSettings", arg: { query: "quire.serverArgs" } });
+    assert.deepStrictEqual(settingsCommand("quire.provider.apiKeyEnv", "wsl"), { command: "workbench.action.openSettings", arg: "quire.provider.apiKeyEnv" });
   });
 
   it("labels the buttons", () => {
