@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench scale scale-series fuzz demo clean
+.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench scale scale-series fuzz demo clean
 
 all: build
 
@@ -110,6 +110,39 @@ helix-versions: helix
 vscode: build
 	cd editors/vscode && npm ci --no-audit --no-fund && npm run compile && npm run lint && \
 		QUIRE_BIN="$(CURDIR)/$(BIN)" QUIRE_REQUIRE_CONTRACT=1 npm test
+
+# The extension's .vsix files in dist/: one per VS Code target with the
+# quire server inside (quire-vscode-<target>-<version>.vsix) and one
+# universal without a server (quire-vscode-<version>.vsix), packaged by
+# editors/vscode/build/vsix.mjs from the release's own builds in
+# dist/build/<os>_<arch>/, so a .vsix carries the very binary of the
+# archive beside it. `make vsix` makes those builds first (cmd/release);
+# `make release`, which made them already, runs `make vsix-package` before
+# the checksums. `make vsix-check` packages everything twice and fails
+# when a byte differs.
+vsix: vsix-servers
+	$(MAKE) vsix-package
+
+vsix-servers:
+	GO=$(GO) $(GO) run ./cmd/release build -o dist
+
+vsix-package:
+	cd editors/vscode && npm ci --no-audit --no-fund && npm run compile && \
+		node build/vsix.mjs --out "$(CURDIR)/dist" --servers "$(CURDIR)/dist/build"
+
+# Two builds in two folders, the second with every source file touched and
+# a stricter umask; any .vsix that differs fails the check.
+vsix-check: vsix-servers
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cd editors/vscode; npm ci --no-audit --no-fund; npm run compile; \
+	node build/vsix.mjs --out "$$tmp/one" --servers "$(CURDIR)/dist/build"; \
+	find README.md package.json .vscodeignore media src build -type f -exec touch {} +; \
+	(umask 077; node build/vsix.mjs --out "$$tmp/two" --servers "$(CURDIR)/dist/build"); \
+	n=0; for f in "$$tmp"/one/*.vsix; do n=$$((n+1)); \
+		cmp "$$f" "$$tmp/two/$${f##*/}" || { echo "vsix-check: $${f##*/} differs between two builds"; exit 1; }; \
+	done; \
+	[ "$$n" -eq 9 ] || { echo "vsix-check: $$n .vsix files, not 9"; exit 1; }; \
+	echo "vsix-check: the $$n .vsix files are byte-identical across two builds"
 
 # The extension in a real VS Code: code-server 4.100.3 (installed from npm
 # into editors/vscode/e2e) in Debian's Chromium, driven by playwright-core,

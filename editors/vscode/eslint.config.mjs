@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["out/**", "node_modules/**"] },
+  { ignores: ["out/**", "dist/**", "node_modules/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,6 +18,12 @@ export default tseslint.config(
         { property: "outerHTML", message: "Build DOM nodes with textContent; never parse text as HTML." },
       ],
     },
+  },
+  {
+    // The build scripts (bundle, packaging) run in Node.
+    files: ["build/**/*.mjs"],
+    languageOptions: { globals: globals.node },
+    rules: { eqeqeq: ["error", "always"] },
   },
   {
     // The chat webview's scripts run in a browser, loaded as classic

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  base, book, chatFrame, editorText, finish, log, need, Outcome, quickOpen, refactorPreview, runCommand, shots, sleep, start,
+  base, book, chatFrame, checkBundledServer, editorText, finish, log, need, Outcome, quickOpen, refactorPreview, runCommand, shots, sleep, start,
   step, stepTimeout, waitFor,
 } from "./workbench.mjs";
 
@@ -73,6 +73,18 @@ async function main() {
       return items.find((t) => /quire: \d+ entr(y|ies) · \d+ ch/.test(t));
     });
     log(`status bar: ${statusText.trim()}`);
+  });
+
+  // quire is on no PATH code-server sees and quire.serverPath is not set:
+  // the server that answers is the one inside the installed extension,
+  // and it is the extension's own release, so no version warning shows.
+  await step(page, "bundled-server", async () => {
+    checkBundledServer();
+    const toasts = await page.locator(".notifications-toasts .notification-toast").allTextContents();
+    const ours = toasts.filter((t) => /quire/i.test(t));
+    if (ours.length > 0) {
+      throw new Error(`quire shows a notification: ${ours.join(" | ")}`);
+    }
   });
 
   await step(page, "hover", async () => {

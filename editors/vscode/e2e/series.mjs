@@ -9,7 +9,7 @@
 // TwoSeriesBooks) and passes them in QUIRE_SERIES.
 import fs from "node:fs";
 import path from "node:path";
-import { base, bin, finish, log, need, Outcome, quickOpen, start, step, stepTimeout, waitFor } from "./workbench.mjs";
+import { base, checkBundledServer, finish, log, need, Outcome, quickOpen, start, step, stepTimeout, waitFor } from "./workbench.mjs";
 
 const workspace = need("QUIRE_WORKSPACE");
 const books = JSON.parse(fs.readFileSync(need("QUIRE_SERIES"), "utf8"));
@@ -104,23 +104,6 @@ async function card(page, name, want, absent = []) {
   return text;
 }
 
-// serves are the running quire processes of this test's binary that
-// serve (quire serve), by their command lines in /proc.
-function serves() {
-  const found = [];
-  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      if (args[0] === bin && args[1] === "serve") {
-        found.push(pid);
-      }
-    } catch {
-      // a process that ended while we looked
-    }
-  }
-  return found;
-}
-
 async function main() {
   const page = await start();
 
@@ -175,12 +158,10 @@ async function main() {
     await card(page, "Ilse Dorn", [books.SeriesOnly, "Series canon"]);
   });
 
+  // One client and one server for the whole window, the one the
+  // extension carries.
   await step(page, "one-quire", async () => {
-    const pids = serves();
-    log(`quire serve processes: ${pids.length} (${pids.join(", ")})`);
-    if (pids.length !== 1) {
-      throw new Error(`${pids.length} quire serve processes for the two books, not one`);
-    }
+    checkBundledServer();
   });
 }
 

@@ -39,12 +39,11 @@ func TestVSCodeSeries(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(fixture, fx, 0o644))
 
-	pkg := vsix(t, tmp)
+	pkg := vsix(t, tmp, bin)
 	shots := filepath.Join(artefacts(t), "series")
 	require.NoError(t, os.MkdirAll(shots, 0o755))
 
 	stdout, report := runBrowser(t, tools, "series.mjs", tmp, shots, []string{
-		"QUIRE_BIN=" + bin,
 		"QUIRE_BOOK=" + books.Book,
 		"QUIRE_WORKSPACE=" + workspace,
 		"QUIRE_SERIES=" + fixture,

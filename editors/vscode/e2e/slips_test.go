@@ -24,12 +24,11 @@ func TestVSCodeSlips(t *testing.T) {
 	slips := editortest.SlipBook(t, filepath.Join(tmp, "slip-book"))
 	fixture := filepath.Join(tmp, "slips.json")
 	slips.WriteJSON(t, fixture)
-	pkg := vsix(t, tmp)
+	pkg := vsix(t, tmp, bin)
 	shots := filepath.Join(artefacts(t), "slips")
 	require.NoError(t, os.MkdirAll(shots, 0o755))
 
 	stdout, report := runBrowser(t, tools, "slips.mjs", tmp, shots, []string{
-		"QUIRE_BIN=" + bin,
 		"QUIRE_BOOK=" + filepath.Dir(filepath.Dir(slips.Chapter)),
 		"QUIRE_SLIPS=" + fixture,
 		"QUIRE_VSIX=" + pkg,

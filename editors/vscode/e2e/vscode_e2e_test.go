@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"archive/zip"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,7 +22,7 @@ import (
 )
 
 // The steps run.mjs reports, in order.
-var steps = []string{"open-book", "open-chapter", "status-bar", "hover", "chat-open",
+var steps = []string{"open-book", "open-chapter", "status-bar", "bundled-server", "hover", "chat-open",
 	"ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text", "book-map", "book-map-follows-save"}
 
 // Markers the browser script looks for on screen.
@@ -107,7 +109,7 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) {
 // out what npm and the compiler make, so that tree is only read.
 func copyTree(t *testing.T, from, to string) {
 	t.Helper()
-	skip := map[string]bool{"node_modules": true, "out": true, "e2e": true, ".git": true}
+	skip := map[string]bool{"node_modules": true, "out": true, "dist": true, "e2e": true, ".git": true}
 	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -134,9 +136,20 @@ func copyTree(t *testing.T, from, to string) {
 	require.NoError(t, err, "copy the extension from %s", from)
 }
 
-// vsix packages the extension, this tree's or the one QUIRE_VSCODE_EXT
-// names (another worktree, copied first), and returns the file's path.
-func vsix(t *testing.T, tmp string) string {
+// vsix packages the extension for this machine's platform (linux-x64 on
+// the usual CI machine) with bin as its bundled server, the way `make
+// vsix` packages it for a release, and returns the file's path.
+func vsix(t *testing.T, tmp, bin string) string {
+	t.Helper()
+	target := map[string]string{"amd64": "linux-x64", "arm64": "linux-arm64"}[runtime.GOARCH]
+	require.NotEmpty(t, target, "no VS Code target for linux/%s", runtime.GOARCH)
+	return packageVsix(t, tmp, target, bin)
+}
+
+// packageVsix runs build/vsix.mjs for target ("universal": no server)
+// from this tree or the one QUIRE_VSCODE_EXT names (another worktree,
+// copied first), checks the package and returns its path.
+func packageVsix(t *testing.T, tmp, target, bin string) string {
 	t.Helper()
 	src, err := filepath.Abs("..")
 	require.NoError(t, err)
@@ -149,15 +162,49 @@ func vsix(t *testing.T, tmp string) string {
 	if _, err := os.Stat(filepath.Join(src, "node_modules")); err != nil {
 		run(t, src, nil, "npm", "ci", "--no-audit", "--no-fund")
 	}
-	out := filepath.Join(tmp, "quire.vsix")
-	// vsce runs the extension's vscode:prepublish script (the compile).
-	run(t, src, nil, "npx", "--no-install", "vsce", "package", "--skip-license", "--out", out)
-	// A few hundred KB; megabytes mean .vscodeignore let this folder's
-	// node_modules (code-server) in.
-	st, err := os.Stat(out)
+	out := filepath.Join(tmp, "vsix")
+	args := []string{"build/vsix.mjs", "--out", out, target}
+	name := "quire-vscode-*.vsix"
+	if target != "universal" {
+		args = append(args, "--server", target+"="+bin)
+		name = "quire-vscode-" + target + "-*.vsix"
+	}
+	run(t, src, nil, "node", args...)
+	matches, err := filepath.Glob(filepath.Join(out, name))
 	require.NoError(t, err)
-	require.Less(t, st.Size(), int64(5<<20), "the .vsix is %d bytes: does .vscodeignore still leave out e2e/**?", st.Size())
-	return out
+	require.Len(t, matches, 1, "the .vsix build/vsix.mjs wrote")
+	checkVsix(t, matches[0], target != "universal")
+	return matches[0]
+}
+
+// checkVsix opens the package: the bundled extension inside, an
+// executable server when withServer (else none), and no node_modules
+// (the bundle holds the code; e2e's code-server must never slip in).
+func checkVsix(t *testing.T, file string, withServer bool) {
+	t.Helper()
+	z, err := zip.OpenReader(file)
+	require.NoError(t, err)
+	defer z.Close()
+	var names []string
+	var server *zip.File
+	for _, f := range z.File {
+		names = append(names, f.Name)
+		require.NotContains(t, f.Name, "node_modules", "%s packages node_modules", file)
+		if strings.HasPrefix(f.Name, "extension/server/") {
+			server = f
+		}
+	}
+	require.Contains(t, names, "extension/dist/extension.js", "%s: %v", file, names)
+	if withServer {
+		require.NotNil(t, server, "%s has no server: %v", file, names)
+		require.Equal(t, "extension/server/quire", server.Name)
+		require.Equal(t, os.FileMode(0o755), server.Mode().Perm(), "the bundled server's mode")
+	} else {
+		require.Nil(t, server, "%s carries a server: %v", file, names)
+	}
+	st, err := os.Stat(file)
+	require.NoError(t, err)
+	t.Logf("%s: %d bytes, %d files", filepath.Base(file), st.Size(), len(names))
 }
 
 // artefacts is where the screenshots go: $QUIRE_ARTEFACTS/vscode, else a
@@ -189,7 +236,7 @@ func TestVSCode(t *testing.T) {
 	before, err := os.ReadFile(entry)
 	require.NoError(t, err)
 
-	pkg := vsix(t, tmp)
+	pkg := vsix(t, tmp, bin)
 
 	replies := script(t)
 	model := editortest.ScriptedModel(t, replies)
@@ -197,7 +244,6 @@ func TestVSCode(t *testing.T) {
 
 	shots := artefacts(t)
 	stdout, report := runBrowser(t, tools, "run.mjs", tmp, shots, []string{
-		"QUIRE_BIN=" + bin,
 		"QUIRE_BOOK=" + book,
 		"QUIRE_VSIX=" + pkg,
 		"QUIRE_MODEL_URL=" + modelURL,

@@ -23,7 +23,6 @@ export function need(name) {
   return v;
 }
 
-export const bin = need("QUIRE_BIN");
 export const book = need("QUIRE_BOOK");
 const vsix = need("QUIRE_VSIX");
 const work = need("QUIRE_WORK");
@@ -53,6 +52,78 @@ function freePort() {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// A writer's machine has no quire of its own: code-server and everything
+// it starts (the extension host, the server) get a PATH without any
+// folder that holds a quire, so the extension can only run the one it
+// carries. Anything named quire counts, even a file that cannot run.
+function pathWithoutQuire() {
+  const dirs = (process.env.PATH ?? "").split(path.delimiter).filter((d) => d !== "");
+  const hidden = dirs.filter((d) => fs.existsSync(path.join(d, "quire")));
+  if (hidden.length > 0) {
+    log(`hiding quire from code-server: left ${hidden.join(", ")} out of PATH`);
+  }
+  return dirs.filter((d) => !hidden.includes(d)).join(path.delimiter);
+}
+
+// The environment code-server runs in: no quire on PATH, and nothing
+// that names the test's own binary.
+function codeServerEnv() {
+  const env = { ...process.env, PATH: pathWithoutQuire() };
+  delete env.QUIRE_BIN;
+  for (const d of env.PATH.split(path.delimiter)) {
+    if (fs.existsSync(path.join(d, "quire"))) {
+      throw new Error(`quire is still on code-server's PATH, in ${d}`);
+    }
+  }
+  return env;
+}
+
+// bundledServer is the quire inside the installed extension: its folder
+// under the extensions folder, named publisher.name-version-target.
+export function bundledServer() {
+  const dirs = fs.readdirSync(extensions).filter((d) => d.startsWith("quire-ink.quire-"));
+  if (dirs.length !== 1) {
+    throw new Error(`the extensions folder holds ${dirs.length} quire extensions (${dirs.join(", ")}), not one`);
+  }
+  return path.join(extensions, dirs[0], "server", "quire");
+}
+
+// quireServes are this test's running quire serve processes (those with
+// its XDG_CACHE_HOME: the machine may run other tests' servers), each
+// with its pid and the program it runs (its /proc exe link, which names
+// the file whatever the name it was started under).
+export function quireServes() {
+  const found = [];
+  const cache = `XDG_CACHE_HOME=${need("XDG_CACHE_HOME")}`;
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (args[1] === "serve" && path.basename(args[0]) === "quire" && fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(cache)) {
+        found.push({ pid, exe: fs.readlinkSync(`/proc/${pid}/exe`), argv0: args[0] });
+      }
+    } catch {
+      // a process that ended while we looked
+    }
+  }
+  return found;
+}
+
+// checkBundledServer fails unless exactly one quire serve runs and it is
+// the binary inside the installed extension.
+export function checkBundledServer() {
+  const want = bundledServer();
+  const serves = quireServes();
+  log(`quire serve processes: ${serves.map((s) => `${s.pid} ${s.exe}`).join(", ") || "none"}; bundled: ${want}`);
+  if (serves.length !== 1) {
+    throw new Error(`${serves.length} quire serve processes, not one: ${JSON.stringify(serves)}`);
+  }
+  if (serves[0].exe !== want) {
+    throw new Error(`the server that runs is ${serves[0].exe}, not the one bundled with the extension (${want})`);
+  }
+  const mode = fs.statSync(want).mode & 0o777;
+  log(`the bundled server ${want} is mode ${mode.toString(8)}`);
+}
 
 async function waitForServer() {
   const until = Date.now() + stepTimeout;
@@ -100,7 +171,7 @@ export async function start(settings = {}) {
     path.join(userData, "User", "settings.json"),
     JSON.stringify(
       {
-        "quire.serverPath": bin,
+        // No quire.serverPath: the extension finds the server it carries.
         ...settings,
         "security.workspace.trust.enabled": false,
         "workbench.startupEditor": "none",
@@ -144,7 +215,7 @@ export async function start(settings = {}) {
     ],
     // Its own process group, so that the whole tree it starts (VS Code's
     // server, the extension host, quire serve) is stopped together.
-    { env: process.env, stdio: ["ignore", serverLog, serverLog], detached: true },
+    { env: codeServerEnv(), stdio: ["ignore", serverLog, serverLog], detached: true },
   );
   server.on("exit", (code, signal) => (serverExit = `code-server exited (${signal ?? code})`));
 
@@ -202,6 +273,14 @@ function isOurs(msg) {
   );
 }
 
+// Console errors a test expects (the workbench logs every error
+// notification to the console: noserver.mjs's message is one), by
+// pattern; they are recorded but fail nothing.
+const expectedErrors = [];
+export function expectConsoleError(pattern) {
+  expectedErrors.push(pattern);
+}
+
 function watch(page) {
   page.on("pageerror", (e) => {
     errors.push(`uncaught error in the page or a webview: ${e.stack || e.message}`);
@@ -210,7 +289,7 @@ function watch(page) {
     const loc = msg.location();
     const line = `${msg.type()}: ${msg.text()} (${loc?.url ?? "?"}:${loc?.lineNumber ?? "?"})`;
     consoleLines.push(line);
-    if (msg.type() === "error" && isOurs(msg)) {
+    if (msg.type() === "error" && isOurs(msg) && !expectedErrors.some((p) => p.test(msg.text()))) {
       errors.push(`console error: ${line}`);
     }
   });

@@ -121,16 +121,24 @@ export function evidenceLabel(e: Evidence): string {
 
 /**
  * bookRootFor picks the book a file belongs to: the deepest known root
- * that contains it. Proposal paths are relative to that root.
+ * that contains it. Proposal paths are relative to that root. On Windows
+ * paths are compared as Windows does: either separator, and without
+ * regard to case, since VS Code's fsPath spells the drive `c:\` where the
+ * server's roots say `C:\` (and a folder may be typed in any case).
  */
-export function bookRootFor(file: string, roots: readonly string[]): string | undefined {
+export function bookRootFor(file: string, roots: readonly string[], platform: NodeJS.Platform = process.platform): string | undefined {
   let best: string | undefined;
-  const norm = (p: string): string => p.replace(/\\/g, "/").replace(/\/+$/, "");
+  let bestLength = -1;
+  const norm = (p: string): string => {
+    const n = p.replace(/\\/g, "/").replace(/\/+$/, "");
+    return platform === "win32" ? n.toLowerCase() : n;
+  };
   const f = norm(file);
   for (const r of roots) {
     const root = norm(r);
-    if ((f === root || f.startsWith(root + "/")) && (best === undefined || root.length > norm(best).length)) {
+    if ((f === root || f.startsWith(root + "/")) && root.length > bestLength) {
       best = r;
+      bestLength = root.length;
     }
   }
   return best;

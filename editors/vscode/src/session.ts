@@ -28,7 +28,7 @@ import {
   ReindexResult,
   StatusResult,
 } from "./protocol";
-import { resolveServer, startFailedMessage } from "./server";
+import { Action, actionLabel, bundledPath, downloadPage, resolveServer, settingsCommand, Source, startFailedMessage, VersionWarnings } from "./server";
 import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
 import { mergeBook, statusView } from "./status";
 import { Views } from "./views";
@@ -49,6 +49,23 @@ function isExecutable(p: string): boolean {
   }
 }
 
+// restoreExecutable gives the bundled server back its executable bit if
+// the .vsix was unpacked by something that dropped it (the package stores
+// 0755; VS Code keeps it). The folder is the writer's own extension.
+function restoreExecutable(p: string): void {
+  if (process.platform === "win32") {
+    return;
+  }
+  try {
+    const st = fs.statSync(p);
+    if (st.isFile() && (st.mode & 0o111) === 0) {
+      fs.chmodSync(p, st.mode | 0o755);
+    }
+  } catch {
+    // No bundled server (the universal .vsix): resolveServer goes on to PATH.
+  }
+}
+
 function toRange(r: vscode.Range): Range {
   return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
 }
@@ -66,6 +83,8 @@ export class Session implements vscode.Disposable {
   private personaCache: Persona[] = [];
   private lastEditor?: vscode.TextEditor;
   private startError?: string;
+  private startActions: Action[] = [];
+  private readonly versionWarnings = new VersionWarnings();
   private readonly askProgressed = new vscode.EventEmitter<AskProgress>();
   private readonly restarted = new vscode.EventEmitter<void>();
   private readonly displayChanged = new vscode.EventEmitter<void>();
@@ -137,23 +156,26 @@ export class Session implements vscode.Disposable {
 
   async start(): Promise<void> {
     const cfg = this.config();
+    restoreExecutable(bundledPath(this.context.extensionPath, process.platform));
     const res = resolveServer(cfg.get("serverPath"), cfg.get("serverArgs"), {
       platform: process.platform,
       env: process.env,
       homedir: os.homedir(),
+      extensionPath: this.context.extensionPath,
       isExecutable,
     });
     if (!res.ok) {
-      this.failed(res.message);
+      this.failed(res.message, res.actions);
       return;
     }
+    this.output.appendLine(`starting ${res.command} (${res.source === "setting" ? "quire.serverPath" : res.source === "bundled" ? "bundled with the extension" : "found on PATH"})`);
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: "markdown", scheme: "file" }],
       outputChannel: this.output,
       // A function, so a restart sends the settings of that moment.
       initializationOptions: () => this.settings(),
       initializationFailedHandler: (e) => {
-        this.failed(startFailedMessage(res.command, e));
+        this.failed(startFailedMessage(res.command, res.source, e), ["settings", "download"]);
         return false;
       },
       middleware: {
@@ -196,12 +218,13 @@ export class Session implements vscode.Disposable {
       await client.start();
     } catch (e) {
       if (this.startError === undefined) {
-        this.failed(startFailedMessage(res.command, e));
+        this.failed(startFailedMessage(res.command, res.source, e), ["settings", "download"]);
       }
       return;
     }
     this.startError = undefined;
     this.renderStatus();
+    this.checkVersion(client.initializeResult?.serverInfo?.version, res.command, res.source);
     try {
       const st = await client.sendRequest<StatusResult>(Methods.status, {});
       for (const b of st.books ?? []) {
@@ -231,8 +254,32 @@ export class Session implements vscode.Disposable {
     await this.start();
   }
 
-  private failed(message: string): void {
+  // checkVersion warns once when the server is another release than the
+  // extension: their protocol moves together, and a writer who reports a
+  // bug needs to know which quire answered.
+  private checkVersion(serverVersion: string | undefined, command: string, source: Source): void {
+    const extensionVersion = String((this.context.extension.packageJSON as { version?: unknown }).version ?? "");
+    this.output.appendLine(`server ${command}: version ${serverVersion ?? "unknown"}; extension ${extensionVersion}`);
+    const w = this.versionWarnings.next(serverVersion, extensionVersion, command, source);
+    if (w === undefined) {
+      return;
+    }
+    this.output.appendLine(w.message);
+    void vscode.window.showWarningMessage(w.message, ...w.actions.map(actionLabel)).then((a) => this.act(a));
+  }
+
+  // act does what a message's button says.
+  private act(label: string | undefined): void {
+    if (label === actionLabel("download")) {
+      void vscode.env.openExternal(vscode.Uri.parse(downloadPage));
+    } else if (label === actionLabel("settings")) {
+      this.openSettings("quire.serverPath");
+    }
+  }
+
+  private failed(message: string, actions: Action[]): void {
     this.startError = message;
+    this.startActions = actions;
     this.output.appendLine(message);
     this.status.text = "$(error) quire: not running";
     this.status.tooltip = message;
@@ -246,19 +293,18 @@ export class Session implements vscode.Disposable {
     if (message === undefined) {
       return;
     }
-    void vscode.window.showErrorMessage(message, "Open settings", "Copy install command", "Retry").then((a) => {
-      if (a === "Open settings") {
-        this.openSettings("quire.serverPath");
-      } else if (a === "Copy install command") {
-        void vscode.env.clipboard.writeText("go install github.com/quire-ink/quire/cmd/quire@latest");
-      } else if (a === "Retry") {
+    void vscode.window.showErrorMessage(message, ...this.startActions.map(actionLabel), "Retry").then((a) => {
+      if (a === "Retry") {
         void this.restart();
+      } else {
+        this.act(a);
       }
     });
   }
 
   private openSettings(query: string): void {
-    void vscode.commands.executeCommand("workbench.action.openSettings", query);
+    const { command, arg } = settingsCommand(query, vscode.env.remoteName);
+    void vscode.commands.executeCommand(command, arg);
   }
 
   private configChanged(e: vscode.ConfigurationChangeEvent): void {

@@ -85,6 +85,29 @@ describe("bookRootFor", () => {
     ["/w/series/book-2", "/w/series/book-2"],
   ];
   for (const [file, want] of cases) {
-    it(file, () => assert.strictEqual(bookRootFor(file, roots), want));
+    it(file, () => assert.strictEqual(bookRootFor(file, roots, "linux"), want));
   }
+
+  it("on Linux, case matters: /W is not /w", () => {
+    assert.strictEqual(bookRootFor("/W/notes.md", roots, "linux"), undefined);
+  });
+
+  // What VS Code on Windows gives (uri.fsPath lowercases the drive)
+  // against the roots the server reports (as Go spells them: C:\...).
+  describe("on Windows", () => {
+    const win = ["C:\\Users\\Zoë\\My Novel", "C:\\Users\\Zoë\\Series\\book-2", "C:\\Users\\Zoë\\Series\\book-22", "D:\\Books\\Tide\\"];
+    const winCases: [string, string | undefined][] = [
+      ["c:\\Users\\Zoë\\My Novel\\manuscript\\01.md", "C:\\Users\\Zoë\\My Novel"],
+      ["c:\\Users\\Zoë\\Series\\book-2\\codex\\a.md", "C:\\Users\\Zoë\\Series\\book-2"],
+      ["c:\\Users\\Zoë\\Series\\book-22\\codex\\a.md", "C:\\Users\\Zoë\\Series\\book-22"],
+      ["c:\\users\\ZOË\\series\\BOOK-2\\Manuscript\\01.md", "C:\\Users\\Zoë\\Series\\book-2"],
+      ["C:/Users/Zoë/My Novel/codex/x.md", "C:\\Users\\Zoë\\My Novel"],
+      ["d:\\books\\tide", "D:\\Books\\Tide\\"],
+      ["c:\\Users\\Zoë\\My Novel 2\\a.md", undefined],
+      ["e:\\Users\\Zoë\\My Novel\\a.md", undefined],
+    ];
+    for (const [file, want] of winCases) {
+      it(file, () => assert.strictEqual(bookRootFor(file, win, "win32"), want));
+    }
+  });
 });
