@@ -21,13 +21,15 @@ install:
 
 # The release a writer downloads, in dist/: an archive per system
 # (quire_<version>_<os>_<arch>.tar.gz, .zip for Windows) with the binary,
-# README and LICENSE, and checksums.txt. The same commit gives the same
+# README and LICENSE, a VS Code extension per system with the same binary
+# inside (and a universal one without), and checksums.txt over them all. The same commit gives the same
 # bytes (cmd/release says how; TestReleaseIsReproducible checks it).
 release-archives:
 	rm -rf dist
 	GO=$(GO) $(GO) run ./cmd/release build -o dist
 
 release: release-archives
+	$(MAKE) vsix-package
 	$(GO) run ./cmd/release checksums dist
 	@ls -l dist
 
