@@ -22,8 +22,9 @@ install:
 # The release a writer downloads, in dist/: an archive per system
 # (quire_<version>_<os>_<arch>.tar.gz, .zip for Windows) with the binary,
 # README and LICENSE, a VS Code extension per system with the same binary
-# inside (and a universal one without), and checksums.txt over them all. The same commit gives the same
-# bytes (cmd/release says how; TestReleaseIsReproducible checks it).
+# inside (and a universal one without), and checksums.txt over them all.
+# The same commit gives the same bytes (cmd/release says how;
+# TestReleaseIsReproducible and make vsix-check check it).
 release-archives:
 	rm -rf dist
 	GO=$(GO) $(GO) run ./cmd/release build -o dist
