@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
@@ -38,7 +39,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(mcpTestServerEnv); mode != "" {
 		os.Exit(runTestMCPServer(mode))
 	}
-	os.Exit(m.Run())
+	// The tests get a home, config and cache folder of their own on every
+	// system (codex/testhome); the child above inherits them.
+	os.Exit(testhome.Run(m))
 }
 
 // runTestMCPServer is the test server's main. Modes:
