@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/linktest"
 )
 
 // Generous bounds for effects that happen asynchronously (the watcher).
@@ -65,7 +67,7 @@ func symlink(t *testing.T, target, root, rel string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.Symlink(target, p))
+	linktest.Symlink(t, target, p)
 }
 
 // entryMD is a codex entry file: front matter lines, then a body.

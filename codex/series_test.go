@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex/linktest"
 	"github.com/quire-ink/quire/codex/settings"
 )
 
@@ -186,7 +187,7 @@ func TestSeriesRootConfinement(t *testing.T) {
 	series := filepath.Join(base, "books", "tideward")
 	require.NoError(t, os.MkdirAll(filepath.Join(book, "lore"), 0o755))
 	require.NoError(t, os.MkdirAll(series, 0o755))
-	require.NoError(t, os.Symlink(series, filepath.Join(base, "link")))
+	linktest.Symlink(t, series, filepath.Join(base, "link"))
 	tests := []struct {
 		path, want, err string
 	}{

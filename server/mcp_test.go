@@ -72,7 +72,7 @@ personas:
 	require.NoError(t, os.WriteFile(root+"/quire.yaml", append(yaml, cfg...), 0o644))
 	// The book runs a command: these tests are about the server once the
 	// writer trusts the book (trust_test.go is about trust).
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	store, err := trust.Default()
 	require.NoError(t, err)
 	reach, err := llm.ReadBookReach(root)

@@ -40,7 +40,8 @@ func TestMain(m *testing.M) {
 func quireCommand(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), asQuire+"=1", "XDG_CACHE_HOME="+t.TempDir())
+	cache := t.TempDir()
+	cmd.Env = append(os.Environ(), asQuire+"=1", "XDG_CACHE_HOME="+cache, "LOCALAPPDATA="+cache)
 	return cmd
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 // trustSetup gives the test a user config folder of its own, with a
@@ -15,8 +17,7 @@ import (
 // returns that server.
 func trustSetup(t *testing.T) *fakeModel {
 	t.Helper()
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
+	config := testhome.ConfigDir(t)
 	own := newFakeModel(t, "From your own server.")
 	require.NoError(t, os.MkdirAll(filepath.Join(config, "quire"), 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(config, "quire", "config.yaml"),
@@ -102,7 +103,7 @@ func TestAskSendsTheKeyABookNamesOnlyOnceTheBookIsTrusted(t *testing.T) {
 }
 
 func TestAskWithoutOwnSettingsNeverSendsTheBooksKey(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	t.Setenv("OPENAI_API_KEY", "")
 	book, cache := sampleProject(t)
 	theirs := newFakeModel(t, "unused")
@@ -115,7 +116,7 @@ func TestAskWithoutOwnSettingsNeverSendsTheBooksKey(t *testing.T) {
 }
 
 func TestAskSendsNoKeyToAServerAnUntrustedBookNames(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	book, cache := sampleProject(t)
 	theirs := newFakeModel(t, "Answered without a key.")
 	t.Setenv("MY_KEY", "my-s3cret")
@@ -153,7 +154,7 @@ func TestAskRunsABooksMCPCommandOnlyOnceTheBookIsTrusted(t *testing.T) {
 }
 
 func TestTrustABookThatAsksNothing(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	book, _ := sampleProject(t)
 	out, _, err := run(t, "trust", book)
 	require.NoError(t, err)
