@@ -17,7 +17,7 @@ type earlyKey struct{}
 // values the first answer of Shared. Anything else, a changed series or
 // a derivation that panicked, is made again.
 func TestSeriesEarlyIsTakenOnlyForTheSameEntries(t *testing.T) {
-	const root = "/books/tideward"
+	root := unixAbs("/books/tideward")
 	series := catalogOf(t, seriesFiles)
 	other := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]})
 	tests := []struct {

@@ -35,7 +35,7 @@ var seriesFiles = map[string]string{
 }
 
 func TestMergeSeries(t *testing.T) {
-	const bookRoot, seriesRoot = "/books/one", "/books/tideward"
+	bookRoot, seriesRoot := unixAbs("/books/one"), unixAbs("/books/tideward")
 	series := catalogOf(t, seriesFiles)
 	tests := []struct {
 		name string
@@ -291,7 +291,7 @@ func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 // entry as the book reads it (at its absolute path), never the series
 // store's own entry, and the book's override in its place.
 func TestMergedLookupsFindTheBooksEntries(t *testing.T) {
-	const seriesRoot = "/books/tideward"
+	seriesRoot := unixAbs("/books/tideward")
 	series := catalogOf(t, seriesFiles)
 	sc := NewSeriesCatalogs(seriesRoot)
 	book := catalogOf(t, map[string]string{"codex/characters/mara.md": entryMD("type: character\nname: Mara Vell\noverrides: Mara Vell\nsummary: Retired.", "")})
@@ -372,7 +372,7 @@ func TestCatalogWithLeavesItsParent(t *testing.T) {
 // without maps of its own: every lookup returns
 // copies, and an entry that is no copy of its is not taken for one.
 func TestSeriesCopiesFindTheirOriginals(t *testing.T) {
-	const seriesRoot = "/books/tideward"
+	seriesRoot := unixAbs("/books/tideward")
 	series := catalogOf(t, seriesFiles)
 	sc := NewSeriesCatalogs(seriesRoot)
 	abs := sc.of(series)

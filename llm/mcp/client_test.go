@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -216,14 +215,6 @@ func (f *mcpFixture) dispatcher(t *testing.T) *toolloop.Dispatcher {
 }
 
 // processAlive reports whether pid is a running process.
-func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	return p.Signal(syscall.Signal(0)) == nil
-}
-
 func errorCode(t *testing.T, env toolloop.Envelope) (string, string) {
 	t.Helper()
 	require.False(t, env.OK)
