@@ -106,6 +106,9 @@ type project struct {
 	trust      *trust.Store
 	trustMu    sync.Mutex
 	trustAsked string
+	// names writes the book's file URIs as the client does (uri.go);
+	// nil writes pathURI's.
+	names *uriNames
 }
 
 // newProject resolves root now, so that the paths requests compare
