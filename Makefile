@@ -50,7 +50,7 @@ unit:
 WINDOWS_PKGS := ./codex/... ./manuscript/... ./llm/... ./server/... ./cmd/...
 windows: windows-tools
 	GOOS=windows GOARCH=amd64 $(GO) vet ./...
-	GO=$(GO) editors/test/wine/go-test.sh -count=1 $(WINDOWS_PKGS)
+	GO=$(GO) editors/test/wine/go-test.sh -count=1 -timeout 45m $(WINDOWS_PKGS)
 
 # Debian's wine64 and the mingw-w64 C compiler for the Windows tests.
 windows-tools:

@@ -50,6 +50,7 @@ func Run(m *testing.M) int {
 			os.Setenv(BenchCacheEnv, filepath.Join(dir, "quire-bench"))
 		}
 	}
+	keepGoFolders()
 	home, err := os.MkdirTemp("", "quire-test-home-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testhome:", err)
@@ -69,6 +70,25 @@ func Run(m *testing.M) int {
 		return 1
 	}
 	return code
+}
+
+// keepGoFolders pins the go tool's own folders, which it finds through
+// the same variables, to where they are now: a test that runs go (the
+// server's stdio tests build quire) then uses the real module and build
+// caches instead of downloading and compiling everything again.
+func keepGoFolders() {
+	home, _ := os.UserHomeDir()
+	cache, _ := os.UserCacheDir()
+	config, _ := os.UserConfigDir()
+	for v, dir := range map[string]string{
+		"GOPATH":  filepath.Join(home, "go"),
+		"GOCACHE": filepath.Join(cache, "go-build"),
+		"GOENV":   filepath.Join(config, "go", "env"),
+	} {
+		if os.Getenv(v) == "" && dir != "" && filepath.IsAbs(dir) {
+			os.Setenv(v, dir)
+		}
+	}
 }
 
 // Isolate points Vars at folders under home, made here.

@@ -13,4 +13,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 home=${QUIRE_WINE_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/quire-wine}
 export QUIRE_WINEPREFIX="${QUIRE_WINEPREFIX:-$home/prefix}"
 overlay=$("$here/removeall-overlay.sh" "$home/overlay")
+# The server's stdio tests run quire.exe itself (no go tool runs under
+# Wine to build it): built here, for them, with the same overlay.
+mkdir -p "$home/bin"
+GOOS=windows GOARCH=amd64 "${GO:-go}" build -overlay "$overlay" -o "$home/bin/quire.exe" "$here/../../../cmd/quire"
+export QUIRE_TEST_BIN="$home/bin/quire.exe"
 GOOS=windows GOARCH=amd64 exec "${GO:-go}" test -overlay "$overlay" -exec "$here/wine-exec.sh" "$@"
