@@ -81,7 +81,7 @@ type Server struct {
 	names *uriNames
 	// docs, orders, diagTimers and diagRuns are keyed by docKey: one
 	// document whatever the spelling of its URI.
-	docs       map[protocol.DocumentURI]*document
+	docs map[protocol.DocumentURI]*document
 	// orders put each open document's changes in version order.
 	orders map[protocol.DocumentURI]*changeOrder
 	// selection is the last selection captured for an advisor turn.
