@@ -17,5 +17,6 @@ overlay=$("$here/removeall-overlay.sh" "$home/overlay")
 # Wine to build it): built here, for them, with the same overlay.
 mkdir -p "$home/bin"
 GOOS=windows GOARCH=amd64 "${GO:-go}" build -overlay "$overlay" -o "$home/bin/quire.exe" "$here/../../../cmd/quire"
-export QUIRE_TEST_BIN="$home/bin/quire.exe"
+# As a Windows path (Wine maps Z: to /): a Unix one is not found there.
+export QUIRE_TEST_BIN="Z:$home/bin/quire.exe"
 GOOS=windows GOARCH=amd64 exec "${GO:-go}" test -overlay "$overlay" -exec "$here/wine-exec.sh" "$@"
