@@ -263,10 +263,10 @@ func TestViewReadsBothRoots(t *testing.T) {
 // series, and each book lays only its own entries over them.
 func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 	series := catalogOf(t, seriesFiles)
-	sc := NewSeriesCatalogs("/books/tideward")
-	one := sc.Merge("/books/one", catalogOf(t, map[string]string{"codex/a.md": entryNamed("Ana Brisk")}), series)
+	sc := NewSeriesCatalogs(unixAbs("/books/tideward"))
+	one := sc.Merge(unixAbs("/books/one"), catalogOf(t, map[string]string{"codex/a.md": entryNamed("Ana Brisk")}), series)
 	abs := sc.of(series)
-	two := sc.Merge("/books/two", catalogOf(t, map[string]string{"codex/b.md": entryNamed("Bel Morrow")}), series)
+	two := sc.Merge(unixAbs("/books/two"), catalogOf(t, map[string]string{"codex/b.md": entryNamed("Bel Morrow")}), series)
 	again := sc.of(series)
 	assert.Same(t, abs, again, "indexed once for both books")
 	for _, m := range []*Merged{one, two} {
@@ -281,7 +281,7 @@ func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 	_, ok := one.Catalog.Resolve("Bel Morrow")
 	assert.False(t, ok, "a book's own entries stay its own")
 	changed := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]})
-	sc.Merge("/books/one", catalogOf(t, nil), changed)
+	sc.Merge(unixAbs("/books/one"), catalogOf(t, nil), changed)
 	fresh := sc.of(changed)
 	assert.NotSame(t, abs, fresh, "a changed series is indexed again")
 }
@@ -295,8 +295,8 @@ func TestMergedLookupsFindTheBooksEntries(t *testing.T) {
 	series := catalogOf(t, seriesFiles)
 	sc := NewSeriesCatalogs(seriesRoot)
 	book := catalogOf(t, map[string]string{"codex/characters/mara.md": entryMD("type: character\nname: Mara Vell\noverrides: Mara Vell\nsummary: Retired.", "")})
-	m := sc.Merge("/books/one", book, series)
-	assert.Same(t, m, sc.Merge("/books/one", book, series), "the same catalogs give the same merge")
+	m := sc.Merge(unixAbs("/books/one"), book, series)
+	assert.Same(t, m, sc.Merge(unixAbs("/books/one"), book, series), "the same catalogs give the same merge")
 	ilse := filepath.Join(seriesRoot, "codex/characters/ilse.md")
 	tests := []struct {
 		query string
@@ -330,8 +330,8 @@ func TestMergedLookupsFindTheBooksEntries(t *testing.T) {
 	assert.Equal(t, "Harbor master.", e.Summary)
 	_, ok = m.Catalog.Get(filepath.Join(seriesRoot, "codex/characters/mara.md"))
 	assert.False(t, ok, "the overridden series entry is gone from the book")
-	sc.Forget("/books/one")
-	assert.NotSame(t, m, sc.Merge("/books/one", book, series), "a forgotten book is merged again")
+	sc.Forget(unixAbs("/books/one"))
+	assert.NotSame(t, m, sc.Merge(unixAbs("/books/one"), book, series), "a forgotten book is merged again")
 }
 
 // Catalog.With shares its parent's maps: changes in the child leave the
@@ -394,7 +394,7 @@ func TestSeriesCopiesFindTheirOriginals(t *testing.T) {
 		_, ok = abs.keys.get(&stranger)
 		assert.False(t, ok, "an entry with a copy's ID is not the copy")
 	}
-	assert.Empty(t, m.seriesID("/elsewhere/codex/a.md"))
+	assert.Empty(t, m.seriesID(unixAbs("/elsewhere/codex/a.md")))
 	foreign := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]}).All()[0]
 	assert.Same(t, foreign, abs.mine(foreign), "an entry of another catalog stays itself")
 }
