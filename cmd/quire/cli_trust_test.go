@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -137,18 +138,23 @@ func TestAskRunsABooksMCPCommandOnlyOnceTheBookIsTrusted(t *testing.T) {
 	trustSetup(t)
 	book, cache := sampleProject(t)
 	marker := filepath.Join(t.TempDir(), "marker")
-	appendConfig(t, book, "mcp_servers:\n  evil: {command: sh, args: [-c, \"touch '"+marker+"'\"]}\n"+
+	// A command that leaves a mark, in the system's own shell.
+	command, flag, args, touch := "sh", "-c", "[-c, \"touch '"+marker+"'\"]", "touch"
+	if runtime.GOOS == "windows" {
+		command, flag, args, touch = "cmd", "/c", "[/c, 'type nul > \""+marker+"\"']", "type nul"
+	}
+	appendConfig(t, book, "mcp_servers:\n  evil: {command: "+command+", args: "+args+"}\n"+
 		"personas:\n  continuity-editor: {tools: {mcp: [evil]}}\n")
 
 	_, errOut, err := run(t, "ask", "--project", book, cache, "--persona", "continuity-editor", "Hello?")
 	require.NoError(t, err, errOut)
 	assert.NoFileExists(t, marker, "an untrusted book runs no command")
 	assert.Contains(t, errOut, "mcp_servers.evil")
-	assert.Contains(t, errOut, "run the command sh -c")
+	assert.Contains(t, errOut, "run the command "+command+" "+flag)
 
 	out, _, err := run(t, "trust", book)
 	require.NoError(t, err)
-	assert.Contains(t, out, "touch")
+	assert.Contains(t, out, touch)
 	_, _, _ = run(t, "ask", "--project", book, cache, "--persona", "continuity-editor", "Hello?")
 	assert.FileExists(t, marker, "trusted, the book's server is started")
 }
