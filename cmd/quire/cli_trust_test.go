@@ -141,7 +141,8 @@ func TestAskRunsABooksMCPCommandOnlyOnceTheBookIsTrusted(t *testing.T) {
 	// A command that leaves a mark, in the system's own shell.
 	command, flag, args, touch := "sh", "-c", "[-c, \"touch '"+marker+"'\"]", "touch"
 	if runtime.GOOS == "windows" {
-		command, flag, args, touch = "cmd", "/c", "[/c, 'type nul > \""+marker+"\"']", "type nul"
+		// No quotes: cmd reads them as part of the name.
+		command, flag, args, touch = "cmd", "/c", "[/c, copy, nul, '"+marker+"']", "copy nul"
 	}
 	appendConfig(t, book, "mcp_servers:\n  evil: {command: "+command+", args: "+args+"}\n"+
 		"personas:\n  continuity-editor: {tools: {mcp: [evil]}}\n")

@@ -538,7 +538,7 @@ func TestMeasureBooksOnASmallSeries(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got.Canon, 2)
 	assert.GreaterOrEqual(t, got.SearchReady, got.Canon[1])
-	if _, err := os.Stat("/proc/self/status"); err == nil {
+	if runtime.GOOS == "linux" { // VmHWM; Wine shows Linux's /proc too
 		assert.Positive(t, got.PeakRSS)
 	}
 	assert.Positive(t, got.PeakLive, "the collector's trace was read")
