@@ -29,8 +29,12 @@ func markCommand(marker string) string {
 	return "sh, args: [-c, \"touch '" + marker + "'\"]"
 }
 
-// markVerb is what the trust prompt quotes of markCommand's command.
-var markVerb = map[bool]string{false: "touch", true: "copy nul"}[runtime.GOOS == "windows"]
+// markVerb is the word of markCommand's command line the prompt is found
+// by, markLine how the prompt starts that line.
+var (
+	markVerb = map[bool]string{false: "touch", true: "copy nul"}[runtime.GOOS == "windows"]
+	markLine = map[bool]string{false: `sh -c "touch`, true: "cmd /c copy nul"}[runtime.GOOS == "windows"]
+)
 
 // evilBook is the test book with its provider at f (a server named
 // without a key, which applies untrusted) and an MCP server that only
@@ -115,7 +119,7 @@ func TestTheServerAsksToTrustABookAndAppliesItsSettings(t *testing.T) {
 			raw := c.waitFor(protocol.MethodWindowShowMessageRequest, markVerb)
 			var req protocol.ShowMessageRequestParams
 			require.NoError(t, json.Unmarshal(raw, &req))
-			assert.Contains(t, req.Message, "run the command sh -c", "the writer reads exactly what would run")
+			assert.Contains(t, req.Message, "run the command "+markLine, "the writer reads exactly what would run")
 			var titles []string
 			for _, a := range req.Actions {
 				titles = append(titles, a.Title)
