@@ -19,18 +19,20 @@ import (
 // and on Windows nothing interrupts that read), while the editor keeps
 // its end open after exit.
 type pendingPipe struct {
-	r       *io.PipeReader
-	reading sync.WaitGroup
+	r *io.PipeReader
+	// mu is held for the whole of a read, so Close waits for it.
+	mu sync.Mutex
 }
 
 func (p *pendingPipe) Read(b []byte) (int, error) {
-	p.reading.Add(1)
-	defer p.reading.Done()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return p.r.Read(b)
 }
 
 func (p *pendingPipe) Close() error {
-	p.reading.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return p.r.Close()
 }
 
