@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install test e2e vet fmt-check unit windows windows-tools editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench scale scale-series fuzz demo clean
+.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e bench scale scale-series fuzz demo clean
 
 all: build
 
@@ -19,18 +19,36 @@ build:
 install:
 	$(GO) install ./cmd/quire
 
+# The release a writer downloads, in dist/: an archive per system
+# (quire_<version>_<os>_<arch>.tar.gz, .zip for Windows) with the binary,
+# README and LICENSE, and checksums.txt. The same commit gives the same
+# bytes (cmd/release says how; TestReleaseIsReproducible checks it).
+release-archives:
+	rm -rf dist
+	GO=$(GO) $(GO) run ./cmd/release build -o dist
+
+release: release-archives
+	$(GO) run ./cmd/release checksums dist
+	@ls -l dist
+
 # CI machines start with Go, Node.js and npm only: `make test` installs
 # the editors its end-to-end tests drive (Debian's neovim, emacs-nox with
 # elpa-eglot, tmux for Helix, which is unpacked from Debian trixie by the
 # test, Chromium for the book map's rendering test) and the VS Code
 # extension's npm packages. `make e2e` runs VS Code
 # itself (code-server in Chromium); .ci/run runs both.
-test: vet fmt-check editors chromium unit windows nvim-versions helix-versions vscode
+test: vet cross-vet fmt-check editors chromium unit windows nvim-versions helix-versions vscode
 
 e2e: vscode-e2e
 
 vet:
 	$(GO) vet $(PKGS)
+
+# quire ships for macOS and Windows too: every package, tests included,
+# must build and pass vet there (the Windows tests also run under Wine).
+cross-vet:
+	GOOS=darwin GOARCH=arm64 $(GO) vet $(PKGS)
+	GOOS=windows GOARCH=amd64 $(GO) vet $(PKGS)
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

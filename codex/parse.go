@@ -160,7 +160,7 @@ func unusable(id string, src []byte) (Problem, bool) {
 		return tooLarge(id, int64(len(src))), true
 	case bytes.IndexByte(src[:min(len(src), binarySniff)], 0) >= 0:
 		return Problem{Path: id, Code: CodeBinary, Severity: SeverityError,
-			Message: "file looks binary (it contains NUL bytes), not Markdown; skipped"}, true
+			Message: "file looks binary (it contains NUL bytes), not Markdown; skipped. If it is text saved as UTF-16 without a byte-order mark, save it again as UTF-8"}, true
 	}
 	return Problem{}, false
 }

@@ -62,7 +62,8 @@ func CacheDirFor(root string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find user cache folder: %w", err)
 	}
-	sum := sha256.Sum256([]byte(root))
+	// One cache per folder, however its name was spelled (PathKey).
+	sum := sha256.Sum256([]byte(PathKey(root)))
 	return filepath.Join(base, "quire", hex.EncodeToString(sum[:8])), nil
 }
 

@@ -29,6 +29,14 @@ type Options struct {
 	// SaveDelay is how long the watcher waits after a change before
 	// saving state to the cache; the default is two seconds.
 	SaveDelay time.Duration
+	// PollInterval is how often the project is scanned when its folders
+	// cannot be watched (watch_poll.go); default 2 s.
+	PollInterval time.Duration
+	// OnWatchFallback, when set, is called once if the system will not
+	// watch the project's folders (out of file descriptors or watches)
+	// and the store scans them every PollInterval instead, with a
+	// sentence for the writer saying so.
+	OnWatchFallback func(reason string)
 	// Logger receives paths and counts, never file contents. The default
 	// discards everything.
 	Logger *slog.Logger
@@ -69,6 +77,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Debounce <= 0 {
 		o.Debounce = 50 * time.Millisecond
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = 2 * time.Second
 	}
 	if o.SaveDelay <= 0 {
 		o.SaveDelay = 2 * time.Second

@@ -309,6 +309,7 @@ func (s *Store) read(c candidate) readResult {
 	if prev, ok := s.files[c.ID]; ok && prev.Hash == r.hash {
 		r.same = true
 	}
+	data = DecodeText(data)
 	if c.SoulOf != "" {
 		r.soul = ParseSoul(c.ID, data)
 		return r

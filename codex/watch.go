@@ -25,9 +25,8 @@ import (
 func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return fmt.Errorf("start file watcher: %w", err)
+		return s.poll(ctx, onChange, err)
 	}
-	defer w.Close()
 	s.mu.Lock()
 	ig := s.ignore
 	s.mu.Unlock()
@@ -35,7 +34,11 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 		ig = loadIgnore(s.root)
 	}
 	watched := map[string]bool{}
-	s.watchTree(w, s.root, ig, watched)
+	if err := s.watchTree(w, s.root, ig, watched); err != nil {
+		w.Close()
+		return s.poll(ctx, onChange, err)
+	}
+	defer w.Close()
 	// Files written between Open and the first watch would be missed.
 	if ch, _, err := s.sync(ctx); err != nil && !errors.Is(err, errClosed) && ctx.Err() == nil {
 		s.log.Warn("codex resync failed", "err", err)
@@ -86,7 +89,12 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 			}
 			if ev.Has(fsnotify.Create) {
 				if info, err := os.Stat(ev.Name); err == nil && info.IsDir() && !ig.Ignored(rel, true) {
-					s.watchTree(w, ev.Name, ig, watched)
+					if err := s.watchTree(w, ev.Name, ig, watched); err != nil {
+						// The system's limit is reached: from now on the
+						// project is scanned instead, this folder too.
+						w.Close()
+						return s.poll(ctx, onChange, err)
+					}
 				}
 			}
 			if rel != "" && !(ig.Ignored(rel, false) && ig.Ignored(rel, true)) {
@@ -107,15 +115,16 @@ func (s *Store) Watch(ctx context.Context, onChange func(Change)) error {
 		case <-settle.C:
 			var ch Change
 			var err error
-			if rewatch && !fullSync {
-				s.watchTree(w, s.root, ig, watched)
+			if rewatch || fullSync {
+				if err := s.watchTree(w, s.root, ig, watched); err != nil {
+					w.Close()
+					return s.poll(ctx, onChange, err)
+				}
 			}
 			rewatch = false
 			resynced := fullSync
 			var rels []string
-			if fullSync {
-				s.watchTree(w, s.root, ig, watched)
-			} else {
+			if !fullSync {
 				rels = make([]string, 0, len(pending))
 				for rel := range pending {
 					rels = append(rels, rel)
@@ -175,18 +184,26 @@ func (s *Store) relative(name string) (string, bool) {
 }
 
 // watchTree watches dir and every folder below it that is not ignored,
-// following symlinked folders that stay inside the project.
-func (s *Store) watchTree(w *fsnotify.Watcher, dir string, ig *Ignore, watched map[string]bool) {
+// following symlinked folders that stay inside the project. It stops at
+// the first folder the system refuses for want of descriptors or watches
+// (errWatchLimit): the caller then scans instead of watching. A folder
+// refused for another reason is logged and left out, as before.
+func (s *Store) watchTree(w *fsnotify.Watcher, dir string, ig *Ignore, watched map[string]bool) error {
 	seen := map[string]bool{}
+	var limit error
 	var walk func(dir string)
 	walk = func(dir string) {
 		real := realPath(dir)
-		if seen[real] || !within(s.root, real) {
+		if limit != nil || seen[real] || !within(s.root, real) {
 			return
 		}
 		seen[real] = true
 		if !watched[dir] {
 			if err := w.Add(dir); err != nil {
+				if isWatchLimit(err) {
+					limit = err
+					return
+				}
 				if !errors.Is(err, fs.ErrNotExist) {
 					s.log.Warn("cannot watch folder", "dir", dir, "err", err)
 				}
@@ -215,6 +232,7 @@ func (s *Store) watchTree(w *fsnotify.Watcher, dir string, ig *Ignore, watched m
 		}
 	}
 	walk(dir)
+	return limit
 }
 
 // unwatchTree drops the watches on dir and below, after a move or

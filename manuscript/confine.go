@@ -80,25 +80,27 @@ func checkRelPath(ref string) (string, error) {
 //
 // dirs, when set, resolves the folders of one reading of the chapters
 // (realDirs).
-func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, error) {
+func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, fileStamp, error) {
 	var sum [sha256.Size]byte
+	var stamp fileStamp
 	full := filepath.Join(root, filepath.FromSlash(rel))
 	real, info, err := dirs.resolve(full)
 	if err != nil {
-		return "", sum, readError(rel, err)
+		return "", sum, stamp, readError(rel, err)
 	}
 	if !within(root, real) {
-		return "", sum, fmt.Errorf("%w: %q leads outside the project", ErrPathRefused, rel)
+		return "", sum, stamp, fmt.Errorf("%w: %q leads outside the project", ErrPathRefused, rel)
 	}
 	if !info.Mode().IsRegular() {
-		return "", sum, fmt.Errorf("%w: %q is not a regular file", ErrPathRefused, rel)
+		return "", sum, stamp, fmt.Errorf("%w: %q is not a regular file", ErrPathRefused, rel)
 	}
 	if info.Size() > MaxUnitBytes {
-		return "", sum, fmt.Errorf("%w: %q is %d bytes, over the %d-byte limit", ErrPathRefused, rel, info.Size(), MaxUnitBytes)
+		return "", sum, stamp, fmt.Errorf("%w: %q is %d bytes, over the %d-byte limit", ErrPathRefused, rel, info.Size(), MaxUnitBytes)
 	}
+	stamp = stampOf(info)
 	f, err := os.Open(real)
 	if err != nil {
-		return "", sum, readError(rel, err)
+		return "", sum, stamp, readError(rel, err)
 	}
 	defer f.Close()
 	// Read straight into a buffer of the file's size (and a little more,
@@ -112,18 +114,20 @@ func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, er
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if len(data) > MaxUnitBytes {
-			return "", sum, fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
+			return "", sum, stamp, fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
 		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return "", sum, readError(rel, err)
+			return "", sum, stamp, readError(rel, err)
 		}
 	}
 	sum = sha256.Sum256(data)
+	// A chapter saved as UTF-16 (Notepad's "Unicode") is read as text.
+	data = codex.DecodeText(data)
 	// data is never written again: the text shares its bytes.
-	return unsafe.String(unsafe.SliceData(data), len(data)), sum, nil
+	return unsafe.String(unsafe.SliceData(data), len(data)), sum, stamp, nil
 }
 
 // readError reports a failed read by the project-relative path alone:

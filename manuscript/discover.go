@@ -18,9 +18,14 @@ import (
 // match, in reading order. Ignored paths (dot-folders, node_modules,
 // .gitignore) are skipped; a symlinked chapter counts only when it
 // points inside the project, and symlinked folders are not entered.
-func discover(ctx context.Context, root string, globs []glob, ig *codex.Ignore) ([]string, error) {
+//
+// It also lists, sorted, the chapters the globs would match that are
+// only iCloud placeholders on this Mac (".03-storm.md.icloud" stands for
+// "03-storm.md" until it is downloaded): they are not read, and the
+// writer is told rather than finding the chapter silently gone.
+func discover(ctx context.Context, root string, globs []glob, ig *codex.Ignore) ([]string, []string, error) {
 	seen := map[string]bool{}
-	var found []string
+	var found, offline []string
 	walked := map[string]bool{}
 	for _, g := range globs {
 		base := g.Base()
@@ -53,6 +58,13 @@ func discover(ctx context.Context, root string, globs []glob, ig *codex.Ignore) 
 				return nil
 			}
 			rel = filepath.ToSlash(rel)
+			if !d.IsDir() {
+				if stands := iCloudOriginal(rel); stands != "" && codex.IsMarkdown(stands) && !ig.Ignored(stands, false) &&
+					slices.ContainsFunc(globs, func(g glob) bool { return g.Match(stands) }) {
+					offline = append(offline, stands)
+					return nil
+				}
+			}
 			if ig.Ignored(rel, d.IsDir()) {
 				if d.IsDir() {
 					return fs.SkipDir
@@ -78,11 +90,22 @@ func discover(ctx context.Context, root string, globs []glob, ig *codex.Ignore) 
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("find chapters under %s: %w", base, err)
+			return nil, nil, fmt.Errorf("find chapters under %s: %w", base, err)
 		}
 	}
 	slices.SortFunc(found, compareReadingOrder)
-	return found, nil
+	slices.Sort(offline)
+	return found, slices.Compact(offline), nil
+}
+
+// iCloudOriginal is the path an iCloud Drive placeholder stands for
+// (folder/.name.icloud → folder/name), or "" when rel is none.
+func iCloudOriginal(rel string) string {
+	dir, name := path.Split(rel)
+	if len(name) <= len("..icloud") || name[0] != '.' || !strings.HasSuffix(name, ".icloud") {
+		return ""
+	}
+	return dir + strings.TrimSuffix(name[1:], ".icloud")
 }
 
 // symlinkInside reports whether the link at p resolves to a regular file

@@ -218,7 +218,7 @@ func TestDiscoverCanceled(t *testing.T) {
 	cancel()
 	g, err := compileGlob(DefaultGlobs[0])
 	require.NoError(t, err)
-	_, err = discover(ctx, root, []glob{g}, codex.ParseIgnore(""))
+	_, _, err = discover(ctx, root, []glob{g}, codex.ParseIgnore(""))
 	assert.ErrorIs(t, err, context.Canceled)
 	_, err = Open(ctx, root, Options{})
 	assert.ErrorIs(t, err, context.Canceled)

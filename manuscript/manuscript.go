@@ -155,7 +155,7 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 		cacheOf = pending
 	}
 	ig := codex.ParseIgnore(readGitignore(m.root))
-	paths, err := discover(ctx, m.root, *m.globs.Load(), ig)
+	paths, offline, err := discover(ctx, m.root, *m.globs.Load(), ig)
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,9 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 		b.cache = pending()
 		base = &b
 	}
-	m.publish(base.withUnits(kept))
+	next := base.withUnits(kept)
+	next.offline = offline
+	m.publish(next)
 	m.log.Debug("manuscript loaded", "chapters", len(kept), "fromCache", m.snap.Load().cache.hitCount())
 	return ctx.Err()
 }
@@ -319,15 +321,16 @@ func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *cha
 	if d, ok := overlay.Get(clean); ok {
 		return NewUnit(clean, d.Text, d.Version), nil
 	}
-	text, sum, err := openInside(root, clean, dirs)
+	text, sum, stamp, err := openInside(root, clean, dirs)
 	if err != nil {
 		return nil, err
 	}
 	if u, ok := cacheOf().unit(clean, validUTF8(text), sum); ok {
+		u.stamp = stamp
 		return u, nil
 	}
 	u := NewUnit(clean, text, 0)
-	u.sum = sum
+	u.sum, u.stamp = sum, stamp
 	return u, nil
 }
 

@@ -2,6 +2,8 @@ package manuscript
 
 import (
 	"slices"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Snapshot is an immutable view of the manuscript: its chapters in
@@ -11,6 +13,9 @@ type Snapshot struct {
 	overlay *Overlay
 	units   []*Unit
 	byPath  map[string]*Unit
+	// offline lists the chapters that are iCloud placeholders on this
+	// Mac, not downloaded, so not read (discover).
+	offline []string
 	// mentions indexes the units against the codex of the last
 	// SetCatalog (an empty one before).
 	mentions *MentionIndex
@@ -26,20 +31,54 @@ func (s *Snapshot) Root() string { return s.root }
 func (s *Snapshot) Units() []*Unit { return s.units }
 
 // Unit returns the chapter at the project-relative path rel.
+// A name macOS lists decomposed (NFD) is the chapter a writer or an
+// editor names composed (NFC), and the reverse.
 func (s *Snapshot) Unit(rel string) (*Unit, bool) {
-	u, ok := s.byPath[rel]
-	return u, ok
+	if u, ok := s.byPath[rel]; ok {
+		return u, true
+	}
+	return s.byOtherForm(rel)
+}
+
+// byOtherForm finds the chapter whose path is rel in another Unicode
+// normalization form. Only a miss on a path with non-ASCII letters pays
+// for the look through the chapters.
+func (s *Snapshot) byOtherForm(rel string) (*Unit, bool) {
+	if isASCII(rel) {
+		return nil, false
+	}
+	want := norm.NFC.String(rel)
+	for _, u := range s.units {
+		if !isASCII(u.Path) && norm.NFC.String(u.Path) == want {
+			return u, true
+		}
+	}
+	return nil, false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // Document returns the unit for any Markdown file of the project: a
 // chapter from the snapshot, else the file read through the overlay,
 // confined to the project like every reference.
 func (s *Snapshot) Document(rel string) (*Unit, error) {
-	if u, ok := s.byPath[rel]; ok {
+	if u, ok := s.Unit(rel); ok {
 		return u, nil
 	}
 	return readUnit(s.root, s.overlay, rel)
 }
+
+// NotDownloaded lists the chapters (project-relative paths) that are
+// only iCloud Drive placeholders on this computer: they are in the book
+// but not read until the writer downloads them.
+func (s *Snapshot) NotDownloaded() []string { return s.offline }
 
 // Words is the length of the whole manuscript in words.
 func (s *Snapshot) Words() int {

@@ -46,6 +46,9 @@ type Unit struct {
 	// sum is the SHA-256 of the file as read from disk, the chapter
 	// cache's key; zero for text from the editor.
 	sum [sha256.Size]byte
+	// stamp is the file's size and time as stat saw them before the
+	// read; CatchUp compares it with the disk. Zero for the editor's text.
+	stamp fileStamp
 }
 
 // BodyText is the unit's text after any front matter.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 )
@@ -91,6 +92,9 @@ func (s *Server) loadProject(p *project) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+why)
 		s.publishStatus(s.ctx, p)
 	}
+	p.onWatchFallback = func(why string) {
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+filepath.Base(p.root)+": "+why)
+	}
 	s.publishStatus(s.ctx, p)
 	// No "quire:" in the title: editors (Helix) put the server's name first.
 	prog := s.startProgress(s.ctx, "load", nil, "Reading "+filepath.Base(p.root), false)
@@ -131,10 +135,24 @@ func (s *Server) loadProject(p *project) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: another quire process is using this book's index; this session keeps its own in memory")
 	}
 	s.offerTrust(p)
+	if off := p.ms.Snapshot().NotDownloaded(); len(off) > 0 {
+		// iCloud keeps only a placeholder of these on this Mac: say so,
+		// rather than let the chapters be silently missing.
+		them := "them"
+		if len(off) == 1 {
+			them = "it"
+		}
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf(
+			"quire: %s: %s in iCloud Drive but not downloaded to this Mac (%s), so quire cannot read %s. Download %s in Finder (Download Now).",
+			filepath.Base(p.root), plural(len(off), "chapter"), strings.Join(off, ", "), them, them))
+	}
 	s.publishCodexProblems(s.ctx, p)
 	s.publishDiagnostics(s.ctx, p.uri(configFile))
 	s.republishOpen()
 	p.sendSeriesProblemsFirst(func() { s.publishCodexProblems(s.ctx, p) })
+	if s.opts.beforeWatch != nil {
+		s.opts.beforeWatch(p.root)
+	}
 	p.watch(s.ctx, s.log, func() {
 		// A quire.yaml that now asks something new is a new question.
 		s.offerTrust(p)

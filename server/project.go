@@ -43,6 +43,9 @@ type project struct {
 	inMemory       atomic.Bool
 	locked         bool
 	onCacheFailure func(why string)
+	// onWatchFallback tells the writer that the book's files are scanned
+	// rather than watched (codex.Options.OnWatchFallback).
+	onWatchFallback func(why string)
 	// proposals are the advisor's proposals for this book, kept in memory
 	// until the writer applies or forgets them.
 	proposals proposal.Store
@@ -185,6 +188,11 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 			p.inMemory.Store(true)
 			if p.onCacheFailure != nil {
 				p.onCacheFailure(why)
+			}
+		},
+		OnWatchFallback: func(why string) {
+			if p.onWatchFallback != nil {
+				p.onWatchFallback(why)
 			}
 		},
 		OnLocked: func() {

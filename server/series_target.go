@@ -106,7 +106,7 @@ func (f *seriesFile) savedText() (string, error) {
 	if len(data) > codex.MaxEntryBytes {
 		return "", fmt.Errorf("series file %s: over %d bytes", f.rel, codex.MaxEntryBytes)
 	}
-	return string(data), nil
+	return string(codex.DecodeText(data)), nil
 }
 
 // renameRefusal says why a rename asked in a series file is refused,

@@ -46,6 +46,10 @@ type Options struct {
 	// shelf holds the series stores the session's books share (New
 	// makes it).
 	shelf *mbook.Shelf
+	// beforeWatch, when set, runs once a book has loaded and before its
+	// watcher starts: tests change files in that gap, which no event
+	// reports.
+	beforeWatch func(root string)
 	// holdIndex, when set, holds every book's search index back until it
 	// closes; tests see the book answer before its index.
 	holdIndex <-chan struct{}

@@ -26,14 +26,18 @@ func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
 		defer survive("following quire.yaml")
 		select {
 		case <-p.store.Watching():
-			// quire.yaml may have changed between the book's loading and
-			// the watch's start; the codex's catch-up does not read it.
+			// quire.yaml and the chapters may have changed between the
+			// book's loading and the watch's start; the codex's catch-up
+			// reads neither.
 			p.followMu.Lock()
 			err := p.reloadConfig(ctx)
-			p.followMu.Unlock()
 			if err != nil {
 				log.Warn("quire.yaml not applied", "err", err)
 			}
+			if _, err := p.ms.CatchUp(ctx); err != nil {
+				log.Warn("manuscript not caught up", "err", err)
+			}
+			p.followMu.Unlock()
 			if changed != nil {
 				changed()
 			}

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
 )
 
@@ -119,6 +120,8 @@ func (s *Server) currentText(proj *project, rel string) (fileText, error) {
 	if err != nil {
 		return ft, err
 	}
+	// A file saved as UTF-16 is edited as the editor shows it: as text.
+	b = codex.DecodeText(b)
 	ft.text, ft.exists, ft.lines = string(b), true, newLineIndex(string(b))
 	return ft, nil
 }

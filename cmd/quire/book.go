@@ -36,6 +36,9 @@ func (g *globalOptions) open(ctx context.Context, opts mbook.Options) (*mbook.Bo
 	opts.OnFallback = func(why string) {
 		fmt.Fprintln(g.stderr, "quire: warning:", why)
 	}
+	opts.OnWatchFallback = func(why string) {
+		fmt.Fprintln(g.stderr, "quire: warning:", why)
+	}
 	opts.OnLocked = func() {
 		fmt.Fprintln(g.stderr, "quire: the index is in use by another quire process; using a temporary in-memory index")
 	}

@@ -289,3 +289,24 @@ func TestCheckUserConfigProblems(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A chapter iCloud Drive keeps only as a placeholder on this Mac is a
+// warning of quire check, at the chapter's own path.
+func TestCheckNamesChaptersLeftInICloud(t *testing.T) {
+	book, cache := sampleProject(t)
+	require.NoError(t, os.WriteFile(filepath.Join(book, "manuscript", ".09-coda.md.icloud"), []byte("bplist00"), 0o644))
+	out, _, err := run(t, "check", "--project", book, cache, "--json")
+	require.NoError(t, err, "a warning alone does not fail the check")
+	var got checkOutput
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	var found []checkProblem
+	for _, p := range got.Problems {
+		if p.Code == "not-downloaded" {
+			found = append(found, p)
+		}
+	}
+	require.Len(t, found, 1, out)
+	assert.Equal(t, "manuscript/09-coda.md", found[0].Path)
+	assert.Equal(t, "warning", found[0].Severity)
+	assert.Contains(t, found[0].Message, "not downloaded")
+}

@@ -87,6 +87,9 @@ type checkProblem struct {
 	sev       codex.Severity
 }
 
+// notDownloadedMessage is said of a chapter that is an iCloud placeholder.
+const notDownloadedMessage = "this chapter is in iCloud Drive but not downloaded to this Mac, so quire cannot read it; open its folder in Finder and choose Download Now (or turn off Optimise Mac Storage)"
+
 type checkOutput struct {
 	Problems []checkProblem `json:"problems"`
 }
@@ -177,6 +180,13 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	}
 	for _, d := range checkChapters(tl, units) {
 		problems = append(problems, files.located(d.Path, d.Range, d.Severity, d.Code, d.Message))
+	}
+	for _, rel := range snap.NotDownloaded() {
+		if filter(rel) {
+			problems = append(problems, checkProblem{Path: rel, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+				Severity: codex.SeverityWarning.String(), sev: codex.SeverityWarning, Code: "not-downloaded",
+				Message: notDownloadedMessage})
+		}
 	}
 	return o.report(problems)
 }

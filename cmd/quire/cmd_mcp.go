@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"sync"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -74,11 +75,25 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	book := &llm.Book{Store: b.store, Canon: b.View, Snapshots: b.ms.Snapshot, Continuity: cont}
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	watching := make(chan struct{})
-	// The watcher ends before the book closes, and before run returns.
+	var caughtUp sync.WaitGroup
+	// The watcher and the catch-up end before the book closes, and
+	// before run returns.
 	defer func() {
 		stopWatching()
 		<-watching
+		caughtUp.Wait()
 	}()
+	// Chapters written between the book's opening and the watch's start
+	// raise no event: they are read again once the watch is armed.
+	caughtUp.Go(func() {
+		select {
+		case <-b.store.Watching():
+			if _, err := b.ms.CatchUp(watchCtx); err != nil && o.Verbose {
+				o.logger().Warn("mcp: manuscript not caught up", "err", err)
+			}
+		case <-watchCtx.Done():
+		}
+	})
 	go func() {
 		defer close(watching)
 		err := b.store.Watch(watchCtx, func(ch codex.Change) {

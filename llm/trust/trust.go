@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/safefile"
 )
 
@@ -70,7 +71,9 @@ func (s *Store) Path() string { return s.path }
 
 // Key is the name a book is recorded under: its absolute path with
 // symbolic links resolved, so two ways of reaching one folder are one
-// book, and a link swapped to point elsewhere is another.
+// book, and a link swapped to point elsewhere is another; on a file
+// system that ignores case or Unicode normalization (macOS, Windows),
+// folded as codex.PathKey folds it, so ~/Book and ~/book are one book.
 func Key(root string) (string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -80,7 +83,7 @@ func Key(root string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("trust: %w", err)
 	}
-	return real, nil
+	return codex.PathKey(real), nil
 }
 
 // Lookup returns the record for the book at root, if there is one.

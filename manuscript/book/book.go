@@ -59,6 +59,9 @@ type Options struct {
 	// OnFallback is told why the codex index moved into memory when the
 	// cache failed (full, read-only or deleted disk).
 	OnFallback func(why string)
+	// OnWatchFallback is told, once per codex, when the system will not
+	// watch the book's folders and they are scanned instead.
+	OnWatchFallback func(why string)
 	// LaterMentions leaves finding the codex's names in the chapters to
 	// the caller (the language server does it once the book answers).
 	LaterMentions bool
@@ -220,7 +223,7 @@ const cachedScanFew = 8
 // (earlyMatcher); a series book's lies over its series' (BeginSeries).
 func (b *Book) openCodex(ctx context.Context, alone bool) (*codex.Store, error) {
 	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
-		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback,
+		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback, OnWatchFallback: b.opts.OnWatchFallback,
 		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
 	if b.opts.Parts&Chapters != 0 && alone {
 		copts.OnLoaded = b.early.start

@@ -15,6 +15,13 @@ func (o Options) oneAtATime() Options {
 			f(why)
 		}
 	}
+	if f := o.OnWatchFallback; f != nil {
+		o.OnWatchFallback = func(why string) {
+			mu.Lock()
+			defer mu.Unlock()
+			f(why)
+		}
+	}
 	if f := o.OnLocked; f != nil {
 		o.OnLocked = func() {
 			mu.Lock()

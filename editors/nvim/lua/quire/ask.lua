@@ -122,9 +122,7 @@ local function where_text(bufnr, params)
   end
   local path = vim.uri_to_fname(params.uri)
   local root = lsp.root_of(bufnr)
-  if root and path:sub(1, #root + 1) == root .. "/" then
-    path = path:sub(#root + 2)
-  end
+  path = require("quire.util").relative(path, root) or path
   if params.range then
     local s, e = params.range.start.line + 1, params.range["end"].line + 1
     return string.format("selection in %s, line%s %d%s", path, s == e and "" or "s", s, s == e and "" or ("–" .. e))

@@ -59,10 +59,7 @@ function M.show(files)
       else
         vim.api.nvim_set_current_win(win)
       end
-      local rel = f.path
-      if f.path:sub(1, #f.root + 1) == f.root .. "/" then
-        rel = f.path:sub(#f.root + 2)
-      end
+      local rel = util.relative(f.path, f.root) or f.path
       table.insert(shown, rel)
     end
   end

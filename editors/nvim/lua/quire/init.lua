@@ -14,6 +14,8 @@ local defaults = {
   filetypes = { "markdown" },
   capabilities = nil,
   on_attach = nil,
+  -- :Quire install: { base_url = ".../v{version}", dir = <stdpath("data")/quire> }.
+  install = {},
   -- Set 'omnifunc' in book buffers to quire's, which completes aliases
   -- (Neovim's own drops them); false leaves 'omnifunc' alone.
   omnifunc = true,
@@ -114,6 +116,9 @@ function M.setup(opts)
   if opts and opts.cmd then
     M.config.cmd = opts.cmd
   end
+  -- A cmd the writer chose is run as it is; the default one falls back
+  -- to the binary :Quire install put in place (lsp.server_cmd).
+  M.cmd_set = opts ~= nil and opts.cmd ~= nil
   if opts and opts.root_markers then
     M.config.root_markers = opts.root_markers
   end

@@ -131,11 +131,29 @@ function M.capabilities(user)
   return caps
 end
 
+-- server_cmd is the command that starts quire: the writer's `cmd` when
+-- they set one; else `quire` on PATH; else the binary `:Quire install`
+-- put under stdpath("data"); else `quire`, whose failure to start Neovim
+-- reports (and lsp.attach explains).
+function M.server_cmd()
+  local c = cfg()
+  if require("quire").cmd_set or vim.fn.executable(c.cmd[1]) == 1 then
+    return c.cmd
+  end
+  local installed = require("quire.install").installed(c.install)
+  if installed then
+    local cmd = vim.deepcopy(c.cmd)
+    cmd[1] = installed
+    return cmd
+  end
+  return c.cmd
+end
+
 function M.client_config(root)
   local c = cfg()
   return {
     name = M.name,
-    cmd = c.cmd,
+    cmd = M.server_cmd(),
     cmd_env = c.cmd_env,
     root_dir = root,
     init_options = settings_or_empty(c.settings),
@@ -192,7 +210,7 @@ function M.series_client(bufnr)
     return nil
   end
   for folder, id in pairs(M.series) do
-    if real:sub(1, #folder + 1) == folder .. "/" and live(id) then
+    if util.relative(real, folder) and live(id) then
       return id
     end
   end

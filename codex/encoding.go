@@ -1,0 +1,44 @@
+package codex
+
+import (
+	"bytes"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// DecodeText turns a book file's bytes into the UTF-8 text quire reads.
+// A file that starts with a UTF-16 byte-order mark (Windows Notepad's
+// "Unicode" and "Unicode big endian") is decoded, its mark dropped; any
+// other file is returned as it is. Positions in the decoded text count
+// the same characters an editor shows for the file, so ranges quire
+// sends back land on the same words. An odd last byte, or a lone
+// surrogate, becomes U+FFFD rather than an error: the rest of the text
+// still reads.
+func DecodeText(data []byte) []byte {
+	var be bool
+	switch {
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		be = true
+	default:
+		return data
+	}
+	body := data[2:]
+	units := make([]uint16, len(body)/2)
+	for i := range units {
+		a, b := uint16(body[2*i]), uint16(body[2*i+1])
+		if be {
+			units[i] = a<<8 | b
+		} else {
+			units[i] = b<<8 | a
+		}
+	}
+	out := make([]byte, 0, len(body)+len(body)/2)
+	for _, r := range utf16.Decode(units) {
+		out = utf8.AppendRune(out, r)
+	}
+	if len(body)%2 == 1 {
+		out = utf8.AppendRune(out, utf8.RuneError)
+	}
+	return out
+}
