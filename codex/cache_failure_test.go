@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -117,6 +118,9 @@ func TestIndexPanicMovesTheIndexIntoMemory(t *testing.T) {
 // user cache) is a failed write like any other: the store goes on in
 // memory.
 func TestCacheDeletedWhileOpen(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("skipped: Windows deletes no file another program has open, so no cleaner can empty the cache under a running quire")
+	}
 	root := newProject(t, projectFiles{"codex/characters/mara-vell.md": entryNamed("Mara Vell")})
 	cache := filepath.Join(t.TempDir(), "cache")
 	var said fallbackRecorder

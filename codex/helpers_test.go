@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/linktest"
 )
 
 // Generous bounds for effects that happen asynchronously (the watcher).
@@ -49,9 +52,20 @@ func writeFile(t *testing.T, root, rel, content string) {
 	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 }
 
+// removeAll deletes rel as a writer would. On Windows a folder whose
+// files another program still has open is not deleted until they are
+// closed (where deletes are not POSIX-style, as in Wine): the watcher
+// holds the folders it watches until it hears of their deletion, so the
+// delete is tried again for a while there, as Explorer does.
 func removeAll(t *testing.T, root, rel string) {
 	t.Helper()
-	require.NoError(t, os.RemoveAll(filepath.Join(root, filepath.FromSlash(rel))))
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	err := os.RemoveAll(path)
+	for deadline := time.Now().Add(5 * time.Second); err != nil && runtime.GOOS == "windows" && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		err = os.RemoveAll(path)
+	}
+	require.NoError(t, err)
 }
 
 func renamePath(t *testing.T, root, from, to string) {
@@ -65,7 +79,7 @@ func symlink(t *testing.T, target, root, rel string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	require.NoError(t, os.Symlink(target, p))
+	linktest.Symlink(t, target, p)
 }
 
 // entryMD is a codex entry file: front matter lines, then a body.
@@ -306,4 +320,13 @@ func startWatch(t *testing.T, s *Store) *watchRecorder {
 func eventually(t *testing.T, msg string, check func(c *assert.CollectT)) {
 	t.Helper()
 	require.EventuallyWithT(t, check, waitFor, tick, msg)
+}
+
+// unixAbs is an absolute path written the Unix way, as the tests' fixed
+// paths are, made absolute on this system: on Windows on drive C:.
+func unixAbs(p string) string {
+	if runtime.GOOS == "windows" {
+		return `C:` + filepath.FromSlash(p)
+	}
+	return p
 }

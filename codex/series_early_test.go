@@ -17,7 +17,7 @@ type earlyKey struct{}
 // values the first answer of Shared. Anything else, a changed series or
 // a derivation that panicked, is made again.
 func TestSeriesEarlyIsTakenOnlyForTheSameEntries(t *testing.T) {
-	const root = "/books/tideward"
+	root := unixAbs("/books/tideward")
 	series := catalogOf(t, seriesFiles)
 	other := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]})
 	tests := []struct {
@@ -41,7 +41,7 @@ func TestSeriesEarlyIsTakenOnlyForTheSameEntries(t *testing.T) {
 				derivedFrom = copies
 				return tt.derive(copies)
 			}})
-			m := sc.Merge("/books/one", catalogOf(t, nil), series)
+			m := sc.Merge(unixAbs("/books/one"), catalogOf(t, nil), series)
 			abs, ok := m.Catalog.SeriesLayer()
 			require.True(t, ok)
 			got := abs.Series.Shared(earlyKey{}, func() any { return "built" })
@@ -62,8 +62,8 @@ func TestSeriesEarlyIsTakenOnlyForTheSameEntries(t *testing.T) {
 // Early after the first merge has nothing to give: it is ignored.
 func TestSeriesEarlyAfterAMerge(t *testing.T) {
 	series := catalogOf(t, seriesFiles)
-	sc := NewSeriesCatalogs("/books/tideward")
-	m := sc.Merge("/books/one", catalogOf(t, nil), series)
+	sc := NewSeriesCatalogs(unixAbs("/books/tideward"))
+	m := sc.Merge(unixAbs("/books/one"), catalogOf(t, nil), series)
 	called := false
 	sc.Early(series.All(), map[any]func([]*Entry) any{earlyKey{}: func([]*Entry) any { called = true; return "early" }})
 	l, _ := m.Catalog.SeriesLayer()

@@ -11,7 +11,7 @@ import (
 // A book entry over a series entry keeps the series' progressions, each
 // marked with the series file it is written in, the book's after them.
 func TestSeriesStoryUnderTheBook(t *testing.T) {
-	const bookRoot, seriesRoot = "/books/one", "/books/tideward"
+	bookRoot, seriesRoot := unixAbs("/books/one"), unixAbs("/books/tideward")
 	series := catalogOf(t, map[string]string{
 		"codex/characters/mara.md": entryMD("type: character\nname: Mara Vell\nstatus: tentative\nprogressions:\n  - from: 2\n    role: Captain\n  - from: nowhere\n    7: x\n  - note: no from",
 			"# Mara Vell\n"),

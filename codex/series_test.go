@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex/linktest"
 	"github.com/quire-ink/quire/codex/settings"
 )
 
@@ -34,7 +35,7 @@ var seriesFiles = map[string]string{
 }
 
 func TestMergeSeries(t *testing.T) {
-	const bookRoot, seriesRoot = "/books/one", "/books/tideward"
+	bookRoot, seriesRoot := unixAbs("/books/one"), unixAbs("/books/tideward")
 	series := catalogOf(t, seriesFiles)
 	tests := []struct {
 		name string
@@ -186,7 +187,7 @@ func TestSeriesRootConfinement(t *testing.T) {
 	series := filepath.Join(base, "books", "tideward")
 	require.NoError(t, os.MkdirAll(filepath.Join(book, "lore"), 0o755))
 	require.NoError(t, os.MkdirAll(series, 0o755))
-	require.NoError(t, os.Symlink(series, filepath.Join(base, "link")))
+	linktest.Symlink(t, series, filepath.Join(base, "link"))
 	tests := []struct {
 		path, want, err string
 	}{
@@ -262,10 +263,10 @@ func TestViewReadsBothRoots(t *testing.T) {
 // series, and each book lays only its own entries over them.
 func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 	series := catalogOf(t, seriesFiles)
-	sc := NewSeriesCatalogs("/books/tideward")
-	one := sc.Merge("/books/one", catalogOf(t, map[string]string{"codex/a.md": entryNamed("Ana Brisk")}), series)
+	sc := NewSeriesCatalogs(unixAbs("/books/tideward"))
+	one := sc.Merge(unixAbs("/books/one"), catalogOf(t, map[string]string{"codex/a.md": entryNamed("Ana Brisk")}), series)
 	abs := sc.of(series)
-	two := sc.Merge("/books/two", catalogOf(t, map[string]string{"codex/b.md": entryNamed("Bel Morrow")}), series)
+	two := sc.Merge(unixAbs("/books/two"), catalogOf(t, map[string]string{"codex/b.md": entryNamed("Bel Morrow")}), series)
 	again := sc.of(series)
 	assert.Same(t, abs, again, "indexed once for both books")
 	for _, m := range []*Merged{one, two} {
@@ -280,7 +281,7 @@ func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 	_, ok := one.Catalog.Resolve("Bel Morrow")
 	assert.False(t, ok, "a book's own entries stay its own")
 	changed := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]})
-	sc.Merge("/books/one", catalogOf(t, nil), changed)
+	sc.Merge(unixAbs("/books/one"), catalogOf(t, nil), changed)
 	fresh := sc.of(changed)
 	assert.NotSame(t, abs, fresh, "a changed series is indexed again")
 }
@@ -290,12 +291,12 @@ func TestSeriesCatalogsAreSharedByTheBooks(t *testing.T) {
 // entry as the book reads it (at its absolute path), never the series
 // store's own entry, and the book's override in its place.
 func TestMergedLookupsFindTheBooksEntries(t *testing.T) {
-	const seriesRoot = "/books/tideward"
+	seriesRoot := unixAbs("/books/tideward")
 	series := catalogOf(t, seriesFiles)
 	sc := NewSeriesCatalogs(seriesRoot)
 	book := catalogOf(t, map[string]string{"codex/characters/mara.md": entryMD("type: character\nname: Mara Vell\noverrides: Mara Vell\nsummary: Retired.", "")})
-	m := sc.Merge("/books/one", book, series)
-	assert.Same(t, m, sc.Merge("/books/one", book, series), "the same catalogs give the same merge")
+	m := sc.Merge(unixAbs("/books/one"), book, series)
+	assert.Same(t, m, sc.Merge(unixAbs("/books/one"), book, series), "the same catalogs give the same merge")
 	ilse := filepath.Join(seriesRoot, "codex/characters/ilse.md")
 	tests := []struct {
 		query string
@@ -329,8 +330,8 @@ func TestMergedLookupsFindTheBooksEntries(t *testing.T) {
 	assert.Equal(t, "Harbor master.", e.Summary)
 	_, ok = m.Catalog.Get(filepath.Join(seriesRoot, "codex/characters/mara.md"))
 	assert.False(t, ok, "the overridden series entry is gone from the book")
-	sc.Forget("/books/one")
-	assert.NotSame(t, m, sc.Merge("/books/one", book, series), "a forgotten book is merged again")
+	sc.Forget(unixAbs("/books/one"))
+	assert.NotSame(t, m, sc.Merge(unixAbs("/books/one"), book, series), "a forgotten book is merged again")
 }
 
 // Catalog.With shares its parent's maps: changes in the child leave the
@@ -371,7 +372,7 @@ func TestCatalogWithLeavesItsParent(t *testing.T) {
 // without maps of its own: every lookup returns
 // copies, and an entry that is no copy of its is not taken for one.
 func TestSeriesCopiesFindTheirOriginals(t *testing.T) {
-	const seriesRoot = "/books/tideward"
+	seriesRoot := unixAbs("/books/tideward")
 	series := catalogOf(t, seriesFiles)
 	sc := NewSeriesCatalogs(seriesRoot)
 	abs := sc.of(series)
@@ -393,7 +394,7 @@ func TestSeriesCopiesFindTheirOriginals(t *testing.T) {
 		_, ok = abs.keys.get(&stranger)
 		assert.False(t, ok, "an entry with a copy's ID is not the copy")
 	}
-	assert.Empty(t, m.seriesID("/elsewhere/codex/a.md"))
+	assert.Empty(t, m.seriesID(unixAbs("/elsewhere/codex/a.md")))
 	foreign := catalogOf(t, map[string]string{"codex/characters/ilse.md": seriesFiles["codex/characters/ilse.md"]}).All()[0]
 	assert.Same(t, foreign, abs.mine(foreign), "an entry of another catalog stays itself")
 }

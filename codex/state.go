@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/quire-ink/quire/codex/safefile"
 )
 
 // SchemaVersion stamps the on-disk index and state. Bump it whenever the
@@ -107,7 +109,7 @@ func writeState(dir string, st *savedState) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, stateFile))
+		err = safefile.Replace(tmp.Name(), filepath.Join(dir, stateFile))
 	}
 	if err != nil {
 		_ = os.Remove(tmp.Name())
@@ -127,7 +129,7 @@ func writeFileAtomic(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+		err = safefile.Replace(tmp.Name(), path)
 	}
 	if err != nil {
 		_ = os.Remove(tmp.Name())

@@ -19,6 +19,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/linktest"
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 // rankingFiles is a codex where "Harbor" matches one entry in each lookup
@@ -364,7 +367,7 @@ func TestStoreOpenErrors(t *testing.T) {
 func TestStoreProjectThroughSymlink(t *testing.T) {
 	root := newProject(t, projectFiles{"codex/characters/mara-vell.md": entryNamed("Mara Vell")})
 	link := filepath.Join(t.TempDir(), "book-link")
-	require.NoError(t, os.Symlink(root, link))
+	linktest.Symlink(t, root, link)
 	s := memStore(t, link)
 	real, err := filepath.EvalSymlinks(root)
 	require.NoError(t, err)
@@ -995,7 +998,7 @@ func TestStoreRefusesCacheInsideProject(t *testing.T) {
 		{name: "an existing folder of the project", cache: func(t *testing.T, root string) string { return filepath.Join(root, "codex") }},
 		{name: "a path through a link to the project", cache: func(t *testing.T, root string) string {
 			link := filepath.Join(t.TempDir(), "book")
-			require.NoError(t, os.Symlink(root, link))
+			linktest.Symlink(t, root, link)
 			return filepath.Join(link, "cache")
 		}},
 		{
@@ -1008,7 +1011,7 @@ func TestStoreRefusesCacheInsideProject(t *testing.T) {
 			name: "a link to a folder of the project",
 			cache: func(t *testing.T, root string) string {
 				link := filepath.Join(t.TempDir(), "cache")
-				require.NoError(t, os.Symlink(filepath.Join(root, "codex"), link))
+				linktest.Symlink(t, filepath.Join(root, "codex"), link)
 				return link
 			},
 		},
@@ -1056,10 +1059,8 @@ func TestStoreWritesNothingInProject(t *testing.T) {
 // TestStoreDefaultCacheDir checks the default cache folder, with the
 // user cache folder moved into the test's temporary folder.
 func TestStoreDefaultCacheDir(t *testing.T) {
-	// Linux reads XDG_CACHE_HOME, macOS HOME: both point into the test.
-	userCache, home := t.TempDir(), t.TempDir()
-	t.Setenv("XDG_CACHE_HOME", userCache)
-	t.Setenv("HOME", home)
+	// XDG_CACHE_HOME on Linux, %LocalAppData% on Windows, HOME on macOS.
+	userCache := testhome.CacheDir(t)
 	root := newProject(t, projectFiles{"codex/characters/mara-vell.md": entryNamed("Mara Vell")})
 	before := snapshotTree(t, root)
 
@@ -1067,7 +1068,7 @@ func TestStoreDefaultCacheDir(t *testing.T) {
 	require.NoError(t, err)
 	want, err := CacheDirFor(real)
 	require.NoError(t, err)
-	require.True(t, isBelow(userCache, want) || isBelow(home, want),
+	require.True(t, isBelow(userCache, want),
 		"the default cache %s must lie in the test's temporary folders, never the real user cache", want)
 
 	s, err := Open(context.Background(), root, Options{})

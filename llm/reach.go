@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
@@ -107,7 +109,7 @@ func (b BookReach) Wants() Reach {
 			if len(c.Env) > 0 {
 				var env []string
 				for _, k := range slices.Sorted(maps.Keys(c.Env)) {
-					env = append(env, k+"="+shellWord(c.Env[k]))
+					env = append(env, k+"="+shellWord(runtime.GOOS, c.Env[k]))
 				}
 				w.Says += " with " + strings.Join(env, " ")
 			}
@@ -115,7 +117,7 @@ func (b BookReach) Wants() Reach {
 		r = append(r, w)
 	}
 	if b.Series != "" {
-		r = append(r, Want{Setting: "series", Says: "read the series canon in the folder " + shellWord(b.Series), exact: b.Series})
+		r = append(r, Want{Setting: "series", Says: "read the series canon in the folder " + shellWord(runtime.GOOS, b.Series), exact: b.Series})
 	}
 	return r
 }
@@ -168,7 +170,7 @@ func IgnoredMessage(dir string, ignored Reach) string {
 	for _, l := range ignored.Lines() {
 		b.WriteString("  - " + l + "\n")
 	}
-	b.WriteString("If you trust this book, run: quire trust " + shellWord(dir))
+	b.WriteString("If you trust this book, run: quire trust " + shellWord(runtime.GOOS, dir))
 	return b.String()
 }
 
@@ -178,15 +180,31 @@ func isOpenAI(base string) bool {
 }
 
 func commandLine(cmd string, args []string) string {
-	words := []string{shellWord(cmd)}
+	return commandLineFor(runtime.GOOS, cmd, args)
+}
+
+func commandLineFor(goos, cmd string, args []string) string {
+	words := []string{shellWord(goos, cmd)}
 	for _, a := range args {
-		words = append(words, shellWord(a))
+		words = append(words, shellWord(goos, a))
 	}
 	return strings.Join(words, " ")
 }
 
-// shellWord quotes s when it would not read back as one word.
-func shellWord(s string) string {
+// shellWord quotes s when it would not read back as one word: as a Unix
+// shell reads it, or on Windows as cmd does, where a backslash separates
+// folders (C:\Users\Zoë\marker, not "C:\\Users\\Zoë\\marker") and "…"
+// quotes without escapes.
+func shellWord(goos, s string) string {
+	printable := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0
+	if goos == "windows" && printable {
+		if s != "" && !strings.ContainsAny(s, " \"&|<>()^%") {
+			return s
+		}
+		if !strings.Contains(s, `"`) {
+			return `"` + s + `"`
+		}
+	}
 	if s != "" && !strings.ContainsAny(s, " \t\n\"'\\$`;&|<>()*?[]{}#~") && strconv.Quote(s) == `"`+s+`"` {
 		return s
 	}

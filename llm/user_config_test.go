@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/llm/trust"
@@ -17,8 +18,7 @@ import (
 // userConfig writes the user's config.yaml in a fresh config folder.
 func userConfig(t *testing.T, text string) string {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", dir)
+	dir := testhome.ConfigDir(t)
 	if text != "" {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, "quire"), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "quire", "config.yaml"), []byte(text), 0o644))

@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/quire-ink/quire/codex/safefile"
 )
 
 // readChapterCache reads the cache file at path; a missing, old or
@@ -53,7 +55,7 @@ func writeChapterCache(path string, data []byte) error {
 		_ = os.Remove(f.Name())
 		return err
 	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := safefile.Replace(f.Name(), path); err != nil {
 		_ = os.Remove(f.Name())
 		return err
 	}

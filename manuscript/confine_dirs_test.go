@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/linktest"
 )
 
 // Reading with the folders' real paths remembered (one reading of every
@@ -24,10 +26,10 @@ func TestOpenInsideWithRealDirs(t *testing.T) {
 	require.NoError(t, err)
 	outside := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(outside, "03-secret.md"), []byte("# Secret\n"), 0o644))
-	require.NoError(t, os.Symlink(filepath.Join(root, "drafts", "02-storm.md"), filepath.Join(root, "manuscript", "02-storm.md")))
-	require.NoError(t, os.Symlink(filepath.Join(outside, "03-secret.md"), filepath.Join(root, "manuscript", "03-secret.md")))
-	require.NoError(t, os.Symlink(outside, filepath.Join(root, "elsewhere")))
-	require.NoError(t, os.Symlink(filepath.Join(root, "drafts"), filepath.Join(root, "linked")))
+	linktest.Symlink(t, filepath.Join(root, "drafts", "02-storm.md"), filepath.Join(root, "manuscript", "02-storm.md"))
+	linktest.Symlink(t, filepath.Join(outside, "03-secret.md"), filepath.Join(root, "manuscript", "03-secret.md"))
+	linktest.Symlink(t, outside, filepath.Join(root, "elsewhere"))
+	linktest.Symlink(t, filepath.Join(root, "drafts"), filepath.Join(root, "linked"))
 
 	tests := []struct {
 		rel     string

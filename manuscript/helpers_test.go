@@ -6,12 +6,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/linktest"
 )
 
 // projectFiles maps project-relative, slash-separated paths to contents.
@@ -53,12 +54,7 @@ func symlink(t testing.TB, target, root, rel string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	if err := os.Symlink(target, p); err != nil {
-		if runtime.GOOS == "windows" {
-			t.Skipf("symlinks unavailable: %v", err)
-		}
-		require.NoError(t, err)
-	}
+	linktest.Symlink(t, target, p)
 }
 
 // unreadable makes rel unreadable until the test ends, skipping the test

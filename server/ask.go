@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -207,7 +206,7 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 			// The same entry read as of two chapters is two readings.
 			if key := e.Tool + "\x00" + p + "\x00" + hash + "\x00" + e.AsOf; !seen[key] {
 				seen[key] = true
-				out.Evidence = append(out.Evidence, wire.Evidence{URI: pathURI(filepath.Join(t.proj.real, filepath.FromSlash(p))), Path: p, Tool: e.Tool, Hash: hash,
+				out.Evidence = append(out.Evidence, wire.Evidence{URI: t.proj.uri(p), Path: p, Tool: e.Tool, Hash: hash,
 					AsOf: e.AsOf, AsOfChapter: e.AsOfChapter, AsOfImplied: e.AsOfImplied})
 			}
 		}
@@ -238,7 +237,7 @@ func (s *Server) quireAskCommand(ctx context.Context, a wire.AskParams) (wire.As
 		s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, ""))
 		return res, nil
 	}
-	if s.showDocumentSupported() && s.showDocument(ctx, pathURI(path)) {
+	if s.showDocumentSupported() && s.showDocument(ctx, s.names.uri(path)) {
 		return res, nil
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))

@@ -46,7 +46,7 @@ func TestBookMapOpensInTheBrowser(t *testing.T) {
 	assert.Contains(t, string(page), "Ilse Dorn")
 	real, err := filepath.EvalSymlinks(root)
 	require.NoError(t, err)
-	assert.Contains(t, string(page), `href="file://`+filepath.ToSlash(real)+`/manuscript/01-harbor.md#L3"`, "cells open the chapter at the first mention")
+	assert.Contains(t, string(page), `href="`+string(pathURI(filepath.Join(real, "manuscript", "01-harbor.md")))+`#L3"`, "cells open the chapter at the first mention")
 
 	c.mu.Lock()
 	defer c.mu.Unlock()

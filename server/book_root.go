@@ -69,6 +69,7 @@ func bookRoots(roots []string) (books, lost []string) {
 // added one.
 func (s *Server) openProject(root string, book bool) bool {
 	p := newProject(root)
+	p.names = s.names
 	p.book = book
 	p.trust = s.trust
 	s.mu.Lock()

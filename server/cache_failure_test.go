@@ -3,6 +3,7 @@ package server
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,9 @@ func TestBookWorksWhenTheCacheCannotBeWritten(t *testing.T) {
 // be written, the index moves into memory, the writer is told, and the
 // change is there.
 func TestCacheDeletedWhileServing(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("skipped: Windows deletes no file another program has open, so no cleaner can empty the cache under a running quire")
+	}
 	cache := filepath.Join(t.TempDir(), "cache")
 	c := startServer(t, Options{CacheDir: cache})
 	root := writeProject(t, bookFiles)

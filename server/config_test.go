@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -172,8 +173,7 @@ func TestUserConfigUnderTheBook(t *testing.T) {
 			message: "config.yaml: line 2: checks: after-death:"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			t.Setenv("XDG_CONFIG_HOME", dir)
+			dir := testhome.ConfigDir(t)
 			require.NoError(t, os.MkdirAll(filepath.Join(dir, "quire"), 0o755))
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "quire", "config.yaml"), []byte(tt.user), 0o644))
 			files := map[string]string{"quire.yaml": "rules: [Use British spelling.]\n"}

@@ -20,11 +20,11 @@ func (s *Server) definition(ctx context.Context, p protocol.DefinitionParams) ([
 	if !ok {
 		return []protocol.Location{}, nil
 	}
-	locs := []protocol.Location{{URI: pathURI(t.proj.entryFile(e)), Range: titleRange(e)}}
+	locs := []protocol.Location{{URI: t.proj.names.uri(t.proj.entryFile(e)), Range: titleRange(e)}}
 	// A book entry over a series entry holds some facts; the series file
 	// holds the rest: both are where the entry is defined.
 	if src := t.proj.canon().Source(e); src != nil && src.Book != nil {
-		locs = append(locs, protocol.Location{URI: pathURI(src.File()), Range: titleRange(src.Series)})
+		locs = append(locs, protocol.Location{URI: t.proj.names.uri(src.File()), Range: titleRange(src.Series)})
 	}
 	return locs, nil
 }

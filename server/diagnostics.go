@@ -36,17 +36,18 @@ type diagRun struct{ cancel context.CancelFunc }
 // restarting the wait on every call, and cancels a publication under way
 // for an older version: its work is superseded.
 func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
+	key := docKey(uri)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if run, ok := s.diagRuns[uri]; ok {
+	if run, ok := s.diagRuns[key]; ok {
 		run.cancel()
-		delete(s.diagRuns, uri)
+		delete(s.diagRuns, key)
 	}
-	if t, ok := s.diagTimers[uri]; ok {
+	if t, ok := s.diagTimers[key]; ok {
 		t.Reset(diagnosticDelay)
 		return
 	}
-	s.diagTimers[uri] = time.AfterFunc(diagnosticDelay, func() {
+	s.diagTimers[key] = time.AfterFunc(diagnosticDelay, func() {
 		// Tracked like a request, so Serve waits for it; none starts
 		// once Serve has stopped handling messages.
 		s.hmu.Lock()
@@ -61,14 +62,14 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		defer cancel()
 		run := &diagRun{cancel: cancel}
 		s.mu.Lock()
-		delete(s.diagTimers, uri)
-		s.diagRuns[uri] = run
+		delete(s.diagTimers, key)
+		s.diagRuns[key] = run
 		s.mu.Unlock()
 		defer func() {
 			s.mu.Lock()
 			// Only its own: a newer run may have taken the place.
-			if s.diagRuns[uri] == run {
-				delete(s.diagRuns, uri)
+			if s.diagRuns[key] == run {
+				delete(s.diagRuns, key)
 			}
 			s.mu.Unlock()
 		}()
@@ -281,8 +282,8 @@ func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
 func (s *Server) republishOpen() {
 	s.mu.Lock()
 	uris := make([]protocol.DocumentURI, 0, len(s.docs))
-	for u := range s.docs {
-		uris = append(uris, u)
+	for _, d := range s.docs {
+		uris = append(uris, d.uri)
 	}
 	s.mu.Unlock()
 	for _, u := range uris {

@@ -76,21 +76,21 @@ func hoverCard(t *target, e *codex.Entry) string {
 		fmt.Fprintf(&b, "%s\n\n", line)
 	}
 	if src != nil {
-		fmt.Fprintf(&b, "%s\n\n", seriesLine(src))
+		fmt.Fprintf(&b, "%s\n\n", seriesLine(src, t.proj.names))
 	}
 	label := e.ID
 	if src != nil && src.Book == nil {
 		label = src.Path
 	}
-	fmt.Fprintf(&b, "[%s](%s)", markdownEscape(label), pathURI(t.proj.entryFile(e)))
+	fmt.Fprintf(&b, "[%s](%s)", markdownEscape(label), t.proj.names.uri(t.proj.entryFile(e)))
 	return b.String()
 }
 
 // seriesLine says where an entry of a book in a series comes from: the
 // series canon, or this book's entry over it, naming what the series
 // still fills in, with a link to the series file.
-func seriesLine(src *codex.SeriesSource) string {
-	link := fmt.Sprintf("[%s](%s)", markdownEscape(filepath.Base(src.Root)+"/"+src.Path), pathURI(src.File()))
+func seriesLine(src *codex.SeriesSource, names *uriNames) string {
+	link := fmt.Sprintf("[%s](%s)", markdownEscape(filepath.Base(src.Root)+"/"+src.Path), names.uri(src.File()))
 	if src.Book == nil {
 		return "*Series canon:* " + link
 	}
@@ -184,7 +184,7 @@ func renderLinks(t *target, line string) string {
 		if e, ok := t.cat.Resolve(name); ok {
 			// The entry's file: the series' for series canon, whose
 			// ID is its absolute path.
-			fmt.Fprintf(&b, "[%s](%s)", markdownEscape(text), pathURI(t.proj.entryFile(e)))
+			fmt.Fprintf(&b, "[%s](%s)", markdownEscape(text), t.proj.names.uri(t.proj.entryFile(e)))
 		} else {
 			b.WriteString(markdownEscape(text))
 		}

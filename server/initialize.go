@@ -20,11 +20,14 @@ type initializeParams struct {
 
 func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.InitializeResult, error) {
 	var roots []string
+	// The roots' URIs tell how the client writes a drive letter (uri.go).
 	for _, f := range p.WorkspaceFolders {
+		s.names.note(protocol.DocumentURI(f.URI))
 		if dir, ok := uriPath(protocol.DocumentURI(f.URI)); ok {
 			roots = append(roots, dir)
 		}
 	}
+	s.names.note(p.RootURI)
 	if len(roots) == 0 {
 		if dir, ok := uriPath(p.RootURI); ok {
 			roots = append(roots, dir)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/server/wire"
@@ -26,7 +27,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(mcpServerEnv) != "" {
 		os.Exit(runGlossaryServer())
 	}
-	os.Exit(m.Run())
+	// The tests get a home, config and cache folder of their own on every
+	// system (codex/testhome); the child above inherits them.
+	os.Exit(testhome.Run(m))
 }
 
 // runGlossaryServer serves one tool, glossary {term}, until stdin closes.
@@ -69,7 +72,7 @@ personas:
 	require.NoError(t, os.WriteFile(root+"/quire.yaml", append(yaml, cfg...), 0o644))
 	// The book runs a command: these tests are about the server once the
 	// writer trusts the book (trust_test.go is about trust).
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	store, err := trust.Default()
 	require.NoError(t, err)
 	reach, err := llm.ReadBookReach(root)

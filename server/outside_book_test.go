@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/linktest"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -31,7 +32,7 @@ func TestAChapterLinkedOutOfTheBookIsLeftOut(t *testing.T) {
 		answerStep(t, "Nothing secret here."))
 	root := writeProject(t, bookFiles)
 	const rel = "manuscript/99-link.md"
-	require.NoError(t, os.Symlink(secret, filepath.Join(root, filepath.FromSlash(rel))))
+	linktest.Symlink(t, secret, filepath.Join(root, filepath.FromSlash(rel)))
 	c := advisorClient(t, root, map[string]any{
 		"provider": map[string]any{"baseUrl": f.baseURL(), "model": "client-model", "tools": true},
 	})
@@ -132,7 +133,7 @@ func TestACodexEntryLinkedOutOfTheBookIsNoCanon(t *testing.T) {
 	files["manuscript/03-quay.md"] = "# Quay\n\nOrrin Vask waited.\n"
 	root := writeProject(t, files)
 	const rel = "codex/characters/spy.md"
-	require.NoError(t, os.Symlink(secret, filepath.Join(root, filepath.FromSlash(rel))))
+	linktest.Symlink(t, secret, filepath.Join(root, filepath.FromSlash(rel)))
 	c := startServer(t, Options{})
 	c.initialize(root)
 	c.open(rel, entry)

@@ -109,6 +109,13 @@ type project struct {
 	trust      *trust.Store
 	trustMu    sync.Mutex
 	trustAsked string
+	// names writes the book's file URIs as the client does (uri.go);
+	// nil writes pathURI's.
+	names *uriNames
+	// spellings are paths inside the book as given and as on disk, where
+	// the file system does not tell case apart (path_case.go).
+	spellings     sync.Map
+	spellingCount atomic.Int64
 }
 
 // newProject resolves root now, so that the paths requests compare
@@ -268,12 +275,12 @@ func (p *project) loaded() bool {
 }
 
 // rel is the project-relative, slash-separated path of a file inside the
-// project.
+// project, spelled as on disk (diskSpelling).
 func (p *project) rel(path string) (string, bool) {
 	for _, root := range []string{p.real, p.root} {
 		r, err := filepath.Rel(root, path)
 		if err == nil && r != "." && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r) {
-			return filepath.ToSlash(r), true
+			return p.diskSpelling(filepath.ToSlash(r)), true
 		}
 	}
 	return "", false

@@ -82,7 +82,7 @@ func (s *Server) references(ctx context.Context, p protocol.ReferenceParams) ([]
 // path of a file of the series canon (an entry's ID there).
 func (p *project) uri(rel string) protocol.DocumentURI {
 	if filepath.IsAbs(rel) {
-		return pathURI(rel)
+		return p.names.uri(rel)
 	}
-	return pathURI(filepath.Join(p.real, filepath.FromSlash(rel)))
+	return p.names.uri(filepath.Join(p.real, filepath.FromSlash(rel)))
 }

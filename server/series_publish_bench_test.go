@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -187,13 +186,4 @@ func writeBrokenLink(b *testing.B, path, link string) {
 	if err := os.WriteFile(path, []byte(strings.TrimRight(text, "\n")+"\nSee [[Nobody"+strings.TrimPrefix(link, "Nobody")+"]].\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-}
-
-// cpuTime is the user and system CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

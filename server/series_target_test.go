@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/linktest"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -218,8 +219,8 @@ func TestSeriesFileConfinement(t *testing.T) {
 			for _, rel := range []string{"tideward/codex/characters/ilse.md", "tideward-old/codex/characters/ilse.md", "elsewhere/away.md"} {
 				require.NoError(t, os.WriteFile(filepath.Join(base, filepath.FromSlash(rel)), []byte(seriesIlseText), 0o644))
 			}
-			require.NoError(t, os.Symlink(filepath.Join(base, "elsewhere", "away.md"), filepath.Join(base, "tideward", "codex", "characters", "away.md")))
-			require.NoError(t, os.Symlink(filepath.Join(base, "tideward"), filepath.Join(base, "series-link")))
+			linktest.Symlink(t, filepath.Join(base, "elsewhere", "away.md"), filepath.Join(base, "tideward", "codex", "characters", "away.md"))
+			linktest.Symlink(t, filepath.Join(base, "tideward"), filepath.Join(base, "series-link"))
 
 			trustFile := filepath.Join(t.TempDir(), "trust.json")
 			for _, name := range tc.trusted {

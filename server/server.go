@@ -81,7 +81,11 @@ type Server struct {
 	projects []*project
 	// noBookTold says the writer was told a folder is in no book.
 	noBookTold bool
-	docs       map[protocol.DocumentURI]*document
+	// names writes file URIs as the client does (uri.go).
+	names *uriNames
+	// docs, orders, diagTimers and diagRuns are keyed by docKey: one
+	// document whatever the spelling of its URI.
+	docs map[protocol.DocumentURI]*document
 	// orders put each open document's changes in version order.
 	orders map[protocol.DocumentURI]*changeOrder
 	// selection is the last selection captured for an advisor turn.
@@ -140,6 +144,7 @@ func New(opts Options) *Server {
 		diagTimers: map[protocol.DocumentURI]*time.Timer{},
 		diagRuns:   map[protocol.DocumentURI]*diagRun{},
 		done:       make(chan struct{}),
+		names:      &uriNames{},
 	}
 	s.requests, s.notifications, s.cmds = s.handlers()
 	s.trust = openTrust(opts.TrustFile, log)

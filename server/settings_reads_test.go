@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 // readCounter counts the reads of a book's quire.yaml and of the
@@ -44,8 +45,7 @@ func (r *readCounter) sources(root string) settings.Sources {
 // (advisor settings, provider, MCP servers, codex and manuscript globs)
 // take a section of them.
 func TestOneLoadReadsTheSettingsOnce(t *testing.T) {
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
+	config := testhome.ConfigDir(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(config, "quire"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(config, "quire", "config.yaml"), []byte("rules: [Be brief.]\n"), 0o644))
 	files := map[string]string{"quire.yaml": "title: T\nrules: [Use British spelling.]\nprovider: {model: m}\nmanuscript: [manuscript/*.md]\ncodex: [codex/**/*.md]\nmcp_servers:\n  dict: {command: dict-server}\n"}

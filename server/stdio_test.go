@@ -87,10 +87,16 @@ func TestStdioBinary(t *testing.T) {
 	}
 }
 
-// buildQuire builds cmd/quire into a temp folder. TestStdioBinary calls
-// it once and runs every subtest on the one binary.
+// buildQuire builds cmd/quire into a temp folder, or returns the binary
+// $QUIRE_TEST_BIN names. TestStdioBinary calls it once and runs every
+// subtest on the one binary.
 func buildQuire(t *testing.T) string {
 	t.Helper()
+	// The Windows harness (editors/test/wine/go-test.sh) builds quire.exe
+	// for these tests: no go tool runs under Wine.
+	if bin := os.Getenv("QUIRE_TEST_BIN"); bin != "" {
+		return bin
+	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go tool to build quire with")

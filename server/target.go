@@ -34,6 +34,7 @@ type target struct {
 // project that failed to load. A file of a series folder is answered
 // by the canon of the first open book that reads it (seriesBookFor).
 func (s *Server) resolveTarget(ctx context.Context, pos protocol.TextDocumentPositionParams) (*target, bool, error) {
+	s.names.note(pos.TextDocument.URI)
 	path, ok := uriPath(pos.TextDocument.URI)
 	if !ok {
 		return nil, false, nil

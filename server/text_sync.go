@@ -26,9 +26,11 @@ func newDocument(uri protocol.DocumentURI, version int32, text string) *document
 
 func (s *Server) didOpen(ctx context.Context, p protocol.DidOpenTextDocumentParams) error {
 	doc := newDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
+	s.names.note(doc.uri)
+	key := docKey(doc.uri)
 	s.mu.Lock()
-	s.docs[doc.uri] = doc
-	s.orders[doc.uri] = newChangeOrder(doc)
+	s.docs[key] = doc
+	s.orders[key] = newChangeOrder(doc)
 	s.mu.Unlock()
 	s.discoverBook(ctx, doc.uri)
 	if s.warnOutsideBook(ctx, doc.uri, doc.version) {
@@ -50,9 +52,10 @@ func decodeDidChange(params json.RawMessage) (protocol.DidChangeTextDocumentPara
 
 func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocumentParams) error {
 	uri := p.TextDocument.URI
+	key := docKey(uri)
 	s.mu.Lock()
-	old, ok := s.docs[uri]
-	order := s.orders[uri]
+	old, ok := s.docs[key]
+	order := s.orders[key]
 	s.mu.Unlock()
 	if !ok {
 		return errors.New("didChange for a document that is not open")
@@ -70,7 +73,7 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 		return nil
 	}
 	s.mu.Lock()
-	s.docs[uri] = doc
+	s.docs[key] = doc
 	s.mu.Unlock()
 	s.queueEdit(doc)
 	s.scheduleDiagnostics(uri)
@@ -78,12 +81,13 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 }
 
 func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentParams) error {
+	key := docKey(p.TextDocument.URI)
 	s.mu.Lock()
-	delete(s.docs, p.TextDocument.URI)
-	delete(s.orders, p.TextDocument.URI)
-	if t, ok := s.diagTimers[p.TextDocument.URI]; ok {
+	delete(s.docs, key)
+	delete(s.orders, key)
+	if t, ok := s.diagTimers[key]; ok {
 		t.Stop()
-		delete(s.diagTimers, p.TextDocument.URI)
+		delete(s.diagTimers, key)
 	}
 	s.mu.Unlock()
 	// A closed chapter's diagnostics are cleared; a codex file's problems
@@ -159,6 +163,6 @@ func (s *Server) overlayAllLocked(p *project) {
 func (s *Server) openText(uri protocol.DocumentURI) (*document, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, ok := s.docs[uri]
+	d, ok := s.docs[docKey(uri)]
 	return d, ok
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,23 @@ import (
 	"github.com/quire-ink/quire/server/wire"
 )
 
+// markCommand is a quire.yaml command and its args that leave marker
+// behind, in the system's own shell: sh's touch, or cmd's copy of nul on
+// Windows (with no quotes, which cmd would read as part of the name).
+func markCommand(marker string) string {
+	if runtime.GOOS == "windows" {
+		return "cmd, args: [/c, copy, nul, '" + marker + "']"
+	}
+	return "sh, args: [-c, \"touch '" + marker + "'\"]"
+}
+
+// markVerb is the word of markCommand's command line the prompt is found
+// by, markLine how the prompt starts that line.
+var (
+	markVerb = map[bool]string{false: "touch", true: "copy nul"}[runtime.GOOS == "windows"]
+	markLine = map[bool]string{false: `sh -c "touch`, true: "cmd /c copy nul"}[runtime.GOOS == "windows"]
+)
+
 // evilBook is the test book with its provider at f (a server named
 // without a key, which applies untrusted) and an MCP server that only
 // leaves marker behind, given to the writing coach.
@@ -26,7 +44,7 @@ func evilBook(t *testing.T, f *fakeLLM, marker string) string {
 	root := advisorBook(t, f)
 	yaml, err := os.ReadFile(filepath.Join(root, "quire.yaml"))
 	require.NoError(t, err)
-	cfg := "mcp_servers:\n  evil: {command: sh, args: [-c, \"touch '" + marker + "'\"]}\n" +
+	cfg := "mcp_servers:\n  evil: {command: " + markCommand(marker) + "}\n" +
 		"personas:\n  writing-coach: {tools: {mcp: [evil]}}\n"
 	require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), append(yaml, cfg...), 0o644))
 	return root
@@ -98,10 +116,10 @@ func TestTheServerAsksToTrustABookAndAppliesItsSettings(t *testing.T) {
 			trustFile := filepath.Join(t.TempDir(), "trust.json")
 			c := trustClient(t, root, trustFile, true, tt.answer)
 
-			raw := c.waitFor(protocol.MethodWindowShowMessageRequest, "touch")
+			raw := c.waitFor(protocol.MethodWindowShowMessageRequest, markVerb)
 			var req protocol.ShowMessageRequestParams
 			require.NoError(t, json.Unmarshal(raw, &req))
-			assert.Contains(t, req.Message, "run the command sh -c", "the writer reads exactly what would run")
+			assert.Contains(t, req.Message, "run the command "+markLine, "the writer reads exactly what would run")
 			var titles []string
 			for _, a := range req.Actions {
 				titles = append(titles, a.Title)

@@ -131,7 +131,7 @@ func (s *Server) currentText(proj *project, rel string) (fileText, error) {
 func (s *Server) openDocAt(full string) *document {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if d, ok := s.docs[pathURI(full)]; ok {
+	if d, ok := s.docs[docKey(pathURI(full))]; ok {
 		return d
 	}
 	for uri, d := range s.docs {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
@@ -148,7 +149,7 @@ func TestAskReadsTheProviderFromQuireYAML(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), cfg, 0o644))
 	t.Setenv("FILE_KEY", "sk-file")
 	// The book names a key to send: it applies once trusted.
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	_, _, err = run(t, "trust", book)
 	require.NoError(t, err)
 

@@ -12,13 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// runWithCache runs the quire binary with XDG_CACHE_HOME set to cache
-// and returns its output and exit code.
+// runWithCache runs the quire binary with its user cache folder at cache
+// (XDG_CACHE_HOME, or %LocalAppData% on Windows) and returns its output
+// and exit code.
 func runWithCache(t *testing.T, cache string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := quireCommand(t, args...)
 	// The last value of a variable wins over quireCommand's own.
-	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+cache)
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+cache, "LOCALAPPDATA="+cache)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

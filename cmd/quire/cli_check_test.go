@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 // The sample's two planted slips, as `quire check` prints them: the
@@ -222,7 +224,7 @@ func TestCheckSettingsProblems(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			testhome.ConfigDir(t)
 			book, cache := sampleProject(t)
 			path := filepath.Join(book, "quire.yaml")
 			old, err := os.ReadFile(path)
@@ -259,8 +261,7 @@ func TestCheckSettingsProblems(t *testing.T) {
 // A traits: or checks: of the writer's own config.yaml that cannot be
 // used is that file's problem, under its path, never quire.yaml's.
 func TestCheckUserConfigProblems(t *testing.T) {
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
+	config := testhome.ConfigDir(t)
 	userFile := filepath.Join(config, "quire", "config.yaml")
 	require.NoError(t, os.MkdirAll(filepath.Dir(userFile), 0o755))
 	require.NoError(t, os.WriteFile(userFile, []byte("rules: [Be brief.]\nchecks: {after-death: loud}\n"), 0o644))

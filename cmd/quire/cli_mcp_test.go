@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 // asQuire, set in the environment, makes the test binary run quire's main
@@ -28,7 +30,9 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// The tests get a home, config and cache folder of their own on every
+	// system (codex/testhome); the child above inherits them.
+	os.Exit(testhome.Run(m))
 }
 
 // quireCommand is `quire args...` as a subprocess, its cache in a
@@ -36,7 +40,8 @@ func TestMain(m *testing.M) {
 func quireCommand(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), asQuire+"=1", "XDG_CACHE_HOME="+t.TempDir())
+	cache := t.TempDir()
+	cmd.Env = append(os.Environ(), asQuire+"=1", "XDG_CACHE_HOME="+cache, "LOCALAPPDATA="+cache)
 	return cmd
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 // progressionShelf is a series whose Mara has progressions and a book
@@ -38,7 +40,7 @@ func progressionShelf(t *testing.T) (base, book string) {
 // set from the same chapter; and the output says which come from the
 // series.
 func TestSeriesProgressionsUnderTheBooks(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	base, book := progressionShelf(t)
 	_, _, err := run(t, "trust", book)
 	require.NoError(t, err)

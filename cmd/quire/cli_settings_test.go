@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 type countingFS struct {
@@ -32,8 +33,7 @@ func (c countingFS) Open(name string) (fs.File, error) {
 // the provider, the advisor's settings, the MCP servers and the globs
 // all come from one reading of quire.yaml and of config.yaml.
 func TestOneAskReadsTheSettingsOnce(t *testing.T) {
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
+	config := testhome.ConfigDir(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(config, "quire"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(config, "quire", "config.yaml"), []byte("rules: [Be brief.]\n"), 0o644))
 	book, cache := sampleProject(t)
@@ -59,8 +59,7 @@ func TestOneAskReadsTheSettingsOnce(t *testing.T) {
 // chapters and codex entries are, and the command line looks there when
 // the book's quire.yaml does not say (the README promises it).
 func TestUserConfigGlobsFindTheChapters(t *testing.T) {
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
+	config := testhome.ConfigDir(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(config, "quire"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(config, "quire", "config.yaml"),
 		[]byte("manuscript: [draft/*.md]\ncodex: [lore/**/*.md]\n"), 0o644))

@@ -3,11 +3,14 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 // trustSetup gives the test a user config folder of its own, with a
@@ -15,8 +18,7 @@ import (
 // returns that server.
 func trustSetup(t *testing.T) *fakeModel {
 	t.Helper()
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
+	config := testhome.ConfigDir(t)
 	own := newFakeModel(t, "From your own server.")
 	require.NoError(t, os.MkdirAll(filepath.Join(config, "quire"), 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(config, "quire", "config.yaml"),
@@ -102,7 +104,7 @@ func TestAskSendsTheKeyABookNamesOnlyOnceTheBookIsTrusted(t *testing.T) {
 }
 
 func TestAskWithoutOwnSettingsNeverSendsTheBooksKey(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	t.Setenv("OPENAI_API_KEY", "")
 	book, cache := sampleProject(t)
 	theirs := newFakeModel(t, "unused")
@@ -115,7 +117,7 @@ func TestAskWithoutOwnSettingsNeverSendsTheBooksKey(t *testing.T) {
 }
 
 func TestAskSendsNoKeyToAServerAnUntrustedBookNames(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	book, cache := sampleProject(t)
 	theirs := newFakeModel(t, "Answered without a key.")
 	t.Setenv("MY_KEY", "my-s3cret")
@@ -136,24 +138,30 @@ func TestAskRunsABooksMCPCommandOnlyOnceTheBookIsTrusted(t *testing.T) {
 	trustSetup(t)
 	book, cache := sampleProject(t)
 	marker := filepath.Join(t.TempDir(), "marker")
-	appendConfig(t, book, "mcp_servers:\n  evil: {command: sh, args: [-c, \"touch '"+marker+"'\"]}\n"+
+	// A command that leaves a mark, in the system's own shell.
+	command, flag, args, touch := "sh", "-c", "[-c, \"touch '"+marker+"'\"]", "touch"
+	if runtime.GOOS == "windows" {
+		// No quotes: cmd reads them as part of the name.
+		command, flag, args, touch = "cmd", "/c", "[/c, copy, nul, '"+marker+"']", "copy nul"
+	}
+	appendConfig(t, book, "mcp_servers:\n  evil: {command: "+command+", args: "+args+"}\n"+
 		"personas:\n  continuity-editor: {tools: {mcp: [evil]}}\n")
 
 	_, errOut, err := run(t, "ask", "--project", book, cache, "--persona", "continuity-editor", "Hello?")
 	require.NoError(t, err, errOut)
 	assert.NoFileExists(t, marker, "an untrusted book runs no command")
 	assert.Contains(t, errOut, "mcp_servers.evil")
-	assert.Contains(t, errOut, "run the command sh -c")
+	assert.Contains(t, errOut, "run the command "+command+" "+flag)
 
 	out, _, err := run(t, "trust", book)
 	require.NoError(t, err)
-	assert.Contains(t, out, "touch")
+	assert.Contains(t, out, touch)
 	_, _, _ = run(t, "ask", "--project", book, cache, "--persona", "continuity-editor", "Hello?")
 	assert.FileExists(t, marker, "trusted, the book's server is started")
 }
 
 func TestTrustABookThatAsksNothing(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	testhome.ConfigDir(t)
 	book, _ := sampleProject(t)
 	out, _, err := run(t, "trust", book)
 	require.NoError(t, err)

@@ -37,10 +37,15 @@ type stdio struct {
 	io.Writer
 }
 
-// Close closes the input, which ends the server's read loop.
+// Close closes the input without waiting for the close to finish. Go's
+// Close of a file waits until no read is pending on it, and a read from
+// a pipe is not interrupted on Windows (nor on Unix in blocking mode):
+// after exit the editor keeps stdin open until the process has ended,
+// so a waiting close would keep quire running for ever. The process
+// ends once Serve returns, with the close still under way or not.
 func (c stdio) Close() error {
 	if closer, ok := c.Reader.(io.Closer); ok {
-		return closer.Close()
+		go func() { _ = closer.Close() }()
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -176,14 +175,6 @@ func runQuire(b *testing.B, root, cache string, args ...string) (time.Duration, 
 		b.Fatalf("quire %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
 	return time.Since(start), maxRSS(cmd)
-}
-
-// maxRSS is a finished child's peak resident memory in KiB.
-func maxRSS(cmd *exec.Cmd) int64 {
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return ru.Maxrss
-	}
-	return 0
 }
 
 // firstHover is measureFirstHover from spawning `quire serve` with cache

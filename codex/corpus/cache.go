@@ -15,14 +15,21 @@ const formatVersion = 2
 // Cached returns the folder of a corpus with these options kept in the
 // user cache folder (never inside a project), writing it on first use.
 // Benchmarks share corpora through it: writing a large one takes seconds.
+// $QUIRE_BENCH_CACHE names the folder instead: the tests' TestMain
+// (codex/testhome) moves the user cache folder into a temporary one and
+// keeps the real one here, so corpora outlive a run.
 func Cached(ctx context.Context, opt Options) (string, error) {
 	opt = opt.withDefaults()
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("find cache folder: %w", err)
+	root := os.Getenv("QUIRE_BENCH_CACHE")
+	if root == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("find cache folder: %w", err)
+		}
+		root = filepath.Join(base, "quire-bench")
 	}
 	name := fmt.Sprintf("corpus-%d-%dx%d-s%d-v%d", opt.Entries, opt.Chapters, opt.ChapterWords, opt.Seed, formatVersion)
-	dir := filepath.Join(base, "quire-bench", name)
+	dir := filepath.Join(root, name)
 	if _, err := os.Stat(dir); err == nil {
 		return dir, nil
 	}

@@ -1,6 +1,3 @@
-// Package disktest gives the cache-failure tests of codex, the server and
-// the CLI a real small or read-only disk to fill: a tmpfs mounted on a
-// temporary folder.
 package disktest
 
 import (

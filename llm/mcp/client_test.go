@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
@@ -38,7 +38,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(mcpTestServerEnv); mode != "" {
 		os.Exit(runTestMCPServer(mode))
 	}
-	os.Exit(m.Run())
+	// The tests get a home, config and cache folder of their own on every
+	// system (codex/testhome); the child above inherits them.
+	os.Exit(testhome.Run(m))
 }
 
 // runTestMCPServer is the test server's main. Modes:
@@ -213,14 +215,6 @@ func (f *mcpFixture) dispatcher(t *testing.T) *toolloop.Dispatcher {
 }
 
 // processAlive reports whether pid is a running process.
-func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	return p.Signal(syscall.Signal(0)) == nil
-}
-
 func errorCode(t *testing.T, env toolloop.Envelope) (string, string) {
 	t.Helper()
 	require.False(t, env.OK)
@@ -421,14 +415,17 @@ func TestMCPClientServerThatNeverAnswers(t *testing.T) {
 }
 
 func TestMCPClientCallTimeout(t *testing.T) {
-	f := newMCPFixture(t, "dict", 500*time.Millisecond)
+	// The timeout bounds the start too: 1.5 s lets a slow start (a test
+	// binary under Wine takes most of a second) through, and the tool
+	// takes 5 s.
+	f := newMCPFixture(t, "dict", 1500*time.Millisecond)
 	d := f.dispatcher(t)
 	start := time.Now()
 	res := d.Call(context.Background(), "mcp__dict__slow", `{}`)
-	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.Less(t, time.Since(start), 4*time.Second)
 	code, msg := errorCode(t, res.Envelope)
 	assert.Equal(t, CodeFailed, code)
-	assert.Contains(t, msg, "did not answer tools/call slow within 500ms")
+	assert.Contains(t, msg, "did not answer tools/call slow within 1.5s")
 
 	res = d.Call(context.Background(), "mcp__dict__define", `{"word":"tide"}`)
 	require.True(t, res.Envelope.OK, "%v", res.Envelope.Errors)

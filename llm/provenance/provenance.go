@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex/safefile"
 )
 
 // FileName is the name of the provenance log in its directory.
@@ -137,7 +139,7 @@ func (l *Log) shrink(max int64) error {
 	if err := os.WriteFile(tmp, keep, 0o600); err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
-	if err := os.Rename(tmp, l.path); err != nil {
+	if err := safefile.Replace(tmp, l.path); err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
 	return nil

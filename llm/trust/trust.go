@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/safefile"
 )
 
 // FileName is the record's name in <user config folder>/quire.
@@ -186,7 +187,7 @@ func (s *Store) write(f file) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", s.path, err)
 	}
-	if err := os.Rename(tmp.Name(), s.path); err != nil {
+	if err := safefile.Replace(tmp.Name(), s.path); err != nil {
 		return fmt.Errorf("write %s: %w", s.path, err)
 	}
 	return nil

@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/linktest"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/testhome"
 )
 
 func writeBook(t *testing.T, files map[string]string) string {
@@ -35,7 +37,7 @@ var small = map[string]string{
 // The command line names a book's own folder, the server a folder of
 // books; a book's folder is named the same under that as in the user cache.
 func TestCacheLayout(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	testhome.CacheDir(t)
 	root := "/books/salt-ledger"
 	user, err := CacheFor(root, CacheOptions{})
 	require.NoError(t, err)
@@ -113,7 +115,7 @@ func TestChapterCacheNeverInsideTheBook(t *testing.T) {
 	outside := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(root, "..notes"), 0o755))
 	link := filepath.Join(outside, "into-the-book")
-	require.NoError(t, os.Symlink(root, link))
+	linktest.Symlink(t, root, link)
 	tests := []struct {
 		name, dir string
 		kept      bool

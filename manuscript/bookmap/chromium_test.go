@@ -95,7 +95,11 @@ func writePage(t *testing.T, m *Map, name string) string {
 	path := filepath.Join(t.TempDir(), name)
 	_, err := m.WriteFile(path)
 	require.NoError(t, err)
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // file:///C:/…
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 var (

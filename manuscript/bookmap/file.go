@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/quire-ink/quire/codex/safefile"
 )
 
 // WriteFile writes m's page to path, creating its folder: first to a
@@ -30,7 +32,7 @@ func (m *Map) WriteFile(path string) (int, error) {
 		_ = os.Remove(tmp.Name())
 		return 0, fmt.Errorf("write the book map to %s: %w", path, err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := safefile.Replace(tmp.Name(), path); err != nil {
 		_ = os.Remove(tmp.Name())
 		return 0, fmt.Errorf("write the book map to %s: %w", path, err)
 	}

@@ -16,15 +16,43 @@ var unsafeSchemes = []string{"javascript:", "data:", "vbscript:"}
 // a file:// URI with the line as #L<line>.
 func (m *Map) chapterLink(path string, line, column int) string {
 	abs := filepath.ToSlash(filepath.Join(m.root, filepath.FromSlash(path)))
-	if !strings.HasPrefix(abs, "/") {
-		// A Windows path (C:/book/…) is a file URI's path after a slash.
-		abs = "/" + abs
-	}
-	escaped := (&url.URL{Path: abs}).EscapedPath()
 	if t := m.editorURI; t != "" && safeTemplate(t) {
-		return strings.NewReplacer("{path}", escaped, "{line}", strconv.Itoa(line), "{column}", strconv.Itoa(column)).Replace(t)
+		return fillEditorURI(t, abs, line, column)
 	}
-	return "file://" + escaped + "#L" + strconv.Itoa(line)
+	return "file://" + escapePath(fileURIPath(abs)) + "#L" + strconv.Itoa(line)
+}
+
+// fileURIPath is a slash-separated absolute path as a file URI's path:
+// a Windows one (C:/book/…) after a slash.
+func fileURIPath(abs string) string {
+	if !strings.HasPrefix(abs, "/") {
+		return "/" + abs
+	}
+	return abs
+}
+
+func escapePath(p string) string { return (&url.URL{Path: p}).EscapedPath() }
+
+// fillEditorURI fills a template's {path} with the absolute path as the
+// system writes it, slash-separated and escaped (/home/zoe/… or
+// C:/Users/Zoe/…), {line} and {column}. Editors' templates put a slash
+// before the path (vscode://file/{path}); a path that starts with one
+// does not double it, since vscode://file//home/… and vscode://file//C:/…
+// name a network share, not the file.
+func fillEditorURI(template, abs string, line, column int) string {
+	escaped := escapePath(fileURIPath(abs)) // always starts with a slash
+	asWritten := escaped
+	if !strings.HasPrefix(abs, "/") {
+		asWritten = escaped[1:]
+	}
+	// At one position the first listed match wins, and "/{path}" starts
+	// before its "{path}".
+	return strings.NewReplacer(
+		"/{path}", escaped,
+		"{path}", asWritten,
+		"{line}", strconv.Itoa(line),
+		"{column}", strconv.Itoa(column),
+	).Replace(template)
 }
 
 func safeTemplate(t string) bool {

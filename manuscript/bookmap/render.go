@@ -75,15 +75,19 @@ type view struct {
 	Graph            graphView
 }
 
-// column heads one chapter of the heatmap.
+// column heads one chapter of the heatmap. Href is a template.URL:
+// html/template lets only http, https and mailto links through as
+// strings and writes #ZgotmplZ for a file:// or editor link, which
+// chapterLink makes safe itself (safeTemplate).
 type column struct {
-	Label, Title, Href string
+	Label, Title string
+	Href         template.URL
 }
 
 func (m *Map) columns() []column {
 	out := make([]column, len(m.Chapters))
 	for i, ch := range m.Chapters {
-		out[i] = column{Label: ch.Label(), Title: ch.Label() + ". " + ch.Title, Href: m.chapterLink(ch.Path, 1, 1)}
+		out[i] = column{Label: ch.Label(), Title: ch.Label() + ". " + ch.Title, Href: template.URL(m.chapterLink(ch.Path, 1, 1))}
 	}
 	return out
 }
@@ -122,7 +126,7 @@ type boxView struct {
 	Location  string
 	Flashback bool
 	After     string
-	Href      string
+	Href      template.URL // as column's
 }
 
 type povView struct{ Name, Colour string }
@@ -166,7 +170,7 @@ func (m *Map) box(ci int, x, y float64) boxView {
 	b := boxView{X: x, Y: y, Colour: povColour(m.Timeline.POVIndex(ch.POVName)),
 		Label: clip(ch.Label()+" · "+ch.Title, 22), Title: ch.Label() + ". " + ch.Title,
 		POV: ch.POVName, Location: clip(ch.LocationName, 22), Flashback: ch.Flashback,
-		Href: m.chapterLink(ch.Path, 1, 1)}
+		Href: template.URL(m.chapterLink(ch.Path, 1, 1))}
 	if ch.POVName == "" {
 		b.Colour = "#FFFFFF"
 	}
