@@ -67,7 +67,7 @@ unit:
 # Every test that is not about one editor, built for windows/amd64 and
 # run under Debian's Wine 8.0 (editors/test/wine: a private Wine prefix,
 # a forwarding bcryptprimitives.dll built with mingw-w64, and an overlay
-# that lets os.RemoveAll work in Wine 8.0), after go vet for windows.
+# that lets os.RemoveAll work in Wine 8.0); make cross-vet vets them.
 # cmd/release is left out: it builds the release on the CI machine with
 # git and go, neither of which runs under Wine.
 WINDOWS_PKGS := ./codex/... ./manuscript/... ./llm/... ./server/... ./cmd/quire/...

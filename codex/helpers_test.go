@@ -65,6 +65,13 @@ func removeAll(t *testing.T, root, rel string) {
 		time.Sleep(50 * time.Millisecond)
 		err = os.RemoveAll(path)
 	}
+	if err != nil && runtime.GOOS == "windows" && os.Getenv("QUIRE_UNDER_WINE") != "" {
+		// Windows 10 and later delete POSIX-style (Go asks for it), so a
+		// folder the watcher holds open (fsnotify shares it for deletion)
+		// goes at once; Wine 8.0 has no such delete and keeps the tree.
+		// What this case checks cannot happen there: say so, not pass.
+		t.Skipf("Wine cannot delete a folder the watcher holds open (%v); this case needs Windows itself", err)
+	}
 	require.NoError(t, err)
 }
 
