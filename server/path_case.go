@@ -8,9 +8,9 @@ import (
 )
 
 // foldsCase says the file systems here do not tell case apart by
-// default: Windows'. (macOS's do not either; the lead's case folding of
-// book paths covers it.)
-var foldsCase = runtime.GOOS == "windows"
+// default: Windows' and macOS's (APFS and HFS+ unless formatted
+// case-sensitive, where a name that exists as written still wins below).
+const foldsCase = runtime.GOOS == "windows" || runtime.GOOS == "darwin"
 
 // maxSpellings bounds the spellings a project remembers.
 const maxSpellings = 4096
