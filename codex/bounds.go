@@ -29,7 +29,32 @@ const (
 	// run of letters is cut: the index would otherwise hold it whole, at
 	// a cost of more than a hundred times its length.
 	maxIndexedWord = 256
+	// MaxQueryChars bounds a search query. A search is a few words; the
+	// index library builds a typo automaton as large as the query (a
+	// 70 KB query took 590 MB), so a longer one is refused before it
+	// reaches the library.
+	MaxQueryChars = 500
 )
+
+// QueryTooLongError refuses a search query over MaxQueryChars. It says
+// how long the query was, never what it said: an error may be shown or
+// logged, and the query may be a pasted chapter.
+type QueryTooLongError struct{ Chars int }
+
+func (e *QueryTooLongError) Error() string {
+	return fmt.Sprintf("the search is %d characters long; quire searches at most %d characters: search for a few words", e.Chars, MaxQueryChars)
+}
+
+// checkQuery refuses an empty or over-long query.
+func checkQuery(q string) error {
+	if n := utf8.RuneCountInString(q); n > MaxQueryChars {
+		return &QueryTooLongError{Chars: n}
+	}
+	if Normalize(q) == "" {
+		return ErrEmptyQuery
+	}
+	return nil
+}
 
 // CodeTooManyProblems marks the summary that stands for the problems of
 // a file past MaxProblemsPerFile.

@@ -291,3 +291,18 @@ func TestManyEntriesClaimOneName(t *testing.T) {
 	assert.Equal(t, `alias "the Lantern" is also the alias of C1 (codex/characters/c001.md), the alias of C10 (codex/characters/c010.md), the alias of C11 (codex/characters/c011.md), and of 96 more entries; mentions of it are ambiguous`, ps[0].Message)
 	assert.Len(t, c.Problems(), 100)
 }
+
+// A query longer than any name is no name: Lookup answers nothing at
+// once, and Search refuses it by its length without repeating it.
+func TestOverlongQueries(t *testing.T) {
+	cat := NewCatalog([]*Entry{{ID: "codex/characters/mara.md", Name: "Mara Vell", Type: TypeCharacter}}, nil)
+	assert.Empty(t, cat.Lookup(strings.Repeat("Mara Vell ", 1000), ""))
+	assert.NotEmpty(t, cat.Lookup("Mara Vel", ""), "a short query still finds a name a typo away")
+	err := checkQuery(strings.Repeat("é", MaxQueryChars+1))
+	var long *QueryTooLongError
+	require.ErrorAs(t, err, &long)
+	assert.Equal(t, MaxQueryChars+1, long.Chars)
+	assert.NotContains(t, err.Error(), "é")
+	require.NoError(t, checkQuery(strings.Repeat("é", MaxQueryChars)))
+	require.ErrorIs(t, checkQuery("  "), ErrEmptyQuery)
+}

@@ -43,6 +43,11 @@ const minFuzzyRunes = 4
 // name), then one typo away. Case, diacritics and a possessive ending
 // ("Mara's") are ignored. An empty type searches all types.
 func (c *Catalog) Lookup(name string, t Type) []Match {
+	if len(name) > maxLookupBytes {
+		// Longer than any name or alias can be, even one typo away: no
+		// entry matches, and the fuzzy pass is not paid for it.
+		return nil
+	}
 	q := Normalize(name)
 	if q == "" {
 		return nil
@@ -337,3 +342,7 @@ func (c *Catalog) sortMatches(ms []Match) {
 		ms[i] = r.m
 	}
 }
+
+// maxLookupBytes is the longest text Lookup compares with names: an
+// alias of MaxAliasBytes, a possessive and two typos, with room to spare.
+const maxLookupBytes = 2 * MaxAliasBytes

@@ -41,10 +41,10 @@ const (
 // and returns entry IDs with scores, best first.
 func (ix *bleveIndex) search(ctx context.Context, q string, opt SearchOptions) (ids []scoredID, err error) {
 	defer guard(&err, "search index")()
-	norm := Normalize(q)
-	if norm == "" {
-		return nil, ErrEmptyQuery
+	if err := checkQuery(q); err != nil {
+		return nil, err
 	}
+	norm := Normalize(q)
 	folded := Fold(q)
 	match := func(field string, boost float64) query.Query {
 		m := bleve.NewMatchQuery(folded)

@@ -338,8 +338,8 @@ func (s *Store) List(t Type) []Result {
 // paths, summaries and bodies; at most MaxSearchResults come back. While
 // the index is being built (Options.BackgroundIndex) it waits for it.
 func (s *Store) Search(ctx context.Context, q string, opt SearchOptions) ([]Result, error) {
-	if Normalize(q) == "" {
-		return nil, ErrEmptyQuery
+	if err := checkQuery(q); err != nil {
+		return nil, err
 	}
 	if err := s.WaitIndex(ctx); err != nil {
 		return nil, err

@@ -202,8 +202,8 @@ func (s *Store) SearchNow(ctx context.Context, q string, opt SearchOptions) (res
 		results, err = s.Search(ctx, q, opt)
 		return results, false, err
 	}
-	if Normalize(q) == "" {
-		return nil, true, ErrEmptyQuery
+	if err := checkQuery(q); err != nil {
+		return nil, true, err
 	}
 	limit := opt.resultLimit()
 	terms := strings.Fields(q)

@@ -16,8 +16,8 @@ import (
 const (
 	// maxNameChars bounds the name a get_<type>_context call takes.
 	maxNameChars = 200
-	// maxQueryChars bounds a search_codex query.
-	maxQueryChars = 500
+	// maxQueryChars bounds a search_codex query: the codex's own bound.
+	maxQueryChars = codex.MaxQueryChars
 	// maxAlsoMatching bounds the other matches a lookup names.
 	maxAlsoMatching = 5
 	// maxNotFoundCandidates bounds the names a failed lookup suggests.
