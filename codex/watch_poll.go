@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,26 +89,33 @@ func (s *Store) poll(ctx context.Context, onChange func(Change), why error) erro
 	}
 }
 
-// stamp is a file's size and modification time as a scan saw them.
-type stamp struct {
-	size int64
-	mod  int64
+// FileStamp is what stat says of a file: enough to tell, without
+// reading it, that it changed since it was last seen. The codex's scans
+// and the manuscript's catch-up compare them.
+type FileStamp struct {
+	Size int64
+	Mod  int64 // modification time, Unix nanoseconds
+}
+
+// StampOf is info's stamp.
+func StampOf(info fs.FileInfo) FileStamp {
+	return FileStamp{Size: info.Size(), Mod: info.ModTime().UnixNano()}
 }
 
 // scanStamps is every Markdown file of the project that is not ignored,
 // and the pollFiles, by project-relative path; nil when the walk failed.
-func (s *Store) scanStamps(ctx context.Context) map[string]stamp {
+func (s *Store) scanStamps(ctx context.Context) map[string]FileStamp {
 	w := walkProject(ctx, s.root)
 	if w.err != nil {
 		return nil
 	}
-	out := make(map[string]stamp, len(w.cands)+len(pollFiles))
+	out := make(map[string]FileStamp, len(w.cands)+len(pollFiles))
 	for _, c := range w.cands {
-		out[c.ID] = stamp{c.Size, c.ModTime.UnixNano()}
+		out[c.ID] = FileStamp{c.Size, c.ModTime.UnixNano()}
 	}
 	for _, rel := range pollFiles {
 		if info, err := os.Stat(filepath.Join(s.root, rel)); err == nil {
-			out[rel] = stamp{info.Size(), info.ModTime().UnixNano()}
+			out[rel] = StampOf(info)
 		}
 	}
 	return out
@@ -115,7 +123,7 @@ func (s *Store) scanStamps(ctx context.Context) map[string]stamp {
 
 // changedStamps lists, sorted, the paths added, removed or changed
 // between two scans.
-func changedStamps(prev, cur map[string]stamp) []string {
+func changedStamps(prev, cur map[string]FileStamp) []string {
 	var out []string
 	for rel, st := range cur {
 		if old, ok := prev[rel]; !ok || old != st {

@@ -2,24 +2,12 @@ package manuscript
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/quire-ink/quire/codex"
 )
-
-// fileStamp is what stat says of a chapter file: enough to tell, without
-// reading it, that it changed since it was read.
-type fileStamp struct {
-	size int64
-	mod  int64 // modification time, Unix nanoseconds
-}
-
-func stampOf(info fs.FileInfo) fileStamp {
-	return fileStamp{size: info.Size(), mod: info.ModTime().UnixNano()}
-}
 
 // CatchUp reads again the chapters whose files changed since they were
 // read, and takes in the chapters that appeared or went meanwhile. A
@@ -46,7 +34,7 @@ func (m *Manuscript) CatchUp(ctx context.Context) ([]string, error) {
 		}
 		if ok {
 			info, err := os.Stat(filepath.Join(m.root, filepath.FromSlash(rel)))
-			if err == nil && stampOf(info) == u.stamp {
+			if err == nil && codex.StampOf(info) == u.stamp {
 				continue
 			}
 		}

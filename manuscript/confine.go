@@ -80,9 +80,9 @@ func checkRelPath(ref string) (string, error) {
 //
 // dirs, when set, resolves the folders of one reading of the chapters
 // (realDirs).
-func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, fileStamp, error) {
+func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, codex.FileStamp, error) {
 	var sum [sha256.Size]byte
-	var stamp fileStamp
+	var stamp codex.FileStamp
 	full := filepath.Join(root, filepath.FromSlash(rel))
 	real, info, err := dirs.resolve(full)
 	if err != nil {
@@ -97,7 +97,7 @@ func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, fi
 	if info.Size() > MaxUnitBytes {
 		return "", sum, stamp, fmt.Errorf("%w: %q is %d bytes, over the %d-byte limit", ErrPathRefused, rel, info.Size(), MaxUnitBytes)
 	}
-	stamp = stampOf(info)
+	stamp = codex.StampOf(info)
 	f, err := os.Open(real)
 	if err != nil {
 		return "", sum, stamp, readError(rel, err)

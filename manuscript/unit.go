@@ -48,7 +48,7 @@ type Unit struct {
 	sum [sha256.Size]byte
 	// stamp is the file's size and time as stat saw them before the
 	// read; CatchUp compares it with the disk. Zero for the editor's text.
-	stamp fileStamp
+	stamp codex.FileStamp
 }
 
 // BodyText is the unit's text after any front matter.
