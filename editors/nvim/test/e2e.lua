@@ -205,29 +205,10 @@ local function main()
   ok(step)
 
   step = "hover"
-  local lnum, col
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(cbuf, 0, -1, false)) do
-    local c = l:find("Teodora Quill", 1, true)
-    if c then
-      lnum, col = i - 1, util.utf16_col(l, c + 1)
-      break
-    end
-  end
+  local lnum, col = harness.name_at(cbuf, "Teodora Quill")
   check(lnum, "no line mentions Teodora Quill")
-  local hover
-  wait(20000, function()
-    local res = vim.lsp.buf_request_sync(cbuf, "textDocument/hover", {
-      textDocument = { uri = vim.uri_from_bufnr(cbuf) },
-      position = { line = lnum, character = col },
-    }, 3000)
-    for _, r in pairs(res or {}) do
-      if r.result and r.result.contents then
-        local c = r.result.contents
-        hover = type(c) == "table" and (c.value or vim.inspect(c)) or tostring(c)
-      end
-    end
-    return hover ~= nil
-  end, "a hover on Teodora Quill")
+  local hover = harness.hover_at(cbuf, lnum, col, 20000)
+  check(hover, "timed out after 20000 ms waiting for a hover on Teodora Quill")
   check(hover:find("Protagonist", 1, true) or hover:find("Harbor Tally", 1, true) or hover:find("Night clerk", 1, true),
     "hover does not describe Teodora Quill: " .. hover)
   ok(step)

@@ -22,6 +22,39 @@ function M.check(cond, msg)
   end
 end
 
+-- hover_at is the card quire shows at line, character (0-based, UTF-16)
+-- of buf, waiting up to ms for one; nil when none came.
+function M.hover_at(buf, line, character, ms)
+  local hover
+  vim.wait(ms, function()
+    local res = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      position = { line = line, character = character },
+    }, 3000)
+    for _, r in pairs(res or {}) do
+      if r.result and r.result.contents then
+        local c = r.result.contents
+        hover = type(c) == "table" and (c.value or vim.inspect(c)) or tostring(c)
+      end
+    end
+    return hover ~= nil
+  end, 20)
+  return hover
+end
+
+-- name_at is the 0-based line and UTF-16 column just inside the first
+-- mention of name in buf, or nil.
+function M.name_at(buf, name)
+  local util = require("quire.util")
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local c = l:find(name, 1, true)
+    if c then
+      return i - 1, util.utf16_col(l, c + 1)
+    end
+  end
+  return nil
+end
+
 -- run runs main; step tells which step a failure happened in.
 function M.run(main, step)
   local okk, err = xpcall(main, function(e)

@@ -77,29 +77,10 @@ local function main()
   end, "the quire client to attach")
   local client = compat.get_clients({ bufnr = buf, name = "quire" })[1]
   check(client.config.cmd[1] == bin, "client runs " .. vim.inspect(client.config.cmd))
-  local lnum, col
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    local c = l:find("Teodora Quill", 1, true)
-    if c then
-      lnum, col = i - 1, util.utf16_col(l, c + 1)
-      break
-    end
-  end
+  local lnum, col = harness.name_at(buf, "Teodora Quill")
   check(lnum, "no line mentions Teodora Quill")
-  local hover
-  wait(20000, function()
-    local res = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
-      textDocument = { uri = vim.uri_from_bufnr(buf) },
-      position = { line = lnum, character = col },
-    }, 3000)
-    for _, r in pairs(res or {}) do
-      if r.result and r.result.contents then
-        local c = r.result.contents
-        hover = type(c) == "table" and (c.value or vim.inspect(c)) or tostring(c)
-      end
-    end
-    return hover ~= nil
-  end, "a hover on Teodora Quill")
+  local hover = harness.hover_at(buf, lnum, col, 20000)
+  check(hover, "no hover on Teodora Quill")
   check(hover:find("Teodora Quill", 1, true), "hover: " .. hover)
   ok(step)
 end

@@ -11,24 +11,8 @@ local log, check = harness.log, harness.check
 
 local step = "start"
 
--- hover_at is the card quire shows at line, character of buf (0-based;
--- the lines are ASCII, so bytes are UTF-16 units), waiting for one.
 local function hover_at(buf, line, character)
-  local hover
-  vim.wait(15000, function()
-    local res = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
-      textDocument = { uri = vim.uri_from_bufnr(buf) },
-      position = { line = line, character = character },
-    }, 3000)
-    for _, r in pairs(res or {}) do
-      if r.result and r.result.contents then
-        local c = r.result.contents
-        hover = type(c) == "table" and (c.value or vim.inspect(c)) or tostring(c)
-      end
-    end
-    return hover ~= nil
-  end, 50)
-  return hover
+  return harness.hover_at(buf, line, character, 15000)
 end
 
 -- find is the 0-based line and byte column of the first text in buf.

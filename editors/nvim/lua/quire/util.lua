@@ -92,79 +92,9 @@ function M.command_range(bufnr, line1, line2)
   local s = vim.api.nvim_buf_get_mark(bufnr, "<")
   local e = vim.api.nvim_buf_get_mark(bufnr, ">")
   if s[1] == line1 and e[1] == line2 and s[1] > 0 then
-    -- norm_path is path in the one spelling relative() compares: forward
--- slashes, no trailing slash, and on Windows (win true) lower case, since
--- its file system ignores case and VS Code, Neovim and the server spell
--- drive letters differently (c:\ and C:\).
-function M.norm_path(path, win)
-  path = path:gsub("\\", "/")
-  if #path > 1 and path:sub(-1) == "/" and not path:match("^%a:/$") then
-    path = path:sub(1, -2)
+    return M.range_from_bytes(bufnr, { s[1] - 1, s[2] }, { e[1] - 1, e[2] }, vim.fn.visualmode())
   end
-  if win then
-    path = path:lower()
-  end
-  return path
-end
-
--- relative is path relative to root (slash-separated) when path lies
--- inside root, else nil. win defaults to this system being Windows.
-function M.relative(path, root, win)
-  if not path or not root then
-    return nil
-  end
-  if win == nil then
-    win = vim.fn.has("win32") == 1
-  end
-  local p, r = M.norm_path(path, win), M.norm_path(root, win)
-  if r:sub(-1) ~= "/" then
-    r = r .. "/"
-  end
-  if #p > #r and p:sub(1, #r) == r then
-    -- The original's spelling, not the lowered one.
-    return (path:gsub("\\", "/")):sub(#r + 1)
-  end
-  return nil
-end
-
-return M.range_from_bytes(bufnr, { s[1] - 1, s[2] }, { e[1] - 1, e[2] }, vim.fn.visualmode())
-  end
-  -- norm_path is path in the one spelling relative() compares: forward
--- slashes, no trailing slash, and on Windows (win true) lower case, since
--- its file system ignores case and VS Code, Neovim and the server spell
--- drive letters differently (c:\ and C:\).
-function M.norm_path(path, win)
-  path = path:gsub("\\", "/")
-  if #path > 1 and path:sub(-1) == "/" and not path:match("^%a:/$") then
-    path = path:sub(1, -2)
-  end
-  if win then
-    path = path:lower()
-  end
-  return path
-end
-
--- relative is path relative to root (slash-separated) when path lies
--- inside root, else nil. win defaults to this system being Windows.
-function M.relative(path, root, win)
-  if not path or not root then
-    return nil
-  end
-  if win == nil then
-    win = vim.fn.has("win32") == 1
-  end
-  local p, r = M.norm_path(path, win), M.norm_path(root, win)
-  if r:sub(-1) ~= "/" then
-    r = r .. "/"
-  end
-  if #p > #r and p:sub(1, #r) == r then
-    -- The original's spelling, not the lowered one.
-    return (path:gsub("\\", "/")):sub(#r + 1)
-  end
-  return nil
-end
-
-return M.range_from_bytes(bufnr, { line1 - 1, 0 }, { line2 - 1, 0 }, "V")
+  return M.range_from_bytes(bufnr, { line1 - 1, 0 }, { line2 - 1, 0 }, "V")
 end
 
 local function exists(path)
