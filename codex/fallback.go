@@ -82,7 +82,7 @@ func probeWrite(dir string) error {
 
 // closeCache lets go of the cache folder; the store writes nothing more.
 func (s *Store) closeCache() {
-	_ = s.lock.release()
+	_ = s.lock.Close()
 	s.lock = nil
 	s.cacheDir = ""
 }

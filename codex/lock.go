@@ -1,11 +1,14 @@
 package codex
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/quire-ink/quire/codex/filelock"
 )
 
 // lockFile is held, with an operating-system file lock, for as long as a
@@ -14,45 +17,22 @@ import (
 // file's contents mean nothing; a damaged one locks as well as any.
 const lockFile = "lock"
 
-// cacheLock is an exclusive lock on a project's cache folder.
-type cacheLock struct{ f *os.File }
-
 // lockCache takes the lock on dir, waiting up to timeout for another
 // process to let go of it.
-func lockCache(dir string, timeout time.Duration) (*cacheLock, error) {
+func lockCache(dir string, timeout time.Duration) (*filelock.Lock, error) {
 	return lockCacheFile(filepath.Join(dir, lockFile), timeout)
 }
 
-func lockCacheFile(name string, timeout time.Duration) (*cacheLock, error) {
+func lockCacheFile(name string, timeout time.Duration) (*filelock.Lock, error) {
 	dir := filepath.Dir(name)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
+	l, err := filelock.Acquire(name, timeout)
+	switch {
+	case errors.Is(err, filelock.ErrTimeout):
+		return nil, fmt.Errorf("%w (waited %s for %s)", ErrIndexLocked, timeout, dir)
+	case err != nil:
 		return nil, fmt.Errorf("lock cache folder %s: %w", dir, err)
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		held, err := tryLock(f)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("lock cache folder %s: %w", dir, err)
-		}
-		if held {
-			return &cacheLock{f: f}, nil
-		}
-		if time.Now().After(deadline) {
-			f.Close()
-			return nil, fmt.Errorf("%w (waited %s for %s)", ErrIndexLocked, timeout, dir)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func (l *cacheLock) release() error {
-	if l == nil {
-		return nil
-	}
-	// Closing the file releases the lock.
-	return l.f.Close()
+	return l, nil
 }
 
 // resolveMissing resolves the symlinks of a path that may not exist yet:
@@ -92,5 +72,5 @@ func LockFolder(dir, name string, timeout time.Duration) (io.Closer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.f, nil
+	return l, nil
 }

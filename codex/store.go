@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/quire-ink/quire/codex/filelock"
 )
 
 // Options configure a Store. The zero value is ready to use.
@@ -150,9 +152,9 @@ type Store struct {
 	// Open published (store_build.go).
 	indexReady chan struct{}
 
-	mu        sync.Mutex // guards everything below
-	cacheDir  string     // empty when the index is in memory
-	lock      *cacheLock // held while the cache folder is open
+	mu        sync.Mutex     // guards everything below
+	cacheDir  string         // empty when the index is in memory
+	lock      *filelock.Lock // held while the cache folder is open
 	ignore    *Ignore
 	files     map[string]fileState
 	entries   map[string]*Entry // attached to their souls
@@ -379,7 +381,7 @@ func (s *Store) Close() error {
 	start := time.Now()
 	defer func() { s.log.Debug("codex index closed", "ms", time.Since(start).Milliseconds()) }()
 	indexErr := s.index.Load().close()
-	if err := s.lock.release(); err != nil && indexErr == nil {
+	if err := s.lock.Close(); err != nil && indexErr == nil {
 		indexErr = err
 	}
 	s.lock = nil

@@ -195,7 +195,7 @@ func crash(t *testing.T, s *Store, release func(), written []*Entry) {
 	b.cancel()
 	<-b.done
 	require.NoError(t, s.index.Load().close())
-	require.NoError(t, s.lock.release())
+	require.NoError(t, s.lock.Close())
 }
 
 func TestStoreBackgroundIndexCrashMidBuildIsRebuilt(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/filelock"
 	"github.com/quire-ink/quire/codex/safefile"
 )
 
@@ -120,12 +121,10 @@ func (s *Store) Grant(root, hash string, settings []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.read()
-	if err != nil {
-		return err
-	}
-	f.Books[key] = Record{Hash: hash, Settings: settings, Trusted: time.Now().UTC().Truncate(time.Second)}
-	return s.write(f)
+	return s.update(func(f file) (file, bool) {
+		f.Books[key] = Record{Hash: hash, Settings: settings, Trusted: time.Now().UTC().Truncate(time.Second)}
+		return f, true
+	})
 }
 
 // Revoke forgets the book at root; it reports whether there was a record.
@@ -134,15 +133,46 @@ func (s *Store) Revoke(root string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	found := false
+	err = s.update(func(f file) (file, bool) {
+		if _, found = f.Books[key]; found {
+			delete(f.Books, key)
+		}
+		return f, found
+	})
+	return found && err == nil, err
+}
+
+// lockWait bounds how long a change waits for another quire changing
+// the record at the same moment; a change takes milliseconds.
+const lockWait = 10 * time.Second
+
+// update reads the record, changes it with change and writes it back
+// when change says so, all under a lock that other processes take too:
+// four books trusted at the same instant from four terminals or
+// editors all stay trusted, where each reading the file before any
+// wrote it would keep only the last one's.
+func (s *Store) update(change func(file) (file, bool)) error {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	lock, err := filelock.Acquire(s.path+".lock", lockWait)
+	if errors.Is(err, filelock.ErrTimeout) {
+		return fmt.Errorf("another quire has been changing the trust record %s for over %s; try again once it is done", s.path, lockWait)
+	}
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	defer lock.Close()
 	f, err := s.read()
 	if err != nil {
-		return false, err
+		return err
 	}
-	if _, ok := f.Books[key]; !ok {
-		return false, nil
+	f, changed := change(f)
+	if !changed {
+		return nil
 	}
-	delete(f.Books, key)
-	return true, s.write(f)
+	return s.write(f)
 }
 
 func (s *Store) read() (file, error) {

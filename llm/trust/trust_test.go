@@ -1,9 +1,13 @@
 package trust
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -89,4 +93,79 @@ func TestAnUnreadableRecordTrustsNothing(t *testing.T) {
 	ok, err = none.Trusts(t.TempDir(), "sha256:a")
 	assert.False(t, ok)
 	assert.NoError(t, err)
+}
+
+// Four books trusted at the same instant, from four processes (four
+// terminals running quire trust, or editors answering the trust
+// question), all stay trusted: each change reads and writes the record
+// under a lock the others wait for. Without it the last writer's copy,
+// read before the others wrote, dropped their books in a quarter of the
+// rounds.
+func TestBooksTrustedAtOnceFromManyProcessesAllStayTrusted(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	const books, rounds = 4, 12
+	for round := range rounds {
+		dir := t.TempDir()
+		store := filepath.Join(dir, "quire", FileName)
+		start := filepath.Join(dir, "start")
+		var roots []string
+		var cmds []*exec.Cmd
+		for i := range books {
+			root := filepath.Join(dir, fmt.Sprintf("book%d", i))
+			require.NoError(t, os.Mkdir(root, 0o755))
+			roots = append(roots, root)
+			cmd := exec.Command(self)
+			cmd.Env = append(os.Environ(), grantChildEnv+"="+store, grantBookEnv+"="+root, grantStartEnv+"="+start)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			require.NoError(t, cmd.Start())
+			cmds = append(cmds, cmd)
+			t.Cleanup(func() {
+				if t.Failed() && stderr.Len() > 0 {
+					t.Log(stderr.String())
+				}
+			})
+		}
+		require.NoError(t, os.WriteFile(start, nil, 0o600))
+		for _, cmd := range cmds {
+			require.NoError(t, cmd.Wait(), "round %d", round)
+		}
+		for _, root := range roots {
+			ok, err := Open(store).Trusts(root, "sha256:"+root)
+			require.NoError(t, err)
+			require.True(t, ok, "round %d: the record lost %s", round, filepath.Base(root))
+		}
+	}
+}
+
+// The same holds for changes from one process's goroutines (a server
+// answering two books' trust questions at once).
+func TestConcurrentGrantsAndRevokesKeepEachOther(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "quire", FileName)
+	var roots []string
+	for i := range 8 {
+		root := filepath.Join(t.TempDir(), fmt.Sprintf("book%d", i))
+		require.NoError(t, os.Mkdir(root, 0o755))
+		roots = append(roots, root)
+	}
+	require.NoError(t, Open(store).Grant(roots[0], "sha256:gone", nil))
+	var wg sync.WaitGroup
+	for _, root := range roots[1:] {
+		wg.Go(func() { assert.NoError(t, Open(store).Grant(root, "sha256:x", nil)) })
+	}
+	wg.Go(func() {
+		had, err := Open(store).Revoke(roots[0])
+		assert.NoError(t, err)
+		assert.True(t, had)
+	})
+	wg.Wait()
+	for _, root := range roots[1:] {
+		ok, err := Open(store).Trusts(root, "sha256:x")
+		require.NoError(t, err)
+		assert.True(t, ok, filepath.Base(root))
+	}
+	_, had, err := Open(store).Lookup(roots[0])
+	require.NoError(t, err)
+	assert.False(t, had)
 }
