@@ -42,3 +42,28 @@ func DecodeText(data []byte) []byte {
 	}
 	return out
 }
+
+// LoneCRToLF is text with every CR that no LF follows (the line end of
+// classic Mac OS, and of some exports) made an LF. Editors and LSP take
+// a lone CR for a line break; quire's readers look for LF. The text
+// keeps its length, so every byte offset still lands where it did;
+// text with no lone CR is returned as it is, unallocated.
+func LoneCRToLF[T ~string | ~[]byte](text T) T {
+	first := -1
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n') {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return text
+	}
+	out := []byte(text)
+	for i := first; i < len(out); i++ {
+		if out[i] == '\r' && (i+1 == len(out) || out[i+1] != '\n') {
+			out[i] = '\n'
+		}
+	}
+	return T(out)
+}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -70,4 +71,60 @@ func FuzzDecodeText(f *testing.F) {
 			t.Fatalf("changed a file with no UTF-16 mark")
 		}
 	})
+}
+
+func TestLoneCRToLF(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a\rb\r", "a\nb\n"},
+		{"a\r\nb\r\n", "a\r\nb\r\n"},
+		{"a\r\r\nb", "a\n\r\nb"},
+		{"\r", "\n"},
+		{"plain\n", "plain\n"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, codex.LoneCRToLF(tt.in), "%q", tt.in)
+		assert.Equal(t, tt.want, string(codex.LoneCRToLF([]byte(tt.in))), "%q as bytes", tt.in)
+	}
+}
+
+// A codex entry saved with classic Mac line ends (a lone CR) keeps its
+// front matter: it was read as one unclosed line, and the entry lost
+// its name, aliases and summary without a word.
+func TestAnEntryWithLoneCRLineEndsReads(t *testing.T) {
+	src := "---\rname: Mara Vell\raliases: [Mara]\rsummary: A smuggler.\r---\r# Mara Vell\r\r## Appearance\rTall.\r"
+	e, problems := codex.Parse("codex/characters/mara.md", []byte(src), codex.TypeCharacter)
+	require.NotNil(t, e)
+	assert.Empty(t, problems)
+	assert.Equal(t, "Mara Vell", e.Name)
+	assert.Equal(t, []string{"Mara"}, e.Aliases)
+	assert.Equal(t, "A smuggler.", e.Summary)
+}
+
+// A codex file whose name holds a control character is read, and the
+// writer is asked to rename it, the name printed escaped.
+func TestAFileNameWithAControlCharacterIsAProblem(t *testing.T) {
+	for _, name := range []string{"codex/characters/ma\nra.md", "codex/characters/\x1b[31mred.md", "codex/characters/\u202egnp.md"} {
+		e, problems := codex.Parse(name, []byte("---\nname: Mara\n---\n"), codex.TypeCharacter)
+		require.NotNil(t, e, "%q is still read", name)
+		require.Len(t, problems, 1, "%q", name)
+		assert.Equal(t, codex.CodeFileName, problems[0].Code)
+		assert.NotContains(t, problems[0].Message, name[len("codex/characters/"):], "the name is never printed raw")
+	}
+	_, problems := codex.Parse("codex/characters/Séverine Aubrac.md", []byte("---\nname: S\n---\n"), codex.TypeCharacter)
+	assert.Empty(t, problems, "accents and spaces are no problem")
+}
+
+func TestPrintableName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"codex/a\nb.md", `codex/a\nb.md`},
+		{"\x1b[31mred", `\x1b[31mred`},
+		{"a\u202eb", `a\u202eb`},
+		{"a\u2028b", `a\u2028b`},
+		{"\x7f\u0085", `\x7f\u0085`},
+		{"Séverine 🔔 C:\\Book", "Séverine 🔔 C:\\Book"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, codex.PrintableName(tt.in))
+	}
 }

@@ -37,11 +37,16 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 	}
 
 	var problems []Problem
-	if bad := firstInvalidUTF8(src); bad >= 0 {
-		problems = append(problems, Problem{Path: id, Code: CodeEncoding, Severity: SeverityWarning,
-			Message: fmt.Sprintf("file is not valid UTF-8 (first bad byte at offset %d); unreadable bytes show as \uFFFD", bad),
-			Range:   Range{bad, bad + 1}})
+	if p, ok := EncodingProblem(id, src); ok {
+		problems = append(problems, p)
 	}
+	if p, ok := FileNameProblem(id); ok {
+		problems = append(problems, p)
+	}
+	// A file saved with classic Mac line ends (a lone CR) is read with
+	// them as line breaks, as editors show it, not as one long line
+	// whose front matter is never closed.
+	src = LoneCRToLF(src)
 
 	fm := splitFrontMatter(src)
 	var h header
@@ -178,6 +183,18 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// EncodingProblem is the warning for a file that is not valid UTF-8, at
+// its first bad byte, when it is not.
+func EncodingProblem(id string, src []byte) (Problem, bool) {
+	bad := firstInvalidUTF8(src)
+	if bad < 0 {
+		return Problem{}, false
+	}
+	return Problem{Path: id, Code: CodeEncoding, Severity: SeverityWarning,
+		Message: fmt.Sprintf("file is not valid UTF-8 (first bad byte at offset %d); unreadable bytes show as \uFFFD. Save it again as UTF-8", bad),
+		Range:   Range{bad, bad + 1}}, true
 }
 
 func firstInvalidUTF8(src []byte) int {

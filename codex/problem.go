@@ -58,6 +58,7 @@ const (
 	CodeUnreadable    = "unreadable"
 	CodeDuplicateName = "duplicate-name"
 	CodeBrokenLink    = "broken-link"
+	CodeFileName      = "file-name"
 )
 
 // Problem is something wrong with a file, located by byte range so the

@@ -16,7 +16,10 @@ import (
 // SchemaVersion stamps the on-disk index and state. Bump it whenever the
 // index mapping, the indexed document or the persisted Entry changes:
 // a stamp that differs makes quire rebuild instead of misreading.
-const SchemaVersion = 2
+//
+// 3: a lone CR ends a line; a file name with control characters is a
+// problem.
+const SchemaVersion = 3
 
 // Names inside a project's cache folder.
 const (

@@ -54,7 +54,10 @@ import (
 // chapterCacheFormat names the layout of the file and what quire puts in
 // it; bump it whenever NewUnit, the mention scan or the untracked-name
 // finder would find something else in the same text.
-const chapterCacheFormat = 3
+//
+// 4: a lone CR is a line break; invalid UTF-8 and a file name with
+// control characters are problems of the chapter.
+const chapterCacheFormat = 4
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

@@ -1,6 +1,7 @@
 package manuscript
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -32,15 +33,15 @@ var percentEscape = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
 var driveLetter = regexp.MustCompile(`^[A-Za-z]:`)
 
 // checkRelPath validates a project-relative path as a reference gives it
-// and returns its clean, slash-separated form.
+// and returns its clean, slash-separated form. A reference comes from a
+// model or a plugin: forms that are not plain paths (URL-encoded, a URL,
+// backslashes, control characters) are refused rather than guessed at.
 func checkRelPath(ref string) (string, error) {
 	refuse := func(why string) (string, error) {
 		return "", fmt.Errorf("%w: %q %s", ErrPathRefused, ref, why)
 	}
 	p := strings.TrimSpace(ref)
 	switch {
-	case p == "":
-		return refuse("is empty")
 	case strings.ContainsFunc(p, unicode.IsControl):
 		return refuse("contains control characters")
 	case strings.Contains(p, "\\"):
@@ -49,10 +50,27 @@ func checkRelPath(ref string) (string, error) {
 		return refuse("is URL-encoded; give the plain project-relative path")
 	case strings.Contains(p, "://") || strings.HasPrefix(strings.ToLower(p), "file:"):
 		return refuse("is a URL; give a project-relative path")
-	case strings.HasPrefix(p, "/"), driveLetter.MatchString(p):
-		return refuse("is absolute; give a path relative to the project")
 	case strings.HasPrefix(p, "~"):
 		return refuse("points into a home folder; give a path relative to the project")
+	}
+	return checkFilePath(p)
+}
+
+// checkFilePath validates the project-relative path of a file as the
+// disk or the editor names it (a chapter found, a document opened) and
+// returns its clean form. The name is real, so "07-ch%20#?.md" is that
+// file, not an escape to decode; only what would leave the project or
+// reach what quire never reads is refused.
+func checkFilePath(rel string) (string, error) {
+	refuse := func(why string) (string, error) {
+		return "", fmt.Errorf("%w: %q %s", ErrPathRefused, rel, why)
+	}
+	p := rel
+	switch {
+	case strings.TrimSpace(p) == "":
+		return refuse("is empty")
+	case strings.HasPrefix(p, "/"), driveLetter.MatchString(p):
+		return refuse("is absolute; give a path relative to the project")
 	}
 	for _, seg := range strings.Split(p, "/") {
 		switch {
@@ -95,7 +113,7 @@ func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, co
 		return "", sum, stamp, fmt.Errorf("%w: %q is not a regular file", ErrPathRefused, rel)
 	}
 	if info.Size() > MaxUnitBytes {
-		return "", sum, stamp, fmt.Errorf("%w: %q is %d bytes, over the %d-byte limit", ErrPathRefused, rel, info.Size(), MaxUnitBytes)
+		return "", sum, stamp, tooLargeError(rel, info.Size())
 	}
 	stamp = codex.StampOf(info)
 	f, err := os.Open(real)
@@ -114,7 +132,7 @@ func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, co
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if len(data) > MaxUnitBytes {
-			return "", sum, stamp, fmt.Errorf("%w: %q grew past the %d-byte limit", ErrPathRefused, rel, MaxUnitBytes)
+			return "", sum, stamp, tooLargeError(rel, int64(len(data)))
 		}
 		if errors.Is(err, io.EOF) {
 			break
@@ -126,8 +144,64 @@ func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, co
 	sum = sha256.Sum256(data)
 	// A chapter saved as UTF-16 (Notepad's "Unicode") is read as text.
 	data = codex.DecodeText(data)
+	if bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
+		// Not text: handed on, its NULs would reach the advisor as prose.
+		return "", sum, stamp, &UnreadableError{Path: rel, Code: codex.CodeBinary, err: ErrPathRefused,
+			Reason: "this chapter looks binary (it holds NUL bytes), not Markdown, so quire leaves it out of the manuscript. If it is text saved as UTF-16 without a byte-order mark, save it again as UTF-8"}
+	}
 	// data is never written again: the text shares its bytes.
 	return unsafe.String(unsafe.SliceData(data), len(data)), sum, stamp, nil
+}
+
+// binarySniff is how much of a file is looked at for a NUL byte, as git
+// does to tell binary from text.
+const binarySniff = 8000
+
+// UnreadableError is a chapter quire found but does not read, with the
+// reason said for the writer. It wraps ErrPathRefused.
+type UnreadableError struct {
+	Path   string
+	Code   string // a codex problem code: too-large, binary
+	Reason string
+	err    error
+}
+
+func (e *UnreadableError) Error() string { return fmt.Sprintf("%s: %s", e.Path, e.Reason) }
+func (e *UnreadableError) Unwrap() error { return e.err }
+
+func tooLargeError(rel string, size int64) error {
+	return &UnreadableError{Path: rel, Code: codex.CodeTooLarge, err: ErrPathRefused,
+		Reason: fmt.Sprintf("this chapter is %.1f MB, over quire's %d MB limit for one chapter, so quire leaves it out of the manuscript; split it into several chapters", float64(size)/(1<<20), MaxUnitBytes>>20)}
+}
+
+// unreadableProblem is the problem the writer is shown for a chapter
+// found on disk that could not be read; false for one that is simply
+// gone (deleted since it was found).
+func unreadableProblem(rel string, err error) (codex.Problem, bool) {
+	if errors.Is(err, fs.ErrNotExist) {
+		return codex.Problem{}, false
+	}
+	p := codex.Problem{Path: rel, Code: codex.CodeUnreadable, Severity: codex.SeverityError}
+	var ue *UnreadableError
+	switch {
+	case errors.As(err, &ue):
+		p.Code, p.Message = ue.Code, ue.Reason
+	case errors.Is(err, ErrPathRefused):
+		// Refused for where it leads or what it is (a link out of the
+		// book, a socket): discovery passes over such files without a
+		// word, and so does a change event.
+		return codex.Problem{}, false
+	default:
+		cause := err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			cause = pe.Err
+		} else if u := errors.Unwrap(err); u != nil {
+			cause = u
+		}
+		p.Message = fmt.Sprintf("quire cannot read this chapter (%v), so it is left out of the manuscript; check that the file can be opened and is not locked by another program", cause)
+	}
+	return p, true
 }
 
 // readError reports a failed read by the project-relative path alone:

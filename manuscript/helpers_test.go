@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/linktest"
 )
 
@@ -137,4 +138,22 @@ func (b *syncBuffer) String() string {
 func debugLogger() (*slog.Logger, *syncBuffer) {
 	buf := &syncBuffer{}
 	return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), buf
+}
+
+// problemPaths lists the paths of problems, in order.
+func problemPaths(ps []codex.Problem) []string {
+	out := []string{}
+	for _, p := range ps {
+		out = append(out, p.Path)
+	}
+	return out
+}
+
+// problemCodes lists the codes of problems, in order.
+func problemCodes(ps []codex.Problem) []string {
+	out := []string{}
+	for _, p := range ps {
+		out = append(out, p.Code)
+	}
+	return out
 }

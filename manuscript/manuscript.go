@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -186,11 +187,16 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 	close(work)
 	wg.Wait()
 	kept := units[:0]
+	var unreadable []codex.Problem
 	for i, u := range units {
 		if errs[i] != nil {
-			// A chapter that vanished or became unreadable since the walk
-			// is left out; the next change event brings it back.
-			m.log.Warn("chapter not read", "path", paths[i], "err", errs[i])
+			// A chapter that vanished since the walk is left out, and one
+			// that cannot be read is left out and said; the next change
+			// event brings either back.
+			if p, ok := unreadableProblem(paths[i], errs[i]); ok {
+				unreadable = append(unreadable, p)
+			}
+			m.log.Debug("chapter not read", "path", paths[i], "err", errs[i])
 			continue
 		}
 		kept = append(kept, u)
@@ -203,6 +209,8 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 	}
 	next := base.withUnits(kept)
 	next.offline = offline
+	next.unreadable = unreadable // in reading order, which sorts by path within a folder
+	slices.SortFunc(next.unreadable, func(a, b codex.Problem) int { return strings.Compare(a.Path, b.Path) })
 	m.publish(next)
 	m.log.Debug("manuscript loaded", "chapters", len(kept), "fromCache", m.snap.Load().cache.hitCount())
 	return ctx.Err()
@@ -224,24 +232,27 @@ func (m *Manuscript) Refresh(ctx context.Context, rels []string) (bool, error) {
 		if !m.wanted(rel) {
 			// Discovery would not keep it (no glob matches it, or the
 			// project ignores it), so it is no chapter either.
-			next = next.without(rel)
+			next = next.without(rel).withUnreadable(rel, nil)
 			continue
 		}
 		u, err := m.read(rel)
-		switch {
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrPathRefused):
-			next = next.without(rel)
-		case err != nil:
+		if err != nil {
 			// As in Reload, an unreadable chapter costs itself, not the
-			// other changes of the batch.
-			m.log.Warn("chapter not read", "path", rel, "err", err)
+			// other changes of the batch, and is said.
 			next = next.without(rel)
-		default:
-			if old, ok := next.byPath[rel]; ok && old.Text == u.Text && old.Version == u.Version {
-				continue
+			if p, ok := unreadableProblem(rel, err); ok {
+				m.log.Debug("chapter not read", "path", rel, "err", err)
+				next = next.withUnreadable(rel, &p)
+			} else {
+				next = next.withUnreadable(rel, nil)
 			}
-			next = next.with(u)
+			continue
 		}
+		next = next.withUnreadable(rel, nil)
+		if old, ok := next.byPath[rel]; ok && old.Text == u.Text && old.Version == u.Version {
+			continue
+		}
+		next = next.with(u)
 	}
 	if next == cur {
 		return false, nil
@@ -314,7 +325,7 @@ func readUnitCached(root string, overlay *Overlay, rel string, cache *chapterCac
 // chapter's bytes are read and hashed, so that reading the cache file
 // and reading the chapters overlap.
 func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *chapterCache, dirs *realDirs) (*Unit, error) {
-	clean, err := checkRelPath(rel)
+	clean, err := checkFilePath(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +336,7 @@ func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *cha
 	if err != nil {
 		return nil, err
 	}
-	if u, ok := cacheOf().unit(clean, validUTF8(text), sum); ok {
+	if u, ok := cacheOf().unit(clean, readable(text), sum); ok {
 		u.stamp = stamp
 		return u, nil
 	}

@@ -312,9 +312,11 @@ func TestResolveRefusesOversizeAndSpecialFiles(t *testing.T) {
 		assert.Contains(t, err.Error(), "not a regular file")
 	}
 
-	changed, err := m.Refresh(context.Background(), []string{"manuscript/02-huge.md", "manuscript/03-sock.md"})
+	assert.Equal(t, []string{"manuscript/02-huge.md"}, problemPaths(m.Snapshot().Unreadable()), "the writer is told of the chapter too large to read")
+	_, err = m.Refresh(context.Background(), []string{"manuscript/02-huge.md", "manuscript/03-sock.md"})
 	require.NoError(t, err)
-	assert.False(t, changed)
+	assert.Equal(t, []string{"manuscript/01-dawn.md"}, paths(m.Snapshot().Units()))
+	assert.Equal(t, []string{"manuscript/02-huge.md"}, problemPaths(m.Snapshot().Unreadable()))
 }
 
 func TestResolveUnnumbered(t *testing.T) {

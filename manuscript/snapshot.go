@@ -2,8 +2,11 @@ package manuscript
 
 import (
 	"slices"
+	"strings"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // Snapshot is an immutable view of the manuscript: its chapters in
@@ -16,6 +19,9 @@ type Snapshot struct {
 	// offline lists the chapters that are iCloud placeholders on this
 	// Mac, not downloaded, so not read (discover).
 	offline []string
+	// unreadable are the chapters found on disk that could not be read,
+	// each as the problem the writer is shown, sorted by path.
+	unreadable []codex.Problem
 	// mentions indexes the units against the codex of the last
 	// SetCatalog (an empty one before).
 	mentions *MentionIndex
@@ -72,13 +78,46 @@ func (s *Snapshot) Document(rel string) (*Unit, error) {
 	if u, ok := s.Unit(rel); ok {
 		return u, nil
 	}
-	return readUnit(s.root, s.overlay, rel)
+	// Any other file is named by a reference (a plugin's active
+	// document, a model's path), refused in the forms a reference must
+	// not take; a chapter, found on disk, is read whatever its name.
+	clean, err := checkRelPath(rel)
+	if err != nil {
+		return nil, err
+	}
+	return readUnit(s.root, s.overlay, clean)
 }
 
 // NotDownloaded lists the chapters (project-relative paths) that are
 // only iCloud Drive placeholders on this computer: they are in the book
 // but not read until the writer downloads them.
 func (s *Snapshot) NotDownloaded() []string { return s.offline }
+
+// Unreadable lists the chapters quire found but could not read (too
+// large, binary, a file the system would not open), each as a problem
+// on its file that says what to do, sorted by path. They are not in
+// Units: the advisor does not read them and no name is found in them.
+func (s *Snapshot) Unreadable() []codex.Problem { return s.unreadable }
+
+// withUnreadable is s with rel's problem set to p, or cleared when p is
+// nil.
+func (s *Snapshot) withUnreadable(rel string, p *codex.Problem) *Snapshot {
+	i, found := slices.BinarySearchFunc(s.unreadable, rel, func(q codex.Problem, rel string) int { return strings.Compare(q.Path, rel) })
+	if !found && p == nil {
+		return s
+	}
+	next := *s
+	next.unreadable = slices.Clone(s.unreadable)
+	switch {
+	case p == nil:
+		next.unreadable = slices.Delete(next.unreadable, i, i+1)
+	case found:
+		next.unreadable[i] = *p
+	default:
+		next.unreadable = slices.Insert(next.unreadable, i, *p)
+	}
+	return &next
+}
 
 // Words is the length of the whole manuscript in words.
 func (s *Snapshot) Words() int {
@@ -95,7 +134,7 @@ func (s *Snapshot) Mentions() *MentionIndex { return s.mentions }
 // withUnits is a snapshot holding exactly units, which are in reading
 // order. Only units whose text changed are scanned for mentions again.
 func (s *Snapshot) withUnits(units []*Unit) *Snapshot {
-	next := &Snapshot{root: s.root, overlay: s.overlay, cache: s.cache}
+	next := &Snapshot{root: s.root, overlay: s.overlay, cache: s.cache, offline: s.offline, unreadable: s.unreadable}
 	next.setUnits(units)
 	if s.mentions == nil {
 		next.mentions = BuildMentionIndex(NewMatcher(nil), next.units)

@@ -57,7 +57,16 @@ func (u *Unit) BodyText() string { return u.Text[u.Body.Start:u.Body.End] }
 // NewUnit reads text as the manuscript file at the project-relative path
 // rel.
 func NewUnit(rel, text string, version int32) *Unit {
-	text = validUTF8(text)
+	var problems []codex.Problem
+	if !utf8.ValidString(text) {
+		if p, ok := codex.EncodingProblem(rel, []byte(text)); ok {
+			problems = append(problems, p)
+		}
+	}
+	if p, ok := codex.FileNameProblem(rel); ok {
+		problems = append(problems, p)
+	}
+	text = readable(text)
 	o := codex.OutlineOf([]byte(text))
 	u := &Unit{
 		Path:     rel,
@@ -71,6 +80,7 @@ func NewUnit(rel, text string, version int32) *Unit {
 	u.Words = CountWords(u.BodyText())
 	fm := readChapterFrontMatter(text, o.FrontMatter)
 	u.Meta = fm.meta(rel)
+	u.Meta.Problems = append(problems, u.Meta.Problems...)
 	// A title is shown on one line: a folded YAML string or a file name
 	// with a line break in it is made one.
 	for _, title := range []string{fm.title(), o.FirstHeading, titleFromName(path.Base(rel))} {
@@ -80,6 +90,12 @@ func NewUnit(rel, text string, version int32) *Unit {
 	}
 	return u
 }
+
+// readable is a chapter's text as quire reads it: invalid bytes made
+// U+FFFD, and lone CRs (classic Mac line ends) made the LFs quire's
+// readers look for, one byte for one, so that lines fall where the
+// editor shows them.
+func readable(text string) string { return codex.LoneCRToLF(validUTF8(text)) }
 
 // validUTF8 is text with every invalid byte sequence replaced by U+FFFD.
 // Checking first is several times faster on the valid text of almost

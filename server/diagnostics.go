@@ -150,6 +150,9 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 		text, version, lines = doc.text, doc.version, doc.lines
 	} else if u, err := snap.Document(rel); err == nil {
 		text, lines = u.Text, newLineIndex(u.Text)
+	} else if i := slices.IndexFunc(snap.Unreadable(), func(p codex.Problem) bool { return p.Path == rel }); i >= 0 {
+		// A chapter quire found and could not read: why, at its start.
+		return []protocol.Diagnostic{problemDiagnostic(snap.Unreadable()[i], "", newLineIndex(""))}, 0, true
 	} else {
 		return nil, 0, false
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // initializeParams keep initializationOptions as JSON: settings.go reads
@@ -145,6 +147,20 @@ func (s *Server) loadProject(p *project) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf(
 			"quire: %s: %s in iCloud Drive but not downloaded to this Mac (%s), so quire cannot read %s. Download %s in Finder (Download Now).",
 			filepath.Base(p.root), plural(len(off), "chapter"), strings.Join(off, ", "), them, them))
+	}
+	if un := p.ms.Snapshot().Unreadable(); len(un) > 0 {
+		// Said once at the start as well as on each file, for editors
+		// that show only the open files' diagnostics.
+		names := make([]string, 0, min(len(un), 5))
+		for _, u := range un[:min(len(un), 5)] {
+			names = append(names, codex.PrintableName(u.Path))
+		}
+		if len(un) > 5 {
+			names = append(names, fmt.Sprintf("and %d more", len(un)-5))
+		}
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf(
+			"quire: %s: %s cannot be read and %s left out of the manuscript (%s); each file's problem says why and what to do.",
+			filepath.Base(p.root), plural(len(un), "chapter"), map[bool]string{true: "is", false: "are"}[len(un) == 1], strings.Join(names, ", ")))
 	}
 	s.publishCodexProblems(s.ctx, p)
 	s.publishDiagnostics(s.ctx, p.uri(configFile))

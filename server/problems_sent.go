@@ -48,8 +48,14 @@ func (p *project) problemsByFile() map[string]sentProblems {
 	for _, prob := range cat.Problems() {
 		add(prob)
 	}
-	tl := p.timelineFor(p.ms.Snapshot())
+	snap := p.ms.Snapshot()
+	tl := p.timelineFor(snap)
 	for _, prob := range slices.Concat(tl.Canon().Problems(), tl.Problems()) {
+		add(prob)
+	}
+	// Chapters found but not read have no text: their problem is all
+	// there is to say of them.
+	for _, prob := range snap.Unreadable() {
 		add(prob)
 	}
 	return out
