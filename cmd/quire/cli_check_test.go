@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -309,4 +311,51 @@ func TestCheckNamesChaptersLeftInICloud(t *testing.T) {
 	assert.Equal(t, "manuscript/09-coda.md", found[0].Path)
 	assert.Equal(t, "warning", found[0].Severity)
 	assert.Contains(t, found[0].Message, "not downloaded")
+}
+
+// Names a book's files hold cannot forge lines in quire check's report
+// or reach the terminal as escape codes: a codex file named with a line
+// break printed a line that looked like an error in chapter 1, and one
+// named with \x1b[31m coloured the CI log. Every problem is one line,
+// names escaped; a chapter whose name a URL would escape is a chapter;
+// a chapter that is not text is reported, not read.
+func TestCheckPrintsFileNamesSafely(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Log("Windows file names cannot hold control characters; the chapter names are still checked")
+	}
+	book, cache := sampleProject(t)
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(book, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	forged := "x.md\nmanuscript/01-harbor.md:1:1: error: forged"
+	if runtime.GOOS != "windows" {
+		write("codex/characters/"+forged+".md", "---\nname: Forger\n---\n")
+		write("codex/characters/\x1b[31mred.md", "---\nname: Red\n---\n")
+	}
+	write("manuscript/07-ch%20#?.md", "# Seven\n\nThe bell rang.\n")
+	write("manuscript/08-wide.md", "#\x00 \x00W\x00i\x00d\x00e\x00")
+
+	out, _, err := run(t, "check", "--project", book, cache)
+	var exit exitError
+	require.ErrorAs(t, err, &exit, "the binary chapter is an error")
+	line := regexp.MustCompile(`^[^\s:]+(?: [^\s:]+)*:\d+:\d+: (error|warning|info): [^\n]* \[[a-z-]+\]$`)
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		assert.Regexp(t, line, l)
+		assert.NotContains(t, l, "\x1b", "no escape code reaches the terminal")
+		assert.False(t, strings.HasPrefix(l, "manuscript/01-harbor.md:1:1: error: forged"), "no forged line: %q", l)
+	}
+	assert.Contains(t, out, "manuscript/08-wide.md:1:1: error: this chapter looks binary")
+	assert.Contains(t, out, "[binary]")
+	if runtime.GOOS != "windows" {
+		assert.Contains(t, out, `codex/characters/x.md\nmanuscript/01-harbor.md:1:1: error: forged.md:1:1: warning:`)
+		assert.Contains(t, out, `codex/characters/\x1b[31mred.md:1:1: warning:`)
+		assert.Contains(t, out, "[file-name]")
+	}
+
+	ctxOut, _, err := run(t, "context", "--project", book, cache, "7")
+	require.NoError(t, err)
+	assert.Contains(t, ctxOut, "manuscript/07-ch%20#?.md", "the chapter with the odd name is in the manuscript")
 }

@@ -322,7 +322,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				if e.AsOf != "" {
 					asOf = " as of " + e.AsOf
 				}
-				fmt.Fprintf(o.stderr, "  read %s %s%s\n", p, e.Hashes[i], asOf)
+				fmt.Fprintf(o.stderr, "  read %s %s%s\n", codex.PrintableName(p), e.Hashes[i], asOf)
 			}
 			if !e.OK {
 				fmt.Fprintf(o.stderr, "  %s failed: %s\n", provider.BoundText(e.Tool, 200), e.Code)
@@ -330,7 +330,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		}
 	}
 	for _, p := range res.Proposals {
-		fmt.Fprintf(o.stdout, "\nProposed (%s, not applied): %s — %s\n%s\n", p.ID, p.Path, p.ChangeSummary, p.Markdown)
+		fmt.Fprintf(o.stdout, "\nProposed (%s, not applied): %s — %s\n%s\n", p.ID, codex.PrintableName(p.Path), p.ChangeSummary, p.Markdown)
 	}
 	return nil
 }

@@ -181,6 +181,12 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	for _, d := range checkChapters(tl, units) {
 		problems = append(problems, files.located(d.Path, d.Range, d.Severity, d.Code, d.Message))
 	}
+	for _, p := range snap.Unreadable() {
+		if filter(p.Path) {
+			problems = append(problems, checkProblem{Path: p.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+				Severity: p.Severity.String(), sev: p.Severity, Code: p.Code, Message: p.Message})
+		}
+	}
 	for _, rel := range snap.NotDownloaded() {
 		if filter(rel) {
 			problems = append(problems, checkProblem{Path: rel, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
@@ -230,7 +236,7 @@ func (o *checkOptions) report(problems []checkProblem) error {
 		}
 	} else {
 		for _, p := range problems {
-			fmt.Fprintf(o.stdout, "%s:%d:%d: %s: %s [%s]\n", p.Path, p.Line, p.Column, p.Severity, oneLine(p.Message), p.Code)
+			fmt.Fprintf(o.stdout, "%s:%d:%d: %s: %s [%s]\n", codex.PrintableName(p.Path), p.Line, p.Column, p.Severity, oneLine(p.Message), p.Code)
 		}
 	}
 	if slices.ContainsFunc(problems, func(p checkProblem) bool { return p.sev == codex.SeverityError }) {
@@ -324,8 +330,10 @@ func (s *sourceFiles) actionProblem(p llm.ActionProblem) checkProblem {
 		Severity: sev.String(), sev: sev, Code: "action", Message: p.Message}
 }
 
-// oneLine keeps a problem on its line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine keeps a problem on its line, and the terminal's: its line
+// breaks are spaces, and the control characters a name in it may hold
+// (an escape code, a line break of a file name) are printed escaped.
+func oneLine(s string) string { return codex.PrintableName(strings.Join(strings.Fields(s), " ")) }
 
 // sourceFiles turns byte offsets into lines and columns, reading each
 // file once and indexing its line starts once.

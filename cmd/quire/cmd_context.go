@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -76,7 +77,7 @@ func (o *contextOptions) run(cmd *cobra.Command) error {
 		if i > 0 {
 			fmt.Fprintln(o.stdout)
 		}
-		fmt.Fprintf(o.stdout, "── %s ── %s · %d words\n\n", unitLabel(u), u.Path, u.Words)
+		fmt.Fprintf(o.stdout, "── %s ── %s · %d words\n\n", unitLabel(u), codex.PrintableName(u.Path), u.Words)
 		fmt.Fprintln(o.stdout, strings.TrimRight(u.Text, "\n"))
 	}
 	for _, f := range result.Failed {

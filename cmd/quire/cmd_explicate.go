@@ -83,7 +83,7 @@ func (o *explicateOptions) run(cmd *cobra.Command) error {
 		if e, ok := b.store.Catalog().Get(src.Entry); ok && src.Path == e.ID {
 			line, _ = codex.LineColumn(e.Source, src.Range.Start)
 		}
-		fmt.Fprintf(o.stdout, "%s %s (%s:%d)\n\n", capitalize(how), where, src.Path, line)
+		fmt.Fprintf(o.stdout, "%s %s (%s:%d)\n\n", capitalize(how), where, codex.PrintableName(src.Path), line)
 	} else {
 		fmt.Fprintln(o.stdout, "Not found in the codex; searching the manuscript for it anyway.")
 		fmt.Fprintln(o.stdout)
@@ -100,7 +100,7 @@ func (o *explicateOptions) run(cmd *cobra.Command) error {
 		if ps.Heading != "" {
 			label += " › " + ps.Heading
 		}
-		fmt.Fprintf(o.stdout, "%d. %s — %s:%d (score %.2f)\n", i+1, label, ps.Path, out.Lines[i], ps.Score)
+		fmt.Fprintf(o.stdout, "%d. %s — %s:%d (score %.2f)\n", i+1, label, codex.PrintableName(ps.Path), out.Lines[i], ps.Score)
 		for _, l := range strings.Split(strings.TrimSpace(ps.Text), "\n") {
 			fmt.Fprintf(o.stdout, "   %s\n", l)
 		}

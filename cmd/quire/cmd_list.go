@@ -70,7 +70,7 @@ func (o *listOptions) run(cmd *cobra.Command) error {
 	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tSTATUS\tALIASES\tPATH")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, r.Type, r.Status, strings.Join(r.Aliases, ", "), r.RelativePath)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", codex.PrintableName(r.Name), r.Type, r.Status, codex.PrintableName(strings.Join(r.Aliases, ", ")), codex.PrintableName(r.RelativePath))
 	}
 	return tw.Flush()
 }

@@ -67,7 +67,7 @@ func (o *lookupOptions) run(cmd *cobra.Command) error {
 		if len(results) > 1 {
 			fmt.Fprintln(o.stdout, "\nAlso matching:")
 			for _, r := range results[1:] {
-				fmt.Fprintf(o.stdout, "  %s (%s, %s match) — %s\n", r.Name, r.Type, r.Match, r.RelativePath)
+				fmt.Fprintf(o.stdout, "  %s (%s, %s match) — %s\n", codex.PrintableName(r.Name), r.Type, r.Match, codex.PrintableName(r.RelativePath))
 			}
 		}
 	}
@@ -85,11 +85,11 @@ func (o *lookupOptions) run(cmd *cobra.Command) error {
 }
 
 func printEntry(w interface{ Write([]byte) (int, error) }, r codex.Result) {
-	fmt.Fprintf(w, "%s (%s", r.Name, r.Type)
+	fmt.Fprintf(w, "%s (%s", codex.PrintableName(r.Name), r.Type)
 	if r.Status == codex.StatusTentative {
 		fmt.Fprint(w, ", tentative")
 	}
-	fmt.Fprintf(w, ") — %s\n", r.RelativePath)
+	fmt.Fprintf(w, ") — %s\n", codex.PrintableName(r.RelativePath))
 	// A series entry's path is inside the series folder, not the book:
 	// say which canon it is and where its file is.
 	switch r.Canon {

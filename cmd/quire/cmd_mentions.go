@@ -112,7 +112,7 @@ func (o *mentionsOptions) chapter(b *book, snap *manuscript.Snapshot) error {
 	if o.JSON {
 		return writeJSON(o.stdout, out)
 	}
-	fmt.Fprintf(o.stdout, "%s (%s, %d words)\n\n", columnLabel(out.Chapter), u.Path, u.Words)
+	fmt.Fprintf(o.stdout, "%s (%s, %d words)\n\n", columnLabel(out.Chapter), codex.PrintableName(u.Path), u.Words)
 	if len(out.Entries) == 0 {
 		fmt.Fprintln(o.stdout, "No codex entry is mentioned.")
 		return nil
@@ -120,7 +120,7 @@ func (o *mentionsOptions) chapter(b *book, snap *manuscript.Snapshot) error {
 	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tCOUNT\tFIRST")
 	for _, e := range out.Entries {
-		fmt.Fprintf(tw, "%s\t%s\t%d\tline %d\n", e.Name, e.Type, e.Total, e.First.Line)
+		fmt.Fprintf(tw, "%s\t%s\t%d\tline %d\n", codex.PrintableName(e.Name), e.Type, e.Total, e.First.Line)
 	}
 	return tw.Flush()
 }

@@ -67,7 +67,7 @@ func (o *searchOptions) run(cmd *cobra.Command) error {
 		return exitError{1}
 	}
 	for i, r := range results {
-		fmt.Fprintf(o.stdout, "%d. %s (%s) — %s\n", i+1, r.Name, r.Type, r.RelativePath)
+		fmt.Fprintf(o.stdout, "%d. %s (%s) — %s\n", i+1, codex.PrintableName(r.Name), r.Type, codex.PrintableName(r.RelativePath))
 		if r.Excerpt != "" {
 			fmt.Fprintf(o.stdout, "   %s\n", strings.ReplaceAll(r.Excerpt, "\n", "\n   "))
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -62,7 +63,7 @@ func (o *untrackedOptions) run(cmd *cobra.Command) error {
 	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tUSES\tCHAPTERS\tFIRST")
 	for _, n := range names {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s:%d:%d\n", n.Name, n.Count, n.Units, n.First.Path, n.First.Line, n.First.Column)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s:%d:%d\n", codex.PrintableName(n.Name), n.Count, n.Units, codex.PrintableName(n.First.Path), n.First.Line, n.First.Column)
 	}
 	return tw.Flush()
 }

@@ -109,7 +109,7 @@ func problemLines(root string, problems []codex.Problem) []string {
 			sources[p.Path] = src
 		}
 		line, col := codex.LineColumn(src, p.Range.Start)
-		out = append(out, fmt.Sprintf("%s:%d:%d: %s: %s", p.Path, line, col, p.Severity, p.Message))
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s: %s", codex.PrintableName(p.Path), line, col, p.Severity, oneLine(p.Message)))
 	}
 	return out
 }
