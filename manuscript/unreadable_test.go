@@ -14,6 +14,15 @@ import (
 	"github.com/quire-ink/quire/codex"
 )
 
+// oddChapter is a chapter named as a URL would escape it; Windows allows
+// no "?" in a file name, so there it goes without one.
+var oddChapter = func() string {
+	if runtime.GOOS == "windows" {
+		return "manuscript/07-ch%20#.md"
+	}
+	return "manuscript/07-ch%20#?.md"
+}()
+
 // utf16LE is s as UTF-16, little end first, with no byte-order mark:
 // what some exports save.
 func utf16LE(s string) string {
@@ -32,7 +41,7 @@ func TestChaptersFoundButUnreadableAreSaid(t *testing.T) {
 	files := projectFiles{
 		"manuscript/01-dawn.md": chapterText("Dawn", "Dawn."),
 		// A name a URL would escape is a file name like any other.
-		"manuscript/07-ch%20#?.md": chapterText("Seven", "The seventh."),
+		oddChapter: chapterText("Seven", "The seventh."),
 		// UTF-16 without a mark: NULs between the letters.
 		"manuscript/08-wide.md": utf16LE(chapterText("Wide", "Mara sailed.")),
 		// Latin-1 bytes: read, with the bad byte said.
@@ -47,7 +56,7 @@ func TestChaptersFoundButUnreadableAreSaid(t *testing.T) {
 	m := openProject(t, root, Options{})
 	s := m.Snapshot()
 
-	want := []string{"manuscript/01-dawn.md", "manuscript/07-ch%20#?.md", "manuscript/09-latin.md", "manuscript/10-mac.md"}
+	want := []string{"manuscript/01-dawn.md", oddChapter, "manuscript/09-latin.md", "manuscript/10-mac.md"}
 	if runtime.GOOS != "windows" {
 		want = append(want, "manuscript/11-new\nline.md")
 	}
@@ -70,7 +79,7 @@ func TestChaptersFoundButUnreadableAreSaid(t *testing.T) {
 	assert.Equal(t, 3, mac.Words, "the front matter is not prose")
 	assert.Empty(t, mac.Meta.Problems)
 
-	seven, _ := s.Unit("manuscript/07-ch%20#?.md")
+	seven, _ := s.Unit(oddChapter)
 	assert.Equal(t, 7, seven.Number)
 	assert.Empty(t, seven.Meta.Problems)
 

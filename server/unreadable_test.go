@@ -3,6 +3,7 @@ package server
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 )
+
+// oddChapter is a chapter named as a URL would escape it; Windows allows
+// no "?" in a file name, so there it goes without one.
+var oddChapter = func() string {
+	if runtime.GOOS == "windows" {
+		return "manuscript/07-ch%20#.md"
+	}
+	return "manuscript/07-ch%20#?.md"
+}()
 
 // A chapter quire finds but cannot read (here UTF-16 with no byte-order
 // mark, read before as prose full of NULs and handed to the advisor) is
@@ -23,7 +33,7 @@ func TestUnreadableChaptersAreSaidAndOddNamesRead(t *testing.T) {
 	root := writeProject(t, map[string]string{
 		"codex/characters/ilse-dorn.md": "---\nname: Ilse Dorn\nsummary: Harbormistress of Brînmouth.\n---\n# Ilse Dorn\n",
 		"manuscript/01-harbor.md":       "# Harbor\n\nA quiet night.\n",
-		"manuscript/07-ch%20#?.md":      "# Seven\n\nIlse Dorn waited.\n",
+		oddChapter:                      "# Seven\n\nIlse Dorn waited.\n",
 	})
 	var wide []byte
 	for _, u := range utf16.Encode([]rune("# Wide\n\nIlse Dorn sailed.\n")) {
@@ -48,7 +58,7 @@ func TestUnreadableChaptersAreSaidAndOddNamesRead(t *testing.T) {
 	assert.Contains(t, diags[0].Message, "save it again as UTF-8")
 
 	// The chapter with the odd name is read: its mention is found.
-	c.hoverSays("manuscript/07-ch%20#?.md", 2, 2, "Harbormistress of Brînmouth.")
+	c.hoverSays(oddChapter, 2, 2, "Harbormistress of Brînmouth.")
 
 	require.NoError(t, os.WriteFile(widePath, []byte("# Wide\n\nIlse Dorn sailed.\n"), 0o644))
 	c.waitDiagnostics(c.uri("manuscript/08-wide.md"), "no problem once saved as UTF-8", func(d []protocol.Diagnostic) bool { return len(d) == 0 })

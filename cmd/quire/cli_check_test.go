@@ -335,7 +335,7 @@ func TestCheckPrintsFileNamesSafely(t *testing.T) {
 		write("codex/characters/"+forged+".md", "---\nname: Forger\n---\n")
 		write("codex/characters/\x1b[31mred.md", "---\nname: Red\n---\n")
 	}
-	write("manuscript/07-ch%20#?.md", "# Seven\n\nThe bell rang.\n")
+	write(oddChapter, "# Seven\n\nThe bell rang.\n")
 	write("manuscript/08-wide.md", "#\x00 \x00W\x00i\x00d\x00e\x00")
 
 	out, _, err := run(t, "check", "--project", book, cache)
@@ -357,5 +357,5 @@ func TestCheckPrintsFileNamesSafely(t *testing.T) {
 
 	ctxOut, _, err := run(t, "context", "--project", book, cache, "7")
 	require.NoError(t, err)
-	assert.Contains(t, ctxOut, "manuscript/07-ch%20#?.md", "the chapter with the odd name is in the manuscript")
+	assert.Contains(t, ctxOut, oddChapter, "the chapter with the odd name is in the manuscript")
 }
