@@ -20,6 +20,11 @@ type Message struct {
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 	// ToolCallID links a tool message to the call it answers.
 	ToolCallID string `json:"toolCallId,omitempty"`
+	// Reasoning is an assistant message's reasoning_content, as thinking
+	// models (DeepSeek, Kimi) send it next to the content. It is never
+	// answer text; it is kept only to be sent back on the same message,
+	// which those providers require after a round of tool calls.
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // ToolCall is one call the model asked for; Arguments is JSON text as the
