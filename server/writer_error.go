@@ -45,6 +45,9 @@ func providerFailure(pe *provider.Error, baseURL string) string {
 	if said == "" {
 		said = http.StatusText(pe.Status)
 	}
+	if pe.OutOfCredit() {
+		return fmt.Sprintf("The model at %s says the account behind quire's API key is out of credit. Add credit or check the account's plan and billing with the provider, then ask again.", baseURL)
+	}
 	var what string
 	switch {
 	case pe.Status == http.StatusUnauthorized || pe.Status == http.StatusForbidden:

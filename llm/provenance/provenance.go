@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex/safefile"
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // FileName is the name of the provenance log in its directory.
@@ -30,9 +31,10 @@ const FileName = "provenance.jsonl"
 const DefaultMaxBytes = 5 << 20
 
 // maxRecordedResponse bounds the response body the recorder keeps in
-// memory to read usage and finish reason from; a longer reply is passed
-// on untouched and recorded without them.
-const maxRecordedResponse = 32 << 20
+// memory to read usage and finish reason from: the client reads no more
+// of a reply either. A longer reply is passed on whole (the client then
+// refuses it) and recorded without them.
+const maxRecordedResponse = provider.MaxReplyBytes
 
 // Record is one provider call, as one JSON line. It names what
 // was sent and what came back without holding either: no prose, no keys.
@@ -215,6 +217,18 @@ func (t *provenanceTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	}
 	if resp.StatusCode == http.StatusOK && resp.Body != nil && resp.ContentLength <= maxRecordedResponse {
 		raw, rerr := io.ReadAll(io.LimitReader(resp.Body, maxRecordedResponse+1))
+		if rerr == nil && len(raw) > maxRecordedResponse {
+			// Too long to record: the client gets all of it to refuse,
+			// from what was read and then the rest, as it comes.
+			rest := resp.Body
+			resp.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(raw), rest), rest}
+			rec.Error = "too large"
+			t.write(rec, start)
+			return resp, nil
+		}
 		resp.Body.Close()
 		resp.Body = io.NopCloser(bytes.NewReader(raw))
 		if rerr != nil {

@@ -177,6 +177,7 @@ func New(cfg Config) (*Provider, error) {
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithMaxRetries(cfg.Retries),
 		option.WithRequestTimeout(cfg.Timeout),
+		option.WithMiddleware(boundReplies),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))

@@ -47,6 +47,9 @@ func (p *Provider) attemptStream(ctx context.Context, req CompletionRequest, tie
 			// and the stream is closed (deferred) so the provider stops.
 			break
 		}
+		if asm.tooLarge {
+			return nil, warnings, &ReplyTooLargeError{Limit: MaxReplyBytes}
+		}
 	}
 	if err := stream.Err(); err != nil {
 		return nil, warnings, p.readableError(ctx, err, httpResp)
@@ -148,6 +151,11 @@ type chunkAssembler struct {
 	// the bound was reached and the rest of the text dropped.
 	maxContent int
 	truncated  bool
+	// kept counts the bytes kept beside the content (reasoning, tool
+	// call arguments and names, refusal); past MaxReplyBytes the stream
+	// is too large to be a reply.
+	kept     int
+	tooLarge bool
 }
 
 type assembledCall struct {
@@ -229,6 +237,10 @@ func (a *chunkAssembler) add(raw []byte) string {
 		a.reasoning.WriteString(ch.Delta.ReasoningContent)
 		a.refusal.WriteString(ch.Delta.Refusal)
 		a.addCalls(ch.Delta.ToolCalls)
+		a.kept += len(ch.Delta.ReasoningContent) + len(ch.Delta.Refusal) + len(ch.Delta.ToolCalls)
+		if a.kept > MaxReplyBytes {
+			a.tooLarge = true
+		}
 	}
 	return delta
 }
