@@ -445,8 +445,13 @@ func (l *loop) finish(ctx context.Context, tools []provider.Tool, choice string)
 	return l.answer(ctx, c)
 }
 
-// answer records a text reply; an empty one is retried once without tools.
+// answer records a text reply; an empty one is retried once without
+// tools, unless the model ran out of output tokens, which a retry would
+// only do again.
 func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, error) {
+	if strings.TrimSpace(c.Message.Content) == "" && c.FinishReason == finishLength {
+		return nil, &OutOfTokensError{Setting: tokenLimitSetting(l.p.API())}
+	}
 	if strings.TrimSpace(c.Message.Content) == "" {
 		l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: emptyAnswerPrompt})
 		retry, err := l.complete(ctx, nil, "")
@@ -454,6 +459,9 @@ func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, err
 			return nil, err
 		}
 		if strings.TrimSpace(retry.Message.Content) == "" {
+			if retry.FinishReason == finishLength {
+				return nil, &OutOfTokensError{Setting: tokenLimitSetting(l.p.API())}
+			}
 			return nil, ErrNoAnswer
 		}
 		c = retry
@@ -461,6 +469,11 @@ func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, err
 	msg := provider.Message{Role: provider.RoleAssistant, Content: c.Message.Content}
 	l.res.Messages = append(l.res.Messages, msg)
 	l.res.Answer = strings.TrimSpace(msg.Content)
+	if c.FinishReason == finishLength && !c.Truncated {
+		setting := tokenLimitSetting(l.p.API())
+		l.res.Answer += fmt.Sprintf(tokenLimitNote, setting)
+		l.warn(fmt.Sprintf("the answer was cut: the model reached its output-token limit (%s)", setting))
+	}
 	if c.Truncated {
 		l.res.Answer += fmt.Sprintf(answerCutNote, l.disp.lim.MaxAnswerBytes>>10)
 		l.warn(fmt.Sprintf("the answer was cut at %d KB", l.disp.lim.MaxAnswerBytes>>10))
