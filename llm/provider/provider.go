@@ -306,6 +306,13 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 // is answered by sending the same request once more with the "default"
 // tier; the completion then carries a warning saying so.
 func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Completion, error) {
+	keys := []string{p.cfg.APIKey}
+	if on := req.OnDelta; on != nil {
+		red := newStreamRedactor(keys, on)
+		req.OnDelta = red.write
+		// Held-back text goes out when the reply ends, whole or cut.
+		defer red.flush()
+	}
 	tier := p.cfg.ServiceTier
 	fallback := tier == ServiceTierFlex && p.cfg.FlexFallback
 	var extra []option.RequestOption
@@ -326,10 +333,15 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 		}
 	}
 	if err != nil {
+		var cut *CutOffError
+		if errors.As(err, &cut) {
+			cut.Partial = redactKeys(cut.Partial, keys)
+		}
 		// Whatever the provider or the transport said, the key it was
 		// given (or a piece of it, echoed back) never goes further.
 		return nil, redactError(err, p.cfg.APIKey)
 	}
+	redactMessage(&c.Message, keys)
 	if c.ServiceTier == "" {
 		c.ServiceTier = tier
 	}
