@@ -265,6 +265,10 @@ type Completion struct {
 	// Truncated says the reply's text was cut at the request's
 	// MaxAnswerBytes.
 	Truncated bool
+	// Interim is text of the reply that is not its answer: the Responses
+	// API's messages of phase "commentary", said on the way to the
+	// final answer. It is not in Message.Content.
+	Interim []string
 }
 
 // PeekRequest returns the JSON body Complete would send for req, without
@@ -342,6 +346,9 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 		return nil, redactError(err, p.cfg.APIKey)
 	}
 	redactMessage(&c.Message, keys)
+	for i := range c.Interim {
+		c.Interim[i] = redactKeys(c.Interim[i], keys)
+	}
 	if c.ServiceTier == "" {
 		c.ServiceTier = tier
 	}

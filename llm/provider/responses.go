@@ -152,7 +152,10 @@ type wireResponsesBody struct {
 // wireOutputItem is one output item: a message or a function call (other
 // types are skipped).
 type wireOutputItem struct {
-	Type    string `json:"type"`
+	Type string `json:"type"`
+	// Phase marks a message "commentary" (said on the way, as interim
+	// text) or "final_answer"; models without phases leave it out.
+	Phase   string `json:"phase"`
 	Content []struct {
 		Type    string `json:"type"`
 		Text    string `json:"text"`
@@ -183,6 +186,7 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 	}
 	msg := Message{Role: RoleAssistant}
 	var text strings.Builder
+	var interim []string
 	for i, rawItem := range resp.Output {
 		var it wireOutputItem
 		if err := json.Unmarshal(rawItem, &it); err != nil {
@@ -190,13 +194,20 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 		}
 		switch it.Type {
 		case "message":
+			var item strings.Builder
 			for _, part := range it.Content {
 				switch part.Type {
 				case "output_text", "text", "":
-					text.WriteString(part.Text)
+					item.WriteString(part.Text)
 				case "refusal":
-					text.WriteString(part.Refusal)
+					item.WriteString(part.Refusal)
 				}
+			}
+			if it.Phase == phaseCommentary {
+				// Only the final answer's text is the answer.
+				interim = append(interim, item.String())
+			} else {
+				text.WriteString(item.String())
 			}
 		case "function_call":
 			args, err := responsesArguments(it.Arguments, quirks)
@@ -229,8 +240,13 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 		Model:        resp.Model,
 		ServiceTier:  resp.ServiceTier,
 		ResponseID:   resp.ID,
+		Interim:      interim,
 	}, nil
 }
+
+// phaseCommentary is the phase of a Responses API message the model says
+// on the way to its final answer (phase "final_answer").
+const phaseCommentary = "commentary"
 
 // responsesArguments reads a function call's arguments string; with the
 // arguments_object quirk an object is accepted and re-encoded.

@@ -97,8 +97,12 @@ type Options struct {
 	OnTrace func(TraceRow)
 	// OnDelta, when set and the provider streams, sees the reply text of
 	// each round as it arrives. Text that comes before tool calls belongs
-	// to a round that is not the answer; the round number tells them apart.
+	// to a round that is not the answer; the round number tells them apart,
+	// and OnInterim says when a round turned out not to be the answer.
 	OnDelta func(round int, text string)
+	// OnInterim, when set, sees the interim text of a round (see
+	// Result.Interim) once the round is known not to be the answer.
+	OnInterim func(round int, text string)
 
 	// ToolUseMode is "enforced", "relaxed" or "disabled"; "" takes the
 	// default of ToolCalling (relaxed when that is empty too).
@@ -166,6 +170,11 @@ type TraceRow struct {
 // Result is a finished turn.
 type Result struct {
 	Answer string
+	// Interim is what the model said on the way that is not the answer,
+	// in order: the text of a reply that also called tools, an answer
+	// the loop sent back to have the book consulted first, a Responses
+	// API commentary message. It is never part of Answer.
+	Interim []string
 	// Messages is the whole exchange: the messages passed in, then every
 	// assistant, tool and steering message.
 	Messages []provider.Message
@@ -325,6 +334,7 @@ func (l *loop) run(ctx context.Context) (*Result, error) {
 				// An answer before any look-up: ask once for the tools.
 				// The steering request is not a round of tool calls.
 				enforce = false
+				l.interim(c.Message.Content)
 				l.appendReply(provider.Message{Role: provider.RoleAssistant, Content: c.Message.Content})
 				l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: consultToolsPrompt})
 				choice = provider.ToolChoiceRequired
@@ -337,6 +347,7 @@ func (l *loop) run(ctx context.Context) (*Result, error) {
 			choice = provider.ToolChoiceAuto
 		}
 		msg := c.Message
+		l.interim(msg.Content)
 		var warnings []string
 		msg.ToolCalls, warnings = uniqueIDs(round, msg.ToolCalls)
 		if slices.ContainsFunc(warnings, func(w string) bool { return w != "" }) {
@@ -500,6 +511,9 @@ func (l *loop) complete(ctx context.Context, tools []provider.Tool, choice strin
 		return nil, err
 	}
 	l.res.Usage.Add(c.Usage)
+	for _, text := range c.Interim {
+		l.interim(text)
+	}
 	l.res.ResponseID = c.ResponseID
 	if c.ServiceTier != "" {
 		l.res.ServiceTier = c.ServiceTier
@@ -548,5 +562,18 @@ func (l *loop) trace(row TraceRow) {
 	l.res.Trace = append(l.res.Trace, row)
 	if l.opt.OnTrace != nil {
 		l.opt.OnTrace(row)
+	}
+}
+
+// interim records text the model said in the round just completed that
+// is not the answer, and tells OnInterim.
+func (l *loop) interim(text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	l.res.Interim = append(l.res.Interim, text)
+	if l.opt.OnInterim != nil {
+		l.opt.OnInterim(l.res.Rounds, text)
 	}
 }
