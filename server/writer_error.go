@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // What a writer reads when an ask fails says what went wrong and what to
@@ -26,7 +28,13 @@ func askFailure(err error, baseURL string) string {
 	var te *provider.TimeoutError
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
+	var tokens *toolloop.OutOfTokensError
+	var big *provider.ReplyTooLargeError
 	switch {
+	case errors.As(err, &tokens):
+		return "The model at " + baseURL + " " + strings.TrimPrefix(tokens.Error(), "the model ") + "."
+	case errors.As(err, &big):
+		return "The model at " + baseURL + " sent a reply larger than quire reads (" + strconv.FormatInt(big.Limit>>20, 10) + " MB), so there is no answer. Ask again; if it happens again, check provider.base_url: the server there is not answering as a model does."
 	case errors.As(err, &te):
 		return fmt.Sprintf("The model at %s did not answer in time (%s). Try again, or raise provider.timeout in quire.yaml for a slow model.", baseURL, strings.TrimPrefix(te.Error(), "provider request timed out after "))
 	case errors.As(err, &pe):
