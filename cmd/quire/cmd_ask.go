@@ -87,7 +87,7 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")
 	f.StringVar(&o.ToolCalling, "tool-calling", "", "how reliably the model calls tools: reliable (insist it reads the book first), best_effort (default), none (no tools)")
 	f.DurationVar(&o.Timeout, "timeout", provider.DefaultTimeout, "per request")
-	f.BoolVar(&o.Stream, "stream", false, "print the answer as it arrives (Chat Completions; provider.stream in quire.yaml sets the default)")
+	f.BoolVar(&o.Stream, "stream", false, "print the answer as it arrives (provider.stream in quire.yaml sets the default)")
 	return cmd
 }
 

@@ -87,9 +87,8 @@ type Config struct {
 	// IsFlexRefusal). The flex attempt is then not retried by the client
 	// itself: the fallback replaces those retries.
 	FlexFallback bool
-	// Stream sends Chat Completions requests with stream: true, handing
-	// the answer's text to CompletionRequest.OnDelta as it arrives. The
-	// Responses API is never streamed.
+	// Stream sends requests with stream: true, handing the answer's text
+	// to CompletionRequest.OnDelta as it arrives, with either API.
 	Stream bool
 }
 
@@ -279,7 +278,13 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(params)
+		body, err := json.Marshal(params)
+		if err != nil || !p.cfg.Stream {
+			return body, err
+		}
+		// The SDK adds stream after the body is built, at its end.
+		body = bytes.TrimSpace(body)
+		return append(body[:len(body)-1], `,"stream":true}`...), nil
 	}
 	params, _, err := p.params(req, p.cfg.ServiceTier)
 	if err != nil {
@@ -371,6 +376,9 @@ func rawReply(raw *[]byte, resp **http.Response, extra []option.RequestOption) [
 // turns them off) on the given service tier.
 func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier string, extra ...option.RequestOption) (*Completion, []string, error) {
 	if p.cfg.API == APIResponses {
+		if p.cfg.Stream {
+			return p.attemptResponsesStream(ctx, req, tier, extra...)
+		}
 		return p.attemptResponses(ctx, req, tier, extra...)
 	}
 	if p.cfg.Stream {
