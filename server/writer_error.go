@@ -62,6 +62,8 @@ func providerFailure(pe *provider.Error, baseURL string) string {
 		what = "refused quire's API key; check the key (provider.api_key_env names the variable that holds it)"
 	case pe.Status == http.StatusNotFound:
 		what = "does not know this model or address; check provider.model and provider.base_url"
+	case pe.Status == http.StatusOK:
+		what = "took the request but could not finish the answer; try again in a moment"
 	case pe.Status == http.StatusTooManyRequests:
 		what = "is busy or over its limit; wait a moment and ask again"
 	case pe.Status >= 500:

@@ -36,6 +36,15 @@ func (e *Error) Error() string {
 	if e.OutOfCredit() {
 		return "the provider says the account behind quire's API key is out of credit (insufficient_quota), so no answer came; add credit or check the account's plan and billing with the provider, then ask again"
 	}
+	if e.Status == http.StatusOK {
+		// A Responses API response that failed: the request was taken,
+		// then the model could not finish.
+		said := e.Message
+		if e.Code != "" {
+			said = e.Code + ": " + said
+		}
+		return fmt.Sprintf("the provider took the request but could not finish the answer (it said %s); ask again, and if it keeps failing check the account and the provider's status", said)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "provider returned %d", e.Status)
 	if e.Code != "" {
