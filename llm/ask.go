@@ -146,7 +146,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 // continues reports whether the turn continues a stored Responses API
 // conversation.
 func continues(in AskInput) bool {
-	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.API() == provider.APIResponses
+	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.StoresResponses()
 }
 
 // inlineContext is the selection, or else the open document, as text for

@@ -98,7 +98,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		if convID, history, err = s.convs.conversation(convID, proj, persona); err != nil {
 			return nil, err
 		}
-		if prov.API() == provider.APIResponses {
+		if prov.StoresResponses() {
 			previous = s.convs.responseID(convID)
 		}
 	} else if convID != "" {

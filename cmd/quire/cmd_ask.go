@@ -329,7 +329,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if o.Verbose && res.ServiceTier != "" {
 		fmt.Fprintf(o.stderr, "  served on the %s tier\n", res.ServiceTier)
 	}
-	if res.ResponseID != "" && prov.API() == "responses" {
+	if res.ResponseID != "" && prov.StoresResponses() {
 		fmt.Fprintf(o.stderr, "quire: continue this conversation with --api responses --continue %s\n", res.ResponseID)
 	}
 	if o.Verbose {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 )
@@ -34,6 +35,11 @@ func (p *Provider) responsesParams(req CompletionRequest, tier string) (response
 	}
 	if req.PreviousResponseID != "" {
 		params.PreviousResponseID = openai.String(req.PreviousResponseID)
+	}
+	if isJSONFalse(extras["store"]) {
+		// Nothing is kept for a later request: the reasoning must come
+		// back with the response, to be resent with the turn.
+		params.Include = append(params.Include, responses.ResponseIncludableReasoningEncryptedContent)
 	}
 	var instructions []string
 	items := responses.ResponseInputParam{}
@@ -91,6 +97,11 @@ func inputItems(m Message) ([]responses.ResponseInputItemUnionParam, error) {
 		}, nil
 	case RoleAssistant:
 		var out []responses.ResponseInputItemUnionParam
+		for _, raw := range m.ReasoningItems {
+			// Resent as it came, encrypted content and all.
+			item := param.Override[responses.ResponseReasoningItemParam](raw)
+			out = append(out, responses.ResponseInputItemUnionParam{OfReasoning: &item})
+		}
 		if m.Content != "" || len(m.ToolCalls) == 0 {
 			out = append(out, responses.ResponseInputItemParamOfMessage(m.Content, responses.EasyInputMessageRoleAssistant))
 		}
@@ -209,6 +220,8 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 			} else {
 				text.WriteString(item.String())
 			}
+		case "reasoning":
+			msg.ReasoningItems = append(msg.ReasoningItems, rawItem)
 		case "function_call":
 			args, err := responsesArguments(it.Arguments, quirks)
 			if err != nil {
@@ -269,4 +282,23 @@ func responsesArguments(raw json.RawMessage, quirks []Quirk) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("arguments are not a JSON string (quirk %s may help)", QuirkArgumentsObject)
+}
+
+// isJSONFalse reports whether an option's value is the JSON false.
+func isJSONFalse(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return !v
+	case json.RawMessage:
+		return strings.TrimSpace(string(v)) == "false"
+	}
+	return false
+}
+
+// StoresResponses reports whether the provider keeps its responses for a
+// later request to continue from (previous_response_id): a Responses API
+// provider does unless its defaults send store false, as
+// zero-data-retention accounts must.
+func (p *Provider) StoresResponses() bool {
+	return p.cfg.API == APIResponses && !isJSONFalse(p.defaults["store"])
 }

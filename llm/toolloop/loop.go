@@ -253,7 +253,12 @@ func Run(ctx context.Context, p *provider.Provider, reg *Registry, messages []pr
 		res:   &Result{Messages: slices.Clone(messages)},
 		tools: nil,
 	}
-	if p.API() == provider.APIResponses {
+	if p.API() == provider.APIResponses && !p.StoresResponses() {
+		// No response is kept to continue from (store false): every
+		// round resends the turn, reasoning items included.
+		l.opt.PreviousResponseID = ""
+	}
+	if p.StoresResponses() {
 		l.chain = true
 		l.prevID = opt.PreviousResponseID
 	}
