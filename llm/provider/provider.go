@@ -226,6 +226,11 @@ type CompletionRequest struct {
 	// OnDelta receives the reply's text piece by piece when the provider
 	// streams (Config.Stream); the Completion still holds it all.
 	OnDelta func(text string)
+	// OnInterim, when set, receives each piece of interim text of a
+	// streamed reply (Completion.Interim) as soon as it is whole, so it
+	// can be shown before the answer that streams after it. It is in
+	// Completion.Interim all the same.
+	OnInterim func(text string)
 	// MaxAnswerBytes bounds the reply's text (0: no bound). A longer
 	// reply is cut there and the Completion says Truncated; a stream is
 	// not read past it.

@@ -51,7 +51,9 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 	defer stream.Close()
 	quirks := slices.Concat(p.cfg.Quirks, req.Quirks)
 	var text strings.Builder
-	commentary := map[string]bool{}
+	// commentary holds the text of the commentary messages streaming,
+	// by item id, until each is whole.
+	commentary := map[string]*strings.Builder{}
 	var final json.RawMessage
 	kept, truncated := 0, false
 	for stream.Next() {
@@ -62,12 +64,19 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 		switch ev.Type {
 		case "response.output_item.added":
 			if ev.Item.Type == "message" && ev.Item.Phase == phaseCommentary {
-				commentary[ev.Item.ID] = true
+				commentary[ev.Item.ID] = &strings.Builder{}
 			}
+		case "response.output_item.done":
+			if b := commentary[ev.Item.ID]; b != nil && req.OnInterim != nil {
+				req.OnInterim(redactKeys(b.String(), []string{p.cfg.APIKey}))
+			}
+			delete(commentary, ev.Item.ID)
 		case "response.output_text.delta", "response.refusal.delta":
-			if commentary[ev.ItemID] {
-				// Interim text: it comes whole with the response.
-				continue
+			if b := commentary[ev.ItemID]; b != nil {
+				// Interim text: told whole, never as the answer.
+				b.WriteString(ev.Delta)
+				kept += len(ev.Delta)
+				break
 			}
 			s := ev.Delta
 			if m := req.MaxAnswerBytes; m > 0 && text.Len()+len(s) > m {

@@ -1,6 +1,7 @@
 package toolloop
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -71,4 +72,46 @@ func TestInterimTextIsNotTheAnswer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStreamedCommentaryIsToldBeforeTheAnswer: streamed, a commentary
+// message is told as interim when it is whole, before the final answer's
+// text streams, and not told twice.
+// https://platform.openai.com/docs/api-reference/responses-streaming
+func TestStreamedCommentaryIsToldBeforeTheAnswer(t *testing.T) {
+	ev := func(data string) string {
+		var e struct {
+			Type string `json:"type"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(data), &e))
+		return "event: " + e.Type + "\ndata: " + data + "\n\n"
+	}
+	final := `{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-5.1","output":[` +
+		`{"type":"message","id":"msg_c","role":"assistant","status":"completed","phase":"commentary","content":[{"type":"output_text","text":"Checking the codex.","annotations":[]}]},` +
+		`{"type":"message","id":"msg_f","role":"assistant","status":"completed","phase":"final_answer","content":[{"type":"output_text","text":"Mara is older.","annotations":[]}]}],` +
+		`"usage":{"input_tokens":20,"output_tokens":6,"total_tokens":26}}`
+	sse := ev(`{"type":"response.output_item.added","sequence_number":0,"output_index":0,"item":{"id":"msg_c","type":"message","status":"in_progress","role":"assistant","phase":"commentary","content":[]}}`) +
+		ev(`{"type":"response.output_text.delta","sequence_number":1,"item_id":"msg_c","output_index":0,"content_index":0,"delta":"Checking "}`) +
+		ev(`{"type":"response.output_text.delta","sequence_number":2,"item_id":"msg_c","output_index":0,"content_index":0,"delta":"the codex."}`) +
+		ev(`{"type":"response.output_item.done","sequence_number":3,"output_index":0,"item":{"id":"msg_c","type":"message","status":"completed","role":"assistant","phase":"commentary","content":[{"type":"output_text","text":"Checking the codex.","annotations":[]}]}}`) +
+		ev(`{"type":"response.output_item.added","sequence_number":4,"output_index":1,"item":{"id":"msg_f","type":"message","status":"in_progress","role":"assistant","phase":"final_answer","content":[]}}`) +
+		ev(`{"type":"response.output_text.delta","sequence_number":5,"item_id":"msg_f","output_index":1,"content_index":0,"delta":"Mara is older."}`) +
+		ev(`{"type":"response.completed","sequence_number":6,"response":`+final+`}`)
+	s := providertest.New(t, providertest.Step{SSE: sse})
+	p := responsesProvider(t, s, func(c *provider.Config) { c.Stream = true })
+	var events []string
+	res, err := Run(t.Context(), p, nil, loopMessages(), Options{
+		OnInterim: func(_ int, text string) { events = append(events, "interim: "+text) },
+		OnDelta: func(_ int, text string) {
+			if n := len(events); n > 0 && strings.HasPrefix(events[n-1], "answer: ") {
+				events[n-1] += text
+				return
+			}
+			events = append(events, "answer: "+text)
+		},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "Mara is older.", res.Answer)
+	assert.Equal(t, []string{"Checking the codex."}, res.Interim)
+	assert.Equal(t, []string{"interim: Checking the codex.", "answer: Mara is older."}, events)
 }

@@ -511,12 +511,18 @@ func (l *loop) complete(ctx context.Context, tools []provider.Tool, choice strin
 		round := l.res.Rounds
 		req.OnDelta = func(text string) { on(round, text) }
 	}
+	// Interim text a stream tells as it comes is not told again.
+	told := 0
+	req.OnInterim = func(text string) {
+		told++
+		l.interim(text)
+	}
 	c, err := l.p.Complete(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	l.res.Usage.Add(c.Usage)
-	for _, text := range c.Interim {
+	for _, text := range c.Interim[min(told, len(c.Interim)):] {
 		l.interim(text)
 	}
 	l.res.ResponseID = c.ResponseID
