@@ -50,6 +50,13 @@ func TestThinkingModelsGetTheirReasoningBack(t *testing.T) {
 		{name: "plain", steps: []providertest.Step{plainCall, {Body: providertest.CompletionBody(map[string]any{
 			"role": "assistant", "content": "Mara's eyes are green.", "reasoning_content": "Her entry says green."}, "stop")}}},
 		{name: "streamed", stream: true, steps: []providertest.Step{streamedCall, streamedAnswer}},
+		// Kimi names its calls functions.<name>:<n>.
+		{name: "kimi", steps: []providertest.Step{{Body: providertest.CompletionBody(map[string]any{
+			"role": "assistant", "content": "", "reasoning_content": reasoning,
+			"tool_calls": []any{map[string]any{"id": "functions.get_character_context:0", "type": "function", "index": 0,
+				"function": map[string]any{"name": "get_character_context", "arguments": `{"name":"Mara"}`}}},
+		}, "tool_calls")}, {Body: providertest.CompletionBody(map[string]any{
+			"role": "assistant", "content": "Mara's eyes are green.", "reasoning_content": "Her entry says green."}, "stop")}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
