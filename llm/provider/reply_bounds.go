@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 
 	"github.com/openai/openai-go/v3/option"
@@ -57,7 +58,8 @@ func boundReplies(r *http.Request, next option.MiddlewareNext) (*http.Response, 
 }
 
 func isEventStream(resp *http.Response) bool {
-	return bytes.HasPrefix(bytes.TrimSpace([]byte(resp.Header.Get("Content-Type"))), []byte("text/event-stream"))
+	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	return err == nil && mt == "text/event-stream"
 }
 
 // outOfCreditHead is how much of a 429's body is read to find its code.

@@ -22,17 +22,33 @@ type hugeReply struct {
 	written atomic.Int64
 }
 
-func newHugeReply(t *testing.T, status int, size int64) *hugeReply {
+func newHugeReply(t *testing.T, status int, size int64, stream bool) *hugeReply {
 	h := &hugeReply{}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
 		write := func(s string) bool {
 			n, err := io.WriteString(w, s)
 			h.written.Add(int64(n))
 			return err == nil
 		}
+		if stream {
+			// The call's arguments in 64 KB pieces, as a stream sends
+			// them (https://platform.openai.com/docs/api-reference/chat-streaming).
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(status)
+			if !write(`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"search_codex","arguments":""}}]},"finish_reason":null}]}` + "\n\n") {
+				return
+			}
+			piece := `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"` + strings.Repeat("a", 64<<10) + `"}}]},"finish_reason":null}]}` + "\n\n"
+			for sent := int64(0); sent < size; sent += int64(len(piece)) {
+				if !write(piece) {
+					return
+				}
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
 		if !write(`{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search_codex","arguments":"{\"query\":\"`) {
 			return
 		}
@@ -61,11 +77,12 @@ func TestHugeReplyIsRefusedWhileRead(t *testing.T) {
 	}{
 		{name: "a 100 MB tool call", status: http.StatusOK},
 		{name: "a 100 MB error body", status: http.StatusBadRequest},
+		{name: "a 100 MB streamed tool call", status: http.StatusOK, stream: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHugeReply(t, tt.status, size)
-			p, err := New(Config{BaseURL: h.srv.URL + "/v1", Model: "m", APIKey: "sk-test", Tools: true, Retries: -1})
+			h := newHugeReply(t, tt.status, size, tt.stream)
+			p, err := New(Config{BaseURL: h.srv.URL + "/v1", Model: "m", APIKey: "sk-test", Tools: true, Retries: -1, Stream: tt.stream})
 			require.NoError(t, err)
 			_, err = p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages(), Tools: providerTestTools()})
 			require.Error(t, err)
