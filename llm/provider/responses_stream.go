@@ -113,7 +113,8 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 		return c, warnings, err
 	case truncated:
 		msg := Message{Role: RoleAssistant, Content: text.String()}
-		return &Completion{Message: msg, FinishReason: "length", Truncated: true}, warnings, nil
+		// Cut by quire, not by the model: no finish reason came.
+		return &Completion{Message: msg, Truncated: true}, warnings, nil
 	case final == nil:
 		return nil, warnings, &CutOffError{Partial: text.String()}
 	}

@@ -85,7 +85,7 @@ func TestResponsesStream(t *testing.T) {
 		{name: "function call", sse: callStream, finish: "tool_calls", usage: Usage{PromptTokens: 321, CompletionTokens: 45},
 			want: Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "call_mara", Name: "get_character_context", Arguments: `{"name":"Mara"}`}}}},
 		{name: "cut at the answer bound", sse: textStream("Mara ", "is ", "older."), maxBytes: 7,
-			want: Message{Role: RoleAssistant, Content: "Mara is"}, pieces: []string{"Mara ", "is"}, finish: "length"},
+			want: Message{Role: RoleAssistant, Content: "Mara is"}, pieces: []string{"Mara ", "is"}},
 		{name: "failed", sse: failed, err: "out of credit"},
 		{name: "ended before the response did", sse: cut, pieces: []string{"Mara ", "is ", "older."}, err: "cut off"},
 	}
