@@ -42,6 +42,9 @@ type AskInput struct {
 type AskResult struct {
 	Persona Persona
 	Answer  string
+	// Interim is what the model said on the way that is not the answer
+	// (toolloop.Result.Interim), in order.
+	Interim []string
 	Trace   []toolloop.TraceRow
 	// Proposals are those the model made during this turn, for review.
 	Proposals []proposal.Proposal
@@ -143,7 +146,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 // continues reports whether the turn continues a stored Responses API
 // conversation.
 func continues(in AskInput) bool {
-	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.API() == provider.APIResponses
+	return in.PreviousResponseID != "" && in.Provider != nil && in.Provider.StoresResponses()
 }
 
 // inlineContext is the selection, or else the open document, as text for
@@ -223,7 +226,7 @@ func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
 		return nil, err
 	}
 	out := &AskResult{
-		Persona: p.persona, Answer: res.Answer, Trace: res.Trace, Rounds: res.Rounds,
+		Persona: p.persona, Answer: res.Answer, Interim: res.Interim, Trace: res.Trace, Rounds: res.Rounds,
 		Stopped: res.Stopped, Warnings: res.Warnings, ServiceTier: res.ServiceTier, Usage: res.Usage, Messages: res.Messages,
 		Evidence:   evidence.lookups(res.Messages[min(len(p.messages), len(res.Messages)):]),
 		ResponseID: res.ResponseID,

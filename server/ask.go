@@ -98,7 +98,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		if convID, history, err = s.convs.conversation(convID, proj, persona); err != nil {
 			return nil, err
 		}
-		if prov.API() == provider.APIResponses {
+		if prov.StoresResponses() {
 			previous = s.convs.responseID(convID)
 		}
 	} else if convID != "" {
@@ -194,7 +194,7 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 	prog.flush(ctx)
 	prog.message(ctx, res.Answer)
 	prog.end(ctx, "answered")
-	out := wire.AskResult{Persona: res.Persona.ID, Answer: res.Answer, Evidence: []wire.Evidence{}, Proposals: []string{},
+	out := wire.AskResult{Persona: res.Persona.ID, Answer: res.Answer, Interim: res.Interim, Evidence: []wire.Evidence{}, Proposals: []string{},
 		ConversationID: t.convID, ServiceTier: res.ServiceTier, Warnings: res.Warnings}
 	seen := map[string]bool{}
 	for _, e := range res.Evidence {

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/toolloop"
 )
 
 // What a writer reads when an ask fails says what went wrong and what to
@@ -26,7 +28,13 @@ func askFailure(err error, baseURL string) string {
 	var te *provider.TimeoutError
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
+	var tokens *toolloop.OutOfTokensError
+	var big *provider.ReplyTooLargeError
 	switch {
+	case errors.As(err, &tokens):
+		return "The model at " + baseURL + " " + strings.TrimPrefix(tokens.Error(), "the model ") + "."
+	case errors.As(err, &big):
+		return "The model at " + baseURL + " sent a reply larger than quire reads (" + strconv.FormatInt(big.Limit>>20, 10) + " MB), so there is no answer. Ask again; if it happens again, check provider.base_url: the server there is not answering as a model does."
 	case errors.As(err, &te):
 		return fmt.Sprintf("The model at %s did not answer in time (%s). Try again, or raise provider.timeout in quire.yaml for a slow model.", baseURL, strings.TrimPrefix(te.Error(), "provider request timed out after "))
 	case errors.As(err, &pe):
@@ -45,12 +53,17 @@ func providerFailure(pe *provider.Error, baseURL string) string {
 	if said == "" {
 		said = http.StatusText(pe.Status)
 	}
+	if pe.OutOfCredit() {
+		return fmt.Sprintf("The model at %s says the account behind quire's API key is out of credit. Add credit or check the account's plan and billing with the provider, then ask again.", baseURL)
+	}
 	var what string
 	switch {
 	case pe.Status == http.StatusUnauthorized || pe.Status == http.StatusForbidden:
 		what = "refused quire's API key; check the key (provider.api_key_env names the variable that holds it)"
 	case pe.Status == http.StatusNotFound:
 		what = "does not know this model or address; check provider.model and provider.base_url"
+	case pe.Status == http.StatusOK:
+		what = "took the request but could not finish the answer; try again in a moment"
 	case pe.Status == http.StatusTooManyRequests:
 		what = "is busy or over its limit; wait a moment and ask again"
 	case pe.Status >= 500:

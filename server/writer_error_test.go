@@ -33,6 +33,20 @@ func TestAskCommandFailureSpeaksToTheWriter(t *testing.T) {
 				return []fakeStep{{status: 500, body: `{"error":{"message":"out of memory"}}`}}
 			},
 			want: "had a problem of its own; try again in a moment (it said: out of memory)."},
+		// https://platform.openai.com/docs/guides/error-codes: 429 "You
+		// exceeded your current quota", code insufficient_quota.
+		{name: "account out of credit", baseURL: (*fakeLLM).baseURL,
+			steps: func(t *testing.T) []fakeStep {
+				return []fakeStep{{status: 429, body: `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`}}
+			},
+			want: "is out of credit. Add credit or check the account's plan and billing"},
+		// https://platform.openai.com/docs/api-reference/chat/object:
+		// finish_reason "length" when max_tokens was reached.
+		{name: "output-token limit reached while thinking", baseURL: (*fakeLLM).baseURL,
+			steps: func(t *testing.T) []fakeStep {
+				return []fakeStep{{body: chatBody(t, map[string]any{"role": "assistant", "content": "", "reasoning_content": "Hmm."}, "length")}}
+			},
+			want: "reached its output-token limit before it wrote an answer (a thinking model can spend all of it on its reasoning); raise provider.options.max_tokens in quire.yaml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -87,7 +87,7 @@ The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")
 	f.StringVar(&o.ToolCalling, "tool-calling", "", "how reliably the model calls tools: reliable (insist it reads the book first), best_effort (default), none (no tools)")
 	f.DurationVar(&o.Timeout, "timeout", provider.DefaultTimeout, "per request")
-	f.BoolVar(&o.Stream, "stream", false, "print the answer as it arrives (Chat Completions; provider.stream in quire.yaml sets the default)")
+	f.BoolVar(&o.Stream, "stream", false, "print the answer as it arrives (provider.stream in quire.yaml sets the default)")
 	return cmd
 }
 
@@ -263,16 +263,31 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		_, err = o.stdout.Write(pretty.Bytes())
 		return err
 	}
-	// Streamed text goes out as it comes: a round's text before its tool
-	// calls too, which is the model talking to the writer all the same.
+	// Streamed text goes out as it comes, a round's text before its tool
+	// calls too; once that round is known not to be the answer, it is
+	// marked as interim, as the plain output marks it (interimLines).
 	streamed := false
 	if cfg.Stream {
-		in.Loop.OnDelta = func(_ int, text string) {
+		header := func() {
 			if !streamed {
 				fmt.Fprintf(o.stdout, "%s:\n\n", llm.ResolvePersona(o.Persona).Name)
 				streamed = true
 			}
+		}
+		roundStreamed := map[int]bool{}
+		in.Loop.OnDelta = func(round int, text string) {
+			header()
+			roundStreamed[round] = true
 			_, _ = io.WriteString(o.stdout, text)
+		}
+		in.Loop.OnInterim = func(round int, text string) {
+			header()
+			if roundStreamed[round] {
+				fmt.Fprintf(o.stdout, "\n%s\n\n", interimNote)
+				return
+			}
+			// Commentary is not streamed: it comes whole with its round.
+			_, _ = io.WriteString(o.stdout, interimLines([]string{text}))
 		}
 	}
 	res, err := llm.Ask(ctx, in)
@@ -288,8 +303,10 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	if o.JSON {
 		return writeJSON(o.stdout, struct {
-			Persona   string              `json:"persona"`
-			Answer    string              `json:"answer"`
+			Persona string `json:"persona"`
+			Answer  string `json:"answer"`
+			// Interim is what the model said on the way, not the answer.
+			Interim   []string            `json:"interim,omitempty"`
 			Trace     []toolloop.TraceRow `json:"trace"`
 			Proposals []proposal.Proposal `json:"proposals"`
 			Rounds    int                 `json:"rounds"`
@@ -301,10 +318,10 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			ResponseID string `json:"responseId,omitempty"`
 			// ServiceTier is the tier the provider served the turn on.
 			ServiceTier string `json:"serviceTier,omitempty"`
-		}{res.Persona.ID, res.Answer, res.Trace, res.Proposals, res.Rounds, res.Stopped, nonNil(res.Evidence), res.Warnings, res.ResponseID, res.ServiceTier})
+		}{res.Persona.ID, res.Answer, res.Interim, res.Trace, res.Proposals, res.Rounds, res.Stopped, nonNil(res.Evidence), res.Warnings, res.ResponseID, res.ServiceTier})
 	}
 	if !streamed {
-		fmt.Fprintf(o.stdout, "%s:\n\n%s\n", res.Persona.Name, strings.TrimSpace(res.Answer))
+		fmt.Fprintf(o.stdout, "%s:\n\n%s%s\n", res.Persona.Name, interimLines(res.Interim), strings.TrimSpace(res.Answer))
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.stderr, "quire: %s\n", w)
@@ -312,7 +329,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if o.Verbose && res.ServiceTier != "" {
 		fmt.Fprintf(o.stderr, "  served on the %s tier\n", res.ServiceTier)
 	}
-	if res.ResponseID != "" && prov.API() == "responses" {
+	if res.ResponseID != "" && prov.StoresResponses() {
 		fmt.Fprintf(o.stderr, "quire: continue this conversation with --api responses --continue %s\n", res.ResponseID)
 	}
 	if o.Verbose {
@@ -333,6 +350,21 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		fmt.Fprintf(o.stdout, "\nProposed (%s, not applied): %s — %s\n%s\n", p.ID, codex.PrintableName(p.Path), p.ChangeSummary, p.Markdown)
 	}
 	return nil
+}
+
+// interimNote follows interim text on the terminal: what the model said
+// while it looked things up is shown, but set apart from the answer, the
+// same whether the answer streams or not (and --json has it as interim).
+const interimNote = "[said while looking things up; not part of the answer]"
+
+// interimLines is interim text as the terminal shows it, each piece
+// followed by interimNote and a blank line.
+func interimLines(interim []string) string {
+	var b strings.Builder
+	for _, text := range interim {
+		fmt.Fprintf(&b, "%s\n%s\n\n", text, interimNote)
+	}
+	return b.String()
 }
 
 func nonNil[T any](s []T) []T {

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex/safefile"
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // FileName is the name of the provenance log in its directory.
@@ -30,9 +31,10 @@ const FileName = "provenance.jsonl"
 const DefaultMaxBytes = 5 << 20
 
 // maxRecordedResponse bounds the response body the recorder keeps in
-// memory to read usage and finish reason from; a longer reply is passed
-// on untouched and recorded without them.
-const maxRecordedResponse = 32 << 20
+// memory to read usage and finish reason from: the client reads no more
+// of a reply either. A longer reply is passed on whole (the client then
+// refuses it) and recorded without them.
+const maxRecordedResponse = provider.MaxReplyBytes
 
 // Record is one provider call, as one JSON line. It names what
 // was sent and what came back without holding either: no prose, no keys.
@@ -215,6 +217,18 @@ func (t *provenanceTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	}
 	if resp.StatusCode == http.StatusOK && resp.Body != nil && resp.ContentLength <= maxRecordedResponse {
 		raw, rerr := io.ReadAll(io.LimitReader(resp.Body, maxRecordedResponse+1))
+		if rerr == nil && len(raw) > maxRecordedResponse {
+			// Too long to record: the client gets all of it to refuse,
+			// from what was read and then the rest, as it comes.
+			rest := resp.Body
+			resp.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(raw), rest), rest}
+			rec.Error = "too large"
+			t.write(rec, start)
+			return resp, nil
+		}
 		resp.Body.Close()
 		resp.Body = io.NopCloser(bytes.NewReader(raw))
 		if rerr != nil {
@@ -267,10 +281,12 @@ func requestBody(req *http.Request) ([]byte, *http.Request, error) {
 }
 
 // readResponse takes usage, finish reason and tool names from a chat
-// completion; the message text is never kept.
+// completion or a Responses API response; the message text is never
+// kept.
 func readResponse(raw []byte, rec *Record) {
 	var r struct {
-		Model   string `json:"model"`
+		Model string `json:"model"`
+		responsesFields
 		Choices []struct {
 			FinishReason string `json:"finish_reason"`
 			Message      struct {
@@ -281,10 +297,7 @@ func readResponse(raw []byte, rec *Record) {
 				} `json:"tool_calls"`
 			} `json:"message"`
 		} `json:"choices"`
-		Usage struct {
-			PromptTokens     int64 `json:"prompt_tokens"`
-			CompletionTokens int64 `json:"completion_tokens"`
-		} `json:"usage"`
+		Usage wireUsage `json:"usage"`
 	}
 	if json.Unmarshal(raw, &r) != nil {
 		rec.Error = "undecodable"
@@ -293,8 +306,11 @@ func readResponse(raw []byte, rec *Record) {
 	if rec.Model == "" {
 		rec.Model = r.Model
 	}
-	rec.PromptTokens = r.Usage.PromptTokens
-	rec.CompletionTokens = r.Usage.CompletionTokens
+	r.Usage.record(rec)
+	if r.Object == "response" {
+		r.responsesFields.record(rec)
+		return
+	}
 	if len(r.Choices) > 0 {
 		rec.Finish = boundField(r.Choices[0].FinishReason)
 		for _, c := range r.Choices[0].Message.ToolCalls {
@@ -320,4 +336,41 @@ func boundField(s string) string {
 	}
 	r := []rune(s)
 	return string(r[:maxFieldRunes-1]) + "…"
+}
+
+// responsesFields are what a Responses API response tells the record:
+// its usage is counted as input and output tokens, its tool calls are
+// output items of type function_call.
+// https://platform.openai.com/docs/api-reference/responses/object
+type responsesFields struct {
+	Object string `json:"object"`
+	Status string `json:"status"`
+	Output []struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+	} `json:"output"`
+}
+
+// wireUsage is a reply's usage as either API counts it: prompt and
+// completion tokens (Chat Completions), input and output tokens
+// (Responses API); a reply has one pair or the other.
+type wireUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	InputTokens      int64 `json:"input_tokens"`
+	OutputTokens     int64 `json:"output_tokens"`
+}
+
+func (u wireUsage) record(rec *Record) {
+	rec.PromptTokens = u.PromptTokens + u.InputTokens
+	rec.CompletionTokens = u.CompletionTokens + u.OutputTokens
+}
+
+func (f responsesFields) record(rec *Record) {
+	rec.Finish = boundField(f.Status)
+	for _, it := range f.Output {
+		if it.Type == "function_call" {
+			rec.Tools = append(rec.Tools, boundField(it.Name))
+		}
+	}
 }

@@ -55,3 +55,24 @@ func TestOpenProvenanceNeedsAFolder(t *testing.T) {
 	_, err := Open("")
 	assert.Error(t, err)
 }
+
+// TestProvenanceHandsAHugeReplyOnToBeRefused: a reply past what the
+// client reads is not held in memory to be recorded, and not cut short
+// either: the client meets it whole and refuses it as too large.
+func TestProvenanceHandsAHugeReplyOnToBeRefused(t *testing.T) {
+	plog, err := Open(t.TempDir())
+	require.NoError(t, err)
+	huge := providertest.CompletionBody(map[string]any{"role": "assistant", "content": strings.Repeat("a", maxRecordedResponse+1)}, "stop")
+	s := providertest.New(t, providertest.Step{Body: huge})
+	p := scriptedProvider(t, s, func(c *provider.Config) {
+		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "", nil)}
+	})
+	_, err = p.Complete(context.Background(), provider.CompletionRequest{Messages: providerTestMessages()})
+	var big *provider.ReplyTooLargeError
+	require.ErrorAs(t, err, &big)
+	raw, err := os.ReadFile(plog.Path())
+	require.NoError(t, err)
+	var r Record
+	require.NoError(t, json.Unmarshal(raw, &r))
+	assert.Equal(t, "too large", r.Error)
+}

@@ -102,10 +102,16 @@ func (s *streamRecorder) event(line []byte) {
 				} `json:"tool_calls"`
 			} `json:"delta"`
 		} `json:"choices"`
-		Usage *struct {
-			PromptTokens     int64 `json:"prompt_tokens"`
-			CompletionTokens int64 `json:"completion_tokens"`
-		} `json:"usage"`
+		Usage *wireUsage `json:"usage"`
+		// Type and Response are a Responses API event's: the last one
+		// (response.completed, .incomplete, .failed) carries the whole
+		// response, usage included.
+		Type     string `json:"type"`
+		Response *struct {
+			Model string     `json:"model"`
+			Usage *wireUsage `json:"usage"`
+			responsesFields
+		} `json:"response"`
 	}
 	if json.Unmarshal(data, &c) != nil {
 		return
@@ -114,7 +120,17 @@ func (s *streamRecorder) event(line []byte) {
 		s.rec.Model = c.Model
 	}
 	if c.Usage != nil {
-		s.rec.PromptTokens, s.rec.CompletionTokens = c.Usage.PromptTokens, c.Usage.CompletionTokens
+		c.Usage.record(&s.rec)
+	}
+	if r := c.Response; r != nil && r.Status != "in_progress" && r.Status != "queued" {
+		if s.rec.Model == "" {
+			s.rec.Model = r.Model
+		}
+		if r.Usage != nil {
+			r.Usage.record(&s.rec)
+		}
+		s.rec.Tools = nil
+		r.responsesFields.record(&s.rec)
 	}
 	for _, ch := range c.Choices {
 		if ch.FinishReason != "" {

@@ -87,9 +87,8 @@ type Config struct {
 	// IsFlexRefusal). The flex attempt is then not retried by the client
 	// itself: the fallback replaces those retries.
 	FlexFallback bool
-	// Stream sends Chat Completions requests with stream: true, handing
-	// the answer's text to CompletionRequest.OnDelta as it arrives. The
-	// Responses API is never streamed.
+	// Stream sends requests with stream: true, handing the answer's text
+	// to CompletionRequest.OnDelta as it arrives, with either API.
 	Stream bool
 }
 
@@ -177,6 +176,7 @@ func New(cfg Config) (*Provider, error) {
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithMaxRetries(cfg.Retries),
 		option.WithRequestTimeout(cfg.Timeout),
+		option.WithMiddleware(boundReplies),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
@@ -226,6 +226,11 @@ type CompletionRequest struct {
 	// OnDelta receives the reply's text piece by piece when the provider
 	// streams (Config.Stream); the Completion still holds it all.
 	OnDelta func(text string)
+	// OnInterim, when set, receives each piece of interim text of a
+	// streamed reply (Completion.Interim) as soon as it is whole, so it
+	// can be shown before the answer that streams after it. It is in
+	// Completion.Interim all the same.
+	OnInterim func(text string)
 	// MaxAnswerBytes bounds the reply's text (0: no bound). A longer
 	// reply is cut there and the Completion says Truncated; a stream is
 	// not read past it.
@@ -264,6 +269,10 @@ type Completion struct {
 	// Truncated says the reply's text was cut at the request's
 	// MaxAnswerBytes.
 	Truncated bool
+	// Interim is text of the reply that is not its answer: the Responses
+	// API's messages of phase "commentary", said on the way to the
+	// final answer. It is not in Message.Content.
+	Interim []string
 }
 
 // PeekRequest returns the JSON body Complete would send for req, without
@@ -274,7 +283,13 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(params)
+		body, err := json.Marshal(params)
+		if err != nil || !p.cfg.Stream {
+			return body, err
+		}
+		// The SDK adds stream after the body is built, at its end.
+		body = bytes.TrimSpace(body)
+		return append(body[:len(body)-1], `,"stream":true}`...), nil
 	}
 	params, _, err := p.params(req, p.cfg.ServiceTier)
 	if err != nil {
@@ -305,6 +320,13 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 // is answered by sending the same request once more with the "default"
 // tier; the completion then carries a warning saying so.
 func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Completion, error) {
+	keys := []string{p.cfg.APIKey}
+	if on := req.OnDelta; on != nil {
+		red := newStreamRedactor(keys, on)
+		req.OnDelta = red.write
+		// Held-back text goes out when the reply ends, whole or cut.
+		defer red.flush()
+	}
 	tier := p.cfg.ServiceTier
 	fallback := tier == ServiceTierFlex && p.cfg.FlexFallback
 	var extra []option.RequestOption
@@ -325,9 +347,17 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 		}
 	}
 	if err != nil {
+		var cut *CutOffError
+		if errors.As(err, &cut) {
+			cut.Partial = redactKeys(cut.Partial, keys)
+		}
 		// Whatever the provider or the transport said, the key it was
 		// given (or a piece of it, echoed back) never goes further.
 		return nil, redactError(err, p.cfg.APIKey)
+	}
+	redactMessage(&c.Message, keys)
+	for i := range c.Interim {
+		c.Interim[i] = redactKeys(c.Interim[i], keys)
 	}
 	if c.ServiceTier == "" {
 		c.ServiceTier = tier
@@ -351,6 +381,9 @@ func rawReply(raw *[]byte, resp **http.Response, extra []option.RequestOption) [
 // turns them off) on the given service tier.
 func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier string, extra ...option.RequestOption) (*Completion, []string, error) {
 	if p.cfg.API == APIResponses {
+		if p.cfg.Stream {
+			return p.attemptResponsesStream(ctx, req, tier, extra...)
+		}
 		return p.attemptResponses(ctx, req, tier, extra...)
 	}
 	if p.cfg.Stream {

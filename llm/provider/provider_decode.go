@@ -58,6 +58,10 @@ func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := fields["reasoning_content"]; !isNull(r) {
+		// A reasoning that is not text is not one quire can send back.
+		_ = json.Unmarshal(r, &msg.Reasoning)
+	}
 	if tc := fields["tool_calls"]; !isNull(tc) {
 		var calls []WireToolCall
 		if err := json.Unmarshal(tc, &calls); err != nil {
@@ -81,7 +85,9 @@ func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
 	}, nil
 }
 
-// decodeContent accepts a string, null, or an array of text parts.
+// decodeContent accepts a string, null, or an array of content parts, of
+// which only the text parts are answer text: Magistral sends a "thinking"
+// part (its reasoning) before the "text" parts of the answer.
 func decodeContent(raw json.RawMessage) (string, error) {
 	if isNull(raw) {
 		return "", nil
@@ -90,12 +96,23 @@ func decodeContent(raw json.RawMessage) (string, error) {
 	if err := json.Unmarshal(raw, &s); err == nil {
 		return s, nil
 	}
+	s, ok := textOfParts(raw)
+	if !ok {
+		return "", errors.New("provider response: content is neither text nor an array of content parts")
+	}
+	return s, nil
+}
+
+// textOfParts is the text of an array of content parts: the parts of
+// type "text" (or no type), in order. ok is false when raw is not an
+// array of parts.
+func textOfParts(raw json.RawMessage) (text string, ok bool) {
 	var parts []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", fmt.Errorf("provider response: content is neither text nor text parts: %v", err)
+	if json.Unmarshal(raw, &parts) != nil {
+		return "", false
 	}
 	var b strings.Builder
 	for _, p := range parts {
@@ -103,7 +120,7 @@ func decodeContent(raw json.RawMessage) (string, error) {
 			b.WriteString(p.Text)
 		}
 	}
-	return b.String(), nil
+	return b.String(), true
 }
 
 // decodeArguments accepts the arguments string of a tool call.

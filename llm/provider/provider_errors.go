@@ -24,7 +24,27 @@ type Error struct {
 	RetryAfter time.Duration
 }
 
+// codeInsufficientQuota is the code (or type) OpenAI and others give a
+// refusal for an account without credit.
+const codeInsufficientQuota = "insufficient_quota"
+
+// OutOfCredit reports whether the provider refused because the account
+// has no credit left: no retry or wait can help, only the writer can.
+func (e *Error) OutOfCredit() bool { return e.Code == codeInsufficientQuota }
+
 func (e *Error) Error() string {
+	if e.OutOfCredit() {
+		return "the provider says the account behind quire's API key is out of credit (insufficient_quota), so no answer came; add credit or check the account's plan and billing with the provider, then ask again"
+	}
+	if e.Status == http.StatusOK {
+		// A Responses API response that failed: the request was taken,
+		// then the model could not finish.
+		said := e.Message
+		if e.Code != "" {
+			said = e.Code + ": " + said
+		}
+		return fmt.Sprintf("the provider took the request but could not finish the answer (it said %s); ask again, and if it keeps failing check the account and the provider's status", said)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "provider returned %d", e.Status)
 	if e.Code != "" {
@@ -70,6 +90,10 @@ func IsFlexRefusal(err error) bool {
 // readableError turns what the client returned into an error a writer can
 // read: a status with the provider's code and message, or a timeout.
 func (p *Provider) readableError(ctx context.Context, err error, resp *http.Response) error {
+	var big *ReplyTooLargeError
+	if errors.As(err, &big) {
+		return big
+	}
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
 		pe := &Error{Status: apiErr.StatusCode, Code: apiErr.Code, Message: apiErr.Message}

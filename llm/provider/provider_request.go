@@ -155,6 +155,11 @@ func messageParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {
 				},
 			})
 		}
+		if m.Reasoning != "" {
+			// Not a field of OpenAI's own API: thinking models that send
+			// it want it back on the message it came with.
+			a.SetExtraFields(map[string]any{"reasoning_content": m.Reasoning})
+		}
 		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
 	default:
 		return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", m.Role)

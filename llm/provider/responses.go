@@ -11,6 +11,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 )
@@ -34,6 +35,11 @@ func (p *Provider) responsesParams(req CompletionRequest, tier string) (response
 	}
 	if req.PreviousResponseID != "" {
 		params.PreviousResponseID = openai.String(req.PreviousResponseID)
+	}
+	if isJSONFalse(extras["store"]) {
+		// Nothing is kept for a later request: the reasoning must come
+		// back with the response, to be resent with the turn.
+		params.Include = append(params.Include, responses.ResponseIncludableReasoningEncryptedContent)
 	}
 	var instructions []string
 	items := responses.ResponseInputParam{}
@@ -91,6 +97,11 @@ func inputItems(m Message) ([]responses.ResponseInputItemUnionParam, error) {
 		}, nil
 	case RoleAssistant:
 		var out []responses.ResponseInputItemUnionParam
+		for _, raw := range m.ReasoningItems {
+			// Resent as it came, encrypted content and all.
+			item := param.Override[responses.ResponseReasoningItemParam](raw)
+			out = append(out, responses.ResponseInputItemUnionParam{OfReasoning: &item})
+		}
 		if m.Content != "" || len(m.ToolCalls) == 0 {
 			out = append(out, responses.ResponseInputItemParamOfMessage(m.Content, responses.EasyInputMessageRoleAssistant))
 		}
@@ -152,7 +163,10 @@ type wireResponsesBody struct {
 // wireOutputItem is one output item: a message or a function call (other
 // types are skipped).
 type wireOutputItem struct {
-	Type    string `json:"type"`
+	Type string `json:"type"`
+	// Phase marks a message "commentary" (said on the way, as interim
+	// text) or "final_answer"; models without phases leave it out.
+	Phase   string `json:"phase"`
 	Content []struct {
 		Type    string `json:"type"`
 		Text    string `json:"text"`
@@ -183,6 +197,7 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 	}
 	msg := Message{Role: RoleAssistant}
 	var text strings.Builder
+	var interim []string
 	for i, rawItem := range resp.Output {
 		var it wireOutputItem
 		if err := json.Unmarshal(rawItem, &it); err != nil {
@@ -190,14 +205,23 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 		}
 		switch it.Type {
 		case "message":
+			var item strings.Builder
 			for _, part := range it.Content {
 				switch part.Type {
 				case "output_text", "text", "":
-					text.WriteString(part.Text)
+					item.WriteString(part.Text)
 				case "refusal":
-					text.WriteString(part.Refusal)
+					item.WriteString(part.Refusal)
 				}
 			}
+			if it.Phase == phaseCommentary {
+				// Only the final answer's text is the answer.
+				interim = append(interim, item.String())
+			} else {
+				text.WriteString(item.String())
+			}
+		case "reasoning":
+			msg.ReasoningItems = append(msg.ReasoningItems, rawItem)
 		case "function_call":
 			args, err := responsesArguments(it.Arguments, quirks)
 			if err != nil {
@@ -229,8 +253,13 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 		Model:        resp.Model,
 		ServiceTier:  resp.ServiceTier,
 		ResponseID:   resp.ID,
+		Interim:      interim,
 	}, nil
 }
+
+// phaseCommentary is the phase of a Responses API message the model says
+// on the way to its final answer (phase "final_answer").
+const phaseCommentary = "commentary"
 
 // responsesArguments reads a function call's arguments string; with the
 // arguments_object quirk an object is accepted and re-encoded.
@@ -253,4 +282,23 @@ func responsesArguments(raw json.RawMessage, quirks []Quirk) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("arguments are not a JSON string (quirk %s may help)", QuirkArgumentsObject)
+}
+
+// isJSONFalse reports whether an option's value is the JSON false.
+func isJSONFalse(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return !v
+	case json.RawMessage:
+		return strings.TrimSpace(string(v)) == "false"
+	}
+	return false
+}
+
+// StoresResponses reports whether the provider keeps its responses for a
+// later request to continue from (previous_response_id): a Responses API
+// provider does unless its defaults send store false, as
+// zero-data-retention accounts must.
+func (p *Provider) StoresResponses() bool {
+	return p.cfg.API == APIResponses && !isJSONFalse(p.defaults["store"])
 }

@@ -47,6 +47,9 @@ func (p *Provider) attemptStream(ctx context.Context, req CompletionRequest, tie
 			// and the stream is closed (deferred) so the provider stops.
 			break
 		}
+		if asm.tooLarge {
+			return nil, warnings, &ReplyTooLargeError{Limit: MaxReplyBytes}
+		}
 	}
 	if err := stream.Err(); err != nil {
 		return nil, warnings, p.readableError(ctx, err, httpResp)
@@ -132,18 +135,27 @@ type chunkAssembler struct {
 	id, model, serviceTier string
 	created                json.RawMessage
 	content                strings.Builder
-	// contentRaw is content that came as something other than a string
-	// (an array of parts); it replaces the text when set.
-	contentRaw json.RawMessage
-	sawContent bool
-	refusal    strings.Builder
-	calls      []*assembledCall
-	finish     string
-	usage      json.RawMessage
+	sawContent             bool
+	// reasoning is the reasoning_content of thinking models, kept apart
+	// from the content: it goes back to the provider, never to the writer.
+	reasoning strings.Builder
+	refusal   strings.Builder
+	calls     []*assembledCall
+	// callAt maps a tool call delta's index to its call in calls: the
+	// index is the provider's name for the call, not its position
+	// (Anthropic starts at 1, after its text block; others skip numbers).
+	callAt map[int]int
+	finish string
+	usage  json.RawMessage
 	// maxContent bounds the content's bytes (0: no bound); truncated says
 	// the bound was reached and the rest of the text dropped.
 	maxContent int
 	truncated  bool
+	// kept counts the bytes kept beside the content (reasoning, tool
+	// call arguments and names, refusal); past MaxReplyBytes the stream
+	// is too large to be a reply.
+	kept     int
+	tooLarge bool
 }
 
 type assembledCall struct {
@@ -163,9 +175,10 @@ type wireChunk struct {
 		Index        int    `json:"index"`
 		FinishReason string `json:"finish_reason"`
 		Delta        struct {
-			Content   json.RawMessage `json:"content"`
-			Refusal   string          `json:"refusal"`
-			ToolCalls json.RawMessage `json:"tool_calls"`
+			Content          json.RawMessage `json:"content"`
+			ReasoningContent string          `json:"reasoning_content"`
+			Refusal          string          `json:"refusal"`
+			ToolCalls        json.RawMessage `json:"tool_calls"`
 		} `json:"delta"`
 	} `json:"choices"`
 }
@@ -209,19 +222,25 @@ func (a *chunkAssembler) add(raw []byte) string {
 		if d := ch.Delta.Content; !isNull(d) {
 			a.sawContent = true
 			var s string
-			if json.Unmarshal(d, &s) == nil {
-				if a.maxContent > 0 && a.content.Len()+len(s) > a.maxContent {
-					s = cutToBytes(s, a.maxContent-a.content.Len())
-					a.truncated = true
-				}
-				a.content.WriteString(s)
-				delta += s
-			} else {
-				a.contentRaw = d
+			if json.Unmarshal(d, &s) != nil {
+				// An array of parts (Magistral): its text parts are
+				// answer text like a string's; its thinking is not.
+				s, _ = textOfParts(d)
 			}
+			if a.maxContent > 0 && a.content.Len()+len(s) > a.maxContent {
+				s = cutToBytes(s, a.maxContent-a.content.Len())
+				a.truncated = true
+			}
+			a.content.WriteString(s)
+			delta += s
 		}
+		a.reasoning.WriteString(ch.Delta.ReasoningContent)
 		a.refusal.WriteString(ch.Delta.Refusal)
 		a.addCalls(ch.Delta.ToolCalls)
+		a.kept += len(ch.Delta.ReasoningContent) + len(ch.Delta.Refusal) + len(ch.Delta.ToolCalls)
+		if a.kept > MaxReplyBytes {
+			a.tooLarge = true
+		}
 	}
 	return delta
 }
@@ -241,17 +260,20 @@ func (a *chunkAssembler) addCalls(raw json.RawMessage) {
 		pieces = []wireCallDelta{one}
 	}
 	for _, p := range pieces {
-		i := len(a.calls)
+		i, seen := 0, false
 		if p.Index != nil {
-			i = *p.Index
+			i, seen = a.callAt[*p.Index]
 		}
-		if i < 0 || i > len(a.calls) {
-			// A gap would leave a call with no name; such an index is a
-			// new call at the end.
+		if !seen {
+			// A new index, or a piece without one: a new call.
 			i = len(a.calls)
-		}
-		if i == len(a.calls) {
 			a.calls = append(a.calls, &assembledCall{})
+			if p.Index != nil {
+				if a.callAt == nil {
+					a.callAt = map[int]int{}
+				}
+				a.callAt[*p.Index] = i
+			}
 		}
 		call := a.calls[i]
 		if p.ID != "" {
@@ -275,13 +297,13 @@ func (a *chunkAssembler) addCalls(raw json.RawMessage) {
 // body is the assembled chat completion.
 func (a *chunkAssembler) body() []byte {
 	msg := map[string]any{"role": "assistant"}
-	switch {
-	case a.contentRaw != nil:
-		msg["content"] = a.contentRaw
-	case a.sawContent:
+	if a.sawContent {
 		msg["content"] = a.content.String()
-	default:
+	} else {
 		msg["content"] = nil
+	}
+	if a.reasoning.Len() > 0 {
+		msg["reasoning_content"] = a.reasoning.String()
 	}
 	if a.refusal.Len() > 0 {
 		msg["refusal"] = a.refusal.String()

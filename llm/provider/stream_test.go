@@ -48,11 +48,8 @@ func TestStreamedCompletionEqualsPlain(t *testing.T) {
 			got, err := scriptedProvider(t, streamed, streaming).Complete(t.Context(), req)
 			require.NoError(t, err)
 			assert.Equal(t, want, got)
-			if strings.HasPrefix(tt.name, "content as parts") {
-				assert.Empty(t, pieces, "parts are not text to stream")
-			} else {
-				assert.Equal(t, want.Message.Content, strings.Join(pieces, ""))
-			}
+			// Text parts are answer text, streamed like a string.
+			assert.Equal(t, want.Message.Content, strings.Join(pieces, ""))
 			if len(want.Message.Content) > 20 {
 				assert.Greater(t, len(pieces), 1, "a long answer arrives in pieces")
 			}

@@ -97,8 +97,12 @@ type Options struct {
 	OnTrace func(TraceRow)
 	// OnDelta, when set and the provider streams, sees the reply text of
 	// each round as it arrives. Text that comes before tool calls belongs
-	// to a round that is not the answer; the round number tells them apart.
+	// to a round that is not the answer; the round number tells them apart,
+	// and OnInterim says when a round turned out not to be the answer.
 	OnDelta func(round int, text string)
+	// OnInterim, when set, sees the interim text of a round (see
+	// Result.Interim) once the round is known not to be the answer.
+	OnInterim func(round int, text string)
 
 	// ToolUseMode is "enforced", "relaxed" or "disabled"; "" takes the
 	// default of ToolCalling (relaxed when that is empty too).
@@ -166,6 +170,11 @@ type TraceRow struct {
 // Result is a finished turn.
 type Result struct {
 	Answer string
+	// Interim is what the model said on the way that is not the answer,
+	// in order: the text of a reply that also called tools, an answer
+	// the loop sent back to have the book consulted first, a Responses
+	// API commentary message. It is never part of Answer.
+	Interim []string
 	// Messages is the whole exchange: the messages passed in, then every
 	// assistant, tool and steering message.
 	Messages []provider.Message
@@ -244,7 +253,12 @@ func Run(ctx context.Context, p *provider.Provider, reg *Registry, messages []pr
 		res:   &Result{Messages: slices.Clone(messages)},
 		tools: nil,
 	}
-	if p.API() == provider.APIResponses {
+	if p.API() == provider.APIResponses && !p.StoresResponses() {
+		// No response is kept to continue from (store false): every
+		// round resends the turn, reasoning items included.
+		l.opt.PreviousResponseID = ""
+	}
+	if p.StoresResponses() {
 		l.chain = true
 		l.prevID = opt.PreviousResponseID
 	}
@@ -325,6 +339,7 @@ func (l *loop) run(ctx context.Context) (*Result, error) {
 				// An answer before any look-up: ask once for the tools.
 				// The steering request is not a round of tool calls.
 				enforce = false
+				l.interim(c.Message.Content)
 				l.appendReply(provider.Message{Role: provider.RoleAssistant, Content: c.Message.Content})
 				l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: consultToolsPrompt})
 				choice = provider.ToolChoiceRequired
@@ -337,6 +352,7 @@ func (l *loop) run(ctx context.Context) (*Result, error) {
 			choice = provider.ToolChoiceAuto
 		}
 		msg := c.Message
+		l.interim(msg.Content)
 		var warnings []string
 		msg.ToolCalls, warnings = uniqueIDs(round, msg.ToolCalls)
 		if slices.ContainsFunc(warnings, func(w string) bool { return w != "" }) {
@@ -445,8 +461,13 @@ func (l *loop) finish(ctx context.Context, tools []provider.Tool, choice string)
 	return l.answer(ctx, c)
 }
 
-// answer records a text reply; an empty one is retried once without tools.
+// answer records a text reply; an empty one is retried once without
+// tools, unless the model ran out of output tokens, which a retry would
+// only do again.
 func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, error) {
+	if strings.TrimSpace(c.Message.Content) == "" && c.FinishReason == finishLength {
+		return nil, &OutOfTokensError{Setting: tokenLimitSetting(l.p.API())}
+	}
 	if strings.TrimSpace(c.Message.Content) == "" {
 		l.res.Messages = append(l.res.Messages, provider.Message{Role: provider.RoleUser, Content: emptyAnswerPrompt})
 		retry, err := l.complete(ctx, nil, "")
@@ -454,6 +475,9 @@ func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, err
 			return nil, err
 		}
 		if strings.TrimSpace(retry.Message.Content) == "" {
+			if retry.FinishReason == finishLength {
+				return nil, &OutOfTokensError{Setting: tokenLimitSetting(l.p.API())}
+			}
 			return nil, ErrNoAnswer
 		}
 		c = retry
@@ -461,6 +485,11 @@ func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, err
 	msg := provider.Message{Role: provider.RoleAssistant, Content: c.Message.Content}
 	l.res.Messages = append(l.res.Messages, msg)
 	l.res.Answer = strings.TrimSpace(msg.Content)
+	if c.FinishReason == finishLength && !c.Truncated {
+		setting := tokenLimitSetting(l.p.API())
+		l.res.Answer += fmt.Sprintf(tokenLimitNote, setting)
+		l.warn(fmt.Sprintf("the answer was cut: the model reached its output-token limit (%s)", setting))
+	}
 	if c.Truncated {
 		l.res.Answer += fmt.Sprintf(answerCutNote, l.disp.lim.MaxAnswerBytes>>10)
 		l.warn(fmt.Sprintf("the answer was cut at %d KB", l.disp.lim.MaxAnswerBytes>>10))
@@ -482,11 +511,20 @@ func (l *loop) complete(ctx context.Context, tools []provider.Tool, choice strin
 		round := l.res.Rounds
 		req.OnDelta = func(text string) { on(round, text) }
 	}
+	// Interim text a stream tells as it comes is not told again.
+	told := 0
+	req.OnInterim = func(text string) {
+		told++
+		l.interim(text)
+	}
 	c, err := l.p.Complete(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	l.res.Usage.Add(c.Usage)
+	for _, text := range c.Interim[min(told, len(c.Interim)):] {
+		l.interim(text)
+	}
 	l.res.ResponseID = c.ResponseID
 	if c.ServiceTier != "" {
 		l.res.ServiceTier = c.ServiceTier
@@ -535,5 +573,18 @@ func (l *loop) trace(row TraceRow) {
 	l.res.Trace = append(l.res.Trace, row)
 	if l.opt.OnTrace != nil {
 		l.opt.OnTrace(row)
+	}
+}
+
+// interim records text the model said in the round just completed that
+// is not the answer, and tells OnInterim.
+func (l *loop) interim(text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	l.res.Interim = append(l.res.Interim, text)
+	if l.opt.OnInterim != nil {
+		l.opt.OnInterim(l.res.Rounds, text)
 	}
 }

@@ -402,8 +402,12 @@ type Evidence struct {
 
 // AskResult is quire/ask's answer.
 type AskResult struct {
-	Persona        string     `json:"persona"`
-	Answer         string     `json:"answer"`
+	Persona string `json:"persona"`
+	Answer  string `json:"answer"`
+	// Interim is what the model said on the way that is not the answer
+	// (text that came with its tool calls, commentary), in order; it was
+	// streamed as deltas of its own round, never as the answer's.
+	Interim        []string   `json:"interim,omitempty"`
 	Evidence       []Evidence `json:"evidence"`
 	Proposals      []string   `json:"proposals"`
 	ConversationID string     `json:"conversationId"`

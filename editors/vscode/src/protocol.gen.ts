@@ -355,6 +355,10 @@ export interface Evidence {
 export interface AskResult {
   persona: string;
   answer: string;
+  // Interim is what the model said on the way that is not the answer
+  // (text that came with its tool calls, commentary), in order; it was
+  // streamed as deltas of its own round, never as the answer's.
+  interim?: string[];
   evidence: Evidence[] | null;
   proposals: string[] | null;
   conversationId: string;

@@ -21,6 +21,9 @@ type Step struct {
 	// Cut, for a streaming request, sends Body's content and then stops
 	// with no finish reason and no [DONE] (WriteCutStream).
 	Cut bool
+	// SSE, when set, is sent verbatim as a text/event-stream body: the
+	// events exactly as a provider splits them.
+	SSE string
 }
 
 // Request is one request an Server received.
@@ -86,6 +89,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		msg, _ := json.Marshal(fmt.Sprintf("scripted model: no reply left for request %d (the script has %d)", n, n-1))
 		writeEvalJSON(w, http.StatusInternalServerError, `{"error":{"message":`+string(msg)+`,"type":"server_error","code":"script_exhausted"}}`)
+		return
+	}
+	if step.SSE != "" {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, step.SSE)
 		return
 	}
 	if step.Cut && WantsStream(body) {

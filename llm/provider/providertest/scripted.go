@@ -24,6 +24,10 @@ type Step struct {
 	Header map[string]string
 	// Delay holds the answer back (or until the client gives up).
 	Delay time.Duration
+	// SSE, when set, is sent verbatim as a text/event-stream body, on
+	// either API: the events exactly as a provider's documentation shows
+	// them, split where that provider splits them.
+	SSE string
 }
 
 // Reply is a structured assistant reply.
@@ -107,6 +111,15 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	status := step.Status
 	if status == 0 {
 		status = http.StatusOK
+	}
+	if step.SSE != "" {
+		for k, v := range step.Header {
+			w.Header().Set(k, v)
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, step.SSE)
+		return
 	}
 	text := step.Body
 	if text == "" && step.Reply != nil {
@@ -239,4 +252,15 @@ func InputOf(t testing.TB, body map[string]any) []map[string]any {
 		out[i] = item
 	}
 	return out
+}
+
+// ChatSSE is a Chat Completions stream: each chunk (a chat.completion.chunk
+// object as JSON) as one "data:" event, then "data: [DONE]".
+func ChatSSE(chunks ...string) string {
+	var b strings.Builder
+	for _, c := range chunks {
+		b.WriteString("data: " + c + "\n\n")
+	}
+	b.WriteString("data: [DONE]\n\n")
+	return b.String()
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// keyEcho is a provider that answers 200 with the Authorization header it
+// was sent, whole, or streamed in pieces of piece characters, in the shape
+// of OpenAI's chat completions and their stream
+// (https://platform.openai.com/docs/api-reference/chat-streaming).
+func keyEcho(t *testing.T, piece int) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		var req struct {
+			Stream bool `json:"stream"`
+		}
+		_ = json.Unmarshal(data, &req)
+		answer := "Your key is " + r.Header.Get("Authorization") + ", and Mara’s eyes are green."
+		if !req.Stream {
+			body, _ := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+				"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": answer}}}})
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(body)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		runes := []rune(answer)
+		for i := 0; i < len(runes); i += piece {
+			text, _ := json.Marshal(string(runes[i:min(i+piece, len(runes))]))
+			fmt.Fprintf(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"finish_reason\":null}]}\n\n", text)
+		}
+		fmt.Fprint(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestAskNeverPrintsAnEchoedKey: a provider that puts the key it was sent
+// in a successful answer gets it taken out of what quire ask prints,
+// plain, streamed in pieces that split the key anywhere, and as JSON.
+func TestAskNeverPrintsAnEchoedKey(t *testing.T) {
+	book, cache := sampleProject(t)
+	// Shaped like no credential pattern: only its being the key in use
+	// can take it out.
+	const key = "quireEchoKey2718281828"
+	t.Setenv("ECHO_TEST_KEY", key)
+	tests := []struct {
+		name  string
+		args  []string
+		piece int
+	}{
+		{name: "plain"},
+		{name: "--json", args: []string{"--json"}},
+		{name: "--stream, 1 character a piece", args: []string{"--stream"}, piece: 1},
+		{name: "--stream, 3 characters a piece", args: []string{"--stream"}, piece: 3},
+		{name: "--stream, 7 characters a piece", args: []string{"--stream"}, piece: 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := keyEcho(t, max(tt.piece, 1))
+			args := append([]string{"ask", "--project", book, cache, "--base-url", srv.URL + "/v1", "--model", "m",
+				"--api-key-env", "ECHO_TEST_KEY", "--tools", "off", "Eyes?"}, tt.args...)
+			stdout, stderr, err := run(t, args...)
+			require.NoError(t, err)
+			assert.Contains(t, stdout, "Mara’s eyes are green.")
+			assert.Contains(t, stdout, "Your key is Bearer [redacted]")
+			for _, text := range []string{stdout, stderr} {
+				assert.NotContains(t, text, key)
+				assert.NotContains(t, text, key[:len(key)-1], "nor the most of it")
+			}
+			if tt.piece > 0 {
+				assert.Equal(t, 1, strings.Count(stdout, "Mara’s eyes are green."), "the answer printed once")
+			}
+		})
+	}
+}

@@ -1,0 +1,67 @@
+package toolloop
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/providertest"
+)
+
+// TestResponsesWithoutStoreResendsTheTurn: with store false (a
+// zero-data-retention account) the provider keeps no response, so a tool
+// round cannot continue by previous_response_id: the loop resends the
+// turn's items, the reasoning items included, asked for with their
+// encrypted content.
+// https://platform.openai.com/docs/guides/reasoning (encrypted reasoning
+// items: store false, include ["reasoning.encrypted_content"], pass the
+// reasoning items back as input);
+// https://platform.openai.com/docs/guides/your-data (zero data retention).
+func TestResponsesWithoutStoreResendsTheTurn(t *testing.T) {
+	const reasoning = `{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Look Mara up."}],"encrypted_content":"gAAAAABo-opaque-blob=="}`
+	call := `{"id":"resp_1","object":"response","created_at":1,"status":"completed","store":false,"model":"o4-mini","output":[` + reasoning +
+		`,{"id":"fc_1","type":"function_call","status":"completed","arguments":"{\"name\":\"Mara\"}","call_id":"call_mara","name":"get_character_context"}],"usage":{"input_tokens":50,"output_tokens":20,"total_tokens":70}}`
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "streamed"}[stream], func(t *testing.T) {
+			lt := newLoopTools(t)
+			first := providertest.Step{Body: call}
+			if stream {
+				first = providertest.Step{SSE: "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":0,\"response\":" + call + "}\n\n"}
+			}
+			s := providertest.New(t, first, providertest.TextStep("Mara is older."))
+			p := responsesProvider(t, s, func(c *provider.Config) {
+				c.Defaults = map[string]any{"store": false}
+				c.Stream = stream
+			})
+			res, err := Run(t.Context(), p, lt.reg, loopMessages(), Options{PreviousResponseID: "resp_from_an_earlier_turn"})
+			require.NoError(t, err)
+			assert.Equal(t, "Mara is older.", res.Answer)
+
+			reqs := s.Requests()
+			require.Len(t, reqs, 2)
+			for _, r := range reqs {
+				body := r.Decoded(t)
+				assert.NotContains(t, body, "previous_response_id", "a response that is not stored cannot be continued")
+				assert.Equal(t, false, body["store"])
+				assert.Contains(t, body["include"], "reasoning.encrypted_content")
+			}
+			in := inputOf(t, reqs[1].Decoded(t))
+			var types []string
+			for _, it := range in {
+				typ, _ := it["type"].(string)
+				if typ == "" && it["role"] != nil {
+					typ = "message" // an easy input message names no type
+				}
+				types = append(types, typ)
+			}
+			require.Equal(t, []string{"message", "reasoning", "function_call", "function_call_output"}, types, "%v", in)
+			assert.Equal(t, "Is Mara older than Ilse?", in[0]["content"])
+			assert.Equal(t, "rs_1", in[1]["id"])
+			assert.Equal(t, "gAAAAABo-opaque-blob==", in[1]["encrypted_content"])
+			assert.Equal(t, "call_mara", in[2]["call_id"])
+			assert.Equal(t, "call_mara", in[3]["call_id"])
+		})
+	}
+}
