@@ -146,7 +146,7 @@ func (s *Server) loadProject(p *project) {
 		}
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf(
 			"quire: %s: %s in iCloud Drive but not downloaded to this Mac (%s), so quire cannot read %s. Download %s in Finder (Download Now).",
-			filepath.Base(p.root), plural(len(off), "chapter"), strings.Join(off, ", "), them, them))
+			filepath.Base(p.root), plural(len(off), "chapter"), codex.PrintableName(strings.Join(off, ", ")), them, them))
 	}
 	if un := p.ms.Snapshot().Unreadable(); len(un) > 0 {
 		// Said once at the start as well as on each file, for editors
