@@ -18,6 +18,7 @@ require (
 	go.lsp.dev/protocol v0.12.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
 	golang.org/x/text v0.43.0
 )
 

@@ -101,6 +101,7 @@ your editor as a language server or to you on the command line.`,
 		newMCPCommand(g),
 		newCheckCommand(g),
 		newTrustCommand(g),
+		newKeyCommand(g),
 		newMapCommand(g),
 	)
 	return root
