@@ -190,6 +190,7 @@ func (o *keyOptions) status(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	openAI, _ := keys.Normalize("")
 	f := llm.KeyFinder{Getenv: os.Getenv, Stored: o.keyStore()}.Find(ctx, ps, true)
 	st := keyStatus{Provider: base}
 	switch {
@@ -197,11 +198,14 @@ func (o *keyOptions) status(ctx context.Context) error {
 		st.Source, st.From = sourceNames[f.Source.Kind], f.Source.String()
 	case f.Withheld.Kind != keys.None:
 		st.Withheld = f.Withheld.String()
-		st.Problem = "this server is named by the book's quire.yaml and you have not trusted the book, so no key is sent to it; if you trust the book, run quire trust"
+		st.Problem = "this server is named by the book's quire.yaml, and you have not trusted the book, so no key is sent to it; to send it your key, name the server in your own settings (config.yaml, your editor's, --base-url), or trust a book that names its key with provider.api_key_env (quire trust)"
 	default:
 		st.Problem = "no key was found for it; store one with quire key set " + base
 		if f.Stored != nil && !errors.Is(f.Stored, keys.ErrNotFound) {
 			st.Problem = f.Stored.Error() + "; " + st.Problem + " --file, or set the variable provider.api_key_env names"
+		}
+		if base != openAI && ps.APIKeyEnv == "" {
+			st.Problem += " (a local server such as Ollama needs none)"
 		}
 	}
 	if o.JSON {

@@ -52,6 +52,10 @@ func (OSKeychain) Delete(service, account string) error {
 // not answer is left behind (the goroutine ends when it answers) and
 // counts as none; go-keyring's "not found" becomes ErrNotFound.
 func call[T any](ctx context.Context, timeout time.Duration, f func() (T, error)) (T, error) {
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
@@ -66,7 +70,6 @@ func call[T any](ctx context.Context, timeout time.Duration, f func() (T, error)
 		v, err := f()
 		done <- result{v, err}
 	}()
-	var zero T
 	select {
 	case r := <-done:
 		switch {
