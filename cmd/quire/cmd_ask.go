@@ -67,7 +67,8 @@ request without sending it.
 
 The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 --model, and --api-key-env naming the environment variable that holds the key
-(OPENAI_API_KEY is used only for OpenAI's own endpoint, never sent elsewhere).`,
+(OPENAI_API_KEY is used only for OpenAI's own endpoint, never sent elsewhere).
+Without one, the key stored for that endpoint with quire key set is used.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Message = strings.Join(args, " ")
