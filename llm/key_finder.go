@@ -48,7 +48,7 @@ func (k KeyFinder) Find(ctx context.Context, ps ProviderSettings, stored bool) F
 	if !stored || baseErr != nil {
 		store = nil
 	}
-	if ps.UntrustedBaseURL && !official {
+	if sendsNoKey(ps) {
 		// A key goes only to a server a trusted source named: whatever
 		// quire holds for this one stays here, and is named to the
 		// writer so that the missing key is no mystery.

@@ -84,10 +84,17 @@ func ResolveProvider(ctx context.Context, ps ProviderSettings, k KeyFinder, need
 // goes only to a server a trusted source configured); "" when none is
 // withheld.
 func WithheldKey(ps ProviderSettings) string {
-	if !ps.UntrustedBaseURL || isOpenAI(ps.BaseURL) {
+	if !sendsNoKey(ps) {
 		return ""
 	}
 	return ps.APIKeyEnv
+}
+
+// sendsNoKey says ps's server was named by a book the writer has not
+// trusted: no key goes there, from any source (OpenAI's own endpoint
+// excepted, where the writer's OpenAI key goes anyway).
+func sendsNoKey(ps ProviderSettings) bool {
+	return ps.UntrustedBaseURL && !isOpenAI(ps.BaseURL)
 }
 
 // LooksLikeOllama guesses from its URL whether base is an Ollama server,

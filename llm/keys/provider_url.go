@@ -2,11 +2,10 @@ package keys
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
-
-	"maps"
 
 	"github.com/quire-ink/quire/llm/provider"
 )
