@@ -232,8 +232,16 @@ func (o *keyOptions) remove(ctx context.Context) error {
 	for _, src := range removed {
 		fmt.Fprintf(o.stdout, "Removed the key for %s %s.\n", base, src.Where())
 	}
-	if errors.Is(err, keys.ErrNotFound) {
+	switch {
+	case errors.Is(err, keys.ErrNotFound):
 		return fmt.Errorf("no key is stored for %s, in your keychain or the key file; nothing was removed", base)
+	case errors.Is(err, keys.ErrNoKeychain) && len(removed) > 0:
+		// The file's key is gone; whether the keychain holds one is
+		// unknown, and the writer is told so without failing.
+		fmt.Fprintf(o.stderr, "quire: %v; if your keychain holds a key for %s, run quire key remove again where it answers\n", err, base)
+		return nil
+	case errors.Is(err, keys.ErrNoKeychain):
+		return fmt.Errorf("%w; nothing was removed: run quire key remove again where your keychain answers", err)
 	}
 	return err
 }
