@@ -193,11 +193,27 @@ func TestAskSendsTheKeychainKeyOnlyToItsProvider(t *testing.T) {
 	_, _, err := runKeys(t, store, "sk-chain-secret\n", "key", "set", model.endpoint.URL+"/v1/")
 	require.NoError(t, err)
 
-	out, errOut, err := runKeys(t, store, "", "ask", "--project", book, cache, "--base-url", model.endpoint.URL+"/v1", "--model", "fake", "Hello?")
+	out, errOut, err := runKeys(t, store, "", "ask", "-v", "--project", book, cache, "--base-url", model.endpoint.URL+"/v1", "--model", "fake", "Hello?")
 	require.NoError(t, err, errOut)
 	assert.Contains(t, out, "Answered.")
 	require.Len(t, model.auth, 1)
 	assert.Equal(t, "Bearer sk-chain-secret", model.auth[0])
+	assert.NotContains(t, out+errOut, "sk-chain-secret", "the key is in no output, the verbose log included")
+	// Nor in the book, nor in the cache with its provenance record.
+	provenance := false
+	for _, dir := range []string{book, strings.TrimPrefix(cache, "--cache-dir=")} {
+		require.NoError(t, filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.NotContains(t, string(data), "sk-chain-secret", path)
+			provenance = provenance || d.Name() == "provenance.jsonl"
+			return nil
+		}))
+	}
+	assert.True(t, provenance, "the provenance record was read too")
 
 	_, errOut, err = runKeys(t, store, "", "ask", "--project", book, cache, "--base-url", other.endpoint.URL+"/v1", "--model", "fake", "Hello?")
 	require.NoError(t, err, errOut)
