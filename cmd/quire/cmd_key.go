@@ -96,7 +96,10 @@ func (o *keyOptions) settings() (llm.ProviderSettings, error) {
 		return llm.ProviderSettings{}, err
 	}
 	ps, _, err := llm.LoadProviderSettings(dir, o.trustStore())
-	if err != nil && !errors.Is(err, llm.ErrTrustRecord) {
+	if errors.Is(err, llm.ErrTrustRecord) {
+		// The settings are the untrusted ones, and usable.
+		fmt.Fprintf(o.stderr, "quire: %v\n", err)
+	} else if err != nil {
 		return ps, err
 	}
 	return ps, nil
