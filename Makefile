@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench scale scale-series fuzz demo clean
+.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium keyring nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench scale scale-series fuzz demo clean
 
 all: build
 
@@ -40,7 +40,7 @@ release: release-archives
 # test, Chromium for the book map's rendering test) and the VS Code
 # extension's npm packages. `make e2e` runs VS Code
 # itself (code-server in Chromium); .ci/run runs both.
-test: vet cross-vet fmt-check editors chromium unit windows nvim-versions helix-versions vscode
+test: vet cross-vet fmt-check editors chromium keyring unit windows nvim-versions helix-versions vscode
 
 e2e: vscode-e2e
 
@@ -60,9 +60,10 @@ fmt-check:
 # The QUIRE_REQUIRE_* variables make each editor's end-to-end test fail,
 # not skip, when its editor cannot start, and the full- and read-only-disk
 # tests fail when they cannot mount their small tmpfs (CI runs as root);
-# QUIRE_REQUIRE_CHROMIUM does the same for the book map's rendering test.
+# QUIRE_REQUIRE_CHROMIUM does the same for the book map's rendering test,
+# and QUIRE_REQUIRE_KEYRING for the keychain test's Secret Service.
 unit:
-	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 QUIRE_REQUIRE_MOUNT=1 QUIRE_REQUIRE_CHROMIUM=1 $(GO) test -race -count=1 $(PKGS)
+	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 QUIRE_REQUIRE_MOUNT=1 QUIRE_REQUIRE_CHROMIUM=1 QUIRE_REQUIRE_KEYRING=1 $(GO) test -race -count=1 $(PKGS)
 
 # Every test that is not about one editor, built for windows/amd64 and
 # run under Debian's Wine 8.0 (editors/test/wine: a private Wine prefix,
@@ -89,6 +90,14 @@ chromium:
 		echo "installing Debian's chromium for the book map test"; \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null; }
+
+# Debian's gnome-keyring (a Secret Service) and dbus-run-session for the
+# test that stores a key in a real keychain (quire key set, then ask).
+keyring:
+	@command -v gnome-keyring-daemon >/dev/null 2>&1 && command -v dbus-run-session >/dev/null 2>&1 || { \
+		echo "installing Debian's gnome-keyring and dbus for the keychain test"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq gnome-keyring dbus >/dev/null; }
 
 # Debian's Emacs 28 and eglot 1.9 for the eglot end-to-end test.
 emacs:

@@ -95,7 +95,7 @@ func (b BookReach) Wants() Reach {
 			host = provider.DefaultBaseURL
 		}
 		r = append(r, Want{Setting: "provider",
-			Says:  fmt.Sprintf("send the key in your %s variable to %s", p.APIKeyEnv, host),
+			Says:  fmt.Sprintf("send the key in your %s variable, or the one you stored for that server with quire key set, to %s", p.APIKeyEnv, host),
 			exact: map[string]string{"base_url": p.BaseURL, "api_key_env": p.APIKeyEnv}})
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.MCPServers)) {

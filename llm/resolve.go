@@ -1,11 +1,13 @@
 package llm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
+	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/provider"
 )
 
@@ -18,17 +20,18 @@ var ErrNoModel = errors.New("name the model")
 
 // ResolveProvider turns provider settings (quire.yaml's section, with any
 // client overrides already merged in) into a provider configuration.
-// getenv reads the environment. The key comes only from the variable
-// ps.APIKeyEnv names, or OPENAI_API_KEY for OpenAI's own endpoint, so a
-// key is never sent to a server it does not belong to. With needKey
-// false (a peek), a missing key is no error.
-func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bool) (provider.Config, error) {
-	cfg := provider.Config{BaseURL: ps.BaseURL, Model: ps.Model, API: ps.API,
+// The key is the one k finds for the provider's own base URL (see
+// KeyFinder), so a key is never sent to a server it does not belong to,
+// nor to one an untrusted book named. With needKey false (a peek), a
+// missing key is no error, and no keychain is asked. found says where
+// the key came from, never holding it.
+func ResolveProvider(ctx context.Context, ps ProviderSettings, k KeyFinder, needKey bool) (cfg provider.Config, found FoundKey, err error) {
+	cfg = provider.Config{BaseURL: ps.BaseURL, Model: ps.Model, API: ps.API,
 		ServiceTier: ps.ServiceTier, FlexFallback: ps.FlexFallback != nil && *ps.FlexFallback, Defaults: ps.Options,
 		Stream: ps.Stream != nil && *ps.Stream}
 	d, err := ps.TimeoutDuration()
 	if err != nil {
-		return cfg, err
+		return cfg, found, err
 	}
 	cfg.Timeout = d
 	if r := ps.Retries; r != nil {
@@ -39,25 +42,24 @@ func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bo
 		}
 	}
 	official := isOpenAI(ps.BaseURL)
-	keyEnv := ps.APIKeyEnv
-	if keyEnv == "" && official {
-		keyEnv = "OPENAI_API_KEY"
-	}
-	if WithheldKey(ps) != "" {
-		keyEnv = ""
-	}
-	if keyEnv != "" {
-		cfg.APIKey = getenv(keyEnv)
-		if cfg.APIKey == "" && needKey {
-			if ps.BaseURL == "" && ps.APIKeyEnv == "" {
-				return cfg, fmt.Errorf("%w: set provider.base_url (e.g. http://localhost:11434/v1 for Ollama) and provider.model, or set OPENAI_API_KEY for OpenAI", ErrNoProvider)
+	found = k.Find(ctx, ps, needKey)
+	cfg.APIKey = found.Key
+	if cfg.APIKey == "" && needKey && found.Withheld.Kind == keys.None {
+		switch {
+		case ps.BaseURL == "" && ps.APIKeyEnv == "":
+			return cfg, found, fmt.Errorf("%w: set provider.base_url (e.g. http://localhost:11434/v1 for Ollama) and provider.model, or give quire your OpenAI key: store it with quire key set openai, or set OPENAI_API_KEY%s", ErrNoProvider, found.storedNote())
+		case ps.APIKeyEnv != "" || official:
+			keyEnv := ps.APIKeyEnv
+			if keyEnv == "" {
+				keyEnv = "OPENAI_API_KEY"
 			}
-			return cfg, fmt.Errorf("%w: no API key, %s is not set (name the variable holding the key with provider.api_key_env)", ErrNoProvider, keyEnv)
+			at, _ := keys.Normalize(ps.BaseURL)
+			return cfg, found, fmt.Errorf("%w: no API key for %s: %s is not set and no key is stored for it%s; store one with quire key set %s, or set %s (provider.api_key_env names the variable)", ErrNoProvider, at, keyEnv, found.storedNote(), at, keyEnv)
 		}
 	}
 	if cfg.Model == "" {
 		if !official {
-			return cfg, fmt.Errorf("%w with provider.model", ErrNoModel)
+			return cfg, found, fmt.Errorf("%w with provider.model", ErrNoModel)
 		}
 		cfg.Model = "gpt-4.1-mini"
 	}
@@ -70,11 +72,11 @@ func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bo
 	if len(ps.Quirks) > 0 {
 		q, err := provider.ParseQuirks(strings.Join(ps.Quirks, ","))
 		if err != nil {
-			return cfg, err
+			return cfg, found, err
 		}
 		cfg.Quirks = q
 	}
-	return cfg, nil
+	return cfg, found, nil
 }
 
 // WithheldKey is the key variable quire does not send because the server
@@ -82,10 +84,17 @@ func ResolveProvider(ps ProviderSettings, getenv func(string) string, needKey bo
 // goes only to a server a trusted source configured); "" when none is
 // withheld.
 func WithheldKey(ps ProviderSettings) string {
-	if !ps.UntrustedBaseURL || isOpenAI(ps.BaseURL) {
+	if !sendsNoKey(ps) {
 		return ""
 	}
 	return ps.APIKeyEnv
+}
+
+// sendsNoKey says ps's server was named by a book the writer has not
+// trusted: no key goes there, from any source (OpenAI's own endpoint
+// excepted, where the writer's OpenAI key goes anyway).
+func sendsNoKey(ps ProviderSettings) bool {
+	return ps.UntrustedBaseURL && !isOpenAI(ps.BaseURL)
 }
 
 // LooksLikeOllama guesses from its URL whether base is an Ollama server,

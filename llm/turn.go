@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"os"
@@ -42,6 +43,9 @@ type TurnOptions struct {
 	// guarded; NeedKey is false for a peek, which sends nothing.
 	Provider ProviderSettings
 	NeedKey  bool
+	// Keys is where the provider's key is looked for; a nil Getenv reads
+	// the process's environment, a nil Stored asks no keychain.
+	Keys KeyFinder
 	// Provenance is the folder of the record of provider calls; none is
 	// kept for a peek. A record that cannot be opened is told to
 	// OnProvenanceError and the turn goes on.
@@ -56,16 +60,23 @@ type TurnOptions struct {
 type Turn struct {
 	In     AskInput
 	Config provider.Config
+	// Key says where the key came from, or which one was withheld; its
+	// Key field is empty (Config holds the key).
+	Key FoundKey
 }
 
 // NewTurn resolves the provider (ResolveProvider, whose errors callers
 // may tell apart with ErrNoProvider and ErrNoModel), records its calls
 // when a key is needed, and assembles the turn's input.
-func NewTurn(o TurnOptions) (*Turn, error) {
-	cfg, err := ResolveProvider(o.Provider, os.Getenv, o.NeedKey)
+func NewTurn(ctx context.Context, o TurnOptions) (*Turn, error) {
+	if o.Keys.Getenv == nil {
+		o.Keys.Getenv = os.Getenv
+	}
+	cfg, found, err := ResolveProvider(ctx, o.Provider, o.Keys, o.NeedKey)
 	if err != nil {
 		return nil, err
 	}
+	found.Key = ""
 	persona := ResolvePersona(o.PersonaID).ID
 	if o.NeedKey && o.Provenance != "" {
 		// Every provider call is recorded in the cache folder, never in
@@ -83,7 +94,7 @@ func NewTurn(o TurnOptions) (*Turn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Turn{Config: cfg, In: AskInput{
+	return &Turn{Config: cfg, Key: found, In: AskInput{
 		Book:               &Book{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Turn: o.Place, Continuity: o.Continuity, story: &storyCache{}},
 		Proposals:          o.Proposals,
 		Settings:           o.Settings,

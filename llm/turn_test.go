@@ -12,11 +12,11 @@ import (
 
 func TestNewTurn(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	_, err := NewTurn(TurnOptions{NeedKey: true})
+	_, err := NewTurn(t.Context(), TurnOptions{NeedKey: true})
 	require.ErrorIs(t, err, ErrNoProvider)
 
 	place := manuscript.Turn{Current: "manuscript/01-storm.md"}
-	turn, err := NewTurn(TurnOptions{
+	turn, err := NewTurn(t.Context(), TurnOptions{
 		Place: place, PersonaID: "writing-coach", Message: "Hello?",
 		Provider: ProviderSettings{BaseURL: "http://127.0.0.1:9/v1", Model: "m"},
 		Loop:     toolloop.Options{MaxRounds: 3},

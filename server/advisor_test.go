@@ -38,10 +38,12 @@ type fakeStep struct {
 // fakeLLM is an OpenAI-compatible chat completions server replaying a
 // script and recording every request body.
 type fakeLLM struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	steps   []fakeStep
-	bodies  []map[string]any
+	srv    *httptest.Server
+	mu     sync.Mutex
+	steps  []fakeStep
+	bodies []map[string]any
+	// auth are the requests' Authorization headers.
+	auth    []string
 	started chan struct{}
 }
 
@@ -57,6 +59,7 @@ func newFakeLLM(t *testing.T, steps ...fakeStep) *fakeLLM {
 		_ = json.Unmarshal(data, &body)
 		f.mu.Lock()
 		f.bodies = append(f.bodies, body)
+		f.auth = append(f.auth, r.Header.Get("Authorization"))
 		if len(f.steps) == 0 {
 			f.mu.Unlock()
 			http.Error(w, `{"error":{"message":"script exhausted"}}`, http.StatusBadRequest)
@@ -143,8 +146,13 @@ func advisorBook(t *testing.T, f *fakeLLM) string {
 // advisorClient starts a wire client and initializes it for root, with
 // work-done progress and the given initializationOptions.
 func advisorClient(t *testing.T, root string, initOptions any) *wireClient {
+	return advisorClientWith(t, Options{}, root, initOptions)
+}
+
+// advisorClientWith is advisorClient with the server's options.
+func advisorClientWith(t *testing.T, opts Options, root string, initOptions any) *wireClient {
 	t.Setenv("OPENAI_API_KEY", "")
-	c := startWire(t, Options{})
+	c := startWire(t, opts)
 	c.root = root
 	m := c.call("init", protocol.MethodInitialize, map[string]any{
 		"rootUri":               pathURI(root),

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
@@ -65,19 +67,17 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		stream := true
 		ps.Stream = &stream
 	}
-	if k := llm.WithheldKey(ps); k != "" {
-		s.log.Info("key not sent: the server is named by a book not trusted", "keyEnv", k, "root", proj.real)
-	}
 	place, err := s.askTurn(ctx, proj, a)
 	if err != nil {
 		return nil, err
 	}
 	// The turn is built as the command line builds it (llm.NewTurn).
-	built, err := llm.NewTurn(llm.TurnOptions{
+	built, err := llm.NewTurn(ctx, llm.TurnOptions{
 		Store: proj.store, Canon: proj.view(), Manuscript: proj.ms.Snapshot(), Place: place, Continuity: book.continuity,
 		Proposals: &proj.proposals, Settings: book.settings, PersonaID: persona, Message: a.Message,
 		MCP:      proj.mcpPool(s.log, s.mcpFailed),
 		Provider: ps, NeedKey: needKey,
+		Keys:              llm.KeyFinder{Getenv: os.Getenv, Stored: s.opts.Keys},
 		Provenance:        proj.cache.Provenance(),
 		OnProvenanceError: func(err error) { s.log.Warn("provenance not recorded", "err", err) },
 		Logger:            s.log,
@@ -86,9 +86,12 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, llm.ErrNoProvider) {
-			msg = "quire cannot ask the advisors yet: " + msg + ". Configure the provider in quire.yaml's provider section, or in the editor's quire settings (provider: base_url, model, api_key_env)."
+			msg = "quire cannot ask the advisors yet: " + msg + ". Configure the provider in quire.yaml's provider section, or in the editor's quire settings (provider: base_url, model, api_key_env); store the key with quire key set in a terminal."
 		}
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
+	}
+	if w := built.Key.Withheld; w.Kind != keys.None {
+		s.log.Info("key not sent: the server is named by a book not trusted", "key", w.String(), "root", proj.real)
 	}
 	prov := built.In.Provider
 	var history []provider.Message

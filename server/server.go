@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/trust"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/wire"
@@ -33,6 +34,10 @@ type Options struct {
 	// Version is the serverInfo.version the client is told: the release
 	// number first, then how the binary was built. Empty is "devel".
 	Version string
+	// Keys is where the writer's stored API keys are looked up (the
+	// system keychain, the key file); nil looks in neither, and keys come
+	// from the editor or the environment only.
+	Keys *keys.Store
 
 	// extraRequests adds request methods; tests use it for requests that
 	// block or panic on demand.

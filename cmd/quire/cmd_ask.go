@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/quire-ink/quire/manuscript/continuity"
 
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
@@ -65,7 +67,8 @@ request without sending it.
 
 The provider is any OpenAI-compatible endpoint: --base-url (default OpenAI),
 --model, and --api-key-env naming the environment variable that holds the key
-(OPENAI_API_KEY is used only for OpenAI's own endpoint, never sent elsewhere).`,
+(OPENAI_API_KEY is used only for OpenAI's own endpoint, never sent elsewhere).
+Without one, the key stored for that endpoint with quire key set is used.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Message = strings.Join(args, " ")
@@ -151,9 +154,6 @@ func (o *askOptions) providerSettings() (llm.ProviderSettings, error) {
 		// Typed by the writer: a server the writer chose.
 		ps.UntrustedBaseURL = false
 	}
-	if k := llm.WithheldKey(ps); k != "" && !o.Peek {
-		fmt.Fprintf(o.stderr, "quire: the key in %s is not sent to %s: that server is named by this book's quire.yaml, and a key goes only to a server you set yourself (--base-url, your config.yaml) or to one that a book you trust names with its key\n", k, ps.BaseURL)
-	}
 	return ps, nil
 }
 
@@ -161,7 +161,7 @@ func (o *askOptions) providerSettings() (llm.ProviderSettings, error) {
 func providerHint(err error) error {
 	switch {
 	case errors.Is(err, llm.ErrNoProvider):
-		return fmt.Errorf("%w (use --api-key-env, or --base-url for a local server)", err)
+		return fmt.Errorf("%w (or use --api-key-env, or --base-url for a local server)", err)
 	case errors.Is(err, llm.ErrNoModel):
 		return fmt.Errorf("%w: use --model or provider.model in quire.yaml", err)
 	}
@@ -222,7 +222,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	// quire check reports what is wrong in traits: and checks:; the
 	// advisor uses what is right.
 	cont, _ := continuity.OptionsFrom(b.Settings)
-	turn, err := llm.NewTurn(llm.TurnOptions{
+	turn, err := llm.NewTurn(ctx, llm.TurnOptions{
 		Store: store, Canon: b.View, Manuscript: snap, Place: place, Continuity: cont,
 		Proposals:          &proposal.Store{},
 		Settings:           settings,
@@ -232,6 +232,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		MCP:                mcpPool,
 		Provider:           ps,
 		NeedKey:            !o.Peek,
+		Keys:               llm.KeyFinder{Getenv: os.Getenv, Stored: o.keyStore()},
 		Provenance:         b.Cache.Provenance(),
 		OnProvenanceError:  func(err error) { fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err) },
 		Logger:             o.logger(),
@@ -247,6 +248,9 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	})
 	if err != nil {
 		return providerHint(err)
+	}
+	if w := turn.Key.Withheld; w.Kind != keys.None && !o.Peek {
+		fmt.Fprintf(o.stderr, "quire: the key %s is not sent to %s: that server is named by this book's quire.yaml, and a key goes only to a server you set yourself (--base-url, your config.yaml, your editor) or to one that a book you trust names\n", w, ps.BaseURL)
 	}
 	in, cfg, prov := turn.In, turn.Config, turn.In.Provider
 	if o.Peek {

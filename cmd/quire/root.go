@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/provider"
 )
 
@@ -28,6 +29,17 @@ type globalOptions struct {
 	// settingsSources, when set, say where a book's settings files are
 	// read from (tests count the reads).
 	settingsSources settingsSourcesFunc
+	// keys is where API keys are stored; nil is the system keychain and
+	// the key file (keys.Default). Tests give a mock keychain.
+	keys *keys.Store
+}
+
+// keyStore is where the writer's API keys are stored.
+func (g *globalOptions) keyStore() *keys.Store {
+	if g.keys == nil {
+		return keys.Default()
+	}
+	return g.keys
 }
 
 func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -89,6 +101,7 @@ your editor as a language server or to you on the command line.`,
 		newMCPCommand(g),
 		newCheckCommand(g),
 		newTrustCommand(g),
+		newKeyCommand(g),
 		newMapCommand(g),
 	)
 	return root

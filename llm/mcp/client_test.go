@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/testhome"
+	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
@@ -125,6 +126,10 @@ func dictServer() *mcp.Server {
 	srv.AddTool(&mcp.Tool{Name: "env", Description: "Says DICT_LANG.", InputSchema: empty},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: text(os.Getenv("DICT_LANG"))}, nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "editor_key", Description: "Says the editor's key, if it got one.", InputSchema: empty},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: text("key:" + os.Getenv(keys.EditorKeyEnv))}, nil
 		})
 	// A name to make safe, with a schema to adapt, and a name that then
 	// collides with it.
@@ -238,7 +243,7 @@ func TestMCPClientConnectsLazily(t *testing.T) {
 	// A safe name is kept; lookUp.Synonyms, made safe, collides with it
 	// and is renamed.
 	assert.ElementsMatch(t, []string{
-		"mcp__dict__define", "mcp__dict__fail", "mcp__dict__crash", "mcp__dict__slow", "mcp__dict__env",
+		"mcp__dict__define", "mcp__dict__fail", "mcp__dict__crash", "mcp__dict__slow", "mcp__dict__env", "mcp__dict__editor_key",
 		"mcp__dict__look_up_synonyms", "mcp__dict__look_up_synonyms_2",
 	}, names)
 }
@@ -275,6 +280,7 @@ func TestMCPClientToolsAreSafe(t *testing.T) {
 
 func TestMCPClientCalls(t *testing.T) {
 	t.Setenv("QUIRE_TEST_DICT_LANG", "en-GB")
+	t.Setenv(keys.EditorKeyEnv, "sk-editor-secret")
 	f := newMCPFixture(t, "dict", 5*time.Second)
 	d := f.dispatcher(t)
 	tests := []struct {
@@ -287,6 +293,7 @@ func TestMCPClientCalls(t *testing.T) {
 		{name: "define", tool: "mcp__dict__define", args: `{"word":"tide"}`, wantText: "tide: the rise and fall of the sea"},
 		{name: "env expanded at start", tool: "mcp__dict__env", args: `{}`, wantText: "en-GB"},
 		{name: "no arguments", tool: "mcp__dict__env", args: ``, wantText: "en-GB"},
+		{name: "the editor's key stays with quire", tool: "mcp__dict__editor_key", args: `{}`, wantText: "key:"},
 		{name: "renamed tool", tool: "mcp__dict__look_up_synonyms_2", args: `{"word":"tide","limit":3}`, wantText: "tide: flow, current"},
 		{name: "tool that kept its name", tool: "mcp__dict__look_up_synonyms", args: `{}`, wantText: "sea: ocean"},
 		{name: "tool error", tool: "mcp__dict__fail", args: `{}`, wantCode: toolloop.CodeToolFailed, wantText: "the dictionary is closed"},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 
@@ -81,13 +82,18 @@ func (r *mcpRemote) dial(ctx context.Context) (*mcpConn, error) {
 func (r *mcpRemote) start() (*mcpProcess, error) {
 	cmd := exec.Command(r.cfg.Command, r.cfg.Args...)
 	cmd.Dir = r.pool.opts.Dir
-	env := os.Environ()
-	keys := make([]string, 0, len(r.cfg.Env))
+	// The key the editor handed quire is for quire's model provider
+	// alone: a server that needs it names it in its env: setting.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		// Windows spells variable names in any case.
+		return strings.HasPrefix(strings.ToUpper(kv), keys.EditorKeyEnv+"=")
+	})
+	names := make([]string, 0, len(r.cfg.Env))
 	for k := range r.cfg.Env {
-		keys = append(keys, k)
+		names = append(names, k)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	sort.Strings(names)
+	for _, k := range names {
 		v, missing := expandEnvRefs(r.cfg.Env[k])
 		if len(missing) > 0 {
 			r.pool.logger.Warn("mcp server env refers to unset variables", "server", r.cfg.Name, "env", k, "unset", missing)
