@@ -16,7 +16,7 @@ import (
 // SchemaVersion stamps the on-disk index and state. Bump it whenever the
 // index mapping, the indexed document or the persisted Entry changes:
 // a stamp that differs makes quire rebuild instead of misreading.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Names inside a project's cache folder.
 const (
@@ -53,6 +53,11 @@ type savedState struct {
 	Entries []*Entry
 	Souls   []*Soul
 	Skipped []Problem
+	// Indexed says the index on disk held exactly these entries when
+	// the state was written. A state saved while the index was still
+	// being built (store_build.go) is false: the next start takes the
+	// catalog from it and builds the index again behind it.
+	Indexed bool
 }
 
 // CacheDirFor is where quire keeps the index of the project at root:
@@ -105,6 +110,11 @@ func writeState(dir string, st *savedState) error {
 	if err == nil {
 		err = w.Flush()
 	}
+	if err == nil {
+		// On disk before the rename: after a power cut the name must
+		// not point at a file whose bytes never arrived.
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -125,6 +135,9 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
