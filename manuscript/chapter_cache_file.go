@@ -41,7 +41,10 @@ func readChapterCache(path string) (*chapterCache, error) {
 }
 
 // writeChapterCache writes the file at path atomically: another process
-// reading it sees the old file or the new one, never half of one.
+// reading it sees the old file or the new one, never half of one, and
+// the bytes reach the disk before the name does, so a power cut leaves
+// the old file or the whole new one (a torn one would fail its checksum
+// and be ignored, but would cost the next start a full reading).
 func writeChapterCache(path string, data []byte) error {
 	// The folder is the codex's, made when it opened; one deleted since
 	// is not made again (the book's indexes then live in memory).
@@ -50,8 +53,12 @@ func writeChapterCache(path string, data []byte) error {
 		return err
 	}
 	_, werr := f.Write(data)
+	var serr error
+	if werr == nil {
+		serr = f.Sync()
+	}
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, serr, cerr); err != nil {
 		_ = os.Remove(f.Name())
 		return err
 	}

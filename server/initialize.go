@@ -126,6 +126,9 @@ func (s *Server) loadProject(p *project) {
 	p.timelineFor(p.ms.Snapshot())
 	s.publishStatus(s.ctx, p)
 	<-p.indexed
+	// What the first scan found is kept at once, in the background: a
+	// session killed from here on leaves the next start warm.
+	p.chapterSaves.now()
 	s.publishStatus(s.ctx, p)
 	s.buildIndex(p, prog)
 	if msg := p.userConfigProblem(); msg != "" {
@@ -154,6 +157,8 @@ func (s *Server) loadProject(p *project) {
 		s.opts.beforeWatch(p.root)
 	}
 	p.watch(s.ctx, s.log, func() {
+		// Chapters read or scanned again are kept once changes settle.
+		p.chapterSaves.soon()
 		// A quire.yaml that now asks something new is a new question.
 		s.offerTrust(p)
 		s.publishCodexProblems(s.ctx, p)
