@@ -129,15 +129,15 @@ func writeState(dir string, st *savedState) error {
 }
 
 // writeFileAtomic replaces a file so that a reader never sees half of it.
+// It does not sync: it writes the stamp, on every open, and a disk flush
+// there would hold up every start; a stamp a power cut tore reads as
+// unreadable, which costs a rebuild and never a wrong answer.
 func writeFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
 	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
