@@ -10,13 +10,17 @@ import (
 // session learns what it holds, not only when the session ends: an
 // editor that kills its server on exit, a crash or a power cut would
 // otherwise leave the next start to read and scan every chapter again.
-// It is written once the first scan of the book is done (now), and
-// after the watcher's changes (soon), on a goroutine of its own so that
-// no request waits for it. soon waits for the changes to settle, and
-// never longer than a bound after the first one it was asked for, so a
-// book changing for a long while is still saved now and then; the file
-// is rewritten whole (megabytes for a long book), so it is not rewritten
-// per change. Saving writes nothing when the file already says it all.
+// No request waits for it. It is written once the first scan of the
+// book is done (flush, on the book's loading goroutine, before the
+// codex's search index starts to build: that build's CPU and disk
+// writes, seconds of them, made a save beside it take seconds too, and a
+// server killed a second after its first hover had saved nothing), and
+// after the watcher's changes (soon, on a goroutine of its own). soon
+// waits for the changes to settle, and never longer than a bound after
+// the first one it was asked for, so a book changing for a long while
+// is still saved now and then; the file is rewritten whole (megabytes
+// for a long book), so it is not rewritten per change. Saving writes
+// nothing when the file already says it all.
 
 // Delays of chapterSaves.soon.
 const (
@@ -46,14 +50,13 @@ func newChapterSaves(save func() error, log *slog.Logger) *chapterSaves {
 	return &chapterSaves{save: save, log: log, quiet: chapterSaveQuiet, limit: chapterSaveLimit}
 }
 
-// now saves at once, in the background.
-func (c *chapterSaves) now() { c.after(0) }
+// flush saves now, on the caller's goroutine, in place of a save to
+// come.
+func (c *chapterSaves) flush() { c.run() }
 
 // soon saves once changes have settled: quiet after this call, at most
 // limit after the first call not yet saved.
-func (c *chapterSaves) soon() { c.after(c.quiet) }
-
-func (c *chapterSaves) after(wait time.Duration) {
+func (c *chapterSaves) soon() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopped {
@@ -63,7 +66,7 @@ func (c *chapterSaves) after(wait time.Duration) {
 	if c.pendingSince.IsZero() {
 		c.pendingSince = now
 	}
-	wait = max(0, min(wait, c.pendingSince.Add(c.limit).Sub(now)))
+	wait := max(0, min(c.quiet, c.pendingSince.Add(c.limit).Sub(now)))
 	if c.timer != nil {
 		c.timer.Stop()
 	}
@@ -76,6 +79,9 @@ func (c *chapterSaves) run() {
 	if c.stopped {
 		c.mu.Unlock()
 		return
+	}
+	if c.timer != nil {
+		c.timer.Stop()
 	}
 	c.timer, c.pendingSince = nil, time.Time{}
 	c.running.Add(1)

@@ -11,19 +11,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// now saves on a goroutine of its own (the caller goes on while the save
-// runs), and stop waits for a save under way: the session's last save
-// never races it.
-func TestChapterSavesNowRunsInTheBackground(t *testing.T) {
-	started, release := make(chan struct{}), make(chan struct{})
+// flush saves at once, on the caller's goroutine, whatever soon had put
+// off; stop waits for a save under way (the session's last save never
+// races it), drops the one put off, and nothing is saved after it.
+func TestChapterSavesFlushReplacesTheSaveToCome(t *testing.T) {
+	started, release := make(chan struct{}, 2), make(chan struct{})
 	var saves atomic.Int32
 	c := newChapterSaves(func() error {
 		saves.Add(1)
-		close(started)
+		started <- struct{}{}
 		<-release
 		return nil
 	}, slog.New(slog.DiscardHandler))
-	c.now()
+	c.quiet, c.limit = time.Hour, time.Hour
+	c.soon()
+	flushed := make(chan struct{})
+	go func() {
+		c.flush()
+		close(flushed)
+	}()
 	<-started
 	stopped := make(chan struct{})
 	go func() {
@@ -31,9 +37,10 @@ func TestChapterSavesNowRunsInTheBackground(t *testing.T) {
 		close(stopped)
 	}()
 	close(release)
+	<-flushed
 	<-stopped
-	assert.Equal(t, int32(1), saves.Load())
-	c.now()
+	assert.Equal(t, int32(1), saves.Load(), "flush saved; the save put off is dropped")
+	c.flush()
 	c.soon()
 	assert.Equal(t, int32(1), saves.Load(), "nothing is saved once stopped")
 }
@@ -75,12 +82,11 @@ func TestChapterSavesFailureIsLoggedNotFatal(t *testing.T) {
 		}
 		return nil
 	}, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	c.now()
-	require.Eventually(t, func() bool { return saves.Load() == 1 }, 10*time.Second, time.Millisecond)
+	c.flush()
 	fail.Store(false)
-	c.now()
-	require.Eventually(t, func() bool { return saves.Load() == 2 }, 10*time.Second, time.Millisecond)
+	c.flush()
 	c.stop()
+	assert.Equal(t, int32(2), saves.Load())
 	assert.Contains(t, logs.String(), `msg="chapter cache not saved" err="disk full"`)
 	assert.Contains(t, logs.String(), `msg="chapter cache saved"`)
 }
