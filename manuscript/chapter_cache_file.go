@@ -83,9 +83,16 @@ func encodeChapterCache(matcher [sha256.Size]byte, ids []string, records map[str
 	for _, id := range ids {
 		e.string(id)
 	}
+	// A map, not a search of the sorted table: a long book names
+	// entries hundreds of thousands of times, and the save must be done
+	// soon after the first scan (server/chapter_saves.go).
+	places := make(map[string]uint64, len(ids))
+	for i, id := range ids {
+		places[id] = uint64(i)
+	}
 	id := func(s string) (uint64, bool) {
-		i, ok := slices.BinarySearch(ids, s)
-		return uint64(i), ok
+		i, ok := places[s]
+		return i, ok
 	}
 	paths := make([]string, 0, len(records))
 	for p, r := range records {
@@ -348,7 +355,10 @@ func decodeMentions(raw []byte, table []string) ([]Mention, error) {
 // cacheEncoder appends unsigned varints and length-prefixed strings.
 type cacheEncoder struct{ buf bytes.Buffer }
 
-func (e *cacheEncoder) uint(v uint64) { e.buf.Write(binary.AppendUvarint(nil, v)) }
+func (e *cacheEncoder) uint(v uint64) {
+	var b [binary.MaxVarintLen64]byte
+	e.buf.Write(binary.AppendUvarint(b[:0], v))
+}
 
 func (e *cacheEncoder) string(s string) {
 	e.uint(uint64(len(s)))
