@@ -11,10 +11,10 @@ import (
 // editor that kills its server on exit, a crash or a power cut would
 // otherwise leave the next start to read and scan every chapter again.
 // No request waits for it. It is written once the first scan of the
-// book is done (flush, on the book's loading goroutine, before the
-// codex's search index starts to build: that build's CPU and disk
-// writes, seconds of them, made a save beside it take seconds too, and a
-// server killed a second after its first hover had saved nothing), and
+// book is done (flush, from keepLearned, before the codex's search index
+// starts to build: that build's CPU and disk writes, seconds of them,
+// made a save beside it take seconds too, and a server killed a second
+// after its first hover had saved nothing), and
 // after the watcher's changes (soon, on a goroutine of its own). soon
 // waits for the changes to settle, and never longer than a bound after
 // the first one it was asked for, so a book changing for a long while

@@ -126,10 +126,10 @@ func (s *Server) loadProject(p *project) {
 	p.timelineFor(p.ms.Snapshot())
 	s.publishStatus(s.ctx, p)
 	<-p.indexed
-	// What the first scan found is kept now, before the search index
-	// starts to build (chapter_saves.go): a session killed from here on
-	// leaves the next start warm. Requests do not wait for it.
-	p.chapterSaves.flush()
+	// What the cold start learned is kept now, before the search index
+	// starts to build: a session killed from here on leaves the next
+	// start warm. Requests do not wait for it.
+	p.keepLearned(s.log)
 	s.publishStatus(s.ctx, p)
 	s.buildIndex(p, prog)
 	if msg := p.userConfigProblem(); msg != "" {
