@@ -183,6 +183,7 @@ func writeStateTo(w io.Writer, st *savedState) error {
 	e.buf = append(e.buf, stateMagic...)
 	e.uvarint(uint64(st.Schema))
 	e.str(st.Root)
+	e.bool(st.Indexed)
 	e.uvarint(uint64(len(st.Files)))
 	for id, f := range st.Files {
 		e.str(id)
@@ -408,6 +409,7 @@ func decodeState(data []byte) (*savedState, error) {
 		return nil, fmt.Errorf("state schema %d, want %d", st.Schema, SchemaVersion)
 	}
 	st.Root = d.str()
+	st.Indexed = d.bool()
 	nFiles := d.count(36)
 	st.Files = make(map[string]fileState, nFiles)
 	for range nFiles {

@@ -19,6 +19,9 @@ import (
 //
 // 3: a lone CR ends a line; a file name with control characters is a
 // problem.
+// 3 also: the state says whether it vouches for the index, so one saved
+// before the index was built (and the process killed) is taken without
+// the index.
 const SchemaVersion = 3
 
 // Names inside a project's cache folder.
@@ -56,6 +59,11 @@ type savedState struct {
 	Entries []*Entry
 	Souls   []*Soul
 	Skipped []Problem
+	// Indexed says the index on disk held exactly these entries when
+	// the state was written. A state saved while the index was still
+	// being built (store_build.go) is false: the next start takes the
+	// catalog from it and builds the index again behind it.
+	Indexed bool
 }
 
 // CacheDirFor is where quire keeps the index of the project at root:
@@ -108,6 +116,11 @@ func writeState(dir string, st *savedState) error {
 	if err == nil {
 		err = w.Flush()
 	}
+	if err == nil {
+		// On disk before the rename: after a power cut the name must
+		// not point at a file whose bytes never arrived.
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -122,6 +135,9 @@ func writeState(dir string, st *savedState) error {
 }
 
 // writeFileAtomic replaces a file so that a reader never sees half of it.
+// It does not sync: it writes the stamp, on every open, and a disk flush
+// there would hold up every start; a stamp a power cut tore reads as
+// unreadable, which costs a rebuild and never a wrong answer.
 func writeFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
 	if err != nil {

@@ -164,8 +164,13 @@ type Store struct {
 	skipped   map[string][]Problem
 	links     []linkPair // symlinks inside the project
 	unsaved   bool
-	closed    bool
-	loaded    bool // state came from the cache; no catalog built yet
+	// stateIndexed says the state file on disk vouches for the index
+	// (savedState.Indexed); reindex says the state was taken without
+	// the index, emptied to be built again from it.
+	stateIndexed bool
+	reindex      bool
+	closed       bool
+	loaded       bool // state came from the cache; no catalog built yet
 	// loadedOrder are the entries as the state listed them, until Open
 	// has built its first catalog from them.
 	loadedOrder []*Entry
@@ -250,8 +255,11 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	w := <-walked
 	waited := time.Since(waitStart)
 	stats, err := s.openSync(ctx, w, waitStart)
-	s.log.Debug("codex files checked", "files", stats.Files, "ms", stats.Duration.Milliseconds(), "walkWaitMs", waited.Milliseconds())
+	s.log.Debug("codex files checked", "files", stats.Files, "parsed", stats.Parsed, "ms", stats.Duration.Milliseconds(), "walkWaitMs", waited.Milliseconds())
 	building.Wait()
+	if err == nil && s.reindex {
+		err = s.indexAll(ctx, build)
+	}
 	if err != nil {
 		_ = s.index.Load().close()
 		s.closeCache()

@@ -18,10 +18,13 @@ import (
 // Every change applied while the index catches up is queued behind it, in
 // order, so the index ends holding exactly what the catalog holds.
 //
-// The state file on disk never describes an index that is behind: it is
-// removed before the build writes to the index, and saved again once the
-// build is done. A process that ends mid-build leaves an index without
-// its state, which the next start finds out of step and rebuilds.
+// The state file on disk never vouches for an index that is behind:
+// before the build writes to the index, the state is saved marked as not
+// indexed (savedState.Indexed), and saved again, indexed, once the build
+// is done. That first save also keeps what parsing found as soon as the
+// build may start: a process that ends mid-build (killed, crashed) leaves
+// the parsed entries, from which the next start takes its catalog while
+// it builds the index again behind it (Store.indexAll).
 
 // indexOp is one applied change waiting for the index.
 type indexOp struct {
@@ -79,6 +82,9 @@ func (s *Store) startBuild(b *indexBuild) {
 				return
 			}
 		}
+		// Before the first write to the index, and after the caller's
+		// first work (IndexAfter), which this write must not slow down.
+		s.disownIndex()
 		s.log.Debug("codex index build started")
 		if s.runBuild(ctx, b) {
 			if err := s.Save(); err != nil {
@@ -91,13 +97,8 @@ func (s *Store) startBuild(b *indexBuild) {
 // runBuild applies queued changes until none is left, then marks the
 // index ready. It reports whether it finished.
 func (s *Store) runBuild(ctx context.Context, b *indexBuild) bool {
-	forgotten := false
 	for {
 		ops := b.take()
-		if len(ops) > 0 && !forgotten {
-			forgotten = true
-			s.forgetState()
-		}
 		if len(ops) == 0 {
 			// Applies queue under s.mu: holding it, an empty queue stays
 			// empty, and the next change goes to the index directly.
@@ -143,17 +144,25 @@ func (s *Store) runBuild(ctx context.Context, b *indexBuild) bool {
 	}
 }
 
-// forgetState removes the saved state from the cache: the index is about
-// to change, and the state would no longer describe it.
-func (s *Store) forgetState() {
+// disownIndex saves the state as not vouching for the index, which is
+// about to change. A failed save moves the index into memory and clears
+// the cache (toMemory); should even that fail, with the old state still
+// vouching for the index on disk, that state is removed: the next start
+// then reads the files again rather than trust an index half changed.
+func (s *Store) disownIndex() {
+	if err := s.Save(); err != nil {
+		s.log.Warn("codex state not saved before the index build", "err", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cacheDir == "" {
+	if s.cacheDir == "" || !s.stateIndexed {
 		return
 	}
 	if err := os.Remove(filepath.Join(s.cacheDir, stateFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		s.log.Warn("codex state not removed before the index build", "err", err)
+		return
 	}
+	s.stateIndexed = false
 }
 
 // stopBuild ends a background build still running, and waits for it.

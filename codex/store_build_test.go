@@ -101,8 +101,10 @@ func TestStoreBackgroundIndexAnswersFromCatalogFirst(t *testing.T) {
 }
 
 // A store closed (or a process ended) before its index was built leaves
-// a cache that the next start finds out of step and rebuilds: the
-// answers are those of the files, never of the half-built index.
+// the entries it parsed, saved as not vouching for the index: the next
+// start takes its catalog from them, parsing only files changed since,
+// and builds the index again; the answers are those of the files, never
+// of the half-built index.
 func TestStoreBackgroundIndexInterruptedIsRebuilt(t *testing.T) {
 	files, _ := lanternFiles()
 	ctx := context.Background()
@@ -112,16 +114,40 @@ func TestStoreBackgroundIndexInterruptedIsRebuilt(t *testing.T) {
 		cache := t.TempDir()
 		s, _ := heldStore(t, root, cache)
 		require.NoError(t, s.Close(), "closing stops the build")
-		assert.NoFileExists(t, filepath.Join(cache, stateFile), "no state is saved for an index never built")
+		st, err := readState(cache)
+		require.NoError(t, err, "what parsing found is kept")
+		assert.False(t, st.Indexed, "the state does not vouch for an index never built")
+		assert.Len(t, st.Entries, 13)
 
 		s = reopen(t, root, cache)
 		assert.True(t, s.Report().Rebuilt)
+		assert.Zero(t, s.Report().Parsed, "the entries come from the state")
 		rs, err := s.Search(ctx, "whale oil", SearchOptions{Limit: 50})
 		require.NoError(t, err)
 		assert.Len(t, rs, MaxSearchResults)
 		count, err := s.index.Load().count()
 		require.NoError(t, err)
 		assert.Equal(t, uint64(13), count)
+	})
+
+	t.Run("cold start crashed mid-build", func(t *testing.T) {
+		root := newProject(t, files)
+		cache := t.TempDir()
+		s, release := heldStore(t, root, cache)
+		crash(t, s, release, s.Catalog().All()[:5])
+
+		s = reopen(t, root, cache)
+		assert.True(t, s.Report().Rebuilt)
+		assert.Zero(t, s.Report().Parsed, "the entries parsed before the crash are kept")
+		rs, err := s.Search(ctx, "whale oil", SearchOptions{Limit: 50})
+		require.NoError(t, err)
+		assert.Len(t, rs, MaxSearchResults)
+		count, err := s.index.Load().count()
+		require.NoError(t, err)
+		assert.Equal(t, uint64(13), count)
+		require.NoError(t, s.Close())
+		s = reopen(t, root, cache)
+		assert.False(t, s.Report().Rebuilt, "the index built from the state is sound; reason: %s", s.Report().Reason)
 	})
 
 	t.Run("changes pending when interrupted", func(t *testing.T) {
@@ -145,11 +171,16 @@ func TestStoreBackgroundIndexInterruptedIsRebuilt(t *testing.T) {
 		writeFile(t, root, "codex/items/lantern-01.md", entryMD("name: Lantern 01", "# Lantern 01\n\nA lantern that burns marsh gas.\n"))
 		s, release = heldStore(t, root, cache)
 		crash(t, s, release, s.Catalog().All())
-		assert.NoFileExists(t, filepath.Join(cache, stateFile), "no state describes an index that changed")
-		// The writer puts back what the last saved state knew.
+		st, err := readState(cache)
+		require.NoError(t, err)
+		assert.False(t, st.Indexed, "no state vouches for an index that changed")
+		// The writer puts back what the state saved before the crash
+		// knew the other way.
 		writeFile(t, root, "codex/items/lantern-01.md", entryMD("name: Lantern 01", "# Lantern 01\n\nA lantern that burns zeppelin gas.\n"))
 
 		s = reopen(t, root, cache)
+		assert.True(t, s.Report().Rebuilt)
+		assert.Equal(t, 1, s.Report().Parsed, "only the file changed since the crash is parsed")
 		rs, err := s.Search(ctx, "zeppelin", SearchOptions{})
 		require.NoError(t, err)
 		assert.ElementsMatch(t, []string{"codex/items/lantern-01.md", "codex/items/lantern-99.md"}, resultIDs(rs))

@@ -83,15 +83,29 @@ func (s *Store) openCache() error {
 		loadStart := time.Now()
 		st, err := readState(dir)
 		s.log.Debug("codex state read", "ms", time.Since(loadStart).Milliseconds())
+		current := false
 		if err == nil {
 			count, cerr := ix.count()
-			if cerr != nil || count != uint64(len(st.Entries)) {
-				err = fmt.Errorf("index holds %d documents, state %d entries", count, len(st.Entries))
+			current = st.Indexed && cerr == nil && count == uint64(len(st.Entries))
+			if !current {
+				s.log.Debug("codex index behind its state; rebuilding the index", "documents", count, "entries", len(st.Entries), "indexed", st.Indexed)
 			}
 		}
-		if err == nil {
+		switch {
+		case err == nil && current:
 			s.load(st)
-		} else {
+			s.stateIndexed = true
+		case err == nil:
+			// A process that ended while the index was being built (killed,
+			// crashed, its machine off) left the entries it had parsed: the
+			// catalog comes from them, and only the index is built again.
+			reason = "index not finished; rebuilt from the saved entries"
+			if err := s.clearIndex(); err != nil {
+				return err
+			}
+			s.load(st)
+			s.reindex = true
+		default:
 			if !errors.Is(err, fs.ErrNotExist) {
 				s.log.Warn("codex state unusable; rebuilding", "cache", dir, "err", err)
 			}
@@ -143,6 +157,45 @@ func (s *Store) resetIndex() error {
 	return nil
 }
 
+// clearIndex empties the on-disk index and keeps the saved state, which
+// still describes the files: the index is then built from its entries
+// (indexAll).
+func (s *Store) clearIndex() error {
+	if old := s.index.Swap(nil); old != nil {
+		_ = old.close()
+	}
+	if err := os.RemoveAll(filepath.Join(s.cacheDir, indexDir)); err != nil {
+		return fmt.Errorf("clear unfinished index: %w", err)
+	}
+	ix, _, err := openDiskIndex(filepath.Join(s.cacheDir, indexDir), s.opts.BoltTimeout)
+	if err != nil {
+		return err
+	}
+	s.index.Store(ix)
+	return nil
+}
+
+// indexAll puts every entry the store holds into the index clearIndex
+// emptied: behind the catalog when the index is built in the background
+// (b, whose queued changes it replaces, since an empty index needs only
+// the entries as they are now), else at once.
+func (s *Store) indexAll(ctx context.Context, b *indexBuild) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all, _ := s.snapshot(true)
+	if b != nil {
+		b.mu.Lock()
+		b.pending = []indexOp{{upserts: all}}
+		b.mu.Unlock()
+		return nil
+	}
+	err := s.index.Load().apply(ctx, all, nil)
+	if err != nil && ctx.Err() == nil && s.cacheDir != "" {
+		err = s.toMemory(ctx, err)
+	}
+	return err
+}
+
 // load adopts a saved state as what the store knows.
 func (s *Store) load(st *savedState) {
 	s.files = st.Files
@@ -176,17 +229,22 @@ func (s *Store) load(st *savedState) {
 // writes (full, read-only, deleted) moves the index into memory: the
 // writer hears of it through OnFallback, Save returns nil, and the store
 // keeps working.
+//
+// While the index catches up (store_build.go) the state is saved too,
+// marked as not vouching for the index: what parsing the files found is
+// kept as soon as it is known, so a process that ends before the index
+// is built leaves a start that parses nothing; that start builds the
+// index again behind the catalog. The build saves once more when done.
 func (s *Store) Save() error {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	s.mu.Lock()
 	dir := s.cacheDir
-	// While the index catches up the state would describe entries it
-	// does not hold yet; the build saves once it is done.
-	if dir == "" || s.closed || s.build != nil {
+	if dir == "" || s.closed {
 		s.mu.Unlock()
 		return nil
 	}
+	indexed := s.build == nil
 	// bleve writes segments in its own goroutines and tells no caller
 	// when that fails; its error count says the disk stopped taking them.
 	if n := s.index.Load().failures(); n > 0 {
@@ -194,11 +252,11 @@ func (s *Store) Save() error {
 		s.mu.Unlock()
 		return err
 	}
-	if !s.unsaved {
+	if !s.unsaved && s.stateIndexed == indexed {
 		s.mu.Unlock()
 		return nil
 	}
-	st := &savedState{Schema: SchemaVersion, Root: s.root, Files: make(map[string]fileState, len(s.files))}
+	st := &savedState{Schema: SchemaVersion, Root: s.root, Files: make(map[string]fileState, len(s.files)), Indexed: indexed}
 	for id, f := range s.files {
 		st.Files[id] = f
 	}
@@ -212,17 +270,17 @@ func (s *Store) Save() error {
 	s.unsaved = false
 	s.mu.Unlock()
 	start := time.Now()
-	defer func() {
-		s.log.Debug("codex state saved", "entries", len(st.Entries), "ms", time.Since(start).Milliseconds())
-	}()
-	if err := writeState(dir, st); err != nil {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+	err := writeState(dir, st)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
 		if s.closed || s.cacheDir != dir {
 			return nil
 		}
 		return s.toMemory(context.Background(), err)
 	}
+	s.stateIndexed = indexed
+	s.log.Debug("codex state saved", "entries", len(st.Entries), "indexed", indexed, "ms", time.Since(start).Milliseconds())
 	return nil
 }
 

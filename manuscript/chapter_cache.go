@@ -38,12 +38,15 @@ import (
 // text, which is at hand, when they do not decode.
 //
 // When: the command line writes the file once a book is opened; the
-// language server when it shuts down (never while the writer works, so
-// a cache folder deleted under it is not made again). Chapters holding
-// the editor's unsaved text are left out.
+// language server as soon as its first scan of the book is done, again
+// once the watcher's changes have settled, and when it shuts down, each
+// on a goroutine of its own (server/chapter_saves.go), so that a server
+// killed after its first hover still leaves the next start warm. A cache
+// folder deleted under it is not made again. Chapters holding the
+// editor's unsaved text are left out.
 //
-// Damage: the file is written whole to a temporary file and renamed
-// over the old one, and ends with the SHA-256 of what precedes it: a
+// Damage: the file is written whole to a temporary file, synced to the
+// disk and renamed over the old one, and ends with the SHA-256 of what precedes it: a
 // file left by an older quire (another format version), cut short or
 // garbled is ignored whole, and the chapters are read as on a first
 // start. Reading is linear in the file, which is refused above
@@ -272,6 +275,17 @@ func (c *chapterCache) hitCount() int64 {
 		return 0
 	}
 	return c.hits.Load()
+}
+
+// CacheHits says how many chapters the chapter cache read at start
+// spared: read (their outline and counts taken from it) and scanned
+// (their mentions taken from it), for the logs.
+func (m *Manuscript) CacheHits() (read, scanned int64) {
+	c := m.snap.Load().cache
+	if c == nil {
+		return 0, 0
+	}
+	return c.hits.Load(), c.scans.Load()
 }
 
 // cacheRecords are the records of the snapshot's chapters read from

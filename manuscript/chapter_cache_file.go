@@ -41,7 +41,10 @@ func readChapterCache(path string) (*chapterCache, error) {
 }
 
 // writeChapterCache writes the file at path atomically: another process
-// reading it sees the old file or the new one, never half of one.
+// reading it sees the old file or the new one, never half of one, and
+// the bytes reach the disk before the name does, so a power cut leaves
+// the old file or the whole new one (a torn one would fail its checksum
+// and be ignored, but would cost the next start a full reading).
 func writeChapterCache(path string, data []byte) error {
 	// The folder is the codex's, made when it opened; one deleted since
 	// is not made again (the book's indexes then live in memory).
@@ -50,8 +53,12 @@ func writeChapterCache(path string, data []byte) error {
 		return err
 	}
 	_, werr := f.Write(data)
+	var serr error
+	if werr == nil {
+		serr = f.Sync()
+	}
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, serr, cerr); err != nil {
 		_ = os.Remove(f.Name())
 		return err
 	}
@@ -76,9 +83,16 @@ func encodeChapterCache(matcher [sha256.Size]byte, ids []string, records map[str
 	for _, id := range ids {
 		e.string(id)
 	}
+	// A map, not a search of the sorted table: a long book names
+	// entries hundreds of thousands of times, and the save must be done
+	// soon after the first scan (server/chapter_saves.go).
+	places := make(map[string]uint64, len(ids))
+	for i, id := range ids {
+		places[id] = uint64(i)
+	}
 	id := func(s string) (uint64, bool) {
-		i, ok := slices.BinarySearch(ids, s)
-		return uint64(i), ok
+		i, ok := places[s]
+		return i, ok
 	}
 	paths := make([]string, 0, len(records))
 	for p, r := range records {
@@ -341,7 +355,10 @@ func decodeMentions(raw []byte, table []string) ([]Mention, error) {
 // cacheEncoder appends unsigned varints and length-prefixed strings.
 type cacheEncoder struct{ buf bytes.Buffer }
 
-func (e *cacheEncoder) uint(v uint64) { e.buf.Write(binary.AppendUvarint(nil, v)) }
+func (e *cacheEncoder) uint(v uint64) {
+	var b [binary.MaxVarintLen64]byte
+	e.buf.Write(binary.AppendUvarint(b[:0], v))
+}
 
 func (e *cacheEncoder) string(s string) {
 	e.uint(uint64(len(s)))

@@ -3,6 +3,7 @@ package manuscript_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/quire-ink/quire/manuscript"
@@ -56,5 +57,32 @@ func BenchmarkEditChapter(b *testing.B) {
 	}
 	if got := m.Snapshot().Mentions().Mentions(u.Path); len(got) == 0 {
 		b.Fatal("the edited chapter lost its mentions")
+	}
+}
+
+// BenchmarkSaveChapterCache writes the chapter cache of the 200-chapter
+// corpus just read and scanned (nothing in it came from a cache), as a
+// cold start of the server does once its first scan is done: the save a
+// server killed a second after its first hover must have finished.
+func BenchmarkSaveChapterCache(b *testing.B) {
+	book := benchBook(b)
+	dir, err := mentionCorpusDir()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	cache := b.TempDir()
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		m, err := manuscript.Open(ctx, dir, manuscript.Options{Catalog: book.catalog, ChapterCache: filepath.Join(cache, fmt.Sprintf("chapters-%d.bin", i))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := m.SaveCache(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

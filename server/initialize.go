@@ -128,6 +128,10 @@ func (s *Server) loadProject(p *project) {
 	p.timelineFor(p.ms.Snapshot())
 	s.publishStatus(s.ctx, p)
 	<-p.indexed
+	// What the cold start learned is kept now, before the search index
+	// starts to build: a session killed from here on leaves the next
+	// start warm. Requests do not wait for it.
+	p.keepLearned(s.log)
 	s.publishStatus(s.ctx, p)
 	s.buildIndex(p, prog)
 	if msg := p.userConfigProblem(); msg != "" {
@@ -170,6 +174,8 @@ func (s *Server) loadProject(p *project) {
 		s.opts.beforeWatch(p.root)
 	}
 	p.watch(s.ctx, s.log, func() {
+		// Chapters read or scanned again are kept once changes settle.
+		p.chapterSaves.soon()
 		// A quire.yaml that now asks something new is a new question.
 		s.offerTrust(p)
 		s.publishCodexProblems(s.ctx, p)

@@ -36,6 +36,9 @@ type project struct {
 	ms    *manuscript.Manuscript
 	// cache is where the book's indexes and records live outside it.
 	cache mbook.Cache
+	// chapterSaves writes the chapter cache as the session learns it
+	// (chapter_saves.go); set with ms.
+	chapterSaves *chapterSaves
 	// inMemory says the book's indexes live in memory: another quire
 	// process holds the cache (locked), or the cache failed (a full,
 	// read-only or deleted disk) and the codex moved its index into
@@ -224,6 +227,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 	p.overlay.matcherCat = b.View.Catalog()
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())
 	p.store, p.ms, p.cache = b.Store, b.Manuscript, b.Cache
+	p.chapterSaves = newChapterSaves(b.Manuscript.SaveCache, log.With("root", real))
 	loaded = true
 }
 
@@ -237,7 +241,8 @@ func (p *project) index(log *slog.Logger) {
 		p.ms.SetMatcher(m)
 	}
 	close(p.indexed)
-	log.Debug("manuscript indexed", "root", p.real, "ms", time.Since(start).Milliseconds())
+	read, scanned := p.ms.CacheHits()
+	log.Debug("manuscript indexed", "root", p.real, "ms", time.Since(start).Milliseconds(), "readFromCache", read, "scansFromCache", scanned)
 }
 
 // waitIndexed blocks until the manuscript has been scanned for mentions
@@ -295,9 +300,11 @@ func (p *project) close() {
 	}
 	if p.ms != nil {
 		// What reading and scanning the chapters found, kept for the next
-		// start (manuscript.Manuscript.SaveCache). It is written on the way
-		// out, as the codex's state is, never while the writer works; a
-		// failure costs the next start a full reading.
+		// start (manuscript.Manuscript.SaveCache): saved as it was learned
+		// (chapter_saves.go), and once more on the way out for what the
+		// last changes taught; a failure costs the next start a full
+		// reading.
+		p.chapterSaves.stop()
 		_ = p.ms.SaveCache()
 	}
 	p.releaseSeries()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -68,4 +69,45 @@ func chapters(t *testing.T, root string) []string {
 	files, err := filepath.Glob(filepath.Join(root, "manuscript", "*.md"))
 	require.NoError(t, err)
 	return files
+}
+
+// The chapter cache is saved once the first scan is done, while the
+// session goes on: a server killed before it shuts down (no shutdown
+// ever comes) has kept it, and the next start takes the chapters from it.
+func TestChapterCacheSavedWithoutShutdown(t *testing.T) {
+	cache := t.TempDir()
+	root := writeProject(t, bookFiles)
+	c := startServer(t, Options{CacheDir: cache})
+	c.initialize(root)
+	var last string
+	require.Eventually(t, func() bool {
+		if h := c.hoverAt("manuscript/01-harbor.md", 2, 1); h != nil {
+			last = h.Contents.Value
+		}
+		return strings.Contains(last, "*Appears in:*")
+	}, 10*time.Second, 10*time.Millisecond, "hover counts, have %q", last)
+	var saved []string
+	require.Eventually(t, func() bool {
+		saved, _ = filepath.Glob(filepath.Join(cache, "*", "chapters.bin"))
+		return len(saved) == 1
+	}, 10*time.Second, 10*time.Millisecond, "the chapter cache is saved while the session runs")
+
+	// What an abrupt end leaves: the file as saved then, read by the
+	// next start (in a cache folder of its own: this session still holds
+	// the codex's) as a whole.
+	data, err := os.ReadFile(saved[0])
+	require.NoError(t, err)
+	nextCache := t.TempDir()
+	book := filepath.Join(nextCache, filepath.Base(filepath.Dir(saved[0])))
+	require.NoError(t, os.MkdirAll(book, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(book, "chapters.bin"), data, 0o600))
+	logs := &syncBuffer{}
+	next := startServer(t, Options{CacheDir: nextCache, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	next.initialize(root)
+	require.Eventually(t, func() bool {
+		return strings.Contains(logs.String(), "manuscript indexed")
+	}, 10*time.Second, 10*time.Millisecond)
+	n := len(chapters(t, root))
+	assert.Contains(t, logs.String(), fmt.Sprintf("chapters=%d fromCache=%d", n, n))
+	assert.Contains(t, logs.String(), fmt.Sprintf("scansFromCache=%d", n))
 }
