@@ -313,7 +313,12 @@ func (c *wireClient) response(id any) wireMsg {
 			return m
 		}
 	}
-	deadline := time.After(wireTimeout)
+	// The wait is for a server that has gone quiet, not a slow one: each
+	// message it sends meanwhile (a streamed answer's 40,000 pieces
+	// under the race detector take longer than wireTimeout in all)
+	// starts the wait again.
+	quiet := time.NewTimer(wireTimeout)
+	defer quiet.Stop()
 	for {
 		select {
 		case m, ok := <-c.msgs:
@@ -322,8 +327,9 @@ func (c *wireClient) response(id any) wireMsg {
 				return m
 			}
 			c.held = append(c.held, m)
-		case <-deadline:
-			c.t.Fatalf("no response to %s", want)
+			quiet.Reset(wireTimeout)
+		case <-quiet.C:
+			c.t.Fatalf("no response to %s, and nothing else from the server for %s", want, wireTimeout)
 			return wireMsg{}
 		}
 	}
