@@ -102,6 +102,7 @@ your editor as a language server or to you on the command line.`,
 		newCheckCommand(g),
 		newTrustCommand(g),
 		newKeyCommand(g),
+		newDoctorCommand(g),
 		newMapCommand(g),
 	)
 	return root
