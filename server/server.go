@@ -416,6 +416,7 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.MethodDiscardProposal:   typed(s.quireDiscardProposal),
 		wire.MethodPropose:           typed(s.quirePropose),
 		wire.MethodExplicate:         typed(s.quireExplicate),
+		wire.MethodDoctor:            optional(s.quireDoctor),
 	}
 	for m, h := range s.opts.extraRequests {
 		requests[m] = h
@@ -450,6 +451,7 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandExplicate:         typed(s.quireExplicateCommand),
 		wire.CommandCreateEntry:       typed(s.quireCreateEntry),
 		wire.CommandBookMap:           optional(s.quireBookMap),
+		wire.CommandDoctor:            optional(s.quireDoctorCommand),
 	}
 	return requests, notifications, commands
 }

@@ -39,6 +39,7 @@ const (
 	MethodList              = "quire/list"
 	MethodManuscriptContext = "quire/manuscriptContext"
 	MethodCaptureSelection  = "quire/captureSelection"
+	MethodDoctor            = "quire/doctor"
 	// MethodAskProgress is a notification the server sends alongside each
 	// $/progress report of an ask, for clients that want the tool row as
 	// data (AskProgress); LSP's report carries only a message.
@@ -67,6 +68,7 @@ const (
 	CommandCaptureSelection  = "quire.captureSelection"
 	CommandCreateEntry       = "quire.createEntry"
 	CommandBookMap           = "quire.bookMap"
+	CommandDoctor            = "quire.doctor"
 )
 
 // BookParams pick a book by a document inside it; without uri, the
@@ -485,6 +487,21 @@ type BookStatus struct {
 // StatusResult is quire/status's answer.
 type StatusResult struct {
 	Books []BookStatus `json:"books"`
+}
+
+// DoctorResult is quire/doctor's answer: the health report `quire
+// doctor --json` prints, one check per thing the writer needs working.
+type DoctorResult struct {
+	Checks []DoctorCheck `json:"checks"`
+}
+
+// DoctorCheck is one line of the health report. Detail and Fix are the
+// writer's words and never hold a key; Fix is empty when Status is ok.
+type DoctorCheck struct {
+	Name   string `json:"name" ts:"\"quire\" | \"book\" | \"index\" | \"provider\" | \"model\" | \"key\" | \"trust\" | \"series\""`
+	Status string `json:"status" ts:"\"ok\" | \"warning\" | \"problem\""`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
 }
 
 // ReindexResult is quire/reindex's answer: the book's state after the

@@ -437,6 +437,21 @@ export interface StatusResult {
   books: BookStatus[] | null;
 }
 
+// DoctorResult is quire/doctor's answer: the health report `quire
+// doctor --json` prints, one check per thing the writer needs working.
+export interface DoctorResult {
+  checks: DoctorCheck[] | null;
+}
+
+// DoctorCheck is one line of the health report. Detail and Fix are the
+// writer's words and never hold a key; Fix is empty when Status is ok.
+export interface DoctorCheck {
+  name: "quire" | "book" | "index" | "provider" | "model" | "key" | "trust" | "series";
+  status: "ok" | "warning" | "problem";
+  detail: string;
+  fix?: string;
+}
+
 // ReindexResult is quire/reindex's answer: the book's state after the
 // rebuild and how long it took.
 export interface ReindexResult extends BookStatus {
@@ -466,6 +481,7 @@ export const Methods = {
   askProgress: "quire/askProgress",
   captureSelection: "quire/captureSelection",
   discardProposal: "quire/discardProposal",
+  doctor: "quire/doctor",
   explicate: "quire/explicate",
   list: "quire/list",
   lookup: "quire/lookup",
@@ -488,6 +504,7 @@ export const Commands = {
   captureSelection: "quire.captureSelection",
   createEntry: "quire.createEntry",
   discardProposal: "quire.discardProposal",
+  doctor: "quire.doctor",
   explicate: "quire.explicate",
   list: "quire.list",
   lookup: "quire.lookup",
