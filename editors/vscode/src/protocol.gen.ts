@@ -452,6 +452,30 @@ export interface DoctorCheck {
   fix?: string;
 }
 
+// LocalModel is one model a server on the writer's computer offers
+// (quire/models), as `quire models --json` lists it.
+export interface LocalModel {
+  // Server is what the writer knows it as: Ollama, LM Studio, …
+  server: string;
+  // BaseURL is its OpenAI-compatible API root, provider.base_url.
+  baseURL: string;
+  model: string;
+}
+
+// UseModelParams are quire.useModel's: the model to write into the
+// writer's own config.yaml, one quire/models listed.
+export interface UseModelParams {
+  baseURL: string;
+  model: string;
+}
+
+// UseModelResult says where the choice was written.
+export interface UseModelResult {
+  path: string;
+  baseURL: string;
+  model: string;
+}
+
 // ReindexResult is quire/reindex's answer: the book's state after the
 // rebuild and how long it took.
 export interface ReindexResult extends BookStatus {
@@ -486,6 +510,7 @@ export const Methods = {
   list: "quire/list",
   lookup: "quire/lookup",
   manuscriptContext: "quire/manuscriptContext",
+  models: "quire/models",
   peekPrompt: "quire/peekPrompt",
   personas: "quire/personas",
   proposals: "quire/proposals",
@@ -509,6 +534,7 @@ export const Commands = {
   list: "quire.list",
   lookup: "quire.lookup",
   manuscriptContext: "quire.manuscriptContext",
+  models: "quire.models",
   peekPrompt: "quire.peekPrompt",
   personas: "quire.personas",
   proposals: "quire.proposals",
@@ -516,4 +542,5 @@ export const Commands = {
   reindex: "quire.reindex",
   search: "quire.search",
   status: "quire.status",
+  useModel: "quire.useModel",
 } as const;
