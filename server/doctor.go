@@ -42,6 +42,8 @@ func (s *Server) doctorReport(ctx context.Context, a wire.BookParams) (health.Re
 		Found:  "as the editor's workspace folder",
 		Trust:  proj.trust,
 		Keys:   llm.KeyFinder{Getenv: os.Getenv, Stored: s.opts.Keys},
+		// With no provider, the report names the models running here.
+		LocalModels: &s.opts.LocalModels,
 	}
 	if proj.real != proj.root {
 		o.Found = "in the editor's workspace folder " + proj.root

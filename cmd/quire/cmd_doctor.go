@@ -49,6 +49,8 @@ func (g *globalOptions) doctor(cmd *cobra.Command) health.Report {
 		Trust:  g.trustStore(),
 		Keys:   llm.KeyFinder{Getenv: os.Getenv, Stored: g.keyStore()},
 	}
+	local := g.localModels()
+	o.LocalModels = &local
 	dir, err := g.projectDir()
 	if err != nil {
 		o.IndexErr = err

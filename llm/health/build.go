@@ -16,6 +16,7 @@ import (
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/keys"
+	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/trust"
 )
@@ -71,6 +72,9 @@ type Options struct {
 	Timeout time.Duration
 	// SeriesRead says the series' canon was opened with the book.
 	SeriesRead bool
+	// LocalModels, when set, are asked for their models when no provider
+	// is configured, so that the report names what runs on this computer.
+	LocalModels *localmodel.Options
 }
 
 // Build checks everything and returns the report. It sends one request,
@@ -252,6 +256,16 @@ func providerChecks(ctx context.Context, o Options, ps llm.ProviderSettings, set
 		prov.Status = Problem
 		prov.Detail = "none is configured: no provider.base_url, and no OpenAI key"
 		prov.Fix = "run quire models to find a model on this computer (Ollama, LM Studio), or set provider.base_url and provider.model in your config.yaml, or store your OpenAI key with quire key set openai"
+		if o.LocalModels != nil {
+			if found := localmodel.Find(ctx, *o.LocalModels); len(found) > 0 {
+				var names []string
+				for _, m := range found {
+					names = append(names, m.Model+" ("+m.Server+")")
+				}
+				prov.Fix = "these models run on this computer and need no key: " + strings.Join(names, ", ") +
+					"; choose one with quire models --use N, or set provider.base_url and provider.model in your config.yaml"
+			}
+		}
 	case errors.Is(err, llm.ErrNoModel):
 		prov.Status = Problem
 		prov.Fix = "name the model with provider.model in your config.yaml (quire models lists a local server's)"
