@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -23,7 +25,7 @@ func modelList(t *testing.T, models ...string) (base string, requests func() []s
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
-		got = append(got, r.Method+" "+r.URL.Path)
+		got = append(got, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
 		mu.Unlock()
 		var data []any
 		for _, id := range models {
@@ -67,7 +69,34 @@ func TestDoctorRequestAnswersTheReport(t *testing.T) {
 	}
 	assert.Contains(t, byName["quire"].Detail, "9.9.9 (test)")
 	assert.Contains(t, byName["model"].Detail, "model fake is there")
-	assert.Equal(t, []string{"GET /v1/models"}, requests(), "one cheap request, and no chat")
+	assert.Equal(t, []string{"GET /v1/models "}, requests(), "one cheap request, no key to a server the book names, and no chat")
+}
+
+func TestDoctorSendsTheWritersKeyToTheirServerAndShowsItNowhere(t *testing.T) {
+	const secret = "sk-doctor-server-must-not-leak"
+	base, requests := modelList(t, "fake")
+	config := testhome.ConfigDir(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(config, "quire"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(config, "quire", "config.yaml"),
+		[]byte("provider:\n  base_url: "+base+"\n  model: fake\n  api_key_env: DOCTOR_SERVER_KEY\n"), 0o644))
+	t.Setenv("DOCTOR_SERVER_KEY", secret)
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, bookFiles))
+
+	raw := c.callRaw(wire.MethodDoctor, wire.BookParams{})
+	assert.NotContains(t, string(raw), secret)
+	var res wire.DoctorResult
+	require.NoError(t, json.Unmarshal(raw, &res))
+	for _, ch := range res.Checks {
+		if ch.Name == "key" {
+			assert.Equal(t, "ok", ch.Status)
+			assert.Equal(t, "from the DOCTOR_SERVER_KEY variable", ch.Detail)
+		}
+	}
+	assert.Equal(t, []string{"GET /v1/models Bearer " + secret}, requests())
+	for _, m := range c.messages() {
+		assert.NotContains(t, m, secret)
+	}
 }
 
 func TestDoctorCodeActionShowsTheReportAsOneMessageProblemsFirst(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -56,9 +57,14 @@ func (g *globalOptions) doctor(cmd *cobra.Command) health.Report {
 		o.IndexErr = err
 		return health.Build(ctx, o)
 	}
-	o.Found = "as the nearest folder upwards with quire.yaml, codex/ or manuscript/"
-	if g.Project != "" {
+	switch wd, _ := os.Getwd(); {
+	case g.Project != "":
 		o.Found = "as the folder you named with --project"
+	case dir == wd && !isBookFolder(dir):
+		// projectDir found no book upwards and took the working folder.
+		o.Found = "as the folder quire runs in, no book being found above it"
+	default:
+		o.Found = "as the nearest folder upwards with quire.yaml, codex/ or manuscript/"
 	}
 	var locked bool
 	var fallback string
@@ -92,4 +98,14 @@ func (g *globalOptions) doctor(cmd *cobra.Command) health.Report {
 		o.Index.Fallback = b.Store.Fallback()
 	}
 	return health.Build(ctx, o)
+}
+
+// isBookFolder says dir holds one of the markers projectDir looks for.
+func isBookFolder(dir string) bool {
+	for _, marker := range []string{"quire.yaml", "codex", "manuscript"} {
+		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+			return true
+		}
+	}
+	return false
 }
