@@ -6,6 +6,8 @@
 // What does not need the book lives below, in packages that import
 // nothing of it: llm/provider (the OpenAI-compatible client),
 // llm/toolloop (tool registry, dispatcher and the bounded loop), llm/mcp
-// (MCP both ways) and llm/provenance (the record of provider calls).
-// llm/eval, the `quire eval` harness, sits above.
+// (MCP both ways), llm/provenance (the record of provider calls) and
+// llm/localmodel (the models of servers on the writer's computer).
+// llm/eval, the `quire eval` harness, and llm/health, the health report
+// of `quire doctor` and quire/doctor, sit above.
 package llm

@@ -56,6 +56,9 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 		return nil, err
 	}
 	more = append(more, s.proposalActions(ctx, proj.pendingFor(rel))...)
+	if strings.EqualFold(path.Ext(rel), ".md") {
+		more = append(more, doctorAction(p.TextDocument.URI))
+	}
 	return append(actions, filterKinds(more, p.Context.Only)...), nil
 }
 

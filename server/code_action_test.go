@@ -60,7 +60,7 @@ func TestCodeActionsOnASelection(t *testing.T) {
 		"Ask Developmental Editor about this", "Ask Character Psychologist about this", "Ask Continuity Editor about this",
 		"Ask Worldbuilding Auditor about this", "Ask First-Time Reader about this", "Ask Writing Coach about this",
 		"Propose codex update from selection", "Peek prompt",
-	}, coreActionLabels(llm.ScopeSelection)...), titles(actions))
+	}, append(coreActionLabels(llm.ScopeSelection), doctorActionTitle)...), titles(actions))
 	for _, a := range actions {
 		assert.Empty(t, a.Kind)
 		assert.Nil(t, a.Edit)
@@ -88,9 +88,10 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
 
 	actions := codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 25, 25))
-	// At the cursor in a chapter: the actions on the chapter and the book, then the lookup.
-	require.Equal(t, append(coreActionLabels(llm.ScopeFile, llm.ScopeProject), "Look up Ilse Dorn"), titles(actions))
-	lookup := actions[len(actions)-1]
+	// At the cursor in a chapter: the actions on the chapter and the book,
+	// the lookup, then the health report.
+	require.Equal(t, append(coreActionLabels(llm.ScopeFile, llm.ScopeProject), "Look up Ilse Dorn", doctorActionTitle), titles(actions))
+	lookup := actions[len(actions)-2]
 	assert.Equal(t, "quire.lookup", lookup.Command.Command)
 	raw, _ := json.Marshal(lookup.Command.Arguments[0])
 	assert.JSONEq(t, `{"name":"Ilse Dorn","uri":"`+string(c.uri("manuscript/01-harbor.md"))+`"}`, string(raw))
@@ -100,8 +101,8 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	assert.Contains(t, titles(actions), "Look up Mara Vell")
 	assert.Contains(t, titles(actions), "Ask Writing Coach about this")
 
-	assert.Equal(t, coreActionLabels(llm.ScopeFile, llm.ScopeProject), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
-		"on a plain word, only the actions on the chapter and the book")
+	assert.Equal(t, append(coreActionLabels(llm.ScopeFile, llm.ScopeProject), doctorActionTitle), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
+		"on a plain word, only the actions on the chapter and the book, and the health report")
 }
 
 func TestCodeActionsOnCodexText(t *testing.T) {
@@ -167,10 +168,11 @@ func TestCodeActionsTakeANarrowRangeForTheCursor(t *testing.T) {
 				assert.NotContains(t, got, atCursor[0])
 				return
 			}
-			want := atCursor
+			want := slices.Clone(atCursor)
 			if tt.lookup {
-				want = append(slices.Clone(atCursor), "Look up Ilse Dorn")
+				want = append(want, "Look up Ilse Dorn")
 			}
+			want = append(want, doctorActionTitle)
 			assert.Equal(t, want, got)
 		})
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/keys"
+	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/trust"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/wire"
@@ -38,6 +39,9 @@ type Options struct {
 	// system keychain, the key file); nil looks in neither, and keys come
 	// from the editor or the environment only.
 	Keys *keys.Store
+	// LocalModels say which local model servers quire/models asks; the
+	// zero value asks the usual ports (localmodel.DefaultServers).
+	LocalModels localmodel.Options
 
 	// extraRequests adds request methods; tests use it for requests that
 	// block or panic on demand.
@@ -416,6 +420,8 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.MethodDiscardProposal:   typed(s.quireDiscardProposal),
 		wire.MethodPropose:           typed(s.quirePropose),
 		wire.MethodExplicate:         typed(s.quireExplicate),
+		wire.MethodDoctor:            optional(s.quireDoctor),
+		wire.MethodModels:            bare(s.quireModels),
 	}
 	for m, h := range s.opts.extraRequests {
 		requests[m] = h
@@ -450,6 +456,9 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandExplicate:         typed(s.quireExplicateCommand),
 		wire.CommandCreateEntry:       typed(s.quireCreateEntry),
 		wire.CommandBookMap:           optional(s.quireBookMap),
+		wire.CommandDoctor:            optional(s.quireDoctorCommand),
+		wire.CommandModels:            bare(s.quireModels),
+		wire.CommandUseModel:          typed(s.quireUseModel),
 	}
 	return requests, notifications, commands
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm/keys"
+	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
@@ -168,6 +170,19 @@ func providerHint(err error) error {
 	return err
 }
 
+// localHint adds to the error of an ask with no provider configured the
+// models the servers on this computer offer, and how to choose one.
+func (o *askOptions) localHint(ctx context.Context, ps llm.ProviderSettings, err error) error {
+	if !errors.Is(err, llm.ErrNoProvider) || ps.BaseURL != "" || ps.APIKeyEnv != "" {
+		return err
+	}
+	found := localmodel.Find(ctx, o.localModels())
+	if len(found) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w\nThese models run on this computer and need no key:\n%sChoose one with: quire models --use N", err, modelList(found))
+}
+
 func (o *askOptions) run(cmd *cobra.Command) error {
 	ctx := cmd.Context()
 	// The book opens once: its settings are read from disk once, and the
@@ -247,7 +262,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		}},
 	})
 	if err != nil {
-		return providerHint(err)
+		return o.localHint(ctx, ps, providerHint(err))
 	}
 	if w := turn.Key.Withheld; w.Kind != keys.None && !o.Peek {
 		fmt.Fprintf(o.stderr, "quire: the key %s is not sent to %s: that server is named by this book's quire.yaml, and a key goes only to a server you set yourself (--base-url, your config.yaml, your editor) or to one that a book you trust names\n", w, ps.BaseURL)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quire-ink/quire/llm/keys"
+	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/provider"
 )
 
@@ -32,6 +33,10 @@ type globalOptions struct {
 	// keys is where API keys are stored; nil is the system keychain and
 	// the key file (keys.Default). Tests give a mock keychain.
 	keys *keys.Store
+	// localServers are the local model servers `quire models` and the
+	// advisor's hints ask; nil is localmodel.DefaultServers. Tests give
+	// their own.
+	localServers []localmodel.Server
 }
 
 // keyStore is where the writer's API keys are stored.
@@ -102,6 +107,8 @@ your editor as a language server or to you on the command line.`,
 		newCheckCommand(g),
 		newTrustCommand(g),
 		newKeyCommand(g),
+		newDoctorCommand(g),
+		newModelsCommand(g),
 		newMapCommand(g),
 	)
 	return root

@@ -39,6 +39,8 @@ const (
 	MethodList              = "quire/list"
 	MethodManuscriptContext = "quire/manuscriptContext"
 	MethodCaptureSelection  = "quire/captureSelection"
+	MethodDoctor            = "quire/doctor"
+	MethodModels            = "quire/models"
 	// MethodAskProgress is a notification the server sends alongside each
 	// $/progress report of an ask, for clients that want the tool row as
 	// data (AskProgress); LSP's report carries only a message.
@@ -67,6 +69,9 @@ const (
 	CommandCaptureSelection  = "quire.captureSelection"
 	CommandCreateEntry       = "quire.createEntry"
 	CommandBookMap           = "quire.bookMap"
+	CommandDoctor            = "quire.doctor"
+	CommandModels            = "quire.models"
+	CommandUseModel          = "quire.useModel"
 )
 
 // BookParams pick a book by a document inside it; without uri, the
@@ -485,6 +490,45 @@ type BookStatus struct {
 // StatusResult is quire/status's answer.
 type StatusResult struct {
 	Books []BookStatus `json:"books"`
+}
+
+// DoctorResult is quire/doctor's answer: the health report `quire
+// doctor --json` prints, one check per thing the writer needs working.
+type DoctorResult struct {
+	Checks []DoctorCheck `json:"checks"`
+}
+
+// DoctorCheck is one line of the health report. Detail and Fix are the
+// writer's words and never hold a key; Fix is empty when Status is ok.
+type DoctorCheck struct {
+	Name   string `json:"name" ts:"\"quire\" | \"book\" | \"index\" | \"provider\" | \"model\" | \"key\" | \"trust\" | \"series\""`
+	Status string `json:"status" ts:"\"ok\" | \"warning\" | \"problem\""`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// LocalModel is one model a server on the writer's computer offers
+// (quire/models), as `quire models --json` lists it.
+type LocalModel struct {
+	// Server is what the writer knows it as: Ollama, LM Studio, …
+	Server string `json:"server"`
+	// BaseURL is its OpenAI-compatible API root, provider.base_url.
+	BaseURL string `json:"baseURL"`
+	Model   string `json:"model"`
+}
+
+// UseModelParams are quire.useModel's: the model to write into the
+// writer's own config.yaml, one quire/models listed.
+type UseModelParams struct {
+	BaseURL string `json:"baseURL"`
+	Model   string `json:"model"`
+}
+
+// UseModelResult says where the choice was written.
+type UseModelResult struct {
+	Path    string `json:"path"`
+	BaseURL string `json:"baseURL"`
+	Model   string `json:"model"`
 }
 
 // ReindexResult is quire/reindex's answer: the book's state after the

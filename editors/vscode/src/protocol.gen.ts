@@ -437,6 +437,45 @@ export interface StatusResult {
   books: BookStatus[] | null;
 }
 
+// DoctorResult is quire/doctor's answer: the health report `quire
+// doctor --json` prints, one check per thing the writer needs working.
+export interface DoctorResult {
+  checks: DoctorCheck[] | null;
+}
+
+// DoctorCheck is one line of the health report. Detail and Fix are the
+// writer's words and never hold a key; Fix is empty when Status is ok.
+export interface DoctorCheck {
+  name: "quire" | "book" | "index" | "provider" | "model" | "key" | "trust" | "series";
+  status: "ok" | "warning" | "problem";
+  detail: string;
+  fix?: string;
+}
+
+// LocalModel is one model a server on the writer's computer offers
+// (quire/models), as `quire models --json` lists it.
+export interface LocalModel {
+  // Server is what the writer knows it as: Ollama, LM Studio, …
+  server: string;
+  // BaseURL is its OpenAI-compatible API root, provider.base_url.
+  baseURL: string;
+  model: string;
+}
+
+// UseModelParams are quire.useModel's: the model to write into the
+// writer's own config.yaml, one quire/models listed.
+export interface UseModelParams {
+  baseURL: string;
+  model: string;
+}
+
+// UseModelResult says where the choice was written.
+export interface UseModelResult {
+  path: string;
+  baseURL: string;
+  model: string;
+}
+
 // ReindexResult is quire/reindex's answer: the book's state after the
 // rebuild and how long it took.
 export interface ReindexResult extends BookStatus {
@@ -466,10 +505,12 @@ export const Methods = {
   askProgress: "quire/askProgress",
   captureSelection: "quire/captureSelection",
   discardProposal: "quire/discardProposal",
+  doctor: "quire/doctor",
   explicate: "quire/explicate",
   list: "quire/list",
   lookup: "quire/lookup",
   manuscriptContext: "quire/manuscriptContext",
+  models: "quire/models",
   peekPrompt: "quire/peekPrompt",
   personas: "quire/personas",
   proposals: "quire/proposals",
@@ -488,10 +529,12 @@ export const Commands = {
   captureSelection: "quire.captureSelection",
   createEntry: "quire.createEntry",
   discardProposal: "quire.discardProposal",
+  doctor: "quire.doctor",
   explicate: "quire.explicate",
   list: "quire.list",
   lookup: "quire.lookup",
   manuscriptContext: "quire.manuscriptContext",
+  models: "quire.models",
   peekPrompt: "quire.peekPrompt",
   personas: "quire.personas",
   proposals: "quire.proposals",
@@ -499,4 +542,5 @@ export const Commands = {
   reindex: "quire.reindex",
   search: "quire.search",
   status: "quire.status",
+  useModel: "quire.useModel",
 } as const;
