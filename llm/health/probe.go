@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -49,7 +48,7 @@ func listModels(ctx context.Context, client *http.Client, base, key string, time
 	resp, err := client.Do(req)
 	if err != nil {
 		var p probe
-		p.Refused = errors.Is(err, syscall.ECONNREFUSED)
+		p.Refused = connRefused(err)
 		var ne net.Error
 		p.Timeout = errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 		// The error names the URL, never the header that holds the key.
