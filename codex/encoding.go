@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -49,12 +50,21 @@ func DecodeText(data []byte) []byte {
 // keeps its length, so every byte offset still lands where it did;
 // text with no lone CR is returned as it is, unallocated.
 func LoneCRToLF[T ~string | ~[]byte](text T) T {
+	// Every chapter of a warm start comes through here: the CRs are
+	// found with the library's vectorised search, not byte by byte, and
+	// a CRLF file (a Windows writer's) costs one search per line.
 	first := -1
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n') {
+	for from := 0; ; {
+		i := indexCR(text[from:])
+		if i < 0 {
+			break
+		}
+		i += from
+		if i+1 == len(text) || text[i+1] != '\n' {
 			first = i
 			break
 		}
+		from = i + 2
 	}
 	if first < 0 {
 		return text
@@ -66,4 +76,20 @@ func LoneCRToLF[T ~string | ~[]byte](text T) T {
 		}
 	}
 	return T(out)
+}
+
+// indexCR is the offset of the first CR in text, or -1.
+func indexCR[T ~string | ~[]byte](text T) int {
+	switch t := any(text).(type) {
+	case string:
+		return strings.IndexByte(t, '\r')
+	case []byte:
+		return bytes.IndexByte(t, '\r')
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\r' {
+			return i
+		}
+	}
+	return -1
 }

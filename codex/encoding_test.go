@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -126,5 +127,22 @@ func TestPrintableName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, codex.PrintableName(tt.in))
+	}
+}
+
+// BenchmarkLoneCRToLF: a warm start passes every chapter through it; a
+// text with no CR, and a CRLF one, each 4 MB, are returned as they are.
+func BenchmarkLoneCRToLF(b *testing.B) {
+	line := strings.Repeat("word ", 15)
+	for _, tt := range []struct{ name, text string }{
+		{"LF", strings.Repeat(line+"\n", 50_000)},
+		{"CRLF", strings.Repeat(line+"\r\n", 50_000)},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tt.text)))
+			for b.Loop() {
+				codex.LoneCRToLF(tt.text)
+			}
+		})
 	}
 }

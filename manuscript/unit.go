@@ -58,15 +58,17 @@ func (u *Unit) BodyText() string { return u.Text[u.Body.Start:u.Body.End] }
 // rel.
 func NewUnit(rel, text string, version int32) *Unit {
 	var problems []codex.Problem
+	// The text is checked once: a warm start makes every chapter here.
 	if !utf8.ValidString(text) {
 		if p, ok := codex.EncodingProblem(rel, []byte(text)); ok {
 			problems = append(problems, p)
 		}
+		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
 	if p, ok := codex.FileNameProblem(rel); ok {
 		problems = append(problems, p)
 	}
-	text = readable(text)
+	text = codex.LoneCRToLF(text)
 	o := codex.OutlineOf([]byte(text))
 	u := &Unit{
 		Path:     rel,
