@@ -100,6 +100,18 @@ func TestStoreBackgroundIndexAnswersFromCatalogFirst(t *testing.T) {
 	assert.Equal(t, []string{"codex/items/lantern-04.md"}, resultIDs(rs))
 }
 
+// assertIndexHoldsEveryLantern holds that s's index answers from, and
+// holds, all 13 entries of lanternFiles.
+func assertIndexHoldsEveryLantern(t *testing.T, s *Store) {
+	t.Helper()
+	rs, err := s.Search(context.Background(), "whale oil", SearchOptions{Limit: 50})
+	require.NoError(t, err)
+	assert.Len(t, rs, MaxSearchResults)
+	count, err := s.index.Load().count()
+	require.NoError(t, err)
+	assert.Equal(t, uint64(13), count)
+}
+
 // A store closed (or a process ended) before its index was built leaves
 // the entries it parsed, saved as not vouching for the index: the next
 // start takes its catalog from them, parsing only files changed since,
@@ -122,12 +134,7 @@ func TestStoreBackgroundIndexInterruptedIsRebuilt(t *testing.T) {
 		s = reopen(t, root, cache)
 		assert.True(t, s.Report().Rebuilt)
 		assert.Zero(t, s.Report().Parsed, "the entries come from the state")
-		rs, err := s.Search(ctx, "whale oil", SearchOptions{Limit: 50})
-		require.NoError(t, err)
-		assert.Len(t, rs, MaxSearchResults)
-		count, err := s.index.Load().count()
-		require.NoError(t, err)
-		assert.Equal(t, uint64(13), count)
+		assertIndexHoldsEveryLantern(t, s)
 	})
 
 	t.Run("cold start crashed mid-build", func(t *testing.T) {
@@ -139,12 +146,7 @@ func TestStoreBackgroundIndexInterruptedIsRebuilt(t *testing.T) {
 		s = reopen(t, root, cache)
 		assert.True(t, s.Report().Rebuilt)
 		assert.Zero(t, s.Report().Parsed, "the entries parsed before the crash are kept")
-		rs, err := s.Search(ctx, "whale oil", SearchOptions{Limit: 50})
-		require.NoError(t, err)
-		assert.Len(t, rs, MaxSearchResults)
-		count, err := s.index.Load().count()
-		require.NoError(t, err)
-		assert.Equal(t, uint64(13), count)
+		assertIndexHoldsEveryLantern(t, s)
 		require.NoError(t, s.Close())
 		s = reopen(t, root, cache)
 		assert.False(t, s.Report().Rebuilt, "the index built from the state is sound; reason: %s", s.Report().Reason)

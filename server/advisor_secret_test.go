@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,20 +56,7 @@ func TestAskNeverHandsOnAnEchoedKey(t *testing.T) {
 	r = decodeAsk(t, c.call(2, protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": "quire.ask",
 		"arguments": []any{map[string]any{"message": "Eyes?"}}}))
 	assert.Contains(t, r.Answer, "[redacted]")
-	var docs []string
-	for _, h := range c.held {
-		if h.Method == "window/showDocument" {
-			var p struct {
-				URI protocol.DocumentURI `json:"uri"`
-			}
-			require.NoError(t, json.Unmarshal(h.Params, &p))
-			path, ok := uriPath(p.URI)
-			require.True(t, ok)
-			doc, err := os.ReadFile(path)
-			require.NoError(t, err)
-			docs = append(docs, string(doc))
-		}
-	}
+	docs := c.shownDocuments()
 	require.Len(t, docs, 1, "the answer document was written")
 	assert.Contains(t, docs[0], "Mara’s eyes are green.")
 

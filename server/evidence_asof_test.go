@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,18 +52,8 @@ func TestAskEvidenceSaysAsOfWhichChapter(t *testing.T) {
 	assert.Contains(t, string(raw), `"asOf":"manuscript/02-second.md"`, "on the wire")
 
 	var doc string
-	for _, h := range c.held {
-		if h.Method == "window/showDocument" {
-			var p struct {
-				URI protocol.DocumentURI `json:"uri"`
-			}
-			require.NoError(t, json.Unmarshal(h.Params, &p))
-			path, ok := uriPath(p.URI)
-			require.True(t, ok)
-			data, err := os.ReadFile(path)
-			require.NoError(t, err)
-			doc = string(data)
-		}
+	if docs := c.shownDocuments(); len(docs) > 0 {
+		doc = docs[len(docs)-1]
 	}
 	require.NotEmpty(t, doc, "the answer is shown as a document")
 	assert.Contains(t, doc, `(get_character_context, as of chapter 2 "Second", the one you were in)`)

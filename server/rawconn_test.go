@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -449,4 +450,26 @@ func jsonID(t testing.TB, id any) string {
 	b, err := json.Marshal(id)
 	require.NoError(t, err)
 	return string(bytes.TrimSpace(b))
+}
+
+// shownDocuments reads the files of every window/showDocument the server
+// has sent so far (answer documents), in order.
+func (c *wireClient) shownDocuments() []string {
+	c.t.Helper()
+	var docs []string
+	for _, h := range c.held {
+		if h.Method != "window/showDocument" {
+			continue
+		}
+		var p struct {
+			URI protocol.DocumentURI `json:"uri"`
+		}
+		require.NoError(c.t, json.Unmarshal(h.Params, &p))
+		path, ok := uriPath(p.URI)
+		require.True(c.t, ok)
+		data, err := os.ReadFile(path)
+		require.NoError(c.t, err)
+		docs = append(docs, string(data))
+	}
+	return docs
 }
