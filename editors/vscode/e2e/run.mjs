@@ -242,13 +242,22 @@ async function main() {
 
   await step(page, "book-map-follows-save", async () => {
     // A new mention at the end of chapter 1, saved: the panel redraws
-    // with Ebba Strand's count there one higher.
+    // with Ebba Strand's count there one higher. The click on the map's
+    // cell left the browser's focus in the webview on a slow machine, so
+    // the writer clicks into the chapter first, and the step checks the
+    // line is in the editor and then on disk before it looks at the map:
+    // a failure says which of the three did not happen.
+    const added = "Ebba Strand said nothing.";
+    await page.locator(".editor-group-container").first().locator(".monaco-editor .view-lines").click();
     await page.keyboard.press("Control+End");
-    await page.keyboard.type("\n\nEbba Strand said nothing.\n");
+    await page.keyboard.type(`\n\n${added}\n`);
+    await waitFor("the new line in the editor", async () => (await editorText(page)).includes(added));
     // The panel takes a newer map in place, so its frame stays the same.
     const map = await mapFrame(page);
     const saved = Date.now();
     await page.keyboard.press("Control+S");
+    const chapter = path.join(book, "manuscript", "01-thirteen-strokes.md");
+    await waitFor("the new line saved to the chapter's file", () => fs.readFileSync(chapter, "utf8").includes(added));
     let ms = 0;
     const until = Date.now() + stepTimeout;
     for (;;) {
