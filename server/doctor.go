@@ -119,7 +119,7 @@ func mdCell(s string) string {
 func doctorResult(r health.Report) wire.DoctorResult {
 	out := wire.DoctorResult{Checks: make([]wire.DoctorCheck, 0, len(r.Checks))}
 	for _, c := range r.Checks {
-		out.Checks = append(out.Checks, wire.DoctorCheck{Name: c.Name, Status: string(c.Status), Detail: c.Detail, Fix: c.Fix})
+		out.Checks = append(out.Checks, wire.DoctorCheck{Name: c.Name, Status: string(c.Status), Detail: c.Detail, Fix: c.Fix, System: c.System})
 	}
 	return out
 }

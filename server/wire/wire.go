@@ -505,6 +505,9 @@ type DoctorCheck struct {
 	Status string `json:"status" ts:"\"ok\" | \"warning\" | \"problem\""`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	// System is the operating system's own words behind a problem, for
+	// a bug report; what the writer reads is Detail and Fix.
+	System string `json:"system,omitempty"`
 }
 
 // LocalModel is one model a server on the writer's computer offers

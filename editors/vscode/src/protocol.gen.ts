@@ -450,6 +450,9 @@ export interface DoctorCheck {
   status: "ok" | "warning" | "problem";
   detail: string;
   fix?: string;
+  // System is the operating system's own words behind a problem, for
+  // a bug report; what the writer reads is Detail and Fix.
+  system?: string;
 }
 
 // LocalModel is one model a server on the writer's computer offers
