@@ -55,6 +55,10 @@ func New() (*Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handle)
 	mux.HandleFunc("POST /chat/completions", s.handle)
+	// The model list a health report asks for (quire doctor): answered
+	// outside the script, so a report never takes a scripted reply.
+	mux.HandleFunc("GET /v1/models", listModels)
+	mux.HandleFunc("GET /models", listModels)
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
@@ -102,6 +106,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	WriteScriptedReply(w, step.Status, step.Body, WantsStream(body))
+}
+
+// ScriptedModel is the model name the list offers; scripts may name any.
+const ScriptedModel = "scripted"
+
+func listModels(w http.ResponseWriter, _ *http.Request) {
+	writeEvalJSON(w, http.StatusOK, `{"object":"list","data":[{"id":"`+ScriptedModel+`","object":"model","owned_by":"quire-tests"}]}`)
 }
 
 func writeEvalJSON(w http.ResponseWriter, status int, body string) {
