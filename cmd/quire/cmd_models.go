@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -50,7 +51,7 @@ book's quire.yaml), keeping the rest of the file; every book then asks it.`,
 }
 
 // noLocalModels says what to do when no local server answered.
-const noLocalModels = "No model server answers on this computer (Ollama at 127.0.0.1:11434, LM Studio at :1234, llama.cpp at :8080, vLLM at :8000). " +
+const noLocalModels = "No model server answers on this computer (Ollama at 127.0.0.1:11434 or where OLLAMA_HOST says, LM Studio at :1234, llama.cpp at :8080, vLLM at :8000). " +
 	"Start one (for Ollama: ollama serve, then ollama pull llama3.2) and run quire models again, or name a provider in your config.yaml."
 
 // modelList numbers the models for --use.
@@ -63,9 +64,18 @@ func modelList(found []localmodel.Model) string {
 }
 
 // localModels are where quire looks for local servers: the usual ports,
-// or the test's servers.
+// moved by OLLAMA_HOST or replaced by QUIRE_LOCAL_MODELS
+// (localmodel.ServersFromEnv), or the test's servers. A value it cannot
+// read is said on stderr, and the usual ports are asked.
 func (g *globalOptions) localModels() localmodel.Options {
-	return localmodel.Options{Servers: g.localServers}
+	if g.localServers != nil {
+		return localmodel.Options{Servers: g.localServers}
+	}
+	servers, err := localmodel.ServersFromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(g.stderr, "quire: %v; the usual ports are asked instead\n", err)
+	}
+	return localmodel.Options{Servers: servers}
 }
 
 // useModel writes the model choice names into the writer's config.yaml.

@@ -1,9 +1,14 @@
 package helix_test
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/editors/editortest"
 )
@@ -43,4 +48,50 @@ func TestHelixHealth(t *testing.T) {
 			t.Fatalf("the report shows %q, which is not for a writer:\n%s", code, screen)
 		}
 	}
+}
+
+// TestHelixChoosesALocalModel is a writer with Ollama running and no
+// provider configured: space a in a chapter offers its model, and
+// choosing it writes the writer's own config.yaml (never the book), as
+// quire's message says. Ollama is a fake on a port of its own, which
+// QUIRE_LOCAL_MODELS points quire to.
+func TestHelixChoosesALocalModel(t *testing.T) {
+	tools := findHelix(t)
+	t.Log(strings.TrimSpace(tools.version))
+	tmp := t.TempDir()
+	artefacts := artefactsDir(t, tmp, "local-model")
+	bin := editortest.QuireBinary(t, tmp)
+	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
+	bookYAML, err := os.ReadFile(filepath.Join(book, "quire.yaml"))
+	require.NoError(t, err)
+	chapter := filepath.Join("manuscript", "01-thirteen-strokes.md")
+	ollama := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/tags" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"models":[{"name":"llama3.2:latest","model":"llama3.2:latest","size":2019393189}]}`))
+	}))
+	t.Cleanup(ollama.Close)
+
+	term := startHelix(t, helixRun{tools: tools, tmp: tmp, artefacts: artefacts, bin: bin,
+		book: book, chapter: chapter, noProvider: true,
+		extraEnv: []string{"QUIRE_LOCAL_MODELS=Ollama=" + ollama.URL}})
+	term.waitFor("open", "the chapter and quire's book loaded", showsAll("Thirteen Strokes", "01-thirteen-strokes.md", "NOR", "codex entries"))
+
+	const title = "quire: Use llama3.2:latest (Ollama)"
+	offered := showsAll(title)
+	term.askUntil(offered, "Space", "a")
+	term.waitFor("actions", "the local model in the code action menu", offered)
+	term.pick("pick-model", title)
+	term.waitFor("chosen", "quire's message that it now asks the model", showsAll("quire now asks llama3.2:latest on Ollama"))
+
+	config, err := os.ReadFile(filepath.Join(tmp, "config", "quire", "config.yaml"))
+	require.NoError(t, err, "the writer's own config.yaml")
+	require.Contains(t, string(config), "base_url: "+ollama.URL+"/v1")
+	require.Contains(t, string(config), "model: llama3.2:latest")
+	after, err := os.ReadFile(filepath.Join(book, "quire.yaml"))
+	require.NoError(t, err)
+	require.Equal(t, string(bookYAML), string(after), "the book is never written")
 }
