@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/settings"
 )
 
@@ -312,7 +313,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 			case "title", "label":
 				hint = `; did you mean "name"?`
 			}
-			r.errorf(k, "unknown action key %q (%s)%s", truncateUTF8(key, 40), strings.Join(actionKeys, ", "), hint)
+			r.errorf(k, "unknown action key %q (%s)%s", clip.Bytes(key, 40), strings.Join(actionKeys, ", "), hint)
 			continue
 		case key == "prompt" && body != nil:
 			r.errorf(k, "an action file's prompt is its body after the front matter, not a prompt: key")
@@ -385,7 +386,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 			r.errorf(m, "action %s needs a scope: selection, file or project", quoteID(a.ID))
 		}
 	default:
-		r.errorf(fields["scope"], "scope %q is not selection, file or project", truncateUTF8(scope, 40))
+		r.errorf(fields["scope"], "scope %q is not selection, file or project", clip.Bytes(scope, 40))
 	}
 
 	// persona
@@ -399,7 +400,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 	} else if p, ok := PersonaByID(persona); ok {
 		a.Persona = p.ID
 	} else {
-		r.errorf(fields["persona"], "no persona %q (personas: %s)", truncateUTF8(persona, 40), strings.Join(personaIDs(), ", "))
+		r.errorf(fields["persona"], "no persona %q (personas: %s)", clip.Bytes(persona, 40), strings.Join(personaIDs(), ", "))
 	}
 
 	// usage: for the writer only, not checked for injection.
@@ -528,7 +529,7 @@ func (r *actionReader) warnFlag(line int, field string, f flaggedSentence) {
 		Line:     line,
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("%s: %q reads as an instruction to the model (%s), not an ask for the persona; it is left out of the prompt",
-			field, truncateUTF8(promptLine(f.text), 80), strings.Join(f.labels, ", ")),
+			field, clip.Bytes(promptLine(f.text), 80), strings.Join(f.labels, ", ")),
 	})
 }
 
@@ -545,9 +546,9 @@ var actionIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 func checkActionID(id string) string {
 	switch {
 	case len(id) > maxActionIDBytes:
-		return fmt.Sprintf("id %q is %d bytes; at most %d", truncateUTF8(id, 60), len(id), maxActionIDBytes)
+		return fmt.Sprintf("id %q is %d bytes; at most %d", clip.Bytes(id, 60), len(id), maxActionIDBytes)
 	case !actionIDPattern.MatchString(id):
-		return fmt.Sprintf("id %q is not a slug: lower-case letters, digits and hyphens, starting with a letter or digit", truncateUTF8(id, 60))
+		return fmt.Sprintf("id %q is not a slug: lower-case letters, digits and hyphens, starting with a letter or digit", clip.Bytes(id, 60))
 	}
 	return ""
 }
@@ -580,14 +581,4 @@ func yamlErrorLine(err error) (int, string) {
 		}
 	}
 	return 0, strings.TrimPrefix(msg, "yaml: ")
-}
-
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3/option"
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 // streamOptions asks the provider to end the stream with a usage chunk, so
@@ -228,7 +229,7 @@ func (a *chunkAssembler) add(raw []byte) string {
 				s, _ = textOfParts(d)
 			}
 			if a.maxContent > 0 && a.content.Len()+len(s) > a.maxContent {
-				s = cutToBytes(s, a.maxContent-a.content.Len())
+				s = clip.Bytes(s, a.maxContent-a.content.Len())
 				a.truncated = true
 			}
 			a.content.WriteString(s)
@@ -339,19 +340,4 @@ func (a *chunkAssembler) body() []byte {
 	}
 	b, _ := json.Marshal(out)
 	return b
-}
-
-// cutToBytes is the longest prefix of s of at most n bytes that does not
-// split a character.
-func cutToBytes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
