@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/settings"
 )
@@ -104,7 +105,7 @@ func SettingsActionProblems(f *settings.File) []ActionProblem {
 // An action with an error is left out; the others are kept. A nil or
 // empty node is no actions. Lines are quire.yaml's.
 func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
-	node = resolveAlias(node)
+	node = codex.FollowAlias(node)
 	if node == nil || node.Kind == 0 {
 		return nil, nil
 	}
@@ -112,11 +113,11 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 		if len(node.Content) == 0 {
 			return nil, nil
 		}
-		top := resolveAlias(node.Content[0])
+		top := codex.FollowAlias(node.Content[0])
 		if top == nil || top.Kind != yaml.MappingNode {
 			return nil, nil
 		}
-		node = resolveAlias(settings.MappingValueFold(top, "actions"))
+		node = codex.FollowAlias(settings.MappingValueFold(top, "actions"))
 		if node == nil {
 			return nil, nil
 		}
@@ -136,7 +137,7 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 				"%d actions; at most %d, the rest are ignored", len(node.Content), maxUserActions))
 			break
 		}
-		item = resolveAlias(item)
+		item = codex.FollowAlias(item)
 		if item == nil || item.Kind != yaml.MappingNode {
 			line := node.Line
 			if item != nil {
@@ -240,7 +241,7 @@ func ParseActionFile(name string, data []byte) (Action, []ActionProblem) {
 	}
 	var m *yaml.Node
 	if len(doc.Content) > 0 {
-		m = resolveAlias(doc.Content[0])
+		m = codex.FollowAlias(doc.Content[0])
 	}
 	if m == nil || (m.Kind == yaml.ScalarNode && (m.Tag == "!!null" || m.Value == "")) {
 		m = &yaml.Node{Kind: yaml.MappingNode, Line: 1}
@@ -292,7 +293,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 	fields := map[string]*yaml.Node{}
 	keys := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := resolveAlias(m.Content[i]), resolveAlias(m.Content[i+1])
+		k, v := codex.FollowAlias(m.Content[i]), codex.FollowAlias(m.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode {
 			r.errorf(m.Content[i], "an action key must be a word (%s)", strings.Join(actionKeys, ", "))
 			continue
@@ -496,7 +497,7 @@ func (r *actionReader) items(fields map[string]*yaml.Node, key string) []string 
 	}
 	var out []string
 	for _, item := range nodes {
-		item = resolveAlias(item)
+		item = codex.FollowAlias(item)
 		if item == nil || item.Kind != yaml.ScalarNode {
 			r.errorf(n, "each of %s must be a line of text", key)
 			continue
@@ -558,16 +559,6 @@ func actionError(source string, line int, format string, args ...any) ActionProb
 		line = 0
 	}
 	return ActionProblem{Source: source, Line: line, Severity: SeverityError, Message: fmt.Sprintf(format, args...)}
-}
-
-func resolveAlias(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 8; i++ {
-		n = n.Alias
-	}
-	if n != nil && n.Kind == yaml.AliasNode {
-		return nil
-	}
-	return n
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
