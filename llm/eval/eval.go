@@ -19,6 +19,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
@@ -244,7 +245,7 @@ func quirkScenario(name string, q provider.Quirk, rawReply string) evalScenario 
 func echoedArguments(body []byte, id string) (string, bool) {
 	var req struct {
 		Messages []struct {
-			ToolCalls []provider.WireToolCall `json:"tool_calls"`
+			ToolCalls []chatwire.ToolCall `json:"tool_calls"`
 		} `json:"messages"`
 	}
 	if json.Unmarshal(body, &req) != nil {

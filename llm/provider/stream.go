@@ -13,6 +13,7 @@ import (
 
 	"github.com/openai/openai-go/v3/option"
 	"github.com/quire-ink/quire/codex/clip"
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 )
 
 // streamOptions asks the provider to end the stream with a usage chunk, so
@@ -166,34 +167,16 @@ type assembledCall struct {
 	argsRaw json.RawMessage
 }
 
-type wireChunk struct {
-	ID          string          `json:"id"`
-	Model       string          `json:"model"`
-	Created     json.RawMessage `json:"created"`
-	ServiceTier string          `json:"service_tier"`
-	Usage       json.RawMessage `json:"usage"`
-	Choices     []struct {
-		Index        int    `json:"index"`
-		FinishReason string `json:"finish_reason"`
-		Delta        struct {
-			Content          json.RawMessage `json:"content"`
-			ReasoningContent string          `json:"reasoning_content"`
-			Refusal          string          `json:"refusal"`
-			ToolCalls        json.RawMessage `json:"tool_calls"`
-		} `json:"delta"`
-	} `json:"choices"`
-}
-
 // wireCallDelta is a piece of a streamed tool call: a tool call's fields
 // as far as they have come, and which call they belong to.
 type wireCallDelta struct {
 	Index *int `json:"index"`
-	WireToolCall
+	chatwire.ToolCall
 }
 
 // add takes one chunk and returns the text it added to the content.
 func (a *chunkAssembler) add(raw []byte) string {
-	var c wireChunk
+	var c chatwire.ChatChunk
 	if json.Unmarshal(raw, &c) != nil {
 		return ""
 	}
@@ -209,7 +192,7 @@ func (a *chunkAssembler) add(raw []byte) string {
 	if c.ServiceTier != "" {
 		a.serviceTier = c.ServiceTier
 	}
-	if !isNull(c.Usage) {
+	if !chatwire.IsNull(c.Usage) {
 		a.usage = c.Usage
 	}
 	var delta string
@@ -220,7 +203,7 @@ func (a *chunkAssembler) add(raw []byte) string {
 		if ch.FinishReason != "" {
 			a.finish = ch.FinishReason
 		}
-		if d := ch.Delta.Content; !isNull(d) {
+		if d := ch.Delta.Content; !chatwire.IsNull(d) {
 			a.sawContent = true
 			var s string
 			if json.Unmarshal(d, &s) != nil {
@@ -249,7 +232,7 @@ func (a *chunkAssembler) add(raw []byte) string {
 // addCalls merges tool call pieces by index; a provider that sends whole
 // calls without an index gets one call per piece.
 func (a *chunkAssembler) addCalls(raw json.RawMessage) {
-	if isNull(raw) {
+	if chatwire.IsNull(raw) {
 		return
 	}
 	var pieces []wireCallDelta
@@ -284,7 +267,7 @@ func (a *chunkAssembler) addCalls(raw json.RawMessage) {
 			call.typ = p.Type
 		}
 		call.name += p.Function.Name
-		if args := p.Function.Arguments; !isNull(args) {
+		if args := p.Function.Arguments; !chatwire.IsNull(args) {
 			var s string
 			if json.Unmarshal(args, &s) == nil {
 				call.args.WriteString(s)
