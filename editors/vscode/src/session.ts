@@ -234,6 +234,10 @@ export class Session implements vscode.Disposable {
       this.renderStatus();
     });
     client.onDidChangeState((e) => {
+      if (e.newState === State.Stopped && this.client === client) {
+        // No server, no report: the item would tell of one that is gone.
+        this.advisor.hide();
+      }
       if (e.newState === State.Stopped && this.client === client && this.startError === undefined) {
         this.status.text = "$(debug-disconnect) quire: stopped";
         this.status.tooltip = "The quire server stopped. Click to restart it.";
@@ -350,6 +354,7 @@ export class Session implements vscode.Disposable {
 
   private failed(message: string, actions: Action[]): void {
     this.startError = message;
+    this.advisor.hide();
     this.startActions = actions;
     this.output.appendLine(message);
     this.status.text = "$(error) quire: not running";
@@ -394,6 +399,8 @@ export class Session implements vscode.Disposable {
   }
 
   private renderStatus(): void {
+    // The walkthrough's first step is done once a book is open.
+    void vscode.commands.executeCommand("setContext", "quire.bookOpen", this.books.length > 0);
     if (this.startError !== undefined) {
       return;
     }

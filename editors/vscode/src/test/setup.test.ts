@@ -64,6 +64,8 @@ describe("walkthrough and setup commands in package.json", () => {
         assert.ok(contributed.includes(m[1]), `${s.id} links ${m[1]}, which is not contributed`);
       }
       for (const e of s.completionEvents ?? []) {
+        // The kinds VS Code's walkthroughs know; any other never fires.
+        assert.match(e, /^(onCommand|onContext|onLink|onView|onSettingChanged|onExtensionInstalled):.+$|^onStepSelected$/, `${s.id}: ${e} is no completion event`);
         const cmd = /^onCommand:(quire\.\w+)$/.exec(e)?.[1];
         if (cmd) {
           assert.ok(contributed.includes(cmd), `${s.id} completes on ${cmd}, which is not contributed`);
