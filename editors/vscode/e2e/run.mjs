@@ -18,6 +18,24 @@ const modelURL = need("QUIRE_MODEL_URL");
 const apiKey = need("QUIRE_E2E_KEY");
 const localModel = need("QUIRE_LOCAL_MODEL");
 
+const walkthroughSteps = ["Open your book", "Choose a model provider", "Set your API key", "Hover a name", "Ask the board", "When something is off"];
+
+// openWalkthrough opens quire's walkthrough from the palette and waits for
+// its steps.
+async function openWalkthrough(page) {
+  await runCommand(page, "Welcome: Open Walkthrough");
+  const row = page.locator(".quick-input-widget .monaco-list-row", { hasText: "Get started with quire" }).first();
+  await waitFor("quire's walkthrough in the pick", () => row.isVisible());
+  await row.click();
+  await waitFor("the walkthrough's six steps", async () => {
+    const texts = await page.locator("button.getting-started-step").allTextContents();
+    return walkthroughSteps.every((t) => texts.some((x) => x.includes(t)));
+  });
+}
+
+// walkthroughDone are the texts of the walkthrough's ticked steps.
+const walkthroughDone = (page) => page.locator("button.getting-started-step[aria-checked='true']").allTextContents();
+
 // advisorItem waits for the advisor's status bar item to read text.
 async function advisorItem(page, text) {
   const t = await waitFor(`the advisor's status bar item to read "${text}"`, async () => (await statusItems(page)).find((t) => t.includes(text)));
@@ -127,6 +145,17 @@ async function main() {
   // The scripted model wants a key, and quire has none to send.
   await step(page, "advisor-no-key", () => advisorItem(page, "quire: no key"));
 
+  // The walkthrough, as the Welcome page shows it: its six steps, the
+  // key's not done yet. Then back to the chapter.
+  await step(page, "walkthrough", async () => {
+    await openWalkthrough(page);
+    if ((await walkthroughDone(page)).some((t) => t.includes("Set your API key"))) {
+      throw new Outcome("the key's step is ticked before any key was set");
+    }
+    await quickOpen(page, "01-thirteen-strokes.md");
+    await waitFor("the chapter in the editor again", async () => (await editorText(page)).includes("The Night Count"));
+  });
+
   await step(page, "hover", async () => {
     // The screen position of "Teodora Quill" in the chapter's first
     // paragraph, from the rendered line's text node.
@@ -180,6 +209,15 @@ async function main() {
   await step(page, "advisor-ready", () => advisorItem(page, "quire: advisor ready"));
 
   await step(page, "show-health", () => showHealth(page, "# quire health report", "**book**: " + book, "**key**: from your editor"));
+
+  // Ticked: the key's step, once quire: Set API Key ran (the walkthrough
+  // was opened before, as VS Code's walkthrough service counts only the
+  // commands run once it is up).
+  await step(page, "walkthrough-key-done", async () => {
+    await openWalkthrough(page);
+    await waitFor("the key's step ticked", async () => (await walkthroughDone(page)).some((t) => t.includes("Set your API key")));
+    log(`walkthrough steps done: ${(await walkthroughDone(page)).map((t) => t.trim().slice(0, 24)).join(" | ")}`);
+  });
 
   let chat;
   await step(page, "chat-open", async () => {
