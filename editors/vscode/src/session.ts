@@ -279,14 +279,17 @@ export class Session implements vscode.Disposable {
    * at a time, so a change seen twice restarts once.
    */
   keyChanged(): Promise<void> {
-    this.keyCheck = this.keyCheck.then(async () => {
-      const next = fingerprint(await this.keyToHand());
-      if (next === this.handedKey || this.client === undefined) {
-        return;
-      }
-      this.output.appendLine("the API key changed: restarting the server so that it takes effect");
-      await this.restart();
-    });
+    // A check that failed does not stop the next one.
+    this.keyCheck = this.keyCheck
+      .then(async () => {
+        const next = fingerprint(await this.keyToHand());
+        if (next === this.handedKey || this.client === undefined) {
+          return;
+        }
+        this.output.appendLine("the API key changed: restarting the server so that it takes effect");
+        await this.restart();
+      })
+      .catch((e: unknown) => this.output.appendLine(`restarting the server after an API key change: ${errorOf(e).message}`));
     return this.keyCheck;
   }
 
