@@ -18,23 +18,23 @@ import {
   AskResult,
   BookStatus,
   Commands,
-  DoctorResult,
   DiscardResult,
+  DoctorResult,
   ExplicateResult,
+  LocalModel,
   Methods,
   Persona,
   Proposal,
   ProposalsResult,
   QueryResult,
-  LocalModel,
   Range,
   ReindexResult,
   StatusResult,
 } from "./protocol";
 import { Action, actionLabel, bundledPath, downloadPage, Resolution, resolveServer, settingsCommand, Source, startFailedMessage, VersionWarnings } from "./server";
-import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
 import { advisorView } from "./health";
 import { providerLabel, serverEnv } from "./keys";
+import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
 import { mergeBook, statusView } from "./status";
 import { Views } from "./views";
 

@@ -10,9 +10,9 @@ import { ApiKeys } from "./apiKeys";
 import { errorOf } from "./chat/view";
 import { healthMarkdown } from "./health";
 import { keyProblem, keyUrl, knownProviders, providerLabel } from "./keys";
-import { localModelItems, noLocalModelsMessage, providerChoices } from "./setup";
 import { Commands, LocalModel, UseModelResult } from "./protocol";
 import { Session } from "./session";
+import { localModelItems, noLocalModelsMessage, providerChoices } from "./setup";
 import { Views } from "./views";
 
 export class SetupCommands implements vscode.Disposable {
@@ -49,7 +49,7 @@ export class SetupCommands implements vscode.Disposable {
   /** pickProvider asks which provider a key is for; the one in the settings first. */
   private async pickProvider(): Promise<string | undefined> {
     const stored = this.keys.providers();
-    const items = providerChoices(this.settingUrl(), stored).map((c) => ({ ...c, label: c.label }));
+    const items = providerChoices(this.settingUrl(), stored);
     const pick = await vscode.window.showQuickPick(items, {
       title: "quire: Set API Key (1/2)",
       placeHolder: "Which provider is the key for?",
