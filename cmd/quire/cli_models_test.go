@@ -188,13 +188,13 @@ func TestModelsFindsOllamaWhereOllamaHostSays(t *testing.T) {
 		return out
 	}
 	t.Run("OLLAMA_HOST", func(t *testing.T) {
-		t.Setenv(localmodel.EnvLocalModels, "")
-		t.Setenv(localmodel.EnvOllamaHost, strings.TrimPrefix(ollama.srv.URL, "http://"))
+		t.Setenv(localmodel.LocalModelsEnv, "")
+		t.Setenv(localmodel.OllamaHostEnv, strings.TrimPrefix(ollama.srv.URL, "http://"))
 		assert.Contains(t, run(t), `"model": "llama3.2:latest"`)
 	})
 	t.Run("QUIRE_LOCAL_MODELS", func(t *testing.T) {
-		t.Setenv(localmodel.EnvOllamaHost, "")
-		t.Setenv(localmodel.EnvLocalModels, "My Ollama="+ollama.srv.URL+",LM Studio="+lmStudio)
+		t.Setenv(localmodel.OllamaHostEnv, "")
+		t.Setenv(localmodel.LocalModelsEnv, "My Ollama="+ollama.srv.URL+",LM Studio="+lmStudio)
 		var found []localmodel.Model
 		require.NoError(t, json.Unmarshal([]byte(run(t)), &found))
 		assert.Equal(t, []localmodel.Model{
@@ -203,8 +203,8 @@ func TestModelsFindsOllamaWhereOllamaHostSays(t *testing.T) {
 		}, found)
 	})
 	t.Run("unreadable", func(t *testing.T) {
-		t.Setenv(localmodel.EnvOllamaHost, "")
-		t.Setenv(localmodel.EnvLocalModels, ollama.srv.URL)
+		t.Setenv(localmodel.OllamaHostEnv, "")
+		t.Setenv(localmodel.LocalModelsEnv, ollama.srv.URL)
 		_, errOut, _ := runLocal(t, nil, "models")
 		assert.Contains(t, errOut, "QUIRE_LOCAL_MODELS")
 		assert.Contains(t, errOut, "the usual ports are asked instead")

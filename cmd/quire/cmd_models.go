@@ -18,8 +18,8 @@ func newModelsCommand(g *globalOptions) *cobra.Command {
 		Use:   "models [--use N|MODEL]",
 		Short: "List the models of the servers running on this computer (Ollama, LM Studio, …) and choose one",
 		Long: `quire asks the local servers at their usual ports for their models:
-Ollama (11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000), and
-lists what it finds. A model on your own computer needs no key, and
+Ollama (11434, or where OLLAMA_HOST says), LM Studio (1234), llama.cpp
+(8080) and vLLM (8000), and lists what it finds. A model on your own computer needs no key, and
 nothing you write leaves the computer.
 
 --use N (the number in the list) or --use MODEL writes that model into
