@@ -180,7 +180,7 @@ type ExplicateParams struct {
 // quire/list return it, and as `quire lookup --json` prints it. Its
 // fields are codex.Result's, so the server converts one into the other.
 type CodexEntry struct {
-	ProjectPath  string       `json:"projectPath"`
+	ProjectPath  string       `json:"projectPath,omitempty"`
 	RelativePath string       `json:"relativePath"`
 	Type         codex.Type   `json:"type"`
 	Name         string       `json:"name"`

@@ -129,7 +129,7 @@ export interface ExplicateParams extends BookParams {
 // quire/list return it, and as `quire lookup --json` prints it. Its
 // fields are codex.Result's, so the server converts one into the other.
 export interface CodexEntry {
-  projectPath: string;
+  projectPath?: string;
   relativePath: string;
   type: string;
   name: string;
