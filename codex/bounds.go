@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"github.com/quire-ink/quire/codex/clip"
 	"unicode/utf8"
 )
 
@@ -165,14 +166,7 @@ func clipLongWords(s string, max int) string {
 			end++
 		}
 		word := s[start:end]
-		if len(word) > max {
-			cut := max
-			for cut > 0 && !utf8.RuneStart(word[cut]) {
-				cut--
-			}
-			word = word[:cut]
-		}
-		out = append(out, word...)
+		out = append(out, clip.Bytes(word, max)...)
 		sp := end
 		for sp < len(s) && isSpaceByte(s[sp]) {
 			sp++

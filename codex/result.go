@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"github.com/quire-ink/quire/codex/clip"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -75,11 +76,7 @@ func LeadExcerpt(text string, limit int) string {
 	if len(text) <= limit {
 		return text
 	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
-		cut--
-	}
-	head := text[:cut]
+	head := clip.Bytes(text, limit)
 	for _, sep := range []string{"\n\n", "\n", ". ", " "} {
 		if i := strings.LastIndex(head, sep); i >= limit/2 {
 			head = head[:i+len(sep)]

@@ -952,7 +952,16 @@ func TestStoreRebuildsDamagedCache(t *testing.T) {
 			r := s2.Report()
 			assert.True(t, r.Rebuilt, "a damaged cache is rebuilt")
 			assert.NotEmpty(t, r.Reason)
-			assert.Equal(t, len(persistFiles()), r.Parsed, "every file is read again")
+			if strings.HasPrefix(tt.name, "index") && r.Parsed == 0 {
+				// Damage to the index alone: a state that survives keeps the
+				// parsed entries, and only the index is built again. Which
+				// way bleve meets the damage (an error, or fewer documents
+				// than the state lists) depends on how its segments stood
+				// when the first store closed.
+				assert.Contains(t, r.Reason, "rebuilt from the saved entries")
+			} else {
+				assert.Equal(t, len(persistFiles()), r.Parsed, "every file is read again; reason: %s", r.Reason)
+			}
 			assert.Equal(t, want, takeSnapshot(t, s2))
 			require.NoError(t, s2.Close())
 

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 // Problem codes of chapter front matter.
@@ -233,12 +234,5 @@ func quoteValue(v *yaml.Node) string {
 		return "a mapping"
 	}
 	s := strings.Join(strings.Fields(v.Value), " ")
-	if len(s) > 40 {
-		cut := 40
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return strconv.Quote(s)
+	return strconv.Quote(clip.BytesMarked(s, 40))
 }

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -158,15 +159,7 @@ type lookupCommandArgs struct {
 // boundQuote trims a selection to a quote of at most maxQuoteBytes, cut
 // on a character boundary.
 func boundQuote(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= maxQuoteBytes {
-		return s
-	}
-	cut := maxQuoteBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
+	return clip.Bytes(strings.TrimSpace(s), maxQuoteBytes)
 }
 
 // coversWord reports whether text[start:end] holds at least one whole
