@@ -19,13 +19,21 @@ const InlineContextChars = 24000
 
 // AskInput is one advisor turn: who is asked, what, about which book.
 type AskInput struct {
-	Book      *Book
-	Proposals *proposal.Store
-	Settings  Settings
-	PersonaID string
+	Request
+	Book     *Book
+	Provider *provider.Provider
+}
+
+// Request is what is asked, of whom, and under which settings: the part
+// of a turn TurnOptions and AskInput share, given once and passed on.
+type Request struct {
+	// Persona answers, as ChoosePersona chose it; the zero Persona is
+	// the default one.
+	Persona   Persona
 	Message   string
 	History   []provider.Message
-	Provider  *provider.Provider
+	Settings  Settings
+	Proposals *proposal.Store
 	Loop      toolloop.Options
 	// PreviousResponseID continues a conversation stored by a Responses
 	// API provider (an earlier AskResult.ResponseID). History is then not
@@ -36,6 +44,14 @@ type AskInput struct {
 	// MCP holds the MCP servers whose tools a persona's scope may name
 	// (tools.mcp); they connect when a turn first needs them.
 	MCP *mcp.Clients
+}
+
+// persona is who answers: the chosen persona, or the default one.
+func (r Request) persona() Persona {
+	if r.Persona.ID == "" {
+		return ResolvePersona("")
+	}
+	return r.Persona
 }
 
 // AskResult is the answer of a turn and how it was reached.
@@ -86,7 +102,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 	if in.Book == nil || in.Book.snapshot() == nil || in.Book.Store == nil {
 		return nil, fmt.Errorf("ask: no book is open")
 	}
-	persona := in.Settings.Apply(ResolvePersona(in.PersonaID))
+	persona := in.Settings.Apply(in.persona())
 	pin := PromptInput{Persona: persona, Settings: in.Settings, History: in.History, Message: in.Message}
 	if continues(in) {
 		// The stored conversation already holds the history.

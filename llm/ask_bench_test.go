@@ -64,8 +64,11 @@ func BenchmarkAskOverhead(b *testing.B) {
 				c.HTTPClient = &http.Client{Transport: tt}
 				c.Stream = stream
 			})
-			in := AskInput{Book: book, PersonaID: "continuity-editor", Message: "Who is " + name + "?", Provider: p,
-				Loop: toolloop.Options{OnDelta: func(int, string) {}}}
+			in := AskInput{
+				Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "Who is " + name + "?", Loop: toolloop.Options{OnDelta: func(int, string) {}}},
+				Book:     book,
+				Provider: p,
+			}
 			rounds := 0
 			start := time.Now()
 			for b.Loop() {

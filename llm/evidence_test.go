@@ -31,7 +31,7 @@ func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 		),
 		providertest.TextStep("The tide is consistent."),
 	)
-	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Check chapter 2.", Provider: scriptedProvider(t, s)})
+	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Check chapter 2."}, Book: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.Len(t, res.Evidence, 4, "proposal calls are not lookups")
 
@@ -91,9 +91,11 @@ func TestEvidenceIgnoresHistory(t *testing.T) {
 		),
 		providertest.TextStep("Nothing to list."),
 	)
-	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "List them.",
-		History: history, Provider: scriptedProvider(t, s),
-		Loop: toolloop.Options{ToolFailurePolicy: toolloop.ToolFailureStopAfterN, MaxToolFailures: 1}})
+	res, err := Ask(context.Background(), AskInput{
+		Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "List them.", History: history, Loop: toolloop.Options{ToolFailurePolicy: toolloop.ToolFailureStopAfterN, MaxToolFailures: 1}},
+		Book:     b,
+		Provider: scriptedProvider(t, s),
+	})
 	require.NoError(t, err)
 	ev := res.Evidence
 	require.Len(t, ev, 1)
@@ -153,7 +155,7 @@ func TestEvidenceRecordsAsOf(t *testing.T) {
 		),
 		providertest.TextStep("He is on the ledge in chapter 4."),
 	)
-	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Where is Jory?", Provider: scriptedProvider(t, s)})
+	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Where is Jory?"}, Book: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.Len(t, res.Evidence, 4)
 
@@ -185,7 +187,7 @@ func TestEvidenceRecordsAsOf(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Jory Fenwick"}`}),
 		providertest.TextStep("Missing."),
 	)
-	res, err = Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Where is Jory?", Provider: scriptedProvider(t, s)})
+	res, err = Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Where is Jory?"}, Book: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.Len(t, res.Evidence, 1)
 	assert.Empty(t, res.Evidence[0].AsOf)

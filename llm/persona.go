@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -74,8 +75,9 @@ func PersonaByID(id string) (Persona, bool) {
 }
 
 // ResolvePersona returns the board member id names, or the developmental
-// editor when id is empty or names nobody. Callers that must tell the
-// writer about an unknown id use PersonaByID first.
+// editor when id is empty or names nobody: for naming an advisor already
+// chosen. A turn's advisor is chosen by ChoosePersona, which refuses an
+// id that names nobody.
 func ResolvePersona(id string) Persona {
 	if p, ok := PersonaByID(id); ok {
 		return p
@@ -236,4 +238,32 @@ var board = []Persona{
 		},
 		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead}},
 	},
+}
+
+// ChoosePersona is the one rule for who answers a turn, for the command
+// line, the server and the evals alike: the first id given that is not
+// empty (the request's, then the editor's setting), else the default. An
+// id that names nobody is refused, never answered by someone else.
+func ChoosePersona(ids ...string) (Persona, error) {
+	for _, id := range ids {
+		if strings.TrimSpace(id) == "" {
+			continue
+		}
+		if p, ok := PersonaByID(id); ok {
+			return p, nil
+		}
+		return Persona{}, &UnknownPersonaError{ID: id}
+	}
+	return ResolvePersona(""), nil
+}
+
+// UnknownPersonaError is an advisor asked for by a name nobody has.
+type UnknownPersonaError struct{ ID string }
+
+func (e *UnknownPersonaError) Error() string {
+	ids := make([]string, len(board))
+	for i, p := range board {
+		ids[i] = p.ID
+	}
+	return fmt.Sprintf("There is no persona %q; the advisors are %s.", e.ID, strings.Join(ids, ", "))
 }

@@ -145,3 +145,30 @@ func TestLoadSettings(t *testing.T) {
 		assert.Contains(t, err.Error(), "quire.yaml")
 	})
 }
+
+func TestChoosePersona(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		ids  []string
+		want string
+		err  string
+	}{
+		{name: "none given", want: DefaultPersonaID},
+		{name: "empty ones", ids: []string{"", "  "}, want: DefaultPersonaID},
+		{name: "the request's first", ids: []string{"writing-coach", "continuity-editor"}, want: "writing-coach"},
+		{name: "the setting when the request names none", ids: []string{"", "Continuity-Editor "}, want: "continuity-editor"},
+		{name: "a name nobody has is refused, not replaced", ids: []string{"continuity-edtior", "writing-coach"}, err: `There is no persona "continuity-edtior"; the advisors are developmental-editor, `},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ChoosePersona(tt.ids...)
+			if tt.err != "" {
+				require.ErrorContains(t, err, tt.err)
+				var unknown *UnknownPersonaError
+				require.ErrorAs(t, err, &unknown)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, p.ID)
+		})
+	}
+}

@@ -19,7 +19,7 @@ func TestResponsesAskContinuesConversation(t *testing.T) {
 		providertest.Step{Reply: &providertest.Reply{Content: new("Second answer."), ResponseID: "resp_turn2"}},
 	)
 	p := responsesProvider(t, s)
-	in := AskInput{Book: b, PersonaID: "continuity-editor", Message: "Is chapter 2 consistent?", Provider: p, Loop: toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed}}
+	in := AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Is chapter 2 consistent?", Loop: toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed}}, Book: b, Provider: p}
 	first, err := Ask(context.Background(), in)
 	require.NoError(t, err)
 	assert.Equal(t, "resp_turn1", first.ResponseID)
@@ -57,10 +57,9 @@ func TestResponsesAskChatProviderSendsHistory(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	s := providertest.New(t, providertest.TextStep("Second answer."))
 	in := AskInput{
-		Book: b, PersonaID: "continuity-editor", Message: "And chapter 3?", Provider: scriptedProvider(t, s),
-		History:            []provider.Message{{Role: provider.RoleUser, Content: "Is chapter 2 consistent?"}, {Role: provider.RoleAssistant, Content: "First answer."}},
-		PreviousResponseID: "resp_turn1",
-		Loop:               toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed},
+		Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "And chapter 3?", History: []provider.Message{{Role: provider.RoleUser, Content: "Is chapter 2 consistent?"}, {Role: provider.RoleAssistant, Content: "First answer."}}, PreviousResponseID: "resp_turn1", Loop: toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed}},
+		Book:     b,
+		Provider: scriptedProvider(t, s),
 	}
 	res, err := Ask(context.Background(), in)
 	require.NoError(t, err)

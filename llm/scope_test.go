@@ -116,8 +116,11 @@ func TestAskHonoursTheScopeAndRulesOfQuireYAML(t *testing.T) {
 			providertest.Call{ID: "c2", Name: "propose_codex_create", Args: `{}`}),
 		providertest.TextStep("I could not search."),
 	)
-	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Settings: settings,
-		Message: "Is Mara consistent?", Provider: scriptedProvider(t, s)})
+	res, err := Ask(context.Background(), AskInput{
+		Request:  Request{Persona: ResolvePersona("continuity-editor"), Settings: settings, Message: "Is Mara consistent?"},
+		Book:     b,
+		Provider: scriptedProvider(t, s),
+	})
 	require.NoError(t, err)
 	require.Len(t, res.Trace, 2)
 	for _, row := range res.Trace {

@@ -160,7 +160,7 @@ func TestCanonContextSchemaTakesAsOf(t *testing.T) {
 func TestContinuityEditorContextNamesTheChapterAndItsSlips(t *testing.T) {
 	b, roots := openSample(t, chapter5)
 	s := providertest.New(t, providertest.TextStep("Séverine's eyes are brown in chapter 5 and pale green in the codex."))
-	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Check this chapter.", Provider: scriptedProvider(t, s)})
+	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Check this chapter."}, Book: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Answer)
 
@@ -191,7 +191,7 @@ func TestContinuityEditorContextNamesTheChapterAndItsSlips(t *testing.T) {
 
 	// Another persona is told the chapter but not the findings.
 	s = providertest.New(t, providertest.TextStep("The stakes rise."))
-	_, err = Ask(context.Background(), AskInput{Book: b, PersonaID: "developmental-editor", Message: "Stakes?", Provider: scriptedProvider(t, s)})
+	_, err = Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("developmental-editor"), Message: "Stakes?"}, Book: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	meta = s.Requests()[0].Decoded(t)["messages"].([]any)[1].(map[string]any)["content"].(string)
 	assert.Contains(t, meta, `- Chapter: 5 of 5 in reading order, "Salt-Debt"`)
@@ -200,7 +200,7 @@ func TestContinuityEditorContextNamesTheChapterAndItsSlips(t *testing.T) {
 	// A clean chapter: the checks ran and found nothing.
 	b.Turn = manuscript.Turn{Current: "manuscript/02-the-tally-does-not-lie.md"}
 	s = providertest.New(t, providertest.TextStep("Nothing contradicts."))
-	_, err = Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Check.", Provider: scriptedProvider(t, s)})
+	_, err = Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Check."}, Book: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	meta = s.Requests()[0].Decoded(t)["messages"].([]any)[1].(map[string]any)["content"].(string)
 	assert.Contains(t, meta, "found nothing in this chapter")

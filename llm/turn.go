@@ -7,11 +7,8 @@ import (
 	"os"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/codex/proposal"
-	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provenance"
 	"github.com/quire-ink/quire/llm/provider"
-	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
@@ -30,15 +27,9 @@ type TurnOptions struct {
 	// (continuity.OptionsFrom of its quire.yaml): the advisor's as-of
 	// canon and the continuity findings its context names use them.
 	Continuity continuity.Options
-	Proposals  *proposal.Store
-	Settings   Settings
-	// PersonaID is who answers; "" is the default persona.
-	PersonaID string
-	Message   string
-	History   []provider.Message
-	// PreviousResponseID continues a Responses API conversation.
-	PreviousResponseID string
-	MCP                *mcp.Clients
+	// Request is what is asked and of whom; the turn passes it on as
+	// it is.
+	Request
 	// Provider are the provider settings as they apply, layered and
 	// guarded; NeedKey is false for a peek, which sends nothing.
 	Provider ProviderSettings
@@ -52,7 +43,6 @@ type TurnOptions struct {
 	Provenance        string
 	OnProvenanceError func(error)
 	Logger            *slog.Logger
-	Loop              toolloop.Options
 }
 
 // Turn is an advisor turn made ready: the input of Ask (or Peek) and the
@@ -77,7 +67,7 @@ func NewTurn(ctx context.Context, o TurnOptions) (*Turn, error) {
 		return nil, err
 	}
 	found.Key = ""
-	persona := ResolvePersona(o.PersonaID).ID
+	persona := o.persona().ID
 	if o.NeedKey && o.Provenance != "" {
 		// Every provider call is recorded in the cache folder, never in
 		// the project: host, model, tokens, tool names, a hash of the
@@ -95,15 +85,8 @@ func NewTurn(ctx context.Context, o TurnOptions) (*Turn, error) {
 		return nil, err
 	}
 	return &Turn{Config: cfg, Key: found, In: AskInput{
-		Book:               &Book{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Turn: o.Place, Continuity: o.Continuity, story: &storyCache{}},
-		Proposals:          o.Proposals,
-		Settings:           o.Settings,
-		PersonaID:          o.PersonaID,
-		Message:            o.Message,
-		History:            o.History,
-		PreviousResponseID: o.PreviousResponseID,
-		MCP:                o.MCP,
-		Provider:           provider,
-		Loop:               o.Loop,
+		Request:  o.Request,
+		Book:     &Book{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Turn: o.Place, Continuity: o.Continuity, story: &storyCache{}},
+		Provider: provider,
 	}}, nil
 }

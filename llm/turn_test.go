@@ -17,14 +17,14 @@ func TestNewTurn(t *testing.T) {
 
 	place := manuscript.Turn{Current: "manuscript/01-storm.md"}
 	turn, err := NewTurn(t.Context(), TurnOptions{
-		Place: place, PersonaID: "writing-coach", Message: "Hello?",
+		Request:  Request{Persona: ResolvePersona("writing-coach"), Message: "Hello?", Loop: toolloop.Options{MaxRounds: 3}},
+		Place:    place,
 		Provider: ProviderSettings{BaseURL: "http://127.0.0.1:9/v1", Model: "m"},
-		Loop:     toolloop.Options{MaxRounds: 3},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:9/v1", turn.Config.BaseURL)
 	assert.Equal(t, place, turn.In.Book.Turn)
-	assert.Equal(t, "writing-coach", turn.In.PersonaID)
+	assert.Equal(t, "writing-coach", turn.In.Persona.ID)
 	assert.Equal(t, 3, turn.In.Loop.MaxRounds)
 	assert.NotNil(t, turn.In.Provider)
 }

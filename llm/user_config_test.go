@@ -103,8 +103,11 @@ func TestAskTakesLimitsFromSettings(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara Vell"}`}),
 		providertest.TextStep("Done."),
 	)
-	res, err := Ask(context.Background(), AskInput{Book: b, PersonaID: "continuity-editor", Message: "Mara?",
-		Settings: Settings{Limits: toolloop.Limits{MaxOutputBytes: 64}, Rounds: 1}, Provider: scriptedProvider(t, s)})
+	res, err := Ask(context.Background(), AskInput{
+		Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "Mara?", Settings: Settings{Limits: toolloop.Limits{MaxOutputBytes: 64}, Rounds: 1}},
+		Book:     b,
+		Provider: scriptedProvider(t, s),
+	})
 	require.NoError(t, err)
 	require.Len(t, res.Trace, 1)
 	assert.Equal(t, toolloop.CodeToolOutputTooLarge, res.Trace[0].Code, "the output limit of the settings applies")

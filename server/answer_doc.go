@@ -41,13 +41,15 @@ func (s *Server) inAnswers(path string) bool {
 	return err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel)
 }
 
-// personaName is the name of the persona an ask with persona id goes to:
-// the client's configured one when id is empty.
+// personaName is the name of the persona an ask with persona id goes to,
+// chosen as the ask chooses it; "advisor" for one nobody is, which the
+// ask then refuses.
 func (s *Server) personaName(id string) string {
-	if id == "" {
-		id = s.clientCfg.settings().Persona
+	p, err := llm.ChoosePersona(id, s.clientCfg.settings().Persona)
+	if err != nil {
+		return "advisor"
 	}
-	return llm.ResolvePersona(id).Name
+	return p.Name
 }
 
 // answerPreview bounds the start of an answer a message quotes.

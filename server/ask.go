@@ -43,20 +43,13 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		return nil, err
 	}
 	cs := s.clientCfg.settings()
-	persona := a.Persona
-	if persona == "" {
-		persona = cs.Persona
+	// Who answers is chosen once, as everywhere (llm.ChoosePersona): the
+	// request's advisor, else the editor's setting, else the default.
+	chosen, err := llm.ChoosePersona(a.Persona, cs.Persona)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	if persona != "" {
-		if _, ok := llm.PersonaByID(persona); !ok {
-			var ids []string
-			for _, p := range llm.Personas() {
-				ids = append(ids, p.ID)
-			}
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("There is no persona %q; the advisors are %s.", persona, strings.Join(ids, ", ")))
-		}
-	}
-	persona = llm.ResolvePersona(persona).ID
+	persona := chosen.ID
 
 	// Trust given or taken back in a terminal applies from this ask on.
 	s.refreshTrust(ctx, proj)
@@ -73,15 +66,19 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	}
 	// The turn is built as the command line builds it (llm.NewTurn).
 	built, err := llm.NewTurn(ctx, llm.TurnOptions{
-		Store: proj.store, Canon: proj.view(), Manuscript: proj.ms.Snapshot(), Place: place, Continuity: book.continuity,
-		Proposals: &proj.proposals, Settings: book.settings, PersonaID: persona, Message: a.Message,
-		MCP:      proj.mcpPool(s.log, s.mcpFailed),
-		Provider: ps, NeedKey: needKey,
+		Request: llm.Request{Persona: chosen, Message: a.Message, Settings: book.settings, Proposals: &proj.proposals,
+			MCP: proj.mcpPool(s.log, s.mcpFailed), Loop: toolloop.Options{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling}},
+		Store:             proj.store,
+		Canon:             proj.view(),
+		Manuscript:        proj.ms.Snapshot(),
+		Place:             place,
+		Continuity:        book.continuity,
+		Provider:          ps,
+		NeedKey:           needKey,
 		Keys:              llm.KeyFinder{Getenv: os.Getenv, Stored: s.opts.Keys},
 		Provenance:        proj.cache.Provenance(),
 		OnProvenanceError: func(err error) { s.log.Warn("provenance not recorded", "err", err) },
 		Logger:            s.log,
-		Loop:              toolloop.Options{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling},
 	})
 	if err != nil {
 		msg := err.Error()
@@ -169,7 +166,7 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 	askCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// No "quire:" in the title: editors (Helix) put the server's name first.
-	prog := &askStream{progress: s.startProgress(ctx, "ask", a.WorkDoneToken, llm.ResolvePersona(t.in.PersonaID).Name, true)}
+	prog := &askStream{progress: s.startProgress(ctx, "ask", a.WorkDoneToken, t.in.Persona.Name, true)}
 	defer s.running.track(prog.progress, cancel)()
 	t.in.Loop.OnTrace = func(r toolloop.TraceRow) {
 		row := wire.ToolRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}

@@ -33,10 +33,8 @@ func (s *Server) quirePeekPromptCommand(ctx context.Context, a wire.AskParams) (
 	if err != nil {
 		return body, err
 	}
-	persona := llm.ResolvePersona(a.Persona)
-	if a.Persona == "" {
-		persona = llm.ResolvePersona(s.clientCfg.settings().Persona)
-	}
+	// quirePeekPrompt refused a persona nobody has; this one answers.
+	persona, _ := llm.ChoosePersona(a.Persona, s.clientCfg.settings().Persona)
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, body, "", "  ") != nil {
 		pretty.Reset()

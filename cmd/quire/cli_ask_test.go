@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/testhome"
+	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 )
 
@@ -320,4 +321,23 @@ func TestAskTellsTheContinuityEditorTheChecksAsSet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAskRefusesAPersonaNobodyHas: `quire ask --persona` with a name no
+// advisor has is refused in the words the server refuses it with, and
+// nothing is sent; before, the default advisor answered in its place.
+func TestAskRefusesAPersonaNobodyHas(t *testing.T) {
+	book, cache := sampleProject(t)
+	model := newFakeModel(t, "unused")
+	for _, peek := range []bool{false, true} {
+		args := []string{"ask", "--project", book, cache, "--base-url", model.endpoint.URL + "/v1", "--model", "fake", "--persona", "continuity-edtior", "Hello?"}
+		if peek {
+			args = append(args, "--peek")
+		}
+		_, _, err := run(t, args...)
+		require.Error(t, err)
+		assert.Equal(t, (&llm.UnknownPersonaError{ID: "continuity-edtior"}).Error(), err.Error())
+		assert.Contains(t, err.Error(), `There is no persona "continuity-edtior"; the advisors are developmental-editor,`)
+	}
+	assert.Empty(t, model.bodies, "nothing is sent")
 }

@@ -78,7 +78,7 @@ Without one, the key stored for that endpoint with quire key set is used.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Persona, "persona", "developmental-editor", "who answers")
+	f.StringVar(&o.Persona, "persona", "", "who answers (default "+llm.DefaultPersonaID+")")
 	f.StringVar(&o.Doc, "doc", "", "project-relative path of the document you have open (what \"current\" reads)")
 	f.StringVar(&o.Selection, "selection", "", "START:END byte offsets of a selection in --doc")
 	f.BoolVar(&o.Peek, "peek", false, "print the request that would be sent, and send nothing")
@@ -185,6 +185,12 @@ func (o *askOptions) localHint(ctx context.Context, ps llm.ProviderSettings, err
 
 func (o *askOptions) run(cmd *cobra.Command) error {
 	ctx := cmd.Context()
+	// Who answers is chosen as the server chooses (llm.ChoosePersona),
+	// before anything is opened: a name nobody has is refused.
+	persona, err := llm.ChoosePersona(o.Persona)
+	if err != nil {
+		return err
+	}
 	// The book opens once: its settings are read from disk once, and the
 	// provider, the advisor's settings and the MCP servers are decoded
 	// from that one reading.
@@ -238,28 +244,34 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	// advisor uses what is right.
 	cont, _ := continuity.OptionsFrom(b.Settings)
 	turn, err := llm.NewTurn(ctx, llm.TurnOptions{
-		Store: store, Canon: b.View, Manuscript: snap, Place: place, Continuity: cont,
-		Proposals:          &proposal.Store{},
-		Settings:           settings,
-		PersonaID:          o.Persona,
-		Message:            o.Message,
-		PreviousResponseID: o.Continue,
-		MCP:                mcpPool,
-		Provider:           ps,
-		NeedKey:            !o.Peek,
-		Keys:               llm.KeyFinder{Getenv: os.Getenv, Stored: o.keyStore()},
-		Provenance:         b.Cache.Provenance(),
-		OnProvenanceError:  func(err error) { fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err) },
-		Logger:             o.logger(),
-		Loop: toolloop.Options{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r toolloop.TraceRow) {
-			if o.Verbose {
-				status := "ok"
-				if !r.OK {
-					status = r.Code
+		Request: llm.Request{
+			Persona:            persona,
+			Message:            o.Message,
+			Settings:           settings,
+			Proposals:          &proposal.Store{},
+			PreviousResponseID: o.Continue,
+			MCP:                mcpPool,
+			Loop: toolloop.Options{MaxRounds: o.Rounds, ToolCalling: o.ToolCalling, OnTrace: func(r toolloop.TraceRow) {
+				if o.Verbose {
+					status := "ok"
+					if !r.OK {
+						status = r.Code
+					}
+					fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, provider.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
 				}
-				fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, provider.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
-			}
-		}},
+			}},
+		},
+		Store:             store,
+		Canon:             b.View,
+		Manuscript:        snap,
+		Place:             place,
+		Continuity:        cont,
+		Provider:          ps,
+		NeedKey:           !o.Peek,
+		Keys:              llm.KeyFinder{Getenv: os.Getenv, Stored: o.keyStore()},
+		Provenance:        b.Cache.Provenance(),
+		OnProvenanceError: func(err error) { fmt.Fprintf(o.stderr, "quire: provenance not recorded: %v\n", err) },
+		Logger:            o.logger(),
 	})
 	if err != nil {
 		return o.localHint(ctx, ps, providerHint(err))
@@ -289,7 +301,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if cfg.Stream {
 		header := func() {
 			if !streamed {
-				fmt.Fprintf(o.stdout, "%s:\n\n", llm.ResolvePersona(o.Persona).Name)
+				fmt.Fprintf(o.stdout, "%s:\n\n", persona.Name)
 				streamed = true
 			}
 		}

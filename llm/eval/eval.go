@@ -305,6 +305,10 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 	if opt.Trials == 0 {
 		opt.Trials = 1
 	}
+	persona, err := llm.ChoosePersona(opt.PersonaID)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
 	var live *provider.Provider
 	if opt.Live != nil {
 		if !opt.Live.Tools {
@@ -343,9 +347,9 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 			var failures []string
 			var took time.Duration
 			if live != nil {
-				took, failures = runLiveTrial(ctx, live, book, opt.PersonaID, sc)
+				took, failures = runLiveTrial(ctx, live, book, persona, sc)
 			} else {
-				took, failures = runScriptedTrial(ctx, srv, book, opt.PersonaID, sc)
+				took, failures = runScriptedTrial(ctx, srv, book, persona, sc)
 			}
 			r.Trials++
 			times = append(times, took)
@@ -365,7 +369,7 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 
 // runScriptedTrial plays one scenario against the scripted model and
 // checks the trace, the answer and what was sent.
-func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Book, persona string, sc evalScenario) (time.Duration, []string) {
+func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Book, persona llm.Persona, sc evalScenario) (time.Duration, []string) {
 	srv.Load(sc.steps)
 	p, err := provider.New(provider.Config{
 		BaseURL: srv.BaseURL(), Model: "scripted", Tools: true, Retries: -1,
@@ -375,7 +379,7 @@ func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Boo
 		return 0, []string{err.Error()}
 	}
 	start := time.Now()
-	res, err := llm.Ask(ctx, llm.AskInput{Book: book, Proposals: &proposal.Store{}, PersonaID: persona, Message: sc.message, Provider: p})
+	res, err := llm.Ask(ctx, llm.AskInput{Request: llm.Request{Proposals: &proposal.Store{}, Persona: persona, Message: sc.message}, Book: book, Provider: p})
 	took := time.Since(start)
 	if err != nil {
 		return took, []string{"turn failed: " + err.Error()}
@@ -405,9 +409,9 @@ func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Boo
 // runLiveTrial sends one scenario's message to the live model. The checks
 // are relaxed: an answer came, and every tool call that failed was
 // followed by one that succeeded.
-func runLiveTrial(ctx context.Context, p *provider.Provider, book *llm.Book, persona string, sc evalScenario) (time.Duration, []string) {
+func runLiveTrial(ctx context.Context, p *provider.Provider, book *llm.Book, persona llm.Persona, sc evalScenario) (time.Duration, []string) {
 	start := time.Now()
-	res, err := llm.Ask(ctx, llm.AskInput{Book: book, Proposals: &proposal.Store{}, PersonaID: persona, Message: sc.message, Provider: p})
+	res, err := llm.Ask(ctx, llm.AskInput{Request: llm.Request{Proposals: &proposal.Store{}, Persona: persona, Message: sc.message}, Book: book, Provider: p})
 	took := time.Since(start)
 	if err != nil {
 		return took, []string{"turn failed: " + err.Error()}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 	"github.com/quire-ink/quire/llm/provider"
 )
@@ -70,14 +71,14 @@ func TestEvalBrokenScriptFailsReadably(t *testing.T) {
 		evalserver.Calls(evalserver.Call{ID: "call_1", Name: "get_character_context", Args: `{}`}),
 		evalserver.Text("I could not find her."),
 	}
-	_, failures := runScriptedTrial(context.Background(), srv, b, "", sc)
+	_, failures := runScriptedTrial(context.Background(), srv, b, llm.ResolvePersona(""), sc)
 	require.Len(t, failures, 2, "%v", failures)
 	assert.Equal(t, "tool calls: want [get_character_context:INVALID_ARGUMENTS get_character_context:ok], got [get_character_context:INVALID_ARGUMENTS]", failures[0])
 	assert.Equal(t, `answer "I could not find her." does not contain "smuggler"`, failures[1])
 
 	// A script that runs out: the turn fails with the server's reason.
 	sc.steps = sc.steps[:1]
-	_, failures = runScriptedTrial(context.Background(), srv, b, "", sc)
+	_, failures = runScriptedTrial(context.Background(), srv, b, llm.ResolvePersona(""), sc)
 	require.Len(t, failures, 1)
 	assert.Contains(t, failures[0], "turn failed")
 	assert.Contains(t, failures[0], "no reply left for request 2")
@@ -85,7 +86,7 @@ func TestEvalBrokenScriptFailsReadably(t *testing.T) {
 	// Unused replies are a failure too.
 	sc = evalScenarios()[0]
 	sc.steps = append(sc.steps, evalserver.Text("extra"))
-	_, failures = runScriptedTrial(context.Background(), srv, b, "", sc)
+	_, failures = runScriptedTrial(context.Background(), srv, b, llm.ResolvePersona(""), sc)
 	assert.Equal(t, []string{"1 scripted replies were never requested"}, failures)
 }
 
@@ -156,7 +157,7 @@ func TestEvalQuirkScenariosNeedTheirQuirk(t *testing.T) {
 			continue
 		}
 		sc.quirks = nil
-		_, failures := runScriptedTrial(context.Background(), srv, b, "", sc)
+		_, failures := runScriptedTrial(context.Background(), srv, b, llm.ResolvePersona(""), sc)
 		assert.NotEmpty(t, failures, sc.name)
 	}
 }
