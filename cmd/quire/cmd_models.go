@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -62,10 +63,19 @@ func modelList(found []localmodel.Model) string {
 	return b.String()
 }
 
-// localModels are where quire looks for local servers: the usual ports,
-// or the test's servers.
+// localModels are where quire looks for local servers: the test's
+// servers, else those QUIRE_LOCAL_MODEL_URLS lists, else the usual ports.
+// A variable that cannot be read is said on stderr, and the usual ports
+// are asked.
 func (g *globalOptions) localModels() localmodel.Options {
-	return localmodel.Options{Servers: g.localServers}
+	if g.localServers != nil {
+		return localmodel.Options{Servers: g.localServers}
+	}
+	servers, err := localmodel.ServersFromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(g.stderr, "quire: %v; asking the usual ports instead\n", err)
+	}
+	return localmodel.Options{Servers: servers}
 }
 
 // useModel writes the model choice names into the writer's config.yaml.
