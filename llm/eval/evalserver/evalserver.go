@@ -30,6 +30,9 @@ type Step struct {
 type Request struct {
 	Path string
 	Body []byte
+	// Authorization is the request's Authorization header, so a test can
+	// check which key reached the model.
+	Authorization string
 }
 
 // Server is an OpenAI-compatible chat completions endpoint on the
@@ -85,7 +88,7 @@ func (s *Server) Close() error {
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxEvalRequestBytes))
-	step, n, ok := s.script.Take(Request{Path: r.URL.Path, Body: body})
+	step, n, ok := s.script.Take(Request{Path: r.URL.Path, Body: body, Authorization: r.Header.Get("Authorization")})
 	if !ok {
 		msg, _ := json.Marshal(fmt.Sprintf("scripted model: no reply left for request %d (the script has %d)", n, n-1))
 		writeEvalJSON(w, http.StatusInternalServerError, `{"error":{"message":`+string(msg)+`,"type":"server_error","code":"script_exhausted"}}`)
