@@ -176,7 +176,14 @@ func TestNeovimAPIKeyCommand(t *testing.T) {
 	reqs := model.Requests()
 	require.Len(t, reqs, 1, "model requests")
 	require.Equal(t, "Bearer sk-from-command", reqs[0].Authorization, "the key the command printed (its first line)")
-	lsplog, err := os.ReadFile(filepath.Join(tmp, "cache", "nvim", "lsp.log"))
+	var logPath string
+	for _, l := range run.Lines {
+		if p, ok := strings.CutPrefix(l, "lsplog "); ok {
+			logPath = p
+		}
+	}
+	require.NotEmpty(t, logPath, "the script names Neovim's LSP log")
+	lsplog, err := os.ReadFile(logPath)
 	require.NoError(t, err)
 	require.Contains(t, string(lsplog), "Starting RPC client", "Neovim logged the spawn, so the check below means something")
 	require.NotContains(t, string(lsplog), "sk-from-command", "the key is not in Neovim's LSP log")

@@ -198,6 +198,8 @@ function modes.key()
     -- key must not be among them.
     vim.lsp.set_log_level("info")
   end
+  -- Where Neovim logs (the cache folder on 0.7, the state folder later).
+  log("lsplog " .. vim.lsp.get_log_path())
   local base = env("QUIRE_MODEL_URL")
   local settings = { provider = { base_url = base, model = "scripted", retries = 0 } }
 
