@@ -359,6 +359,11 @@ function modes.enable()
     api_key = "cmd:printf sk-from-enable",
     settings = { provider = { base_url = env("QUIRE_MODEL_URL"), model = "scripted", retries = 0 } },
   })
+  check(#vim.api.nvim_get_autocmds({ group = "quire", event = "FileType" }) == 0,
+    "setup({ autostart = false }) starts nothing by itself")
+  local conf = vim.lsp.config["quire"]
+  check(type(conf) == "table" and type(conf.cmd) == "function" and vim.deep_equal(conf.root_markers, quire.config.root_markers),
+    "lsp/quire.lua is the configuration: " .. vim.inspect(conf))
   vim.lsp.enable("quire")
   local buf = open_chapter()
   local client = wait_client(buf)
