@@ -12,6 +12,8 @@
 -- Settings go in settings.quire; they are also the initializationOptions.
 local quire = require("quire")
 local lsp = require("quire.lsp")
+-- The options as they are when Neovim first reads this file; the cmd
+-- and on_attach read them when they run.
 local c = quire.config
 
 return {
@@ -20,7 +22,7 @@ return {
   cmd = function(dispatchers, config)
     local cwd = type(config) == "table" and config.root_dir or nil
     return require("quire.key").with_key(function()
-      return vim.lsp.rpc.start(lsp.server_cmd(), dispatchers, { cwd = cwd, env = c.cmd_env })
+      return vim.lsp.rpc.start(lsp.server_cmd(), dispatchers, { cwd = cwd, env = quire.config.cmd_env })
     end)
   end,
   filetypes = c.filetypes,
@@ -34,8 +36,9 @@ return {
   commands = lsp.commands,
   capabilities = lsp.capabilities(c.capabilities),
   on_attach = function(client, bufnr)
-    if c.on_attach then
-      c.on_attach(client, bufnr)
+    local user = quire.config.on_attach
+    if user then
+      user(client, bufnr)
     end
     require("quire.complete").set(bufnr)
   end,
