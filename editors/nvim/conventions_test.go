@@ -68,6 +68,23 @@ func (c conventionsRun) run(t *testing.T, nvim string) *editortest.BatchRun {
 	return run
 }
 
+// testDir is the test's folder, symlinks resolved. The quire servers
+// Neovim started may still be saving to the index cache inside it for a
+// moment after Neovim exits (the server saves what its start learned in
+// the background), so the cache is emptied until it is gone before the
+// folder is removed.
+func testDir(t *testing.T) string {
+	t.Helper()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		cache := filepath.Join(tmp, "cache")
+		require.Eventually(t, func() bool { return os.RemoveAll(cache) == nil }, 10*time.Second, 20*time.Millisecond,
+			"the index cache could not be removed")
+	})
+	return tmp
+}
+
 func lookNvim(t *testing.T) string {
 	t.Helper()
 	nvim, err := exec.LookPath("nvim")
@@ -81,8 +98,7 @@ func lookNvim(t *testing.T) string {
 // own; it returns the binary, the book and the test's folder.
 func sampleBook(t *testing.T) (bin, book, tmp string) {
 	t.Helper()
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
+	tmp = testDir(t)
 	bin = editortest.QuireBinary(t, tmp)
 	book = editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
 	return bin, book, tmp
@@ -124,8 +140,7 @@ func TestNeovimWithoutSetup(t *testing.T) {
 // report comes from quire doctor, after it from the server.
 func TestNeovimCheckhealth(t *testing.T) {
 	nvim := lookNvim(t)
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
+	tmp := testDir(t)
 	bin := editortest.QuireBinary(t, tmp)
 	closed := closedURL(t)
 	shelf := filepath.Join(tmp, "shelf")
