@@ -401,7 +401,7 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 				}
 				continue
 			}
-			h.Custom = append(h.Custom, Field{Key: key, Value: nodeValue(resolveAlias(v), &budget)})
+			h.Custom = append(h.Custom, Field{Key: key, Value: nodeValue(FollowAlias(v), &budget)})
 		}
 	}
 	if budget < 0 {
@@ -412,17 +412,10 @@ func (d *yamlDoc) readMapping(path string, m *yaml.Node) (header, []Problem) {
 	return h, problems
 }
 
-func resolveAlias(n *yaml.Node) *yaml.Node {
-	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < 16; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
 // scalar reads a single text value; a list or mapping is reported and
 // ignored.
 func (d *yamlDoc) scalar(path string, k, v *yaml.Node, problems *[]Problem) string {
-	v = resolveAlias(v)
+	v = FollowAlias(v)
 	if v.Kind != yaml.ScalarNode {
 		*problems = append(*problems, Problem{Path: path, Code: CodeFieldType, Severity: SeverityWarning,
 			Message: fmt.Sprintf("`%s` must be a single value, not a list or mapping", k.Value), Range: d.nodeRange(v)})
@@ -438,7 +431,7 @@ func (d *yamlDoc) scalar(path string, k, v *yaml.Node, problems *[]Problem) stri
 // is a one-item list; with splitCommas, "a, b" is two items, as writers
 // type tags that way.
 func (d *yamlDoc) list(path string, k, v *yaml.Node, splitCommas bool, problems *[]Problem) ([]string, []Range) {
-	v = resolveAlias(v)
+	v = FollowAlias(v)
 	var items []string
 	var ranges []Range
 	// Items past MaxListItems are dropped, and said to be, once.
@@ -491,7 +484,7 @@ func (d *yamlDoc) list(path string, k, v *yaml.Node, splitCommas bool, problems 
 			if full {
 				break
 			}
-			item = resolveAlias(item)
+			item = FollowAlias(item)
 			if item.Kind == yaml.ScalarNode && item.ShortTag() == "!!null" {
 				continue // "- ~" is an empty slot, not an alias named "~"
 			}
@@ -540,7 +533,7 @@ func nodeValue(n *yaml.Node, budget *int) any {
 	if *budget < 0 || n == nil {
 		return nil
 	}
-	n = resolveAlias(n)
+	n = FollowAlias(n)
 	switch n.Kind {
 	case yaml.ScalarNode:
 		switch n.ShortTag() {

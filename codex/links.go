@@ -89,3 +89,16 @@ func (l Link) LinkSection() string {
 	_, section, _ := strings.Cut(l.Target, "#")
 	return strings.TrimSpace(section)
 }
+
+// LinksIn finds the links of a piece of Markdown that is not a file of
+// its own (an excerpt shown in a hover, a progression's note) by the
+// grammar entries are read with: escaped brackets, code spans and the
+// length bound hold there too. Ranges are byte offsets into text.
+func LinksIn(text string) []Link {
+	if !strings.Contains(text, "[[") {
+		return nil
+	}
+	src := []byte(text)
+	body := Range{0, len(src)}
+	return scanLinks(src, body, outlineOf(src, body).Code)
+}

@@ -90,25 +90,6 @@ func TestOutlineCodeRanges(t *testing.T) {
 	}
 }
 
-func TestTruncateWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"short", 10, "short"},
-		{"exactly ten", 11, "exactly ten"},
-		{"one two three four", 12, "one two…"},
-		{"one two, three", 9, "one two…"},
-		{"abcdefghijklmnop", 8, "abcdefgh…"},
-		{"ééééé", 5, "éé…"},
-		{"a verylongwordindeed", 10, "a verylong…"},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, truncateWords(tt.in, tt.max), "%q to %d", tt.in, tt.max)
-	}
-}
-
 func TestHumanize(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"mara-vell", "Mara Vell"},

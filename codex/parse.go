@@ -3,6 +3,7 @@ package codex
 import (
 	"bytes"
 	"fmt"
+	"github.com/quire-ink/quire/codex/clip"
 	"path"
 	"strings"
 	"unicode"
@@ -105,7 +106,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 	if h.Name != "" {
 		e.NameRange = h.nameRange
 	}
-	e.Summary = firstNonEmpty(h.Summary, truncateWords(linkText(o.FirstParagraph), maxSummary))
+	e.Summary = firstNonEmpty(h.Summary, clip.Words(linkText(o.FirstParagraph), maxSummary))
 	e.Links = scanLinks(src, fm.Body, o.Code)
 
 	switch strings.ToLower(h.Status) {
@@ -249,22 +250,6 @@ func linkText(s string) string {
 	}
 	b.WriteString(s[prev:])
 	return b.String()
-}
-
-// truncateWords cuts s to at most max bytes at a word boundary, marking
-// the cut with an ellipsis.
-func truncateWords(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:max], ' ')
-	if cut < max/2 {
-		cut = max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-	}
-	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
 
 func firstNonEmpty(ss ...string) string {

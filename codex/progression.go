@@ -87,7 +87,7 @@ func StoryOf(e *Entry) Story {
 	var s Story
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], resolveAlias(root.Content[i+1])
+		k, v := root.Content[i], FollowAlias(root.Content[i+1])
 		key := strings.ToLower(strings.TrimSpace(k.Value))
 		if seen[key] {
 			continue // the first wins, as Parse reports
@@ -166,7 +166,7 @@ func (s *Story) readProgressions(d *yamlDoc, path string, k, v *yaml.Node) {
 	}
 	budget := maxYAMLNodes
 	for _, item := range v.Content {
-		item = resolveAlias(item)
+		item = FollowAlias(item)
 		if len(s.Progressions) == MaxListItems {
 			s.problem(d, path, item, "more than %d progressions; the rest are ignored", MaxListItems)
 			return
@@ -179,7 +179,7 @@ func (s *Story) readProgressions(d *yamlDoc, path string, k, v *yaml.Node) {
 		hasFrom := false
 		seen := map[string]bool{}
 		for j := 0; j+1 < len(item.Content); j += 2 {
-			ik, iv := item.Content[j], resolveAlias(item.Content[j+1])
+			ik, iv := item.Content[j], FollowAlias(item.Content[j+1])
 			key := strings.TrimSpace(ik.Value)
 			lower := strings.ToLower(key)
 			if seen[lower] {
@@ -220,7 +220,7 @@ func (s *Story) readRules(d *yamlDoc, path string, k, v *yaml.Node) {
 		return
 	}
 	for _, item := range v.Content {
-		item = resolveAlias(item)
+		item = FollowAlias(item)
 		if len(s.Rules) == MaxListItems {
 			s.problem(d, path, item, "more than %d style rules; the rest are ignored", MaxListItems)
 			return
@@ -232,7 +232,7 @@ func (s *Story) readRules(d *yamlDoc, path string, k, v *yaml.Node) {
 		var r StyleRule
 		var at *yaml.Node
 		for j := 0; j+1 < len(item.Content); j += 2 {
-			ik, iv := item.Content[j], resolveAlias(item.Content[j+1])
+			ik, iv := item.Content[j], FollowAlias(item.Content[j+1])
 			key := strings.ToLower(strings.TrimSpace(ik.Value))
 			if iv.Kind != yaml.ScalarNode || iv.ShortTag() == "!!null" {
 				s.problem(d, path, iv, "`%s` of a style rule is one piece of text", ik.Value)

@@ -16,7 +16,9 @@ const (
 // Result is an entry as the advisor tools and the CLI return it: enough
 // to answer from, never the whole file.
 type Result struct {
-	ProjectPath  string    `json:"projectPath"`
+	// ProjectPath is the book's folder; empty (and left out) in what the
+	// model reads, which names no path of the writer's computer.
+	ProjectPath  string    `json:"projectPath,omitempty"`
 	RelativePath string    `json:"relativePath"`
 	Type         Type      `json:"type"`
 	Name         string    `json:"name"`

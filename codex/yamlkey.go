@@ -52,3 +52,14 @@ func CheckSettingsYAML(doc *yaml.Node, own ...string) error {
 	}
 	return nil
 }
+
+// FollowAlias is the node an alias (*anchor) stands for, or n itself
+// when it is no alias; nil stays nil. YAML anchors name nodes that are
+// not aliases themselves, so one step is the rule; the bound is for a
+// node tree built by hand.
+func FollowAlias(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 16; i++ {
+		n = n.Alias
+	}
+	return n
+}

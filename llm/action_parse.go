@@ -15,6 +15,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/settings"
 )
 
@@ -103,7 +105,7 @@ func SettingsActionProblems(f *settings.File) []ActionProblem {
 // An action with an error is left out; the others are kept. A nil or
 // empty node is no actions. Lines are quire.yaml's.
 func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
-	node = resolveAlias(node)
+	node = codex.FollowAlias(node)
 	if node == nil || node.Kind == 0 {
 		return nil, nil
 	}
@@ -111,11 +113,11 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 		if len(node.Content) == 0 {
 			return nil, nil
 		}
-		top := resolveAlias(node.Content[0])
+		top := codex.FollowAlias(node.Content[0])
 		if top == nil || top.Kind != yaml.MappingNode {
 			return nil, nil
 		}
-		node = resolveAlias(settings.MappingValueFold(top, "actions"))
+		node = codex.FollowAlias(settings.MappingValueFold(top, "actions"))
 		if node == nil {
 			return nil, nil
 		}
@@ -135,7 +137,7 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 				"%d actions; at most %d, the rest are ignored", len(node.Content), maxUserActions))
 			break
 		}
-		item = resolveAlias(item)
+		item = codex.FollowAlias(item)
 		if item == nil || item.Kind != yaml.MappingNode {
 			line := node.Line
 			if item != nil {
@@ -239,7 +241,7 @@ func ParseActionFile(name string, data []byte) (Action, []ActionProblem) {
 	}
 	var m *yaml.Node
 	if len(doc.Content) > 0 {
-		m = resolveAlias(doc.Content[0])
+		m = codex.FollowAlias(doc.Content[0])
 	}
 	if m == nil || (m.Kind == yaml.ScalarNode && (m.Tag == "!!null" || m.Value == "")) {
 		m = &yaml.Node{Kind: yaml.MappingNode, Line: 1}
@@ -291,7 +293,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 	fields := map[string]*yaml.Node{}
 	keys := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := resolveAlias(m.Content[i]), resolveAlias(m.Content[i+1])
+		k, v := codex.FollowAlias(m.Content[i]), codex.FollowAlias(m.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode {
 			r.errorf(m.Content[i], "an action key must be a word (%s)", strings.Join(actionKeys, ", "))
 			continue
@@ -312,7 +314,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 			case "title", "label":
 				hint = `; did you mean "name"?`
 			}
-			r.errorf(k, "unknown action key %q (%s)%s", truncateUTF8(key, 40), strings.Join(actionKeys, ", "), hint)
+			r.errorf(k, "unknown action key %q (%s)%s", clip.Bytes(key, 40), strings.Join(actionKeys, ", "), hint)
 			continue
 		case key == "prompt" && body != nil:
 			r.errorf(k, "an action file's prompt is its body after the front matter, not a prompt: key")
@@ -385,7 +387,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 			r.errorf(m, "action %s needs a scope: selection, file or project", quoteID(a.ID))
 		}
 	default:
-		r.errorf(fields["scope"], "scope %q is not selection, file or project", truncateUTF8(scope, 40))
+		r.errorf(fields["scope"], "scope %q is not selection, file or project", clip.Bytes(scope, 40))
 	}
 
 	// persona
@@ -399,7 +401,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 	} else if p, ok := PersonaByID(persona); ok {
 		a.Persona = p.ID
 	} else {
-		r.errorf(fields["persona"], "no persona %q (personas: %s)", truncateUTF8(persona, 40), strings.Join(personaIDs(), ", "))
+		r.errorf(fields["persona"], "no persona %q (personas: %s)", clip.Bytes(persona, 40), strings.Join(personaIDs(), ", "))
 	}
 
 	// usage: for the writer only, not checked for injection.
@@ -495,7 +497,7 @@ func (r *actionReader) items(fields map[string]*yaml.Node, key string) []string 
 	}
 	var out []string
 	for _, item := range nodes {
-		item = resolveAlias(item)
+		item = codex.FollowAlias(item)
 		if item == nil || item.Kind != yaml.ScalarNode {
 			r.errorf(n, "each of %s must be a line of text", key)
 			continue
@@ -528,7 +530,7 @@ func (r *actionReader) warnFlag(line int, field string, f flaggedSentence) {
 		Line:     line,
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("%s: %q reads as an instruction to the model (%s), not an ask for the persona; it is left out of the prompt",
-			field, truncateUTF8(promptLine(f.text), 80), strings.Join(f.labels, ", ")),
+			field, clip.Bytes(promptLine(f.text), 80), strings.Join(f.labels, ", ")),
 	})
 }
 
@@ -545,9 +547,9 @@ var actionIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 func checkActionID(id string) string {
 	switch {
 	case len(id) > maxActionIDBytes:
-		return fmt.Sprintf("id %q is %d bytes; at most %d", truncateUTF8(id, 60), len(id), maxActionIDBytes)
+		return fmt.Sprintf("id %q is %d bytes; at most %d", clip.Bytes(id, 60), len(id), maxActionIDBytes)
 	case !actionIDPattern.MatchString(id):
-		return fmt.Sprintf("id %q is not a slug: lower-case letters, digits and hyphens, starting with a letter or digit", truncateUTF8(id, 60))
+		return fmt.Sprintf("id %q is not a slug: lower-case letters, digits and hyphens, starting with a letter or digit", clip.Bytes(id, 60))
 	}
 	return ""
 }
@@ -557,16 +559,6 @@ func actionError(source string, line int, format string, args ...any) ActionProb
 		line = 0
 	}
 	return ActionProblem{Source: source, Line: line, Severity: SeverityError, Message: fmt.Sprintf(format, args...)}
-}
-
-func resolveAlias(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 8; i++ {
-		n = n.Alias
-	}
-	if n != nil && n.Kind == yaml.AliasNode {
-		return nil
-	}
-	return n
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -580,14 +572,4 @@ func yamlErrorLine(err error) (int, string) {
 		}
 	}
 	return 0, strings.TrimPrefix(msg, "yaml: ")
-}
-
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"github.com/quire-ink/quire/codex/clip"
 	"strings"
 )
 
@@ -57,7 +58,7 @@ func (a Action) Prepare() PreparedAction {
 func (p PreparedAction) Message(target string) string {
 	target = sanitizeLine(target)
 	if len(target) > maxTargetBytes {
-		target = truncateUTF8(target, maxTargetBytes) + "…"
+		target = clip.BytesMarked(target, maxTargetBytes)
 	}
 	if target == "" {
 		target = defaultTarget(p.Scope)

@@ -26,48 +26,20 @@ const (
 	maxListEntries = 200
 )
 
-// canonEntry is a codex entry as the model sees it: compact, with the
-// project-relative path only.
-type canonEntry struct {
-	RelativePath string          `json:"relativePath"`
-	Type         codex.Type      `json:"type"`
-	Name         string          `json:"name"`
-	Title        string          `json:"title,omitempty"`
-	Aliases      []string        `json:"aliases,omitempty"`
-	Summary      string          `json:"summary,omitempty"`
-	Tags         []string        `json:"tags,omitempty"`
-	Status       codex.Status    `json:"status"`
-	Excerpt      string          `json:"excerpt,omitempty"`
-	SoulExcerpt  string          `json:"soulExcerpt,omitempty"`
-	Match        codex.MatchKind `json:"match,omitempty"`
-	Score        float64         `json:"score,omitempty"`
-	// Canon says "series canon" for an entry of the book's series, and
-	// "book over series canon" for the book's entry overriding one.
-	Canon string `json:"canon,omitempty"`
-}
-
-func (b *Book) canonEntryOf(r codex.Result) canonEntry {
-	return canonEntry{
-		RelativePath: r.RelativePath,
-		Type:         r.Type,
-		Name:         r.Name,
-		Title:        r.Title,
-		Aliases:      r.Aliases,
-		Summary:      b.scrub(r.Summary),
-		Tags:         r.Tags,
-		Status:       r.Status,
-		Excerpt:      b.scrub(r.Excerpt),
-		SoulExcerpt:  b.scrub(r.SoulExcerpt),
-		Match:        r.Match,
-		Score:        r.Score,
-		Canon:        r.Canon,
-	}
+// canonEntryOf is r as the model sees it: the entry's JSON every part
+// of quire shares (codex.Result), with the book-relative path only (no
+// path of the writer's computer: the project's, a series entry's) and
+// the text scrubbed of what the model must not read.
+func (b *Book) canonEntryOf(r codex.Result) codex.Result {
+	r.ProjectPath, r.SeriesPath, r.SeriesFields = "", "", nil
+	r.Summary, r.Excerpt, r.SoulExcerpt = b.scrub(r.Summary), b.scrub(r.Excerpt), b.scrub(r.SoulExcerpt)
+	return r
 }
 
 // canonLookup is what get_<type>_context returns: the best match, and
 // the names of the others.
 type canonLookup struct {
-	canonEntry
+	codex.Result
 	// Fields are the entry's custom fields as of AsOf's chapter; set only
 	// when the entry is answered as of a chapter.
 	Fields       map[string]string `json:"fields,omitempty"`
@@ -97,9 +69,9 @@ type canonSummary struct {
 
 // canonSearch is what search_codex returns.
 type canonSearch struct {
-	Query     string       `json:"query"`
-	EntryType codex.Type   `json:"entryType,omitempty"`
-	Results   []canonEntry `json:"results"`
+	Query     string         `json:"query"`
+	EntryType codex.Type     `json:"entryType,omitempty"`
+	Results   []codex.Result `json:"results"`
 }
 
 // typeBlurbs say what each built-in type holds, for tool descriptions.
@@ -189,7 +161,7 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	}
 	best := results[0]
 	read.add(best.RelativePath, entryHash(b, best.RelativePath))
-	out := canonLookup{canonEntry: b.canonEntryOf(best)}
+	out := canonLookup{Result: b.canonEntryOf(best)}
 	out.Score = 0
 	if chapter != nil {
 		b.applyAsOf(&out, chapter, implied)
@@ -336,7 +308,7 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 	if err != nil {
 		return nil, nil, fmt.Errorf("search failed: %w", err)
 	}
-	out := canonSearch{Query: q, EntryType: t, Results: []canonEntry{}}
+	out := canonSearch{Query: q, EntryType: t, Results: []codex.Result{}}
 	for i, r := range results {
 		if i < maxEvidencePaths {
 			read.add(r.RelativePath, entryHash(b, r.RelativePath))

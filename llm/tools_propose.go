@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
@@ -239,12 +239,6 @@ func proposalError(err error) error {
 }
 
 func clipPreview(s string) (string, bool) {
-	if len(s) <= maxPreviewBytes {
-		return s, false
-	}
-	cut := maxPreviewBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut], true
+	c := clip.Bytes(s, maxPreviewBytes)
+	return c, len(c) < len(s)
 }

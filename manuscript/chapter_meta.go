@@ -101,10 +101,7 @@ func (f chapterFrontMatter) value(key string) *yaml.Node {
 		if k.Kind != yaml.ScalarNode || k.Value != key {
 			continue
 		}
-		for j := 0; v.Kind == yaml.AliasNode && v.Alias != nil && j < 16; j++ {
-			v = v.Alias
-		}
-		return v
+		return codex.FollowAlias(v)
 	}
 	return nil
 }

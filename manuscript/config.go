@@ -62,19 +62,9 @@ func GlobsFromNode(n *yaml.Node) ([]string, error) {
 	return c.Manuscript, nil
 }
 
-func parseProjectConfig(data []byte) (projectConfig, error) {
-	n, err := codex.TopLevelValue(data, "manuscript")
-	if err != nil {
-		return projectConfig{}, fmt.Errorf("quire.yaml: %w", err)
-	}
-	return configFromNode(n)
-}
-
 func configFromNode(n *yaml.Node) (projectConfig, error) {
 	var c projectConfig
-	if n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
+	n = codex.FollowAlias(n)
 	// `manuscript:` with nothing after it sets nothing, as before.
 	if n == nil || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
 		return c, nil

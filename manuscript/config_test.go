@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseProjectConfig(t *testing.T) {
+func TestGlobsFromTextReadsTheSection(t *testing.T) {
 	tests := []struct {
 		name    string
 		yaml    string
@@ -23,23 +23,23 @@ func TestParseProjectConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseProjectConfig([]byte(tt.yaml))
+			globs, err := GlobsFromText([]byte(tt.yaml))
 			if tt.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.wantErr)
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, tt.want, []string(c.Manuscript))
+			assert.Equal(t, tt.want, globs)
 		})
 	}
 }
 
-func FuzzParseProjectConfig(f *testing.F) {
+func FuzzGlobsFromText(f *testing.F) {
 	for _, seed := range []string{"manuscript: a/*.md\n", "manuscript: [a, b]\n", "a: &x [*x]\n", "manuscript: !!binary aGk=\n"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
-		_, _ = parseProjectConfig([]byte(data))
+		_, _ = GlobsFromText([]byte(data))
 	})
 }

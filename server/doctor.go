@@ -80,7 +80,11 @@ func (s *Server) quireDoctorCommand(ctx context.Context, a wire.BookParams) (wir
 		return wire.DoctorResult{}, err
 	}
 	worst := r.WorstFirst()
-	msg := "quire health report:\n" + strings.TrimRight(worst.Text(), "\n")
+	// The heading counts what is wrong: a status line that shows one line
+	// (Helix joins the lines and cuts them at the window's width) still
+	// says how many problems there are, the first of them after it. The
+	// space before each line break keeps the joined lines apart.
+	msg := "quire health report, " + tally(r) + ": \n" + strings.ReplaceAll(strings.TrimRight(worst.Text(), "\n"), "\n", " \n")
 	typ := protocol.MessageTypeInfo
 	switch {
 	case r.HasProblem():
@@ -102,7 +106,7 @@ func doctorMarkdown(r health.Report) string {
 	var b strings.Builder
 	b.WriteString("# quire health report\n\n")
 	if r.HasProblem() {
-		b.WriteString("Something needs your attention: each problem says what to do.\n\n")
+		b.WriteString("Something needs your attention (" + tally(r) + "): each problem says what to do.\n\n")
 	}
 	b.WriteString("| | check | what quire found | what to do |\n|---|---|---|---|\n")
 	for _, c := range r.WorstFirst().Checks {
@@ -119,7 +123,7 @@ func mdCell(s string) string {
 func doctorResult(r health.Report) wire.DoctorResult {
 	out := wire.DoctorResult{Checks: make([]wire.DoctorCheck, 0, len(r.Checks))}
 	for _, c := range r.Checks {
-		out.Checks = append(out.Checks, wire.DoctorCheck{Name: c.Name, Status: string(c.Status), Detail: c.Detail, Fix: c.Fix})
+		out.Checks = append(out.Checks, wire.DoctorCheck{Name: c.Name, Status: string(c.Status), Detail: c.Detail, Fix: c.Fix, System: c.System})
 	}
 	return out
 }
@@ -129,4 +133,28 @@ func doctorResult(r health.Report) wire.DoctorResult {
 func doctorAction(uri protocol.DocumentURI) codeAction {
 	return codeAction{Title: doctorActionTitle, Command: &actionCommand{Title: doctorActionTitle, Command: wire.CommandDoctor,
 		Arguments: []any{wire.BookParams{URI: uri}}}}
+}
+
+// tally is how many problems and warnings r has, in words.
+func tally(r health.Report) string {
+	var problems, warnings int
+	for _, c := range r.Checks {
+		switch c.Status {
+		case health.Problem:
+			problems++
+		case health.Warning:
+			warnings++
+		}
+	}
+	if problems+warnings == 0 {
+		return "all is well"
+	}
+	var parts []string
+	if problems > 0 {
+		parts = append(parts, plural(problems, "problem"))
+	}
+	if warnings > 0 {
+		parts = append(parts, plural(warnings, "warning"))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -122,6 +122,8 @@ func TestDoctorCodeActionShowsTheReportAsOneMessageProblemsFirst(t *testing.T) {
 	msg := c.waitMessage("quire health report")
 	lines := strings.Split(msg, "\n")
 	require.Len(t, lines, 1+len(res.Checks), "one line per check")
+	// The heading counts them, for a status line that shows one line.
+	assert.Regexp(t, `^quire health report, 1 problem(, \d warnings?)?: $`, lines[0])
 	assert.True(t, strings.HasPrefix(lines[1], "problem  model: nothing answers at http://127.0.0.1:1/v1"), lines[1])
 	assert.Contains(t, lines[1], "start it")
 	assert.Len(t, c.sent(protocol.MethodWindowShowMessage), 1, "one message")

@@ -140,56 +140,51 @@ func withoutTitle(body string) string {
 // become bold lines, not headings as large as the editor's own, and
 // [[links]] become readable links.
 func renderExcerpt(t *target, text string) string {
-	lines := strings.Split(text, "\n")
+	// The links first, over the whole excerpt, so that a code block or
+	// span keeps the brackets inside it literal.
+	lines := strings.Split(renderLinks(t, text), "\n")
 	for i, l := range lines {
 		if h := strings.TrimLeft(l, "#"); len(h) < len(l) && len(l)-len(h) <= 6 && (h == "" || h[0] == ' ' || h[0] == '\t') {
 			if h = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(h), "#")); h != "" {
-				lines[i] = "**" + renderLinks(t, h) + "**"
-				continue
+				lines[i] = "**" + h + "**"
 			}
 		}
-		lines[i] = renderLinks(t, l)
 	}
 	return strings.Join(lines, "\n")
 }
 
-// renderLinks writes each [[Target]], [[Target|label]] and
-// [[Target#Section]] of one line as the text the writer would read: a
-// Markdown link to the entry's file when the target exists, the plain
-// text when it does not. A link cut off by the excerpt is left alone.
-func renderLinks(t *target, line string) string {
+// renderLinks writes each link of text (codex.LinksIn: [[Target]],
+// [[Target|label]], [[Target#Section]]) as the text the writer would
+// read: a Markdown link to the entry's file when the target exists, the
+// plain text when it does not. A link cut off by the excerpt is not a
+// link, and is left alone.
+func renderLinks(t *target, text string) string {
+	links := codex.LinksIn(text)
+	if len(links) == 0 {
+		return text
+	}
 	var b strings.Builder
-	for {
-		open := strings.Index(line, "[[")
-		if open < 0 {
-			break
-		}
-		end := strings.Index(line[open+2:], "]]")
-		if end < 0 {
-			break
-		}
-		inner := line[open+2 : open+2+end]
-		b.WriteString(line[:open])
-		line = line[open+2+end+2:]
-		target, label, hasLabel := strings.Cut(inner, "|")
-		name, section, _ := strings.Cut(target, "#")
-		name, section = strings.TrimSpace(name), strings.TrimSpace(section)
-		text := strings.TrimSpace(label)
-		if !hasLabel || text == "" {
-			text = name
+	prev := 0
+	for _, l := range links {
+		b.WriteString(text[prev:l.Range.Start])
+		prev = l.Range.End
+		name, section := l.LinkName(), l.LinkSection()
+		label := l.Label
+		if label == "" {
+			label = name
 			if section != "" {
-				text += " › " + section
+				label += " › " + section
 			}
 		}
 		if e, ok := t.cat.Resolve(name); ok {
 			// The entry's file: the series' for series canon, whose
 			// ID is its absolute path.
-			fmt.Fprintf(&b, "[%s](%s)", markdownEscape(text), t.proj.names.uri(t.proj.entryFile(e)))
+			fmt.Fprintf(&b, "[%s](%s)", markdownEscape(label), t.proj.names.uri(t.proj.entryFile(e)))
 		} else {
-			b.WriteString(markdownEscape(text))
+			b.WriteString(markdownEscape(label))
 		}
 	}
-	b.WriteString(line)
+	b.WriteString(text[prev:])
 	return b.String()
 }
 

@@ -12,7 +12,10 @@ import (
 func TestHoverCardRendersLinksAndSmallHeadings(t *testing.T) {
 	files := map[string]string{
 		"codex/characters/moss.md": "---\nname: Moss Kettering\n---\n# Moss Kettering\n\n## Appearance\n\n" +
-			"Sworn to [[Tidewardens]], owes [[Ilse Dorn|the harbormistress]], keeps [[Ilse Dorn#Debts]]; fears [[Nobody]].\n",
+			"Sworn to [[Tidewardens]], owes [[Ilse Dorn|the harbormistress]], keeps [[Ilse Dorn#Debts]]; fears [[Nobody]].\n" +
+			// The codex's grammar holds in the card: brackets escaped or
+			// in code are not links.
+			"Writes `[[Tidewardens]]` in code and \\[[Tidewardens]] escaped.\n",
 		"codex/characters/ilse-dorn.md":      "---\nname: Ilse Dorn\n---\n# Ilse Dorn\n\n## Debts\n",
 		"codex/organizations/tidewardens.md": "---\nname: Tidewardens\n---\n# Tidewardens\n",
 		"manuscript/01-a.md":                 "# One\n\nMoss Kettering came in.\n",
@@ -29,7 +32,10 @@ func TestHoverCardRendersLinksAndSmallHeadings(t *testing.T) {
 		return !strings.Contains(card, "Counting")
 	}, 10*time.Second, 10*time.Millisecond)
 
-	assert.NotContains(t, card, "[[", "no raw link brackets")
+	excerpt := card[strings.Index(card, "> "):]
+	assert.Contains(t, excerpt, "Writes `[[Tidewardens]]` in code and \\[[Tidewardens]] escaped.",
+		"the link in code and the escaped one stay as written")
+	assert.Equal(t, 2, strings.Count(excerpt, "[["), "no other raw link brackets")
 	assert.Contains(t, card, "[Tidewardens]("+string(c.uri("codex/organizations/tidewardens.md"))+")")
 	assert.Contains(t, card, "[the harbormistress]("+string(c.uri("codex/characters/ilse-dorn.md"))+")")
 	assert.Contains(t, card, "[Ilse Dorn › Debts]("+string(c.uri("codex/characters/ilse-dorn.md"))+")")

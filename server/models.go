@@ -3,12 +3,16 @@ package server
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -83,6 +87,72 @@ func localChoices(found []wire.LocalModel) string {
 	for i, m := range found {
 		fmt.Fprintf(&b, " %d. %s (%s, %s);", i+1, m.Model, m.Server, m.BaseURL)
 	}
-	b.WriteString(" choose one in a terminal with quire models --use N, or with the command quire.useModel {baseURL, model}.")
+	b.WriteString(" choose one among the code actions of any chapter (\"quire: Use …\"), or in a terminal with quire models --use N.")
 	return b.String()
+}
+
+// In editors with no picker of their own (Helix, eglot) the local models
+// are code actions, "quire: Use llama3.2 (Ollama)", in every Markdown
+// file of a book while no provider is configured: choosing one runs
+// quire.useModel. Code actions are asked for at each cursor move, so
+// the servers' answer is kept for a while rather than asked each time.
+
+// localSeenFor is how long a look at the local servers is reused.
+const localSeenFor = 30 * time.Second
+
+// maxModelActions bounds the actions offered: a writer with forty
+// models pulled picks from quire models or the editor's own list.
+const maxModelActions = 5
+
+// useModelTitle is the action's title for m.
+func useModelTitle(m wire.LocalModel) string {
+	return fmt.Sprintf("quire: Use %s (%s)", m.Model, m.Server)
+}
+
+// localModelCache is the last look at the local servers.
+type localModelCache struct {
+	mu     sync.Mutex
+	at     time.Time
+	models []wire.LocalModel
+}
+
+// recentLocalModels is the local models, looked for again when the last look is
+// older than localSeenFor.
+func (s *Server) recentLocalModels(ctx context.Context) []wire.LocalModel {
+	c := &s.localSeen
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at.IsZero() || time.Since(c.at) > localSeenFor {
+		c.models = s.localModels(ctx)
+		c.at = time.Now()
+	}
+	return c.models
+}
+
+// noProviderNamed says the advisor has no provider to ask: none named by
+// the editor or the settings files, and no OpenAI key in the
+// environment. (A key for OpenAI in the keychain is not looked for here:
+// a code action must not wait on the keychain. Such a writer sees the
+// local models offered too, and may choose one.)
+func (s *Server) noProviderNamed(proj *project) bool {
+	ps := s.clientCfg.settings().Provider.onto(proj.configOf().provider)
+	return ps.BaseURL == "" && ps.APIKeyEnv == "" && os.Getenv("OPENAI_API_KEY") == "" && os.Getenv(keys.EditorKeyEnv) == ""
+}
+
+// useModelActions are the actions that choose a local model, while the
+// book has no provider.
+func (s *Server) useModelActions(ctx context.Context, proj *project) []codeAction {
+	if !s.noProviderNamed(proj) {
+		return nil
+	}
+	var out []codeAction
+	for _, m := range s.recentLocalModels(ctx) {
+		if len(out) == maxModelActions {
+			break
+		}
+		title := useModelTitle(m)
+		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: wire.CommandUseModel,
+			Arguments: []any{wire.UseModelParams{BaseURL: m.BaseURL, Model: m.Model}}}})
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -83,4 +84,65 @@ func TestUseModelRefusesAModelNoLocalServerOffers(t *testing.T) {
 		"arguments": []any{wire.UseModelParams{BaseURL: "https://elsewhere.example/v1", Model: "m"}}}, &used)
 	c.waitMessage("No server on this computer offers the model")
 	assert.NoFileExists(t, filepath.Join(config, "quire", "config.yaml"))
+}
+
+// TestLocalModelsAreCodeActionsWhileNoProviderIs: in a book with no
+// provider, every chapter offers the local models as code actions (the
+// picker of Helix and eglot); choosing one writes the writer's config,
+// and the actions are gone once the book has a provider.
+func TestLocalModelsAreCodeActionsWhileNoProviderIs(t *testing.T) {
+	config := testhome.ConfigDir(t)
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv(keys.EditorKeyEnv, "")
+	chat := newFakeLLM(t, answerStep(t, "unused"))
+	ollama := fakeOllama(t, chat)
+	root := writeProject(t, bookFiles)
+	c := startServer(t, Options{LocalModels: localmodel.Options{Servers: []localmodel.Server{{Name: "Ollama", URL: ollama, Ollama: true}}}})
+	c.initialize(root)
+	const chapter = "manuscript/01-harbor.md"
+	require.NotNil(t, c.hoverAt(chapter, 2, 1), "the project has loaded")
+
+	actions := func() map[string]*actionCommand {
+		var list []codeAction
+		c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(chapter)}}, &list)
+		byTitle := map[string]*actionCommand{}
+		for _, a := range list {
+			byTitle[a.Title] = a.Command
+		}
+		return byTitle
+	}
+	use := actions()["quire: Use llama3.2:latest (Ollama)"]
+	require.NotNil(t, use, "the local model is offered while no provider is configured")
+	require.Equal(t, wire.CommandUseModel, use.Command)
+
+	var used wire.UseModelResult
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": use.Command, "arguments": use.Arguments}, &used)
+	assert.Equal(t, filepath.Join(config, "quire", "config.yaml"), used.Path)
+	c.waitMessage("quire now asks llama3.2:latest")
+	for title := range actions() {
+		assert.NotContains(t, title, "quire: Use ", "the book has a provider now")
+	}
+}
+
+// TestNoLocalModelActionsWhereAProviderIsNamed: a book whose settings
+// name a provider offers no local model.
+func TestNoLocalModelActionsWhereAProviderIsNamed(t *testing.T) {
+	testhome.ConfigDir(t)
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv(keys.EditorKeyEnv, "")
+	chat := newFakeLLM(t, answerStep(t, "unused"))
+	ollama := fakeOllama(t, chat)
+	files := maps.Clone(bookFiles)
+	files["quire.yaml"] = "provider:\n  base_url: http://127.0.0.1:9/v1\n  model: m\n"
+	root := writeProject(t, files)
+	c := startServer(t, Options{LocalModels: localmodel.Options{Servers: []localmodel.Server{{Name: "Ollama", URL: ollama, Ollama: true}}}})
+	c.initialize(root)
+	const chapter = "manuscript/01-harbor.md"
+	require.NotNil(t, c.hoverAt(chapter, 2, 1), "the project has loaded")
+	var list []codeAction
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(chapter)}}, &list)
+	require.NotEmpty(t, list)
+	for _, a := range list {
+		assert.NotContains(t, a.Title, "quire: Use ")
+	}
 }

@@ -101,6 +101,9 @@ type Server struct {
 	selection *capturedSelection
 	// clientCfg is the advisor settings the editor sent.
 	clientCfg clientConfig
+	// localSeen is what the local model servers offered lately, for the
+	// code actions that choose one (models.go).
+	localSeen localModelCache
 	// convs are the conversations with the advisors.
 	convs conversations
 	// running is the work the writer can cancel from its progress.

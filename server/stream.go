@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"go.lsp.dev/jsonrpc2"
 )
 
@@ -137,7 +138,7 @@ func (s *stream) readHeader() (int, error) {
 		}
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
-			problem = fmt.Sprintf("malformed header line %q", clip(line))
+			problem = fmt.Sprintf("malformed header line %q", clip.BytesMarked(line, 40))
 			continue
 		}
 		switch strings.ToLower(strings.TrimSpace(name)) {
@@ -145,7 +146,7 @@ func (s *stream) readHeader() (int, error) {
 			n, err := strconv.Atoi(strings.TrimSpace(value))
 			switch {
 			case err != nil || n < 0:
-				problem = fmt.Sprintf("bad Content-Length %q", clip(value))
+				problem = fmt.Sprintf("bad Content-Length %q", clip.BytesMarked(value, 40))
 			case n > maxMessageBytes:
 				problem = fmt.Sprintf("Content-Length %d is over the %d-byte limit", n, maxMessageBytes)
 			default:
@@ -155,7 +156,7 @@ func (s *stream) readHeader() (int, error) {
 			// Only the default (JSON-RPC in UTF-8) is spoken; clients send
 			// nothing else.
 		default:
-			problem = fmt.Sprintf("unknown header %q", clip(name))
+			problem = fmt.Sprintf("unknown header %q", clip.BytesMarked(name, 40))
 		}
 	}
 	if length < 0 {
@@ -259,11 +260,4 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
-}
-
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }

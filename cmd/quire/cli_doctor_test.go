@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -171,4 +172,28 @@ func TestDoctorSaysARefusedKeyIsRefused(t *testing.T) {
 	assert.Contains(t, c.Detail, "refused the key from the DOCTOR_KEY variable (HTTP 401)")
 	assert.Contains(t, c.Fix, "quire key set")
 	assert.NotContains(t, out, "sk-wrong")
+}
+
+// TestDoctorSaysNoKeychainAnsweredInWords: the key line says no keychain
+// answered, in a writer's words; the system's own reason, which names
+// D-Bus, is in --json's system field for a bug report and nowhere in
+// the text.
+func TestDoctorSaysNoKeychainAnsweredInWords(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv(keys.EditorKeyEnv, "")
+	book, cache := sampleProject(t)
+	store := keyStoreFor(t, &memKeychain{failing: errors.New(`exec: "dbus-launch": executable file not found in $PATH`)})
+
+	out, _, err := runKeys(t, store, "", "doctor", "--project", book, cache, "--json")
+	require.Error(t, err, "no key is a problem")
+	key := doctorChecks(t, out)["key"]
+	assert.Equal(t, health.Problem, key.Status)
+	assert.Contains(t, key.Detail, "(no keychain answered on this computer)")
+	assert.NotContains(t, key.Detail, "dbus")
+	assert.Equal(t, `exec: "dbus-launch": executable file not found in $PATH`, key.System)
+
+	text, _, err := runKeys(t, store, "", "doctor", "--project", book, cache)
+	require.Error(t, err)
+	assert.Contains(t, text, "no keychain answered on this computer")
+	assert.NotContains(t, text, "dbus")
 }

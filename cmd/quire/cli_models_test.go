@@ -172,3 +172,41 @@ func TestModelsSaysWhatToDoWhenNothingRuns(t *testing.T) {
 	assert.Contains(t, out, "No model server answers on this computer")
 	assert.Contains(t, out, "ollama serve")
 }
+
+// TestModelsFindsOllamaWhereOllamaHostSays: a writer who moved Ollama
+// with OLLAMA_HOST, as Ollama's own client reads it, and one who names
+// their servers with QUIRE_LOCAL_MODELS, are asked there and not at the
+// usual ports.
+func TestModelsFindsOllamaWhereOllamaHostSays(t *testing.T) {
+	testhome.ConfigDir(t)
+	ollama := newFakeOllama(t, "unused")
+	lmStudio := fakeLMStudio(t)
+	run := func(t *testing.T) string {
+		t.Helper()
+		out, _, err := runLocal(t, nil, "models", "--json")
+		require.NoError(t, err)
+		return out
+	}
+	t.Run("OLLAMA_HOST", func(t *testing.T) {
+		t.Setenv(localmodel.LocalModelsEnv, "")
+		t.Setenv(localmodel.OllamaHostEnv, strings.TrimPrefix(ollama.srv.URL, "http://"))
+		assert.Contains(t, run(t), `"model": "llama3.2:latest"`)
+	})
+	t.Run("QUIRE_LOCAL_MODELS", func(t *testing.T) {
+		t.Setenv(localmodel.OllamaHostEnv, "")
+		t.Setenv(localmodel.LocalModelsEnv, "My Ollama="+ollama.srv.URL+",LM Studio="+lmStudio)
+		var found []localmodel.Model
+		require.NoError(t, json.Unmarshal([]byte(run(t)), &found))
+		assert.Equal(t, []localmodel.Model{
+			{Server: "My Ollama", BaseURL: ollama.srv.URL + "/v1", Model: "llama3.2:latest"},
+			{Server: "LM Studio", BaseURL: lmStudio + "/v1", Model: "qwen2.5-7b-instruct"},
+		}, found)
+	})
+	t.Run("unreadable", func(t *testing.T) {
+		t.Setenv(localmodel.OllamaHostEnv, "")
+		t.Setenv(localmodel.LocalModelsEnv, ollama.srv.URL)
+		_, errOut, _ := runLocal(t, nil, "models")
+		assert.Contains(t, errOut, "QUIRE_LOCAL_MODELS")
+		assert.Contains(t, errOut, "the usual ports are asked instead")
+	})
+}

@@ -18,8 +18,8 @@ func newModelsCommand(g *globalOptions) *cobra.Command {
 		Use:   "models [--use N|MODEL]",
 		Short: "List the models of the servers running on this computer (Ollama, LM Studio, …) and choose one",
 		Long: `quire asks the local servers at their usual ports for their models:
-Ollama (11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000), and
-lists what it finds. A model on your own computer needs no key, and
+Ollama (11434, or where OLLAMA_HOST says), LM Studio (1234), llama.cpp
+(8080) and vLLM (8000), and lists what it finds. A model on your own computer needs no key, and
 nothing you write leaves the computer.
 
 --use N (the number in the list) or --use MODEL writes that model into
@@ -51,7 +51,7 @@ book's quire.yaml), keeping the rest of the file; every book then asks it.`,
 }
 
 // noLocalModels says what to do when no local server answered.
-const noLocalModels = "No model server answers on this computer (Ollama at 127.0.0.1:11434, LM Studio at :1234, llama.cpp at :8080, vLLM at :8000). " +
+const noLocalModels = "No model server answers on this computer (Ollama at 127.0.0.1:11434 or where OLLAMA_HOST says, LM Studio at :1234, llama.cpp at :8080, vLLM at :8000). " +
 	"Start one (for Ollama: ollama serve, then ollama pull llama3.2) and run quire models again, or name a provider in your config.yaml."
 
 // modelList numbers the models for --use.
@@ -63,17 +63,17 @@ func modelList(found []localmodel.Model) string {
 	return b.String()
 }
 
-// localModels are where quire looks for local servers: the test's
-// servers, else those QUIRE_LOCAL_MODEL_URLS lists, else the usual ports.
-// A variable that cannot be read is said on stderr, and the usual ports
-// are asked.
+// localModels are where quire looks for local servers: the usual ports,
+// moved by OLLAMA_HOST or replaced by QUIRE_LOCAL_MODELS
+// (localmodel.ServersFromEnv), or the test's servers. A value it cannot
+// read is said on stderr, and the usual ports are asked.
 func (g *globalOptions) localModels() localmodel.Options {
 	if g.localServers != nil {
 		return localmodel.Options{Servers: g.localServers}
 	}
 	servers, err := localmodel.ServersFromEnv(os.Getenv)
 	if err != nil {
-		fmt.Fprintf(g.stderr, "quire: %v; asking the usual ports instead\n", err)
+		fmt.Fprintf(g.stderr, "quire: %v; the usual ports are asked instead\n", err)
 	}
 	return localmodel.Options{Servers: servers}
 }

@@ -91,7 +91,7 @@ func helix(t *testing.T) string {
 // languages is the shipped languages.toml with the test's quire binary and
 // model in place of the writer's: the rest (roots, the Markdown language,
 // its servers) is what a writer copies.
-func languages(t *testing.T, bin, baseURL string) string {
+func languages(t *testing.T, bin, baseURL string, noProvider bool) string {
 	t.Helper()
 	shipped, err := os.ReadFile("languages.toml")
 	require.NoError(t, err)
@@ -101,8 +101,11 @@ func languages(t *testing.T, bin, baseURL string) string {
 		text = strings.Replace(text, "\n"+line+"\n", "\n"+with+"\n", 1)
 	}
 	replace(`command = "quire"`, fmt.Sprintf("command = %q", bin))
-	replace(`config = { provider = { base_url = "http://localhost:11434/v1", model = "llama3.1" } }`,
-		fmt.Sprintf(`config = { provider = { base_url = %q, model = "scripted", retries = 0 } }`, baseURL))
+	provider := fmt.Sprintf(`config = { provider = { base_url = %q, model = "scripted", retries = 0 } }`, baseURL)
+	if noProvider {
+		provider = `config = {}`
+	}
+	replace(`config = { provider = { base_url = "http://localhost:11434/v1", model = "llama3.1" } }`, provider)
 	return text
 }
 

@@ -62,6 +62,10 @@ type helixRun struct {
 	book      string // Helix starts in the book's folder
 	chapter   string // relative to book
 	extraPath []string
+	// noProvider leaves the provider out of languages.toml, as a writer
+	// who has configured none; extraEnv is added to Helix's environment.
+	noProvider bool
+	extraEnv   []string
 }
 
 // startHelix starts Helix on run.chapter in a tmux server of its own, with
@@ -81,7 +85,7 @@ func startHelix(t *testing.T, run helixRun) *terminal {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "config.toml"), shippedConfig, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"),
-		[]byte(languages(t, run.bin, run.baseURL)), 0o644))
+		[]byte(languages(t, run.bin, run.baseURL, run.noProvider)), 0o644))
 
 	path := append(append([]string{}, run.extraPath...), os.Getenv("PATH"))
 	env := []string{
@@ -95,6 +99,7 @@ func startHelix(t *testing.T, run helixRun) *terminal {
 		"LANG=C.UTF-8",
 		"TMUX_TMPDIR=" + run.tmp,
 	}
+	env = append(env, run.extraEnv...)
 	if rt := os.Getenv("HELIX_RUNTIME"); rt != "" {
 		env = append(env, "HELIX_RUNTIME="+rt)
 	}

@@ -246,7 +246,7 @@ func TestNeovimModels(t *testing.T) {
 			"QUIRE_OLLAMA_URL=" + ollama,
 			"QUIRE_USER_CONFIG=" + filepath.Join(tmp, "config", "quire", "config.yaml"),
 			// The local servers quire asks: the fake Ollama only.
-			"QUIRE_LOCAL_MODEL_URLS=Ollama=" + ollama,
+			"QUIRE_LOCAL_MODELS=Ollama=" + ollama,
 		},
 		steps: []string{"models-none", "models-choose", "models-without-client"},
 	}.run(t, nvim)

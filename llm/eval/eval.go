@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
@@ -243,7 +245,7 @@ func quirkScenario(name string, q provider.Quirk, rawReply string) evalScenario 
 func echoedArguments(body []byte, id string) (string, bool) {
 	var req struct {
 		Messages []struct {
-			ToolCalls []provider.WireToolCall `json:"tool_calls"`
+			ToolCalls []chatwire.ToolCall `json:"tool_calls"`
 		} `json:"messages"`
 	}
 	if json.Unmarshal(body, &req) != nil {
@@ -387,7 +389,7 @@ func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Boo
 		failures = append(failures, fmt.Sprintf("tool calls: want %s, got %s", callList(sc.calls), callList(got)))
 	}
 	if !strings.Contains(res.Answer, sc.answer) {
-		failures = append(failures, fmt.Sprintf("answer %q does not contain %q", clip(res.Answer, 120), sc.answer))
+		failures = append(failures, fmt.Sprintf("answer %q does not contain %q", clip.Runes(res.Answer, 121), sc.answer))
 	}
 	if n := srv.Remaining(); n > 0 {
 		failures = append(failures, fmt.Sprintf("%d scripted replies were never requested", n))
@@ -437,14 +439,6 @@ func callList(calls []wantCall) string {
 		parts[i] = c.String()
 	}
 	return "[" + strings.Join(parts, " ") + "]"
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }
 
 // percentile is the nearest-rank percentile of ds; zero for none.

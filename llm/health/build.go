@@ -243,6 +243,7 @@ func providerChecks(ctx context.Context, o Options, ps llm.ProviderSettings, set
 		key.Status = Problem
 		env := cmp.Or(ps.APIKeyEnv, "OPENAI_API_KEY")
 		key.Detail = "none: " + env + " is not set and no key is stored for " + keyURL + storedNote(found)
+		key.System = keys.SystemReason(found.Stored)
 		key.Fix = "store your key with quire key set " + keyURL + ", or set " + env
 		if noProvider {
 			key.Fix += "; or use a model on this computer: quire models"

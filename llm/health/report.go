@@ -40,6 +40,10 @@ type Check struct {
 	Detail string `json:"detail"`
 	// Fix says what to do; empty when the check is ok.
 	Fix string `json:"fix,omitempty"`
+	// System is the operating system's own words behind a problem (why
+	// no keychain answered, say), for a bug report: --json carries it,
+	// the text a writer reads does not.
+	System string `json:"system,omitempty"`
 }
 
 // Report is every check, in the order Build makes them.

@@ -76,13 +76,43 @@ func call[T any](ctx context.Context, timeout time.Duration, f func() (T, error)
 		case errors.Is(r.err, keyring.ErrNotFound):
 			return zero, ErrNotFound
 		case r.err != nil:
-			return zero, fmt.Errorf("%w: %w", ErrNoKeychain, r.err)
+			return zero, &keychainError{cause: r.err}
 		}
 		return r.v, nil
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return zero, fmt.Errorf("%w: the keychain did not answer within %s", ErrNoKeychain, timeout)
+			return zero, &keychainError{cause: fmt.Errorf("no answer within %s", timeout), late: timeout}
 		}
 		return zero, ctx.Err()
 	}
+}
+
+// keychainError is a keychain that could not be asked. What a writer
+// reads says that, in words; the system's own reason ("exec:
+// \"dbus-launch\": executable file not found in $PATH", a D-Bus
+// address) names programs a writer never installed, so it is kept for
+// the log (SystemReason), not the message.
+type keychainError struct {
+	cause error
+	// late is the timeout when the keychain did not answer in time.
+	late time.Duration
+}
+
+func (e *keychainError) Error() string {
+	if e.late > 0 {
+		return fmt.Sprintf("%s: your computer's keychain did not answer within %s", ErrNoKeychain, e.late)
+	}
+	return ErrNoKeychain.Error() + " on this computer"
+}
+
+func (e *keychainError) Unwrap() []error { return []error{ErrNoKeychain, e.cause} }
+
+// SystemReason is the system's own words for why no keychain answered,
+// for a log; "" when err is not a keychain that could not be asked.
+func SystemReason(err error) string {
+	var ke *keychainError
+	if errors.As(err, &ke) {
+		return ke.cause.Error()
+	}
+	return ""
 }

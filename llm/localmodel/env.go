@@ -2,46 +2,68 @@ package localmodel
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 )
 
-// ServersEnv names the variable that replaces the usual ports with the
-// servers it lists: entries separated by commas, each "Name=URL" or a
-// bare URL, the URL being the server's root without /v1. A server named
-// Ollama (in any case) is asked through Ollama's own API, the others
-// through /v1/models. It is for a server on another port and for tests:
-//
-//	QUIRE_LOCAL_MODEL_URLS="Ollama=http://127.0.0.1:11500,LM Studio=http://127.0.0.1:1300"
-const ServersEnv = "QUIRE_LOCAL_MODEL_URLS"
+// Servers on other ports: QUIRE_LOCAL_MODELS names the servers to ask in
+// place of the usual ports, for a writer whose LM Studio or llama.cpp
+// listens elsewhere (and for tests, which run their own). Ollama moved by
+// OLLAMA_HOST is found without it (DefaultServers).
 
-// ServersFromEnv reads ServersEnv through getenv: nil when it is unset
-// or empty (the caller then asks DefaultServers), else its servers, or
-// an error naming the entry that is no http URL.
+// LocalModelsEnv names the servers to ask in place of the usual ports.
+const LocalModelsEnv = "QUIRE_LOCAL_MODELS"
+
+// ServersFromEnv is the servers to ask: those QUIRE_LOCAL_MODELS lists
+// ("Name=URL" pairs separated by commas; a name holding "Ollama" is
+// asked as Ollama is), else DefaultServers. An unreadable list is an
+// error that names the variable, with nil servers: the caller asks the
+// usual ones.
 func ServersFromEnv(getenv func(string) string) ([]Server, error) {
-	v := strings.TrimSpace(getenv(ServersEnv))
-	if v == "" {
-		return nil, nil
+	list := strings.TrimSpace(getenv(LocalModelsEnv))
+	if list == "" {
+		return DefaultServers(), nil
 	}
-	var out []Server
-	for entry := range strings.SplitSeq(v, ",") {
-		entry = strings.TrimSpace(entry)
-		if entry == "" {
+	var servers []Server
+	for item := range strings.SplitSeq(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
 			continue
 		}
-		name, raw, named := strings.Cut(entry, "=")
-		if !named || strings.Contains(name, "://") {
-			name, raw = "", entry
+		name, raw, ok := strings.Cut(item, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("%s: %q is not Name=URL (for example LM Studio=http://127.0.0.1:5678)", LocalModelsEnv, item)
 		}
-		name, raw = strings.TrimSpace(name), strings.TrimSpace(raw)
-		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("%s: %q is no http URL of a model server (write Name=http://host:port, separated by commas)", ServersEnv, entry)
+		u, err := serverURL(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", LocalModelsEnv, name, err)
 		}
-		if name == "" {
-			name = u.Host
-		}
-		out = append(out, Server{Name: name, URL: strings.TrimRight(raw, "/"), Ollama: strings.EqualFold(name, "ollama")})
+		servers = append(servers, Server{Name: name, URL: u, Ollama: strings.Contains(strings.ToLower(name), "ollama")})
 	}
-	return out, nil
+	return servers, nil
+}
+
+// serverURL reads a server's address: the scheme defaults to http, the
+// port must be named, and an address that listens everywhere (0.0.0.0,
+// ::) is reached on this computer.
+func serverURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", fmt.Errorf("%q is not an http address", raw)
+	}
+	host, port := u.Hostname(), u.Port()
+	switch host {
+	case "", "0.0.0.0", "::":
+		host = "127.0.0.1"
+	}
+	if port == "" {
+		return "", fmt.Errorf("%q names no port", raw)
+	}
+	return u.Scheme + "://" + net.JoinHostPort(host, port) + strings.TrimRight(u.Path, "/"), nil
 }

@@ -3,31 +3,40 @@ package localmodel
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestServersFromEnv(t *testing.T) {
-	env := func(v string) func(string) string {
-		return func(name string) string {
-			if name == ServersEnv {
-				return v
+	t.Setenv(OllamaHostEnv, "")
+	for _, tt := range []struct {
+		name    string
+		list    string
+		want    []Server
+		errSays string
+	}{
+		{name: "nothing set", want: DefaultServers()},
+		{name: "QUIRE_LOCAL_MODELS replaces the usual ports", list: "Ollama=127.0.0.1:5555, LM Studio=http://127.0.0.1:6666/",
+			want: []Server{{Name: "Ollama", URL: "http://127.0.0.1:5555", Ollama: true}, {Name: "LM Studio", URL: "http://127.0.0.1:6666"}}},
+		{name: "a name holding Ollama is asked as Ollama", list: "My Ollama=http://[::]:7000",
+			want: []Server{{Name: "My Ollama", URL: "http://127.0.0.1:7000", Ollama: true}}},
+		{name: "without a name", list: "http://127.0.0.1:5555", errSays: "is not Name=URL"},
+		{name: "without a port", list: "Mine=http://localhost", errSays: "names no port"},
+		{name: "not http", list: "Mine=ftp://localhost:21", errSays: "is not an http address"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ServersFromEnv(func(k string) string {
+				if k == LocalModelsEnv {
+					return tt.list
+				}
+				return ""
+			})
+			if tt.errSays != "" {
+				require.ErrorContains(t, err, tt.errSays)
+			} else {
+				require.NoError(t, err)
 			}
-			return ""
-		}
+			assert.Equal(t, tt.want, got)
+		})
 	}
-	got, err := ServersFromEnv(env(""))
-	require.NoError(t, err)
-	require.Nil(t, got, "unset: the usual ports")
-
-	got, err = ServersFromEnv(env(" ollama=http://127.0.0.1:11500/ , LM Studio=http://127.0.0.1:1300,http://127.0.0.1:9000 "))
-	require.NoError(t, err)
-	require.Equal(t, []Server{
-		{Name: "ollama", URL: "http://127.0.0.1:11500", Ollama: true},
-		{Name: "LM Studio", URL: "http://127.0.0.1:1300"},
-		{Name: "127.0.0.1:9000", URL: "http://127.0.0.1:9000"},
-	}, got)
-	require.Equal(t, "http://127.0.0.1:11500/v1", got[0].BaseURL())
-
-	_, err = ServersFromEnv(env("Ollama=127.0.0.1:11434"))
-	require.ErrorContains(t, err, `"Ollama=127.0.0.1:11434" is no http URL`)
 }

@@ -11,7 +11,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -32,14 +34,58 @@ type Server struct {
 // BaseURL is the server's OpenAI-compatible API root, provider.base_url.
 func (s Server) BaseURL() string { return strings.TrimRight(s.URL, "/") + "/v1" }
 
-// DefaultServers are the usual ports of local servers on this computer.
+// OllamaHostEnv is the variable Ollama's own programs read for where it
+// listens; a writer who moved Ollama to another port has it set, and
+// quire looks there too.
+const OllamaHostEnv = "OLLAMA_HOST"
+
+// DefaultServers are the usual ports of local servers on this computer,
+// Ollama's where OLLAMA_HOST says.
 func DefaultServers() []Server {
 	return []Server{
-		{Name: "Ollama", URL: "http://127.0.0.1:11434", Ollama: true},
+		{Name: "Ollama", URL: OllamaURL(os.Getenv(OllamaHostEnv)), Ollama: true},
 		{Name: "LM Studio", URL: "http://127.0.0.1:1234"},
 		{Name: "llama.cpp", URL: "http://127.0.0.1:8080"},
 		{Name: "vLLM", URL: "http://127.0.0.1:8000"},
 	}
+}
+
+// OllamaURL is where Ollama listens, read as Ollama reads OLLAMA_HOST
+// ("host", "host:port", "http://host:port"): http and port 11434 unless
+// named (443 for https); a listen-on-everything address (0.0.0.0, ::) is
+// asked on 127.0.0.1; unset or not http(s), the default
+// http://127.0.0.1:11434.
+func OllamaURL(host string) string {
+	const def = "http://127.0.0.1:11434"
+	v := strings.TrimSpace(host)
+	if v == "" {
+		return def
+	}
+	scheme := "http"
+	if i := strings.Index(v, "://"); i >= 0 {
+		scheme, v = strings.ToLower(v[:i]), v[i+3:]
+	}
+	if scheme != "http" && scheme != "https" {
+		return def
+	}
+	if i := strings.IndexByte(v, '/'); i >= 0 {
+		v = v[:i]
+	}
+	h, port, err := net.SplitHostPort(v)
+	if err != nil {
+		h, port = v, ""
+	}
+	h = strings.Trim(h, "[]")
+	if h == "" || h == "0.0.0.0" || h == "::" {
+		h = "127.0.0.1"
+	}
+	if port == "" {
+		port = "11434"
+		if scheme == "https" {
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(h, port)
 }
 
 // DefaultTimeout bounds each server's answer: a local server answers in

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -98,4 +99,37 @@ func TestUseLeavesAFileThatDoesNotReadAlone(t *testing.T) {
 	assert.Contains(t, err.Error(), "leaves it as it is")
 	data, _ := os.ReadFile(path)
 	assert.Equal(t, "provider: [unclosed\n", string(data))
+}
+
+// OLLAMA_HOST moves Ollama, as Ollama's own programs read it.
+func TestOllamaURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                       "http://127.0.0.1:11434",
+		"127.0.0.1:5000":         "http://127.0.0.1:5000",
+		"0.0.0.0":                "http://127.0.0.1:11434",
+		"0.0.0.0:8181":           "http://127.0.0.1:8181",
+		"http://box.lan:11500/":  "http://box.lan:11500",
+		"https://ollama.example": "https://ollama.example:443",
+		"[::]:7000":              "http://127.0.0.1:7000",
+		"[::1]:7000":             "http://[::1]:7000",
+		"ftp://nowhere:1":        "http://127.0.0.1:11434",
+	} {
+		assert.Equal(t, want, OllamaURL(in), "OLLAMA_HOST=%q", in)
+	}
+}
+
+// Find with no servers named asks Ollama where OLLAMA_HOST says.
+func TestFindAsksOllamaWhereOllamaHostSays(t *testing.T) {
+	ollama := fakeServer(t, "/api/tags", ollamaTags)
+	t.Setenv(OllamaHostEnv, strings.TrimPrefix(ollama, "http://"))
+	var found []Model
+	for _, m := range Find(t.Context(), Options{}) {
+		if m.Server == "Ollama" {
+			found = append(found, m)
+		}
+	}
+	assert.Equal(t, []Model{
+		{Server: "Ollama", BaseURL: ollama + "/v1", Model: "deepseek-r1:latest"},
+		{Server: "Ollama", BaseURL: ollama + "/v1", Model: "llama3.2:latest"},
+	}, found)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
@@ -165,12 +166,13 @@ func sanitizeMCPToolName(name string) string {
 	return strings.Trim(b.String(), "_")
 }
 
-// clipASCII cuts s (ASCII) to n bytes, without a trailing underscore.
+// clipASCII cuts s (a tool name, ASCII) to n bytes, without a trailing
+// underscore.
 func clipASCII(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return strings.TrimRight(s[:n], "_")
+	return strings.TrimRight(clip.Bytes(s, n), "_")
 }
 
 // adaptMCPSchema turns an MCP input schema into Parameters NewRegistry

@@ -21,6 +21,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/safefile"
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 )
 
 // FileName is the name of the provenance log in its directory.
@@ -284,20 +285,11 @@ func requestBody(req *http.Request) ([]byte, *http.Request, error) {
 // completion or a Responses API response; the message text is never
 // kept.
 func readResponse(raw []byte, rec *Record) {
+	// One decode reads either API's reply: a chat completion's fields
+	// and a Responses API response's (object "response") side by side.
 	var r struct {
-		Model string `json:"model"`
+		chatwire.ChatCompletion
 		responsesFields
-		Choices []struct {
-			FinishReason string `json:"finish_reason"`
-			Message      struct {
-				ToolCalls []struct {
-					Function struct {
-						Name string `json:"name"`
-					} `json:"function"`
-				} `json:"tool_calls"`
-			} `json:"message"`
-		} `json:"choices"`
-		Usage wireUsage `json:"usage"`
 	}
 	if json.Unmarshal(raw, &r) != nil {
 		rec.Error = "undecodable"
@@ -306,14 +298,18 @@ func readResponse(raw []byte, rec *Record) {
 	if rec.Model == "" {
 		rec.Model = r.Model
 	}
-	r.Usage.record(rec)
+	recordUsage(r.Usage, rec)
 	if r.Object == "response" {
 		r.responsesFields.record(rec)
 		return
 	}
 	if len(r.Choices) > 0 {
 		rec.Finish = boundField(r.Choices[0].FinishReason)
-		for _, c := range r.Choices[0].Message.ToolCalls {
+		var m struct {
+			ToolCalls []chatwire.ToolCall `json:"tool_calls"`
+		}
+		_ = json.Unmarshal(r.Choices[0].Message, &m)
+		for _, c := range m.ToolCalls {
 			rec.Tools = append(rec.Tools, boundField(c.Function.Name))
 		}
 	}
@@ -351,19 +347,9 @@ type responsesFields struct {
 	} `json:"output"`
 }
 
-// wireUsage is a reply's usage as either API counts it: prompt and
-// completion tokens (Chat Completions), input and output tokens
-// (Responses API); a reply has one pair or the other.
-type wireUsage struct {
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"`
-	InputTokens      int64 `json:"input_tokens"`
-	OutputTokens     int64 `json:"output_tokens"`
-}
-
-func (u wireUsage) record(rec *Record) {
-	rec.PromptTokens = u.PromptTokens + u.InputTokens
-	rec.CompletionTokens = u.CompletionTokens + u.OutputTokens
+// recordUsage records a reply's raw usage, counted by either API.
+func recordUsage(raw json.RawMessage, rec *Record) {
+	rec.PromptTokens, rec.CompletionTokens = chatwire.Tokens(raw)
 }
 
 func (f responsesFields) record(rec *Record) {

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 )
 
 func isEventStream(resp *http.Response) bool {
@@ -90,26 +92,15 @@ func (s *streamRecorder) event(line []byte) {
 	if len(data) == 0 || bytes.Equal(data, []byte("[DONE]")) {
 		return
 	}
+	// A chat chunk's fields and a Responses API event's side by side:
+	// the last event (response.completed, .incomplete, .failed) carries
+	// the whole response, usage included.
 	var c struct {
-		Model   string `json:"model"`
-		Choices []struct {
-			FinishReason string `json:"finish_reason"`
-			Delta        struct {
-				ToolCalls []struct {
-					Function struct {
-						Name string `json:"name"`
-					} `json:"function"`
-				} `json:"tool_calls"`
-			} `json:"delta"`
-		} `json:"choices"`
-		Usage *wireUsage `json:"usage"`
-		// Type and Response are a Responses API event's: the last one
-		// (response.completed, .incomplete, .failed) carries the whole
-		// response, usage included.
+		chatwire.ChatChunk
 		Type     string `json:"type"`
 		Response *struct {
-			Model string     `json:"model"`
-			Usage *wireUsage `json:"usage"`
+			Model string          `json:"model"`
+			Usage json.RawMessage `json:"usage"`
 			responsesFields
 		} `json:"response"`
 	}
@@ -119,15 +110,15 @@ func (s *streamRecorder) event(line []byte) {
 	if s.rec.Model == "" {
 		s.rec.Model = c.Model
 	}
-	if c.Usage != nil {
-		c.Usage.record(&s.rec)
+	if !chatwire.IsNull(c.Usage) {
+		recordUsage(c.Usage, &s.rec)
 	}
 	if r := c.Response; r != nil && r.Status != "in_progress" && r.Status != "queued" {
 		if s.rec.Model == "" {
 			s.rec.Model = r.Model
 		}
-		if r.Usage != nil {
-			r.Usage.record(&s.rec)
+		if !chatwire.IsNull(r.Usage) {
+			recordUsage(r.Usage, &s.rec)
 		}
 		s.rec.Tools = nil
 		r.responsesFields.record(&s.rec)
@@ -136,7 +127,12 @@ func (s *streamRecorder) event(line []byte) {
 		if ch.FinishReason != "" {
 			s.rec.Finish = boundField(ch.FinishReason)
 		}
-		for _, tc := range ch.Delta.ToolCalls {
+		if chatwire.IsNull(ch.Delta.ToolCalls) {
+			continue
+		}
+		var calls []chatwire.ToolCall
+		_ = json.Unmarshal(ch.Delta.ToolCalls, &calls)
+		for _, tc := range calls {
 			if tc.Function.Name != "" {
 				s.rec.Tools = append(s.rec.Tools, boundField(tc.Function.Name))
 			}

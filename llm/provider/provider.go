@@ -16,6 +16,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 // Provider defaults.
@@ -363,7 +364,7 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 		c.ServiceTier = tier
 	}
 	if m := req.MaxAnswerBytes; m > 0 && len(c.Message.Content) > m {
-		c.Message.Content = cutToBytes(c.Message.Content, m)
+		c.Message.Content = clip.Bytes(c.Message.Content, m)
 		c.Truncated = true
 	}
 	c.Warnings = append(warnings, c.Warnings...)

@@ -4,40 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 	"strings"
 )
 
-// Reading a chat completion's body by hand, not through the SDK's types,
-// so that quirks can see and repair shapes the SDK would refuse.
-
-// wireResponse is the part of a chat completion the loop reads. It is
-// decoded by hand rather than through the SDK's types so that quirks can
-// see, and repair, shapes the SDK would not accept.
-type wireResponse struct {
-	Model       string `json:"model"`
-	ServiceTier string `json:"service_tier"`
-	Choices     []struct {
-		FinishReason string          `json:"finish_reason"`
-		Message      json.RawMessage `json:"message"`
-	} `json:"choices"`
-	Usage struct {
-		PromptTokens     int64 `json:"prompt_tokens"`
-		CompletionTokens int64 `json:"completion_tokens"`
-	} `json:"usage"`
-}
-
-type WireToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"function"`
-}
-
 // decodeCompletion reads a response body, applying quirks to the message.
 func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
-	var resp wireResponse
+	var resp chatwire.ChatCompletion
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return nil, fmt.Errorf("provider response is not a chat completion: %v", err)
 	}
@@ -58,12 +31,12 @@ func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r := fields["reasoning_content"]; !isNull(r) {
+	if r := fields["reasoning_content"]; !chatwire.IsNull(r) {
 		// A reasoning that is not text is not one quire can send back.
 		_ = json.Unmarshal(r, &msg.Reasoning)
 	}
-	if tc := fields["tool_calls"]; !isNull(tc) {
-		var calls []WireToolCall
+	if tc := fields["tool_calls"]; !chatwire.IsNull(tc) {
+		var calls []chatwire.ToolCall
 		if err := json.Unmarshal(tc, &calls); err != nil {
 			return nil, fmt.Errorf("provider response: tool_calls is not an array of tool calls (quirk %s may help): %v", QuirkToolCallsObject, err)
 		}
@@ -79,7 +52,7 @@ func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
 	return &Completion{
 		Message:      msg,
 		FinishReason: choice.FinishReason,
-		Usage:        Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens},
+		Usage:        chatUsage(resp.Usage),
 		Model:        resp.Model,
 		ServiceTier:  resp.ServiceTier,
 	}, nil
@@ -89,7 +62,7 @@ func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
 // which only the text parts are answer text: Magistral sends a "thinking"
 // part (its reasoning) before the "text" parts of the answer.
 func decodeContent(raw json.RawMessage) (string, error) {
-	if isNull(raw) {
+	if chatwire.IsNull(raw) {
 		return "", nil
 	}
 	var s string
@@ -125,7 +98,7 @@ func textOfParts(raw json.RawMessage) (text string, ok bool) {
 
 // decodeArguments accepts the arguments string of a tool call.
 func decodeArguments(raw json.RawMessage) (string, error) {
-	if isNull(raw) {
+	if chatwire.IsNull(raw) {
 		return "", nil
 	}
 	var s string
@@ -135,7 +108,8 @@ func decodeArguments(raw json.RawMessage) (string, error) {
 	return s, nil
 }
 
-func isNull(raw json.RawMessage) bool {
-	s := strings.TrimSpace(string(raw))
-	return s == "" || s == "null"
+// chatUsage is a completion's raw usage as the loop counts it.
+func chatUsage(raw json.RawMessage) Usage {
+	prompt, completion := chatwire.Tokens(raw)
+	return Usage{PromptTokens: prompt, CompletionTokens: completion}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 	"regexp"
 	"slices"
 	"sort"
@@ -89,7 +90,7 @@ func applyRawQuirks(msg json.RawMessage, quirks []Quirk) (json.RawMessage, error
 		return msg, nil // the decoder reports it
 	}
 	changed := false
-	if fc && isNull(fields["tool_calls"]) && !isNull(fields["function_call"]) {
+	if fc && chatwire.IsNull(fields["tool_calls"]) && !chatwire.IsNull(fields["function_call"]) {
 		call, err := json.Marshal(map[string]any{
 			"id":       newCallID(),
 			"type":     "function",
@@ -157,7 +158,7 @@ func toolCallsObjectToArray(raw json.RawMessage) (json.RawMessage, bool) {
 // argumentsToStrings encodes arguments that are JSON objects (or any
 // non-string value) as the string the API should have sent.
 func argumentsToStrings(raw json.RawMessage) (json.RawMessage, bool) {
-	if isNull(raw) {
+	if chatwire.IsNull(raw) {
 		return nil, false
 	}
 	var calls []map[string]json.RawMessage
@@ -171,7 +172,7 @@ func argumentsToStrings(raw json.RawMessage) (json.RawMessage, bool) {
 			continue
 		}
 		a := bytes.TrimSpace(fn["arguments"])
-		if isNull(a) || a[0] == '"' {
+		if chatwire.IsNull(a) || a[0] == '"' {
 			continue
 		}
 		var compact bytes.Buffer
@@ -222,7 +223,7 @@ func toolCallsFromTags(content string) (string, []ToolCall) {
 			return tag
 		}
 		args := ""
-		if !isNull(c.Arguments) {
+		if !chatwire.IsNull(c.Arguments) {
 			var s string
 			if err := json.Unmarshal(c.Arguments, &s); err == nil {
 				args = s

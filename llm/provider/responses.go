@@ -14,6 +14,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 )
 
 // This file is the Responses API side of Provider (Config.API
@@ -264,7 +265,7 @@ const phaseCommentary = "commentary"
 // responsesArguments reads a function call's arguments string; with the
 // arguments_object quirk an object is accepted and re-encoded.
 func responsesArguments(raw json.RawMessage, quirks []Quirk) (string, error) {
-	if isNull(raw) {
+	if chatwire.IsNull(raw) {
 		return "", nil
 	}
 	var s string

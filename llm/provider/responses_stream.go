@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3/option"
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 // Streaming the Responses API (Config.Stream with API "responses"): the
@@ -80,7 +81,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 			}
 			s := ev.Delta
 			if m := req.MaxAnswerBytes; m > 0 && text.Len()+len(s) > m {
-				s = cutToBytes(s, m-text.Len())
+				s = clip.Bytes(s, m-text.Len())
 				truncated = true
 			}
 			text.WriteString(s)

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3/option"
+	"github.com/quire-ink/quire/codex/clip"
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 )
 
 // streamOptions asks the provider to end the stream with a usage chunk, so
@@ -165,34 +167,16 @@ type assembledCall struct {
 	argsRaw json.RawMessage
 }
 
-type wireChunk struct {
-	ID          string          `json:"id"`
-	Model       string          `json:"model"`
-	Created     json.RawMessage `json:"created"`
-	ServiceTier string          `json:"service_tier"`
-	Usage       json.RawMessage `json:"usage"`
-	Choices     []struct {
-		Index        int    `json:"index"`
-		FinishReason string `json:"finish_reason"`
-		Delta        struct {
-			Content          json.RawMessage `json:"content"`
-			ReasoningContent string          `json:"reasoning_content"`
-			Refusal          string          `json:"refusal"`
-			ToolCalls        json.RawMessage `json:"tool_calls"`
-		} `json:"delta"`
-	} `json:"choices"`
-}
-
 // wireCallDelta is a piece of a streamed tool call: a tool call's fields
 // as far as they have come, and which call they belong to.
 type wireCallDelta struct {
 	Index *int `json:"index"`
-	WireToolCall
+	chatwire.ToolCall
 }
 
 // add takes one chunk and returns the text it added to the content.
 func (a *chunkAssembler) add(raw []byte) string {
-	var c wireChunk
+	var c chatwire.ChatChunk
 	if json.Unmarshal(raw, &c) != nil {
 		return ""
 	}
@@ -208,7 +192,7 @@ func (a *chunkAssembler) add(raw []byte) string {
 	if c.ServiceTier != "" {
 		a.serviceTier = c.ServiceTier
 	}
-	if !isNull(c.Usage) {
+	if !chatwire.IsNull(c.Usage) {
 		a.usage = c.Usage
 	}
 	var delta string
@@ -219,7 +203,7 @@ func (a *chunkAssembler) add(raw []byte) string {
 		if ch.FinishReason != "" {
 			a.finish = ch.FinishReason
 		}
-		if d := ch.Delta.Content; !isNull(d) {
+		if d := ch.Delta.Content; !chatwire.IsNull(d) {
 			a.sawContent = true
 			var s string
 			if json.Unmarshal(d, &s) != nil {
@@ -228,7 +212,7 @@ func (a *chunkAssembler) add(raw []byte) string {
 				s, _ = textOfParts(d)
 			}
 			if a.maxContent > 0 && a.content.Len()+len(s) > a.maxContent {
-				s = cutToBytes(s, a.maxContent-a.content.Len())
+				s = clip.Bytes(s, a.maxContent-a.content.Len())
 				a.truncated = true
 			}
 			a.content.WriteString(s)
@@ -248,7 +232,7 @@ func (a *chunkAssembler) add(raw []byte) string {
 // addCalls merges tool call pieces by index; a provider that sends whole
 // calls without an index gets one call per piece.
 func (a *chunkAssembler) addCalls(raw json.RawMessage) {
-	if isNull(raw) {
+	if chatwire.IsNull(raw) {
 		return
 	}
 	var pieces []wireCallDelta
@@ -283,7 +267,7 @@ func (a *chunkAssembler) addCalls(raw json.RawMessage) {
 			call.typ = p.Type
 		}
 		call.name += p.Function.Name
-		if args := p.Function.Arguments; !isNull(args) {
+		if args := p.Function.Arguments; !chatwire.IsNull(args) {
 			var s string
 			if json.Unmarshal(args, &s) == nil {
 				call.args.WriteString(s)
@@ -339,19 +323,4 @@ func (a *chunkAssembler) body() []byte {
 	}
 	b, _ := json.Marshal(out)
 	return b
-}
-
-// cutToBytes is the longest prefix of s of at most n bytes that does not
-// split a character.
-func cutToBytes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

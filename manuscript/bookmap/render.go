@@ -7,10 +7,9 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 var (
@@ -168,8 +167,8 @@ func (m *Map) timelineView() timelineView {
 func (m *Map) box(ci int, x, y float64) boxView {
 	ch := m.Chapters[ci]
 	b := boxView{X: x, Y: y, Colour: povColour(m.Timeline.POVIndex(ch.POVName)),
-		Label: clip(ch.Label()+" · "+ch.Title, 22), Title: ch.Label() + ". " + ch.Title,
-		POV: ch.POVName, Location: clip(ch.LocationName, 22), Flashback: ch.Flashback,
+		Label: clip.Runes(ch.Label()+" · "+ch.Title, 22), Title: ch.Label() + ". " + ch.Title,
+		POV: ch.POVName, Location: clip.Runes(ch.LocationName, 22), Flashback: ch.Flashback,
 		Href: template.URL(m.chapterLink(ch.Path, 1, 1))}
 	if ch.POVName == "" {
 		b.Colour = "#FFFFFF"
@@ -178,15 +177,6 @@ func (m *Map) box(ci int, x, y float64) boxView {
 		b.After = fmt.Sprintf("after day %d", ch.StoryDay)
 	}
 	return b
-}
-
-// clip shortens s to n characters, with an ellipsis.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
 type graphView struct {
@@ -234,7 +224,7 @@ func (m *Map) graphView() graphView {
 		counts[n.Type]++
 		deg := n.Angle * 180 / math.Pi
 		nv := nodeView{Node: n, Colour: typeColour(n.Type), R: round1(5 + math.Min(9, math.Sqrt(float64(n.Total)))),
-			Label: clip(n.Name, 26)}
+			Label: clip.Runes(n.Name, 26)}
 		r := g.radius() + 16
 		c := g.Size() / 2
 		nv.LX, nv.LY = round1(c+r*math.Sin(n.Angle)), round1(c-r*math.Cos(n.Angle))

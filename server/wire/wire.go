@@ -180,7 +180,7 @@ type ExplicateParams struct {
 // quire/list return it, and as `quire lookup --json` prints it. Its
 // fields are codex.Result's, so the server converts one into the other.
 type CodexEntry struct {
-	ProjectPath  string       `json:"projectPath"`
+	ProjectPath  string       `json:"projectPath,omitempty"`
 	RelativePath string       `json:"relativePath"`
 	Type         codex.Type   `json:"type"`
 	Name         string       `json:"name"`
@@ -505,6 +505,9 @@ type DoctorCheck struct {
 	Status string `json:"status" ts:"\"ok\" | \"warning\" | \"problem\""`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	// System is the operating system's own words behind a problem, for
+	// a bug report; what the writer reads is Detail and Fix.
+	System string `json:"system,omitempty"`
 }
 
 // LocalModel is one model a server on the writer's computer offers

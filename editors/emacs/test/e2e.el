@@ -380,6 +380,30 @@ shows it: in the echo area. The titles offered are returned."
           (error "the map in %s is not the sample book's" file))))
     (quire-test-no-codes mark)))
 
+;; The health report (quire.doctor), from the code action in any file of
+;; the book: eglot 1.9 opens no document for the server, so it is one
+;; message, its heading counting the problems, a line per check. The
+;; scripted model lists its models and the key comes from the variable
+;; the settings name: all is well, and the key line names the variable,
+;; never the key.
+(quire-test-step "health" ("connect") 30
+  (quire-test-visit quire-test-chapter)
+  (deactivate-mark)
+  (goto-char (point-min))
+  (let ((mark (length (quire-test-messages))))
+    (quire-test-code-action "\\`quire: Show health report\\'")
+    (let ((shown (quire-test-wait "the health report in the echo area" 20
+                                  (lambda () (let ((m (quire-test-messages-since mark)))
+                                               (and (string-match-p "quire health report, all is well" m) m))))))
+      (dolist (line (list (concat "ok       book: " (directory-file-name quire-test-book))
+                          "ok       model: answers at " "model scripted is there"
+                          "ok       key: from the QUIRE_TEST_KEY variable"))
+        (unless (string-match-p (regexp-quote line) shown)
+          (error "the report has no %S: %s" line shown)))
+      (when (string-match-p "scripted-key" shown)
+        (error "the report shows the key: %s" shown)))
+    (quire-test-no-codes mark)))
+
 (quire-test-step "plain-eglot" () 45
   ;; A writer with no quire.el, only the README's eglot-server-programs
   ;; line: eglot takes the chapter's own folder as the root, and quire

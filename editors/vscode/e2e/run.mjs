@@ -8,13 +8,65 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   base, book, chatFrame, checkBundledServer, editorText, finish, log, need, Outcome, quickOpen, refactorPreview, runCommand, shots, sleep, start,
-  step, stepTimeout, waitFor,
+  statusItems, step, stepTimeout, waitFor,
 } from "./workbench.mjs";
 
 const question = need("QUIRE_QUESTION");
 const answerMarker = need("QUIRE_ANSWER_MARKER");
 const proposedMarker = need("QUIRE_PROPOSED_MARKER");
 const modelURL = need("QUIRE_MODEL_URL");
+const apiKey = need("QUIRE_E2E_KEY");
+const localModel = need("QUIRE_LOCAL_MODEL");
+
+const walkthroughSteps = ["Open your book", "Choose a model provider", "Set your API key", "Hover a name", "Ask the board", "When something is off"];
+
+// openWalkthrough opens quire's walkthrough from the palette and waits for
+// its steps.
+async function openWalkthrough(page) {
+  await runCommand(page, "Welcome: Open Walkthrough");
+  const row = page.locator(".quick-input-widget .monaco-list-row", { hasText: "Get started with quire" }).first();
+  await waitFor("quire's walkthrough in the pick", () => row.isVisible());
+  await row.click();
+  await waitFor("the walkthrough's six steps", async () => {
+    const texts = await page.locator("button.getting-started-step").allTextContents();
+    return walkthroughSteps.every((t) => texts.some((x) => x.includes(t)));
+  });
+}
+
+// walkthroughDone are the texts of the walkthrough's ticked steps.
+const walkthroughDone = (page) => page.locator("button.getting-started-step[aria-checked='true']").allTextContents();
+
+// advisorItem waits for the advisor's status bar item to read text.
+async function advisorItem(page, text) {
+  const t = await waitFor(`the advisor's status bar item to read "${text}"`, async () => (await statusItems(page)).find((t) => t.includes(text)));
+  log(`advisor: ${t.trim()}`);
+}
+
+// showHealth runs quire: Show Health until the report holds every one
+// of texts (a settings change reaches the server a moment after the
+// settings file changed, so a report may come too early).
+async function showHealth(page, ...texts) {
+  const until = Date.now() + stepTimeout;
+  for (;;) {
+    await runCommand(page, "quire: Show Health");
+    try {
+      await waitFor(
+        `the health report naming ${texts.join(", ")}`,
+        async () => {
+          const tab = await page.locator(".tab.active").first().textContent({ timeout: 500 });
+          const text = await editorText(page);
+          return tab?.includes("quire health report") && texts.every((t) => text.includes(t));
+        },
+        Math.min(10_000, Math.max(1, until - Date.now())),
+      );
+      return;
+    } catch (e) {
+      if (Date.now() >= until) {
+        throw new Error(`${e.message}; the report reads:\n${await editorText(page)}`);
+      }
+    }
+  }
+}
 
 // mapFrame finds the book map's webview by its content: the heatmap.
 async function mapFrame(page) {
@@ -44,10 +96,13 @@ async function mapRow(page, name, f) {
 }
 
 async function main() {
+  // No key anywhere: the writer sets it in VS Code (set-key). The trace
+  // logs every message in the output channel, which the Go test then
+  // searches for the key.
   const page = await start({
     "quire.provider.baseUrl": modelURL,
     "quire.provider.model": "scripted",
-    "quire.provider.apiKeyEnv": "QUIRE_TEST_KEY",
+    "quire.trace.server": "verbose",
   });
 
   await step(page, "open-book", async () => {
@@ -87,6 +142,20 @@ async function main() {
     }
   });
 
+  // The scripted model wants a key, and quire has none to send.
+  await step(page, "advisor-no-key", () => advisorItem(page, "quire: no key"));
+
+  // The walkthrough, as the Welcome page shows it: its six steps, the
+  // key's not done yet. Then back to the chapter.
+  await step(page, "walkthrough", async () => {
+    await openWalkthrough(page);
+    if ((await walkthroughDone(page)).some((t) => t.includes("Set your API key"))) {
+      throw new Outcome("the key's step is ticked before any key was set");
+    }
+    await quickOpen(page, "01-thirteen-strokes.md");
+    await waitFor("the chapter in the editor again", async () => (await editorText(page)).includes("The Night Count"));
+  });
+
   await step(page, "hover", async () => {
     // The screen position of "Teodora Quill" in the chapter's first
     // paragraph, from the rendered line's text node.
@@ -114,6 +183,40 @@ async function main() {
       return texts.find((t) => t.includes("Teodora Quill") && t.includes("Night clerk of the Harbor Tally"));
     });
     log(`hover: ${card.slice(0, 160)}…`);
+  });
+
+  // quire: Set API Key from the palette: the provider of the settings is
+  // offered first, and the key is typed into a password box.
+  await step(page, "set-key", async () => {
+    await page.mouse.move(5, 5);
+    await page.keyboard.press("Escape");
+    await runCommand(page, "quire: Set API Key");
+    await waitFor("the provider pick, the provider in the settings first", async () =>
+      (await page.locator(".quick-input-widget .monaco-list-row").first().textContent({ timeout: 500 }))?.includes("The provider in your settings"),
+    );
+    await page.keyboard.press("Enter");
+    const box = page.locator(".quick-input-widget input[type='password']");
+    await box.waitFor({ state: "visible", timeout: stepTimeout });
+    await page.keyboard.type(apiKey);
+    await page.keyboard.press("Enter");
+    await waitFor("the message that VS Code keeps the key", async () => {
+      const toasts = await page.locator(".notifications-toasts .notification-toast").allTextContents();
+      return toasts.some((t) => t.includes("kept in VS Code's secret storage"));
+    });
+  });
+
+  // The server restarted with the key, and the model took it.
+  await step(page, "advisor-ready", () => advisorItem(page, "quire: advisor ready"));
+
+  await step(page, "show-health", () => showHealth(page, "# quire health report", "**book**: " + book, "**key**: from your editor"));
+
+  // Ticked: the key's step, once quire: Set API Key ran (the walkthrough
+  // was opened before, as VS Code's walkthrough service counts only the
+  // commands run once it is up).
+  await step(page, "walkthrough-key-done", async () => {
+    await openWalkthrough(page);
+    await waitFor("the key's step ticked", async () => (await walkthroughDone(page)).some((t) => t.includes("Set your API key")));
+    log(`walkthrough steps done: ${(await walkthroughDone(page)).map((t) => t.trim().slice(0, 24)).join(" | ")}`);
   });
 
   let chat;
@@ -274,6 +377,24 @@ async function main() {
     // Measured, not asserted: a shared CI machine's timings vary.
     log(`book map updated ${ms} ms after the save (target 300 ms)`);
     fs.writeFileSync(path.join(shots, "book-map-update-ms.txt"), `${ms}\n`);
+  });
+
+  // quire: Choose Local Model lists the fake Ollama's model (found through
+  // OLLAMA_HOST); choosing it writes quire's config.yaml and the VS Code
+  // settings that would otherwise win over it, and the health report
+  // then names it.
+  await step(page, "local-model", async () => {
+    await runCommand(page, "quire: Choose Local Model");
+    await waitFor(`${localModel} in the pick`, async () =>
+      (await page.locator(".quick-input-widget .monaco-list-row").first().textContent({ timeout: 500 }))?.includes(localModel),
+    );
+    await page.keyboard.press("Enter");
+    const config = path.join(need("XDG_CONFIG_HOME"), "quire", "config.yaml");
+    await waitFor("the model in quire's config.yaml", () => fs.existsSync(config) && fs.readFileSync(config, "utf8").includes(localModel));
+    const settings = path.join(need("QUIRE_WORK"), "user-data", "User", "settings.json");
+    await waitFor("the model in VS Code's settings", () => fs.readFileSync(settings, "utf8").includes(`"quire.provider.model": "${localModel}"`));
+    await showHealth(page, `model ${localModel}`);
+    await advisorItem(page, "quire: advisor ready");
   });
 }
 

@@ -2,6 +2,10 @@ package e2e_test
 
 import (
 	"archive/zip"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -22,8 +26,9 @@ import (
 )
 
 // The steps run.mjs reports, in order.
-var steps = []string{"open-book", "open-chapter", "status-bar", "bundled-server", "hover", "chat-open",
-	"ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text", "book-map", "book-map-follows-save"}
+var steps = []string{"open-book", "open-chapter", "status-bar", "bundled-server", "advisor-no-key", "walkthrough", "hover", "set-key", "advisor-ready",
+	"show-health", "walkthrough-key-done", "chat-open", "ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text", "book-map",
+	"book-map-follows-save", "local-model"}
 
 // Markers the browser script looks for on screen.
 const (
@@ -69,7 +74,9 @@ func slowLastReply(t *testing.T, model *evalserver.Server, last int, delay time.
 	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if int(n.Add(1)) == last {
+		// Only the chat's requests count: the health report's GET /models
+		// may come at any time.
+		if r.Method == http.MethodPost && int(n.Add(1)) == last {
 			select {
 			case <-time.After(delay):
 			case <-r.Context().Done():
@@ -240,7 +247,13 @@ func TestVSCode(t *testing.T) {
 
 	replies := script(t)
 	model := editortest.ScriptedModel(t, replies)
+	// The model wants a key, as a hosted provider does; the writer types
+	// it into quire: Set API Key. Random, so that finding it anywhere on
+	// disk can only mean it was written there.
+	key := apiKey(t)
+	model.RequireKey(key)
 	modelURL := slowLastReply(t, model, len(replies), 3*time.Second)
+	ollama := fakeOllama(t)
 
 	shots := artefacts(t)
 	stdout, report := runBrowser(t, tools, "run.mjs", tmp, shots, []string{
@@ -250,19 +263,127 @@ func TestVSCode(t *testing.T) {
 		"QUIRE_QUESTION=" + question,
 		"QUIRE_ANSWER_MARKER=" + answerMarker,
 		"QUIRE_PROPOSED_MARKER=" + proposedMarker,
-		"QUIRE_TEST_KEY=scripted-key",
+		// Only for typing: workbench.mjs keeps it out of code-server's
+		// environment.
+		"QUIRE_E2E_KEY=" + key,
+		"QUIRE_LOCAL_MODEL=" + localModel,
+		"OLLAMA_HOST=" + strings.TrimPrefix(ollama, "http://"),
 	})
 	require.Contains(t, stdout, "PASS: "+strings.Join(steps, ", "), "every step ran\n%s", report)
 
 	// The chat's one ask reached the model: three rounds, the question in
-	// the first, and the tools offered.
+	// the first, and the tools offered, each with the key the writer set
+	// in VS Code; before it was set, the health report's request was
+	// turned away.
 	reqs := model.Requests()
 	require.Len(t, reqs, 3, "model requests\n%s", report)
 	require.Contains(t, string(reqs[0].Body), question)
 	require.Contains(t, string(reqs[0].Body), "get_character_context")
+	for i, r := range reqs {
+		require.Equal(t, "Bearer "+key, r.Authorization, "request %d's Authorization", i+1)
+	}
+	require.Positive(t, model.Refused(), "no request came without the key before it was set: the no-key step proved nothing")
+
+	// The key is nowhere on disk: not in code-server's user data (settings,
+	// state, the extension's logs and the quire output channel, which
+	// traced every message), not in quire's cache and config, not in the
+	// book, not in the screenshots' folder.
+	requireKeyNowhere(t, key, filepath.Join(tmp, "code-server"), filepath.Join(tmp, "cache"), filepath.Join(tmp, "config"),
+		filepath.Join(tmp, "data"), filepath.Join(tmp, "state"), book, shots)
+	requireOutputChannelLogged(t, filepath.Join(tmp, "code-server", "user-data", "logs"))
 	// Applying put the edit in the editor's buffer; quire never writes the
 	// book, and nothing saved it.
 	after, err := os.ReadFile(entry)
 	require.NoError(t, err)
 	require.Equal(t, string(before), string(after), "the entry on disk changed")
+}
+
+// localModel is the one model the fake Ollama offers.
+const localModel = "e2e-local:latest"
+
+// apiKey is a fresh key for one run.
+func apiKey(t *testing.T) string {
+	b := make([]byte, 16)
+	_, err := rand.Read(b)
+	require.NoError(t, err)
+	return "sk-e2e-" + hex.EncodeToString(b)
+}
+
+// fakeOllama answers as Ollama does the requests quire sends to find a
+// local model: GET /api/tags, and GET /v1/models from the health report.
+// The extension's server finds it through OLLAMA_HOST.
+func fakeOllama(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/api/tags":
+			_, _ = io.WriteString(w, `{"models":[{"name":"`+localModel+`","model":"`+localModel+`"}]}`)
+		case "/v1/models":
+			_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"`+localModel+`"}]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// requireKeyNowhere fails when a file under any of dirs holds key.
+func requireKeyNowhere(t *testing.T, key string, dirs ...string) {
+	t.Helper()
+	var found []string
+	files := 0
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				if os.IsNotExist(err) && p == dir {
+					return nil
+				}
+				return err
+			}
+			// The installed extension and its server are only read.
+			if d.IsDir() && d.Name() == "extensions" && filepath.Base(filepath.Dir(p)) == "code-server" {
+				return filepath.SkipDir
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files++
+			if bytes.Contains(b, []byte(key)) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		require.NoError(t, err, "walk %s", dir)
+	}
+	require.Empty(t, found, "the API key is written in these files")
+	t.Logf("the API key is in none of %d files", files)
+}
+
+// requireOutputChannelLogged checks the quire output channel reached
+// code-server's logs, so that requireKeyNowhere read what the extension
+// and the traced server wrote there.
+func requireOutputChannelLogged(t *testing.T, logs string) {
+	t.Helper()
+	var channel string
+	err := filepath.WalkDir(logs, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || channel != "" {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte("handing the server the API key kept for")) && bytes.Contains(b, []byte(`"initializationOptions"`)) {
+			channel = p
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, channel, "no log under %s holds the quire output channel with its trace", logs)
+	t.Logf("the quire output channel's log: %s", channel)
 }

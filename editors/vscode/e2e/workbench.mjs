@@ -66,11 +66,14 @@ function pathWithoutQuire() {
   return dirs.filter((d) => !hidden.includes(d)).join(path.delimiter);
 }
 
-// The environment code-server runs in: no quire on PATH, and nothing
-// that names the test's own binary.
+// The environment code-server runs in: no quire on PATH, nothing that
+// names the test's own binary, and not the test's API key.
 function codeServerEnv() {
   const env = { ...process.env, PATH: pathWithoutQuire() };
   delete env.QUIRE_BIN;
+  // The API key run.mjs types into VS Code reaches the server only
+  // through the extension, never through code-server's environment.
+  delete env.QUIRE_E2E_KEY;
   for (const d of env.PATH.split(path.delimiter)) {
     if (fs.existsSync(path.join(d, "quire"))) {
       throw new Error(`quire is still on code-server's PATH, in ${d}`);
@@ -390,6 +393,9 @@ export async function quickOpen(page, text) {
   );
   await page.keyboard.press("Enter");
 }
+
+// statusItems are the status bar items' texts.
+export const statusItems = (page) => page.locator("#workbench\\.parts\\.statusbar .statusbar-item").allTextContents();
 
 export async function runCommand(page, title) {
   await page.keyboard.press("F1");

@@ -4,11 +4,13 @@
 // pure modules these import.
 import * as vscode from "vscode";
 import { ResponseError } from "vscode-languageclient/node";
+import { ApiKeys } from "./apiKeys";
 import { ChatHost, ChatViewProvider } from "./chat/view";
 import { MapPanel } from "./mapPanel";
 import { Proposals } from "./proposals";
 import { QuireCommands } from "./quireCommands";
 import { Session } from "./session";
+import { SetupCommands } from "./setupCommands";
 import { Views } from "./views";
 
 let session: Session | undefined;
@@ -35,12 +37,16 @@ function chatHost(s: Session, proposals: Proposals): ChatHost {
 
 export function activate(context: vscode.ExtensionContext): void {
   const views = new Views();
-  const s = new Session(context, views);
+  const keys = new ApiKeys(context);
+  const s = new Session(context, views, keys);
   const proposals = new Proposals(s, views);
   const chat = new ChatViewProvider(context.extensionUri, chatHost(s, proposals));
   const map = new MapPanel(s);
   const commands = new QuireCommands(s, proposals, chat, map);
+  const setup = new SetupCommands(s, keys, views);
   context.subscriptions.push(
+    keys,
+    setup,
     s,
     views,
     proposals,

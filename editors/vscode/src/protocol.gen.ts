@@ -129,7 +129,7 @@ export interface ExplicateParams extends BookParams {
 // quire/list return it, and as `quire lookup --json` prints it. Its
 // fields are codex.Result's, so the server converts one into the other.
 export interface CodexEntry {
-  projectPath: string;
+  projectPath?: string;
   relativePath: string;
   type: string;
   name: string;
@@ -450,6 +450,9 @@ export interface DoctorCheck {
   status: "ok" | "warning" | "problem";
   detail: string;
   fix?: string;
+  // System is the operating system's own words behind a problem, for
+  // a bug report; what the writer reads is Detail and Fix.
+  system?: string;
 }
 
 // LocalModel is one model a server on the writer's computer offers

@@ -6,6 +6,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as vscode from "vscode";
 import { DidChangeConfigurationNotification, LanguageClientOptions, State } from "vscode-languageclient/node";
+import { ApiKeys, fingerprint, HandedKey } from "./apiKeys";
 import { errorOf } from "./chat/view";
 import { QuireLanguageClient } from "./client";
 import { bookRootFor } from "./commands";
@@ -18,7 +19,9 @@ import {
   BookStatus,
   Commands,
   DiscardResult,
+  DoctorResult,
   ExplicateResult,
+  LocalModel,
   Methods,
   Persona,
   Proposal,
@@ -28,7 +31,9 @@ import {
   ReindexResult,
   StatusResult,
 } from "./protocol";
-import { Action, actionLabel, bundledPath, downloadPage, resolveServer, settingsCommand, Source, startFailedMessage, VersionWarnings } from "./server";
+import { Action, actionLabel, bundledPath, downloadPage, Resolution, resolveServer, settingsCommand, Source, startFailedMessage, VersionWarnings } from "./server";
+import { advisorView } from "./health";
+import { providerLabel, serverEnv } from "./keys";
 import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
 import { mergeBook, statusView } from "./status";
 import { Views } from "./views";
@@ -78,6 +83,12 @@ export class Session implements vscode.Disposable {
   private client?: QuireLanguageClient;
   private readonly output = vscode.window.createOutputChannel("quire");
   private readonly status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  // The advisor's item: ready, or why not (quire/doctor's report).
+  private readonly advisor = vscode.window.createStatusBarItem("quire.advisor", vscode.StatusBarAlignment.Left, 49);
+  // The key the running server was handed (a fingerprint, never the key).
+  private handedKey = "";
+  private keyCheck: Promise<void> = Promise.resolve();
+  private advisorSeq = 0;
   private readonly disposables: vscode.Disposable[] = [];
   private books: BookStatus[] = [];
   private personaCache: Persona[] = [];
@@ -102,6 +113,7 @@ export class Session implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly views: Views,
+    private readonly apiKeys: ApiKeys,
   ) {
     const active = vscode.window.activeTextEditor;
     if (active && isBookDocument(active.document)) {
@@ -110,6 +122,7 @@ export class Session implements vscode.Disposable {
     this.disposables.push(
       this.output,
       this.status,
+      this.advisor,
       this.askProgressed,
       this.restarted,
       this.displayChanged,
@@ -127,7 +140,10 @@ export class Session implements vscode.Disposable {
         }
       }),
       vscode.workspace.onDidChangeConfiguration((e) => this.configChanged(e)),
+      apiKeys.onDidChange(() => this.keyChanged()),
     );
+    this.advisor.name = "quire advisor";
+    this.advisor.command = "quire.showHealth";
     this.renderStatus();
     this.status.show();
   }
@@ -154,16 +170,21 @@ export class Session implements vscode.Disposable {
     return displaySettingsOf((k) => this.config().get(k));
   }
 
-  async start(): Promise<void> {
+  /** resolve finds the quire program to run, as start does. */
+  resolve(): Resolution {
     const cfg = this.config();
     restoreExecutable(bundledPath(this.context.extensionPath, process.platform));
-    const res = resolveServer(cfg.get("serverPath"), cfg.get("serverArgs"), {
+    return resolveServer(cfg.get("serverPath"), cfg.get("serverArgs"), {
       platform: process.platform,
       env: process.env,
       homedir: os.homedir(),
       extensionPath: this.context.extensionPath,
       isExecutable,
     });
+  }
+
+  async start(): Promise<void> {
+    const res = this.resolve();
     if (!res.ok) {
       this.failed(res.message, res.actions);
       return;
@@ -200,7 +221,12 @@ export class Session implements vscode.Disposable {
         },
       },
     };
-    const client = new QuireLanguageClient({ command: res.command, args: res.args, options: { env: process.env } }, clientOptions);
+    // The writer's key reaches the server through its environment only:
+    // initializationOptions and settings go through the trace.
+    const handed = await this.keyToHand();
+    this.handedKey = fingerprint(handed);
+    this.output.appendLine(handed ? `handing the server the API key kept for ${providerLabel(handed.url)}` : "no API key kept in VS Code for the server");
+    const client = new QuireLanguageClient({ command: res.command, args: res.args, options: { env: serverEnv(process.env, handed) } }, clientOptions);
     this.client = client;
     client.onNotification(Methods.askProgress, (p: AskProgress) => this.askProgressed.fire(p));
     client.onNotification(Methods.status, (b: BookStatus) => {
@@ -208,6 +234,10 @@ export class Session implements vscode.Disposable {
       this.renderStatus();
     });
     client.onDidChangeState((e) => {
+      if (e.newState === State.Stopped && this.client === client) {
+        // No server, no report: the item would tell of one that is gone.
+        this.advisor.hide();
+      }
       if (e.newState === State.Stopped && this.client === client && this.startError === undefined) {
         this.status.text = "$(debug-disconnect) quire: stopped";
         this.status.tooltip = "The quire server stopped. Click to restart it.";
@@ -235,6 +265,54 @@ export class Session implements vscode.Disposable {
       // A server without quire/status still works; the item stays plain.
       this.output.appendLine(`quire/status: ${errorOf(e).message}`);
     }
+    void this.refreshAdvisor();
+  }
+
+  private keyToHand(): Promise<HandedKey | undefined> {
+    return this.apiKeys.handed(this.config().get<string>("provider.baseUrl"));
+  }
+
+  /**
+   * keyChanged restarts the server when the key it should hold is not the
+   * one it was handed: a key set, changed or removed here or in another
+   * window, or a provider setting that picks another kept key. One check
+   * at a time, so a change seen twice restarts once.
+   */
+  keyChanged(): Promise<void> {
+    // A check that failed does not stop the next one.
+    this.keyCheck = this.keyCheck
+      .then(async () => {
+        const next = fingerprint(await this.keyToHand());
+        if (next === this.handedKey || this.client === undefined) {
+          return;
+        }
+        this.output.appendLine("the API key changed: restarting the server so that it takes effect");
+        await this.restart();
+      })
+      .catch((e: unknown) => this.output.appendLine(`restarting the server after an API key change: ${errorOf(e).message}`));
+    return this.keyCheck;
+  }
+
+  /** refreshAdvisor asks for the health report and shows the advisor's state from it. */
+  async refreshAdvisor(): Promise<DoctorResult | undefined> {
+    const seq = ++this.advisorSeq;
+    let r: DoctorResult;
+    try {
+      r = await this.doctor();
+    } catch (e) {
+      if (seq === this.advisorSeq) {
+        this.advisor.hide();
+      }
+      this.output.appendLine(`quire/doctor: ${errorOf(e).message}`);
+      return undefined;
+    }
+    if (seq === this.advisorSeq) {
+      const v = advisorView(r.checks ?? []);
+      this.advisor.text = v.text;
+      this.advisor.tooltip = v.tooltip;
+      this.advisor.show();
+    }
+    return r;
   }
 
   async stop(): Promise<void> {
@@ -279,6 +357,7 @@ export class Session implements vscode.Disposable {
 
   private failed(message: string, actions: Action[]): void {
     this.startError = message;
+    this.advisor.hide();
     this.startActions = actions;
     this.output.appendLine(message);
     this.status.text = "$(error) quire: not running";
@@ -312,7 +391,10 @@ export class Session implements vscode.Disposable {
     if (kinds.has("restart")) {
       void this.restart();
     } else if (kinds.has("server") && this.client?.isRunning()) {
-      void this.client.sendNotification(DidChangeConfigurationNotification.type, didChangeConfigurationParams(this.settings()));
+      void this.client.sendNotification(DidChangeConfigurationNotification.type, didChangeConfigurationParams(this.settings())).then(() => this.refreshAdvisor());
+      if (e.affectsConfiguration("quire.provider.baseUrl")) {
+        void this.keyChanged();
+      }
     }
     if (kinds.has("display")) {
       this.displayChanged.fire();
@@ -320,6 +402,8 @@ export class Session implements vscode.Disposable {
   }
 
   private renderStatus(): void {
+    // The walkthrough's first step is done once a book is open.
+    void vscode.commands.executeCommand("setContext", "quire.bookOpen", this.books.length > 0);
     if (this.startError !== undefined) {
       return;
     }
@@ -338,6 +422,17 @@ export class Session implements vscode.Disposable {
   }
 
   // ---- the server's requests ----
+
+  /** doctor is the health report of the book of the last document (the first book without one). */
+  doctor(): Promise<DoctorResult> {
+    const uri = this.editorContext().uri;
+    return this.running().sendRequest<DoctorResult>(Methods.doctor, uri ? { uri } : {});
+  }
+
+  /** localModels lists the models of the servers running on this computer. */
+  async localModels(): Promise<LocalModel[]> {
+    return (await this.running().sendRequest<LocalModel[] | null>(Methods.models, {})) ?? [];
+  }
 
   async personas(): Promise<Persona[]> {
     if (this.personaCache.length === 0) {

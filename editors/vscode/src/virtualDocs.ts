@@ -6,6 +6,7 @@
 
 export const proposalScheme = "quire-proposal";
 export const peekScheme = "quire-peek";
+export const healthScheme = "quire-health";
 
 export interface UriParts {
   scheme: string;

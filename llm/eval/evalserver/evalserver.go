@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -30,8 +31,8 @@ type Step struct {
 type Request struct {
 	Path string
 	Body []byte
-	// Authorization is the request's Authorization header, so a test can
-	// check which key reached the model.
+	// Authorization is the request's Authorization header as sent
+	// ("Bearer <key>"), so a test can check which key reached the model.
 	Authorization string
 }
 
@@ -43,6 +44,10 @@ type Server struct {
 	srv *http.Server
 
 	script Script[Step, Request]
+
+	// key, when set, is the only key the server accepts (RequireKey).
+	key     atomic.Pointer[string]
+	refused atomic.Int32
 }
 
 // maxEvalRequestBytes bounds a recorded request body.
@@ -58,6 +63,10 @@ func New() (*Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handle)
 	mux.HandleFunc("POST /chat/completions", s.handle)
+	// The model list a health report asks for (quire doctor): answered
+	// outside the script, so a report never takes a scripted reply.
+	mux.HandleFunc("GET /v1/models", s.models)
+	mux.HandleFunc("GET /models", s.models)
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
@@ -71,6 +80,36 @@ func (s *Server) Load(steps []Step) { s.script.Load(steps) }
 
 // Requests are the requests received since the last Load, in order.
 func (s *Server) Requests() []Request { return s.script.Requests() }
+
+// RequireKey makes the server answer 401, as a hosted provider does,
+// to every request whose Authorization is not "Bearer "+key; such a
+// request takes no scripted reply and is not recorded, only counted
+// (Refused).
+func (s *Server) RequireKey(key string) { s.key.Store(&key) }
+
+// Refused is how many requests RequireKey turned away.
+func (s *Server) Refused() int { return int(s.refused.Load()) }
+
+// authorized answers 401 and reports false when a key is required and r
+// does not carry it.
+func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
+	key := s.key.Load()
+	if key == nil || r.Header.Get("Authorization") == "Bearer "+*key {
+		return true
+	}
+	s.refused.Add(1)
+	writeEvalJSON(w, http.StatusUnauthorized, `{"error":{"message":"scripted model: wrong or missing API key","type":"invalid_request_error","code":"invalid_api_key"}}`)
+	return false
+}
+
+// models answers GET /models, which health checks send, with the one
+// model the scripted replies name; it takes no scripted reply.
+func (s *Server) models(w http.ResponseWriter, r *http.Request) {
+	if !s.authorized(w, r) {
+		return
+	}
+	writeEvalJSON(w, http.StatusOK, `{"object":"list","data":[{"id":"`+ScriptedModel+`","object":"model","owned_by":"quire-tests"}]}`)
+}
 
 // Remaining is how many scripted replies were not sent.
 func (s *Server) Remaining() int { return s.script.Remaining() }
@@ -87,6 +126,9 @@ func (s *Server) Close() error {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	if !s.authorized(w, r) {
+		return
+	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxEvalRequestBytes))
 	step, n, ok := s.script.Take(Request{Path: r.URL.Path, Body: body, Authorization: r.Header.Get("Authorization")})
 	if !ok {
@@ -106,6 +148,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	WriteScriptedReply(w, step.Status, step.Body, WantsStream(body))
 }
+
+// ScriptedModel is the model name the list offers; scripts may name any.
+const ScriptedModel = "scripted"
 
 func writeEvalJSON(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
+
+	"github.com/quire-ink/quire/llm/provider/chatwire"
 )
 
 // WriteScriptedReply answers a chat completions request with a scripted
@@ -56,14 +57,9 @@ func WriteCutStream(w http.ResponseWriter, body string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	for _, c := range chunks {
-		var chunk struct {
-			Choices []struct {
-				FinishReason *string         `json:"finish_reason"`
-				Delta        json.RawMessage `json:"delta"`
-			} `json:"choices"`
-		}
+		var chunk chatwire.ChatChunk
 		if json.Unmarshal([]byte(c), &chunk) != nil || len(chunk.Choices) == 0 ||
-			string(chunk.Choices[0].Delta) == "{}" || chunk.Choices[0].FinishReason != nil && *chunk.Choices[0].FinishReason != "" {
+			chunk.Choices[0].Delta.Empty() || chunk.Choices[0].FinishReason != "" {
 			continue
 		}
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", c); err != nil {
@@ -83,20 +79,7 @@ func WantsStream(body []byte) bool {
 
 // streamChunks splits a chat completion body into stream chunks.
 func streamChunks(body string) ([]string, error) {
-	var resp struct {
-		ID          string          `json:"id"`
-		Created     json.RawMessage `json:"created"`
-		Model       string          `json:"model"`
-		ServiceTier string          `json:"service_tier,omitempty"`
-		Usage       json.RawMessage `json:"usage"`
-		Choices     []struct {
-			FinishReason string `json:"finish_reason"`
-			Message      struct {
-				Content   json.RawMessage `json:"content"`
-				ToolCalls json.RawMessage `json:"tool_calls"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
+	var resp chatwire.ChatCompletion
 	if err := json.Unmarshal([]byte(body), &resp); err != nil {
 		return nil, err
 	}
@@ -107,6 +90,13 @@ func streamChunks(body string) ([]string, error) {
 		resp.Created = json.RawMessage("0")
 	}
 	choice := resp.Choices[0]
+	var message struct {
+		Content   json.RawMessage `json:"content"`
+		ToolCalls json.RawMessage `json:"tool_calls"`
+	}
+	if err := json.Unmarshal(choice.Message, &message); err != nil {
+		return nil, fmt.Errorf("the message: %w", err)
+	}
 	var out []string
 	emit := func(delta map[string]any, finish any, usage json.RawMessage) {
 		c := map[string]any{"id": resp.ID, "object": "chat.completion.chunk", "created": resp.Created, "model": resp.Model,
@@ -124,7 +114,7 @@ func streamChunks(body string) ([]string, error) {
 		out = append(out, string(b))
 	}
 	emit(map[string]any{"role": "assistant"}, nil, nil)
-	if content := choice.Message.Content; !nullJSON(content) {
+	if content := message.Content; !chatwire.IsNull(content) {
 		var text string
 		if json.Unmarshal(content, &text) == nil {
 			for _, piece := range splitWords(text, 3) {
@@ -134,8 +124,8 @@ func streamChunks(body string) ([]string, error) {
 			emit(map[string]any{"content": content}, nil, nil)
 		}
 	}
-	if calls := choice.Message.ToolCalls; !nullJSON(calls) {
-		var list []scriptedToolCall
+	if calls := message.ToolCalls; !chatwire.IsNull(calls) {
+		var list []chatwire.ToolCall
 		if json.Unmarshal(calls, &list) != nil {
 			emit(map[string]any{"tool_calls": calls}, nil, nil)
 		}
@@ -157,7 +147,7 @@ func streamChunks(body string) ([]string, error) {
 		}
 	}
 	emit(map[string]any{}, choice.FinishReason, nil)
-	if !nullJSON(resp.Usage) {
+	if !chatwire.IsNull(resp.Usage) {
 		emit(nil, nil, resp.Usage)
 	}
 	return out, nil
@@ -182,22 +172,4 @@ func splitWords(text string, n int) []string {
 		pieces = append(pieces, text[start:])
 	}
 	return pieces
-}
-
-// scriptedToolCall is a tool call of a chat completion body. The scripted
-// server reads the wire on its own rather than through the client's
-// decoder, so it never shares a bug with the client it stands in for.
-type scriptedToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"function"`
-}
-
-// nullJSON reports whether raw is absent or JSON null.
-func nullJSON(raw json.RawMessage) bool {
-	s := strings.TrimSpace(string(raw))
-	return s == "" || s == "null"
 }

@@ -18,6 +18,7 @@ const allowed = [
   /^LICENSE(\.md|\.txt)?$/,
   /^dist\/extension\.js$/,
   /^media\/[\w.-]+\.(js|css|svg)$/,
+  /^media\/walkthrough\/[\w.-]+\.md$/,
 ];
 
 describe(".vsix contents", function () {
@@ -42,7 +43,7 @@ describe(".vsix contents", function () {
     assert.deepStrictEqual(stray, []);
     const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { main: string };
     assert.strictEqual(manifest.main, "./dist/extension.js", "VS Code would load something other than the bundle");
-    for (const must of ["package.json", "dist/extension.js", "media/chat.js", "media/render.js", "media/chat.css", "media/quire.svg"]) {
+    for (const must of ["package.json", "dist/extension.js", "media/chat.js", "media/render.js", "media/chat.css", "media/quire.svg", "media/walkthrough/key.md"]) {
       assert.ok(files.includes(must), `${must} is missing from the .vsix`);
     }
   });
