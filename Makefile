@@ -120,10 +120,11 @@ nvim:
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq curl >/dev/null; }
 
-# The plugin's end-to-end test again on the Neovim of other Debian releases
-# (unpacked in a temporary folder): trixie's 0.10 in `make test`, and
-# `make nvim-versions NVIM_SUITES="trixie sid"` for the newest too.
-NVIM_SUITES ?= trixie
+# The plugin's end-to-end tests again on the Neovim of other Debian
+# releases (unpacked in a temporary folder): trixie's 0.10 and sid's
+# newest (0.11+, where lsp/quire.lua is tested with vim.lsp.enable);
+# `make nvim-versions NVIM_SUITES=trixie` for one.
+NVIM_SUITES ?= trixie sid
 nvim-versions: nvim
 	editors/nvim/test/other-versions.sh $(NVIM_SUITES)
 

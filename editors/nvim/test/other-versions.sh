@@ -1,6 +1,8 @@
 #!/bin/sh
-# Runs the Neovim plugin's end-to-end tests (its steps and the typed
-# continuity slips) on the Neovim of other Debian releases (trixie: 0.10,
+# Runs the Neovim plugin's end-to-end tests (its steps, the typed
+# continuity slips, the series, the conventions: commands without setup(),
+# :checkhealth, the api_key command, :Quire models, and from 0.11
+# vim.lsp.enable with lsp/quire.lua) on the Neovim of other Debian releases (trixie: 0.10,
 # sid: the newest), unpacked into a temporary folder by
 # editors/test/debian-unpack.sh and started with their own C library, so
 # nothing on the machine changes. The archive comes from
@@ -22,8 +24,12 @@ exec "$lib/ld-linux-x86-64.so.2" --library-path "$lib:$lib/lua/5.1" "$dir/root/u
 WRAP
 	chmod +x "$dir/bin/nvim"
 	echo "== $suite: $(VIMRUNTIME="$dir/root/usr/share/nvim/runtime" "$dir/bin/nvim" --version | head -1)"
+	# From 0.11 the vim.lsp.enable test (lsp/quire.lua) must run, not skip.
+	enable=$(VIMRUNTIME="$dir/root/usr/share/nvim/runtime" "$dir/bin/nvim" --headless -u NONE -i NONE \
+		-c "lua io.stdout:write(vim.fn.has('nvim-0.11'))" -c 'qa!')
 	cd "$repo"
 	VIMRUNTIME="$dir/root/usr/share/nvim/runtime" PATH="$dir/bin:$PATH" QUIRE_REQUIRE_NVIM=1 \
-		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series)$' ./editors/nvim/
+		QUIRE_REQUIRE_NVIM_LSP_ENABLE="$enable" \
+		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series|WithoutSetup|Checkhealth|APIKeyCommand|Models|LspEnable)$' ./editors/nvim/
 	cd "$work"
 done

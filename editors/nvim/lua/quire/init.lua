@@ -1,5 +1,6 @@
 -- quire for Neovim: the language client for book projects and the
--- advisor's chat. Setup is explicit: nothing happens until setup() runs.
+-- advisor's chat. Nothing starts until setup() runs, or until the
+-- writer runs a :Quire command, which sets quire up with the defaults.
 local M = {}
 
 local defaults = {
@@ -7,6 +8,18 @@ local defaults = {
   -- Extra environment for the server, e.g. { OPENAI_API_KEY = ... } when
   -- the key is not in Neovim's own environment.
   cmd_env = nil,
+  -- The provider's API key, handed to the server only in its
+  -- environment (QUIRE_EDITOR_API_KEY), never in its settings: a string,
+  -- or "cmd:<command>" whose trimmed output is the key
+  -- ("cmd:pass show quire"). nil: the server finds the key itself
+  -- (api_key_env, the keychain).
+  api_key = nil,
+  -- How long the api_key command may take, in milliseconds (a password
+  -- manager may ask for its passphrase first).
+  api_key_timeout = 30000,
+  -- false: setup() starts no client by itself (for vim.lsp.enable("quire")
+  -- on Neovim 0.11+, which then reads this configuration).
+  autostart = true,
   -- Sent as initializationOptions and answered to workspace/configuration:
   -- { provider = { base_url, model, api_key_env, ... }, persona = "<id>" }.
   settings = {},
@@ -35,55 +48,6 @@ local defaults = {
 
 M.config = vim.deepcopy(defaults)
 
-local function command(name, fn, opts)
-  vim.api.nvim_create_user_command(name, fn, opts or {})
-end
-
-local function persona_complete(arglead)
-  -- The personas the server lists (quire/personas).
-  local ids = {}
-  for _, p in ipairs(require("quire.ask").personas_now()) do
-    table.insert(ids, p.id)
-  end
-  return require("quire.util").complete(ids, arglead)
-end
-
-local function create_commands()
-  local ask = require("quire.ask")
-  local proposals = require("quire.proposals")
-  command("QuireAsk", ask.command, { nargs = "*", range = true, bang = true, complete = persona_complete,
-    desc = "Ask a quire advisor about the selection or the document" })
-  command("QuirePeek", ask.peek_command, { nargs = "*", range = true, complete = persona_complete,
-    desc = "Show the request quire would send to the model" })
-  command("QuireAction", function(o)
-    require("quire.actions").command(o)
-  end, { nargs = "?", range = true, complete = function(arglead)
-    return require("quire.actions").complete(arglead)
-  end, desc = "Run a quire advisor action on the selection or the chapter" })
-  command("QuirePersona", ask.persona_command, { nargs = "?", complete = persona_complete,
-    desc = "Choose the default quire advisor" })
-  command("QuireCancel", function()
-    ask.cancel()
-  end, { desc = "Cancel the running quire ask" })
-  command("QuireChat", function()
-    require("quire.chat").toggle()
-  end, { desc = "Toggle the quire chat" })
-  command("QuireProposals", proposals.list_command, { desc = "List quire's codex proposals" })
-  command("QuireApply", proposals.apply_command, { nargs = "?", complete = proposals.complete,
-    desc = "Apply a quire proposal" })
-  command("QuireDiscard", proposals.discard_command, { nargs = "?", complete = proposals.complete,
-    desc = "Discard a quire proposal" })
-  command("QuireReindex", function()
-    M.reindex()
-  end, { desc = "Read the whole book again and rebuild quire's index" })
-  command("QuireMap", function()
-    require("quire.map").map_command()
-  end, { desc = "Open the book map (who appears where, the timeline, the links) in the browser" })
-  command("QuireMentions", function()
-    require("quire.map").mentions_command()
-  end, { desc = "Show which codex entries each chapter mentions, as a table" })
-end
-
 -- reindex asks the server to read the current buffer's book again;
 -- cb(result, err) gets the outcome after the writer has been told.
 function M.reindex(cb)
@@ -109,7 +73,19 @@ function M.reindex(cb)
   end)
 end
 
+-- ensure_setup sets quire up with its defaults when setup() has not
+-- run: every :Quire command that needs the client calls it. True when
+-- it did.
+function M.ensure_setup()
+  if M.did_setup then
+    return false
+  end
+  M.setup({})
+  return true
+end
+
 function M.setup(opts)
+  M.did_setup = true
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
   -- A list given by the user replaces the default list instead of being
   -- merged index by index.
@@ -125,9 +101,12 @@ function M.setup(opts)
   if M.config.settings.persona then
     require("quire.ask").persona = M.config.settings.persona
   end
-  create_commands()
+  require("quire.commands").define()
   require("quire.created").install()
   local group = vim.api.nvim_create_augroup("quire", { clear = true })
+  if M.config.autostart == false then
+    return
+  end
   vim.api.nvim_create_autocmd("FileType", {
     group = group,
     pattern = M.config.filetypes,

@@ -113,6 +113,7 @@ local function settings_or_empty(s)
   end
   return s
 end
+M.settings_or_empty = settings_or_empty
 
 -- capabilities are Neovim's (with the writer's additions) without change
 -- annotations. quire marks a proposal's edit as needing confirmation for
@@ -278,14 +279,20 @@ function M.attach(bufnr)
     -- option (0.9 added it), so make bufnr current for the call.
     local id
     vim.api.nvim_buf_call(bufnr, function()
-      id = vim.lsp.start(M.client_config(root), { bufnr = bufnr })
+      -- The key, when setup() names one, is in the environment only while
+      -- the server is spawned (quire.key).
+      id = require("quire.key").with_key(function()
+        return vim.lsp.start(M.client_config(root), { bufnr = bufnr })
+      end)
     end)
     return id
   end
   local id = M.roots[root]
   local client = id and vim.lsp.get_client_by_id(id)
   if not client or compat.is_stopped(client) then
-    id = vim.lsp.start_client(M.client_config(root))
+    id = require("quire.key").with_key(function()
+      return vim.lsp.start_client(M.client_config(root))
+    end)
     if not id then
       return nil
     end

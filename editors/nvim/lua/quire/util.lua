@@ -256,4 +256,47 @@ function M.relative(path, root, win)
   return nil
 end
 
+-- run_job runs cmd (a list, or a string for the shell) with no input,
+-- for at most opts.timeout ms (default 10 s), in opts.cwd with opts.env
+-- added to Neovim's environment. Returns { code, stdout, timed_out };
+-- code is nil when it could not start. stderr is read and dropped: the
+-- callers either do not show it or must not (it may hold a key).
+function M.run_job(cmd, opts)
+  opts = opts or {}
+  local out, done, code = {}, false, nil
+  local jopts = {
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data)
+      out = data or {}
+    end,
+    on_stderr = function() end,
+    on_exit = function(_, c)
+      code, done = c, true
+    end,
+  }
+  if opts.cwd then
+    jopts.cwd = opts.cwd
+  end
+  if opts.env and next(opts.env) then
+    jopts.env = opts.env
+  end
+  local ok, id = pcall(vim.fn.jobstart, cmd, jopts)
+  if not ok or type(id) ~= "number" or id <= 0 then
+    return { code = nil, stdout = "" }
+  end
+  pcall(vim.fn.chanclose, id, "stdin")
+  local timeout = opts.timeout or 10000
+  local res = vim.fn.jobwait({ id }, timeout)[1]
+  if res == -1 then
+    pcall(vim.fn.jobstop, id)
+    return { code = nil, stdout = "", timed_out = true }
+  end
+  -- The exit and the output callbacks come just after jobwait returns.
+  vim.wait(2000, function()
+    return done
+  end, 10)
+  return { code = code or res, stdout = table.concat(out, "\n") }
+end
+
 return M
