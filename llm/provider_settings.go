@@ -10,7 +10,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
 )
 
 // ProviderSettings are the `provider:` section of quire.yaml: which model

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // Want is one setting of a book's own quire.yaml that reaches beyond the

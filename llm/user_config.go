@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/mcp"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // Under returns the book's settings over the user's: what the book sets

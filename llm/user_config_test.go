@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/testhome"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // userConfig writes the user's config.yaml in a fresh config folder.

@@ -9,8 +9,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // The writer's answers to the question whether to trust a book.

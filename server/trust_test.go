@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/server/wire"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // trustOptions configure `quire trust`.

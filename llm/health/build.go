@@ -14,11 +14,11 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/provider"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // Binary is the running quire.
