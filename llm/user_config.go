@@ -128,7 +128,7 @@ func (p ProviderSettings) Over(top ProviderSettings) ProviderSettings {
 // config.yaml: a server the book names replaces the user's of that name.
 // The book's servers apply only when store trusts the book
 // (BookReach.Guard); ignored lists what was set aside.
-func LoadMCPServers(root string, store *trust.Store) (servers map[string]mcp.ServerConfig, ignored Reach, err error) {
+func LoadMCPServers(root string, store *trust.Store) (servers map[string]mcp.ServerConfig, ignored trust.Reach, err error) {
 	l, err := settings.Load(settings.Disk(root))
 	if err != nil {
 		return nil, nil, err
@@ -138,7 +138,7 @@ func LoadMCPServers(root string, store *trust.Store) (servers map[string]mcp.Ser
 
 // MCPServersOf are the MCP servers of loaded files: the book's, guarded
 // by store, over the user's.
-func MCPServersOf(l *settings.Loaded, root string, store *trust.Store) (servers map[string]mcp.ServerConfig, ignored Reach, err error) {
+func MCPServersOf(l *settings.Loaded, root string, store *trust.Store) (servers map[string]mcp.ServerConfig, ignored trust.Reach, err error) {
 	if l.UserErr != nil {
 		return nil, nil, l.UserErr
 	}

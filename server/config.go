@@ -37,7 +37,7 @@ type bookConfig struct {
 	// wants are the book's own settings that reach beyond it, and
 	// ignored says they were set aside because the writer has not
 	// trusted them (trust.go).
-	wants   llm.Reach
+	wants   trust.Reach
 	ignored bool
 	// continuity is which fields are traits and how each continuity
 	// check reports (traits:, checks:).

@@ -22,6 +22,7 @@ import (
 	"github.com/quire-ink/quire/manuscript/continuity"
 
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/mcp"
@@ -202,13 +203,13 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	store, m := b.Store, b.Manuscript
 	trusted := o.trustStore()
 	ps, ignored, err := llm.ProviderOf(b.Settings, b.Root, trusted)
-	if errors.Is(err, llm.ErrTrustRecord) {
+	if errors.Is(err, trust.ErrRecord) {
 		fmt.Fprintf(o.stderr, "quire: %v\n", err)
 	} else if err != nil {
 		return err
 	}
 	if len(ignored) > 0 {
-		fmt.Fprintf(o.stderr, "quire: %s\n", llm.IgnoredMessage(b.Root, ignored))
+		fmt.Fprintf(o.stderr, "quire: %s\n", trust.IgnoredMessage(b.Root, ignored))
 	}
 	if err := o.withFile(ps, cmd.Flags()); err != nil {
 		return err
@@ -227,7 +228,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	// The book's own servers run only when the writer trusts it; what
 	// was set aside was told with the provider settings.
 	servers, _, err := llm.MCPServersOf(b.Settings, b.Root, trusted)
-	if err != nil && !errors.Is(err, llm.ErrTrustRecord) {
+	if err != nil && !errors.Is(err, trust.ErrRecord) {
 		return err
 	}
 	// A persona whose tools name an MCP server starts it when the turn

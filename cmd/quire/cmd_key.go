@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/keys"
 )
@@ -96,7 +97,7 @@ func (o *keyOptions) settings() (llm.ProviderSettings, error) {
 		return llm.ProviderSettings{}, err
 	}
 	ps, _, err := llm.LoadProviderSettings(dir, o.trustStore())
-	if errors.Is(err, llm.ErrTrustRecord) {
+	if errors.Is(err, trust.ErrRecord) {
 		// The settings are the untrusted ones, and usable.
 		fmt.Fprintf(o.stderr, "quire: %v\n", err)
 	} else if err != nil {

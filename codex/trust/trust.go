@@ -24,7 +24,7 @@ const FileName = "trust.json"
 
 // Record is what the writer trusted for one book.
 type Record struct {
-	// Hash identifies the trusted settings (see llm.Reach.Hash).
+	// Hash identifies the trusted settings (see trust.Reach.Hash).
 	Hash string `json:"hash"`
 	// Settings are the trusted settings as the writer was shown them,
 	// kept so the file can be read by a person.

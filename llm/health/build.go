@@ -87,11 +87,11 @@ func Build(ctx context.Context, o Options) Report {
 	add(indexCheck(o))
 
 	var ps llm.ProviderSettings
-	var ignored llm.Reach
+	var ignored trust.Reach
 	var trustErr, settingsErr error
 	if o.Settings != nil {
 		ps, ignored, settingsErr = llm.ProviderOf(o.Settings, o.Root, o.Trust)
-		if errors.Is(settingsErr, llm.ErrTrustRecord) {
+		if errors.Is(settingsErr, trust.ErrRecord) {
 			trustErr, settingsErr = settingsErr, nil
 		}
 	}
@@ -344,7 +344,7 @@ func bookReach(l *settings.Loaded) (llm.BookReach, error) {
 	return llm.BookReachFrom(l.Book)
 }
 
-func trustCheck(o Options, reach llm.BookReach, reachErr error, ignored llm.Reach, trustErr error) Check {
+func trustCheck(o Options, reach llm.BookReach, reachErr error, ignored trust.Reach, trustErr error) Check {
 	c := Check{Name: "trust", Status: OK}
 	switch {
 	case reachErr != nil:
@@ -365,14 +365,14 @@ func trustCheck(o Options, reach llm.BookReach, reachErr error, ignored llm.Reac
 	return c
 }
 
-func seriesCheck(o Options, reach llm.BookReach, ignored llm.Reach) Check {
+func seriesCheck(o Options, reach llm.BookReach, ignored trust.Reach) Check {
 	c := Check{Name: "series", Status: OK}
 	if reach.Series == "" {
 		c.Detail = "none named"
 		return c
 	}
 	root, err := codex.SeriesRoot(o.Root, reach.Series)
-	trusted := !slices.ContainsFunc(ignored, func(w llm.Want) bool { return w.Setting == "series" })
+	trusted := !slices.ContainsFunc(ignored, func(w trust.Want) bool { return w.Setting == "series" })
 	switch {
 	case err != nil:
 		c.Status, c.Detail = Problem, err.Error()
