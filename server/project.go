@@ -207,7 +207,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		// Canon answers before the search index is built (index_build.go).
 		BackgroundIndex: true,
 		IndexAfter:      p.indexGate,
-		TrustSeries:     p.trustsSeries,
+		Trust:           p.trust,
 		OnSeriesFailed: func(err error) {
 			log.Warn("series canon not read", "root", real, "err", err)
 		},
