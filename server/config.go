@@ -15,6 +15,7 @@ import (
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
@@ -105,7 +106,7 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 			fail(err)
 		}
 		// A bad action is left out on its own; the rest of the file stands.
-		problems = append(problems, actionConfigProblems(llm.SettingsActionProblems(f))...)
+		problems = append(problems, actionConfigProblems(actions.SettingsProblems(f))...)
 		// A bad traits: or checks: is set aside on its own, the defaults
 		// in its place.
 		var storyProblems []*settings.Problem
@@ -119,11 +120,11 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 
 // actionConfigProblems are the problems of the advisor actions defined
 // in a settings file, as problems of that file.
-func actionConfigProblems(problems []llm.ActionProblem) []configProblem {
+func actionConfigProblems(problems []actions.Problem) []configProblem {
 	var out []configProblem
 	for _, p := range problems {
 		severity := protocol.DiagnosticSeverityWarning
-		if p.Severity == llm.SeverityError {
+		if p.Severity == actions.SeverityError {
 			severity = protocol.DiagnosticSeverityError
 		}
 		out = append(out, configProblem{line: p.Line, message: p.String(), severity: severity, local: true})
@@ -306,16 +307,16 @@ func (p *project) userConfigProblem() string {
 // actionFileDiagnostics are the problems of an advisor action file
 // (.quire/actions/<name>.md) with the text the editor shows.
 func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
-	a, problems := llm.ParseActionFile(rel, []byte(text))
+	a, problems := actions.ParseFile(rel, []byte(text))
 	if a.ID != "" {
-		_, merged := llm.MergeActions(llm.CoreActions(), []llm.Action{a})
+		_, merged := actions.Merge(actions.Core(), []actions.Action{a})
 		problems = append(problems, merged...)
 	}
 	lines := newLineIndex(text)
 	var out []protocol.Diagnostic
 	for _, p := range problems {
 		severity := protocol.DiagnosticSeverityWarning
-		if p.Severity == llm.SeverityError {
+		if p.Severity == actions.SeverityError {
 			severity = protocol.DiagnosticSeverityError
 		}
 		out = append(out, protocol.Diagnostic{Range: lines.lineRange(p.Line), Severity: severity, Source: "quire", Code: "action", Message: p.Message})

@@ -15,7 +15,7 @@ import (
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/codex/trust"
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
@@ -79,7 +79,7 @@ type project struct {
 
 	// actions are the book's advisor actions as of actionsStamp (actions.go).
 	actionsMu    sync.Mutex
-	actions      []llm.PreparedAction
+	actions      []actions.Prepared
 	actionsStamp string
 
 	// mcp is the pool of MCP servers for mcpServers (config.go).

@@ -17,6 +17,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/continuity"
@@ -150,7 +151,7 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		for _, sp := range b.Settings.Book.UnknownKeys() {
 			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
 		}
-		for _, ap := range llm.SettingsActionProblems(b.Settings.Book) {
+		for _, ap := range actions.SettingsProblems(b.Settings.Book) {
 			problems = append(problems, files.actionProblem(ap))
 		}
 		for _, err := range []error{settingsErr(llm.SettingsFrom(b.Settings.Book)), providerErr(llm.ProviderFrom(b.Settings.Book))} {
@@ -308,9 +309,9 @@ func settingsProblem(p *settings.Problem, sev codex.Severity) checkProblem {
 // actionProblem is a problem of an advisor action in quire.yaml's
 // actions:, over the words of its line (an action problem knows its line,
 // not its column).
-func (s *sourceFiles) actionProblem(p llm.ActionProblem) checkProblem {
+func (s *sourceFiles) actionProblem(p actions.Problem) checkProblem {
 	sev := codex.SeverityWarning
-	if p.Severity == llm.SeverityError {
+	if p.Severity == actions.SeverityError {
 		sev = codex.SeverityError
 	}
 	line := max(p.Line, 1)
