@@ -16,6 +16,7 @@ import (
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/actions"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
@@ -29,7 +30,7 @@ const configFile = settings.Name
 // reported on the file itself and changes nothing until it is fixed.
 type bookConfig struct {
 	settings llm.Settings
-	provider llm.ProviderSettings
+	provider endpoint.ProviderSettings
 	globs    []string
 	// codexGlobs restrict where codex entries are (none: everywhere).
 	codexGlobs []string
@@ -89,7 +90,7 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 	if c.settings, err = llm.SettingsFrom(f); err != nil {
 		fail(err)
 	}
-	if c.provider, err = llm.ProviderFrom(f); err != nil {
+	if c.provider, err = endpoint.ProviderFrom(f); err != nil {
 		fail(err)
 	}
 	if c.globs, err = manuscript.GlobsFromNode(f.Value("manuscript")); err != nil {
@@ -102,7 +103,7 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		fail(err)
 	}
 	if f.Top() != nil {
-		if c.mcpServers, err = llm.ParseMCPServers(f.Value("mcp_servers")); err != nil {
+		if c.mcpServers, err = endpoint.ParseMCPServers(f.Value("mcp_servers")); err != nil {
 			fail(err)
 		}
 		// A bad action is left out on its own; the rest of the file stands.
@@ -141,7 +142,7 @@ func hasErrors(problems []configProblem) bool {
 // config.yaml; no file is the empty configuration. The problems are the
 // book file's. A user file that does not read is left out, and userErr
 // says why. The book's settings that reach beyond it apply only when
-// store trusts them (llm.BookReach.Guard).
+// store trusts them (endpoint.BookReach.Guard).
 func readConfig(src settings.Sources, root string, store *trust.Store) (c bookConfig, problems []configProblem, userErr, err error) {
 	l, err := settings.Load(src)
 	if err != nil {
@@ -168,7 +169,7 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 	if hasErrors(problems) {
 		return c, problems, userErr
 	}
-	book := llm.BookReach{Provider: c.provider, MCPServers: c.mcpServers, Series: c.series}
+	book := endpoint.BookReach{Provider: c.provider, MCPServers: c.mcpServers, Series: c.series}
 	c.wants = book.Wants()
 	guarded, ignored, terr := book.Guard(root, store)
 	c.provider, c.mcpServers, c.series, c.ignored = guarded.Provider, guarded.MCPServers, guarded.Series, len(ignored) > 0

@@ -18,6 +18,7 @@ import (
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/actions"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/continuity"
@@ -154,7 +155,7 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		for _, ap := range actions.SettingsProblems(b.Settings.Book) {
 			problems = append(problems, files.actionProblem(ap))
 		}
-		for _, err := range []error{settingsErr(llm.SettingsFrom(b.Settings.Book)), providerErr(llm.ProviderFrom(b.Settings.Book))} {
+		for _, err := range []error{settingsErr(llm.SettingsFrom(b.Settings.Book)), providerErr(endpoint.ProviderFrom(b.Settings.Book))} {
 			var sp *settings.Problem
 			if errors.As(err, &sp) && (sp.File == settings.Name || sp.File == "") {
 				problems = append(problems, settingsProblem(sp, codex.SeverityError))
@@ -293,8 +294,8 @@ func (o *checkOptions) filter(root string) (func(rel string) bool, error) {
 	}, nil
 }
 
-func settingsErr(_ llm.Settings, err error) error         { return err }
-func providerErr(_ llm.ProviderSettings, err error) error { return err }
+func settingsErr(_ llm.Settings, err error) error              { return err }
+func providerErr(_ endpoint.ProviderSettings, err error) error { return err }
 
 // settingsProblem is a problem of a settings file, under the file's
 // name: quire.yaml, or the path of the writer's config.yaml. Its message

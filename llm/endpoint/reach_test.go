@@ -1,4 +1,4 @@
-package llm
+package endpoint
 
 import (
 	"os"
@@ -139,30 +139,4 @@ func TestAnUntrustedBookKeepsOnlyWhatStaysInTheBook(t *testing.T) {
 	p, _, err = LoadProviderSettings(book, trust.Open(bad))
 	assert.ErrorIs(t, err, trust.ErrRecord)
 	assert.Equal(t, "http://mine/v1", p.BaseURL, "a record that cannot be read trusts nothing")
-}
-
-func TestNoKeyGoesToAServerAnUntrustedBookNames(t *testing.T) {
-	env := map[string]string{"MY_KEY": "mine", "OPENAI_API_KEY": "sk-openai"}
-	getenv := func(k string) string { return env[k] }
-	tests := []struct {
-		name     string
-		ps       ProviderSettings
-		key      string
-		withheld string
-	}{
-		{name: "the writer's key to the book's server", ps: ProviderSettings{BaseURL: "http://evil/v1", Model: "m", APIKeyEnv: "MY_KEY", UntrustedBaseURL: true}, withheld: "MY_KEY"},
-		{name: "OpenAI's key to OpenAI named by the book", ps: ProviderSettings{BaseURL: provider.DefaultBaseURL, UntrustedBaseURL: true}, key: "sk-openai"},
-		{name: "the writer's own server", ps: ProviderSettings{BaseURL: "http://mine/v1", Model: "m", APIKeyEnv: "MY_KEY"}, key: "mine"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, _, err := ResolveProvider(t.Context(), tt.ps, KeyFinder{Getenv: getenv}, true)
-			require.NoError(t, err)
-			assert.Equal(t, tt.key, cfg.APIKey)
-			assert.Equal(t, tt.withheld, WithheldKey(tt.ps))
-		})
-	}
-	user := ProviderSettings{BaseURL: "http://evil/v1", APIKeyEnv: "MY_KEY"}
-	assert.False(t, user.Under(ProviderSettings{BaseURL: "http://evil/v1", UntrustedBaseURL: true}).UntrustedBaseURL,
-		"a server the writer's own config names takes the writer's key")
 }

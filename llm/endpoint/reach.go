@@ -1,4 +1,4 @@
-package llm
+package endpoint
 
 import (
 	"github.com/quire-ink/quire/codex/trust"

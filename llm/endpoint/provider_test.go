@@ -1,4 +1,4 @@
-package llm
+package endpoint
 
 import (
 	"os"
