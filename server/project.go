@@ -177,12 +177,13 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		Layer: func(l *settings.Loaded) (mbook.Globs, error) {
 			cfg, problems, userErr := layerConfig(l, real, p.trust)
 			p.noteUserConfig(userErr)
-			if hasErrors(problems) {
+			setAside := hasErrors(problems)
+			if setAside {
 				log.Warn("quire.yaml has errors; using the defaults until it is fixed", "root", real)
 				cfg = bookConfig{}
 			}
 			p.config.Store(&cfg)
-			return mbook.Globs{Codex: cfg.codexGlobs, Manuscript: cfg.globs}, nil
+			return mbook.Globs{Codex: cfg.codexGlobs, Manuscript: cfg.globs, SetAside: setAside}, nil
 		},
 		Cache:    mbook.CacheOptions{Base: opts.CacheDir},
 		Logger:   log,

@@ -34,6 +34,11 @@ const (
 // Globs are where a book's codex entries and chapters are.
 type Globs struct {
 	Codex, Manuscript []string
+	// SetAside says the layer set the book's own settings aside, the
+	// defaults in their place (the language server opens a book whose
+	// quire.yaml has errors so, until it is fixed): the series folder
+	// the file names is then not read either, trusted or not.
+	SetAside bool
 }
 
 // Options say how to open a book.

@@ -23,7 +23,7 @@ func (b *Book) seriesToRead() (string, error) {
 	if err != nil || path == "" {
 		return "", err
 	}
-	if !b.seriesTrusted() {
+	if b.Globs.SetAside || !b.seriesTrusted() {
 		return "", nil
 	}
 	root, err := codex.SeriesRoot(b.Root, path)
@@ -156,7 +156,8 @@ func (b *Book) ReloadSeries(ctx context.Context, l *settings.Loaded) (release fu
 		}
 		return b.letGo(old, oldRoot)
 	}
-	b.Settings = l
+	// The caller hands over settings it reads as in force.
+	b.Settings, b.Globs.SetAside = l, false
 	b.Series, b.SeriesRoot, b.SeriesCatalogs = nil, "", nil
 	root, err := b.seriesToRead()
 	b.Series = b.openSeries(ctx, root)

@@ -112,6 +112,25 @@ func TestASeriesIsReadOnlyWhenTrusted(t *testing.T) {
 	})
 }
 
+// A layer that sets the book's settings aside (the language server with
+// a quire.yaml that has errors) opens the book without its series, as
+// with the defaults, until the caller hands over settings in force.
+func TestSettingsSetAsideReadNoSeries(t *testing.T) {
+	one, _ := twoBooksOfASeries(t)
+	setAside := func(*settings.Loaded) (Globs, error) { return Globs{SetAside: true}, nil }
+	b, err := Open(context.Background(), one, Options{Cache: CacheOptions{Dir: t.TempDir()}, Trust: trusted(t, one), Layer: setAside})
+	require.NoError(t, err)
+	defer b.Close()
+	assert.Nil(t, b.Series, "trusted, but the file is set aside")
+
+	l, err := settings.Load(settings.Disk(b.Root))
+	require.NoError(t, err)
+	release, err := b.ReloadSeries(context.Background(), l)
+	require.NoError(t, err)
+	require.NoError(t, release())
+	assert.NotNil(t, b.Series, "settings in force name a trusted series")
+}
+
 func TestTheShelfWatchesASeriesOnceForAllItsBooks(t *testing.T) {
 	one, two := twoBooksOfASeries(t)
 	shelf := NewShelf()
