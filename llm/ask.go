@@ -109,7 +109,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		pin.History = nil
 	}
 	var tc *manuscript.TurnContext
-	if c, ok := in.Book.snapshot().TurnContext(in.Book.Turn); ok {
+	if c, ok := in.Book.snapshot().TurnContext(in.Book.Place); ok {
 		tc = &c
 	}
 	if in.Provider != nil && !in.Provider.SupportsTools() {
@@ -170,14 +170,14 @@ func continues(in AskInput) bool {
 func inlineContext(b *Book) string {
 	ref := ""
 	switch {
-	case b.Turn.Selection != nil:
+	case b.Place.Selection != nil:
 		ref = manuscript.RefSelection
-	case b.Turn.Current != "":
+	case b.Place.Current != "":
 		ref = manuscript.RefCurrent
 	default:
 		return ""
 	}
-	c, err := b.snapshot().Context([]string{ref}, b.Turn, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
+	c, err := b.snapshot().Context([]string{ref}, b.Place, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
 	if err != nil || len(c.Units) == 0 {
 		return ""
 	}

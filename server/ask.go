@@ -60,7 +60,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		stream := true
 		ps.Stream = &stream
 	}
-	place, err := s.askTurn(ctx, proj, a)
+	place, err := s.askPlace(ctx, proj, a)
 	if err != nil {
 		return nil, err
 	}
@@ -123,38 +123,38 @@ func (s *Server) mcpFailed(server string, err error) {
 	s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire: MCP server %s: %v", server, err))
 }
 
-// askTurn is the writer's place: the document in uri, and the selection
+// askPlace is the writer's place: the document in uri, and the selection
 // in range, or else the last one captured in that document.
-func (s *Server) askTurn(ctx context.Context, proj *project, a wire.AskParams) (manuscript.Turn, error) {
-	var turn manuscript.Turn
+func (s *Server) askPlace(ctx context.Context, proj *project, a wire.AskParams) (manuscript.Place, error) {
+	var place manuscript.Place
 	if a.URI == "" {
-		return turn, nil
+		return place, nil
 	}
 	if path, ok := uriPath(a.URI); ok {
 		if _, rel, ok := s.projectFor(path); ok {
-			turn.Current = rel
+			place.Current = rel
 		}
 	}
 	if a.Range != nil {
 		c, err := s.capture(ctx, wire.CaptureParams{URI: a.URI, Range: *a.Range})
 		if err != nil {
-			return turn, err
+			return place, err
 		}
 		if a.SelectionHash != "" && a.SelectionHash != c.sel.Hash {
-			return turn, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the selected text changed since this action was offered; select it again and ask")
+			return place, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the selected text changed since this action was offered; select it again and ask")
 		}
 		s.mu.Lock()
 		s.selection = c
 		s.mu.Unlock()
-		turn.Selection = c.sel
-		return turn, nil
+		place.Selection = c.sel
+		return place, nil
 	}
 	s.mu.Lock()
-	if sel := s.selection; sel != nil && sel.proj == proj && sel.sel.Path == turn.Current {
-		turn.Selection = sel.sel
+	if sel := s.selection; sel != nil && sel.proj == proj && sel.sel.Path == place.Current {
+		place.Selection = sel.sel
 	}
 	s.mu.Unlock()
-	return turn, nil
+	return place, nil
 }
 
 // quireAsk runs an advisor turn, streaming its tool rows as progress.
