@@ -143,17 +143,13 @@ func (s *Server) askPlace(ctx context.Context, proj *project, a wire.AskParams) 
 		if a.SelectionHash != "" && a.SelectionHash != c.sel.Hash {
 			return place, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the selected text changed since this action was offered; select it again and ask")
 		}
-		s.mu.Lock()
-		s.selection = c
-		s.mu.Unlock()
+		s.sess.capture(c)
 		place.Selection = c.sel
 		return place, nil
 	}
-	s.mu.Lock()
-	if sel := s.selection; sel != nil && sel.proj == proj && sel.sel.Path == place.Current {
+	if sel := s.sess.captured(); sel != nil && sel.proj == proj && sel.sel.Path == place.Current {
 		place.Selection = sel.sel
 	}
-	s.mu.Unlock()
 	return place, nil
 }
 

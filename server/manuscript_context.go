@@ -27,11 +27,9 @@ func (s *Server) quireManuscriptContext(ctx context.Context, a wire.ContextParam
 			place.Current = rel
 		}
 	}
-	s.mu.Lock()
-	if sel := s.selection; sel != nil && sel.proj == proj {
+	if sel := s.sess.captured(); sel != nil && sel.proj == proj {
 		place.Selection = sel.sel
 	}
-	s.mu.Unlock()
 	result, err := proj.ms.Snapshot().Context(refs, place, manuscript.Limits{})
 	if err != nil {
 		return wire.ManuscriptContext{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())

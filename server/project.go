@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -312,10 +311,7 @@ func (p *project) close() {
 
 // closeProjects releases every project's index.
 func (s *Server) closeProjects() {
-	s.mu.Lock()
-	projects := s.projects
-	s.mu.Unlock()
-	for _, p := range projects {
+	for _, p := range s.sess.books() {
 		select {
 		case <-p.ready:
 			p.close()
@@ -342,9 +338,7 @@ func (s *Server) projectFor(path string) (*project, string, bool) {
 // loadedProjects are the session's books that have loaded, in
 // workspace order.
 func (s *Server) loadedProjects() []*project {
-	s.mu.Lock()
-	projects := slices.Clone(s.projects)
-	s.mu.Unlock()
+	projects := s.sess.books()
 	out := projects[:0]
 	for _, p := range projects {
 		if p.loaded() {
@@ -371,9 +365,7 @@ func (s *Server) readAsSeries(p *project) bool {
 // projectHolding is the innermost project whose folder holds path by
 // name, wherever a symlink on the way leads.
 func (s *Server) projectHolding(path string) (*project, string, bool) {
-	s.mu.Lock()
-	projects := s.projects
-	s.mu.Unlock()
+	projects := s.sess.books()
 	var best *project
 	var bestRel string
 	for _, p := range projects {
