@@ -2,7 +2,9 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -191,6 +193,20 @@ func inlineContext(b *Book) string {
 
 // Ask runs one advisor turn against the provider.
 func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
+	res, err := ask(ctx, in)
+	var pe *provider.Error
+	if err != nil && in.PreviousResponseID != "" && len(in.History) > 0 && ctx.Err() == nil &&
+		errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Status == http.StatusBadRequest) {
+		// The provider no longer has the stored conversation (expired, or
+		// never stored): the history, kept for this, is sent instead.
+		in.PreviousResponseID = ""
+		return ask(ctx, in)
+	}
+	return res, err
+}
+
+// ask is one attempt at the turn.
+func ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if in.Provider == nil {
 		return nil, fmt.Errorf("ask: no provider is configured")
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/trust"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
@@ -83,8 +82,8 @@ type project struct {
 
 	// mcp is the pool of MCP servers for mcpServers (config.go).
 	mcpMu      sync.Mutex
-	mcp        *mcp.Clients
-	mcpServers map[string]mcp.ServerConfig
+	mcp        *llm.MCPClients
+	mcpServers map[string]llm.MCPServer
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent
