@@ -186,7 +186,7 @@ vscode-e2e:
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
 
-# The scale table of the README (Performance, Scale): first hover cold and
+# The scale table of docs/performance.md (Scale): first hover cold and
 # warm from process start, quire index and quire mentions, peak memory, at
 # 1k/10k entries and 1M/4M words; SCALE=10k-1M,10k-4M picks workloads.
 SCALE ?=

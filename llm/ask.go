@@ -2,7 +2,9 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -109,7 +111,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		pin.History = nil
 	}
 	var tc *manuscript.TurnContext
-	if c, ok := in.Book.snapshot().TurnContext(in.Book.Turn); ok {
+	if c, ok := in.Book.snapshot().TurnContext(in.Book.Place); ok {
 		tc = &c
 	}
 	if in.Provider != nil && !in.Provider.SupportsTools() {
@@ -170,14 +172,14 @@ func continues(in AskInput) bool {
 func inlineContext(b *Book) string {
 	ref := ""
 	switch {
-	case b.Turn.Selection != nil:
+	case b.Place.Selection != nil:
 		ref = manuscript.RefSelection
-	case b.Turn.Current != "":
+	case b.Place.Current != "":
 		ref = manuscript.RefCurrent
 	default:
 		return ""
 	}
-	c, err := b.snapshot().Context([]string{ref}, b.Turn, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
+	c, err := b.snapshot().Context([]string{ref}, b.Place, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
 	if err != nil || len(c.Units) == 0 {
 		return ""
 	}
@@ -191,6 +193,20 @@ func inlineContext(b *Book) string {
 
 // Ask runs one advisor turn against the provider.
 func Ask(ctx context.Context, in AskInput) (*AskResult, error) {
+	res, err := ask(ctx, in)
+	var pe *provider.Error
+	if err != nil && in.PreviousResponseID != "" && len(in.History) > 0 && ctx.Err() == nil &&
+		errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Status == http.StatusBadRequest) {
+		// The provider no longer has the stored conversation (expired, or
+		// never stored): the history, kept for this, is sent instead.
+		in.PreviousResponseID = ""
+		return ask(ctx, in)
+	}
+	return res, err
+}
+
+// ask is one attempt at the turn.
+func ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if in.Provider == nil {
 		return nil, fmt.Errorf("ask: no provider is configured")
 	}

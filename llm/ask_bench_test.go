@@ -49,7 +49,7 @@ func BenchmarkAskOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	name := store.Catalog().OfType(codex.TypeCharacter)[0].Name
-	book := &Book{Store: store, Manuscript: ms.Snapshot(), Turn: manuscript.Turn{Current: ms.Snapshot().Units()[0].Path}}
+	book := &Book{Store: store, Manuscript: ms.Snapshot(), Place: manuscript.Place{Current: ms.Snapshot().Units()[0].Path}}
 	// An answer of some 200 words, which a stream brings in about 70 pieces.
 	answer := strings.Repeat("The tide ledger says the Marigold went down at slack water. ", 20)
 	for _, stream := range []bool{false, true} {

@@ -27,7 +27,7 @@ type Book struct {
 	// Manuscript is not used: a long-lived book (quire mcp) follows the
 	// files, where one advisor turn reads a fixed snapshot.
 	Snapshots func() *manuscript.Snapshot
-	Turn      manuscript.Turn
+	Place     manuscript.Place
 	// Limits bound get_manuscript_context; zero fields take the
 	// manuscript package's defaults.
 	Limits manuscript.Limits

@@ -182,7 +182,7 @@ func TestEvidenceRecordsAsOf(t *testing.T) {
 	assert.Contains(t, string(raw), `"asOfImplied":true`)
 
 	// Outside any chapter, a lookup is answered as written.
-	b.Turn = manuscript.Turn{}
+	b.Place = manuscript.Place{}
 	s = providertest.New(t,
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Jory Fenwick"}`}),
 		providertest.TextStep("Missing."),

@@ -155,7 +155,7 @@ func selectionTurn(t *testing.T) (manuscript.TurnContext, *manuscript.Snapshot) 
 	start := strings.Index(text, secretSentence)
 	sel, err := manuscript.Capture(u, codex.Range{Start: start, End: start + len(secretSentence)})
 	require.NoError(t, err)
-	tc, ok := s.TurnContext(manuscript.Turn{Current: "manuscript/02-slack-water.md", Selection: sel})
+	tc, ok := s.TurnContext(manuscript.Place{Current: "manuscript/02-slack-water.md", Selection: sel})
 	require.True(t, ok)
 	return tc, s
 }
@@ -175,7 +175,7 @@ func TestContextMessage(t *testing.T) {
 		assertNoProse(t, got)
 	})
 	t.Run("current document", func(t *testing.T) {
-		doc, ok := s.TurnContext(manuscript.Turn{Current: "manuscript/02-slack-water.md"})
+		doc, ok := s.TurnContext(manuscript.Place{Current: "manuscript/02-slack-water.md"})
 		require.True(t, ok)
 		got := ContextMessage(doc)
 		assert.True(t, strings.HasPrefix(got, contextLabel))

@@ -60,9 +60,9 @@ func (b *Book) currentChapter() (*manuscript.Unit, bool) {
 	if snap == nil {
 		return nil, false
 	}
-	path := b.Turn.Current
-	if b.Turn.Selection != nil && b.Turn.Selection.Path != "" {
-		path = b.Turn.Selection.Path
+	path := b.Place.Current
+	if b.Place.Selection != nil && b.Place.Selection.Path != "" {
+		path = b.Place.Selection.Path
 	}
 	if path == "" {
 		return nil, false
@@ -91,7 +91,7 @@ func (b *Book) asOfChapter(ref *string) (u *manuscript.Unit, implied bool, err e
 	if snap == nil {
 		return nil, false, toolloop.Errorf(toolloop.CodeToolFailed, "no manuscript is open for this turn, so asOf cannot name a chapter")
 	}
-	u, err = snap.Resolve(r, b.Turn)
+	u, err = snap.Resolve(r, b.Place)
 	if err != nil {
 		te := manuscriptError(err)
 		te.Message = "asOf: " + te.Message

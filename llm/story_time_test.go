@@ -41,7 +41,7 @@ func openSample(t *testing.T, current string) (*Book, []string) {
 	m, err := manuscript.Open(ctx, root, manuscript.Options{Catalog: store.Catalog()})
 	require.NoError(t, err)
 	roots := []string{root, filepath.ToSlash(root), store.Root(), m.Root()}
-	return &Book{Store: store, Manuscript: m.Snapshot(), Turn: manuscript.Turn{Current: current}, story: &storyCache{}}, roots
+	return &Book{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: current}, story: &storyCache{}}, roots
 }
 
 // asOfOf is the asOf block of a successful lookup; nil when it has none.
@@ -102,13 +102,13 @@ func TestCanonContextAsOfImplied(t *testing.T) {
 	// A selection places the writer in its document.
 	sel, err := b.Manuscript.CaptureSelection(chapter4, codex.Range{Start: 0, End: 40})
 	require.NoError(t, err)
-	b.Turn = manuscript.Turn{Selection: sel}
+	b.Place = manuscript.Place{Selection: sel}
 	env = call(t, b, roots, "get_location_context", `{"name":"Gannet Light"}`)
 	assert.Equal(t, `4 "The Vault Beneath the Light"`, asOfOf(t, env)["chapter"])
 	assert.Equal(t, "dark", fieldOf(env, "light"))
 
 	// Outside any chapter the entry is answered as written, as before.
-	b.Turn = manuscript.Turn{}
+	b.Place = manuscript.Place{}
 	env = call(t, b, roots, "get_character_context", `{"name":"Jory Fenwick"}`)
 	assert.Nil(t, asOfOf(t, env))
 	assert.Nil(t, env["data"].(map[string]any)["fields"])
@@ -198,7 +198,7 @@ func TestContinuityEditorContextNamesTheChapterAndItsSlips(t *testing.T) {
 	assert.NotContains(t, meta, "continuity checks")
 
 	// A clean chapter: the checks ran and found nothing.
-	b.Turn = manuscript.Turn{Current: "manuscript/02-the-tally-does-not-lie.md"}
+	b.Place = manuscript.Place{Current: "manuscript/02-the-tally-does-not-lie.md"}
 	s = providertest.New(t, providertest.TextStep("Nothing contradicts."))
 	_, err = Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Check."}, Book: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)

@@ -100,7 +100,7 @@ func (b *Book) manuscriptContext(raw json.RawMessage) (any, []string, error) {
 	if snap == nil {
 		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no manuscript is open for this turn")
 	}
-	res, err := snap.Context(refs, b.Turn, b.Limits)
+	res, err := snap.Context(refs, b.Place, b.Limits)
 	if err != nil {
 		return nil, nil, manuscriptError(err)
 	}

@@ -71,7 +71,7 @@ func openBook(t *testing.T, files map[string]string) (*Book, []string) {
 	m, err := manuscript.Open(ctx, root, manuscript.Options{Catalog: store.Catalog()})
 	require.NoError(t, err)
 	roots := []string{root, filepath.ToSlash(root), store.Root(), m.Root()}
-	return &Book{Store: store, Manuscript: m.Snapshot(), Turn: manuscript.Turn{Current: "manuscript/02-slack-water.md"}}, roots
+	return &Book{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: "manuscript/02-slack-water.md"}}, roots
 }
 
 func toolNamed(t *testing.T, tools []provider.Tool, name string) provider.Tool {
@@ -228,7 +228,7 @@ func TestManuscriptContext(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			bb := *b
 			if !tt.noSel {
-				bb.Turn.Selection = sel
+				bb.Place.Selection = sel
 			}
 			env := call(t, &bb, roots, "get_manuscript_context", tt.args)
 			if tt.wantCode != "" {

@@ -23,7 +23,7 @@ type TurnOptions struct {
 	Canon      *codex.View
 	Manuscript *manuscript.Snapshot
 	// Place is where the writer is: the document and the selection.
-	Place manuscript.Turn
+	Place manuscript.Place
 	// Continuity are the book's continuity settings
 	// (continuity.OptionsFrom of its quire.yaml): the advisor's as-of
 	// canon and the continuity findings its context names use them.
@@ -87,7 +87,7 @@ func NewTurn(ctx context.Context, o TurnOptions) (*Turn, error) {
 	}
 	return &Turn{Config: cfg, Key: found, In: AskInput{
 		Request:  o.Request,
-		Book:     &Book{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Turn: o.Place, Continuity: o.Continuity, story: &storyCache{}},
+		Book:     &Book{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Place: o.Place, Continuity: o.Continuity, story: &storyCache{}},
 		Provider: provider,
 	}}, nil
 }

@@ -16,7 +16,7 @@ func TestNewTurn(t *testing.T) {
 	_, err := NewTurn(t.Context(), TurnOptions{NeedKey: true})
 	require.ErrorIs(t, err, ErrNoProvider)
 
-	place := manuscript.Turn{Current: "manuscript/01-storm.md"}
+	place := manuscript.Place{Current: "manuscript/01-storm.md"}
 	turn, err := NewTurn(t.Context(), TurnOptions{
 		Request:  Request{Persona: ResolvePersona("writing-coach"), Message: "Hello?", Loop: toolloop.Options{MaxRounds: 3}},
 		Place:    place,
@@ -24,7 +24,7 @@ func TestNewTurn(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:9/v1", turn.Config.BaseURL)
-	assert.Equal(t, place, turn.In.Book.Turn)
+	assert.Equal(t, place, turn.In.Book.Place)
 	assert.Equal(t, "writing-coach", turn.In.Persona.ID)
 	assert.Equal(t, 3, turn.In.Loop.MaxRounds)
 	assert.NotNil(t, turn.In.Provider)

@@ -77,7 +77,7 @@ func TestChapterNamesInEitherNormalizationForm(t *testing.T) {
 		u, ok := snap.Unit(tt.typed)
 		require.True(t, ok, "%q finds %q", tt.typed, tt.onDisk)
 		assert.Equal(t, tt.onDisk, u.Path)
-		u, err = snap.Resolve(tt.typed, Turn{})
+		u, err = snap.Resolve(tt.typed, Place{})
 		require.NoError(t, err)
 		assert.Equal(t, 1, u.Position, "the chapter itself, not a document outside the manuscript")
 	}

@@ -85,9 +85,9 @@ type FailedRef struct {
 }
 
 // Context reads the units refs name, bounded by lim. The selection comes
-// from turn; "current" is turn's active document. It fails when no
+// from place; "current" is the place's active document. It fails when no
 // reference resolves; otherwise the failures are listed in the result.
-func (s *Snapshot) Context(refs []string, turn Turn, lim Limits) (*Context, error) {
+func (s *Snapshot) Context(refs []string, place Place, lim Limits) (*Context, error) {
 	lim = lim.withDefaults()
 	if len(refs) == 0 {
 		return nil, &RefError{Reason: "no reference given; use current, selection, a chapter number, a title or a path"}
@@ -99,7 +99,7 @@ func (s *Snapshot) Context(refs []string, turn Turn, lim Limits) (*Context, erro
 	var errs []error
 	seen := map[string]bool{}
 	for _, ref := range refs {
-		cu, err := s.contextUnit(ref, turn)
+		cu, err := s.contextUnit(ref, place)
 		if err != nil {
 			errs = append(errs, err)
 			f := FailedRef{Ref: ref, Error: err.Error()}
@@ -133,9 +133,9 @@ func (s *Snapshot) Context(refs []string, turn Turn, lim Limits) (*Context, erro
 	return out, nil
 }
 
-func (s *Snapshot) contextUnit(ref string, turn Turn) (ContextUnit, error) {
+func (s *Snapshot) contextUnit(ref string, place Place) (ContextUnit, error) {
 	if strings.EqualFold(strings.TrimSpace(ref), RefSelection) {
-		sel := turn.Selection
+		sel := place.Selection
 		if sel == nil {
 			return ContextUnit{}, &RefError{Ref: ref, Reason: "the writer has no text selected for this turn"}
 		}
@@ -144,7 +144,7 @@ func (s *Snapshot) contextUnit(ref string, turn Turn) (ContextUnit, error) {
 			Words: sel.Words, Hash: sel.Hash, Text: sel.Text(), Chars: utf8.RuneCountInString(sel.Text()),
 		}, nil
 	}
-	u, err := s.Resolve(ref, turn)
+	u, err := s.Resolve(ref, place)
 	if err != nil {
 		return ContextUnit{}, err
 	}

@@ -64,7 +64,7 @@ func TestContextUnit(t *testing.T) {
 		"codex/characters/mara.md": "---\nname: Mara Vell\n---\n# Mara Vell\n\nSmuggler.\n",
 	})
 	s := m.Snapshot()
-	c, err := s.Context([]string{"1"}, Turn{}, Limits{})
+	c, err := s.Context([]string{"1"}, Place{}, Limits{})
 	require.NoError(t, err)
 	require.Len(t, c.Units, 1)
 	body := "# Dawn\n\nThe harbor woke.\n"
@@ -77,7 +77,7 @@ func TestContextUnit(t *testing.T) {
 	assert.Empty(t, c.Failed)
 
 	// A Markdown file that is no chapter is a document.
-	c, err = s.Context([]string{"codex/characters/mara.md"}, Turn{}, Limits{})
+	c, err = s.Context([]string{"codex/characters/mara.md"}, Place{}, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, KindDocument, c.Units[0].Kind)
 	assert.Equal(t, "Mara Vell", c.Units[0].Title)
@@ -85,7 +85,7 @@ func TestContextUnit(t *testing.T) {
 	assert.Equal(t, "# Mara Vell\n\nSmuggler.\n", c.Units[0].Text)
 
 	// The active document, chapter or not.
-	c, err = s.Context([]string{"current"}, Turn{Current: "manuscript/02-storm.md"}, Limits{})
+	c, err = s.Context([]string{"current"}, Place{Current: "manuscript/02-storm.md"}, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, KindChapter, c.Units[0].Kind)
 	assert.Equal(t, "current", c.Units[0].Ref)
@@ -98,7 +98,7 @@ func TestContextTruncatesLongChapter(t *testing.T) {
 	m := openFiles(t, projectFiles{"manuscript/01-long.md": "---\ntitle: Long\n---\n" + body})
 	s := m.Snapshot()
 
-	c, err := s.Context([]string{"1"}, Turn{}, Limits{})
+	c, err := s.Context([]string{"1"}, Place{}, Limits{})
 	require.NoError(t, err)
 	u := c.Units[0]
 	assert.True(t, u.Truncated)
@@ -116,7 +116,7 @@ func TestContextTruncatesLongChapter(t *testing.T) {
 	assert.Equal(t, shown, c.Chars, "the call counts what it shows, not the marker")
 
 	// A smaller unit limit.
-	c, err = s.Context([]string{"1"}, Turn{}, Limits{Unit: 1000})
+	c, err = s.Context([]string{"1"}, Place{}, Limits{Unit: 1000})
 	require.NoError(t, err)
 	_, shown, total, _ = shownPart(t, c.Units[0].Text)
 	assert.LessOrEqual(t, shown, 1000)
@@ -127,13 +127,13 @@ func TestContextTruncatesLongChapter(t *testing.T) {
 func TestContextExactLimitIsNotTruncated(t *testing.T) {
 	body := longBody(DefaultUnitChars)
 	m := openFiles(t, projectFiles{"manuscript/01-exact.md": body})
-	c, err := m.Snapshot().Context([]string{"1"}, Turn{}, Limits{})
+	c, err := m.Snapshot().Context([]string{"1"}, Place{}, Limits{})
 	require.NoError(t, err)
 	assert.False(t, c.Units[0].Truncated)
 	assert.Equal(t, body, c.Units[0].Text)
 	assert.Equal(t, DefaultUnitChars, c.Chars)
 
-	c, err = m.Snapshot().Context([]string{"1"}, Turn{}, Limits{Unit: DefaultUnitChars - 1})
+	c, err = m.Snapshot().Context([]string{"1"}, Place{}, Limits{Unit: DefaultUnitChars - 1})
 	require.NoError(t, err)
 	assert.True(t, c.Units[0].Truncated)
 }
@@ -148,7 +148,7 @@ func TestContextTotalLimit(t *testing.T) {
 	}
 	s := openFiles(t, files).Snapshot()
 
-	c, err := s.Context([]string{"1", "2", "3"}, Turn{}, Limits{Total: 25000})
+	c, err := s.Context([]string{"1", "2", "3"}, Place{}, Limits{Total: 25000})
 	require.NoError(t, err)
 	require.Len(t, c.Units, 3)
 	assert.True(t, c.Truncated)
@@ -167,7 +167,7 @@ func TestContextTotalLimit(t *testing.T) {
 
 	// With the budget used up, the rest are listed with a note instead of
 	// text.
-	c, err = s.Context([]string{"1", "2", "3", "4"}, Turn{}, Limits{Total: 20000})
+	c, err = s.Context([]string{"1", "2", "3", "4"}, Place{}, Limits{Total: 20000})
 	require.NoError(t, err)
 	require.Len(t, c.Units, 4)
 	assert.Equal(t, 20000, c.Chars)
@@ -185,7 +185,7 @@ func TestContextTotalLimit(t *testing.T) {
 		long[fmt.Sprintf("manuscript/%02d-long.md", i)] = longBody(50000)
 	}
 	s = openFiles(t, long).Snapshot()
-	c, err = s.Context([]string{"1", "2", "3", "4"}, Turn{}, Limits{})
+	c, err = s.Context([]string{"1", "2", "3", "4"}, Place{}, Limits{})
 	require.NoError(t, err)
 	sum := 0
 	for _, u := range c.Units {
@@ -218,7 +218,7 @@ func TestContextMultiByteNeverSplit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := openFiles(t, projectFiles{"manuscript/01-x.md": tt.body}).Snapshot()
-			c, err := s.Context([]string{"1"}, Turn{}, Limits{Unit: tt.limit})
+			c, err := s.Context([]string{"1"}, Place{}, Limits{Unit: tt.limit})
 			require.NoError(t, err)
 			u := c.Units[0]
 			require.True(t, u.Truncated)
@@ -234,7 +234,7 @@ func TestContextMultiByteNeverSplit(t *testing.T) {
 
 	// With no break to prefer, the cut is exactly at the limit.
 	s := openFiles(t, projectFiles{"manuscript/01-x.md": strings.Repeat("😀", 30000)}).Snapshot()
-	c, err := s.Context([]string{"1"}, Turn{}, Limits{})
+	c, err := s.Context([]string{"1"}, Place{}, Limits{})
 	require.NoError(t, err)
 	head, shown, _, _ := shownPart(t, c.Units[0].Text)
 	assert.Equal(t, DefaultUnitChars, shown)
@@ -249,16 +249,16 @@ func TestContextManyRefs(t *testing.T) {
 	s := openFiles(t, files).Snapshot()
 
 	refs := []string{"1", "2", "3", "4", "5", "6", "7", "8"}
-	c, err := s.Context(refs, Turn{}, Limits{})
+	c, err := s.Context(refs, Place{}, Limits{})
 	require.NoError(t, err)
 	assert.Len(t, c.Units, MaxRefs)
 
-	_, err = s.Context(append(refs, "9"), Turn{}, Limits{})
+	_, err = s.Context(append(refs, "9"), Place{}, Limits{})
 	var re *RefError
 	require.ErrorAs(t, err, &re)
 	assert.Contains(t, re.Reason, "at most 8")
 
-	_, err = s.Context(nil, Turn{}, Limits{})
+	_, err = s.Context(nil, Place{}, Limits{})
 	require.ErrorAs(t, err, &re)
 	assert.Contains(t, re.Reason, "no reference")
 }
@@ -268,7 +268,7 @@ func TestContextDedupes(t *testing.T) {
 		"manuscript/01-dawn.md":  chapterText("Dawn", "Dawn."),
 		"manuscript/02-storm.md": chapterText("Storm", "Storm."),
 	}).Snapshot()
-	turn := Turn{Current: "manuscript/01-dawn.md"}
+	turn := Place{Current: "manuscript/01-dawn.md"}
 	c, err := s.Context([]string{"1", "current", "manuscript/01-dawn.md", "dawn", "chapter 1", "storm", "2"}, turn, Limits{})
 	require.NoError(t, err)
 	require.Len(t, c.Units, 2)
@@ -283,7 +283,7 @@ func TestContextFailedRefs(t *testing.T) {
 		"manuscript/02-storm.md": chapterText("The Storm", "Storm."),
 	}).Snapshot()
 
-	c, err := s.Context([]string{"1", "the stom", "../secret.md", "selection"}, Turn{}, Limits{})
+	c, err := s.Context([]string{"1", "the stom", "../secret.md", "selection"}, Place{}, Limits{})
 	require.NoError(t, err, "one good reference is enough")
 	require.Len(t, c.Units, 1)
 	require.Len(t, c.Failed, 3)
@@ -296,7 +296,7 @@ func TestContextFailedRefs(t *testing.T) {
 	assert.Contains(t, c.Failed[2].Error, "no text selected")
 
 	// When nothing resolves, the call fails with every reason.
-	_, err = s.Context([]string{"the stom", "../secret.md"}, Turn{}, Limits{})
+	_, err = s.Context([]string{"the stom", "../secret.md"}, Place{}, Limits{})
 	require.Error(t, err)
 	var re *RefError
 	assert.ErrorAs(t, err, &re)
@@ -313,7 +313,7 @@ func TestContextSelection(t *testing.T) {
 	start := strings.Index(text, secretSentence)
 	sel, err := Capture(u, codex.Range{Start: start, End: start + len(secretSentence)})
 	require.NoError(t, err)
-	turn := Turn{Current: u.Path, Selection: sel}
+	turn := Place{Current: u.Path, Selection: sel}
 
 	c, err := s.Context([]string{"selection", "current", " Selection "}, turn, Limits{})
 	require.NoError(t, err)
@@ -334,7 +334,7 @@ func TestContextSelection(t *testing.T) {
 	assert.Equal(t, len(secretSentence), total)
 
 	// No selection this turn.
-	_, err = s.Context([]string{"selection"}, Turn{Current: u.Path}, Limits{})
+	_, err = s.Context([]string{"selection"}, Place{Current: u.Path}, Limits{})
 	var re *RefError
 	require.ErrorAs(t, err, &re)
 	assert.True(t, errors.As(err, &re))
@@ -346,7 +346,7 @@ func TestContextLeavesOutAUnitTheBudgetCanBarelyStart(t *testing.T) {
 		"manuscript/02-b.md": longBody(2000),
 		"manuscript/03-c.md": longBody(50),
 	})
-	c, err := m.Snapshot().Context([]string{"1", "2", "3"}, Turn{}, Limits{Unit: 3000, Total: 3200})
+	c, err := m.Snapshot().Context([]string{"1", "2", "3"}, Place{}, Limits{Unit: 3000, Total: 3200})
 	require.NoError(t, err)
 	require.Len(t, c.Units, 3)
 	assert.False(t, c.Units[0].Truncated)

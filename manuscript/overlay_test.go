@@ -95,16 +95,16 @@ func TestOpenDocumentReplacesDisk(t *testing.T) {
 	d, err := s.Document("manuscript/01-dawn.md")
 	require.NoError(t, err)
 	assert.Contains(t, d.Text, "Editor text")
-	r, err := s.Resolve("1", Turn{})
+	r, err := s.Resolve("1", Place{})
 	require.NoError(t, err)
 	assert.Contains(t, r.Text, "Editor text")
-	r, err = s.Resolve("sunrise", Turn{})
+	r, err = s.Resolve("sunrise", Place{})
 	require.NoError(t, err)
 	assert.Equal(t, "manuscript/01-dawn.md", r.Path)
-	c, err := s.Context([]string{"current"}, Turn{Current: "manuscript/01-dawn.md"}, Limits{})
+	c, err := s.Context([]string{"current"}, Place{Current: "manuscript/01-dawn.md"}, Limits{})
 	require.NoError(t, err)
 	assert.Contains(t, c.Units[0].Text, "Editor text")
-	tc, ok := s.TurnContext(Turn{Current: "manuscript/01-dawn.md"})
+	tc, ok := s.TurnContext(Place{Current: "manuscript/01-dawn.md"})
 	require.True(t, ok)
 	assert.Equal(t, 6, tc.DocumentWords)
 
@@ -165,7 +165,7 @@ func TestOpenDocumentUnsavedChapter(t *testing.T) {
 	for i, u := range s.Units() {
 		assert.Equal(t, i+1, u.Position, u.Path)
 	}
-	u, err := s.Resolve("2", Turn{})
+	u, err := s.Resolve("2", Place{})
 	require.NoError(t, err)
 	assert.Equal(t, "Calm", u.Title)
 
@@ -176,7 +176,7 @@ func TestOpenDocumentUnsavedChapter(t *testing.T) {
 	// Closed without saving, it is gone.
 	require.NoError(t, m.CloseDocument(ctx, "manuscript/02-calm.md"))
 	assert.Equal(t, []string{"manuscript/01-dawn.md", "manuscript/03-storm.md"}, paths(m.Snapshot().Units()))
-	_, err = m.Snapshot().Resolve("2", Turn{})
+	_, err = m.Snapshot().Resolve("2", Place{})
 	assert.Error(t, err)
 	assert.Equal(t, 2, m.Snapshot().Units()[1].Position)
 }
@@ -190,7 +190,7 @@ func TestOpenDocumentOutsideProjectIsRefused(t *testing.T) {
 		assert.Equal(t, []string{"manuscript/01-dawn.md"}, paths(s.Units()), rel)
 		_, err := s.Document(rel)
 		assert.ErrorIs(t, err, ErrPathRefused, rel)
-		_, err = s.Resolve("current", Turn{Current: rel})
+		_, err = s.Resolve("current", Place{Current: rel})
 		assert.ErrorIs(t, err, ErrPathRefused, rel)
 	}
 	require.NoError(t, m.Reload(ctx))
@@ -223,7 +223,7 @@ func TestOverlayReadsAreConcurrencySafe(t *testing.T) {
 				for i, u := range units {
 					assert.Equal(t, i+1, u.Position)
 				}
-				_, _ = s.Context([]string{"1", "storm"}, Turn{Current: "manuscript/01-dawn.md"}, Limits{})
+				_, _ = s.Context([]string{"1", "storm"}, Place{Current: "manuscript/01-dawn.md"}, Limits{})
 			}
 		})
 	}

@@ -21,9 +21,9 @@ const (
 // maxRefLength bounds a reference; no title or path is longer.
 const maxRefLength = 512
 
-// Turn is what the editor told quire about the writer's place for one
+// Place is where the writer is, as the editor told quire for one
 // advisor turn.
-type Turn struct {
+type Place struct {
 	// Current is the project-relative path of the active document.
 	Current string
 	// Selection is the text the writer selected, captured for this turn.
@@ -72,7 +72,7 @@ var chapterNumber = regexp.MustCompile(`(?i)^(?:chapter|chap\.?|ch\.?|#)?\s*(\d{
 // document), a chapter number, a title (ignoring case and accents; a
 // unique prefix will do) or a project-relative path. "selection" is not a
 // unit; Context handles it.
-func (s *Snapshot) Resolve(ref string, turn Turn) (*Unit, error) {
+func (s *Snapshot) Resolve(ref string, place Place) (*Unit, error) {
 	r := strings.TrimSpace(ref)
 	switch {
 	case r == "":
@@ -81,10 +81,10 @@ func (s *Snapshot) Resolve(ref string, turn Turn) (*Unit, error) {
 		// Cut on a character boundary: the error goes back as JSON.
 		return nil, &RefError{Ref: strings.ToValidUTF8(r[:64], "") + "…", Reason: fmt.Sprintf("is longer than %d bytes", maxRefLength)}
 	case strings.EqualFold(r, RefCurrent):
-		if turn.Current == "" {
+		if place.Current == "" {
 			return nil, &RefError{Ref: ref, Reason: "no document is active"}
 		}
-		return s.Document(turn.Current)
+		return s.Document(place.Current)
 	case strings.EqualFold(r, RefSelection):
 		return nil, &RefError{Ref: ref, Reason: "a selection is not a document; read it through the context"}
 	}

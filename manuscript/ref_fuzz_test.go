@@ -101,7 +101,7 @@ func FuzzResolve(f *testing.F) {
 	}
 
 	f.Fuzz(func(t *testing.T, ref, current string) {
-		turn := Turn{Current: current, Selection: sel}
+		turn := Place{Current: current, Selection: sel}
 		u, err := s.Resolve(ref, turn)
 		if err == nil {
 			checkInside(t, root, m.Overlay(), u.Path, u.Text, secret)

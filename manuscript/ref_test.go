@@ -68,7 +68,7 @@ func TestResolve(t *testing.T) {
 		"manuscript/04-interlude.md", "manuscript/epilogue.md", "manuscript/part-2/05-interlude.md",
 	}, paths(s.Units()), "the links out are no chapters")
 
-	turn := Turn{Current: "manuscript/02-storm.md"}
+	turn := Place{Current: "manuscript/02-storm.md"}
 	tests := []struct {
 		ref  string
 		want string
@@ -127,7 +127,7 @@ func TestResolveUnits(t *testing.T) {
 	p := newRefProject(t)
 	s := p.m.Snapshot()
 
-	u, err := s.Resolve("2", Turn{})
+	u, err := s.Resolve("2", Place{})
 	require.NoError(t, err)
 	assert.Equal(t, "The Storm", u.Title)
 	assert.Equal(t, 2, u.Number)
@@ -136,7 +136,7 @@ func TestResolveUnits(t *testing.T) {
 
 	// A document that is no chapter reads from disk, without a place in
 	// reading order.
-	d, err := s.Resolve("current", Turn{Current: "codex/characters/mara.md"})
+	d, err := s.Resolve("current", Place{Current: "codex/characters/mara.md"})
 	require.NoError(t, err)
 	assert.Equal(t, "Mara Vell", d.Title)
 	assert.Zero(t, d.Position)
@@ -147,9 +147,9 @@ func TestResolveErrors(t *testing.T) {
 	p := newRefProject(t)
 	s := p.m.Snapshot()
 
-	refErr := func(t *testing.T, ref string, turn Turn) *RefError {
+	refErr := func(t *testing.T, ref string, place Place) *RefError {
 		t.Helper()
-		u, err := s.Resolve(ref, turn)
+		u, err := s.Resolve(ref, place)
 		require.Error(t, err)
 		assert.Nil(t, u)
 		var re *RefError
@@ -159,26 +159,26 @@ func TestResolveErrors(t *testing.T) {
 	}
 
 	t.Run("empty", func(t *testing.T) {
-		refErr(t, "", Turn{})
-		refErr(t, " \t ", Turn{})
+		refErr(t, "", Place{})
+		refErr(t, " \t ", Place{})
 	})
 	t.Run("no current document", func(t *testing.T) {
-		re := refErr(t, "current", Turn{})
+		re := refErr(t, "current", Place{})
 		assert.Contains(t, re.Error(), "no document is active")
 	})
 	t.Run("selection is not a unit", func(t *testing.T) {
-		refErr(t, "selection", Turn{Current: "manuscript/01-harbor.md"})
+		refErr(t, "selection", Place{Current: "manuscript/01-harbor.md"})
 	})
 	t.Run("too long", func(t *testing.T) {
 		// An odd byte count before the two-byte letters: a cut at 64 bytes
 		// would fall inside one.
-		re := refErr(t, "x"+strings.Repeat("é", 400), Turn{})
+		re := refErr(t, "x"+strings.Repeat("é", 400), Place{})
 		assert.True(t, utf8.ValidString(re.Ref), "the shortened ref is not cut inside a character")
 		assert.Less(t, len(re.Ref), 80)
 		assert.True(t, utf8.ValidString(re.Error()))
 	})
 	t.Run("unknown title", func(t *testing.T) {
-		re := refErr(t, "the stom", Turn{})
+		re := refErr(t, "the stom", Place{})
 		assert.False(t, re.Ambiguous)
 		require.NotEmpty(t, re.Candidates)
 		assert.Equal(t, Candidate{Ref: "2", Path: "manuscript/02-storm.md", Title: "The Storm"}, re.Candidates[0])
@@ -187,15 +187,15 @@ func TestResolveErrors(t *testing.T) {
 		assert.Contains(t, re.Error(), `2 "The Storm" (manuscript/02-storm.md)`)
 	})
 	t.Run("long unknown title", func(t *testing.T) {
-		re := refErr(t, strings.Repeat("harbor ", 60), Turn{})
+		re := refErr(t, strings.Repeat("harbor ", 60), Place{})
 		assert.False(t, re.Ambiguous)
 	})
 	t.Run("unknown title far from all", func(t *testing.T) {
-		re := refErr(t, "zzzzzzzzzzzzzzzz", Turn{})
+		re := refErr(t, "zzzzzzzzzzzzzzzz", Place{})
 		assert.Empty(t, re.Candidates)
 	})
 	t.Run("ambiguous title", func(t *testing.T) {
-		re := refErr(t, "interlude", Turn{})
+		re := refErr(t, "interlude", Place{})
 		assert.True(t, re.Ambiguous)
 		assert.Equal(t, []Candidate{
 			{Ref: "4", Path: "manuscript/04-interlude.md", Title: "Interlude"},
@@ -204,32 +204,32 @@ func TestResolveErrors(t *testing.T) {
 		assert.Contains(t, re.Error(), "it could be")
 	})
 	t.Run("ambiguous prefix", func(t *testing.T) {
-		re := refErr(t, "the", Turn{})
+		re := refErr(t, "the", Place{})
 		assert.True(t, re.Ambiguous)
 		assert.ElementsMatch(t, []string{"manuscript/01-harbor.md", "manuscript/02-storm.md"}, candidatePaths(re))
-		re = refErr(t, "Inter", Turn{})
+		re = refErr(t, "Inter", Place{})
 		assert.True(t, re.Ambiguous)
 		assert.Len(t, re.Candidates, 2)
 	})
 	t.Run("unknown number", func(t *testing.T) {
-		re := refErr(t, "chapter 9", Turn{})
+		re := refErr(t, "chapter 9", Place{})
 		assert.False(t, re.Ambiguous)
 		assert.Contains(t, re.Reason, "no chapter is numbered 9")
 		assert.Equal(t, []string{"manuscript/part-2/05-interlude.md", "manuscript/04-interlude.md", "manuscript/03-cafe.md"}, candidatePaths(re))
 	})
 	t.Run("missing path", func(t *testing.T) {
-		re := refErr(t, "manuscript/09-storms.md", Turn{})
+		re := refErr(t, "manuscript/09-storms.md", Place{})
 		assert.Contains(t, re.Reason, "no such manuscript file")
 		assert.Contains(t, candidatePaths(re), "manuscript/02-storm.md")
 	})
 	t.Run("only combining marks", func(t *testing.T) {
 		// Nothing is left once accents are ignored: that is no prefix of
 		// every title.
-		re := refErr(t, "\u0301\u0301", Turn{})
+		re := refErr(t, "\u0301\u0301", Place{})
 		assert.False(t, re.Ambiguous)
 		assert.Empty(t, re.Candidates)
 		one := openFiles(t, projectFiles{"manuscript/01-only.md": chapterText("Only", "Text.")}).Snapshot()
-		_, err := one.Resolve("\u0301", Turn{})
+		_, err := one.Resolve("\u0301", Place{})
 		assert.Error(t, err)
 	})
 }
@@ -241,7 +241,7 @@ func TestResolveNumbersInParts(t *testing.T) {
 		"manuscript/part-2/01-return.md":  chapterText("Return", "C."),
 	})
 	s := m.Snapshot()
-	_, err := s.Resolve("1", Turn{})
+	_, err := s.Resolve("1", Place{})
 	var re *RefError
 	require.ErrorAs(t, err, &re)
 	assert.True(t, re.Ambiguous)
@@ -251,11 +251,11 @@ func TestResolveNumbersInParts(t *testing.T) {
 		{Ref: "manuscript/part-2/01-return.md", Path: "manuscript/part-2/01-return.md", Title: "Return"},
 	}, re.Candidates)
 	for _, c := range re.Candidates {
-		u, err := s.Resolve(c.Ref, Turn{})
+		u, err := s.Resolve(c.Ref, Place{})
 		require.NoError(t, err)
 		assert.Equal(t, c.Path, u.Path)
 	}
-	u, err := s.Resolve("2", Turn{})
+	u, err := s.Resolve("2", Place{})
 	require.NoError(t, err)
 	assert.Equal(t, "Market", u.Title)
 }
@@ -274,15 +274,15 @@ func TestResolveTitleLooksLikePath(t *testing.T) {
 		"24/7":      "manuscript/02-always.md",
 		"notes.md":  "manuscript/03-notes.md",
 	} {
-		u, err := s.Resolve(ref, Turn{})
+		u, err := s.Resolve(ref, Place{})
 		require.NoError(t, err, ref)
 		assert.Equal(t, want, u.Path, ref)
 	}
 	for _, ref := range []string{"Either/", "Either/O", "../", "../secret.md"} {
-		_, err := s.Resolve(ref, Turn{})
+		_, err := s.Resolve(ref, Place{})
 		assert.ErrorIs(t, err, ErrPathRefused, "%q: no prefix of a title after a refusal", ref)
 	}
-	_, err := s.Resolve("Either/Or/x.md", Turn{})
+	_, err := s.Resolve("Either/Or/x.md", Place{})
 	var re *RefError
 	require.ErrorAs(t, err, &re)
 	assert.Contains(t, re.Reason, "no such manuscript file")
@@ -303,11 +303,11 @@ func TestResolveRefusesOversizeAndSpecialFiles(t *testing.T) {
 
 	m := openProject(t, root, Options{})
 	assert.Equal(t, []string{"manuscript/01-dawn.md"}, paths(m.Snapshot().Units()), "neither is read as a chapter")
-	_, err = m.Snapshot().Resolve("manuscript/02-huge.md", Turn{})
+	_, err = m.Snapshot().Resolve("manuscript/02-huge.md", Place{})
 	require.ErrorIs(t, err, ErrPathRefused)
 	assert.Contains(t, err.Error(), "limit")
 	if l != nil {
-		_, err = m.Snapshot().Resolve("manuscript/03-sock.md", Turn{})
+		_, err = m.Snapshot().Resolve("manuscript/03-sock.md", Place{})
 		require.ErrorIs(t, err, ErrPathRefused)
 		assert.Contains(t, err.Error(), "not a regular file")
 	}
@@ -327,12 +327,12 @@ func TestResolveUnnumbered(t *testing.T) {
 	})
 	s := m.Snapshot()
 	// With no numbered file, a number is a place in reading order.
-	u, err := s.Resolve("chapter 2", Turn{})
+	u, err := s.Resolve("chapter 2", Place{})
 	require.NoError(t, err)
 	assert.Equal(t, "manuscript/market.md", u.Path)
-	_, err = s.Resolve("0", Turn{})
+	_, err = s.Resolve("0", Place{})
 	assert.Error(t, err)
-	_, err = s.Resolve("4", Turn{})
+	_, err = s.Resolve("4", Place{})
 	var re *RefError
 	require.ErrorAs(t, err, &re)
 	assert.Contains(t, re.Reason, "3 chapters")
@@ -343,7 +343,7 @@ func TestResolveUnnumbered(t *testing.T) {
 func TestResolveEmptyManuscript(t *testing.T) {
 	s := openFiles(t, nil).Snapshot()
 	for _, ref := range []string{"1", "title", "manuscript/01.md"} {
-		_, err := s.Resolve(ref, Turn{})
+		_, err := s.Resolve(ref, Place{})
 		var re *RefError
 		require.ErrorAs(t, err, &re, ref)
 		assert.Empty(t, re.Candidates)
@@ -412,22 +412,22 @@ func TestResolveRefusesTraversal(t *testing.T) {
 			if !p.links && slices.Contains(linkTraversals, ref) {
 				t.Skipf("skipped: %s", linktest.Unsupported())
 			}
-			u, err := s.Resolve(ref, Turn{})
+			u, err := s.Resolve(ref, Place{})
 			assert.Nil(t, u)
 			require.ErrorIs(t, err, ErrPathRefused)
 			assert.NotContains(t, err.Error(), "lighthouse")
 			assert.NotContains(t, err.Error(), filepath.Dir(p.root), "errors name no place outside the project")
 
 			// As the active document, the same path is refused.
-			_, err = s.Resolve("current", Turn{Current: ref})
+			_, err = s.Resolve("current", Place{Current: ref})
 			require.ErrorIs(t, err, ErrPathRefused)
 			_, err = s.Document(ref)
 			require.ErrorIs(t, err, ErrPathRefused)
 
 			// And through the context, alone or among good references.
-			_, err = s.Context([]string{ref}, Turn{}, Limits{})
+			_, err = s.Context([]string{ref}, Place{}, Limits{})
 			require.ErrorIs(t, err, ErrPathRefused)
-			c, err := s.Context([]string{"1", ref}, Turn{}, Limits{})
+			c, err := s.Context([]string{"1", ref}, Place{}, Limits{})
 			require.NoError(t, err)
 			require.Len(t, c.Units, 1)
 			require.Len(t, c.Failed, 1)
@@ -440,10 +440,10 @@ func TestResolveRefusesTraversal(t *testing.T) {
 func TestResolveTrimsSpace(t *testing.T) {
 	p := newRefProject(t)
 	s := p.m.Snapshot()
-	u, err := s.Resolve("manuscript/01-harbor.md\n", Turn{})
+	u, err := s.Resolve("manuscript/01-harbor.md\n", Place{})
 	require.NoError(t, err)
 	assert.Equal(t, "manuscript/01-harbor.md", u.Path)
-	u, err = s.Resolve("current", Turn{Current: " codex/characters/mara.md\n"})
+	u, err = s.Resolve("current", Place{Current: " codex/characters/mara.md\n"})
 	require.NoError(t, err)
 	assert.Equal(t, "codex/characters/mara.md", u.Path)
 }
@@ -455,7 +455,7 @@ func TestResolveLinkOutAndBackIn(t *testing.T) {
 	if !p.links {
 		t.Skipf("skipped: %s", linktest.Unsupported())
 	}
-	u, err := p.m.Snapshot().Resolve("up/book/manuscript/01-harbor.md", Turn{})
+	u, err := p.m.Snapshot().Resolve("up/book/manuscript/01-harbor.md", Place{})
 	require.NoError(t, err)
 	assert.Equal(t, "up/book/manuscript/01-harbor.md", u.Path)
 	assert.Equal(t, "The Harbor", u.Title)
@@ -463,7 +463,7 @@ func TestResolveLinkOutAndBackIn(t *testing.T) {
 
 func TestResolveMissingCurrent(t *testing.T) {
 	p := newRefProject(t)
-	_, err := p.m.Snapshot().Resolve("current", Turn{Current: "manuscript/07-gone.md"})
+	_, err := p.m.Snapshot().Resolve("current", Place{Current: "manuscript/07-gone.md"})
 	require.ErrorIs(t, err, os.ErrNotExist)
 	assert.NotContains(t, err.Error(), p.root, "errors name project paths relative to it")
 }
@@ -474,7 +474,7 @@ func TestResolveSymlinkInside(t *testing.T) {
 	symlink(t, "../codex", p.root, "manuscript/codex-link")
 	s := p.m.Snapshot()
 	for _, ref := range []string{"manuscript/06-mara.md", "manuscript/codex-link/characters/mara.md"} {
-		u, err := s.Resolve(ref, Turn{})
+		u, err := s.Resolve(ref, Place{})
 		require.NoError(t, err, ref)
 		assert.Equal(t, ref, u.Path)
 		assert.Equal(t, "Mara Vell", u.Title)

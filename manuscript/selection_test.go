@@ -179,15 +179,15 @@ func TestSelectionKeepsProsePrivate(t *testing.T) {
 	nested, err := json.Marshal(struct {
 		Sel   *Selection
 		Value Selection
-		Turn  Turn
-	}{sel, *sel, Turn{Current: sel.Path, Selection: sel}})
+		Place Place
+	}{sel, *sel, Place{Current: sel.Path, Selection: sel}})
 	require.NoError(t, err)
 	outputs["json nested"] = string(nested)
 
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
 		outputs["fmt "+verb] = fmt.Sprintf(verb, sel)
 		outputs["fmt "+verb+" of a value"] = fmt.Sprintf(verb, *sel)
-		outputs["fmt "+verb+" of a turn"] = fmt.Sprintf(verb, Turn{Current: sel.Path, Selection: sel})
+		outputs["fmt "+verb+" of a turn"] = fmt.Sprintf(verb, Place{Current: sel.Path, Selection: sel})
 	}
 	outputs["String"] = sel.String()
 
@@ -199,7 +199,7 @@ func TestSelectionKeepsProsePrivate(t *testing.T) {
 		log := slog.New(h(&buf))
 		log.Info("captured", "selection", sel)
 		log.Info("captured", "selection", *sel)
-		log.Info("captured", slog.Any("turn", Turn{Current: sel.Path, Selection: sel}))
+		log.Info("captured", slog.Any("turn", Place{Current: sel.Path, Selection: sel}))
 		outputs["slog "+name] = buf.String()
 		assert.Contains(t, buf.String(), sel.Hash, name)
 	}

@@ -18,11 +18,11 @@ type TurnContext struct {
 	DocumentWords int `json:"documentWords,omitempty"`
 }
 
-// TurnContext describes turn. It reports false when there is neither a
+// TurnContext describes place for a turn. It reports false when there is neither a
 // selection nor a readable active document, so no context message is
 // needed.
-func (s *Snapshot) TurnContext(turn Turn) (TurnContext, bool) {
-	if sel := turn.Selection; sel != nil {
+func (s *Snapshot) TurnContext(place Place) (TurnContext, bool) {
+	if sel := place.Selection; sel != nil {
 		return TurnContext{
 			HasSelection:   true,
 			Path:           sel.Path,
@@ -32,10 +32,10 @@ func (s *Snapshot) TurnContext(turn Turn) (TurnContext, bool) {
 			SelectionHash:  sel.Hash,
 		}, true
 	}
-	if turn.Current == "" {
+	if place.Current == "" {
 		return TurnContext{}, false
 	}
-	u, err := s.Document(turn.Current)
+	u, err := s.Document(place.Current)
 	if err != nil {
 		return TurnContext{}, false
 	}

@@ -22,7 +22,7 @@ func TestTurnContext(t *testing.T) {
 	require.NoError(t, err)
 
 	t.Run("selection", func(t *testing.T) {
-		tc, ok := s.TurnContext(Turn{Current: "codex/characters/mara.md", Selection: sel})
+		tc, ok := s.TurnContext(Place{Current: "codex/characters/mara.md", Selection: sel})
 		require.True(t, ok)
 		assert.Equal(t, TurnContext{
 			HasSelection: true, Path: "manuscript/01-dawn.md", Title: "Dawn",
@@ -30,23 +30,23 @@ func TestTurnContext(t *testing.T) {
 		}, tc, "the selection describes the turn, whatever document is active")
 	})
 	t.Run("whole document", func(t *testing.T) {
-		tc, ok := s.TurnContext(Turn{Current: "manuscript/01-dawn.md"})
+		tc, ok := s.TurnContext(Place{Current: "manuscript/01-dawn.md"})
 		require.True(t, ok)
 		assert.Equal(t, TurnContext{Path: "manuscript/01-dawn.md", Title: "Dawn", DocumentWords: 14}, tc)
 	})
 	t.Run("document that is no chapter", func(t *testing.T) {
-		tc, ok := s.TurnContext(Turn{Current: "codex/characters/mara.md"})
+		tc, ok := s.TurnContext(Place{Current: "codex/characters/mara.md"})
 		require.True(t, ok)
 		assert.Equal(t, TurnContext{Path: "codex/characters/mara.md", Title: "Mara Vell", DocumentWords: 6}, tc)
 	})
 	t.Run("unsaved document", func(t *testing.T) {
 		require.NoError(t, m.OpenDocument(ctx, "notes/new.md", "# Idea\n\nOne two three.\n", 1))
-		tc, ok := m.Snapshot().TurnContext(Turn{Current: "notes/new.md"})
+		tc, ok := m.Snapshot().TurnContext(Place{Current: "notes/new.md"})
 		require.True(t, ok)
 		assert.Equal(t, TurnContext{Path: "notes/new.md", Title: "Idea", DocumentWords: 4}, tc)
 	})
 	t.Run("nothing to say", func(t *testing.T) {
-		for _, turn := range []Turn{
+		for _, turn := range []Place{
 			{},
 			{Current: "manuscript/09-missing.md"},
 			{Current: "../secret.md"},
@@ -67,7 +67,7 @@ func TestTurnContextJSONCarriesNoProse(t *testing.T) {
 	sel, err := Capture(u, rangeOf(t, text, secretSentence))
 	require.NoError(t, err)
 
-	withSel, ok := s.TurnContext(Turn{Current: u.Path, Selection: sel})
+	withSel, ok := s.TurnContext(Place{Current: u.Path, Selection: sel})
 	require.True(t, ok)
 	js, err := json.Marshal(withSel)
 	require.NoError(t, err)
@@ -75,7 +75,7 @@ func TestTurnContextJSONCarriesNoProse(t *testing.T) {
 	assert.JSONEq(t, `{"hasSelection":true,"path":"manuscript/01-dawn.md","title":"Dawn",
 		"sourceWords":11,"selectionWords":10,"selectionHash":"`+sha256Of(secretSentence)+`"}`, string(js))
 
-	whole, ok := s.TurnContext(Turn{Current: u.Path})
+	whole, ok := s.TurnContext(Place{Current: u.Path})
 	require.True(t, ok)
 	js, err = json.Marshal(whole)
 	require.NoError(t, err)

@@ -53,13 +53,8 @@ func proposalSession(t *testing.T, answer any, caps protocol.ClientCapabilities)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
 	var proj *project
 	require.Eventually(t, func() bool {
-		srv.mu.Lock()
-		defer srv.mu.Unlock()
-		if len(srv.projects) == 0 {
-			return false
-		}
-		proj = srv.projects[0]
-		return true
+		proj = srv.sess.firstBook()
+		return proj != nil
 	}, 10*time.Second, 5*time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

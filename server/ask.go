@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 
@@ -13,8 +12,6 @@ import (
 
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/keys"
-	"github.com/quire-ink/quire/llm/provider"
-	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -60,14 +57,14 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		stream := true
 		ps.Stream = &stream
 	}
-	place, err := s.askTurn(ctx, proj, a)
+	place, err := s.askPlace(ctx, proj, a)
 	if err != nil {
 		return nil, err
 	}
 	// The turn is built as the command line builds it (llm.NewTurn).
 	built, err := llm.NewTurn(ctx, llm.TurnOptions{
 		Request: llm.Request{Persona: chosen, Message: a.Message, Settings: book.settings, Proposals: &proj.proposals,
-			MCP: proj.mcpPool(s.log, s.mcpFailed), Loop: toolloop.Options{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling}},
+			MCP: proj.mcpPool(s.log, s.mcpFailed), Loop: llm.LoopOptions{MaxRounds: ps.Rounds, ToolCalling: ps.ToolCalling}},
 		Store:             proj.store,
 		Canon:             proj.view(),
 		Manuscript:        proj.ms.Snapshot(),
@@ -98,7 +95,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		s.log.Info("key not sent: the server is named by a book not trusted", "key", w.String(), "root", proj.real)
 	}
 	prov := built.In.Provider
-	var history []provider.Message
+	var history []llm.Message
 	convID := a.ConversationID
 	var previous string
 	if needKey {
@@ -123,38 +120,34 @@ func (s *Server) mcpFailed(server string, err error) {
 	s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire: MCP server %s: %v", server, err))
 }
 
-// askTurn is the writer's place: the document in uri, and the selection
+// askPlace is the writer's place: the document in uri, and the selection
 // in range, or else the last one captured in that document.
-func (s *Server) askTurn(ctx context.Context, proj *project, a wire.AskParams) (manuscript.Turn, error) {
-	var turn manuscript.Turn
+func (s *Server) askPlace(ctx context.Context, proj *project, a wire.AskParams) (manuscript.Place, error) {
+	var place manuscript.Place
 	if a.URI == "" {
-		return turn, nil
+		return place, nil
 	}
 	if path, ok := uriPath(a.URI); ok {
 		if _, rel, ok := s.projectFor(path); ok {
-			turn.Current = rel
+			place.Current = rel
 		}
 	}
 	if a.Range != nil {
 		c, err := s.capture(ctx, wire.CaptureParams{URI: a.URI, Range: *a.Range})
 		if err != nil {
-			return turn, err
+			return place, err
 		}
 		if a.SelectionHash != "" && a.SelectionHash != c.sel.Hash {
-			return turn, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the selected text changed since this action was offered; select it again and ask")
+			return place, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the selected text changed since this action was offered; select it again and ask")
 		}
-		s.mu.Lock()
-		s.selection = c
-		s.mu.Unlock()
-		turn.Selection = c.sel
-		return turn, nil
+		s.sess.capture(c)
+		place.Selection = c.sel
+		return place, nil
 	}
-	s.mu.Lock()
-	if sel := s.selection; sel != nil && sel.proj == proj && sel.sel.Path == turn.Current {
-		turn.Selection = sel.sel
+	if sel := s.sess.captured(); sel != nil && sel.proj == proj && sel.sel.Path == place.Current {
+		place.Selection = sel.sel
 	}
-	s.mu.Unlock()
-	return turn, nil
+	return place, nil
 }
 
 // quireAsk runs an advisor turn, streaming its tool rows as progress.
@@ -168,36 +161,29 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 	// No "quire:" in the title: editors (Helix) put the server's name first.
 	prog := &askStream{progress: s.startProgress(ctx, "ask", a.WorkDoneToken, t.in.Persona.Name, true)}
 	defer s.running.track(prog.progress, cancel)()
-	t.in.Loop.OnTrace = func(r toolloop.TraceRow) {
+	t.in.Loop.OnTrace = func(r llm.TraceRow) {
 		row := wire.ToolRow{Round: r.Round, Tool: r.Tool, Summary: r.ArgsSummary, OK: r.OK, Code: r.Code, MS: r.Duration.Milliseconds()}
 		prog.row(ctx, row)
 	}
 	t.in.Loop.OnDelta = func(round int, text string) { prog.delta(ctx, round, text) }
+	// A stored conversation the provider no longer has is sent again
+	// from its history (llm.Ask).
 	res, err := llm.Ask(askCtx, t.in)
-	var pe *provider.Error
-	if err != nil && t.in.PreviousResponseID != "" && askCtx.Err() == nil && errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Status == http.StatusBadRequest) {
-		// The provider no longer has the stored conversation (expired,
-		// or never stored): send the history instead.
-		s.log.Debug("stored response refused; resending the conversation", "status", pe.Status)
-		t.in.PreviousResponseID = ""
-		res, err = llm.Ask(askCtx, t.in)
-	}
 	if askCtx.Err() != nil {
 		prog.end(ctx, "cancelled")
 		return wire.AskResult{}, protocol.ErrRequestCancelled
 	}
 	if err != nil {
-		var cut *provider.CutOffError
-		if errors.As(err, &cut) {
+		if _, cut := llm.CutOff(err); cut {
 			prog.end(ctx, "cut off")
 			s.log.Warn("ask cut off", "err", err)
-			return wire.AskResult{}, cutOffFailure(cut)
+		} else {
+			prog.end(ctx, "failed")
+			s.log.Warn("ask failed", "err", err)
 		}
-		prog.end(ctx, "failed")
-		s.log.Warn("ask failed", "err", err)
-		return wire.AskResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, askFailure(err, t.baseURL))
+		return wire.AskResult{}, askError(err, t.baseURL)
 	}
-	s.convs.remember(t.convID, res.ResponseID, provider.Message{Role: provider.RoleUser, Content: a.Message}, provider.Message{Role: provider.RoleAssistant, Content: res.Answer})
+	s.convs.remember(t.convID, res.ResponseID, llm.Exchange(a.Message, res.Answer)...)
 	prog.flush(ctx)
 	prog.message(ctx, res.Answer)
 	prog.end(ctx, "answered")

@@ -29,11 +29,7 @@ func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*project, er
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not in a quire project", a.URI))
 		}
 	} else {
-		s.mu.Lock()
-		if len(s.projects) > 0 {
-			proj = s.projects[0]
-		}
-		s.mu.Unlock()
+		proj = s.sess.firstBook()
 		if proj == nil {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "no workspace folder is open")
 		}

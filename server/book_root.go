@@ -72,15 +72,9 @@ func (s *Server) openProject(root string, book bool) bool {
 	p.names = s.names
 	p.book = book
 	p.trust = s.trust
-	s.mu.Lock()
-	for _, q := range s.projects {
-		if q.real == p.real {
-			s.mu.Unlock()
-			return false
-		}
+	if !s.sess.addBook(p) {
+		return false
 	}
-	s.projects = append(s.projects, p)
-	s.mu.Unlock()
 	s.work.Add(1)
 	go func() {
 		defer s.work.Done()
@@ -118,11 +112,7 @@ func (s *Server) discoverBook(ctx context.Context, uri protocol.DocumentURI) {
 
 // tellNoBook says, once a session, that dir is in no book.
 func (s *Server) tellNoBook(ctx context.Context, dir string) {
-	s.mu.Lock()
-	told := s.noBookTold
-	s.noBookTold = true
-	s.mu.Unlock()
-	if told {
+	if !s.sess.firstNoBook() {
 		return
 	}
 	s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf("quire found no book in %s or the folders above it, so it knows no codex entries or chapters here. "+

@@ -17,7 +17,6 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/llm/endpoint"
-	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
@@ -35,7 +34,7 @@ type bookConfig struct {
 	// codexGlobs restrict where codex entries are (none: everywhere).
 	codexGlobs []string
 	// mcpServers are the MCP servers whose tools personas may be given.
-	mcpServers map[string]mcp.ServerConfig
+	mcpServers map[string]llm.MCPServer
 	// wants are the book's own settings that reach beyond it, and
 	// ignored says they were set aside because the writer has not
 	// trusted them (trust.go).
@@ -328,7 +327,7 @@ func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
 // mcpPool is the pool of the MCP servers quire.yaml declares now. A
 // change of servers closes the old pool (its processes end) and starts a
 // new one, which connects to a server only when a persona first needs it.
-func (p *project) mcpPool(log *slog.Logger, onFailure func(server string, err error)) *mcp.Clients {
+func (p *project) mcpPool(log *slog.Logger, onFailure func(server string, err error)) *llm.MCPClients {
 	servers := p.configOf().mcpServers
 	p.mcpMu.Lock()
 	defer p.mcpMu.Unlock()
@@ -339,7 +338,7 @@ func (p *project) mcpPool(log *slog.Logger, onFailure func(server string, err er
 		go func() { _ = old.Close() }()
 	}
 	p.mcpServers = servers
-	p.mcp = mcp.NewClients(servers, mcp.ClientOptions{Logger: log, OnFailure: onFailure, Dir: p.real})
+	p.mcp = llm.NewMCPClients(servers, log, p.real, onFailure)
 	return p.mcp
 }
 

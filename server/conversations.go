@@ -9,7 +9,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/provider"
 )
 
 const (
@@ -33,7 +32,7 @@ type conversations struct {
 type conversation struct {
 	proj    *project
 	persona string
-	history []provider.Message
+	history []llm.Message
 	// responseID is the last answer's stored response (Responses API),
 	// which the next turn continues instead of resending the history.
 	responseID string
@@ -41,7 +40,7 @@ type conversation struct {
 
 // conversation returns the history under id, creating the conversation
 // (with a new id when id is "") if it is absent.
-func (a *conversations) conversation(id string, proj *project, persona string) (string, []provider.Message, error) {
+func (a *conversations) conversation(id string, proj *project, persona string) (string, []llm.Message, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.convs == nil {
@@ -63,16 +62,16 @@ func (a *conversations) conversation(id string, proj *project, persona string) (
 		}
 		return id, nil, nil
 	}
-	return id, append([]provider.Message(nil), c.history...), nil
+	return id, append([]llm.Message(nil), c.history...), nil
 }
 
 // history is the history under id when it is a conversation of persona
 // with proj, without creating one: what a peek would send.
-func (a *conversations) history(id string, proj *project, persona string) []provider.Message {
+func (a *conversations) history(id string, proj *project, persona string) []llm.Message {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if c, ok := a.convs[id]; ok && c.proj == proj && c.persona == persona {
-		return append([]provider.Message(nil), c.history...)
+		return append([]llm.Message(nil), c.history...)
 	}
 	return nil
 }
@@ -90,7 +89,7 @@ func (a *conversations) responseID(id string) string {
 
 // remember adds a turn to a conversation, keeping the last messages, and
 // the response the turn ended with.
-func (a *conversations) remember(id, responseID string, turn ...provider.Message) {
+func (a *conversations) remember(id, responseID string, turn ...llm.Message) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	c, ok := a.convs[id]
@@ -102,7 +101,7 @@ func (a *conversations) remember(id, responseID string, turn ...provider.Message
 	if len(h) > historyMessages {
 		h = h[len(h)-historyMessages:]
 	}
-	c.history = append([]provider.Message(nil), h...)
+	c.history = append([]llm.Message(nil), h...)
 }
 
 func newID(prefix string) string {

@@ -283,13 +283,7 @@ func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
 
 // republishOpen schedules fresh diagnostics for every open document.
 func (s *Server) republishOpen() {
-	s.mu.Lock()
-	uris := make([]protocol.DocumentURI, 0, len(s.docs))
-	for _, d := range s.docs {
-		uris = append(uris, d.uri)
-	}
-	s.mu.Unlock()
-	for _, u := range uris {
+	for _, u := range s.sess.openURIs() {
 		s.scheduleDiagnostics(u)
 	}
 }

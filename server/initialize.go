@@ -40,10 +40,10 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 	if raw := p.InitializationOptions; len(raw) > 0 && string(raw) != "null" {
 		s.clientCfg.setInitial(parseClientSettings(raw))
 	}
+	s.sess.setRoots(roots)
 	s.mu.Lock()
 	s.state = stateInitialized
 	s.client = p.Capabilities
-	s.roots = roots
 	s.mu.Unlock()
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
@@ -70,14 +70,8 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 // answer as soon as their project is ready. Each is the book that holds
 // a workspace root (book_root.go).
 func (s *Server) initialized(context.Context) error {
-	s.mu.Lock()
-	roots := s.roots
 	// A client that says initialized twice gets its projects once.
-	if s.loading {
-		roots = nil
-	}
-	s.loading = true
-	s.mu.Unlock()
+	roots := s.sess.startLoading()
 	// A root in no book still opens as it did; the writer is told when a
 	// chapter opened there has no book either (discoverBook): the book may
 	// lie below the root, and open with its first chapter.
@@ -104,8 +98,8 @@ func (s *Server) loadProject(p *project) {
 		// Documents opened while the project loaded reach it before any
 		// request can see it ready; one opened from now on finds it
 		// ready and goes to it directly.
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.sess.mu.Lock()
+		defer s.sess.mu.Unlock()
 		s.overlayAllLocked(p)
 		close(p.ready)
 	})

@@ -21,18 +21,16 @@ func (s *Server) quireManuscriptContext(ctx context.Context, a wire.ContextParam
 	if a.Ref != "" {
 		refs = append([]string{a.Ref}, refs...)
 	}
-	turn := manuscript.Turn{}
+	place := manuscript.Place{}
 	if path, ok := uriPath(a.URI); ok {
 		if _, rel, ok := s.projectFor(path); ok {
-			turn.Current = rel
+			place.Current = rel
 		}
 	}
-	s.mu.Lock()
-	if sel := s.selection; sel != nil && sel.proj == proj {
-		turn.Selection = sel.sel
+	if sel := s.sess.captured(); sel != nil && sel.proj == proj {
+		place.Selection = sel.sel
 	}
-	s.mu.Unlock()
-	result, err := proj.ms.Snapshot().Context(refs, turn, manuscript.Limits{})
+	result, err := proj.ms.Snapshot().Context(refs, place, manuscript.Limits{})
 	if err != nil {
 		return wire.ManuscriptContext{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}

@@ -61,10 +61,7 @@ func (s *Server) quireUseModel(ctx context.Context, p wire.UseModelParams) (wire
 		return wire.UseModelResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 	}
 	// config.yaml lies under every book's settings: each reads it again.
-	s.mu.Lock()
-	projects := append([]*project(nil), s.projects...)
-	s.mu.Unlock()
-	for _, proj := range projects {
+	for _, proj := range s.sess.books() {
 		if s.ready(ctx, proj) != nil {
 			continue
 		}

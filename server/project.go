@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,8 +14,8 @@ import (
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/actions"
-	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/wire"
@@ -84,8 +83,8 @@ type project struct {
 
 	// mcp is the pool of MCP servers for mcpServers (config.go).
 	mcpMu      sync.Mutex
-	mcp        *mcp.Clients
-	mcpServers map[string]mcp.ServerConfig
+	mcp        *llm.MCPClients
+	mcpServers map[string]llm.MCPServer
 
 	// codexMu guards codexScan, the codex's own mentions, built lazily,
 	// and published, the codex files whose problems the client was sent
@@ -313,10 +312,7 @@ func (p *project) close() {
 
 // closeProjects releases every project's index.
 func (s *Server) closeProjects() {
-	s.mu.Lock()
-	projects := s.projects
-	s.mu.Unlock()
-	for _, p := range projects {
+	for _, p := range s.sess.books() {
 		select {
 		case <-p.ready:
 			p.close()
@@ -343,9 +339,7 @@ func (s *Server) projectFor(path string) (*project, string, bool) {
 // loadedProjects are the session's books that have loaded, in
 // workspace order.
 func (s *Server) loadedProjects() []*project {
-	s.mu.Lock()
-	projects := slices.Clone(s.projects)
-	s.mu.Unlock()
+	projects := s.sess.books()
 	out := projects[:0]
 	for _, p := range projects {
 		if p.loaded() {
@@ -372,9 +366,7 @@ func (s *Server) readAsSeries(p *project) bool {
 // projectHolding is the innermost project whose folder holds path by
 // name, wherever a symlink on the way leads.
 func (s *Server) projectHolding(path string) (*project, string, bool) {
-	s.mu.Lock()
-	projects := s.projects
-	s.mu.Unlock()
+	projects := s.sess.books()
 	var best *project
 	var bestRel string
 	for _, p := range projects {

@@ -79,9 +79,7 @@ func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*proj
 		}
 		projects = []*project{proj}
 	} else {
-		s.mu.Lock()
-		projects = append(projects, s.projects...)
-		s.mu.Unlock()
+		projects = append(projects, s.sess.books()...)
 	}
 	for _, proj := range projects {
 		if !proj.loaded() {

@@ -27,9 +27,7 @@ func (s *Server) quireCaptureSelection(ctx context.Context, a wire.CaptureParams
 	if err != nil {
 		return wire.CaptureResult{}, err
 	}
-	s.mu.Lock()
-	s.selection = c
-	s.mu.Unlock()
+	s.sess.capture(c)
 	return wire.CaptureResult(c.sel.Meta()), nil
 }
 

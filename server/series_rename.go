@@ -39,9 +39,7 @@ func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, 
 			mark(uri, ed.Range)
 		}
 	}
-	s.mu.Lock()
-	projects := append([]*project(nil), s.projects...)
-	s.mu.Unlock()
+	projects := s.sess.books()
 	places := 0
 	for _, q := range projects {
 		if q == t.proj {

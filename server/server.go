@@ -85,20 +85,11 @@ type Server struct {
 	state    lifecycle
 	inflight map[jsonrpc2.ID]context.CancelFunc
 	client   protocol.ClientCapabilities
-	roots    []string
-	loading  bool
-	projects []*project
-	// noBookTold says the writer was told a folder is in no book.
-	noBookTold bool
 	// names writes file URIs as the client does (uri.go).
 	names *uriNames
-	// docs, orders, diagTimers and diagRuns are keyed by docKey: one
-	// document whatever the spelling of its URI.
-	docs map[protocol.DocumentURI]*document
-	// orders put each open document's changes in version order.
-	orders map[protocol.DocumentURI]*changeOrder
-	// selection is the last selection captured for an advisor turn.
-	selection *capturedSelection
+	// sess is the workspace: its books and open documents (session.go),
+	// under a lock of its own.
+	sess *session
 	// clientCfg is the advisor settings the editor sent.
 	clientCfg clientConfig
 	// localSeen is what the local model servers offered lately, for the
@@ -112,7 +103,8 @@ type Server struct {
 	tokens atomic.Uint64
 	// trust is the record of trusted books; nil trusts none.
 	trust *trust.Store
-	// diagTimers debounce each document's diagnostics.
+	// diagTimers and diagRuns are keyed by docKey, as the session's
+	// documents are. diagTimers debounce each document's diagnostics.
 	diagTimers map[protocol.DocumentURI]*time.Timer
 	// diagRuns cancel each document's publication under way.
 	diagRuns map[protocol.DocumentURI]*diagRun
@@ -151,8 +143,7 @@ func New(opts Options) *Server {
 		opts:       opts,
 		log:        log,
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
-		docs:       map[protocol.DocumentURI]*document{},
-		orders:     map[protocol.DocumentURI]*changeOrder{},
+		sess:       newSession(),
 		diagTimers: map[protocol.DocumentURI]*time.Timer{},
 		diagRuns:   map[protocol.DocumentURI]*diagRun{},
 		done:       make(chan struct{}),

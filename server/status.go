@@ -74,9 +74,7 @@ func (s *Server) publishStatus(ctx context.Context, p *project) {
 }
 
 func (s *Server) quireStatus(context.Context) (wire.StatusResult, error) {
-	s.mu.Lock()
-	projects := append([]*project(nil), s.projects...)
-	s.mu.Unlock()
+	projects := s.sess.books()
 	out := wire.StatusResult{Books: []wire.BookStatus{}}
 	for _, p := range projects {
 		out.Books = append(out.Books, p.status())

@@ -62,9 +62,7 @@ const maxWorkspaceSymbols = 100
 // workspaceSymbol searches the codex of every project, with its series'
 // canon: by name first (exact, partial, one typo away), then full text.
 func (s *Server) workspaceSymbol(ctx context.Context, p protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
-	s.mu.Lock()
-	projects := s.projects
-	s.mu.Unlock()
+	projects := s.sess.books()
 	out := []protocol.SymbolInformation{}
 	// A series entry that several open books read is listed once, at
 	// its file in the series folder.

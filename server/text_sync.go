@@ -27,11 +27,7 @@ func newDocument(uri protocol.DocumentURI, version int32, text string) *document
 func (s *Server) didOpen(ctx context.Context, p protocol.DidOpenTextDocumentParams) error {
 	doc := newDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 	s.names.note(doc.uri)
-	key := docKey(doc.uri)
-	s.mu.Lock()
-	s.docs[key] = doc
-	s.orders[key] = newChangeOrder(doc)
-	s.mu.Unlock()
+	s.sess.open(doc)
 	s.discoverBook(ctx, doc.uri)
 	if s.warnOutsideBook(ctx, doc.uri, doc.version) {
 		return nil
@@ -52,11 +48,7 @@ func decodeDidChange(params json.RawMessage) (protocol.DidChangeTextDocumentPara
 
 func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocumentParams) error {
 	uri := p.TextDocument.URI
-	key := docKey(uri)
-	s.mu.Lock()
-	old, ok := s.docs[key]
-	order := s.orders[key]
-	s.mu.Unlock()
+	old, order, ok := s.sess.changing(uri)
 	if !ok {
 		return errors.New("didChange for a document that is not open")
 	}
@@ -72,9 +64,7 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 		// Waiting for the versions before it.
 		return nil
 	}
-	s.mu.Lock()
-	s.docs[key] = doc
-	s.mu.Unlock()
+	s.sess.update(doc)
 	s.queueEdit(doc)
 	s.scheduleDiagnostics(uri)
 	return nil
@@ -82,9 +72,8 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 
 func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentParams) error {
 	key := docKey(p.TextDocument.URI)
+	s.sess.close(p.TextDocument.URI)
 	s.mu.Lock()
-	delete(s.docs, key)
-	delete(s.orders, key)
 	if t, ok := s.diagTimers[key]; ok {
 		t.Stop()
 		delete(s.diagTimers, key)
@@ -131,10 +120,10 @@ func isCodexText(p *project, rel string) bool {
 }
 
 // overlayAllLocked hands every open document of p to its manuscript;
-// s.mu is held, so no document opens or changes meanwhile.
+// the session's lock is held, so no document opens or changes meanwhile.
 func (s *Server) overlayAllLocked(p *project) {
 	codexOpen := false
-	for _, d := range s.docs {
+	for _, d := range s.sess.docs {
 		path, ok := uriPath(d.uri)
 		if !ok {
 			continue
@@ -161,8 +150,5 @@ func (s *Server) overlayAllLocked(p *project) {
 // openText is the text of a document: the editor's when it is open,
 // else the file's through the project (confined to it).
 func (s *Server) openText(uri protocol.DocumentURI) (*document, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, ok := s.docs[docKey(uri)]
-	return d, ok
+	return s.sess.doc(uri)
 }

@@ -129,17 +129,7 @@ func (s *Server) currentText(proj *project, rel string) (fileText, error) {
 // openDocAt finds the open document of a file by its path, whatever
 // spelling of the URI the client used.
 func (s *Server) openDocAt(full string) *document {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d, ok := s.docs[docKey(pathURI(full))]; ok {
-		return d
-	}
-	for uri, d := range s.docs {
-		if p, ok := uriPath(uri); ok && filepath.Clean(p) == filepath.Clean(full) {
-			return d
-		}
-	}
-	return nil
+	return s.sess.docAt(full)
 }
 
 // annotationsSupported reports whether the client declared change

@@ -238,7 +238,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		OnFailure: func(server string, err error) { fmt.Fprintf(o.stderr, "quire: MCP server %s: %v\n", server, err) }})
 	defer mcpPool.Close()
 	snap := m.Snapshot()
-	place, err := o.turn(snap)
+	place, err := o.place(snap)
 	if err != nil {
 		return err
 	}
@@ -407,34 +407,34 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-// turn is the writer's place: the document given with --doc, and the
+// place is where the writer is: the document given with --doc, and the
 // selection in it.
-func (o *askOptions) turn(snap *manuscript.Snapshot) (manuscript.Turn, error) {
-	var turn manuscript.Turn
+func (o *askOptions) place(snap *manuscript.Snapshot) (manuscript.Place, error) {
+	var place manuscript.Place
 	if o.Doc == "" {
 		if o.Selection != "" {
-			return turn, errors.New("--selection needs --doc")
+			return place, errors.New("--selection needs --doc")
 		}
-		return turn, nil
+		return place, nil
 	}
 	u, err := snap.Document(o.Doc)
 	if err != nil {
-		return turn, err
+		return place, err
 	}
-	turn.Current = u.Path
+	place.Current = u.Path
 	if o.Selection == "" {
-		return turn, nil
+		return place, nil
 	}
 	start, end, ok := strings.Cut(o.Selection, ":")
 	s, err1 := strconv.Atoi(start)
 	e, err2 := strconv.Atoi(end)
 	if !ok || err1 != nil || err2 != nil {
-		return turn, fmt.Errorf("--selection is START:END in bytes, not %q", o.Selection)
+		return place, fmt.Errorf("--selection is START:END in bytes, not %q", o.Selection)
 	}
 	sel, err := manuscript.Capture(u, codex.Range{Start: s, End: e})
 	if err != nil {
-		return turn, err
+		return place, err
 	}
-	turn.Selection = sel
-	return turn, nil
+	place.Selection = sel
+	return place, nil
 }

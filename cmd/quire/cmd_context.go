@@ -66,7 +66,7 @@ func (o *contextOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	snap := m.Snapshot()
-	result, err := snap.Context(refs, manuscript.Turn{Current: o.Current}, manuscript.Limits{Unit: o.Limit})
+	result, err := snap.Context(refs, manuscript.Place{Current: o.Current}, manuscript.Limits{Unit: o.Limit})
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func (o *lookupOptions) runAsOf(cmd *cobra.Command) error {
 		return exitError{1}
 	}
 	snap := b.ms.Snapshot()
-	u, err := snap.Resolve(o.AsOf, manuscript.Turn{})
+	u, err := snap.Resolve(o.AsOf, manuscript.Place{})
 	if err != nil {
 		fmt.Fprintf(o.stderr, "quire: --as-of %s\n", err)
 		return exitError{2}

@@ -91,7 +91,7 @@ func (o *mentionsOptions) run(cmd *cobra.Command) error {
 }
 
 func (o *mentionsOptions) chapter(b *book, snap *manuscript.Snapshot) error {
-	u, err := snap.Resolve(o.Chapter, manuscript.Turn{})
+	u, err := snap.Resolve(o.Chapter, manuscript.Place{})
 	if err != nil {
 		return err
 	}

@@ -24,8 +24,9 @@ type buildOptions struct {
 }
 
 // build cross-builds quire for each target into Out/build/<os>_<arch>/
-// and packs each binary with README.md and LICENSE into an archive in
-// Out. It returns the archives' paths.
+// and packs each binary with README.md, the pages and files it leads to
+// (docFiles) and LICENSE into an archive in Out. It returns the
+// archives' paths.
 func build(ctx context.Context, o buildOptions) ([]string, error) {
 	src, err := filepath.Abs(o.Src)
 	if err != nil {
@@ -40,9 +41,13 @@ func build(ctx context.Context, o buildOptions) ([]string, error) {
 		return nil, err
 	}
 	vcs := inGit(ctx, src)
+	pages, err := docFiles(src)
+	if err != nil {
+		return nil, err
+	}
 	var docs []archiveFile
-	for _, name := range []string{"README.md", "LICENSE"} {
-		data, err := os.ReadFile(filepath.Join(src, name))
+	for _, name := range append(pages, "LICENSE") {
+		data, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(name)))
 		if err != nil {
 			return nil, fmt.Errorf("read %s for the archives: %w", name, err)
 		}

@@ -101,7 +101,8 @@ func TestParseTargets(t *testing.T) {
 // TestReleaseIsReproducible builds the release of the checked-in commit
 // twice, from two clones at different paths, and gets byte-identical
 // archives; the binary for this machine names that commit and the
-// release number, and each archive holds the binary, README and LICENSE.
+// release number, and each archive holds the binary, the README with
+// every page and file it leads to, and LICENSE.
 func TestReleaseIsReproducible(t *testing.T) {
 	root := moduleRoot(t)
 	head := gitOut(t, root, "rev-parse", "HEAD")
@@ -139,7 +140,22 @@ func TestReleaseIsReproducible(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f.Name)
 	}
-	assert.Equal(t, []string{host.exe(), "README.md", "LICENSE"}, names)
+	require.GreaterOrEqual(t, len(names), 4)
+	assert.Equal(t, []string{host.exe(), "README.md"}, names[:2])
+	assert.Equal(t, "LICENSE", names[len(names)-1])
+	assert.Contains(t, names, "docs/advisor.md", "the docs the README leads to")
+	assert.Contains(t, names, "editors/emacs/quire.el", "and the files the editors' pages name")
+	// Every relative link of a packed page opens a packed file.
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".md") {
+			continue
+		}
+		for _, m := range markdownLink.FindAllStringSubmatch(string(f.Data), -1) {
+			if target := relativeTarget(f.Name, m[1]); target != "" && !strings.HasSuffix(m[1], "/") {
+				assert.Contains(t, names, target, "%s links to %s", f.Name, m[1])
+			}
+		}
+	}
 	assert.Equal(t, os.FileMode(0o755), files[0].Mode)
 	out, err := exec.Command(filepath.Join(dist, "build", host.OS+"_"+host.Arch, host.exe()), "--version").Output()
 	require.NoError(t, err)

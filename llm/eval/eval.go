@@ -514,6 +514,6 @@ func openEvalBook(ctx context.Context) (*llm.Book, func(), error) {
 		remove()
 		return nil, nil, fmt.Errorf("eval book: %w", err)
 	}
-	b := &llm.Book{Store: store, Manuscript: m.Snapshot(), Turn: manuscript.Turn{Current: "manuscript/02-slack-water.md"}}
+	b := &llm.Book{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: "manuscript/02-slack-water.md"}}
 	return b, func() { _ = store.Close(); remove() }, nil
 }

@@ -106,7 +106,7 @@ func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 		}
 		pos := make([]int, len(s.Progressions))
 		for i, p := range s.Progressions {
-			if u, err := snap.Resolve(p.From, manuscript.Turn{}); err == nil && u.Position > 0 {
+			if u, err := snap.Resolve(p.From, manuscript.Place{}); err == nil && u.Position > 0 {
 				pos[i] = u.Position
 				continue
 			}
@@ -166,7 +166,7 @@ func (pl *placing) timeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 	for _, r := range pl.unplaced {
 		p := canon.stories[r.id].Progressions[r.i]
 		reason := "names no chapter"
-		if _, err := snap.Resolve(p.From, manuscript.Turn{}); err == nil {
+		if _, err := snap.Resolve(p.From, manuscript.Place{}); err == nil {
 			reason = "names a file that is not a chapter"
 		}
 		path := r.id
