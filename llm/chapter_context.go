@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/quire-ink/quire/llm/untrusted"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
@@ -92,11 +93,11 @@ func writeChapterContext(b *strings.Builder, ch *ChapterContext, canCanon bool) 
 	if ch.Chapters > 0 {
 		place += fmt.Sprintf(" of %d in reading order", ch.Chapters)
 	}
-	if t := promptLine(ch.Title); t != "" {
+	if t := untrusted.OneLine(ch.Title); t != "" {
 		place += fmt.Sprintf(", %q", t)
 	}
 	b.WriteString(place + "\n")
-	if v := promptLine(ch.POV); v != "" {
+	if v := untrusted.OneLine(ch.POV); v != "" {
 		fmt.Fprintf(b, "- Point of view: %s\n", v)
 	}
 	switch {
@@ -107,7 +108,7 @@ func writeChapterContext(b *strings.Builder, ch *ChapterContext, canCanon bool) 
 	case ch.Flashback:
 		b.WriteString("- A flashback: earlier in story time than its place in the book\n")
 	}
-	if v := promptLine(ch.Location); v != "" {
+	if v := untrusted.OneLine(ch.Location); v != "" {
 		fmt.Fprintf(b, "- Location: %s\n", v)
 	}
 	if canCanon {
@@ -130,8 +131,8 @@ func writeChapterContext(b *strings.Builder, ch *ChapterContext, canCanon bool) 
 	}
 	fmt.Fprintf(b, "\nquire's own continuity checks (deterministic, no model) found %d %s in this chapter:\n\n", n, noun)
 	for _, f := range ch.Findings {
-		fmt.Fprintf(b, "- line %d, %s (%s): %s", f.Line, promptLine(f.Code), promptLine(f.Severity), promptLine(f.Message))
-		if c := promptLine(f.Canon); c != "" {
+		fmt.Fprintf(b, "- line %d, %s (%s): %s", f.Line, untrusted.OneLine(f.Code), untrusted.OneLine(f.Severity), untrusted.OneLine(f.Message))
+		if c := untrusted.OneLine(f.Canon); c != "" {
 			fmt.Fprintf(b, " [see %s]", c)
 		}
 		b.WriteString("\n")

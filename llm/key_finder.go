@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/keys"
 )
 
@@ -34,13 +36,13 @@ type FoundKey struct {
 // Find looks for the key of the provider ps resolves to. Stored keys
 // are looked up only when stored is true: a peek sends nothing and
 // needs no keychain.
-func (k KeyFinder) Find(ctx context.Context, ps ProviderSettings, stored bool) FoundKey {
+func (k KeyFinder) Find(ctx context.Context, ps endpoint.ProviderSettings, stored bool) FoundKey {
 	var f FoundKey
 	getenv := k.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	official := isOpenAI(ps.BaseURL)
+	official := trust.IsOpenAI(ps.BaseURL)
 	// A base URL that is no http(s) URL has no stored or editor key; the
 	// provider reports the URL itself.
 	base, baseErr := keys.Normalize(ps.BaseURL)

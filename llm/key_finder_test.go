@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/zalando/go-keyring"
 
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/keys"
 )
 
@@ -30,41 +31,41 @@ func TestKeyFinderOrder(t *testing.T) {
 	router := "https://openrouter.ai/api/v1/"
 	tests := []struct {
 		name     string
-		ps       ProviderSettings
+		ps       endpoint.ProviderSettings
 		env      map[string]string
 		peek     bool
 		key      string
 		source   string
 		withheld string
 	}{
-		{name: "the editor's key first", ps: ProviderSettings{BaseURL: router, APIKeyEnv: "ROUTER_KEY"},
+		{name: "the editor's key first", ps: endpoint.ProviderSettings{BaseURL: router, APIKeyEnv: "ROUTER_KEY"},
 			env: map[string]string{"QUIRE_EDITOR_API_KEY": "sk-editor", "QUIRE_EDITOR_API_BASE_URL": "https://OpenRouter.ai/api/v1", "ROUTER_KEY": "sk-var"},
 			key: "sk-editor", source: "from your editor"},
-		{name: "the editor's key for another provider stays out", ps: ProviderSettings{BaseURL: router, APIKeyEnv: "ROUTER_KEY"},
+		{name: "the editor's key for another provider stays out", ps: endpoint.ProviderSettings{BaseURL: router, APIKeyEnv: "ROUTER_KEY"},
 			env: map[string]string{"QUIRE_EDITOR_API_KEY": "sk-editor", "ROUTER_KEY": "sk-var"},
 			key: "sk-var", source: "from the ROUTER_KEY variable"},
-		{name: "the editor's key with no provider named is OpenAI's", ps: ProviderSettings{},
+		{name: "the editor's key with no provider named is OpenAI's", ps: endpoint.ProviderSettings{},
 			env: map[string]string{"QUIRE_EDITOR_API_KEY": "sk-editor", "OPENAI_API_KEY": "sk-var"},
 			key: "sk-editor", source: "from your editor"},
-		{name: "the variable before the keychain", ps: ProviderSettings{},
+		{name: "the variable before the keychain", ps: endpoint.ProviderSettings{},
 			env: map[string]string{"OPENAI_API_KEY": "sk-var"}, key: "sk-var", source: "from the OPENAI_API_KEY variable"},
-		{name: "the keychain when no variable holds one", ps: ProviderSettings{BaseURL: router, APIKeyEnv: "ROUTER_KEY"},
+		{name: "the keychain when no variable holds one", ps: endpoint.ProviderSettings{BaseURL: router, APIKeyEnv: "ROUTER_KEY"},
 			key: "sk-chain-router", source: "from your keychain"},
-		{name: "the keychain needs no api_key_env", ps: ProviderSettings{BaseURL: router},
+		{name: "the keychain needs no api_key_env", ps: endpoint.ProviderSettings{BaseURL: router},
 			key: "sk-chain-router", source: "from your keychain"},
-		{name: "OPENAI_API_KEY never goes to another provider", ps: ProviderSettings{BaseURL: "http://localhost:8080/v1"},
+		{name: "OPENAI_API_KEY never goes to another provider", ps: endpoint.ProviderSettings{BaseURL: "http://localhost:8080/v1"},
 			env: map[string]string{"OPENAI_API_KEY": "sk-var"}},
-		{name: "no provider's keychain key goes to another", ps: ProviderSettings{BaseURL: "https://openrouter.ai/v1"}},
-		{name: "a peek asks no keychain", ps: ProviderSettings{BaseURL: router}, peek: true},
-		{name: "an untrusted book's server gets not its own keychain key", ps: ProviderSettings{BaseURL: "http://evil.example/v1", UntrustedBaseURL: true},
+		{name: "no provider's keychain key goes to another", ps: endpoint.ProviderSettings{BaseURL: "https://openrouter.ai/v1"}},
+		{name: "a peek asks no keychain", ps: endpoint.ProviderSettings{BaseURL: router}, peek: true},
+		{name: "an untrusted book's server gets not its own keychain key", ps: endpoint.ProviderSettings{BaseURL: "http://evil.example/v1", UntrustedBaseURL: true},
 			withheld: "from your keychain"},
-		{name: "an untrusted book's server gets not the writer's variable", ps: ProviderSettings{BaseURL: "http://evil.example/v1", APIKeyEnv: "OPENAI_API_KEY", UntrustedBaseURL: true},
+		{name: "an untrusted book's server gets not the writer's variable", ps: endpoint.ProviderSettings{BaseURL: "http://evil.example/v1", APIKeyEnv: "OPENAI_API_KEY", UntrustedBaseURL: true},
 			env: map[string]string{"OPENAI_API_KEY": "sk-var"}, withheld: "from the OPENAI_API_KEY variable"},
-		{name: "an untrusted book's server gets not the editor's key", ps: ProviderSettings{BaseURL: "http://evil.example/v1", UntrustedBaseURL: true},
+		{name: "an untrusted book's server gets not the editor's key", ps: endpoint.ProviderSettings{BaseURL: "http://evil.example/v1", UntrustedBaseURL: true},
 			env: map[string]string{"QUIRE_EDITOR_API_KEY": "sk-editor", "QUIRE_EDITOR_API_BASE_URL": "http://evil.example/v1"}, withheld: "from your keychain"},
-		{name: "a trusted book's server gets its keychain key", ps: ProviderSettings{BaseURL: "http://evil.example/v1"},
+		{name: "a trusted book's server gets its keychain key", ps: endpoint.ProviderSettings{BaseURL: "http://evil.example/v1"},
 			key: "sk-chain-evil", source: "from your keychain"},
-		{name: "OpenAI named by an untrusted book is still OpenAI", ps: ProviderSettings{BaseURL: "https://api.openai.com/v1", UntrustedBaseURL: true},
+		{name: "OpenAI named by an untrusted book is still OpenAI", ps: endpoint.ProviderSettings{BaseURL: "https://api.openai.com/v1", UntrustedBaseURL: true},
 			key: "sk-chain-openai", source: "from your keychain"},
 	}
 	for _, tt := range tests {
@@ -93,16 +94,16 @@ func TestResolveProviderSaysWhereToPutAKey(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	tests := []struct {
 		name  string
-		ps    ProviderSettings
+		ps    endpoint.ProviderSettings
 		chain error
 		says  []string
 	}{
-		{name: "OpenAI by default", ps: ProviderSettings{},
+		{name: "OpenAI by default", ps: endpoint.ProviderSettings{},
 			says: []string{"store it with quire key set openai", "or set OPENAI_API_KEY"}},
-		{name: "a named variable", ps: ProviderSettings{BaseURL: "https://openrouter.ai/api/v1/", Model: "m", APIKeyEnv: "ROUTER_KEY"},
+		{name: "a named variable", ps: endpoint.ProviderSettings{BaseURL: "https://openrouter.ai/api/v1/", Model: "m", APIKeyEnv: "ROUTER_KEY"},
 			says: []string{"no API key for https://openrouter.ai/api/v1", "ROUTER_KEY is not set and no key is stored for it",
 				"quire key set https://openrouter.ai/api/v1"}},
-		{name: "no keychain", ps: ProviderSettings{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKeyEnv: "ROUTER_KEY"},
+		{name: "no keychain", ps: endpoint.ProviderSettings{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKeyEnv: "ROUTER_KEY"},
 			chain: errors.New("dbus: couldn't determine address of session bus"),
 			says:  []string{"(no keychain answered on this computer)"}},
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/untrusted"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -84,7 +85,7 @@ func writePromptList(b *strings.Builder, items []string) {
 }
 
 func orNotSet(v, placeholder string) string {
-	if v = promptLine(v); v == "" {
+	if v = untrusted.OneLine(v); v == "" {
 		return placeholder
 	}
 	return v
@@ -92,7 +93,7 @@ func orNotSet(v, placeholder string) string {
 
 func writeBook(b *strings.Builder, s Settings) {
 	b.WriteString("## The book and its readers\n\n")
-	if t := promptLine(s.Title); t != "" {
+	if t := untrusted.OneLine(s.Title); t != "" {
 		fmt.Fprintf(b, "- Title: %s\n", t)
 	}
 	fmt.Fprintf(b, "- Genre: %s\n", orNotSet(s.Genre, genreNotSet))
@@ -290,7 +291,7 @@ func ContextMessageIn(tc manuscript.TurnContext, ch *ChapterContext) string {
 func contextMessage(tc manuscript.TurnContext, ch *ChapterContext, canRead, canCanon bool) string {
 	var b strings.Builder
 	b.WriteString(contextLabel + "\n\n")
-	path, title := promptLine(tc.Path), promptLine(tc.Title)
+	path, title := untrusted.OneLine(tc.Path), untrusted.OneLine(tc.Title)
 	if tc.HasSelection {
 		b.WriteString("The writer has selected a passage for this turn.\n\n")
 		if path != "" {
@@ -304,7 +305,7 @@ func contextMessage(tc manuscript.TurnContext, ch *ChapterContext, canRead, canC
 		} else {
 			fmt.Fprintf(&b, "- Selection: %s\n", wordsPhrase(tc.SelectionWords))
 		}
-		if h := promptLine(tc.SelectionHash); h != "" {
+		if h := untrusted.OneLine(tc.SelectionHash); h != "" {
 			fmt.Fprintf(&b, "- Selection hash: %s\n", h)
 		}
 		b.WriteString("\nThe selected text is not in this message. ")

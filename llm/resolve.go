@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/provider"
 )
@@ -25,7 +27,7 @@ var ErrNoModel = errors.New("name the model")
 // nor to one an untrusted book named. With needKey false (a peek), a
 // missing key is no error, and no keychain is asked. found says where
 // the key came from, never holding it.
-func ResolveProvider(ctx context.Context, ps ProviderSettings, k KeyFinder, needKey bool) (cfg provider.Config, found FoundKey, err error) {
+func ResolveProvider(ctx context.Context, ps endpoint.ProviderSettings, k KeyFinder, needKey bool) (cfg provider.Config, found FoundKey, err error) {
 	cfg = provider.Config{BaseURL: ps.BaseURL, Model: ps.Model, API: ps.API,
 		ServiceTier: ps.ServiceTier, FlexFallback: ps.FlexFallback != nil && *ps.FlexFallback, Defaults: ps.Options,
 		Stream: ps.Stream != nil && *ps.Stream}
@@ -41,7 +43,7 @@ func ResolveProvider(ctx context.Context, ps ProviderSettings, k KeyFinder, need
 			cfg.Retries = -1
 		}
 	}
-	official := isOpenAI(ps.BaseURL)
+	official := trust.IsOpenAI(ps.BaseURL)
 	found = k.Find(ctx, ps, needKey)
 	cfg.APIKey = found.Key
 	if cfg.APIKey == "" && needKey && found.Withheld.Kind == keys.None {
@@ -83,7 +85,7 @@ func ResolveProvider(ctx context.Context, ps ProviderSettings, k KeyFinder, need
 // it would go to was named by a book the writer has not trusted (a key
 // goes only to a server a trusted source configured); "" when none is
 // withheld.
-func WithheldKey(ps ProviderSettings) string {
+func WithheldKey(ps endpoint.ProviderSettings) string {
 	if !sendsNoKey(ps) {
 		return ""
 	}
@@ -93,8 +95,8 @@ func WithheldKey(ps ProviderSettings) string {
 // sendsNoKey says ps's server was named by a book the writer has not
 // trusted: no key goes there, from any source (OpenAI's own endpoint
 // excepted, where the writer's OpenAI key goes anyway).
-func sendsNoKey(ps ProviderSettings) bool {
-	return ps.UntrustedBaseURL && !isOpenAI(ps.BaseURL)
+func sendsNoKey(ps endpoint.ProviderSettings) bool {
+	return ps.UntrustedBaseURL && !trust.IsOpenAI(ps.BaseURL)
 }
 
 // LooksLikeOllama guesses from its URL whether base is an Ollama server,

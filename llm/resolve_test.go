@@ -3,36 +3,68 @@ package llm
 import (
 	"errors"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/endpoint"
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 func TestResolveProviderKeepsKeysWithTheirEndpoint(t *testing.T) {
 	env := map[string]string{"OPENAI_API_KEY": "sk-openai", "LOCAL_KEY": "local"}
 	getenv := func(k string) string { return env[k] }
 
-	cfg, _, err := ResolveProvider(t.Context(), ProviderSettings{BaseURL: "http://localhost:8080/v1", Model: "m"}, KeyFinder{Getenv: getenv}, true)
+	cfg, _, err := ResolveProvider(t.Context(), endpoint.ProviderSettings{BaseURL: "http://localhost:8080/v1", Model: "m"}, KeyFinder{Getenv: getenv}, true)
 	if err != nil || cfg.APIKey != "" {
 		t.Fatalf("a local server gets no key unless named: %q, %v", cfg.APIKey, err)
 	}
-	cfg, _, err = ResolveProvider(t.Context(), ProviderSettings{BaseURL: "http://localhost:8080/v1", Model: "m", APIKeyEnv: "LOCAL_KEY"}, KeyFinder{Getenv: getenv}, true)
+	cfg, _, err = ResolveProvider(t.Context(), endpoint.ProviderSettings{BaseURL: "http://localhost:8080/v1", Model: "m", APIKeyEnv: "LOCAL_KEY"}, KeyFinder{Getenv: getenv}, true)
 	if err != nil || cfg.APIKey != "local" {
 		t.Fatalf("named key: %q, %v", cfg.APIKey, err)
 	}
-	cfg, _, err = ResolveProvider(t.Context(), ProviderSettings{}, KeyFinder{Getenv: getenv}, true)
+	cfg, _, err = ResolveProvider(t.Context(), endpoint.ProviderSettings{}, KeyFinder{Getenv: getenv}, true)
 	if err != nil || cfg.APIKey != "sk-openai" || cfg.Model == "" || !cfg.Tools {
 		t.Fatalf("OpenAI's own endpoint: %+v, %v", cfg, err)
 	}
-	_, _, err = ResolveProvider(t.Context(), ProviderSettings{}, KeyFinder{Getenv: func(string) string { return "" }}, true)
+	_, _, err = ResolveProvider(t.Context(), endpoint.ProviderSettings{}, KeyFinder{Getenv: func(string) string { return "" }}, true)
 	if !errors.Is(err, ErrNoProvider) {
 		t.Fatalf("no provider: %v", err)
 	}
-	if _, _, err = ResolveProvider(t.Context(), ProviderSettings{}, KeyFinder{Getenv: func(string) string { return "" }}, false); err != nil {
+	if _, _, err = ResolveProvider(t.Context(), endpoint.ProviderSettings{}, KeyFinder{Getenv: func(string) string { return "" }}, false); err != nil {
 		t.Fatalf("a peek needs no key: %v", err)
 	}
-	if _, _, err = ResolveProvider(t.Context(), ProviderSettings{BaseURL: "http://x/v1"}, KeyFinder{Getenv: getenv}, true); !errors.Is(err, ErrNoModel) {
+	if _, _, err = ResolveProvider(t.Context(), endpoint.ProviderSettings{BaseURL: "http://x/v1"}, KeyFinder{Getenv: getenv}, true); !errors.Is(err, ErrNoModel) {
 		t.Fatalf("no model: %v", err)
 	}
-	cfg, _, _ = ResolveProvider(t.Context(), ProviderSettings{BaseURL: "http://localhost:11434/v1", Model: "llama"}, KeyFinder{Getenv: getenv}, true)
+	cfg, _, _ = ResolveProvider(t.Context(), endpoint.ProviderSettings{BaseURL: "http://localhost:11434/v1", Model: "llama"}, KeyFinder{Getenv: getenv}, true)
 	if cfg.Tools {
 		t.Fatal("Ollama defaults to inline context")
 	}
+}
+
+func TestNoKeyGoesToAServerAnUntrustedBookNames(t *testing.T) {
+	env := map[string]string{"MY_KEY": "mine", "OPENAI_API_KEY": "sk-openai"}
+	getenv := func(k string) string { return env[k] }
+	tests := []struct {
+		name     string
+		ps       endpoint.ProviderSettings
+		key      string
+		withheld string
+	}{
+		{name: "the writer's key to the book's server", ps: endpoint.ProviderSettings{BaseURL: "http://evil/v1", Model: "m", APIKeyEnv: "MY_KEY", UntrustedBaseURL: true}, withheld: "MY_KEY"},
+		{name: "OpenAI's key to OpenAI named by the book", ps: endpoint.ProviderSettings{BaseURL: provider.DefaultBaseURL, UntrustedBaseURL: true}, key: "sk-openai"},
+		{name: "the writer's own server", ps: endpoint.ProviderSettings{BaseURL: "http://mine/v1", Model: "m", APIKeyEnv: "MY_KEY"}, key: "mine"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, _, err := ResolveProvider(t.Context(), tt.ps, KeyFinder{Getenv: getenv}, true)
+			require.NoError(t, err)
+			assert.Equal(t, tt.key, cfg.APIKey)
+			assert.Equal(t, tt.withheld, WithheldKey(tt.ps))
+		})
+	}
+	user := endpoint.ProviderSettings{BaseURL: "http://evil/v1", APIKeyEnv: "MY_KEY"}
+	assert.False(t, user.Under(endpoint.ProviderSettings{BaseURL: "http://evil/v1", UntrustedBaseURL: true}).UntrustedBaseURL,
+		"a server the writer's own config names takes the writer's key")
 }

@@ -5,12 +5,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/untrusted"
 )
 
 // Settings are the book-wide facts every persona's system prompt carries:
@@ -151,10 +151,10 @@ func SettingsFrom(file *settings.File) (Settings, error) {
 		return Settings{}, &settings.Problem{File: settings.Name, Line: top.Line, Column: top.Column, Message: err.Error()}
 	}
 	out := Settings{
-		Title:        promptLine(f.Title),
-		Genre:        promptLine(f.Genre),
-		AudienceAge:  promptLine(f.Audience.Age),
-		AudienceLens: promptLine(f.Audience.Lens),
+		Title:        untrusted.OneLine(f.Title),
+		Genre:        untrusted.OneLine(f.Genre),
+		AudienceAge:  untrusted.OneLine(f.Audience.Age),
+		AudienceLens: untrusted.OneLine(f.Audience.Lens),
 	}
 	if n := settings.MappingValueFold(top, "rules"); n != nil {
 		rules, err := readRules(n)
@@ -209,7 +209,7 @@ func readRules(n *yaml.Node) ([]string, error) {
 		if len(item.Value) > maxRuleBytes {
 			return nil, lineError(item, "a rule of %d bytes; at most %d", len(item.Value), maxRuleBytes)
 		}
-		if r := promptLine(item.Value); r != "" {
+		if r := untrusted.OneLine(item.Value); r != "" {
 			out = append(out, r)
 		}
 	}
@@ -226,7 +226,7 @@ func readPersonas(n *yaml.Node, servers []string, groups map[string][]string) (m
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		if _, ok := PersonaByID(key.Value); !ok {
-			return nil, lineError(key, "no persona %q (personas: %s)", key.Value, strings.Join(personaIDs(), ", "))
+			return nil, lineError(key, "no persona %q (personas: %s)", key.Value, strings.Join(PersonaIDs(), ", "))
 		}
 		if val.Kind != yaml.MappingNode {
 			return nil, lineError(val, "persona %s: give tools and rules", key.Value)
@@ -386,30 +386,11 @@ func readLimits(n *yaml.Node, s *Settings) error {
 	return nil
 }
 
-func personaIDs() []string {
+// PersonaIDs are the ids of the board's personas, in board order.
+func PersonaIDs() []string {
 	var ids []string
 	for _, p := range board {
 		ids = append(ids, p.ID)
 	}
 	return ids
-}
-
-// promptLine makes s safe to put on one line of a prompt: runs of whitespace
-// and control characters become one space, and the ends are trimmed, so a
-// value cannot open a section of its own.
-func promptLine(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/endpoint"
 )
 
 // A quire.yaml of thousands of repeated keys is refused in time and
@@ -20,7 +22,7 @@ func TestSettingsWithThousandsOfRepeatedKeysAreBounded(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		_, errSettings := ParseSettings([]byte(text))
-		_, errProvider := ParseProviderSettings([]byte(text))
+		_, errProvider := endpoint.ParseProviderSettings([]byte(text))
 		runtime.ReadMemStats(&after)
 		require.Error(t, errSettings, section)
 		require.Error(t, errProvider, section)

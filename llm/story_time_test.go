@@ -206,20 +206,6 @@ func TestContinuityEditorContextNamesTheChapterAndItsSlips(t *testing.T) {
 	assert.Contains(t, meta, "found nothing in this chapter")
 }
 
-// TestContinuityCheckActionUsesTheFindings keeps the core action's
-// prompt pointed at the as-of canon and the deterministic findings.
-func TestContinuityCheckActionUsesTheFindings(t *testing.T) {
-	var prompt string
-	for _, a := range CoreActions() {
-		if a.ID == "continuity-check" {
-			prompt = a.Prompt
-		}
-	}
-	require.NotEmpty(t, prompt)
-	assert.Contains(t, prompt, "These lookups answer as of this chapter")
-	assert.Contains(t, prompt, "what quire's own continuity checks found in this chapter")
-}
-
 func quoteJSON(s string) string {
 	out := []byte{'"'}
 	for _, r := range s {

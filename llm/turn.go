@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/provenance"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/manuscript"
@@ -32,7 +33,7 @@ type TurnOptions struct {
 	Request
 	// Provider are the provider settings as they apply, layered and
 	// guarded; NeedKey is false for a peek, which sends nothing.
-	Provider ProviderSettings
+	Provider endpoint.ProviderSettings
 	NeedKey  bool
 	// Keys is where the provider's key is looked for; a nil Getenv reads
 	// the process's environment, a nil Stored asks no keychain.

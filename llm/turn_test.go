@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
 )
@@ -19,7 +20,7 @@ func TestNewTurn(t *testing.T) {
 	turn, err := NewTurn(t.Context(), TurnOptions{
 		Request:  Request{Persona: ResolvePersona("writing-coach"), Message: "Hello?", Loop: toolloop.Options{MaxRounds: 3}},
 		Place:    place,
-		Provider: ProviderSettings{BaseURL: "http://127.0.0.1:9/v1", Model: "m"},
+		Provider: endpoint.ProviderSettings{BaseURL: "http://127.0.0.1:9/v1", Model: "m"},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:9/v1", turn.Config.BaseURL)
@@ -31,10 +32,10 @@ func TestNewTurn(t *testing.T) {
 
 func TestProviderSettingsOver(t *testing.T) {
 	yes, no := true, false
-	base := ProviderSettings{BaseURL: "http://a/v1", Model: "a", FlexFallback: &yes, Rounds: 2, UntrustedBaseURL: true}
-	got := base.Over(ProviderSettings{Model: "b", FlexFallback: &no})
-	assert.Equal(t, ProviderSettings{BaseURL: "http://a/v1", Model: "b", FlexFallback: &no, Rounds: 2, UntrustedBaseURL: true}, got,
+	base := endpoint.ProviderSettings{BaseURL: "http://a/v1", Model: "a", FlexFallback: &yes, Rounds: 2, UntrustedBaseURL: true}
+	got := base.Over(endpoint.ProviderSettings{Model: "b", FlexFallback: &no})
+	assert.Equal(t, endpoint.ProviderSettings{BaseURL: "http://a/v1", Model: "b", FlexFallback: &no, Rounds: 2, UntrustedBaseURL: true}, got,
 		"what the top sets wins, false included; trust stays the base's")
 	// Between the files, flex_fallback adds up as it always has.
-	assert.True(t, *ProviderSettings{FlexFallback: &yes}.Under(ProviderSettings{FlexFallback: &no}).FlexFallback)
+	assert.True(t, *endpoint.ProviderSettings{FlexFallback: &yes}.Under(endpoint.ProviderSettings{FlexFallback: &no}).FlexFallback)
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/testhome"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // userConfig writes the user's config.yaml in a fresh config folder.
@@ -53,7 +53,7 @@ provider: {model: mistral}
 	assert.Equal(t, toolloop.Limits{MaxArgumentBytes: 5000, MaxOutputBytes: 9000}, s.Limits)
 	assert.Equal(t, 3, s.Rounds)
 
-	p, _, err := LoadProviderSettings(book, nil)
+	p, _, err := endpoint.LoadProviderSettings(book, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "http://localhost:11434/v1", p.BaseURL)
 	assert.Equal(t, "mistral", p.Model)
@@ -61,7 +61,7 @@ provider: {model: mistral}
 	assert.Equal(t, "30s", p.Timeout)
 
 	other := writeSettings(t, "provider: {base_url: \"https://api.example.com/v1\"}\n")
-	p, _, err = LoadProviderSettings(other, nil)
+	p, _, err = endpoint.LoadProviderSettings(other, nil)
 	require.NoError(t, err)
 	assert.Empty(t, p.APIKeyEnv, "the user's key variable stays with the user's endpoint")
 	assert.Empty(t, p.Model)
@@ -112,25 +112,4 @@ func TestAskTakesLimitsFromSettings(t *testing.T) {
 	require.Len(t, res.Trace, 1)
 	assert.Equal(t, toolloop.CodeToolOutputTooLarge, res.Trace[0].Code, "the output limit of the settings applies")
 	assert.Equal(t, 2, res.Rounds, "one tool round, then the answer")
-}
-
-func TestLoadMCPServersBookOverUser(t *testing.T) {
-	userConfig(t, "mcp_servers:\n  dict: {command: user-dict}\n  notes: {url: \"http://localhost:9/mcp\"}\n")
-	book := writeSettings(t, "mcp_servers:\n  dict: {command: book-dict, args: [--lang, en]}\n")
-	store := trust.Open(filepath.Join(t.TempDir(), "trust.json"))
-	servers, ignored, err := LoadMCPServers(book, store)
-	require.NoError(t, err)
-	assert.Equal(t, "user-dict", servers["dict"].Command, "an untrusted book's server does not replace the user's")
-	require.Len(t, ignored, 1)
-	require.NoError(t, store.Grant(book, ignored.Hash(), ignored.Lines()))
-	servers, ignored, err = LoadMCPServers(book, store)
-	require.NoError(t, err)
-	assert.Empty(t, ignored)
-	require.Len(t, servers, 2)
-	assert.Equal(t, "book-dict", servers["dict"].Command)
-	assert.Equal(t, []string{"--lang", "en"}, servers["dict"].Args)
-	assert.Equal(t, "http://localhost:9/mcp", servers["notes"].URL)
-
-	_, _, err = LoadMCPServers(writeSettings(t, "mcp_servers:\n  dict: {command: a, url: \"http://x\"}\n"), store)
-	assert.ErrorContains(t, err, "line 2")
 }

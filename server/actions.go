@@ -13,6 +13,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -24,7 +25,7 @@ import (
 
 // isActionFile reports whether the project-relative rel is an action file.
 func isActionFile(rel string) bool {
-	return path.Dir(rel) == llm.ActionsDir && path.Ext(rel) == ".md"
+	return path.Dir(rel) == actions.Dir && path.Ext(rel) == ".md"
 }
 
 // bookActions are the actions of a book as its files say now, ready to
@@ -32,16 +33,16 @@ func isActionFile(rel string) bool {
 // diagnostics say why). They are read again only when quire.yaml or a
 // file of .quire/actions changed: an editor lists code actions on every
 // move of the cursor.
-func bookActions(proj *project) []llm.PreparedAction {
+func bookActions(proj *project) []actions.Prepared {
 	stamp := actionsStamp(proj.real)
 	proj.actionsMu.Lock()
 	defer proj.actionsMu.Unlock()
 	if proj.actionsStamp == stamp && proj.actions != nil {
 		return proj.actions
 	}
-	actions, _ := llm.LoadActions(proj.real)
-	prepared := make([]llm.PreparedAction, len(actions))
-	for i, a := range actions {
+	loaded, _ := actions.Load(proj.real)
+	prepared := make([]actions.Prepared, len(loaded))
+	for i, a := range loaded {
 		prepared[i] = a.Prepare()
 	}
 	proj.actions, proj.actionsStamp = prepared, stamp
@@ -58,7 +59,7 @@ func actionsStamp(root string) string {
 	if info, err := os.Stat(filepath.Join(root, configFile)); err == nil {
 		note(configFile, info)
 	}
-	entries, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(llm.ActionsDir)))
+	entries, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(actions.Dir)))
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil {
 			note(e.Name(), info)
@@ -75,19 +76,19 @@ func (s *Server) adviserActions(t *target, p protocol.CodeActionParams, start, e
 	unit, isChapter := t.snap.Unit(t.rel)
 	var out []codeAction
 	for _, a := range bookActions(t.proj) {
-		if !a.Applies(hasSelection, isChapter) || hasSelection != (a.Scope == llm.ScopeSelection) {
+		if !a.Applies(hasSelection, isChapter) || hasSelection != (a.Scope == actions.ScopeSelection) {
 			continue
 		}
 		// Only a selection action sends a range: a range, even an empty
 		// one, would be taken for a selection.
 		args := wire.AskParams{Persona: a.Persona, URI: p.TextDocument.URI}
 		switch a.Scope {
-		case llm.ScopeSelection:
+		case actions.ScopeSelection:
 			r := p.Range
 			args.Range = &r
 			args.SelectionHash = codex.HashText(t.text[start:end])
 			args.Message = a.Message("the selection")
-		case llm.ScopeFile:
+		case actions.ScopeFile:
 			args.Message = a.Message(fmt.Sprintf("chapter %q (%s)", unit.Title, unit.Path))
 		default:
 			args.Message = a.Message("the whole book")
@@ -101,7 +102,7 @@ func (s *Server) adviserActions(t *target, p protocol.CodeActionParams, start, e
 
 // actionName is what the writer chose, "Continuity check": the action's
 // label without the persona it goes to, which the answer names anyway.
-func actionName(a llm.PreparedAction) string {
+func actionName(a actions.Prepared) string {
 	label := a.Label()
 	if p, ok := llm.PersonaByID(a.Persona); ok {
 		return strings.TrimPrefix(label, p.Name+": ")

@@ -11,7 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/llm"
+	llmactions "github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -104,12 +104,12 @@ func TestAdvisorActions(t *testing.T) {
 	for _, a := range listed {
 		ids = append(ids, a.ID)
 	}
-	for _, a := range llm.CoreActions() {
+	for _, a := range llmactions.Core() {
 		assert.Contains(t, ids, a.ID)
 	}
 	assert.Contains(t, ids, "harbor-check")
 	assert.Contains(t, ids, "chapter-weather")
-	assert.Equal(t, len(llm.CoreActions())+2, len(ids))
+	assert.Equal(t, len(llmactions.Core())+2, len(ids))
 }
 
 func TestActionFileDiagnostics(t *testing.T) {

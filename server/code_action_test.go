@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/llm"
+	llmactions "github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -41,7 +41,7 @@ func span(line, from, to uint32) protocol.Range {
 // actions of the given scopes, in the order the server lists them.
 func coreActionLabels(scopes ...string) []string {
 	var out []string
-	for _, a := range llm.CoreActions() {
+	for _, a := range llmactions.Core() {
 		if slices.Contains(scopes, a.Scope) {
 			out = append(out, a.Label())
 		}
@@ -60,7 +60,7 @@ func TestCodeActionsOnASelection(t *testing.T) {
 		"Ask Developmental Editor about this", "Ask Character Psychologist about this", "Ask Continuity Editor about this",
 		"Ask Worldbuilding Auditor about this", "Ask First-Time Reader about this", "Ask Writing Coach about this",
 		"Propose codex update from selection", "Peek prompt",
-	}, append(coreActionLabels(llm.ScopeSelection), doctorActionTitle)...), titles(actions))
+	}, append(coreActionLabels(llmactions.ScopeSelection), doctorActionTitle)...), titles(actions))
 	for _, a := range actions {
 		assert.Empty(t, a.Kind)
 		assert.Nil(t, a.Edit)
@@ -90,7 +90,7 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	actions := codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 25, 25))
 	// At the cursor in a chapter: the actions on the chapter and the book,
 	// the lookup, then the health report.
-	require.Equal(t, append(coreActionLabels(llm.ScopeFile, llm.ScopeProject), "Look up Ilse Dorn", doctorActionTitle), titles(actions))
+	require.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), "Look up Ilse Dorn", doctorActionTitle), titles(actions))
 	lookup := actions[len(actions)-2]
 	assert.Equal(t, "quire.lookup", lookup.Command.Command)
 	raw, _ := json.Marshal(lookup.Command.Arguments[0])
@@ -101,7 +101,7 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	assert.Contains(t, titles(actions), "Look up Mara Vell")
 	assert.Contains(t, titles(actions), "Ask Writing Coach about this")
 
-	assert.Equal(t, append(coreActionLabels(llm.ScopeFile, llm.ScopeProject), doctorActionTitle), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
+	assert.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), doctorActionTitle), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
 		"on a plain word, only the actions on the chapter and the book, and the health report")
 }
 
@@ -145,7 +145,7 @@ func TestCodeActionsTakeANarrowRangeForTheCursor(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(writeProject(t, bookFiles))
 	require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1), "the project has loaded")
-	atCursor := coreActionLabels(llm.ScopeFile, llm.ScopeProject)
+	atCursor := coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject)
 	tests := []struct {
 		name      string
 		r         protocol.Range

@@ -13,8 +13,10 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/llm/actions"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
@@ -27,7 +29,7 @@ const configFile = settings.Name
 // reported on the file itself and changes nothing until it is fixed.
 type bookConfig struct {
 	settings llm.Settings
-	provider llm.ProviderSettings
+	provider endpoint.ProviderSettings
 	globs    []string
 	// codexGlobs restrict where codex entries are (none: everywhere).
 	codexGlobs []string
@@ -36,7 +38,7 @@ type bookConfig struct {
 	// wants are the book's own settings that reach beyond it, and
 	// ignored says they were set aside because the writer has not
 	// trusted them (trust.go).
-	wants   llm.Reach
+	wants   trust.Reach
 	ignored bool
 	// continuity is which fields are traits and how each continuity
 	// check reports (traits:, checks:).
@@ -87,7 +89,7 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 	if c.settings, err = llm.SettingsFrom(f); err != nil {
 		fail(err)
 	}
-	if c.provider, err = llm.ProviderFrom(f); err != nil {
+	if c.provider, err = endpoint.ProviderFrom(f); err != nil {
 		fail(err)
 	}
 	if c.globs, err = manuscript.GlobsFromNode(f.Value("manuscript")); err != nil {
@@ -100,11 +102,11 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		fail(err)
 	}
 	if f.Top() != nil {
-		if c.mcpServers, err = llm.ParseMCPServers(f.Value("mcp_servers")); err != nil {
+		if c.mcpServers, err = endpoint.ParseMCPServers(f.Value("mcp_servers")); err != nil {
 			fail(err)
 		}
 		// A bad action is left out on its own; the rest of the file stands.
-		problems = append(problems, actionConfigProblems(llm.SettingsActionProblems(f))...)
+		problems = append(problems, actionConfigProblems(actions.SettingsProblems(f))...)
 		// A bad traits: or checks: is set aside on its own, the defaults
 		// in its place.
 		var storyProblems []*settings.Problem
@@ -118,11 +120,11 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 
 // actionConfigProblems are the problems of the advisor actions defined
 // in a settings file, as problems of that file.
-func actionConfigProblems(problems []llm.ActionProblem) []configProblem {
+func actionConfigProblems(problems []actions.Problem) []configProblem {
 	var out []configProblem
 	for _, p := range problems {
 		severity := protocol.DiagnosticSeverityWarning
-		if p.Severity == llm.SeverityError {
+		if p.Severity == actions.SeverityError {
 			severity = protocol.DiagnosticSeverityError
 		}
 		out = append(out, configProblem{line: p.Line, message: p.String(), severity: severity, local: true})
@@ -139,7 +141,7 @@ func hasErrors(problems []configProblem) bool {
 // config.yaml; no file is the empty configuration. The problems are the
 // book file's. A user file that does not read is left out, and userErr
 // says why. The book's settings that reach beyond it apply only when
-// store trusts them (llm.BookReach.Guard).
+// store trusts them (endpoint.BookReach.Guard).
 func readConfig(src settings.Sources, root string, store *trust.Store) (c bookConfig, problems []configProblem, userErr, err error) {
 	l, err := settings.Load(src)
 	if err != nil {
@@ -166,7 +168,7 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 	if hasErrors(problems) {
 		return c, problems, userErr
 	}
-	book := llm.BookReach{Provider: c.provider, MCPServers: c.mcpServers, Series: c.series}
+	book := endpoint.BookReach{Provider: c.provider, MCPServers: c.mcpServers, Series: c.series}
 	c.wants = book.Wants()
 	guarded, ignored, terr := book.Guard(root, store)
 	c.provider, c.mcpServers, c.series, c.ignored = guarded.Provider, guarded.MCPServers, guarded.Series, len(ignored) > 0
@@ -305,16 +307,16 @@ func (p *project) userConfigProblem() string {
 // actionFileDiagnostics are the problems of an advisor action file
 // (.quire/actions/<name>.md) with the text the editor shows.
 func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
-	a, problems := llm.ParseActionFile(rel, []byte(text))
+	a, problems := actions.ParseFile(rel, []byte(text))
 	if a.ID != "" {
-		_, merged := llm.MergeActions(llm.CoreActions(), []llm.Action{a})
+		_, merged := actions.Merge(actions.Core(), []actions.Action{a})
 		problems = append(problems, merged...)
 	}
 	lines := newLineIndex(text)
 	var out []protocol.Diagnostic
 	for _, p := range problems {
 		severity := protocol.DiagnosticSeverityWarning
-		if p.Severity == llm.SeverityError {
+		if p.Severity == actions.SeverityError {
 			severity = protocol.DiagnosticSeverityError
 		}
 		out = append(out, protocol.Diagnostic{Range: lines.lineRange(p.Line), Severity: severity, Source: "quire", Code: "action", Message: p.Message})

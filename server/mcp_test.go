@@ -14,8 +14,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/testhome"
-	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -75,7 +75,7 @@ personas:
 	testhome.ConfigDir(t)
 	store, err := trust.Default()
 	require.NoError(t, err)
-	reach, err := llm.ReadBookReach(root)
+	reach, err := endpoint.ReadBookReach(root)
 	require.NoError(t, err)
 	require.NoError(t, store.Grant(root, reach.Wants().Hash(), nil))
 	return root

@@ -13,8 +13,9 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/wire"
@@ -77,7 +78,7 @@ type project struct {
 
 	// actions are the book's advisor actions as of actionsStamp (actions.go).
 	actionsMu    sync.Mutex
-	actions      []llm.PreparedAction
+	actions      []actions.Prepared
 	actionsStamp string
 
 	// mcp is the pool of MCP servers for mcpServers (config.go).
@@ -175,12 +176,13 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		Layer: func(l *settings.Loaded) (mbook.Globs, error) {
 			cfg, problems, userErr := layerConfig(l, real, p.trust)
 			p.noteUserConfig(userErr)
-			if hasErrors(problems) {
+			setAside := hasErrors(problems)
+			if setAside {
 				log.Warn("quire.yaml has errors; using the defaults until it is fixed", "root", real)
 				cfg = bookConfig{}
 			}
 			p.config.Store(&cfg)
-			return mbook.Globs{Codex: cfg.codexGlobs, Manuscript: cfg.globs}, nil
+			return mbook.Globs{Codex: cfg.codexGlobs, Manuscript: cfg.globs, SetAside: setAside}, nil
 		},
 		Cache:    mbook.CacheOptions{Base: opts.CacheDir},
 		Logger:   log,
@@ -205,7 +207,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 		// Canon answers before the search index is built (index_build.go).
 		BackgroundIndex: true,
 		IndexAfter:      p.indexGate,
-		TrustSeries:     p.trustsSeries,
+		Trust:           p.trust,
 		OnSeriesFailed: func(err error) {
 			log.Warn("series canon not read", "root", real, "err", err)
 		},

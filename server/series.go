@@ -43,15 +43,6 @@ func (p *project) sendSeriesProblemsFirst(send func()) {
 	l.problems = send
 }
 
-// trustsSeries says whether the book reads the series folder its
-// quire.yaml names: the configuration keeps the series only once the
-// writer trusts the book (layerConfig, llm.BookReach.Guard), which the
-// book opener asks after reading the configuration.
-func (p *project) trustsSeries(*settings.Loaded, string) bool {
-	c := p.config.Load()
-	return c != nil && c.series != ""
-}
-
 // seriesStore is the store of the series the book reads now; nil when
 // it reads none.
 func (p *project) seriesStore() *codex.Store {

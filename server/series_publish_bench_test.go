@@ -12,8 +12,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/endpoint"
 )
 
 // brokenSeriesFiles is how many series files the publishing benchmark
@@ -142,7 +142,7 @@ func seriesPublishSession(b *testing.B) (*testClient, []string) {
 	books := []string{filepath.Join(dir, "book-1"), filepath.Join(dir, "book-2")}
 	trustFile := filepath.Join(b.TempDir(), "trust.json")
 	for _, book := range books {
-		reach, err := llm.ReadBookReach(book)
+		reach, err := endpoint.ReadBookReach(book)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/endpoint"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 )
 
@@ -44,7 +44,7 @@ func seriesWorkspace(t *testing.T) string {
 // grantTrust records that the writer trusts what the book at root asks.
 func grantTrust(t *testing.T, trustFile, root string) {
 	t.Helper()
-	reach, err := llm.ReadBookReach(root)
+	reach, err := endpoint.ReadBookReach(root)
 	require.NoError(t, err)
 	require.NoError(t, trust.Open(trustFile).Grant(root, reach.Wants().Hash(), reach.Wants().Lines()))
 }

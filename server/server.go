@@ -15,9 +15,9 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
-	"github.com/quire-ink/quire/llm/trust"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/wire"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/endpoint"
 )
 
 // clientSettings are the advisor settings an editor sends, in
@@ -25,10 +25,10 @@ type clientSettings struct {
 	Persona string `json:"persona"`
 }
 
-// clientProvider is llm.ProviderSettings as an editor sends it, "unset"
+// clientProvider is endpoint.ProviderSettings as an editor sends it, "unset"
 // told apart from zero by the same fields; merged by the same
-// llm.ProviderSettings.Over.
-type clientProvider llm.ProviderSettings
+// endpoint.ProviderSettings.Over.
+type clientProvider endpoint.ProviderSettings
 
 // parseClientSettings reads settings leniently: a client's settings are
 // not the place to fail a session, so what does not decode is dropped.
@@ -88,7 +88,7 @@ func snake(k string) string {
 
 // over returns c with every field o sets replaced by o's.
 func (c clientProvider) over(o clientProvider) clientProvider {
-	return clientProvider(llm.ProviderSettings(c).Over(llm.ProviderSettings(o)))
+	return clientProvider(endpoint.ProviderSettings(c).Over(endpoint.ProviderSettings(o)))
 }
 
 // over returns c with o's settings over it.
@@ -102,14 +102,14 @@ func (c clientSettings) over(o clientSettings) clientSettings {
 
 // onto merges the client's provider settings over quire.yaml's, by the
 // same rule as over.
-func (c clientProvider) onto(ps llm.ProviderSettings) llm.ProviderSettings {
+func (c clientProvider) onto(ps endpoint.ProviderSettings) endpoint.ProviderSettings {
 	// A client that names another endpoint takes its key variable and
 	// model with it: quire.yaml's belong to quire.yaml's endpoint.
 	untrusted := ps.UntrustedBaseURL
 	if c.BaseURL != "" && c.BaseURL != ps.BaseURL {
 		ps.APIKeyEnv, ps.Model = "", ""
 	}
-	out := ps.Over(llm.ProviderSettings(c))
+	out := ps.Over(endpoint.ProviderSettings(c))
 	// A server the client names is the writer's own choice, keys and all.
 	out.UntrustedBaseURL = untrusted && c.BaseURL == ""
 	return out

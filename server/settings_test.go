@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/endpoint"
 )
 
 func TestParseClientSettings(t *testing.T) {
@@ -26,9 +27,9 @@ func TestParseClientSettings(t *testing.T) {
 }
 
 func TestClientProviderOverFile(t *testing.T) {
-	file := llm.ProviderSettings{BaseURL: "http://a/v1", Model: "m", APIKeyEnv: "A_KEY", Rounds: 3}
+	file := endpoint.ProviderSettings{BaseURL: "http://a/v1", Model: "m", APIKeyEnv: "A_KEY", Rounds: 3}
 	got := clientProvider{Model: "n"}.onto(file)
-	assert.Equal(t, llm.ProviderSettings{BaseURL: "http://a/v1", Model: "n", APIKeyEnv: "A_KEY", Rounds: 3}, got)
+	assert.Equal(t, endpoint.ProviderSettings{BaseURL: "http://a/v1", Model: "n", APIKeyEnv: "A_KEY", Rounds: 3}, got)
 	// Another endpoint does not inherit the file's key variable.
 	got = clientProvider{BaseURL: "http://b/v1"}.onto(file)
 	assert.Equal(t, "", got.APIKeyEnv)
@@ -40,7 +41,7 @@ func TestClientProviderOverFile(t *testing.T) {
 }
 
 func TestTheClientsKeyGoesOnlyToAServerTheWriterChose(t *testing.T) {
-	book := llm.ProviderSettings{BaseURL: "http://book-named/v1", Model: "m", UntrustedBaseURL: true}
+	book := endpoint.ProviderSettings{BaseURL: "http://book-named/v1", Model: "m", UntrustedBaseURL: true}
 	tests := []struct {
 		name     string
 		client   string

@@ -9,8 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
 )
 
 // The writer's answers to the question whether to trust a book.
@@ -55,7 +54,7 @@ func (s *Server) offerTrust(p *project) {
 	canAsk := s.client.Window != nil && s.client.Window.ShowMessage != nil
 	s.mu.Unlock()
 	if !canAsk || s.trust == nil {
-		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+llm.IgnoredMessage(p.real, c.wants)+
+		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+trust.IgnoredMessage(p.real, c.wants)+
 			" (then ask again: nothing needs restarting)")
 		return
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -168,7 +168,7 @@ func TestAClientThatCannotBeAskedIsToldHowToTrustTheBook(t *testing.T) {
 	// Trusted in a terminal (quire trust), the next ask applies it.
 	real, err := trust.Key(root)
 	require.NoError(t, err)
-	reach, err := llm.ReadBookReach(real)
+	reach, err := endpoint.ReadBookReach(real)
 	require.NoError(t, err)
 	require.NoError(t, trust.Open(trustFile).Grant(real, reach.Wants().Hash(), nil))
 	c.askCoach(t)

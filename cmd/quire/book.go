@@ -6,7 +6,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
-	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 )
@@ -45,33 +45,28 @@ func (g *globalOptions) open(ctx context.Context, opts mbook.Options) (*mbook.Bo
 	if g.settingsSources != nil {
 		opts.Settings = g.settingsSources(dir)
 	}
-	opts.TrustSeries = g.trustSeries
+	// The series folder lies outside the book: it is read only once the
+	// writer trusted exactly what the book asks, and stderr says so when
+	// not.
+	// A book that names no series needs no record of trusted books, so
+	// only one that does hears that there is none (trustStore's words).
+	store, storeErr := trust.Default()
+	opts.Trust = store
+	opts.OnSeriesUntrusted = func(root, series string, err error) {
+		if storeErr != nil {
+			fmt.Fprintf(g.stderr, "quire: %v; no book is trusted\n", storeErr)
+		}
+		if err != nil {
+			fmt.Fprintln(g.stderr, "quire: warning:", err)
+		}
+		fmt.Fprintf(g.stderr, "quire: this book's quire.yaml names a series folder (series: %s) outside the book; "+
+			"quire reads it only once you trust the book, so this answer reads the book without its series canon. "+
+			"If you trust this book, run: quire trust %s\n", series, root)
+	}
 	opts.OnSeriesFailed = func(err error) {
 		fmt.Fprintf(g.stderr, "quire: warning: %v; this answer reads the book without its series\n", err)
 	}
 	return mbook.Open(ctx, dir, opts)
-}
-
-// trustSeries says whether the series folder the book's quire.yaml names
-// may be read: it reaches outside the book, so only once the writer has
-// trusted exactly what the book asks (llm.BookReach). When not, stderr
-// says what to do.
-func (g *globalOptions) trustSeries(l *settings.Loaded, root string) bool {
-	reach, err := llm.BookReachFrom(l.Book)
-	if err != nil || reach.Series == "" {
-		return false // the setting's own problem is reported where it is read
-	}
-	guarded, _, err := reach.Guard(root, g.trustStore())
-	if err != nil {
-		fmt.Fprintln(g.stderr, "quire: warning:", err)
-	}
-	if guarded.Series == "" {
-		fmt.Fprintf(g.stderr, "quire: this book's quire.yaml names a series folder (series: %s) outside the book; "+
-			"quire reads it only once you trust the book, so this answer reads the book without its series canon. "+
-			"If you trust this book, run: quire trust %s\n", reach.Series, root)
-		return false
-	}
-	return true
 }
 
 // settingsSourcesFunc says where a book's settings files are read from;

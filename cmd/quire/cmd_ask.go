@@ -22,6 +22,8 @@ import (
 	"github.com/quire-ink/quire/manuscript/continuity"
 
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/mcp"
@@ -48,7 +50,7 @@ type askOptions struct {
 	ToolCalling    string `json:"-"`
 	// file is quire.yaml's provider section, for the settings that have
 	// no flag.
-	file llm.ProviderSettings
+	file endpoint.ProviderSettings
 	// baseURLFlag says --base-url was given.
 	baseURLFlag bool
 	Rounds      int `json:"-"`
@@ -99,7 +101,7 @@ Without one, the key stored for that endpoint with quire key set is used.`,
 // withFile fills every provider setting the command line left unset from
 // the provider section of quire.yaml: flags win, the file comes next,
 // built-in defaults last.
-func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) error {
+func (o *askOptions) withFile(ps endpoint.ProviderSettings, flags *pflag.FlagSet) error {
 	str := func(flag string, dst *string, v string) {
 		if !flags.Changed(flag) && v != "" {
 			*dst = v
@@ -133,7 +135,7 @@ func (o *askOptions) withFile(ps llm.ProviderSettings, flags *pflag.FlagSet) err
 // providerSettings are the settings with the command line's flags over
 // them, keeping every key with the endpoint it belongs to (see
 // llm.ResolveProvider, which llm.NewTurn calls).
-func (o *askOptions) providerSettings() (llm.ProviderSettings, error) {
+func (o *askOptions) providerSettings() (endpoint.ProviderSettings, error) {
 	ps := o.file
 	ps.BaseURL, ps.Model, ps.APIKeyEnv, ps.API = o.BaseURL, o.Model, o.APIKeyEnv, o.API
 	ps.Timeout = o.Timeout.String()
@@ -172,7 +174,7 @@ func providerHint(err error) error {
 
 // localHint adds to the error of an ask with no provider configured the
 // models the servers on this computer offer, and how to choose one.
-func (o *askOptions) localHint(ctx context.Context, ps llm.ProviderSettings, err error) error {
+func (o *askOptions) localHint(ctx context.Context, ps endpoint.ProviderSettings, err error) error {
 	if !errors.Is(err, llm.ErrNoProvider) || ps.BaseURL != "" || ps.APIKeyEnv != "" {
 		return err
 	}
@@ -201,14 +203,14 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	defer b.Close()
 	store, m := b.Store, b.Manuscript
 	trusted := o.trustStore()
-	ps, ignored, err := llm.ProviderOf(b.Settings, b.Root, trusted)
-	if errors.Is(err, llm.ErrTrustRecord) {
+	ps, ignored, err := endpoint.ProviderOf(b.Settings, b.Root, trusted)
+	if errors.Is(err, trust.ErrRecord) {
 		fmt.Fprintf(o.stderr, "quire: %v\n", err)
 	} else if err != nil {
 		return err
 	}
 	if len(ignored) > 0 {
-		fmt.Fprintf(o.stderr, "quire: %s\n", llm.IgnoredMessage(b.Root, ignored))
+		fmt.Fprintf(o.stderr, "quire: %s\n", trust.IgnoredMessage(b.Root, ignored))
 	}
 	if err := o.withFile(ps, cmd.Flags()); err != nil {
 		return err
@@ -226,8 +228,8 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	}
 	// The book's own servers run only when the writer trusts it; what
 	// was set aside was told with the provider settings.
-	servers, _, err := llm.MCPServersOf(b.Settings, b.Root, trusted)
-	if err != nil && !errors.Is(err, llm.ErrTrustRecord) {
+	servers, _, err := endpoint.MCPServersOf(b.Settings, b.Root, trusted)
+	if err != nil && !errors.Is(err, trust.ErrRecord) {
 		return err
 	}
 	// A persona whose tools name an MCP server starts it when the turn

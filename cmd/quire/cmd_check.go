@@ -17,6 +17,8 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/actions"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/continuity"
@@ -150,10 +152,10 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		for _, sp := range b.Settings.Book.UnknownKeys() {
 			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
 		}
-		for _, ap := range llm.SettingsActionProblems(b.Settings.Book) {
+		for _, ap := range actions.SettingsProblems(b.Settings.Book) {
 			problems = append(problems, files.actionProblem(ap))
 		}
-		for _, err := range []error{settingsErr(llm.SettingsFrom(b.Settings.Book)), providerErr(llm.ProviderFrom(b.Settings.Book))} {
+		for _, err := range []error{settingsErr(llm.SettingsFrom(b.Settings.Book)), providerErr(endpoint.ProviderFrom(b.Settings.Book))} {
 			var sp *settings.Problem
 			if errors.As(err, &sp) && (sp.File == settings.Name || sp.File == "") {
 				problems = append(problems, settingsProblem(sp, codex.SeverityError))
@@ -292,8 +294,8 @@ func (o *checkOptions) filter(root string) (func(rel string) bool, error) {
 	}, nil
 }
 
-func settingsErr(_ llm.Settings, err error) error         { return err }
-func providerErr(_ llm.ProviderSettings, err error) error { return err }
+func settingsErr(_ llm.Settings, err error) error              { return err }
+func providerErr(_ endpoint.ProviderSettings, err error) error { return err }
 
 // settingsProblem is a problem of a settings file, under the file's
 // name: quire.yaml, or the path of the writer's config.yaml. Its message
@@ -308,9 +310,9 @@ func settingsProblem(p *settings.Problem, sev codex.Severity) checkProblem {
 // actionProblem is a problem of an advisor action in quire.yaml's
 // actions:, over the words of its line (an action problem knows its line,
 // not its column).
-func (s *sourceFiles) actionProblem(p llm.ActionProblem) checkProblem {
+func (s *sourceFiles) actionProblem(p actions.Problem) checkProblem {
 	sev := codex.SeverityWarning
-	if p.Severity == llm.SeverityError {
+	if p.Severity == actions.SeverityError {
 		sev = codex.SeverityError
 	}
 	line := max(p.Line, 1)

@@ -73,14 +73,9 @@ func (g *globalOptions) doctor(cmd *cobra.Command) health.Report {
 		Cache:      mbook.CacheOptions{Dir: g.CacheDir},
 		OnLocked:   func() { locked = true },
 		OnFallback: func(why string) { fallback = why },
-		TrustSeries: func(l *settings.Loaded, root string) bool {
-			reach, err := llm.BookReachFrom(l.Book)
-			if err != nil || reach.Series == "" {
-				return false
-			}
-			guarded, _, _ := reach.Guard(root, o.Trust)
-			return guarded.Series != ""
-		},
+		// The report says what of the series was read; it tells of the
+		// trust itself (health's trust check), so the book need not.
+		Trust: o.Trust,
 	})
 	if err != nil {
 		o.Root, o.IndexErr = dir, err

@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/keys"
 )
 
@@ -90,13 +92,13 @@ func (o *keyOptions) provider(args []string) {
 
 // settings are the provider settings as they apply where quire runs:
 // the book's, guarded by trust, over the writer's config.yaml.
-func (o *keyOptions) settings() (llm.ProviderSettings, error) {
+func (o *keyOptions) settings() (endpoint.ProviderSettings, error) {
 	dir, err := o.projectDir()
 	if err != nil {
-		return llm.ProviderSettings{}, err
+		return endpoint.ProviderSettings{}, err
 	}
-	ps, _, err := llm.LoadProviderSettings(dir, o.trustStore())
-	if errors.Is(err, llm.ErrTrustRecord) {
+	ps, _, err := endpoint.LoadProviderSettings(dir, o.trustStore())
+	if errors.Is(err, trust.ErrRecord) {
 		// The settings are the untrusted ones, and usable.
 		fmt.Fprintf(o.stderr, "quire: %v\n", err)
 	} else if err != nil {
@@ -176,7 +178,7 @@ type keyStatus struct {
 var sourceNames = map[keys.Kind]string{keys.Editor: "editor", keys.Variable: "variable", keys.Keychain: "keychain", keys.File: "file"}
 
 func (o *keyOptions) status(ctx context.Context) error {
-	var ps llm.ProviderSettings
+	var ps endpoint.ProviderSettings
 	if o.Provider != "" {
 		base, err := keys.ProviderURL(o.Provider)
 		if err != nil {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quire-ink/quire/llm"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/endpoint"
 )
 
 // trustOptions configure `quire trust`.
@@ -72,7 +72,7 @@ func (o *trustOptions) run() error {
 	if o.Revoke {
 		return o.revoke(store, book)
 	}
-	reach, err := llm.ReadBookReach(book)
+	reach, err := endpoint.ReadBookReach(book)
 	if err != nil {
 		return fmt.Errorf("%w (fix %s before trusting the book)", err, filepath.Join(book, "quire.yaml"))
 	}

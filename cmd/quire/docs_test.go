@@ -28,6 +28,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
@@ -126,10 +127,11 @@ func TestDocsNameEverySetting(t *testing.T) {
 	yamlKey := func(s string) []string { return []string{s + ":", "`" + s + "`"} }
 
 	missing(t, page, text, settings.Keys, yamlKey)
-	missing(t, page, text, yamlTags(reflect.TypeOf(llm.ProviderSettings{})), yamlKey)
+	missing(t, page, text, yamlTags(reflect.TypeOf(endpoint.ProviderSettings{})), yamlKey)
 	missing(t, page, text, yamlTags(reflect.TypeOf(llm.ToolScope{})), yamlKey)
 
-	src := goSource(t, "llm")
+	// The sections' readers: the advisor's own, its endpoints', its actions'.
+	src := goSource(t, "llm", "llm/endpoint", "llm/actions")
 	for _, section := range []struct{ what, fn string }{
 		{"limits:", "readLimits"},
 		{"personas:", "readPersonas"},
@@ -137,13 +139,13 @@ func TestDocsNameEverySetting(t *testing.T) {
 	} {
 		keys := caseStrings(src, section.fn)
 		if len(keys) == 0 {
-			t.Errorf("no keys found for %s in llm.%s: the test must learn where they are now", section.what, section.fn)
+			t.Errorf("no keys found for %s in %s: the test must learn where they are now", section.what, section.fn)
 		}
 		missing(t, page, text, keys, yamlKey)
 	}
 	actionKeys := stringSlice(src, "actionKeys")
 	if len(actionKeys) == 0 {
-		t.Error("no keys found for actions: in llm.actionKeys: the test must learn where they are now")
+		t.Error("no keys found for actions: in actionKeys: the test must learn where they are now")
 	}
 	missing(t, page, text, actionKeys, yamlKey)
 	missing(t, page, text, structTags(src, "settingsFile"), yamlKey)
@@ -299,12 +301,16 @@ func yamlTags(t reflect.Type) []string {
 	return out
 }
 
-// goSource is the parsed non-test Go files of the package in dir.
-func goSource(t *testing.T, dir string) []*ast.File {
+// goSource is the parsed non-test Go files of the packages in dirs.
+func goSource(t *testing.T, dirs ...string) []*ast.File {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(repoRoot, dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
+	var paths []string
+	for _, dir := range dirs {
+		more, err := filepath.Glob(filepath.Join(repoRoot, dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, more...)
 	}
 	var out []*ast.File
 	fset := token.NewFileSet()

@@ -14,11 +14,12 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/provider"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // Binary is the running quire.
@@ -64,7 +65,7 @@ type Options struct {
 	// Provider, when set, are the provider settings as they apply (the
 	// language server lays the editor's over the files'); nil reads them
 	// from Settings under Trust.
-	Provider *llm.ProviderSettings
+	Provider *endpoint.ProviderSettings
 	Keys     llm.KeyFinder
 	// HTTP sends the one request to the model's server; nil is a client
 	// of its own. Timeout bounds it; zero is ProbeTimeout.
@@ -86,12 +87,12 @@ func Build(ctx context.Context, o Options) Report {
 	add(bookCheck(o))
 	add(indexCheck(o))
 
-	var ps llm.ProviderSettings
-	var ignored llm.Reach
+	var ps endpoint.ProviderSettings
+	var ignored trust.Reach
 	var trustErr, settingsErr error
 	if o.Settings != nil {
-		ps, ignored, settingsErr = llm.ProviderOf(o.Settings, o.Root, o.Trust)
-		if errors.Is(settingsErr, llm.ErrTrustRecord) {
+		ps, ignored, settingsErr = endpoint.ProviderOf(o.Settings, o.Root, o.Trust)
+		if errors.Is(settingsErr, trust.ErrRecord) {
 			trustErr, settingsErr = settingsErr, nil
 		}
 	}
@@ -210,7 +211,7 @@ func indexCheck(o Options) Check {
 // providerChecks are the provider's, the model's and the key's lines: the
 // provider resolves as an ask resolves it (llm.ResolveProvider), and the
 // model's server is asked for its models with the key an ask would send.
-func providerChecks(ctx context.Context, o Options, ps llm.ProviderSettings, settingsErr error) (prov, model, key Check) {
+func providerChecks(ctx context.Context, o Options, ps endpoint.ProviderSettings, settingsErr error) (prov, model, key Check) {
 	prov = Check{Name: "provider", Status: OK}
 	model = Check{Name: "model", Status: OK}
 	key = Check{Name: "key", Status: OK}
@@ -337,14 +338,14 @@ func storedNote(f llm.FoundKey) string {
 	return ""
 }
 
-func bookReach(l *settings.Loaded) (llm.BookReach, error) {
+func bookReach(l *settings.Loaded) (endpoint.BookReach, error) {
 	if l == nil {
-		return llm.BookReach{}, nil
+		return endpoint.BookReach{}, nil
 	}
-	return llm.BookReachFrom(l.Book)
+	return endpoint.BookReachFrom(l.Book)
 }
 
-func trustCheck(o Options, reach llm.BookReach, reachErr error, ignored llm.Reach, trustErr error) Check {
+func trustCheck(o Options, reach endpoint.BookReach, reachErr error, ignored trust.Reach, trustErr error) Check {
 	c := Check{Name: "trust", Status: OK}
 	switch {
 	case reachErr != nil:
@@ -365,14 +366,14 @@ func trustCheck(o Options, reach llm.BookReach, reachErr error, ignored llm.Reac
 	return c
 }
 
-func seriesCheck(o Options, reach llm.BookReach, ignored llm.Reach) Check {
+func seriesCheck(o Options, reach endpoint.BookReach, ignored trust.Reach) Check {
 	c := Check{Name: "series", Status: OK}
 	if reach.Series == "" {
 		c.Detail = "none named"
 		return c
 	}
 	root, err := codex.SeriesRoot(o.Root, reach.Series)
-	trusted := !slices.ContainsFunc(ignored, func(w llm.Want) bool { return w.Setting == "series" })
+	trusted := !slices.ContainsFunc(ignored, func(w trust.Want) bool { return w.Setting == "series" })
 	switch {
 	case err != nil:
 		c.Status, c.Detail = Problem, err.Error()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -33,6 +34,11 @@ const (
 // Globs are where a book's codex entries and chapters are.
 type Globs struct {
 	Codex, Manuscript []string
+	// SetAside says the layer set the book's own settings aside, the
+	// defaults in their place (the language server opens a book whose
+	// quire.yaml has errors so, until it is fixed): the series folder
+	// the file names is then not read either, trusted or not.
+	SetAside bool
 }
 
 // Options say how to open a book.
@@ -65,12 +71,16 @@ type Options struct {
 	// LaterMentions leaves finding the codex's names in the chapters to
 	// the caller (the language server does it once the book answers).
 	LaterMentions bool
-	// TrustSeries says whether the book's settings that reach beyond it,
-	// the series folder of its quire.yaml among them, are trusted: the
-	// record of trusted books lives above this package, so the command
-	// line passes it. When it says no it tells the writer itself. nil
-	// reads no series.
-	TrustSeries func(l *settings.Loaded, root string) bool
+	// Trust is the record of the books the writer trusts: the series
+	// folder of a book's quire.yaml lies outside the book, so it is read
+	// only once the writer trusted exactly what the book's settings ask
+	// beyond it (trust.AsksOf). nil trusts no book, and reads no series.
+	Trust *trust.Store
+	// OnSeriesUntrusted is told when the book at root names a series
+	// folder (series, as quire.yaml names it) that is not read because
+	// the writer has not trusted the book; err says why the record of
+	// trusted books could not be read, if it could not.
+	OnSeriesUntrusted func(root, series string, err error)
 	// OnSeriesFailed is told why a trusted series folder could not be
 	// read; the book opens alone.
 	OnSeriesFailed func(error)

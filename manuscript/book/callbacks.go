@@ -36,5 +36,12 @@ func (o Options) oneAtATime() Options {
 			f(err)
 		}
 	}
+	if f := o.OnSeriesUntrusted; f != nil {
+		o.OnSeriesUntrusted = func(root, series string, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			f(root, series, err)
+		}
+	}
 	return o
 }

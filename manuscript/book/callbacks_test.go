@@ -22,9 +22,9 @@ func TestCallbacksOfTwoCodexesOneAtATime(t *testing.T) {
 	require.NoError(t, os.WriteFile(blocker, []byte("x"), 0o644))
 	var said []string
 	b, err := Open(context.Background(), one, Options{
-		Cache:       CacheOptions{Dir: filepath.Join(blocker, "cache")},
-		TrustSeries: trusted,
-		OnFallback:  func(why string) { said = append(said, why) },
+		Cache:      CacheOptions{Dir: filepath.Join(blocker, "cache")},
+		Trust:      trusted(t, one),
+		OnFallback: func(why string) { said = append(said, why) },
 	})
 	require.NoError(t, err)
 	defer b.Close()

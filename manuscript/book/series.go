@@ -8,6 +8,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -22,7 +23,7 @@ func (b *Book) seriesToRead() (string, error) {
 	if err != nil || path == "" {
 		return "", err
 	}
-	if b.opts.TrustSeries == nil || !b.opts.TrustSeries(b.Settings, b.Root) {
+	if b.Globs.SetAside || !b.seriesTrusted() {
 		return "", nil
 	}
 	root, err := codex.SeriesRoot(b.Root, path)
@@ -31,6 +32,25 @@ func (b *Book) seriesToRead() (string, error) {
 		return "", nil
 	}
 	return root, nil
+}
+
+// seriesTrusted says whether the writer trusted exactly what the book's
+// quire.yaml asks beyond the book, its series folder among it: the hash
+// the trust record keeps covers every such setting, the advisor's too,
+// so a changed provider key is a new question for the series as well.
+// A setting the reading cannot make out trusts nothing; its own owner
+// reports it.
+func (b *Book) seriesTrusted() bool {
+	asks, err := trust.AsksOf(b.Settings.Book)
+	if err != nil || asks.Series == "" {
+		return false
+	}
+	// A nil store trusts nothing, and the writer hears so all the same.
+	ok, err := b.opts.Trust.Allows(b.Root, asks.Wants())
+	if !ok && b.opts.OnSeriesUntrusted != nil {
+		b.opts.OnSeriesUntrusted(b.Root, asks.Series, err)
+	}
+	return ok
 }
 
 func (b *Book) seriesFailed(err error) {
@@ -136,7 +156,8 @@ func (b *Book) ReloadSeries(ctx context.Context, l *settings.Loaded) (release fu
 		}
 		return b.letGo(old, oldRoot)
 	}
-	b.Settings = l
+	// The caller hands over settings it reads as in force.
+	b.Settings, b.Globs.SetAside = l, false
 	b.Series, b.SeriesRoot, b.SeriesCatalogs = nil, "", nil
 	root, err := b.seriesToRead()
 	b.Series = b.openSeries(ctx, root)

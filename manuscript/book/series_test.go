@@ -13,6 +13,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -30,12 +31,26 @@ func twoBooksOfASeries(t *testing.T) (one, two string) {
 	return filepath.Join(base, "one"), filepath.Join(base, "two")
 }
 
-func trusted(*settings.Loaded, string) bool { return true }
+// trusted is a record of trusted books in which the writer trusted
+// what each of books asks beyond itself, as quire trust records it.
+func trusted(t *testing.T, books ...string) *trust.Store {
+	t.Helper()
+	store := trust.Open(filepath.Join(t.TempDir(), trust.FileName))
+	for _, book := range books {
+		f, err := settings.ReadBook(os.DirFS(book))
+		require.NoError(t, err)
+		asks, err := trust.AsksOf(f)
+		require.NoError(t, err)
+		wants := asks.Wants()
+		require.NoError(t, store.Grant(book, wants.Hash(), wants.Lines()))
+	}
+	return store
+}
 
 func TestBooksOfAWorkspaceShareOneSeriesStore(t *testing.T) {
 	one, two := twoBooksOfASeries(t)
 	shelf := NewShelf()
-	opts := Options{Cache: CacheOptions{Base: t.TempDir()}, TrustSeries: trusted, Shelf: shelf}
+	opts := Options{Cache: CacheOptions{Base: t.TempDir()}, Trust: trusted(t, one, two), Shelf: shelf}
 	b1, err := Open(context.Background(), one, opts)
 	require.NoError(t, err)
 	b2, err := Open(context.Background(), two, opts)
@@ -56,25 +71,70 @@ func TestBooksOfAWorkspaceShareOneSeriesStore(t *testing.T) {
 }
 
 func TestASeriesIsReadOnlyWhenTrusted(t *testing.T) {
-	one, _ := twoBooksOfASeries(t)
-	for name, trust := range map[string]func(*settings.Loaded, string) bool{
-		"no trust hook": nil,
-		"not trusted":   func(*settings.Loaded, string) bool { return false },
+	one, two := twoBooksOfASeries(t)
+	for name, store := range map[string]*trust.Store{
+		"no trust record":   nil,
+		"not trusted":       trust.Open(filepath.Join(t.TempDir(), trust.FileName)),
+		"another book only": trusted(t, two),
 	} {
 		t.Run(name, func(t *testing.T) {
-			b, err := Open(context.Background(), one, Options{Cache: CacheOptions{Dir: t.TempDir()}, TrustSeries: trust})
+			var told []string
+			b, err := Open(context.Background(), one, Options{Cache: CacheOptions{Dir: t.TempDir()}, Trust: store,
+				OnSeriesUntrusted: func(_, series string, err error) {
+					assert.NoError(t, err)
+					told = append(told, series)
+				}})
 			require.NoError(t, err)
 			defer b.Close()
 			assert.Nil(t, b.Series)
 			assert.Equal(t, 0, b.View.Catalog().Len())
+			assert.Equal(t, []string{"../tideward"}, told, "the caller hears why the series is not read")
 		})
 	}
+	t.Run("the book's settings changed since", func(t *testing.T) {
+		store := trusted(t, one)
+		write(t, one, "quire.yaml", "series: ../tideward\nprovider: {base_url: \"http://x/v1\", api_key_env: K}\n")
+		b, err := Open(context.Background(), one, Options{Cache: CacheOptions{Dir: t.TempDir()}, Trust: store})
+		require.NoError(t, err)
+		defer b.Close()
+		assert.Nil(t, b.Series, "a new key to send is a new question, for the series too")
+	})
+	t.Run("a record that cannot be read", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), trust.FileName)
+		require.NoError(t, os.WriteFile(bad, []byte("{"), 0o600))
+		var got error
+		b, err := Open(context.Background(), one, Options{Cache: CacheOptions{Dir: t.TempDir()}, Trust: trust.Open(bad),
+			OnSeriesUntrusted: func(_, _ string, err error) { got = err }})
+		require.NoError(t, err)
+		defer b.Close()
+		assert.Nil(t, b.Series)
+		assert.ErrorIs(t, got, trust.ErrRecord)
+	})
+}
+
+// A layer that sets the book's settings aside (the language server with
+// a quire.yaml that has errors) opens the book without its series, as
+// with the defaults, until the caller hands over settings in force.
+func TestSettingsSetAsideReadNoSeries(t *testing.T) {
+	one, _ := twoBooksOfASeries(t)
+	setAside := func(*settings.Loaded) (Globs, error) { return Globs{SetAside: true}, nil }
+	b, err := Open(context.Background(), one, Options{Cache: CacheOptions{Dir: t.TempDir()}, Trust: trusted(t, one), Layer: setAside})
+	require.NoError(t, err)
+	defer b.Close()
+	assert.Nil(t, b.Series, "trusted, but the file is set aside")
+
+	l, err := settings.Load(settings.Disk(b.Root))
+	require.NoError(t, err)
+	release, err := b.ReloadSeries(context.Background(), l)
+	require.NoError(t, err)
+	require.NoError(t, release())
+	assert.NotNil(t, b.Series, "settings in force name a trusted series")
 }
 
 func TestTheShelfWatchesASeriesOnceForAllItsBooks(t *testing.T) {
 	one, two := twoBooksOfASeries(t)
 	shelf := NewShelf()
-	opts := Options{Cache: CacheOptions{Base: t.TempDir()}, TrustSeries: trusted, Shelf: shelf}
+	opts := Options{Cache: CacheOptions{Base: t.TempDir()}, Trust: trusted(t, one, two), Shelf: shelf}
 	b1, err := Open(context.Background(), one, opts)
 	require.NoError(t, err)
 	b2, err := Open(context.Background(), two, opts)
@@ -117,7 +177,7 @@ func TestSeriesWarmStartMatcher(t *testing.T) {
 		t.Run(map[bool]string{false: "nothing changed", true: "series changed offline"}[change], func(t *testing.T) {
 			one, _ := twoBooksOfASeries(t)
 			series := filepath.Join(filepath.Dir(one), "tideward")
-			opts := Options{Cache: CacheOptions{Base: t.TempDir()}, TrustSeries: trusted, Shelf: NewShelf(), LaterMentions: true}
+			opts := Options{Cache: CacheOptions{Base: t.TempDir()}, Trust: trusted(t, one), Shelf: NewShelf(), LaterMentions: true}
 			cold, err := Open(context.Background(), one, opts)
 			require.NoError(t, err)
 			require.NoError(t, cold.Close())

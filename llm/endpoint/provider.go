@@ -1,4 +1,4 @@
-package llm
+package endpoint
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
 )
 
 // ProviderSettings are the `provider:` section of quire.yaml: which model
@@ -75,7 +75,7 @@ func (p ProviderSettings) TimeoutDuration() (time.Duration, error) {
 // The user's own config.yaml (settings.UserConfigPath) lies under it. What of the
 // book's own settings reaches beyond the book applies only when store
 // trusts it (BookReach.Guard); ignored lists what was set aside.
-func LoadProviderSettings(root string, store *trust.Store) (ps ProviderSettings, ignored Reach, err error) {
+func LoadProviderSettings(root string, store *trust.Store) (ps ProviderSettings, ignored trust.Reach, err error) {
 	l, err := settings.Load(settings.Disk(root))
 	if err != nil {
 		return ProviderSettings{}, nil, err
@@ -85,7 +85,7 @@ func LoadProviderSettings(root string, store *trust.Store) (ps ProviderSettings,
 
 // ProviderOf are the provider settings of loaded files: the book's,
 // guarded by store (BookReach.Guard), over the user's.
-func ProviderOf(l *settings.Loaded, root string, store *trust.Store) (ps ProviderSettings, ignored Reach, err error) {
+func ProviderOf(l *settings.Loaded, root string, store *trust.Store) (ps ProviderSettings, ignored trust.Reach, err error) {
 	if l.UserErr != nil {
 		return ProviderSettings{}, nil, l.UserErr
 	}

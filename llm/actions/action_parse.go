@@ -1,4 +1,4 @@
-package llm
+package actions
 
 import (
 	"errors"
@@ -18,26 +18,28 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/untrusted"
 )
 
 // Reading actions from where the writer keeps them (quire.yaml's actions:
 // list and .quire/actions/*.md) into Actions, with every problem reported
 // as data with its source and line, apart from what an Action is.
 
-// LoadActions reads the writer's actions from root/quire.yaml (actions:)
+// Load reads the writer's actions from root/quire.yaml (actions:)
 // and root/.quire/actions/*.md (by file name) and merges them after
-// CoreActions. Missing files are no problem; unreadable ones are errors.
-func LoadActions(root string) ([]Action, []ActionProblem) {
+// Core. Missing files are no problem; unreadable ones are errors.
+func Load(root string) ([]Action, []Problem) {
 	f, err := settings.ReadBook(os.DirFS(root))
 	if err != nil {
-		return LoadActionsFrom(root, nil, []ActionProblem{actionError(SourceQuireYAML, 0, "cannot read: %v", errors.Unwrap(err))})
+		return LoadFrom(root, nil, []Problem{actionError(SourceQuireYAML, 0, "cannot read: %v", errors.Unwrap(err))})
 	}
-	return LoadActionsFrom(root, f, nil)
+	return LoadFrom(root, f, nil)
 }
 
-// LoadActionsFrom is LoadActions with quire.yaml already read (f; nil
+// LoadFrom is Load with quire.yaml already read (f; nil
 // when it could not be, problems then saying why).
-func LoadActionsFrom(root string, f *settings.File, problems []ActionProblem) ([]Action, []ActionProblem) {
+func LoadFrom(root string, f *settings.File, problems []Problem) ([]Action, []Problem) {
 	var fromYAML, fromFiles []Action
 	switch {
 	case f == nil:
@@ -46,47 +48,47 @@ func LoadActionsFrom(root string, f *settings.File, problems []ActionProblem) ([
 		msg := strings.TrimPrefix(strings.TrimPrefix(f.Err.Error(), f.Name+": "), fmt.Sprintf("yaml: line %d: ", line))
 		problems = append(problems, actionError(SourceQuireYAML, line, "%s", strings.TrimPrefix(msg, "yaml: ")))
 	case f.Doc != nil:
-		var ps []ActionProblem
-		fromYAML, ps = ParseActionsYAML(f.Doc)
+		var ps []Problem
+		fromYAML, ps = ParseYAML(f.Doc)
 		problems = append(problems, ps...)
 	}
-	dir := filepath.Join(root, filepath.FromSlash(ActionsDir))
+	dir := filepath.Join(root, filepath.FromSlash(Dir))
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		problems = append(problems, actionError(ActionsDir, 0, "cannot read: %v", err))
+		problems = append(problems, actionError(Dir, 0, "cannot read: %v", err))
 	}
 	for _, e := range entries { // ReadDir sorts by name
 		if e.IsDir() || !strings.EqualFold(path.Ext(e.Name()), ".md") {
 			continue
 		}
-		source := ActionsDir + "/" + e.Name()
+		source := Dir + "/" + e.Name()
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			problems = append(problems, actionError(source, 0, "cannot read: %v", err))
 			continue
 		}
-		a, ps := ParseActionFile(e.Name(), data)
+		a, ps := ParseFile(e.Name(), data)
 		problems = append(problems, ps...)
 		if a.ID != "" {
 			fromFiles = append(fromFiles, a)
 		}
 	}
-	merged, ps := MergeActions(CoreActions(), fromYAML, fromFiles)
+	merged, ps := Merge(Core(), fromYAML, fromFiles)
 	return merged, append(problems, ps...)
 }
 
-// SettingsActionProblems are the problems of the actions: section of a
+// SettingsProblems are the problems of the actions: section of a
 // settings file: an action that cannot be read, and one that takes the id
 // of a core action or of another action in the file. Each is set aside on
 // its own, so none of them rejects the file. The language server shows
 // them on quire.yaml and `quire check` lists them: both call this.
-func SettingsActionProblems(f *settings.File) []ActionProblem {
-	actions, problems := ParseActionsYAML(f.Value("actions"))
-	_, merged := MergeActions(CoreActions(), actions)
-	return slices.DeleteFunc(append(problems, merged...), func(p ActionProblem) bool { return p.Source != SourceQuireYAML })
+func SettingsProblems(f *settings.File) []Problem {
+	actions, problems := ParseYAML(f.Value("actions"))
+	_, merged := Merge(Core(), actions)
+	return slices.DeleteFunc(append(problems, merged...), func(p Problem) bool { return p.Source != SourceQuireYAML })
 }
 
-// ParseActionsYAML reads quire.yaml's actions: node, the value of the key
+// ParseYAML reads quire.yaml's actions: node, the value of the key
 // (a list of mappings with the keys id, name, scope, persona, usage,
 // goals, guardrails and prompt) or the whole document node (kind
 // yaml.DocumentNode), from which the actions: key is taken:
@@ -104,7 +106,7 @@ func SettingsActionProblems(f *settings.File) []ActionProblem {
 //
 // An action with an error is left out; the others are kept. A nil or
 // empty node is no actions. Lines are quire.yaml's.
-func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
+func ParseYAML(node *yaml.Node) ([]Action, []Problem) {
 	node = codex.FollowAlias(node)
 	if node == nil || node.Kind == 0 {
 		return nil, nil
@@ -126,10 +128,10 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 		return nil, nil
 	}
 	if node.Kind != yaml.SequenceNode {
-		return nil, []ActionProblem{actionError(SourceQuireYAML, node.Line, "actions must be a list of actions (- id: …)")}
+		return nil, []Problem{actionError(SourceQuireYAML, node.Line, "actions must be a list of actions (- id: …)")}
 	}
 	var out []Action
-	var problems []ActionProblem
+	var problems []Problem
 	seen := map[string]int{}
 	for i, item := range node.Content {
 		if i == maxUserActions {
@@ -163,7 +165,7 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 	return out, problems
 }
 
-// ParseActionFile reads an action file, .quire/actions/<name>.md: YAML
+// ParseFile reads an action file, .quire/actions/<name>.md: YAML
 // front matter between two lines of exactly "---" (the first line of the
 // file), with the keys id, name, scope, persona, usage, goals and
 // guardrails, and then a Markdown body that is the prompt:
@@ -181,15 +183,15 @@ func ParseActionsYAML(node *yaml.Node) ([]Action, []ActionProblem) {
 // blank lines at either end removed; a prompt: key is refused. name may
 // be the file's base name or its path; Source is
 // ".quire/actions/<base name>". On any error the Action is zero.
-func ParseActionFile(name string, data []byte) (Action, []ActionProblem) {
+func ParseFile(name string, data []byte) (Action, []Problem) {
 	base := path.Base(strings.ReplaceAll(name, "\\", "/"))
-	source := ActionsDir + "/" + base
+	source := Dir + "/" + base
 	stem := base
 	if ext := path.Ext(base); strings.EqualFold(ext, ".md") {
 		stem = strings.TrimSuffix(base, ext)
 	}
-	fail := func(line int, format string, args ...any) (Action, []ActionProblem) {
-		return Action{}, []ActionProblem{actionError(source, line, format, args...)}
+	fail := func(line int, format string, args ...any) (Action, []Problem) {
+		return Action{}, []Problem{actionError(source, line, format, args...)}
 	}
 	if len(data) > maxActionFileBytes {
 		return fail(0, "the file is %d bytes; an action file is at most %d", len(data), maxActionFileBytes)
@@ -268,7 +270,7 @@ type bodyPrompt struct {
 type actionReader struct {
 	source     string
 	lineOffset int // added to node lines (front matter starts on line 2)
-	problems   []ActionProblem
+	problems   []Problem
 	failed     bool
 }
 
@@ -341,7 +343,7 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 			return ""
 		}
 		if oneLine {
-			return promptLine(v.Value)
+			return untrusted.OneLine(v.Value)
 		}
 		return strings.TrimSpace(v.Value)
 	}
@@ -394,14 +396,14 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 	persona := text("persona", 64, true)
 	if persona == "" {
 		if n, ok := fields["persona"]; ok {
-			r.errorf(n, "persona is empty; use one of %s", strings.Join(personaIDs(), ", "))
+			r.errorf(n, "persona is empty; use one of %s", strings.Join(llm.PersonaIDs(), ", "))
 		} else {
-			r.errorf(m, "action %s needs a persona: one of %s", quoteID(a.ID), strings.Join(personaIDs(), ", "))
+			r.errorf(m, "action %s needs a persona: one of %s", quoteID(a.ID), strings.Join(llm.PersonaIDs(), ", "))
 		}
-	} else if p, ok := PersonaByID(persona); ok {
+	} else if p, ok := llm.PersonaByID(persona); ok {
 		a.Persona = p.ID
 	} else {
-		r.errorf(fields["persona"], "no persona %q (personas: %s)", clip.Bytes(persona, 40), strings.Join(personaIDs(), ", "))
+		r.errorf(fields["persona"], "no persona %q (personas: %s)", clip.Bytes(persona, 40), strings.Join(llm.PersonaIDs(), ", "))
 	}
 
 	// usage: for the writer only, not checked for injection.
@@ -455,11 +457,11 @@ func (r *actionReader) read(m *yaml.Node, defaultID string, body *bodyPrompt) (A
 	}
 	if raw != "" {
 		a.Prompt = strings.TrimSpace(raw)
-		clean, flagged := sanitizeUntrusted(raw)
+		clean, flagged := untrusted.Sanitize(raw)
 		for _, f := range flagged {
 			line := promptAt
 			if block {
-				line += f.line
+				line += f.Line
 			}
 			r.warnFlag(line, "prompt", f)
 		}
@@ -506,7 +508,7 @@ func (r *actionReader) items(fields map[string]*yaml.Node, key string) []string 
 			r.errorf(item, "a line of %s is %d bytes; at most %d", key, len(item.Value), maxActionItemBytes)
 			continue
 		}
-		s := promptLine(item.Value)
+		s := untrusted.OneLine(item.Value)
 		if s == "" {
 			continue
 		}
@@ -518,19 +520,19 @@ func (r *actionReader) items(fields map[string]*yaml.Node, key string) []string 
 
 // flag warns about the flagged sentences of a one-line field.
 func (r *actionReader) flag(n *yaml.Node, field, s string) {
-	_, flagged := sanitizeUntrusted(promptLine(s))
+	_, flagged := untrusted.Sanitize(untrusted.OneLine(s))
 	for _, f := range flagged {
 		r.warnFlag(r.line(n), field, f)
 	}
 }
 
-func (r *actionReader) warnFlag(line int, field string, f flaggedSentence) {
-	r.problems = append(r.problems, ActionProblem{
+func (r *actionReader) warnFlag(line int, field string, f untrusted.Flagged) {
+	r.problems = append(r.problems, Problem{
 		Source:   r.source,
 		Line:     line,
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("%s: %q reads as an instruction to the model (%s), not an ask for the persona; it is left out of the prompt",
-			field, clip.Bytes(promptLine(f.text), 80), strings.Join(f.labels, ", ")),
+			field, clip.Bytes(untrusted.OneLine(f.Text), 80), strings.Join(f.Labels, ", ")),
 	})
 }
 
@@ -554,11 +556,11 @@ func checkActionID(id string) string {
 	return ""
 }
 
-func actionError(source string, line int, format string, args ...any) ActionProblem {
+func actionError(source string, line int, format string, args ...any) Problem {
 	if line < 0 {
 		line = 0
 	}
-	return ActionProblem{Source: source, Line: line, Severity: SeverityError, Message: fmt.Sprintf(format, args...)}
+	return Problem{Source: source, Line: line, Severity: SeverityError, Message: fmt.Sprintf(format, args...)}
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

@@ -1,4 +1,4 @@
-package llm
+package endpoint
 
 import (
 	"os"
@@ -11,9 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 func TestBookReachWants(t *testing.T) {
@@ -41,7 +42,8 @@ func TestBookReachWants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := ReadBookReach(writeSettings(t, tt.yaml))
+			dir := writeSettings(t, tt.yaml)
+			b, err := ReadBookReach(dir)
 			require.NoError(t, err)
 			want := slices.Clone(tt.wants)
 			if runtime.GOOS == "windows" {
@@ -51,15 +53,33 @@ func TestBookReachWants(t *testing.T) {
 				}
 			}
 			assert.Equal(t, want, b.Wants().Lines())
+			// Opening a book reads the same wants without the advisor
+			// (trust.AsksOf): the hash the writer trusted must match.
+			f, err := settings.ReadBook(os.DirFS(dir))
+			require.NoError(t, err)
+			a, err := trust.AsksOf(f)
+			require.NoError(t, err)
+			assert.Equal(t, b.Wants(), a.Wants())
+			assert.Equal(t, b.Wants().Hash(), a.Wants().Hash())
 		})
 	}
+}
+
+func TestTrustKnowsOpenAIsOwnEndpoint(t *testing.T) {
+	assert.Equal(t, provider.DefaultBaseURL, trust.OpenAIBaseURL)
 }
 
 func TestReachHashFollowsEverySettingThatReaches(t *testing.T) {
 	base := "provider: {base_url: \"http://x/v1\", api_key_env: K, model: a}\nmcp_servers:\n  s: {command: c, args: [a], env: {E: v}}\n"
 	hash := func(yaml string) string {
-		b, err := ReadBookReach(writeSettings(t, yaml))
+		dir := writeSettings(t, yaml)
+		b, err := ReadBookReach(dir)
 		require.NoError(t, err)
+		f, err := settings.ReadBook(os.DirFS(dir))
+		require.NoError(t, err)
+		a, err := trust.AsksOf(f)
+		require.NoError(t, err)
+		require.Equal(t, b.Wants().Hash(), a.Wants().Hash(), "the book's reading and the advisor's hash alike")
 		return b.Wants().Hash()
 	}
 	h := hash(base)
@@ -76,6 +96,16 @@ func TestReachHashFollowsEverySettingThatReaches(t *testing.T) {
 		base + "series: ../tideward\n",
 	} {
 		assert.NotEqual(t, h, hash(changed), changed)
+	}
+	// Values the two readings could make out differently.
+	for _, odd := range []string{
+		"mcp_servers:\n  s: {command: \" c \", args: [], env: {}}\n",
+		"mcp_servers:\n  s: {url: \" http://z/mcp \", timeout: 5s}\n",
+		"provider: {base_url: \"https://api.openai.com/v1/\", api_key_env: OPENAI_API_KEY}\n",
+		"provider: {base_url: \"http://x/v1\", api_key_env: 5}\n",
+		"provider: {base_url: \"http://x/v1\", api_key_env: K, options: {temperature: 0.4}, quirks: [a]}\n",
+	} {
+		hash(odd)
 	}
 }
 
@@ -107,32 +137,6 @@ func TestAnUntrustedBookKeepsOnlyWhatStaysInTheBook(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "trust.json")
 	require.NoError(t, os.WriteFile(bad, []byte("{"), 0o600))
 	p, _, err = LoadProviderSettings(book, trust.Open(bad))
-	assert.ErrorIs(t, err, ErrTrustRecord)
+	assert.ErrorIs(t, err, trust.ErrRecord)
 	assert.Equal(t, "http://mine/v1", p.BaseURL, "a record that cannot be read trusts nothing")
-}
-
-func TestNoKeyGoesToAServerAnUntrustedBookNames(t *testing.T) {
-	env := map[string]string{"MY_KEY": "mine", "OPENAI_API_KEY": "sk-openai"}
-	getenv := func(k string) string { return env[k] }
-	tests := []struct {
-		name     string
-		ps       ProviderSettings
-		key      string
-		withheld string
-	}{
-		{name: "the writer's key to the book's server", ps: ProviderSettings{BaseURL: "http://evil/v1", Model: "m", APIKeyEnv: "MY_KEY", UntrustedBaseURL: true}, withheld: "MY_KEY"},
-		{name: "OpenAI's key to OpenAI named by the book", ps: ProviderSettings{BaseURL: provider.DefaultBaseURL, UntrustedBaseURL: true}, key: "sk-openai"},
-		{name: "the writer's own server", ps: ProviderSettings{BaseURL: "http://mine/v1", Model: "m", APIKeyEnv: "MY_KEY"}, key: "mine"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, _, err := ResolveProvider(t.Context(), tt.ps, KeyFinder{Getenv: getenv}, true)
-			require.NoError(t, err)
-			assert.Equal(t, tt.key, cfg.APIKey)
-			assert.Equal(t, tt.withheld, WithheldKey(tt.ps))
-		})
-	}
-	user := ProviderSettings{BaseURL: "http://evil/v1", APIKeyEnv: "MY_KEY"}
-	assert.False(t, user.Under(ProviderSettings{BaseURL: "http://evil/v1", UntrustedBaseURL: true}).UntrustedBaseURL,
-		"a server the writer's own config names takes the writer's key")
 }

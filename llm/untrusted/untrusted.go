@@ -1,4 +1,10 @@
-package llm
+// Package untrusted makes text from the book, which quire does not
+// trust, fit to enter a prompt: one line where one line is meant, and
+// without the sentences that read as an attempt to steer the model
+// itself (overriding its instructions, reassigning its role, asking for
+// its prompt, chat role tags), which are left out and reported. The
+// advisor's actions and its prompt both use it.
+package untrusted
 
 import (
 	"regexp"
@@ -9,22 +15,17 @@ import (
 	"unicode/utf8"
 )
 
-// Untrusted text: injection detection. An action's text comes from the
-// book, which quire does not trust; this file finds the sentences that read
-// as an attempt to steer the model itself and leaves them out, apart from
-// the action template that calls it.
-
-// sanitizeLine is one untrusted line as it may enter a prompt: one line,
+// Line is one untrusted line as it may enter a prompt: one line,
 // flagged sentences left out.
-func sanitizeLine(s string) string {
-	clean, _ := sanitizeUntrusted(promptLine(s))
-	return promptLine(clean)
+func Line(s string) string {
+	clean, _ := Sanitize(OneLine(s))
+	return OneLine(clean)
 }
 
-// cleanText normalizes multi-line untrusted text: CRLF to LF, control
+// Clean normalizes multi-line untrusted text: CRLF to LF, control
 // characters other than newline and tab removed, runs of blank lines
 // folded to one, and the ends trimmed.
-func cleanText(s string) string {
+func Clean(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.Map(func(r rune) rune {
 		switch {
@@ -117,9 +118,9 @@ var injectionPatterns = []injectionPattern{
 		`(?m)^\s*(?:#{1,6}\s*|\*\*\s*)?(?:system|assistant|developer)\s*(?:\*\*)?\s*(?::|$)`)},
 }
 
-// injectionFlags names the kinds of model-steering text found in text,
+// Flags names the kinds of model-steering text found in text,
 // each once, in pattern order; nil when the text is clean.
-func injectionFlags(text string) []string {
+func Flags(text string) []string {
 	norm, _ := normalizeForScan(text)
 	var out []string
 	for _, p := range injectionPatterns {
@@ -179,14 +180,14 @@ func normalizeForScan(text string) (string, []int) {
 	return b.String(), from
 }
 
-// flaggedSentence is a sentence left out of a prompt.
-type flaggedSentence struct {
-	line   int // 0-based line within the text
-	text   string
-	labels []string
+// Flagged is a sentence left out of a prompt.
+type Flagged struct {
+	Line   int // 0-based line within the text
+	Text   string
+	Labels []string
 }
 
-// sanitizeUntrusted removes every sentence of text that overlaps an
+// Sanitize removes every sentence of text that overlaps an
 // injection match and returns the rest, with the removed sentences. A
 // sentence ends after . ! ? or … (and closing quotes or brackets)
 // followed by space, or at the end of a line; a line left with nothing
@@ -195,7 +196,7 @@ type flaggedSentence struct {
 // Removing a sentence can join its neighbours into a new match, so passes
 // repeat until the text is clean; lines found after the first pass are
 // those of the text the pass before left.
-func sanitizeUntrusted(text string) (string, []flaggedSentence) {
+func Sanitize(text string) (string, []Flagged) {
 	clean, flagged := sanitizePass(text)
 	for i := 0; len(flagged) > 0 && i < 64; i++ {
 		next, more := sanitizePass(clean)
@@ -207,7 +208,7 @@ func sanitizeUntrusted(text string) (string, []flaggedSentence) {
 	return clean, flagged
 }
 
-func sanitizePass(text string) (string, []flaggedSentence) {
+func sanitizePass(text string) (string, []Flagged) {
 	norm, from := normalizeForScan(text)
 	type span struct {
 		start, end int
@@ -236,7 +237,7 @@ func sanitizePass(text string) (string, []flaggedSentence) {
 	if len(spans) == 0 {
 		return text, nil
 	}
-	var flagged []flaggedSentence
+	var flagged []Flagged
 	var out []string
 	lineStart := 0
 	for lineNo, line := range strings.Split(text, "\n") {
@@ -255,7 +256,7 @@ func sanitizePass(text string) (string, []flaggedSentence) {
 				continue
 			}
 			removed = true
-			flagged = append(flagged, flaggedSentence{line: lineNo, text: strings.TrimSpace(line[s[0]:s[1]]), labels: labels})
+			flagged = append(flagged, Flagged{Line: lineNo, Text: strings.TrimSpace(line[s[0]:s[1]]), Labels: labels})
 		}
 		lineStart += len(line) + 1
 		k := strings.TrimRightFunc(kept.String(), unicode.IsSpace)
@@ -264,7 +265,7 @@ func sanitizePass(text string) (string, []flaggedSentence) {
 		}
 		out = append(out, k)
 	}
-	return strings.TrimSpace(cleanText(strings.Join(out, "\n"))), flagged
+	return strings.TrimSpace(Clean(strings.Join(out, "\n"))), flagged
 }
 
 // isBareListMarker reports whether s is blank or only a Markdown list
@@ -321,4 +322,24 @@ func splitSentences(line string) [][2]int {
 		out = append(out, [2]int{start, len(line)})
 	}
 	return out
+}
+
+// OneLine makes s safe to put on one line of a prompt: runs of whitespace
+// and control characters become one space, and the ends are trimmed, so a
+// value cannot open a section of its own.
+func OneLine(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -1,10 +1,10 @@
-package llm
+package actions
 
-// CoreActions returns the advisor actions shipped in the binary, sorted
-// by name. They are locked: MergeActions rejects a user action with one
+// Core returns the advisor actions shipped in the binary, sorted
+// by name. They are locked: Merge rejects a user action with one
 // of their ids, so customizing one means copying it under a new id. The
 // slice and its contents are copies the caller may change.
-func CoreActions() []Action {
+func Core() []Action {
 	out := make([]Action, len(coreActions))
 	for i, a := range coreActions {
 		a = a.clone()

@@ -4,6 +4,12 @@
 // book, in the user's config folder, so a book cannot trust itself; each
 // entry is keyed by the book's real path and a hash of exactly the
 // settings that were trusted, so a changed quire.yaml is a new question.
+//
+// It lies below the domain packages because both ask it: opening a book
+// (manuscript/book) before it reads the series folder the book names,
+// and the advisor (llm/endpoint) before it sends a key or runs a server
+// the book names. What a book asks beyond itself (Asks, Reach) is
+// decided here once, so both weigh the same hash.
 package trust
 
 import (
@@ -24,7 +30,7 @@ const FileName = "trust.json"
 
 // Record is what the writer trusted for one book.
 type Record struct {
-	// Hash identifies the trusted settings (see llm.Reach.Hash).
+	// Hash identifies the trusted settings (see trust.Reach.Hash).
 	Hash string `json:"hash"`
 	// Settings are the trusted settings as the writer was shown them,
 	// kept so the file can be read by a person.

@@ -1,4 +1,4 @@
-package llm
+package endpoint
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/mcp"
 )
 
@@ -31,7 +32,7 @@ func ParseMCPServers(node *yaml.Node) (map[string]mcp.ServerConfig, error) {
 		return out, nil
 	}
 	if node.Kind != yaml.MappingNode {
-		return nil, lineError(node, "mcp_servers must map server names to {command, args, env} or {url}")
+		return nil, settings.At(node, "mcp_servers must map server names to {command, args, env} or {url}")
 	}
 	if err := codex.CheckSettingsYAML(node); err != nil {
 		return nil, fmt.Errorf("quire.yaml: mcp_servers: %w", err)
@@ -40,10 +41,10 @@ func ParseMCPServers(node *yaml.Node) (map[string]mcp.ServerConfig, error) {
 		key, val := node.Content[i], node.Content[i+1]
 		name := key.Value
 		if !mcp.ValidServerName(name) {
-			return nil, lineError(key, "MCP server name %q: use at most %d lower-case letters, digits and underscores (tool names cannot carry dashes)", name, mcp.MaxServerName)
+			return nil, settings.At(key, "MCP server name %q: use at most %d lower-case letters, digits and underscores (tool names cannot carry dashes)", name, mcp.MaxServerName)
 		}
 		if _, dup := out[name]; dup {
-			return nil, lineError(key, "MCP server %s is declared twice", name)
+			return nil, settings.At(key, "MCP server %s is declared twice", name)
 		}
 		cfg, err := readMCPServer(name, val)
 		if err != nil {
@@ -57,7 +58,7 @@ func ParseMCPServers(node *yaml.Node) (map[string]mcp.ServerConfig, error) {
 func readMCPServer(name string, n *yaml.Node) (mcp.ServerConfig, error) {
 	cfg := mcp.ServerConfig{Name: name}
 	if n.Kind != yaml.MappingNode {
-		return cfg, lineError(n, "MCP server %s: give command (with args, env) or url", name)
+		return cfg, settings.At(n, "MCP server %s: give command (with args, env) or url", name)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -75,61 +76,61 @@ func readMCPServer(name string, n *yaml.Node) (mcp.ServerConfig, error) {
 			}
 			u, perr := url.Parse(s)
 			if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return cfg, lineError(v, "MCP server %s: url %q is not an http or https URL", name, s)
+				return cfg, settings.At(v, "MCP server %s: url %q is not an http or https URL", name, s)
 			}
 			cfg.URL = s
 		case "args":
 			if v.Kind != yaml.SequenceNode {
-				return cfg, lineError(v, "MCP server %s: args must be a list of strings", name)
+				return cfg, settings.At(v, "MCP server %s: args must be a list of strings", name)
 			}
 			for _, item := range v.Content {
 				if item.Kind != yaml.ScalarNode {
-					return cfg, lineError(item, "MCP server %s: args must be a list of strings", name)
+					return cfg, settings.At(item, "MCP server %s: args must be a list of strings", name)
 				}
 				cfg.Args = append(cfg.Args, item.Value)
 			}
 		case "env":
 			if v.Kind != yaml.MappingNode {
-				return cfg, lineError(v, "MCP server %s: env must map variable names to strings", name)
+				return cfg, settings.At(v, "MCP server %s: env must map variable names to strings", name)
 			}
 			cfg.Env = map[string]string{}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				ek, ev := v.Content[j], v.Content[j+1]
 				if !mcp.ValidEnvName(ek.Value) {
-					return cfg, lineError(ek, "MCP server %s: %q is not an environment variable name", name, ek.Value)
+					return cfg, settings.At(ek, "MCP server %s: %q is not an environment variable name", name, ek.Value)
 				}
 				if ev.Kind != yaml.ScalarNode || (ev.Tag != "!!str" && ev.Tag != "") {
-					return cfg, lineError(ev, "MCP server %s: env %s must be a string (quote it)", name, ek.Value)
+					return cfg, settings.At(ev, "MCP server %s: env %s must be a string (quote it)", name, ek.Value)
 				}
 				if err := mcp.CheckEnvRefs(ev.Value); err != nil {
-					return cfg, lineError(ev, "MCP server %s: env %s: %v", name, ek.Value, err)
+					return cfg, settings.At(ev, "MCP server %s: env %s: %v", name, ek.Value, err)
 				}
 				cfg.Env[ek.Value] = ev.Value
 			}
 		case "timeout":
 			d, err := time.ParseDuration(v.Value)
 			if v.Kind != yaml.ScalarNode || err != nil || d <= 0 || d > mcp.MaxTimeout {
-				return cfg, lineError(v, "MCP server %s: timeout %q is not a duration such as 30s (at most %s)", name, v.Value, mcp.MaxTimeout)
+				return cfg, settings.At(v, "MCP server %s: timeout %q is not a duration such as 30s (at most %s)", name, v.Value, mcp.MaxTimeout)
 			}
 			cfg.Timeout = d
 		default:
-			return cfg, lineError(k, "MCP server %s: unknown setting %q (command, args, env, url, timeout)", name, k.Value)
+			return cfg, settings.At(k, "MCP server %s: unknown setting %q (command, args, env, url, timeout)", name, k.Value)
 		}
 	}
 	switch {
 	case cfg.Command == "" && cfg.URL == "":
-		return cfg, lineError(n, "MCP server %s: give a command (stdio) or a url (streamable HTTP)", name)
+		return cfg, settings.At(n, "MCP server %s: give a command (stdio) or a url (streamable HTTP)", name)
 	case cfg.Command != "" && cfg.URL != "":
-		return cfg, lineError(n, "MCP server %s: give a command or a url, not both", name)
+		return cfg, settings.At(n, "MCP server %s: give a command or a url, not both", name)
 	case cfg.URL != "" && (len(cfg.Args) > 0 || len(cfg.Env) > 0):
-		return cfg, lineError(n, "MCP server %s: args and env are for a command, not a url", name)
+		return cfg, settings.At(n, "MCP server %s: args and env are for a command, not a url", name)
 	}
 	return cfg, nil
 }
 
 func mcpScalar(v *yaml.Node, server, key string) (string, error) {
 	if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
-		return "", lineError(v, "MCP server %s: %s must be a non-empty string", server, key)
+		return "", settings.At(v, "MCP server %s: %s must be a non-empty string", server, key)
 	}
 	return strings.TrimSpace(v.Value), nil
 }

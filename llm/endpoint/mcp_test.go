@@ -1,6 +1,7 @@
-package llm
+package endpoint
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/mcp"
 )
 
@@ -93,4 +95,25 @@ func TestParseMCPServersInQuireYAML(t *testing.T) {
 	_, err := ParseMCPServers(settings.MappingValueFold(doc.Content[0], "mcp_servers"))
 	require.Error(t, err)
 	assert.Equal(t, `quire.yaml: line 5: MCP server dict: unknown setting "colour" (command, args, env, url, timeout)`, err.Error())
+}
+
+func TestLoadMCPServersBookOverUser(t *testing.T) {
+	userConfig(t, "mcp_servers:\n  dict: {command: user-dict}\n  notes: {url: \"http://localhost:9/mcp\"}\n")
+	book := writeSettings(t, "mcp_servers:\n  dict: {command: book-dict, args: [--lang, en]}\n")
+	store := trust.Open(filepath.Join(t.TempDir(), "trust.json"))
+	servers, ignored, err := LoadMCPServers(book, store)
+	require.NoError(t, err)
+	assert.Equal(t, "user-dict", servers["dict"].Command, "an untrusted book's server does not replace the user's")
+	require.Len(t, ignored, 1)
+	require.NoError(t, store.Grant(book, ignored.Hash(), ignored.Lines()))
+	servers, ignored, err = LoadMCPServers(book, store)
+	require.NoError(t, err)
+	assert.Empty(t, ignored)
+	require.Len(t, servers, 2)
+	assert.Equal(t, "book-dict", servers["dict"].Command)
+	assert.Equal(t, []string{"--lang", "en"}, servers["dict"].Args)
+	assert.Equal(t, "http://localhost:9/mcp", servers["notes"].URL)
+
+	_, _, err = LoadMCPServers(writeSettings(t, "mcp_servers:\n  dict: {command: a, url: \"http://x\"}\n"), store)
+	assert.ErrorContains(t, err, "line 2")
 }

@@ -1,10 +1,8 @@
-package llm
-
-import (
-	"fmt"
-	"strings"
-)
-
+// Package actions reads, checks and prepares the advisor's actions:
+// named, reusable asks of one persona that the server offers as code
+// actions. It lies above the advisor (package llm), whose board names the
+// personas an action may ask.
+//
 // An advisor action is a named, reusable ask that the server offers as a
 // code action: "Continuity check" on a chapter, "Line edit" on a
 // selection. Core actions ship in the binary and are locked; the writer
@@ -15,7 +13,7 @@ import (
 //	id          slug, [a-z0-9][a-z0-9-]*, at most 48 bytes
 //	name        what the code action is called, one line, at most 80 bytes
 //	scope       selection | file | project
-//	persona     the board member who answers (PersonaByID)
+//	persona     the board member who answers (llm.PersonaByID)
 //	usage       when to use it, for the writer; never sent to the model
 //	goals       up to 10 lines, each at most 300 bytes
 //	guardrails  up to 10 lines, each at most 300 bytes
@@ -24,7 +22,16 @@ import (
 // A user action's text is untrusted: sentences that read as an attempt to
 // steer the model itself (overriding its instructions, reassigning its
 // role, asking for its prompt, chat role tags) are reported as warnings and
-// left out of the message the persona receives.
+// left out of the message the persona receives (package untrusted).
+package actions
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/untrusted"
+)
 
 // Action scopes: what an action runs on.
 const (
@@ -37,11 +44,11 @@ const (
 const (
 	SourceCore      = "core"
 	SourceQuireYAML = "quire.yaml"
-	// ActionsDir is where action files live, relative to the project root.
-	ActionsDir = ".quire/actions"
+	// Dir is where action files live, relative to the project root.
+	Dir = ".quire/actions"
 )
 
-// Severities of an ActionProblem.
+// Severities of an Problem.
 const (
 	SeverityError   = "error"
 	SeverityWarning = "warning"
@@ -89,10 +96,10 @@ type Action struct {
 	Line int
 }
 
-// ActionProblem is a diagnostic about an action definition. An error
+// Problem is a diagnostic about an action definition. An error
 // means the action was rejected; a warning means it was kept, with
 // flagged text left out of its message.
-type ActionProblem struct {
+type Problem struct {
 	// Source is "quire.yaml" or ".quire/actions/<file>.md".
 	Source string
 	// Line is 1-based; 0 when the problem has no line.
@@ -103,7 +110,7 @@ type ActionProblem struct {
 
 // String formats the problem as "quire.yaml: line 12: message", with
 // "warning: " before the message of a warning.
-func (p ActionProblem) String() string {
+func (p Problem) String() string {
 	var b strings.Builder
 	b.WriteString(p.Source)
 	if p.Line > 0 {
@@ -119,11 +126,11 @@ func (p ActionProblem) String() string {
 
 // Label is the code action title: "Continuity Editor: Continuity check".
 func (a Action) Label() string {
-	name := sanitizeLine(a.Name)
+	name := untrusted.Line(a.Name)
 	if name == "" {
 		name = a.ID
 	}
-	if p, ok := PersonaByID(a.Persona); ok {
+	if p, ok := llm.PersonaByID(a.Persona); ok {
 		return p.Name + ": " + name
 	}
 	return name

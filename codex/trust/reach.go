@@ -1,4 +1,4 @@
-package llm
+package trust
 
 import (
 	"crypto/sha256"
@@ -12,10 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/quire-ink/quire/llm/mcp"
-	"github.com/quire-ink/quire/llm/provider"
-	"github.com/quire-ink/quire/llm/trust"
 )
 
 // Want is one setting of a book's own quire.yaml that reaches beyond the
@@ -63,43 +59,69 @@ func (r Reach) Lines() []string {
 	return out
 }
 
-// BookReach holds the settings of a book's own quire.yaml (never the
-// user's, which are trusted) that can reach beyond the book. A setting of
-// that kind added to quire.yaml (a series folder outside the book, say)
-// belongs here: Wants names it and Untrusted sets it aside.
-type BookReach struct {
-	Provider   ProviderSettings
-	MCPServers map[string]mcp.ServerConfig
+// Has reports whether r holds the want of setting ("series").
+func (r Reach) Has(setting string) bool {
+	return slices.ContainsFunc(r, func(w Want) bool { return w.Setting == setting })
+}
+
+// OpenAIBaseURL is OpenAI's own API, where OpenAI's own key variable
+// reaches nowhere the default does not. It equals provider.DefaultBaseURL
+// (llm/provider), which lies above this package; a test there holds the
+// two equal.
+const OpenAIBaseURL = "https://api.openai.com/v1"
+
+// IsOpenAI reports whether base is OpenAI's own API ("" is).
+func IsOpenAI(base string) bool {
+	return base == "" || strings.HasPrefix(strings.TrimRight(base, "/"), strings.TrimRight(OpenAIBaseURL, "/"))
+}
+
+// KeyReaches reports whether a book's provider section names a key to
+// send. A base_url alone sends no key, and OpenAI's own variable named
+// for OpenAI's own endpoint asks nothing the default does not.
+func KeyReaches(baseURL, apiKeyEnv string) bool {
+	if apiKeyEnv == "" {
+		return false
+	}
+	return !(apiKeyEnv == "OPENAI_API_KEY" && IsOpenAI(baseURL))
+}
+
+// Server is an MCP server a book's quire.yaml names, as far as trust
+// is concerned: what it would run or connect to.
+type Server struct {
+	Command string
+	Args    []string
+	Env     map[string]string
+	URL     string
+}
+
+// Asks are the settings of a book's own quire.yaml (never the user's,
+// which are trusted) that can reach beyond the book. A setting of that
+// kind added to quire.yaml belongs here: Wants names it, and whoever
+// applies it asks the store first.
+type Asks struct {
+	// BaseURL and APIKeyEnv are the provider's: a key sent to a server.
+	BaseURL, APIKeyEnv string
+	// Servers are the MCP servers by name.
+	Servers map[string]Server
 	// Series is the series folder as quire.yaml names it (series:): a
 	// folder outside the book whose canon quire would read.
 	Series string
 }
 
-// providerReaches reports whether the book's provider section names a
-// key to send. A base_url alone sends no key (see
-// ProviderSettings.UntrustedBaseURL), and OpenAI's own variable named for
-// OpenAI's own endpoint asks nothing the default does not.
-func providerReaches(p ProviderSettings) bool {
-	if p.APIKeyEnv == "" {
-		return false
-	}
-	return !(p.APIKeyEnv == "OPENAI_API_KEY" && isOpenAI(p.BaseURL))
-}
-
 // Wants lists what the book asks beyond itself.
-func (b BookReach) Wants() Reach {
+func (a Asks) Wants() Reach {
 	var r Reach
-	if p := b.Provider; providerReaches(p) {
-		host := p.BaseURL
+	if KeyReaches(a.BaseURL, a.APIKeyEnv) {
+		host := a.BaseURL
 		if host == "" {
-			host = provider.DefaultBaseURL
+			host = OpenAIBaseURL
 		}
 		r = append(r, Want{Setting: "provider",
-			Says:  fmt.Sprintf("send the key in your %s variable, or the one you stored for that server with quire key set, to %s", p.APIKeyEnv, host),
-			exact: map[string]string{"base_url": p.BaseURL, "api_key_env": p.APIKeyEnv}})
+			Says:  fmt.Sprintf("send the key in your %s variable, or the one you stored for that server with quire key set, to %s", a.APIKeyEnv, host),
+			exact: map[string]string{"base_url": a.BaseURL, "api_key_env": a.APIKeyEnv}})
 	}
-	for _, name := range slices.Sorted(maps.Keys(b.MCPServers)) {
-		c := b.MCPServers[name]
+	for _, name := range slices.Sorted(maps.Keys(a.Servers)) {
+		c := a.Servers[name]
 		w := Want{Setting: "mcp_servers." + name,
 			exact: map[string]any{"command": c.Command, "args": c.Args, "env": c.Env, "url": c.URL}}
 		if c.URL != "" {
@@ -116,50 +138,28 @@ func (b BookReach) Wants() Reach {
 		}
 		r = append(r, w)
 	}
-	if b.Series != "" {
-		r = append(r, Want{Setting: "series", Says: "read the series canon in the folder " + shellWord(runtime.GOOS, b.Series), exact: b.Series})
+	if a.Series != "" {
+		r = append(r, Want{Setting: "series", Says: "read the series canon in the folder " + shellWord(runtime.GOOS, a.Series), exact: a.Series})
 	}
 	return r
 }
 
-// Untrusted is what of b applies while the book is not trusted: its
-// provider endpoint with the key it names (and the model, which belongs
-// to that endpoint), every MCP server and the series folder are set
-// aside. A base_url
-// named alone stays, marked so that no key is sent to it.
-func (b BookReach) Untrusted() BookReach {
-	p := b.Provider
-	if providerReaches(p) {
-		p.BaseURL, p.APIKeyEnv, p.Model = "", "", ""
-	}
-	p.UntrustedBaseURL = p.BaseURL != ""
-	return BookReach{Provider: p}
-}
+// ErrRecord marks an error reading the record of trusted books; what
+// comes with it is what applies untrusted, and usable.
+var ErrRecord = errors.New("the record of trusted books could not be read")
 
-// ErrTrustRecord marks an error reading the record of trusted books; the
-// settings that come with it are the untrusted ones, and usable.
-var ErrTrustRecord = errors.New("the record of trusted books could not be read")
-
-// Guard returns b as it applies to the book at root: whole when the
-// writer trusted exactly what it wants, else Untrusted, with the wants
-// that were set aside. A trust record that cannot be read trusts nothing,
-// and err says why.
-func (b BookReach) Guard(root string, store *trust.Store) (BookReach, Reach, error) {
-	wants := b.Wants()
+// Allows reports whether the writer trusted exactly wants for the book
+// at root; nothing wanted needs no trust. A record that cannot be read
+// trusts nothing, and err (ErrRecord) says why.
+func (s *Store) Allows(root string, wants Reach) (bool, error) {
 	if len(wants) == 0 {
-		return b.Untrusted(), nil, nil
+		return true, nil
 	}
-	ok, err := store.Trusts(root, wants.Hash())
+	ok, err := s.Trusts(root, wants.Hash())
 	if err != nil {
-		err = fmt.Errorf("%w: %w", ErrTrustRecord, err)
+		err = fmt.Errorf("%w: %w", ErrRecord, err)
 	}
-	if ok {
-		// Trust covers the wants the writer was shown: a base_url named
-		// without a key was not among them.
-		b.Provider.UntrustedBaseURL = b.Provider.BaseURL != "" && !providerReaches(b.Provider)
-		return b, nil, nil
-	}
-	return b.Untrusted(), wants, err
+	return ok, err
 }
 
 // IgnoredMessage tells the writer what quire set aside for the book at
@@ -172,11 +172,6 @@ func IgnoredMessage(dir string, ignored Reach) string {
 	}
 	b.WriteString("If you trust this book, run: quire trust " + shellWord(runtime.GOOS, dir))
 	return b.String()
-}
-
-// isOpenAI reports whether base is OpenAI's own API ("" is).
-func isOpenAI(base string) bool {
-	return base == "" || strings.HasPrefix(strings.TrimRight(base, "/"), strings.TrimRight(provider.DefaultBaseURL, "/"))
 }
 
 func commandLine(cmd string, args []string) string {

@@ -1,4 +1,4 @@
-package llm
+package endpoint
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/llm/trust"
+	"github.com/quire-ink/quire/codex/trust"
 )
 
 func TestLoadProviderSettings(t *testing.T) {

@@ -1,18 +1,19 @@
-package llm
+package actions
 
 import (
 	"fmt"
 	"github.com/quire-ink/quire/codex/clip"
+	"github.com/quire-ink/quire/llm/untrusted"
 	"strings"
 )
 
 // A prepared action is an action's text made safe to send: untrusted
 // lines sanitized once, so that each ask only fills in its target.
 
-// PreparedAction is an action whose own text has been checked and
+// Prepared is an action whose own text has been checked and
 // rendered once, so that building its message for a target is cheap: a
 // code action list builds one for every action each time it is asked.
-type PreparedAction struct {
+type Prepared struct {
 	Action
 	name string
 	body string
@@ -20,13 +21,13 @@ type PreparedAction struct {
 
 // Prepare checks and renders the action's name, prompt, goals and
 // guardrails, as Message does.
-func (a Action) Prepare() PreparedAction {
-	name := sanitizeLine(a.Name)
+func (a Action) Prepare() Prepared {
+	name := untrusted.Line(a.Name)
 	if name == "" {
 		name = a.ID
 	}
 	var b strings.Builder
-	if prompt, _ := sanitizeUntrusted(cleanText(a.Prompt)); prompt != "" {
+	if prompt, _ := untrusted.Sanitize(untrusted.Clean(a.Prompt)); prompt != "" {
 		b.WriteString("\n")
 		b.WriteString(prompt)
 		b.WriteString("\n")
@@ -34,7 +35,7 @@ func (a Action) Prepare() PreparedAction {
 	writeItems := func(title string, items []string) {
 		var lines []string
 		for _, it := range items {
-			if s := sanitizeLine(it); s != "" {
+			if s := untrusted.Line(it); s != "" {
 				lines = append(lines, s)
 			}
 		}
@@ -50,13 +51,13 @@ func (a Action) Prepare() PreparedAction {
 	}
 	writeItems("Goals", a.Goals)
 	writeItems("Guardrails", a.Guardrails)
-	return PreparedAction{Action: a, name: name, body: b.String()}
+	return Prepared{Action: a, name: name, body: b.String()}
 }
 
 // Message is the prepared action's message for target (see
 // Action.Message); only the target is checked here.
-func (p PreparedAction) Message(target string) string {
-	target = sanitizeLine(target)
+func (p Prepared) Message(target string) string {
+	target = untrusted.Line(target)
 	if len(target) > maxTargetBytes {
 		target = clip.BytesMarked(target, maxTargetBytes)
 	}

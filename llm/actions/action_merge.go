@@ -1,4 +1,4 @@
-package llm
+package actions
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 // Merging the core actions with the writer's: which one wins an id, and
 // how a clash is reported, kept apart from reading them.
 
-// ActionByID finds the action id names in actions.
-func ActionByID(actions []Action, id string) (Action, bool) {
+// ByID finds the action id names in actions.
+func ByID(actions []Action, id string) (Action, bool) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	for _, a := range actions {
 		if a.ID == id {
@@ -26,15 +26,15 @@ func (a Action) clone() Action {
 	return a
 }
 
-// MergeActions puts core and the writer's actions together. Core actions
+// Merge puts core and the writer's actions together. Core actions
 // come first and are locked: a user action with a core id is rejected
 // with an error saying to copy it under a new id. Among user actions an id
 // seen before rejects the later one, with an error naming both places.
 // Pass user actions in a stable order (quire.yaml, then action files by
 // name). The result is core actions, then user actions, each by name.
-func MergeActions(core []Action, user ...[]Action) ([]Action, []ActionProblem) {
+func Merge(core []Action, user ...[]Action) ([]Action, []Problem) {
 	var out []Action
-	var problems []ActionProblem
+	var problems []Problem
 	coreByID := map[string]Action{}
 	for _, a := range core {
 		if _, dup := coreByID[a.ID]; dup || a.ID == "" {
