@@ -149,8 +149,12 @@ async function main() {
   // key's not done yet. Then back to the chapter.
   await step(page, "walkthrough", async () => {
     await openWalkthrough(page);
-    if ((await walkthroughDone(page)).some((t) => t.includes("Set your API key"))) {
+    const done = await walkthroughDone(page);
+    if (done.some((t) => t.includes("Set your API key"))) {
       throw new Outcome("the key's step is ticked before any key was set");
+    }
+    if (done.some((t) => t.includes("Hover a name"))) {
+      throw new Outcome("the hover's step is ticked before any hover");
     }
     await quickOpen(page, "01-thirteen-strokes.md");
     await waitFor("the chapter in the editor again", async () => (await editorText(page)).includes("The Night Count"));
@@ -216,6 +220,8 @@ async function main() {
   await step(page, "walkthrough-key-done", async () => {
     await openWalkthrough(page);
     await waitFor("the key's step ticked", async () => (await walkthroughDone(page)).some((t) => t.includes("Set your API key")));
+    // The hover step showed a card: its step is ticked too (quire.hovered).
+    await waitFor("the hover's step ticked", async () => (await walkthroughDone(page)).some((t) => t.includes("Hover a name")));
     log(`walkthrough steps done: ${(await walkthroughDone(page)).map((t) => t.trim().slice(0, 24)).join(" | ")}`);
   });
 

@@ -380,10 +380,27 @@ export async function editorText(page) {
 // confirmation (issue 13, item 18: there with the edit unticked).
 export const refactorPreview = (page) => page.locator(".bulk-edit-panel").first();
 
-export async function quickOpen(page, text) {
-  await page.keyboard.press("Control+P");
+// openQuickInput presses key until the quick input shows: a key pressed
+// while a page of the workbench (the walkthrough) is still taking the
+// focus can be lost, so a lost one is pressed again, not waited for.
+async function openQuickInput(page, key) {
   const input = page.locator(".quick-input-widget input.input");
-  await input.waitFor({ state: "visible", timeout: stepTimeout });
+  const until = Date.now() + stepTimeout;
+  for (;;) {
+    await page.keyboard.press(key);
+    try {
+      await input.waitFor({ state: "visible", timeout: 3000 });
+      return input;
+    } catch (e) {
+      if (Date.now() > until) {
+        throw e;
+      }
+    }
+  }
+}
+
+export async function quickOpen(page, text) {
+  const input = await openQuickInput(page, "Control+P");
   await input.fill(text);
   // The first row must be the file asked for, not a recent one shown
   // before the search ran.
@@ -398,9 +415,7 @@ export async function quickOpen(page, text) {
 export const statusItems = (page) => page.locator("#workbench\\.parts\\.statusbar .statusbar-item").allTextContents();
 
 export async function runCommand(page, title) {
-  await page.keyboard.press("F1");
-  const input = page.locator(".quick-input-widget input.input");
-  await input.waitFor({ state: "visible", timeout: stepTimeout });
+  const input = await openQuickInput(page, "F1");
   await input.fill(`>${title}`);
   await waitFor(`the command "${title}" in the palette`, () =>
     page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().isVisible(),

@@ -87,6 +87,9 @@ export class Session implements vscode.Disposable {
   private readonly advisor = vscode.window.createStatusBarItem("quire.advisor", vscode.StatusBarAlignment.Left, 49);
   // The key the running server was handed (a fingerprint, never the key).
   private handedKey = "";
+  // hovered says a hover has shown the writer a card (the walkthrough's
+  // "Hover a name" step).
+  private hovered = false;
   private keyCheck: Promise<void> = Promise.resolve();
   private advisorSeq = 0;
   private readonly disposables: vscode.Disposable[] = [];
@@ -200,6 +203,16 @@ export class Session implements vscode.Disposable {
         return false;
       },
       middleware: {
+        // The walkthrough's "Hover a name" step is done once a hover of a
+        // book's file has shown the writer something.
+        provideHover: async (document, position, token, next) => {
+          const hover = await next(document, position, token);
+          if (hover && !this.hovered) {
+            this.hovered = true;
+            void vscode.commands.executeCommand("setContext", "quire.hovered", true);
+          }
+          return hover;
+        },
         // "Look up" and "Where is this established?" are shown here, as a
         // quick pick and a references peek. They go to the custom requests,
         // not the commands: run as commands the server also opens its own
