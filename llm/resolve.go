@@ -48,7 +48,7 @@ func ResolveProvider(ctx context.Context, ps endpoint.ProviderSettings, k KeyFin
 	cfg.APIKey = found.Key
 	if cfg.APIKey == "" && needKey && found.Withheld.Kind == keys.None {
 		switch {
-		case ps.BaseURL == "" && ps.APIKeyEnv == "":
+		case !ps.Named():
 			return cfg, found, fmt.Errorf("%w: set provider.base_url (e.g. http://localhost:11434/v1 for Ollama) and provider.model, or give quire your OpenAI key: store it with quire key set openai, or set OPENAI_API_KEY%s", ErrNoProvider, found.storedNote())
 		case ps.APIKeyEnv != "" || official:
 			keyEnv := ps.APIKeyEnv

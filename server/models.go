@@ -133,7 +133,7 @@ func (s *Server) recentLocalModels(ctx context.Context) []wire.LocalModel {
 // local models offered too, and may choose one.)
 func (s *Server) noProviderNamed(proj *project) bool {
 	ps := s.clientCfg.settings().Provider.onto(proj.configOf().provider)
-	return ps.BaseURL == "" && ps.APIKeyEnv == "" && os.Getenv("OPENAI_API_KEY") == "" && os.Getenv(keys.EditorKeyEnv) == ""
+	return !ps.Named() && os.Getenv("OPENAI_API_KEY") == "" && os.Getenv(keys.EditorKeyEnv) == ""
 }
 
 // useModelActions are the actions that choose a local model, while the

@@ -175,7 +175,7 @@ func providerHint(err error) error {
 // localHint adds to the error of an ask with no provider configured the
 // models the servers on this computer offer, and how to choose one.
 func (o *askOptions) localHint(ctx context.Context, ps endpoint.ProviderSettings, err error) error {
-	if !errors.Is(err, llm.ErrNoProvider) || ps.BaseURL != "" || ps.APIKeyEnv != "" {
+	if !errors.Is(err, llm.ErrNoProvider) || ps.Named() {
 		return err
 	}
 	found := localmodel.Find(ctx, o.localModels())

@@ -57,6 +57,12 @@ type ProviderSettings struct {
 	UntrustedBaseURL bool `yaml:"-" json:"-"`
 }
 
+// Named says the settings name a server or a key to use: a base URL or
+// the variable holding a key. Settings that name neither fall back to
+// OpenAI, when the writer has an OpenAI key, or to a model on the
+// writer's own computer.
+func (p ProviderSettings) Named() bool { return p.BaseURL != "" || p.APIKeyEnv != "" }
+
 // TimeoutDuration is the parsed timeout; zero when unset.
 func (p ProviderSettings) TimeoutDuration() (time.Duration, error) {
 	if p.Timeout == "" {

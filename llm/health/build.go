@@ -229,7 +229,7 @@ func providerChecks(ctx context.Context, o Options, ps endpoint.ProviderSettings
 	api := cmp.Or(ps.API, "chat")
 	modelName := cfg.Model
 	prov.Detail = fmt.Sprintf("%s, model %s, API %s", base, cmp.Or(modelName, "(none named)"), api)
-	noProvider := ps.BaseURL == "" && ps.APIKeyEnv == "" && found.Key == ""
+	noProvider := !ps.Named() && found.Key == ""
 
 	// The key's line.
 	keyURL, _ := keys.Normalize(ps.BaseURL)
