@@ -17,14 +17,19 @@ import (
 // see and repair shapes the SDK would refuse; what is passed on as it
 // came (usage, the message, tool calls) is kept raw.
 
-// ChatCompletion is a chat completion (object "chat.completion").
-type ChatCompletion struct {
+// Header is what a completion and each of its stream chunks both carry.
+type Header struct {
 	ID          string          `json:"id"`
 	Model       string          `json:"model"`
 	Created     json.RawMessage `json:"created"`
 	ServiceTier string          `json:"service_tier,omitempty"`
 	Usage       json.RawMessage `json:"usage"`
-	Choices     []ChatChoice    `json:"choices"`
+}
+
+// ChatCompletion is a chat completion (object "chat.completion").
+type ChatCompletion struct {
+	Header
+	Choices []ChatChoice `json:"choices"`
 }
 
 // ChatChoice is one choice of a completion; quire asks for one.
@@ -37,12 +42,8 @@ type ChatChoice struct {
 // ChatChunk is one event of a streamed completion (object
 // "chat.completion.chunk").
 type ChatChunk struct {
-	ID          string          `json:"id"`
-	Model       string          `json:"model"`
-	Created     json.RawMessage `json:"created"`
-	ServiceTier string          `json:"service_tier,omitempty"`
-	Usage       json.RawMessage `json:"usage"`
-	Choices     []ChunkChoice   `json:"choices"`
+	Header
+	Choices []ChunkChoice `json:"choices"`
 }
 
 // ChunkChoice is a chunk's piece of one choice.
