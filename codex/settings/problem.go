@@ -62,3 +62,19 @@ func syntaxProblem(file string, err error) *Problem {
 	}
 	return p
 }
+
+// Strings reads n as a list of strings; what names the setting in the
+// problem ("MCP server dict: args"), at the node that is not one.
+func Strings(n *yaml.Node, what string) ([]string, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, At(n, "%s must be a list of strings", what)
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, item := range n.Content {
+		if item.Kind != yaml.ScalarNode {
+			return nil, At(item, "%s must be a list of strings", what)
+		}
+		out = append(out, item.Value)
+	}
+	return out, nil
+}

@@ -81,15 +81,11 @@ func serversOf(n *yaml.Node) (map[string]Server, error) {
 					s.URL = strings.TrimSpace(fv.Value)
 				}
 			case "args":
-				if fv.Kind != yaml.SequenceNode {
-					return nil, settings.At(fv, "MCP server %s: args must be a list of strings", name)
+				args, err := settings.Strings(fv, "MCP server "+name+": args")
+				if err != nil {
+					return nil, err
 				}
-				for _, item := range fv.Content {
-					if item.Kind != yaml.ScalarNode {
-						return nil, settings.At(item, "MCP server %s: args must be a list of strings", name)
-					}
-					s.Args = append(s.Args, item.Value)
-				}
+				s.Args = append(s.Args, args...)
 			case "env":
 				if fv.Kind != yaml.MappingNode {
 					return nil, settings.At(fv, "MCP server %s: env must map variable names to strings", name)

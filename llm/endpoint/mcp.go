@@ -80,15 +80,11 @@ func readMCPServer(name string, n *yaml.Node) (mcp.ServerConfig, error) {
 			}
 			cfg.URL = s
 		case "args":
-			if v.Kind != yaml.SequenceNode {
-				return cfg, settings.At(v, "MCP server %s: args must be a list of strings", name)
+			args, err := settings.Strings(v, "MCP server "+name+": args")
+			if err != nil {
+				return cfg, err
 			}
-			for _, item := range v.Content {
-				if item.Kind != yaml.ScalarNode {
-					return cfg, settings.At(item, "MCP server %s: args must be a list of strings", name)
-				}
-				cfg.Args = append(cfg.Args, item.Value)
-			}
+			cfg.Args = append(cfg.Args, args...)
 		case "env":
 			if v.Kind != yaml.MappingNode {
 				return cfg, settings.At(v, "MCP server %s: env must map variable names to strings", name)
