@@ -380,28 +380,36 @@ export async function editorText(page) {
 // confirmation (issue 13, item 18: there with the edit unticked).
 export const refactorPreview = (page) => page.locator(".bulk-edit-panel").first();
 
-// openQuickInput presses key until the quick input shows: a key pressed
-// while a page of the workbench (the walkthrough) is still taking the
-// focus can be lost, so a lost one is pressed again, not waited for.
-async function openQuickInput(page, key) {
+// openQuickInput presses key and types text into the quick input that
+// opens, again until the text is in it: a key pressed while a page of the
+// workbench (the walkthrough) is still taking the focus can be lost, or
+// the input it opened closed by that page, so the writer's gesture is
+// repeated rather than waited for.
+async function openQuickInput(page, key, text) {
   const input = page.locator(".quick-input-widget input.input");
   const until = Date.now() + stepTimeout;
   for (;;) {
-    await page.keyboard.press(key);
     try {
+      await page.keyboard.press(key);
       await input.waitFor({ state: "visible", timeout: 3000 });
-      return input;
+      await input.fill(text, { timeout: 3000 });
+      if ((await input.inputValue({ timeout: 1000 })) === text && (await input.isVisible())) {
+        return input;
+      }
     } catch (e) {
       if (Date.now() > until) {
         throw e;
       }
     }
+    if (Date.now() > until) {
+      throw new Error(`the quick input did not take ${JSON.stringify(text)}`);
+    }
+    await page.keyboard.press("Escape");
   }
 }
 
 export async function quickOpen(page, text) {
-  const input = await openQuickInput(page, "Control+P");
-  await input.fill(text);
+  await openQuickInput(page, "Control+P", text);
   // The first row must be the file asked for, not a recent one shown
   // before the search ran.
   const name = text.split("/").pop();
@@ -415,8 +423,7 @@ export async function quickOpen(page, text) {
 export const statusItems = (page) => page.locator("#workbench\\.parts\\.statusbar .statusbar-item").allTextContents();
 
 export async function runCommand(page, title) {
-  const input = await openQuickInput(page, "F1");
-  await input.fill(`>${title}`);
+  await openQuickInput(page, "F1", `>${title}`);
   await waitFor(`the command "${title}" in the palette`, () =>
     page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().isVisible(),
   );
