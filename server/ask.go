@@ -22,7 +22,7 @@ import (
 // turnInput is an ask made ready: the project, the input and the
 // conversation it continues.
 type turnInput struct {
-	proj   *project
+	proj   *openBook
 	in     llm.AskInput
 	convID string
 	// baseURL is the provider's address, for a failure's message.
@@ -122,7 +122,7 @@ func (s *Server) mcpFailed(server string, err error) {
 
 // askPlace is the writer's place: the document in uri, and the selection
 // in range, or else the last one captured in that document.
-func (s *Server) askPlace(ctx context.Context, proj *project, a wire.AskParams) (manuscript.Place, error) {
+func (s *Server) askPlace(ctx context.Context, proj *openBook, a wire.AskParams) (manuscript.Place, error) {
 	var place manuscript.Place
 	if a.URI == "" {
 		return place, nil

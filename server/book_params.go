@@ -15,8 +15,8 @@ import (
 
 // projectOf picks a project by a document URI inside it, or the first
 // project when the client names none.
-func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*project, error) {
-	var proj *project
+func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*openBook, error) {
+	var proj *openBook
 	if a.URI != "" {
 		if path, ok := uriPath(a.URI); ok {
 			proj, _, _ = s.projectFor(path)

@@ -68,7 +68,7 @@ func bookRoots(roots []string) (books, lost []string) {
 // unless a project of that folder is open already. It reports whether it
 // added one.
 func (s *Server) openProject(root string, book bool) bool {
-	p := newProject(root)
+	p := newOpenBook(root)
 	p.names = s.names
 	p.book = book
 	p.trust = s.trust

@@ -82,7 +82,7 @@ const (
 //     them in the editor's light bulb);
 //   - in a codex file with a selection: "Where is this established?";
 //   - on a mention of an entry: "Look up <Name>".
-func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionParams, proj *project) ([]codeAction, error) {
+func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionParams, proj *openBook) ([]codeAction, error) {
 	var out []codeAction
 	t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: p.TextDocument, Position: p.Range.Start})
 	if err != nil || !ok || t.proj != proj {

@@ -214,7 +214,7 @@ func firstError(problems []configProblem) string {
 
 // sources are where the project's settings are read from: its folder and
 // the writer's config.yaml, or what Options.settingsSources says.
-func (p *project) sources() settings.Sources {
+func (p *openBook) sources() settings.Sources {
 	if p.settingsSources != nil {
 		return p.settingsSources(p.real)
 	}
@@ -222,7 +222,7 @@ func (p *project) sources() settings.Sources {
 }
 
 // configOf is the project's configuration in force.
-func (p *project) configOf() bookConfig {
+func (p *openBook) configOf() bookConfig {
 	if c := p.config.Load(); c != nil {
 		return *c
 	}
@@ -232,7 +232,7 @@ func (p *project) configOf() bookConfig {
 // reloadConfig reads quire.yaml again after it changed on disk. A file
 // that reads becomes the configuration (new manuscript globs find the
 // chapters again); one that does not is left for its diagnostics.
-func (p *project) reloadConfig(ctx context.Context) error {
+func (p *openBook) reloadConfig(ctx context.Context) error {
 	c, problems, userErr, err := readConfig(p.sources(), p.real, p.trust)
 	p.noteUserConfig(userErr)
 	if err != nil || hasErrors(problems) {
@@ -288,7 +288,7 @@ func configDiagnostics(text string) []protocol.Diagnostic {
 
 // noteUserConfig records why the user's config.yaml was left out, or
 // what of it was set aside, or that neither is so any more.
-func (p *project) noteUserConfig(err error) {
+func (p *openBook) noteUserConfig(err error) {
 	msg := ""
 	if err != nil {
 		msg = err.Error()
@@ -297,7 +297,7 @@ func (p *project) noteUserConfig(err error) {
 }
 
 // userConfigProblem is why the user's config.yaml is left out, or "".
-func (p *project) userConfigProblem() string {
+func (p *openBook) userConfigProblem() string {
 	if m := p.userConfigErr.Load(); m != nil {
 		return *m
 	}
@@ -327,7 +327,7 @@ func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
 // mcpPool is the pool of the MCP servers quire.yaml declares now. A
 // change of servers closes the old pool (its processes end) and starts a
 // new one, which connects to a server only when a persona first needs it.
-func (p *project) mcpPool(log *slog.Logger, onFailure func(server string, err error)) *llm.MCPClients {
+func (p *openBook) mcpPool(log *slog.Logger, onFailure func(server string, err error)) *llm.MCPClients {
 	servers := p.configOf().mcpServers
 	p.mcpMu.Lock()
 	defer p.mcpMu.Unlock()
@@ -343,7 +343,7 @@ func (p *project) mcpPool(log *slog.Logger, onFailure func(server string, err er
 }
 
 // closeMCP ends the MCP servers' processes.
-func (p *project) closeMCP() {
+func (p *openBook) closeMCP() {
 	p.mcpMu.Lock()
 	pool := p.mcp
 	p.mcp = nil

@@ -52,7 +52,7 @@ func (st *storyTime) check(tl *continuity.Timeline, u *manuscript.Unit) []contin
 
 // timelineFor is story time over snap with the codex as the writer sees
 // it (the editor's texts of open codex files laid over the saved ones).
-func (p *project) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
+func (p *openBook) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
 	cat, names, opts := p.catalog(), p.matcher.Load(), p.configOf().continuity
 	st := &p.story
 	st.mu.Lock()
@@ -95,7 +95,7 @@ type continuityData struct {
 // chapterContinuity is what story time finds in the chapter rel with
 // the editor's text: the problems of its front matter (a day that is no
 // number), then the continuity checks, as the domain found them.
-func (p *project) chapterContinuity(snap *manuscript.Snapshot, rel, text string, version int32) (*continuity.Timeline, []codex.Problem, []continuity.Diagnostic, bool) {
+func (p *openBook) chapterContinuity(snap *manuscript.Snapshot, rel, text string, version int32) (*continuity.Timeline, []codex.Problem, []continuity.Diagnostic, bool) {
 	u, ok := chapterUnit(snap, rel, text, version)
 	if !ok {
 		return nil, nil, nil, false
@@ -107,7 +107,7 @@ func (p *project) chapterContinuity(snap *manuscript.Snapshot, rel, text string,
 // continuityDiagnostics are the chapter rel's story-time problems and
 // continuity slips as LSP diagnostics, with the canon they contradict as
 // related information.
-func (p *project) continuityDiagnostics(snap *manuscript.Snapshot, rel, text string, version int32, lines *lineIndex) []protocol.Diagnostic {
+func (p *openBook) continuityDiagnostics(snap *manuscript.Snapshot, rel, text string, version int32, lines *lineIndex) []protocol.Diagnostic {
 	tl, problems, diags, ok := p.chapterContinuity(snap, rel, text, version)
 	if !ok {
 		return nil
@@ -140,7 +140,7 @@ func (p *project) continuityDiagnostics(snap *manuscript.Snapshot, rel, text str
 
 // relatedLocation places the other side of a slip, a codex entry's line
 // or another chapter's day, in UTF-16; lines caches each file's index.
-func (p *project) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snapshot, lines map[string]*lineIndex, r continuity.Related) (protocol.Location, bool) {
+func (p *openBook) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snapshot, lines map[string]*lineIndex, r continuity.Related) (protocol.Location, bool) {
 	var text string
 	if r.Source != "" {
 		text = r.Source // a series file no catalog of the book holds
@@ -162,7 +162,7 @@ func (p *project) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snap
 // storyProblems are the problems of the codex file rel's progressions and
 // style rules as written (a `from:` that names no chapter), when the
 // codex holds the text the editor shows.
-func (p *project) storyProblems(snap *manuscript.Snapshot, rel, text string) []codex.Problem {
+func (p *openBook) storyProblems(snap *manuscript.Snapshot, rel, text string) []codex.Problem {
 	tl := p.timelineFor(snap)
 	if e, ok := tl.Canon().Catalog().Get(rel); !ok || e.Source != text {
 		return nil

@@ -18,7 +18,7 @@ import (
 // entry's name as the fix and "Create … entry" for the name as written. The slips are found again in the current text rather
 // than read from the diagnostics' data, which not every client returns;
 // a diagnostic that no longer matches a slip gets no action.
-func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionParams, proj *project, rel string) []codeAction {
+func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionParams, proj *openBook, rel string) []codeAction {
 	var wanted []protocol.Diagnostic
 	for _, d := range p.Context.Diagnostics {
 		if code, ok := d.Code.(string); ok && d.Source == "quire" && slices.Contains(continuity.Checks, code) {

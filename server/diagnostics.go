@@ -241,7 +241,7 @@ func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *lineInde
 // problems are the same as when last sent is not sent again: a saved
 // series file changes one file's problems, and each book of the series
 // used to send every file with problems again (problems_sent.go).
-func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
+func (s *Server) publishCodexProblems(ctx context.Context, p *openBook) {
 	// A problem of the series canon has the series file's absolute path:
 	// published on that file, the union of what every open book of the
 	// series finds there (seriesDiagnostics).

@@ -64,7 +64,7 @@ func (s *Server) queueEdit(doc *document) {
 // syncEdits hands the project's queued texts to its manuscript and codex
 // overlay, so that what follows reads the book as the editor shows it.
 // When the queue is empty it costs a lock.
-func (s *Server) syncEdits(p *project) {
+func (s *Server) syncEdits(p *openBook) {
 	p.edits.applyMu.Lock()
 	defer p.edits.applyMu.Unlock()
 	names := false
@@ -89,7 +89,7 @@ func (s *Server) syncEdits(p *project) {
 // closeQueued drops rel's queued text and runs closed while no queued
 // text can be applied, so a document closed is not reopened by an
 // application that took its text before.
-func (p *project) closeQueued(rel string, closed func()) {
+func (p *openBook) closeQueued(rel string, closed func()) {
 	p.edits.applyMu.Lock()
 	defer p.edits.applyMu.Unlock()
 	p.edits.mu.Lock()
@@ -100,7 +100,7 @@ func (p *project) closeQueued(rel string, closed func()) {
 
 // ready waits until p has loaded and has taken the editor's latest texts:
 // a request then sees every keystroke sent before it.
-func (s *Server) ready(ctx context.Context, p *project) error {
+func (s *Server) ready(ctx context.Context, p *openBook) error {
 	if err := p.wait(ctx); err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func (s *Server) initialized(context.Context) error {
 }
 
 // loadProject loads p, tells the client how it went and then watches it.
-func (s *Server) loadProject(p *project) {
+func (s *Server) loadProject(p *openBook) {
 	p.onCacheFailure = func(why string) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+why)
 		s.publishStatus(s.ctx, p)

@@ -28,7 +28,7 @@ const outsideBookMessage = "quire leaves this file out of the book: it is a link
 // holds reports whether path, lexically inside p, really is: the file,
 // or for one not created yet its nearest existing folder, resolves to a
 // place inside p's real folder.
-func (p *project) holds(path string) bool {
+func (p *openBook) holds(path string) bool {
 	real, err := resolveExisting(path)
 	if err != nil {
 		// Unreadable, a loop of links: not known to stay inside.

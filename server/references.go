@@ -80,7 +80,7 @@ func (s *Server) references(ctx context.Context, p protocol.ReferenceParams) ([]
 
 // uri is the file: URI of a project-relative path, or of the absolute
 // path of a file of the series canon (an entry's ID there).
-func (p *project) uri(rel string) protocol.DocumentURI {
+func (p *openBook) uri(rel string) protocol.DocumentURI {
 	if filepath.IsAbs(rel) {
 		return p.names.uri(rel)
 	}

@@ -16,7 +16,7 @@ import (
 
 // capturedSelection is the selection of the current advisor turn.
 type capturedSelection struct {
-	proj *project
+	proj *openBook
 	sel  *manuscript.Selection
 }
 

@@ -23,7 +23,7 @@ import (
 
 // bookName is the book as a writer knows it: its title when quire.yaml
 // gives one, else its folder's name (as the book map titles it).
-func bookName(p *project) string {
+func bookName(p *openBook) string {
 	if t := strings.TrimSpace(p.configOf().settings.Title); t != "" {
 		return t
 	}
@@ -45,7 +45,7 @@ func inBooks(names []string) string {
 // bookCause is what in the book p causes prob, a problem of the series
 // file at path that p finds and some other open book of the series does
 // not; none when quire cannot point at it.
-func bookCause(p *project, cat *codex.Catalog, path string, prob codex.Problem) []protocol.DiagnosticRelatedInformation {
+func bookCause(p *openBook, cat *codex.Catalog, path string, prob codex.Problem) []protocol.DiagnosticRelatedInformation {
 	switch prob.Code {
 	case codex.CodeDuplicateName:
 		return claimsOf(p, cat, path)
@@ -58,7 +58,7 @@ func bookCause(p *project, cat *codex.Catalog, path string, prob codex.Problem) 
 // claimsOf are the names and aliases of the book p's own entries that
 // the series entry at path claims too: where the writer renames one of
 // them, or says `overrides:`.
-func claimsOf(p *project, cat *codex.Catalog, path string) []protocol.DiagnosticRelatedInformation {
+func claimsOf(p *openBook, cat *codex.Catalog, path string) []protocol.DiagnosticRelatedInformation {
 	s, ok := cat.Get(path)
 	if !ok {
 		return nil
@@ -117,7 +117,7 @@ func bookEntries(cat *codex.Catalog) []*codex.Entry {
 // seriesSetting is the `series:` line of the book p's quire.yaml, which
 // makes the book read the series against its own chapters: a `from:`
 // naming none of them applies nowhere in it.
-func seriesSetting(p *project) []protocol.DiagnosticRelatedInformation {
+func seriesSetting(p *openBook) []protocol.DiagnosticRelatedInformation {
 	f, err := settings.ReadBook(p.sources().Book)
 	if err != nil {
 		return nil

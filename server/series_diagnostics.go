@@ -22,7 +22,7 @@ import (
 // (series_books.go). ok is false when no open book reads a series
 // holding path.
 func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI, path string) ([]protocol.Diagnostic, int32, bool) {
-	var readers []*project
+	var readers []*openBook
 	var cats []*codex.Catalog
 	var store *codex.Store
 	rel := ""

@@ -24,7 +24,7 @@ type session struct {
 	roots   []string
 	loading bool
 	// projects are the books open, in the order they were found.
-	projects []*project
+	projects []*openBook
 	// noBookTold says the writer was told a folder is in no book.
 	noBookTold bool
 	// docs and orders are keyed by docKey: one document whatever the
@@ -60,14 +60,14 @@ func (ws *session) startLoading() []string {
 }
 
 // books are the books open now.
-func (ws *session) books() []*project {
+func (ws *session) books() []*openBook {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	return slices.Clone(ws.projects)
 }
 
 // firstBook is the first book found, nil when none is open.
-func (ws *session) firstBook() *project {
+func (ws *session) firstBook() *openBook {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	if len(ws.projects) == 0 {
@@ -78,7 +78,7 @@ func (ws *session) firstBook() *project {
 
 // addBook adds p unless a book at the same place is open; it reports
 // whether p was added.
-func (ws *session) addBook(p *project) bool {
+func (ws *session) addBook(p *openBook) bool {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	for _, q := range ws.projects {

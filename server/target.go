@@ -16,7 +16,7 @@ import (
 // target is what a positional request is about: a document of a loaded
 // project, its text (the editor's when open) and the byte offset asked.
 type target struct {
-	proj   *project
+	proj   *openBook
 	rel    string
 	text   string
 	lines  *lineIndex

@@ -104,7 +104,7 @@ func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentPa
 // background, then refreshes the open documents' diagnostics. It runs
 // from a notification's handler or tracked work (a request, the
 // debounce), so the server is not done waiting for its work yet.
-func (s *Server) catchUpNames(p *project) {
+func (s *Server) catchUpNames(p *openBook) {
 	s.work.Add(1)
 	go func() {
 		defer s.work.Done()
@@ -115,13 +115,13 @@ func (s *Server) catchUpNames(p *project) {
 
 // isCodexText reports whether rel's editor text may be a codex file's:
 // Markdown that is not a chapter.
-func isCodexText(p *project, rel string) bool {
+func isCodexText(p *openBook, rel string) bool {
 	return codex.IsMarkdown(rel) && !p.ms.IsChapter(rel)
 }
 
 // overlayAllLocked hands every open document of p to its manuscript;
 // the session's lock is held, so no document opens or changes meanwhile.
-func (s *Server) overlayAllLocked(p *project) {
+func (s *Server) overlayAllLocked(p *openBook) {
 	codexOpen := false
 	for _, d := range s.sess.docs {
 		path, ok := uriPath(d.uri)

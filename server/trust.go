@@ -37,7 +37,7 @@ func openTrust(path string, log *slog.Logger) *trust.Store {
 // window/showMessageRequest where the client has it, else with a warning
 // that says how to trust it from a terminal. Until then the book works
 // with the writer's own settings.
-func (s *Server) offerTrust(p *project) {
+func (s *Server) offerTrust(p *openBook) {
 	c := p.configOf()
 	if !c.ignored {
 		return
@@ -91,7 +91,7 @@ func (s *Server) offerTrust(p *project) {
 // refreshTrust reads quire.yaml again when the writer's trust in the book
 // changed since it was read (trusted from the editor, or with quire trust
 // or --revoke in a terminal), so the change applies without a restart.
-func (s *Server) refreshTrust(ctx context.Context, p *project) {
+func (s *Server) refreshTrust(ctx context.Context, p *openBook) {
 	c := p.configOf()
 	if len(c.wants) == 0 {
 		return
@@ -120,7 +120,7 @@ func (s *Server) refreshTrust(ctx context.Context, p *project) {
 // trustDiagnostics mark, in the text of quire.yaml, the settings quire
 // ignores because the writer has not trusted the book, so the file says
 // so for as long as it is true.
-func (p *project) trustDiagnostics(text string) []protocol.Diagnostic {
+func (p *openBook) trustDiagnostics(text string) []protocol.Diagnostic {
 	c := p.configOf()
 	if !c.ignored {
 		return nil

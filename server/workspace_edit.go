@@ -105,7 +105,7 @@ type fileText struct {
 }
 
 // currentText reads rel in proj as the writer now has it.
-func (s *Server) currentText(proj *project, rel string) (fileText, error) {
+func (s *Server) currentText(proj *openBook, rel string) (fileText, error) {
 	full := filepath.Join(proj.real, filepath.FromSlash(rel))
 	ft := fileText{uri: proj.uri(rel)}
 	if doc := s.openDocAt(full); doc != nil {
@@ -144,7 +144,7 @@ func (s *Server) annotationsSupported() bool {
 // proposalWorkspaceEdit checks every file of p against its base hash and
 // builds the edit: per file in the order first edited, a CreateFile and
 // the new text for a create, a TextDocumentEdit for an update.
-func (s *Server) proposalWorkspaceEdit(proj *project, p proposal.Proposal) (workspaceEdit, error) {
+func (s *Server) proposalWorkspaceEdit(proj *openBook, p proposal.Proposal) (workspaceEdit, error) {
 	annotate := s.annotationsSupported()
 	annotation := ""
 	out := workspaceEdit{DocumentChanges: []any{}}
