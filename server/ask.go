@@ -13,6 +13,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -127,7 +128,7 @@ func (s *Server) askPlace(ctx context.Context, proj *openBook, a wire.AskParams)
 	if a.URI == "" {
 		return place, nil
 	}
-	if path, ok := uriPath(a.URI); ok {
+	if path, ok := textdoc.URIPath(a.URI); ok {
 		if _, rel, ok := s.projectFor(path); ok {
 			place.Current = rel
 		}
@@ -230,7 +231,7 @@ func (s *Server) quireAskCommand(ctx context.Context, a wire.AskParams) (wire.As
 		s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, ""))
 		return res, nil
 	}
-	if s.showDocumentSupported() && s.showDocument(ctx, s.names.uri(path)) {
+	if s.showDocumentSupported() && s.showDocument(ctx, s.names.URI(path)) {
 		return res, nil
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"go.lsp.dev/protocol"
 )
 
@@ -86,7 +87,7 @@ func (s *Server) openProject(root string, book bool) bool {
 // discoverBook opens the book of a document that lies in no book yet,
 // or tells the writer once that it has none.
 func (s *Server) discoverBook(ctx context.Context, uri protocol.DocumentURI) {
-	path, ok := uriPath(uri)
+	path, ok := textdoc.URIPath(uri)
 	if !ok || s.inQuireCache(path) {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // configFile is the project's settings file, at its root.
@@ -266,17 +267,17 @@ func (p *openBook) reloadConfig(ctx context.Context) error {
 // last good configuration stays in force.
 func configDiagnostics(text string) []protocol.Diagnostic {
 	_, problems := parseBookConfig([]byte(text))
-	lines := newLineIndex(text)
+	lines := textdoc.NewLines(text)
 	rejected := hasErrors(problems)
 	var out []protocol.Diagnostic
 	for i, prob := range problems {
 		if i == codex.MaxProblemsPerFile {
 			// As for codex files: the first ones, then how many more.
-			out = append(out, protocol.Diagnostic{Range: lines.lineRange(prob.line), Severity: protocol.DiagnosticSeverityWarning, Source: "quire", Code: codex.CodeTooManyProblems,
+			out = append(out, protocol.Diagnostic{Range: lines.LineRange(prob.line), Severity: protocol.DiagnosticSeverityWarning, Source: "quire", Code: codex.CodeTooManyProblems,
 				Message: fmt.Sprintf("%d more problems in this file are not listed; fix the ones above first", len(problems)-i)})
 			break
 		}
-		r := lines.lineRange(prob.line)
+		r := lines.LineRange(prob.line)
 		msg := prob.message
 		if rejected && prob.severity == protocol.DiagnosticSeverityError && !prob.local {
 			msg += " (quire keeps using the settings it last read without errors)"
@@ -312,14 +313,14 @@ func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
 		_, merged := actions.Merge(actions.Core(), []actions.Action{a})
 		problems = append(problems, merged...)
 	}
-	lines := newLineIndex(text)
+	lines := textdoc.NewLines(text)
 	var out []protocol.Diagnostic
 	for _, p := range problems {
 		severity := protocol.DiagnosticSeverityWarning
 		if p.Severity == actions.SeverityError {
 			severity = protocol.DiagnosticSeverityError
 		}
-		out = append(out, protocol.Diagnostic{Range: lines.lineRange(p.Line), Severity: severity, Source: "quire", Code: "action", Message: p.Message})
+		out = append(out, protocol.Diagnostic{Range: lines.LineRange(p.Line), Severity: severity, Source: "quire", Code: "action", Message: p.Message})
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // storyTime keeps a book's continuity canon and timeline between
@@ -107,7 +108,7 @@ func (p *openBook) chapterContinuity(snap *manuscript.Snapshot, rel, text string
 // continuityDiagnostics are the chapter rel's story-time problems and
 // continuity slips as LSP diagnostics, with the canon they contradict as
 // related information.
-func (p *openBook) continuityDiagnostics(snap *manuscript.Snapshot, rel, text string, version int32, lines *lineIndex) []protocol.Diagnostic {
+func (p *openBook) continuityDiagnostics(snap *manuscript.Snapshot, rel, text string, version int32, lines *textdoc.Lines) []protocol.Diagnostic {
 	tl, problems, diags, ok := p.chapterContinuity(snap, rel, text, version)
 	if !ok {
 		return nil
@@ -116,10 +117,10 @@ func (p *openBook) continuityDiagnostics(snap *manuscript.Snapshot, rel, text st
 	for _, prob := range codex.CapProblems(problems) {
 		out = append(out, problemDiagnostic(prob, text, lines))
 	}
-	texts := map[string]*lineIndex{}
+	texts := map[string]*textdoc.Lines{}
 	for _, d := range diags {
 		pd := protocol.Diagnostic{
-			Range:    lines.rangeOf(clampRange(d.Range, len(text))),
+			Range:    lines.RangeOf(clampRange(d.Range, len(text))),
 			Severity: protocol.DiagnosticSeverity(d.Severity),
 			Code:     d.Code,
 			Source:   "quire",
@@ -140,7 +141,7 @@ func (p *openBook) continuityDiagnostics(snap *manuscript.Snapshot, rel, text st
 
 // relatedLocation places the other side of a slip, a codex entry's line
 // or another chapter's day, in UTF-16; lines caches each file's index.
-func (p *openBook) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snapshot, lines map[string]*lineIndex, r continuity.Related) (protocol.Location, bool) {
+func (p *openBook) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snapshot, lines map[string]*textdoc.Lines, r continuity.Related) (protocol.Location, bool) {
 	var text string
 	if r.Source != "" {
 		text = r.Source // a series file no catalog of the book holds
@@ -153,10 +154,10 @@ func (p *openBook) relatedLocation(tl *continuity.Timeline, snap *manuscript.Sna
 	}
 	ix, ok := lines[r.Path]
 	if !ok {
-		ix = newLineIndex(text)
+		ix = textdoc.NewLines(text)
 		lines[r.Path] = ix
 	}
-	return protocol.Location{URI: p.uri(r.Path), Range: ix.rangeOf(clampRange(r.Range, len(text)))}, true
+	return protocol.Location{URI: p.uri(r.Path), Range: ix.RangeOf(clampRange(r.Range, len(text)))}, true
 }
 
 // storyProblems are the problems of the codex file rel's progressions and
@@ -176,9 +177,9 @@ func (p *openBook) storyProblems(snap *manuscript.Snapshot, rel, text string) []
 	return out
 }
 
-func problemDiagnostic(p codex.Problem, text string, lines *lineIndex) protocol.Diagnostic {
+func problemDiagnostic(p codex.Problem, text string, lines *textdoc.Lines) protocol.Diagnostic {
 	return protocol.Diagnostic{
-		Range:    lines.rangeOf(clampRange(p.Range, len(text))),
+		Range:    lines.RangeOf(clampRange(p.Range, len(text))),
 		Severity: protocol.DiagnosticSeverity(p.Severity),
 		Code:     p.Code,
 		Source:   "quire",

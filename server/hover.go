@@ -30,7 +30,7 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 	} else {
 		value = card.Render(t.cardCanon(), e)
 	}
-	rng := t.lines.rangeOf(r.Start, r.End)
+	rng := t.lines.RangeOf(r.Start, r.End)
 	return &protocol.Hover{
 		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: value},
 		Range:    &rng,
@@ -44,8 +44,8 @@ func (t *target) cardCanon() card.Canon {
 	c := card.Canon{
 		Catalog:   t.cat,
 		Source:    t.proj.canon().Source,
-		EntryLink: func(e *codex.Entry) string { return string(t.proj.names.uri(t.proj.entryFile(e))) },
-		FileLink:  func(path string) string { return string(t.proj.names.uri(path)) },
+		EntryLink: func(e *codex.Entry) string { return string(t.proj.names.URI(t.proj.entryFile(e))) },
+		FileLink:  func(path string) string { return string(t.proj.names.URI(path)) },
 	}
 	if t.indexed() {
 		c.Mentions = t.snap.Mentions()

@@ -18,6 +18,7 @@ import (
 	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -112,9 +113,9 @@ type openBook struct {
 	trust      *trust.Store
 	trustMu    sync.Mutex
 	trustAsked string
-	// names writes the book's file URIs as the client does (uri.go);
-	// nil writes pathURI's.
-	names *uriNames
+	// names writes the book's file URIs as the client does (textdoc.Names);
+	// nil writes textdoc.PathURI's.
+	names *textdoc.Names
 	// spellings are paths inside the book as given and as on disk, where
 	// the file system does not tell case apart (path_case.go).
 	spellings     sync.Map

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"go.lsp.dev/protocol"
 )
 
@@ -60,7 +61,7 @@ func resolveExisting(path string) (string, error) {
 // warnOutsideBook puts the warning on a document that lies in a book's
 // folder but leads out of it; it reports whether it did.
 func (s *Server) warnOutsideBook(ctx context.Context, uri protocol.DocumentURI, version int32) bool {
-	path, ok := uriPath(uri)
+	path, ok := textdoc.URIPath(uri)
 	if !ok {
 		return false
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // A problem of a series file that only some of the open books of the
@@ -70,14 +71,14 @@ func claimsOf(p *openBook, cat *codex.Catalog, path string) []protocol.Diagnosti
 	delete(keys, "")
 	var out []protocol.DiagnosticRelatedInformation
 	for _, e := range bookEntries(cat) {
-		var lines *lineIndex
+		var lines *textdoc.Lines
 		claim := func(what, name string, r codex.Range) {
 			if lines == nil {
-				lines = newLineIndex(e.Source)
+				lines = textdoc.NewLines(e.Source)
 			}
 			start, end := clampRange(r, len(e.Source))
 			out = append(out, protocol.DiagnosticRelatedInformation{
-				Location: protocol.Location{URI: p.uri(e.ID), Range: lines.rangeOf(start, end)},
+				Location: protocol.Location{URI: p.uri(e.ID), Range: lines.RangeOf(start, end)},
 				Message:  fmt.Sprintf("%s %q of %s, an entry of the book %s", what, name, e.Name, bookName(p)),
 			})
 		}
@@ -130,12 +131,12 @@ func seriesSetting(p *openBook) []protocol.DiagnosticRelatedInformation {
 		return nil
 	}
 	key := keys[i]
-	lines := newLineIndex(string(f.Text))
-	at := lines.lineRange(key.Line)
+	lines := textdoc.NewLines(string(f.Text))
+	at := lines.LineRange(key.Line)
 	if key.Column == 1 {
 		// The key itself, as a block mapping writes it.
-		start := lines.starts[key.Line-1]
-		at = lines.rangeOf(start, start+len(key.Value))
+		start := lines.LineStart(key.Line - 1)
+		at = lines.RangeOf(start, start+len(key.Value))
 	}
 	n := len(p.ms.Snapshot().Units())
 	chapters := fmt.Sprintf("%d chapters", n)

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // The writer's answers to the question whether to trust a book.
@@ -130,7 +131,7 @@ func (p *openBook) trustDiagnostics(text string) []protocol.Diagnostic {
 		return nil
 	}
 	top := doc.Content[0]
-	lines := newLineIndex(text)
+	lines := textdoc.NewLines(text)
 	var out []protocol.Diagnostic
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key := top.Content[i].Value
@@ -143,7 +144,7 @@ func (p *openBook) trustDiagnostics(text string) []protocol.Diagnostic {
 		if len(says) == 0 {
 			continue
 		}
-		out = append(out, protocol.Diagnostic{Range: lines.lineRange(top.Content[i].Line), Severity: protocol.DiagnosticSeverityInformation,
+		out = append(out, protocol.Diagnostic{Range: lines.LineRange(top.Content[i].Line), Severity: protocol.DiagnosticSeverityInformation,
 			Source: "quire", Code: "trust",
 			Message: "quire ignores this until you trust this book, since it reaches beyond the book (" + strings.Join(says, "; ") +
 				"). Answer quire's question in the editor, or run: quire trust " + p.real})
