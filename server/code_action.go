@@ -17,23 +17,6 @@ import (
 	"github.com/quire-ink/quire/server/wire"
 )
 
-type codeAction struct {
-	Title       string                  `json:"title"`
-	Kind        protocol.CodeActionKind `json:"kind,omitempty"`
-	Diagnostics []protocol.Diagnostic   `json:"diagnostics,omitempty"`
-	IsPreferred bool                    `json:"isPreferred,omitempty"`
-	Edit        *workspaceEdit          `json:"edit,omitempty"`
-	Command     *actionCommand          `json:"command,omitempty"`
-}
-
-// actionCommand is the command a code action runs; its one argument is
-// the params object of the matching request.
-type actionCommand struct {
-	Title     string `json:"title"`
-	Command   string `json:"command"`
-	Arguments []any  `json:"arguments,omitempty"`
-}
-
 // codeAction offers, for each untracked name and broken [[link]] in
 // range, to create a codex entry for the name (create_entry.go). It then
 // offers the advisor's actions on the selection or at the cursor

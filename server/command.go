@@ -28,7 +28,7 @@ type executeParams struct {
 	Arguments []json.RawMessage `json:"arguments,omitempty"`
 }
 
-// executeCommand runs a command of the table in server.go.
+// executeCommand runs a command of the table in handlers.go.
 func (s *Server) executeCommand(ctx context.Context, p executeParams) (any, error) {
 	h, ok := s.cmds[p.Command]
 	if !ok {

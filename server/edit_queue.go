@@ -1,9 +1,9 @@
 package server
 
 import (
-	"context"
 	"sync"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/server/textdoc"
 )
 
@@ -100,12 +100,21 @@ func (p *openBook) closeQueued(rel string, closed func()) {
 	closed()
 }
 
-// ready waits until p has loaded and has taken the editor's latest texts:
-// a request then sees every keystroke sent before it.
-func (s *Server) ready(ctx context.Context, p *openBook) error {
-	if err := p.wait(ctx); err != nil {
-		return err
-	}
-	s.syncEdits(p)
-	return nil
+// catchUpNames scans p's manuscript with its new names in the
+// background, then refreshes the open documents' diagnostics. It runs
+// from a notification's handler or tracked work (a request, the
+// debounce), so the server is not done waiting for its work yet.
+func (s *Server) catchUpNames(p *openBook) {
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		p.catchUpNames()
+		s.republishOpen()
+	}()
+}
+
+// isCodexText reports whether rel's editor text may be a codex file's:
+// Markdown that is not a chapter.
+func isCodexText(p *openBook, rel string) bool {
+	return codex.IsMarkdown(rel) && !p.ms.IsChapter(rel)
 }

@@ -20,6 +20,7 @@ import (
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
+	"go.lsp.dev/protocol"
 )
 
 // openBook is one book the session has open: a workspace folder with its
@@ -323,21 +324,6 @@ func (s *Server) closeProjects() {
 	}
 }
 
-// projectFor finds the project a file belongs to: the innermost root
-// holding it, when the file does not lead out of it through a symlink
-// (outside_book.go). A project opened on a folder that an open book
-// reads as its series (an editor started in the series folder, then a
-// chapter opened) holds no file of its own any more: the series'
-// files are answered as that book's series canon (series_target.go),
-// not as a book of their own, which knows none of the book's entries.
-func (s *Server) projectFor(path string) (*openBook, string, bool) {
-	p, rel, ok := s.projectHolding(path)
-	if !ok || !p.holds(path) || s.readAsSeries(p) {
-		return nil, "", false
-	}
-	return p, rel, true
-}
-
 // loadedProjects are the session's books that have loaded, in
 // workspace order.
 func (s *Server) loadedProjects() []*openBook {
@@ -377,4 +363,13 @@ func (s *Server) projectHolding(path string) (*openBook, string, bool) {
 		}
 	}
 	return best, bestRel, best != nil
+}
+
+// uri is the file: URI of a project-relative path, or of the absolute
+// path of a file of the series canon (an entry's ID there).
+func (p *openBook) uri(rel string) protocol.DocumentURI {
+	if filepath.IsAbs(rel) {
+		return p.names.URI(rel)
+	}
+	return p.names.URI(filepath.Join(p.real, filepath.FromSlash(rel)))
 }

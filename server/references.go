@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 
 	"go.lsp.dev/protocol"
@@ -77,13 +76,4 @@ func (s *Server) references(ctx context.Context, p protocol.ReferenceParams) ([]
 		locs = append([]protocol.Location{decl}, locs...)
 	}
 	return locs, ctx.Err()
-}
-
-// uri is the file: URI of a project-relative path, or of the absolute
-// path of a file of the series canon (an entry's ID there).
-func (p *openBook) uri(rel string) protocol.DocumentURI {
-	if filepath.IsAbs(rel) {
-		return p.names.URI(rel)
-	}
-	return p.names.URI(filepath.Join(p.real, filepath.FromSlash(rel)))
 }

@@ -8,7 +8,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/server/textdoc"
 )
 
@@ -88,25 +87,6 @@ func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentPa
 	return closeErr
 }
 
-// catchUpNames scans p's manuscript with its new names in the
-// background, then refreshes the open documents' diagnostics. It runs
-// from a notification's handler or tracked work (a request, the
-// debounce), so the server is not done waiting for its work yet.
-func (s *Server) catchUpNames(p *openBook) {
-	s.work.Add(1)
-	go func() {
-		defer s.work.Done()
-		p.catchUpNames()
-		s.republishOpen()
-	}()
-}
-
-// isCodexText reports whether rel's editor text may be a codex file's:
-// Markdown that is not a chapter.
-func isCodexText(p *openBook, rel string) bool {
-	return codex.IsMarkdown(rel) && !p.ms.IsChapter(rel)
-}
-
 // overlayAllLocked hands every open document of p to its manuscript;
 // the session's lock is held, so no document opens or changes meanwhile.
 func (s *Server) overlayAllLocked(p *openBook) {
@@ -133,10 +113,4 @@ func (s *Server) overlayAllLocked(p *openBook) {
 		p.setMatcherFor(p.catalog())
 		p.overlay.namesMu.Unlock()
 	}
-}
-
-// openText is the text of a document: the editor's when it is open,
-// else the file's through the project (confined to it).
-func (s *Server) openText(uri protocol.DocumentURI) (*textdoc.Document, bool) {
-	return s.sess.doc(uri)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
@@ -42,4 +43,35 @@ func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*openBook, e
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "the project could not be opened: "+err.Error())
 	}
 	return proj, nil
+}
+
+// ready waits until p has loaded and has taken the editor's latest texts:
+// a request then sees every keystroke sent before it.
+func (s *Server) ready(ctx context.Context, p *openBook) error {
+	if err := p.wait(ctx); err != nil {
+		return err
+	}
+	s.syncEdits(p)
+	return nil
+}
+
+// projectFor finds the project a file belongs to: the innermost root
+// holding it, when the file does not lead out of it through a symlink
+// (outside_book.go). A project opened on a folder that an open book
+// reads as its series (an editor started in the series folder, then a
+// chapter opened) holds no file of its own any more: the series'
+// files are answered as that book's series canon (series_target.go),
+// not as a book of their own, which knows none of the book's entries.
+func (s *Server) projectFor(path string) (*openBook, string, bool) {
+	p, rel, ok := s.projectHolding(path)
+	if !ok || !p.holds(path) || s.readAsSeries(p) {
+		return nil, "", false
+	}
+	return p, rel, true
+}
+
+// openText is the text of a document: the editor's when it is open,
+// else the file's through the project (confined to it).
+func (s *Server) openText(uri protocol.DocumentURI) (*textdoc.Document, bool) {
+	return s.sess.doc(uri)
 }
