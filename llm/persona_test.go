@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/tools"
 )
 
 var boardIDs = []string{
@@ -81,10 +83,10 @@ func TestPersonaTools(t *testing.T) {
 		if p.ID == "first-time-reader" {
 			continue
 		}
-		for _, n := range toolGroups[GroupCanonRead] {
+		for _, n := range tools.Groups()[tools.GroupCanonRead] {
 			assert.True(t, p.AllowsTool(n), "%s reads canon: %s", p.ID, n)
 		}
-		for _, n := range proposeOrder {
+		for _, n := range tools.ProposeNames() {
 			assert.Equal(t, slices.Contains(proposers, p.ID), p.AllowsTool(n), "%s and %s", p.ID, n)
 		}
 	}

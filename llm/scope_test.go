@@ -11,44 +11,13 @@ import (
 
 	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 )
-
-func TestToolScopeResolve(t *testing.T) {
-	mcp := func(server string) []string {
-		return map[string][]string{"dict": {"mcp__dict__define", "mcp__dict__rhyme"}}[server]
-	}
-	tests := []struct {
-		name  string
-		scope ToolScope
-		want  []string
-	}{
-		{name: "nothing", want: nil},
-		{name: "a group", scope: ToolScope{Groups: []string{GroupManuscriptRead}}, want: []string{"get_manuscript_context"}},
-		{name: "groups then include, once each",
-			scope: ToolScope{Groups: []string{GroupManuscriptRead}, Include: []string{"search_codex", "get_manuscript_context"}},
-			want:  []string{"get_manuscript_context", "search_codex"}},
-		{name: "exclude comes after include",
-			scope: ToolScope{Groups: []string{GroupCanonPropose}, Include: []string{"search_codex"}, Exclude: []string{"search_codex", "propose_codex_create"}},
-			want:  []string{"propose_codex_update", "propose_character_update"}},
-		{name: "mcp tools join last, out of reach of exclude",
-			scope: ToolScope{Include: []string{"search_codex"}, Exclude: []string{"mcp__dict__define"}, MCP: []string{"dict", "nobody"}},
-			want:  []string{"search_codex", "mcp__dict__define", "mcp__dict__rhyme"}},
-		{name: "an unknown group gives nothing", scope: ToolScope{Groups: []string{"everything"}}, want: nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, tt.scope.Resolve(mcp))
-		})
-	}
-	assert.Equal(t, []string{`unknown tool group "all" (groups: canon_propose, canon_read, manuscript_read)`, `unknown tool "get_timeline"`},
-		ToolScope{Groups: []string{"all", GroupCanonRead}, Exclude: []string{"get_timeline", "search_codex"}}.Check(BuiltinToolNames()))
-	assert.Len(t, BuiltinToolNames(), 13)
-}
 
 func TestScopeNamesDeclaredMCPServers(t *testing.T) {
 	s, err := LoadSettings(writeSettings(t, "mcp_servers:\n  dict: {command: dict-server}\npersonas:\n  writing-coach:\n    tools: {groups: [manuscript_read], mcp: [dict]}\n"))
 	require.NoError(t, err)
-	assert.Equal(t, ToolScope{Groups: []string{GroupManuscriptRead}, MCP: []string{"dict"}}, s.Personas["writing-coach"].Tools)
+	assert.Equal(t, tools.Scope{Groups: []string{tools.GroupManuscriptRead}, MCP: []string{"dict"}}, s.Personas["writing-coach"].Tools)
 }
 
 func TestLoadSettingsPersonasAndRules(t *testing.T) {
@@ -107,7 +76,7 @@ func TestAskHonoursTheScopeAndRulesOfQuireYAML(t *testing.T) {
 	settings := Settings{
 		Rules: []string{"Never reveal the ending."},
 		Personas: map[string]PersonaSettings{"continuity-editor": {
-			Tools: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead}, Exclude: []string{"search_codex"}},
+			Tools: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead}, Exclude: []string{"search_codex"}},
 			Rules: []string{"Check dates against the event entries."},
 		}},
 	}
@@ -118,7 +87,7 @@ func TestAskHonoursTheScopeAndRulesOfQuireYAML(t *testing.T) {
 	)
 	res, err := Ask(context.Background(), AskInput{
 		Request:  Request{Persona: ResolvePersona("continuity-editor"), Settings: settings, Message: "Is Mara consistent?"},
-		Book:     b,
+		Sources:  b,
 		Provider: scriptedProvider(t, s),
 	})
 	require.NoError(t, err)

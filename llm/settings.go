@@ -10,6 +10,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/llm/untrusted"
 )
 
@@ -40,7 +41,7 @@ type Settings struct {
 // PersonaSettings are the writer's settings for one persona.
 type PersonaSettings struct {
 	// Tools replaces the persona's default scope when it says anything.
-	Tools ToolScope
+	Tools tools.Scope
 	Rules []string
 }
 
@@ -267,22 +268,22 @@ func readToolGroups(n *yaml.Node) (map[string][]string, error) {
 	out := map[string][]string{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		switch _, builtin := toolGroups[k.Value]; {
+		switch _, builtin := tools.Groups()[k.Value]; {
 		case !groupNamePattern.MatchString(k.Value):
 			return nil, lineError(k, "tool group name %q: use lower-case letters, digits and _", k.Value)
 		case builtin:
 			return nil, lineError(k, "%q is a built-in tool group; name yours differently", k.Value)
 		}
-		var tools []string
-		if err := v.Decode(&tools); err != nil || len(tools) == 0 {
+		var names []string
+		if err := v.Decode(&names); err != nil || len(names) == 0 {
 			return nil, lineError(v, "tool group %s must be a list of tools", k.Value)
 		}
-		for _, t := range tools {
-			if !slices.Contains(BuiltinToolNames(), t) {
+		for _, t := range names {
+			if !slices.Contains(tools.BuiltinNames(), t) {
 				return nil, lineError(v, "tool group %s: unknown tool %q", k.Value, t)
 			}
 		}
-		out[k.Value] = tools
+		out[k.Value] = names
 	}
 	return out, nil
 }
@@ -298,8 +299,8 @@ func mcpServerNames(top *yaml.Node) []string {
 	return names
 }
 
-func readScope(n *yaml.Node, servers []string, custom map[string][]string) (ToolScope, error) {
-	var s ToolScope
+func readScope(n *yaml.Node, servers []string, custom map[string][]string) (tools.Scope, error) {
+	var s tools.Scope
 	if n.Kind != yaml.MappingNode {
 		return s, lineError(n, "tools must say groups, include, exclude or mcp")
 	}
@@ -321,7 +322,7 @@ func readScope(n *yaml.Node, servers []string, custom map[string][]string) (Tool
 		if err := v.Decode(dst); err != nil {
 			return s, lineError(v, "%s must be a list of names", k.Value)
 		}
-		one := ToolScope{}
+		one := tools.Scope{}
 		switch k.Value {
 		case "groups":
 			for _, g := range *dst {
@@ -338,7 +339,7 @@ func readScope(n *yaml.Node, servers []string, custom map[string][]string) (Tool
 				}
 			}
 		}
-		if problems := one.Check(BuiltinToolNames()); len(problems) > 0 {
+		if problems := one.Check(tools.BuiltinNames()); len(problems) > 0 {
 			return s, lineError(v, "%s", problems[0])
 		}
 	}

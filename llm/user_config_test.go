@@ -105,7 +105,7 @@ func TestAskTakesLimitsFromSettings(t *testing.T) {
 	)
 	res, err := Ask(context.Background(), AskInput{
 		Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "Mara?", Settings: Settings{Limits: toolloop.Limits{MaxOutputBytes: 64}, Rounds: 1}},
-		Book:     b,
+		Sources:  b,
 		Provider: scriptedProvider(t, s),
 	})
 	require.NoError(t, err)

@@ -29,6 +29,7 @@ import (
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will
@@ -344,7 +345,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			Proposals []proposal.Proposal `json:"proposals"`
 			Rounds    int                 `json:"rounds"`
 			Stopped   string              `json:"stopped,omitempty"`
-			Evidence  []llm.Lookup        `json:"evidence"`
+			Evidence  []tools.Lookup      `json:"evidence"`
 			Warnings  []string            `json:"warnings,omitempty"`
 			// ResponseID continues the conversation (--continue) with the
 			// Responses API.
