@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
@@ -37,7 +38,7 @@ type Request struct {
 	Persona   Persona
 	Message   string
 	History   []provider.Message
-	Settings  Settings
+	Settings  advisor.Settings
 	Proposals *proposal.Store
 	Loop      toolloop.Options
 	// PreviousResponseID continues a conversation stored by a Responses
@@ -107,7 +108,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 	if in.Sources == nil || in.Sources.Snapshot() == nil || in.Sources.Store == nil {
 		return nil, fmt.Errorf("ask: no book is open")
 	}
-	persona := in.Settings.Apply(in.persona())
+	persona := in.persona().With(in.Settings)
 	pin := PromptInput{Persona: persona, Settings: in.Settings, History: in.History, Message: in.Message}
 	if continues(in) {
 		// The stored conversation already holds the history.

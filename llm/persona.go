@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/tools"
 )
 
@@ -86,6 +87,39 @@ func ResolvePersona(id string) Persona {
 	}
 	p, _ := PersonaByID(DefaultPersonaID)
 	return p
+}
+
+// With gives p the writer's settings: the scope set for it, and the
+// book's rules followed by its own.
+func (p Persona) With(s advisor.Settings) Persona {
+	p = p.clone()
+	ps := s.Personas[p.ID]
+	if !ps.Tools.IsZero() {
+		p.Scope = ps.Tools
+		// The writer's groups are resolved here, at the group stage: their
+		// tools join before include and exclude apply.
+		var groups, names []string
+		for _, g := range p.Scope.Groups {
+			if custom, ok := s.Groups[g]; ok {
+				names = append(names, custom...)
+			} else {
+				groups = append(groups, g)
+			}
+		}
+		p.Scope.Groups = groups
+		p.Scope.Include = append(names, p.Scope.Include...)
+	}
+	p.Rules = append(append(p.Rules, s.Rules...), ps.Rules...)
+	return p
+}
+
+// PersonaIDs are the ids of the board's personas, in board order.
+func PersonaIDs() []string {
+	var ids []string
+	for _, p := range board {
+		ids = append(ids, p.ID)
+	}
+	return ids
 }
 
 func (p Persona) clone() Persona {

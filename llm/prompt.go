@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/llm/untrusted"
@@ -30,7 +31,7 @@ const (
 // PromptInput is everything one advisor turn's request is built from.
 type PromptInput struct {
 	Persona  Persona
-	Settings Settings
+	Settings advisor.Settings
 	// Context describes the writer's place; nil sends no context message.
 	Context *manuscript.TurnContext
 	// Chapter, with Context, names the chapter the writer is in.
@@ -92,7 +93,7 @@ func orNotSet(v, placeholder string) string {
 	return v
 }
 
-func writeBook(b *strings.Builder, s Settings) {
+func writeBook(b *strings.Builder, s advisor.Settings) {
 	b.WriteString("## The book and its readers\n\n")
 	if t := untrusted.OneLine(s.Title); t != "" {
 		fmt.Fprintf(b, "- Title: %s\n", t)

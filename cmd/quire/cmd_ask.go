@@ -23,6 +23,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
@@ -220,7 +221,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	settings, err := llm.SettingsOf(b.Settings)
+	settings, err := advisor.SettingsOf(b.Settings, llm.PersonaIDs())
 	if err != nil {
 		return err
 	}

@@ -131,7 +131,7 @@ func TestDocsNameEverySetting(t *testing.T) {
 	missing(t, page, text, yamlTags(reflect.TypeOf(tools.Scope{})), yamlKey)
 
 	// The sections' readers: the advisor's own, its endpoints', its actions'.
-	src := goSource(t, "llm", "llm/endpoint", "llm/actions")
+	src := goSource(t, "llm/advisor", "llm/endpoint", "llm/actions")
 	for _, section := range []struct{ what, fn string }{
 		{"limits:", "readLimits"},
 		{"personas:", "readPersonas"},

@@ -1,4 +1,4 @@
-package llm
+package advisor
 
 import (
 	"errors"
@@ -45,30 +45,6 @@ type PersonaSettings struct {
 	Rules []string
 }
 
-// Apply gives p the writer's settings: the scope set for it, and the
-// book's rules followed by its own.
-func (s Settings) Apply(p Persona) Persona {
-	p = p.clone()
-	ps := s.Personas[p.ID]
-	if !ps.Tools.IsZero() {
-		p.Scope = ps.Tools
-		// The writer's groups are resolved here, at the group stage: their
-		// tools join before include and exclude apply.
-		var groups, tools []string
-		for _, g := range p.Scope.Groups {
-			if custom, ok := s.Groups[g]; ok {
-				tools = append(tools, custom...)
-			} else {
-				groups = append(groups, g)
-			}
-		}
-		p.Scope.Groups = groups
-		p.Scope.Include = append(tools, p.Scope.Include...)
-	}
-	p.Rules = append(append(p.Rules, s.Rules...), ps.Rules...)
-	return p
-}
-
 // Bounds on the rules, which go into every system prompt.
 const (
 	maxRules     = 32
@@ -86,7 +62,8 @@ type settingsFile struct {
 	} `yaml:"audience"`
 }
 
-// LoadSettings reads the advisor settings from root/quire.yaml:
+// LoadSettings reads the advisor settings from root/quire.yaml, its
+// personas: checked against the ids of the board (llm.PersonaIDs):
 //
 //	title: The Salt Ledger
 //	genre: literary fantasy
@@ -98,29 +75,29 @@ type settingsFile struct {
 // error naming quire.yaml.
 //
 // The user's own config.yaml (settings.UserConfigPath) lies under it.
-func LoadSettings(root string) (Settings, error) {
+func LoadSettings(root string, personas []string) (Settings, error) {
 	l, err := settings.Load(settings.Disk(root))
 	if err != nil {
 		return Settings{}, err
 	}
-	return SettingsOf(l)
+	return SettingsOf(l, personas)
 }
 
 // SettingsOf are the advisor settings of loaded files: the book's over
 // the user's (Settings.Under). A user file that does not read is an
-// error naming it.
-func SettingsOf(l *settings.Loaded) (Settings, error) {
+// error naming it. personas are the ids personas: may name.
+func SettingsOf(l *settings.Loaded, personas []string) (Settings, error) {
 	if l.UserErr != nil {
 		return Settings{}, l.UserErr
 	}
 	var user Settings
 	if l.User.Text != nil {
 		var err error
-		if user, err = SettingsFrom(l.User); err != nil {
+		if user, err = SettingsFrom(l.User, personas); err != nil {
 			return Settings{}, userFileError(l.User.Name, err)
 		}
 	}
-	book, err := SettingsFrom(l.Book)
+	book, err := SettingsFrom(l.Book, personas)
 	if err != nil {
 		return Settings{}, err
 	}
@@ -134,12 +111,14 @@ func userFileError(path string, err error) error {
 }
 
 // ParseSettings reads the advisor settings from the text of a quire.yaml.
-func ParseSettings(data []byte) (Settings, error) {
-	return SettingsFrom(settings.Parse(settings.Name, data))
+func ParseSettings(data []byte, personas []string) (Settings, error) {
+	return SettingsFrom(settings.Parse(settings.Name, data), personas)
 }
 
-// SettingsFrom decodes the advisor's sections of one parsed settings file.
-func SettingsFrom(file *settings.File) (Settings, error) {
+// SettingsFrom decodes the advisor's sections of one parsed settings
+// file; personas are the ids its personas: may name (llm.PersonaIDs:
+// the board is the turn's, above this package).
+func SettingsFrom(file *settings.File, personas []string) (Settings, error) {
 	if file.Err != nil {
 		return Settings{}, file.Err
 	}
@@ -172,11 +151,11 @@ func SettingsFrom(file *settings.File) (Settings, error) {
 		out.Groups = groups
 	}
 	if n := settings.MappingValueFold(top, "personas"); n != nil {
-		personas, err := readPersonas(n, mcpServerNames(top), out.Groups)
+		ps, err := readPersonas(n, personas, mcpServerNames(top), out.Groups)
 		if err != nil {
 			return Settings{}, err
 		}
-		out.Personas = personas
+		out.Personas = ps
 	}
 	if n := settings.MappingValueFold(top, "limits"); n != nil {
 		if err := readLimits(n, &out); err != nil {
@@ -219,15 +198,15 @@ func readRules(n *yaml.Node) ([]string, error) {
 
 // readPersonas reads personas: {<id>: {tools: {groups, include, exclude,
 // mcp}, rules: [...]}}, refusing unknown ids, keys, tools and groups.
-func readPersonas(n *yaml.Node, servers []string, groups map[string][]string) (map[string]PersonaSettings, error) {
+func readPersonas(n *yaml.Node, ids, servers []string, groups map[string][]string) (map[string]PersonaSettings, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, lineError(n, "personas must map persona ids to their settings")
 	}
 	out := map[string]PersonaSettings{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
-		if _, ok := PersonaByID(key.Value); !ok {
-			return nil, lineError(key, "no persona %q (personas: %s)", key.Value, strings.Join(PersonaIDs(), ", "))
+		if !slices.Contains(ids, strings.ToLower(strings.TrimSpace(key.Value))) {
+			return nil, lineError(key, "no persona %q (personas: %s)", key.Value, strings.Join(ids, ", "))
 		}
 		if val.Kind != yaml.MappingNode {
 			return nil, lineError(val, "persona %s: give tools and rules", key.Value)
@@ -385,13 +364,4 @@ func readLimits(n *yaml.Node, s *Settings) error {
 		}
 	}
 	return nil
-}
-
-// PersonaIDs are the ids of the board's personas, in board order.
-func PersonaIDs() []string {
-	var ids []string
-	for _, p := range board {
-		ids = append(ids, p.ID)
-	}
-	return ids
 }
