@@ -5,7 +5,8 @@
 // reviews. The model never reads a path it chose and never writes.
 //
 // The model's tools are llm/tools (the read and propose tools over one
-// turn's Sources, their evidence, tool groups and scopes). What does not
+// turn's Sources, their evidence, tool groups and scopes); the advisor's
+// settings sections of quire.yaml are llm/advisor. What does not
 // need the book lives below, in packages that import nothing of it:
 // llm/provider (the OpenAI-compatible client), llm/toolloop (tool
 // registry, dispatcher and the bounded loop), llm/mcp (MCP both ways),
