@@ -33,7 +33,7 @@ func isActionFile(rel string) bool {
 // diagnostics say why). They are read again only when quire.yaml or a
 // file of .quire/actions changed: an editor lists code actions on every
 // move of the cursor.
-func bookActions(proj *project) []actions.Prepared {
+func bookActions(proj *openBook) []actions.Prepared {
 	stamp := actionsStamp(proj.real)
 	proj.actionsMu.Lock()
 	defer proj.actionsMu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -40,8 +41,8 @@ func TestAskNeverHandsOnAnEchoedKey(t *testing.T) {
 	c := startWire(t, Options{})
 	c.root = writeProject(t, bookFiles)
 	m := c.call("init", protocol.MethodInitialize, map[string]any{
-		"rootUri":          pathURI(c.root),
-		"workspaceFolders": []protocol.WorkspaceFolder{{URI: string(pathURI(c.root)), Name: "book"}},
+		"rootUri":          textdoc.PathURI(c.root),
+		"workspaceFolders": []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(c.root)), Name: "book"}},
 		"capabilities": protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{WorkDoneProgress: true,
 			ShowDocument: &protocol.ShowDocumentClientCapabilities{Support: true}}},
 		"initializationOptions": map[string]any{"provider": map[string]any{

@@ -20,6 +20,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -155,8 +156,8 @@ func advisorClientWith(t *testing.T, opts Options, root string, initOptions any)
 	c := startWire(t, opts)
 	c.root = root
 	m := c.call("init", protocol.MethodInitialize, map[string]any{
-		"rootUri":               pathURI(root),
-		"workspaceFolders":      []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		"rootUri":               textdoc.PathURI(root),
+		"workspaceFolders":      []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 		"capabilities":          protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{WorkDoneProgress: true}},
 		"initializationOptions": initOptions,
 	})

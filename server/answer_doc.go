@@ -169,7 +169,7 @@ func pruneAnswers(dir string) {
 func (s *Server) answerActions(ctx context.Context, path string) []codeAction {
 	text := ""
 	if doc := s.openDocAt(path); doc != nil {
-		text = doc.text
+		text = doc.Text
 	} else if b, err := os.ReadFile(path); err == nil {
 		text = string(b)
 	}

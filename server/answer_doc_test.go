@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -26,8 +27,8 @@ func showDocClient(t *testing.T, root string, showDocument bool) *wireClient {
 		caps.Window.ShowDocument = &protocol.ShowDocumentClientCapabilities{Support: true}
 	}
 	m := c.call("init", protocol.MethodInitialize, map[string]any{
-		"rootUri":          pathURI(root),
-		"workspaceFolders": []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		"rootUri":          textdoc.PathURI(root),
+		"workspaceFolders": []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 		"capabilities":     caps,
 	})
 	require.Nil(t, m.Error, "initialize: %s", m)
@@ -72,7 +73,7 @@ func TestAskCommandShowsTheAnswerAsADocument(t *testing.T) {
 		}
 	}
 	require.Len(t, shown, 1)
-	path, ok := uriPath(protocol.DocumentURI(shown[0]))
+	path, ok := textdoc.URIPath(protocol.DocumentURI(shown[0]))
 	require.True(t, ok)
 	assert.False(t, strings.HasPrefix(path, c.root), "the answer is not written in the book")
 	doc, err := os.ReadFile(path)
@@ -126,8 +127,8 @@ func bareClient(t *testing.T, root string, initOptions any) *wireClient {
 	c := startWire(t, Options{})
 	c.root = root
 	m := c.call("init", protocol.MethodInitialize, map[string]any{
-		"rootUri":               pathURI(root),
-		"workspaceFolders":      []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		"rootUri":               textdoc.PathURI(root),
+		"workspaceFolders":      []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 		"capabilities":          map[string]any{},
 		"initializationOptions": initOptions,
 	})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -35,7 +36,7 @@ func proposalBook() map[string]string {
 // proposalSession starts a server on a project, the client answering
 // workspace/applyEdit with answer and declaring caps, and returns the
 // client and the loaded project.
-func proposalSession(t *testing.T, answer any, caps protocol.ClientCapabilities) (*testClient, *project) {
+func proposalSession(t *testing.T, answer any, caps protocol.ClientCapabilities) (*testClient, *openBook) {
 	t.Helper()
 	srv := New(Options{CacheDir: t.TempDir()})
 	c := startServerWith(t, srv)
@@ -46,12 +47,12 @@ func proposalSession(t *testing.T, answer any, caps protocol.ClientCapabilities)
 	c.root = root
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
-		RootURI:          pathURI(root),
+		RootURI:          textdoc.PathURI(root),
 		Capabilities:     caps,
-		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
-	var proj *project
+	var proj *openBook
 	require.Eventually(t, func() bool {
 		proj = srv.sess.firstBook()
 		return proj != nil
@@ -314,13 +315,13 @@ func TestProposalLifecycle(t *testing.T) {
 		name   string
 		answer any
 		// act is what the writer does after the proposal is made.
-		act        func(t *testing.T, c *testClient, proj *project, id string)
+		act        func(t *testing.T, c *testClient, proj *openBook, id string)
 		wantStatus string
 	}{
 		{name: "pending until acted on", answer: map[string]any{"applied": true},
-			act: func(*testing.T, *testClient, *project, string) {}, wantStatus: "pending"},
+			act: func(*testing.T, *testClient, *openBook, string) {}, wantStatus: "pending"},
 		{name: "applied, and not applied twice", answer: map[string]any{"applied": true},
-			act: func(t *testing.T, c *testClient, _ *project, id string) {
+			act: func(t *testing.T, c *testClient, _ *openBook, id string) {
 				res, err := applyProposal(t, c, id)
 				require.NoError(t, err)
 				assert.True(t, res.Applied)
@@ -329,17 +330,17 @@ func TestProposalLifecycle(t *testing.T) {
 				assert.Len(t, c.sent(protocol.MethodWorkspaceApplyEdit), 1, "the second apply sent nothing")
 			}, wantStatus: "applied"},
 		{name: "refused by the editor stays pending", answer: map[string]any{"applied": false, "failureReason": "version moved"},
-			act: func(t *testing.T, c *testClient, _ *project, id string) {
+			act: func(t *testing.T, c *testClient, _ *openBook, id string) {
 				res, err := applyProposal(t, c, id)
 				require.NoError(t, err)
 				assert.False(t, res.Applied)
 			}, wantStatus: "pending"},
 		{name: "stale once the file changes", answer: map[string]any{"applied": true},
-			act: func(t *testing.T, c *testClient, proj *project, _ string) {
+			act: func(t *testing.T, c *testClient, proj *openBook, _ string) {
 				require.NoError(t, os.WriteFile(filepath.Join(proj.real, filepath.FromSlash(ilseRel)), []byte(ilseWithEmoji+"\nMore.\n"), 0o644))
 			}, wantStatus: "stale"},
 		{name: "discarded", answer: map[string]any{"applied": true},
-			act: func(t *testing.T, c *testClient, _ *project, id string) {
+			act: func(t *testing.T, c *testClient, _ *openBook, id string) {
 				var res wire.DiscardResult
 				c.call(wire.MethodDiscardProposal, map[string]any{"id": id}, &res)
 				assert.Equal(t, wire.DiscardResult{ID: id, Discarded: true}, res)

@@ -13,6 +13,7 @@ import (
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -22,7 +23,7 @@ import (
 // turnInput is an ask made ready: the project, the input and the
 // conversation it continues.
 type turnInput struct {
-	proj   *project
+	proj   *openBook
 	in     llm.AskInput
 	convID string
 	// baseURL is the provider's address, for a failure's message.
@@ -122,12 +123,12 @@ func (s *Server) mcpFailed(server string, err error) {
 
 // askPlace is the writer's place: the document in uri, and the selection
 // in range, or else the last one captured in that document.
-func (s *Server) askPlace(ctx context.Context, proj *project, a wire.AskParams) (manuscript.Place, error) {
+func (s *Server) askPlace(ctx context.Context, proj *openBook, a wire.AskParams) (manuscript.Place, error) {
 	var place manuscript.Place
 	if a.URI == "" {
 		return place, nil
 	}
-	if path, ok := uriPath(a.URI); ok {
+	if path, ok := textdoc.URIPath(a.URI); ok {
 		if _, rel, ok := s.projectFor(path); ok {
 			place.Current = rel
 		}
@@ -230,7 +231,7 @@ func (s *Server) quireAskCommand(ctx context.Context, a wire.AskParams) (wire.As
 		s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, ""))
 		return res, nil
 	}
-	if s.showDocumentSupported() && s.showDocument(ctx, s.names.uri(path)) {
+	if s.showDocumentSupported() && s.showDocument(ctx, s.names.URI(path)) {
 		return res, nil
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))

@@ -18,6 +18,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/corpus"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -54,9 +55,9 @@ func benchSetup(b *testing.B) (root string, spots []benchSpot, main benchSpot) {
 	ix := snap.Mentions()
 	top := ix.Table().Rows[0].Entry
 	for _, u := range snap.Units() {
-		lines := newLineIndex(u.Text)
+		lines := textdoc.NewLines(u.Text)
 		for i, m := range ix.Mentions(u.Path) {
-			s := benchSpot{u.Path, lines.position(m.Range.Start + 1)}
+			s := benchSpot{u.Path, lines.Position(m.Range.Start + 1)}
 			if i%25 == 0 {
 				spots = append(spots, s)
 			}

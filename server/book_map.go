@@ -40,7 +40,7 @@ func (s *Server) quireBookMap(ctx context.Context, a wire.BookMapParams) (wire.B
 	if err != nil {
 		return wire.BookMapResult{}, err
 	}
-	res := wire.BookMapResult{Path: path, URI: s.names.uri(path), Bytes: n, Chapters: len(m.Chapters), Entries: len(m.Entries)}
+	res := wire.BookMapResult{Path: path, URI: s.names.URI(path), Bytes: n, Chapters: len(m.Chapters), Entries: len(m.Entries)}
 	if a.Table {
 		res.Table = mentionTable(m)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -24,8 +25,8 @@ func TestBookMapOpensInTheBrowser(t *testing.T) {
 	c.root = root
 	var init protocol.InitializeResult
 	c.call(protocol.MethodInitialize, map[string]any{
-		"rootUri":          pathURI(root),
-		"workspaceFolders": []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		"rootUri":          textdoc.PathURI(root),
+		"workspaceFolders": []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 		"capabilities":     protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{ShowDocument: &protocol.ShowDocumentClientCapabilities{Support: true}}},
 	}, &init)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
@@ -37,7 +38,7 @@ func TestBookMapOpensInTheBrowser(t *testing.T) {
 	assert.True(t, res.Shown)
 	assert.True(t, strings.HasPrefix(res.Path, cache), "the map is in the cache folder: %s", res.Path)
 	assert.False(t, strings.HasPrefix(res.Path, root), "never in the book")
-	assert.Equal(t, pathURI(res.Path), res.URI)
+	assert.Equal(t, textdoc.PathURI(res.Path), res.URI)
 	assert.Equal(t, 2, res.Chapters)
 	assert.Equal(t, 2, res.Entries, "Mara Vell and Ilse Dorn")
 	page, err := os.ReadFile(res.Path)
@@ -46,7 +47,7 @@ func TestBookMapOpensInTheBrowser(t *testing.T) {
 	assert.Contains(t, string(page), "Ilse Dorn")
 	real, err := filepath.EvalSymlinks(root)
 	require.NoError(t, err)
-	assert.Contains(t, string(page), `href="`+string(pathURI(filepath.Join(real, "manuscript", "01-harbor.md")))+`#L3"`, "cells open the chapter at the first mention")
+	assert.Contains(t, string(page), `href="`+string(textdoc.PathURI(filepath.Join(real, "manuscript", "01-harbor.md")))+`#L3"`, "cells open the chapter at the first mention")
 
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -15,10 +16,10 @@ import (
 
 // projectOf picks a project by a document URI inside it, or the first
 // project when the client names none.
-func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*project, error) {
-	var proj *project
+func (s *Server) projectOf(ctx context.Context, a wire.BookParams) (*openBook, error) {
+	var proj *openBook
 	if a.URI != "" {
-		if path, ok := uriPath(a.URI); ok {
+		if path, ok := textdoc.URIPath(a.URI); ok {
 			proj, _, _ = s.projectFor(path)
 			if _, _, held := s.projectHolding(path); proj == nil && held {
 				return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, filepath.Base(path)+" is left out of the book: it is a link to a file outside the book's folder. "+

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"go.lsp.dev/protocol"
 )
 
@@ -68,7 +69,7 @@ func bookRoots(roots []string) (books, lost []string) {
 // unless a project of that folder is open already. It reports whether it
 // added one.
 func (s *Server) openProject(root string, book bool) bool {
-	p := newProject(root)
+	p := newOpenBook(root)
 	p.names = s.names
 	p.book = book
 	p.trust = s.trust
@@ -86,7 +87,7 @@ func (s *Server) openProject(root string, book bool) bool {
 // discoverBook opens the book of a document that lies in no book yet,
 // or tells the writer once that it has none.
 func (s *Server) discoverBook(ctx context.Context, uri protocol.DocumentURI) {
-	path, ok := uriPath(uri)
+	path, ok := textdoc.URIPath(uri)
 	if !ok || s.inQuireCache(path) {
 		return
 	}

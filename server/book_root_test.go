@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -76,9 +77,9 @@ func TestBookIsFoundFromAnOpenedDocument(t *testing.T) {
 func TestNoBookIsToldOnce(t *testing.T) {
 	dir := writeProject(t, map[string]string{"notes.md": "# Notes\n", "more.md": "# More\n"})
 	c := bareClient(t, dir, nil)
-	c.open(pathURI(filepath.Join(dir, "notes.md")), "# Notes\n")
-	c.open(pathURI(filepath.Join(dir, "more.md")), "# More\n")
-	c.hover("h", pathURI(filepath.Join(dir, "notes.md")), 0, 2)
+	c.open(textdoc.PathURI(filepath.Join(dir, "notes.md")), "# Notes\n")
+	c.open(textdoc.PathURI(filepath.Join(dir, "more.md")), "# More\n")
+	c.hover("h", textdoc.PathURI(filepath.Join(dir, "notes.md")), 0, 2)
 	msgs := c.shown()
 	require.Len(t, msgs, 1, "%v", msgs)
 	assert.Equal(t, protocol.MessageTypeWarning, msgs[0].Type)

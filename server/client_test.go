@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -107,8 +108,8 @@ func (c *testClient) initialize(root string) *protocol.InitializeResult {
 	c.root = root
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
-		RootURI:          pathURI(root),
-		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		RootURI:          textdoc.PathURI(root),
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 	}, &res)
 	require.NoError(c.t, c.conn.Notify(context.Background(), protocol.MethodInitialized, protocol.InitializedParams{}))
 	return &res
@@ -156,7 +157,7 @@ func (c *testClient) notifyServer(method string, params any) {
 
 // uri is the file: URI of a project file.
 func (c *testClient) uri(rel string) protocol.DocumentURI {
-	return pathURI(filepath.Join(c.root, filepath.FromSlash(rel)))
+	return textdoc.PathURI(filepath.Join(c.root, filepath.FromSlash(rel)))
 }
 
 func (c *testClient) open(rel, text string) {

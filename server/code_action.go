@@ -13,6 +13,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -39,7 +40,7 @@ type actionCommand struct {
 // (selectionActions).
 func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([]codeAction, error) {
 	actions := []codeAction{}
-	file, ok := uriPath(p.TextDocument.URI)
+	file, ok := textdoc.URIPath(p.TextDocument.URI)
 	if !ok {
 		return actions, nil
 	}
@@ -82,7 +83,7 @@ const (
 //     them in the editor's light bulb);
 //   - in a codex file with a selection: "Where is this established?";
 //   - on a mention of an entry: "Look up <Name>".
-func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionParams, proj *project) ([]codeAction, error) {
+func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionParams, proj *openBook) ([]codeAction, error) {
 	var out []codeAction
 	t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: p.TextDocument, Position: p.Range.Start})
 	if err != nil || !ok || t.proj != proj {
@@ -91,7 +92,7 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 	if ext := strings.ToLower(path.Ext(t.rel)); ext != ".md" && ext != ".markdown" {
 		return out, nil
 	}
-	start, end, err := t.lines.rangeOffsets(p.Range)
+	start, end, err := t.lines.RangeOffsets(p.Range)
 	if err != nil {
 		return out, nil
 	}

@@ -44,7 +44,7 @@ func scanCodex(cat *codex.Catalog, m *manuscript.Matcher) *codexMentions {
 
 // codexMentionsFor returns the project's scan of its codex for cat and m,
 // scanning again when either changed.
-func (p *project) codexMentionsFor(cat *codex.Catalog, m *manuscript.Matcher) *codexMentions {
+func (p *openBook) codexMentionsFor(cat *codex.Catalog, m *manuscript.Matcher) *codexMentions {
 	p.codexMu.Lock()
 	defer p.codexMu.Unlock()
 	if p.codexScan == nil || p.codexScan.cat != cat || p.codexScan.matcher != m {

@@ -43,7 +43,7 @@ type codexOverlay struct {
 
 // setCodexText records the editor's text of rel; it reports whether that
 // changed anything.
-func (p *project) setCodexText(rel, text string) bool {
+func (p *openBook) setCodexText(rel, text string) bool {
 	o := &p.overlay
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -59,7 +59,7 @@ func (p *project) setCodexText(rel, text string) bool {
 }
 
 // dropCodexText forgets rel's editor text: it was closed.
-func (p *project) dropCodexText(rel string) bool {
+func (p *openBook) dropCodexText(rel string) bool {
 	o := &p.overlay
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -74,13 +74,13 @@ func (p *project) dropCodexText(rel string) bool {
 // catalog is the book's codex as the writer sees it: the store's, with
 // the editor's texts of open codex files in place of the saved ones,
 // read with the series canon when the book has one.
-func (p *project) catalog() *codex.Catalog { return p.canon().Catalog }
+func (p *openBook) catalog() *codex.Catalog { return p.canon().Catalog }
 
 // canon is catalog with where each entry's facts come from: the book's
 // files or the series folder's (codex.MergeSeries). The editor's texts
 // are laid over the book's entries before the merge, so an open
 // override still takes what it leaves out from the series.
-func (p *project) canon() *codex.Merged {
+func (p *openBook) canon() *codex.Merged {
 	base := p.store.Catalog()
 	o := &p.overlay
 	o.mu.Lock()
@@ -161,7 +161,7 @@ func isSoulPath(cat *codex.Catalog, rel string) bool {
 
 // setMatcherFor makes cat's names the ones found in the prose from now
 // on; the mention index catches up when the caller says.
-func (p *project) setMatcherFor(cat *codex.Catalog) *manuscript.Matcher {
+func (p *openBook) setMatcherFor(cat *codex.Catalog) *manuscript.Matcher {
 	m := manuscript.NewMatcher(cat)
 	p.matcher.Store(m)
 	p.overlay.matcherCat = cat
@@ -174,7 +174,7 @@ func (p *project) setMatcherFor(cat *codex.Catalog) *manuscript.Matcher {
 // scanning with it (catchUpNames). Until then untracked-name hints are
 // held back (diagnosticsFor), so none is given for a name the unsaved
 // codex already has.
-func (p *project) namesChanged(rel string) bool {
+func (p *openBook) namesChanged(rel string) bool {
 	o := &p.overlay
 	o.namesMu.Lock()
 	defer o.namesMu.Unlock()
@@ -188,7 +188,7 @@ func (p *project) namesChanged(rel string) bool {
 
 // catchUpNames scans the manuscript with the project's current matcher,
 // unless a scan already did; the watcher's changes take turns with it.
-func (p *project) catchUpNames() {
+func (p *openBook) catchUpNames() {
 	p.followMu.Lock()
 	defer p.followMu.Unlock()
 	if m := p.matcher.Load(); p.ms.Snapshot().Mentions().Matcher() != m {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
@@ -69,7 +70,7 @@ func TestLookUpCommandHasAVisibleOutcome(t *testing.T) {
 				uris = append(uris, string(p.URI))
 			}
 		}
-		assert.Equal(t, []string{string(pathURI(entry(c.root)))}, uris)
+		assert.Equal(t, []string{string(textdoc.PathURI(entry(c.root)))}, uris)
 	})
 }
 

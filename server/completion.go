@@ -31,7 +31,7 @@ func (s *Server) completion(ctx context.Context, p protocol.CompletionParams) (*
 	if strings.HasPrefix(t.text[t.offset:], "]]") {
 		closing = ""
 	}
-	replace := t.lines.rangeOf(start, t.offset)
+	replace := t.lines.RangeOf(start, t.offset)
 	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
 	for _, e := range t.cat.All() {
 		for i, form := range append([]string{e.Name}, e.Aliases...) {

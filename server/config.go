@@ -20,6 +20,7 @@ import (
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // configFile is the project's settings file, at its root.
@@ -215,7 +216,7 @@ func firstError(problems []configProblem) string {
 
 // sources are where the project's settings are read from: its folder and
 // the writer's config.yaml, or what Options.settingsSources says.
-func (p *project) sources() settings.Sources {
+func (p *openBook) sources() settings.Sources {
 	if p.settingsSources != nil {
 		return p.settingsSources(p.real)
 	}
@@ -223,7 +224,7 @@ func (p *project) sources() settings.Sources {
 }
 
 // configOf is the project's configuration in force.
-func (p *project) configOf() bookConfig {
+func (p *openBook) configOf() bookConfig {
 	if c := p.config.Load(); c != nil {
 		return *c
 	}
@@ -233,7 +234,7 @@ func (p *project) configOf() bookConfig {
 // reloadConfig reads quire.yaml again after it changed on disk. A file
 // that reads becomes the configuration (new manuscript globs find the
 // chapters again); one that does not is left for its diagnostics.
-func (p *project) reloadConfig(ctx context.Context) error {
+func (p *openBook) reloadConfig(ctx context.Context) error {
 	c, problems, userErr, err := readConfig(p.sources(), p.real, p.trust)
 	p.noteUserConfig(userErr)
 	if err != nil || hasErrors(problems) {
@@ -267,17 +268,17 @@ func (p *project) reloadConfig(ctx context.Context) error {
 // last good configuration stays in force.
 func configDiagnostics(text string) []protocol.Diagnostic {
 	_, problems := parseBookConfig([]byte(text))
-	lines := newLineIndex(text)
+	lines := textdoc.NewLines(text)
 	rejected := hasErrors(problems)
 	var out []protocol.Diagnostic
 	for i, prob := range problems {
 		if i == codex.MaxProblemsPerFile {
 			// As for codex files: the first ones, then how many more.
-			out = append(out, protocol.Diagnostic{Range: lines.lineRange(prob.line), Severity: protocol.DiagnosticSeverityWarning, Source: "quire", Code: codex.CodeTooManyProblems,
+			out = append(out, protocol.Diagnostic{Range: lines.LineRange(prob.line), Severity: protocol.DiagnosticSeverityWarning, Source: "quire", Code: codex.CodeTooManyProblems,
 				Message: fmt.Sprintf("%d more problems in this file are not listed; fix the ones above first", len(problems)-i)})
 			break
 		}
-		r := lines.lineRange(prob.line)
+		r := lines.LineRange(prob.line)
 		msg := prob.message
 		if rejected && prob.severity == protocol.DiagnosticSeverityError && !prob.local {
 			msg += " (quire keeps using the settings it last read without errors)"
@@ -289,7 +290,7 @@ func configDiagnostics(text string) []protocol.Diagnostic {
 
 // noteUserConfig records why the user's config.yaml was left out, or
 // what of it was set aside, or that neither is so any more.
-func (p *project) noteUserConfig(err error) {
+func (p *openBook) noteUserConfig(err error) {
 	msg := ""
 	if err != nil {
 		msg = err.Error()
@@ -298,7 +299,7 @@ func (p *project) noteUserConfig(err error) {
 }
 
 // userConfigProblem is why the user's config.yaml is left out, or "".
-func (p *project) userConfigProblem() string {
+func (p *openBook) userConfigProblem() string {
 	if m := p.userConfigErr.Load(); m != nil {
 		return *m
 	}
@@ -313,14 +314,14 @@ func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
 		_, merged := actions.Merge(actions.Core(), []actions.Action{a})
 		problems = append(problems, merged...)
 	}
-	lines := newLineIndex(text)
+	lines := textdoc.NewLines(text)
 	var out []protocol.Diagnostic
 	for _, p := range problems {
 		severity := protocol.DiagnosticSeverityWarning
 		if p.Severity == actions.SeverityError {
 			severity = protocol.DiagnosticSeverityError
 		}
-		out = append(out, protocol.Diagnostic{Range: lines.lineRange(p.Line), Severity: severity, Source: "quire", Code: "action", Message: p.Message})
+		out = append(out, protocol.Diagnostic{Range: lines.LineRange(p.Line), Severity: severity, Source: "quire", Code: "action", Message: p.Message})
 	}
 	return out
 }
@@ -328,7 +329,7 @@ func actionFileDiagnostics(rel, text string) []protocol.Diagnostic {
 // mcpPool is the pool of the MCP servers quire.yaml declares now. A
 // change of servers closes the old pool (its processes end) and starts a
 // new one, which connects to a server only when a persona first needs it.
-func (p *project) mcpPool(log *slog.Logger, onFailure func(server string, err error)) *llm.MCPClients {
+func (p *openBook) mcpPool(log *slog.Logger, onFailure func(server string, err error)) *llm.MCPClients {
 	servers := p.configOf().mcpServers
 	p.mcpMu.Lock()
 	defer p.mcpMu.Unlock()
@@ -344,7 +345,7 @@ func (p *project) mcpPool(log *slog.Logger, onFailure func(server string, err er
 }
 
 // closeMCP ends the MCP servers' processes.
-func (p *project) closeMCP() {
+func (p *openBook) closeMCP() {
 	p.mcpMu.Lock()
 	pool := p.mcp
 	p.mcp = nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/testhome"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -151,9 +152,9 @@ func FuzzParseBookConfig(f *testing.F) {
 			assert.NotEmpty(t, p.message)
 		}
 		// Diagnostics always land inside the text.
-		lines := newLineIndex(text)
+		lines := textdoc.NewLines(text)
 		for _, d := range configDiagnostics(text) {
-			assert.Less(t, int(d.Range.Start.Line), lines.lineCount())
+			assert.Less(t, int(d.Range.Start.Line), lines.LineCount())
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // storyTime keeps a book's continuity canon and timeline between
@@ -52,7 +53,7 @@ func (st *storyTime) check(tl *continuity.Timeline, u *manuscript.Unit) []contin
 
 // timelineFor is story time over snap with the codex as the writer sees
 // it (the editor's texts of open codex files laid over the saved ones).
-func (p *project) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
+func (p *openBook) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
 	cat, names, opts := p.catalog(), p.matcher.Load(), p.configOf().continuity
 	st := &p.story
 	st.mu.Lock()
@@ -95,7 +96,7 @@ type continuityData struct {
 // chapterContinuity is what story time finds in the chapter rel with
 // the editor's text: the problems of its front matter (a day that is no
 // number), then the continuity checks, as the domain found them.
-func (p *project) chapterContinuity(snap *manuscript.Snapshot, rel, text string, version int32) (*continuity.Timeline, []codex.Problem, []continuity.Diagnostic, bool) {
+func (p *openBook) chapterContinuity(snap *manuscript.Snapshot, rel, text string, version int32) (*continuity.Timeline, []codex.Problem, []continuity.Diagnostic, bool) {
 	u, ok := chapterUnit(snap, rel, text, version)
 	if !ok {
 		return nil, nil, nil, false
@@ -107,7 +108,7 @@ func (p *project) chapterContinuity(snap *manuscript.Snapshot, rel, text string,
 // continuityDiagnostics are the chapter rel's story-time problems and
 // continuity slips as LSP diagnostics, with the canon they contradict as
 // related information.
-func (p *project) continuityDiagnostics(snap *manuscript.Snapshot, rel, text string, version int32, lines *lineIndex) []protocol.Diagnostic {
+func (p *openBook) continuityDiagnostics(snap *manuscript.Snapshot, rel, text string, version int32, lines *textdoc.Lines) []protocol.Diagnostic {
 	tl, problems, diags, ok := p.chapterContinuity(snap, rel, text, version)
 	if !ok {
 		return nil
@@ -116,10 +117,10 @@ func (p *project) continuityDiagnostics(snap *manuscript.Snapshot, rel, text str
 	for _, prob := range codex.CapProblems(problems) {
 		out = append(out, problemDiagnostic(prob, text, lines))
 	}
-	texts := map[string]*lineIndex{}
+	texts := map[string]*textdoc.Lines{}
 	for _, d := range diags {
 		pd := protocol.Diagnostic{
-			Range:    lines.rangeOf(clampRange(d.Range, len(text))),
+			Range:    lines.RangeOf(clampRange(d.Range, len(text))),
 			Severity: protocol.DiagnosticSeverity(d.Severity),
 			Code:     d.Code,
 			Source:   "quire",
@@ -140,7 +141,7 @@ func (p *project) continuityDiagnostics(snap *manuscript.Snapshot, rel, text str
 
 // relatedLocation places the other side of a slip, a codex entry's line
 // or another chapter's day, in UTF-16; lines caches each file's index.
-func (p *project) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snapshot, lines map[string]*lineIndex, r continuity.Related) (protocol.Location, bool) {
+func (p *openBook) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snapshot, lines map[string]*textdoc.Lines, r continuity.Related) (protocol.Location, bool) {
 	var text string
 	if r.Source != "" {
 		text = r.Source // a series file no catalog of the book holds
@@ -153,16 +154,16 @@ func (p *project) relatedLocation(tl *continuity.Timeline, snap *manuscript.Snap
 	}
 	ix, ok := lines[r.Path]
 	if !ok {
-		ix = newLineIndex(text)
+		ix = textdoc.NewLines(text)
 		lines[r.Path] = ix
 	}
-	return protocol.Location{URI: p.uri(r.Path), Range: ix.rangeOf(clampRange(r.Range, len(text)))}, true
+	return protocol.Location{URI: p.uri(r.Path), Range: ix.RangeOf(clampRange(r.Range, len(text)))}, true
 }
 
 // storyProblems are the problems of the codex file rel's progressions and
 // style rules as written (a `from:` that names no chapter), when the
 // codex holds the text the editor shows.
-func (p *project) storyProblems(snap *manuscript.Snapshot, rel, text string) []codex.Problem {
+func (p *openBook) storyProblems(snap *manuscript.Snapshot, rel, text string) []codex.Problem {
 	tl := p.timelineFor(snap)
 	if e, ok := tl.Canon().Catalog().Get(rel); !ok || e.Source != text {
 		return nil
@@ -176,9 +177,9 @@ func (p *project) storyProblems(snap *manuscript.Snapshot, rel, text string) []c
 	return out
 }
 
-func problemDiagnostic(p codex.Problem, text string, lines *lineIndex) protocol.Diagnostic {
+func problemDiagnostic(p codex.Problem, text string, lines *textdoc.Lines) protocol.Diagnostic {
 	return protocol.Diagnostic{
-		Range:    lines.rangeOf(clampRange(p.Range, len(text))),
+		Range:    lines.RangeOf(clampRange(p.Range, len(text))),
 		Severity: protocol.DiagnosticSeverity(p.Severity),
 		Code:     p.Code,
 		Source:   "quire",

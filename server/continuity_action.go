@@ -18,7 +18,7 @@ import (
 // entry's name as the fix and "Create … entry" for the name as written. The slips are found again in the current text rather
 // than read from the diagnostics' data, which not every client returns;
 // a diagnostic that no longer matches a slip gets no action.
-func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionParams, proj *project, rel string) []codeAction {
+func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionParams, proj *openBook, rel string) []codeAction {
 	var wanted []protocol.Diagnostic
 	for _, d := range p.Context.Diagnostics {
 		if code, ok := d.Code.(string); ok && d.Source == "quire" && slices.Contains(continuity.Checks, code) {
@@ -33,23 +33,23 @@ func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionPar
 	if !open || ctx.Err() != nil {
 		return nil
 	}
-	tl, _, found, ok := proj.chapterContinuity(proj.ms.Snapshot(), rel, doc.text, doc.version)
+	tl, _, found, ok := proj.chapterContinuity(proj.ms.Snapshot(), rel, doc.Text, doc.Version)
 	if !ok {
 		return nil
 	}
 	var out []codeAction
 	for _, d := range wanted {
 		for _, slip := range found {
-			if slip.Code != d.Code || doc.lines.rangeOf(clampRange(slip.Range, len(doc.text))) != d.Range {
+			if slip.Code != d.Code || doc.Lines.RangeOf(clampRange(slip.Range, len(doc.Text))) != d.Range {
 				continue
 			}
 			if slip.Fix != nil {
-				version := doc.version
+				version := doc.Version
 				out = append(out, codeAction{
 					Title: slip.Fix.Title, Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d}, IsPreferred: true,
 					Edit: &workspaceEdit{DocumentChanges: []any{textDocumentEdit{
-						TextDocument: versionedDocument{URI: doc.uri, Version: &version},
-						Edits:        []annotatedTextEdit{{Range: doc.lines.rangeOf(clampRange(slip.Fix.Range, len(doc.text))), NewText: slip.Fix.NewText}},
+						TextDocument: versionedDocument{URI: doc.URI, Version: &version},
+						Edits:        []annotatedTextEdit{{Range: doc.Lines.RangeOf(clampRange(slip.Fix.Range, len(doc.Text))), NewText: slip.Fix.NewText}},
 					}}},
 				})
 			}

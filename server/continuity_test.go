@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -49,7 +50,7 @@ func continuityOnly(ds []protocol.Diagnostic) map[string][]protocol.Diagnostic {
 // wordsAt is the text a diagnostic's UTF-16 range covers.
 func wordsAt(t *testing.T, text string, r protocol.Range) string {
 	t.Helper()
-	start, end, err := newLineIndex(text).rangeOffsets(r)
+	start, end, err := textdoc.NewLines(text).RangeOffsets(r)
 	require.NoError(t, err)
 	return text[start:end]
 }
@@ -252,7 +253,7 @@ func TestHoverAsOfChapter(t *testing.T) {
 		require.NoError(t, err)
 		off := strings.Index(string(data), find)
 		require.GreaterOrEqual(t, off, 0, rel)
-		p := newLineIndex(string(data)).position(off + skip + 1)
+		p := textdoc.NewLines(string(data)).Position(off + skip + 1)
 		h := c.hoverAt(rel, p.Line, p.Character)
 		require.NotNil(t, h, rel)
 		return h.Contents.Value

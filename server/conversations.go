@@ -30,7 +30,7 @@ type conversations struct {
 
 // conversation is the history of one persona with one project.
 type conversation struct {
-	proj    *project
+	proj    *openBook
 	persona string
 	history []llm.Message
 	// responseID is the last answer's stored response (Responses API),
@@ -40,7 +40,7 @@ type conversation struct {
 
 // conversation returns the history under id, creating the conversation
 // (with a new id when id is "") if it is absent.
-func (a *conversations) conversation(id string, proj *project, persona string) (string, []llm.Message, error) {
+func (a *conversations) conversation(id string, proj *openBook, persona string) (string, []llm.Message, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.convs == nil {
@@ -67,7 +67,7 @@ func (a *conversations) conversation(id string, proj *project, persona string) (
 
 // history is the history under id when it is a conversation of persona
 // with proj, without creating one: what a peek would send.
-func (a *conversations) history(id string, proj *project, persona string) []llm.Message {
+func (a *conversations) history(id string, proj *openBook, persona string) []llm.Message {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if c, ok := a.convs[id]; ok && c.proj == proj && c.persona == persona {

@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -83,7 +84,7 @@ func (s *Server) missingEntryName(ctx context.Context, uri protocol.DocumentURI,
 		if err != nil || !ok {
 			return ""
 		}
-		end, err := t.lines.offset(d.Range.End)
+		end, err := t.lines.Offset(d.Range.End)
 		if err != nil || end < t.offset || end-t.offset > 200 {
 			return ""
 		}
@@ -110,7 +111,7 @@ func (s *Server) quireCreateEntry(ctx context.Context, a createEntryArgs) (creat
 	if !a.Type.Builtin() {
 		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%q is not an entry type; the types are %v", a.Type, codex.Types))
 	}
-	file, ok := uriPath(a.URI)
+	file, ok := textdoc.URIPath(a.URI)
 	if !ok {
 		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the fix needs the file: URI of a document in the book")
 	}

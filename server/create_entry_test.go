@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -25,9 +26,9 @@ func (c *testClient) initializeCaps(root string, caps protocol.ClientCapabilitie
 	c.root = root
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
-		RootURI:          pathURI(root),
+		RootURI:          textdoc.PathURI(root),
 		Capabilities:     caps,
-		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
 }

@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // definition goes from a mention, a [[link]] or a chapter's pov: or
@@ -20,11 +21,11 @@ func (s *Server) definition(ctx context.Context, p protocol.DefinitionParams) ([
 	if !ok {
 		return []protocol.Location{}, nil
 	}
-	locs := []protocol.Location{{URI: t.proj.names.uri(t.proj.entryFile(e)), Range: titleRange(e)}}
+	locs := []protocol.Location{{URI: t.proj.names.URI(t.proj.entryFile(e)), Range: titleRange(e)}}
 	// A book entry over a series entry holds some facts; the series file
 	// holds the rest: both are where the entry is defined.
 	if src := t.proj.canon().Source(e); src != nil && src.Book != nil {
-		locs = append(locs, protocol.Location{URI: t.proj.names.uri(src.File()), Range: titleRange(src.Series)})
+		locs = append(locs, protocol.Location{URI: t.proj.names.URI(src.File()), Range: titleRange(src.Series)})
 	}
 	return locs, nil
 }
@@ -34,8 +35,8 @@ func (s *Server) definition(ctx context.Context, p protocol.DefinitionParams) ([
 func titleRange(e *codex.Entry) protocol.Range {
 	for _, sec := range e.Sections {
 		if sec.Level == 1 {
-			lines := newLineIndex(e.Source)
-			return lines.rangeOf(sec.HeadingRange.Start, sec.HeadingRange.End)
+			lines := textdoc.NewLines(e.Source)
+			return lines.RangeOf(sec.HeadingRange.Start, sec.HeadingRange.End)
 		}
 	}
 	return protocol.Range{}

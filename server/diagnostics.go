@@ -14,6 +14,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // diagnosticDelay lets a burst of keystrokes settle before a document's
@@ -36,7 +37,7 @@ type diagRun struct{ cancel context.CancelFunc }
 // restarting the wait on every call, and cancels a publication under way
 // for an older version: its work is superseded.
 func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
-	key := docKey(uri)
+	key := textdoc.DocKey(uri)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if run, ok := s.diagRuns[key]; ok {
@@ -104,7 +105,7 @@ func (s *Server) sendDiagnostics(ctx context.Context, uri protocol.DocumentURI, 
 // diagnosticsFor is what quire has to say about a document: problems of
 // a codex file, untracked names in a chapter.
 func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) ([]protocol.Diagnostic, int32, bool) {
-	path, ok := uriPath(uri)
+	path, ok := textdoc.URIPath(uri)
 	if !ok {
 		return nil, 0, false
 	}
@@ -122,7 +123,7 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	doc, open := s.openText(uri)
 	if rel == configFile {
 		if open {
-			return append(configDiagnostics(doc.text), proj.trustDiagnostics(doc.text)...), doc.version, true
+			return append(configDiagnostics(doc.Text), proj.trustDiagnostics(doc.Text)...), doc.Version, true
 		}
 		f, err := settings.ReadBook(proj.sources().Book)
 		if err != nil || f.Text == nil {
@@ -133,7 +134,7 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	}
 	if isActionFile(rel) {
 		if open {
-			return actionFileDiagnostics(rel, doc.text), doc.version, true
+			return actionFileDiagnostics(rel, doc.Text), doc.Version, true
 		}
 		data, err := os.ReadFile(filepath.Join(proj.real, filepath.FromSlash(rel)))
 		if err != nil {
@@ -145,14 +146,14 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	snap := proj.ms.Snapshot()
 	var text string
 	var version int32
-	var lines *lineIndex
+	var lines *textdoc.Lines
 	if open {
-		text, version, lines = doc.text, doc.version, doc.lines
+		text, version, lines = doc.Text, doc.Version, doc.Lines
 	} else if u, err := snap.Document(rel); err == nil {
-		text, lines = u.Text, newLineIndex(u.Text)
+		text, lines = u.Text, textdoc.NewLines(u.Text)
 	} else if i := slices.IndexFunc(snap.Unreadable(), func(p codex.Problem) bool { return p.Path == rel }); i >= 0 {
 		// A chapter quire found and could not read: why, at its start.
-		return []protocol.Diagnostic{problemDiagnostic(snap.Unreadable()[i], "", newLineIndex(""))}, 0, true
+		return []protocol.Diagnostic{problemDiagnostic(snap.Unreadable()[i], "", textdoc.NewLines(""))}, 0, true
 	} else {
 		return nil, 0, false
 	}
@@ -218,14 +219,14 @@ func codexProblems(base, cat *codex.Catalog, rel, text string) []codex.Problem {
 
 // untrackedDiagnostics marks the first use in the book of each name that
 // looks like an entity and has no entry, when that first use is in rel.
-func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *lineIndex) []protocol.Diagnostic {
+func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *textdoc.Lines) []protocol.Diagnostic {
 	var out []protocol.Diagnostic
 	for _, u := range snap.Mentions().Untracked(manuscript.UntrackedMinCount) {
 		if u.First.Path != rel {
 			continue
 		}
 		out = append(out, protocol.Diagnostic{
-			Range:    lines.rangeOf(u.First.Range.Start, u.First.Range.End),
+			Range:    lines.RangeOf(u.First.Range.Start, u.First.Range.End),
 			Severity: protocol.DiagnosticSeverityInformation,
 			Code:     codeUntrackedName,
 			Source:   "quire",
@@ -241,7 +242,7 @@ func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *lineInde
 // problems are the same as when last sent is not sent again: a saved
 // series file changes one file's problems, and each book of the series
 // used to send every file with problems again (problems_sent.go).
-func (s *Server) publishCodexProblems(ctx context.Context, p *project) {
+func (s *Server) publishCodexProblems(ctx context.Context, p *openBook) {
 	// A problem of the series canon has the series file's absolute path:
 	// published on that file, the union of what every open book of the
 	// series finds there (seriesDiagnostics).

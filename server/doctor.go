@@ -93,7 +93,7 @@ func (s *Server) quireDoctorCommand(ctx context.Context, a wire.BookParams) (wir
 		typ = protocol.MessageTypeWarning
 	}
 	if s.showDocumentSupported() {
-		if path, err := s.writeCacheDoc("health", "quire-health", ".md", doctorMarkdown(r)); err == nil && s.showDocument(ctx, s.names.uri(path)) {
+		if path, err := s.writeCacheDoc("health", "quire-health", ".md", doctorMarkdown(r)); err == nil && s.showDocument(ctx, s.names.URI(path)) {
 			return doctorResult(r), nil
 		}
 	}

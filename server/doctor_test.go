@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/testhome"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -146,7 +147,7 @@ func TestDoctorCommandOpensADocumentWhereTheClientCan(t *testing.T) {
 		URI protocol.DocumentURI `json:"uri"`
 	}
 	require.NoError(t, json.Unmarshal(shown[0], &p))
-	path, ok := uriPath(p.URI)
+	path, ok := textdoc.URIPath(p.URI)
 	require.True(t, ok)
 	assert.True(t, strings.HasPrefix(path, cache), "the report lives in the cache, never in the book: %s", path)
 	text, err := os.ReadFile(path)

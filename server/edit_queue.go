@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"sync"
+
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // Typing sends a didChange per keystroke. Handing each version to the
@@ -20,7 +22,7 @@ import (
 type editQueue struct {
 	mu sync.Mutex
 	// docs are the latest texts, by project-relative path.
-	docs map[string]*document
+	docs map[string]*textdoc.Document
 	// applyMu orders the applications: a request's and the debounce's
 	// never hand the overlay two versions out of order, and a document
 	// closed meanwhile is not reopened.
@@ -28,17 +30,17 @@ type editQueue struct {
 }
 
 // put queues doc, the text of rel, in place of any older one.
-func (q *editQueue) put(rel string, doc *document) {
+func (q *editQueue) put(rel string, doc *textdoc.Document) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.docs == nil {
-		q.docs = map[string]*document{}
+		q.docs = map[string]*textdoc.Document{}
 	}
 	q.docs[rel] = doc
 }
 
 // take empties the queue.
-func (q *editQueue) take() map[string]*document {
+func (q *editQueue) take() map[string]*textdoc.Document {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	docs := q.docs
@@ -49,8 +51,8 @@ func (q *editQueue) take() map[string]*document {
 // queueEdit queues an open document of a loaded project for its
 // manuscript; a project still loading picks it up when ready
 // (overlayAllLocked).
-func (s *Server) queueEdit(doc *document) {
-	path, ok := uriPath(doc.uri)
+func (s *Server) queueEdit(doc *textdoc.Document) {
+	path, ok := textdoc.URIPath(doc.URI)
 	if !ok {
 		return
 	}
@@ -64,20 +66,20 @@ func (s *Server) queueEdit(doc *document) {
 // syncEdits hands the project's queued texts to its manuscript and codex
 // overlay, so that what follows reads the book as the editor shows it.
 // When the queue is empty it costs a lock.
-func (s *Server) syncEdits(p *project) {
+func (s *Server) syncEdits(p *openBook) {
 	p.edits.applyMu.Lock()
 	defer p.edits.applyMu.Unlock()
 	names := false
 	for rel, doc := range p.edits.take() {
 		// The server's context, not a request's: a text taken from the
 		// queue is applied whole even when the request is cancelled.
-		if err := p.ms.OpenDocument(s.ctx, rel, doc.text, doc.version); err != nil {
+		if err := p.ms.OpenDocument(s.ctx, rel, doc.Text, doc.Version); err != nil {
 			s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
 		}
 		if s.opts.synced != nil {
-			s.opts.synced(rel, doc.version)
+			s.opts.synced(rel, doc.Version)
 		}
-		if isCodexText(p, rel) && p.setCodexText(rel, doc.text) && p.namesChanged(rel) {
+		if isCodexText(p, rel) && p.setCodexText(rel, doc.Text) && p.namesChanged(rel) {
 			names = true
 		}
 	}
@@ -89,7 +91,7 @@ func (s *Server) syncEdits(p *project) {
 // closeQueued drops rel's queued text and runs closed while no queued
 // text can be applied, so a document closed is not reopened by an
 // application that took its text before.
-func (p *project) closeQueued(rel string, closed func()) {
+func (p *openBook) closeQueued(rel string, closed func()) {
 	p.edits.applyMu.Lock()
 	defer p.edits.applyMu.Unlock()
 	p.edits.mu.Lock()
@@ -100,7 +102,7 @@ func (p *project) closeQueued(rel string, closed func()) {
 
 // ready waits until p has loaded and has taken the editor's latest texts:
 // a request then sees every keystroke sent before it.
-func (s *Server) ready(ctx context.Context, p *project) error {
+func (s *Server) ready(ctx context.Context, p *openBook) error {
 	if err := p.wait(ctx); err != nil {
 		return err
 	}

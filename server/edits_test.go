@@ -13,6 +13,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -140,8 +141,8 @@ func TestRapidEditsToACodexNameAreCoalesced(t *testing.T) {
 	// The writer adds an alias to Mara, one keystroke at a time: each
 	// one changes her names.
 	at := strings.Index(files[rel], "the Harbor Witch") + len("the Harbor Witch")
-	lines := newLineIndex(files[rel])
-	p := lines.position(at)
+	lines := textdoc.NewLines(files[rel])
+	p := lines.Position(at)
 	typed := strings.Repeat(", M", 150) + ", the Lamplighter"
 	last := typeText(t, c, rel, p.Line, p.Character, typed, 2, deadline) - 1
 

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -51,13 +52,13 @@ func (s *Server) quireExplicate(ctx context.Context, a wire.ExplicateParams) (wi
 	for i, ps := range ex.Passages {
 		out.Passages[i] = wire.ExplicatePassage{Passage: wire.Passage(ps)}
 		if u, ok := snap.Unit(ps.Path); ok {
-			out.Passages[i].Location = &protocol.Location{URI: proj.uri(ps.Path), Range: newLineIndex(u.Text).rangeOf(ps.Range.Start, ps.Range.End)}
+			out.Passages[i].Location = &protocol.Location{URI: proj.uri(ps.Path), Range: textdoc.NewLines(u.Text).RangeOf(ps.Range.Start, ps.Range.End)}
 		}
 	}
 	if src := ex.Source; src != nil {
 		out.Source = &wire.ExplicateSource{QuoteSource: wire.QuoteSource(*src)}
 		if cur, err := s.currentText(proj, src.Path); err == nil && cur.exists && src.Range.End <= len(cur.text) && src.Range.Start <= src.Range.End {
-			out.Source.Location = &protocol.Location{URI: cur.uri, Range: cur.lines.rangeOf(src.Range.Start, src.Range.End)}
+			out.Source.Location = &protocol.Location{URI: cur.uri, Range: cur.lines.RangeOf(src.Range.Start, src.Range.End)}
 		}
 	}
 	return out, nil

@@ -16,7 +16,7 @@ import (
 
 // buildIndex lets p's index build start once the chapters are scanned
 // (and a test lets it), and ends the loading progress once it is done.
-func (s *Server) buildIndex(p *project, prog *progress) {
+func (s *Server) buildIndex(p *openBook, prog *progress) {
 	finished := func() {
 		prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
 	}

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // initializeParams keep initializationOptions as JSON: settings.go reads
@@ -22,16 +23,16 @@ type initializeParams struct {
 
 func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.InitializeResult, error) {
 	var roots []string
-	// The roots' URIs tell how the client writes a drive letter (uri.go).
+	// The roots' URIs tell how the client writes a drive letter (textdoc.Names).
 	for _, f := range p.WorkspaceFolders {
-		s.names.note(protocol.DocumentURI(f.URI))
-		if dir, ok := uriPath(protocol.DocumentURI(f.URI)); ok {
+		s.names.Note(protocol.DocumentURI(f.URI))
+		if dir, ok := textdoc.URIPath(protocol.DocumentURI(f.URI)); ok {
 			roots = append(roots, dir)
 		}
 	}
-	s.names.note(p.RootURI)
+	s.names.Note(p.RootURI)
 	if len(roots) == 0 {
-		if dir, ok := uriPath(p.RootURI); ok {
+		if dir, ok := textdoc.URIPath(p.RootURI); ok {
 			roots = append(roots, dir)
 		} else if p.RootPath != "" {
 			roots = append(roots, p.RootPath)
@@ -83,7 +84,7 @@ func (s *Server) initialized(context.Context) error {
 }
 
 // loadProject loads p, tells the client how it went and then watches it.
-func (s *Server) loadProject(p *project) {
+func (s *Server) loadProject(p *openBook) {
 	p.onCacheFailure = func(why string) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+why)
 		s.publishStatus(s.ctx, p)

@@ -15,7 +15,7 @@ import (
 // for it, and the index build, whose CPU and disk writes would slow
 // both saves down, waits for it. On a warm start both find nothing new
 // to write.
-func (p *project) keepLearned(log *slog.Logger) {
+func (p *openBook) keepLearned(log *slog.Logger) {
 	var codexSaves sync.WaitGroup
 	codexSaves.Go(func() {
 		if err := p.store.Save(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -22,7 +23,7 @@ func (s *Server) quireManuscriptContext(ctx context.Context, a wire.ContextParam
 		refs = append([]string{a.Ref}, refs...)
 	}
 	place := manuscript.Place{}
-	if path, ok := uriPath(a.URI); ok {
+	if path, ok := textdoc.URIPath(a.URI); ok {
 		if _, rel, ok := s.projectFor(path); ok {
 			place.Current = rel
 		}

@@ -131,14 +131,14 @@ func (s *Server) recentLocalModels(ctx context.Context) []wire.LocalModel {
 // environment. (A key for OpenAI in the keychain is not looked for here:
 // a code action must not wait on the keychain. Such a writer sees the
 // local models offered too, and may choose one.)
-func (s *Server) noProviderNamed(proj *project) bool {
+func (s *Server) noProviderNamed(proj *openBook) bool {
 	ps := s.clientCfg.settings().Provider.onto(proj.configOf().provider)
 	return !ps.Named() && os.Getenv("OPENAI_API_KEY") == "" && os.Getenv(keys.EditorKeyEnv) == ""
 }
 
 // useModelActions are the actions that choose a local model, while the
 // book has no provider.
-func (s *Server) useModelActions(ctx context.Context, proj *project) []codeAction {
+func (s *Server) useModelActions(ctx context.Context, proj *openBook) []codeAction {
 	if !s.noProviderNamed(proj) {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"go.lsp.dev/protocol"
 )
 
@@ -28,7 +29,7 @@ const outsideBookMessage = "quire leaves this file out of the book: it is a link
 // holds reports whether path, lexically inside p, really is: the file,
 // or for one not created yet its nearest existing folder, resolves to a
 // place inside p's real folder.
-func (p *project) holds(path string) bool {
+func (p *openBook) holds(path string) bool {
 	real, err := resolveExisting(path)
 	if err != nil {
 		// Unreadable, a loop of links: not known to stay inside.
@@ -60,7 +61,7 @@ func resolveExisting(path string) (string, error) {
 // warnOutsideBook puts the warning on a document that lies in a book's
 // folder but leads out of it; it reports whether it did.
 func (s *Server) warnOutsideBook(ctx context.Context, uri protocol.DocumentURI, version int32) bool {
-	path, ok := uriPath(uri)
+	path, ok := textdoc.URIPath(uri)
 	if !ok {
 		return false
 	}

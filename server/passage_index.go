@@ -20,7 +20,7 @@ type passageIndex struct {
 
 // open returns the index, opening it beside the codex index in the
 // cache, or in memory when another quire process holds that folder.
-func (x *passageIndex) open(ctx context.Context, proj *project, opts Options) (*manuscript.Passages, error) {
+func (x *passageIndex) open(ctx context.Context, proj *openBook, opts Options) (*manuscript.Passages, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.closed {

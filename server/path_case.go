@@ -21,7 +21,7 @@ const maxSpellings = 4096
 // hand, a link written in other case), and the book knows its files by
 // the names on disk. Elsewhere, and for a part that does not exist,
 // rel's own spelling stays.
-func (p *project) diskSpelling(rel string) string {
+func (p *openBook) diskSpelling(rel string) string {
 	if !foldsCase {
 		return rel
 	}

@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -39,5 +40,5 @@ func TestFolderCaseIsOneFolder(t *testing.T) {
 			assert.Contains(t, h.Contents.Value, "**Mara Vell**")
 		})
 	}
-	assert.Equal(t, docKey(c.uri("manuscript/01-harbor.md")), docKey(c.uri("MANUSCRIPT/01-Harbor.md")), "one document")
+	assert.Equal(t, textdoc.DocKey(c.uri("manuscript/01-harbor.md")), textdoc.DocKey(c.uri("MANUSCRIPT/01-Harbor.md")), "one document")
 }

@@ -31,7 +31,7 @@ func (s sentProblems) same(o sentProblems) bool {
 // problemsByFile are the codex files (of the book, and of its series
 // at their absolute paths) that have problems in the book's canon now,
 // with what their diagnostics are made of.
-func (p *project) problemsByFile() map[string]sentProblems {
+func (p *openBook) problemsByFile() map[string]sentProblems {
 	cat := p.catalog()
 	out := map[string]sentProblems{}
 	add := func(prob codex.Problem) {
@@ -80,7 +80,7 @@ func (s *Server) seriesReadersKey() string {
 // send the files whose problems only the others find (an entry p
 // overrides). Each book sends at most once per change of the set: the
 // book sent again finds its readers current.
-func (s *Server) republishOtherReaders(ctx context.Context, p *project, readers string) {
+func (s *Server) republishOtherReaders(ctx context.Context, p *openBook, readers string) {
 	for _, q := range s.loadedProjects() {
 		if q == p {
 			continue

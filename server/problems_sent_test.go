@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // A saved series file sends its own new problems; the other series
@@ -35,24 +36,24 @@ func TestSavingASeriesFileSendsOnlyWhatChanged(t *testing.T) {
 			return slices.ContainsFunc(ds, func(d protocol.Diagnostic) bool { return strings.Contains(d.Message, text) })
 		}
 	}
-	c.waitDiagnostics(pathURI(mara), "mara's broken link", says("Nobody There"))
-	c.waitDiagnostics(pathURI(ilse), "ilse's broken link", says("Nobody Here"))
+	c.waitDiagnostics(textdoc.PathURI(mara), "mara's broken link", says("Nobody There"))
+	c.waitDiagnostics(textdoc.PathURI(ilse), "ilse's broken link", says("Nobody Here"))
 	// Both books have sent their problems once they send quire.yaml's.
 	for _, book := range []string{one, two} {
-		require.Eventually(t, func() bool { return c.diagnosticsSent(pathURI(filepath.Join(book, "quire.yaml"))) > 0 }, 10*time.Second, 10*time.Millisecond)
+		require.Eventually(t, func() bool { return c.diagnosticsSent(textdoc.PathURI(filepath.Join(book, "quire.yaml"))) > 0 }, 10*time.Second, 10*time.Millisecond)
 	}
 	quiet(c, 500*time.Millisecond)
 
-	maraSent := c.diagnosticsSent(pathURI(mara))
+	maraSent := c.diagnosticsSent(textdoc.PathURI(mara))
 	require.NoError(t, os.WriteFile(ilse, ilseText("Nobody Else"), 0o644))
-	ds := c.waitDiagnostics(pathURI(ilse), "ilse's new broken link", says("Nobody Else"))
+	ds := c.waitDiagnostics(textdoc.PathURI(ilse), "ilse's new broken link", says("Nobody Else"))
 	assert.Len(t, ds, 1)
 	quiet(c, 500*time.Millisecond)
-	assert.Equal(t, maraSent, c.diagnosticsSent(pathURI(mara)), "mara's problems did not change")
+	assert.Equal(t, maraSent, c.diagnosticsSent(textdoc.PathURI(mara)), "mara's problems did not change")
 
 	// A book's own change that changes no problem of the series sends
 	// none of its files again either; the problem fixed is cleared.
-	ilseSent := c.diagnosticsSent(pathURI(ilse))
+	ilseSent := c.diagnosticsSent(textdoc.PathURI(ilse))
 	require.NoError(t, os.WriteFile(filepath.Join(one, "codex", "characters", "mara.md"),
 		[]byte("---\ntype: character\nname: Mara Vell\noverrides: Mara Vell\nsummary: Older still.\n---\n"), 0o644))
 	c.root = one
@@ -61,10 +62,10 @@ func TestSavingASeriesFileSendsOnlyWhatChanged(t *testing.T) {
 		return h != nil && strings.Contains(h.Contents.Value, "Older still")
 	}, 10*time.Second, 20*time.Millisecond)
 	quiet(c, 500*time.Millisecond)
-	assert.Equal(t, ilseSent, c.diagnosticsSent(pathURI(ilse)))
+	assert.Equal(t, ilseSent, c.diagnosticsSent(textdoc.PathURI(ilse)))
 	require.NoError(t, os.WriteFile(ilse, ilseText("Mara Vell"), 0o644))
-	c.waitDiagnostics(pathURI(ilse), "the link fixed", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
-	assert.True(t, hasCode(codex.CodeBrokenLink)(c.waitDiagnostics(pathURI(mara), "mara's link still broken", says("Nobody There"))))
+	c.waitDiagnostics(textdoc.PathURI(ilse), "the link fixed", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	assert.True(t, hasCode(codex.CodeBrokenLink)(c.waitDiagnostics(textdoc.PathURI(mara), "mara's link still broken", says("Nobody There"))))
 }
 
 // quiet waits until the server has sent nothing for still, and returns
@@ -121,7 +122,7 @@ func TestSeriesFileProblemsFollowANewReader(t *testing.T) {
 	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
-		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(one)), Name: "one"}, {URI: string(pathURI(two)), Name: "two"}},
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(one)), Name: "one"}, {URI: string(textdoc.PathURI(two)), Name: "two"}},
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
 	says := func(text string) func([]protocol.Diagnostic) bool {
@@ -129,8 +130,8 @@ func TestSeriesFileProblemsFollowANewReader(t *testing.T) {
 			return slices.ContainsFunc(ds, func(d protocol.Diagnostic) bool { return d.Message == text })
 		}
 	}
-	c.waitDiagnostics(pathURI(mara), "the link found broken by the one book of the series", says(`no codex entry is named "Nobody There"`))
+	c.waitDiagnostics(textdoc.PathURI(mara), "the link found broken by the one book of the series", says(`no codex entry is named "Nobody There"`))
 
 	require.NoError(t, os.WriteFile(yaml, []byte("series: ../tideward\n"), 0o644))
-	c.waitDiagnostics(pathURI(mara), "the link found broken by book two alone", says(`no codex entry is named "Nobody There" (in the book two)`))
+	c.waitDiagnostics(textdoc.PathURI(mara), "the link found broken by book two alone", says(`no codex entry is named "Nobody There" (in the book two)`))
 }

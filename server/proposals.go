@@ -33,7 +33,7 @@ func (s *Server) quireProposals(ctx context.Context, a wire.BookParams) (wire.Pr
 }
 
 // summarize is a proposal as the clients see it, with its status now.
-func (s *Server) summarize(proj *project, p proposal.Proposal) wire.Proposal {
+func (s *Server) summarize(proj *openBook, p proposal.Proposal) wire.Proposal {
 	w := p.Warnings
 	if w == nil {
 		w = []string{}
@@ -61,7 +61,7 @@ func (s *Server) quireDiscardProposal(ctx context.Context, a wire.ProposalParams
 }
 
 // proposalOf is the proposal a names: by id, in the book of uri if given.
-func (s *Server) proposalOf(ctx context.Context, a wire.ProposalParams) (*project, proposal.Proposal, error) {
+func (s *Server) proposalOf(ctx context.Context, a wire.ProposalParams) (*openBook, proposal.Proposal, error) {
 	if a.ID == "" {
 		return nil, proposal.Proposal{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "id is required")
 	}
@@ -70,14 +70,14 @@ func (s *Server) proposalOf(ctx context.Context, a wire.ProposalParams) (*projec
 
 // findProposal looks the proposal up in the named project, or in every
 // project when none is named.
-func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*project, proposal.Proposal, error) {
-	var projects []*project
+func (s *Server) findProposal(ctx context.Context, a wire.ProposalParams) (*openBook, proposal.Proposal, error) {
+	var projects []*openBook
 	if a.URI != "" {
 		proj, err := s.projectOf(ctx, a.BookParams)
 		if err != nil {
 			return nil, proposal.Proposal{}, err
 		}
-		projects = []*project{proj}
+		projects = []*openBook{proj}
 	} else {
 		projects = append(projects, s.sess.books()...)
 	}
@@ -234,7 +234,7 @@ func (s *Server) proposalActions(ctx context.Context, ids []string) []codeAction
 }
 
 // pendingFor lists the pending proposals that edit rel in proj.
-func (proj *project) pendingFor(rel string) []string {
+func (proj *openBook) pendingFor(rel string) []string {
 	var ids []string
 	for _, p := range proj.proposals.List() {
 		if !p.Applied.IsZero() {

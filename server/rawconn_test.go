@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -373,8 +374,8 @@ func (c *wireClient) initialize(root string) {
 	c.root = root
 	params := protocol.InitializeParams{}
 	if root != "" {
-		params.RootURI = pathURI(root)
-		params.WorkspaceFolders = []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}}
+		params.RootURI = textdoc.PathURI(root)
+		params.WorkspaceFolders = []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}}
 	}
 	m := c.call("init", protocol.MethodInitialize, params)
 	require.Nil(c.t, m.Error, "initialize: %s", m)
@@ -383,7 +384,7 @@ func (c *wireClient) initialize(root string) {
 
 // uri is the file: URI of a project file.
 func (c *wireClient) uri(rel string) protocol.DocumentURI {
-	return pathURI(c.root + "/" + rel)
+	return textdoc.PathURI(c.root + "/" + rel)
 }
 
 func (c *wireClient) open(uri protocol.DocumentURI, text string) {
@@ -465,7 +466,7 @@ func (c *wireClient) shownDocuments() []string {
 			URI protocol.DocumentURI `json:"uri"`
 		}
 		require.NoError(c.t, json.Unmarshal(h.Params, &p))
-		path, ok := uriPath(p.URI)
+		path, ok := textdoc.URIPath(p.URI)
 		require.True(c.t, ok)
 		data, err := os.ReadFile(path)
 		require.NoError(c.t, err)

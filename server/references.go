@@ -9,6 +9,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // occurrence is one place an entry is named, in prose or in the codex.
@@ -41,15 +42,15 @@ func (t *target) occurrences(e *codex.Entry) []occurrence {
 // lines once.
 func (t *target) locations(occs []occurrence) []protocol.Location {
 	out := make([]protocol.Location, 0, len(occs))
-	var lines *lineIndex
+	var lines *textdoc.Lines
 	var linesOf string
 	for _, o := range occs {
 		if lines == nil || linesOf != o.path {
-			lines, linesOf = newLineIndex(o.text), o.path
+			lines, linesOf = textdoc.NewLines(o.text), o.path
 		}
 		out = append(out, protocol.Location{
 			URI:   t.proj.uri(o.path),
-			Range: lines.rangeOf(o.mention.Range.Start, o.mention.Range.End),
+			Range: lines.RangeOf(o.mention.Range.Start, o.mention.Range.End),
 		})
 	}
 	return out
@@ -71,8 +72,8 @@ func (s *Server) references(ctx context.Context, p protocol.ReferenceParams) ([]
 	}
 	locs := t.locations(t.occurrences(e))
 	if p.Context.IncludeDeclaration && e.NameRange.Len() > 0 {
-		lines := newLineIndex(e.Source)
-		decl := protocol.Location{URI: t.proj.uri(e.ID), Range: lines.rangeOf(e.NameRange.Start, e.NameRange.End)}
+		lines := textdoc.NewLines(e.Source)
+		decl := protocol.Location{URI: t.proj.uri(e.ID), Range: lines.RangeOf(e.NameRange.Start, e.NameRange.End)}
 		locs = append([]protocol.Location{decl}, locs...)
 	}
 	return locs, ctx.Err()
@@ -80,9 +81,9 @@ func (s *Server) references(ctx context.Context, p protocol.ReferenceParams) ([]
 
 // uri is the file: URI of a project-relative path, or of the absolute
 // path of a file of the series canon (an entry's ID there).
-func (p *project) uri(rel string) protocol.DocumentURI {
+func (p *openBook) uri(rel string) protocol.DocumentURI {
 	if filepath.IsAbs(rel) {
-		return p.names.uri(rel)
+		return p.names.URI(rel)
 	}
-	return p.names.uri(filepath.Join(p.real, filepath.FromSlash(rel)))
+	return p.names.URI(filepath.Join(p.real, filepath.FromSlash(rel)))
 }

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // prepareRename answers whether the cursor is on a name quire can rename:
@@ -27,7 +28,7 @@ func (s *Server) prepareRename(ctx context.Context, p protocol.PrepareRenamePara
 	if why := t.renameRefusal(e); why != "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, why)
 	}
-	return &prepareRenameResult{t.lines.rangeOf(r.Start, r.End), e.Name}, nil
+	return &prepareRenameResult{t.lines.RangeOf(r.Start, r.End), e.Name}, nil
 }
 
 // prepareRenameResult is the range of the name and the name in full.
@@ -91,9 +92,9 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 		}
 	}
 	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
-	nameLines := newLineIndex(e.Source)
+	nameLines := textdoc.NewLines(e.Source)
 	changes[t.proj.uri(e.ID)] = append(changes[t.proj.uri(e.ID)], protocol.TextEdit{
-		Range:   nameLines.rangeOf(e.NameRange.Start, e.NameRange.End),
+		Range:   nameLines.RangeOf(e.NameRange.Start, e.NameRange.End),
 		NewText: yamlScalar(e.Source[e.NameRange.Start:e.NameRange.End], newName),
 	})
 	places := 1

@@ -8,6 +8,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -16,7 +17,7 @@ import (
 
 // capturedSelection is the selection of the current advisor turn.
 type capturedSelection struct {
-	proj *project
+	proj *openBook
 	sel  *manuscript.Selection
 }
 
@@ -34,7 +35,7 @@ func (s *Server) quireCaptureSelection(ctx context.Context, a wire.CaptureParams
 // capture reads the selection a names from the open document, or from
 // the file when it is not open.
 func (s *Server) capture(ctx context.Context, a wire.CaptureParams) (*capturedSelection, error) {
-	path, ok := uriPath(a.URI)
+	path, ok := textdoc.URIPath(a.URI)
 	if !ok {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "only file: documents can be captured")
 	}
@@ -45,17 +46,17 @@ func (s *Server) capture(ctx context.Context, a wire.CaptureParams) (*capturedSe
 	if err := s.ready(ctx, proj); err != nil {
 		return nil, err
 	}
-	var lines *lineIndex
+	var lines *textdoc.Lines
 	if doc, open := s.openText(a.URI); open {
-		lines = doc.lines
+		lines = doc.Lines
 	} else {
 		u, err := proj.ms.Snapshot().Document(rel)
 		if err != nil {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 		}
-		lines = newLineIndex(u.Text)
+		lines = textdoc.NewLines(u.Text)
 	}
-	start, end, err := lines.rangeOffsets(a.Range)
+	start, end, err := lines.RangeOffsets(a.Range)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}

@@ -36,7 +36,7 @@ type seriesLink struct {
 // (the series' paths are never the book's chapters), and the writer who
 // saved one would otherwise wait for every chapter of the book (100-250
 // ms at 200 chapters, BenchmarkSeriesSaveToDiagnostics).
-func (p *project) sendSeriesProblemsFirst(send func()) {
+func (p *openBook) sendSeriesProblemsFirst(send func()) {
 	l := &p.series
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -45,7 +45,7 @@ func (p *project) sendSeriesProblemsFirst(send func()) {
 
 // seriesStore is the store of the series the book reads now; nil when
 // it reads none.
-func (p *project) seriesStore() *codex.Store {
+func (p *openBook) seriesStore() *codex.Store {
 	o := &p.overlay
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -54,7 +54,7 @@ func (p *project) seriesStore() *codex.Store {
 
 // releaseSeries stops following the series and lets go of its store,
 // which the other books of the workspace may still read.
-func (p *project) releaseSeries() {
+func (p *openBook) releaseSeries() {
 	l := &p.series
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -70,7 +70,7 @@ func (p *project) releaseSeries() {
 
 // entryFile is the file of e: the book's, or the series folder's for an
 // entry of the series canon that the book does not override.
-func (p *project) entryFile(e *codex.Entry) string {
+func (p *openBook) entryFile(e *codex.Entry) string {
 	if src := p.canon().Source(e); src != nil && src.Book == nil {
 		return src.File()
 	}
@@ -79,7 +79,7 @@ func (p *project) entryFile(e *codex.Entry) string {
 
 // view is the saved codex of the book with its series', as quire/lookup,
 // quire/search and quire/list read it.
-func (p *project) view() *codex.View {
+func (p *openBook) view() *codex.View {
 	o := &p.overlay
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -92,7 +92,7 @@ func (p *project) view() *codex.View {
 // seriesChanged says whether the series folder quire.yaml names (once
 // trusted) is another than the one the book reads: the configuration in
 // force changed it.
-func (p *project) seriesChanged(old, now bookConfig) bool {
+func (p *openBook) seriesChanged(old, now bookConfig) bool {
 	return old.series != now.series && p.series.book != nil
 }
 
@@ -105,7 +105,7 @@ func (p *project) seriesChanged(old, now bookConfig) bool {
 // folder is followed as at the start. The old series is let go of on
 // another goroutine: the shelf waits for its watcher, which may be
 // waiting for the lock the caller holds (followMu).
-func (p *project) reopenSeries(ctx context.Context) error {
+func (p *openBook) reopenSeries(ctx context.Context) error {
 	l := &p.series
 	// Held throughout: watchSeries and releaseSeries read the book's
 	// series too.
@@ -151,7 +151,7 @@ func (p *project) reopenSeries(ctx context.Context) error {
 
 // watchSeries follows the series folder until ctx ends, and the one it
 // names from then on (reopenSeries).
-func (p *project) watchSeries(ctx context.Context, log *slog.Logger, changed func()) {
+func (p *openBook) watchSeries(ctx context.Context, log *slog.Logger, changed func()) {
 	l := &p.series
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -172,7 +172,7 @@ func (p *project) watchSeries(ctx context.Context, log *slog.Logger, changed fun
 // entry gives the book a new name automaton, its chapters' mentions
 // found again, and changed (diagnostics) runs. The series' own paths
 // are never the book's chapters, so no chapter is read again.
-func (p *project) followSeries(ctx context.Context, log *slog.Logger, changed func()) (stop func()) {
+func (p *openBook) followSeries(ctx context.Context, log *slog.Logger, changed func()) (stop func()) {
 	b := p.series.book
 	if b == nil || b.Series == nil {
 		return nil

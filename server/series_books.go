@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // A problem of a series file that only some of the open books of the
@@ -23,7 +24,7 @@ import (
 
 // bookName is the book as a writer knows it: its title when quire.yaml
 // gives one, else its folder's name (as the book map titles it).
-func bookName(p *project) string {
+func bookName(p *openBook) string {
 	if t := strings.TrimSpace(p.configOf().settings.Title); t != "" {
 		return t
 	}
@@ -45,7 +46,7 @@ func inBooks(names []string) string {
 // bookCause is what in the book p causes prob, a problem of the series
 // file at path that p finds and some other open book of the series does
 // not; none when quire cannot point at it.
-func bookCause(p *project, cat *codex.Catalog, path string, prob codex.Problem) []protocol.DiagnosticRelatedInformation {
+func bookCause(p *openBook, cat *codex.Catalog, path string, prob codex.Problem) []protocol.DiagnosticRelatedInformation {
 	switch prob.Code {
 	case codex.CodeDuplicateName:
 		return claimsOf(p, cat, path)
@@ -58,7 +59,7 @@ func bookCause(p *project, cat *codex.Catalog, path string, prob codex.Problem) 
 // claimsOf are the names and aliases of the book p's own entries that
 // the series entry at path claims too: where the writer renames one of
 // them, or says `overrides:`.
-func claimsOf(p *project, cat *codex.Catalog, path string) []protocol.DiagnosticRelatedInformation {
+func claimsOf(p *openBook, cat *codex.Catalog, path string) []protocol.DiagnosticRelatedInformation {
 	s, ok := cat.Get(path)
 	if !ok {
 		return nil
@@ -70,14 +71,14 @@ func claimsOf(p *project, cat *codex.Catalog, path string) []protocol.Diagnostic
 	delete(keys, "")
 	var out []protocol.DiagnosticRelatedInformation
 	for _, e := range bookEntries(cat) {
-		var lines *lineIndex
+		var lines *textdoc.Lines
 		claim := func(what, name string, r codex.Range) {
 			if lines == nil {
-				lines = newLineIndex(e.Source)
+				lines = textdoc.NewLines(e.Source)
 			}
 			start, end := clampRange(r, len(e.Source))
 			out = append(out, protocol.DiagnosticRelatedInformation{
-				Location: protocol.Location{URI: p.uri(e.ID), Range: lines.rangeOf(start, end)},
+				Location: protocol.Location{URI: p.uri(e.ID), Range: lines.RangeOf(start, end)},
 				Message:  fmt.Sprintf("%s %q of %s, an entry of the book %s", what, name, e.Name, bookName(p)),
 			})
 		}
@@ -117,7 +118,7 @@ func bookEntries(cat *codex.Catalog) []*codex.Entry {
 // seriesSetting is the `series:` line of the book p's quire.yaml, which
 // makes the book read the series against its own chapters: a `from:`
 // naming none of them applies nowhere in it.
-func seriesSetting(p *project) []protocol.DiagnosticRelatedInformation {
+func seriesSetting(p *openBook) []protocol.DiagnosticRelatedInformation {
 	f, err := settings.ReadBook(p.sources().Book)
 	if err != nil {
 		return nil
@@ -130,12 +131,12 @@ func seriesSetting(p *project) []protocol.DiagnosticRelatedInformation {
 		return nil
 	}
 	key := keys[i]
-	lines := newLineIndex(string(f.Text))
-	at := lines.lineRange(key.Line)
+	lines := textdoc.NewLines(string(f.Text))
+	at := lines.LineRange(key.Line)
 	if key.Column == 1 {
 		// The key itself, as a block mapping writes it.
-		start := lines.starts[key.Line-1]
-		at = lines.rangeOf(start, start+len(key.Value))
+		start := lines.LineStart(key.Line - 1)
+		at = lines.RangeOf(start, start+len(key.Value))
 	}
 	n := len(p.ms.Snapshot().Units())
 	chapters := fmt.Sprintf("%d chapters", n)

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // seriesOfTwoBooks writes a series whose Ilse Dorn links to no entry
@@ -56,8 +57,8 @@ func openTwoBooks(t *testing.T, one, two string) *testClient {
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
 		WorkspaceFolders: []protocol.WorkspaceFolder{
-			{URI: string(pathURI(one)), Name: "one"},
-			{URI: string(pathURI(two)), Name: "two"},
+			{URI: string(textdoc.PathURI(one)), Name: "one"},
+			{URI: string(textdoc.PathURI(two)), Name: "two"},
 		},
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
@@ -77,7 +78,7 @@ func TestSeriesFileProblemsSayWhichBook(t *testing.T) {
 		}
 		return protocol.Diagnostic{}, false
 	}
-	ds := c.waitDiagnostics(pathURI(ilse), "the series file's problems, from both books", func(ds []protocol.Diagnostic) bool {
+	ds := c.waitDiagnostics(textdoc.PathURI(ilse), "the series file's problems, from both books", func(ds []protocol.Diagnostic) bool {
 		_, dup := byMessage(ds, "is also the alias")
 		_, from2 := byMessage(ds, "`from: 2`")
 		return len(ds) == 4 && dup && from2
@@ -108,12 +109,12 @@ func TestSeriesFileProblemsSayWhichBook(t *testing.T) {
 	// What in the book causes it.
 	d, _ := byMessage(ds, "`from: 2`")
 	require.Len(t, d.RelatedInformation, 1)
-	assert.Equal(t, pathURI(filepath.Join(one, "quire.yaml")), d.RelatedInformation[0].Location.URI)
+	assert.Equal(t, textdoc.PathURI(filepath.Join(one, "quire.yaml")), d.RelatedInformation[0].Location.URI)
 	assert.Equal(t, protocol.Range{Start: position(1, 0), End: position(1, 6)}, d.RelatedInformation[0].Location.Range)
 	assert.Contains(t, d.RelatedInformation[0].Message, "The Salt Road reads the series against its own 1 chapter")
 	d, _ = byMessage(ds, "is also the alias")
 	require.Len(t, d.RelatedInformation, 1)
-	assert.Equal(t, pathURI(filepath.Join(two, "codex", "characters", "harbor.md")), d.RelatedInformation[0].Location.URI)
+	assert.Equal(t, textdoc.PathURI(filepath.Join(two, "codex", "characters", "harbor.md")), d.RelatedInformation[0].Location.URI)
 	assert.Equal(t, protocol.Range{Start: position(3, 10), End: position(3, 19)}, d.RelatedInformation[0].Location.Range)
 	assert.Contains(t, d.RelatedInformation[0].Message, `the alias "Ilse Dorn" of The Harbor Master`)
 
@@ -122,7 +123,7 @@ func TestSeriesFileProblemsSayWhichBook(t *testing.T) {
 	c.root = two
 	shadow := c.waitDiagnostics(c.uri("codex/locations/city.md"), "the shadow warning on book two's entry", hasCode(codex.CodeSeriesShadow))
 	assert.Len(t, shadow, 1)
-	city, ok := c.latestDiagnostics(pathURI(filepath.Join(filepath.Dir(filepath.Dir(ilse)), "locations", "city.md")))
+	city, ok := c.latestDiagnostics(textdoc.PathURI(filepath.Join(filepath.Dir(filepath.Dir(ilse)), "locations", "city.md")))
 	if ok {
 		assert.Empty(t, city.Diagnostics)
 	}
@@ -132,7 +133,7 @@ func TestSeriesFileProblemsSayWhichBook(t *testing.T) {
 	// a new chapter: the watcher's first look catches up the codex only.)
 	require.NoError(t, os.WriteFile(filepath.Join(two, "codex", "characters", "harbor.md"),
 		[]byte("---\ntype: character\nname: The Harbor Master\n---\n# The Harbor Master\n"), 0o644))
-	ds = c.waitDiagnostics(pathURI(ilse), "the duplicate gone", func(ds []protocol.Diagnostic) bool {
+	ds = c.waitDiagnostics(textdoc.PathURI(ilse), "the duplicate gone", func(ds []protocol.Diagnostic) bool {
 		_, dup := byMessage(ds, "is also the alias")
 		return len(ds) == 3 && !dup
 	})

@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // seriesDiagnostics are the problems of a file of a series folder that
@@ -22,7 +23,7 @@ import (
 // (series_books.go). ok is false when no open book reads a series
 // holding path.
 func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI, path string) ([]protocol.Diagnostic, int32, bool) {
-	var readers []*project
+	var readers []*openBook
 	var cats []*codex.Catalog
 	var store *codex.Store
 	rel := ""
@@ -42,11 +43,11 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 	saved, isEntry := store.Catalog().Get(rel)
 	var text string
 	var version int32
-	var lines *lineIndex
+	var lines *textdoc.Lines
 	doc, open := s.openText(uri)
 	// The writer's unsaved text: the series' problems are of the saved
 	// one, and would stand at the wrong places in it.
-	edited := open && (!isEntry || saved.Source != doc.text)
+	edited := open && (!isEntry || saved.Source != doc.Text)
 	found := make([][]codex.Problem, len(readers))
 	for i, p := range readers {
 		if edited {
@@ -54,7 +55,7 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 			if isEntry {
 				typ = saved.Type
 			}
-			found[i] = editedProblems(path, doc.text, typ, cats[i])
+			found[i] = editedProblems(path, doc.Text, typ, cats[i])
 			continue
 		}
 		found[i] = slices.Clone(cats[i].ProblemsIn(path))
@@ -75,7 +76,7 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 		}
 	}
 	if open {
-		text, version, lines = doc.text, doc.version, doc.lines
+		text, version, lines = doc.Text, doc.Version, doc.Lines
 	} else {
 		// An entry's text as the series read it; a file the series
 		// does not read as an entry (its front matter broken) from
@@ -87,7 +88,7 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 				return nil, 0, ctx.Err() == nil
 			}
 		}
-		lines = newLineIndex(text)
+		lines = textdoc.NewLines(text)
 	}
 	union := unionOfBooks(found)
 	problems := make([]codex.Problem, len(union))

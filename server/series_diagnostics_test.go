@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // Problems in the series folder's files show on those files, each once
@@ -26,18 +27,18 @@ func TestSeriesFileDiagnostics(t *testing.T) {
 	require.NoError(t, os.WriteFile(ilse, []byte("---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor. See [[Nobody Here]].\n"), 0o644))
 	require.NoError(t, os.WriteFile(broken, []byte("---\ntype: character\nname: [unclosed\n---\n# Broken\n"), 0o644))
 
-	ds := c.waitDiagnostics(pathURI(ilse), "a broken link in the series", hasCode(codex.CodeBrokenLink))
+	ds := c.waitDiagnostics(textdoc.PathURI(ilse), "a broken link in the series", hasCode(codex.CodeBrokenLink))
 	require.Len(t, ds, 1, "once, though two books of the series are open")
 	assert.Equal(t, protocol.Range{Start: position(7, 29), End: position(7, 40)}, ds[0].Range)
 	assert.Contains(t, ds[0].Message, "Nobody Here")
-	bad := c.waitDiagnostics(pathURI(broken), "broken front matter in the series", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+	bad := c.waitDiagnostics(textdoc.PathURI(broken), "broken front matter in the series", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
 	assert.Len(t, bad, 1)
 	assert.Equal(t, protocol.DiagnosticSeverityError, bad[0].Severity)
 
 	require.NoError(t, os.WriteFile(ilse, []byte("---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor.\n"), 0o644))
 	require.NoError(t, os.Remove(broken))
-	c.waitDiagnostics(pathURI(ilse), "the link fixed", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
-	c.waitDiagnostics(pathURI(broken), "the file gone", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	c.waitDiagnostics(textdoc.PathURI(ilse), "the link fixed", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	c.waitDiagnostics(textdoc.PathURI(broken), "the file gone", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
 
 	ds = c.waitDiagnostics(c.uri("codex/locations/city.md"), "the shadow warning stays", hasCode(codex.CodeSeriesShadow))
 	assert.Len(t, ds, 1)
@@ -53,12 +54,12 @@ func TestOpeningASeriesFileLooksForNoBook(t *testing.T) {
 	c.hoverSays("manuscript/01-harbor.md", 2, 12, "*Series canon:*")
 	text := "---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nSee [[Nobody Here]].\n"
 	require.NoError(t, os.WriteFile(ilse, []byte(text), 0o644))
-	c.waitDiagnostics(pathURI(ilse), "the series file's broken link", hasCode(codex.CodeBrokenLink))
+	c.waitDiagnostics(textdoc.PathURI(ilse), "the series file's broken link", hasCode(codex.CodeBrokenLink))
 	c.notifyServer(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
-		TextDocument: protocol.TextDocumentItem{URI: pathURI(ilse), LanguageID: "markdown", Version: 3, Text: text},
+		TextDocument: protocol.TextDocumentItem{URI: textdoc.PathURI(ilse), LanguageID: "markdown", Version: 3, Text: text},
 	})
 	require.Eventually(t, func() bool {
-		p, ok := c.latestDiagnostics(pathURI(ilse))
+		p, ok := c.latestDiagnostics(textdoc.PathURI(ilse))
 		return ok && p.Version == 3 && len(p.Diagnostics) == 1
 	}, 10*time.Second, 20*time.Millisecond, "the open series file's problems, of its version")
 	for _, m := range c.messages() {

@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // seriesProgressionBook writes a series whose Mara has progressions and
@@ -78,6 +79,6 @@ func TestSeriesProgressionsUnderTheBookOverTheProtocol(t *testing.T) {
 	require.Len(t, death, 1)
 	assert.Contains(t, death[0].Message, "dead from chapter 3")
 	require.Len(t, death[0].RelatedInformation, 1)
-	assert.Equal(t, pathURI(seriesMara), death[0].RelatedInformation[0].Location.URI, "the progression is in the series file")
+	assert.Equal(t, textdoc.PathURI(seriesMara), death[0].RelatedInformation[0].Location.URI, "the progression is in the series file")
 	assert.Equal(t, protocol.Position{Line: 9, Character: 4}, death[0].RelatedInformation[0].Location.Range.Start)
 }

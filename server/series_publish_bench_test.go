@@ -14,6 +14,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/endpoint"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // brokenSeriesFiles is how many series files the publishing benchmark
@@ -48,7 +49,7 @@ func BenchmarkSeriesSaveToDiagnostics(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		path := broken[i%len(broken)]
-		uri := pathURI(path)
+		uri := textdoc.PathURI(path)
 		link := fmt.Sprintf("Nobody Saved %d", i)
 		before, cpu := c.sentCount(protocol.MethodTextDocumentPublishDiagnostics), cpuTime()
 		start := time.Now()
@@ -70,7 +71,7 @@ func BenchmarkSeriesSaveToDiagnostics(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	uri := pathURI(path)
+	uri := textdoc.PathURI(path)
 	c.notifyServer(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
 		TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "markdown", Version: 1, Text: string(data)},
 	})
@@ -154,15 +155,15 @@ func seriesPublishSession(b *testing.B) (*testClient, []string) {
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
 		WorkspaceFolders: []protocol.WorkspaceFolder{
-			{URI: string(pathURI(books[0])), Name: "book-1"},
-			{URI: string(pathURI(books[1])), Name: "book-2"},
+			{URI: string(textdoc.PathURI(books[0])), Name: "book-1"},
+			{URI: string(textdoc.PathURI(books[1])), Name: "book-2"},
 		},
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
 	deadline := time.Now().Add(5 * time.Minute)
 	for _, f := range broken {
 		for {
-			if p, ok := c.latestDiagnostics(pathURI(f)); ok && slices.ContainsFunc(p.Diagnostics, func(d protocol.Diagnostic) bool { return d.Code == codex.CodeBrokenLink }) {
+			if p, ok := c.latestDiagnostics(textdoc.PathURI(f)); ok && slices.ContainsFunc(p.Diagnostics, func(d protocol.Diagnostic) bool { return d.Code == codex.CodeBrokenLink }) {
 				break
 			}
 			if time.Now().After(deadline) {

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // renameInSeries adds to changes the mentions of e's name in every other
@@ -85,7 +86,7 @@ func (s *Server) unsavedSeriesFile(changes map[protocol.DocumentURI][]protocol.T
 	}
 	slices.Sort(uris)
 	for _, uri := range uris {
-		path, ok := uriPath(uri)
+		path, ok := textdoc.URIPath(uri)
 		if !ok {
 			continue
 		}
@@ -97,7 +98,7 @@ func (s *Server) unsavedSeriesFile(changes map[protocol.DocumentURI][]protocol.T
 		if !ok {
 			continue
 		}
-		if saved, err := f.savedText(); err != nil || saved != doc.text {
+		if saved, err := f.savedText(); err != nil || saved != doc.Text {
 			return filepath.Base(path)
 		}
 	}

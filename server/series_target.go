@@ -37,7 +37,7 @@ type seriesFile struct {
 // lies in the series by name but leads out of it is no series file, and
 // a name that merely begins as the folder's does (../the-series-old) is
 // not inside it.
-func (s *Server) seriesBookFor(path string) (*project, *seriesFile, bool) {
+func (s *Server) seriesBookFor(path string) (*openBook, *seriesFile, bool) {
 	real, err := resolveExisting(path)
 	if err != nil {
 		return nil, nil, false
@@ -53,7 +53,7 @@ func (s *Server) seriesBookFor(path string) (*project, *seriesFile, bool) {
 // seriesReader is an open book that reads the series holding a file: the
 // series' store, and the file's slash-separated path in it.
 type seriesReader struct {
-	book  *project
+	book  *openBook
 	store *codex.Store
 	rel   string
 }

@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/linktest"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -36,7 +37,7 @@ func openBooksInOrder(t *testing.T, base string, order, trusted []string) *testC
 	c := startServer(t, Options{TrustFile: trustFile, CacheDir: t.TempDir()})
 	var folders []protocol.WorkspaceFolder
 	for _, name := range order {
-		folders = append(folders, protocol.WorkspaceFolder{URI: string(pathURI(filepath.Join(base, name))), Name: name})
+		folders = append(folders, protocol.WorkspaceFolder{URI: string(textdoc.PathURI(filepath.Join(base, name))), Name: name})
 	}
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{WorkspaceFolders: folders}, &res)
@@ -269,7 +270,7 @@ func TestSeriesFileRename(t *testing.T) {
 		}, &edit)
 		return edit.Changes
 	}
-	ilse := pathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	ilse := textdoc.PathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
 	fromChapter := rename(c.uri("manuscript/01-harbor.md"), position(2, 12))
 	require.Len(t, fromChapter, 3, "the series file and both books' chapters")
 	fromSeries := rename(ilse, position(5, 4))
@@ -309,7 +310,7 @@ func TestSeriesFileRename(t *testing.T) {
 	// Book one, which answers, has its own Mara over the series': a
 	// rename in the series file would rename that entry, not the one
 	// the writer is in, so it is refused with the reason.
-	mara := pathURI(filepath.Join(base, "tideward", "codex", "characters", "mara.md"))
+	mara := textdoc.PathURI(filepath.Join(base, "tideward", "codex", "characters", "mara.md"))
 	for _, method := range []string{protocol.MethodTextDocumentPrepareRename, protocol.MethodTextDocumentRename} {
 		err := c.callErr(method, protocol.RenameParams{
 			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: mara}, Position: position(7, 4)},
@@ -404,11 +405,11 @@ func TestWorkspaceSymbolsListTheSeries(t *testing.T) {
 		}
 		return out
 	}
-	ilse := pathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	ilse := textdoc.PathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
 	assert.Equal(t, map[protocol.DocumentURI]string{ilse: "Ilse Dorn"}, symbols("Ilse"))
 	city := symbols("Tideward")
 	for _, book := range []string{"tideward", "two"} {
-		assert.Equal(t, "Tideward", city[pathURI(filepath.Join(base, book, "codex", "locations", "city.md"))],
+		assert.Equal(t, "Tideward", city[textdoc.PathURI(filepath.Join(base, book, "codex", "locations", "city.md"))],
 			"book one reads the series' city, book two its own over it")
 	}
 	assert.Equal(t, "Ilse Dorn", symbols("")[ilse])

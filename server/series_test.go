@@ -15,6 +15,7 @@ import (
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/endpoint"
 	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // seriesWorkspace writes a series folder and two books naming it, and
@@ -67,8 +68,8 @@ func openSeriesBooks(t *testing.T, shelf *mbook.Shelf) (c *testClient, base, one
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
 		WorkspaceFolders: []protocol.WorkspaceFolder{
-			{URI: string(pathURI(one)), Name: "one"},
-			{URI: string(pathURI(two)), Name: "two"},
+			{URI: string(textdoc.PathURI(one)), Name: "one"},
+			{URI: string(textdoc.PathURI(two)), Name: "two"},
 		},
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
@@ -95,10 +96,10 @@ func TestSeriesOverTheProtocol(t *testing.T) {
 		require.NotNil(t, h, book)
 		assert.Contains(t, h.Contents.Value, "**Ilse Dorn**")
 		assert.Contains(t, h.Contents.Value, "Harbor master of Tideward.")
-		assert.Contains(t, h.Contents.Value, "*Series canon:* [tideward/codex/characters/ilse.md]("+string(pathURI(seriesIlse))+")")
+		assert.Contains(t, h.Contents.Value, "*Series canon:* [tideward/codex/characters/ilse.md]("+string(textdoc.PathURI(seriesIlse))+")")
 		locs := c.definitionAt(rel, 2, 12)
 		require.Len(t, locs, 1)
-		assert.Equal(t, pathURI(seriesIlse), locs[0].URI, "definition opens the series file")
+		assert.Equal(t, textdoc.PathURI(seriesIlse), locs[0].URI, "definition opens the series file")
 	}
 	assert.Equal(t, 1, shelf.Len(), "the two books read one series store")
 
@@ -114,10 +115,10 @@ func TestSeriesOverTheProtocol(t *testing.T) {
 		Context: protocol.ReferenceContext{IncludeDeclaration: true},
 	}, &refs)
 	require.Len(t, refs, 3)
-	assert.Equal(t, pathURI(seriesIlse), refs[0].URI)
+	assert.Equal(t, textdoc.PathURI(seriesIlse), refs[0].URI)
 	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 2, Character: 6}, End: protocol.Position{Line: 2, Character: 15}}, refs[0].Range)
 	assert.Equal(t, c.uri("manuscript/01-harbor.md"), refs[1].URI)
-	assert.Equal(t, pathURI(seriesIlse), refs[2].URI, "the series file's own heading names it too")
+	assert.Equal(t, textdoc.PathURI(seriesIlse), refs[2].URI, "the series file's own heading names it too")
 
 	c.root = one
 	h := c.hoverAt("manuscript/01-harbor.md", 2, 1) // Mara
@@ -129,7 +130,7 @@ func TestSeriesOverTheProtocol(t *testing.T) {
 	locs := c.definitionAt("manuscript/01-harbor.md", 2, 1)
 	require.Len(t, locs, 2)
 	assert.Equal(t, c.uri("codex/characters/mara.md"), locs[0].URI)
-	assert.Equal(t, pathURI(seriesMara), locs[1].URI)
+	assert.Equal(t, textdoc.PathURI(seriesMara), locs[1].URI)
 
 	c.root = two
 	h = c.hoverAt("manuscript/01-rising.md", 2, 1)
@@ -200,7 +201,7 @@ func TestSeriesRenameReachesEveryBook(t *testing.T) {
 		},
 		NewName: "Varn Dorn",
 	}, &edit)
-	seriesIlse := pathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	seriesIlse := textdoc.PathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
 	byFile := map[protocol.DocumentURI][]protocol.Range{}
 	for uri, edits := range edit.Changes {
 		for _, e := range edits {
@@ -212,7 +213,7 @@ func TestSeriesRenameReachesEveryBook(t *testing.T) {
 		return protocol.Range{Start: protocol.Position{Line: l, Character: from}, End: protocol.Position{Line: l, Character: to}}
 	}
 	assert.ElementsMatch(t, []protocol.Range{line(2, 6, 15), line(5, 2, 11)}, byFile[seriesIlse], "the series file's name and heading, once each")
-	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[pathURI(filepath.Join(one, "manuscript", "01-harbor.md"))])
-	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[pathURI(filepath.Join(two, "manuscript", "01-rising.md"))], "the other book of the series")
+	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[textdoc.PathURI(filepath.Join(one, "manuscript", "01-harbor.md"))])
+	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[textdoc.PathURI(filepath.Join(two, "manuscript", "01-rising.md"))], "the other book of the series")
 	assert.Len(t, byFile, 3)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
 	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -85,8 +86,8 @@ type Server struct {
 	state    lifecycle
 	inflight map[jsonrpc2.ID]context.CancelFunc
 	client   protocol.ClientCapabilities
-	// names writes file URIs as the client does (uri.go).
-	names *uriNames
+	// names writes file URIs as the client does (textdoc.Names).
+	names *textdoc.Names
 	// sess is the workspace: its books and open documents (session.go),
 	// under a lock of its own.
 	sess *session
@@ -103,7 +104,7 @@ type Server struct {
 	tokens atomic.Uint64
 	// trust is the record of trusted books; nil trusts none.
 	trust *trust.Store
-	// diagTimers and diagRuns are keyed by docKey, as the session's
+	// diagTimers and diagRuns are keyed by textdoc.DocKey, as the session's
 	// documents are. diagTimers debounce each document's diagnostics.
 	diagTimers map[protocol.DocumentURI]*time.Timer
 	// diagRuns cancel each document's publication under way.
@@ -147,7 +148,7 @@ func New(opts Options) *Server {
 		diagTimers: map[protocol.DocumentURI]*time.Timer{},
 		diagRuns:   map[protocol.DocumentURI]*diagRun{},
 		done:       make(chan struct{}),
-		names:      &uriNames{},
+		names:      &textdoc.Names{},
 	}
 	s.requests, s.notifications, s.cmds = s.handlers()
 	s.trust = openTrust(opts.TrustFile, log)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"go.lsp.dev/protocol"
 )
 
@@ -24,20 +25,20 @@ type session struct {
 	roots   []string
 	loading bool
 	// projects are the books open, in the order they were found.
-	projects []*project
+	projects []*openBook
 	// noBookTold says the writer was told a folder is in no book.
 	noBookTold bool
-	// docs and orders are keyed by docKey: one document whatever the
+	// docs and orders are keyed by textdoc.DocKey: one document whatever the
 	// spelling of its URI. orders put each open document's changes in
 	// version order.
-	docs   map[protocol.DocumentURI]*document
-	orders map[protocol.DocumentURI]*changeOrder
+	docs   map[protocol.DocumentURI]*textdoc.Document
+	orders map[protocol.DocumentURI]*textdoc.ChangeOrder
 	// selection is the last selection captured for an advisor turn.
 	selection *capturedSelection
 }
 
 func newSession() *session {
-	return &session{docs: map[protocol.DocumentURI]*document{}, orders: map[protocol.DocumentURI]*changeOrder{}}
+	return &session{docs: map[protocol.DocumentURI]*textdoc.Document{}, orders: map[protocol.DocumentURI]*textdoc.ChangeOrder{}}
 }
 
 // setRoots records the workspace folders initialize named.
@@ -60,14 +61,14 @@ func (ws *session) startLoading() []string {
 }
 
 // books are the books open now.
-func (ws *session) books() []*project {
+func (ws *session) books() []*openBook {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	return slices.Clone(ws.projects)
 }
 
 // firstBook is the first book found, nil when none is open.
-func (ws *session) firstBook() *project {
+func (ws *session) firstBook() *openBook {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	if len(ws.projects) == 0 {
@@ -78,7 +79,7 @@ func (ws *session) firstBook() *project {
 
 // addBook adds p unless a book at the same place is open; it reports
 // whether p was added.
-func (ws *session) addBook(p *project) bool {
+func (ws *session) addBook(p *openBook) bool {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	for _, q := range ws.projects {
@@ -115,23 +116,23 @@ func (ws *session) capture(c *capturedSelection) {
 }
 
 // doc is the open document uri names.
-func (ws *session) doc(uri protocol.DocumentURI) (*document, bool) {
+func (ws *session) doc(uri protocol.DocumentURI) (*textdoc.Document, bool) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	d, ok := ws.docs[docKey(uri)]
+	d, ok := ws.docs[textdoc.DocKey(uri)]
 	return d, ok
 }
 
 // docAt is the open document of the file at full, however its URI is
 // spelled; nil when it is not open.
-func (ws *session) docAt(full string) *document {
+func (ws *session) docAt(full string) *textdoc.Document {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	if d, ok := ws.docs[docKey(pathURI(full))]; ok {
+	if d, ok := ws.docs[textdoc.DocKey(textdoc.PathURI(full))]; ok {
 		return d
 	}
 	for uri, d := range ws.docs {
-		if p, ok := uriPath(uri); ok && filepath.Clean(p) == filepath.Clean(full) {
+		if p, ok := textdoc.URIPath(uri); ok && filepath.Clean(p) == filepath.Clean(full) {
 			return d
 		}
 	}
@@ -144,24 +145,24 @@ func (ws *session) openURIs() []protocol.DocumentURI {
 	defer ws.mu.Unlock()
 	uris := make([]protocol.DocumentURI, 0, len(ws.docs))
 	for _, d := range ws.docs {
-		uris = append(uris, d.uri)
+		uris = append(uris, d.URI)
 	}
 	return uris
 }
 
 // open records doc, just opened, with a fresh order for its changes.
-func (ws *session) open(doc *document) {
-	key := docKey(doc.uri)
+func (ws *session) open(doc *textdoc.Document) {
+	key := textdoc.DocKey(doc.URI)
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	ws.docs[key] = doc
-	ws.orders[key] = newChangeOrder(doc)
+	ws.orders[key] = textdoc.NewChangeOrder(doc)
 }
 
 // changing is the open document uri names and the order its changes
 // take; ok is false when it is not open.
-func (ws *session) changing(uri protocol.DocumentURI) (*document, *changeOrder, bool) {
-	key := docKey(uri)
+func (ws *session) changing(uri protocol.DocumentURI) (*textdoc.Document, *textdoc.ChangeOrder, bool) {
+	key := textdoc.DocKey(uri)
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	d, ok := ws.docs[key]
@@ -169,15 +170,15 @@ func (ws *session) changing(uri protocol.DocumentURI) (*document, *changeOrder, 
 }
 
 // update records doc as the open document's text now.
-func (ws *session) update(doc *document) {
+func (ws *session) update(doc *textdoc.Document) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	ws.docs[docKey(doc.uri)] = doc
+	ws.docs[textdoc.DocKey(doc.URI)] = doc
 }
 
 // close forgets the document uri names.
 func (ws *session) close(uri protocol.DocumentURI) {
-	key := docKey(uri)
+	key := textdoc.DocKey(uri)
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	delete(ws.docs, key)

@@ -54,7 +54,7 @@ func TestOneLoadReadsTheSettingsOnce(t *testing.T) {
 	}
 	root := writeProject(t, files)
 	var reads readCounter
-	p := newProject(root)
+	p := newOpenBook(root)
 	p.load(context.Background(), Options{CacheDir: t.TempDir(), settingsSources: reads.sources}, slog.New(slog.DiscardHandler), nil, nil)
 	require.NoError(t, p.err)
 	defer p.close()

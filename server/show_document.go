@@ -41,7 +41,7 @@ func (s *Server) writeCacheDoc(kind, stem, ext, text string) (string, error) {
 // showDoc opens path in the client when it can; else, and when opening
 // fails, it tells the writer msg.
 func (s *Server) showDoc(ctx context.Context, path, msg string) {
-	if s.showDocumentSupported() && s.showDocument(ctx, s.names.uri(path)) {
+	if s.showDocumentSupported() && s.showDocument(ctx, s.names.URI(path)) {
 		return
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, msg)

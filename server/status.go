@@ -21,7 +21,7 @@ const (
 	stateError    = "error"
 )
 
-func (p *project) status() wire.BookStatus {
+func (p *openBook) status() wire.BookStatus {
 	st := wire.BookStatus{Root: p.real, State: stateLoading}
 	select {
 	case <-p.ready:
@@ -58,7 +58,7 @@ func (p *project) status() wire.BookStatus {
 
 // publishStatus tells the client where a book stands, when that changed
 // since it was last told.
-func (s *Server) publishStatus(ctx context.Context, p *project) {
+func (s *Server) publishStatus(ctx context.Context, p *openBook) {
 	// Held while sending, so that two callers cannot send their states
 	// out of order.
 	p.statusMu.Lock()

@@ -12,13 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
 // vscodeURI is the file URI VS Code sends for path: on Windows the
 // drive lower case and its colon escaped (file:///c%3A/Users/…).
 func vscodeURI(path string) protocol.DocumentURI {
-	u := string(pathURI(path))
+	u := string(textdoc.PathURI(path))
 	if rest, ok := strings.CutPrefix(u, "file:///"); ok && len(rest) >= 2 && rest[1] == ':' {
 		u = "file:///" + strings.ToLower(rest[:1]) + "%3A" + rest[2:]
 	}
@@ -41,7 +42,7 @@ func TestStdioFeaturesInBothURIForms(t *testing.T) {
 		uri  func(string) protocol.DocumentURI
 	}{
 		{"VS Code", vscodeURI},
-		{"Neovim", pathURI},
+		{"Neovim", textdoc.PathURI},
 	}
 	for _, form := range forms {
 		t.Run(form.name, func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
@@ -50,8 +51,8 @@ func TestStdioBinary(t *testing.T) {
 			s := startStdio(t, bin, root)
 
 			init := s.call(1, protocol.MethodInitialize, protocol.InitializeParams{
-				RootURI:          pathURI(root),
-				WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+				RootURI:          textdoc.PathURI(root),
+				WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 			})
 			require.Nil(t, init.Error, "%s", init)
 			var res protocol.InitializeResult
@@ -62,7 +63,7 @@ func TestStdioBinary(t *testing.T) {
 			s.notify(protocol.MethodInitialized, map[string]any{})
 
 			if tt.hover {
-				uri := pathURI(filepath.Join(root, "manuscript", "02-storm.md"))
+				uri := textdoc.PathURI(filepath.Join(root, "manuscript", "02-storm.md"))
 				s.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
 					TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "markdown", Version: 1, Text: "# Storm\n\nThen Ilse Dorn spoke.\n"},
 				})

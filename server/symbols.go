@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // documentSymbol outlines a document by its headings: chapter and scenes
@@ -22,7 +23,7 @@ func (s *Server) documentSymbol(ctx context.Context, p protocol.DocumentSymbolPa
 
 // nestSections turns headings in order into a tree: each heading holds
 // the deeper ones that follow it.
-func nestSections(lines *lineIndex, sections []codex.Section) []protocol.DocumentSymbol {
+func nestSections(lines *textdoc.Lines, sections []codex.Section) []protocol.DocumentSymbol {
 	type frame struct {
 		level int
 		sym   *protocol.DocumentSymbol
@@ -45,8 +46,8 @@ func nestSections(lines *lineIndex, sections []codex.Section) []protocol.Documen
 		parent.Children = append(parent.Children, protocol.DocumentSymbol{
 			Name:           name,
 			Kind:           kind,
-			Range:          lines.rangeOf(sec.Range.Start, sec.Range.End),
-			SelectionRange: lines.rangeOf(sec.HeadingRange.Start, sec.HeadingRange.End),
+			Range:          lines.RangeOf(sec.Range.Start, sec.Range.End),
+			SelectionRange: lines.RangeOf(sec.HeadingRange.Start, sec.HeadingRange.End),
 		})
 		stack = append(stack, frame{sec.Level, &parent.Children[len(parent.Children)-1]})
 	}

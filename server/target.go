@@ -11,15 +11,16 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // target is what a positional request is about: a document of a loaded
 // project, its text (the editor's when open) and the byte offset asked.
 type target struct {
-	proj   *project
+	proj   *openBook
 	rel    string
 	text   string
-	lines  *lineIndex
+	lines  *textdoc.Lines
 	offset int
 	snap   *manuscript.Snapshot
 	cat    *codex.Catalog
@@ -34,8 +35,8 @@ type target struct {
 // project that failed to load. A file of a series folder is answered
 // by the canon of the first open book that reads it (seriesBookFor).
 func (s *Server) resolveTarget(ctx context.Context, pos protocol.TextDocumentPositionParams) (*target, bool, error) {
-	s.names.note(pos.TextDocument.URI)
-	path, ok := uriPath(pos.TextDocument.URI)
+	s.names.Note(pos.TextDocument.URI)
+	path, ok := textdoc.URIPath(pos.TextDocument.URI)
 	if !ok {
 		return nil, false, nil
 	}
@@ -55,21 +56,21 @@ func (s *Server) resolveTarget(ctx context.Context, pos protocol.TextDocumentPos
 	}
 	t := &target{proj: proj, rel: rel, snap: proj.ms.Snapshot(), cat: proj.catalog(), series: series}
 	if doc, ok := s.openText(pos.TextDocument.URI); ok {
-		t.text, t.lines = doc.text, doc.lines
+		t.text, t.lines = doc.Text, doc.Lines
 	} else if series != nil {
 		text, err := series.savedText()
 		if err != nil {
 			return nil, false, nil
 		}
-		t.text, t.lines = text, newLineIndex(text)
+		t.text, t.lines = text, textdoc.NewLines(text)
 	} else {
 		u, err := t.snap.Document(rel)
 		if err != nil {
 			return nil, false, nil
 		}
-		t.text, t.lines = u.Text, newLineIndex(u.Text)
+		t.text, t.lines = u.Text, textdoc.NewLines(u.Text)
 	}
-	off, err := t.lines.offset(pos.Position)
+	off, err := t.lines.Offset(pos.Position)
 	if err != nil {
 		return nil, false, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}

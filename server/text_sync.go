@@ -9,37 +9,25 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
-// document is the editor's text of an open file at one version.
-// Documents are immutable: a change makes a new one.
-type document struct {
-	uri     protocol.DocumentURI
-	version int32
-	text    string
-	lines   *lineIndex
-}
-
-func newDocument(uri protocol.DocumentURI, version int32, text string) *document {
-	return &document{uri: uri, version: version, text: text, lines: newLineIndex(text)}
-}
-
 func (s *Server) didOpen(ctx context.Context, p protocol.DidOpenTextDocumentParams) error {
-	doc := newDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
-	s.names.note(doc.uri)
+	doc := textdoc.NewDocument(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
+	s.names.Note(doc.URI)
 	s.sess.open(doc)
-	s.discoverBook(ctx, doc.uri)
-	if s.warnOutsideBook(ctx, doc.uri, doc.version) {
+	s.discoverBook(ctx, doc.URI)
+	if s.warnOutsideBook(ctx, doc.URI, doc.Version) {
 		return nil
 	}
 	s.queueEdit(doc)
-	s.scheduleDiagnostics(doc.uri)
+	s.scheduleDiagnostics(doc.URI)
 	return nil
 }
 
-// decodeDidChange reads didChange's params strictly (position.go).
+// decodeDidChange reads didChange's params strictly (textdoc.DecodeDidChangeParams).
 func decodeDidChange(params json.RawMessage) (protocol.DidChangeTextDocumentParams, error) {
-	p, err := decodeDidChangeParams(params)
+	p, err := textdoc.DecodeDidChangeParams(params)
 	if err != nil {
 		return p, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
@@ -53,9 +41,9 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 		return errors.New("didChange for a document that is not open")
 	}
 	// Only the text and its lines change here, in proportion to the
-	// edit, in version order (change_order.go); the book takes the text
+	// edit, in version order (textdoc.ChangeOrder); the book takes the text
 	// after a pause (edit_queue.go).
-	doc, err := order.add(uri, p.TextDocument.Version, p.ContentChanges)
+	doc, err := order.Add(uri, p.TextDocument.Version, p.ContentChanges)
 	if err != nil {
 		// The old text stays: nothing the writer typed is half-applied.
 		return err
@@ -71,7 +59,7 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 }
 
 func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentParams) error {
-	key := docKey(p.TextDocument.URI)
+	key := textdoc.DocKey(p.TextDocument.URI)
 	s.sess.close(p.TextDocument.URI)
 	s.mu.Lock()
 	if t, ok := s.diagTimers[key]; ok {
@@ -82,7 +70,7 @@ func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentPa
 	// A closed chapter's diagnostics are cleared; a codex file's problems
 	// on disk stay listed, as for any file not open.
 	s.sendDiagnostics(ctx, p.TextDocument.URI, 0, nil)
-	path, ok := uriPath(p.TextDocument.URI)
+	path, ok := textdoc.URIPath(p.TextDocument.URI)
 	if !ok {
 		return nil
 	}
@@ -104,7 +92,7 @@ func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentPa
 // background, then refreshes the open documents' diagnostics. It runs
 // from a notification's handler or tracked work (a request, the
 // debounce), so the server is not done waiting for its work yet.
-func (s *Server) catchUpNames(p *project) {
+func (s *Server) catchUpNames(p *openBook) {
 	s.work.Add(1)
 	go func() {
 		defer s.work.Done()
@@ -115,16 +103,16 @@ func (s *Server) catchUpNames(p *project) {
 
 // isCodexText reports whether rel's editor text may be a codex file's:
 // Markdown that is not a chapter.
-func isCodexText(p *project, rel string) bool {
+func isCodexText(p *openBook, rel string) bool {
 	return codex.IsMarkdown(rel) && !p.ms.IsChapter(rel)
 }
 
 // overlayAllLocked hands every open document of p to its manuscript;
 // the session's lock is held, so no document opens or changes meanwhile.
-func (s *Server) overlayAllLocked(p *project) {
+func (s *Server) overlayAllLocked(p *openBook) {
 	codexOpen := false
 	for _, d := range s.sess.docs {
-		path, ok := uriPath(d.uri)
+		path, ok := textdoc.URIPath(d.URI)
 		if !ok {
 			continue
 		}
@@ -132,10 +120,10 @@ func (s *Server) overlayAllLocked(p *project) {
 		if !ok || !p.holds(path) {
 			continue
 		}
-		if err := p.ms.OpenDocument(s.ctx, rel, d.text, d.version); err != nil {
+		if err := p.ms.OpenDocument(s.ctx, rel, d.Text, d.Version); err != nil {
 			s.log.Warn("document not taken into the manuscript", "path", rel, "err", err)
 		}
-		if isCodexText(p, rel) && p.setCodexText(rel, d.text) {
+		if isCodexText(p, rel) && p.setCodexText(rel, d.Text) {
 			codexOpen = true
 		}
 	}
@@ -149,6 +137,6 @@ func (s *Server) overlayAllLocked(p *project) {
 
 // openText is the text of a document: the editor's when it is open,
 // else the file's through the project (confined to it).
-func (s *Server) openText(uri protocol.DocumentURI) (*document, bool) {
+func (s *Server) openText(uri protocol.DocumentURI) (*textdoc.Document, bool) {
 	return s.sess.doc(uri)
 }

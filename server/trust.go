@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // The writer's answers to the question whether to trust a book.
@@ -37,7 +38,7 @@ func openTrust(path string, log *slog.Logger) *trust.Store {
 // window/showMessageRequest where the client has it, else with a warning
 // that says how to trust it from a terminal. Until then the book works
 // with the writer's own settings.
-func (s *Server) offerTrust(p *project) {
+func (s *Server) offerTrust(p *openBook) {
 	c := p.configOf()
 	if !c.ignored {
 		return
@@ -91,7 +92,7 @@ func (s *Server) offerTrust(p *project) {
 // refreshTrust reads quire.yaml again when the writer's trust in the book
 // changed since it was read (trusted from the editor, or with quire trust
 // or --revoke in a terminal), so the change applies without a restart.
-func (s *Server) refreshTrust(ctx context.Context, p *project) {
+func (s *Server) refreshTrust(ctx context.Context, p *openBook) {
 	c := p.configOf()
 	if len(c.wants) == 0 {
 		return
@@ -120,7 +121,7 @@ func (s *Server) refreshTrust(ctx context.Context, p *project) {
 // trustDiagnostics mark, in the text of quire.yaml, the settings quire
 // ignores because the writer has not trusted the book, so the file says
 // so for as long as it is true.
-func (p *project) trustDiagnostics(text string) []protocol.Diagnostic {
+func (p *openBook) trustDiagnostics(text string) []protocol.Diagnostic {
 	c := p.configOf()
 	if !c.ignored {
 		return nil
@@ -130,7 +131,7 @@ func (p *project) trustDiagnostics(text string) []protocol.Diagnostic {
 		return nil
 	}
 	top := doc.Content[0]
-	lines := newLineIndex(text)
+	lines := textdoc.NewLines(text)
 	var out []protocol.Diagnostic
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key := top.Content[i].Value
@@ -143,7 +144,7 @@ func (p *project) trustDiagnostics(text string) []protocol.Diagnostic {
 		if len(says) == 0 {
 			continue
 		}
-		out = append(out, protocol.Diagnostic{Range: lines.lineRange(top.Content[i].Line), Severity: protocol.DiagnosticSeverityInformation,
+		out = append(out, protocol.Diagnostic{Range: lines.LineRange(top.Content[i].Line), Severity: protocol.DiagnosticSeverityInformation,
 			Source: "quire", Code: "trust",
 			Message: "quire ignores this until you trust this book, since it reaches beyond the book (" + strings.Join(says, "; ") +
 				"). Answer quire's question in the editor, or run: quire trust " + p.real})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/endpoint"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -65,8 +66,8 @@ func trustClient(t *testing.T, root, trustFile string, showMessage bool, answer 
 	}
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
-		RootURI:          pathURI(root),
-		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathURI(root)), Name: "book"}},
+		RootURI:          textdoc.PathURI(root),
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 		Capabilities:     caps,
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})

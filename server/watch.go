@@ -14,7 +14,7 @@ import (
 // on workspace/didChangeWatchedFiles): codex changes give the manuscript
 // a new name automaton; changed chapters are read again. changed, when
 // set, runs after each batch.
-func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
+func (p *openBook) watch(ctx context.Context, log *slog.Logger, changed func()) {
 	// Both goroutines run library code on every change; a panic there
 	// costs that change, never the session.
 	survive := func(what string) {
@@ -60,7 +60,7 @@ func (p *project) watch(ctx context.Context, log *slog.Logger, changed func()) {
 // follow brings the manuscript in line with a codex change: a new name
 // automaton when entries changed, and the chapters the change touched.
 // The watcher and a reindex may both call it; they take turns.
-func (p *project) follow(ctx context.Context, ch codex.Change, log *slog.Logger) {
+func (p *openBook) follow(ctx context.Context, ch codex.Change, log *slog.Logger) {
 	p.followMu.Lock()
 	defer p.followMu.Unlock()
 	if len(ch.Updated)+len(ch.Removed) > 0 {
@@ -83,7 +83,7 @@ func (p *project) follow(ctx context.Context, ch codex.Change, log *slog.Logger)
 // followManuscript applies a batch of file changes to the manuscript: the
 // files themselves when every path is a Markdown file, else (a folder
 // moved, or the watcher lost events) a fresh look at every chapter.
-func (p *project) followManuscript(ctx context.Context, ch codex.Change) error {
+func (p *openBook) followManuscript(ctx context.Context, ch codex.Change) error {
 	if ch.Resynced {
 		return p.ms.Reload(ctx)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // Workspace edits: the one set of edit shapes quire sends, how it builds
@@ -101,16 +102,16 @@ type fileText struct {
 	text    string
 	version *int32
 	exists  bool
-	lines   *lineIndex
+	lines   *textdoc.Lines
 }
 
 // currentText reads rel in proj as the writer now has it.
-func (s *Server) currentText(proj *project, rel string) (fileText, error) {
+func (s *Server) currentText(proj *openBook, rel string) (fileText, error) {
 	full := filepath.Join(proj.real, filepath.FromSlash(rel))
 	ft := fileText{uri: proj.uri(rel)}
 	if doc := s.openDocAt(full); doc != nil {
-		v := doc.version
-		ft.uri, ft.text, ft.version, ft.exists, ft.lines = doc.uri, doc.text, &v, true, doc.lines
+		v := doc.Version
+		ft.uri, ft.text, ft.version, ft.exists, ft.lines = doc.URI, doc.Text, &v, true, doc.Lines
 		return ft, nil
 	}
 	b, err := os.ReadFile(full)
@@ -122,13 +123,13 @@ func (s *Server) currentText(proj *project, rel string) (fileText, error) {
 	}
 	// A file saved as UTF-16 is edited as the editor shows it: as text.
 	b = codex.DecodeText(b)
-	ft.text, ft.exists, ft.lines = string(b), true, newLineIndex(string(b))
+	ft.text, ft.exists, ft.lines = string(b), true, textdoc.NewLines(string(b))
 	return ft, nil
 }
 
 // openDocAt finds the open document of a file by its path, whatever
 // spelling of the URI the client used.
-func (s *Server) openDocAt(full string) *document {
+func (s *Server) openDocAt(full string) *textdoc.Document {
 	return s.sess.docAt(full)
 }
 
@@ -144,7 +145,7 @@ func (s *Server) annotationsSupported() bool {
 // proposalWorkspaceEdit checks every file of p against its base hash and
 // builds the edit: per file in the order first edited, a CreateFile and
 // the new text for a create, a TextDocumentEdit for an update.
-func (s *Server) proposalWorkspaceEdit(proj *project, p proposal.Proposal) (workspaceEdit, error) {
+func (s *Server) proposalWorkspaceEdit(proj *openBook, p proposal.Proposal) (workspaceEdit, error) {
 	annotate := s.annotationsSupported()
 	annotation := ""
 	out := workspaceEdit{DocumentChanges: []any{}}
@@ -206,7 +207,7 @@ func (s *Server) proposalWorkspaceEdit(proj *project, p proposal.Proposal) (work
 			if r.Start < 0 || r.End < r.Start || r.End > len(cur.text) {
 				return out, stale(rel, "it was edited")
 			}
-			change.Edits = append(change.Edits, annotatedTextEdit{Range: cur.lines.rangeOf(r.Start, r.End), NewText: e.NewText, AnnotationID: annotation})
+			change.Edits = append(change.Edits, annotatedTextEdit{Range: cur.lines.RangeOf(r.Start, r.End), NewText: e.NewText, AnnotationID: annotation})
 		}
 		out.DocumentChanges = append(out.DocumentChanges, change)
 	}

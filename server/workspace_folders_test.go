@@ -3,6 +3,7 @@ package server
 import (
 	"testing"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
@@ -19,7 +20,7 @@ func TestOneQuireServesSeveralFolders(t *testing.T) {
 	root := writeProject(t, bookFiles)
 	c.root = root
 	var init protocol.InitializeResult
-	c.call(protocol.MethodInitialize, map[string]any{"rootUri": pathURI(root)}, &init)
+	c.call(protocol.MethodInitialize, map[string]any{"rootUri": textdoc.PathURI(root)}, &init)
 	require.NotNil(t, init.Capabilities.Workspace)
 	require.NotNil(t, init.Capabilities.Workspace.WorkspaceFolders)
 	assert.True(t, init.Capabilities.Workspace.WorkspaceFolders.Supported)

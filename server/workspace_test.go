@@ -3,6 +3,7 @@ package server
 import (
 	"testing"
 
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
@@ -20,8 +21,8 @@ func TestSeveralWorkspaceFolders(t *testing.T) {
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
 		WorkspaceFolders: []protocol.WorkspaceFolder{
-			{URI: string(pathURI(first)), Name: "first"},
-			{URI: string(pathURI(second)), Name: "second"},
+			{URI: string(textdoc.PathURI(first)), Name: "first"},
+			{URI: string(textdoc.PathURI(second)), Name: "second"},
 		},
 	}, &res)
 	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})

@@ -1,4 +1,4 @@
-package server
+package textdoc
 
 import (
 	"path/filepath"
@@ -23,10 +23,10 @@ func TestURIPathBothForms(t *testing.T) {
 	want := filepath.FromSlash("C:/Users/Zoë/My Novel/manuscript/01-harbor.md")
 	for _, u := range []protocol.DocumentURI{vscodeChapter, nvimChapter, "file:///c:/Users/Zo%C3%AB/My%20Novel/manuscript/01-harbor.md"} {
 		t.Run(string(u), func(t *testing.T) {
-			got, ok := uriPath(u)
+			got, ok := URIPath(u)
 			require.True(t, ok)
 			assert.Equal(t, want, got)
-			assert.Equal(t, protocol.DocumentURI(nvimChapter), pathURI(got), "pathURI writes the drive as Windows does")
+			assert.Equal(t, protocol.DocumentURI(nvimChapter), PathURI(got), "pathURI writes the drive as Windows does")
 		})
 	}
 }
@@ -47,7 +47,7 @@ func TestDocKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.same, docKey(tt.a) == docKey(tt.b), "%s / %s", docKey(tt.a), docKey(tt.b))
+			assert.Equal(t, tt.same, DocKey(tt.a) == DocKey(tt.b), "%s / %s", DocKey(tt.a), DocKey(tt.b))
 		})
 	}
 }
@@ -73,13 +73,13 @@ func TestURINamesAnswerInTheClientsForm(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := &uriNames{}
-			n.note(tt.root)
-			n.note(tt.opened)
-			assert.Equal(t, tt.wantEntry, n.uri(entry))
-			assert.Equal(t, tt.wantDoc, n.uri(chapter))
+			n := &Names{}
+			n.Note(tt.root)
+			n.Note(tt.opened)
+			assert.Equal(t, tt.wantEntry, n.URI(entry))
+			assert.Equal(t, tt.wantDoc, n.URI(chapter))
 		})
 	}
-	var none *uriNames
-	assert.Equal(t, protocol.DocumentURI(nvimChapter), none.uri(chapter), "no client yet: pathURI's form")
+	var none *Names
+	assert.Equal(t, protocol.DocumentURI(nvimChapter), none.URI(chapter), "no client yet: pathURI's form")
 }

@@ -1,4 +1,4 @@
-package server
+package textdoc
 
 import (
 	"net/url"
@@ -10,12 +10,12 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// uriPath is the local path of a file: URI; ok is false for any other
+// URIPath is the local path of a file: URI; ok is false for any other
 // scheme (untitled:, git:, vscode-notebook-cell:), which quire reads as
 // text it has no project for. VS Code's file:///c%3A/… and the
 // file:///C:/… of Neovim and Helix give one path, its drive letter upper
 // case as Windows itself writes it.
-func uriPath(u protocol.DocumentURI) (string, bool) {
+func URIPath(u protocol.DocumentURI) (string, bool) {
 	s := string(u)
 	if !strings.HasPrefix(s, "file:") {
 		return "", false
@@ -37,9 +37,9 @@ func uriPath(u protocol.DocumentURI) (string, bool) {
 
 func isDriveLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// pathURI is the file: URI of a local path, the drive letter of a
+// PathURI is the file: URI of a local path, the drive letter of a
 // Windows path upper case and its colon as is (file:///C:/…).
-func pathURI(path string) protocol.DocumentURI {
+func PathURI(path string) protocol.DocumentURI {
 	p := filepath.ToSlash(path)
 	if len(p) >= 2 && p[1] == ':' && isDriveLetter(p[0]) {
 		p = strings.ToUpper(p[:1]) + p[1:]
@@ -50,20 +50,20 @@ func pathURI(path string) protocol.DocumentURI {
 	return protocol.DocumentURI((&url.URL{Scheme: "file", Path: p}).String())
 }
 
-// docKey is the one name of a document, whatever the spelling of its
+// DocKey is the one name of a document, whatever the spelling of its
 // URI: both drive-letter forms, and on Windows, whose file systems do not
 // tell case apart, Manuscript\ and manuscript\. Maps of documents are
 // keyed by it; URIs of other schemes are their own key.
-func docKey(u protocol.DocumentURI) protocol.DocumentURI {
-	path, ok := uriPath(u)
+func DocKey(u protocol.DocumentURI) protocol.DocumentURI {
+	path, ok := URIPath(u)
 	if !ok {
 		return u
 	}
-	return pathURI(pathKey(path))
+	return PathURI(PathKey(path))
 }
 
-// pathKey is path as docKey compares it.
-func pathKey(path string) string {
+// PathKey is path as DocKey compares it.
+func PathKey(path string) string {
 	path = filepath.Clean(path)
 	if runtime.GOOS == "windows" {
 		path = strings.ToLower(path)
@@ -71,20 +71,20 @@ func pathKey(path string) string {
 	return path
 }
 
-// uriNames writes file URIs the way the client writes them. VS Code
+// Names writes file URIs the way the client writes them. VS Code
 // sends file:///c%3A/Users/… (drive lower case, colon escaped), Neovim
 // and Helix file:///C:/Users/…; a client finds its documents by the
 // URI it used, so quire answers with that very URI for a file the client
 // has named, and in the client's form for any other. On Unix both forms
 // are one.
-type uriNames struct {
+type Names struct {
 	mu sync.Mutex
 	// form is the drive-letter form the client used first: "" until one
 	// is seen, else "C:" or "c%3A"-like, told by lowerDrive and escaped.
 	seenForm   bool
 	lowerDrive bool
 	escaped    bool
-	// named are the URIs the client sent, by docKey.
+	// named are the URIs the client sent, by DocKey.
 	named map[protocol.DocumentURI]protocol.DocumentURI
 }
 
@@ -92,12 +92,12 @@ type uriNames struct {
 // the client's form, which every client reads as the same file.
 const maxNamedURIs = 20000
 
-// note records a URI the client sent.
-func (n *uriNames) note(u protocol.DocumentURI) {
+// Note records a URI the client sent.
+func (n *Names) Note(u protocol.DocumentURI) {
 	if n == nil {
 		return
 	}
-	path, ok := uriPath(u)
+	path, ok := URIPath(u)
 	if !ok {
 		return
 	}
@@ -106,7 +106,7 @@ func (n *uriNames) note(u protocol.DocumentURI) {
 	if n.named == nil {
 		n.named = map[protocol.DocumentURI]protocol.DocumentURI{}
 	}
-	key := pathURI(pathKey(path))
+	key := PathURI(PathKey(path))
 	if _, ok := n.named[key]; ok || len(n.named) < maxNamedURIs {
 		n.named[key] = u
 	}
@@ -123,16 +123,16 @@ func (n *uriNames) note(u protocol.DocumentURI) {
 	}
 }
 
-// uri is the URI of path for the client: the one it sent for that file,
-// else pathURI's in the client's drive-letter form.
-func (n *uriNames) uri(path string) protocol.DocumentURI {
-	u := pathURI(path)
+// URI is the URI of path for the client: the one it sent for that file,
+// else PathURI's in the client's drive-letter form.
+func (n *Names) URI(path string) protocol.DocumentURI {
+	u := PathURI(path)
 	if n == nil {
 		return u
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if named, ok := n.named[pathURI(pathKey(path))]; ok {
+	if named, ok := n.named[PathURI(PathKey(path))]; ok {
 		return named
 	}
 	if !n.seenForm {

@@ -1,4 +1,4 @@
-package server
+package textdoc
 
 import (
 	"errors"
@@ -127,8 +127,8 @@ func TestLineIndexOffset(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ix := newLineIndex(tt.text)
-			got, err := ix.offset(tt.pos)
+			ix := NewLines(tt.text)
+			got, err := ix.Offset(tt.pos)
 			if tt.wantErr {
 				require.Error(t, err)
 			} else {
@@ -169,7 +169,7 @@ func TestLineIndexPosition(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, newLineIndex(tt.text).position(tt.off))
+			assert.Equal(t, tt.want, NewLines(tt.text).Position(tt.off))
 		})
 	}
 }
@@ -189,24 +189,24 @@ func TestLineIndexRoundTrip(t *testing.T) {
 	}
 	for _, text := range texts {
 		t.Run(fmt.Sprintf("%q", text), func(t *testing.T) {
-			ix := newLineIndex(text)
+			ix := NewLines(text)
 			boundaries := runeBoundaries(text)
 			// Every position that names an existing boundary survives
 			// offset then position; every other one is normalised, and
 			// normalising twice changes nothing.
-			for line := uint32(0); line <= uint32(ix.lineCount())+1; line++ {
+			for line := uint32(0); line <= uint32(ix.LineCount())+1; line++ {
 				for char := uint32(0); char < 40; char++ {
 					p := pos(line, char)
-					off, err := ix.offset(p)
+					off, err := ix.Offset(p)
 					ref, exact, ok := refOffset(text, p)
 					require.Equal(t, ref, off, "offset(%v)", p)
 					require.Equal(t, ok, err == nil, "offset(%v) error %v", p, err)
 					require.True(t, boundaries[off], "offset(%v) = %d is inside a rune", p, off)
-					q := ix.position(off)
+					q := ix.Position(off)
 					if exact {
 						require.Equal(t, p, q, "position(offset(%v))", p)
 					}
-					off2, err := ix.offset(q)
+					off2, err := ix.Offset(q)
 					require.NoError(t, err)
 					require.Equal(t, off, off2, "offset(position(offset(%v)))", p)
 				}
@@ -214,7 +214,7 @@ func TestLineIndexRoundTrip(t *testing.T) {
 			// Every boundary offset survives position then offset, except
 			// the one between \r and \n, which no position names.
 			for off := 0; off <= len(text); off++ {
-				back, err := ix.offset(ix.position(off))
+				back, err := ix.Offset(ix.Position(off))
 				require.NoError(t, err)
 				require.True(t, boundaries[back])
 				require.LessOrEqual(t, back, off)
@@ -231,22 +231,22 @@ func TestLineIndexRoundTrip(t *testing.T) {
 // table texts barely have; real prose checks them against the reference.
 func TestLineIndexProse(t *testing.T) {
 	text := chapter()[:6000] + "\r\n" + strings.Repeat("ascii only, no breaks ", 20) + "\r" + chapter()[:500]
-	ix := newLineIndex(text)
+	ix := NewLines(text)
 	boundaries := runeBoundaries(text)
-	for line := uint32(0); line <= uint32(ix.lineCount()); line++ {
+	for line := uint32(0); line <= uint32(ix.LineCount()); line++ {
 		for char := uint32(0); char < 700; char += 3 {
 			p := pos(line, char)
-			got, err := ix.offset(p)
+			got, err := ix.Offset(p)
 			ref, exact, ok := refOffset(text, p)
 			require.Equal(t, ref, got, "offset(%v)", p)
 			require.Equal(t, ok, err == nil)
 			if exact {
-				require.Equal(t, p, ix.position(got))
+				require.Equal(t, p, ix.Position(got))
 			}
 		}
 	}
 	for off := 0; off <= len(text); off++ {
-		back, err := ix.offset(ix.position(off))
+		back, err := ix.Offset(ix.Position(off))
 		require.NoError(t, err)
 		if boundaries[off] && !(off > 0 && text[off-1] == '\r' && off < len(text) && text[off] == '\n') {
 			require.Equal(t, off, back)
@@ -256,18 +256,18 @@ func TestLineIndexProse(t *testing.T) {
 
 func TestLineIndexRangeOf(t *testing.T) {
 	text := "Mara 😀 walked\r\nto the 港.\n"
-	ix := newLineIndex(text)
+	ix := NewLines(text)
 	start := strings.Index(text, "walked")
 	end := strings.Index(text, "港") + len("港")
-	assert.Equal(t, rng(0, 8, 1, 8), ix.rangeOf(start, end))
-	assert.Equal(t, rng(2, 0, 2, 0), ix.rangeOf(len(text), len(text)))
+	assert.Equal(t, rng(0, 8, 1, 8), ix.RangeOf(start, end))
+	assert.Equal(t, rng(2, 0, 2, 0), ix.RangeOf(len(text), len(text)))
 }
 
 func TestLineIndexLineCount(t *testing.T) {
 	for text, want := range map[string]int{
 		"": 1, "a": 1, "a\n": 2, "a\r\n": 2, "a\r": 2, "\n\n": 3, "\r\n\r": 3, "a\n\rb": 3,
 	} {
-		assert.Equal(t, want, newLineIndex(text).lineCount(), "%q", text)
+		assert.Equal(t, want, NewLines(text).LineCount(), "%q", text)
 	}
 }
 
@@ -322,10 +322,10 @@ func TestApplyChanges(t *testing.T) {
 		{"range into a surrogate pair snaps to the character start", "a😀b", []protocol.TextDocumentContentChangeEvent{
 			change(rng(0, 2, 0, 2), "x")}, "ax😀b"},
 		{"whole document replacement", "old text\nhere", []protocol.TextDocumentContentChangeEvent{
-			change(wholeDocument, "new")}, "new"},
+			change(WholeDocument, "new")}, "new"},
 		{"whole document then incremental", "old", []protocol.TextDocumentContentChangeEvent{
 			change(rng(0, 0, 0, 3), "zzz"),
-			change(wholeDocument, "new\ntext"),
+			change(WholeDocument, "new\ntext"),
 			change(rng(1, 0, 1, 0), "more "),
 		}, "new\nmore text"},
 		{"rangeLength is ignored", "abcdef", []protocol.TextDocumentContentChangeEvent{
@@ -335,7 +335,7 @@ func TestApplyChanges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := applyChanges(tt.text, tt.changes)
+			got, err := ApplyChanges(tt.text, tt.changes)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 		})
@@ -366,9 +366,9 @@ func TestApplyChangesInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := applyChanges(tt.text, tt.changes)
+			got, err := ApplyChanges(tt.text, tt.changes)
 			require.Error(t, err)
-			assert.True(t, errors.Is(err, errInvalidRange))
+			assert.True(t, errors.Is(err, ErrInvalidRange))
 			assert.Contains(t, err.Error(), tt.wantMsg)
 			assert.Equal(t, tt.text, got, "the original text comes back untouched")
 		})
@@ -385,17 +385,17 @@ func TestDecodeDidChangeParams(t *testing.T) {
 			{"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 4}}, "rangeLength": 2, "text": ""}
 		]
 	}`
-	params, err := decodeDidChangeParams([]byte(raw))
+	params, err := DecodeDidChangeParams([]byte(raw))
 	require.NoError(t, err)
 	assert.Equal(t, protocol.DocumentURI("file:///book/manuscript/01-harbor.md"), params.TextDocument.URI)
 	assert.Equal(t, int32(7), params.TextDocument.Version)
 	require.Len(t, params.ContentChanges, 4)
 	assert.Equal(t, change(rng(0, 0, 0, 0), "A"), params.ContentChanges[0], "a zero range stays an insertion at 0:0")
-	assert.Equal(t, change(wholeDocument, "whole\ndocument"), params.ContentChanges[1])
-	assert.Equal(t, change(wholeDocument, "again whole"), params.ContentChanges[2])
+	assert.Equal(t, change(WholeDocument, "whole\ndocument"), params.ContentChanges[1])
+	assert.Equal(t, change(WholeDocument, "again whole"), params.ContentChanges[2])
 	assert.Equal(t, protocol.TextDocumentContentChangeEvent{Range: rng(1, 2, 1, 4), RangeLength: 2}, params.ContentChanges[3])
 
-	got, err := applyChanges("ignored", params.ContentChanges[:2])
+	got, err := ApplyChanges("ignored", params.ContentChanges[:2])
 	require.NoError(t, err)
 	assert.Equal(t, "whole\ndocument", got)
 
@@ -404,7 +404,7 @@ func TestDecodeDidChangeParams(t *testing.T) {
 		"missing text":   `{"textDocument": {"uri": "file:///a", "version": 1}, "contentChanges": [{"range": null}]}`,
 		"range mistyped": `{"textDocument": {"uri": "file:///a", "version": 1}, "contentChanges": [{"range": 3, "text": ""}]}`,
 	} {
-		_, err := decodeDidChangeParams([]byte(bad))
+		_, err := DecodeDidChangeParams([]byte(bad))
 		assert.Error(t, err, name)
 	}
 }
@@ -439,7 +439,7 @@ func chapter() string {
 
 func BenchmarkLineIndex(b *testing.B) {
 	text := chapter()
-	lines := newLineIndex(text).lineCount()
+	lines := NewLines(text).LineCount()
 	lookups := make([]protocol.Position, 1000)
 	for i := range lookups {
 		lookups[i] = pos(uint32(i*7919%lines), uint32(i*31%400))
@@ -449,37 +449,37 @@ func BenchmarkLineIndex(b *testing.B) {
 	b.Run("build", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
-			newLineIndex(text)
+			NewLines(text)
 		}
 	})
 	b.Run("1000-offsets", func(b *testing.B) {
-		ix := newLineIndex(text)
+		ix := NewLines(text)
 		for b.Loop() {
 			for _, p := range lookups {
-				_, _ = ix.offset(p)
+				_, _ = ix.Offset(p)
 			}
 		}
 	})
 	b.Run("build+1000-offsets", func(b *testing.B) {
 		for b.Loop() {
-			ix := newLineIndex(text)
+			ix := NewLines(text)
 			for _, p := range lookups {
-				_, _ = ix.offset(p)
+				_, _ = ix.Offset(p)
 			}
 		}
 	})
 	b.Run("1000-positions", func(b *testing.B) {
-		ix := newLineIndex(text)
+		ix := NewLines(text)
 		for b.Loop() {
 			for i := range 1000 {
-				ix.position(i * 7919 % len(text))
+				ix.Position(i * 7919 % len(text))
 			}
 		}
 	})
 	b.Run("apply-keystroke", func(b *testing.B) {
 		edit := []protocol.TextDocumentContentChangeEvent{change(rng(uint32(lines/2), 10, uint32(lines/2), 10), "x")}
 		for b.Loop() {
-			_, _ = applyChanges(text, edit)
+			_, _ = ApplyChanges(text, edit)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package server
+package textdoc
 
 import (
 	"cmp"
@@ -13,7 +13,7 @@ import (
 // Each change is relative to the text of the version before it, so
 // applied as they come they garble the text (or fail, and the writer's
 // keystrokes are lost), and every diagnostic after is of a text the
-// writer never wrote. changeOrder applies changes in version order
+// writer never wrote. ChangeOrder applies changes in version order
 // instead: a change whose version is ahead of the text waits when it does
 // not apply yet, and one that arrives after a newer one is applied to
 // the text of its own version, the newer changes again on top.
@@ -26,10 +26,10 @@ const (
 	maxHistoryBytes = 8 << 20
 )
 
-// changeOrder is an open document's recent versions, oldest first (the
+// ChangeOrder is an open document's recent versions, oldest first (the
 // last is the text as the editor has it), and the changes that arrived
 // ahead of their turn.
-type changeOrder struct {
+type ChangeOrder struct {
 	applied []versionStep
 	pending []versionStep
 }
@@ -37,37 +37,37 @@ type changeOrder struct {
 // versionStep is a version of a document with the changes that made it
 // from the version before.
 type versionStep struct {
-	doc     *document
+	doc     *Document
 	version int32
 	changes []protocol.TextDocumentContentChangeEvent
 }
 
-func newChangeOrder(doc *document) *changeOrder {
-	return &changeOrder{applied: []versionStep{{doc: doc, version: doc.version}}}
+func NewChangeOrder(doc *Document) *ChangeOrder {
+	return &ChangeOrder{applied: []versionStep{{doc: doc, version: doc.Version}}}
 }
 
-// current is the document at its newest applied version.
-func (o *changeOrder) current() *document { return o.applied[len(o.applied)-1].doc }
+// Current is the document at its newest applied version.
+func (o *ChangeOrder) Current() *Document { return o.applied[len(o.applied)-1].doc }
 
-// add takes the changes of version, in whatever order they came, and
+// Add takes the changes of version, in whatever order they came, and
 // reports the current document. A change that does not apply to the
 // text of the version just before it is an error, and nothing changes;
 // one that does not apply to an older text waits for the versions
 // between.
-func (o *changeOrder) add(uri protocol.DocumentURI, version int32, changes []protocol.TextDocumentContentChangeEvent) (*document, error) {
-	cur := o.current()
+func (o *ChangeOrder) Add(uri protocol.DocumentURI, version int32, changes []protocol.TextDocumentContentChangeEvent) (*Document, error) {
+	cur := o.Current()
 	step := versionStep{version: version, changes: changes}
 	switch {
-	case version > cur.version:
-		lines, err := cur.lines.apply(changes)
+	case version > cur.Version:
+		lines, err := cur.Lines.Apply(changes)
 		if err != nil {
-			if version == cur.version+1 {
+			if version == cur.Version+1 {
 				return cur, err
 			}
 			o.wait(step)
 			return cur, nil
 		}
-		step.doc = &document{uri: uri, version: version, text: lines.text, lines: lines}
+		step.doc = &Document{URI: uri, Version: version, Text: lines.text, Lines: lines}
 		o.applied = append(o.applied, step)
 	default:
 		// Late: after a newer version. Applied to the text of the
@@ -77,11 +77,11 @@ func (o *changeOrder) add(uri protocol.DocumentURI, version int32, changes []pro
 			// No order to restore: older than the versions kept, or a
 			// version seen already (a client that does not count them).
 			// Applied on top, as it comes.
-			lines, err := cur.lines.apply(changes)
+			lines, err := cur.Lines.Apply(changes)
 			if err != nil {
 				return cur, err
 			}
-			step.doc = &document{uri: uri, version: version, text: lines.text, lines: lines}
+			step.doc = &Document{URI: uri, Version: version, Text: lines.text, Lines: lines}
 			o.applied = append(o.applied, step)
 			o.trim()
 			return step.doc, nil
@@ -94,22 +94,22 @@ func (o *changeOrder) add(uri protocol.DocumentURI, version int32, changes []pro
 			o.wait(s)
 		}
 		o.applyWaiting(uri)
-		if o.current().version < version {
+		if o.Current().Version < version {
 			// It does not apply to its own version's text either: an
 			// error, and the versions stand as they were.
 			o.applied, o.pending = applied, pending
-			_, err := o.applied[i-1].doc.lines.apply(changes)
+			_, err := o.applied[i-1].doc.Lines.Apply(changes)
 			return cur, err
 		}
 	}
 	o.applyWaiting(uri)
 	o.trim()
-	return o.current(), nil
+	return o.Current(), nil
 }
 
 // wait keeps step until the versions before it are in; beyond the
 // bound, the oldest waiting change is dropped.
-func (o *changeOrder) wait(step versionStep) {
+func (o *ChangeOrder) wait(step versionStep) {
 	step.doc = nil
 	i, _ := slices.BinarySearchFunc(o.pending, step.version, func(s versionStep, v int32) int { return cmp.Compare(s.version, v) })
 	o.pending = slices.Insert(o.pending, i, step)
@@ -120,18 +120,18 @@ func (o *changeOrder) wait(step versionStep) {
 
 // applyWaiting applies the waiting changes, in version order, as long as
 // they apply.
-func (o *changeOrder) applyWaiting(uri protocol.DocumentURI) {
+func (o *ChangeOrder) applyWaiting(uri protocol.DocumentURI) {
 	for len(o.pending) > 0 {
-		next, cur := o.pending[0], o.current()
-		if next.version <= cur.version {
+		next, cur := o.pending[0], o.Current()
+		if next.version <= cur.Version {
 			o.pending = o.pending[1:]
 			continue
 		}
-		lines, err := cur.lines.apply(next.changes)
+		lines, err := cur.Lines.Apply(next.changes)
 		if err != nil {
 			return
 		}
-		next.doc = &document{uri: uri, version: next.version, text: lines.text, lines: lines}
+		next.doc = &Document{URI: uri, Version: next.version, Text: lines.text, Lines: lines}
 		o.applied = append(o.applied, next)
 		o.pending = o.pending[1:]
 	}
@@ -139,11 +139,11 @@ func (o *changeOrder) applyWaiting(uri protocol.DocumentURI) {
 
 // trim drops the oldest versions beyond the bounds; the current one
 // stays.
-func (o *changeOrder) trim() {
+func (o *ChangeOrder) trim() {
 	size := 0
 	keep := len(o.applied)
 	for i := len(o.applied) - 1; i >= 0; i-- {
-		size += len(o.applied[i].doc.text)
+		size += len(o.applied[i].doc.Text)
 		if len(o.applied)-i > maxHistory || (size > maxHistoryBytes && i < len(o.applied)-1) {
 			break
 		}

@@ -1,4 +1,4 @@
-package server
+package textdoc
 
 import (
 	"encoding/json"
@@ -35,10 +35,10 @@ import (
 //   - Invalid UTF-8 does not panic: each invalid byte counts as one UTF-16
 //     unit, which is what a client that decoded the bytes as U+FFFD sees.
 
-// lineIndex maps between byte offsets and LSP positions of one text. It is
+// Lines maps between byte offsets and LSP positions of one text. It is
 // built once per document version and never changes, so any number of
 // requests may share it without locks.
-type lineIndex struct {
+type Lines struct {
 	text string
 	// starts holds the byte offset where each line begins; starts[0] is 0
 	// and there is always at least one line, even in an empty text.
@@ -49,11 +49,11 @@ type lineIndex struct {
 	ascii []bool
 }
 
-func newLineIndex(text string) *lineIndex {
+func NewLines(text string) *Lines {
 	// One line per ~40 bytes is typical prose; guessing avoids regrowing
 	// the slices several times on a chapter.
 	guess := len(text)/40 + 1
-	ix := &lineIndex{text: text, starts: make([]int, 1, guess), ascii: make([]bool, 0, guess)}
+	ix := &Lines{text: text, starts: make([]int, 1, guess), ascii: make([]bool, 0, guess)}
 	ix.starts, ix.ascii = scanLines(text, 0, len(text), true, ix.starts, ix.ascii)
 	return ix
 }
@@ -120,11 +120,14 @@ func hasByte(w uint64, b byte) bool {
 	return (x-lowBits)&^x&highBits != 0
 }
 
-// lineCount is never zero: an empty text has one empty line.
-func (ix *lineIndex) lineCount() int { return len(ix.starts) }
+// LineCount is never zero: an empty text has one empty line.
+func (ix *Lines) LineCount() int { return len(ix.starts) }
 
-// lineEnd is the byte offset where line i's content ends, before its break.
-func (ix *lineIndex) lineEnd(i int) int {
+// LineStart is the byte offset where line i (from 0) starts.
+func (ix *Lines) LineStart(i int) int { return ix.starts[i] }
+
+// LineEnd is the byte offset where line i's content ends, before its break.
+func (ix *Lines) LineEnd(i int) int {
 	if i+1 >= len(ix.starts) {
 		return len(ix.text)
 	}
@@ -146,10 +149,10 @@ func utf16Len(size int) int {
 	return 1
 }
 
-// offset returns the byte offset of p, following the rules at the top of
-// this file. The offset is always within [0, len(text)] and on a rune
+// Offset returns the byte Offset of p, following the rules at the top of
+// this file. The Offset is always within [0, len(text)] and on a rune
 // boundary, even when err is non-nil; err reports a line past the end.
-func (ix *lineIndex) offset(p protocol.Position) (int, error) {
+func (ix *Lines) Offset(p protocol.Position) (int, error) {
 	n := len(ix.starts)
 	if uint64(p.Line) >= uint64(n) {
 		if uint64(p.Line) == uint64(n) && p.Character == 0 {
@@ -158,7 +161,7 @@ func (ix *lineIndex) offset(p protocol.Position) (int, error) {
 		return len(ix.text), fmt.Errorf("line %d is past the end of the text (%d lines)", p.Line, n)
 	}
 	line := int(p.Line)
-	start, end := ix.starts[line], ix.lineEnd(line)
+	start, end := ix.starts[line], ix.LineEnd(line)
 	want := uint64(p.Character)
 	if ix.ascii[line] {
 		if want >= uint64(end-start) {
@@ -197,16 +200,16 @@ func (ix *lineIndex) offset(p protocol.Position) (int, error) {
 	return off, nil
 }
 
-// position returns the LSP position of a byte offset. The offset is clamped
+// Position returns the LSP Position of a byte offset. The offset is clamped
 // to [0, len(text)]; one inside a UTF-8 sequence, or between the \r and \n
 // of a break, snaps back to the start of that character or break.
-func (ix *lineIndex) position(off int) protocol.Position {
+func (ix *Lines) Position(off int) protocol.Position {
 	off = max(0, min(off, len(ix.text)))
 	line, found := slices.BinarySearch(ix.starts, off)
 	if !found {
 		line--
 	}
-	start, end := ix.starts[line], ix.lineEnd(line)
+	start, end := ix.starts[line], ix.LineEnd(line)
 	off = min(off, end)
 	if ix.ascii[line] {
 		return protocol.Position{Line: uint32(line), Character: uint32(off - start)}
@@ -233,53 +236,53 @@ func (ix *lineIndex) position(off int) protocol.Position {
 	return protocol.Position{Line: uint32(line), Character: uint32(col)}
 }
 
-// rangeOf converts a byte span to an LSP range. Each end is converted on its
+// RangeOf converts a byte span to an LSP range. Each end is converted on its
 // own, so callers pass start <= end.
-func (ix *lineIndex) rangeOf(start, end int) protocol.Range {
-	return protocol.Range{Start: ix.position(start), End: ix.position(end)}
+func (ix *Lines) RangeOf(start, end int) protocol.Range {
+	return protocol.Range{Start: ix.Position(start), End: ix.Position(end)}
 }
 
-// errInvalidRange marks a change whose range does not fit the document the
+// ErrInvalidRange marks a change whose range does not fit the document the
 // server holds. It means client and server disagree about the text, so the
 // caller keeps its text and asks for a full resync rather than guessing.
-var errInvalidRange = errors.New("invalid range")
+var ErrInvalidRange = errors.New("invalid range")
 
-type rangeError struct {
+type RangeError struct {
 	rng    protocol.Range
 	reason string
 }
 
-func (e *rangeError) Error() string {
+func (e *RangeError) Error() string {
 	r := e.rng
 	return fmt.Sprintf("invalid range %d:%d-%d:%d: %s",
 		r.Start.Line, r.Start.Character, r.End.Line, r.End.Character, e.reason)
 }
 
-func (e *rangeError) Unwrap() error { return errInvalidRange }
+func (e *RangeError) Unwrap() error { return ErrInvalidRange }
 
-// rangeOffsets converts a range for editing: unlike a query, an edit must
+// RangeOffsets converts a range for editing: unlike a query, an edit must
 // not guess, so a line past the end or an inverted range is an error.
-func (ix *lineIndex) rangeOffsets(r protocol.Range) (start, end int, err error) {
+func (ix *Lines) RangeOffsets(r protocol.Range) (start, end int, err error) {
 	if r.End.Line < r.Start.Line || (r.End.Line == r.Start.Line && r.End.Character < r.Start.Character) {
-		return 0, 0, &rangeError{r, "end before start"}
+		return 0, 0, &RangeError{r, "end before start"}
 	}
-	start, err = ix.offset(r.Start)
+	start, err = ix.Offset(r.Start)
 	if err != nil {
-		return 0, 0, &rangeError{r, "start " + err.Error()}
+		return 0, 0, &RangeError{r, "start " + err.Error()}
 	}
-	end, err = ix.offset(r.End)
+	end, err = ix.Offset(r.End)
 	if err != nil {
-		return 0, 0, &rangeError{r, "end " + err.Error()}
+		return 0, 0, &RangeError{r, "end " + err.Error()}
 	}
 	// Clamping is monotonic, so ordered positions give ordered offsets;
 	// checked anyway because slicing with inverted bounds would panic.
 	if end < start {
-		return 0, 0, &rangeError{r, "end before start"}
+		return 0, 0, &RangeError{r, "end before start"}
 	}
 	return start, end, nil
 }
 
-// wholeDocument is the range that marks a change as replacing the whole
+// WholeDocument is the range that marks a change as replacing the whole
 // text.
 //
 // In protocol v0.12.0 TextDocumentContentChangeEvent.Range is a value, not
@@ -292,17 +295,17 @@ func (ix *lineIndex) rangeOffsets(r protocol.Range) (start, end int, err error) 
 // the JSON itself (decodeDidChangeParams) and recorded as this sentinel, a
 // range no client sends because no document has 2^32-1 lines. A zero range
 // is always what it says: an insertion (or replacement) at 0:0.
-var wholeDocument = protocol.Range{
+var WholeDocument = protocol.Range{
 	End: protocol.Position{Line: math.MaxUint32, Character: math.MaxUint32},
 }
 
-// decodeDidChangeParams decodes textDocument/didChange params, keeping what
+// DecodeDidChangeParams decodes textDocument/didChange params, keeping what
 // the library's own decoding loses: a change without "range" (or with
 // "range": null) replaces the whole document and gets the wholeDocument
 // range. Handlers must decode didChange with this, not with json.Unmarshal
 // into protocol.DidChangeTextDocumentParams. A change without "text" is
 // malformed and refused, since reading it as "" would empty the document.
-func decodeDidChangeParams(data []byte) (protocol.DidChangeTextDocumentParams, error) {
+func DecodeDidChangeParams(data []byte) (protocol.DidChangeTextDocumentParams, error) {
 	var wire struct {
 		TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
 		ContentChanges []struct {
@@ -322,7 +325,7 @@ func decodeDidChangeParams(data []byte) (protocol.DidChangeTextDocumentParams, e
 		if ch.Text == nil {
 			return protocol.DidChangeTextDocumentParams{}, fmt.Errorf("didChange params: content change %d has no text", i)
 		}
-		ev := protocol.TextDocumentContentChangeEvent{Range: wholeDocument, Text: *ch.Text}
+		ev := protocol.TextDocumentContentChangeEvent{Range: WholeDocument, Text: *ch.Text}
 		if ch.Range != nil {
 			ev.Range, ev.RangeLength = *ch.Range, ch.RangeLength
 		}
@@ -331,11 +334,11 @@ func decodeDidChangeParams(data []byte) (protocol.DidChangeTextDocumentParams, e
 	return params, nil
 }
 
-// lineRange is the range of the 1-based line n's text; the start of the
+// LineRange is the range of the 1-based line n's text; the start of the
 // file when n is 0 or past the end.
-func (ix *lineIndex) lineRange(n int) protocol.Range {
-	if i := n - 1; i >= 0 && i < ix.lineCount() {
-		return ix.rangeOf(ix.starts[i], ix.lineEnd(i))
+func (ix *Lines) LineRange(n int) protocol.Range {
+	if i := n - 1; i >= 0 && i < ix.LineCount() {
+		return ix.RangeOf(ix.starts[i], ix.LineEnd(i))
 	}
 	return protocol.Range{}
 }

@@ -1,4 +1,4 @@
-package server
+package textdoc
 
 import (
 	"math/rand/v2"
@@ -16,16 +16,16 @@ var editPieces = []string{"", "a", "word ", "\n", "\r", "\r\n", "\n\n", "é", "�
 // index of the new text built from scratch.
 func checkEdit(t *testing.T, text string, start, end int, ins string) {
 	t.Helper()
-	ix := newLineIndex(text)
+	ix := NewLines(text)
 	// Offsets come from positions, as in apply: on rune boundaries and
 	// never inside a \r\n.
-	start, _ = ix.offset(ix.position(start))
-	end, _ = ix.offset(ix.position(end))
+	start, _ = ix.Offset(ix.Position(start))
+	end, _ = ix.Offset(ix.Position(end))
 	if end < start {
 		start, end = end, start
 	}
-	got := ix.edit(start, end, ins)
-	want := newLineIndex(text[:start] + ins + text[end:])
+	got := ix.Edit(start, end, ins)
+	want := NewLines(text[:start] + ins + text[end:])
 	require.Equal(t, want.text, got.text)
 	require.Equal(t, want.starts, got.starts, "starts after %q[%d:%d] = %q", text, start, end, ins)
 	require.Equal(t, want.ascii, got.ascii, "ascii after %q[%d:%d] = %q", text, start, end, ins)
@@ -89,13 +89,13 @@ func FuzzLineIndexEdit(f *testing.F) {
 // TestApplyKeepsTheIndexInStep types into a text change by change and
 // compares the document's index with one built from its final text.
 func TestApplyKeepsTheIndexInStep(t *testing.T) {
-	ix := newLineIndex("# One\r\n\r\nMara went out.\rShe came back.\n")
+	ix := NewLines("# One\r\n\r\nMara went out.\rShe came back.\n")
 	for i, ch := range []string{"x", "\n", "\r", "😀", "\r\n", "y"} {
-		at := protocol.Position{Line: uint32(i % ix.lineCount()), Character: 2}
-		next, err := ix.apply([]protocol.TextDocumentContentChangeEvent{{Range: protocol.Range{Start: at, End: at}, Text: ch}})
+		at := protocol.Position{Line: uint32(i % ix.LineCount()), Character: 2}
+		next, err := ix.Apply([]protocol.TextDocumentContentChangeEvent{{Range: protocol.Range{Start: at, End: at}, Text: ch}})
 		require.NoError(t, err)
 		ix = next
-		fresh := newLineIndex(ix.text)
+		fresh := NewLines(ix.text)
 		require.Equal(t, fresh.starts, ix.starts)
 		require.Equal(t, fresh.ascii, ix.ascii)
 	}

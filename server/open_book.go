@@ -18,11 +18,13 @@ import (
 	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
-// project is one book: a workspace folder with its codex and manuscript.
-type project struct {
+// openBook is one book the session has open: a workspace folder with its
+// codex and manuscript, its caches, watchers and advisor state.
+type openBook struct {
 	root string
 	// book says root is a book's folder (book_root.go), not a workspace
 	// root in which no book was found.
@@ -111,19 +113,19 @@ type project struct {
 	trust      *trust.Store
 	trustMu    sync.Mutex
 	trustAsked string
-	// names writes the book's file URIs as the client does (uri.go);
-	// nil writes pathURI's.
-	names *uriNames
+	// names writes the book's file URIs as the client does (textdoc.Names);
+	// nil writes textdoc.PathURI's.
+	names *textdoc.Names
 	// spellings are paths inside the book as given and as on disk, where
 	// the file system does not tell case apart (path_case.go).
 	spellings     sync.Map
 	spellingCount atomic.Int64
 }
 
-// newProject resolves root now, so that the paths requests compare
+// newOpenBook resolves root now, so that the paths requests compare
 // against never change while the project loads.
-func newProject(root string) *project {
-	p := &project{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{}), indexGate: make(chan struct{})}
+func newOpenBook(root string) *openBook {
+	p := &openBook{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{}), indexGate: make(chan struct{})}
 	if real, err := codex.ProjectRoot(root); err == nil {
 		p.real = real
 	}
@@ -136,7 +138,7 @@ func newProject(root string) *project {
 //
 // beforeReady runs once the project has loaded, just before requests may
 // use it; it does not run when loading fails.
-func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onProgress func(done, total int), beforeReady func()) {
+func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onProgress func(done, total int), beforeReady func()) {
 	loaded := false
 	defer func() {
 		if loaded && beforeReady != nil {
@@ -233,7 +235,7 @@ func (p *project) load(ctx context.Context, opts Options, log *slog.Logger, onPr
 
 // index scans the manuscript with the project's matcher; run after
 // ready, it makes references, rename and untracked names complete.
-func (p *project) index(log *slog.Logger) {
+func (p *openBook) index(log *slog.Logger) {
 	start := time.Now()
 	// A warm start may have found the names while the book opened
 	// (book.Manuscript.CachedScan).
@@ -247,7 +249,7 @@ func (p *project) index(log *slog.Logger) {
 
 // waitIndexed blocks until the manuscript has been scanned for mentions
 // once.
-func (p *project) waitIndexed(ctx context.Context) error {
+func (p *openBook) waitIndexed(ctx context.Context) error {
 	if err := p.wait(ctx); err != nil {
 		return err
 	}
@@ -260,7 +262,7 @@ func (p *project) waitIndexed(ctx context.Context) error {
 }
 
 // wait blocks until the project is loaded.
-func (p *project) wait(ctx context.Context) error {
+func (p *openBook) wait(ctx context.Context) error {
 	select {
 	case <-p.ready:
 		return p.err
@@ -270,7 +272,7 @@ func (p *project) wait(ctx context.Context) error {
 }
 
 // loaded reports whether the project is ready to answer.
-func (p *project) loaded() bool {
+func (p *openBook) loaded() bool {
 	select {
 	case <-p.ready:
 		return p.err == nil
@@ -281,7 +283,7 @@ func (p *project) loaded() bool {
 
 // rel is the project-relative, slash-separated path of a file inside the
 // project, spelled as on disk (diskSpelling).
-func (p *project) rel(path string) (string, bool) {
+func (p *openBook) rel(path string) (string, bool) {
 	for _, root := range []string{p.real, p.root} {
 		r, err := filepath.Rel(root, path)
 		if err == nil && r != "." && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r) {
@@ -291,7 +293,7 @@ func (p *project) rel(path string) (string, bool) {
 	return "", false
 }
 
-func (p *project) close() {
+func (p *openBook) close() {
 	p.closeMCP()
 	p.passages.close()
 	if p.store != nil {
@@ -328,7 +330,7 @@ func (s *Server) closeProjects() {
 // chapter opened) holds no file of its own any more: the series'
 // files are answered as that book's series canon (series_target.go),
 // not as a book of their own, which knows none of the book's entries.
-func (s *Server) projectFor(path string) (*project, string, bool) {
+func (s *Server) projectFor(path string) (*openBook, string, bool) {
 	p, rel, ok := s.projectHolding(path)
 	if !ok || !p.holds(path) || s.readAsSeries(p) {
 		return nil, "", false
@@ -338,7 +340,7 @@ func (s *Server) projectFor(path string) (*project, string, bool) {
 
 // loadedProjects are the session's books that have loaded, in
 // workspace order.
-func (s *Server) loadedProjects() []*project {
+func (s *Server) loadedProjects() []*openBook {
 	projects := s.sess.books()
 	out := projects[:0]
 	for _, p := range projects {
@@ -351,7 +353,7 @@ func (s *Server) loadedProjects() []*project {
 
 // readAsSeries reports whether another open, loaded book reads p's
 // folder as its series.
-func (s *Server) readAsSeries(p *project) bool {
+func (s *Server) readAsSeries(p *openBook) bool {
 	for _, q := range s.loadedProjects() {
 		if q == p {
 			continue
@@ -365,9 +367,9 @@ func (s *Server) readAsSeries(p *project) bool {
 
 // projectHolding is the innermost project whose folder holds path by
 // name, wherever a symlink on the way leads.
-func (s *Server) projectHolding(path string) (*project, string, bool) {
+func (s *Server) projectHolding(path string) (*openBook, string, bool) {
 	projects := s.sess.books()
-	var best *project
+	var best *openBook
 	var bestRel string
 	for _, p := range projects {
 		if rel, ok := p.rel(path); ok && (best == nil || len(rel) < len(bestRel)) {

@@ -1,4 +1,4 @@
-package server
+package textdoc
 
 import (
 	"fmt"
@@ -14,19 +14,19 @@ import (
 // their starts shifted. What remains in proportion to the chapter is
 // copying it, and the line starts, once: both are single memory moves.
 
-// edit is the index of ix's text with text[start:end] replaced by ins.
+// Edit is the index of ix's text with text[start:end] replaced by ins.
 // start <= end lie on rune boundaries of the text and never between the
 // \r and \n of a break (offset guarantees both).
-func (ix *lineIndex) edit(start, end int, ins string) *lineIndex {
+func (ix *Lines) Edit(start, end int, ins string) *Lines {
 	text := ix.text[:start] + ins + ix.text[end:]
 	delta := len(ins) - (end - start)
 	// From the start of the line holding the byte before the edit: an
 	// inserted \n may join a \r there into one break.
-	first := ix.lineOf(max(start-1, 0))
-	last := ix.lineOf(end)
+	first := ix.LineOf(max(start-1, 0))
+	last := ix.LineOf(end)
 	from := ix.starts[first]
 	n := len(ix.starts)
-	next := &lineIndex{text: text}
+	next := &Lines{text: text}
 	next.starts = make([]int, 0, n+4)
 	next.ascii = make([]bool, 0, n+4)
 	next.starts = append(next.starts, ix.starts[:first+1]...)
@@ -48,9 +48,9 @@ func (ix *lineIndex) edit(start, end int, ins string) *lineIndex {
 	return next
 }
 
-// lineOf is the line holding the byte offset off, which is within
+// LineOf is the line holding the byte offset off, which is within
 // [0, len(text)].
-func (ix *lineIndex) lineOf(off int) int {
+func (ix *Lines) LineOf(off int) int {
 	line, found := slices.BinarySearch(ix.starts, off)
 	if !found {
 		line--
@@ -58,7 +58,7 @@ func (ix *lineIndex) lineOf(off int) int {
 	return line
 }
 
-// applyChanges applies didChange content changes in order, each against the
+// ApplyChanges applies didChange content changes in order, each against the
 // text as changed so far (LSP's rule). A change with the wholeDocument range
 // replaces the text. RangeLength is ignored: it is deprecated, and clients
 // disagree on its unit, while the range is exact.
@@ -66,29 +66,29 @@ func (ix *lineIndex) lineOf(off int) int {
 // On error, which wraps errInvalidRange and names the change and its range,
 // the original text is returned unchanged and no change is applied: a
 // half-applied batch would leave a text that matches neither version.
-func applyChanges(text string, changes []protocol.TextDocumentContentChangeEvent) (string, error) {
-	ix, err := newLineIndex(text).apply(changes)
+func ApplyChanges(text string, changes []protocol.TextDocumentContentChangeEvent) (string, error) {
+	ix, err := NewLines(text).Apply(changes)
 	if err != nil {
 		return text, err
 	}
 	return ix.text, nil
 }
 
-// apply is applyChanges on an index: the changed text comes back with
+// Apply is applyChanges on an index: the changed text comes back with
 // its index, updated around each change rather than built again. On
 // error ix stands, unchanged.
-func (ix *lineIndex) apply(changes []protocol.TextDocumentContentChangeEvent) (*lineIndex, error) {
+func (ix *Lines) Apply(changes []protocol.TextDocumentContentChangeEvent) (*Lines, error) {
 	cur := ix
 	for i, ch := range changes {
-		if ch.Range == wholeDocument {
-			cur = newLineIndex(ch.Text)
+		if ch.Range == WholeDocument {
+			cur = NewLines(ch.Text)
 			continue
 		}
-		start, end, err := cur.rangeOffsets(ch.Range)
+		start, end, err := cur.RangeOffsets(ch.Range)
 		if err != nil {
 			return ix, fmt.Errorf("content change %d of %d: %w", i+1, len(changes), err)
 		}
-		cur = cur.edit(start, end, ch.Text)
+		cur = cur.Edit(start, end, ch.Text)
 	}
 	return cur, nil
 }

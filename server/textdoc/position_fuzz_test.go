@@ -1,4 +1,4 @@
-package server
+package textdoc
 
 import (
 	"errors"
@@ -23,15 +23,15 @@ func FuzzLineIndex(f *testing.F) {
 		f.Add(s, uint32(i), uint16(i*3), i*5-1)
 	}
 	f.Fuzz(func(t *testing.T, text string, line uint32, char uint16, off int) {
-		ix := newLineIndex(text)
+		ix := NewLines(text)
 		boundaries := runeBoundaries(text)
 
 		// Keep most lines near the text so positions mostly exist.
-		if n := uint32(ix.lineCount()); line > n+1 {
+		if n := uint32(ix.LineCount()); line > n+1 {
 			line %= n + 2
 		}
 		p := pos(line, uint32(char))
-		got, err := ix.offset(p)
+		got, err := ix.Offset(p)
 		ref, exact, ok := refOffset(text, p)
 		if got < 0 || got > len(text) || !boundaries[got] {
 			t.Fatalf("offset(%v) = %d: not a rune boundary in [0,%d]", p, got, len(text))
@@ -39,11 +39,11 @@ func FuzzLineIndex(f *testing.F) {
 		if got != ref || (err == nil) != ok {
 			t.Fatalf("offset(%v) = %d, %v; reference %d, ok=%v", p, got, err, ref, ok)
 		}
-		q := ix.position(got)
+		q := ix.Position(got)
 		if exact && q != p {
 			t.Fatalf("position(offset(%v)) = %v", p, q)
 		}
-		if back, err := ix.offset(q); err != nil || back != got {
+		if back, err := ix.Offset(q); err != nil || back != got {
 			t.Fatalf("offset(position(%d)) = %d, %v", got, back, err)
 		}
 
@@ -52,8 +52,8 @@ func FuzzLineIndex(f *testing.F) {
 		if off < -1 || off > len(text)+1 {
 			off = off%(len(text)+3) - 1
 		}
-		q = ix.position(off)
-		back, err := ix.offset(q)
+		q = ix.Position(off)
+		back, err := ix.Offset(q)
 		if err != nil || !boundaries[back] || back > max(0, min(off, len(text))) {
 			t.Fatalf("offset(position(%d)) = %d, %v via %v", off, back, err, q)
 		}
@@ -70,7 +70,7 @@ func FuzzApplyChanges(f *testing.F) {
 			{Range: rng(uint32(l3), uint32(c3), uint32(l4), uint32(c4)), Text: ins2},
 		}
 		if whole {
-			changes[0].Range = wholeDocument
+			changes[0].Range = WholeDocument
 		}
 
 		// The expected result, from the naive reference. Lines are folded
@@ -79,11 +79,11 @@ func FuzzApplyChanges(f *testing.F) {
 		want, valid := text, true
 		for i := range changes {
 			r := &changes[i].Range
-			if *r == wholeDocument {
+			if *r == WholeDocument {
 				want = changes[i].Text
 				continue
 			}
-			n := uint32(newLineIndex(want).lineCount())
+			n := uint32(NewLines(want).LineCount())
 			for _, l := range []*uint32{&r.Start.Line, &r.End.Line} {
 				*l %= n + 2
 			}
@@ -97,9 +97,9 @@ func FuzzApplyChanges(f *testing.F) {
 			want = want[:start] + changes[i].Text + want[end:]
 		}
 
-		got, err := applyChanges(text, changes)
+		got, err := ApplyChanges(text, changes)
 		if !valid {
-			if err == nil || !errors.Is(err, errInvalidRange) || got != text {
+			if err == nil || !errors.Is(err, ErrInvalidRange) || got != text {
 				t.Fatalf("invalid batch: got %q, %v; want the original text and an invalid-range error", got, err)
 			}
 			return

@@ -1,0 +1,68 @@
+package card
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+func TestRender(t *testing.T) {
+	parse := func(id, src string) *codex.Entry {
+		e, _ := codex.Parse(id, []byte(src), codex.TypeCharacter)
+		require.NotNil(t, e)
+		return e
+	}
+	ebba := parse("characters/ebba.md", "---\nname: Ebba Strand\naliases: [Ebba, \"*the* pilot\"]\nsummary: Pilot of the [[Harbour Master|master]]'s launch.\n---\n# Ebba Strand\n\n## Early life\n\nBorn in [[Port Caddow]]; `[[not a link]]` stays. \\[[escaped]] too.\n")
+	master := parse("characters/master.md", "---\nname: Harbour Master\n---\nKeeps the harbour.\n")
+	canon := Canon{
+		Catalog:   codex.NewCatalog([]*codex.Entry{ebba, master}, nil),
+		EntryLink: func(e *codex.Entry) string { return "file:///book/" + e.ID },
+		FileLink:  func(path string) string { return "file://" + path },
+	}
+	tests := []struct {
+		name string
+		want []string
+		not  []string
+	}{
+		{
+			name: "counting",
+			want: []string{
+				"**Ebba Strand** · character",
+				"*Also:* Ebba, \\*the\\* pilot",
+				"Pilot of the [master](file:///book/characters/master.md)'s launch.",
+				"> **Early life**",
+				"Born in Port Caddow;",
+				"`[[not a link]]` stays",
+				"*Counting the chapters that mention it…*",
+				"[characters/ebba.md](file:///book/characters/ebba.md)",
+			},
+			not: []string{"# Ebba Strand", "## Early life"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Render(canon, ebba)
+			for _, w := range tt.want {
+				assert.Contains(t, got, w)
+			}
+			for _, n := range tt.not {
+				assert.NotContains(t, got, n)
+			}
+		})
+	}
+}
+
+func TestEscape(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ebba":           "Ebba",
+		"*the* pilot":    "\\*the\\* pilot",
+		"[x](y)":         "\\[x\\]\\(y\\)",
+		"a|b #c":         "a\\|b \\#c",
+		"Åsa_Öberg<tag>": "Åsa\\_Öberg\\<tag\\>",
+	} {
+		assert.Equal(t, want, Escape(in), in)
+	}
+}
