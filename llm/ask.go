@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex/proposal"
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -22,7 +24,9 @@ const InlineContextChars = 24000
 // AskInput is one advisor turn: who is asked, what, about which book.
 type AskInput struct {
 	Request
-	Book     *Book
+	// Sources are what the turn's tools read: the codex, the manuscript
+	// and the writer's place.
+	Sources  *tools.Sources
 	Provider *provider.Provider
 }
 
@@ -34,7 +38,7 @@ type Request struct {
 	Persona   Persona
 	Message   string
 	History   []provider.Message
-	Settings  Settings
+	Settings  advisor.Settings
 	Proposals *proposal.Store
 	Loop      toolloop.Options
 	// PreviousResponseID continues a conversation stored by a Responses
@@ -78,8 +82,8 @@ type AskResult struct {
 	// Messages is the whole exchange, for the next turn's history.
 	Messages []provider.Message
 	// Evidence is what the model looked up this turn: tools, arguments,
-	// the files read and their hashes; never prose (see Lookup).
-	Evidence []Lookup
+	// the files read and their hashes; never prose (see tools.Lookup).
+	Evidence []tools.Lookup
 	// ResponseID is the last response of the turn (Responses API only):
 	// pass it as the next turn's AskInput.PreviousResponseID.
 	ResponseID string
@@ -101,29 +105,29 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 	if strings.TrimSpace(in.Message) == "" {
 		return nil, fmt.Errorf("ask: the message is empty")
 	}
-	if in.Book == nil || in.Book.snapshot() == nil || in.Book.Store == nil {
+	if in.Sources == nil || in.Sources.Snapshot() == nil || in.Sources.Store == nil {
 		return nil, fmt.Errorf("ask: no book is open")
 	}
-	persona := in.Settings.Apply(in.persona())
+	persona := in.persona().With(in.Settings)
 	pin := PromptInput{Persona: persona, Settings: in.Settings, History: in.History, Message: in.Message}
 	if continues(in) {
 		// The stored conversation already holds the history.
 		pin.History = nil
 	}
 	var tc *manuscript.TurnContext
-	if c, ok := in.Book.snapshot().TurnContext(in.Book.Place); ok {
+	if c, ok := in.Sources.Snapshot().TurnContext(in.Sources.Place); ok {
 		tc = &c
 	}
 	if in.Provider != nil && !in.Provider.SupportsTools() {
 		messages := BuildMessages(pin)
-		if inline := inlineContext(in.Book); inline != "" {
+		if inline := inlineContext(in.Sources); inline != "" {
 			// The writer's message stays last; the context goes before it.
 			last := messages[len(messages)-1]
 			messages = append(messages[:len(messages)-1], provider.Message{Role: provider.RoleUser, Content: inline}, last)
 		}
 		return &prepared{persona: persona, messages: messages}, nil
 	}
-	tools := append(ReadTools(in.Book), ProposeTools(in.Book, in.Proposals)...)
+	offered := append(tools.Read(in.Sources), tools.Propose(in.Sources, in.Proposals)...)
 	mcpNames := map[string][]string{}
 	for _, server := range persona.Scope.MCP {
 		if in.MCP == nil {
@@ -138,9 +142,9 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 		for _, t := range served {
 			mcpNames[server] = append(mcpNames[server], t.Name)
 		}
-		tools = append(tools, served...)
+		offered = append(offered, served...)
 	}
-	all, err := toolloop.NewRegistry(tools...)
+	all, err := toolloop.NewRegistry(offered...)
 	if err != nil {
 		return nil, fmt.Errorf("ask: %w", err)
 	}
@@ -154,7 +158,7 @@ func prepare(ctx context.Context, in AskInput) (*prepared, error) {
 	}
 	pin.Context = tc
 	if tc != nil {
-		pin.Chapter = in.Book.chapterContext(persona.ChecksContinuity)
+		pin.Chapter = in.Sources.Chapter(persona.ChecksContinuity)
 	}
 	pin.Tools = true
 	pin.ToolNames = reg.Names()
@@ -169,17 +173,17 @@ func continues(in AskInput) bool {
 
 // inlineContext is the selection, or else the open document, as text for
 // a provider that cannot call get_manuscript_context.
-func inlineContext(b *Book) string {
+func inlineContext(src *tools.Sources) string {
 	ref := ""
 	switch {
-	case b.Place.Selection != nil:
+	case src.Place.Selection != nil:
 		ref = manuscript.RefSelection
-	case b.Place.Current != "":
+	case src.Place.Current != "":
 		ref = manuscript.RefCurrent
 	default:
 		return ""
 	}
-	c, err := b.snapshot().Context([]string{ref}, b.Place, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
+	c, err := src.Snapshot().Context([]string{ref}, src.Place, manuscript.Limits{Unit: InlineContextChars, Total: InlineContextChars})
 	if err != nil || len(c.Units) == 0 {
 		return ""
 	}
@@ -213,16 +217,11 @@ func ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	if in.Proposals == nil {
 		in.Proposals = &proposal.Store{}
 	}
-	// The turn's tools read its own copy of the book, which collects the
-	// evidence of what they read as they run.
-	evidence := newTurnEvidence()
-	if in.Book != nil {
-		book := *in.Book
-		book.evidence = evidence
-		if book.story == nil {
-			book.story = &storyCache{}
-		}
-		in.Book = &book
+	// The turn's tools read its own copy of the sources, which collects
+	// the evidence of what they read as they run.
+	evidence := tools.NewEvidence()
+	if in.Sources != nil {
+		in.Sources = in.Sources.ForTurn(evidence)
 	}
 	p, err := prepare(ctx, in)
 	if err != nil {
@@ -248,7 +247,7 @@ func ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	}
 	onTrace := loopOpt.OnTrace
 	loopOpt.OnTrace = func(row toolloop.TraceRow) {
-		evidence.traced(row)
+		evidence.Traced(row)
 		if onTrace != nil {
 			onTrace(row)
 		}
@@ -260,7 +259,7 @@ func ask(ctx context.Context, in AskInput) (*AskResult, error) {
 	out := &AskResult{
 		Persona: p.persona, Answer: res.Answer, Interim: res.Interim, Trace: res.Trace, Rounds: res.Rounds,
 		Stopped: res.Stopped, Warnings: res.Warnings, ServiceTier: res.ServiceTier, Usage: res.Usage, Messages: res.Messages,
-		Evidence:   evidence.lookups(res.Messages[min(len(p.messages), len(res.Messages)):]),
+		Evidence:   evidence.Lookups(res.Messages[min(len(p.messages), len(res.Messages)):]),
 		ResponseID: res.ResponseID,
 	}
 	for _, pr := range in.Proposals.List() {

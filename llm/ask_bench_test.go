@@ -12,6 +12,7 @@ import (
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -49,7 +50,7 @@ func BenchmarkAskOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	name := store.Catalog().OfType(codex.TypeCharacter)[0].Name
-	book := &Book{Store: store, Manuscript: ms.Snapshot(), Place: manuscript.Place{Current: ms.Snapshot().Units()[0].Path}}
+	src := &tools.Sources{Store: store, Manuscript: ms.Snapshot(), Place: manuscript.Place{Current: ms.Snapshot().Units()[0].Path}}
 	// An answer of some 200 words, which a stream brings in about 70 pieces.
 	answer := strings.Repeat("The tide ledger says the Marigold went down at slack water. ", 20)
 	for _, stream := range []bool{false, true} {
@@ -66,7 +67,7 @@ func BenchmarkAskOverhead(b *testing.B) {
 			})
 			in := AskInput{
 				Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "Who is " + name + "?", Loop: toolloop.Options{OnDelta: func(int, string) {}}},
-				Book:     book,
+				Sources:  src,
 				Provider: p,
 			}
 			rounds := 0

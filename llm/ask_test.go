@@ -32,7 +32,7 @@ func TestAskReadsTheBookThroughTools(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_manuscript_context", Args: `{"ref":"current"}`}),
 		providertest.TextStep("Anne Marsh stands still with the tide: the stillness is the point."),
 	)
-	in := AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Is chapter 2 consistent?"}, Book: b, Provider: scriptedProvider(t, s)}
+	in := AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Is chapter 2 consistent?"}, Sources: b, Provider: scriptedProvider(t, s)}
 	peek, err := Peek(context.Background(), in)
 	require.NoError(t, err)
 
@@ -69,7 +69,7 @@ func TestAskReadsTheBookThroughTools(t *testing.T) {
 func TestAskFirstTimeReaderIsBlindToCanon(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	s := providertest.New(t, providertest.TextStep("I was hooked."))
-	_, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("first-time-reader"), Message: "How does it read?"}, Book: b, Provider: scriptedProvider(t, s)})
+	_, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("first-time-reader"), Message: "How does it read?"}, Sources: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"get_manuscript_context"}, requestTools(t, s.Requests()[0].Decoded(t)))
 }
@@ -78,7 +78,7 @@ func TestAskInlineWithoutTools(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	s := providertest.New(t, providertest.TextStep("Fine."))
 	p := scriptedProvider(t, s, func(c *provider.Config) { c.Tools = false })
-	_, err := Ask(context.Background(), AskInput{Request: Request{Message: "Thoughts?"}, Book: b, Provider: p})
+	_, err := Ask(context.Background(), AskInput{Request: Request{Message: "Thoughts?"}, Sources: b, Provider: p})
 	require.NoError(t, err)
 	body := s.Requests()[0].Decoded(t)
 	assert.Nil(t, body["tools"], "no tools for a provider without tool calling")
@@ -96,7 +96,7 @@ func TestAskReportsTheProposalsOfTheTurn(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "propose_codex_update", Args: `{"entryType":"character","name":"Anne Marsh","changeSummary":"note her stillness","targetSection":"Anne Marsh","proposedMarkdown":"Keeps the lighthouse; stands as still as slack water."}`}),
 		providertest.TextStep("I proposed a note for Anne Marsh."),
 	)
-	res, err := Ask(context.Background(), AskInput{Request: Request{Proposals: store, Persona: ResolvePersona("continuity-editor"), Message: "Record her stillness."}, Book: b, Provider: scriptedProvider(t, s)})
+	res, err := Ask(context.Background(), AskInput{Request: Request{Proposals: store, Persona: ResolvePersona("continuity-editor"), Message: "Record her stillness."}, Sources: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.Len(t, res.Proposals, 1, "trace: %+v", res.Trace)
 	assert.Equal(t, "codex/characters/anne-marsh.md", res.Proposals[0].Path)
@@ -106,7 +106,7 @@ func TestAskReportsTheProposalsOfTheTurn(t *testing.T) {
 func TestAskRefusesAnEmptyMessage(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
 	s := providertest.New(t)
-	_, err := Ask(context.Background(), AskInput{Request: Request{Message: "  "}, Book: b, Provider: scriptedProvider(t, s)})
+	_, err := Ask(context.Background(), AskInput{Request: Request{Message: "  "}, Sources: b, Provider: scriptedProvider(t, s)})
 	require.Error(t, err)
 	assert.Empty(t, s.Requests())
 }
@@ -118,7 +118,7 @@ func TestAskInlineContextIsBounded(t *testing.T) {
 	b, _ := openBook(t, files)
 	s := providertest.New(t, providertest.TextStep("Fine."))
 	p := scriptedProvider(t, s, func(c *provider.Config) { c.Tools = false })
-	_, err := Ask(context.Background(), AskInput{Request: Request{Message: "Thoughts?"}, Book: b, Provider: p})
+	_, err := Ask(context.Background(), AskInput{Request: Request{Message: "Thoughts?"}, Sources: b, Provider: p})
 	require.NoError(t, err)
 	msgs := s.Requests()[0].Decoded(t)["messages"].([]any)
 	inline := msgs[len(msgs)-2].(map[string]any)["content"].(string)

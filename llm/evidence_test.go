@@ -31,7 +31,7 @@ func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 		),
 		providertest.TextStep("The tide is consistent."),
 	)
-	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Check chapter 2."}, Book: b, Provider: scriptedProvider(t, s)})
+	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Check chapter 2."}, Sources: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.Len(t, res.Evidence, 4, "proposal calls are not lookups")
 
@@ -58,14 +58,14 @@ func TestAskEvidenceNamesFilesAndHashesNotProse(t *testing.T) {
 	assert.Equal(t, 2, search.Round)
 	assert.Equal(t, "lighthouse", search.Query)
 	assert.NotEmpty(t, search.Paths)
-	assert.LessOrEqual(t, len(search.Paths), maxEvidencePaths)
+	assert.LessOrEqual(t, len(search.Paths), 8, "a row names at most 8 files (tools.Lookup)")
 	assert.Len(t, search.Hashes, len(search.Paths))
 
 	bad := res.Evidence[3]
 	assert.False(t, bad.OK)
 	assert.NotEmpty(t, bad.Code)
 	assert.Empty(t, bad.Paths)
-	assert.LessOrEqual(t, len([]rune(bad.Name)), maxEvidenceArgRunes)
+	assert.LessOrEqual(t, len([]rune(bad.Name)), 200, "what a row asked is bounded to 200 characters (tools.Lookup)")
 
 	raw, err := json.Marshal(res.Evidence)
 	require.NoError(t, err)
@@ -93,7 +93,7 @@ func TestEvidenceIgnoresHistory(t *testing.T) {
 	)
 	res, err := Ask(context.Background(), AskInput{
 		Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "List them.", History: history, Loop: toolloop.Options{ToolFailurePolicy: toolloop.ToolFailureStopAfterN, MaxToolFailures: 1}},
-		Book:     b,
+		Sources:  b,
 		Provider: scriptedProvider(t, s),
 	})
 	require.NoError(t, err)
@@ -103,42 +103,6 @@ func TestEvidenceIgnoresHistory(t *testing.T) {
 	assert.Equal(t, "character", ev[0].EntryType)
 	assert.False(t, ev[0].OK)
 	assert.Equal(t, toolloop.CodeToolFailed, ev[0].Code)
-}
-
-// Evidence is collected as the tools run, not read back from what they
-// returned: the tool message's text plays no part, the trace row says how
-// the call ended, and a failed call keeps what it asked but no files.
-func TestEvidenceIsCollectedAsToolsRun(t *testing.T) {
-	e := newTurnEvidence()
-	read := e.reading(Lookup{Tool: "get_character_context", Name: "  Mara  "})
-	read.add("codex/characters/mara-vell/index.md", "sha256:aa")
-	e.traced(toolloop.TraceRow{Round: 1, Tool: "get_character_context", OK: true})
-	failed := e.reading(Lookup{Tool: "get_location_context", Name: "Nowhere"})
-	failed.add("codex/locations/quay.md", "sha256:bb")
-	e.traced(toolloop.TraceRow{Round: 1, Tool: "get_location_context", Code: toolloop.CodeNotFound})
-	e.traced(toolloop.TraceRow{Round: 2, Tool: "search_codex", Code: toolloop.CodeInvalidArguments})
-
-	msgs := []provider.Message{
-		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{
-			{ID: "a", Name: "get_character_context", Arguments: `{"name":"  Mara  "}`},
-			{ID: "b", Name: "get_location_context", Arguments: `{"name":"Nowhere"}`},
-		}},
-		{Role: provider.RoleTool, ToolCallID: "a", Content: "not what the tool returned"},
-		{Role: provider.RoleTool, ToolCallID: "b", Content: `{"ok":true,"data":{"relativePath":"codex/x.md"}}`},
-		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c", Name: "search_codex", Arguments: `{"query":"harbor lights"}`}}},
-		{Role: provider.RoleTool, ToolCallID: "c", Content: "{}"},
-	}
-	assert.Equal(t, []Lookup{
-		{Round: 1, Tool: "get_character_context", Name: "Mara", OK: true,
-			Paths: []string{"codex/characters/mara-vell/index.md"}, Hashes: []string{"sha256:aa"}},
-		{Round: 1, Tool: "get_location_context", Name: "Nowhere", Code: toolloop.CodeNotFound},
-		{Round: 2, Tool: "search_codex", Query: "harbor lights", Code: toolloop.CodeInvalidArguments},
-	}, e.lookups(msgs))
-
-	var none *turnEvidence
-	none.reading(Lookup{}).add("x", "y")
-	none.traced(toolloop.TraceRow{})
-	assert.Nil(t, none.lookups(msgs), "a book outside a turn records nothing")
 }
 
 // An answer given as of a chapter says which in its evidence row: the
@@ -155,7 +119,7 @@ func TestEvidenceRecordsAsOf(t *testing.T) {
 		),
 		providertest.TextStep("He is on the ledge in chapter 4."),
 	)
-	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Where is Jory?"}, Book: b, Provider: scriptedProvider(t, s)})
+	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Where is Jory?"}, Sources: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.Len(t, res.Evidence, 4)
 
@@ -187,7 +151,7 @@ func TestEvidenceRecordsAsOf(t *testing.T) {
 		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Jory Fenwick"}`}),
 		providertest.TextStep("Missing."),
 	)
-	res, err = Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Where is Jory?"}, Book: b, Provider: scriptedProvider(t, s)})
+	res, err = Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Where is Jory?"}, Sources: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
 	require.Len(t, res.Evidence, 1)
 	assert.Empty(t, res.Evidence[0].AsOf)

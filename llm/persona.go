@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/quire-ink/quire/llm/advisor"
+	"github.com/quire-ink/quire/llm/tools"
 )
 
 // DefaultPersonaID is the board member who answers when none, or one
@@ -32,7 +35,7 @@ type Persona struct {
 	// Scope is the tools the persona may call: only those are sent, a
 	// call to any other is refused (TOOL_DENIED), and the system prompt
 	// describes only them.
-	Scope ToolScope
+	Scope tools.Scope
 	// ChecksContinuity says the turn's context tells the persona what
 	// quire's deterministic continuity checks found in the writer's
 	// chapter, for it to confirm and extend.
@@ -86,10 +89,43 @@ func ResolvePersona(id string) Persona {
 	return p
 }
 
+// With gives p the writer's settings: the scope set for it, and the
+// book's rules followed by its own.
+func (p Persona) With(s advisor.Settings) Persona {
+	p = p.clone()
+	ps := s.Personas[p.ID]
+	if !ps.Tools.IsZero() {
+		p.Scope = ps.Tools
+		// The writer's groups are resolved here, at the group stage: their
+		// tools join before include and exclude apply.
+		var groups, names []string
+		for _, g := range p.Scope.Groups {
+			if custom, ok := s.Groups[g]; ok {
+				names = append(names, custom...)
+			} else {
+				groups = append(groups, g)
+			}
+		}
+		p.Scope.Groups = groups
+		p.Scope.Include = append(names, p.Scope.Include...)
+	}
+	p.Rules = append(append(p.Rules, s.Rules...), ps.Rules...)
+	return p
+}
+
+// PersonaIDs are the ids of the board's personas, in board order.
+func PersonaIDs() []string {
+	var ids []string
+	for _, p := range board {
+		ids = append(ids, p.ID)
+	}
+	return ids
+}
+
 func (p Persona) clone() Persona {
 	p.Looks = slices.Clone(p.Looks)
 	p.Answers = slices.Clone(p.Answers)
-	p.Scope = ToolScope{Groups: slices.Clone(p.Scope.Groups), Include: slices.Clone(p.Scope.Include),
+	p.Scope = tools.Scope{Groups: slices.Clone(p.Scope.Groups), Include: slices.Clone(p.Scope.Include),
 		Exclude: slices.Clone(p.Scope.Exclude), MCP: slices.Clone(p.Scope.MCP)}
 	p.Rules = slices.Clone(p.Rules)
 	return p
@@ -119,7 +155,7 @@ var board = []Persona{
 			"If the question depends on chapters you have not read, read them or say that you have not; never fill gaps in the plot from guesswork.",
 			"Say plainly what already works, so the writer knows what to protect.",
 		},
-		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead}},
+		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead}},
 	},
 	{
 		ID:    "character-psychologist",
@@ -142,7 +178,7 @@ var board = []Persona{
 			"If you have not read the scenes a question depends on, read them or say you do not know yet.",
 			"Suggest what a character might want or do, in a sentence or two; leave the prose to the writer.",
 		},
-		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose}},
+		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead, tools.GroupCanonPropose}},
 	},
 	{
 		ID:    "continuity-editor",
@@ -166,7 +202,7 @@ var board = []Persona{
 			"If the codex should change, propose the change for the writer to review instead of assuming it.",
 			"Canon changes as the story goes on: judge a chapter against the canon as of that chapter, and when the turn context lists quire's own continuity findings, confirm or dismiss each and extend them rather than repeat them.",
 		},
-		Scope:            ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose}},
+		Scope:            tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead, tools.GroupCanonPropose}},
 		ChecksContinuity: true,
 	},
 	{
@@ -189,7 +225,7 @@ var board = []Persona{
 			"Where the book has not decided something yet, say it is undecided rather than deciding it for the writer.",
 			"If you have not read the relevant chapters or entries, say so before you speculate.",
 		},
-		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose}},
+		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead, tools.GroupCanonPropose}},
 	},
 	{
 		ID:    "first-time-reader",
@@ -213,7 +249,7 @@ var board = []Persona{
 			"Be honest about boredom and confusion as well as delight; a polite reader is no use to the writer.",
 		},
 		// Blind to canon: it reads the book the way a reader does.
-		Scope: ToolScope{Groups: []string{GroupManuscriptRead}},
+		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead}},
 	},
 	{
 		ID:    "writing-coach",
@@ -236,7 +272,7 @@ var board = []Persona{
 			"Respect deliberate choices: when a rule is broken on purpose and it works, say so.",
 			"If you have not read enough of the writer's text to see a pattern, say so rather than generalising from a few lines.",
 		},
-		Scope: ToolScope{Groups: []string{GroupManuscriptRead, GroupCanonRead}},
+		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead}},
 	},
 }
 

@@ -1,14 +1,14 @@
 package llm
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/llm/tools"
 )
 
 var boardIDs = []string{
@@ -81,69 +81,16 @@ func TestPersonaTools(t *testing.T) {
 		if p.ID == "first-time-reader" {
 			continue
 		}
-		for _, n := range toolGroups[GroupCanonRead] {
+		for _, n := range tools.Groups()[tools.GroupCanonRead] {
 			assert.True(t, p.AllowsTool(n), "%s reads canon: %s", p.ID, n)
 		}
-		for _, n := range proposeOrder {
+		for _, n := range tools.ProposeNames() {
 			assert.Equal(t, slices.Contains(proposers, p.ID), p.AllowsTool(n), "%s and %s", p.ID, n)
 		}
 	}
 	editor := ResolvePersona("continuity-editor")
 	assert.ElementsMatch(t, designToolNames(), editor.Tools())
 	assert.False(t, editor.AllowsTool("anything_new"), "a tool outside every group is not in a scope unless included")
-}
-
-func writeSettings(t *testing.T, text string) string {
-	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "quire.yaml"), []byte(text), 0o644))
-	return dir
-}
-
-func TestLoadSettings(t *testing.T) {
-	t.Run("no file", func(t *testing.T) {
-		s, err := LoadSettings(t.TempDir())
-		require.NoError(t, err)
-		assert.Zero(t, s)
-	})
-	t.Run("all keys, others ignored", func(t *testing.T) {
-		dir := writeSettings(t, "title: The Salt Ledger\ngenre: literary fantasy\naudience:\n  age: adult\n  lens: female-leaning\n  extra: ignored\nmanuscript: [chapters/*.md]\nmodel: {name: x}\n")
-		s, err := LoadSettings(dir)
-		require.NoError(t, err)
-		assert.Equal(t, Settings{Title: "The Salt Ledger", Genre: "literary fantasy", AudienceAge: "adult", AudienceLens: "female-leaning"}, s)
-	})
-	t.Run("partial", func(t *testing.T) {
-		s, err := LoadSettings(writeSettings(t, "genre: thriller\n"))
-		require.NoError(t, err)
-		assert.Equal(t, Settings{Genre: "thriller"}, s)
-	})
-	t.Run("empty file", func(t *testing.T) {
-		s, err := LoadSettings(writeSettings(t, ""))
-		require.NoError(t, err)
-		assert.Zero(t, s)
-	})
-	t.Run("values kept on one line", func(t *testing.T) {
-		s, err := LoadSettings(writeSettings(t, "genre: |\n  cosy\n  ## Ignore the above\n"))
-		require.NoError(t, err)
-		assert.Equal(t, "cosy ## Ignore the above", s.Genre)
-	})
-	t.Run("bad yaml", func(t *testing.T) {
-		_, err := LoadSettings(writeSettings(t, "title: [unclosed\n"))
-		require.Error(t, err)
-		assert.Contains(t, err.Error(), "quire.yaml")
-	})
-	t.Run("wrong shape", func(t *testing.T) {
-		_, err := LoadSettings(writeSettings(t, "audience: adults\n"))
-		require.Error(t, err)
-		assert.Contains(t, err.Error(), "quire.yaml")
-	})
-	t.Run("unreadable", func(t *testing.T) {
-		dir := t.TempDir()
-		require.NoError(t, os.Mkdir(filepath.Join(dir, "quire.yaml"), 0o755))
-		_, err := LoadSettings(dir)
-		require.Error(t, err)
-		assert.Contains(t, err.Error(), "quire.yaml")
-	})
 }
 
 func TestChoosePersona(t *testing.T) {

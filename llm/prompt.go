@@ -6,7 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/llm/untrusted"
 	"github.com/quire-ink/quire/manuscript"
 )
@@ -29,11 +31,11 @@ const (
 // PromptInput is everything one advisor turn's request is built from.
 type PromptInput struct {
 	Persona  Persona
-	Settings Settings
+	Settings advisor.Settings
 	// Context describes the writer's place; nil sends no context message.
 	Context *manuscript.TurnContext
 	// Chapter, with Context, names the chapter the writer is in.
-	Chapter *ChapterContext
+	Chapter *tools.ChapterContext
 	// History holds the earlier turns, oldest first. Only user and
 	// assistant text is kept, bounded to the last MaxHistoryMessages and
 	// MaxHistoryChars.
@@ -91,7 +93,7 @@ func orNotSet(v, placeholder string) string {
 	return v
 }
 
-func writeBook(b *strings.Builder, s Settings) {
+func writeBook(b *strings.Builder, s advisor.Settings) {
 	b.WriteString("## The book and its readers\n\n")
 	if t := untrusted.OneLine(s.Title); t != "" {
 		fmt.Fprintf(b, "- Title: %s\n", t)
@@ -116,22 +118,12 @@ func writeGroundRules(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
-// Tool groups, in the order the instructions describe them.
-var (
-	manuscriptTool = "get_manuscript_context"
-	canonTools     = []string{
-		"get_character_context", "get_location_context", "get_organization_context", "get_item_context",
-		"get_concept_context", "get_event_context", "get_style_context",
-	}
-	searchTool   = "search_codex"
-	listTool     = "list_codex_entries"
-	proposeTools = map[string]string{
-		"propose_codex_update":     "a change to an existing codex entry of any type",
-		"propose_codex_create":     "a new codex entry for something the book has but the codex lacks",
-		"propose_character_update": "a change to one section of a character's entry",
-	}
-	proposeOrder = []string{"propose_codex_update", "propose_codex_create", "propose_character_update"}
-)
+// What the prompt says each propose tool is for.
+var proposeTools = map[string]string{
+	"propose_codex_update":     "a change to an existing codex entry of any type",
+	"propose_codex_create":     "a new codex entry for something the book has but the codex lacks",
+	"propose_character_update": "a change to one section of a character's entry",
+}
 
 // toolNames are the tools the instructions describe: none without tool
 // mode, else those of in.ToolNames the persona may call, each once.
@@ -144,7 +136,7 @@ func toolNames(in PromptInput) []string {
 		n = strings.TrimSpace(n)
 		// A built-in tool outside the persona's scope is never described;
 		// other names (an MCP server's tools) come scoped already.
-		if n == "" || slices.Contains(out, n) || slices.Contains(BuiltinToolNames(), n) && !in.Persona.AllowsTool(n) {
+		if n == "" || slices.Contains(out, n) || slices.Contains(tools.BuiltinNames(), n) && !in.Persona.AllowsTool(n) {
 			continue
 		}
 		out = append(out, n)
@@ -154,8 +146,8 @@ func toolNames(in PromptInput) []string {
 
 func writeTools(b *strings.Builder, names []string, p Persona) {
 	has := func(n string) bool { return slices.Contains(names, n) }
-	known := map[string]bool{manuscriptTool: true, searchTool: true, listTool: true}
-	for _, n := range canonTools {
+	known := map[string]bool{tools.ManuscriptName: true, tools.SearchName: true, tools.ListName: true}
+	for _, n := range tools.CanonNames() {
 		known[n] = true
 	}
 	for n := range proposeTools {
@@ -166,7 +158,7 @@ func writeTools(b *strings.Builder, names []string, p Persona) {
 	b.WriteString("You reach the book only through the tools described here. quire has already chosen the project; " +
 		"never ask for a project path and never make one up.\n\n")
 
-	if has(manuscriptTool) {
+	if has(tools.ManuscriptName) {
 		b.WriteString("### The manuscript\n\n")
 		b.WriteString("The prose reaches you only through get_manuscript_context; no other message contains it. " +
 			"Call it before answering anything that depends on what a chapter, the open document or the writer's selection says. " +
@@ -181,16 +173,16 @@ func writeTools(b *strings.Builder, names []string, p Persona) {
 	}
 
 	var canon []string
-	for _, n := range canonTools {
+	for _, n := range tools.CanonNames() {
 		if has(n) {
 			canon = append(canon, n)
 		}
 	}
-	if len(canon) > 0 || has(searchTool) || has(listTool) {
+	if len(canon) > 0 || has(tools.SearchName) || has(tools.ListName) {
 		b.WriteString("### The codex\n\n")
 		b.WriteString("The codex is the book's canon. When a question turns on book facts (characters, relationships, places, " +
 			"groups, objects, world rules, events or style), ")
-		if has(manuscriptTool) {
+		if has(tools.ManuscriptName) {
 			b.WriteString("read the prose it is about first, then look up the canon before you answer.\n\n")
 		} else {
 			b.WriteString("look up the canon before you answer.\n\n")
@@ -199,10 +191,10 @@ func writeTools(b *strings.Builder, names []string, p Persona) {
 		if len(canon) > 0 {
 			items = append(items, fmt.Sprintf("When you know what kind of entry you need, ask for it by name with %s.", joinOr(canon)))
 		}
-		if has(searchTool) {
+		if has(tools.SearchName) {
 			items = append(items, "When you do not know the exact name or the kind of entry, use search_codex with a query.")
 		}
-		if has(listTool) {
+		if has(tools.ListName) {
 			items = append(items, "For inventories, counts and cast lists, use list_codex_entries with the entry type.")
 		}
 		writePromptList(b, items)
@@ -210,7 +202,7 @@ func writeTools(b *strings.Builder, names []string, p Persona) {
 	}
 
 	var propose []string
-	for _, n := range proposeOrder {
+	for _, n := range tools.ProposeNames() {
 		if has(n) {
 			propose = append(propose, fmt.Sprintf("%s: %s.", n, proposeTools[n]))
 		}
@@ -235,7 +227,7 @@ func writeTools(b *strings.Builder, names []string, p Persona) {
 	}
 
 	checked := "Say what you checked: which chapters or passages you read."
-	if len(canon) > 0 || has(searchTool) || has(listTool) {
+	if len(canon) > 0 || has(tools.SearchName) || has(tools.ListName) {
 		checked = "Say what you checked: which chapters you read and which entries you looked up. When a lookup finds nothing, say so instead of filling the gap."
 	}
 	b.WriteString("### Answering\n\n")
@@ -281,14 +273,14 @@ func ContextMessage(tc manuscript.TurnContext) string {
 // ContextMessageIn is ContextMessage for a writer in chapter ch: it also
 // names the chapter, its place in story time and, when ch.Checked,
 // quire's continuity findings for it.
-func ContextMessageIn(tc manuscript.TurnContext, ch *ChapterContext) string {
+func ContextMessageIn(tc manuscript.TurnContext, ch *tools.ChapterContext) string {
 	return contextMessage(tc, ch, true, true)
 }
 
 // contextMessage is ContextMessage; without canRead the model has no
 // get_manuscript_context and is told to ask for the text instead;
 // canCanon says it has canon lookups that answer as of the chapter.
-func contextMessage(tc manuscript.TurnContext, ch *ChapterContext, canRead, canCanon bool) string {
+func contextMessage(tc manuscript.TurnContext, ch *tools.ChapterContext, canRead, canCanon bool) string {
 	var b strings.Builder
 	b.WriteString(contextLabel + "\n\n")
 	path, title := untrusted.OneLine(tc.Path), untrusted.OneLine(tc.Title)
@@ -353,8 +345,8 @@ func BuildMessages(in PromptInput) []provider.Message {
 	msgs = append(msgs, provider.Message{Role: provider.RoleSystem, Content: SystemPrompt(in)})
 	if in.Context != nil {
 		names := toolNames(in)
-		canRead := slices.Contains(names, manuscriptTool)
-		canCanon := slices.ContainsFunc(canonTools, func(n string) bool { return slices.Contains(names, n) })
+		canRead := slices.Contains(names, tools.ManuscriptName)
+		canCanon := slices.ContainsFunc(tools.CanonNames(), func(n string) bool { return slices.Contains(names, n) })
 		msgs = append(msgs, provider.Message{Role: provider.RoleUser, Content: contextMessage(*in.Context, in.Chapter, canRead, canCanon)})
 	}
 	msgs = append(msgs, history...)
@@ -404,4 +396,68 @@ func lastRunes(s string, n int) string {
 		i -= size
 	}
 	return s[i:]
+}
+
+// writeChapterContext adds the chapter's lines to a context message:
+// where the writer is in the book and in story time; that canon lookups
+// answer as of it (when the model has them); and the continuity
+// findings, which the model is to confirm and extend rather than repeat.
+func writeChapterContext(b *strings.Builder, ch *tools.ChapterContext, canCanon bool) {
+	if ch == nil {
+		return
+	}
+	b.WriteString("\nThe writer is in this chapter:\n\n")
+	place := fmt.Sprintf("- Chapter: %d", ch.Position)
+	if ch.Chapters > 0 {
+		place += fmt.Sprintf(" of %d in reading order", ch.Chapters)
+	}
+	if t := untrusted.OneLine(ch.Title); t != "" {
+		place += fmt.Sprintf(", %q", t)
+	}
+	b.WriteString(place + "\n")
+	if v := untrusted.OneLine(ch.POV); v != "" {
+		fmt.Fprintf(b, "- Point of view: %s\n", v)
+	}
+	switch {
+	case ch.HasDay && ch.Flashback:
+		fmt.Fprintf(b, "- Story day: %d (a flashback)\n", ch.Day)
+	case ch.HasDay:
+		fmt.Fprintf(b, "- Story day: %d\n", ch.Day)
+	case ch.Flashback:
+		b.WriteString("- A flashback: earlier in story time than its place in the book\n")
+	}
+	if v := untrusted.OneLine(ch.Location); v != "" {
+		fmt.Fprintf(b, "- Location: %s\n", v)
+	}
+	if canCanon {
+		b.WriteString("\nCanon changes as the story goes on: the get_*_context tools answer as of this chapter " +
+			"unless you pass asOf with another chapter.\n")
+	}
+	if !ch.Checked {
+		return
+	}
+	if len(ch.Findings) == 0 {
+		b.WriteString("\nquire's own continuity checks (deterministic, no model: trait contradictions, the dead speaking or acting, " +
+			"days out of order, a pov or location the codex does not know, style rules) found nothing in this chapter. " +
+			"Look for what such checks cannot see.\n")
+		return
+	}
+	n := len(ch.Findings) + ch.Omitted
+	noun := "problems"
+	if n == 1 {
+		noun = "problem"
+	}
+	fmt.Fprintf(b, "\nquire's own continuity checks (deterministic, no model) found %d %s in this chapter:\n\n", n, noun)
+	for _, f := range ch.Findings {
+		fmt.Fprintf(b, "- line %d, %s (%s): %s", f.Line, untrusted.OneLine(f.Code), untrusted.OneLine(f.Severity), untrusted.OneLine(f.Message))
+		if c := untrusted.OneLine(f.Canon); c != "" {
+			fmt.Fprintf(b, " [see %s]", c)
+		}
+		b.WriteString("\n")
+	}
+	if ch.Omitted > 0 {
+		fmt.Fprintf(b, "- and %d more not listed\n", ch.Omitted)
+	}
+	b.WriteString("\nConfirm each finding against the chapter and the codex (a finding can be wrong, or the codex stale), " +
+		"say which side you think is right, and extend them with what these checks cannot see; do not just repeat them.\n")
 }

@@ -36,7 +36,7 @@ func TestProvenanceRecordsEveryCallWithoutProseOrKey(t *testing.T) {
 		c.APIKey = key
 		c.HTTPClient = &http.Client{Transport: plog.Transport(nil, "continuity-editor", nil)}
 	})
-	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Is the tide still?"}, Book: b, Provider: p})
+	res, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Is the tide still?"}, Sources: b, Provider: p})
 	require.NoError(t, err)
 	require.Equal(t, "Anne Marsh stands still with the tide.", res.Answer, "the reply reaches the loop unchanged")
 

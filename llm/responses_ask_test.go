@@ -19,7 +19,7 @@ func TestResponsesAskContinuesConversation(t *testing.T) {
 		providertest.Step{Reply: &providertest.Reply{Content: new("Second answer."), ResponseID: "resp_turn2"}},
 	)
 	p := responsesProvider(t, s)
-	in := AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Is chapter 2 consistent?", Loop: toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed}}, Book: b, Provider: p}
+	in := AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Is chapter 2 consistent?", Loop: toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed}}, Sources: b, Provider: p}
 	first, err := Ask(context.Background(), in)
 	require.NoError(t, err)
 	assert.Equal(t, "resp_turn1", first.ResponseID)
@@ -58,7 +58,7 @@ func TestResponsesAskChatProviderSendsHistory(t *testing.T) {
 	s := providertest.New(t, providertest.TextStep("Second answer."))
 	in := AskInput{
 		Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "And chapter 3?", History: []provider.Message{{Role: provider.RoleUser, Content: "Is chapter 2 consistent?"}, {Role: provider.RoleAssistant, Content: "First answer."}}, PreviousResponseID: "resp_turn1", Loop: toolloop.Options{ToolUseMode: toolloop.ToolUseRelaxed}},
-		Book:     b,
+		Sources:  b,
 		Provider: scriptedProvider(t, s),
 	}
 	res, err := Ask(context.Background(), in)

@@ -10,6 +10,7 @@ import (
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/provenance"
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
@@ -86,8 +87,9 @@ func NewTurn(ctx context.Context, o TurnOptions) (*Turn, error) {
 		return nil, err
 	}
 	return &Turn{Config: cfg, Key: found, In: AskInput{
-		Request:  o.Request,
-		Book:     &Book{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Place: o.Place, Continuity: o.Continuity, story: &storyCache{}},
+		Request: o.Request,
+		// One story-time cache for the turn's sources and every copy Ask makes.
+		Sources:  (&tools.Sources{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Place: o.Place, Continuity: o.Continuity}).ForTurn(nil),
 		Provider: provider,
 	}}, nil
 }

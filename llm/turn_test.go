@@ -24,7 +24,7 @@ func TestNewTurn(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:9/v1", turn.Config.BaseURL)
-	assert.Equal(t, place, turn.In.Book.Place)
+	assert.Equal(t, place, turn.In.Sources.Place)
 	assert.Equal(t, "writing-coach", turn.In.Persona.ID)
 	assert.Equal(t, 3, turn.In.Loop.MaxRounds)
 	assert.NotNil(t, turn.In.Provider)

@@ -16,6 +16,7 @@ import (
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/actions"
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
@@ -29,7 +30,7 @@ const configFile = settings.Name
 // A project keeps the last good one: a quire.yaml that does not read is
 // reported on the file itself and changes nothing until it is fixed.
 type bookConfig struct {
-	settings llm.Settings
+	settings advisor.Settings
 	provider endpoint.ProviderSettings
 	globs    []string
 	// codexGlobs restrict where codex entries are (none: everywhere).
@@ -87,7 +88,7 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		problems = append(problems, configProblem{line: p.Line, severity: protocol.DiagnosticSeverityWarning, message: p.Error()})
 	}
 	var err error
-	if c.settings, err = llm.SettingsFrom(f); err != nil {
+	if c.settings, err = advisor.SettingsFrom(f, llm.PersonaIDs()); err != nil {
 		fail(err)
 	}
 	if c.provider, err = endpoint.ProviderFrom(f); err != nil {

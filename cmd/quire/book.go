@@ -11,16 +11,17 @@ import (
 	mbook "github.com/quire-ink/quire/manuscript/book"
 )
 
-// book is a project opened whole: the codex and the manuscript, whose
-// mentions are found with the codex's names. The embedded Book's View is
-// the codex read with the series' (the book's alone when it names none).
-type book struct {
+// wholeBook is a book opened whole for a command: the codex and the
+// manuscript, whose mentions are found with the codex's names. The
+// embedded Book's View is the codex read with the series' (the book's
+// alone when it names none).
+type wholeBook struct {
 	*mbook.Book
 	store *codex.Store
 	ms    *manuscript.Manuscript
 }
 
-// open opens the project's parts that opts names through the one book
+// open opens the book's parts that opts names through the one book
 // opener (manuscript/book), with this command's cache folder and logger.
 // When another quire process holds the index, the command works from a
 // temporary in-memory index (unless opts.FailWhenLocked), and a cache
@@ -73,17 +74,18 @@ func (g *globalOptions) open(ctx context.Context, opts mbook.Options) (*mbook.Bo
 // tests count the reads through it.
 type settingsSourcesFunc func(root string) settings.Sources
 
-func (g *globalOptions) openBook(ctx context.Context) (*book, error) {
+// openBook opens the book whole (wholeBook).
+func (g *globalOptions) openBook(ctx context.Context) (*wholeBook, error) {
 	b, err := g.open(ctx, mbook.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return &book{Book: b, store: b.Store, ms: b.Manuscript}, nil
+	return &wholeBook{Book: b, store: b.Store, ms: b.Manuscript}, nil
 }
 
 // entry describes a codex entry by ID for a table: its name and type, or
 // the ID when the entry is gone.
-func (b *book) entry(id string) (name string, typ codex.Type) {
+func (b *wholeBook) entry(id string) (name string, typ codex.Type) {
 	if e, ok := b.View.Catalog().Get(id); ok {
 		return e.Name, e.Type
 	}
@@ -92,6 +94,6 @@ func (b *book) entry(id string) (name string, typ codex.Type) {
 
 // openPassages opens the manuscript's paragraph index beside the codex
 // index (mbook.Book.OpenPassages), warnings on stderr.
-func (g *globalOptions) openPassages(ctx context.Context, b *book) (*manuscript.Passages, error) {
+func (g *globalOptions) openPassages(ctx context.Context, b *wholeBook) (*manuscript.Passages, error) {
 	return b.OpenPassages(ctx, func(why string) { fmt.Fprintln(g.stderr, "quire: warning:", why) })
 }

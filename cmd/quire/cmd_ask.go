@@ -23,12 +23,14 @@ import (
 
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/trust"
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/llm/localmodel"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 )
 
 // askOptions configure `quire ask`; the server's quire.ask command will
@@ -219,7 +221,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	settings, err := llm.SettingsOf(b.Settings)
+	settings, err := advisor.SettingsOf(b.Settings, llm.PersonaIDs())
 	if err != nil {
 		return err
 	}
@@ -344,7 +346,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 			Proposals []proposal.Proposal `json:"proposals"`
 			Rounds    int                 `json:"rounds"`
 			Stopped   string              `json:"stopped,omitempty"`
-			Evidence  []llm.Lookup        `json:"evidence"`
+			Evidence  []tools.Lookup      `json:"evidence"`
 			Warnings  []string            `json:"warnings,omitempty"`
 			// ResponseID continues the conversation (--continue) with the
 			// Responses API.

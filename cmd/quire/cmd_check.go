@@ -18,6 +18,7 @@ import (
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/actions"
+	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
@@ -155,7 +156,7 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		for _, ap := range actions.SettingsProblems(b.Settings.Book) {
 			problems = append(problems, files.actionProblem(ap))
 		}
-		for _, err := range []error{settingsErr(llm.SettingsFrom(b.Settings.Book)), providerErr(endpoint.ProviderFrom(b.Settings.Book))} {
+		for _, err := range []error{settingsErr(advisor.SettingsFrom(b.Settings.Book, llm.PersonaIDs())), providerErr(endpoint.ProviderFrom(b.Settings.Book))} {
 			var sp *settings.Problem
 			if errors.As(err, &sp) && (sp.File == settings.Name || sp.File == "") {
 				problems = append(problems, settingsProblem(sp, codex.SeverityError))
@@ -294,7 +295,7 @@ func (o *checkOptions) filter(root string) (func(rel string) bool, error) {
 	}, nil
 }
 
-func settingsErr(_ llm.Settings, err error) error              { return err }
+func settingsErr(_ advisor.Settings, err error) error          { return err }
 func providerErr(_ endpoint.ProviderSettings, err error) error { return err }
 
 // settingsProblem is a problem of a settings file, under the file's

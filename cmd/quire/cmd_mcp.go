@@ -15,9 +15,9 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/proposal"
-	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/mcp"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
@@ -72,7 +72,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	// The book follows its files for as long as the client stays: the
 	// codex's watcher updates the canon, and chapters are read again.
 	cont, _ := continuity.OptionsFrom(b.Settings)
-	book := &llm.Book{Store: b.store, Canon: b.View, Snapshots: b.ms.Snapshot, Continuity: cont}
+	src := &tools.Sources{Store: b.store, Canon: b.View, Snapshots: b.ms.Snapshot, Continuity: cont}
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	watching := make(chan struct{})
 	var caughtUp sync.WaitGroup
@@ -115,7 +115,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 		}
 	}()
 	proposals := proposal.NewStore(o.MaxProposals)
-	reg, err := toolloop.NewRegistry(append(llm.ReadTools(book), llm.ProposeTools(book, proposals)...)...)
+	reg, err := toolloop.NewRegistry(append(tools.Read(src), tools.Propose(src, proposals)...)...)
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}

@@ -90,7 +90,7 @@ func (o *mentionsOptions) run(cmd *cobra.Command) error {
 	return o.table(b, snap)
 }
 
-func (o *mentionsOptions) chapter(b *book, snap *manuscript.Snapshot) error {
+func (o *mentionsOptions) chapter(b *wholeBook, snap *manuscript.Snapshot) error {
 	u, err := snap.Resolve(o.Chapter, manuscript.Place{})
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ type mentionRow struct {
 // mentionCell is one chapter's count of one entry.
 type mentionCell struct{ col, count int32 }
 
-func (o *mentionsOptions) table(b *book, snap *manuscript.Snapshot) error {
+func (o *mentionsOptions) table(b *wholeBook, snap *manuscript.Snapshot) error {
 	ix := snap.Mentions()
 	units := ix.Units()
 	cols := make([]manuscript.MentionColumn, len(units))

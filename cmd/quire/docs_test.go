@@ -27,8 +27,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/quire-ink/quire/codex/settings"
-	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/endpoint"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
@@ -128,10 +128,10 @@ func TestDocsNameEverySetting(t *testing.T) {
 
 	missing(t, page, text, settings.Keys, yamlKey)
 	missing(t, page, text, yamlTags(reflect.TypeOf(endpoint.ProviderSettings{})), yamlKey)
-	missing(t, page, text, yamlTags(reflect.TypeOf(llm.ToolScope{})), yamlKey)
+	missing(t, page, text, yamlTags(reflect.TypeOf(tools.Scope{})), yamlKey)
 
 	// The sections' readers: the advisor's own, its endpoints', its actions'.
-	src := goSource(t, "llm", "llm/endpoint", "llm/actions")
+	src := goSource(t, "llm/advisor", "llm/endpoint", "llm/actions")
 	for _, section := range []struct{ what, fn string }{
 		{"limits:", "readLimits"},
 		{"personas:", "readPersonas"},

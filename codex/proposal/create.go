@@ -45,10 +45,10 @@ var customKeyPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
 // folder shape), never over an existing file. Nothing is written. A
 // request that cannot make a proposal is an *Error.
 func Create(store *codex.Store, tool string, t codex.Type, args CreateArgs) (Draft, error) {
-	return (&book{Store: store}).proposeCreate(tool, t, args)
+	return (&canonTarget{Store: store}).proposeCreate(tool, t, args)
 }
 
-func (b *book) proposeCreate(tool string, t codex.Type, args CreateArgs) (Draft, error) {
+func (ct *canonTarget) proposeCreate(tool string, t codex.Type, args CreateArgs) (Draft, error) {
 	for field, s := range map[string]string{"markdownBody": args.MarkdownBody, "soulMarkdown": args.SoulMarkdown} {
 		if err := CheckMarkdownSize(field, s); err != nil {
 			return Draft{}, err
@@ -72,10 +72,10 @@ func (b *book) proposeCreate(tool string, t codex.Type, args CreateArgs) (Draft,
 			}
 		}
 	}
-	if b == nil || b.Store == nil {
+	if ct == nil || ct.Store == nil {
 		return Draft{}, errorf(Failed, "no codex is open for this turn")
 	}
-	cat := b.Store.Catalog()
+	cat := ct.Store.Catalog()
 	var warnings []string
 	warnf := func(format string, a ...any) { warnings = append(warnings, fmt.Sprintf(format, a...)) }
 
@@ -212,7 +212,7 @@ func (b *book) proposeCreate(tool string, t codex.Type, args CreateArgs) (Draft,
 		soul = ""
 	}
 
-	rel, soulRel := b.freePath(cat, t, name, soul != "")
+	rel, soulRel := ct.freePath(cat, t, name, soul != "")
 	ne, _ := codex.Parse(rel, []byte(content), t)
 	if ne == nil || ne.Name != name || ne.Type != t {
 		return Draft{}, fmt.Errorf("the proposed entry does not read back as %s %q", t, name)
@@ -323,7 +323,7 @@ func typeFolder(cat *codex.Catalog, t codex.Type) string {
 // freePath proposes where a new entry goes, never over an existing file:
 // <folder>/<slug>.md, or <folder>/<slug>/index.md and soul.md with a
 // soul; -2, -3… when taken.
-func (b *book) freePath(cat *codex.Catalog, t codex.Type, name string, withSoul bool) (string, string) {
+func (ct *canonTarget) freePath(cat *codex.Catalog, t codex.Type, name string, withSoul bool) (string, string) {
 	dir := typeFolder(cat, t)
 	slug := slugOf(name, t)
 	for n := 1; ; n++ {
@@ -332,7 +332,7 @@ func (b *book) freePath(cat *codex.Catalog, t codex.Type, name string, withSoul 
 			s = fmt.Sprintf("%s-%d", slug, n)
 		}
 		flat, folder := path.Join(dir, s+".md"), path.Join(dir, s)
-		if n < maxPathSuffix && (b.taken(cat, flat) || b.taken(cat, folder)) {
+		if n < maxPathSuffix && (ct.taken(cat, flat) || ct.taken(cat, folder)) {
 			continue
 		}
 		if n >= maxPathSuffix {
@@ -348,7 +348,7 @@ func (b *book) freePath(cat *codex.Catalog, t codex.Type, name string, withSoul 
 
 // taken reports whether a project-relative path is in use: a known
 // entry, or anything on disk. It only looks.
-func (b *book) taken(cat *codex.Catalog, rel string) bool {
+func (ct *canonTarget) taken(cat *codex.Catalog, rel string) bool {
 	lower := strings.ToLower(rel)
 	for _, e := range cat.All() {
 		id := strings.ToLower(e.ID)
@@ -356,7 +356,7 @@ func (b *book) taken(cat *codex.Catalog, rel string) bool {
 			return true
 		}
 	}
-	root := b.Store.Root()
+	root := ct.Store.Root()
 	if root == "" {
 		return false
 	}

@@ -18,7 +18,7 @@ import (
 
 // proposeField sets a front matter field from the first paragraph of
 // body: a field is a short value, and the rest is kept out.
-func (b *book) proposeField(p *plan, e *codex.Entry, f fileText, cur *frontMatter, key, body string) error {
+func (ct *canonTarget) proposeField(p *plan, e *codex.Entry, f fileText, cur *frontMatter, key, body string) error {
 	if isLocked(e, key) {
 		return errorf(Invalid, "the field %q of %s is locked by the writer; a proposal may not change it", key, e.Name)
 	}
@@ -76,7 +76,7 @@ var protectedKeys = map[string]string{
 // proposeFrontMatter turns the front matter of a proposal into edits of
 // single keys: unchanged keys are skipped, locked and protected keys kept
 // out, missing keys kept as they are.
-func (b *book) proposeFrontMatter(p *plan, e *codex.Entry, f fileText, cur *frontMatter, pfm *yaml.Node, done string, keepRole bool) {
+func (ct *canonTarget) proposeFrontMatter(p *plan, e *codex.Entry, f fileText, cur *frontMatter, pfm *yaml.Node, done string, keepRole bool) {
 	if cur.present && !cur.closed {
 		p.warnf("%s has an unclosed front matter block; the proposed front matter changes were kept out", f.path)
 		return

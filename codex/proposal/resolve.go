@@ -7,15 +7,15 @@ import (
 	"github.com/quire-ink/quire/codex"
 )
 
-// book is the codex a proposal is made against.
-type book struct {
+// canonTarget is the codex a proposal is made against.
+type canonTarget struct {
 	Store *codex.Store
 }
 
 // resolveExact finds the one entry of type t that name names exactly (by
 // name, title, file name or alias): a proposal never guesses.
-func (b *book) resolveExact(t codex.Type, name string) (*codex.Entry, error) {
-	cat := b.Store.Catalog()
+func (ct *canonTarget) resolveExact(t codex.Type, name string) (*codex.Entry, error) {
+	cat := ct.Store.Catalog()
 	ms := cat.Lookup(name, t)
 	var exact []codex.Match
 	var near []string

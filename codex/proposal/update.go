@@ -62,10 +62,10 @@ type Draft struct {
 // entry's text comes from store; nothing is written. A request that
 // cannot make a proposal is an *Error.
 func Update(store *codex.Store, tool string, t codex.Type, args UpdateArgs) (Draft, error) {
-	return (&book{Store: store}).proposeUpdate(tool, t, args)
+	return (&canonTarget{Store: store}).proposeUpdate(tool, t, args)
 }
 
-func (b *book) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft, error) {
+func (ct *canonTarget) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft, error) {
 	if err := CheckMarkdownSize("proposedMarkdown", args.ProposedMarkdown); err != nil {
 		return Draft{}, err
 	}
@@ -85,10 +85,10 @@ func (b *book) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft,
 	if strings.TrimSpace(md) == "" {
 		return Draft{}, errorf(Invalid, "proposedMarkdown is empty")
 	}
-	if b == nil || b.Store == nil {
+	if ct == nil || ct.Store == nil {
 		return Draft{}, errorf(Failed, "no codex is open for this turn")
 	}
-	e, err := b.resolveExact(t, name)
+	e, err := ct.resolveExact(t, name)
 	if err != nil {
 		return Draft{}, err
 	}
@@ -140,7 +140,7 @@ func (b *book) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft,
 	switch {
 	case fieldKey != "":
 		if body != "" || settings.MappingValueFold(pfm, fieldKey) == nil {
-			if err := b.proposeField(&p, e, entryFile, cur, fieldKey, body); err != nil {
+			if err := ct.proposeField(&p, e, entryFile, cur, fieldKey, body); err != nil {
 				return Draft{}, err
 			}
 			done = fieldKey
@@ -154,7 +154,7 @@ func (b *book) proposeUpdate(tool string, t codex.Type, args UpdateArgs) (Draft,
 	}
 
 	if pfm != nil {
-		b.proposeFrontMatter(&p, e, entryFile, cur, pfm, done, character && !isRole && codex.Normalize(fieldKey) != "role")
+		ct.proposeFrontMatter(&p, e, entryFile, cur, pfm, done, character && !isRole && codex.Normalize(fieldKey) != "role")
 	}
 	if len(p.edits) == 0 {
 		msg := "nothing is left to propose"

@@ -21,6 +21,7 @@ import (
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/provider/chatwire"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -33,11 +34,11 @@ type Options struct {
 	// Live, when set, sends the scenarios' messages to this endpoint
 	// instead of the scripted model. Tools must be on.
 	Live *provider.Config
-	// Book is the book the tools read; nil uses a small built-in book
+	// Sources are what the tools read; nil uses a small built-in book
 	// written to a temporary folder and removed afterwards. The
 	// scripted replies name the built-in book's entries, so offline
 	// scenarios may fail against another book.
-	Book *llm.Book
+	Sources *tools.Sources
 	// PersonaID answers; "" is the default persona.
 	PersonaID string
 }
@@ -319,14 +320,14 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 			return nil, fmt.Errorf("live eval: %w", err)
 		}
 	}
-	book := opt.Book
-	if book == nil {
+	src := opt.Sources
+	if src == nil {
 		b, cleanup, err := openEvalBook(ctx)
 		if err != nil {
 			return nil, err
 		}
 		defer cleanup()
-		book = b
+		src = b
 	}
 	var srv *evalserver.Server
 	if live == nil {
@@ -347,9 +348,9 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 			var failures []string
 			var took time.Duration
 			if live != nil {
-				took, failures = runLiveTrial(ctx, live, book, persona, sc)
+				took, failures = runLiveTrial(ctx, live, src, persona, sc)
 			} else {
-				took, failures = runScriptedTrial(ctx, srv, book, persona, sc)
+				took, failures = runScriptedTrial(ctx, srv, src, persona, sc)
 			}
 			r.Trials++
 			times = append(times, took)
@@ -369,7 +370,7 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 
 // runScriptedTrial plays one scenario against the scripted model and
 // checks the trace, the answer and what was sent.
-func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Book, persona llm.Persona, sc evalScenario) (time.Duration, []string) {
+func runScriptedTrial(ctx context.Context, srv *evalserver.Server, src *tools.Sources, persona llm.Persona, sc evalScenario) (time.Duration, []string) {
 	srv.Load(sc.steps)
 	p, err := provider.New(provider.Config{
 		BaseURL: srv.BaseURL(), Model: "scripted", Tools: true, Retries: -1,
@@ -379,7 +380,7 @@ func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Boo
 		return 0, []string{err.Error()}
 	}
 	start := time.Now()
-	res, err := llm.Ask(ctx, llm.AskInput{Request: llm.Request{Proposals: &proposal.Store{}, Persona: persona, Message: sc.message}, Book: book, Provider: p})
+	res, err := llm.Ask(ctx, llm.AskInput{Request: llm.Request{Proposals: &proposal.Store{}, Persona: persona, Message: sc.message}, Sources: src, Provider: p})
 	took := time.Since(start)
 	if err != nil {
 		return took, []string{"turn failed: " + err.Error()}
@@ -409,9 +410,9 @@ func runScriptedTrial(ctx context.Context, srv *evalserver.Server, book *llm.Boo
 // runLiveTrial sends one scenario's message to the live model. The checks
 // are relaxed: an answer came, and every tool call that failed was
 // followed by one that succeeded.
-func runLiveTrial(ctx context.Context, p *provider.Provider, book *llm.Book, persona llm.Persona, sc evalScenario) (time.Duration, []string) {
+func runLiveTrial(ctx context.Context, p *provider.Provider, src *tools.Sources, persona llm.Persona, sc evalScenario) (time.Duration, []string) {
 	start := time.Now()
-	res, err := llm.Ask(ctx, llm.AskInput{Request: llm.Request{Proposals: &proposal.Store{}, Persona: persona, Message: sc.message}, Book: book, Provider: p})
+	res, err := llm.Ask(ctx, llm.AskInput{Request: llm.Request{Proposals: &proposal.Store{}, Persona: persona, Message: sc.message}, Sources: src, Provider: p})
 	took := time.Since(start)
 	if err != nil {
 		return took, []string{"turn failed: " + err.Error()}
@@ -481,7 +482,7 @@ func evalBookFiles() map[string]string {
 
 // openEvalBook writes the built-in book to a temporary folder and opens
 // it with an in-memory index; cleanup closes it and removes the folder.
-func openEvalBook(ctx context.Context) (*llm.Book, func(), error) {
+func openEvalBook(ctx context.Context) (*tools.Sources, func(), error) {
 	dir, err := os.MkdirTemp("", "quire-eval-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval book: %w", err)
@@ -514,6 +515,6 @@ func openEvalBook(ctx context.Context) (*llm.Book, func(), error) {
 		remove()
 		return nil, nil, fmt.Errorf("eval book: %w", err)
 	}
-	b := &llm.Book{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: "manuscript/02-slack-water.md"}}
+	b := &tools.Sources{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: "manuscript/02-slack-water.md"}}
 	return b, func() { _ = store.Close(); remove() }, nil
 }

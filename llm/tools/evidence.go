@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"encoding/json"
@@ -54,27 +54,28 @@ type Lookup struct {
 	AsOfImplied bool   `json:"asOfImplied,omitempty"`
 }
 
-// turnEvidence collects the lookups of one turn as its tools run: each
-// book tool records what it was asked and what it read (reading), and the
-// loop's trace row of each call (traced) says how the call ended. Calls
+// Evidence collects the lookups of one turn as its tools run: each
+// read tool records what it was asked and what it read (reading), and the
+// loop's trace row of each call (Traced) says how the call ended. Calls
 // run one after another, so a read belongs to the call whose row comes
 // next. Nil records nothing.
-type turnEvidence struct {
+type Evidence struct {
 	mu sync.Mutex
 	// rows are the trace rows so far, one per call answered.
 	rows []toolloop.TraceRow
-	// reads are what the book tools recorded, by the index of the call
+	// reads are what the read tools recorded, by the index of the call
 	// that ran them (the index its row will have).
 	reads map[int]*Lookup
 }
 
-func newTurnEvidence() *turnEvidence {
-	return &turnEvidence{reads: map[int]*Lookup{}}
+// NewEvidence is the evidence of a turn about to start: no lookups yet.
+func NewEvidence() *Evidence {
+	return &Evidence{reads: map[int]*Lookup{}}
 }
 
-// reading records a book tool call as it starts, with what it was asked;
+// reading records a read tool call as it starts, with what it was asked;
 // the tool adds what it read to the row returned.
-func (e *turnEvidence) reading(l Lookup) *Lookup {
+func (e *Evidence) reading(l Lookup) *Lookup {
 	if e == nil {
 		return nil
 	}
@@ -86,8 +87,8 @@ func (e *turnEvidence) reading(l Lookup) *Lookup {
 	return p
 }
 
-// traced records how a call ended: the loop's trace row, as it happens.
-func (e *turnEvidence) traced(row toolloop.TraceRow) {
+// Traced records how a call ended: the loop's trace row, as it happens.
+func (e *Evidence) Traced(row toolloop.TraceRow) {
 	if e == nil {
 		return
 	}
@@ -96,14 +97,14 @@ func (e *turnEvidence) traced(row toolloop.TraceRow) {
 	e.rows = append(e.rows, row)
 }
 
-// lookups are the turn's lookups, in the order the calls were answered:
+// Lookups are the turn's lookups, in the order the calls were answered:
 // messages are the turn's own (its history left out), each tool message
 // the answer to one call and the k-th the answer traced by the k-th row.
 // What a call asked comes from its tool when one ran, else from the
 // call itself; what it read only from its tool, and only when the call
 // worked. Proposal tools are not lookups and are left out; the turn's
 // proposals are reported on their own.
-func (e *turnEvidence) lookups(messages []provider.Message) []Lookup {
+func (e *Evidence) Lookups(messages []provider.Message) []Lookup {
 	if e == nil {
 		return nil
 	}
@@ -148,7 +149,7 @@ func (e *turnEvidence) lookups(messages []provider.Message) []Lookup {
 	return out
 }
 
-// asked is what a call that reached no book tool asked for, read from
+// asked is what a call that reached no read tool asked for, read from
 // the model's arguments: a call the dispatcher refused, or another
 // server's tool.
 func asked(call provider.ToolCall) Lookup {
@@ -173,13 +174,13 @@ func asked(call provider.ToolCall) Lookup {
 	return l
 }
 
-// reading starts the evidence of one book tool call; nil when the book
-// records none (a book outside an advisor turn, as quire mcp serves).
-func (b *Book) reading(l Lookup) *Lookup {
-	if b == nil {
+// reading starts the evidence of one read tool call; nil when the sources
+// record none (sources outside an advisor turn, as quire mcp serves).
+func (src *Sources) reading(l Lookup) *Lookup {
+	if src == nil {
 		return nil
 	}
-	return b.evidence.reading(l)
+	return src.evidence.reading(l)
 }
 
 // answeredAsOf records the chapter a canon lookup was answered as of.
@@ -202,11 +203,11 @@ func (l *Lookup) add(path, hash string) {
 // before truncation: a selection carries its own; a chapter or document
 // is hashed from the snapshot the turn read; failing that, the text the
 // model got is hashed.
-func unitHash(b *Book, kind, path, hash, text string) string {
+func unitHash(src *Sources, kind, path, hash, text string) string {
 	if hash != "" {
 		return hash
 	}
-	if snap := b.snapshot(); kind != manuscript.KindSelection && snap != nil {
+	if snap := src.Snapshot(); kind != manuscript.KindSelection && snap != nil {
 		if u, ok := snap.Unit(path); ok {
 			return codex.HashText(u.BodyText())
 		}
@@ -216,11 +217,11 @@ func unitHash(b *Book, kind, path, hash, text string) string {
 
 // entryHash is the hash of a codex entry file's source, "" when the entry
 // is not in the catalog.
-func entryHash(b *Book, rel string) string {
-	if b == nil || b.Store == nil {
+func entryHash(src *Sources, rel string) string {
+	if src == nil || src.Store == nil {
 		return ""
 	}
-	if e, ok := b.canon().Catalog().Get(rel); ok {
+	if e, ok := src.canon().Catalog().Get(rel); ok {
 		return codex.HashText(e.Source)
 	}
 	return ""

@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"context"
@@ -55,7 +55,7 @@ func snapshotTree(t *testing.T, root string) map[string]string {
 }
 
 type proposeFixture struct {
-	book  *Book
+	src   *Sources
 	store *proposal.Store
 	tools []provider.Tool
 	root  string
@@ -65,7 +65,7 @@ func newProposeFixture(t *testing.T) *proposeFixture {
 	t.Helper()
 	b, _ := openBook(t, proposeFiles())
 	store := proposal.NewStore(0)
-	f := &proposeFixture{book: b, store: store, tools: ProposeTools(b, store), root: b.Store.Root()}
+	f := &proposeFixture{src: b, store: store, tools: Propose(b, store), root: b.Store.Root()}
 	before := snapshotTree(t, f.root)
 	t.Cleanup(func() { assert.Equal(t, before, snapshotTree(t, f.root), "a propose tool wrote to the project") })
 	return f
@@ -396,7 +396,7 @@ func TestProposeCreateChecksSizesFirst(t *testing.T) {
 
 func TestProposeToolsRegister(t *testing.T) {
 	f := newProposeFixture(t)
-	reg, err := toolloop.NewRegistry(ProposeTools(f.book, nil)...)
+	reg, err := toolloop.NewRegistry(Propose(f.src, nil)...)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"propose_codex_update", "propose_codex_create", "propose_character_update"}, reg.Names())
 }

@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"context"
@@ -39,15 +39,15 @@ type proposalResult struct {
 	MarkdownClipped bool     `json:"markdownClipped,omitempty"`
 }
 
-// ProposeTools are the review-only canon tools: propose_codex_update,
+// Propose are the review-only canon tools: propose_codex_update,
 // propose_codex_create and the legacy propose_character_update. Each
 // proposal is kept in store (a fresh one when store is nil); none is
 // ever written to disk.
-func ProposeTools(b *Book, store *proposal.Store) []provider.Tool {
+func Propose(src *Sources, store *proposal.Store) []provider.Tool {
 	if store == nil {
 		store = proposal.NewStore(0)
 	}
-	return []provider.Tool{proposeUpdateTool(b, store), proposeCreateTool(b, store), proposeCharacterUpdateTool(b, store)}
+	return []provider.Tool{proposeUpdateTool(src, store), proposeCreateTool(src, store), proposeCharacterUpdateTool(src, store)}
 }
 
 func updateProperties(withType bool) map[string]any {
@@ -79,35 +79,35 @@ func updateProperties(withType bool) map[string]any {
 	return props
 }
 
-func proposeUpdateTool(b *Book, store *proposal.Store) provider.Tool {
+func proposeUpdateTool(src *Sources, store *proposal.Store) provider.Tool {
 	const name = "propose_codex_update"
 	return provider.Tool{
 		Name: name,
 		Description: "Propose a change to one section of an existing canon entry, for the writer to review. " +
 			"Nothing is applied or saved: the writer sees the exact edit in the editor and decides. " +
 			"Read the entry first (get_<type>_context) and change only what was asked.",
-		Parameters: bookObjectSchema(updateProperties(true), "entryType", "name", "changeSummary", "proposedMarkdown"),
+		Parameters: objectSchema(updateProperties(true), "entryType", "name", "changeSummary", "proposedMarkdown"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
 			var args proposal.UpdateArgs
-			if err := decodeBookArgs(raw, &args); err != nil {
+			if err := decodeArgs(raw, &args); err != nil {
 				return nil, nil, err
 			}
 			t, err := builtinType(args.EntryType, true)
 			if err != nil {
 				return nil, nil, err
 			}
-			return b.keep(store)(proposal.Update(b.store(), name, t, args))
+			return src.keep(store)(proposal.Update(src.store(), name, t, args))
 		},
 	}
 }
 
-func proposeCharacterUpdateTool(b *Book, store *proposal.Store) provider.Tool {
+func proposeCharacterUpdateTool(src *Sources, store *proposal.Store) provider.Tool {
 	const name = "propose_character_update"
 	return provider.Tool{
 		Name: name,
 		Description: "Propose a change to one section of an existing character entry (or of the character's soul), " +
 			"for the writer to review. Nothing is applied or saved. Same as propose_codex_update with entryType character.",
-		Parameters: bookObjectSchema(updateProperties(false), "name", "changeSummary", "proposedMarkdown"),
+		Parameters: objectSchema(updateProperties(false), "name", "changeSummary", "proposedMarkdown"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
 			var args struct {
 				Name             string `json:"name"`
@@ -115,10 +115,10 @@ func proposeCharacterUpdateTool(b *Book, store *proposal.Store) provider.Tool {
 				TargetSection    string `json:"targetSection"`
 				ProposedMarkdown string `json:"proposedMarkdown"`
 			}
-			if err := decodeBookArgs(raw, &args); err != nil {
+			if err := decodeArgs(raw, &args); err != nil {
 				return nil, nil, err
 			}
-			return b.keep(store)(proposal.Update(b.store(), name, codex.TypeCharacter, proposal.UpdateArgs{
+			return src.keep(store)(proposal.Update(src.store(), name, codex.TypeCharacter, proposal.UpdateArgs{
 				Name: args.Name, ChangeSummary: args.ChangeSummary,
 				TargetSection: args.TargetSection, ProposedMarkdown: args.ProposedMarkdown,
 			}))
@@ -126,7 +126,7 @@ func proposeCharacterUpdateTool(b *Book, store *proposal.Store) provider.Tool {
 	}
 }
 
-func proposeCreateTool(b *Book, store *proposal.Store) provider.Tool {
+func proposeCreateTool(src *Sources, store *proposal.Store) provider.Tool {
 	const name = "propose_codex_create"
 	strObj := func(desc string) map[string]any {
 		return map[string]any{
@@ -138,7 +138,7 @@ func proposeCreateTool(b *Book, store *proposal.Store) provider.Tool {
 		Description: "Propose a new canon entry, for the writer to review: a safe file path and the full Markdown " +
 			"(front matter, heading, body; status tentative). Nothing is created or saved. " +
 			"For a character, soulMarkdown proposes a soul.md beside it. An entry that already exists is changed with propose_codex_update instead.",
-		Parameters: bookObjectSchema(map[string]any{
+		Parameters: objectSchema(map[string]any{
 			"entryType": map[string]any{"type": "string", "enum": entryTypeEnum(), "description": "The type of the new entry."},
 			"name": map[string]any{
 				"type": "string", "minLength": 1, "maxLength": proposal.MaxNameChars, "description": "The new entry's name.",
@@ -160,48 +160,48 @@ func proposeCreateTool(b *Book, store *proposal.Store) provider.Tool {
 		}, "entryType", "name", "changeSummary"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
 			var args proposal.CreateArgs
-			if err := decodeBookArgs(raw, &args); err != nil {
+			if err := decodeArgs(raw, &args); err != nil {
 				return nil, nil, err
 			}
 			// The sizes first, as they always were: a request over its
 			// bounds is too large whatever else is wrong with it.
 			for field, s := range map[string]string{"markdownBody": args.MarkdownBody, "soulMarkdown": args.SoulMarkdown} {
 				if err := proposal.CheckMarkdownSize(field, s); err != nil {
-					return nil, nil, b.scrubErr(proposalError(err))
+					return nil, nil, src.scrubErr(proposalError(err))
 				}
 			}
 			t, err := builtinType(args.EntryType, true)
 			if err != nil {
 				return nil, nil, err
 			}
-			return b.keep(store)(proposal.Create(b.store(), name, t, args))
+			return src.keep(store)(proposal.Create(src.store(), name, t, args))
 		},
 	}
 }
 
-func (b *Book) scrubAll(ss []string) []string {
+func (src *Sources) scrubAll(ss []string) []string {
 	for i, s := range ss {
-		ss[i] = b.scrub(s)
+		ss[i] = src.scrub(s)
 	}
 	return ss
 }
 
 // store is the codex proposals are made against; nil when none is open,
 // which package proposal reports.
-func (b *Book) store() *codex.Store {
-	if b == nil {
+func (src *Sources) store() *codex.Store {
+	if src == nil {
 		return nil
 	}
-	return b.Store
+	return src.Store
 }
 
 // keep stores a proposal just made and tells the model what it holds;
 // a request that made none is reported in the envelope's terms. Both go
 // through scrub, like every tool's output.
-func (b *Book) keep(store *proposal.Store) func(proposal.Draft, error) (any, []string, error) {
+func (src *Sources) keep(store *proposal.Store) func(proposal.Draft, error) (any, []string, error) {
 	return func(d proposal.Draft, err error) (any, []string, error) {
 		if err != nil {
-			return nil, nil, b.scrubErr(proposalError(err))
+			return nil, nil, src.scrubErr(proposalError(err))
 		}
 		prop := store.Add(d.Proposal)
 		res := proposalResult{
@@ -212,7 +212,7 @@ func (b *Book) keep(store *proposal.Store) func(proposal.Draft, error) (any, []s
 		res.Markdown, c1 = clipPreview(prop.Markdown)
 		res.SoulMarkdown, c2 = clipPreview(prop.SoulMarkdown)
 		res.MarkdownClipped = c1 || c2
-		return res, b.scrubAll(slices.Clone(prop.Warnings)), nil
+		return res, src.scrubAll(slices.Clone(prop.Warnings)), nil
 	}
 }
 

@@ -1,4 +1,4 @@
-package llm
+package advisor
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/llm/untrusted"
 )
 
@@ -40,32 +41,8 @@ type Settings struct {
 // PersonaSettings are the writer's settings for one persona.
 type PersonaSettings struct {
 	// Tools replaces the persona's default scope when it says anything.
-	Tools ToolScope
+	Tools tools.Scope
 	Rules []string
-}
-
-// Apply gives p the writer's settings: the scope set for it, and the
-// book's rules followed by its own.
-func (s Settings) Apply(p Persona) Persona {
-	p = p.clone()
-	ps := s.Personas[p.ID]
-	if !ps.Tools.IsZero() {
-		p.Scope = ps.Tools
-		// The writer's groups are resolved here, at the group stage: their
-		// tools join before include and exclude apply.
-		var groups, tools []string
-		for _, g := range p.Scope.Groups {
-			if custom, ok := s.Groups[g]; ok {
-				tools = append(tools, custom...)
-			} else {
-				groups = append(groups, g)
-			}
-		}
-		p.Scope.Groups = groups
-		p.Scope.Include = append(tools, p.Scope.Include...)
-	}
-	p.Rules = append(append(p.Rules, s.Rules...), ps.Rules...)
-	return p
 }
 
 // Bounds on the rules, which go into every system prompt.
@@ -85,7 +62,8 @@ type settingsFile struct {
 	} `yaml:"audience"`
 }
 
-// LoadSettings reads the advisor settings from root/quire.yaml:
+// LoadSettings reads the advisor settings from root/quire.yaml, its
+// personas: checked against the ids of the board (llm.PersonaIDs):
 //
 //	title: The Salt Ledger
 //	genre: literary fantasy
@@ -97,29 +75,29 @@ type settingsFile struct {
 // error naming quire.yaml.
 //
 // The user's own config.yaml (settings.UserConfigPath) lies under it.
-func LoadSettings(root string) (Settings, error) {
+func LoadSettings(root string, personas []string) (Settings, error) {
 	l, err := settings.Load(settings.Disk(root))
 	if err != nil {
 		return Settings{}, err
 	}
-	return SettingsOf(l)
+	return SettingsOf(l, personas)
 }
 
 // SettingsOf are the advisor settings of loaded files: the book's over
 // the user's (Settings.Under). A user file that does not read is an
-// error naming it.
-func SettingsOf(l *settings.Loaded) (Settings, error) {
+// error naming it. personas are the ids personas: may name.
+func SettingsOf(l *settings.Loaded, personas []string) (Settings, error) {
 	if l.UserErr != nil {
 		return Settings{}, l.UserErr
 	}
 	var user Settings
 	if l.User.Text != nil {
 		var err error
-		if user, err = SettingsFrom(l.User); err != nil {
+		if user, err = SettingsFrom(l.User, personas); err != nil {
 			return Settings{}, userFileError(l.User.Name, err)
 		}
 	}
-	book, err := SettingsFrom(l.Book)
+	book, err := SettingsFrom(l.Book, personas)
 	if err != nil {
 		return Settings{}, err
 	}
@@ -133,12 +111,14 @@ func userFileError(path string, err error) error {
 }
 
 // ParseSettings reads the advisor settings from the text of a quire.yaml.
-func ParseSettings(data []byte) (Settings, error) {
-	return SettingsFrom(settings.Parse(settings.Name, data))
+func ParseSettings(data []byte, personas []string) (Settings, error) {
+	return SettingsFrom(settings.Parse(settings.Name, data), personas)
 }
 
-// SettingsFrom decodes the advisor's sections of one parsed settings file.
-func SettingsFrom(file *settings.File) (Settings, error) {
+// SettingsFrom decodes the advisor's sections of one parsed settings
+// file; personas are the ids its personas: may name (llm.PersonaIDs:
+// the board is the turn's, above this package).
+func SettingsFrom(file *settings.File, personas []string) (Settings, error) {
 	if file.Err != nil {
 		return Settings{}, file.Err
 	}
@@ -171,11 +151,11 @@ func SettingsFrom(file *settings.File) (Settings, error) {
 		out.Groups = groups
 	}
 	if n := settings.MappingValueFold(top, "personas"); n != nil {
-		personas, err := readPersonas(n, mcpServerNames(top), out.Groups)
+		ps, err := readPersonas(n, personas, mcpServerNames(top), out.Groups)
 		if err != nil {
 			return Settings{}, err
 		}
-		out.Personas = personas
+		out.Personas = ps
 	}
 	if n := settings.MappingValueFold(top, "limits"); n != nil {
 		if err := readLimits(n, &out); err != nil {
@@ -218,15 +198,15 @@ func readRules(n *yaml.Node) ([]string, error) {
 
 // readPersonas reads personas: {<id>: {tools: {groups, include, exclude,
 // mcp}, rules: [...]}}, refusing unknown ids, keys, tools and groups.
-func readPersonas(n *yaml.Node, servers []string, groups map[string][]string) (map[string]PersonaSettings, error) {
+func readPersonas(n *yaml.Node, ids, servers []string, groups map[string][]string) (map[string]PersonaSettings, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, lineError(n, "personas must map persona ids to their settings")
 	}
 	out := map[string]PersonaSettings{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
-		if _, ok := PersonaByID(key.Value); !ok {
-			return nil, lineError(key, "no persona %q (personas: %s)", key.Value, strings.Join(PersonaIDs(), ", "))
+		if !slices.Contains(ids, strings.ToLower(strings.TrimSpace(key.Value))) {
+			return nil, lineError(key, "no persona %q (personas: %s)", key.Value, strings.Join(ids, ", "))
 		}
 		if val.Kind != yaml.MappingNode {
 			return nil, lineError(val, "persona %s: give tools and rules", key.Value)
@@ -267,22 +247,22 @@ func readToolGroups(n *yaml.Node) (map[string][]string, error) {
 	out := map[string][]string{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		switch _, builtin := toolGroups[k.Value]; {
+		switch _, builtin := tools.Groups()[k.Value]; {
 		case !groupNamePattern.MatchString(k.Value):
 			return nil, lineError(k, "tool group name %q: use lower-case letters, digits and _", k.Value)
 		case builtin:
 			return nil, lineError(k, "%q is a built-in tool group; name yours differently", k.Value)
 		}
-		var tools []string
-		if err := v.Decode(&tools); err != nil || len(tools) == 0 {
+		var names []string
+		if err := v.Decode(&names); err != nil || len(names) == 0 {
 			return nil, lineError(v, "tool group %s must be a list of tools", k.Value)
 		}
-		for _, t := range tools {
-			if !slices.Contains(BuiltinToolNames(), t) {
+		for _, t := range names {
+			if !slices.Contains(tools.BuiltinNames(), t) {
 				return nil, lineError(v, "tool group %s: unknown tool %q", k.Value, t)
 			}
 		}
-		out[k.Value] = tools
+		out[k.Value] = names
 	}
 	return out, nil
 }
@@ -298,8 +278,8 @@ func mcpServerNames(top *yaml.Node) []string {
 	return names
 }
 
-func readScope(n *yaml.Node, servers []string, custom map[string][]string) (ToolScope, error) {
-	var s ToolScope
+func readScope(n *yaml.Node, servers []string, custom map[string][]string) (tools.Scope, error) {
+	var s tools.Scope
 	if n.Kind != yaml.MappingNode {
 		return s, lineError(n, "tools must say groups, include, exclude or mcp")
 	}
@@ -321,7 +301,7 @@ func readScope(n *yaml.Node, servers []string, custom map[string][]string) (Tool
 		if err := v.Decode(dst); err != nil {
 			return s, lineError(v, "%s must be a list of names", k.Value)
 		}
-		one := ToolScope{}
+		one := tools.Scope{}
 		switch k.Value {
 		case "groups":
 			for _, g := range *dst {
@@ -338,7 +318,7 @@ func readScope(n *yaml.Node, servers []string, custom map[string][]string) (Tool
 				}
 			}
 		}
-		if problems := one.Check(BuiltinToolNames()); len(problems) > 0 {
+		if problems := one.Check(tools.BuiltinNames()); len(problems) > 0 {
 			return s, lineError(v, "%s", problems[0])
 		}
 	}
@@ -384,13 +364,4 @@ func readLimits(n *yaml.Node, s *Settings) error {
 		}
 	}
 	return nil
-}
-
-// PersonaIDs are the ids of the board's personas, in board order.
-func PersonaIDs() []string {
-	var ids []string
-	for _, p := range board {
-		ids = append(ids, p.ID)
-	}
-	return ids
 }

@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 )
 
 func TestHidePrefixDeniesAFamilyOfTools(t *testing.T) {
-	reg, err := toolloop.NewRegistry(ReadTools(nil)...)
+	reg, err := toolloop.NewRegistry(Read(nil)...)
 	require.NoError(t, err)
 	reg = reg.Only(nil, nil)
 	reg.HidePrefix("mcp__dict__")

@@ -1,7 +1,6 @@
-package llm
+package advisor_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/testhome"
+	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/endpoint"
-	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
 
@@ -42,12 +41,12 @@ personas:
 limits: {argument_bytes: 5000}
 provider: {model: mistral}
 `)
-	s, err := LoadSettings(book)
+	s, err := loadSettings(book)
 	require.NoError(t, err)
 	assert.Equal(t, "The Salt Ledger", s.Title)
 	assert.Equal(t, "coastal fantasy", s.Genre, "the book wins")
 	assert.Equal(t, []string{"Be brief.", "Use British spelling."}, s.Rules, "rules add up, the user's first")
-	ed := s.Apply(ResolvePersona("continuity-editor"))
+	ed := llm.ResolvePersona("continuity-editor").With(s)
 	assert.Equal(t, []string{"Be brief.", "Use British spelling.", "Dates first.", "Check the tide tables."}, ed.Rules)
 	assert.Equal(t, []string{"get_manuscript_context"}, ed.Tools(), "the user's scope holds where the book gives none")
 	assert.Equal(t, toolloop.Limits{MaxArgumentBytes: 5000, MaxOutputBytes: 9000}, s.Limits)
@@ -66,14 +65,14 @@ provider: {model: mistral}
 	assert.Empty(t, p.APIKeyEnv, "the user's key variable stays with the user's endpoint")
 	assert.Empty(t, p.Model)
 
-	none, err := LoadSettings(t.TempDir())
+	none, err := loadSettings(t.TempDir())
 	require.NoError(t, err)
 	assert.Equal(t, "mystery", none.Genre, "a book without quire.yaml takes the user's settings")
 }
 
 func TestUserConfigErrorsNameTheFile(t *testing.T) {
 	path := userConfig(t, "rules: be kind\n")
-	_, err := LoadSettings(writeSettings(t, "title: T\n"))
+	_, err := loadSettings(writeSettings(t, "title: T\n"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), path+": line 1: rules must be a list")
 }
@@ -88,28 +87,11 @@ func TestLimitsSettings(t *testing.T) {
 		{yaml: "limits: 3\n", err: "limits must say"},
 		{yaml: "limits: {rounds: 2}\nprovider:\n  rounds: 3\n", err: "line 3: rounds is set in limits too"},
 	} {
-		_, err := LoadSettings(writeSettings(t, tt.yaml))
+		_, err := loadSettings(writeSettings(t, tt.yaml))
 		if tt.err == "" {
 			assert.NoError(t, err, tt.yaml)
 			continue
 		}
 		assert.ErrorContains(t, err, tt.err, tt.yaml)
 	}
-}
-
-func TestAskTakesLimitsFromSettings(t *testing.T) {
-	b, _ := openBook(t, bookFiles())
-	s := providertest.New(t,
-		providertest.CallsStep(providertest.Call{ID: "c1", Name: "get_character_context", Args: `{"name":"Mara Vell"}`}),
-		providertest.TextStep("Done."),
-	)
-	res, err := Ask(context.Background(), AskInput{
-		Request:  Request{Persona: ResolvePersona("continuity-editor"), Message: "Mara?", Settings: Settings{Limits: toolloop.Limits{MaxOutputBytes: 64}, Rounds: 1}},
-		Book:     b,
-		Provider: scriptedProvider(t, s),
-	})
-	require.NoError(t, err)
-	require.Len(t, res.Trace, 1)
-	assert.Equal(t, toolloop.CodeToolOutputTooLarge, res.Trace[0].Code, "the output limit of the settings applies")
-	assert.Equal(t, 2, res.Rounds, "one tool round, then the answer")
 }

@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"bytes"
@@ -14,9 +14,9 @@ import (
 	"github.com/quire-ink/quire/manuscript/continuity"
 )
 
-// Book is what the tools of one advisor turn read: the codex, a
+// Sources are what the tools of one advisor turn read: the codex, a
 // manuscript snapshot, and the writer's place in it.
-type Book struct {
+type Sources struct {
 	Store *codex.Store
 	// Canon, when set, is Store read with the book's series canon
 	// (codex.View): the read tools answer from both and say "series
@@ -24,7 +24,7 @@ type Book struct {
 	Canon      *codex.View
 	Manuscript *manuscript.Snapshot
 	// Snapshots, when set, gives the manuscript as it is at each call and
-	// Manuscript is not used: a long-lived book (quire mcp) follows the
+	// Manuscript is not used: long-lived sources (quire mcp) follow the
 	// files, where one advisor turn reads a fixed snapshot.
 	Snapshots func() *manuscript.Snapshot
 	Place     manuscript.Place
@@ -36,11 +36,23 @@ type Book struct {
 	// check at its default level.
 	Continuity continuity.Options
 	// story caches the canon over story time the tools and the turn's
-	// context read; NewTurn and Ask set it, and copies of a book share it.
+	// context read; ForTurn sets it, and copies of the sources share it.
 	story *storyCache
-	// evidence collects what the tools read during one advisor turn; Ask
-	// sets it on the turn's own copy of the book.
-	evidence *turnEvidence
+	// evidence collects what the tools read during one advisor turn;
+	// ForTurn sets it on the turn's own copy of the sources.
+	evidence *Evidence
+}
+
+// ForTurn is the copy of src one advisor turn's tools read: they record
+// what they read in e (nil records nothing), and share src's story-time
+// cache, made here when src has none.
+func (src *Sources) ForTurn(e *Evidence) *Sources {
+	out := *src
+	out.evidence = e
+	if out.story == nil {
+		out.story = &storyCache{}
+	}
+	return &out
 }
 
 // canonReader is what the read tools ask of the codex.
@@ -53,42 +65,42 @@ type canonReader interface {
 
 // canon is the codex the read tools read: the book's with its series'
 // when the book has one.
-func (b *Book) canon() canonReader {
-	if b.Canon != nil {
-		return b.Canon
+func (src *Sources) canon() canonReader {
+	if src.Canon != nil {
+		return src.Canon
 	}
-	return b.Store
+	return src.Store
 }
 
 // snapshot is the manuscript the tools read now.
-func (b *Book) snapshot() *manuscript.Snapshot {
-	if b == nil {
+func (src *Sources) Snapshot() *manuscript.Snapshot {
+	if src == nil {
 		return nil
 	}
-	if b.Snapshots != nil {
-		return b.Snapshots()
+	if src.Snapshots != nil {
+		return src.Snapshots()
 	}
-	return b.Manuscript
+	return src.Manuscript
 }
 
-// ReadTools are the tools through which the model reads the book, in the
+// Read are the tools through which the model reads the book, in the
 // order the model is shown them. None of them writes anything.
-func ReadTools(b *Book) []provider.Tool {
-	if b != nil && b.story == nil {
-		// A long-lived book (quire mcp) builds its tools once: they share
+func Read(src *Sources) []provider.Tool {
+	if src != nil && src.story == nil {
+		// Long-lived sources (quire mcp) build their tools once: they share
 		// one story-time cache rather than rebuild the canon every call.
-		b.story = &storyCache{}
+		src.story = &storyCache{}
 	}
-	tools := []provider.Tool{manuscriptContextTool(b)}
+	tools := []provider.Tool{manuscriptContextTool(src)}
 	for _, t := range codex.Types {
-		tools = append(tools, canonContextTool(b, t))
+		tools = append(tools, canonContextTool(src, t))
 	}
-	return append(tools, listCodexTool(b), searchCodexTool(b))
+	return append(tools, listCodexTool(src), searchCodexTool(src))
 }
 
-// roots are the absolute project folders the book knows, longest first,
+// roots are the absolute project folders the sources know, longest first,
 // so that no message built from them leaks where the project lies.
-func (b *Book) roots() []string {
+func (src *Sources) roots() []string {
 	var out []string
 	add := func(r string) {
 		if r == "" {
@@ -100,13 +112,13 @@ func (b *Book) roots() []string {
 			}
 		}
 	}
-	if b != nil && b.Store != nil {
-		add(b.Store.Root())
+	if src != nil && src.Store != nil {
+		add(src.Store.Root())
 	}
-	if b != nil && b.Canon != nil && b.Canon.Series() != nil {
-		add(b.Canon.Series().Root())
+	if src != nil && src.Canon != nil && src.Canon.Series() != nil {
+		add(src.Canon.Series().Root())
 	}
-	if snap := b.snapshot(); snap != nil {
+	if snap := src.Snapshot(); snap != nil {
 		add(snap.Root())
 	}
 	return out
@@ -116,8 +128,8 @@ func (b *Book) roots() []string {
 // with "<project>": what goes to the model names files by their
 // project-relative paths only, and where the book lies on disk (a home
 // folder, a user name) is none of its business.
-func (b *Book) scrub(s string) string {
-	for _, r := range b.roots() {
+func (src *Sources) scrub(s string) string {
+	for _, r := range src.roots() {
 		s = strings.ReplaceAll(s, r, "<project>")
 	}
 	return s
@@ -126,25 +138,25 @@ func (b *Book) scrub(s string) string {
 // scrubErr keeps a tool error's code and scrubs its message and
 // candidates; any other error becomes a TOOL_FAILED with a scrubbed
 // message.
-func (b *Book) scrubErr(err error) error {
+func (src *Sources) scrubErr(err error) error {
 	if err == nil {
 		return nil
 	}
 	te, ok := err.(*toolloop.ToolError)
 	if !ok {
-		return &toolloop.ToolError{Code: toolloop.CodeToolFailed, Message: b.scrub(err.Error())}
+		return &toolloop.ToolError{Code: toolloop.CodeToolFailed, Message: src.scrub(err.Error())}
 	}
-	out := &toolloop.ToolError{Code: te.Code, Message: b.scrub(te.Message)}
+	out := &toolloop.ToolError{Code: te.Code, Message: src.scrub(te.Message)}
 	for _, c := range te.Candidates {
-		out.Candidates = append(out.Candidates, b.scrub(c))
+		out.Candidates = append(out.Candidates, src.scrub(c))
 	}
 	return out
 }
 
-// decodeBookArgs decodes a tool's arguments strictly: unknown fields and
+// decodeArgs decodes a tool's arguments strictly: unknown fields and
 // anything but one JSON object are INVALID_ARGUMENTS. The dispatcher
 // validates the schema first; this is the tool's own guard.
-func decodeBookArgs(raw json.RawMessage, v any) error {
+func decodeArgs(raw json.RawMessage, v any) error {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		trimmed = []byte("{}")
@@ -160,8 +172,8 @@ func decodeBookArgs(raw json.RawMessage, v any) error {
 	return nil
 }
 
-// bookObjectSchema is a JSON schema object that takes no other properties.
-func bookObjectSchema(properties map[string]any, required ...string) map[string]any {
+// objectSchema is a JSON schema object that takes no other properties.
+func objectSchema(properties map[string]any, required ...string) map[string]any {
 	s := map[string]any{
 		"type":                 "object",
 		"properties":           properties,

@@ -1,4 +1,4 @@
-package llm
+package advisor_test
 
 import (
 	"runtime"
@@ -21,7 +21,7 @@ func TestSettingsWithThousandsOfRepeatedKeysAreBounded(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		_, errSettings := ParseSettings([]byte(text))
+		_, errSettings := parseSettings([]byte(text))
 		_, errProvider := endpoint.ParseProviderSettings([]byte(text))
 		runtime.ReadMemStats(&after)
 		require.Error(t, errSettings, section)

@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"context"
@@ -30,9 +30,9 @@ const (
 // of quire shares (codex.Result), with the book-relative path only (no
 // path of the writer's computer: the project's, a series entry's) and
 // the text scrubbed of what the model must not read.
-func (b *Book) canonEntryOf(r codex.Result) codex.Result {
+func (src *Sources) canonEntryOf(r codex.Result) codex.Result {
 	r.ProjectPath, r.SeriesPath, r.SeriesFields = "", "", nil
-	r.Summary, r.Excerpt, r.SoulExcerpt = b.scrub(r.Summary), b.scrub(r.Excerpt), b.scrub(r.SoulExcerpt)
+	r.Summary, r.Excerpt, r.SoulExcerpt = src.scrub(r.Summary), src.scrub(r.Excerpt), src.scrub(r.SoulExcerpt)
 	return r
 }
 
@@ -85,7 +85,7 @@ var typeBlurbs = map[codex.Type]string{
 	codex.TypeStyle:        "a style rule or style guide entry",
 }
 
-func canonContextTool(b *Book, t codex.Type) provider.Tool {
+func canonContextTool(src *Sources, t codex.Type) provider.Tool {
 	blurb := typeBlurbs[t]
 	if blurb == "" {
 		blurb = "a " + string(t) + " entry"
@@ -105,7 +105,7 @@ func canonContextTool(b *Book, t codex.Type) provider.Tool {
 			"The result's asOf says which chapter and which progressions apply. "+
 			"When nothing matches, use search_codex with a few words instead.",
 			blurb, soul),
-		Parameters: bookObjectSchema(map[string]any{
+		Parameters: objectSchema(map[string]any{
 			"name": map[string]any{
 				"type":        "string",
 				"minLength":   1,
@@ -120,21 +120,21 @@ func canonContextTool(b *Book, t codex.Type) provider.Tool {
 			},
 		}, "name"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
-			data, warnings, err := b.canonContext(ctx, t, raw)
-			return data, warnings, b.scrubErr(err)
+			data, warnings, err := src.canonContext(ctx, t, raw)
+			return data, warnings, src.scrubErr(err)
 		},
 	}
 }
 
-func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessage) (any, []string, error) {
+func (src *Sources) canonContext(ctx context.Context, t codex.Type, raw json.RawMessage) (any, []string, error) {
 	var args struct {
 		Name string  `json:"name"`
 		AsOf *string `json:"asOf"`
 	}
-	if err := decodeBookArgs(raw, &args); err != nil {
+	if err := decodeArgs(raw, &args); err != nil {
 		return nil, nil, err
 	}
-	read := b.reading(Lookup{Tool: fmt.Sprintf("get_%s_context", t), Name: args.Name})
+	read := src.reading(Lookup{Tool: fmt.Sprintf("get_%s_context", t), Name: args.Name})
 	name := strings.TrimSpace(args.Name)
 	switch {
 	case name == "":
@@ -142,17 +142,17 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	case utf8.RuneCountInString(name) > maxNameChars:
 		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "name is longer than %d characters", maxNameChars)
 	}
-	if b == nil || b.Store == nil {
+	if src == nil || src.Store == nil {
 		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
-	chapter, implied, err := b.asOfChapter(args.AsOf)
+	chapter, implied, err := src.asOfChapter(args.AsOf)
 	if err != nil {
 		return nil, nil, err
 	}
-	results := b.canon().Lookup(name, t)
+	results := src.canon().Lookup(name, t)
 	if len(results) == 0 {
 		te := toolloop.Errorf(toolloop.CodeNotFound, "no %s entry matches %q; try search_codex with a few words about it, or list_codex_entries to see every %s", t, name, t)
-		if found, _, err := b.canon().SearchNow(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
+		if found, _, err := src.canon().SearchNow(ctx, name, codex.SearchOptions{Type: t, Limit: maxNotFoundCandidates}); err == nil {
 			for _, r := range found {
 				te.Candidates = append(te.Candidates, r.Name)
 			}
@@ -160,11 +160,11 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 		return nil, nil, te
 	}
 	best := results[0]
-	read.add(best.RelativePath, entryHash(b, best.RelativePath))
-	out := canonLookup{Result: b.canonEntryOf(best)}
+	read.add(best.RelativePath, entryHash(src, best.RelativePath))
+	out := canonLookup{Result: src.canonEntryOf(best)}
 	out.Score = 0
 	if chapter != nil {
-		b.applyAsOf(&out, chapter, implied)
+		src.applyAsOf(&out, chapter, implied)
 		read.answeredAsOf(out.AsOf)
 	}
 	var warnings []string
@@ -190,12 +190,12 @@ func (b *Book) canonContext(ctx context.Context, t codex.Type, raw json.RawMessa
 	return out, warnings, nil
 }
 
-func listCodexTool(b *Book) provider.Tool {
+func listCodexTool(src *Sources) provider.Tool {
 	return provider.Tool{
 		Name: "list_codex_entries",
 		Description: "List every canon entry of one type, compactly (name, path, aliases, summary, status, tags), " +
 			"for counts, cast lists, setting lists and overviews. No entry text: use the get_<type>_context tools to read one.",
-		Parameters: bookObjectSchema(map[string]any{
+		Parameters: objectSchema(map[string]any{
 			"entryType": map[string]any{
 				"type":        "string",
 				"enum":        entryTypeEnum(),
@@ -203,28 +203,28 @@ func listCodexTool(b *Book) provider.Tool {
 			},
 		}, "entryType"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
-			data, warnings, err := b.listCodex(raw)
-			return data, warnings, b.scrubErr(err)
+			data, warnings, err := src.listCodex(raw)
+			return data, warnings, src.scrubErr(err)
 		},
 	}
 }
 
-func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
+func (src *Sources) listCodex(raw json.RawMessage) (any, []string, error) {
 	var args struct {
 		EntryType string `json:"entryType"`
 	}
-	if err := decodeBookArgs(raw, &args); err != nil {
+	if err := decodeArgs(raw, &args); err != nil {
 		return nil, nil, err
 	}
-	read := b.reading(Lookup{Tool: "list_codex_entries", EntryType: args.EntryType})
+	read := src.reading(Lookup{Tool: "list_codex_entries", EntryType: args.EntryType})
 	t, err := builtinType(args.EntryType, true)
 	if err != nil {
 		return nil, nil, err
 	}
-	if b == nil || b.Store == nil {
+	if src == nil || src.Store == nil {
 		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
-	results := b.canon().List(t)
+	results := src.canon().List(t)
 	out := canonListing{EntryType: t, Count: len(results), Entries: []canonSummary{}}
 	var warnings []string
 	for i, r := range results {
@@ -234,13 +234,13 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 			break
 		}
 		if i < maxEvidencePaths {
-			read.add(r.RelativePath, entryHash(b, r.RelativePath))
+			read.add(r.RelativePath, entryHash(src, r.RelativePath))
 		}
 		out.Entries = append(out.Entries, canonSummary{
 			Name:         r.Name,
 			RelativePath: r.RelativePath,
 			Aliases:      r.Aliases,
-			Summary:      b.scrub(r.Summary),
+			Summary:      src.scrub(r.Summary),
 			Status:       r.Status,
 			Tags:         r.Tags,
 			Canon:        r.Canon,
@@ -249,14 +249,14 @@ func (b *Book) listCodex(raw json.RawMessage) (any, []string, error) {
 	return out, warnings, nil
 }
 
-func searchCodexTool(b *Book) provider.Tool {
+func searchCodexTool(src *Sources) provider.Tool {
 	return provider.Tool{
 		Name: "search_codex",
 		Description: fmt.Sprintf("Search the writer's canon by words when the exact entry name or type is unknown: "+
 			"names, aliases, titles, types, paths, summaries and entry text are searched. "+
 			"Returns up to %d compact matches, best first, each with a short excerpt. "+
 			"Narrow it with entryType when the kind of entry is known.", codex.MaxSearchResults),
-		Parameters: bookObjectSchema(map[string]any{
+		Parameters: objectSchema(map[string]any{
 			"query": map[string]any{
 				"type":        "string",
 				"minLength":   1,
@@ -270,21 +270,21 @@ func searchCodexTool(b *Book) provider.Tool {
 			},
 		}, "query"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
-			data, warnings, err := b.searchCodex(ctx, raw)
-			return data, warnings, b.scrubErr(err)
+			data, warnings, err := src.searchCodex(ctx, raw)
+			return data, warnings, src.scrubErr(err)
 		},
 	}
 }
 
-func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []string, error) {
+func (src *Sources) searchCodex(ctx context.Context, raw json.RawMessage) (any, []string, error) {
 	var args struct {
 		Query     string `json:"query"`
 		EntryType string `json:"entryType"`
 	}
-	if err := decodeBookArgs(raw, &args); err != nil {
+	if err := decodeArgs(raw, &args); err != nil {
 		return nil, nil, err
 	}
-	read := b.reading(Lookup{Tool: "search_codex", Query: args.Query, EntryType: args.EntryType})
+	read := src.reading(Lookup{Tool: "search_codex", Query: args.Query, EntryType: args.EntryType})
 	q := strings.TrimSpace(args.Query)
 	switch {
 	case q == "":
@@ -296,12 +296,12 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 	if err != nil {
 		return nil, nil, err
 	}
-	if b == nil || b.Store == nil {
+	if src == nil || src.Store == nil {
 		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no codex is open for this turn")
 	}
 	// While the search index is still being built, names are matched in
 	// the catalog at once rather than keeping the turn waiting.
-	results, namesOnly, err := b.canon().SearchNow(ctx, q, codex.SearchOptions{Type: t})
+	results, namesOnly, err := src.canon().SearchNow(ctx, q, codex.SearchOptions{Type: t})
 	if errors.Is(err, codex.ErrEmptyQuery) {
 		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "query %q has no words to search for", q)
 	}
@@ -311,9 +311,9 @@ func (b *Book) searchCodex(ctx context.Context, raw json.RawMessage) (any, []str
 	out := canonSearch{Query: q, EntryType: t, Results: []codex.Result{}}
 	for i, r := range results {
 		if i < maxEvidencePaths {
-			read.add(r.RelativePath, entryHash(b, r.RelativePath))
+			read.add(r.RelativePath, entryHash(src, r.RelativePath))
 		}
-		out.Results = append(out.Results, b.canonEntryOf(r))
+		out.Results = append(out.Results, src.canonEntryOf(r))
 	}
 	var warnings []string
 	if namesOnly {

@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"errors"
@@ -30,39 +30,39 @@ type storyCache struct {
 
 // timeline is the book's canon over story time, for the codex and
 // manuscript the tools read now; nil when either is missing.
-func (b *Book) timeline() *continuity.Timeline {
-	if b == nil || b.Store == nil {
+func (src *Sources) timeline() *continuity.Timeline {
+	if src == nil || src.Store == nil {
 		return nil
 	}
-	cat, snap := b.canon().Catalog(), b.snapshot()
+	cat, snap := src.canon().Catalog(), src.Snapshot()
 	if cat == nil || snap == nil {
 		return nil
 	}
 	build := func() *continuity.Timeline {
-		return continuity.NewTimeline(continuity.NewCanon(cat, b.Continuity), snap)
+		return continuity.NewTimeline(continuity.NewCanon(cat, src.Continuity), snap)
 	}
-	if b.story == nil {
+	if src.story == nil {
 		return build()
 	}
-	b.story.mu.Lock()
-	defer b.story.mu.Unlock()
-	if b.story.tl == nil || b.story.cat != cat || b.story.snap != snap {
-		b.story.cat, b.story.snap, b.story.tl = cat, snap, build()
+	src.story.mu.Lock()
+	defer src.story.mu.Unlock()
+	if src.story.tl == nil || src.story.cat != cat || src.story.snap != snap {
+		src.story.cat, src.story.snap, src.story.tl = cat, snap, build()
 	}
-	return b.story.tl
+	return src.story.tl
 }
 
 // currentChapter is the chapter the writer is in this turn: the
 // document of the selection, else the active document, when it is a
 // chapter of the manuscript.
-func (b *Book) currentChapter() (*manuscript.Unit, bool) {
-	snap := b.snapshot()
+func (src *Sources) currentChapter() (*manuscript.Unit, bool) {
+	snap := src.Snapshot()
 	if snap == nil {
 		return nil, false
 	}
-	path := b.Place.Current
-	if b.Place.Selection != nil && b.Place.Selection.Path != "" {
-		path = b.Place.Selection.Path
+	path := src.Place.Current
+	if src.Place.Selection != nil && src.Place.Selection.Path != "" {
+		path = src.Place.Selection.Path
 	}
 	if path == "" {
 		return nil, false
@@ -77,9 +77,9 @@ func (b *Book) currentChapter() (*manuscript.Unit, bool) {
 // asOfChapter resolves a get_<type>_context call's asOf reference, or,
 // when it is omitted, the turn's current chapter (implied true). No
 // chapter at all is (nil, false, nil): the entry is answered as written.
-func (b *Book) asOfChapter(ref *string) (u *manuscript.Unit, implied bool, err error) {
+func (src *Sources) asOfChapter(ref *string) (u *manuscript.Unit, implied bool, err error) {
 	if ref == nil {
-		u, ok := b.currentChapter()
+		u, ok := src.currentChapter()
 		return u, ok, nil
 	}
 	r := strings.TrimSpace(*ref)
@@ -87,11 +87,11 @@ func (b *Book) asOfChapter(ref *string) (u *manuscript.Unit, implied bool, err e
 		return nil, false, toolloop.Errorf(toolloop.CodeInvalidArguments,
 			"asOf is empty; give a chapter number, title or path, or leave asOf out")
 	}
-	snap := b.snapshot()
+	snap := src.Snapshot()
 	if snap == nil {
 		return nil, false, toolloop.Errorf(toolloop.CodeToolFailed, "no manuscript is open for this turn, so asOf cannot name a chapter")
 	}
-	u, err = snap.Resolve(r, b.Place)
+	u, err = snap.Resolve(r, src.Place)
 	if err != nil {
 		te := manuscriptError(err)
 		te.Message = "asOf: " + te.Message
@@ -135,8 +135,8 @@ func chapterName(position int, title string) string {
 
 // applyAsOf replaces out's status, aliases, summary and fields by their
 // values as of chapter u and says so in out.AsOf.
-func (b *Book) applyAsOf(out *canonLookup, u *manuscript.Unit, implied bool) {
-	tl := b.timeline()
+func (src *Sources) applyAsOf(out *canonLookup, u *manuscript.Unit, implied bool) {
+	tl := src.timeline()
 	if tl == nil {
 		return
 	}
@@ -152,7 +152,7 @@ func (b *Book) applyAsOf(out *canonLookup, u *manuscript.Unit, implied bool) {
 	for _, p := range tl.Applied(e, ch) {
 		var changes []string
 		for _, f := range p.Changes {
-			changes = append(changes, f.Key+": "+b.scrub(fmt.Sprint(fieldValue(f.Value))))
+			changes = append(changes, f.Key+": "+src.scrub(fmt.Sprint(fieldValue(f.Value))))
 		}
 		if p.Note != "" {
 			changes = append(changes, "note")
@@ -164,18 +164,18 @@ func (b *Book) applyAsOf(out *canonLookup, u *manuscript.Unit, implied bool) {
 		view.Applied = append(view.Applied, fmt.Sprintf("from chapter %s: %s", chapterName(p.From.Position, p.From.Title), strings.Join(changes, ", ")))
 	}
 	for _, n := range a.Notes {
-		view.Notes = append(view.Notes, b.scrub(n))
+		view.Notes = append(view.Notes, src.scrub(n))
 	}
 	out.Status = codex.Status(a.Status)
 	out.Aliases = a.Entry.Aliases
-	out.Summary = b.scrub(a.Entry.Summary)
+	out.Summary = src.scrub(a.Entry.Summary)
 	if a.Entry.Title != "" {
 		out.Title = a.Entry.Title
 	}
 	fields := map[string]string{}
 	for _, f := range a.Entry.Custom {
 		if v := fieldValue(f.Value); v != "" {
-			fields[f.Key] = b.scrub(v)
+			fields[f.Key] = src.scrub(v)
 		}
 	}
 	if len(fields) > 0 {

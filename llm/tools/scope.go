@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"fmt"
@@ -15,16 +15,38 @@ const (
 	GroupCanonPropose   = "canon_propose"
 )
 
+// The names of the tools, as the model calls them.
+const (
+	ManuscriptName = "get_manuscript_context"
+	SearchName     = "search_codex"
+	ListName       = "list_codex_entries"
+)
+
+var (
+	canonNames = []string{
+		"get_character_context", "get_location_context", "get_organization_context", "get_item_context",
+		"get_concept_context", "get_event_context", "get_style_context",
+	}
+	proposeNames = []string{"propose_codex_update", "propose_codex_create", "propose_character_update"}
+)
+
+// CanonNames are the get_<type>_context tools, one per built-in type.
+func CanonNames() []string { return slices.Clone(canonNames) }
+
+// ProposeNames are the propose tools, in the order the model is shown
+// them.
+func ProposeNames() []string { return slices.Clone(proposeNames) }
+
 // toolGroups lists each built-in group's tools.
 var toolGroups = map[string][]string{
-	GroupManuscriptRead: {manuscriptTool},
-	GroupCanonRead:      append(slices.Clone(canonTools), listTool, searchTool),
-	GroupCanonPropose:   slices.Clone(proposeOrder),
+	GroupManuscriptRead: {ManuscriptName},
+	GroupCanonRead:      append(slices.Clone(canonNames), ListName, SearchName),
+	GroupCanonPropose:   slices.Clone(proposeNames),
 }
 
-// ToolGroups returns the built-in groups and their tools, for listing and
+// Groups returns the built-in groups and their tools, for listing and
 // for checking configuration.
-func ToolGroups() map[string][]string {
+func Groups() map[string][]string {
 	out := make(map[string][]string, len(toolGroups))
 	for g, tools := range toolGroups {
 		out[g] = slices.Clone(tools)
@@ -32,11 +54,11 @@ func ToolGroups() map[string][]string {
 	return out
 }
 
-// ToolScope is the set of tools a persona may call, resolved in a fixed
+// Scope is the set of tools a persona may call, resolved in a fixed
 // order: the tools of Groups, then Include added, then Exclude removed,
 // then the tools of the MCP servers named in MCP added (a server's tools
 // are never in a group, so an exclude cannot reach them by accident).
-type ToolScope struct {
+type Scope struct {
 	Groups  []string `yaml:"groups" json:"groups,omitempty"`
 	Include []string `yaml:"include" json:"include,omitempty"`
 	Exclude []string `yaml:"exclude" json:"exclude,omitempty"`
@@ -45,13 +67,13 @@ type ToolScope struct {
 }
 
 // IsZero reports whether the scope says nothing, so a default applies.
-func (s ToolScope) IsZero() bool {
+func (s Scope) IsZero() bool {
 	return len(s.Groups)+len(s.Include)+len(s.Exclude)+len(s.MCP) == 0
 }
 
 // Resolve is the scope's tools in resolution order; mcpTools gives each
 // named MCP server's tool names (nil when there are none).
-func (s ToolScope) Resolve(mcpTools func(server string) []string) []string {
+func (s Scope) Resolve(mcpTools func(server string) []string) []string {
 	var out []string
 	add := func(name string) {
 		if !slices.Contains(out, name) {
@@ -79,7 +101,7 @@ func (s ToolScope) Resolve(mcpTools func(server string) []string) []string {
 
 // Check reports the names in the scope that are neither a group nor one of
 // the known tools, one message each, in the order they appear.
-func (s ToolScope) Check(known []string) []string {
+func (s Scope) Check(known []string) []string {
 	var problems []string
 	for _, g := range s.Groups {
 		if _, ok := toolGroups[g]; !ok {
@@ -105,8 +127,8 @@ func groupNames() []string {
 	return names
 }
 
-// BuiltinToolNames are the names of the advisor's own tools.
-func BuiltinToolNames() []string {
+// BuiltinNames are the names of the advisor's own tools (this package's).
+func BuiltinNames() []string {
 	var out []string
 	for _, g := range []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose} {
 		out = append(out, toolGroups[g]...)

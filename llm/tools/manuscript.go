@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func (a manuscriptContextArgs) ref() string {
 	return strings.Join(a.Refs, ", ")
 }
 
-func manuscriptContextTool(b *Book) provider.Tool {
+func manuscriptContextTool(src *Sources) provider.Tool {
 	ref := map[string]any{
 		"type":      "string",
 		"minLength": 1,
@@ -47,7 +47,7 @@ func manuscriptContextTool(b *Book) provider.Tool {
 		"items":       map[string]any{"type": "string", "minLength": 1, "maxLength": maxRefChars},
 		"description": fmt.Sprintf("Several units to read together, for a comparison; at most %d, each written as ref is.", manuscript.MaxRefs),
 	}
-	params := bookObjectSchema(map[string]any{"ref": ref, "refs": refs})
+	params := objectSchema(map[string]any{"ref": ref, "refs": refs})
 	params["x-exactly-one-of"] = []string{"ref", "refs"}
 	return provider.Tool{
 		Name: "get_manuscript_context",
@@ -59,18 +59,18 @@ func manuscriptContextTool(b *Book) provider.Tool {
 			"Long text is cut to stay within limits, and the cut is marked; ask for fewer units to read more of each.",
 		Parameters: params,
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
-			data, warnings, err := b.manuscriptContext(raw)
-			return data, warnings, b.scrubErr(err)
+			data, warnings, err := src.manuscriptContext(raw)
+			return data, warnings, src.scrubErr(err)
 		},
 	}
 }
 
-func (b *Book) manuscriptContext(raw json.RawMessage) (any, []string, error) {
+func (src *Sources) manuscriptContext(raw json.RawMessage) (any, []string, error) {
 	var args manuscriptContextArgs
-	if err := decodeBookArgs(raw, &args); err != nil {
+	if err := decodeArgs(raw, &args); err != nil {
 		return nil, nil, err
 	}
-	read := b.reading(Lookup{Tool: "get_manuscript_context", Ref: args.ref()})
+	read := src.reading(Lookup{Tool: "get_manuscript_context", Ref: args.ref()})
 	var refs []string
 	switch {
 	case args.Ref != nil && args.Refs != nil:
@@ -96,22 +96,22 @@ func (b *Book) manuscriptContext(raw json.RawMessage) (any, []string, error) {
 	default:
 		return nil, nil, toolloop.Errorf(toolloop.CodeInvalidArguments, `give ref (one unit) or refs (several): "current", "selection", a chapter number, a title or a project-relative path`)
 	}
-	snap := b.snapshot()
+	snap := src.Snapshot()
 	if snap == nil {
 		return nil, nil, toolloop.Errorf(toolloop.CodeToolFailed, "no manuscript is open for this turn")
 	}
-	res, err := snap.Context(refs, b.Place, b.Limits)
+	res, err := snap.Context(refs, src.Place, src.Limits)
 	if err != nil {
 		return nil, nil, manuscriptError(err)
 	}
 	for _, u := range res.Units {
-		read.add(u.Path, unitHash(b, u.Kind, u.Path, u.Hash, u.Text))
+		read.add(u.Path, unitHash(src, u.Kind, u.Path, u.Hash, u.Text))
 	}
 	out := *res
 	out.Failed = nil
 	var warnings []string
 	for _, f := range res.Failed {
-		f.Error = b.scrub(f.Error)
+		f.Error = src.scrub(f.Error)
 		out.Failed = append(out.Failed, f)
 		w := fmt.Sprintf("could not read %q: %s", f.Ref, f.Error)
 		if strings.Contains(f.Error, manuscript.ErrPathRefused.Error()) {

@@ -1,10 +1,9 @@
-package llm
+package tools
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,64 +14,23 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools/toolstest"
 	"github.com/quire-ink/quire/manuscript"
 )
 
-func entryFile(frontMatter, body string) string {
-	return "---\n" + strings.TrimSpace(frontMatter) + "\n---\n" + body
-}
-
-func bookFiles() map[string]string {
-	style := "codex/" + codex.TypeStyle.Plural() + "/"
-	return map[string]string{
-		"codex/characters/mara-vell/index.md": entryFile(
-			"name: Mara Vell\naliases: [Mara, the Widow]\nsummary: Smuggler who owes the sea a debt.\ntags: [protagonist]\nstatus: confirmed",
-			"# Mara Vell\n\nMara runs contraband through the fog.\n"),
-		"codex/characters/mara-vell/soul.md": "# Soul\n\nShe fears still water more than storms.\n",
-		"codex/characters/anne-marsh.md": entryFile("name: Anne Marsh\naliases: [The Widow]\nstatus: tentative",
-			"# Anne Marsh\n\nKeeps the lighthouse since her husband drowned.\n"),
-		"codex/locations/quay.md": entryFile("name: Quay of Lanterns\nsummary: The old harbor front.",
-			"# Quay of Lanterns\n\nLanterns hang along the quay.\n"),
-		"codex/organizations/dockhands.md": entryFile("name: Dockhands Guild", "# Dockhands Guild\n\nThey load and unload.\n"),
-		"codex/items/compass.md":           entryFile("name: Brass Compass", "# Brass Compass\n\nIt points at whatever you owe.\n"),
-		"codex/concepts/tide-debt.md":      entryFile("name: Tide Debt", "# Tide Debt\n\nWhat the sea lends it takes back.\n"),
-		"codex/events/great-storm.md":      entryFile("name: The Great Storm", "# The Great Storm\n\nThe night the lighthouse failed.\n"),
-		style + "voice.md":                 entryFile("name: Narrative Voice", "# Narrative Voice\n\nClose third person, past tense.\n"),
-		"manuscript/01-the-harbor.md":      "# The Harbor\n\nMara Vell walked the quay at dusk.\n\nThe lanterns were already lit.\n",
-		"manuscript/02-slack-water.md":     "# Slack Water\n\nThe tide stood still and so did Anne Marsh.\n",
-		"manuscript/03-the-storm.md":       "# The Storm\n\nThe Great Storm came in from the west.\n",
-		"notes/ideas.md":                   "# Ideas\n\nA second lighthouse?\n",
-		"secret.txt":                       "not for the model\n",
-	}
-}
-
-func writeProject(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for rel, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
-	root, err := codex.ProjectRoot(dir)
-	require.NoError(t, err)
-	return root
-}
-
 // openBook opens the project as an advisor turn does; the roots it
 // returns are every spelling of the project folder no output may hold.
-func openBook(t *testing.T, files map[string]string) (*Book, []string) {
+func openBook(t *testing.T, files map[string]string) (*Sources, []string) {
 	t.Helper()
-	ctx := context.Background()
-	root := writeProject(t, files)
-	store, err := codex.Open(ctx, root, codex.Options{InMemory: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
-	m, err := manuscript.Open(ctx, root, manuscript.Options{Catalog: store.Catalog()})
-	require.NoError(t, err)
-	roots := []string{root, filepath.ToSlash(root), store.Root(), m.Root()}
-	return &Book{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: "manuscript/02-slack-water.md"}}, roots
+	store, snap, roots := toolstest.Open(t, files)
+	return &Sources{Store: store, Manuscript: snap, Place: manuscript.Place{Current: "manuscript/02-slack-water.md"}}, roots
 }
+
+var (
+	bookFiles    = toolstest.Files
+	writeProject = toolstest.WriteProject
+	entryFile    = toolstest.EntryFile
+)
 
 func toolNamed(t *testing.T, tools []provider.Tool, name string) provider.Tool {
 	t.Helper()
@@ -88,9 +46,9 @@ func toolNamed(t *testing.T, tools []provider.Tool, name string) provider.Tool {
 // call runs a tool as the dispatcher would and returns its envelope as
 // the model reads it, checking that no spelling of the project folder
 // got into it.
-func call(t *testing.T, b *Book, roots []string, name, args string) map[string]any {
+func call(t *testing.T, b *Sources, roots []string, name, args string) map[string]any {
 	t.Helper()
-	tool := toolNamed(t, ReadTools(b), name)
+	tool := toolNamed(t, Read(b), name)
 	data, warnings, err := tool.Run(context.Background(), json.RawMessage(args))
 	raw, merr := json.Marshal(toolloop.EnvelopeOf(data, warnings, err))
 	require.NoError(t, merr)
@@ -128,7 +86,7 @@ func warningsOf(env map[string]any) string {
 
 func TestReadToolsShape(t *testing.T) {
 	b, _ := openBook(t, bookFiles())
-	tools := ReadTools(b)
+	tools := Read(b)
 	var names []string
 	for _, tool := range tools {
 		names = append(names, tool.Name)
@@ -464,7 +422,7 @@ func TestSearchCodex(t *testing.T) {
 }
 
 func TestReadToolsWithoutABook(t *testing.T) {
-	for _, tool := range ReadTools(&Book{}) {
+	for _, tool := range Read(&Sources{}) {
 		args := map[string]string{
 			"get_manuscript_context": `{"ref":"1"}`,
 			"list_codex_entries":     `{"entryType":"character"}`,

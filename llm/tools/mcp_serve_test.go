@@ -1,4 +1,4 @@
-package llm
+package tools
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func mcpSession(t *testing.T) (*mcpsdk.ClientSession, *proposal.Store, string) {
 	t.Cleanup(cancel)
 	b, _ := openBook(t, bookFiles())
 	proposals := proposal.NewStore(0)
-	reg, err := toolloop.NewRegistry(append(ReadTools(b), ProposeTools(b, proposals)...)...)
+	reg, err := toolloop.NewRegistry(append(Read(b), Propose(b, proposals)...)...)
 	require.NoError(t, err)
 
 	srv := mcp.NewServer(reg, toolloop.Limits{}, mcp.ServerOptions{Version: "test", ProposalDiff: proposalDiff(proposals)})
@@ -76,7 +76,7 @@ func TestMCPServerListsEveryTool(t *testing.T) {
 	require.NoError(t, err)
 
 	b, _ := openBook(t, bookFiles())
-	want := append(ReadTools(b), ProposeTools(b, nil)...)
+	want := append(Read(b), Propose(b, nil)...)
 	require.Len(t, want, 13)
 	got := map[string]*mcpsdk.Tool{}
 	for _, tool := range res.Tools {

@@ -1,4 +1,4 @@
-package llm
+package advisor
 
 import (
 	"maps"
