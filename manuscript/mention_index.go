@@ -265,7 +265,7 @@ func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
 // scanUnit finds the mentions and untracked names of one unit's body.
 func scanUnit(m *Matcher, u *Unit) *unitMentions {
 	body := bodyOf(u)
-	um := countMentions(m, u, m.scan(u.Text[:body.End], body.Start))
+	um := countMentions(m, u, m.scan(u.Text[:body.End], body.Start, false))
 	um.findNamesLater(m)
 	return um
 }
