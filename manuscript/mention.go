@@ -432,8 +432,7 @@ func (m *Matcher) scan(text string, from int, uncertain bool) []Mention {
 		}
 		mention, resume, ok := s.mentionAt(tok, ctx.sentenceStart)
 		if !ok {
-			s.key = appendTokenKey(s.key[:0], text, &tok)
-			ctx.after(m, text, &tok, s.key)
+			ctx.after(m, text, &tok, s.key[:0])
 			continue
 		}
 		if keep := m.judge(text, &mention, resume, &ctx); keep && (uncertain || !mention.Uncertain) {

@@ -50,12 +50,16 @@ func (c *proseContext) see(tok *proseToken) {
 func (c *proseContext) after(m *Matcher, text string, tok *proseToken, key []byte) {
 	switch tok.kind {
 	case proseWord:
-		if len(key) == 0 && m.mayBeFormWord(tok) {
-			key = appendTokenKey(key, text, tok)
+		// Only a capitalized word inside a sentence may be an unknown
+		// name; most words are neither, and cost no lookup.
+		c.prevUnknown = false
+		if tok.upper && !tok.allCaps && !c.sentenceStart && m.mayBeFormWord(tok) {
+			if len(key) == 0 {
+				key = appendTokenKey(key, text, tok)
+			}
+			w := string(key)
+			c.prevUnknown = !isCommonWord(w) && !isTitleAbbreviation(key) && !isTitleWord(w) && !m.IsNameWord(w)
 		}
-		w := string(key)
-		c.prevUnknown = tok.upper && !tok.allCaps && !c.sentenceStart && len(key) > 0 &&
-			!isCommonWord(w) && !isTitleAbbreviation(key) && !isTitleWord(w) && !m.IsNameWord(w)
 		c.prevWord = true
 		c.pending = false
 	case prosePunct:
