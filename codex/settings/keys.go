@@ -10,7 +10,7 @@ import (
 // is handed to its owner (the advisor's sections to llm, traits: and
 // checks: to continuity, manuscript: and codex: to their globs, series:
 // to codex.SeriesOf).
-var Keys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex", "traits", "checks", "series"}
+var Keys = []string{"title", "genre", "audience", "manuscript", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex", "traits", "checks", "spelling", "series"}
 
 // UnknownKeys are the problems of the top-level keys f sets that quire
 // does not read: a misspelt setting is otherwise silently ignored. They
