@@ -86,6 +86,8 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandDoctor:            optional(s.quireDoctorCommand),
 		wire.CommandModels:            bare(s.quireModels),
 		wire.CommandUseModel:          typed(s.quireUseModel),
+		wire.CommandAddAlias:          typed(s.quireAddAlias),
+		wire.CommandAcceptSpelling:    typed(s.quireAcceptSpelling),
 	}
 	return requests, notifications, commands
 }
