@@ -14,14 +14,16 @@ import (
 // from another name (Mara/Marra and Mara/Maria are one letter apart
 // alike), so what a word is decides first, and closeness only after:
 //
-//   - the word is capitalized, of four letters or more, not in capitals,
+//   - the word is capitalized, of three letters or more, not in capitals,
 //     and no mention: not a name or alias of the codex, nor a word of
 //     one;
-//   - it is no everyday word (manuscript.IsCommonWord's 40,000) and not
-//     one the writer said is no misspelling (quire.yaml's `spelling:`);
+//   - it is no everyday word (manuscript.IsCommonWord's 40,000), no name
+//     word with an ending that makes a family or a people of it ("the
+//     Bennets", "Ruritanian"), and not one the writer said is no
+//     misspelling (quire.yaml's `spelling:`);
 //   - after folding accents and case, it is one edit (a letter added,
 //     dropped, changed, or two swapped) from a word of a name or alias of
-//     up to seven letters, or two edits from a longer one;
+//     four to seven letters, or two edits from a longer one;
 //   - the book uses the word at most twice and that name at least five
 //     times as often. A name the book keeps using is no slip of the
 //     fingers: `quire untracked` offers it as a new entry instead.
@@ -45,7 +47,11 @@ type spellIndex struct {
 }
 
 const (
+	// minSpellRunes is the shortest name word a misspelling is looked
+	// for near, and minSlipRunes the shortest misspelling ("Jne" of
+	// "Jane").
 	minSpellRunes = 4
+	minSlipRunes  = 3
 	// maxNearUses is how often the book may use a misspelling; nameRatio
 	// how many times more often it must name the entry.
 	maxNearUses = 2
@@ -195,11 +201,11 @@ func (c *checker) nameSpelling() {
 		}
 		w := text[tok.start:end]
 		first, _ := utf8.DecodeRuneInString(w)
-		if !unicode.IsUpper(first) || utf8.RuneCountInString(w) < minSpellRunes || strings.IndexFunc(w[utf8.RuneLen(first):], unicode.IsLower) < 0 {
+		if !unicode.IsUpper(first) || utf8.RuneCountInString(w) < minSlipRunes || strings.IndexFunc(w[utf8.RuneLen(first):], unicode.IsLower) < 0 {
 			continue
 		}
 		norm := codex.Normalize(w)
-		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) || c.canon.matcher.IsNameWord(norm) {
+		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) || c.canon.matcher.IsNameWord(norm) || c.derivedFromName(norm) {
 			continue
 		}
 		if sw := ix.near(norm); sw != nil {
@@ -244,6 +250,21 @@ func (c *checker) nameSpelling() {
 				written, s.word.written, who, named, written, times(variant)),
 			Fix: &Fix{Title: "Change to " + s.word.written, Range: s.at, NewText: s.word.written}})
 	}
+}
+
+// nameEndings make other words of a name: a family ("the Bennets",
+// "the Jarndyces") or its people ("Ruritanian", "Israelite").
+var nameEndings = []string{"s", "es", "n", "an", "ian", "ite", "ites", "ese"}
+
+// derivedFromName reports whether norm is a name word with one of
+// nameEndings: no misspelling of the name, though one letter from it.
+func (c *checker) derivedFromName(norm string) bool {
+	for _, end := range nameEndings {
+		if stem, ok := strings.CutSuffix(norm, end); ok && len(stem) >= minSlipRunes && c.canon.matcher.IsNameWord(stem) {
+			return true
+		}
+	}
+	return false
 }
 
 func times(n int) string {

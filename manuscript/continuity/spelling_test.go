@@ -52,6 +52,7 @@ func TestNameSpelling(t *testing.T) {
 		{name: "two edits in a long name", text: "Old Batholomeu waved.", flag: []string{"Batholomeu"}, fix: []string{"Bartholomew"}},
 		{name: "two edits in a short name are another name", text: "Then Kareu and Caerw came.", flag: []string{"Caerw"}, fix: []string{"Carew"}},
 		{name: "an everyday word is no misspelling", text: "The Crew and the Cares came.", flag: nil},
+		{name: "a family or a people of a name", text: "The Carews and a Carewan sailed.", flag: nil},
 		{name: "a name the book keeps using is a name", text: "Sevrine came. Sevrine went. Sevrine stayed.", flag: nil},
 		{name: "a name the book uses rarely gives no measure", text: "Then Mara came.", flag: nil},
 		{name: "in lower case it is no name", text: "then sevrine came.", flag: nil},
