@@ -3,6 +3,7 @@ package continuity
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -44,7 +45,14 @@ type spellWord struct {
 type spellIndex struct {
 	words []spellWord
 	keys  map[string][]int32
+	// memo remembers near's answer for each word asked: a chapter is
+	// checked again on every edit, and its words with it.
+	mu   sync.Mutex
+	memo map[string]*spellWord
 }
+
+// memoSize bounds the memo; past it, it starts again.
+const memoSize = 8192
 
 const (
 	// minSpellRunes is the shortest name word a misspelling is looked
@@ -126,6 +134,24 @@ func withDropped(s string, k int) []string {
 // near is the name word closest to norm within the edits its length
 // allows, nil for none.
 func (ix *spellIndex) near(norm string) *spellWord {
+	ix.mu.Lock()
+	w, ok := ix.memo[norm]
+	ix.mu.Unlock()
+	if ok {
+		return w
+	}
+	w = ix.nearest(norm)
+	ix.mu.Lock()
+	if ix.memo == nil || len(ix.memo) >= memoSize {
+		ix.memo = map[string]*spellWord{}
+	}
+	ix.memo[norm] = w
+	ix.mu.Unlock()
+	return w
+}
+
+// nearest is near without the memo.
+func (ix *spellIndex) nearest(norm string) *spellWord {
 	var best *spellWord
 	bestD := 3
 	for _, k := range withDropped(norm, editsAllowed(utf8.RuneCountInString(norm))) {
