@@ -105,8 +105,8 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return o.usage(fmt.Sprintf("there is no book folder at %s; pass --project with the folder that holds quire.yaml, codex/ or manuscript/", dir))
 	}
-	// The checks find names with their own matcher: the chapters' mention
-	// index, which the other commands want, is not built.
+	// The chapters' names are found with the canon's matcher (below), not
+	// the book's.
 	b, err := o.open(cmd.Context(), mbook.Options{LaterMentions: true})
 	if err != nil {
 		// A quire.yaml that does not read stops the opening; it is still
@@ -167,11 +167,16 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		}
 	}
 
+	// The chapters are scanned once with the canon's names: the checks
+	// read each chapter's mentions from that scan, and name-spelling
+	// weighs a word by how often the whole book uses a name.
+	canon := continuity.NewCanon(b.View.Catalog(), opts)
+	b.Manuscript.SetMatcher(canon.Matcher())
 	snap := b.Manuscript.Snapshot()
 	for _, u := range snap.Units() {
 		files.remember(u.Path, u.Text)
 	}
-	tl := continuity.NewTimeline(continuity.NewCanon(b.View.Catalog(), opts), snap)
+	tl := continuity.NewTimeline(canon, snap)
 	addCodex(tl.Canon().Problems())
 	addCodex(tl.Problems())
 	var units []*manuscript.Unit

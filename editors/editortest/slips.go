@@ -38,7 +38,7 @@ var slipFiles = map[string]string{
 	"manuscript/01-harbor.md": "---\ntitle: The Harbor\npov: Teodora Quill\nday: 1\n---\n# The Harbor\n\n" +
 		"\u201cThe tide turns at the thirteenth stroke,\u201d said Jory, and laughed.\n",
 	"manuscript/02-shoals.md": "---\ntitle: The Gannet Shoals\npov: Séverine\nday: 4\n---\n# The Gannet Shoals\n\n" +
-		"Jory drowned that night, off the shoals.\n",
+		"Jory drowned that night, off the shoals. Séverine counted the boats. Séverine slept.\n\nSéverine woke, and Séverine rowed out.\n",
 	SlipChapter: "---\ntitle: After the Shoals\n---\n# After the Shoals\n\nThe harbor was quiet.\n",
 }
 
@@ -76,7 +76,7 @@ type Slips struct {
 	Clean string  `json:"clean"`
 	Final string  `json:"final"`
 	Typed []Typed `json:"typed"`
-	// Slips are the five diagnostics to see; Decoys the words that must
+	// Slips are the six diagnostics to see; Decoys the words that must
 	// draw none.
 	Slips  []Expected `json:"slips"`
 	Decoys []Expected `json:"decoys"`
@@ -96,6 +96,7 @@ var typedLines = []Typed{
 	{Line: 11, Text: "\u201cCome down,\u201d said Jory."},
 	{Line: 12, Text: "Séverine remembered Jory\u2019s laugh, and Jory was gone."},
 	{Line: 13, Text: "\U0001F514 The bell rang the 13th stroke; the thirteenth stroke faded."},
+	{Line: 14, Text: "Sevrine watched the Dunns\u2019 ferry go."},
 }
 
 // planted names each slip and decoy by its line and words; the columns
@@ -106,12 +107,14 @@ var planted = []Expected{
 	{Code: "trait-contradiction", Line: 9, Words: "dark brown eyes", Why: "Séverine's eyes are pale green"},
 	{Code: "after-death", Line: 11, Words: "said Jory", Why: "Jory drowned in chapter 2"},
 	{Code: "style-rule", Line: 13, Words: "13th", Why: "the house style spells out ordinals"},
+	{Code: "name-spelling", Line: 14, Words: "Sevrine", Why: "a typo of Séverine, named six times"},
 
 	{Line: 4, Words: "the Vault", Why: "an alias of Skerry Vault"},
 	{Line: 10, Words: "brown eyes", Why: "Marek's eyes are brown"},
 	{Line: 12, Words: "Jory\u2019s laugh", Why: "Jory remembered, not acting"},
 	{Line: 12, Words: "Jory was gone", Why: "Jory described, not acting"},
 	{Line: 13, Words: "thirteenth", Why: "the preferred form itself"},
+	{Line: 14, Words: "Dunns", Why: "the Dunn family, one letter from Dunn but no misspelling"},
 }
 
 // SlipBook writes the slip book to dir and returns its fixture, with

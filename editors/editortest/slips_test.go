@@ -13,7 +13,7 @@ import (
 
 // TestSlipBook checks the fixture the editor tests share against quire
 // itself: the clean chapter has no problem, and once every line is typed
-// `quire check` finds exactly the five slips at their words, so an editor
+// `quire check` finds exactly the six slips at their words, so an editor
 // test that fails points at the editor or the protocol, not the fixture.
 func TestSlipBook(t *testing.T) {
 	tmp := t.TempDir()
