@@ -1,6 +1,9 @@
 package manuscript
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // A name found in prose is not always the entry's. Measured against
 // people's annotations of real novels (manuscript/namebench), the
@@ -156,6 +159,68 @@ func isTitleWord(word string) bool {
 		"president", "senator", "king", "queen", "prince", "princess", "duke", "duchess", "earl",
 		"count", "countess", "baron", "baroness", "emperor", "empress", "pope", "bishop", "archbishop",
 		"cardinal", "rabbi", "miss", "master", "mistress", "squire", "widow", "citoyen", "citoyenne":
+		return true
+	}
+	return false
+}
+
+// nameEndings make other words of a name: a family ("the Bennets",
+// "the Jarndyces") or its people ("Ruritanian", "Israelite").
+var nameEndings = []string{"s", "es", "n", "an", "ian", "ite", "ites", "ese"}
+
+// derivedFromName reports whether a normalized word is a word of a known
+// name with one of nameEndings: the name's family or people, not a name
+// of its own nor a misspelling of one.
+func (m *Matcher) derivedFromName(word string) bool {
+	for _, end := range nameEndings {
+		if stem, ok := strings.CutSuffix(word, end); ok && utf8.RuneCountInString(stem) >= 3 && m.IsNameWord(stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// DerivedFromName is derivedFromName for the continuity checks.
+func (m *Matcher) DerivedFromName(normalizedWord string) bool {
+	return m.derivedFromName(normalizedWord)
+}
+
+// isHonorific reports the words of address and rank that are no name:
+// "Esq", "his Lordship", "Sahib".
+func isHonorific(word string) bool {
+	switch word {
+	case "esq", "esquire", "ladyship", "lordship", "majesty", "highness", "excellency", "eminence",
+		"grace", "honour", "honor", "worship", "reverence", "holiness", "sahib", "memsahib", "mem",
+		"ayah", "bwana", "effendi", "pasha", "bey", "signor", "signora", "signorina", "senor", "senora",
+		"senorita", "herr", "frau", "fraulein", "mynheer", "madam", "madame", "mademoiselle", "monsieur",
+		"mlle", "mme", "messieurs", "mesdames", "ma'am", "sir", "missus", "mister":
+		return true
+	}
+	return false
+}
+
+// isDemonym reports the names of peoples, faiths and nations' members
+// that prose capitalizes: "an Indian cook", "two Englishmen".
+func isDemonym(word string) bool {
+	switch word {
+	case "american", "americans", "english", "englishman", "englishmen", "englishwoman", "englishwomen",
+		"british", "briton", "britons", "french", "frenchman", "frenchmen", "frenchwoman", "irish",
+		"irishman", "irishmen", "scotch", "scots", "scottish", "scotsman", "scotsmen", "welsh",
+		"welshman", "welshmen", "german", "germans", "dutch", "dutchman", "dutchmen", "spanish",
+		"spaniard", "spaniards", "italian", "italians", "russian", "russians", "chinese", "japanese",
+		"indian", "indians", "african", "africans", "roman", "romans", "greek", "greeks", "turk",
+		"turks", "turkish", "jew", "jews", "jewish", "christian", "christians", "catholic", "catholics",
+		"protestant", "protestants", "puritan", "puritans", "quaker", "quakers", "yankee", "yankees",
+		"european", "europeans", "asiatic", "arab", "arabs", "persian", "persians", "egyptian",
+		"egyptians", "canadian", "canadians", "mexican", "mexicans", "australian", "australians",
+		"swiss", "swede", "swedes", "swedish", "norwegian", "norwegians", "dane", "danes", "danish",
+		"pole", "poles", "polish", "portuguese", "hindu", "hindus", "muslim", "muslims", "moslem",
+		"mohammedan", "brahmin", "brahmins", "negro", "negroes", "gypsy", "gypsies", "martian",
+		"martians", "saxon", "saxons", "norman", "normans", "celt", "celts", "celtic", "latin",
+		"parisian", "parisians", "londoner", "londoners", "bohemian", "bohemians", "hungarian",
+		"austrian", "prussian", "prussians", "belgian", "cossack", "cossacks", "tartar", "tartars",
+		"moor", "moors", "saracen", "saracens", "viking", "vikings", "hebrew", "hebrews", "gentile",
+		"gentiles", "anglican", "methodist", "methodists", "baptist", "presbyterian", "mormon":
 		return true
 	}
 	return false

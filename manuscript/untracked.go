@@ -68,6 +68,29 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 			}
 		}
 	}
+	// A name written now whole, now by one of its words ("Carl
+	// Linstrum" once, "Carl" twice) is one name: a word's uses fold into
+	// the most used pair that holds it.
+	for key, sum := range totals {
+		if strings.IndexByte(key, ' ') >= 0 || sum.Count == 0 {
+			continue
+		}
+		var into *total
+		for pair, p := range totals {
+			if p.Count == 0 || p == sum || !pairHolds(pair, key) {
+				continue
+			}
+			if into == nil || p.Count > into.Count || p.Count == into.Count && p.Name < into.Name {
+				into = p
+			}
+		}
+		if into != nil {
+			into.Count += sum.Count
+			into.shouted += sum.shouted
+			into.Units = max(into.Units, sum.Units)
+			sum.Count, sum.shouted = 0, 0
+		}
+	}
 	var out []Untracked
 	for _, sum := range totals {
 		if sum.Count == 0 {
@@ -84,6 +107,29 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 	return out
 }
 
+// joinedToLower reports a word a hyphen joins to a word in lower case,
+// before or after it: a compound or a word spelled out ("Mig-u-ell",
+// "out-Heroded"), not a name.
+func joinedToLower(text string, start, end int) bool {
+	if r, size := utf8.DecodeRuneInString(text[end:]); isHyphen(r) {
+		if n, _ := utf8.DecodeRuneInString(text[end+size:]); unicode.IsLower(n) {
+			return true
+		}
+	}
+	if r, size := utf8.DecodeLastRuneInString(text[:start]); isHyphen(r) {
+		if p, _ := utf8.DecodeLastRuneInString(text[:start-size]); unicode.IsLower(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairHolds reports whether the pair key ("carl linstrum") holds word.
+func pairHolds(pair, word string) bool {
+	a, b, ok := strings.Cut(pair, " ")
+	return ok && (a == word || b == word)
+}
+
 // untrackedFinder collects the untracked-name candidates of one unit.
 //
 // What counts as sentence-initial, where a capital says nothing about
@@ -91,8 +137,9 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 // begins a block (a list item, a quote, dialogue opened by a dash); the
 // word after . ! ? … or :, unless the full stop closes a title ("Mr.")
 // or an initial ("J."); and the first word inside an opening quotation
-// mark. Closing quotes, brackets, dashes and emphasis marks between the
-// stop and the word do not change that.
+// mark that itself follows one of these. Closing quotes, brackets,
+// dashes and emphasis marks between the stop and the word do not change
+// that.
 //
 // Headings are skipped, since titles capitalize every word, and so are
 // code spans and blocks. Spans that are mentions are skipped too: they
@@ -169,7 +216,7 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 		f.keys = appendWordKey(f.keys, f.text[tok.start:end])
 		key := f.keys[keyStart:]
 		abbrev = isTitleAbbreviation(key) || tok.upper && isInitial(key)
-		if !tok.upper || breaksNameRun(key) {
+		if !tok.upper || breaksNameRun(key) || joinedToLower(f.text, tok.start, end) {
 			f.keys = f.keys[:keyStart]
 			f.flush()
 			continue
@@ -196,7 +243,10 @@ func (f *untrackedFinder) sentenceAfter(tok *proseToken, pending, abbrev, lineSt
 	case r == '!' || r == '?' || r == '…' || r == ':' || r == '‽':
 		return true
 	case isOpeningQuote(r, f.text, tok):
-		return true
+		// A quotation opened mid-sentence ("she said, “Carl is here”")
+		// does not make its first word a sentence's: dialogue opening a
+		// paragraph begins one already.
+		return pending
 	case lineStart && strings.ContainsRune("#>-*+|—–―", r):
 		return true
 	case strings.ContainsRune("\"'’”»›()[]{}*_~—–―-", r):
@@ -250,9 +300,14 @@ func (f *untrackedFinder) flush() {
 }
 
 // novel reports a word that could be part of an untracked name: not a
-// common word, not a word of a known name, not a lone letter.
+// common word, not a word of a known name, not a lone letter, not a
+// title, honorific or people ("Esq", "Ladyship", "Englishmen",
+// "Indian"), and not a known name made a family or a people ("the
+// Wilcoxes", "Belgravian").
 func (f *untrackedFinder) novel(key []byte) bool {
-	return utf8.RuneCount(key) > 1 && !isCommonish(string(key)) && !f.m.IsNameWord(string(key))
+	w := string(key)
+	return utf8.RuneCount(key) > 1 && !isCommonish(w) && !f.m.IsNameWord(w) && !isTitleWord(w) &&
+		!isHonorific(w) && !isDemonym(w) && !f.m.derivedFromName(w)
 }
 
 func (f *untrackedFinder) record(key []byte, start, end int, shout bool) {
@@ -311,7 +366,7 @@ func breaksNameRun(key []byte) bool {
 func isTitleAbbreviation(key []byte) bool {
 	switch string(key) {
 	case "mr", "mrs", "ms", "mx", "messrs", "dr", "prof", "rev", "fr", "st", "mt",
-		"jr", "sr", "capt", "col", "gen", "lt", "sgt", "cpl", "hon", "vs":
+		"jr", "sr", "capt", "col", "gen", "lt", "sgt", "cpl", "hon", "vs", "co":
 		return true
 	}
 	return false

@@ -231,7 +231,7 @@ func (c *checker) nameSpelling() {
 			continue
 		}
 		norm := codex.Normalize(w)
-		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) || c.canon.matcher.IsNameWord(norm) || c.derivedFromName(norm) {
+		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
 			continue
 		}
 		if sw := ix.near(norm); sw != nil {
@@ -276,21 +276,6 @@ func (c *checker) nameSpelling() {
 				written, s.word.written, who, named, written, times(variant)),
 			Fix: &Fix{Title: "Change to " + s.word.written, Range: s.at, NewText: s.word.written}})
 	}
-}
-
-// nameEndings make other words of a name: a family ("the Bennets",
-// "the Jarndyces") or its people ("Ruritanian", "Israelite").
-var nameEndings = []string{"s", "es", "n", "an", "ian", "ite", "ites", "ese"}
-
-// derivedFromName reports whether norm is a name word with one of
-// nameEndings: no misspelling of the name, though one letter from it.
-func (c *checker) derivedFromName(norm string) bool {
-	for _, end := range nameEndings {
-		if stem, ok := strings.CutSuffix(norm, end); ok && len(stem) >= minSlipRunes && c.canon.matcher.IsNameWord(stem) {
-			return true
-		}
-	}
-	return false
 }
 
 func times(n int) string {
