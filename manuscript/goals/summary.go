@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/progress"
 )
 
@@ -186,4 +187,28 @@ func Thousands(n int) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// ChaptersOf are the chapters of a manuscript in reading order, with
+// their counts and targets; documents outside the manuscript are left
+// out.
+func ChaptersOf(s *manuscript.Snapshot) []Chapter {
+	var out []Chapter
+	for _, u := range s.Units() {
+		if u.Position == 0 {
+			continue
+		}
+		out = append(out, Chapter{Path: u.Path, Title: u.Title, Position: u.Position, Words: u.Words, Target: u.Meta.Target})
+	}
+	return out
+}
+
+// Counts are the chapters' counts by path, as progress.Store.Observe
+// takes them.
+func Counts(chapters []Chapter) map[string]int {
+	m := make(map[string]int, len(chapters))
+	for _, c := range chapters {
+		m[c.Path] = c.Words
+	}
+	return m
 }
