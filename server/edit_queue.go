@@ -68,7 +68,12 @@ func (s *Server) syncEdits(p *project) {
 	p.edits.applyMu.Lock()
 	defer p.edits.applyMu.Unlock()
 	names := false
-	for rel, doc := range p.edits.take() {
+	docs := p.edits.take()
+	if len(docs) > 0 {
+		// The editor's unsaved text counts as the writer's day's work.
+		defer p.observeWords()
+	}
+	for rel, doc := range docs {
 		// The server's context, not a request's: a text taken from the
 		// queue is applied whole even when the request is cancelled.
 		if err := p.ms.OpenDocument(s.ctx, rel, doc.text, doc.version); err != nil {

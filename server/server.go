@@ -59,6 +59,9 @@ type Options struct {
 	// watcher starts: tests change files in that gap, which no event
 	// reports.
 	beforeWatch func(root string)
+	// now is the clock of the books' writing history; nil is time.Now.
+	// Tests turn it past midnight.
+	now func() time.Time
 	// holdIndex, when set, holds every book's search index back until it
 	// closes; tests see the book answer before its index.
 	holdIndex <-chan struct{}
@@ -398,24 +401,26 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		protocol.MethodTextDocumentCodeAction:     typed(s.codeAction),
 		protocol.MethodWorkspaceExecuteCommand:    typed(s.executeCommand),
 
-		wire.MethodLookup:            typed(s.quireLookup),
-		wire.MethodSearch:            typed(s.quireSearch),
-		wire.MethodList:              optional(s.quireList),
-		wire.MethodManuscriptContext: typed(s.quireManuscriptContext),
-		wire.MethodCaptureSelection:  typed(s.quireCaptureSelection),
-		wire.MethodStatus:            bare(s.quireStatus),
-		wire.MethodReindex:           optional(s.quireReindex),
-		wire.MethodActions:           optional(s.quireActions),
-		wire.MethodPersonas:          bare(s.quirePersonas),
-		wire.MethodAsk:               typed(s.quireAsk),
-		wire.MethodPeekPrompt:        typed(s.quirePeekPrompt),
-		wire.MethodProposals:         optional(s.quireProposals),
-		wire.MethodApplyProposal:     typed(s.quireApplyProposal),
-		wire.MethodDiscardProposal:   typed(s.quireDiscardProposal),
-		wire.MethodPropose:           typed(s.quirePropose),
-		wire.MethodExplicate:         typed(s.quireExplicate),
-		wire.MethodDoctor:            optional(s.quireDoctor),
-		wire.MethodModels:            bare(s.quireModels),
+		wire.MethodLookup:                   typed(s.quireLookup),
+		wire.MethodSearch:                   typed(s.quireSearch),
+		wire.MethodList:                     optional(s.quireList),
+		wire.MethodManuscriptContext:        typed(s.quireManuscriptContext),
+		wire.MethodCaptureSelection:         typed(s.quireCaptureSelection),
+		wire.MethodStatus:                   bare(s.quireStatus),
+		wire.MethodReindex:                  optional(s.quireReindex),
+		wire.MethodActions:                  optional(s.quireActions),
+		wire.MethodPersonas:                 bare(s.quirePersonas),
+		wire.MethodAsk:                      typed(s.quireAsk),
+		wire.MethodPeekPrompt:               typed(s.quirePeekPrompt),
+		wire.MethodProposals:                optional(s.quireProposals),
+		wire.MethodApplyProposal:            typed(s.quireApplyProposal),
+		wire.MethodDiscardProposal:          typed(s.quireDiscardProposal),
+		wire.MethodPropose:                  typed(s.quirePropose),
+		wire.MethodExplicate:                typed(s.quireExplicate),
+		wire.MethodDoctor:                   optional(s.quireDoctor),
+		wire.MethodModels:                   bare(s.quireModels),
+		wire.MethodStats:                    optional(s.quireStats),
+		protocol.MethodTextDocumentCodeLens: typed(s.codeLens),
 	}
 	for m, h := range s.opts.extraRequests {
 		requests[m] = h
@@ -453,6 +458,7 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandDoctor:            optional(s.quireDoctorCommand),
 		wire.CommandModels:            bare(s.quireModels),
 		wire.CommandUseModel:          typed(s.quireUseModel),
+		wire.CommandWordCounts:        optional(s.quireWordCounts),
 	}
 	return requests, notifications, commands
 }

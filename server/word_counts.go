@@ -1,0 +1,81 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/goals"
+	history "github.com/quire-ink/quire/manuscript/progress"
+)
+
+// Words and progress in the server. A chapter's count is made when the
+// manuscript takes its text (manuscript.NewUnit, on the edit queue's
+// debounced path, edit_queue.go), so nothing here counts per keystroke:
+// each new manuscript snapshot is handed whole to the book's history
+// (manuscript/progress), which writes it in the background.
+
+// progressDebounce lets a burst of edits settle before the history is
+// written; the write never holds a request.
+const progressDebounce = 2 * time.Second
+
+// wordCounts follows a book's snapshots into its history.
+type wordCounts struct {
+	// store is nil until the book has loaded.
+	store *history.Store
+	log   *slog.Logger
+	// mu orders the sights: an older snapshot is never seen after a newer.
+	mu   sync.Mutex
+	last *manuscript.Snapshot
+}
+
+// openWordCounts starts the book's history, in its cache folder (in
+// memory when it has none), and takes its first sight.
+func (p *project) openWordCounts(opts Options, log *slog.Logger) {
+	p.words.log = log.With("root", p.real)
+	p.words.store = history.New(history.Options{Path: p.cache.Progress(), Now: opts.now,
+		Debounce: progressDebounce, Logger: p.words.log})
+	p.observeWords()
+}
+
+// observeWords hands the manuscript as it stands to the history, once
+// per snapshot.
+func (p *project) observeWords() {
+	if p.words.store == nil || p.ms == nil {
+		return
+	}
+	p.words.mu.Lock()
+	defer p.words.mu.Unlock()
+	snap := p.ms.Snapshot()
+	if snap == p.words.last {
+		return
+	}
+	p.words.last = snap
+	p.words.store.Observe(goals.Counts(goals.ChaptersOf(snap)))
+}
+
+// closeWordCounts writes what the session saw last.
+func (p *project) closeWordCounts() {
+	if p.words.store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := p.words.store.Close(ctx); err != nil {
+		p.words.log.Warn("progress: history not written", "err", err)
+	}
+}
+
+// summary is the book's counts, history and goals as they stand.
+func (p *project) summary() goals.Summary {
+	p.observeWords()
+	snap := p.ms.Snapshot()
+	var h history.History
+	now := time.Now()
+	if p.words.store != nil {
+		h, now = p.words.store.History(), p.words.store.Now()
+	}
+	return goals.Summarize(goals.ChaptersOf(snap), h, p.configOf().goals, now)
+}
