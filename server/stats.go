@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -35,7 +36,10 @@ func (s *Server) quireWordCounts(ctx context.Context, a wire.BookParams) (wire.S
 	if err != nil {
 		return st, err
 	}
-	s.showMessage(ctx, protocol.MessageTypeInfo, st.Message)
+	// The space before each line break keeps the lines apart where the
+	// client joins them into one (Helix's status line), as the health
+	// report's does.
+	s.showMessage(ctx, protocol.MessageTypeInfo, strings.ReplaceAll(st.Message, "\n", " \n"))
 	return st, nil
 }
 
