@@ -18,8 +18,10 @@ import (
 // (manuscript/progress), which writes it in the background.
 
 // progressDebounce lets a burst of edits settle before the history is
-// written; the write never holds a request.
-const progressDebounce = 2 * time.Second
+// written; the write never holds a request. Short, so that what a
+// session saw is on disk before an editor that does not wait for its
+// server's exit is gone.
+const progressDebounce = time.Second
 
 // wordCounts follows a book's snapshots into its history.
 type wordCounts struct {

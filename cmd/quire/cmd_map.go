@@ -11,7 +11,6 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/bookmap"
 	"github.com/quire-ink/quire/manuscript/goals"
-	"github.com/quire-ink/quire/manuscript/progress"
 )
 
 // mapOptions configure `quire map`.
@@ -114,7 +113,7 @@ func (o *mapOptions) progress(ctx context.Context, b *book, snap *manuscript.Sna
 		fmt.Fprintln(o.stderr, "quire: warning:", p.Error())
 	}
 	chapters := goals.ChaptersOf(snap)
-	store := progress.New(progress.Options{Path: b.Cache.Progress(), Logger: o.logger()})
+	store := o.history(b.Book)
 	store.Observe(goals.Counts(chapters))
 	if err := store.Close(ctx); err != nil {
 		fmt.Fprintln(o.stderr, "quire: warning: today's count was not added to the history:", err)

@@ -5,21 +5,17 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/quire-ink/quire/codex"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/goals"
-	"github.com/quire-ink/quire/manuscript/progress"
 )
 
 // statsOptions configure `quire stats`.
 type statsOptions struct {
 	*globalOptions `json:"-"`
-	// now is the clock; nil is time.Now.
-	now func() time.Time
 }
 
 func newStatsCommand(g *globalOptions) *cobra.Command {
@@ -47,18 +43,14 @@ func (o *statsOptions) run(cmd *cobra.Command) error {
 	for _, p := range problems {
 		fmt.Fprintln(o.stderr, "quire: warning:", p.Error())
 	}
-	now := time.Now
-	if o.now != nil {
-		now = o.now
-	}
 	chapters := goals.ChaptersOf(b.Manuscript.Snapshot())
-	store := progress.New(progress.Options{Path: b.Cache.Progress(), Now: now, Logger: o.logger()})
+	store := o.history(b)
 	store.Observe(goals.Counts(chapters))
 	if err := store.Close(cmd.Context()); err != nil {
 		// The counts stand without the history; say why it was not kept.
 		fmt.Fprintln(o.stderr, "quire: warning: today's count was not added to the history:", err)
 	}
-	s := goals.Summarize(chapters, store.History(), g, now())
+	s := goals.Summarize(chapters, store.History(), g, store.Now())
 	if o.JSON {
 		return writeJSON(o.stdout, s)
 	}

@@ -8,8 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
-	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -124,8 +125,14 @@ func (s *Store) Flush(ctx context.Context) error {
 		return nil
 	}
 	h := s.read()
+	before := cloneHistory(h)
 	for _, p := range pending {
 		h.apply(p)
+	}
+	// Sights that change nothing (the same counts seen again, as at a
+	// server's exit) write nothing.
+	if equalHistory(before, h) {
+		return nil
 	}
 	if err := s.write(h); err != nil {
 		s.mu.Lock()
@@ -241,13 +248,17 @@ func (s *Store) write(h History) error {
 	if err != nil {
 		return fmt.Errorf("encode progress: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(s.opts.Path), 0o700); err != nil {
-		return fmt.Errorf("write progress: %w", err)
-	}
+	// The folder is the book's cache folder, which opening the book made;
+	// one removed since (the cache cleared, a test's folder going away)
+	// is not made again for this file.
 	if err := safefile.WriteFile(s.opts.Path, data, 0o600); err != nil {
 		return fmt.Errorf("write progress: %w", err)
 	}
 	return nil
+}
+
+func equalHistory(a, b History) bool {
+	return slices.Equal(a.Days, b.Days) && maps.Equal(a.Chapters, b.Chapters)
 }
 
 func cloneHistory(h History) History {

@@ -100,7 +100,7 @@ func TestSightsOfTheSameTextAreNotCountedTwice(t *testing.T) {
 }
 
 func TestObserveWritesInTheBackground(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sub", FileName)
+	path := filepath.Join(t.TempDir(), FileName)
 	s := New(Options{Path: path, Debounce: 10 * time.Millisecond})
 	s.Observe(map[string]int{"01.md": 10})
 	require.Eventually(t, func() bool {
@@ -155,6 +155,44 @@ func TestDaysAreBounded(t *testing.T) {
 	h := s.History()
 	require.Len(t, h.Days, MaxDays)
 	assert.Equal(t, DateOf(c.t.AddDate(0, 0, -1)), h.Days[len(h.Days)-1].Date)
+}
+
+// Seeing the same counts again writes nothing: a server's exit after a
+// quiet spell leaves the file alone.
+func TestSameSightWritesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	c := &clock{at("2026-11-27 10:00")}
+	s := New(Options{Path: path, Now: c.now})
+	s.Observe(map[string]int{"a.md": 10})
+	require.NoError(t, s.Flush(context.Background()))
+	// What the file said is kept here; with the file gone, a write would
+	// make it again.
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	other := New(Options{Path: path, Now: c.now})
+	require.NoError(t, os.Remove(path))
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	other.Observe(map[string]int{"a.md": 10})
+	require.NoError(t, other.Flush(context.Background()))
+	after, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(info, after), "the file was not replaced")
+	other.Observe(map[string]int{"a.md": 12})
+	require.NoError(t, other.Flush(context.Background()))
+	after, err = os.Stat(path)
+	require.NoError(t, err)
+	assert.False(t, os.SameFile(info, after), "a change replaces the file")
+}
+
+// A removed cache folder is not made again for the history.
+func TestRemovedFolderIsNotMadeAgain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "book-cache")
+	s := New(Options{Path: filepath.Join(dir, FileName)})
+	s.Observe(map[string]int{"a.md": 10})
+	require.Error(t, s.Flush(context.Background()))
+	assert.NoDirExists(t, dir)
 }
 
 // A write that fails keeps its sights: the next write lands them.
