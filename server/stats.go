@@ -63,7 +63,7 @@ func (s *Server) chapterRel(proj *project, uri protocol.DocumentURI) string {
 // is in, if any.
 func statsOf(sum goals.Summary, rel string) wire.Stats {
 	st := wire.Stats{
-		Words: sum.Words, Target: sum.Target, Daily: sum.Daily, Streak: sum.Streak,
+		Words: sum.Words, Target: sum.Target, Daily: sum.Daily, Streak: sum.Streak, Session: sum.Session,
 		Deadline: sum.Deadline, WritingDays: sum.WritingDays,
 		Today:    wire.StatsDay(sum.Today),
 		Chapters: make([]wire.StatsChapter, 0, len(sum.Chapters)),

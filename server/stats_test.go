@@ -89,6 +89,8 @@ func TestStatsRequest(t *testing.T) {
 	assert.Equal(t, 21, st.Words)
 	assert.Equal(t, wire.StatsDay{Date: "2026-11-27", First: 14, Last: 21, Net: 7, Gross: 7}, st.Today)
 	assert.Equal(t, "Ch. 1 · 13 words · target 10 ✓ · today +7 of 20 · book 21 of 100", st.Status)
+	assert.Equal(t, 7, st.Session, "this server's words")
+	assert.Contains(t, st.Message, "\nThis session: +7.\n")
 	// Friday 27th, Monday 30th to Friday 4th: six writing days for 79 words.
 	require.NotNil(t, st.Quota)
 	assert.Equal(t, wire.StatsQuota{Left: 79, WritingDays: 6, PerDay: 14, Message: "14 words a day, Monday to Friday, to reach 100 by 4 December 2026."}, *st.Quota)
@@ -133,7 +135,9 @@ func TestStatsHistoryAcrossTwoServersAndMidnight(t *testing.T) {
 	assert.Equal(t, 2, st.Streak)
 	second.open("manuscript/02-the-storm.md", statsChapter2)
 	second.replaceText("manuscript/02-the-storm.md", 2, statsChapter2+"\nThe wind dropped at last. Dawn.\n")
-	assert.Equal(t, wire.StatsDay{Date: "2026-11-27", First: 19, Last: 20, Net: 1, Gross: 7}, second.stats("").Today)
+	st = second.stats("")
+	assert.Equal(t, wire.StatsDay{Date: "2026-11-27", First: 19, Last: 20, Net: 1, Gross: 7}, st.Today)
+	assert.Equal(t, 6, st.Session, "a session is one server's life: the first one's words are not this one's")
 }
 
 func TestCodeLensAtTheChapterTitle(t *testing.T) {

@@ -79,5 +79,9 @@ func (p *project) summary() goals.Summary {
 	if p.words.store != nil {
 		h, now = p.words.store.History(), p.words.store.Now()
 	}
-	return goals.Summarize(goals.ChaptersOf(snap), h, p.configOf().goals, now)
+	sum := goals.Summarize(goals.ChaptersOf(snap), h, p.configOf().goals, now)
+	if p.words.store != nil {
+		sum.Session = p.words.store.Session()
+	}
+	return sum
 }

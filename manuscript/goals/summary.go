@@ -48,6 +48,9 @@ type Summary struct {
 	// Days are the last 30 days, oldest first, today last; days with no
 	// sight are left out.
 	Days []progress.Day `json:"days"`
+	// Session is the words added (gross) in this run of the language
+	// server; 0, and left out, for the command line.
+	Session int `json:"session,omitempty"`
 	// Streak is the writing days in a row, to today (or to yesterday
 	// while today has no words yet), on which words were added.
 	Streak int `json:"streak"`

@@ -61,6 +61,9 @@ func (s Summary) Message(chapter *Chapter) string {
 	}
 	lines = append(lines, capitalize(s.BookText())+", in "+plural(len(s.Chapters), "chapter")+".")
 	lines = append(lines, capitalize(s.TodayText())+".")
+	if s.Session > 0 {
+		lines = append(lines, "This session: +"+Thousands(s.Session)+".")
+	}
 	if s.Streak > 0 {
 		lines = append(lines, "Streak: "+plural(s.Streak, "writing day")+" in a row.")
 	}

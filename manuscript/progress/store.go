@@ -50,6 +50,10 @@ type Store struct {
 	timer   *time.Timer
 	// mem is the history when there is no file.
 	mem History
+	// seen are this process's last sight of each chapter and session
+	// the words it saw added: a session is one process's life.
+	seen    map[string]int
+	session int
 
 	// writing is held while the file is read and written.
 	writing sync.Mutex
@@ -84,6 +88,7 @@ func (s *Store) Observe(counts map[string]int) {
 		s.pending = append(s.pending, p)
 	}
 	p.see(counts)
+	s.seeSession(counts)
 	if s.opts.Debounce > 0 && s.opts.Path != "" {
 		if s.timer == nil {
 			s.timer = time.AfterFunc(s.opts.Debounce, func() {
@@ -95,6 +100,29 @@ func (s *Store) Observe(counts map[string]int) {
 			s.timer.Reset(s.opts.Debounce)
 		}
 	}
+}
+
+// seeSession adds the rises since this process's last sight to the
+// session's words.
+func (s *Store) seeSession(counts map[string]int) {
+	next := make(map[string]int, min(len(counts), maxChapters))
+	for path, c := range counts {
+		if len(next) >= maxChapters {
+			break
+		}
+		if last, ok := s.seen[path]; ok && c > last {
+			s.session += c - last
+		}
+		next[path] = max(0, c)
+	}
+	s.seen = next
+}
+
+// Session is the words this process saw added (gross), across days.
+func (s *Store) Session() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.session
 }
 
 // History is the book's history as it stands: the file with this

@@ -66,6 +66,7 @@ func TestHistoryAcrossProcessesAndMidnight(t *testing.T) {
 	// Typed after midnight in the same process: today's.
 	first.Observe(map[string]int{"01.md": 2700})
 	require.NoError(t, first.Close(context.Background()))
+	assert.Equal(t, 700, first.Session(), "the first process saw 700 words added, across midnight")
 
 	c.t = at("2026-11-27 08:00")
 	second := New(Options{Path: path, Now: c.now})
@@ -73,6 +74,7 @@ func TestHistoryAcrossProcessesAndMidnight(t *testing.T) {
 	second.Observe(map[string]int{"01.md": 2700})
 	second.Observe(map[string]int{"01.md": 3000})
 	require.NoError(t, second.Close(context.Background()))
+	assert.Equal(t, 300, second.Session(), "a session is one process's life")
 
 	h := New(Options{Path: path, Now: c.now}).History()
 	assert.Equal(t, []Day{

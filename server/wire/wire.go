@@ -565,16 +565,18 @@ type AdvisorAction struct {
 // prints (manuscript/goals.Summary, the same fields), with the texts the
 // editors show.
 type Stats struct {
-	Words       int            `json:"words"`
-	Target      int            `json:"target,omitempty" ts:"number,optional"`
-	Chapters    []StatsChapter `json:"chapters" ts:"StatsChapter[]"`
-	Today       StatsDay       `json:"today"`
-	Daily       int            `json:"daily,omitempty" ts:"number,optional"`
-	Days        []StatsDay     `json:"days" ts:"StatsDay[]"`
-	Streak      int            `json:"streak"`
-	Deadline    string         `json:"deadline,omitempty" ts:"string,optional"`
-	WritingDays []string       `json:"writingDays,omitempty" ts:"string[],optional"`
-	Quota       *StatsQuota    `json:"quota,omitempty" ts:"StatsQuota,optional"`
+	Words    int            `json:"words"`
+	Target   int            `json:"target,omitempty" ts:"number,optional"`
+	Chapters []StatsChapter `json:"chapters" ts:"StatsChapter[]"`
+	Today    StatsDay       `json:"today"`
+	Daily    int            `json:"daily,omitempty" ts:"number,optional"`
+	Days     []StatsDay     `json:"days" ts:"StatsDay[]"`
+	// Session is the words added in this run of the server.
+	Session     int         `json:"session,omitempty" ts:"number,optional"`
+	Streak      int         `json:"streak"`
+	Deadline    string      `json:"deadline,omitempty" ts:"string,optional"`
+	WritingDays []string    `json:"writingDays,omitempty" ts:"string[],optional"`
+	Quota       *StatsQuota `json:"quota,omitempty" ts:"StatsQuota,optional"`
 	// Chapter is the chapter of the params' uri, when it is one.
 	Chapter *StatsChapter `json:"chapter,omitempty" ts:"StatsChapter,optional"`
 	// Status is the line a status bar shows: "Ch. 3 · 4,210 words ·

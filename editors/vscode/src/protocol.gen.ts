@@ -511,6 +511,8 @@ export interface Stats {
   today: StatsDay;
   daily?: number;
   days: StatsDay[];
+  // Session is the words added in this run of the server.
+  session?: number;
   streak: number;
   deadline?: string;
   writingDays?: string[];
