@@ -70,8 +70,9 @@ func (s *Server) syncEdits(p *project) {
 	names := false
 	docs := p.edits.take()
 	if len(docs) > 0 {
-		// The editor's unsaved text counts as the writer's day's work.
-		defer p.observeWords()
+		// The editor's unsaved text counts as the writer's day's work;
+		// handed to the history beside the diagnostics, not before them.
+		defer func() { go p.observeWords() }()
 	}
 	for rel, doc := range docs {
 		// The server's context, not a request's: a text taken from the

@@ -31,6 +31,9 @@ type wordCounts struct {
 	// mu orders the sights: an older snapshot is never seen after a newer.
 	mu   sync.Mutex
 	last *manuscript.Snapshot
+	// counts is reused for each sight (Observe keeps none of it), so an
+	// edit adds no garbage for the collector.
+	counts map[string]int
 }
 
 // openWordCounts starts the book's history, in its cache folder (in
@@ -55,7 +58,17 @@ func (p *project) observeWords() {
 		return
 	}
 	p.words.last = snap
-	p.words.store.Observe(goals.Counts(goals.ChaptersOf(snap)))
+	if p.words.counts == nil {
+		p.words.counts = map[string]int{}
+	}
+	clear(p.words.counts)
+	for _, u := range snap.Units() {
+		// Chapters only, as goals.ChaptersOf has them.
+		if u.Position > 0 {
+			p.words.counts[u.Path] = u.Words
+		}
+	}
+	p.words.store.Observe(p.words.counts)
 }
 
 // closeWordCounts writes what the session saw last.

@@ -48,6 +48,9 @@ type Store struct {
 	mu      sync.Mutex
 	pending []*pendingDay
 	timer   *time.Timer
+	// closed stops the debounce for good: a sight after Close stays in
+	// memory, and no write outlives the store's owner.
+	closed bool
 	// mem is the history when there is no file.
 	mem History
 	// seen are this process's last sight of each chapter and session
@@ -89,7 +92,7 @@ func (s *Store) Observe(counts map[string]int) {
 	}
 	p.see(counts)
 	s.seeSession(counts)
-	if s.opts.Debounce > 0 && s.opts.Path != "" {
+	if s.opts.Debounce > 0 && s.opts.Path != "" && !s.closed {
 		if s.timer == nil {
 			s.timer = time.AfterFunc(s.opts.Debounce, func() {
 				if err := s.Flush(context.Background()); err != nil {
@@ -105,17 +108,25 @@ func (s *Store) Observe(counts map[string]int) {
 // seeSession adds the rises since this process's last sight to the
 // session's words.
 func (s *Store) seeSession(counts map[string]int) {
-	next := make(map[string]int, min(len(counts), maxChapters))
-	for path, c := range counts {
-		if len(next) >= maxChapters {
-			break
+	if s.seen == nil {
+		s.seen = make(map[string]int, min(len(counts), maxChapters))
+	}
+	// In place: the server sees the book on every pause in typing.
+	for path := range s.seen {
+		if _, ok := counts[path]; !ok {
+			delete(s.seen, path)
 		}
-		if last, ok := s.seen[path]; ok && c > last {
+	}
+	for path, c := range counts {
+		last, ok := s.seen[path]
+		if !ok && len(s.seen) >= maxChapters {
+			continue
+		}
+		if ok && c > last {
 			s.session += c - last
 		}
-		next[path] = max(0, c)
+		s.seen[path] = max(0, c)
 	}
-	s.seen = next
 }
 
 // Session is the words this process saw added (gross), across days.
@@ -174,6 +185,7 @@ func (s *Store) Flush(ctx context.Context) error {
 // Close stops the debounce and writes what is left.
 func (s *Store) Close(ctx context.Context) error {
 	s.mu.Lock()
+	s.closed = true
 	if s.timer != nil {
 		s.timer.Stop()
 	}

@@ -112,6 +112,17 @@ func TestObserveWritesInTheBackground(t *testing.T) {
 	assert.Equal(t, 10, New(Options{Path: path}).History().Total())
 }
 
+// After Close, a late sight arms no write: nothing outlives the owner.
+func TestNoWriteAfterClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	s := New(Options{Path: path, Debounce: time.Millisecond})
+	require.NoError(t, s.Close(context.Background()))
+	s.Observe(map[string]int{"a.md": 10})
+	time.Sleep(50 * time.Millisecond)
+	assert.NoFileExists(t, path)
+	assert.Equal(t, 10, s.History().Total(), "the sight is kept in memory")
+}
+
 func TestDamagedFileStartsAfresh(t *testing.T) {
 	for name, content := range map[string]string{
 		"not JSON":       "{\"version\": 1, \"days\": [",
