@@ -60,8 +60,13 @@ import (
 //
 // 4: a lone CR is a line break; invalid UTF-8 and a file name with
 // control characters are problems of the chapter.
-// 5: mentions match case as the codex writes a name, pass over the full
-// stop of "Mr.", and leave out uncertain ones and hyphenated compounds.
+//
+// 5: the counting rule of docs/goals.md (comments, tags, link targets
+// and wiki link names are not words; "1,000" is one); a chapter's
+// target; mentions match case as the codex writes a name, pass over the
+// full stop of "Mr.", and leave out uncertain ones and hyphenated
+// compounds; untracked names leave out titles, peoples and a known
+// name's family.
 const chapterCacheFormat = 5
 
 // chapterCacheMagic opens every chapter cache file.
@@ -245,7 +250,7 @@ func countsFit(counts []EntryCount, body codex.Range) bool {
 // bytes.
 func (u unitMeta) fits(n int) bool {
 	in := func(r codex.Range) bool { return r.Start >= 0 && r.Start <= r.End && r.End <= n }
-	ok := in(u.Body) && in(u.Meta.POVRange) && in(u.Meta.DayRange) && in(u.Meta.LocationRange) && in(u.Meta.FlashbackRange)
+	ok := in(u.Body) && in(u.Meta.POVRange) && in(u.Meta.DayRange) && in(u.Meta.LocationRange) && in(u.Meta.FlashbackRange) && in(u.Meta.TargetRange)
 	for _, h := range u.Headings {
 		ok = ok && in(h.Range) && in(h.HeadingRange)
 	}

@@ -56,6 +56,8 @@ func (e *cacheEncoder) meta(m unitMeta) error {
 	e.string(c.Location)
 	e.rng(c.LocationRange)
 	e.rng(c.FlashbackRange)
+	e.uint(uint64(c.Target))
+	e.rng(c.TargetRange)
 	if len(c.Problems) > 0 {
 		probs, err := json.Marshal(c.Problems)
 		if err != nil {
@@ -109,6 +111,8 @@ func (d *cacheDecoder) meta(m *unitMeta) error {
 	c.Location = d.string()
 	c.LocationRange = d.rng()
 	c.FlashbackRange = d.rng()
+	c.Target = d.int()
+	c.TargetRange = d.rng()
 	if flags&metaProblems != 0 {
 		if probs := d.bytes(); d.err == nil {
 			if err := json.Unmarshal(probs, &c.Problems); err != nil {

@@ -16,7 +16,7 @@ import (
 // written, and a new field fails here until the encoding writes it.
 func TestChapterCacheMetaRoundTrip(t *testing.T) {
 	require.Equal(t, 6, reflect.TypeFor[unitMeta]().NumField(), "a field of unitMeta is not in the chapter cache: encode it (chapter_cache_meta.go) and bump chapterCacheFormat")
-	require.Equal(t, 10, reflect.TypeFor[ChapterMeta]().NumField(), "a field of ChapterMeta is not in the chapter cache: encode it (chapter_cache_meta.go) and bump chapterCacheFormat")
+	require.Equal(t, 12, reflect.TypeFor[ChapterMeta]().NumField(), "a field of ChapterMeta is not in the chapter cache: encode it (chapter_cache_meta.go) and bump chapterCacheFormat")
 	rng := func(s, e int) codex.Range { return codex.Range{Start: s, End: e} }
 	tests := []struct {
 		name string
@@ -29,6 +29,7 @@ func TestChapterCacheMetaRoundTrip(t *testing.T) {
 			Code:     []codex.Range{rng(500, 510)},
 			Meta: ChapterMeta{POV: "Mara", POVRange: rng(9, 13), Day: -3, HasDay: true, DayRange: rng(19, 21),
 				Location: "the Harbor", LocationRange: rng(30, 40), Flashback: true, FlashbackRange: rng(22, 26),
+				Target: 4000, TargetRange: rng(27, 31),
 				Problems: []codex.Problem{{Path: "manuscript/01.md", Code: "chapter-day", Severity: codex.SeverityWarning, Message: "day: soon is no number", Range: rng(19, 23)}}},
 		}},
 		{"a large day", unitMeta{Meta: ChapterMeta{Day: 1 << 40, HasDay: true}}},

@@ -42,6 +42,10 @@ type ChapterMeta struct {
 	// place in the book.
 	Flashback      bool        `json:"flashback,omitempty"`
 	FlashbackRange codex.Range `json:"flashbackRange"`
+	// Target is the chapter's own word target (target: 4000), 0 when it
+	// sets none; docs/goals.md.
+	Target      int         `json:"target,omitempty"`
+	TargetRange codex.Range `json:"targetRange"`
 	// Problems are values that could not be read (day: soon), located in
 	// the file; the field is then left unset.
 	Problems []codex.Problem `json:"problems,omitempty"`
@@ -186,8 +190,20 @@ func (f chapterFrontMatter) meta(path string) ChapterMeta {
 			problem(v, "`flashback` must be true or false, not %s; the chapter is read as in story order", quoteValue(v))
 		}
 	}
+	if v := f.value("target"); v != nil && !(v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
+		n, ok := readDay(v)
+		if ok && n > 0 && n <= maxTargetWords {
+			m.Target, m.TargetRange = n, f.nodeRange(v)
+		} else {
+			problem(v, "`target` must be a whole number of words above 0, such as target: 4000, not %s; the chapter has no target until it is", quoteValue(v))
+		}
+	}
 	return m
 }
+
+// maxTargetWords bounds a word target: no book runs to ten million
+// words, and the bound keeps sums of targets far from overflow.
+const maxTargetWords = 10_000_000
 
 // readDay reads a whole number, written plain or quoted.
 func readDay(v *yaml.Node) (int, bool) {

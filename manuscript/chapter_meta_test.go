@@ -34,6 +34,12 @@ func TestChapterMeta(t *testing.T) {
 		{name: "empty values", text: "---\npov:\nday:\nflashback:\n---\n"},
 		{name: "first key wins", text: "---\npov: Ann\npov: Bo\n---\n", want: ChapterMeta{POV: "Ann"}},
 		{name: "unicode column", text: "---\ntitle: Séverine\npov:   Séverine Août\n---\n", want: ChapterMeta{POV: "Séverine Août"}},
+		{name: "target", text: "---\ntarget: 4000\n---\n", want: ChapterMeta{Target: 4000}},
+		{name: "quoted target", text: "---\ntarget: \"2500\"\n---\n", want: ChapterMeta{Target: 2500}},
+		{name: "target words", text: "---\ntarget: lots\n---\n", problems: []string{"lots"}},
+		{name: "target zero", text: "---\ntarget: 0\n---\n", problems: []string{"0"}},
+		{name: "target negative", text: "---\ntarget: -5\n---\n", problems: []string{"-5"}},
+		{name: "target huge", text: "---\ntarget: 99999999999\n---\n", problems: []string{"99999999999"}},
 		{name: "broken yaml", text: "---\npov: [unclosed\n---\n"},
 	}
 	for _, tc := range tests {
@@ -53,6 +59,7 @@ func TestChapterMeta(t *testing.T) {
 			assert.Equal(t, tc.want.HasDay, got.HasDay)
 			assert.Equal(t, tc.want.Location, got.Location)
 			assert.Equal(t, tc.want.Flashback, got.Flashback)
+			assert.Equal(t, tc.want.Target, got.Target)
 			if got.POV != "" {
 				assert.Equal(t, got.POV, tc.text[got.POVRange.Start:got.POVRange.End])
 			}

@@ -35,6 +35,7 @@ func (s *Server) quireBookMap(ctx context.Context, a wire.BookMapParams) (wire.B
 	m := bookmap.Build(proj.catalog(), snap, bookmap.Options{
 		Root: proj.real, Title: proj.configOf().settings.Title, EditorURI: a.EditorURI,
 		Timeline: proj.timelineFor(snap),
+		Progress: new(proj.summary()),
 	})
 	n, err := m.WriteFile(path)
 	if err != nil {

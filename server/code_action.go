@@ -43,6 +43,9 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 	more = append(more, s.proposalActions(ctx, proj.pendingFor(rel))...)
 	if strings.EqualFold(path.Ext(rel), ".md") {
 		more = append(more, doctorAction(p.TextDocument.URI))
+		if u, ok := proj.ms.Snapshot().Unit(rel); ok && u.Position > 0 {
+			more = append(more, wordCountsAction(p.TextDocument.URI))
+		}
 		more = append(more, s.useModelActions(ctx, proj)...)
 	}
 	return append(actions, filterKinds(more, p.Context.Only)...), nil

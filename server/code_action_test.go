@@ -60,7 +60,7 @@ func TestCodeActionsOnASelection(t *testing.T) {
 		"Ask Developmental Editor about this", "Ask Character Psychologist about this", "Ask Continuity Editor about this",
 		"Ask Worldbuilding Auditor about this", "Ask First-Time Reader about this", "Ask Writing Coach about this",
 		"Propose codex update from selection", "Peek prompt",
-	}, append(coreActionLabels(llmactions.ScopeSelection), doctorActionTitle)...), titles(actions))
+	}, append(coreActionLabels(llmactions.ScopeSelection), doctorActionTitle, wordCountsActionTitle)...), titles(actions))
 	for _, a := range actions {
 		assert.Empty(t, a.Kind)
 		assert.Nil(t, a.Edit)
@@ -89,9 +89,9 @@ func TestCodeActionsOnAMention(t *testing.T) {
 
 	actions := codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 25, 25))
 	// At the cursor in a chapter: the actions on the chapter and the book,
-	// the lookup, then the health report.
-	require.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), "Look up Ilse Dorn", doctorActionTitle), titles(actions))
-	lookup := actions[len(actions)-2]
+	// the lookup, then the health report and the word counts.
+	require.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), "Look up Ilse Dorn", doctorActionTitle, wordCountsActionTitle), titles(actions))
+	lookup := actions[len(actions)-3]
 	assert.Equal(t, "quire.lookup", lookup.Command.Command)
 	raw, _ := json.Marshal(lookup.Command.Arguments[0])
 	assert.JSONEq(t, `{"name":"Ilse Dorn","uri":"`+string(c.uri("manuscript/01-harbor.md"))+`"}`, string(raw))
@@ -101,8 +101,8 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	assert.Contains(t, titles(actions), "Look up Mara Vell")
 	assert.Contains(t, titles(actions), "Ask Writing Coach about this")
 
-	assert.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), doctorActionTitle), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
-		"on a plain word, only the actions on the chapter and the book, and the health report")
+	assert.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), doctorActionTitle, wordCountsActionTitle), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
+		"on a plain word, only the actions on the chapter and the book, the health report and the word counts")
 }
 
 func TestCodeActionsOnCodexText(t *testing.T) {
@@ -172,7 +172,7 @@ func TestCodeActionsTakeANarrowRangeForTheCursor(t *testing.T) {
 			if tt.lookup {
 				want = append(want, "Look up Ilse Dorn")
 			}
-			want = append(want, doctorActionTitle)
+			want = append(want, doctorActionTitle, wordCountsActionTitle)
 			assert.Equal(t, want, got)
 		})
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/manuscript/goals"
 	"github.com/quire-ink/quire/server/textdoc"
 )
 
@@ -45,6 +46,8 @@ type bookConfig struct {
 	// continuity is which fields are traits and how each continuity
 	// check reports (traits:, checks:).
 	continuity continuity.Options
+	// goals are the word goals (goals:, docs/goals.md).
+	goals goals.Settings
 	// series is the series folder as quire.yaml names it, once trusted
 	// (it reaches outside the book); "" otherwise.
 	series string
@@ -116,6 +119,7 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		for _, p := range storyProblems {
 			problems = append(problems, configProblem{line: p.Line, message: p.Error(), severity: protocol.DiagnosticSeverityWarning, local: true})
 		}
+		problems = append(problems, goalProblems(&c, f)...)
 	}
 	return c, problems
 }
@@ -193,6 +197,16 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 	var storyProblems []*settings.Problem
 	c.continuity, storyProblems = continuity.OptionsFrom(l)
 	for _, p := range storyProblems {
+		if p.File != settings.Name {
+			userErr = errors.Join(userErr, p)
+		}
+	}
+	// goals: is read key by key over both files (daily and days may be
+	// the writer's own habits); as for traits:, what the writer's file
+	// sets that cannot be used is told as that file's.
+	var goalProblems []*settings.Problem
+	c.goals, goalProblems = goals.SettingsFrom(l)
+	for _, p := range goalProblems {
 		if p.File != settings.Name {
 			userErr = errors.Join(userErr, p)
 		}

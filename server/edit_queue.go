@@ -70,7 +70,13 @@ func (s *Server) syncEdits(p *openBook) {
 	p.edits.applyMu.Lock()
 	defer p.edits.applyMu.Unlock()
 	names := false
-	for rel, doc := range p.edits.take() {
+	docs := p.edits.take()
+	if len(docs) > 0 {
+		// The editor's unsaved text counts as the writer's day's work;
+		// handed to the history beside the diagnostics, not before them.
+		defer func() { go p.observeWords() }()
+	}
+	for rel, doc := range docs {
 		// The server's context, not a request's: a text taken from the
 		// queue is applied whole even when the request is cancelled.
 		if err := p.ms.OpenDocument(s.ctx, rel, doc.Text, doc.Version); err != nil {

@@ -59,7 +59,8 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 			WorkspaceSymbolProvider: true,
 			ReferencesProvider:      true,
 			RenameProvider:          &protocol.RenameOptions{PrepareProvider: true},
-			CodeActionProvider:      true, // quick fixes and the advisor's actions, which carry no kind so every client lists them
+			CodeLensProvider:        &protocol.CodeLensOptions{}, // a chapter's word count (code_lens.go)
+			CodeActionProvider:      true,                        // quick fixes and the advisor's actions, which carry no kind so every client lists them
 			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commandNames()},
 			Workspace:               workspaceCapabilities(),
 		},

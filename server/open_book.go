@@ -108,6 +108,8 @@ type openBook struct {
 	series seriesLink
 	// edits are the editor's texts not yet taken (edit_queue.go).
 	edits editQueue
+	// words follows the book's counts into its history (word_counts.go).
+	words wordCounts
 
 	// trust is the record of trusted books; trustAsked is the hash of
 	// the settings the writer was last asked to trust (trust.go).
@@ -231,6 +233,7 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())
 	p.store, p.ms, p.cache = b.Store, b.Manuscript, b.Cache
 	p.chapterSaves = newChapterSaves(b.Manuscript.SaveCache, log.With("root", real))
+	p.openWordCounts(opts, log)
 	loaded = true
 }
 
@@ -309,6 +312,7 @@ func (p *openBook) close() {
 		// reading.
 		p.chapterSaves.stop()
 		_ = p.ms.SaveCache()
+		p.closeWordCounts()
 	}
 	p.releaseSeries()
 }

@@ -57,6 +57,9 @@ type Options struct {
 	// watcher starts: tests change files in that gap, which no event
 	// reports.
 	beforeWatch func(root string)
+	// now is the clock of the books' writing history; nil is time.Now.
+	// Tests turn it past midnight.
+	now func() time.Time
 	// holdIndex, when set, holds every book's search index back until it
 	// closes; tests see the book answer before its index.
 	holdIndex <-chan struct{}

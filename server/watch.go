@@ -78,6 +78,7 @@ func (p *openBook) follow(ctx context.Context, ch codex.Change, log *slog.Logger
 	if err := p.followManuscript(ctx, ch); err != nil {
 		log.Warn("manuscript not updated", "err", err)
 	}
+	p.observeWords()
 }
 
 // followManuscript applies a batch of file changes to the manuscript: the

@@ -221,6 +221,11 @@ func TestCheckSettingsProblems(t *testing.T) {
 			want:   `quire.yaml:6:1: warning: unknown setting "colour"; quire ignores it [settings]`,
 		},
 		{
+			name:   "a goal that is no number",
+			append: "goals:\n  daily: lots\n",
+			want:   `quire.yaml:7:10: warning: goals: daily must be a whole number of words above 0, such as daily: 1000, not "lots" [settings]`,
+		},
+		{
 			name:   "an action that takes a core action's id",
 			append: "actions:\n  - id: continuity-check\n    name: My check\n    scope: file\n    persona: continuity-editor\n    prompt: Check the chapter.\n",
 			want:   `quire.yaml:7:3: error: action "continuity-check" is the core action`,

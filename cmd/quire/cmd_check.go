@@ -23,6 +23,7 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // checkOptions configure `quire check`.
@@ -136,6 +137,18 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	addCodex(b.View.Catalog().Problems())
 
 	opts, optProblems := continuity.OptionsFrom(b.Settings)
+	// A bad goal is a warning, as in the editor: the other goals apply.
+	_, goalProblems := goals.SettingsFrom(b.Settings)
+	for _, sp := range goalProblems {
+		switch {
+		case sp.File == settings.Name || sp.File == "":
+			if filter(settings.Name) {
+				problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
+			}
+		case len(o.Paths) == 0:
+			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
+		}
+	}
 	for _, sp := range optProblems {
 		switch {
 		case sp.File == settings.Name || sp.File == "":

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/bookmap"
+	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // mapOptions configure `quire map`.
@@ -67,8 +70,10 @@ func (o *mapOptions) run(cmd *cobra.Command) error {
 	if inside(b.Root, out) {
 		return fmt.Errorf("quire never writes inside the book: give --out a file outside %s", b.Root)
 	}
-	m := bookmap.Build(b.store.Catalog(), b.ms.Snapshot(), bookmap.Options{
+	snap := b.ms.Snapshot()
+	m := bookmap.Build(b.store.Catalog(), snap, bookmap.Options{
 		Root: b.Root, Title: bookmap.TitleOf(b.Settings), EditorURI: o.EditorURI,
+		Progress: o.progress(cmd.Context(), b, snap),
 	})
 	n, err := m.WriteFile(out)
 	if err != nil {
@@ -97,4 +102,22 @@ func inside(root, path string) bool {
 	}
 	rel, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(path)))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// progress is the book's counts and history for the map's progress view,
+// as `quire stats` gives them; the map is a sight of the book too, so its
+// counts join the history. Bad goals are warned about on stderr.
+func (o *mapOptions) progress(ctx context.Context, b *wholeBook, snap *manuscript.Snapshot) *goals.Summary {
+	g, problems := goals.SettingsFrom(b.Settings)
+	for _, p := range problems {
+		fmt.Fprintln(o.stderr, "quire: warning:", p.Error())
+	}
+	chapters := goals.ChaptersOf(snap)
+	store := o.history(b.Book)
+	store.Observe(goals.Counts(chapters))
+	if err := store.Close(ctx); err != nil {
+		fmt.Fprintln(o.stderr, "quire: warning: today's count was not added to the history:", err)
+	}
+	s := goals.Summarize(chapters, store.History(), g, store.Now())
+	return &s
 }

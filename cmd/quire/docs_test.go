@@ -30,6 +30,7 @@ import (
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // repoRoot is the repository, two folders above this package.
@@ -127,6 +128,7 @@ func TestDocsNameEverySetting(t *testing.T) {
 	yamlKey := func(s string) []string { return []string{s + ":", "`" + s + "`"} }
 
 	missing(t, page, text, settings.Keys, yamlKey)
+	missing(t, page, text, goals.Keys, yamlKey)
 	missing(t, page, text, yamlTags(reflect.TypeOf(endpoint.ProviderSettings{})), yamlKey)
 	missing(t, page, text, yamlTags(reflect.TypeOf(tools.Scope{})), yamlKey)
 

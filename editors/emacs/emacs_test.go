@@ -15,6 +15,8 @@ import (
 
 	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // script is the scripted model's replies: to the ask about a selection
@@ -76,6 +78,21 @@ func TestEmacsEglot(t *testing.T) {
 
 	model := editortest.ScriptedModel(t, script(t))
 
+	// The counts the word-counts step must show: the counting rule's own,
+	// worked out here from the files.
+	chapterWords, bookWords := 0, 0
+	chapters, err := filepath.Glob(filepath.Join(book, "manuscript", "*.md"))
+	require.NoError(t, err)
+	for _, c := range chapters {
+		data, err := os.ReadFile(c)
+		require.NoError(t, err)
+		n := manuscript.ChapterWords(string(data))
+		bookWords += n
+		if filepath.Base(c) == "01-thirteen-strokes.md" {
+			chapterWords = n
+		}
+	}
+
 	result := filepath.Join(tmp, "result.txt")
 	home := filepath.Join(tmp, "home")
 	require.NoError(t, os.MkdirAll(home, 0o755))
@@ -101,13 +118,15 @@ func TestEmacsEglot(t *testing.T) {
 			"QUIRE_BOOK2=" + book2,
 			"QUIRE_MODEL_URL=" + model.BaseURL(),
 			"QUIRE_RESULT=" + result,
+			"QUIRE_WANT_CHAPTER=Thirteen Strokes: " + goals.Thousands(chapterWords) + " words.",
+			"QUIRE_WANT_BOOK=Book " + goals.Thousands(bookWords) + ", in 5 chapters.",
 			"QUIRE_TEST_KEY=scripted-key",
 			// Emacs and quire keep everything they write in the temp folder.
 			"HOME=" + home,
 		}}.Run(t, reportOf)
 	report := func() string { return reportOf(run) }
 	lines, res, runErr := run.Lines, run.Result, run.Err
-	for _, step := range []string{"connect", "hover", "ask", "answer-doc", "apply", "stale", "cursor-action", "look-up", "peek", "explicate", "book-map", "health", "plain-eglot"} {
+	for _, step := range []string{"connect", "hover", "ask", "answer-doc", "apply", "stale", "cursor-action", "look-up", "peek", "explicate", "book-map", "health", "word-counts", "plain-eglot"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", lines[len(lines)-1], report())

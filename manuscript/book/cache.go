@@ -75,3 +75,12 @@ func (c Cache) Map() string {
 	}
 	return filepath.Join(c.Dir, "map.html")
 }
+
+// Progress is the file of the book's writing history (manuscript/progress);
+// empty when there is no cache folder.
+func (c Cache) Progress() string {
+	if c.Dir == "" {
+		return ""
+	}
+	return filepath.Join(c.Dir, "progress.json")
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // Defaults of Options.
@@ -43,6 +44,9 @@ type Options struct {
 	// Timeline places the chapters in story time; nil builds one from
 	// the catalog and the snapshot.
 	Timeline *continuity.Timeline
+	// Progress, when given, adds the progress view: each chapter against
+	// its target and the words of each day (manuscript/goals).
+	Progress *goals.Summary
 }
 
 // Map is a book's data for the three views.
@@ -63,6 +67,9 @@ type Map struct {
 	MaxRows  int      `json:"maxRows"`
 	Timeline Timeline `json:"timeline"`
 	Graph    Graph    `json:"graph"`
+	// Progress is the book's counts, goals and recent days; nil leaves
+	// the progress view out.
+	Progress *goals.Summary `json:"progress,omitempty"`
 
 	editorURI string
 	root      string
@@ -138,7 +145,7 @@ type Cell struct {
 // snapshot (whose mention index was built against the same catalog).
 func Build(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options) *Map {
 	opts = opts.withDefaults(len(snap.Units()))
-	m := &Map{Title: opts.Title, MaxRows: opts.MaxRows, editorURI: opts.EditorURI, root: opts.Root, Types: []codex.Type{}, Tags: []string{}}
+	m := &Map{Title: opts.Title, MaxRows: opts.MaxRows, editorURI: opts.EditorURI, root: opts.Root, Types: []codex.Type{}, Tags: []string{}, Progress: opts.Progress}
 	if m.Title == "" && opts.Root != "" {
 		m.Title = filepath.Base(opts.Root)
 	}

@@ -43,6 +43,7 @@ func (m *Map) Write(w io.Writer) error {
 		Columns:  m.columns(),
 		Timeline: m.timelineView(),
 		Graph:    m.graphView(),
+		Progress: m.progressView(),
 	}
 	for _, e := range m.Unmentioned {
 		if len(v.UnmentionedNames) == maxUnmentionedNames {
@@ -72,6 +73,7 @@ type view struct {
 	UnmentionedNames []string
 	Timeline         timelineView
 	Graph            graphView
+	Progress         *progressView
 }
 
 // column heads one chapter of the heatmap. Href is a template.URL:

@@ -41,6 +41,7 @@ const (
 	MethodCaptureSelection  = "quire/captureSelection"
 	MethodDoctor            = "quire/doctor"
 	MethodModels            = "quire/models"
+	MethodStats             = "quire/stats"
 	// MethodAskProgress is a notification the server sends alongside each
 	// $/progress report of an ask, for clients that want the tool row as
 	// data (AskProgress); LSP's report carries only a message.
@@ -74,6 +75,9 @@ const (
 	CommandUseModel          = "quire.useModel"
 	CommandAddAlias          = "quire.addAlias"
 	CommandAcceptSpelling    = "quire.acceptSpelling"
+	// CommandWordCounts shows the book's counts and goals as a message
+	// and answers them as quire/stats does.
+	CommandWordCounts = "quire.wordCounts"
 )
 
 // BookParams pick a book by a document inside it; without uri, the
@@ -572,4 +576,59 @@ type AdvisorAction struct {
 	Core    bool   `json:"core"`
 	// Source is "core", "quire.yaml" or ".quire/actions/<file>.md".
 	Source string `json:"source"`
+}
+
+// Stats are quire/stats's answer: the book's word counts, today's work,
+// its recent history and its goals, the numbers `quire stats --json`
+// prints (manuscript/goals.Summary, the same fields), with the texts the
+// editors show.
+type Stats struct {
+	Words    int            `json:"words"`
+	Target   int            `json:"target,omitempty" ts:"number,optional"`
+	Chapters []StatsChapter `json:"chapters" ts:"StatsChapter[]"`
+	Today    StatsDay       `json:"today"`
+	Daily    int            `json:"daily,omitempty" ts:"number,optional"`
+	Days     []StatsDay     `json:"days" ts:"StatsDay[]"`
+	// Session is the words added in this run of the server.
+	Session     int         `json:"session,omitempty" ts:"number,optional"`
+	Streak      int         `json:"streak"`
+	Deadline    string      `json:"deadline,omitempty" ts:"string,optional"`
+	WritingDays []string    `json:"writingDays,omitempty" ts:"string[],optional"`
+	Quota       *StatsQuota `json:"quota,omitempty" ts:"StatsQuota,optional"`
+	// Chapter is the chapter of the params' uri, when it is one.
+	Chapter *StatsChapter `json:"chapter,omitempty" ts:"StatsChapter,optional"`
+	// Status is the line a status bar shows: "Ch. 3 · 4,210 words ·
+	// today +1,250 of 1,000 ✓ · book 82,400 of 90,000".
+	Status string `json:"status"`
+	// Message is the summary in a few lines, as window/showMessage shows
+	// it.
+	Message string `json:"message"`
+}
+
+// StatsChapter is one chapter's count against its target.
+type StatsChapter struct {
+	Path     string `json:"path"`
+	Title    string `json:"title"`
+	Position int    `json:"position"`
+	Words    int    `json:"words"`
+	Target   int    `json:"target,omitempty" ts:"number,optional"`
+	// Lens is its code lens: "4,210 words · target 4,000 ✓".
+	Lens string `json:"lens"`
+}
+
+// StatsDay is one day of the book's history.
+type StatsDay struct {
+	Date  string `json:"date"`
+	First int    `json:"first"`
+	Last  int    `json:"last"`
+	Net   int    `json:"net"`
+	Gross int    `json:"gross"`
+}
+
+// StatsQuota is what is left to reach the book's target by its deadline.
+type StatsQuota struct {
+	Left        int    `json:"left"`
+	WritingDays int    `json:"writingDays"`
+	PerDay      int    `json:"perDay"`
+	Message     string `json:"message"`
 }

@@ -404,6 +404,24 @@ shows it: in the echo area. The titles offered are returned."
         (error "the report shows the key: %s" shown)))
     (quire-test-no-codes mark)))
 
+;; The word counts (quire.wordCounts), from the code action "Word counts
+;; and goals" in a chapter: eglot shows no code lens, so the writer reads
+;; the chapter's and the book's counts in one message.
+(quire-test-step "word-counts" ("connect") 30
+  (quire-test-visit quire-test-chapter)
+  (deactivate-mark)
+  (goto-char (point-min))
+  (let ((mark (length (quire-test-messages))))
+    (quire-test-code-action "\\`Word counts and goals\\'")
+    (let ((shown (quire-test-wait "the word counts in the echo area" 20
+                                  (lambda () (let ((m (quire-test-messages-since mark)))
+                                               (and (string-match-p (regexp-quote (getenv "QUIRE_WANT_CHAPTER")) m) m))))))
+      (unless (string-match-p (regexp-quote (getenv "QUIRE_WANT_BOOK")) shown)
+        (error "the message has no %S: %s" (getenv "QUIRE_WANT_BOOK") shown))
+      (unless (string-match-p "Today \\+0" shown)
+        (error "the message has no today's words: %s" shown)))
+    (quire-test-no-codes mark)))
+
 (quire-test-step "plain-eglot" () 45
   ;; A writer with no quire.el, only the README's eglot-server-programs
   ;; line: eglot takes the chapter's own folder as the root, and quire

@@ -30,6 +30,6 @@ WRAP
 	cd "$repo"
 	VIMRUNTIME="$dir/root/usr/share/nvim/runtime" PATH="$dir/bin:$PATH" QUIRE_REQUIRE_NVIM=1 \
 		QUIRE_REQUIRE_NVIM_LSP_ENABLE="$enable" \
-		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series|WithoutSetup|Checkhealth|APIKeyCommand|Models|LspEnable)$' ./editors/nvim/
+		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series|WithoutSetup|Checkhealth|APIKeyCommand|Models|LspEnable|WordCounts)$' ./editors/nvim/
 	cd "$work"
 done

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  base, book, chatFrame, checkBundledServer, editorText, finish, log, need, Outcome, quickOpen, refactorPreview, runCommand, shots, sleep, start,
+  base, book, chatFrame, checkBundledServer, editorText, finish, log, need, Outcome, quickOpen, refactorPreview, runCommand, shot, shots, sleep, start,
   statusItems, step, stepTimeout, waitFor,
 } from "./workbench.mjs";
 
@@ -17,6 +17,9 @@ const proposedMarker = need("QUIRE_PROPOSED_MARKER");
 const modelURL = need("QUIRE_MODEL_URL");
 const apiKey = need("QUIRE_E2E_KEY");
 const localModel = need("QUIRE_LOCAL_MODEL");
+// The word count item's text for the first chapter, worked out by the Go
+// test from `quire stats --json` on the same book.
+const wantWords = need("QUIRE_WANT_WORDS");
 
 const walkthroughSteps = ["Open your book", "Choose a model provider", "Set your API key", "Hover a name", "Ask the board", "When something is off"];
 
@@ -130,6 +133,25 @@ async function main() {
     log(`status bar: ${statusText.trim()}`);
   });
 
+  // Without asking: the chapter's and the book's counts in the status bar.
+  await step(page, "word-count-item", async () => {
+    const t = await waitFor(`the word count item to read "${wantWords}"`, async () => (await statusItems(page)).find((t) => t.includes(wantWords)));
+    log(`words: ${t.trim()}`);
+  });
+
+  // A click on it opens the progress view; then back to the chapter.
+  await step(page, "progress-view", async () => {
+    await page.locator("#workbench\\.parts\\.statusbar .statusbar-item", { hasText: wantWords }).first().click();
+    await waitFor("the progress view with each chapter", async () => {
+      const tab = await page.locator(".tab.active").first().textContent({ timeout: 500 });
+      const text = await editorText(page);
+      return tab?.includes("quire progress") && text.includes("## Chapters") && text.includes("Thirteen Strokes") && text.includes("## Words per day");
+    });
+    await shot(page, "progress-view-open");
+    await quickOpen(page, "01-thirteen-strokes.md");
+    await waitFor("the chapter in the editor again", async () => (await editorText(page)).includes("The Night Count"));
+  });
+
   // quire is on no PATH code-server sees and quire.serverPath is not set:
   // the server that answers is the one inside the installed extension,
   // and it is the extension's own release, so no version warning shows.
@@ -162,8 +184,10 @@ async function main() {
 
   await step(page, "hover", async () => {
     // The screen position of "Teodora Quill" in the chapter's first
-    // paragraph, from the rendered line's text node.
-    const pos = await waitFor("Teodora Quill on screen", () =>
+    // paragraph, from the rendered line's text node; found again for each
+    // try, since the chapter's code lens (its word count) may arrive
+    // after the text and move the lines down a row.
+    const place = () => waitFor("Teodora Quill on screen", () =>
       page.evaluate(() => {
         const lines = document.querySelector(".editor-instance .monaco-editor .view-lines");
         const walker = document.createTreeWalker(lines, NodeFilter.SHOW_TEXT);
@@ -180,10 +204,19 @@ async function main() {
         return null;
       }),
     );
-    await page.mouse.move(pos.x, pos.y - 40);
-    await page.mouse.move(pos.x, pos.y, { steps: 5 });
+    let hovered = 0;
+    const hover = async () => {
+      const pos = await place();
+      await page.mouse.move(pos.x, pos.y - 40);
+      await page.mouse.move(pos.x, pos.y, { steps: 5 });
+      hovered = Date.now();
+    };
+    await hover();
     const card = await waitFor("the hover card of Teodora Quill", async () => {
       const texts = await page.locator(".monaco-hover:visible").allTextContents();
+      if (texts.length === 0 && Date.now() - hovered > 2000) {
+        await hover();
+      }
       return texts.find((t) => t.includes("Teodora Quill") && t.includes("Night clerk of the Harbor Tally"));
     });
     log(`hover: ${card.slice(0, 160)}…`);

@@ -71,12 +71,14 @@ async function unhover(page) {
 // of absent fails at once.
 async function card(page, name, want, absent = []) {
   await unhover(page);
-  const pos = await at(page, name);
   // A hover asked before the book is read finds no card, and Monaco does
   // not ask again while the mouse stays on the word: the mouse leaves
-  // and comes back every two seconds until a card shows.
+  // and comes back every two seconds until a card shows. The name's place
+  // is found again each time: a chapter's code lens (its word count),
+  // arriving after the text, moves the lines below it down a row.
   let hovered = 0;
   const hover = async () => {
+    const pos = await at(page, name);
     await page.mouse.move(pos.x, pos.y - 40);
     await page.mouse.move(pos.x, pos.y, { steps: 5 });
     hovered = Date.now();

@@ -96,7 +96,7 @@ async function main() {
   });
 
   await step(page, "problems", async () => {
-    // A second on, the panel still lists the five slips and nothing else.
+    // A second on, the panel still lists the slips and nothing else.
     await new Promise((r) => setTimeout(r, 1000));
     const text = (await editorText(page)).replace(/\s+/g, " ");
     for (const ty of fixture.typed) {

@@ -26,7 +26,7 @@ import (
 )
 
 // The steps run.mjs reports, in order.
-var steps = []string{"open-book", "open-chapter", "status-bar", "bundled-server", "advisor-no-key", "walkthrough", "hover", "set-key", "advisor-ready",
+var steps = []string{"open-book", "open-chapter", "status-bar", "word-count-item", "progress-view", "bundled-server", "advisor-no-key", "walkthrough", "hover", "set-key", "advisor-ready",
 	"show-health", "walkthrough-key-done", "chat-open", "ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text", "book-map",
 	"book-map-follows-save", "local-model"}
 
@@ -267,6 +267,7 @@ func TestVSCode(t *testing.T) {
 		// environment.
 		"QUIRE_E2E_KEY=" + key,
 		"QUIRE_LOCAL_MODEL=" + localModel,
+		"QUIRE_WANT_WORDS=" + wantWords(t, bin, book, tmp),
 		"OLLAMA_HOST=" + strings.TrimPrefix(ollama, "http://"),
 	})
 	require.Contains(t, stdout, "PASS: "+strings.Join(steps, ", "), "every step ran\n%s", report)

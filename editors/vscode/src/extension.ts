@@ -12,6 +12,7 @@ import { QuireCommands } from "./quireCommands";
 import { Session } from "./session";
 import { SetupCommands } from "./setupCommands";
 import { Views } from "./views";
+import { WordsItem } from "./words";
 
 let session: Session | undefined;
 
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): void {
     chat,
     map,
     commands,
+    new WordsItem(s, views),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     s.onAskProgress((p) => chat.progress(p)),
     s.onRestart(() => chat.serverRestarted()),

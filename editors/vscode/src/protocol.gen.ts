@@ -514,6 +514,61 @@ export interface AdvisorAction {
   source: string;
 }
 
+// Stats are quire/stats's answer: the book's word counts, today's work,
+// its recent history and its goals, the numbers `quire stats --json`
+// prints (manuscript/goals.Summary, the same fields), with the texts the
+// editors show.
+export interface Stats {
+  words: number;
+  target?: number;
+  chapters: StatsChapter[];
+  today: StatsDay;
+  daily?: number;
+  days: StatsDay[];
+  // Session is the words added in this run of the server.
+  session?: number;
+  streak: number;
+  deadline?: string;
+  writingDays?: string[];
+  quota?: StatsQuota;
+  // Chapter is the chapter of the params' uri, when it is one.
+  chapter?: StatsChapter;
+  // Status is the line a status bar shows: "Ch. 3 · 4,210 words ·
+  // today +1,250 of 1,000 ✓ · book 82,400 of 90,000".
+  status: string;
+  // Message is the summary in a few lines, as window/showMessage shows
+  // it.
+  message: string;
+}
+
+// StatsChapter is one chapter's count against its target.
+export interface StatsChapter {
+  path: string;
+  title: string;
+  position: number;
+  words: number;
+  target?: number;
+  // Lens is its code lens: "4,210 words · target 4,000 ✓".
+  lens: string;
+}
+
+// StatsDay is one day of the book's history.
+export interface StatsDay {
+  date: string;
+  first: number;
+  last: number;
+  net: number;
+  gross: number;
+}
+
+// StatsQuota is what is left to reach the book's target by its deadline.
+export interface StatsQuota {
+  left: number;
+  writingDays: number;
+  perDay: number;
+  message: string;
+}
+
 // Custom requests and notifications, keyed by what follows "quire/".
 export const Methods = {
   actions: "quire/actions",
@@ -534,6 +589,7 @@ export const Methods = {
   propose: "quire/propose",
   reindex: "quire/reindex",
   search: "quire/search",
+  stats: "quire/stats",
   status: "quire/status",
 } as const;
 
@@ -562,4 +618,5 @@ export const Commands = {
   search: "quire.search",
   status: "quire.status",
   useModel: "quire.useModel",
+  wordCounts: "quire.wordCounts",
 } as const;

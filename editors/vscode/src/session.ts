@@ -29,6 +29,7 @@ import {
   QueryResult,
   Range,
   ReindexResult,
+  Stats,
   StatusResult,
 } from "./protocol";
 import { Action, actionLabel, bundledPath, downloadPage, Resolution, resolveServer, settingsCommand, Source, startFailedMessage, VersionWarnings } from "./server";
@@ -440,6 +441,11 @@ export class Session implements vscode.Disposable {
   doctor(): Promise<DoctorResult> {
     const uri = this.editorContext().uri;
     return this.running().sendRequest<DoctorResult>(Methods.doctor, uri ? { uri } : {});
+  }
+
+  /** stats are the word counts and goals of the book of uri (the first book without one). */
+  stats(uri?: string): Promise<Stats> {
+    return this.running().sendRequest<Stats>(Methods.stats, uri ? { uri } : {});
   }
 
   /** localModels lists the models of the servers running on this computer. */

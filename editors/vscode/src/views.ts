@@ -5,7 +5,7 @@
 import * as path from "path";
 import * as vscode from "vscode";
 import { CodexEntry, ExplicateResult, Location, QueryResult } from "./protocol";
-import { healthScheme, isProposalDoc, peekDoc, peekScheme, proposalScheme } from "./virtualDocs";
+import { healthScheme, isProposalDoc, peekDoc, peekScheme, progressScheme, proposalScheme } from "./virtualDocs";
 
 export class Views implements vscode.Disposable {
   // The text of the read-only documents under quire's schemes (virtualDocs.ts).
@@ -17,7 +17,7 @@ export class Views implements vscode.Disposable {
   constructor() {
     this.disposables.push(
       this.virtualDocsChanged,
-      ...[proposalScheme, peekScheme, healthScheme].map((scheme) =>
+      ...[proposalScheme, peekScheme, healthScheme, progressScheme].map((scheme) =>
         vscode.workspace.registerTextDocumentContentProvider(scheme, {
           onDidChange: this.virtualDocsChanged.event,
           provideTextDocumentContent: (uri) => this.virtualDocs.get(uri.toString()) ?? "",
@@ -57,6 +57,13 @@ export class Views implements vscode.Disposable {
   /** showHealth opens the health report as a read-only Markdown document, one tab that each report replaces. */
   async showHealth(markdown: string): Promise<void> {
     const uri = this.showVirtual(vscode.Uri.from({ scheme: healthScheme, path: "/quire health report.md" }), markdown);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+
+  /** showProgress opens the book's progress as a read-only Markdown document, one tab that each view replaces. */
+  async showProgress(markdown: string): Promise<void> {
+    const uri = this.showVirtual(vscode.Uri.from({ scheme: progressScheme, path: "/quire progress.md" }), markdown);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc, { preview: false });
   }

@@ -7,6 +7,7 @@
 export const proposalScheme = "quire-proposal";
 export const peekScheme = "quire-peek";
 export const healthScheme = "quire-health";
+export const progressScheme = "quire-progress";
 
 export interface UriParts {
   scheme: string;

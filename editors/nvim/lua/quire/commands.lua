@@ -70,6 +70,9 @@ M.list = {
   { name = "mentions", run = function()
     require("quire.map").mentions_command()
   end, opts = { desc = "Show which codex entries each chapter mentions, as a table" } },
+  { name = "stats", run = function()
+    require("quire.words").command()
+  end, opts = { desc = "Show word counts, today's words and what is left to reach the book's goals" } },
   { name = "models", run = function()
     require("quire.models").command()
   end, opts = { desc = "Choose a model running on this computer (Ollama, LM Studio, …) for quire" } },

@@ -157,9 +157,28 @@ function M.apply(id, cb)
   require("quire.proposals").apply(client, id, cb)
 end
 
--- status is the last state the server reported for the current buffer's
--- book ("ready", "indexing", …), for a statusline; "" outside a book.
+-- status is the statusline's line for the current buffer: its book's
+-- word counts once the server has counted them ("Ch. 3 · 4,210 words ·
+-- today +1,250 of 1,000 ✓ · book 82,400 of 90,000"), else the state the
+-- server last reported ("indexing", …); "" outside a book.
 function M.status()
+  local lsp = require("quire.lsp")
+  local buf = vim.api.nvim_get_current_buf()
+  local root = lsp.root_of(buf)
+  if not root then
+    return ""
+  end
+  local s = lsp.status[root]
+  local words = require("quire.words").status(buf)
+  if words and (not s or s.state == "ready") then
+    return words
+  end
+  return s and s.state or ""
+end
+
+-- state is the state the server last reported for the current buffer's
+-- book ("ready", "indexing", …); "" outside a book.
+function M.state()
   local lsp = require("quire.lsp")
   local root = lsp.root_of(vim.api.nvim_get_current_buf())
   local s = root and lsp.status[root]

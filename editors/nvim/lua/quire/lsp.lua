@@ -170,6 +170,7 @@ function M.client_config(root)
       end
       -- After the writer's on_attach, which may set Neovim's omnifunc.
       require("quire.complete").set(bufnr)
+      require("quire.words").attach(client, bufnr)
     end,
   }
 end
