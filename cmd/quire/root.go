@@ -110,6 +110,7 @@ your editor as a language server or to you on the command line.`,
 		newDoctorCommand(g),
 		newModelsCommand(g),
 		newMapCommand(g),
+		newBuildCommand(g),
 	)
 	return root
 }

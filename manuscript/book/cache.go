@@ -75,3 +75,12 @@ func (c Cache) Map() string {
 	}
 	return filepath.Join(c.Dir, "map.html")
 }
+
+// Builds is the folder `quire build` and the quire.build command write
+// into when the writer names no file: outside the book, always.
+func (c Cache) Builds() string {
+	if c.Dir == "" {
+		return ""
+	}
+	return filepath.Join(c.Dir, "build")
+}
