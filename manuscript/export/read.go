@@ -46,7 +46,7 @@ var inlines = goldmark.New(goldmark.WithExtensions(extension.NewTypographer(
 
 // maxInline bounds the text one inline parse reads; a longer paragraph
 // is read in pieces split at a space, so the whole stays linear.
-const maxInline = 16 << 10
+const maxInline = 4 << 10
 
 // Read makes the units, in the order given, into a Book. Each unit is a
 // chapter; ctx is checked between chapters.
@@ -319,21 +319,52 @@ func unescape(b []byte) []byte {
 }
 
 // tidy joins neighbouring runs of one style, drops the spaces at a
-// paragraph's ends and folds line ends inside runs into spaces.
+// paragraph's ends and folds line ends and runs of spaces into one
+// space. Text is gathered in a builder: goldmark splits text at every
+// markup character, and joining strings one by one would be quadratic.
 func tidy(runs []Run) []Run {
-	out := runs[:0]
-	for _, r := range runs {
-		r.Text = strings.Map(printable, r.Text)
-		if n := len(out); n > 0 && !out[n-1].Break && out[n-1].Emph == r.Emph && out[n-1].Strong == r.Strong {
-			out[n-1].Text += r.Text
-			out[n-1].Break = r.Break
-			continue
+	var out []Run
+	var sb strings.Builder
+	var cur Run
+	open := false
+	flush := func() {
+		if open {
+			cur.Text = sb.String()
+			out = append(out, cur)
+			sb.Reset()
+			open = false
 		}
-		out = append(out, r)
 	}
+	space := false // the text so far ends in a space
+	for _, r := range runs {
+		if !open || cur.Emph != r.Emph || cur.Strong != r.Strong {
+			flush()
+			cur, open = Run{Emph: r.Emph, Strong: r.Strong}, true
+		}
+		for _, c := range r.Text {
+			if c = printable(c); c < 0 {
+				continue
+			}
+			if c == ' ' {
+				if space {
+					continue
+				}
+				space = true
+			} else {
+				space = false
+			}
+			sb.WriteRune(c)
+		}
+		if r.Break {
+			cur.Break = true
+			flush()
+			space = false
+		}
+	}
+	flush()
 	for len(out) > 0 {
 		first := &out[0]
-		first.Text = strings.TrimLeft(first.Text, " \t")
+		first.Text = strings.TrimLeft(first.Text, " ")
 		if first.Text != "" || first.Break {
 			break
 		}
@@ -342,7 +373,7 @@ func tidy(runs []Run) []Run {
 	for len(out) > 0 {
 		last := &out[len(out)-1]
 		last.Break = false
-		last.Text = strings.TrimRight(last.Text, " \t")
+		last.Text = strings.TrimRight(last.Text, " ")
 		if last.Text != "" {
 			break
 		}
