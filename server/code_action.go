@@ -43,6 +43,7 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 	more = append(more, s.proposalActions(ctx, proj.pendingFor(rel))...)
 	if strings.EqualFold(path.Ext(rel), ".md") {
 		more = append(more, doctorAction(p.TextDocument.URI))
+		more = append(more, s.buildActions(ctx, p, proj, rel)...)
 		more = append(more, s.useModelActions(ctx, proj)...)
 	}
 	return append(actions, filterKinds(more, p.Context.Only)...), nil
