@@ -55,6 +55,9 @@ func (s *Server) quireBuild(ctx context.Context, a wire.BuildParams) (wire.Build
 	}
 	out := wire.BuildResult{Path: res.Path, URI: s.names.URI(res.Path), Format: string(res.Format), Preset: string(res.Preset),
 		Chapters: res.Chapters, Words: res.Words, Bytes: res.Bytes}
+	if a.Quiet {
+		return out, nil
+	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("quire built %s (%s, %s preset, %d chapters, %s): %s",
 		buildWhat(res.Format), strings.ToUpper(string(res.Format)), res.Preset, res.Chapters, export.RoundedWords(res.Words), res.Path))
 	return out, nil

@@ -65,9 +65,10 @@ func TestBuildCodeActionWritesTheManuscriptIntoTheCache(t *testing.T) {
 	assert.Contains(t, msg, res.Path)
 	assert.Contains(t, msg, "DOCX, manuscript preset, 2 chapters, about 100 words")
 
-	// The editor's unsaved text is what is built.
+	// The editor's unsaved text is what is built; quiet, no message.
 	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandBuild,
-		"arguments": []any{wire.BuildParams{BookParams: wire.BookParams{URI: uri}, Format: "md"}}}, &res)
+		"arguments": []any{wire.BuildParams{BookParams: wire.BookParams{URI: uri}, Format: "md", Quiet: true}}}, &res)
+	assert.Len(t, c.messages(), 1, "the quiet build sent no message")
 	md, err := os.ReadFile(res.Path)
 	require.NoError(t, err)
 	assert.Contains(t, string(md), "Mara waited, unsaved.")

@@ -147,6 +147,9 @@ type BuildParams struct {
 	// Chapters name the chapters to build, by path, number or title;
 	// none builds the whole manuscript in reading order.
 	Chapters []string `json:"chapters,omitempty"`
+	// Quiet sends no message naming the file, for a client that tells
+	// the writer itself (VS Code offers to open it).
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 // BuildResult is what quire.build wrote.

@@ -95,6 +95,9 @@ export interface BuildParams extends BookParams {
   // Chapters name the chapters to build, by path, number or title;
   // none builds the whole manuscript in reading order.
   chapters?: string[];
+  // Quiet sends no message naming the file, for a client that tells
+  // the writer itself (VS Code offers to open it).
+  quiet?: boolean;
 }
 
 // BuildResult is what quire.build wrote.
