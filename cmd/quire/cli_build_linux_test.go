@@ -223,6 +223,9 @@ func TestBuildDOCXIsAStandardManuscript(t *testing.T) {
 	assert.Greater(t, scenes, 4, "scene breaks drawn as #")
 	lastPage := pp[len(pp)-1]
 	assert.Equal(t, "END", lastPage[len(lastPage)-1].text)
+	// Double spaced: 12 pt type on a 24 pt line (LibreOffice's "double"
+	// is twice the font's own line height, 27.6 pt for Liberation Serif).
+	assert.InDelta(t, 27.6, linePitch(pp[3]), 1.5, "double spacing")
 
 	// PNGs of page one and chapter 2's first page for a person to look at.
 	art := os.Getenv("QUIRE_ARTEFACTS")
@@ -241,4 +244,36 @@ func TestBuildDOCXIsAStandardManuscript(t *testing.T) {
 		assert.Greater(t, info.Size(), int64(5_000))
 	}
 	t.Logf("page one and chapter two's opening as PNG in %s", art)
+
+	// The reader's book: no contact block, header or END; single spaced.
+	res = buildJSON(t, book, cache, "--preset", "reader", "-o", filepath.Join(dir, "reader.docx"))
+	runTool(t, 3*time.Minute, soffice, "-env:UserInstallation=file://"+home, "--headless", "--convert-to", "pdf", "--outdir", dir, res.Path)
+	_, _, rp := pages(t, filepath.Join(dir, "reader.pdf"))
+	require.Greater(t, len(rp), 3)
+	assert.Equal(t, "The Thirteenth Bell", lineText(rp[0], 0))
+	assert.Equal(t, "Thirteen Strokes", lineText(rp[1], 0), "no running header")
+	assert.InDelta(t, 12.65, linePitch(rp[2]), 1, "single spacing")
+	reader := runTool(t, time.Minute, buildTool(t, "pdftotext"), "-layout", filepath.Join(dir, "reader.pdf"), "-")
+	assert.NotContains(t, reader, "Chandler's Row")
+	assert.NotContains(t, reader, "END")
+	assert.Regexp(t, `(?m)^\s+\* ?\* ?\*$`, reader, "the reader's scene break")
+}
+
+// linePitch is the commonest distance between two lines of a page.
+func linePitch(words []word) float64 {
+	var ys []float64
+	for _, w := range words {
+		if len(ys) == 0 || w.y0-ys[len(ys)-1] > 2 {
+			ys = append(ys, w.y0)
+		}
+	}
+	count := map[float64]int{}
+	best, bestN := 0.0, 0
+	for i := 1; i < len(ys); i++ {
+		d := math.Round((ys[i]-ys[i-1])*10) / 10
+		if count[d]++; count[d] > bestN {
+			best, bestN = d, count[d]
+		}
+	}
+	return best
 }

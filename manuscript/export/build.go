@@ -173,6 +173,12 @@ func FileName(title string, f Format, p Preset) string {
 	if name == "" {
 		name = "manuscript"
 	}
+	// Windows keeps these names for devices, whatever the extension.
+	switch name {
+	case "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
+		"lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9":
+		name += "-book"
+	}
 	if p != DefaultPreset(f) {
 		name += "-" + string(p)
 	}

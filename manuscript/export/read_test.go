@@ -146,4 +146,5 @@ func TestFileName(t *testing.T) {
 	assert.Equal(t, "l’été-à-brinmouth.epub", FileName("L’Été à: Brinmouth", EPUB, Reader))
 	assert.Equal(t, "manuscript.md", FileName("../..", Markdown, Reader))
 	assert.Equal(t, "a-b.html", FileName("a/b", HTML, Reader))
+	assert.Equal(t, "con-book.docx", FileName("Con", DOCX, Manuscript), "a name Windows keeps for a device")
 }
