@@ -39,6 +39,8 @@ func writeHTML(w io.Writer, b *Book, o Options) error {
 
 // writeHTMLBlocks writes blocks as HTML (or XHTML, with br "<br/>"):
 // quotes and list items of a row are gathered in one blockquote or list.
+// A nested item is drawn in its parent's list: the model keeps its depth,
+// the page does not, which no prose has needed yet.
 func writeHTMLBlocks(bw *bufio.Writer, blocks []Block, p Preset, br string) {
 	open := "" // "blockquote", "ul" or "ol"
 	inItem := false
@@ -66,7 +68,7 @@ func writeHTMLBlocks(bw *bufio.Writer, blocks []Block, p Preset, br string) {
 				want = open
 			}
 		}
-		if want != open || (bl.Kind == Item && bl.Marker != "" && inItem && want != open) {
+		if want != open {
 			closeOpen()
 			if want != "" {
 				bw.WriteString("<" + want + ">\n")
