@@ -106,3 +106,15 @@ func TestBuildCommandSaysWhatTheSettingsLack(t *testing.T) {
 	assert.Equal(t, "reader", res.Preset)
 	assert.FileExists(t, res.Path)
 }
+
+// TestBuildSettingsProblemsAreDiagnostics: a bad build: value is a
+// warning on its line of quire.yaml, before any build is asked for.
+func TestBuildSettingsProblemsAreDiagnostics(t *testing.T) {
+	root := buildBook(t, "title: The Harbour\nbuild:\n  author: Wren\n  paper: legal\n")
+	c := startServer(t, Options{})
+	c.initialize(root)
+	diags := c.waitDiagnostics(c.uri("quire.yaml"), "the paper", func(ds []protocol.Diagnostic) bool { return len(ds) == 1 })
+	assert.Equal(t, uint32(3), diags[0].Range.Start.Line)
+	assert.Equal(t, protocol.DiagnosticSeverityWarning, diags[0].Severity)
+	assert.Contains(t, diags[0].Message, `build: paper is letter or a4, not "legal"`)
+}

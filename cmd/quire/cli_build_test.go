@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,4 +117,17 @@ func TestBuildManuscriptNeedsTheWriter(t *testing.T) {
 
 	_, _, err = run(t, "build", "--project", book, cache, "--format", "pdf")
 	assert.ErrorContains(t, err, `unknown format "pdf"`)
+}
+
+// TestCheckListsBuildSettingsProblems: quire check warns of a bad build:
+// value at its line; the book is not in error for it.
+func TestCheckListsBuildSettingsProblems(t *testing.T) {
+	book, cache := sampleProject(t)
+	path := filepath.Join(book, "quire.yaml")
+	old, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(old), "build:\n", "build:\n  font: Courier\n", 1)), 0o644))
+	out, _, _ := run(t, "check", "--project", book, cache, "quire.yaml")
+	line := strings.Count(string(old[:strings.Index(string(old), "build:\n")]), "\n") + 2
+	assert.Contains(t, out, fmt.Sprintf(`quire.yaml:%d:3: warning: build: has no setting "font"`, line))
 }
