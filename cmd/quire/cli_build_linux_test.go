@@ -63,12 +63,19 @@ func epubcheck(t *testing.T, epub string) {
 	assert.Contains(t, out, "0 fatals / 0 errors / 0 warnings", out)
 }
 
-// TestBuildEPUBPassesEPUBCheck: the sample book and a generated book of
-// 100 chapters are valid EPUB 3 with no warning.
+// TestBuildEPUBPassesEPUBCheck: the sample book (with a chapter of odd
+// shapes) and a generated book of 100 chapters are valid EPUB 3 with no
+// warning.
 func TestBuildEPUBPassesEPUBCheck(t *testing.T) {
 	buildTool(t, "epubcheck")
 	book, cache := sampleProject(t)
+	// A chapter with every shape the model has: quotes, nested lists, an
+	// item of two paragraphs, a hard break, code, raw HTML, a comment.
+	require.NoError(t, os.WriteFile(filepath.Join(book, "manuscript", "06-odds-and-ends.md"), []byte(
+		"---\ntitle: Odds & <Ends>\n---\n> A *quote*,\n> > nested.\n\n1. one\n   - a\n   - b\n\n   more of one\n2. two  \n   broken\n\n"+
+			"    code <b>\n\n<div>raw</div>\n\nText <!-- note --> & [[Moss Kettering|Moss]] \\* \"done\"...\n"), 0o644))
 	res := buildJSON(t, book, cache, "--format", "epub", "-o", filepath.Join(t.TempDir(), "sample.epub"))
+	assert.Equal(t, 6, res.Chapters)
 	epubcheck(t, res.Path)
 
 	big := filepath.Join(t.TempDir(), "big")

@@ -38,53 +38,69 @@ func writeHTML(w io.Writer, b *Book, o Options) error {
 }
 
 // writeHTMLBlocks writes blocks as HTML (or XHTML, with br "<br/>"):
-// quotes and list items of a row are gathered in one blockquote or list.
-// A nested item is drawn in its parent's list: the model keeps its depth,
-// the page does not, which no prose has needed yet.
+// quotes of a row are gathered in one blockquote, list items in lists
+// nested as deep as the Markdown's.
 func writeHTMLBlocks(bw *bufio.Writer, blocks []Block, p Preset, br string) {
-	open := "" // "blockquote", "ul" or "ol"
-	inItem := false
-	closeOpen := func() {
-		if inItem {
+	// lists are the lists open, outermost first; open says whether the
+	// last one has an item open.
+	type list struct {
+		tag  string
+		open bool
+	}
+	var lists []list
+	quote := false
+	closeItem := func() {
+		if n := len(lists); n > 0 && lists[n-1].open {
 			bw.WriteString("</li>\n")
-			inItem = false
+			lists[n-1].open = false
 		}
-		if open != "" {
-			bw.WriteString("</" + open + ">\n")
-			open = ""
+	}
+	closeLists := func(depth int) {
+		for len(lists) > depth {
+			closeItem()
+			bw.WriteString("</" + lists[len(lists)-1].tag + ">\n")
+			lists = lists[:len(lists)-1]
 		}
 	}
 	for _, bl := range blocks {
-		want := ""
-		switch bl.Kind {
-		case Quote:
-			want = "blockquote"
-		case Item:
-			want = "ul"
-			if strings.HasSuffix(bl.Marker, ".") {
-				want = "ol"
-			}
-			if bl.Marker == "" && open != "" {
-				want = open
-			}
+		if bl.Kind != Item {
+			closeLists(0)
 		}
-		if want != open {
-			closeOpen()
-			if want != "" {
-				bw.WriteString("<" + want + ">\n")
-				open = want
-			}
+		if quote && bl.Kind != Quote {
+			bw.WriteString("</blockquote>\n")
+			quote = false
 		}
 		switch bl.Kind {
 		case SceneBreak:
 			bw.WriteString("<p class=\"scene-break\">" + html.EscapeString(p.sceneMark()) + "</p>\n")
+		case Quote:
+			if !quote {
+				bw.WriteString("<blockquote>\n")
+				quote = true
+			}
+			bw.WriteString("<p>" + htmlRuns(bl.Runs, br) + "</p>\n")
 		case Item:
-			if bl.Marker != "" || !inItem {
-				if inItem {
-					bw.WriteString("</li>\n")
+			tag := "ul"
+			if strings.HasSuffix(bl.Marker, ".") {
+				tag = "ol"
+			}
+			closeLists(bl.Depth)
+			if n := len(lists); n == bl.Depth && bl.Marker != "" && lists[n-1].tag != tag {
+				closeLists(n - 1)
+			}
+			for len(lists) < bl.Depth {
+				if n := len(lists); n > 0 && !lists[n-1].open {
+					bw.WriteString("<li>")
+					lists[n-1].open = true
 				}
+				bw.WriteString("<" + tag + ">\n")
+				lists = append(lists, list{tag: tag})
+			}
+			last := &lists[len(lists)-1]
+			if bl.Marker != "" || !last.open {
+				closeItem()
 				bw.WriteString("<li>")
-				inItem = true
+				last.open = true
 			}
 			bw.WriteString("<p>" + htmlRuns(bl.Runs, br) + "</p>")
 		default:
@@ -95,7 +111,10 @@ func writeHTMLBlocks(bw *bufio.Writer, blocks []Block, p Preset, br string) {
 			bw.WriteString("<p" + class + ">" + htmlRuns(bl.Runs, br) + "</p>\n")
 		}
 	}
-	closeOpen()
+	closeLists(0)
+	if quote {
+		bw.WriteString("</blockquote>\n")
+	}
 }
 
 // htmlRuns writes runs as escaped text in em and strong.

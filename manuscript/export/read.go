@@ -161,7 +161,7 @@ func (r *reader) blocks(n ast.Node, quote, depth int) {
 		case *ast.Paragraph, *ast.TextBlock:
 			r.paragraph(r.lines(c, true), quote, depth)
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			r.paragraph(r.lines(c, false), quote, depth)
+			r.literal(r.lines(c, false), quote, depth)
 		case *ast.Blockquote:
 			r.blocks(c, quote+1, depth)
 		case *ast.List:
@@ -222,7 +222,12 @@ func (r *reader) paragraph(md []byte, quote, depth int) {
 		runs = readInline(runs, piece)
 		md = md[len(piece):]
 	}
-	runs = tidy(runs)
+	r.add(tidy(runs), quote, depth)
+}
+
+// add adds a block of runs at its place: in quote block quotes, depth
+// lists.
+func (r *reader) add(runs []Run, quote, depth int) {
 	if len(runs) == 0 {
 		return
 	}
@@ -238,6 +243,16 @@ func (r *reader) paragraph(md []byte, quote, depth int) {
 		b.First = true
 	}
 	r.out = append(r.out, b)
+}
+
+// literal adds a code block: its text as written, line by line.
+func (r *reader) literal(text []byte, quote, depth int) {
+	lines := strings.Split(strings.TrimRight(string(text), "\n"), "\n")
+	runs := make([]Run, 0, len(lines))
+	for _, line := range lines {
+		runs = append(runs, Run{Text: line, Break: true})
+	}
+	r.add(tidy(runs), quote, depth)
 }
 
 // readInline appends the runs of the Markdown text md.

@@ -138,3 +138,13 @@ func TestBookID(t *testing.T) {
 	assert.Equal(t, id, BookID("The Thirteenth Bell", "Wren Halloway"), "the same book, the same identifier")
 	assert.NotEqual(t, id, BookID("The Fourteenth Bell", "Wren Halloway"))
 }
+
+func TestHTMLNestsListsAndKeepsCode(t *testing.T) {
+	b, err := Read(t.Context(), []*manuscript.Unit{manuscript.NewUnit("manuscript/01-a.md",
+		"1. one\n   - a\n   - b\n\n   more of one\n2. two\n\n> q1\n> > q2\n\n    code <b> *x*\n    line2\n", 0)})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, b, Options{Format: HTML, Preset: Reader, Settings: testSettings()}))
+	assert.Contains(t, buf.String(), "<ol>\n<li><p>one</p><ul>\n<li><p>a</p></li>\n<li><p>b</p></li>\n</ul>\n<p>more of one</p></li>\n<li><p>two</p></li>\n</ol>\n"+
+		"<blockquote>\n<p>q1</p>\n<p>q2</p>\n</blockquote>\n<p>code &lt;b&gt; *x*<br>line2</p>\n")
+}
