@@ -33,7 +33,7 @@ func novel() []*manuscript.Unit {
 // format (docs/performance.md has the figures).
 func BenchmarkBuild120k(b *testing.B) {
 	units := novel()
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		b.Run(string(f), func(b *testing.B) {
 			var words, size int
 			for b.Loop() {

@@ -18,8 +18,9 @@ const (
 	HTML     Format = "html"
 )
 
-// Formats are every format, in the order the editors offer them.
-var Formats = []Format{DOCX, EPUB, Markdown, HTML}
+// Formats are every format, in the order the editors offer them (a new
+// slice each time: no caller can change another's).
+func Formats() []Format { return []Format{DOCX, EPUB, Markdown, HTML} }
 
 // Preset is how the book looks.
 type Preset string
@@ -37,11 +38,11 @@ const (
 )
 
 // Presets are every preset.
-var Presets = []Preset{Manuscript, Reader}
+func Presets() []Preset { return []Preset{Manuscript, Reader} }
 
 // ParseFormat reads a format's name as the command line gives it.
 func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		if string(f) == s {
 			return f, nil
 		}

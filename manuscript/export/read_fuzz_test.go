@@ -29,7 +29,7 @@ func FuzzBuild(f *testing.F) {
 		for _, bl := range b.Chapters[0].Blocks {
 			assert.NotContains(t, bl.Text(), "<!--")
 		}
-		for _, format := range Formats {
+		for _, format := range Formats() {
 			var buf bytes.Buffer
 			require.NoError(t, Write(&buf, b, Options{Format: format, Preset: Manuscript, Settings: testSettings()}))
 			if format == DOCX || format == EPUB {

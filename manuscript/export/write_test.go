@@ -31,8 +31,8 @@ func testSettings() Settings {
 }
 
 func TestWriteIsDeterministic(t *testing.T) {
-	for _, f := range Formats {
-		for _, p := range Presets {
+	for _, f := range Formats() {
+		for _, p := range Presets() {
 			t.Run(string(f)+"/"+string(p), func(t *testing.T) {
 				var one, two bytes.Buffer
 				o := Options{Format: f, Preset: p, Settings: testSettings()}
