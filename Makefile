@@ -246,6 +246,7 @@ demo: build
 	echo "\$$ quire lookup --as-of 4 Jory   (canon as of chapter 4: his progressions up to there)"; "$$q" lookup --as-of 4 Jory | sed -n '/^As of/,$$p'; echo; \
 	echo "\$$ quire check   (every problem quire knows, continuity and style included, with no model)"; "$$q" check || true; echo; \
 	echo "\$$ quire map --json   (the book map: one HTML page in quire's cache folder)"; "$$q" map --json; echo; \
+	echo "\$$ quire build --json   (the standard manuscript, a DOCX in quire's cache folder; --format epub for an e-book)"; "$$q" build --json; echo; \
 	echo "\$$ quire doctor   (is quire ready: the book, its index, the model and its key, trust)"; "$$q" doctor || true; echo; \
 	ask="ask --persona continuity-editor --doc manuscript/05-salt-debt.md"; \
 	question="Are Séverine Aubrac's eyes the same in chapter 5 as in the codex?"; \
