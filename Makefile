@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench scale scale-series fuzz demo clean
+.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names scale scale-series fuzz demo clean
 
 all: build
 
@@ -195,8 +195,16 @@ vscode-e2e:
 
 # Benchmarks write synthetic corpora (1k and 10k entries) to the user
 # cache folder once and reuse them.
-bench:
+bench: bench-names
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
+
+# Names on real novels (manuscript/namebench): mention precision, recall
+# and F1 against people's annotations of 100 public-domain novels, beside a
+# case-sensitive grep of the same names; the name-spelling check's recall
+# and precision on misspellings planted in Pride and Prejudice, and its
+# warnings on the clean texts.
+bench-names:
+	$(GO) test -count=1 -v -run 'TestMentionsOnRealNovels|TestNameSpellingOn' ./manuscript/namebench/
 
 # The scale table of docs/performance.md (Scale): first hover cold and
 # warm from process start, quire index and quire mentions, peak memory, at

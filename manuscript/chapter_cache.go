@@ -60,7 +60,9 @@ import (
 //
 // 4: a lone CR is a line break; invalid UTF-8 and a file name with
 // control characters are problems of the chapter.
-const chapterCacheFormat = 4
+// 5: mentions match case as the codex writes a name, pass over the full
+// stop of "Mr.", and leave out uncertain ones and hyphenated compounds.
+const chapterCacheFormat = 5
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
@@ -214,7 +216,7 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 		if err != nil || !mentionsFit(mentions, body) {
 			// The file said something it could not back: the text is at
 			// hand, so scan it.
-			return m.scan(u.Text[:body.End], body.Start)
+			return m.scan(u.Text[:body.End], body.Start, false)
 		}
 		return mentions
 	})

@@ -56,3 +56,8 @@ func isCommonWord(normalizedWord string) bool {
 	_, ok := commonWords()[normalizedWord]
 	return ok
 }
+
+// IsCommonWord reports whether a normalized word (as codex.Normalize makes
+// it) is an everyday English word: one of the 40,000 words of the list
+// commonwords.txt holds (ARCHITECTURE.md says where it comes from).
+func IsCommonWord(normalizedWord string) bool { return isCommonWord(normalizedWord) }

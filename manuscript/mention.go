@@ -26,6 +26,12 @@ type Mention struct {
 	Range codex.Range `json:"range"`
 	// Alias is true when the text used an alias rather than the name.
 	Alias bool `json:"alias,omitempty"`
+	// Uncertain is true when the name is used in a way that may name
+	// someone or something else (mention_judge.go): before an unknown
+	// surname ("Anthony Comstock"), after an unknown given name, as a
+	// modifier ("the Pendleton family", "Maule's Lane") or in "the house
+	// of …". Scan leaves such mentions out; ScanAll keeps them, marked.
+	Uncertain bool `json:"uncertain,omitempty"`
 }
 
 // Matcher finds the names and aliases of codex entries in prose. It is
@@ -103,10 +109,34 @@ const (
 type nameForm struct {
 	entry string
 	kind  nameFormKind
-	// caps marks the tokens, by index in the form, that must be
-	// capitalized in the text. Only forms made entirely of common words
-	// have any: "Hope" names a character, "hope" does not.
-	caps uint64
+	// The case the codex writes each token in, by index in the form: a
+	// name matches text written the same way (textCase.fits).
+	// caps marks capitalized tokens ("Hope" names a character, "hope"
+	// does not), lower the tokens in lower case ("de" of "de Winter"),
+	// allCaps those written in capitals ("NASA").
+	caps, lower, allCaps uint64
+}
+
+// textCase is how the tokens of a place in the text are written, by
+// index from the first: capitalized, or in capitals (two letters or
+// more); and whether the first begins a sentence.
+type textCase struct {
+	upper, allCaps uint64
+	sentenceStart  bool
+}
+
+// fits reports whether text written as c may be the form f. Case is
+// matched as the codex writes the name, except that text in capitals
+// matches any form, and a sentence may capitalize a form's first word.
+func (f *nameForm) fits(c textCase) bool {
+	if f.kind == formExclude {
+		return true
+	}
+	lowerOK := c.allCaps
+	if c.sentenceStart {
+		lowerOK |= 1
+	}
+	return f.caps&^c.upper == 0 && f.lower&c.upper&^lowerOK == 0 && f.allCaps&^c.allCaps == 0
 }
 
 // NewMatcher builds the matcher for every entry of cat that takes part
@@ -232,21 +262,36 @@ func (m *Matcher) add(phrase, entry string, kind nameFormKind, key []byte) []byt
 	t := proseTokenizer{text: phrase}
 	var tok proseToken
 	node := int32(0)
-	var caps uint64
-	words, allCommon := 0, true
+	var caps, lower, allCaps uint64
+	words := 0
+	honorific := false
 	for i := 0; t.next(&tok); i++ {
 		// No name runs to 64 words and marks; the bound keeps every scan
 		// linear, however long the phrases a codex holds.
 		if tok.kind == proseInvalid || i == maxFormTokens {
 			return key
 		}
+		// "Mr." and "Mr" are one: the full stop after a title's
+		// abbreviation is not part of the form (the scan passes over it
+		// too).
+		if honorific && isFullStop(phrase, &tok) {
+			honorific = false
+			i--
+			continue
+		}
 		key = appendTokenKey(key[:0], phrase, &tok)
+		honorific = tok.kind == proseWord && isTitleAbbreviation(key)
 		if tok.kind == proseWord {
 			m.longestWord = max(m.longestWord, len(key))
 			words++
-			allCommon = allCommon && isCommonWord(string(key))
-			if tok.upper {
+			switch {
+			case tok.allCaps:
+				allCaps |= 1 << i
 				caps |= 1 << i
+			case tok.upper:
+				caps |= 1 << i
+			case startsLower(phrase[tok.start:tok.end]):
+				lower |= 1 << i
 			}
 			if kind != formExclude {
 				m.nameWords[string(key)] = struct{}{}
@@ -258,11 +303,23 @@ func (m *Matcher) add(phrase, entry string, kind nameFormKind, key []byte) []byt
 	if words == 0 {
 		return key
 	}
-	if !allCommon || kind == formExclude {
-		caps = 0
+	if kind == formExclude {
+		caps, lower, allCaps = 0, 0, 0
 	}
-	m.nodes[node].forms = append(m.nodes[node].forms, nameForm{entry: entry, kind: kind, caps: caps})
+	m.nodes[node].forms = append(m.nodes[node].forms, nameForm{entry: entry, kind: kind, caps: caps, lower: lower, allCaps: allCaps})
 	return key
+}
+
+// startsLower reports whether word begins with a lower-case letter (a
+// digit has no case, and matches either way).
+func startsLower(word string) bool {
+	r, _ := utf8.DecodeRuneInString(word)
+	return unicode.IsLower(r)
+}
+
+// isFullStop reports whether tok is a full stop.
+func isFullStop(text string, tok *proseToken) bool {
+	return tok.kind == prosePunct && text[tok.start] == '.'
 }
 
 // mayBeFormWord reports whether a word of prose is short enough to be a
@@ -302,8 +359,8 @@ func (m *Matcher) child(node int32, key []byte) int32 {
 }
 
 // mergeForms sorts forms by precedence and keeps one per entry and kind;
-// an entry whose two aliases normalize alike needs a capital only where
-// both do.
+// an entry whose two aliases normalize alike needs a case only where
+// both have it.
 func mergeForms(forms []nameForm) []nameForm {
 	if len(forms) < 2 {
 		return forms
@@ -316,6 +373,8 @@ func mergeForms(forms []nameForm) []nameForm {
 		last := &out[len(out)-1]
 		if f.kind == last.kind && f.entry == last.entry {
 			last.caps &= f.caps
+			last.lower &= f.lower
+			last.allCaps &= f.allCaps
 			continue
 		}
 		out = append(out, f)
@@ -333,45 +392,81 @@ func (m *Matcher) IsNameWord(normalizedWord string) bool {
 	return ok
 }
 
-// Scan finds every mention in text, in order and never overlapping.
+// Scan finds every mention in text, in order and never overlapping. A
+// mention that may name someone else (Mention.Uncertain) is left out.
 func (m *Matcher) Scan(text string) []Mention {
-	return m.scan(text, 0)
+	return m.scan(text, 0, false)
+}
+
+// ScanAll is Scan with the uncertain mentions kept, marked: the
+// untracked-name finder offers what they may name instead.
+func (m *Matcher) ScanAll(text string) []Mention {
+	return m.scan(text, 0, true)
 }
 
 // scan finds the mentions in text[from:]; ranges are offsets into text.
-func (m *Matcher) scan(text string, from int) []Mention {
-	if m.layer != nil {
-		return m.scanLayered(text, from)
-	}
+func (m *Matcher) scan(text string, from int, uncertain bool) []Mention {
 	var out []Mention
-	if len(m.nodes[0].next) == 0 {
+	if m.layer == nil && len(m.nodes[0].next) == 0 || m.layer != nil && len(m.nodes[0].next) == 0 && len(m.layer.base.nodes[0].next) == 0 {
 		return out
 	}
 	s := mentionScanner{m: m, text: text, key: make([]byte, 0, 64)}
 	t := proseTokenizer{text: text, pos: from}
 	var tok proseToken
+	// The text begins a sentence.
+	ctx := proseContext{pending: true}
 	for t.next(&tok) {
+		ctx.see(&tok)
 		if tok.kind == proseInvalid || !m.mayBeFormWord(&tok) {
+			ctx.after(m, text, &tok, s.key[:0])
 			continue
 		}
 		// Most tokens begin no name: turn them away before setting up a
 		// walk of the trie. A word with a clitic may begin one either way.
 		if tok.stem == 0 {
 			s.key = appendTokenKey(s.key[:0], text, &tok)
-			if !m.mayStartForm(s.key) {
+			if !m.mayStartAny(s.key) {
+				ctx.after(m, text, &tok, s.key)
 				continue
 			}
 		}
-		match, ok := s.longestAt(tok)
+		mention, resume, ok := s.mentionAt(tok, ctx.sentenceStart)
 		if !ok {
+			ctx.after(m, text, &tok, s.key[:0])
 			continue
 		}
-		if mention, ok := m.resolve(match); ok {
+		if keep := m.judge(text, &mention, resume, &ctx); keep && (uncertain || !mention.Uncertain) {
 			out = append(out, mention)
 		}
-		t.pos = match.resume
+		ctx.afterName()
+		t.pos = resume
 	}
 	return out
+}
+
+// mayStartAny reports whether key may begin a form of the matcher or of
+// the series' matcher under it.
+func (m *Matcher) mayStartAny(key []byte) bool {
+	return m.mayStartForm(key) || m.layer != nil && m.layer.base.mayStartForm(key)
+}
+
+// mentionAt is the mention that begins at tok, if any, and where the scan
+// goes on after it.
+func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart bool) (Mention, int, bool) {
+	if s.m.layer != nil {
+		match, ok := s.longestLayeredAt(tok, sentenceStart)
+		if !ok {
+			return Mention{}, 0, false
+		}
+		mention, ok := s.m.resolveLayered(match)
+		return mention, match.resume, ok
+	}
+	match, ok := s.longestAt(tok, sentenceStart)
+	if !ok {
+		return Mention{}, 0, false
+	}
+	mention, ok := s.m.resolve(match)
+	return mention, match.resume, ok
 }
 
 // mentionScanner holds one scan's scratch space.
@@ -383,41 +478,75 @@ type mentionScanner struct {
 
 // trieMatch is the longest form that matches at a place in the text.
 type trieMatch struct {
-	node  int32
-	upper uint64
+	node int32
+	tc   textCase
 	// span is what the mention covers; resume is where scanning goes on,
 	// past any clitic the span leaves out.
 	span   codex.Range
 	resume int
 }
 
+// formWalk follows the tokens of one place in the text as a form's
+// tokens: it passes over the full stop after a title's abbreviation
+// ("Mr." is "Mr"), and notes how each token is written.
+type formWalk struct {
+	ahead     proseTokenizer
+	tc        textCase
+	honorific bool
+}
+
+// note records how the i-th token of the place, tok, is written; key is
+// its normalized form.
+func (w *formWalk) note(i int, tok *proseToken, key []byte) {
+	if i < maxFormTokens {
+		if tok.upper {
+			w.tc.upper |= 1 << i
+		}
+		if tok.allCaps {
+			w.tc.allCaps |= 1 << i
+		}
+	}
+	w.honorific = tok.kind == proseWord && isTitleAbbreviation(key)
+}
+
+// next moves tok to the place's next token, past a full stop that ends a
+// title's abbreviation.
+func (w *formWalk) next(tok *proseToken) bool {
+	if !w.ahead.next(tok) {
+		return false
+	}
+	if w.honorific && tok.gap == 0 && isFullStop(w.ahead.text, tok) {
+		w.honorific = false
+		return w.ahead.next(tok)
+	}
+	return true
+}
+
 // longestAt follows the trie from the token first as far as the text
 // allows and returns the longest form that matches there.
-func (s *mentionScanner) longestAt(first proseToken) (trieMatch, bool) {
+func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMatch, bool) {
 	var best trieMatch
 	ok := false
 	node := int32(0)
-	var upper uint64
 	tok := first
-	ahead := proseTokenizer{text: s.text, pos: first.end}
+	w := formWalk{ahead: proseTokenizer{text: s.text, pos: first.end}, tc: textCase{sentenceStart: sentenceStart}}
 	for i := 0; ; i++ {
 		next := s.m.nodes[node].next
 		// A name may wrap onto the next line, never across a paragraph.
 		if len(next) == 0 || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) || !s.m.mayBeFormWord(&tok) {
 			break
 		}
-		if tok.upper && i < maxFormTokens {
-			upper |= 1 << i
-		}
 		if tok.stem > 0 {
 			s.key = appendWordKey(s.key[:0], s.text[tok.start:tok.stem])
+			w.note(i, &tok, s.key)
 			if i > 0 || s.m.mayStartForm(s.key) {
-				if c, hit := next[string(s.key)]; hit && s.m.accepts(c, upper) {
-					best, ok = trieMatch{node: c, upper: upper, span: codex.Range{Start: first.start, End: tok.stem}, resume: tok.end}, true
+				if c, hit := next[string(s.key)]; hit && s.m.accepts(c, w.tc) {
+					best, ok = trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: tok.stem}, resume: tok.end}, true
 				}
 			}
 		}
 		s.key = appendTokenKey(s.key[:0], s.text, &tok)
+		w.note(i, &tok, s.key)
 		if i == 0 && !s.m.mayStartForm(s.key) {
 			break
 		}
@@ -426,34 +555,36 @@ func (s *mentionScanner) longestAt(first proseToken) (trieMatch, bool) {
 			break
 		}
 		node = c
-		if s.m.accepts(c, upper) {
-			best, ok = trieMatch{node: c, upper: upper, span: codex.Range{Start: first.start, End: tok.end}, resume: tok.end}, true
+		if s.m.accepts(c, w.tc) {
+			best, ok = trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: tok.end}, resume: tok.end}, true
 		}
-		if !ahead.next(&tok) {
+		if !w.next(&tok) {
 			break
 		}
 	}
 	return best, ok
 }
 
-// accepts reports whether a form ending at node matches text whose
-// capitalized tokens are upper.
-func (m *Matcher) accepts(node int32, upper uint64) bool {
-	return acceptsForms(m.nodes[node].forms, upper)
+// accepts reports whether a form ending at node matches text written as
+// tc.
+func (m *Matcher) accepts(node int32, tc textCase) bool {
+	return acceptsForms(m.nodes[node].forms, tc)
 }
 
-func acceptsForms(forms []nameForm, upper uint64) bool {
-	for _, f := range forms {
-		if f.kind == formExclude || f.caps&^upper == 0 {
+func acceptsForms(forms []nameForm, tc textCase) bool {
+	for i := range forms {
+		if forms[i].fits(tc) {
 			return true
 		}
 	}
 	return false
 }
 
-// resolve turns a match into a mention: names before aliases, the first
-// entry by ID with the others listed. It reports false when only
-// exclusions matched: the span is consumed and names nothing.
+// resolve turns a match into a mention: the first entry whose name it is,
+// else the first whose alias it is, by ID, with every other entry that
+// has the same name or alias listed (the mention is ambiguous between
+// them). It reports false when only exclusions matched: the span is
+// consumed and names nothing.
 func (m *Matcher) resolve(f trieMatch) (Mention, bool) {
 	return resolveForms(m.nodes[f.node].forms, f)
 }
@@ -461,25 +592,23 @@ func (m *Matcher) resolve(f trieMatch) (Mention, bool) {
 // resolveForms is resolve over the forms that end where f does, sorted
 // by kind, then entry.
 func resolveForms(forms []nameForm, f trieMatch) (Mention, bool) {
-	for _, kind := range [...]nameFormKind{formName, formAlias} {
-		var mention Mention
-		hit := false
-		for _, fm := range forms {
-			if fm.kind != kind || fm.caps&^f.upper != 0 || excludedAt(forms, fm.entry) {
-				continue
-			}
-			if !hit {
-				mention = Mention{Entry: fm.entry, Range: f.span, Alias: kind == formAlias}
-				hit = true
-				continue
-			}
+	var mention Mention
+	hit := false
+	for _, fm := range forms {
+		if fm.kind == formExclude || !fm.fits(f.tc) || excludedAt(forms, fm.entry) {
+			continue
+		}
+		if !hit {
+			mention = Mention{Entry: fm.entry, Range: f.span, Alias: fm.kind == formAlias}
+			hit = true
+			continue
+		}
+		if fm.entry != mention.Entry && !slices.Contains(mention.Others, fm.entry) {
 			mention.Others = append(mention.Others, fm.entry)
 		}
-		if hit {
-			return mention, true
-		}
 	}
-	return Mention{}, false
+	slices.Sort(mention.Others)
+	return mention, hit
 }
 
 func excludedAt(forms []nameForm, entry string) bool {
@@ -504,9 +633,10 @@ const (
 // tokens and is never one.
 type proseToken struct {
 	kind proseTokenKind
-	// upper is true for a word that begins with a capital letter.
-	upper      bool
-	start, end int
+	// upper is true for a word that begins with a capital letter, and
+	// allCaps for one of two letters or more written in capitals.
+	upper, allCaps bool
+	start, end     int
 	// stem is where a clitic ending of a word starts ("'s" of "Mara's",
 	// "'d" of "Jory'd"), 0 when the word has none.
 	stem int
@@ -571,9 +701,24 @@ func (t *proseTokenizer) next(tok *proseToken) bool {
 			tok.upper = unicode.IsUpper(r) || unicode.IsTitle(r)
 		}
 		tok.end, tok.stem = proseWordEnd(text, i+size)
+		tok.allCaps = tok.upper && tok.end-i > size && !hasLower(text[i+size:tok.end])
 	}
 	t.pos = tok.end
 	return true
+}
+
+// hasLower reports whether word holds a lower-case letter.
+func hasLower(word string) bool {
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		if c >= utf8.RuneSelf {
+			return strings.IndexFunc(word[i:], unicode.IsLower) >= 0
+		}
+		if 'a' <= c && c <= 'z' {
+			return true
+		}
+	}
+	return false
 }
 
 // proseWordEnd finds the end of the word whose first rune ends at i, and the

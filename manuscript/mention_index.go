@@ -17,9 +17,9 @@ import (
 // what did not change, so each request can keep the one it started with.
 // The zero MentionIndex is empty and ready to use.
 //
-// An ambiguous mention (a name two entries share) counts for its Entry
-// only, the first of them by ID, so counts add up to the number of
-// mentions; Mentions still lists the Others of each.
+// An ambiguous mention (a name two entries share) counts for each of the
+// entries it may name, as references list it under each and hover names
+// them all: a shared name is never put on one of them silently.
 type MentionIndex struct {
 	matcher *Matcher
 	units   map[string]*unitMentions
@@ -265,7 +265,7 @@ func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
 // scanUnit finds the mentions and untracked names of one unit's body.
 func scanUnit(m *Matcher, u *Unit) *unitMentions {
 	body := bodyOf(u)
-	um := countMentions(m, u, m.scan(u.Text[:body.End], body.Start))
+	um := countMentions(m, u, m.scan(u.Text[:body.End], body.Start, false))
 	um.findNamesLater(m)
 	return um
 }
@@ -276,32 +276,40 @@ func countMentions(m *Matcher, u *Unit, mentions []Mention) *unitMentions {
 	if len(mentions) == 0 {
 		return um
 	}
-	// Group the mentions by entry (stable, so each group starts with its
-	// first mention) and count each group; then order the counts most
-	// first, and list them by entry for lookups.
-	order := make([]int32, len(mentions))
-	for i := range order {
-		order[i] = int32(i)
+	// Each mention counts for the entry it names and, ambiguous, for the
+	// others it may name. Group the hits by entry (stable, so each group
+	// starts with its first mention) and count each group; then order the
+	// counts most first, and list them by entry for lookups.
+	type hit struct {
+		entry string
+		at    codex.Range
 	}
-	slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(mentions[a].Entry, mentions[b].Entry) })
+	hits := make([]hit, 0, len(mentions))
+	for _, mn := range mentions {
+		hits = append(hits, hit{mn.Entry, mn.Range})
+		for _, o := range mn.Others {
+			hits = append(hits, hit{o, mn.Range})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return strings.Compare(a.entry, b.entry) })
 	groups := 1
-	for i := 1; i < len(order); i++ {
-		if mentions[order[i]].Entry != mentions[order[i-1]].Entry {
+	for i := 1; i < len(hits); i++ {
+		if hits[i].entry != hits[i-1].entry {
 			groups++
 		}
 	}
 	um.counts = make([]EntryCount, 0, groups)
-	for i := 0; i < len(order); {
-		first := mentions[order[i]]
+	for i := 0; i < len(hits); {
+		first := hits[i]
 		j := i + 1
-		for j < len(order) && mentions[order[j]].Entry == first.Entry {
+		for j < len(hits) && hits[j].entry == first.entry {
 			j++
 		}
-		um.counts = append(um.counts, EntryCount{Entry: first.Entry, Count: j - i, First: first.Range})
+		um.counts = append(um.counts, EntryCount{Entry: first.entry, Count: j - i, First: first.at})
 		i = j
 	}
 	slices.SortFunc(um.counts, func(a, b EntryCount) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.First.Start, b.First.Start))
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.First.Start, b.First.Start), strings.Compare(a.Entry, b.Entry))
 	})
 	um.byEntry = make([]int32, len(um.counts))
 	for i := range um.byEntry {

@@ -68,8 +68,9 @@ func TestMentionIndexInUnit(t *testing.T) {
 	text := units[1].Text
 	assert.Equal(t, []EntryCount{
 		{Entry: "codex/ilse.md", Count: 2, First: codex.Range{Start: strings.Index(text, "Ilse"), End: strings.Index(text, "Ilse") + 4}},
-		// The ambiguous "the Twins" counts for its first entry only.
+		// The ambiguous "the Twins" counts for each entry it may name.
 		{Entry: "codex/twin-a.md", Count: 1, First: codex.Range{Start: strings.Index(text, "The Twins"), End: strings.Index(text, "The Twins") + 9}},
+		{Entry: "codex/twin-b.md", Count: 1, First: codex.Range{Start: strings.Index(text, "The Twins"), End: strings.Index(text, "The Twins") + 9}},
 		{Entry: "codex/mara.md", Count: 1, First: codex.Range{Start: strings.Index(text, "Mara"), End: strings.Index(text, "Mara") + 4}},
 	}, ix.InUnit("manuscript/02-storm.md"))
 	assert.Equal(t, []string{"codex/twin-b.md"}, ix.Mentions("manuscript/02-storm.md")[2].Others)
@@ -89,7 +90,7 @@ func TestMentionIndexAppearances(t *testing.T) {
 		First: codex.Range{Start: strings.Index(units[0].Text, "Mara Vell"), End: strings.Index(units[0].Text, "Mara Vell") + 9}}, got[0])
 	assert.Equal(t, []string{"manuscript/01-harbor.md", "manuscript/02-storm.md", "notes/aaa.md"}, appearancePaths(got))
 	assert.Empty(t, ix.Appearances("codex/nobody.md"))
-	assert.Empty(t, ix.Appearances("codex/twin-b.md"), "ambiguous mentions count for their Entry only")
+	assert.Equal(t, []string{"manuscript/02-storm.md"}, appearancePaths(ix.Appearances("codex/twin-b.md")), "an ambiguous mention counts for each entry it may name")
 }
 
 func appearancePaths(as []Appearance) []string {
@@ -179,6 +180,7 @@ func TestMentionIndexTable(t *testing.T) {
 		{Entry: "codex/mara.md", Counts: []int{2, 1, 0}, Total: 3},
 		{Entry: "codex/gull.md", Counts: []int{1, 0, 0}, Total: 1},
 		{Entry: "codex/twin-a.md", Counts: []int{0, 1, 0}, Total: 1},
+		{Entry: "codex/twin-b.md", Counts: []int{0, 1, 0}, Total: 1},
 	}, table.Rows)
 
 	empty := BuildMentionIndex(nil, nil).Table()

@@ -165,11 +165,18 @@ func (m *Matcher) find(phrase string) (int32, bool) {
 	var tok proseToken
 	var key []byte
 	node := int32(0)
+	honorific := false
 	for i := 0; t.next(&tok); i++ {
 		if tok.kind == proseInvalid || i == maxFormTokens {
 			return 0, false
 		}
+		if honorific && isFullStop(phrase, &tok) {
+			honorific = false
+			i--
+			continue
+		}
 		key = appendTokenKey(key[:0], phrase, &tok)
+		honorific = tok.kind == proseWord && isTitleAbbreviation(key)
 		c, ok := m.nodes[node].next[string(key)]
 		if !ok {
 			return 0, false
@@ -206,38 +213,6 @@ type layeredMatch struct {
 	base int32
 }
 
-// scanLayered is scan for a matcher laid over its series'.
-func (m *Matcher) scanLayered(text string, from int) []Mention {
-	var out []Mention
-	base := m.layer.base
-	if len(m.nodes[0].next) == 0 && len(base.nodes[0].next) == 0 {
-		return out
-	}
-	s := mentionScanner{m: m, text: text, key: make([]byte, 0, 64)}
-	t := proseTokenizer{text: text, pos: from}
-	var tok proseToken
-	for t.next(&tok) {
-		if tok.kind == proseInvalid || !m.mayBeFormWord(&tok) {
-			continue
-		}
-		if tok.stem == 0 {
-			s.key = appendTokenKey(s.key[:0], text, &tok)
-			if !m.mayStartForm(s.key) && !base.mayStartForm(s.key) {
-				continue
-			}
-		}
-		match, ok := s.longestLayeredAt(tok)
-		if !ok {
-			continue
-		}
-		if mention, ok := m.resolveLayered(match); ok {
-			out = append(out, mention)
-		}
-		t.pos = match.resume
-	}
-	return out
-}
-
 // childOf is node's child by key, -1 for none.
 func childOf(m *Matcher, node int32, key []byte) int32 {
 	if node < 0 {
@@ -250,33 +225,31 @@ func childOf(m *Matcher, node int32, key []byte) int32 {
 }
 
 // longestLayeredAt is longestAt over both tries.
-func (s *mentionScanner) longestLayeredAt(first proseToken) (layeredMatch, bool) {
+func (s *mentionScanner) longestLayeredAt(first proseToken, sentenceStart bool) (layeredMatch, bool) {
 	m := s.m
 	base := m.layer.base
 	var best layeredMatch
 	ok := false
 	node, bnode := int32(0), int32(0)
-	var upper uint64
 	tok := first
-	ahead := proseTokenizer{text: s.text, pos: first.end}
+	w := formWalk{ahead: proseTokenizer{text: s.text, pos: first.end}, tc: textCase{sentenceStart: sentenceStart}}
 	for i := 0; ; i++ {
 		more := node >= 0 && len(m.nodes[node].next) > 0 || bnode >= 0 && len(base.nodes[bnode].next) > 0
 		if !more || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) || !m.mayBeFormWord(&tok) {
 			break
 		}
-		if tok.upper && i < maxFormTokens {
-			upper |= 1 << i
-		}
 		if tok.stem > 0 {
 			s.key = appendWordKey(s.key[:0], s.text[tok.start:tok.stem])
+			w.note(i, &tok, s.key)
 			if i > 0 || m.mayStartForm(s.key) || base.mayStartForm(s.key) {
 				c, bc := childOf(m, node, s.key), childOf(base, bnode, s.key)
-				if m.layer.accepts(m, c, bc, upper) {
-					best, ok = layeredMatch{trieMatch: trieMatch{node: c, upper: upper, span: codex.Range{Start: first.start, End: tok.stem}, resume: tok.end}, base: bc}, true
+				if m.layer.accepts(m, c, bc, w.tc) {
+					best, ok = layeredMatch{trieMatch: trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: tok.stem}, resume: tok.end}, base: bc}, true
 				}
 			}
 		}
 		s.key = appendTokenKey(s.key[:0], s.text, &tok)
+		w.note(i, &tok, s.key)
 		if i == 0 && !m.mayStartForm(s.key) && !base.mayStartForm(s.key) {
 			break
 		}
@@ -285,10 +258,10 @@ func (s *mentionScanner) longestLayeredAt(first proseToken) (layeredMatch, bool)
 			break
 		}
 		node, bnode = c, bc
-		if m.layer.accepts(m, c, bc, upper) {
-			best, ok = layeredMatch{trieMatch: trieMatch{node: c, upper: upper, span: codex.Range{Start: first.start, End: tok.end}, resume: tok.end}, base: bc}, true
+		if m.layer.accepts(m, c, bc, w.tc) {
+			best, ok = layeredMatch{trieMatch: trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: tok.end}, resume: tok.end}, base: bc}, true
 		}
-		if !ahead.next(&tok) {
+		if !w.next(&tok) {
 			break
 		}
 	}
@@ -296,8 +269,8 @@ func (s *mentionScanner) longestLayeredAt(first proseToken) (layeredMatch, bool)
 }
 
 // accepts is Matcher.accepts over the book's node and the base's.
-func (l *matcherLayer) accepts(m *Matcher, node, bnode int32, upper uint64) bool {
-	return node >= 0 && m.accepts(node, upper) || bnode >= 0 && acceptsForms(l.baseForms(bnode), upper)
+func (l *matcherLayer) accepts(m *Matcher, node, bnode int32, tc textCase) bool {
+	return node >= 0 && m.accepts(node, tc) || bnode >= 0 && acceptsForms(l.baseForms(bnode), tc)
 }
 
 // resolveLayered is resolve over the forms of both tries.

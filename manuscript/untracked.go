@@ -351,3 +351,26 @@ func untrackedSkips(u *Unit) []codex.Range {
 	slices.SortFunc(skips, func(a, b codex.Range) int { return cmp.Compare(a.Start, b.Start) })
 	return skips
 }
+
+// UntrackedUses is how often the prose of the indexed units uses an
+// untracked name (normalized, as codex.Normalize makes it), outside the
+// first word of a sentence: what the name-spelling check weighs a
+// possible misspelling by.
+func (ix *MentionIndex) UntrackedUses(normalized string) int {
+	n := 0
+	for _, um := range ix.order {
+		if t, ok := um.names()[normalized]; ok {
+			n += t.count + t.shouted
+		}
+	}
+	return n
+}
+
+// Uses is how many mentions of an entry the indexed units hold.
+func (ix *MentionIndex) Uses(entryID string) int {
+	n := 0
+	for _, a := range ix.Appearances(entryID) {
+		n += a.Count
+	}
+	return n
+}

@@ -59,7 +59,12 @@ func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionPar
 					Command: &actionCommand{Title: title, Command: wire.CommandCreateEntry,
 						Arguments: []any{createEntryArgs{Name: m.Name, Type: m.Type, URI: p.TextDocument.URI}}}})
 			}
-			if e, ok := tl.Canon().Catalog().Get(slip.Entry); ok {
+			e, known := tl.Canon().Catalog().Get(slip.Entry)
+			if !known {
+				e = nil
+			}
+			out = append(out, spellingActions(slip, d, doc.URI, doc.Text, e)...)
+			if known {
 				title := fmt.Sprintf("Open %s in the codex", e.Name)
 				out = append(out, codeAction{Title: title, Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d},
 					Command: &actionCommand{Title: title, Command: wire.CommandLookup,

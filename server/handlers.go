@@ -87,6 +87,8 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandBuild:             optional(s.quireBuild),
 		wire.CommandModels:            bare(s.quireModels),
 		wire.CommandUseModel:          typed(s.quireUseModel),
+		wire.CommandAddAlias:          typed(s.quireAddAlias),
+		wire.CommandAcceptSpelling:    typed(s.quireAcceptSpelling),
 	}
 	return requests, notifications, commands
 }

@@ -30,6 +30,9 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 	} else {
 		value = card.Render(t.cardCanon(), e)
 	}
+	if line := card.Ambiguity(t.cardCanon(), t.text[r.Start:r.End], t.othersAt(r)); line != "" {
+		value = line + "\n\n" + value
+	}
 	rng := t.lines.RangeOf(r.Start, r.End)
 	return &protocol.Hover{
 		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: value},
@@ -51,4 +54,20 @@ func (t *target) cardCanon() card.Canon {
 		c.Mentions = t.snap.Mentions()
 	}
 	return c
+}
+
+// othersAt are the other entries a shared name at r may name (a mention's
+// Others), for the card to list.
+func (t *target) othersAt(r codex.Range) []*codex.Entry {
+	m, ok := t.mentionAt()
+	if !ok || m.Range != r {
+		return nil
+	}
+	var out []*codex.Entry
+	for _, id := range m.Others {
+		if e, ok := t.cat.Get(id); ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -11,7 +11,7 @@ import (
 // checks: to continuity, manuscript: and codex: to their globs, build:
 // to manuscript/export, series:
 // to codex.SeriesOf).
-var Keys = []string{"title", "genre", "audience", "manuscript", "build", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex", "traits", "checks", "series"}
+var Keys = []string{"title", "genre", "audience", "manuscript", "build", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex", "traits", "checks", "spelling", "series"}
 
 // UnknownKeys are the problems of the top-level keys f sets that quire
 // does not read: a misspelt setting is otherwise silently ignored. They

@@ -241,3 +241,26 @@ func Escape(s string) string {
 	}
 	return w.String()
 }
+
+// Ambiguity is the line a card of a shared name opens with: the other
+// entries the words in the text may name, linked, so the writer knows the
+// card shows one of several.
+func Ambiguity(b Canon, words string, others []*codex.Entry) string {
+	if len(others) == 0 {
+		return ""
+	}
+	links := make([]string, len(others))
+	for i, o := range others {
+		links[i] = fmt.Sprintf("[%s](%s)", Escape(o.Name), b.EntryLink(o))
+	}
+	return fmt.Sprintf("*Ambiguous:* “%s” may also be %s.", Escape(words), joinOr(links))
+}
+
+// joinOr joins items as a sentence lists choices: "a", "a or b",
+// "a, b or c".
+func joinOr(items []string) string {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}

@@ -36,6 +36,18 @@ type Canon struct {
 	// as the rest of a chapter's checks, and the same misspelling is
 	// checked again on every edit of its chapter.
 	near nearCache
+	// accepted are the words of opts.Spelling, normalized; spell finds the
+	// name words near a word, built on the first check that needs it.
+	accepted  map[string]bool
+	spellOnce sync.Once
+	spell     *spellIndex
+}
+
+// spelling is the canon's index of name words for the name-spelling
+// check.
+func (c *Canon) spelling() *spellIndex {
+	c.spellOnce.Do(func() { c.spell = buildSpellIndex(c.cat) })
+	return c.spell
 }
 
 // nearCache is a bounded memo of nearest entries, shared by the
@@ -89,7 +101,10 @@ func NewCanon(cat *codex.Catalog, opts Options) *Canon {
 // of a canon.
 func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher) *Canon {
 	c := &Canon{cat: cat, opts: opts, traits: opts.traits(), stories: map[string]codex.Story{},
-		names: map[string][]*codex.Entry{}}
+		names: map[string][]*codex.Entry{}, accepted: map[string]bool{}}
+	for _, w := range opts.Spelling {
+		c.accepted[codex.Normalize(w)] = true
+	}
 	var widened []*codex.Entry
 	own := c.layOverSeries()
 	for _, e := range cat.All() {

@@ -115,7 +115,8 @@ func (c *checker) run() []Diagnostic {
 		c.unknownReference("location", c.u.Meta.Location, c.u.Meta.LocationRange, codex.TypeLocation)
 	}
 	trait, death, style := c.opts.Enabled(CodeTraitContradiction), c.opts.Enabled(CodeAfterDeath) && !c.u.Meta.Flashback, c.opts.Enabled(CodeStyleRule) && len(c.canon.rules) > 0
-	if !trait && !death && !style {
+	spelling := c.opts.Enabled(CodeNameSpelling)
+	if !trait && !death && !style && !spelling {
 		return c.out
 	}
 	body := c.u.Body
@@ -150,6 +151,9 @@ func (c *checker) run() []Diagnostic {
 	}
 	if style {
 		c.styleRules()
+	}
+	if spelling {
+		c.nameSpelling()
 	}
 	return c.out
 }

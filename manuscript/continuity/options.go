@@ -15,10 +15,11 @@ const (
 	CodeTimelineOrder      = "timeline-order"
 	CodeUnknownReference   = "unknown-reference"
 	CodeStyleRule          = "style-rule"
+	CodeNameSpelling       = "name-spelling"
 )
 
 // Checks lists every check by code, in the order diagnostics report them.
-var Checks = []string{CodeTraitContradiction, CodeAfterDeath, CodeTimelineOrder, CodeUnknownReference, CodeStyleRule}
+var Checks = []string{CodeTraitContradiction, CodeAfterDeath, CodeTimelineOrder, CodeUnknownReference, CodeStyleRule, CodeNameSpelling}
 
 // DefaultTraits are the custom fields that describe how an entity looks;
 // quire.yaml may add more.
@@ -42,6 +43,7 @@ var defaultLevels = map[string]Level{
 	CodeTimelineOrder:      LevelWarning,
 	CodeUnknownReference:   LevelWarning,
 	CodeStyleRule:          LevelInfo,
+	CodeNameSpelling:       LevelWarning,
 }
 
 // Options are the book's settings for continuity, as quire.yaml gives
@@ -49,6 +51,7 @@ var defaultLevels = map[string]Level{
 //
 //	traits: [scar, voice]          # custom fields that count as traits, besides eyes and hair
 //	checks: {after-death: off, style-rule: warning}
+//	spelling: [Sevrine]            # words name-spelling never flags
 //
 // The zero value runs every check at its default level.
 type Options struct {
@@ -57,6 +60,8 @@ type Options struct {
 	// Checks re-levels checks by code; a check not named keeps its
 	// default level.
 	Checks map[string]Level `yaml:"checks,omitempty" json:"checks,omitempty"`
+	// Spelling are words the writer said are no misspelling of a name.
+	Spelling []string `yaml:"spelling,omitempty" json:"spelling,omitempty"`
 }
 
 // Validate explains, in a writer's words, each check name or level the

@@ -3,7 +3,7 @@ package continuity
 import "github.com/quire-ink/quire/codex/settings"
 
 // OptionsFrom decodes the continuity sections of a book's settings,
-// `traits:` and `checks:`, each the book's when it sets it, else the
+// `traits:`, `checks:` and `spelling:`, each the book's when it sets it, else the
 // writer's config.yaml's. What cannot be used is a problem with its line
 // and column, named with the file it is in (Problem.File: quire.yaml or
 // the config.yaml's path), and is left out: the checks run at their
@@ -28,6 +28,12 @@ func OptionsFrom(l *settings.Loaded) (Options, []*settings.Problem) {
 			for _, msg := range o.Validate() {
 				problems = append(problems, f.At(n, "%s", msg))
 			}
+		}
+	}
+	if f, n := l.LayerOf("spelling"); n != nil {
+		if err := n.Decode(&o.Spelling); err != nil {
+			o.Spelling = nil
+			problems = append(problems, f.At(n, "spelling is a list of words that are no misspelling of a name, such as [Sevrine, Marra]"))
 		}
 	}
 	return o, problems

@@ -73,12 +73,30 @@ const (
 	CommandBuild             = "quire.build"
 	CommandModels            = "quire.models"
 	CommandUseModel          = "quire.useModel"
+	CommandAddAlias          = "quire.addAlias"
+	CommandAcceptSpelling    = "quire.acceptSpelling"
 )
 
 // BookParams pick a book by a document inside it; without uri, the
 // first book open. Most requests carry them.
 type BookParams struct {
 	URI protocol.DocumentURI `json:"uri,omitempty"`
+}
+
+// AddAliasParams are quire.addAlias's, the fix of a misspelled name that
+// is a way to write it: the entry (its ID) gains Alias, through a
+// proposal applied as a workspace edit of its file.
+type AddAliasParams struct {
+	BookParams
+	Entry string `json:"entry"`
+	Alias string `json:"alias"`
+}
+
+// AcceptSpellingParams are quire.acceptSpelling's, the fix that says a
+// word is no misspelling: it is added to quire.yaml's spelling: list.
+type AcceptSpellingParams struct {
+	BookParams
+	Word string `json:"word"`
 }
 
 // LookupParams are quire/lookup's: canon entries by name or alias.

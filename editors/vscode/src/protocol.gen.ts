@@ -35,6 +35,20 @@ export interface BookParams {
   uri?: string;
 }
 
+// AddAliasParams are quire.addAlias's, the fix of a misspelled name that
+// is a way to write it: the entry (its ID) gains Alias, through a
+// proposal applied as a workspace edit of its file.
+export interface AddAliasParams extends BookParams {
+  entry: string;
+  alias: string;
+}
+
+// AcceptSpellingParams are quire.acceptSpelling's, the fix that says a
+// word is no misspelling: it is added to quire.yaml's spelling: list.
+export interface AcceptSpellingParams extends BookParams {
+  word: string;
+}
+
 // LookupParams are quire/lookup's: canon entries by name or alias.
 export interface LookupParams extends BookParams {
   name: string;
@@ -556,7 +570,9 @@ export const Methods = {
 
 // workspace/executeCommand commands, keyed by what follows "quire.".
 export const Commands = {
+  acceptSpelling: "quire.acceptSpelling",
   actions: "quire.actions",
+  addAlias: "quire.addAlias",
   applyProposal: "quire.applyProposal",
   ask: "quire.ask",
   bookMap: "quire.bookMap",

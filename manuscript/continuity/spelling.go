@@ -1,0 +1,306 @@
+package continuity
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// The name-spelling check. String similarity alone cannot tell a typo
+// from another name (Mara/Marra and Mara/Maria are one letter apart
+// alike), so what a word is decides first, and closeness only after:
+//
+//   - the word is capitalized, of three letters or more, not in capitals,
+//     and no mention: not a name or alias of the codex, nor a word of
+//     one;
+//   - it is no everyday word (manuscript.IsCommonWord's 40,000), no name
+//     word with an ending that makes a family or a people of it ("the
+//     Bennets", "Ruritanian"), and not one the writer said is no
+//     misspelling (quire.yaml's `spelling:`);
+//   - after folding accents and case, it is one edit (a letter added,
+//     dropped, changed, or two swapped) from a word of a name or alias of
+//     four to seven letters, or two edits from a longer one;
+//   - the book uses the word at most twice and that name at least five
+//     times as often. A name the book keeps using is no slip of the
+//     fingers: `quire untracked` offers it as a new entry instead.
+
+// spellWord is one word of the codex's names and aliases that a
+// misspelling may be near.
+type spellWord struct {
+	norm    string
+	written string
+	runes   int
+	entries []string
+}
+
+// spellIndex finds the name words near a word: each name word is filed
+// under itself and under each way of dropping one of its letters, and a
+// word is looked up the same way, so two words one or two edits apart
+// share a key (symmetric deletion).
+type spellIndex struct {
+	words []spellWord
+	keys  map[string][]int32
+	// memo remembers near's answer for each word asked: a chapter is
+	// checked again on every edit, and its words with it.
+	mu   sync.Mutex
+	memo map[string]*spellWord
+}
+
+// memoSize bounds the memo; past it, it starts again.
+const memoSize = 8192
+
+const (
+	// minSpellRunes is the shortest name word a misspelling is looked
+	// for near, and minSlipRunes the shortest misspelling ("Jne" of
+	// "Jane").
+	minSpellRunes = 4
+	minSlipRunes  = 3
+	// maxNearUses is how often the book may use a misspelling; nameRatio
+	// how many times more often it must name the entry.
+	maxNearUses = 2
+	nameRatio   = 5
+)
+
+func buildSpellIndex(cat *codex.Catalog) *spellIndex {
+	ix := &spellIndex{keys: map[string][]int32{}}
+	byNorm := map[string]int32{}
+	for _, e := range cat.All() {
+		if !e.Mentions {
+			continue
+		}
+		for _, form := range append([]string{e.Name}, e.Aliases...) {
+			for _, w := range strings.FieldsFunc(form, func(r rune) bool { return !unicode.IsLetter(r) }) {
+				first, _ := utf8.DecodeRuneInString(w)
+				n := utf8.RuneCountInString(w)
+				norm := codex.Normalize(w)
+				if n < minSpellRunes || !unicode.IsUpper(first) || manuscript.IsCommonWord(norm) {
+					continue
+				}
+				if i, ok := byNorm[norm]; ok {
+					if sw := &ix.words[i]; sw.entries[len(sw.entries)-1] != e.ID {
+						sw.entries = append(sw.entries, e.ID)
+					}
+					continue
+				}
+				i := int32(len(ix.words))
+				byNorm[norm] = i
+				ix.words = append(ix.words, spellWord{norm: norm, written: w, runes: n, entries: []string{e.ID}})
+				for _, k := range withDropped(norm, editsAllowed(n)) {
+					ix.keys[k] = append(ix.keys[k], i)
+				}
+			}
+		}
+	}
+	return ix
+}
+
+// editsAllowed is how many edits a misspelling of a name word of n
+// letters may be from it: one up to seven letters, two beyond.
+func editsAllowed(n int) int {
+	if n > 7 {
+		return 2
+	}
+	return 1
+}
+
+// withDropped is s and s with any one, or (k is 2) any two, of its
+// letters dropped, each once.
+func withDropped(s string, k int) []string {
+	out := []string{s}
+	seen := map[string]bool{s: true}
+	from := []string{s}
+	for range k {
+		var next []string
+		for _, w := range from {
+			for i, r := range w {
+				d := w[:i] + w[i+utf8.RuneLen(r):]
+				if !seen[d] {
+					seen[d] = true
+					out = append(out, d)
+					next = append(next, d)
+				}
+			}
+		}
+		from = next
+	}
+	return out
+}
+
+// near is the name word closest to norm within the edits its length
+// allows, nil for none.
+func (ix *spellIndex) near(norm string) *spellWord {
+	ix.mu.Lock()
+	w, ok := ix.memo[norm]
+	ix.mu.Unlock()
+	if ok {
+		return w
+	}
+	w = ix.nearest(norm)
+	ix.mu.Lock()
+	if ix.memo == nil || len(ix.memo) >= memoSize {
+		ix.memo = map[string]*spellWord{}
+	}
+	ix.memo[norm] = w
+	ix.mu.Unlock()
+	return w
+}
+
+// nearest is near without the memo.
+func (ix *spellIndex) nearest(norm string) *spellWord {
+	var best *spellWord
+	bestD := 3
+	for _, k := range withDropped(norm, editsAllowed(utf8.RuneCountInString(norm))) {
+		for _, i := range ix.keys[k] {
+			w := &ix.words[i]
+			limit := editsAllowed(w.runes)
+			if d := editDistance(norm, w.norm, limit); d > 0 && d <= limit && d < bestD {
+				best, bestD = w, d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal-string-alignment distance of a and b (a
+// letter added, dropped, changed, or two neighbours swapped), counted up
+// to limit+1.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// nameSpelling flags the words of the chapter that may be misspelled
+// names, with the name as the fix.
+func (c *checker) nameSpelling() {
+	ix := c.canon.spelling()
+	if len(ix.words) == 0 {
+		return
+	}
+	text := c.u.Text
+	names := c.names()
+	type slip struct {
+		at   codex.Range
+		norm string
+		word *spellWord
+	}
+	var slips []slip
+	local := map[string]int{}
+	mi := 0
+	for _, tok := range c.p.tokens {
+		for mi < len(names) && names[mi].Range.End <= tok.start {
+			mi++
+		}
+		if mi < len(names) && names[mi].Range.Start < tok.end {
+			continue
+		}
+		end := tok.end
+		if w := text[tok.start:end]; strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") {
+			end -= len("s") + utf8.RuneLen(lastRuneBefore(w, len(w)-1))
+		}
+		w := text[tok.start:end]
+		first, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(first) || utf8.RuneCountInString(w) < minSlipRunes || strings.IndexFunc(w[utf8.RuneLen(first):], unicode.IsLower) < 0 {
+			continue
+		}
+		norm := codex.Normalize(w)
+		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) || c.canon.matcher.IsNameWord(norm) || c.derivedFromName(norm) {
+			continue
+		}
+		if sw := ix.near(norm); sw != nil {
+			local[norm]++
+			slips = append(slips, slip{at: codex.Range{Start: tok.start, End: end}, norm: norm, word: sw})
+		}
+	}
+	if len(slips) == 0 {
+		return
+	}
+	book := c.t.mentions
+	uses := map[string]int{}
+	usesOf := func(sw *spellWord) int {
+		if n, ok := uses[sw.norm]; ok {
+			return n
+		}
+		n := 0
+		if book != nil {
+			for _, id := range sw.entries {
+				n += book.Uses(id)
+			}
+		}
+		uses[sw.norm] = n
+		return n
+	}
+	for _, s := range slips {
+		variant := local[s.norm]
+		if book != nil {
+			variant = max(variant, book.UntrackedUses(s.norm))
+		}
+		named := usesOf(s.word)
+		if variant > maxNearUses || named < nameRatio*variant {
+			continue
+		}
+		written := text[s.at.Start:s.at.End]
+		who := s.word.written
+		if e, ok := c.canon.cat.Get(s.word.entries[0]); ok {
+			who = e.Name
+		}
+		c.add(Diagnostic{Code: CodeNameSpelling, Range: s.at, Entry: s.word.entries[0],
+			Message: fmt.Sprintf("“%s” may be a misspelling of %s: the book names %s %d times, and writes “%s” %s",
+				written, s.word.written, who, named, written, times(variant)),
+			Fix: &Fix{Title: "Change to " + s.word.written, Range: s.at, NewText: s.word.written}})
+	}
+}
+
+// nameEndings make other words of a name: a family ("the Bennets",
+// "the Jarndyces") or its people ("Ruritanian", "Israelite").
+var nameEndings = []string{"s", "es", "n", "an", "ian", "ite", "ites", "ese"}
+
+// derivedFromName reports whether norm is a name word with one of
+// nameEndings: no misspelling of the name, though one letter from it.
+func (c *checker) derivedFromName(norm string) bool {
+	for _, end := range nameEndings {
+		if stem, ok := strings.CutSuffix(norm, end); ok && len(stem) >= minSlipRunes && c.canon.matcher.IsNameWord(stem) {
+			return true
+		}
+	}
+	return false
+}
+
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+func lastRuneBefore(s string, i int) rune {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return r
+}

@@ -1,0 +1,162 @@
+package manuscript
+
+import "unicode/utf8"
+
+// A name found in prose is not always the entry's. Measured against
+// people's annotations of real novels (manuscript/namebench), the
+// matches a writer would call wrong were of a few kinds, and the scan
+// judges each match by them:
+//
+//   - inside a hyphenated compound ("Bennet-Hope"): not a mention;
+//   - before a capitalized word that is no known name and no common word
+//     ("Anthony Comstock" when the codex knows Anthony Patch), or after
+//     one ("Arnold Armstrong"): another person who shares a name;
+//   - as a modifier: before "family", "cottages", "Lane"…
+//     ("the Pendleton family", "Maule's Lane"): a family, a place or a
+//     firm named after the entry. Not before "people", "houses" or
+//     "estate": "Avonlea people" and "his Tarrytown estate" are the
+//     place itself to the annotators, and "the house of Agnes" is Agnes.
+//
+// The last two are uncertain mentions: Scan leaves them out, so no count,
+// reference or hover puts them on the entry, and the untracked-name
+// finder offers what they may name instead.
+
+// proseContext is what a scan knows of the tokens before the one it is
+// at: whether that one begins a sentence, and what came just before.
+type proseContext struct {
+	// sentenceStart says the current token begins a sentence; pending
+	// says the next will.
+	sentenceStart, pending bool
+	// adjacent says the current token follows a word with nothing but
+	// spaces (at most one line break) between.
+	adjacent bool
+	prevWord bool
+	// prevUnknown says the word before was capitalized, began no
+	// sentence, and is no common word, title or known name.
+	prevUnknown bool
+}
+
+// see starts the context of tok.
+func (c *proseContext) see(tok *proseToken) {
+	if tok.lineBreaks > 1 {
+		c.pending = true
+	}
+	c.sentenceStart = c.pending
+	c.adjacent = c.prevWord && tok.lineBreaks <= 1
+}
+
+// after moves the context past tok, which began no mention; key is tok's
+// normalized form, or empty when it was not worth making.
+func (c *proseContext) after(m *Matcher, text string, tok *proseToken, key []byte) {
+	switch tok.kind {
+	case proseWord:
+		// Only a capitalized word inside a sentence may be an unknown
+		// name; most words are neither, and cost no lookup.
+		c.prevUnknown = false
+		if tok.upper && !tok.allCaps && !c.sentenceStart && m.mayBeFormWord(tok) {
+			if len(key) == 0 {
+				key = appendTokenKey(key, text, tok)
+			}
+			w := string(key)
+			c.prevUnknown = !isCommonWord(w) && !isTitleAbbreviation(key) && !isTitleWord(w) && !m.IsNameWord(w)
+		}
+		c.prevWord = true
+		c.pending = false
+	case prosePunct:
+		c.prevWord, c.prevUnknown = false, false
+		switch r, _ := utf8.DecodeRuneInString(text[tok.start:]); r {
+		case '.', '!', '?', '…':
+			c.pending = true
+		case ',', ';', ':':
+			c.pending = false
+		}
+	default:
+		*c = proseContext{}
+	}
+}
+
+// afterName moves the context past a mention.
+func (c *proseContext) afterName() {
+	c.prevWord, c.prevUnknown, c.pending = true, false, false
+}
+
+// judge marks mention uncertain where its use says it may name someone
+// else, and reports false where it is no mention at all. resume is where
+// the scan goes on after it.
+func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseContext) bool {
+	span := mention.Range
+	if hyphenated(text, span.Start, span.End) {
+		return false
+	}
+	// A heading in capitals says nothing by its capitals.
+	if !hasLower(text[span.Start:span.End]) {
+		return true
+	}
+	if c.adjacent && c.prevUnknown {
+		mention.Uncertain = true
+		return true
+	}
+	t := proseTokenizer{text: text, pos: resume}
+	var next proseToken
+	if !t.next(&next) || next.kind != proseWord || next.lineBreaks > 1 || !m.mayBeFormWord(&next) {
+		return true
+	}
+	key := string(appendTokenKey(nil, text, &next))
+	possessive := resume > span.End
+	switch {
+	case isModifierHead(key) && (!possessive || next.upper):
+		mention.Uncertain = true
+	case !possessive && next.upper && !next.allCaps && !isCommonWord(key) && !m.IsNameWord(key):
+		mention.Uncertain = true
+	}
+	return true
+}
+
+// hyphenated reports whether text[start:end] is part of a hyphenated
+// compound: a hyphen joins it to a word before or after.
+func hyphenated(text string, start, end int) bool {
+	if r, size := utf8.DecodeLastRuneInString(text[:start]); isHyphen(r) {
+		if p, _ := utf8.DecodeLastRuneInString(text[:start-size]); isWordRune(p) {
+			return true
+		}
+	}
+	if r, size := utf8.DecodeRuneInString(text[end:]); isHyphen(r) {
+		if n, _ := utf8.DecodeRuneInString(text[end+size:]); isWordRune(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func isHyphen(r rune) bool { return r == '-' || r == '‐' || r == '‑' }
+
+// isModifierHead reports the nouns a name modifies when it names a
+// family, a place or a firm rather than the entry: "the Pendleton
+// family", "the Lebrun cottages", "Maule's Lane".
+func isModifierHead(word string) bool {
+	switch word {
+	case "family", "families", "household", "clan", "tribe", "race", "name",
+		"cottage", "cottages", "manor", "lane", "street", "road", "avenue", "square", "alley",
+		"hotel", "inn", "mill", "mills", "company", "firm",
+		"children", "boys", "girls", "brothers", "sisters":
+		return true
+	}
+	return false
+}
+
+// isTitleWord reports the titles and forms of address that come before
+// a name ("the Reverend Mr. Kronborg", "Monsieur Quesnel"): such a word
+// before a name is no unknown given name.
+func isTitleWord(word string) bool {
+	switch word {
+	case "reverend", "colonel", "captain", "lieutenant", "general", "major", "sergeant", "corporal",
+		"admiral", "commander", "doctor", "professor", "madame", "monsieur", "mademoiselle", "signor",
+		"signora", "señor", "señora", "herr", "frau", "fraulein", "lady", "lord", "sir", "dame", "saint",
+		"father", "mother", "brother", "sister", "uncle", "aunt", "cousin", "judge", "governor",
+		"president", "senator", "king", "queen", "prince", "princess", "duke", "duchess", "earl",
+		"count", "countess", "baron", "baroness", "emperor", "empress", "pope", "bishop", "archbishop",
+		"cardinal", "rabbi", "miss", "master", "mistress", "squire", "widow", "citoyen", "citoyenne":
+		return true
+	}
+	return false
+}
