@@ -131,3 +131,21 @@ func TestCheckListsBuildSettingsProblems(t *testing.T) {
 	line := strings.Count(string(old[:strings.Index(string(old), "build:\n")]), "\n") + 2
 	assert.Contains(t, out, fmt.Sprintf(`quire.yaml:%d:3: warning: build: has no setting "font"`, line))
 }
+
+// TestBuildRefusesAManuscriptWithHoles: a chapter quire cannot read
+// (here UTF-16, which looks binary) stops a build of the whole book with
+// the file and what to do; the chapters named still build.
+func TestBuildRefusesAManuscriptWithHoles(t *testing.T) {
+	book, cache := sampleProject(t)
+	var wide []byte
+	for _, r := range "# Wide\n\nMoss rang.\n" {
+		wide = append(wide, byte(r), 0)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(book, "manuscript", "06-wide.md"), wide, 0o644))
+	_, _, err := run(t, "build", "--project", book, cache, "--format", "md", "-o", filepath.Join(t.TempDir(), "all.md"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the book's manuscript is not whole")
+	assert.Contains(t, err.Error(), "manuscript/06-wide.md: ")
+	res := buildJSON(t, book, cache, "--format", "md", "-o", filepath.Join(t.TempDir(), "one.md"), "1")
+	assert.Equal(t, 1, res.Chapters)
+}

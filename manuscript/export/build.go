@@ -115,6 +115,12 @@ func Build(ctx context.Context, t Target, req Request) (Result, error) {
 // refs is empty.
 func chapters(snap *manuscript.Snapshot, refs []string) ([]*manuscript.Unit, error) {
 	if len(refs) == 0 {
+		// A manuscript with holes is no manuscript to send: a chapter
+		// quire could not read, or one only a cloud placeholder here,
+		// stops the build with what to do.
+		if missing := missingChapters(snap); len(missing) > 0 {
+			return nil, fmt.Errorf("the book's manuscript is not whole, so quire builds none of it:\n  %s", strings.Join(missing, "\n  "))
+		}
 		// A document the editor has open outside the manuscript has no
 		// place in reading order, and no place in the book.
 		var all []*manuscript.Unit
@@ -137,6 +143,19 @@ func chapters(snap *manuscript.Snapshot, refs []string) ([]*manuscript.Unit, err
 	}
 	slices.SortStableFunc(units, func(a, b *manuscript.Unit) int { return a.Position - b.Position })
 	return units, nil
+}
+
+// missingChapters are the chapters of the manuscript a build would
+// leave out, each with why.
+func missingChapters(snap *manuscript.Snapshot) []string {
+	var out []string
+	for _, rel := range snap.NotDownloaded() {
+		out = append(out, rel+": not downloaded to this computer (a cloud placeholder); download it first")
+	}
+	for _, p := range snap.Unreadable() {
+		out = append(out, p.Path+": "+p.Message)
+	}
+	return out
 }
 
 // modified is the EPUB's date: SOURCE_DATE_EPOCH when set (reproducible
