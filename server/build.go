@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -47,10 +46,7 @@ func (s *Server) quireBuild(ctx context.Context, a wire.BuildParams) (wire.Build
 		// what to fix, each problem of the settings on a line of its own
 		// (a space before each line break keeps a joined status line
 		// apart).
-		msg := "quire could not build the manuscript: " + err.Error()
-		if errors.Is(err, export.ErrSettings) {
-			msg = "quire could not build the manuscript: " + strings.ReplaceAll(err.Error(), "\n  ", " \n")
-		}
+		msg := "quire could not build the manuscript: " + strings.ReplaceAll(err.Error(), "\n  ", " \n")
 		return wire.BuildResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	}
 	out := wire.BuildResult{Path: res.Path, URI: s.names.URI(res.Path), Format: string(res.Format), Preset: string(res.Preset),
