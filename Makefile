@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium keyring nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names scale scale-series fuzz demo clean
+.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names scale scale-series fuzz demo clean
 
 all: build
 
@@ -40,7 +40,7 @@ release: release-archives
 # test, Chromium for the book map's rendering test) and the VS Code
 # extension's npm packages. `make e2e` runs VS Code
 # itself (code-server in Chromium); .ci/run runs both.
-test: vet cross-vet fmt-check editors chromium keyring unit windows nvim-versions helix-versions vscode
+test: vet cross-vet fmt-check editors chromium keyring buildcheck unit windows nvim-versions helix-versions vscode
 
 e2e: vscode-e2e
 
@@ -61,9 +61,11 @@ fmt-check:
 # not skip, when its editor cannot start, and the full- and read-only-disk
 # tests fail when they cannot mount their small tmpfs (CI runs as root);
 # QUIRE_REQUIRE_CHROMIUM does the same for the book map's rendering test,
-# and QUIRE_REQUIRE_KEYRING for the keychain test's Secret Service.
+# QUIRE_REQUIRE_KEYRING for the keychain test's Secret Service, and
+# QUIRE_REQUIRE_BUILDCHECK for the quire build tests' epubcheck, soffice
+# and poppler-utils (CI set has the same effect there).
 unit:
-	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 QUIRE_REQUIRE_MOUNT=1 QUIRE_REQUIRE_CHROMIUM=1 QUIRE_REQUIRE_KEYRING=1 $(GO) test -race -count=1 $(PKGS)
+	QUIRE_REQUIRE_NVIM=1 QUIRE_REQUIRE_EMACS=1 QUIRE_REQUIRE_HELIX=1 QUIRE_REQUIRE_MOUNT=1 QUIRE_REQUIRE_CHROMIUM=1 QUIRE_REQUIRE_KEYRING=1 QUIRE_REQUIRE_BUILDCHECK=1 $(GO) test -race -count=1 $(PKGS)
 
 # Every test that is not about one editor, built for windows/amd64 and
 # run under Debian's Wine 8.0 (editors/test/wine: a private Wine prefix,
@@ -90,6 +92,16 @@ chromium:
 		echo "installing Debian's chromium for the book map test"; \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null; }
+
+# The programs that open what quire build writes, for its tests: Debian's
+# epubcheck (the EPUB validator), LibreOffice's writer (soffice turns the
+# DOCX into a PDF) and poppler-utils (pdftotext, pdffonts, pdfinfo and
+# pdftoppm read that PDF).
+buildcheck:
+	@command -v epubcheck >/dev/null 2>&1 && command -v soffice >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1 || { \
+		echo "installing Debian's epubcheck, libreoffice-writer-nogui and poppler-utils for the quire build tests"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq epubcheck libreoffice-writer-nogui poppler-utils >/dev/null; }
 
 # Debian's gnome-keyring (a Secret Service) and dbus-run-session for the
 # test that stores a key in a real keychain (quire key set, then ask).
@@ -242,6 +254,7 @@ demo: build
 	echo "\$$ quire lookup --as-of 4 Jory   (canon as of chapter 4: his progressions up to there)"; "$$q" lookup --as-of 4 Jory | sed -n '/^As of/,$$p'; echo; \
 	echo "\$$ quire check   (every problem quire knows, continuity and style included, with no model)"; "$$q" check || true; echo; \
 	echo "\$$ quire map --json   (the book map: one HTML page in quire's cache folder)"; "$$q" map --json; echo; \
+	echo "\$$ quire build --json   (the standard manuscript, a DOCX in quire's cache folder; --format epub for an e-book)"; "$$q" build --json; echo; \
 	echo "\$$ quire doctor   (is quire ready: the book, its index, the model and its key, trust)"; "$$q" doctor || true; echo; \
 	ask="ask --persona continuity-editor --doc manuscript/05-salt-debt.md"; \
 	question="Are Séverine Aubrac's eyes the same in chapter 5 as in the codex?"; \

@@ -392,3 +392,9 @@ func containerMarker(line []byte) int {
 	}
 	return 0
 }
+
+// FlattenNesting is src with the blockquote and list markers past the
+// depth quire reads turned to spaces (same length, same offsets), for
+// other readers of prose that hand it to goldmark: deeper nesting costs
+// the parser time quadratic in the depth.
+func FlattenNesting(src []byte) []byte { return flattenNesting(src) }

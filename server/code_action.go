@@ -46,6 +46,7 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 		if u, ok := proj.ms.Snapshot().Unit(rel); ok && u.Position > 0 {
 			more = append(more, wordCountsAction(p.TextDocument.URI))
 		}
+		more = append(more, s.buildActions(ctx, p, proj, rel)...)
 		more = append(more, s.useModelActions(ctx, proj)...)
 	}
 	return append(actions, filterKinds(more, p.Context.Only)...), nil

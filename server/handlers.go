@@ -86,6 +86,7 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandCreateEntry:       typed(s.quireCreateEntry),
 		wire.CommandBookMap:           optional(s.quireBookMap),
 		wire.CommandDoctor:            optional(s.quireDoctorCommand),
+		wire.CommandBuild:             optional(s.quireBuild),
 		wire.CommandModels:            bare(s.quireModels),
 		wire.CommandUseModel:          typed(s.quireUseModel),
 		wire.CommandAddAlias:          typed(s.quireAddAlias),

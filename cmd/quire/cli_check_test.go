@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -89,7 +91,7 @@ func TestCheckExitStatus(t *testing.T) {
 		{
 			name:  "a check level that does not exist",
 			write: map[string]string{"quire.yaml": "checks: {trait-contradiction: loud}\n"},
-			want:  "quire.yaml:6:9: error: ",
+			want:  fmt.Sprintf("quire.yaml:%d:9: error: ", sampleSettingsLines()+1),
 		},
 		{
 			name:  "quire.yaml that is not YAML",
@@ -218,23 +220,23 @@ func TestCheckSettingsProblems(t *testing.T) {
 		{
 			name:   "an unknown setting",
 			append: "colour: red\n",
-			want:   `quire.yaml:6:1: warning: unknown setting "colour"; quire ignores it [settings]`,
+			want:   fmt.Sprintf(`quire.yaml:%d:1: warning: unknown setting "colour"; quire ignores it [settings]`, sampleSettingsLines()+1),
 		},
 		{
 			name:   "a goal that is no number",
 			append: "goals:\n  daily: lots\n",
-			want:   `quire.yaml:7:10: warning: goals: daily must be a whole number of words above 0, such as daily: 1000, not "lots" [settings]`,
+			want:   `quire.yaml:15:10: warning: goals: daily must be a whole number of words above 0, such as daily: 1000, not "lots" [settings]`,
 		},
 		{
 			name:   "an action that takes a core action's id",
 			append: "actions:\n  - id: continuity-check\n    name: My check\n    scope: file\n    persona: continuity-editor\n    prompt: Check the chapter.\n",
-			want:   `quire.yaml:7:3: error: action "continuity-check" is the core action`,
+			want:   fmt.Sprintf(`quire.yaml:%d:3: error: action "continuity-check" is the core action`, sampleSettingsLines()+2),
 			fails:  true,
 		},
 		{
 			name:   "an action without a persona",
 			append: "actions:\n  - id: harbor-scenes\n    name: Harbor scenes\n    scope: file\n    prompt: Check the docks.\n",
-			want:   "quire.yaml:7:3: error: ",
+			want:   fmt.Sprintf("quire.yaml:%d:3: error: ", sampleSettingsLines()+2),
 			fails:  true,
 		},
 	}
@@ -300,7 +302,7 @@ func TestCheckUserConfigProblems(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, append(old, "checks: {after-death: loud}\n"...), 0o644))
 	out, _, err = run(t, "check", "--project", book, cache)
 	assert.Equal(t, exitError{1}, err)
-	assert.Contains(t, out, `quire.yaml:6:9: error: checks: after-death: "loud" is no level`)
+	assert.Contains(t, out, fmt.Sprintf(`quire.yaml:%d:9: error: checks: after-death: "loud" is no level`, sampleSettingsLines()+1))
 	assert.NotContains(t, out, userFile)
 }
 
@@ -372,4 +374,14 @@ func TestCheckPrintsFileNamesSafely(t *testing.T) {
 	ctxOut, _, err := run(t, "context", "--project", book, cache, "7")
 	require.NoError(t, err)
 	assert.Contains(t, ctxOut, oddChapter, "the chapter with the odd name is in the manuscript")
+}
+
+// sampleSettingsLines is how many lines the sample book's quire.yaml has:
+// the problems of a setting appended to it are on the lines after.
+func sampleSettingsLines() int {
+	data, err := fs.ReadFile(sampleBook(), "quire.yaml")
+	if err != nil {
+		panic(err) // the sample is embedded
+	}
+	return strings.Count(string(data), "\n")
 }

@@ -105,7 +105,7 @@ func TestStatsReportsABadGoal(t *testing.T) {
 	appendTo(t, filepath.Join(book, "quire.yaml"), "goals:\n  daily: lots\n  target: 50000\n")
 	out, stderr, err := run(t, "stats", "--project", book, cache, "--json")
 	require.NoError(t, err)
-	assert.Contains(t, stderr, "quire.yaml: line 7: goals: daily must be a whole number")
+	assert.Contains(t, stderr, "quire.yaml: line 15: goals: daily must be a whole number")
 	var s goals.Summary
 	require.NoError(t, json.Unmarshal([]byte(out), &s))
 	assert.Equal(t, 50000, s.Target, "the good goal stands")

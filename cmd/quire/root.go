@@ -111,6 +111,7 @@ your editor as a language server or to you on the command line.`,
 		newModelsCommand(g),
 		newMapCommand(g),
 		newStatsCommand(g),
+		newBuildCommand(g),
 	)
 	return root
 }

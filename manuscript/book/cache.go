@@ -84,3 +84,12 @@ func (c Cache) Progress() string {
 	}
 	return filepath.Join(c.Dir, "progress.json")
 }
+
+// Builds is the folder `quire build` and the quire.build command write
+// into when the writer names no file: outside the book, always.
+func (c Cache) Builds() string {
+	if c.Dir == "" {
+		return ""
+	}
+	return filepath.Join(c.Dir, "build")
+}

@@ -71,6 +71,7 @@ const (
 	CommandCreateEntry       = "quire.createEntry"
 	CommandBookMap           = "quire.bookMap"
 	CommandDoctor            = "quire.doctor"
+	CommandBuild             = "quire.build"
 	CommandModels            = "quire.models"
 	CommandUseModel          = "quire.useModel"
 	CommandAddAlias          = "quire.addAlias"
@@ -153,6 +154,38 @@ type BookMapParams struct {
 	// Table asks for the heatmap as data too, for a client that draws it
 	// as text.
 	Table bool `json:"table,omitempty"`
+}
+
+// BuildParams are quire.build's: build the manuscript of the book
+// holding uri (manuscript/export) into quire's cache folder, never into
+// the book.
+type BuildParams struct {
+	BookParams
+	// Format is docx, epub, md or html; empty is docx.
+	Format string `json:"format,omitempty"`
+	// Preset is manuscript (the standard manuscript format) or reader
+	// (book-like); empty is manuscript for docx, reader otherwise.
+	Preset string `json:"preset,omitempty"`
+	// Chapters name the chapters to build, by path, number or title;
+	// none builds the whole manuscript in reading order.
+	Chapters []string `json:"chapters,omitempty"`
+	// Quiet sends no message naming the file, for a client that tells
+	// the writer itself (VS Code offers to open it).
+	Quiet bool `json:"quiet,omitempty"`
+}
+
+// BuildResult is what quire.build wrote.
+type BuildResult struct {
+	// Path is the file, in quire's cache folder.
+	Path string               `json:"path"`
+	URI  protocol.DocumentURI `json:"uri"`
+	// Format and Preset are what was built.
+	Format   string `json:"format"`
+	Preset   string `json:"preset"`
+	Chapters int    `json:"chapters"`
+	// Words counts the prose built (manuscript.CountWords).
+	Words int `json:"words"`
+	Bytes int `json:"bytes"`
 }
 
 // BookMapResult is what quire.bookMap wrote.

@@ -380,6 +380,26 @@ shows it: in the echo area. The titles offered are returned."
           (error "the map in %s is not the sample book's" file))))
     (quire-test-no-codes mark)))
 
+;; The standard manuscript (quire.build), from the code action on a
+;; chapter's title: the message names the DOCX, in quire's cache folder.
+(quire-test-step "build" ("connect") 60
+  (quire-test-visit quire-test-chapter)
+  (deactivate-mark)
+  (goto-char (point-min))
+  (search-forward "# Thirteen Strokes")
+  (let ((mark (length (quire-test-messages))))
+    (quire-test-code-action "\\`quire: Build manuscript (DOCX)\\'")
+    (let* ((shown (quire-test-wait "the manuscript's file in the echo area" 30
+                                   (lambda () (let ((m (quire-test-messages-since mark)))
+                                                (and (string-match-p "quire built the manuscript (DOCX, manuscript preset, 5 chapters, about 4,200 words): " m) m)))))
+           (file (quire-test-shown-file shown "words): \\(/[^\n]+\\.docx\\)")))
+      (with-temp-buffer
+        (set-buffer-multibyte nil)
+        (insert-file-contents-literally file)
+        (unless (looking-at "PK")
+          (error "%s is not a DOCX (a zip)" file))))
+    (quire-test-no-codes mark)))
+
 ;; The health report (quire.doctor), from the code action in any file of
 ;; the book: eglot 1.9 opens no document for the server, so it is one
 ;; message, its heading counting the problems, a line per check. The

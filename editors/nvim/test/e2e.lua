@@ -525,6 +525,25 @@ local function main()
     return was_notified("quire: the book map is in " .. opened .. ": open it in your browser.")
   end, "the notice of where the map is")
   quire.config.map = {}
+  -- :QuireBuild writes the EPUB to quire's cache folder, never the book,
+  -- and the notice names it.
+  local build = require("quire.build")
+  build.last = nil
+  vim.cmd("QuireBuild epub")
+  wait(20000, function()
+    return build.last ~= nil
+  end, "the build")
+  local built = build.last.path
+  check(built:match("the%-thirteenth%-bell%.epub$") and vim.fn.filereadable(built) == 1, "the EPUB is written: " .. built)
+  check(built:sub(1, #book) ~= book, "the EPUB is not in the book: " .. built)
+  check(build.last.chapters == 5 and build.last.preset == "reader", "build: " .. vim.inspect(build.last))
+  wait(2000, function()
+    return was_notified("quire: built EPUB (reader, 5 chapters, " .. build.last.words .. " words): " .. built)
+  end, "the notice of the built file")
+  check(build.complete("m", "QuireBuild epub m")[1] == "md" and build.complete("r", "QuireBuild epub r")[1] == "reader",
+    "completion: " .. vim.inspect(build.complete("", "QuireBuild ")))
+  check(build.parse({ "pdf" }) == nil, "pdf is no format")
+  quire.config.map = {}
   -- :QuireMentions shows the heatmap as a text table in a float.
   local map = require("quire.map")
   map.buf = nil

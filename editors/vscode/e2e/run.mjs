@@ -418,6 +418,31 @@ async function main() {
     fs.writeFileSync(path.join(shots, "book-map-update-ms.txt"), `${ms}\n`);
   });
 
+  // quire: Build Manuscript: the format, then the preset, from quick
+  // picks; the message names the EPUB, written to quire's cache folder.
+  await step(page, "build", async () => {
+    await quickOpen(page, "01-thirteen-strokes.md");
+    await runCommand(page, "quire: Build Manuscript");
+    const first = () => page.locator(".quick-input-widget .monaco-list-row").first().textContent({ timeout: 500 });
+    await waitFor("the format pick", async () => (await first())?.includes("DOCX"));
+    await page.keyboard.type("EPUB");
+    await waitFor("EPUB first in the pick", async () => (await first())?.includes("EPUB"));
+    await page.keyboard.press("Enter");
+    await waitFor("the preset pick", async () => (await first())?.includes("Reader's book"));
+    await page.keyboard.press("Enter");
+    let text = "";
+    await waitFor("the message naming the EPUB", async () => {
+      text = (await page.locator(".notifications-toasts").allTextContents()).join(" ");
+      return /quire built EPUB \(reader, 5 chapters, about [\d,]+ words\): \S+\.epub/.test(text);
+    });
+    const file = /: (\S+\.epub)/.exec(text)[1];
+    log(`built ${file}`);
+    if (!fs.existsSync(file) || file.startsWith(book)) {
+      throw new Error(`the EPUB ${file} is missing or inside the book`);
+    }
+    await page.keyboard.press("Escape");
+  });
+
   // quire: Choose Local Model lists the fake Ollama's model (found through
   // OLLAMA_HOST); choosing it writes quire's config.yaml and the VS Code
   // settings that would otherwise win over it, and the health report

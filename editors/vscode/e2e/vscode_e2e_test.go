@@ -28,7 +28,7 @@ import (
 // The steps run.mjs reports, in order.
 var steps = []string{"open-book", "open-chapter", "status-bar", "word-count-item", "progress-view", "bundled-server", "advisor-no-key", "walkthrough", "hover", "set-key", "advisor-ready",
 	"show-health", "walkthrough-key-done", "chat-open", "ask-tool-rows", "answer-list-and-quote", "proposal-diff", "apply", "applied-text", "book-map",
-	"book-map-follows-save", "local-model"}
+	"book-map-follows-save", "build", "local-model"}
 
 // Markers the browser script looks for on screen.
 const (

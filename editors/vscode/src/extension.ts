@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { ResponseError } from "vscode-languageclient/node";
 import { ApiKeys } from "./apiKeys";
 import { ChatHost, ChatViewProvider } from "./chat/view";
+import { BuildCommand } from "./build";
 import { MapPanel } from "./mapPanel";
 import { Proposals } from "./proposals";
 import { QuireCommands } from "./quireCommands";
@@ -45,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const map = new MapPanel(s);
   const commands = new QuireCommands(s, proposals, chat, map);
   const setup = new SetupCommands(s, keys, views);
+  const build = new BuildCommand(s);
   context.subscriptions.push(
     keys,
     setup,
@@ -55,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
     map,
     commands,
     new WordsItem(s, views),
+    build,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     s.onAskProgress((p) => chat.progress(p)),
     s.onRestart(() => chat.serverRestarted()),

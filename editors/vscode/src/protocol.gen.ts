@@ -97,6 +97,37 @@ export interface BookMapParams extends BookParams {
   table?: boolean;
 }
 
+// BuildParams are quire.build's: build the manuscript of the book
+// holding uri (manuscript/export) into quire's cache folder, never into
+// the book.
+export interface BuildParams extends BookParams {
+  // Format is docx, epub, md or html; empty is docx.
+  format?: string;
+  // Preset is manuscript (the standard manuscript format) or reader
+  // (book-like); empty is manuscript for docx, reader otherwise.
+  preset?: string;
+  // Chapters name the chapters to build, by path, number or title;
+  // none builds the whole manuscript in reading order.
+  chapters?: string[];
+  // Quiet sends no message naming the file, for a client that tells
+  // the writer itself (VS Code offers to open it).
+  quiet?: boolean;
+}
+
+// BuildResult is what quire.build wrote.
+export interface BuildResult {
+  // Path is the file, in quire's cache folder.
+  path: string;
+  uri: string;
+  // Format and Preset are what was built.
+  format: string;
+  preset: string;
+  chapters: number;
+  // Words counts the prose built (manuscript.CountWords).
+  words: number;
+  bytes: number;
+}
+
 // BookMapResult is what quire.bookMap wrote.
 export interface BookMapResult {
   // Path is the page, in quire's cache folder (never in the book).
@@ -601,6 +632,7 @@ export const Commands = {
   applyProposal: "quire.applyProposal",
   ask: "quire.ask",
   bookMap: "quire.bookMap",
+  build: "quire.build",
   captureSelection: "quire.captureSelection",
   createEntry: "quire.createEntry",
   discardProposal: "quire.discardProposal",

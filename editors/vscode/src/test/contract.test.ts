@@ -19,6 +19,7 @@ import { createMessageConnection, MessageConnection, ResponseError, StreamMessag
 import { applicableActions, CodeActionLike, matchCodeAction, occurrenceOf } from "../actions";
 import { Action, AssistantMessage, ChatState, emptyState, errorView, providerHint, reduce, runningToken } from "../chat/state";
 import { rowText } from "../chat/viewModel";
+import { buildParams, builtMessage } from "../buildPicks";
 import { askParamsFrom, clientOwnedCommands, contextLabel } from "../commands";
 import { applyFileDiff, parseDiff } from "../diff";
 import {
@@ -30,6 +31,7 @@ import {
   BookMapParams,
   BookMapResult,
   BookStatus,
+  BuildResult,
   DiscardResult,
   ErrorCodes,
   Methods,
@@ -780,6 +782,19 @@ describe("contract: extension modules against the real quire server", function (
     // extension.ts's reindex command merges the result as a ready book.
     const books = mergeBook([], { root: r.root, state: "ready", entries: r.entries, chapters: r.chapters, problems: r.problems });
     assert.strictEqual(statusView(books).text, statusBarBefore ?? statusView(books).text);
+  });
+
+  it("quire.build (quiet, as quire: Build Manuscript asks) writes the standard manuscript outside the book", async () => {
+    const uri = pathToFileURL(path.join(h.book, "manuscript", "01-thirteen-strokes.md")).toString();
+    const r = await h.conn.sendRequest<BuildResult>("workspace/executeCommand", { command: "quire.build", arguments: [buildParams(uri, "docx", "manuscript")] });
+    onlyKeys(r, ["path", "uri", "format", "preset", "chapters", "words", "bytes"], "BuildResult");
+    assert.strictEqual(r.format, "docx");
+    assert.strictEqual(r.preset, "manuscript");
+    assert.strictEqual(r.chapters, 5);
+    assert.ok(!r.path.startsWith(h.book), `the build is in the book: ${r.path}`);
+    assert.strictEqual(fs.statSync(r.path).size, r.bytes);
+    assert.strictEqual(fs.readFileSync(r.path).subarray(0, 2).toString(), "PK", "a zip, as a DOCX is");
+    assert.match(builtMessage(r), /^quire built DOCX \(manuscript, 5 chapters, about 4,200 words\): /);
   });
 
   it("quire.bookMap (quiet, as the panel asks) writes the map outside the book; in the panel a cell opens its chapter at the first mention", async () => {
