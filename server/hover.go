@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/card"
 )
 
@@ -18,8 +20,13 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 		return nil, err
 	}
 	e, r, ok := t.canonAt()
+	uncertain := false
 	if !ok {
-		return nil, nil
+		m, found := t.uncertainAt()
+		if e, ok = t.cat.Get(m.Entry); !found || !ok {
+			return nil, nil
+		}
+		r, uncertain = m.Range, true
 	}
 	// In a chapter the card shows the entry as of that chapter (its
 	// progressions so far); in a codex file, the book's or its series',
@@ -32,6 +39,9 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 	}
 	if line := card.Ambiguity(t.cardCanon(), t.text[r.Start:r.End], t.othersAt(r)); line != "" {
 		value = line + "\n\n" + value
+	}
+	if uncertain {
+		value = card.Uncertain(t.text[r.Start:r.End], e) + "\n\n" + value
 	}
 	rng := t.lines.RangeOf(r.Start, r.End)
 	return &protocol.Hover{
@@ -70,4 +80,24 @@ func (t *target) othersAt(r codex.Range) []*codex.Entry {
 		}
 	}
 	return out
+}
+
+// uncertainAt finds an uncertain mention under the offset: a name used in
+// a way that may mean someone else ("Anthony Comstock"), which nothing
+// counts and hover shows with a word of doubt. Only the paragraph around
+// the offset is scanned.
+func (t *target) uncertainAt() (manuscript.Mention, bool) {
+	start := strings.LastIndex(t.text[:t.offset], "\n\n") + 1
+	end := len(t.text)
+	if i := strings.Index(t.text[t.offset:], "\n\n"); i >= 0 {
+		end = t.offset + i
+	}
+	for _, m := range t.proj.matcher.Load().ScanAll(t.text[start:end]) {
+		if m.Uncertain && start+m.Range.Start <= t.offset && t.offset < start+m.Range.End {
+			m.Range.Start += start
+			m.Range.End += start
+			return m, true
+		}
+	}
+	return manuscript.Mention{}, false
 }

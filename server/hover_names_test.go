@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
 )
 
 // How a name is used decides what hover says of it, as it decides what
@@ -32,7 +33,12 @@ func TestHoverJudgesHowANameIsUsed(t *testing.T) {
 	assert.True(t, strings.HasPrefix(shared, "*Ambiguous:* “Miss Bennet” may also be [Jane Bennet]("+string(c.uri("codex/characters/jane.md"))+")."), shared)
 	assert.Contains(t, shared, "**Elizabeth Bennet**")
 
-	assert.Nil(t, c.hoverAt("manuscript/01-a.md", 4, 9), "Anthony before an unknown surname names nobody for sure")
+	unsure := c.hoverAt("manuscript/01-a.md", 4, 9)
+	require.NotNil(t, unsure, "Anthony before an unknown surname is shown with a word of doubt")
+	assert.True(t, strings.HasPrefix(unsure.Contents.Value, "*Uncertain:* “Anthony” here may not be Anthony Patch"), unsure.Contents.Value)
+	assert.Contains(t, unsure.Contents.Value, "**Anthony Patch**")
+	require.NotNil(t, unsure.Range)
+	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 4, Character: 8}, End: protocol.Position{Line: 4, Character: 15}}, *unsure.Range)
 	anthony := c.hoverAt("manuscript/01-a.md", 4, 32)
 	require.NotNil(t, anthony)
 	assert.Contains(t, anthony.Contents.Value, "**Anthony Patch**")

@@ -264,3 +264,10 @@ func joinOr(items []string) string {
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
+
+// Uncertain is the line a card opens with where the words in the text
+// may name someone else (manuscript.Mention.Uncertain): the card is the
+// entry they would name, and nothing counts them for it.
+func Uncertain(words string, e *codex.Entry) string {
+	return fmt.Sprintf("*Uncertain:* “%s” here may not be %s: it stands by a name the codex does not know, or names a family, a place or a firm. It is not counted as a mention.", Escape(words), Escape(e.Name))
+}
