@@ -200,11 +200,12 @@ bench: bench-names
 
 # Names on real novels (manuscript/namebench): mention precision, recall
 # and F1 against people's annotations of 100 public-domain novels, beside a
-# case-sensitive grep of the same names; the name-spelling check's recall
+# case-sensitive grep of the same names; untracked names' recall and
+# precision with half the people left out; the name-spelling check's recall
 # and precision on misspellings planted in Pride and Prejudice, and its
 # warnings on the clean texts.
 bench-names:
-	$(GO) test -count=1 -v -run 'TestMentionsOnRealNovels|TestNameSpellingOn' ./manuscript/namebench/
+	$(GO) test -count=1 -v -run 'TestMentionsOnRealNovels|TestNameSpellingOn|TestUntrackedOnRealNovels' ./manuscript/namebench/
 
 # The scale table of docs/performance.md (Scale): first hover cold and
 # warm from process start, quire index and quire mentions, peak memory, at

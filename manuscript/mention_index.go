@@ -54,6 +54,9 @@ type unitMentions struct {
 	// on first use: only diagnostics and `quire untracked` ask, and it
 	// costs as much as the mention scan itself.
 	names func() map[string]nameTally
+	// lower remembers, per everyday word, whether the unit writes it in
+	// lower case (MentionIndex.writesInLowerCase).
+	lower *sync.Map
 	// namesFound says names has run, so the chapter cache can keep them.
 	namesFound *atomic.Bool
 }
@@ -272,7 +275,7 @@ func scanUnit(m *Matcher, u *Unit) *unitMentions {
 
 // countMentions is the index's record of u with its mentions.
 func countMentions(m *Matcher, u *Unit, mentions []Mention) *unitMentions {
-	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}}
+	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}, lower: &sync.Map{}}
 	if len(mentions) == 0 {
 		return um
 	}

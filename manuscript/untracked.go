@@ -72,7 +72,7 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 	// Linstrum" once, "Carl" twice) is one name: a word's uses fold into
 	// the most used pair that holds it.
 	for key, sum := range totals {
-		if strings.IndexByte(key, ' ') >= 0 || sum.Count == 0 {
+		if strings.IndexByte(key, ' ') >= 0 || sum.Count == 0 || key[0] == commonMark {
 			continue
 		}
 		var into *total
@@ -92,12 +92,24 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 		}
 	}
 	var out []Untracked
-	for _, sum := range totals {
-		if sum.Count == 0 {
+	for key, sum := range totals {
+		if sum.Count == 0 || key[0] == commonMark {
 			continue
 		}
 		sum.Count += sum.shouted
 		if sum.Count >= min {
+			out = append(out, sum.Untracked)
+		}
+	}
+	// An everyday word the book capitalizes mid-sentence often enough,
+	// and never writes in lower case, is a name to it.
+	for key, sum := range totals {
+		if key[0] != commonMark || sum.Count < min {
+			continue
+		}
+		word := key[1:]
+		partOfAName := slices.ContainsFunc(out, func(u Untracked) bool { return pairHolds(codex.Normalize(u.Name), word) })
+		if !partOfAName && !ix.writesInLowerCase(word) {
 			out = append(out, sum.Untracked)
 		}
 	}
@@ -122,6 +134,44 @@ func joinedToLower(text string, start, end int) bool {
 		}
 	}
 	return false
+}
+
+// writesInLowerCase reports whether any indexed unit writes word (a
+// normalized, lower-case word) in lower case as a whole word. Each unit
+// remembers its answer per word, so an edit asks the edited unit only.
+func (ix *MentionIndex) writesInLowerCase(word string) bool {
+	for _, um := range ix.order {
+		if um.writesLower(word) {
+			return true
+		}
+	}
+	return false
+}
+
+// writesLower is writesInLowerCase for one unit, remembered.
+func (um *unitMentions) writesLower(word string) bool {
+	if um.lower != nil {
+		if v, ok := um.lower.Load(word); ok {
+			return v.(bool)
+		}
+	}
+	found := false
+	text := um.unit.Text
+	for i := 0; !found; {
+		j := strings.Index(text[i:], word)
+		if j < 0 {
+			break
+		}
+		start, end := i+j, i+j+len(word)
+		before, _ := utf8.DecodeLastRuneInString(text[:start])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		found = (start == 0 || !isWordRune(before)) && (end == len(text) || !isWordRune(after))
+		i = start + 1
+	}
+	if um.lower != nil {
+		um.lower.Store(word, found)
+	}
+	return found
 }
 
 // pairHolds reports whether the pair key ("carl linstrum") holds word.
@@ -293,21 +343,55 @@ func (f *untrackedFinder) flush() {
 		return
 	}
 	for _, w := range run {
-		if f.novel(key(w)) {
-			f.record(key(w), w.start, w.end, w.shout)
+		switch k := key(w); {
+		case f.novel(k):
+			f.record(k, w.start, w.end, w.shout)
+		case len(run) == 1 && !w.shout && f.nameLikeCommon(k):
+			f.record(append([]byte{commonMark}, k...), w.start, w.end, false)
 		}
 	}
 }
 
+// commonMark opens the key of a tally of an everyday word the unit
+// capitalizes mid-sentence ("my sister Rose", "the servant Newton"):
+// a name if the book never writes the word in lower case, which only
+// the whole book can tell (MentionIndex.Untracked).
+const commonMark = '\x00'
+
+// nameLikeCommon reports an everyday word that, capitalized mid-sentence
+// and alone, may be a name: not a title, honorific, people or word of a
+// known name, and none of the words prose capitalizes for reverence or
+// as a form of address.
+func (f *untrackedFinder) nameLikeCommon(key []byte) bool {
+	w := string(key)
+	return utf8.RuneCount(key) > 2 && isCommonish(w) && !f.m.IsNameWord(w) && !isTitleWord(w) && !isHonorific(w) && !isTitleAbbreviation(key) &&
+		!isDemonym(w) && !isReverent(w)
+}
+
+// isReverent reports the everyday words prose capitalizes for what they
+// stand for rather than as names: "God", "Heaven", "Mamma".
+func isReverent(word string) bool {
+	switch word {
+	case "god", "gods", "heaven", "heavens", "hell", "providence", "lord", "christ", "bible", "scripture",
+		"gospel", "church", "christmas", "easter", "nature", "fate", "fortune", "death", "time", "love",
+		"mamma", "mama", "papa", "pa", "ma", "nurse", "granny", "grandmother", "grandfather", "grandpa",
+		"grandma", "baby", "miss", "missis", "sister", "brother", "son", "daughter", "wife", "husband",
+		"the", "and", "but", "for", "not", "you", "he", "she", "it", "we", "they", "there", "then", "yes", "no",
+		"oh", "ah", "well", "now", "here", "what", "why", "how", "who", "when", "where", "this", "that":
+		return true
+	}
+	return false
+}
+
 // novel reports a word that could be part of an untracked name: not a
 // common word, not a word of a known name, not a lone letter, not a
-// title, honorific or people ("Esq", "Ladyship", "Englishmen",
+// title, abbreviation, honorific or people ("Esq", "Co", "Ladyship", "Englishmen",
 // "Indian"), and not a known name made a family or a people ("the
 // Wilcoxes", "Belgravian").
 func (f *untrackedFinder) novel(key []byte) bool {
 	w := string(key)
 	return utf8.RuneCount(key) > 1 && !isCommonish(w) && !f.m.IsNameWord(w) && !isTitleWord(w) &&
-		!isHonorific(w) && !isDemonym(w) && !f.m.derivedFromName(w)
+		!isHonorific(w) && !isTitleAbbreviation(key) && !isDemonym(w) && !f.m.derivedFromName(w)
 }
 
 func (f *untrackedFinder) record(key []byte, start, end int, shout bool) {

@@ -77,7 +77,7 @@ func TestUntrackedRules(t *testing.T) {
 			[]string{}},
 		{"possessive joins its name", "with Corwin's oar, and Corwin’s net, and Corwin",
 			[]string{"Corwin×3"}},
-		{"possessive ends a pair", "the Corwin's Boat and Corwin's Boat and Corwin's Boat",
+		{"possessive ends a pair", "the Corwin's Boat and Corwin's Boat and Corwin's Boat, a boat",
 			[]string{"Corwin×3"}},
 		{"shouting alone is not a name", "she yelled STOP and KRAKEN and KRAKEN and KRAKEN",
 			[]string{}},
@@ -131,6 +131,9 @@ func TestUntrackedFoldsAWordIntoItsName(t *testing.T) {
 		{"titles, honorifics and peoples are no names", "then Esq and his Ladyship, two Englishmen and an Indian, and Esq, Ladyship, Englishmen, Indian; Esq, Ladyship, Englishmen, Indian", []string{}},
 		{"a known name's family", "then the Maras came, the Maras left, the Maras stayed", []string{}},
 		{"a word joined to lower case", "it was Mig-u-ell, Mig-u-ell, and Mig-u-ell", []string{}},
+		{"an everyday word never in lower case", "then my sister Rose came, and Rose left, and Rose stayed", []string{"Rose×3"}},
+		{"an everyday word also in lower case", "then my sister Rose came, and Rose left, and Rose stayed by a rose", []string{}},
+		{"words of reverence and address", "thank God, and God, and God, and Mamma, Mamma, Mamma", []string{}},
 		{"a quotation opened mid-sentence", "she said, “Corwin is here,” and, “Corwin left,” and, “Corwin ate.”", []string{"Corwin×3"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
