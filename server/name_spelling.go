@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,7 +13,6 @@ import (
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript/continuity"
-	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -91,8 +88,7 @@ func (s *Server) quireAddAlias(ctx context.Context, a wire.AddAliasParams) (wire
 
 // quireAcceptSpelling adds a.Word to the spelling: list of the book's
 // quire.yaml (creating the file if the book has none), as an edit the
-// editor applies: the open file's text when it is open, else the file on
-// disk.
+// editor applies to the text the writer has now (currentText).
 func (s *Server) quireAcceptSpelling(ctx context.Context, a wire.AcceptSpellingParams) (wire.ApplyResult, error) {
 	a.Word = strings.TrimSpace(a.Word)
 	if a.Word == "" || strings.ContainsAny(a.Word, "\r\n") || len(a.Word) > 200 {
@@ -102,37 +98,18 @@ func (s *Server) quireAcceptSpelling(ctx context.Context, a wire.AcceptSpellingP
 	if err != nil {
 		return wire.ApplyResult{}, err
 	}
-	file := filepath.Join(proj.real, configFile)
-	uri := proj.names.URI(file)
-	var edit any
-	if doc := s.sess.docAt(file); doc != nil {
-		ed, ok, err := settings.AddToList(doc.Text, "spelling", a.Word)
-		if err != nil || !ok {
-			return s.spellingOutcome(ctx, a.Word, err)
-		}
-		version := doc.Version
-		edit = workspaceEdit{DocumentChanges: []any{textDocumentEdit{TextDocument: versionedDocument{URI: doc.URI, Version: &version},
-			Edits: []annotatedTextEdit{{Range: doc.Lines.RangeOf(ed.Start, ed.End), NewText: ed.Text}}}}}
-	} else {
-		src, err := os.ReadFile(file)
-		switch {
-		case os.IsNotExist(err):
-			ed, _, err := settings.AddToList("", "spelling", a.Word)
-			if err != nil {
-				return s.spellingOutcome(ctx, a.Word, err)
-			}
-			edit = s.newFileEdit(uri, ed.Text)
-		case err != nil:
-			return wire.ApplyResult{}, s.tell(ctx, protocol.MessageTypeWarning, jsonrpc2.InternalError, fmt.Sprintf("%s could not be read (%v); add %s to spelling: by hand.", configFile, err, a.Word))
-		default:
-			ed, ok, err := settings.AddToList(string(src), "spelling", a.Word)
-			if err != nil || !ok {
-				return s.spellingOutcome(ctx, a.Word, err)
-			}
-			lines := textdoc.NewLines(string(src))
-			edit = workspaceEdit{DocumentChanges: []any{textDocumentEdit{TextDocument: versionedDocument{URI: uri},
-				Edits: []annotatedTextEdit{{Range: lines.RangeOf(ed.Start, ed.End), NewText: ed.Text}}}}}
-		}
+	cur, err := s.currentText(proj, configFile)
+	if err != nil {
+		return wire.ApplyResult{}, s.tell(ctx, protocol.MessageTypeWarning, jsonrpc2.InternalError, fmt.Sprintf("%s could not be read (%v); add %s to spelling: by hand.", configFile, err, a.Word))
+	}
+	ed, ok, err := settings.AddToList(cur.text, "spelling", a.Word)
+	if err != nil || !ok {
+		return s.spellingOutcome(ctx, a.Word, err)
+	}
+	var edit any = s.newFileEdit(cur.uri, ed.Text)
+	if cur.exists {
+		edit = workspaceEdit{DocumentChanges: []any{textDocumentEdit{TextDocument: versionedDocument{URI: cur.uri, Version: cur.version},
+			Edits: []annotatedTextEdit{{Range: cur.lines.RangeOf(ed.Start, ed.End), NewText: ed.Text}}}}}
 	}
 	res, err := s.applyEdit(ctx, "quire: "+a.Word+" is not a misspelling", edit)
 	if err != nil || !res.Applied {
