@@ -80,6 +80,29 @@ type Slips struct {
 	// draw none.
 	Slips  []Expected `json:"slips"`
 	Decoys []Expected `json:"decoys"`
+	// Fix is the quick fix the writer applies once every line is typed.
+	Fix Fix `json:"fix"`
+}
+
+// Fix is a quick fix offered at one slip, applied through the editor's
+// own code-action menu: the writer sees Offered among the menu's titles,
+// picks Title, and the slip's line then reads After and the slip's
+// diagnostic is gone, while the other slips stay.
+type Fix struct {
+	Code    string   `json:"code"`
+	Line    int      `json:"line"`
+	Offered []string `json:"offered"`
+	Title   string   `json:"title"`
+	After   string   `json:"after"`
+}
+
+// nameSpellingFix is the fix every editor applies: the misspelled name
+// changed to the codex's spelling. The other two fixes are offered with it.
+var nameSpellingFix = Fix{
+	Code: "name-spelling", Line: 14,
+	Offered: []string{"Change to Séverine", "Add 'Sevrine' as an alias of Séverine Aubrac", "Not a misspelling"},
+	Title:   "Change to Séverine",
+	After:   "Séverine watched the Dunns\u2019 ferry go.",
 }
 
 // typedLines are what the writer types into the clean chapter: the front
@@ -124,7 +147,7 @@ func SlipBook(t testing.TB, dir string) Slips {
 	WriteFiles(t, dir, slipFiles)
 	book, err := filepath.EvalSymlinks(dir)
 	require.NoError(t, err)
-	s := Slips{Chapter: filepath.Join(book, filepath.FromSlash(SlipChapter)), Clean: slipFiles[SlipChapter], Typed: typedLines}
+	s := Slips{Chapter: filepath.Join(book, filepath.FromSlash(SlipChapter)), Clean: slipFiles[SlipChapter], Typed: typedLines, Fix: nameSpellingFix}
 	lines := strings.Split(s.Clean, "\n")
 	for _, ty := range typedLines {
 		require.LessOrEqual(t, ty.Line, len(lines), "typed line %d", ty.Line)

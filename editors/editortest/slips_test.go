@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +56,18 @@ func TestSlipBook(t *testing.T) {
 		got = append(got, p)
 	}
 	assert.ElementsMatch(t, want, got, "final text:\n%s", s.Final)
+
+	// The fix the editors apply is offered at one of the slips, and its
+	// After is that slip's line with the slip's words changed as titled.
+	var at *Expected
+	for i := range s.Slips {
+		if s.Slips[i].Code == s.Fix.Code && s.Slips[i].Line == s.Fix.Line {
+			at = &s.Slips[i]
+		}
+	}
+	require.NotNil(t, at, "the fix's slip")
+	require.Contains(t, s.Fix.Offered, s.Fix.Title)
+	line := strings.Split(s.Final, "\n")[s.Fix.Line]
+	to := strings.TrimPrefix(s.Fix.Title, "Change to ")
+	assert.Equal(t, line[:at.ByteCol]+to+line[at.ByteEnd:], s.Fix.After)
 }
