@@ -98,13 +98,9 @@ func importNovel(dir, base string) (namebench.Novel, error) {
 		}
 		sents = append(sents, toks)
 	}
-	// The excerpt runs to the end of the paragraph of its last token.
+	// The excerpt ends with its last token: LitBank annotates nothing
+	// after it, so a name there could be scored as neither right nor wrong.
 	end := pos
-	if i := strings.Index(string(orig[end:]), "\n\n"); i >= 0 {
-		end += i
-	} else {
-		end = len(orig)
-	}
 	text := strings.ReplaceAll(string(orig[:end]), "\r\n", "\n")
 	if len(text) != end {
 		return namebench.Novel{}, fmt.Errorf("CRLF text is not aligned")
@@ -143,8 +139,12 @@ func importNovel(dir, base string) (namebench.Novel, error) {
 	nov := namebench.Novel{Title: base, Text: text}
 	entities := map[string]*namebench.Entity{}
 	for _, m := range ms {
-		if m.cat != "PROP" || m.chain == "" {
+		if m.cat != "PROP" {
 			continue
+		}
+		if m.chain == "" {
+			// A name LitBank links to no chain is an entity of its own.
+			m.chain = base + "-" + m.id
 		}
 		toks := sents[m.sent]
 		start, stop := toks[m.first][0], toks[m.last][1]
