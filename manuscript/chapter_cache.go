@@ -67,7 +67,10 @@ import (
 // full stop of "Mr.", and leave out uncertain ones and hyphenated
 // compounds; untracked names leave out titles, peoples and a known
 // name's family.
-const chapterCacheFormat = 5
+//
+// 6: a mention ending in an abbreviation takes its full stop ("Co.");
+// half of a lower-case compound ("out-Heroded") makes no name uncertain.
+const chapterCacheFormat = 6
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

@@ -522,6 +522,16 @@ func (w *formWalk) next(tok *proseToken) bool {
 	return true
 }
 
+// end is where a mention whose last token is tok ends: past the full stop
+// of an abbreviation that ends it ("Smith & Co."), which is the
+// abbreviation's own, though scanning still sees it end a sentence.
+func (w *formWalk) end(tok *proseToken) int {
+	if w.honorific && tok.end < len(w.ahead.text) && w.ahead.text[tok.end] == '.' {
+		return tok.end + 1
+	}
+	return tok.end
+}
+
 // longestAt follows the trie from the token first as far as the text
 // allows and returns the longest form that matches there.
 func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMatch, bool) {
@@ -556,7 +566,7 @@ func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMa
 		}
 		node = c
 		if s.m.accepts(c, w.tc) {
-			best, ok = trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: tok.end}, resume: tok.end}, true
+			best, ok = trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: w.end(&tok)}, resume: tok.end}, true
 		}
 		if !w.next(&tok) {
 			break

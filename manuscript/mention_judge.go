@@ -61,7 +61,10 @@ func (c *proseContext) after(m *Matcher, text string, tok *proseToken, key []byt
 				key = appendTokenKey(key, text, tok)
 			}
 			w := string(key)
-			c.prevUnknown = !isCommonWord(w) && !isTitleAbbreviation(key) && !isTitleWord(w) && !m.IsNameWord(w)
+			// Half of a compound ("out-Heroded") is a word made from a
+			// name, not another person's.
+			c.prevUnknown = !isCommonWord(w) && !isTitleAbbreviation(key) && !isTitleWord(w) && !m.IsNameWord(w) &&
+				!joinedToLower(text, tok.start, tok.end)
 		}
 		c.prevWord = true
 		c.pending = false

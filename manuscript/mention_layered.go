@@ -259,7 +259,7 @@ func (s *mentionScanner) longestLayeredAt(first proseToken, sentenceStart bool) 
 		}
 		node, bnode = c, bc
 		if m.layer.accepts(m, c, bc, w.tc) {
-			best, ok = layeredMatch{trieMatch: trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: tok.end}, resume: tok.end}, base: bc}, true
+			best, ok = layeredMatch{trieMatch: trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: w.end(&tok)}, resume: tok.end}, base: bc}, true
 		}
 		if !w.next(&tok) {
 			break

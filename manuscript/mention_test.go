@@ -375,6 +375,8 @@ func TestScanJudgesHowANameIsUsed(t *testing.T) {
 		"usher", "name: Roderick Usher\naliases: [Usher]",
 		"darcy", "name: Mr. Darcy",
 		"dewinter", "name: Maxim de Winter\naliases: [de Winter]",
+		"herod", "name: Herod",
+		"jarndyce", "name: Jarndyce & Co.",
 	))
 	tests := []struct {
 		name            string
@@ -389,6 +391,9 @@ func TestScanJudgesHowANameIsUsed(t *testing.T) {
 		{"a title without its full stop", "Mr Darcy bowed to Mr. Darcy", []string{"Mr Darcy", "Mr. Darcy"}, nil},
 		{"a lower-case word capitalized by a sentence", "De Winter smiled. Then de Winter and De Winter left.", []string{"De Winter", "de Winter"}, nil},
 		{"capitals say nothing of use", "ANTHONY COMSTOCK", []string{"ANTHONY"}, nil},
+		{"half of a compound is no given name", "he out-Heroded Herod, and Herod", []string{"Herod", "Herod"}, nil},
+		{"an abbreviation's full stop ends the name", "wrote to Jarndyce & Co. The reply", []string{"Jarndyce & Co."}, nil},
+		{"or is left out", "Jarndyce & Co were", []string{"Jarndyce & Co"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

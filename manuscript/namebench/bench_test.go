@@ -42,10 +42,17 @@ func TestMentionsOnRealNovels(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, set.Novels, 100)
 	people := func(e Entity) bool { return e.Type == "PER" }
+	// The target for people's names, whom a writer's codex is
+	// mostly about; for every entity the figure is reported and held to
+	// grep's. What keeps places and organizations below it is LitBank's
+	// way of annotating, which grep shares: "the Lord High Chancellor"
+	// and "the little town of Vevey" are common-noun mentions, so the
+	// name inside is not annotated.
 	for _, tc := range []struct {
-		name string
-		keep func(Entity) bool
-	}{{"every entity", nil}, {"people", people}} {
+		name   string
+		keep   func(Entity) bool
+		target float64
+	}{{"every entity", nil, 0}, {"people", people, 0.985}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var q, g Score
 			for _, n := range set.Novels {
@@ -56,6 +63,7 @@ func TestMentionsOnRealNovels(t *testing.T) {
 				q.Precision(), q.Recall(), q.F1(), q.Right, q.Found, q.Annotated, g.Precision(), g.Recall(), g.F1())
 			fmt.Printf("mentions (%s): quire F1 %.3f, grep F1 %.3f\n", tc.name, q.F1(), g.F1())
 			assert.GreaterOrEqual(t, q.F1(), g.F1(), "quire finds names at least as well as grep")
+			assert.GreaterOrEqual(t, q.F1(), tc.target, "the issue's target")
 		})
 	}
 }
