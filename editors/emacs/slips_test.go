@@ -14,7 +14,8 @@ import (
 // TestEmacsSlips types one continuity slip of each kind, among decoys,
 // into a chapter that opens clean (test/slips.el), and checks that
 // Flymake then shows, through eglot, one diagnostic per slip at its
-// words and none on a decoy. How long each slip took to show is logged,
+// words and none on a decoy; then applies the fixture's fix through
+// eglot's code-action menu. How long each slip took to show is logged,
 // not asserted.
 func TestEmacsSlips(t *testing.T) {
 	emacs, versions, err := emacsWithEglot()
@@ -50,14 +51,21 @@ func TestEmacsSlips(t *testing.T) {
 		}}.Run(t, reportOf)
 	report := func() string { return reportOf(run) }
 	lines, res, runErr := run.Lines, run.Result, run.Err
-	for _, step := range []string{"connect", "clean", "type", "settled"} {
+	for _, step := range []string{"connect", "clean", "type", "settled", "fix"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", lines[len(lines)-1], report())
 	require.NoError(t, runErr, report())
+	// The menu the writer saw held every fix the slip is offered, and the
+	// line read as fixed: asserted here too, from what the script saw, so
+	// a script that stops checking cannot pass.
+	for _, title := range slips.Fix.Offered {
+		require.Contains(t, lines, "offered "+title, report())
+	}
+	require.Contains(t, lines, "after "+slips.Fix.After, report())
 	// Edit to diagnostic shown, per slip: for the writer's "within a
 	// second of typing", measured, never asserted.
-	run.LogTimes(t, "time ", "seen ")
+	run.LogTimes(t, "time ", "seen ", "offered ", "after ")
 	for _, code := range slips.Codes() {
 		require.Contains(t, res, "time "+code+" ", report())
 	}

@@ -16,7 +16,8 @@ import (
 // TestNeovimSlips types one continuity slip of each kind, among decoys,
 // into a chapter that opens clean (test/slips.lua), and checks that
 // Neovim then shows one diagnostic per slip at its words and none on a
-// decoy. How long each slip took to show is logged, not asserted.
+// decoy; then applies the fixture's fix through Neovim's code-action
+// menu. How long each slip took to show is logged, not asserted.
 func TestNeovimSlips(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
@@ -53,13 +54,20 @@ func TestNeovimSlips(t *testing.T) {
 	report := func() string { return reportOf(run) }
 	require.NoError(t, run.Err, report())
 	lines, res := run.Lines, run.Result
-	for _, step := range []string{"attach", "clean", "type", "settled"} {
+	for _, step := range []string{"attach", "clean", "type", "settled", "fix"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", lines[len(lines)-1], report())
+	// The menu the writer saw held every fix the slip is offered, and the
+	// line read as fixed: asserted here too, from what the script saw, so
+	// a script that stops checking cannot pass.
+	for _, title := range slips.Fix.Offered {
+		require.Contains(t, lines, "offered "+title, report())
+	}
+	require.Contains(t, lines, "after "+slips.Fix.After, report())
 	// Edit to diagnostic shown, per slip: for the writer's "within a
 	// second of typing", measured, never asserted.
-	run.LogTimes(t, "time ", "seen ", "nvim ")
+	run.LogTimes(t, "time ", "seen ", "nvim ", "offered ", "after ")
 	for _, code := range slips.Codes() {
 		require.True(t, strings.Contains(res, "time "+code+" "), "no time for %s\n%s", code, report())
 	}

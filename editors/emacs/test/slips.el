@@ -7,9 +7,10 @@
 ;; the environment. The chapter opens clean; the writer types each line
 ;; of the fixture, key by key, and after each line the diagnostics
 ;; Flymake shows in the buffer must be exactly the slips typed so far, at
-;; their words; a decoy must draw none. Writes "ok <step>",
-;; "time <slip> <ms>", "seen ..." and PASS or "FAIL <step>: <why>" to
-;; QUIRE_RESULT.
+;; their words; a decoy must draw none. Then the writer applies the
+;; fixture's fix through eglot's code-action menu. Writes "ok <step>",
+;; "time <slip> <ms>", "seen ...", "offered <title>", "after <line>" and
+;; PASS or "FAIL <step>: <why>" to QUIRE_RESULT.
 ;;
 ;; Batch Emacs never idles, so its idle timers (eglot sends changes and
 ;; Flymake starts a check once the writer pauses) would never run: the
@@ -120,6 +121,29 @@ Returns the time of the last key."
       (accept-process-output nil 0.02))
     last))
 
+(define-error 'quire-test-no-action "No code action titled so")
+
+(defun quire-test-code-action (title)
+  "Run the code action TITLE at point as the writer does: M-x
+eglot-code-actions, which asks the server for the actions on the word
+at point with the diagnostics Flymake shows there, offers their titles
+through `completing-read' and applies the chosen one's edit itself.
+Only the pick is scripted. The titles offered are returned."
+  (let (offered)
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt collection &rest _)
+                 (setq offered (mapcar (lambda (c) (if (consp c) (car c) c)) collection))
+                 (or (car (member title offered))
+                     (signal 'quire-test-no-action (list title (string-join offered " | ")))))))
+      ;; A key press, not a mouse click: eglot then offers its menu in
+      ;; the minibuffer, not as a popup menu.
+      (let ((last-nonmenu-event ?\r)
+            (this-command 'eglot-code-actions))
+        (run-hooks 'pre-command-hook)
+        (call-interactively #'eglot-code-actions)
+        (run-hooks 'post-command-hook)))
+    offered))
+
 (defvar quire-test-step "start")
 
 (condition-case err
@@ -184,6 +208,53 @@ Returns the time of the last key."
             (error "a diagnostic on the decoy %S (%s): %S" (quire-test-get decoy 'words)
                    (quire-test-get decoy 'why) s))))
       (quire-test-log "ok settled")
+
+      ;; The fix: point on the name-spelling slip's word, the writer runs
+      ;; M-x eglot-code-actions, sees the fixes offered and picks
+      ;; fix.title; eglot applies its edit, the change goes to the server
+      ;; as the writer's, and once the diagnostics of that version are in
+      ;; the fixed slip's is gone and every other slip's is still there.
+      (setq quire-test-step "fix")
+      (let* ((fix (quire-test-get quire-test-fixture 'fix))
+             (line (quire-test-get fix 'line))
+             (at (cl-find-if (lambda (s) (and (equal (quire-test-get s 'code) (quire-test-get fix 'code))
+                                              (= (quire-test-get s 'line) line)))
+                             (quire-test-get quire-test-fixture 'slips)))
+             (rest (remq at (quire-test-get quire-test-fixture 'slips)))
+             (before eglot--versioned-identifier)
+             offered version)
+        (unless at (error "no slip %s on line %d in the fixture" (quire-test-get fix 'code) line))
+        (goto-char (point-min))
+        (forward-line line)
+        (forward-char (quire-test-get at 'charCol))
+        (setq offered (quire-test-code-action (quire-test-get fix 'title)))
+        (dolist (title offered) (quire-test-log "offered %s" title))
+        (dolist (want (quire-test-get fix 'offered))
+          (unless (member want offered)
+            (error "%S not offered at %S; the menu: %s" want (quire-test-get at 'words) (string-join offered " | "))))
+        (let ((now (save-excursion
+                     (goto-char (point-min))
+                     (forward-line line)
+                     (buffer-substring-no-properties (line-beginning-position) (line-end-position)))))
+          (quire-test-log "after %s" now)
+          (unless (equal now (quire-test-get fix 'after))
+            (error "line %d after %S: %S, want %S" line (quire-test-get fix 'title) now (quire-test-get fix 'after))))
+        (setq version eglot--versioned-identifier)
+        (unless (> version before) (error "the buffer did not change"))
+        (quire-test-idle-wait
+         (format "the diagnostics after %s" (quire-test-get fix 'title)) 10
+         (lambda ()
+           (if (< quire-test-published version)
+               (progn (setq quire-test-why (format "diagnostics of version %d shown, the fixed text is version %d"
+                                                   quire-test-published version))
+                      nil)
+             (quire-test-matches rest))))
+        ;; Nothing but the slip's words changed.
+        (let ((want (split-string (quire-test-get quire-test-fixture 'final) "\n")))
+          (setf (nth line want) (quire-test-get fix 'after))
+          (unless (equal (buffer-substring-no-properties (point-min) (point-max)) (string-join want "\n"))
+            (error "the buffer after the fix:\n%s" (buffer-string)))))
+      (quire-test-log "ok fix")
       (quire-test-log "PASS")
       (let ((server (eglot-current-server)))
         (when server (ignore-errors (eglot-shutdown server))))

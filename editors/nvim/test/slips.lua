@@ -4,8 +4,10 @@
 -- the fixture is typed in Insert mode through the typeahead (feedkeys),
 -- and after each one the diagnostics Neovim holds for the buffer must be
 -- exactly the slips typed so far, at their words. Decoys must draw no
--- diagnostic at all. Writes "ok <step>", "time <slip> <ms>" lines and
--- PASS to $QUIRE_RESULT; the first failure writes "FAIL <step>: <why>".
+-- diagnostic at all. Then the writer applies the fixture's fix through
+-- the code-action menu. Writes "ok <step>", "time <slip> <ms>",
+-- "offered <title>" and "after <line>" lines and PASS to $QUIRE_RESULT;
+-- the first failure writes "FAIL <step>: <why>".
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
 harness.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"))
 local log, check = harness.log, harness.check
@@ -165,6 +167,91 @@ local function main()
         string.format("a diagnostic on the decoy %q (%s): %s", decoy.words, decoy.why, describe({ d })))
     end
   end
+  log("ok " .. step)
+
+  -- The fix: at the name-spelling slip the writer opens Neovim's own
+  -- code-action menu (vim.lsp.buf.code_action, which sends the line's
+  -- diagnostics and applies the chosen action's edit itself), sees the
+  -- fixes offered and picks fix.title. The menu is vim.ui.select, which
+  -- a writer's picker replaces too; here it picks by title and records
+  -- every title shown. 0.7's code_action has no filter or apply option,
+  -- and its items are {client_id, action} where later ones are
+  -- {action = ..., ctx = ...}.
+  step = "fix"
+  local fix = fx.fix
+  local at
+  for _, s in ipairs(fx.slips) do
+    if s.code == fix.code and s.line == fix.line then
+      at = s
+    end
+  end
+  check(at, "no slip " .. fix.code .. " on line " .. fix.line .. " in the fixture")
+  vim.api.nvim_win_set_cursor(0, { fix.line + 1, at.byteCol })
+  local orig_select = vim.ui.select
+  local titles, picked, menu_shown = {}, nil, false
+  vim.ui.select = function(items, _, on_choice)
+    menu_shown = true
+    local pick
+    for _, it in ipairs(items) do
+      local a = it.action or it[2]
+      table.insert(titles, a.title)
+      if a.title == fix.title and not pick then
+        pick = it
+      end
+    end
+    picked = pick ~= nil
+    on_choice(pick)
+  end
+  local before = vim.api.nvim_buf_get_changedtick(buf)
+  vim.lsp.buf.code_action()
+  local menu = vim.wait(10000, function()
+    return menu_shown
+  end, 10)
+  vim.ui.select = orig_select
+  check(menu, "the code-action menu did not open at " .. at.words)
+  for _, t in ipairs(titles) do
+    log("offered " .. t)
+  end
+  local offered = table.concat(titles, "; ")
+  for _, want in ipairs(fix.offered) do
+    check(vim.tbl_contains(titles, want), string.format("%q not offered at %q; the menu: %s", want, at.words, offered))
+  end
+  check(picked, string.format("%q not in the menu: %s", fix.title, offered))
+  -- The edit is applied by Neovim, then sent to the server as the
+  -- writer's change; once the diagnostics of that version are in, the
+  -- fixed slip's is gone and every other slip's is still there.
+  local line
+  local edited = vim.wait(10000, function()
+    line = vim.api.nvim_buf_get_lines(buf, fix.line, fix.line + 1, false)[1]
+    return line == fix.after
+  end, 10)
+  log("after " .. tostring(line))
+  check(edited, string.format("line %d after %q: %q, want %q", fix.line, fix.title, tostring(line), fix.after))
+  local version = vim.api.nvim_buf_get_changedtick(buf)
+  check(version > before, "the buffer did not change")
+  local rest = {}
+  for _, s in ipairs(fx.slips) do
+    if s ~= at then
+      table.insert(rest, s)
+    end
+  end
+  local last
+  local cleared = vim.wait(10000, function()
+    if published < version then
+      last = string.format("diagnostics of version %d shown, the fixed text is version %d", published, version)
+      return false
+    end
+    local good, w = matches(buf, rest)
+    last = w
+    return good
+  end, 5)
+  check(cleared, "after " .. fix.title .. ": " .. tostring(last))
+  -- Nothing but the slip's words changed.
+  local want_lines = vim.split(fx.final, "\n", { plain = true })
+  want_lines[fix.line + 1] = fix.after
+  local want_text = table.concat(want_lines, "\n")
+  local text_now = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") .. "\n"
+  check(text_now == want_text, "the buffer after the fix:\n" .. text_now)
   log("ok " .. step)
 end
 
