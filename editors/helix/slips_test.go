@@ -2,6 +2,7 @@ package helix_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -43,8 +44,9 @@ var cursorAt = regexp.MustCompile(`(\d+):(\d+)\s*$`)
 // into a chapter that opens clean, through tmux as a writer types, and
 // checks what Helix shows: a diagnostic mark in the gutter on each slip's
 // line and on no other, `]d` landing on each slip's words, and the
-// diagnostics picker (space d) listing the five by code. How long each
-// slip took to show is logged, not asserted.
+// diagnostics picker (space d) listing them by code; then it applies
+// the fixture's quick fix from the code action menu (applyFix). How long
+// each slip took to show is logged, not asserted.
 func TestHelixSlips(t *testing.T) {
 	tools := findHelix(t)
 	version := tools.version
@@ -142,5 +144,95 @@ func TestHelixSlips(t *testing.T) {
 			}
 		}
 	}
+	term.keys("Escape")
+
+	applyFix(t, term, slips, want)
+}
+
+// applyFix applies the slip book's quick fix as a writer does in Helix:
+// the cursor onto the slip's words (go to the line above, search), the
+// code action menu (space a), which must list every offered title, the
+// fix's title picked there; then the line reads the fix's After, on
+// screen and, once saved, on disk, and the gutter no longer marks the
+// fixed line while the other slips' lines stay marked. marked are the
+// lines (1-based) the gutter marks before.
+func applyFix(t *testing.T, term *terminal, slips editortest.Slips, marked []int) {
+	t.Helper()
+	fix := slips.Fix
+	at := slices.IndexFunc(slips.Slips, func(e editortest.Expected) bool { return e.Code == fix.Code && e.Line == fix.Line })
+	require.GreaterOrEqual(t, at, 0, "the fix's slip in the fixture")
+	slip := slips.Slips[at]
+
+	// From the line above, the search's first match is the slip's words,
+	// selected, so the menu is asked for at them; the status line shows
+	// the cursor on their last character.
+	term.text(strconv.Itoa(fix.Line))
+	term.keys("g", "g", "/")
+	term.text(slip.Words)
+	term.keys("Enter")
+	end := fmt.Sprintf("%d:%d", fix.Line+1, slip.CharEnd)
+	term.waitFor("fix-cursor", "the cursor at the end of "+strconv.Quote(slip.Words)+" ("+end+")", func(screen string) bool {
+		for _, row := range strings.Split(screen, "\n") {
+			if strings.Contains(row, " NOR ") {
+				m := cursorAt.FindStringSubmatch(row)
+				return m != nil && m[1]+":"+m[2] == end
+			}
+		}
+		return false
+	})
+
+	term.keys("Space", "a")
+	term.waitFor("fix-menu", "the offered fixes "+strings.Join(fix.Offered, ", ")+" in the code action menu", showsAll(fix.Offered...))
+	term.pick("fix-pick", fix.Title)
+
+	// The fix is an edit of the buffer: the line changes on screen, and
+	// the slip's mark goes while the others stay.
+	var want []int
+	for _, n := range marked {
+		if n != fix.Line+1 {
+			want = append(want, n)
+		}
+	}
+	require.Len(t, want, len(marked)-1, "the fixed line was marked before: %v", marked)
+	term.waitFor("fixed", fmt.Sprintf("%q on screen and marks on lines %v", fix.After, want), func(screen string) bool {
+		return strings.Contains(screen, fix.After) && slices.Equal(markedLines(screen), want)
+	})
+
+	// Saved, the chapter on disk is the typed one with the fixed line.
+	lines := strings.Split(slips.Final, "\n")
+	lines[fix.Line] = fix.After
+	saved := strings.Join(lines, "\n")
+	term.command("w")
+	deadline := time.Now().Add(stepWait)
+	for {
+		b, err := os.ReadFile(slips.Chapter)
+		require.NoError(t, err)
+		if string(b) == saved {
+			break
+		}
+		if time.Now().After(deadline) {
+			require.Equal(t, saved, string(b), "the chapter on disk %s after :w\n%s", stepWait, term.report())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	// Settled: a second after the save, the gutter still marks the other
+	// slips' lines only, and the diagnostics picker lists the other
+	// slips and no longer the fixed one.
+	time.Sleep(time.Second)
+	settled := term.screen(false)
+	term.save("fix-settled", settled)
+	require.Equal(t, want, markedLines(settled), "marked lines a second after the fix was saved\n%s", term.report())
+	var codes []string
+	for _, e := range slips.Slips {
+		if e.Code != fix.Code {
+			codes = append(codes, e.Code)
+		}
+	}
+	n := len(codes)
+	term.keys("Space", "d")
+	picker := term.waitFor("fix-picker", fmt.Sprintf("the other %d slips in the diagnostics picker", n),
+		showsAll(append([]string{fmt.Sprintf("%d/%d", n, n)}, codes...)...))
+	require.NotContains(t, picker, " "+fix.Code+" ", "the fixed slip in the diagnostics picker")
 	term.keys("Escape")
 }

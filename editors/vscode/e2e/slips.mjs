@@ -5,11 +5,34 @@
 // type come from the slip book's fixture (QUIRE_SLIPS, written by
 // vscode_e2e_test.go from editors/editortest/slips.go).
 //
+// Once all is typed, the writer applies the fixture's quick fix from the
+// quick fix menu (Ctrl+.), which must offer every fix of fixture.fix:
+// the line then reads the fix's After, on screen and on disk once saved,
+// and the panel lists the other slips and no longer the fixed one.
+//
 // Prints "time <code> <ms>" for each slip: from its line's last keystroke
 // to its problem in the panel, measured, never asserted.
 import fs from "node:fs";
 import path from "node:path";
-import { base, book, editorText, finish, log, need, quickOpen, start, step, waitFor } from "./workbench.mjs";
+import {
+  actionMenu,
+  base,
+  book,
+  editorLine,
+  editorText,
+  finish,
+  log,
+  need,
+  Outcome,
+  pickAction,
+  quickOpen,
+  shot,
+  sleep,
+  start,
+  statusItems,
+  step,
+  waitFor,
+} from "./workbench.mjs";
 
 const fixture = JSON.parse(fs.readFileSync(need("QUIRE_SLIPS"), "utf8"));
 const chapter = path.basename(fixture.chapter);
@@ -109,6 +132,79 @@ async function main() {
     }
     for (const row of await problems(page)) {
       log(`problem: ${row}`);
+    }
+  });
+
+  await step(page, "fix", async () => {
+    const fix = fixture.fix;
+    const slip = fixture.slips.find((s) => s.code === fix.code && s.line === fix.line);
+    if (!slip) {
+      throw new Error(`no ${fix.code} slip on line ${fix.line + 1} in the fixture`);
+    }
+    const others = fixture.slips.filter((s) => s !== slip);
+    // The writer selects the slip's words (go to the line, then across
+    // them) and asks for the quick fixes there; the status bar shows the
+    // selection, so the menu is asked for at the words.
+    await page.keyboard.press("Control+1");
+    await page.keyboard.press("Control+G");
+    await page.keyboard.type(String(fix.line + 1));
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Home");
+    for (let i = 0; i < slip.charCol; i++) {
+      await page.keyboard.press("ArrowRight");
+    }
+    for (let i = slip.charCol; i < slip.charEnd; i++) {
+      await page.keyboard.press("Shift+ArrowRight");
+    }
+    const at = `Ln ${fix.line + 1}, Col ${slip.utf16End + 1} (${slip.utf16End - slip.utf16Col} selected)`;
+    await waitFor(`the selection of ${JSON.stringify(slip.words)} (${at})`, async () =>
+      (await statusItems(page)).some((t) => t.trim() === at),
+    );
+
+    // Ctrl+. opens the quick fix menu, which must offer every fix.
+    await page.keyboard.press("Control+.");
+    const menu = await waitFor(`the offered fixes ${fix.offered.join(", ")} in the quick fix menu`, async () => {
+      const m = await actionMenu(page);
+      return m && fix.offered.every((o) => m.titles.includes(o)) ? m : null;
+    });
+    log(`quick fix menu: ${menu.titles.join(" | ")}`);
+    await shot(page, "fix-menu");
+    const picked = Date.now();
+    await pickAction(page, fix.title);
+
+    // An edit of the buffer: the line reads the fix's After, the slip's
+    // problem goes and the others stay. Until the edit comes the line
+    // reads as typed; any other text is a wrong edit, which waiting will
+    // not mend.
+    const typed = fixture.final.split("\n")[fix.line];
+    await waitFor(`line ${fix.line + 1} reading ${JSON.stringify(fix.after)}`, async () => {
+      const line = await editorLine(page, fix.line + 1);
+      if (line !== null && line !== typed && line !== fix.after) {
+        throw new Outcome(`line ${fix.line + 1} reads ${JSON.stringify(line)}, not ${JSON.stringify(fix.after)}`);
+      }
+      return line === fix.after;
+    });
+    await waitFor(`the problems without ${fix.code} (${others.map((s) => s.code).join(", ")})`, () => exactly(page, others));
+    log(`fixed in ${Date.now() - picked} ms`);
+
+    // Saved, the chapter on disk is the typed one with the fixed line.
+    const lines = fixture.final.split("\n");
+    lines[fix.line] = fix.after;
+    const saved = lines.join("\n");
+    await page.keyboard.press("Control+1");
+    await page.keyboard.press("Control+S");
+    await waitFor("the fixed chapter on disk", () => {
+      const disk = fs.readFileSync(fixture.chapter, "utf8");
+      if (disk !== saved) {
+        // The last of these is in the timeout's message.
+        throw new Error(`the chapter on disk reads ${JSON.stringify(disk)}`);
+      }
+      return true;
+    });
+    // A second on, still the other slips and nothing else.
+    await sleep(1000);
+    if (!(await exactly(page, others))) {
+      throw new Error(`after the fix was saved, the Problems panel lists: ${(await problems(page)).join(" | ")}`);
     }
   });
 }

@@ -376,6 +376,63 @@ export async function editorText(page) {
   return text.replace(/\u00a0/g, " ");
 }
 
+// editorLine is the text of line n (1-based) in the active editor group's
+// editor (a menu may hold the focus), as rendered: the row of the view
+// whose top is that of n's line number in the margin (Monaco orders
+// neither by line), or null while n is not on screen.
+export async function editorLine(page, n) {
+  const text = await page.evaluate((n) => {
+    const editor = document.querySelector(".editor-group-container.active .editor-instance .monaco-editor");
+    if (!editor) {
+      return null;
+    }
+    const number = [...editor.querySelectorAll(".margin-view-overlays .line-numbers")].find(
+      (e) => e.textContent.trim() === String(n),
+    );
+    if (!number) {
+      return null;
+    }
+    const top = number.getBoundingClientRect().top;
+    const line = [...editor.querySelectorAll(".view-lines .view-line")].find(
+      (e) => Math.abs(e.getBoundingClientRect().top - top) < 1,
+    );
+    return line ? line.textContent : null;
+  }, n);
+  return text === null ? null : text.replace(/\u00a0/g, " ");
+}
+
+// actionMenu is the open code action menu (Ctrl+. , the lightbulb):
+// its rows' titles (headers, keys and descriptions left out) and the
+// focused row's, or null when no menu shows.
+export async function actionMenu(page) {
+  const widget = page.locator(".action-widget").first();
+  if (!(await widget.isVisible())) {
+    return null;
+  }
+  const clean = (t) => t.replace(/\u00a0/g, " ").trim();
+  const titles = (await widget.locator(".monaco-list-row.action .title").allTextContents()).map(clean);
+  const focused = (await widget.locator(".monaco-list-row.action.focused .title").allTextContents()).map(clean);
+  return { titles, focused: focused.length === 1 ? focused[0] : null };
+}
+
+// pickAction chooses title in the open code action menu with the
+// keyboard, as a writer does: the menu does not filter as one types, so
+// the focus moves down (from the first row, focused when it opens) until
+// it is on title, and Enter applies it.
+export async function pickAction(page, title) {
+  for (let i = 0; i < 40; i++) {
+    const menu = await waitFor("the code action menu", () => actionMenu(page));
+    if (menu.focused === title) {
+      await page.keyboard.press("Enter");
+      return;
+    }
+    await page.keyboard.press("ArrowDown");
+    await sleep(100);
+  }
+  const menu = await actionMenu(page);
+  throw new Error(`the code action menu never focused ${JSON.stringify(title)}; it lists ${JSON.stringify(menu?.titles)}`);
+}
+
 // VS Code's Refactor Preview, which opens when an edit asks for
 // confirmation (issue 13, item 18: there with the edit unticked).
 export const refactorPreview = (page) => page.locator(".bulk-edit-panel").first();
