@@ -69,7 +69,8 @@ import (
 // name's family.
 //
 // 6: a mention ending in an abbreviation takes its full stop ("Co.");
-// half of a lower-case compound ("out-Heroded") makes no name uncertain.
+// half of a lower-case compound ("out-Heroded") makes no name uncertain;
+// untracked names leave out months and days.
 const chapterCacheFormat = 6
 
 // chapterCacheMagic opens every chapter cache file.

@@ -68,20 +68,58 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 			}
 		}
 	}
+	alone := make(map[string]int, len(totals))
+	for key, sum := range totals {
+		alone[key] = sum.Count
+	}
+	// A family ("the Gardiners") is the name it is the plural of, when
+	// the book uses that name at least as often; "Phillips" is no family
+	// of a "Phillip" written once.
+	for key, sum := range totals {
+		if key[0] == commonMark || strings.IndexByte(key, ' ') >= 0 {
+			continue
+		}
+		for _, end := range []string{"es", "s"} {
+			stem, ok := strings.CutSuffix(key, end)
+			if into := totals[stem]; ok && into != nil && len(stem) >= 3 && alone[stem] >= alone[key] {
+				into.Count += sum.Count
+				into.shouted += sum.shouted
+				into.Units = max(into.Units, sum.Units)
+				sum.Count, sum.shouted = 0, 0
+				break
+			}
+		}
+	}
 	// A name written now whole, now by one of its words ("Carl
 	// Linstrum" once, "Carl" twice) is one name: a word's uses fold into
-	// the most used pair that holds it.
+	// the most used pair that holds it, where the pair's other word is
+	// the pair's own: not where that word is used more often alone than
+	// in the pair ("Darcy" is not "Georgiana Darcy", and "from London
+	// Lydia came" is two names). A title's pair takes the word only when
+	// the word is not much more often alone: "Polly" twice is "Aunt
+	// Polly" once, but Darcy 371 times is not "Miss Darcy", his sister.
 	for key, sum := range totals {
 		if strings.IndexByte(key, ' ') >= 0 || sum.Count == 0 || key[0] == commonMark {
 			continue
 		}
 		var into *total
+		intoKey := ""
 		for pair, p := range totals {
 			if p.Count == 0 || p == sum || !pairHolds(pair, key) {
 				continue
 			}
-			if into == nil || p.Count > into.Count || p.Count == into.Count && p.Name < into.Name {
-				into = p
+			other := pairOther(pair, key)
+			if isTitleWord(other) || isHonorific(other) {
+				if alone[key] > 2*alone[pair] {
+					continue
+				}
+			} else if alone[other] > alone[pair] {
+				continue
+			}
+			// Counts as written, before any folding, keep the choice
+			// the same whatever order the map gives.
+			if into == nil || alone[pair] > alone[intoKey] || alone[pair] == alone[intoKey] && pair < intoKey {
+				into, intoKey = p, pair
 			}
 		}
 		if into != nil {
@@ -178,6 +216,15 @@ func (um *unitMentions) writesLower(word string) bool {
 func pairHolds(pair, word string) bool {
 	a, b, ok := strings.Cut(pair, " ")
 	return ok && (a == word || b == word)
+}
+
+// pairOther is the word of pair that is not word.
+func pairOther(pair, word string) string {
+	a, b, _ := strings.Cut(pair, " ")
+	if a == word {
+		return b
+	}
+	return a
 }
 
 // untrackedFinder collects the untracked-name candidates of one unit.
@@ -365,7 +412,7 @@ const commonMark = '\x00'
 func (f *untrackedFinder) nameLikeCommon(key []byte) bool {
 	w := string(key)
 	return utf8.RuneCount(key) > 2 && isCommonish(w) && !f.m.IsNameWord(w) && !isTitleWord(w) && !isHonorific(w) && !isTitleAbbreviation(key) &&
-		!isDemonym(w) && !isReverent(w)
+		!isDemonym(w) && !isReverent(w) && !isCalendarWord(w)
 }
 
 // isReverent reports the everyday words prose capitalizes for what they
@@ -391,7 +438,7 @@ func isReverent(word string) bool {
 func (f *untrackedFinder) novel(key []byte) bool {
 	w := string(key)
 	return utf8.RuneCount(key) > 1 && !isCommonish(w) && !f.m.IsNameWord(w) && !isTitleWord(w) &&
-		!isHonorific(w) && !isTitleAbbreviation(key) && !isDemonym(w) && !f.m.derivedFromName(w)
+		!isHonorific(w) && !isTitleAbbreviation(key) && !isDemonym(w) && !isCalendarWord(w) && !f.m.derivedFromName(w)
 }
 
 func (f *untrackedFinder) record(key []byte, start, end int, shout bool) {
@@ -451,6 +498,18 @@ func isTitleAbbreviation(key []byte) bool {
 	switch string(key) {
 	case "mr", "mrs", "ms", "mx", "messrs", "dr", "prof", "rev", "fr", "st", "mt",
 		"jr", "sr", "capt", "col", "gen", "lt", "sgt", "cpl", "hon", "vs", "co":
+		return true
+	}
+	return false
+}
+
+// isCalendarWord reports the months and days of the week, which prose
+// capitalizes as dates, not names ("in June", "of a Sunday"). A
+// character called June is found once the codex names her.
+func isCalendarWord(word string) bool {
+	switch strings.TrimSuffix(word, "s") {
+	case "january", "february", "april", "june", "july", "august", "september", "october", "november",
+		"december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
 		return true
 	}
 	return false

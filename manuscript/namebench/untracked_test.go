@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -121,5 +122,71 @@ func TestUntrackedOnRealNovels(t *testing.T) {
 			assert.GreaterOrEqual(t, recall, 0.9, "people left out whose names recur are suggested")
 			assert.GreaterOrEqual(t, precision, 0.9, "suggestions are real names")
 		}
+	}
+	// Shorter books: each excerpt's first 500 and 1,000 words, to choose
+	// the default --min by (reported, not held).
+	for _, words := range []int{500, 1000} {
+		short := firstWords(set, words)
+		for _, min := range []int{2, 3} {
+			s := scoreUntracked(t, short, min)
+			fmt.Printf("untracked on %d-word books (min %d): recall %.3f (%d/%d), precision %.3f (%d/%d)\n", words, min,
+				float64(s.found)/float64(s.findable), s.found, s.findable, float64(s.real)/float64(s.suggested), s.real, s.suggested)
+		}
+	}
+}
+
+// firstWords is set with each excerpt cut after its first n words, and
+// the mentions in what is left.
+func firstWords(set Set, n int) Set {
+	var out Set
+	for _, nov := range set.Novels {
+		end, words, in := len(nov.Text), 0, false
+		for i, r := range nov.Text {
+			space := unicode.IsSpace(r)
+			if !space && !in {
+				if words == n {
+					end = i
+					break
+				}
+				words++
+			}
+			in = !space
+		}
+		nov.Text = strings.TrimRightFunc(nov.Text[:end], unicode.IsSpace)
+		var kept []Mention
+		for _, m := range nov.Mentions {
+			if m.End <= len(nov.Text) {
+				kept = append(kept, m)
+			}
+		}
+		nov.Mentions = kept
+		out.Novels = append(out.Novels, nov)
+	}
+	return out
+}
+
+// TestUntrackedOnAFullNovel asks untracked what a writer who has no
+// codex yet would see for the whole of Pride and Prejudice: each of its
+// principal people under a name of their own, not folded into a sister's
+// ("Miss Darcy") or a neighbouring word ("from London Lydia came").
+func TestUntrackedOnAFullNovel(t *testing.T) {
+	var units []*manuscript.Unit
+	for i, text := range novelChapters(t) {
+		units = append(units, manuscript.NewUnit(fmt.Sprintf("manuscript/%02d.md", i+1), text, int32(i+1)))
+	}
+	ix := manuscript.BuildMentionIndex(manuscript.NewMatcherOf(nil), units)
+	got := map[string]int{}
+	var names []string
+	for _, u := range ix.Untracked(manuscript.UntrackedMinCount) {
+		got[u.Name] = u.Count
+		names = append(names, fmt.Sprintf("%s×%d", u.Name, u.Count))
+	}
+	t.Logf("%d suggestions: %v", len(names), names)
+	fmt.Printf("untracked on Pride and Prejudice with no codex: %d suggestions\n", len(names))
+	for _, name := range []string{"Elizabeth", "Darcy", "Jane", "Bingley", "Lydia", "Kitty", "Charlotte", "Lady Catherine", "Collins", "Gardiner"} {
+		assert.GreaterOrEqual(t, got[name], 50, "%s is suggested as such, with its uses", name)
+	}
+	for _, name := range []string{"London Lydia", "November", "Gardiners"} {
+		assert.NotContains(t, got, name)
 	}
 }
