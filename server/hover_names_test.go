@@ -1,6 +1,7 @@
 package server
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // How a name is used decides what hover says of it, as it decides what
@@ -46,4 +49,49 @@ func TestHoverJudgesHowANameIsUsed(t *testing.T) {
 
 	assert.Nil(t, c.hoverAt("manuscript/01-a.md", 6, 5), "no name inside a hyphenated compound, nor in lower case")
 	assert.Nil(t, c.hoverAt("manuscript/01-a.md", 6, 32), "lizzy in lower case is not Lizzy")
+}
+
+// A name two entries share counts for both, as hover says: references
+// of either list it, and the book map holds both entries, though the
+// book names Jane only by the name she shares. An uncertain use counts
+// for neither.
+func TestSharedNameCountsForEveryCandidate(t *testing.T) {
+	files := map[string]string{
+		"codex/characters/elizabeth.md": "---\nname: Elizabeth Bennet\naliases: [Miss Bennet, Lizzy]\n---\n# Elizabeth Bennet\n",
+		"codex/characters/jane.md":      "---\nname: Jane Bennet\naliases: [Miss Bennet]\n---\n# Jane Bennet\n",
+		"codex/characters/anthony.md":   "---\nname: Anthony Patch\naliases: [Anthony]\n---\n# Anthony Patch\n",
+		"manuscript/01-a.md": "# One\n\n" +
+			"Miss Bennet curtsied.\n\n" + // line 2: shared
+			"Lizzy laughed.\n\n" + // line 4
+			"He read Anthony Comstock, then Anthony slept.\n", // line 6
+	}
+	c := startServer(t, Options{CacheDir: t.TempDir()})
+	c.initialize(writeProject(t, files))
+	chapter := c.uri("manuscript/01-a.md")
+	refs := func(rel string, line, char uint32) []protocol.Range {
+		var locs []protocol.Location
+		c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(rel)}, Position: position(line, char)},
+		}, &locs)
+		var out []protocol.Range
+		for _, l := range locs {
+			if l.URI == chapter {
+				out = append(out, l.Range)
+			}
+		}
+		return out
+	}
+	shared := protocol.Range{Start: position(2, 0), End: position(2, 11)}
+	require.Eventually(t, func() bool { return len(refs("manuscript/01-a.md", 4, 2)) > 0 }, 10*time.Second, 10*time.Millisecond, "the book is scanned")
+	assert.Equal(t, []protocol.Range{shared, {Start: position(4, 0), End: position(4, 5)}}, refs("manuscript/01-a.md", 4, 2), "Elizabeth: Miss Bennet and Lizzy")
+	assert.Equal(t, []protocol.Range{shared}, refs("codex/characters/jane.md", 4, 4), "Jane: Miss Bennet")
+	assert.Equal(t, []protocol.Range{{Start: position(6, 31), End: position(6, 38)}}, refs("manuscript/01-a.md", 6, 32), "Anthony, not the uncertain one before Comstock")
+
+	var res wire.BookMapResult
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandBookMap,
+		"arguments": []any{map[string]any{"uri": chapter}}}, &res)
+	assert.Equal(t, 3, res.Entries, "Elizabeth, Jane and Anthony")
+	page, err := os.ReadFile(res.Path)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "Jane Bennet")
 }
