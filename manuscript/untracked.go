@@ -98,14 +98,26 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 	// Lydia came" is two names). A title's pair takes the word only when
 	// the word is not much more often alone: "Polly" twice is "Aunt
 	// Polly" once, but Darcy 371 times is not "Miss Darcy", his sister.
+	// Each word's pairs, found once, keep the folding linear in the
+	// names the book has.
+	pairsOf := map[string][]string{}
+	for key := range totals {
+		if a, b, ok := strings.Cut(key, " "); ok && key[0] != commonMark {
+			pairsOf[a] = append(pairsOf[a], key)
+			if b != a {
+				pairsOf[b] = append(pairsOf[b], key)
+			}
+		}
+	}
 	for key, sum := range totals {
 		if strings.IndexByte(key, ' ') >= 0 || sum.Count == 0 || key[0] == commonMark {
 			continue
 		}
 		var into *total
 		intoKey := ""
-		for pair, p := range totals {
-			if p.Count == 0 || p == sum || !pairHolds(pair, key) {
+		for _, pair := range pairsOf[key] {
+			p := totals[pair]
+			if p.Count == 0 {
 				continue
 			}
 			other := pairOther(pair, key)
@@ -130,6 +142,8 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 		}
 	}
 	var out []Untracked
+	// The words of the pairs suggested, for the everyday words below.
+	inPairs := map[string]bool{}
 	for key, sum := range totals {
 		if sum.Count == 0 || key[0] == commonMark {
 			continue
@@ -137,6 +151,9 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 		sum.Count += sum.shouted
 		if sum.Count >= min {
 			out = append(out, sum.Untracked)
+			if a, b, ok := strings.Cut(key, " "); ok {
+				inPairs[a], inPairs[b] = true, true
+			}
 		}
 	}
 	// An everyday word the book capitalizes mid-sentence often enough,
@@ -146,8 +163,7 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 			continue
 		}
 		word := key[1:]
-		partOfAName := slices.ContainsFunc(out, func(u Untracked) bool { return pairHolds(codex.Normalize(u.Name), word) })
-		if !partOfAName && !ix.writesInLowerCase(word) {
+		if !inPairs[word] && !ix.writesInLowerCase(word) {
 			out = append(out, sum.Untracked)
 		}
 	}
@@ -210,12 +226,6 @@ func (um *unitMentions) writesLower(word string) bool {
 		um.lower.Store(word, found)
 	}
 	return found
-}
-
-// pairHolds reports whether the pair key ("carl linstrum") holds word.
-func pairHolds(pair, word string) bool {
-	a, b, ok := strings.Cut(pair, " ")
-	return ok && (a == word || b == word)
 }
 
 // pairOther is the word of pair that is not word.

@@ -262,8 +262,13 @@ func (c *checker) nameSpelling() {
 		if book != nil {
 			variant = max(variant, book.UntrackedUses(s.norm))
 		}
+		// A word the book keeps using is left to untracked; only a rare
+		// one asks what the whole book names the entry.
+		if variant > maxNearUses {
+			continue
+		}
 		named := usesOf(s.word)
-		if variant > maxNearUses || named < nameRatio*variant {
+		if named < nameRatio*variant {
 			continue
 		}
 		written := text[s.at.Start:s.at.End]
