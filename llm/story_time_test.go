@@ -2,16 +2,14 @@ package llm
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm/provider/providertest"
 	"github.com/quire-ink/quire/llm/tools"
+	"github.com/quire-ink/quire/llm/tools/toolstest"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -30,18 +28,8 @@ const (
 // with the writer in the document current ("" for none).
 func openSample(t *testing.T, current string) (*tools.Sources, []string) {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	require.NoError(t, os.CopyFS(dir, os.DirFS(sampleRoot)))
-	root, err := codex.ProjectRoot(dir)
-	require.NoError(t, err)
-	store, err := codex.Open(ctx, root, codex.Options{InMemory: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
-	m, err := manuscript.Open(ctx, root, manuscript.Options{Catalog: store.Catalog()})
-	require.NoError(t, err)
-	roots := []string{root, filepath.ToSlash(root), store.Root(), m.Root()}
-	return (&tools.Sources{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: current}}).ForTurn(nil), roots
+	store, snap, roots := toolstest.OpenCopy(t, sampleRoot)
+	return (&tools.Sources{Store: store, Manuscript: snap, Place: manuscript.Place{Current: current}}).ForTurn(nil), roots
 }
 
 // TestContinuityEditorContextNamesTheChapterAndItsSlips asks the
@@ -95,4 +83,19 @@ func TestContinuityEditorContextNamesTheChapterAndItsSlips(t *testing.T) {
 	require.NoError(t, err)
 	meta = s.Requests()[0].Decoded(t)["messages"].([]any)[1].(map[string]any)["content"].(string)
 	assert.Contains(t, meta, "found nothing in this chapter")
+}
+
+// A misspelled name is among the continuity editor's findings, as in the
+// editor: the advisor reads the same six checks.
+func TestContinuityEditorContextHasMisspelledNames(t *testing.T) {
+	files := toolstest.Files()
+	files["manuscript/09-fog.md"] = "# Fog\n\nMara rowed. Then Mara waited, and Mara slept, and Mara woke.\n\n" +
+		"By noon Mara was gone; Mara never came back, and Marra's boat drifted.\n"
+	store, snap, _ := toolstest.Open(t, files)
+	b := (&tools.Sources{Store: store, Manuscript: snap, Place: manuscript.Place{Current: "manuscript/09-fog.md"}}).ForTurn(nil)
+	s := providertest.New(t, providertest.TextStep("Marra looks like a slip for Mara."))
+	_, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("continuity-editor"), Message: "Check this chapter."}, Sources: b, Provider: scriptedProvider(t, s)})
+	require.NoError(t, err)
+	meta := s.Requests()[0].Decoded(t)["messages"].([]any)[1].(map[string]any)["content"].(string)
+	assert.Regexp(t, `- line 5, name-spelling \(warning\): “Marra” may be a misspelling of Mara`, meta)
 }

@@ -2,8 +2,6 @@ package tools
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm/toolloop"
+	"github.com/quire-ink/quire/llm/tools/toolstest"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -29,18 +28,8 @@ const (
 // with the writer in the document current ("" for none).
 func openSample(t *testing.T, current string) (*Sources, []string) {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	require.NoError(t, os.CopyFS(dir, os.DirFS(sampleRoot)))
-	root, err := codex.ProjectRoot(dir)
-	require.NoError(t, err)
-	store, err := codex.Open(ctx, root, codex.Options{InMemory: true})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = store.Close() })
-	m, err := manuscript.Open(ctx, root, manuscript.Options{Catalog: store.Catalog()})
-	require.NoError(t, err)
-	roots := []string{root, filepath.ToSlash(root), store.Root(), m.Root()}
-	return &Sources{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: current}, story: &storyCache{}}, roots
+	store, snap, roots := toolstest.OpenCopy(t, sampleRoot)
+	return &Sources{Store: store, Manuscript: snap, Place: manuscript.Place{Current: current}, story: &storyCache{}}, roots
 }
 
 // asOfOf is the asOf block of a successful lookup; nil when it has none.

@@ -66,8 +66,23 @@ func WriteProject(t *testing.T, files map[string]string) string {
 // project folder no tool's output may hold.
 func Open(t *testing.T, files map[string]string) (store *codex.Store, snap *manuscript.Snapshot, roots []string) {
 	t.Helper()
+	return openRoot(t, WriteProject(t, files))
+}
+
+// OpenCopy is Open for a copy of the book in the folder dir (the sample
+// book of quire init --sample, say).
+func OpenCopy(t *testing.T, dir string) (store *codex.Store, snap *manuscript.Snapshot, roots []string) {
+	t.Helper()
+	tmp := t.TempDir()
+	require.NoError(t, os.CopyFS(tmp, os.DirFS(dir)))
+	root, err := codex.ProjectRoot(tmp)
+	require.NoError(t, err)
+	return openRoot(t, root)
+}
+
+func openRoot(t *testing.T, root string) (store *codex.Store, snap *manuscript.Snapshot, roots []string) {
+	t.Helper()
 	ctx := context.Background()
-	root := WriteProject(t, files)
 	store, err := codex.Open(ctx, root, codex.Options{InMemory: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = store.Close() })
