@@ -441,23 +441,27 @@ func (ix *MentionIndex) InUnit(path string) []EntryCount {
 // Appearances lists the units that mention an entry, in reading order.
 func (ix *MentionIndex) Appearances(entryID string) []Appearance {
 	var out []Appearance
+	ix.eachCount(entryID, func(u *Unit, c EntryCount) {
+		out = append(out, Appearance{
+			Path: u.Path, Number: u.Number, Position: u.Position, Title: u.Title,
+			Count: c.Count, First: c.First,
+		})
+	})
+	return out
+}
+
+// eachCount calls f with each unit that mentions an entry and the
+// entry's count there, in reading order.
+func (ix *MentionIndex) eachCount(entryID string, f func(*Unit, EntryCount)) {
 	place, ok := ix.matcher.placeOf(entryID, 0)
 	if !ok {
 		place = -1
 	}
 	for _, um := range ix.order {
-		i, ok := um.entry(place, entryID)
-		if !ok {
-			continue
+		if i, ok := um.entry(place, entryID); ok {
+			f(um.unit, um.counts[i])
 		}
-		c := um.counts[i]
-		u := um.unit
-		out = append(out, Appearance{
-			Path: u.Path, Number: u.Number, Position: u.Position, Title: u.Title,
-			Count: c.Count, First: c.First,
-		})
 	}
-	return out
 }
 
 // Table counts every entry's mentions in every unit.

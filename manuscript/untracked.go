@@ -577,8 +577,6 @@ func (ix *MentionIndex) UntrackedUses(normalized string) int {
 // Uses is how many mentions of an entry the indexed units hold.
 func (ix *MentionIndex) Uses(entryID string) int {
 	n := 0
-	for _, a := range ix.Appearances(entryID) {
-		n += a.Count
-	}
+	ix.eachCount(entryID, func(_ *Unit, c EntryCount) { n += c.Count })
 	return n
 }
