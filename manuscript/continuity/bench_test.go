@@ -120,6 +120,14 @@ func BenchmarkCheckChapter(b *testing.B) {
 			NewCanon(cat, Options{})
 		}
 	})
+	// "spelling" is the name-spelling index a canon builds at its first
+	// check: paid once per codex, by the first check after it changes.
+	b.Run("spelling", func(b *testing.B) {
+		cat := tl.Canon().Catalog()
+		for b.Loop() {
+			buildSpellIndex(cat)
+		}
+	})
 }
 
 // measure runs f b.N times and reports, besides ns/op, the 99th

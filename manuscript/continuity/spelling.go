@@ -1,7 +1,10 @@
 package continuity
 
 import (
+	"cmp"
 	"fmt"
+	"hash/maphash"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -44,11 +47,21 @@ type spellWord struct {
 // share a key (symmetric deletion).
 type spellIndex struct {
 	words []spellWord
-	keys  map[string][]int32
+	// keys are every name word's keys (dropKeys), sorted, each with the
+	// word's index: one slice sorted once costs a fraction of a map of
+	// slices at ten thousand entries.
+	keys []spellKey
+	seed maphash.Seed
 	// memo remembers near's answer for each word asked: a chapter is
 	// checked again on every edit, and its words with it.
 	mu   sync.Mutex
 	memo map[string]*spellWord
+}
+
+// spellKey files name word word under key.
+type spellKey struct {
+	key  uint64
+	word int32
 }
 
 // memoSize bounds the memo; past it, it starts again.
@@ -67,7 +80,7 @@ const (
 )
 
 func buildSpellIndex(cat *codex.Catalog) *spellIndex {
-	ix := &spellIndex{keys: map[string][]int32{}}
+	ix := &spellIndex{seed: maphash.MakeSeed()}
 	byNorm := map[string]int32{}
 	for _, e := range cat.All() {
 		if !e.Mentions {
@@ -90,12 +103,14 @@ func buildSpellIndex(cat *codex.Catalog) *spellIndex {
 				i := int32(len(ix.words))
 				byNorm[norm] = i
 				ix.words = append(ix.words, spellWord{norm: norm, written: w, runes: n, entries: []string{e.ID}})
-				for _, k := range withDropped(norm, editsAllowed(n)) {
-					ix.keys[k] = append(ix.keys[k], i)
-				}
+				dropKeys(ix.seed, norm, editsAllowed(n), func(k uint64) {
+					ix.keys = append(ix.keys, spellKey{key: k, word: i})
+				})
 			}
 		}
 	}
+	slices.SortFunc(ix.keys, func(a, b spellKey) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.word, b.word)) })
+	ix.keys = slices.Compact(ix.keys)
 	return ix
 }
 
@@ -108,27 +123,34 @@ func editsAllowed(n int) int {
 	return 1
 }
 
-// withDropped is s and s with any one, or (k is 2) any two, of its
-// letters dropped, each once.
-func withDropped(s string, k int) []string {
-	out := []string{s}
-	seen := map[string]bool{s: true}
-	from := []string{s}
-	for range k {
-		var next []string
-		for _, w := range from {
-			for i, r := range w {
-				d := w[:i] + w[i+utf8.RuneLen(r):]
-				if !seen[d] {
-					seen[d] = true
-					out = append(out, d)
-					next = append(next, d)
-				}
-			}
-		}
-		from = next
+// dropKeys calls f with the key of s, then of s with any one of its
+// letters dropped, then (k is 2) with any two dropped. A key is a hash
+// of the letters left, made without building them: two ways of dropping
+// may give one key (the same letters, or a collision), which only
+// proposes a name word for editDistance to judge.
+func dropKeys(seed maphash.Seed, s string, k int, f func(uint64)) {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	key := func(a, b, c string) uint64 {
+		h.Reset()
+		h.WriteString(a)
+		h.WriteString(b)
+		h.WriteString(c)
+		return h.Sum64()
 	}
-	return out
+	f(key(s, "", ""))
+	for i, r := range s {
+		f(key(s[:i], s[i+utf8.RuneLen(r):], ""))
+	}
+	if k < 2 {
+		return
+	}
+	for i, r := range s {
+		rest := s[i+utf8.RuneLen(r):]
+		for j, r2 := range rest {
+			f(key(s[:i], rest[:j], rest[j+utf8.RuneLen(r2):]))
+		}
+	}
 }
 
 // near is the name word closest to norm within the edits its length
@@ -154,15 +176,16 @@ func (ix *spellIndex) near(norm string) *spellWord {
 func (ix *spellIndex) nearest(norm string) *spellWord {
 	var best *spellWord
 	bestD := 3
-	for _, k := range withDropped(norm, editsAllowed(utf8.RuneCountInString(norm))) {
-		for _, i := range ix.keys[k] {
-			w := &ix.words[i]
+	dropKeys(ix.seed, norm, editsAllowed(utf8.RuneCountInString(norm)), func(k uint64) {
+		at, _ := slices.BinarySearchFunc(ix.keys, k, func(sk spellKey, k uint64) int { return cmp.Compare(sk.key, k) })
+		for ; at < len(ix.keys) && ix.keys[at].key == k; at++ {
+			w := &ix.words[ix.keys[at].word]
 			limit := editsAllowed(w.runes)
 			if d := editDistance(norm, w.norm, limit); d > 0 && d <= limit && d < bestD {
 				best, bestD = w, d
 			}
 		}
-	}
+	})
 	return best
 }
 
