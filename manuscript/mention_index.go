@@ -25,6 +25,8 @@ type MentionIndex struct {
 	units   map[string]*unitMentions
 	// order holds the units in reading order.
 	order []*unitMentions
+	// uses are the whole book's counts of the entries asked about (Uses).
+	uses *entryUses
 }
 
 // unitMentions is what one unit contributes to the index. It is built
@@ -140,6 +142,7 @@ func (ix *MentionIndex) syncWith(m *Matcher, units []*Unit, cache *chapterCache)
 		next.units[um.unit.Path] = um
 	}
 	next.sortOrder()
+	next.carryUses(ix)
 	return next
 }
 
@@ -169,6 +172,7 @@ func (ix *MentionIndex) WithUnit(m *Matcher, u *Unit) *MentionIndex {
 	}
 	next.units[u.Path] = um
 	next.sortOrder()
+	next.carryUses(ix)
 	return next
 }
 
@@ -184,6 +188,7 @@ func (ix *MentionIndex) Without(path string) *MentionIndex {
 		}
 	}
 	next.sortOrder()
+	next.carryUses(ix)
 	return next
 }
 
@@ -450,13 +455,20 @@ func (ix *MentionIndex) Appearances(entryID string) []Appearance {
 	return out
 }
 
+// placeOf is an entry's place in the matcher's sorted IDs, for finding
+// it in a unit's counts; -1 when the matcher has none.
+func (ix *MentionIndex) placeOf(entryID string) int32 {
+	place, ok := ix.matcher.placeOf(entryID, 0)
+	if !ok {
+		return -1
+	}
+	return place
+}
+
 // eachCount calls f with each unit that mentions an entry and the
 // entry's count there, in reading order.
 func (ix *MentionIndex) eachCount(entryID string, f func(*Unit, EntryCount)) {
-	place, ok := ix.matcher.placeOf(entryID, 0)
-	if !ok {
-		place = -1
-	}
+	place := ix.placeOf(entryID)
 	for _, um := range ix.order {
 		if i, ok := um.entry(place, entryID); ok {
 			f(um.unit, um.counts[i])

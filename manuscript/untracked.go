@@ -573,10 +573,3 @@ func (ix *MentionIndex) UntrackedUses(normalized string) int {
 	}
 	return n
 }
-
-// Uses is how many mentions of an entry the indexed units hold.
-func (ix *MentionIndex) Uses(entryID string) int {
-	n := 0
-	ix.eachCount(entryID, func(_ *Unit, c EntryCount) { n += c.Count })
-	return n
-}
