@@ -74,10 +74,18 @@ func runesWithinOneEdit(a, b []rune) bool {
 // editDistanceAtMost reports whether the optimal-string-alignment distance
 // between a and b is at most k. Meant for short strings such as type names.
 func editDistanceAtMost(a, b string, k int) bool {
-	// Compare lengths before converting: a type of megabytes is then
+	return EditDistance(a, b, k) <= k
+}
+
+// EditDistance is the optimal-string-alignment distance of a and b (a
+// letter added, dropped, changed, or two neighbours swapped), counted up
+// to limit+1: any distance beyond limit is limit+1. Meant for short
+// strings: names, words, type names.
+func EditDistance(a, b string, limit int) int {
+	// Compare lengths before converting: a string of megabytes is then
 	// turned away without copying it.
-	if abs(len(a)-len(b)) > k*utf8.UTFMax || abs(runeLen(a)-runeLen(b)) > k {
-		return false
+	if abs(len(a)-len(b)) > limit*utf8.UTFMax || abs(runeLen(a)-runeLen(b)) > limit {
+		return limit + 1
 	}
 	ra, rb := []rune(a), []rune(b)
 	prev2 := make([]int, len(rb)+1)
@@ -100,12 +108,14 @@ func editDistanceAtMost(a, b string, k int) bool {
 			}
 			rowMin = min(rowMin, cur[j])
 		}
-		if rowMin > k {
-			return false
+		// Every later row is at least this row's least: past limit,
+		// the distance is too.
+		if rowMin > limit {
+			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[len(rb)] <= k
+	return min(prev[len(rb)], limit+1)
 }
 
 func abs(x int) int {

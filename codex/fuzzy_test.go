@@ -137,3 +137,26 @@ func TestParseTypeAndFolders(t *testing.T) {
 	assert.Equal(t, "style", TypeStyle.Plural())
 	assert.Equal(t, "", Type("").Plural())
 }
+
+// EditDistance counts edits up to its limit and says limit+1 beyond.
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"mara", "mara", 2, 0},
+		{"mara", "marra", 2, 1},
+		{"mara", "amra", 2, 1},
+		{"séverine", "sevrine", 2, 2},
+		{"severine", "sevrine", 2, 1},
+		{"kitten", "sitting", 3, 3},
+		{"kitten", "sitting", 2, 3},
+		{"abc", "xyz", 1, 2},
+		{"a", "abcd", 1, 2},
+		{"", "ab", 2, 2},
+	} {
+		assert.Equal(t, tt.want, EditDistance(tt.a, tt.b, tt.limit), "%q, %q, %d", tt.a, tt.b, tt.limit)
+		assert.Equal(t, tt.want, EditDistance(tt.b, tt.a, tt.limit), "%q, %q, %d (swapped)", tt.b, tt.a, tt.limit)
+	}
+}

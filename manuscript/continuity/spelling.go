@@ -181,43 +181,12 @@ func (ix *spellIndex) nearest(norm string) *spellWord {
 		for ; at < len(ix.keys) && ix.keys[at].key == k; at++ {
 			w := &ix.words[ix.keys[at].word]
 			limit := editsAllowed(w.runes)
-			if d := editDistance(norm, w.norm, limit); d > 0 && d <= limit && d < bestD {
+			if d := codex.EditDistance(norm, w.norm, limit); d > 0 && d <= limit && d < bestD {
 				best, bestD = w, d
 			}
 		}
 	})
 	return best
-}
-
-// editDistance is the optimal-string-alignment distance of a and b (a
-// letter added, dropped, changed, or two neighbours swapped), counted up
-// to limit+1.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }
 
 // nameSpelling flags the words of the chapter that may be misspelled
