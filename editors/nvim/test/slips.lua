@@ -79,6 +79,24 @@ local function main()
   quire.setup({ cmd = { assert(os.getenv("QUIRE_BIN")), "serve" }, settings = {} })
   vim.cmd("edit " .. vim.fn.fnameescape(fx.chapter))
   local buf = vim.api.nvim_get_current_buf()
+
+  -- shows waits until the diagnostics of the buffer's version (what,
+  -- for the failure's words) are published and are exactly want; it
+  -- returns whether they came, and what was last seen.
+  local function shows(version, want, what)
+    local last
+    local ok = vim.wait(10000, function()
+      if published < version then
+        last = string.format("diagnostics of version %d shown, %s is version %d", published, what, version)
+        return false
+      end
+      local good, w = matches(buf, want)
+      last = w
+      return good
+    end, 5)
+    return ok, last
+  end
+
   check(vim.wait(10000, function()
     local c = compat.get_clients({ bufnr = buf, name = "quire" })[1]
     return c ~= nil and c.initialized ~= false and (c.server_capabilities or c.resolved_capabilities) ~= nil
@@ -128,16 +146,7 @@ local function main()
     if slip then
       table.insert(want, slip)
     end
-    local last
-    local seen = vim.wait(10000, function()
-      if published < version then
-        last = string.format("diagnostics of version %d shown, the text typed is version %d", published, version)
-        return false
-      end
-      local good, w = matches(buf, want)
-      last = w
-      return good
-    end, 5)
+    local seen, last = shows(version, want, "the text typed")
     local ms = (uv.hrtime() - typed_at) / 1e6
     check(seen, string.format("after typing line %d %q: %s", ty.line, ty.text, tostring(last)))
     if slip then
@@ -235,16 +244,7 @@ local function main()
       table.insert(rest, s)
     end
   end
-  local last
-  local cleared = vim.wait(10000, function()
-    if published < version then
-      last = string.format("diagnostics of version %d shown, the fixed text is version %d", published, version)
-      return false
-    end
-    local good, w = matches(buf, rest)
-    last = w
-    return good
-  end, 5)
+  local cleared, last = shows(version, rest, "the fixed text")
   check(cleared, "after " .. fix.title .. ": " .. tostring(last))
   -- Nothing but the slip's words changed.
   local want_lines = vim.split(fx.final, "\n", { plain = true })
