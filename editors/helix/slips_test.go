@@ -40,6 +40,20 @@ func markedLines(screen string) []int {
 // cursorAt is the cursor's line and column (1-based) in the status line.
 var cursorAt = regexp.MustCompile(`(\d+):(\d+)\s*$`)
 
+// cursorOn says whether the status line shows the cursor on line (1-based)
+// and, unless col is 0, at column col.
+func cursorOn(line, col int) func(screen string) bool {
+	return func(screen string) bool {
+		for _, row := range strings.Split(screen, "\n") {
+			if strings.Contains(row, " NOR ") {
+				m := cursorAt.FindStringSubmatch(row)
+				return m != nil && m[1] == strconv.Itoa(line) && (col == 0 || m[2] == strconv.Itoa(col))
+			}
+		}
+		return false
+	}
+}
+
 // TestHelixSlips types one continuity slip of each kind, among decoys,
 // into a chapter that opens clean, through tmux as a writer types, and
 // checks what Helix shows: a diagnostic mark in the gutter on each slip's
@@ -118,15 +132,7 @@ func TestHelixSlips(t *testing.T) {
 	for _, e := range slips.Slips {
 		term.keys("]", "d")
 		at := fmt.Sprintf("%d:%d", e.Line+1, e.CharEnd)
-		term.waitFor("next-"+e.Code, "the cursor at the end of "+strconv.Quote(e.Words)+" ("+at+")", func(screen string) bool {
-			for _, row := range strings.Split(screen, "\n") {
-				if strings.Contains(row, " NOR ") {
-					m := cursorAt.FindStringSubmatch(row)
-					return m != nil && m[1]+":"+m[2] == at
-				}
-			}
-			return false
-		})
+		term.waitFor("next-"+e.Code, "the cursor at the end of "+strconv.Quote(e.Words)+" ("+at+")", cursorOn(e.Line+1, e.CharEnd))
 	}
 
 	// The diagnostics picker lists the slips, once each, by code.
@@ -171,15 +177,7 @@ func applyFix(t *testing.T, term *terminal, slips editortest.Slips, marked []int
 	term.text(slip.Words)
 	term.keys("Enter")
 	end := fmt.Sprintf("%d:%d", fix.Line+1, slip.CharEnd)
-	term.waitFor("fix-cursor", "the cursor at the end of "+strconv.Quote(slip.Words)+" ("+end+")", func(screen string) bool {
-		for _, row := range strings.Split(screen, "\n") {
-			if strings.Contains(row, " NOR ") {
-				m := cursorAt.FindStringSubmatch(row)
-				return m != nil && m[1]+":"+m[2] == end
-			}
-		}
-		return false
-	})
+	term.waitFor("fix-cursor", "the cursor at the end of "+strconv.Quote(slip.Words)+" ("+end+")", cursorOn(fix.Line+1, slip.CharEnd))
 
 	term.keys("Space", "a")
 	term.waitFor("fix-menu", "the offered fixes "+strings.Join(fix.Offered, ", ")+" in the code action menu", showsAll(fix.Offered...))
