@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,9 @@ func (b Batch) Run(t testing.TB, report func(*BatchRun) string) *BatchRun {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second
+	if b.Cache != "" {
+		t.Cleanup(func() { removeWhenQuiet(b.Cache) })
+	}
 	runErr := cmd.Run()
 
 	res, _ := os.ReadFile(b.Result)
@@ -64,6 +68,24 @@ func (b Batch) Run(t testing.TB, report func(*BatchRun) string) *BatchRun {
 		t.Fatalf("%s did not finish within the timeout\n%s", b.Name, report(run))
 	}
 	return run
+}
+
+// removeWhenQuiet removes dir once nothing writes into it any more: the
+// quire the editor started may still be saving its caches there as it
+// exits after the editor, and the test's temporary folder, removed
+// after this, would then not be empty. Registered after t.TempDir, it
+// runs before that folder's removal.
+func removeWhenQuiet(dir string) {
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); {
+		if err := os.RemoveAll(dir); err != nil {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		time.Sleep(500 * time.Millisecond)
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+	}
 }
 
 // LogTimes logs the result lines that start with one of prefixes: the
