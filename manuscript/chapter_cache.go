@@ -71,7 +71,10 @@ import (
 // 6: a mention ending in an abbreviation takes its full stop ("Co.");
 // half of a lower-case compound ("out-Heroded") makes no name uncertain;
 // untracked names leave out months and days.
-const chapterCacheFormat = 6
+//
+// 7: a name before a word that begins a longer name the text does not
+// finish ("Anthony Comstock" beside Anthony Comstock Patch) is uncertain.
+const chapterCacheFormat = 7
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

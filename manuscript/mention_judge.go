@@ -13,7 +13,9 @@ import (
 //   - inside a hyphenated compound ("Bennet-Hope"): not a mention;
 //   - before a capitalized word that is no known name and no common word
 //     ("Anthony Comstock" when the codex knows Anthony Patch), or after
-//     one ("Arnold Armstrong"): another person who shares a name;
+//     one ("Arnold Armstrong"), or before one that begins a longer name
+//     the text does not finish ("Anthony Comstock" when the codex knows
+//     Anthony Comstock Patch): another person who shares a name;
 //   - as a modifier: before "family", "cottages", "Lane"…
 //     ("the Pendleton family", "Maule's Lane"): a family, a place or a
 //     firm named after the entry. Not before "people", "houses" or
@@ -112,10 +114,58 @@ func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseConte
 	switch {
 	case isModifierHead(key) && (!possessive || next.upper):
 		mention.Uncertain = true
-	case !possessive && next.upper && !next.allCaps && !isCommonWord(key) && !m.IsNameWord(key):
+	case !possessive && next.upper && !next.allCaps && !isCommonWord(key) &&
+		(!m.IsNameWord(key) || m.continuesForm(text[span.Start:span.End], key)):
 		mention.Uncertain = true
 	}
 	return true
+}
+
+// continuesForm reports whether word, after the name phrase, goes on
+// into a longer form that the text then leaves: "Anthony Comstock" when
+// the codex knows Anthony Comstock Patch is a longer name of its own,
+// perhaps his grandfather's, not a way of writing Anthony.
+func (m *Matcher) continuesForm(phrase, word string) bool {
+	own := func(n int32) []nameForm { return m.nodes[n].forms }
+	if m.continuesIn(phrase, word, own) {
+		return true
+	}
+	return m.layer != nil && m.layer.base.continuesIn(phrase, word, m.layer.baseForms)
+}
+
+// maxContinuationNodes bounds the trie nodes continuesIn looks at.
+const maxContinuationNodes = 256
+
+// continuesIn is continuesForm in m's own trie, whose forms at a node
+// formsAt gives.
+func (m *Matcher) continuesIn(phrase, word string, formsAt func(int32) []nameForm) bool {
+	node, ok := m.find(phrase)
+	if !ok {
+		return false
+	}
+	c, more := m.nodes[node].next[word]
+	if !more {
+		return false
+	}
+	// A node may lead to no form: a phrase cut short by a word no form
+	// may hold, or only the forms of a series entry the book overrides.
+	// The search is bounded, so that a scan stays linear in the text
+	// whatever the codex; past the bound the phrase is taken to go on.
+	stack := []int32{c}
+	for seen := 0; len(stack) > 0; seen++ {
+		if seen == maxContinuationNodes {
+			return true
+		}
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(formsAt(n)) > 0 {
+			return true
+		}
+		for _, next := range m.nodes[n].next {
+			stack = append(stack, next)
+		}
+	}
+	return false
 }
 
 // hyphenated reports whether text[start:end] is part of a hyphenated

@@ -377,6 +377,7 @@ func TestScanJudgesHowANameIsUsed(t *testing.T) {
 		"dewinter", "name: Maxim de Winter\naliases: [de Winter]",
 		"herod", "name: Herod",
 		"jarndyce", "name: Jarndyce & Co.",
+		"lyle", "name: Edmund Bertram Lyle\naliases: [Edmund]",
 	))
 	tests := []struct {
 		name            string
@@ -384,6 +385,7 @@ func TestScanJudgesHowANameIsUsed(t *testing.T) {
 		certain, unsure []string
 	}{
 		{"an unknown surname after", "the efforts of Anthony Comstock, and Anthony laughed", []string{"Anthony"}, []string{"Anthony"}},
+		{"a longer name the text leaves", "the works of Edmund Bertram, then Edmund wept. Edmund Bertram Lyle came.", []string{"Edmund", "Edmund Bertram Lyle"}, []string{"Edmund"}},
 		{"a known word after is no surname", "Anthony I think. Anthony Patch came.", []string{"Anthony", "Anthony Patch"}, nil},
 		{"an unknown given name before", "his son, Arnold Pendleton, and Pendleton", []string{"Pendleton"}, []string{"Pendleton"}},
 		{"a modifier", "the Pendleton family; Maule's Lane; Maule's house", []string{"Maule"}, []string{"Pendleton", "Maule"}},
