@@ -28,4 +28,21 @@ type Mention struct {
 	Start  int    `json:"start"`
 	End    int    `json:"end"`
 	Entity string `json:"entity"`
+	// Within says the name is inside a longer mention of its own entity,
+	// which LitBank marks as a whole and not the name ("the village of
+	// Raveloe"): it is scored only where names within count.
+	Within bool `json:"within,omitempty"`
+}
+
+// AsMarked is the novel with only the names LitBank marks itself: none
+// found within a longer mention of the same entity.
+func (n Novel) AsMarked() Novel {
+	out := n
+	out.Mentions = nil
+	for _, m := range n.Mentions {
+		if !m.Within {
+			out.Mentions = append(out.Mentions, m)
+		}
+	}
+	return out
 }

@@ -16,10 +16,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/quire-ink/quire/manuscript/namebench"
 )
@@ -168,12 +170,76 @@ func importNovel(dir, base string) (namebench.Novel, error) {
 		}
 		nov.Mentions = append(nov.Mentions, namebench.Mention{Start: start, End: stop, Entity: m.chain})
 	}
+	nov.Mentions = append(nov.Mentions, namesWithin(text, sents, ms, entities, nov.Mentions)...)
 	for _, e := range entities {
 		nov.Entities = append(nov.Entities, *e)
 	}
 	sort.Slice(nov.Entities, func(i, j int) bool { return nov.Entities[i].ID < nov.Entities[j].ID })
 	sort.Slice(nov.Mentions, func(i, j int) bool { return nov.Mentions[i].Start < nov.Mentions[j].Start })
 	return nov, nil
+}
+
+// namesWithin are the names LitBank's scheme cannot mark: a name inside
+// a longer mention of the same entity ("the village of Raveloe", "Dick,
+// who had already set to work", "the Judge"). LitBank annotates the
+// outer phrase as a common-noun mention and, as a mention cannot nest
+// inside another of its own entity, leaves the name in it unmarked,
+// though the text names the entity there with one of the names its
+// annotations give it elsewhere. The first and longest of those names in
+// the phrase is kept, marked Within, unless a name already marked
+// overlaps it.
+func namesWithin(text string, sents [][][2]int, ms []*mention, entities map[string]*namebench.Entity, marked []namebench.Mention) []namebench.Mention {
+	var out []namebench.Mention
+	taken := func(start, stop int) bool {
+		for _, m := range append(marked, out...) {
+			if m.Start < stop && start < m.End {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range ms {
+		e := entities[m.chain]
+		if m.cat != "NOM" || e == nil {
+			continue
+		}
+		toks := sents[m.sent]
+		start, stop := toks[m.first][0], toks[m.last][1]
+		best := [2]int{-1, -1}
+		for _, form := range e.Forms {
+			words := strings.Fields(form)
+			for i, w := range words {
+				words[i] = regexp.QuoteMeta(w)
+			}
+			re := regexp.MustCompile(strings.Join(words, `\s+`))
+			for _, loc := range re.FindAllStringIndex(text[start:stop], -1) {
+				s, t := start+loc[0], start+loc[1]
+				if wordAt(text, s-1) || wordAt(text, t) || strings.Contains(text[s:t], "\n\n") {
+					continue
+				}
+				if best[0] < 0 || s < best[0] || s == best[0] && t > best[1] {
+					best = [2]int{s, t}
+				}
+				break
+			}
+		}
+		if best[0] >= 0 && !taken(best[0], best[1]) {
+			out = append(out, namebench.Mention{Start: best[0], End: best[1], Entity: m.chain, Within: true})
+		}
+	}
+	return out
+}
+
+// wordAt reports whether the byte at i is part of a word.
+func wordAt(text string, i int) bool {
+	if i < 0 || i >= len(text) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	if r == utf8.RuneError {
+		r, _ = utf8.DecodeLastRuneInString(text[:i+1])
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // find is the offset of tok in text from pos on. Between tokens the
