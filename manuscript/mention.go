@@ -435,7 +435,7 @@ func (m *Matcher) scan(text string, from int, uncertain bool) []Mention {
 			ctx.after(m, text, &tok, s.key[:0])
 			continue
 		}
-		if keep := m.judge(text, &mention, resume, &ctx); keep && (uncertain || !mention.Uncertain) {
+		if keep := m.judge(text, &mention, resume, &ctx, s.key); keep && (uncertain || !mention.Uncertain) {
 			out = append(out, mention)
 		}
 		ctx.afterName()

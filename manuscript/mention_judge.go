@@ -90,8 +90,8 @@ func (c *proseContext) afterName() {
 
 // judge marks mention uncertain where its use says it may name someone
 // else, and reports false where it is no mention at all. resume is where
-// the scan goes on after it.
-func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseContext) bool {
+// the scan goes on after it; scratch is room for a word's key.
+func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseContext, scratch []byte) bool {
 	span := mention.Range
 	if hyphenated(text, span.Start, span.End) {
 		return false
@@ -109,13 +109,13 @@ func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseConte
 	if !t.next(&next) || next.kind != proseWord || next.lineBreaks > 1 || !m.mayBeFormWord(&next) {
 		return true
 	}
-	key := string(appendTokenKey(nil, text, &next))
+	key := appendTokenKey(scratch[:0], text, &next)
 	possessive := resume > span.End
 	switch {
-	case isModifierHead(key) && (!possessive || next.upper):
+	case isModifierHead(string(key)) && (!possessive || next.upper):
 		mention.Uncertain = true
-	case !possessive && next.upper && !next.allCaps && !isCommonWord(key) &&
-		(!m.IsNameWord(key) || m.continuesForm(text[span.Start:span.End], key)):
+	case !possessive && next.upper && !next.allCaps && !isCommonWord(string(key)) &&
+		(!m.IsNameWord(string(key)) || m.continuesForm(text[span.Start:span.End], string(key))):
 		mention.Uncertain = true
 	}
 	return true
