@@ -187,7 +187,9 @@ func importNovel(dir, base string) (namebench.Novel, error) {
 // though the text names the entity there with one of the names its
 // annotations give it elsewhere. The first and longest of those names in
 // the phrase is kept, marked Within, unless a name already marked
-// overlaps it.
+// overlaps it. LitBank also calls a name that begins a sentence with a
+// capital it does not have elsewhere ("The Fuwalda") a common-noun
+// mention: that is the name too.
 func namesWithin(text string, sents [][][2]int, ms []*mention, entities map[string]*namebench.Entity, marked []namebench.Mention) []namebench.Mention {
 	var out []namebench.Mention
 	taken := func(start, stop int) bool {
@@ -206,12 +208,22 @@ func namesWithin(text string, sents [][][2]int, ms []*mention, entities map[stri
 		toks := sents[m.sent]
 		start, stop := toks[m.first][0], toks[m.last][1]
 		best := [2]int{-1, -1}
+		var patterns []string
 		for _, form := range e.Forms {
 			words := strings.Fields(form)
 			for i, w := range words {
 				words[i] = regexp.QuoteMeta(w)
 			}
-			re := regexp.MustCompile(strings.Join(words, `\s+`))
+			patterns = append(patterns, strings.Join(words, `\s+`))
+			// A name whose first word is in lower case ("the Fuwalda")
+			// takes a capital where it begins a sentence.
+			if r, size := utf8.DecodeRuneInString(form); m.first == 0 && unicode.IsLower(r) {
+				words[0] = regexp.QuoteMeta(string(unicode.ToUpper(r)) + strings.Fields(form)[0][size:])
+				patterns = append(patterns, "^"+strings.Join(words, `\s+`))
+			}
+		}
+		for _, pattern := range patterns {
+			re := regexp.MustCompile(pattern)
 			for _, loc := range re.FindAllStringIndex(text[start:stop], -1) {
 				s, t := start+loc[0], start+loc[1]
 				if wordAt(text, s-1) || wordAt(text, t) || strings.Contains(text[s:t], "\n\n") {
