@@ -74,7 +74,11 @@ import (
 //
 // 7: a name before a word that begins a longer name the text does not
 // finish ("Anthony Comstock" beside Anthony Comstock Patch) is uncertain.
-const chapterCacheFormat = 7
+//
+// 8: an untracked name takes the title before it, full stop and all
+// ("Mr. Brooke"), and a title with a known name no entry writes with it
+// is a name ("Mrs. Pett" beside Mr. Pett).
+const chapterCacheFormat = 8
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

@@ -121,7 +121,7 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 				continue
 			}
 			other := pairOther(pair, key)
-			if isTitleWord(other) || isHonorific(other) {
+			if isTitle([]byte(other)) || isHonorific(other) {
 				if alone[key] > 2*alone[pair] {
 					continue
 				}
@@ -305,7 +305,11 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 			continue
 		}
 		if tok.kind != proseWord {
-			f.flush()
+			// A title's full stop keeps its run going: "Mr. Brooke" is
+			// one name, not Brooke after a word.
+			if !f.titleStop(&tok, abbrev) {
+				f.flush()
+			}
 			pending = f.sentenceAfter(&tok, pending, abbrev, lineStart)
 			abbrev = false
 			continue
@@ -335,6 +339,17 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 	}
 	f.flush()
 	return f.names
+}
+
+// titleStop reports whether tok is the full stop of a title's
+// abbreviation that the current run ends with ("Mr.").
+func (f *untrackedFinder) titleStop(tok *proseToken, abbrev bool) bool {
+	n := len(f.run)
+	if !abbrev || n == 0 || tok.gap > 0 || f.run[n-1].end != tok.start || f.text[tok.start] != '.' {
+		return false
+	}
+	w := f.run[n-1]
+	return isTitleAbbreviation(f.keys[w.keyStart:w.keyEnd])
 }
 
 // sentenceAfter says whether the next word begins a sentence, given the
@@ -386,13 +401,17 @@ func (f *untrackedFinder) flush() {
 	run := f.run
 	f.run = f.run[:0]
 	defer func() { f.keys = f.keys[:0] }()
-	if len(run) > 0 && run[0].initial {
+	key := func(w runWord) []byte { return f.keys[w.keyStart:w.keyEnd] }
+	// A sentence's first word says nothing by its capital, unless it is
+	// a title before a name ("Mr. Brooke came").
+	if len(run) > 0 && run[0].initial && !(len(run) == 2 && isTitle(key(run[0]))) {
 		run = run[1:]
 	}
-	key := func(w runWord) []byte { return f.keys[w.keyStart:w.keyEnd] }
 	if len(run) == 2 {
 		a, b := run[0], run[1]
-		if f.novel(key(a)) || f.novel(key(b)) {
+		// A title before a known name that no entry writes with it is
+		// someone else of the family: "Mrs. Pett" beside Mr. Pett.
+		if f.novel(key(a)) || f.novel(key(b)) || isTitle(key(a)) && f.m.IsNameWord(string(key(b))) {
 			pair := make([]byte, 0, a.keyEnd-a.keyStart+1+b.keyEnd-b.keyStart)
 			pair = append(append(append(pair, key(a)...), ' '), key(b)...)
 			f.record(pair, a.start, b.end, a.shout || b.shout)
@@ -407,6 +426,12 @@ func (f *untrackedFinder) flush() {
 			f.record(append([]byte{commonMark}, k...), w.start, w.end, false)
 		}
 	}
+}
+
+// isTitle reports a title before a name, written out ("Miss") or
+// abbreviated ("Mrs").
+func isTitle(key []byte) bool {
+	return isTitleWord(string(key)) || isTitleAbbreviation(key) && !slices.Contains([]string{"co", "jr", "sr", "vs"}, string(key))
 }
 
 // commonMark opens the key of a tally of an everyday word the unit

@@ -53,7 +53,7 @@ func TestUntrackedRules(t *testing.T) {
 			"the boat of\nCorwin and the oars of\nCorwin and the net of\nCorwin",
 			[]string{"Corwin×3"}},
 		{"title abbreviation keeps the sentence going",
-			"She met Mr. Tallis, then Dr. Tallis, then St. Tallis.",
+			"She met Mr. Tallis, then Dr. Tallis, then St. Tallis, then Tallis, Tallis, Tallis.",
 			[]string{"Tallis×3"}},
 		{"initials keep the sentence going",
 			"by J. Tallis and by R. Tallis and by K. Tallis",
@@ -140,6 +140,9 @@ func TestUntrackedFoldsAWordIntoItsName(t *testing.T) {
 		{"an everyday word never in lower case", "then my sister Rose came, and Rose left, and Rose stayed", []string{"Rose×3"}},
 		{"an everyday word also in lower case", "then my sister Rose came, and Rose left, and Rose stayed by a rose", []string{}},
 		{"words of reverence and address", "thank God, and God, and God, and Mamma, Mamma, Mamma", []string{}},
+		{"a title and its full stop are part of a name", "then Mr. Tallis, and Mr. Tallis. Mr. Tallis came.", []string{"Mr. Tallis×3"}},
+		{"a title tells a family apart", "then Mr. Tallis, and Mrs. Tallis, Mrs. Tallis, Mrs. Tallis and Tallis", []string{"Mrs. Tallis×4"}},
+		{"a known name with a title the codex does not give it", "then Mrs. Vell, and Mrs. Vell, and Mrs. Vell", []string{"Mrs. Vell×3"}},
 		{"a quotation opened mid-sentence", "she said, “Corwin is here,” and, “Corwin left,” and, “Corwin ate.”", []string{"Corwin×3"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -168,7 +168,9 @@ func firstWords(set Set, n int) Set {
 // TestUntrackedOnAFullNovel asks untracked what a writer who has no
 // codex yet would see for the whole of Pride and Prejudice: each of its
 // principal people under a name of their own, not folded into a sister's
-// ("Miss Darcy") or a neighbouring word ("from London Lydia came").
+// ("Miss Darcy") or a neighbouring word ("from London Lydia came"), and
+// a title telling the people of one family apart ("Mr. Bennet", "Mrs.
+// Bennet").
 func TestUntrackedOnAFullNovel(t *testing.T) {
 	var units []*manuscript.Unit
 	for i, text := range novelChapters(t) {
@@ -183,10 +185,15 @@ func TestUntrackedOnAFullNovel(t *testing.T) {
 	}
 	t.Logf("%d suggestions: %v", len(names), names)
 	fmt.Printf("untracked on Pride and Prejudice with no codex: %d suggestions\n", len(names))
-	for _, name := range []string{"Elizabeth", "Darcy", "Jane", "Bingley", "Lydia", "Kitty", "Charlotte", "Lady Catherine", "Collins", "Gardiner"} {
+	for _, name := range []string{"Elizabeth", "Mr. Darcy", "Jane", "Mr. Bingley", "Lydia", "Kitty", "Charlotte", "Lady Catherine",
+		"Mr. Collins", "Mrs. Bennet", "Mr. Bennet", "Mrs. Gardiner", "Miss Bingley"} {
 		assert.GreaterOrEqual(t, got[name], 50, "%s is suggested as such, with its uses", name)
 	}
-	for _, name := range []string{"London Lydia", "November", "Gardiners"} {
+	// A title tells the family apart: Mr. Gardiner is not his wife.
+	for _, name := range []string{"Mr. Gardiner", "Miss Darcy", "Mrs. Collins"} {
+		assert.GreaterOrEqual(t, got[name], 20, "%s is suggested as such, with its uses", name)
+	}
+	for _, name := range []string{"London Lydia", "November", "Gardiners", "Darcy", "Bingley"} {
 		assert.NotContains(t, got, name)
 	}
 }
