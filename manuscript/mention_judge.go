@@ -1,6 +1,7 @@
 package manuscript
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,7 +16,10 @@ import (
 //     ("Anthony Comstock" when the codex knows Anthony Patch), or after
 //     one ("Arnold Armstrong"), or before one that begins a longer name
 //     the text does not finish ("Anthony Comstock" when the codex knows
-//     Anthony Comstock Patch): another person who shares a name;
+//     Anthony Comstock Patch), or after a form of address the entry is
+//     never given where the codex writes the name with another ("Mrs.
+//     Pontellier" beside Mr. Pontellier): another person who shares a
+//     name;
 //   - as a modifier: before "family", "cottages", "Lane"…
 //     ("the Pendleton family", "Maule's Lane"): a family, a place or a
 //     firm named after the entry. Not before "people", "houses" or
@@ -100,7 +104,7 @@ func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseConte
 	if !hasLower(text[span.Start:span.End]) {
 		return true
 	}
-	if c.adjacent && c.prevUnknown {
+	if c.adjacent && c.prevUnknown || m.otherTitle(text, mention) {
 		mention.Uncertain = true
 		return true
 	}
@@ -166,6 +170,83 @@ func (m *Matcher) continuesIn(phrase, word string, formsAt func(int32) []nameFor
 		}
 	}
 	return false
+}
+
+// addressTitles are the forms of address that tell the people of one
+// family apart.
+var addressTitles = [...]string{"mr", "mrs", "miss", "ms", "master", "mistress", "sir", "lady", "lord", "dame",
+	"monsieur", "madame", "mademoiselle"}
+
+// otherTitle reports a mention after a form of address that its entry
+// is never given, where the codex writes the same name with another:
+// "Mrs. Pontellier" matching the alias Pontellier of an entry written
+// "Mr. Pontellier" is his wife, not him.
+func (m *Matcher) otherTitle(text string, mention *Mention) bool {
+	title, ok := addressBefore(text, mention.Range.Start)
+	if !ok {
+		return false
+	}
+	phrase := text[mention.Range.Start:mention.Range.End]
+	var buf [64]byte
+	for _, other := range addressTitles {
+		if other == title {
+			continue
+		}
+		titled := append(append(append(buf[:0], other...), ' '), phrase...)
+		if m.writes(string(titled), mention.Entry) {
+			return true
+		}
+	}
+	return false
+}
+
+// writes reports whether phrase is a form of entry, in the matcher's
+// own trie or, for the series' entries the book does not override, in
+// the series'.
+func (m *Matcher) writes(phrase, entry string) bool {
+	has := func(forms []nameForm) bool {
+		return slices.ContainsFunc(forms, func(f nameForm) bool { return f.entry == entry && f.kind != formExclude })
+	}
+	if node, ok := m.find(phrase); ok && has(m.nodes[node].forms) {
+		return true
+	}
+	if m.layer == nil {
+		return false
+	}
+	node, ok := m.layer.base.find(phrase)
+	return ok && has(m.layer.baseForms(node))
+}
+
+// addressBefore is the form of address just before start ("Mrs. ",
+// "Lady "), as addressTitles has it.
+func addressBefore(text string, start int) (string, bool) {
+	i := start
+	if i == 0 || (text[i-1] != ' ' && text[i-1] != '\n') {
+		return "", false
+	}
+	i--
+	dot := i > 0 && text[i-1] == '.'
+	if dot {
+		i--
+	}
+	j := i
+	for j > 0 && j > i-12 && isASCIILetter(text[j-1]) {
+		j--
+	}
+	if j == i || j > 0 && isWordRune(rune(text[j-1])) {
+		return "", false
+	}
+	var key [12]byte
+	w := appendWordKey(key[:0], text[j:i])
+	if dot && !isTitleAbbreviation(w) {
+		return "", false
+	}
+	for _, t := range addressTitles {
+		if string(w) == t {
+			return t, true
+		}
+	}
+	return "", false
 }
 
 // hyphenated reports whether text[start:end] is part of a hyphenated

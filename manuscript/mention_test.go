@@ -378,6 +378,7 @@ func TestScanJudgesHowANameIsUsed(t *testing.T) {
 		"herod", "name: Herod",
 		"jarndyce", "name: Jarndyce & Co.",
 		"lyle", "name: Edmund Bertram Lyle\naliases: [Edmund]",
+		"leonce", "name: Léonce Pontellier\naliases: [Mr. Pontellier, Pontellier]",
 	))
 	tests := []struct {
 		name            string
@@ -386,6 +387,7 @@ func TestScanJudgesHowANameIsUsed(t *testing.T) {
 	}{
 		{"an unknown surname after", "the efforts of Anthony Comstock, and Anthony laughed", []string{"Anthony"}, []string{"Anthony"}},
 		{"a longer name the text leaves", "the works of Edmund Bertram, then Edmund wept. Edmund Bertram Lyle came.", []string{"Edmund", "Edmund Bertram Lyle"}, []string{"Edmund"}},
+		{"a title the codex gives the name only otherwise", "Mrs. Pontellier sewed; Mr. Pontellier and Pontellier read. Mrs Pontellier too.", []string{"Mr. Pontellier", "Pontellier"}, []string{"Pontellier", "Pontellier"}},
 		{"a known word after is no surname", "Anthony I think. Anthony Patch came.", []string{"Anthony", "Anthony Patch"}, nil},
 		{"an unknown given name before", "his son, Arnold Pendleton, and Pendleton", []string{"Pendleton"}, []string{"Pendleton"}},
 		{"a modifier", "the Pendleton family; Maule's Lane; Maule's house", []string{"Maule"}, []string{"Pendleton", "Maule"}},

@@ -113,6 +113,14 @@ func TestUntrackedRules(t *testing.T) {
 	}
 }
 
+// A known name after a title its entry is never given, where the codex
+// writes it with another, is someone else of the family: offered.
+func TestUntrackedOffersAnotherTitle(t *testing.T) {
+	cat := catalogOf(t, "leonce", "name: Léonce Pontellier\naliases: [Mr. Pontellier, Pontellier]")
+	got := untrackedIn(t, cat, UntrackedMinCount, "then Mrs. Pontellier, and Mrs. Pontellier, and Pontellier, and Mrs. Pontellier")
+	assert.Equal(t, []string{"Mrs. Pontellier×3"}, got)
+}
+
 func TestUntrackedPairNeedsOneSpace(t *testing.T) {
 	got := untrackedIn(t, codex.NewCatalog(nil, nil), 1, "to Port  Caddow, to Port\nCaddow, to Port Caddow")
 	// Two spaces or a line break make no pair: those two Caddows are

@@ -20,10 +20,12 @@ func TestHoverJudgesHowANameIsUsed(t *testing.T) {
 		"codex/characters/elizabeth.md": "---\nname: Elizabeth Bennet\naliases: [Miss Bennet, Lizzy]\n---\n# Elizabeth Bennet\n",
 		"codex/characters/jane.md":      "---\nname: Jane Bennet\naliases: [Miss Bennet]\n---\n# Jane Bennet\n",
 		"codex/characters/anthony.md":   "---\nname: Anthony Patch\naliases: [Anthony]\n---\n# Anthony Patch\n",
+		"codex/characters/leonce.md":    "---\nname: Léonce Pontellier\naliases: [Mr. Pontellier, Pontellier]\n---\n# Léonce Pontellier\n",
 		"manuscript/01-a.md": "# One\n\n" +
 			"Miss Bennet curtsied.\n\n" + // line 2: a name two entries share
 			"He read Anthony Comstock, then Anthony slept.\n\n" + // line 4
-			"The lizzy-like calm; Mr Darcy; lizzy.\n", // line 6
+			"The lizzy-like calm; Mr Darcy; lizzy.\n\n" + // line 6
+			"Mrs. Pontellier sewed; Pontellier read.\n", // line 8: his wife, then him
 	}
 	c := startServer(t, Options{})
 	c.initialize(writeProject(t, files))
@@ -46,6 +48,14 @@ func TestHoverJudgesHowANameIsUsed(t *testing.T) {
 	require.NotNil(t, anthony)
 	assert.Contains(t, anthony.Contents.Value, "**Anthony Patch**")
 	assert.NotContains(t, anthony.Contents.Value, "Ambiguous")
+
+	wife := c.hoverAt("manuscript/01-a.md", 8, 7)
+	require.NotNil(t, wife, "a title the codex never gives Léonce, who is Mr. Pontellier")
+	assert.True(t, strings.HasPrefix(wife.Contents.Value, "*Uncertain:* “Pontellier” here may not be Léonce Pontellier"), wife.Contents.Value)
+	husband := c.hoverAt("manuscript/01-a.md", 8, 25)
+	require.NotNil(t, husband)
+	assert.Contains(t, husband.Contents.Value, "**Léonce Pontellier**")
+	assert.NotContains(t, husband.Contents.Value, "Uncertain")
 
 	assert.Nil(t, c.hoverAt("manuscript/01-a.md", 6, 5), "no name inside a hyphenated compound, nor in lower case")
 	assert.Nil(t, c.hoverAt("manuscript/01-a.md", 6, 32), "lizzy in lower case is not Lizzy")
