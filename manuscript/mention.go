@@ -430,7 +430,7 @@ func (m *Matcher) scan(text string, from int, uncertain bool) []Mention {
 				continue
 			}
 		}
-		mention, resume, ok := s.mentionAt(tok, ctx.sentenceStart)
+		mention, resume, ok := s.mentionAt(tok, ctx.sentenceStart, tok.stem == 0)
 		if !ok {
 			ctx.after(m, text, &tok, s.key[:0])
 			continue
@@ -451,8 +451,9 @@ func (m *Matcher) mayStartAny(key []byte) bool {
 }
 
 // mentionAt is the mention that begins at tok, if any, and where the scan
-// goes on after it.
-func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart bool) (Mention, int, bool) {
+// goes on after it. keyed says s.key holds tok's key already, found to
+// begin some form.
+func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart, keyed bool) (Mention, int, bool) {
 	if s.m.layer != nil {
 		match, ok := s.longestLayeredAt(tok, sentenceStart)
 		if !ok {
@@ -461,7 +462,7 @@ func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart bool) (Mention,
 		mention, ok := s.m.resolveLayered(match)
 		return mention, match.resume, ok
 	}
-	match, ok := s.longestAt(tok, sentenceStart)
+	match, ok := s.longestAt(tok, sentenceStart, keyed)
 	if !ok {
 		return Mention{}, 0, false
 	}
@@ -533,8 +534,9 @@ func (w *formWalk) end(tok *proseToken) int {
 }
 
 // longestAt follows the trie from the token first as far as the text
-// allows and returns the longest form that matches there.
-func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMatch, bool) {
+// allows and returns the longest form that matches there. keyed says
+// s.key holds first's key, which the scan has found to begin a form.
+func (s *mentionScanner) longestAt(first proseToken, sentenceStart, keyed bool) (trieMatch, bool) {
 	var best trieMatch
 	ok := false
 	node := int32(0)
@@ -555,9 +557,11 @@ func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMa
 				}
 			}
 		}
-		s.key = appendTokenKey(s.key[:0], s.text, &tok)
+		if i > 0 || !keyed {
+			s.key = appendTokenKey(s.key[:0], s.text, &tok)
+		}
 		w.note(i, &tok, s.key)
-		if i == 0 && !s.m.mayStartForm(s.key) {
+		if i == 0 && !keyed && !s.m.mayStartForm(s.key) {
 			break
 		}
 		c, hit := next[string(s.key)]
