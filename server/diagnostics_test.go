@@ -108,6 +108,31 @@ func TestDiagnostics(t *testing.T) {
 	})
 }
 
+// A known name after a form of address its entry is never given is
+// someone else of the family: the hint offers the whole name, title and
+// all, as an entry of its own.
+func TestUntrackedHintOffersAnotherTitle(t *testing.T) {
+	files := map[string]string{
+		"codex/characters/leonce.md": "---\nname: Léonce Pontellier\naliases: [Mr. Pontellier, Pontellier]\n---\n# Léonce Pontellier\n",
+		"manuscript/01-a.md":         "# One\n\nMrs. Pontellier sewed. Later, Mrs. Pontellier slept, and Mrs. Pontellier woke; Pontellier read.\n",
+	}
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, files))
+	c.open("manuscript/01-a.md", files["manuscript/01-a.md"])
+	ds := c.waitDiagnostics(c.uri("manuscript/01-a.md"), "untracked name", hasCode(codeUntrackedName))
+	require.Len(t, ds, 1)
+	assert.Equal(t, protocol.Range{Start: position(2, 0), End: position(2, 15)}, ds[0].Range)
+	assert.Contains(t, ds[0].Message, "Mrs. Pontellier")
+	var actions []codeAction
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-a.md")},
+		Range:        ds[0].Range,
+		Context:      protocol.CodeActionContext{Diagnostics: ds},
+	}, &actions)
+	require.NotEmpty(t, actions)
+	assert.Equal(t, "Create character entry for Mrs. Pontellier", actions[0].Title)
+}
+
 func TestDiagnosticsWarnOfAChangeToALockedField(t *testing.T) {
 	entry := "---\nname: Mara Vell\nrole: Protagonist\nlocked: [role]\n---\n# Mara Vell\n"
 	files := map[string]string{"codex/characters/mara-vell.md": entry, "manuscript/01-a.md": "# A\n"}
