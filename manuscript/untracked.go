@@ -429,9 +429,14 @@ func (f *untrackedFinder) flush() {
 }
 
 // isTitle reports a title before a name, written out ("Miss") or
-// abbreviated ("Mrs").
+// abbreviated ("Mrs"); not the abbreviations that come after a name
+// ("Jr", "& Co").
 func isTitle(key []byte) bool {
-	return isTitleWord(string(key)) || isTitleAbbreviation(key) && !slices.Contains([]string{"co", "jr", "sr", "vs"}, string(key))
+	switch string(key) {
+	case "co", "jr", "sr", "vs":
+		return false
+	}
+	return isTitleWord(string(key)) || isTitleAbbreviation(key)
 }
 
 // commonMark opens the key of a tally of an everyday word the unit
