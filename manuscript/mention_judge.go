@@ -130,11 +130,20 @@ func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseConte
 // the codex knows Anthony Comstock Patch is a longer name of its own,
 // perhaps his grandfather's, not a way of writing Anthony.
 func (m *Matcher) continuesForm(phrase, word string) bool {
-	own := func(n int32) []nameForm { return m.nodes[n].forms }
-	if m.continuesIn(phrase, word, own) {
+	return m.inTries(func(t *Matcher, formsAt func(int32) []nameForm) bool {
+		return t.continuesIn(phrase, word, formsAt)
+	})
+}
+
+// inTries reports whether f holds in the matcher's own trie or, for a
+// book of a series, in the series' trie, each with the forms that count
+// at a node: the series' without those of the entries the book
+// overrides.
+func (m *Matcher) inTries(f func(t *Matcher, formsAt func(int32) []nameForm) bool) bool {
+	if f(m, func(n int32) []nameForm { return m.nodes[n].forms }) {
 		return true
 	}
-	return m.layer != nil && m.layer.base.continuesIn(phrase, word, m.layer.baseForms)
+	return m.layer != nil && f(m.layer.base, m.layer.baseForms)
 }
 
 // maxContinuationNodes bounds the trie nodes continuesIn looks at.
@@ -204,17 +213,10 @@ func (m *Matcher) otherTitle(text string, mention *Mention) bool {
 // own trie or, for the series' entries the book does not override, in
 // the series'.
 func (m *Matcher) writes(phrase, entry string) bool {
-	has := func(forms []nameForm) bool {
-		return slices.ContainsFunc(forms, func(f nameForm) bool { return f.entry == entry && f.kind != formExclude })
-	}
-	if node, ok := m.find(phrase); ok && has(m.nodes[node].forms) {
-		return true
-	}
-	if m.layer == nil {
-		return false
-	}
-	node, ok := m.layer.base.find(phrase)
-	return ok && has(m.layer.baseForms(node))
+	return m.inTries(func(t *Matcher, formsAt func(int32) []nameForm) bool {
+		node, ok := t.find(phrase)
+		return ok && slices.ContainsFunc(formsAt(node), func(f nameForm) bool { return f.entry == entry && f.kind != formExclude })
+	})
 }
 
 // addressBefore is the form of address just before start ("Mrs. ",
