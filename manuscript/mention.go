@@ -430,7 +430,7 @@ func (m *Matcher) scan(text string, from int, uncertain bool) []Mention {
 				continue
 			}
 		}
-		mention, resume, ok := s.mentionAt(tok, ctx.sentenceStart, tok.stem == 0)
+		mention, resume, ok := s.mentionAt(tok, ctx.sentenceStart)
 		if !ok {
 			ctx.after(m, text, &tok, s.key[:0])
 			continue
@@ -451,9 +451,8 @@ func (m *Matcher) mayStartAny(key []byte) bool {
 }
 
 // mentionAt is the mention that begins at tok, if any, and where the scan
-// goes on after it. keyed says s.key holds tok's key already, found to
-// begin some form.
-func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart, keyed bool) (Mention, int, bool) {
+// goes on after it.
+func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart bool) (Mention, int, bool) {
 	if s.m.layer != nil {
 		match, ok := s.longestLayeredAt(tok, sentenceStart)
 		if !ok {
@@ -462,7 +461,7 @@ func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart, keyed bool) (M
 		mention, ok := s.m.resolveLayered(match)
 		return mention, match.resume, ok
 	}
-	match, ok := s.longestAt(tok, sentenceStart, keyed)
+	match, ok := s.longestAt(tok, sentenceStart)
 	if !ok {
 		return Mention{}, 0, false
 	}
@@ -534,9 +533,11 @@ func (w *formWalk) end(tok *proseToken) int {
 }
 
 // longestAt follows the trie from the token first as far as the text
-// allows and returns the longest form that matches there. keyed says
-// s.key holds first's key, which the scan has found to begin a form.
-func (s *mentionScanner) longestAt(first proseToken, sentenceStart, keyed bool) (trieMatch, bool) {
+// allows and returns the longest form that matches there. For a first
+// token without a clitic, s.key holds its key already: the scan made it
+// to find that the token begins a form.
+func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMatch, bool) {
+	keyed := first.stem == 0
 	var best trieMatch
 	ok := false
 	node := int32(0)
