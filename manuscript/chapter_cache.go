@@ -77,9 +77,11 @@ import (
 //
 // 8: an untracked name takes the title before it, full stop and all
 // ("Mr. Brooke"), and a title with a known name no entry writes with it
-// is a name ("Mrs. Pett" beside Mr. Pett); a mention after a form of
-// address its entry is never given, where the codex writes the name
-// with another ("Mrs. Pontellier" beside Mr. Pontellier), is uncertain.
+// is a name ("Mrs. Pett" beside Mr. Pett).
+//
+// 9: a mention after a form of address its entry is never given, where
+// the codex writes the name with another ("Mrs. Pontellier" beside Mr.
+// Pontellier), is uncertain.
 const chapterCacheFormat = 9
 
 // chapterCacheMagic opens every chapter cache file.

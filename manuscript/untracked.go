@@ -525,11 +525,7 @@ func isShouted(word string) bool {
 // breaksNameRun reports words that are always capitalized and never part
 // of a name: "told Jory I would" holds no name "Jory I".
 func breaksNameRun(key []byte) bool {
-	switch string(key) {
-	case "i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
-		return true
-	}
-	return false
+	return string(key) == "i" || isWeekday(string(key))
 }
 
 // isTitleAbbreviation reports abbreviations whose full stop ends no
@@ -547,9 +543,18 @@ func isTitleAbbreviation(key []byte) bool {
 // capitalizes as dates, not names ("in June", "of a Sunday"). A
 // character called June is found once the codex names her.
 func isCalendarWord(word string) bool {
-	switch strings.TrimSuffix(word, "s") {
-	case "january", "february", "april", "june", "july", "august", "september", "october", "november",
-		"december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+	word = strings.TrimSuffix(word, "s")
+	switch word {
+	case "january", "february", "april", "june", "july", "august", "september", "october", "november", "december":
+		return true
+	}
+	return isWeekday(word)
+}
+
+// isWeekday reports the days of the week.
+func isWeekday(word string) bool {
+	switch word {
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
 		return true
 	}
 	return false
