@@ -16,7 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,14 +192,12 @@ func importNovel(dir, base string) (namebench.Novel, error) {
 // mention: that is the name too.
 func namesWithin(text string, sents [][][2]int, ms []*mention, entities map[string]*namebench.Entity, marked []namebench.Mention) []namebench.Mention {
 	var out []namebench.Mention
-	taken := func(start, stop int) bool {
-		for _, m := range append(marked, out...) {
-			if m.Start < stop && start < m.End {
-				return true
-			}
-		}
-		return false
+	overlaps := func(ms []namebench.Mention, f namebench.Found) bool {
+		return slices.ContainsFunc(ms, func(m namebench.Mention) bool { return m.Start < f.End && f.Start < m.End })
 	}
+	// capital marks a form capitalized for a phrase that begins a
+	// sentence, which only counts at the phrase's start.
+	const capital = "^"
 	for _, m := range ms {
 		e := entities[m.chain]
 		if m.cat != "NOM" || e == nil {
@@ -207,51 +205,31 @@ func namesWithin(text string, sents [][][2]int, ms []*mention, entities map[stri
 		}
 		toks := sents[m.sent]
 		start, stop := toks[m.first][0], toks[m.last][1]
-		best := [2]int{-1, -1}
-		var patterns []string
+		forms := map[string][]string{}
 		for _, form := range e.Forms {
-			words := strings.Fields(form)
-			for i, w := range words {
-				words[i] = regexp.QuoteMeta(w)
-			}
-			patterns = append(patterns, strings.Join(words, `\s+`))
-			// A name whose first word is in lower case ("the Fuwalda")
-			// takes a capital where it begins a sentence.
-			if r, size := utf8.DecodeRuneInString(form); m.first == 0 && unicode.IsLower(r) {
-				words[0] = regexp.QuoteMeta(string(unicode.ToUpper(r)) + strings.Fields(form)[0][size:])
-				patterns = append(patterns, "^"+strings.Join(words, `\s+`))
+			forms[form] = []string{m.chain}
+		}
+		if m.first == 0 {
+			for _, form := range e.Forms {
+				if r, size := utf8.DecodeRuneInString(form); unicode.IsLower(r) {
+					if up := string(unicode.ToUpper(r)) + form[size:]; forms[up] == nil {
+						forms[up] = []string{capital}
+					}
+				}
 			}
 		}
-		for _, pattern := range patterns {
-			re := regexp.MustCompile(pattern)
-			for _, loc := range re.FindAllStringIndex(text[start:stop], -1) {
-				s, t := start+loc[0], start+loc[1]
-				if wordAt(text, s-1) || wordAt(text, t) || strings.Contains(text[s:t], "\n\n") {
-					continue
-				}
-				if best[0] < 0 || s < best[0] || s == best[0] && t > best[1] {
-					best = [2]int{s, t}
-				}
-				break
+		for _, f := range namebench.Grep(text[start:stop], forms) {
+			if f.Entities[0] == capital && f.Start > 0 || strings.Contains(text[start+f.Start:start+f.End], "\n\n") {
+				continue
 			}
-		}
-		if best[0] >= 0 && !taken(best[0], best[1]) {
-			out = append(out, namebench.Mention{Start: best[0], End: best[1], Entity: m.chain, Within: true})
+			f.Start, f.End = start+f.Start, start+f.End
+			if !overlaps(marked, f) && !overlaps(out, f) {
+				out = append(out, namebench.Mention{Start: f.Start, End: f.End, Entity: m.chain, Within: true})
+			}
+			break
 		}
 	}
 	return out
-}
-
-// wordAt reports whether the byte at i is part of a word.
-func wordAt(text string, i int) bool {
-	if i < 0 || i >= len(text) {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(text[i:])
-	if r == utf8.RuneError {
-		r, _ = utf8.DecodeLastRuneInString(text[:i+1])
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // find is the offset of tok in text from pos on. Between tokens the
