@@ -123,12 +123,7 @@ func TestUntrackedHintOffersAnotherTitle(t *testing.T) {
 	require.Len(t, ds, 1)
 	assert.Equal(t, protocol.Range{Start: position(2, 0), End: position(2, 15)}, ds[0].Range)
 	assert.Contains(t, ds[0].Message, "Mrs. Pontellier")
-	var actions []codeAction
-	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-a.md")},
-		Range:        ds[0].Range,
-		Context:      protocol.CodeActionContext{Diagnostics: ds},
-	}, &actions)
+	actions := actionsFor(t, c, "manuscript/01-a.md", ds)
 	require.NotEmpty(t, actions)
 	assert.Equal(t, "Create character entry for Mrs. Pontellier", actions[0].Title)
 }

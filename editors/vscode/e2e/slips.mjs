@@ -176,7 +176,8 @@ async function main() {
     // problem goes and the others stay. Until the edit comes the line
     // reads as typed; any other text is a wrong edit, which waiting will
     // not mend.
-    const typed = fixture.final.split("\n")[fix.line];
+    const lines = fixture.final.split("\n");
+    const typed = lines[fix.line];
     await waitFor(`line ${fix.line + 1} reading ${JSON.stringify(fix.after)}`, async () => {
       const line = await editorLine(page, fix.line + 1);
       if (line !== null && line !== typed && line !== fix.after) {
@@ -188,7 +189,6 @@ async function main() {
     log(`fixed in ${Date.now() - picked} ms`);
 
     // Saved, the chapter on disk is the typed one with the fixed line.
-    const lines = fixture.final.split("\n");
     lines[fix.line] = fix.after;
     const saved = lines.join("\n");
     await page.keyboard.press("Control+1");
