@@ -1,0 +1,52 @@
+package dialogue
+
+import (
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Quotes is a book's convention for marking speech.
+type Quotes string
+
+const (
+	// QuotesAuto finds the convention in each chapter (see detect.go).
+	QuotesAuto Quotes = "auto"
+	// QuotesDouble: "speech" and “speech”, with 'single' quotes nested.
+	QuotesDouble Quotes = "double"
+	// QuotesSingle: 'speech' and ‘speech’, with "double" quotes nested
+	// (British typesetting).
+	QuotesSingle Quotes = "single"
+	// QuotesGuillemets: «speech» (French) and »speech« (German, Danish).
+	QuotesGuillemets Quotes = "guillemets"
+	// QuotesGerman: „speech“ with ‚speech‘ nested.
+	QuotesGerman Quotes = "german"
+	// QuotesDash: a paragraph that opens with a dash (— or ―) is speech,
+	// up to a dash that opens a tag or the paragraph's end.
+	QuotesDash Quotes = "dash"
+)
+
+// Options are a book's dialogue settings (quire.yaml's dialogue:).
+type Options struct {
+	// Quotes is the convention; "" is QuotesAuto.
+	Quotes Quotes
+}
+
+// Chapter is what attribution reads of one chapter.
+type Chapter struct {
+	// Text is the whole file; Body the prose after any front matter.
+	Text string
+	Body codex.Range
+	// Skip covers text that is never speech: code spans and blocks.
+	// HTML comments and front matter are skipped without being listed.
+	Skip []codex.Range
+	// Mentions are the codex names the prose uses, in order
+	// (manuscript.Matcher.ScanAll); attribution reads the characters'.
+	Mentions []manuscript.Mention
+}
+
+// Analyze finds the chapter's utterances and attributes each one.
+func Analyze(ch Chapter, cast *Cast, opts Options) []Utterance {
+	utts := Find(ch.Text, ch.Body, ch.Skip, opts)
+	attribute(ch, utts, cast)
+	return utts
+}

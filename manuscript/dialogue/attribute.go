@@ -1,0 +1,3 @@
+package dialogue
+
+func attribute(ch Chapter, utts []Utterance, cast *Cast) {} // being written

@@ -1,0 +1,109 @@
+package dialogue
+
+import (
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// Gender is what a character's pronouns are, for resolving "she said".
+type Gender uint8
+
+const (
+	// GenderUnknown fits any pronoun a character might be given.
+	GenderUnknown Gender = iota
+	GenderFemale
+	GenderMale
+	// GenderThey: the character goes by they/them.
+	GenderThey
+)
+
+// Character is one codex character as attribution sees it.
+type Character struct {
+	ID   string
+	Name string
+	// Forms are the name and aliases.
+	Forms []string
+	// Gender is from the entry's pronouns: or gender: field, else learned
+	// from the book's own use of pronouns after the character's name.
+	Gender Gender
+	// Given says Gender came from the entry, not from the book.
+	Given bool
+}
+
+// Cast is a book's characters: the codex entries of type character.
+type Cast struct {
+	chars []Character
+	byID  map[string]int
+}
+
+// NewCast reads the characters among entries.
+func NewCast(entries []*codex.Entry) *Cast {
+	c := &Cast{byID: map[string]int{}}
+	for _, e := range entries {
+		if e == nil || e.Type != codex.TypeCharacter {
+			continue
+		}
+		ch := Character{ID: e.ID, Name: e.Name, Forms: append([]string{e.Name}, e.Aliases...)}
+		ch.Gender, ch.Given = genderOf(e)
+		c.byID[e.ID] = len(c.chars)
+		c.chars = append(c.chars, ch)
+	}
+	return c
+}
+
+// Character finds a character by entry ID.
+func (c *Cast) Character(id string) (Character, bool) {
+	if c == nil {
+		return Character{}, false
+	}
+	i, ok := c.byID[id]
+	if !ok {
+		return Character{}, false
+	}
+	return c.chars[i], true
+}
+
+// Characters are the cast in codex order.
+func (c *Cast) Characters() []Character {
+	if c == nil {
+		return nil
+	}
+	return c.chars
+}
+
+// genderOf reads an entry's pronouns: (she/her, he/him, they/them, or a
+// list) or gender: (female, woman, f; male, man, m; nonbinary).
+func genderOf(e *codex.Entry) (Gender, bool) {
+	for _, key := range []string{"pronouns", "gender", "sex"} {
+		v, ok := e.Custom.Get(key)
+		if !ok {
+			continue
+		}
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = x
+		case []any:
+			for _, it := range x {
+				if str, ok := it.(string); ok {
+					s += " " + str
+				}
+			}
+		}
+		s = strings.ToLower(strings.TrimSpace(s))
+		first := strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == ',' || r == ' ' })
+		if len(first) == 0 {
+			continue
+		}
+		switch first[0] {
+		case "she", "her", "hers", "female", "f", "woman", "girl", "w":
+			return GenderFemale, true
+		case "he", "him", "his", "male", "m", "man", "boy":
+			return GenderMale, true
+		case "they", "them", "their", "nonbinary", "non-binary", "nb", "enby":
+			return GenderThey, true
+		}
+	}
+	return GenderUnknown, false
+}

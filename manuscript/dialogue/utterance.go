@@ -1,0 +1,72 @@
+package dialogue
+
+import "github.com/quire-ink/quire/codex"
+
+// Utterance is one piece of speech: what one character says from an
+// opening mark to its closing one. Speech a tag interrupts ("I cannot,"
+// said Emma, "agree.") and speech that runs over several paragraphs are
+// one utterance of several spans.
+type Utterance struct {
+	// Spans are the spoken words without their quotation marks, in text
+	// order; byte offsets into the chapter's text.
+	Spans []codex.Range `json:"spans"`
+	// Marks are the same spans with their opening and closing marks (a
+	// closing mark may be missing, as in a paragraph of speech that
+	// continues in the next one).
+	Marks []codex.Range `json:"marks"`
+	// Speaker is the codex entry ID of the character who speaks; empty
+	// when quire cannot tell (then Uncertain is set and Candidates says
+	// who it may be).
+	Speaker string `json:"speaker,omitempty"`
+	// Uncertain says the rules did not settle the speaker.
+	Uncertain bool `json:"uncertain,omitempty"`
+	// Candidates are the characters the speaker may be, best first. For
+	// an uncertain utterance the first is quire's best guess.
+	Candidates []string `json:"candidates,omitempty"`
+	// Rule says how the speaker was decided.
+	Rule Rule `json:"rule"`
+	// Tag is the text that decided the speaker (the speech verb and name,
+	// the pronoun, the vocative), when one did; empty otherwise.
+	Tag codex.Range `json:"tag,omitzero"`
+	// Words counts the spoken words.
+	Words int `json:"words"`
+}
+
+// Span is the utterance's whole extent, from its first mark to its last.
+func (u *Utterance) Span() codex.Range {
+	return codex.Range{Start: u.Marks[0].Start, End: u.Marks[len(u.Marks)-1].End}
+}
+
+// Best is the speaker when certain, else the best candidate, else "".
+func (u *Utterance) Best() string {
+	if u.Speaker != "" {
+		return u.Speaker
+	}
+	if len(u.Candidates) > 0 {
+		return u.Candidates[0]
+	}
+	return ""
+}
+
+// Rule names the link of the attribution chain that decided a speaker.
+type Rule string
+
+const (
+	// RuleWriter: the writer said who speaks, in a line of the chapter.
+	RuleWriter Rule = "writer"
+	// RuleExplicit: a speech verb beside a name or alias ("said Emma").
+	RuleExplicit Rule = "explicit"
+	// RulePronoun: a speech verb beside a pronoun ("she said"), resolved
+	// to the last character mentioned whom it fits.
+	RulePronoun Rule = "pronoun"
+	// RuleNarration: the paragraph's narration names one character who
+	// acts there ("Emma smiled. 'Indeed.'").
+	RuleNarration Rule = "narration"
+	// RuleVocative: a neighbouring utterance addresses the speaker by
+	// name ("my dear Mr. Bennet").
+	RuleVocative Rule = "vocative"
+	// RuleTurn: the turns of a conversation between two characters.
+	RuleTurn Rule = "turn-taking"
+	// RuleNone: no rule decided; the utterance is uncertain.
+	RuleNone Rule = "none"
+)
