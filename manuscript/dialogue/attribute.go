@@ -1,3 +1,815 @@
 package dialogue
 
-func attribute(ch Chapter, utts []Utterance, cast *Cast) {} // being written
+import (
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// The attribution chain, in the order its links are tried for each
+// utterance; the first that decides wins:
+//
+//  1. writer: a `<!-- speaker: Name -->` line in the utterance's paragraph.
+//  2. explicit: a speech verb beside a character's name or alias in the
+//     utterance's tag ("said Emma", "Mr. Knightley replied", "was
+//     Mary's reply").
+//  3. pronoun: a speech verb beside he, she, they or I ("said she"),
+//     resolved to the last character mentioned whom it fits (by the
+//     entry's pronouns or gender, else what the book's own pronouns and
+//     titles say), passing over the one who spoke just before in another
+//     paragraph; I is the chapter's point-of-view character.
+//  4. narration: the paragraph's narration names one character, or
+//     opens with a pronoun that resolves to one ("Anne looked up. '…'").
+//  5. vocative: the utterance before, in the same conversation, was
+//     addressed to a character by name ("my dear Mr. Bennet"): that
+//     character answers.
+//  6. turn-taking: in a conversation, a line with no other clue is given
+//     to the speaker two turns before when the turn before was someone
+//     else's.
+//
+// An utterance the chain cannot settle is uncertain, with the characters
+// it may be (the conversation's speakers and the characters mentioned
+// near it) as candidates.
+
+// mention is one place the chapter names a character.
+type charMention struct {
+	r   codex.Range
+	ids []string
+	// inQuote says the name is spoken, not narrated.
+	inQuote bool
+}
+
+type attributor struct {
+	text  string
+	cast  *Cast
+	pov   string
+	utts  []Utterance
+	paras []paragraph
+	// para[i] is the index in paras of utterance i's paragraph.
+	para     []int
+	ments    []charMention
+	pronouns []pronounAt
+	// genders are what the chapter says of each character's gender when
+	// the codex does not say.
+	genders map[string]Gender
+	// addressed[i] are the characters utterance i speaks to by name.
+	addressed [][]string
+}
+
+type pronounAt struct {
+	at int
+	g  Gender
+}
+
+func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
+	if len(utts) == 0 {
+		return
+	}
+	a := &attributor{text: ch.Text, cast: cast, utts: utts, paras: paras, pov: ch.POV}
+	a.index(ch)
+	decided := make([]bool, len(utts))
+	for i := range utts {
+		decided[i] = a.writer(i) || a.tag(i) || a.narration(i)
+	}
+	for i := range utts {
+		if !decided[i] {
+			decided[i] = a.vocative(i)
+		}
+	}
+	a.turns(decided)
+	for i := range utts {
+		if !decided[i] {
+			a.uncertain(i)
+		}
+	}
+}
+
+// index finds which paragraph each utterance is in, which mentions name
+// characters and whether they are spoken, and the narration's pronouns.
+func (a *attributor) index(ch Chapter) {
+	a.para = make([]int, len(a.utts))
+	for i := range a.utts {
+		at := a.utts[i].Marks[0].Start
+		a.para[i] = sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > at })
+	}
+	// Spoken text, for telling narration from speech.
+	spans := make([]codex.Range, 0, len(a.utts))
+	for i := range a.utts {
+		spans = append(spans, a.utts[i].Marks...)
+	}
+	inSpeech := func(off int) bool {
+		k := sort.Search(len(spans), func(k int) bool { return spans[k].End > off })
+		return k < len(spans) && spans[k].Start <= off
+	}
+	for _, m := range ch.Mentions {
+		var ids []string
+		for _, id := range append([]string{m.Entry}, m.Others...) {
+			if _, ok := a.cast.Character(id); ok {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 || m.Uncertain {
+			continue
+		}
+		a.ments = append(a.ments, charMention{r: m.Range, ids: ids, inQuote: inSpeech(m.Range.Start)})
+	}
+	a.genders = map[string]Gender{}
+	for _, c := range a.cast.Characters() {
+		if c.Given {
+			a.genders[c.ID] = c.Gender
+		} else if g := titleGender(c.Forms); g != GenderUnknown {
+			a.genders[c.ID] = g
+		}
+	}
+	// The narration's pronouns, and what they say of the gender of the
+	// character named just before them.
+	votes := map[string][2]int{}
+	m := 0
+	forEachWord(ch.Text[:], func(w string, at int) bool {
+		g, ok := subjectPronoun(w)
+		if !ok || inSpeech(at) {
+			return true
+		}
+		a.pronouns = append(a.pronouns, pronounAt{at: at, g: g})
+		for m < len(a.ments) && a.ments[m].r.End <= at {
+			m++
+		}
+		if m > 0 && !a.ments[m-1].inQuote && at-a.ments[m-1].r.End < 60 && len(a.ments[m-1].ids) == 1 && (g == GenderFemale || g == GenderMale) {
+			v := votes[a.ments[m-1].ids[0]]
+			v[g-1]++
+			votes[a.ments[m-1].ids[0]] = v
+		}
+		return true
+	})
+	for id, v := range votes {
+		if _, known := a.genders[id]; known {
+			continue
+		}
+		switch {
+		case v[0] > 2*v[1]:
+			a.genders[id] = GenderFemale
+		case v[1] > 2*v[0]:
+			a.genders[id] = GenderMale
+		}
+	}
+	a.addressed = make([][]string, len(a.utts))
+	for i := range a.utts {
+		a.addressed[i] = a.vocatives(i)
+	}
+}
+
+// subjectPronoun reads a third-person pronoun (any case) as a gender.
+func subjectPronoun(w string) (Gender, bool) {
+	switch w {
+	case "he", "He", "him", "his", "His", "himself", "HE":
+		return GenderMale, true
+	case "she", "She", "her", "Her", "hers", "herself", "SHE":
+		return GenderFemale, true
+	}
+	return GenderUnknown, false
+}
+
+// titleGender reads a gender from the titles of a character's names.
+func titleGender(forms []string) Gender {
+	for _, f := range forms {
+		first, _, _ := strings.Cut(f, " ")
+		switch strings.TrimSuffix(strings.ToLower(first), ".") {
+		case "mr", "sir", "lord", "king", "prince", "master", "father", "uncle", "brother", "captain", "colonel", "admiral", "dr", "monsieur", "herr", "señor", "don", "duke", "count", "baron", "reverend", "rev", "mister", "general", "major", "lieutenant", "sergeant", "inspector", "professor", "earl":
+			return GenderMale
+		case "mrs", "miss", "ms", "lady", "queen", "princess", "mistress", "mother", "aunt", "sister", "madam", "madame", "mademoiselle", "frau", "fräulein", "señora", "señorita", "dame", "duchess", "countess", "baroness", "mme", "mlle":
+			return GenderFemale
+		}
+	}
+	return GenderUnknown
+}
+
+func (a *attributor) set(i int, rule Rule, tag codex.Range, ids ...string) bool {
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return slices.Contains(a.addressed[i], id) })
+	if len(ids) == 0 {
+		return false
+	}
+	u := &a.utts[i]
+	u.Rule = rule
+	u.Tag = tag
+	if len(ids) == 1 {
+		u.Speaker = ids[0]
+		u.Uncertain = false
+		u.Candidates = nil
+		return true
+	}
+	// A name shared by several characters: the one active most recently.
+	ids = a.byRecency(i, ids)
+	u.Speaker = ""
+	u.Uncertain = true
+	u.Candidates = ids
+	return true
+}
+
+// writer reads a `<!-- speaker: Name -->` in the utterance's paragraph.
+func (a *attributor) writer(i int) bool {
+	p := a.paras[a.para[i]]
+	end := p.end
+	if a.para[i]+1 < len(a.paras) {
+		end = a.paras[a.para[i]+1].start
+	}
+	for _, c := range htmlComments(a.text, codex.Range{Start: p.start, End: end}) {
+		name, ok := speakerComment(a.text[c.Start:c.End])
+		if !ok {
+			continue
+		}
+		if !a.commentFor(i, c) {
+			continue
+		}
+		if id, ok := a.cast.Find(name); ok {
+			u := &a.utts[i]
+			u.Speaker, u.Uncertain, u.Candidates, u.Rule, u.Tag = id, false, nil, RuleWriter, c
+			return true
+		}
+	}
+	return false
+}
+
+// commentFor says a speaker comment c in utterance i's paragraph is
+// about i: the last utterance that begins before the comment, or the
+// first of the paragraph when the comment comes before them all.
+func (a *attributor) commentFor(i int, c codex.Range) bool {
+	best := -1
+	for k := i; k >= 0 && a.para[k] == a.para[i]; k-- {
+		best = k
+	}
+	first := best
+	for k := first; k < len(a.utts) && a.para[k] == a.para[i]; k++ {
+		if a.utts[k].Marks[0].Start < c.Start {
+			best = k
+		}
+	}
+	return best == i
+}
+
+// speakerComment reads "<!-- speaker: Name -->".
+func speakerComment(c string) (string, bool) {
+	c = strings.TrimSuffix(strings.TrimPrefix(c, "<!--"), "-->")
+	key, val, ok := strings.Cut(strings.TrimSpace(c), ":")
+	if !ok || !strings.EqualFold(strings.TrimSpace(key), "speaker") {
+		return "", false
+	}
+	val = strings.TrimSpace(val)
+	return val, val != ""
+}
+
+// tagWindow is narration beside a span that may be its tag.
+type tagWindow struct {
+	r codex.Range
+	// after says the window follows the span ("…," said Emma).
+	after bool
+	// leadIn says the window is the paragraph before the speech's.
+	leadIn bool
+}
+
+// windows are the narration right after each span of utterance i, then
+// the narration right before its first span, each cut at the end of a
+// sentence and at the next or previous speech.
+func (a *attributor) windows(i int) []tagWindow {
+	u := &a.utts[i]
+	p := a.paras[a.para[i]]
+	var out []tagWindow
+	for k, m := range u.Marks {
+		end := p.end
+		if k+1 < len(u.Marks) && u.Marks[k+1].Start < end {
+			end = u.Marks[k+1].Start
+		} else if i+1 < len(a.utts) && a.para[i+1] == a.para[i] {
+			end = a.utts[i+1].Marks[0].Start
+		}
+		if m.End > p.end || m.End >= end {
+			continue
+		}
+		out = append(out, tagWindow{r: codex.Range{Start: m.End, End: a.sentenceEnd(m.End, end)}, after: true})
+	}
+	start := p.start
+	if i > 0 && a.para[i-1] == a.para[i] {
+		start = a.utts[i-1].Marks[len(a.utts[i-1].Marks)-1].End
+	}
+	if first := u.Marks[0].Start; start < first {
+		out = append(out, tagWindow{r: codex.Range{Start: a.sentenceStart(start, first), End: first}})
+	}
+	if w, ok := a.leadIn(i); ok {
+		out = append(out, w)
+	}
+	return out
+}
+
+// leadIn is the last sentence of the paragraph of narration before
+// utterance i's, when that sentence leads into the speech: it ends with
+// a colon, comma or dash ("Emma smilingly said,").
+func (a *attributor) leadIn(i int) (tagWindow, bool) {
+	pi := a.para[i]
+	if pi == 0 || a.utts[i].Marks[0].Start > firstVisible(a.text, a.paras[pi].pieces[0]) {
+		return tagWindow{}, false
+	}
+	if i > 0 && a.para[i-1] == pi-1 {
+		return tagWindow{}, false // the paragraph before is speech
+	}
+	p := a.paras[pi-1]
+	end := p.end
+	for end > p.start && isSpaceByte(a.text[end-1]) {
+		end--
+	}
+	if end == p.start {
+		return tagWindow{}, false
+	}
+	if !strings.ContainsRune(",:-—–", rune(a.text[end-1])) {
+		// "Mr. Collins began." leads in too: a sentence that ends on
+		// its speech verb and, at most, an adverb.
+		if last := lastWords(a.text[p.start:end], 2); !slices.ContainsFunc(last, isSpeechVerb) {
+			return tagWindow{}, false
+		}
+	}
+	return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end), End: end}, leadIn: true}, true
+}
+
+// sentenceEnd is the end of the sentence from at, before limit: a full
+// stop, question or exclamation mark or semicolon not inside a name
+// ("Mr. Knightley").
+func (a *attributor) sentenceEnd(at, limit int) int {
+	for i := at; i < limit; i++ {
+		switch a.text[i] {
+		case '.', '!', '?', ';':
+			if i == at || a.inName(i) {
+				continue
+			}
+			return i + 1
+		}
+	}
+	return limit
+}
+
+func (a *attributor) sentenceStart(limit, at int) int {
+	for i := at - 1; i > limit; i-- {
+		switch a.text[i] {
+		case '.', '!', '?', ';':
+			if a.inName(i) {
+				continue
+			}
+			return i + 1
+		}
+	}
+	return limit
+}
+
+func (a *attributor) inName(off int) bool {
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.End > off })
+	return k < len(a.ments) && a.ments[k].r.Start <= off
+}
+
+// token is a word of a tag window, or a character's name.
+type token struct {
+	r    codex.Range
+	word string
+	ids  []string // a name
+}
+
+func (a *attributor) tokens(w codex.Range) []token {
+	var out []token
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.End > w.Start })
+	at := w.Start
+	for ; at < w.End; k++ {
+		end := w.End
+		var m *charMention
+		if k < len(a.ments) && a.ments[k].r.Start < w.End {
+			m = &a.ments[k]
+			end = max(at, m.r.Start)
+		}
+		forEachWord(a.text[at:end], func(word string, off int) bool {
+			out = append(out, token{r: codex.Range{Start: at + off, End: at + off + len(word)}, word: word})
+			return true
+		})
+		if m == nil {
+			break
+		}
+		if m.r.Start >= at {
+			out = append(out, token{r: m.r, ids: m.ids})
+		}
+		at = max(at, m.r.End)
+		// Step over a possessive after the name ("Mary's").
+		if strings.HasPrefix(a.text[at:min(w.End, at+2)], "'s") || strings.HasPrefix(a.text[at:min(w.End, at+4)], "’s") {
+			out[len(out)-1].word = "'s"
+			at += len("'s")
+			if a.text[at-1] != 's' {
+				at += 2
+			}
+		}
+	}
+	return out
+}
+
+// lastWords are the last n words of s.
+func lastWords(s string, n int) []string {
+	var all []string
+	forEachWord(s, func(w string, _ int) bool {
+		all = append(all, w)
+		return true
+	})
+	return all[max(0, len(all)-n):]
+}
+
+// speechNouns follow a possessive name to make a tag: "was Mary's reply".
+var speechNouns = wordSet(`amendment injunction exhortation entreaty reply answer rejoinder observation exclamation remark response retort
+reasoning language declaration conclusion words cry question comment whisper suggestion greeting
+answer advice opinion`)
+
+// tag reads the utterance's tag: a speech verb beside a name (explicit)
+// or a pronoun (pronoun).
+func (a *attributor) tag(i int) bool {
+	for _, w := range a.windows(i) {
+		toks := a.tokens(w.r)
+		for vi, t := range toks {
+			if t.ids != nil {
+				continue
+			}
+			lower := strings.ToLower(t.word)
+			verb := speechVerbs[lower]
+			if !verb {
+				// "was Mary's reply", "was Mr. Weston's quick amendment"
+				if speechNouns[lower] {
+					for j := vi - 1; j >= 0 && j >= vi-3; j-- {
+						if toks[j].word == "'s" && toks[j].ids != nil {
+							if a.set(i, RuleExplicit, codex.Range{Start: toks[j].r.Start, End: t.r.End}, toks[j].ids...) {
+								return true
+							}
+							break
+						}
+					}
+				}
+				continue
+			}
+			// Before the speech, the subject is the sentence's: its first
+			// name or pronoun before the verb that no preposition governs
+			// ("Mr. Darcy, drawing near Elizabeth, said to her--").
+			if !w.after {
+				if j, ok := subjectBefore(toks, vi); ok {
+					s := toks[j]
+					if s.ids != nil {
+						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
+							return true
+						}
+					} else if g, ok := tagPronoun(s.word); ok && a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
+						return true
+					}
+				}
+			}
+			// The subject: a name or pronoun within three words of the
+			// verb, on either side, nearest first; after the verb only in
+			// a window after the speech or inverted ("said she").
+			for d := 1; d <= 3; d++ {
+				for _, j := range []int{vi + d, vi - d} {
+					if j < 0 || j >= len(toks) {
+						continue
+					}
+					s := toks[j]
+					if s.ids != nil && s.word != "'s" {
+						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
+							return true
+						}
+						continue
+					}
+					if g, ok := tagPronoun(s.word); ok && !(j < vi && w.after && d > 1) {
+						if a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
+							return true
+						}
+					}
+				}
+			}
+			// A verb with no subject beside it ends this window's search.
+			if verb {
+				break
+			}
+		}
+		// A lead-in with no speech verb ("Mr. Weston accosted her with,")
+		// gives the speech to the sentence's subject: its first word a
+		// name, or a pronoun.
+		if w.leadIn && len(toks) > 0 {
+			if toks[0].ids != nil && toks[0].word != "'s" {
+				if a.set(i, RuleNarration, toks[0].r, toks[0].ids...) {
+					return true
+				}
+			} else if g, ok := tagPronoun(toks[0].word); ok {
+				if a.pronoun(i, g, toks[0].r.Start, toks[0].r) {
+					a.utts[i].Rule = RuleNarration
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// subjectBefore finds the subject of the verb at vi among the tokens
+// before it: the first name or subject pronoun not governed by a
+// preposition.
+func subjectBefore(toks []token, vi int) (int, bool) {
+	for j := 0; j < vi; j++ {
+		t := toks[j]
+		if t.ids == nil {
+			if _, ok := tagPronoun(t.word); !ok || strings.EqualFold(t.word, "i") && j > 0 {
+				continue
+			}
+		}
+		if t.word == "'s" {
+			continue
+		}
+		if j > 0 && prepositions[strings.ToLower(toks[j-1].word)] {
+			continue
+		}
+		return j, true
+	}
+	return 0, false
+}
+
+// prepositions govern a name that is then no subject ("near Elizabeth").
+var prepositions = wordSet(`to near with at by from for of on upon towards toward into about
+after before behind beside besides between than like unlike over under against among around
+and whom`)
+
+func join(a, b codex.Range) codex.Range {
+	return codex.Range{Start: min(a.Start, b.Start), End: max(a.End, b.End)}
+}
+
+// tagPronoun reads the subject pronoun of a tag.
+func tagPronoun(w string) (Gender, bool) {
+	switch strings.ToLower(w) {
+	case "he":
+		return GenderMale, true
+	case "she":
+		return GenderFemale, true
+	case "they":
+		return GenderThey, true
+	case "i":
+		return genderI, true
+	}
+	return GenderUnknown, false
+}
+
+// genderI marks the first person: the chapter's point of view.
+const genderI Gender = 255
+
+// pronoun resolves a tag's pronoun at off to the last character
+// mentioned before it whom it fits.
+func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
+	if g == genderI {
+		if a.pov == "" {
+			return false
+		}
+		return a.set(i, RulePronoun, tag, a.pov)
+	}
+	cands := a.recent(i, off, g)
+	if len(cands) == 0 {
+		return false
+	}
+	if !a.set(i, RulePronoun, tag, cands[0]) {
+		if len(cands) < 2 || !a.set(i, RulePronoun, tag, cands[1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// recent are the characters that fit gender g, most recently mentioned
+// in narration or heard speaking before off first. The speaker of the
+// line just before, in the paragraph before, goes last: a new paragraph
+// of speech is a new speaker.
+func (a *attributor) recent(i, off int, g Gender) []string {
+	var out []string
+	seen := map[string]bool{}
+	prev := ""
+	if i > 0 && a.para[i-1] != a.para[i] {
+		prev = a.utts[i-1].Speaker
+	}
+	add := func(id string) {
+		if seen[id] || !a.fits(id, g) {
+			return
+		}
+		seen[id] = true
+		out = append(out, id)
+	}
+	// Walk back over mentions and utterances together, nearest first,
+	// within a bounded reach.
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= off }) - 1
+	u := i - 1
+	const reach = 4000
+	for len(out) < 4 {
+		mAt, uAt := -1, -1
+		if k >= 0 && off-a.ments[k].r.Start < reach {
+			mAt = a.ments[k].r.Start
+		}
+		if u >= 0 && off-a.utts[u].Marks[0].Start < reach {
+			uAt = a.utts[u].Marks[0].Start
+		}
+		if mAt < 0 && uAt < 0 {
+			break
+		}
+		if mAt >= uAt {
+			m := a.ments[k]
+			k--
+			if m.inQuote || len(m.ids) != 1 {
+				continue
+			}
+			add(m.ids[0])
+		} else {
+			if s := a.utts[u].Speaker; s != "" {
+				add(s)
+			}
+			u--
+		}
+	}
+	if prev != "" {
+		if j := slices.Index(out, prev); j >= 0 && len(out) > 1 {
+			out = append(append(out[:j:j], out[j+1:]...), prev)
+		}
+	}
+	return out
+}
+
+// fits says a character may be referred to by a pronoun of gender g.
+func (a *attributor) fits(id string, g Gender) bool {
+	have, ok := a.genders[id]
+	if !ok || have == GenderUnknown {
+		return true
+	}
+	return have == g
+}
+
+// narration reads the paragraph's narration around the utterance: one
+// character named there, or a sentence that opens with a pronoun
+// resolved as a tag's would be.
+func (a *attributor) narration(i int) bool {
+	p := a.paras[a.para[i]]
+	// Only the paragraph's first utterance reads its narration, and only
+	// when the paragraph holds that one speaker.
+	if i > 0 && a.para[i-1] == a.para[i] {
+		if a.utts[i-1].Speaker != "" && a.utts[i-1].Rule != RuleVocative && a.utts[i-1].Rule != RuleTurn {
+			return a.set(i, a.utts[i-1].Rule, a.utts[i-1].Tag, a.utts[i-1].Speaker)
+		}
+		return false
+	}
+	var named []string
+	var at codex.Range
+	for _, m := range a.ments {
+		if m.r.Start < p.start || m.inQuote || len(m.ids) != 1 {
+			continue
+		}
+		if m.r.Start >= p.end {
+			break
+		}
+		if !slices.Contains(named, m.ids[0]) {
+			named = append(named, m.ids[0])
+			at = m.r
+		}
+	}
+	if len(named) == 1 {
+		return a.set(i, RuleNarration, at, named...)
+	}
+	if len(named) > 1 {
+		return false
+	}
+	// A narration sentence before the speech that opens with a pronoun.
+	first := a.utts[i].Marks[0].Start
+	if first > p.start {
+		var w string
+		var wr codex.Range
+		forEachWord(a.text[p.start:first], func(word string, off int) bool {
+			w, wr = word, codex.Range{Start: p.start + off, End: p.start + off + len(word)}
+			return false
+		})
+		if g, ok := tagPronoun(w); ok && unicode.IsUpper(firstLetter(w)) {
+			return a.pronoun(i, g, wr.Start, wr)
+		}
+	}
+	return false
+}
+
+// vocatives are the characters utterance i addresses by name: a name
+// after "dear", "my", "oh", or set off by commas at the speech's edge.
+func (a *attributor) vocatives(i int) []string {
+	var out []string
+	for _, sp := range a.utts[i].Spans {
+		k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= sp.Start })
+		for ; k < len(a.ments) && a.ments[k].r.End <= sp.End; k++ {
+			m := a.ments[k]
+			if len(m.ids) != 1 || !a.isVocative(sp, m.r) {
+				continue
+			}
+			out = append(out, m.ids[0])
+		}
+	}
+	return out
+}
+
+func (a *attributor) isVocative(sp, r codex.Range) bool {
+	before := strings.TrimRight(a.text[sp.Start:r.Start], " \t\n")
+	after := strings.TrimLeft(a.text[r.End:sp.End], " \t\n")
+	lowerBefore := strings.ToLower(before)
+	for _, w := range []string{"dear", "dearest", "my", "oh", "o", "ah"} {
+		if strings.HasSuffix(lowerBefore, " "+w) || lowerBefore == w {
+			return true
+		}
+	}
+	opens := before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".")
+	closes := after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?") || strings.HasPrefix(after, ".") || strings.HasPrefix(after, ";")
+	// "Emma, come here" or "…, Harriet." but not "Emma is …".
+	return opens && closes && (before == "" || after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?"))
+}
+
+// vocative gives utterance i to the character the line before addressed
+// by name, when they are in the same conversation.
+func (a *attributor) vocative(i int) bool {
+	if i == 0 || !a.sameConversation(i-1, i) || a.para[i-1] == a.para[i] {
+		return false
+	}
+	if addr := a.addressed[i-1]; len(addr) == 1 {
+		return a.set(i, RuleVocative, codex.Range{}, addr[0])
+	}
+	return false
+}
+
+// sameConversation says two utterances are close enough to be turns of
+// one exchange: in paragraphs with no more than a short paragraph of
+// narration between them.
+func (a *attributor) sameConversation(i, j int) bool {
+	pi, pj := a.para[i], a.para[j]
+	if pj-pi > 2 {
+		return false
+	}
+	for p := pi + 1; p < pj; p++ {
+		if a.paras[p].end-a.paras[p].start > 400 {
+			return false
+		}
+	}
+	return true
+}
+
+// turns fills in the lines of a conversation that no other rule
+// decided: the speaker two turns before, when the turn between was
+// someone else's.
+func (a *attributor) turns(decided []bool) {
+	for pass := 0; pass < 2; pass++ {
+		for i := range a.utts {
+			if decided[i] {
+				continue
+			}
+			var s string
+			switch {
+			case i >= 2 && a.turnOf(i-2, i) && a.utts[i-1].Speaker != "" && a.utts[i-2].Speaker != "" && a.utts[i-1].Speaker != a.utts[i-2].Speaker:
+				s = a.utts[i-2].Speaker
+			case i+2 < len(a.utts) && a.turnOf(i, i+2) && a.utts[i+1].Speaker != "" && a.utts[i+2].Speaker != "" && a.utts[i+1].Speaker != a.utts[i+2].Speaker:
+				s = a.utts[i+2].Speaker
+			}
+			if s != "" && a.set(i, RuleTurn, codex.Range{}, s) {
+				decided[i] = true
+			}
+		}
+	}
+}
+
+// turnOf says utterances i..j are turns of one conversation, each in a
+// paragraph of its own.
+func (a *attributor) turnOf(i, j int) bool {
+	for k := i; k < j; k++ {
+		if a.para[k] == a.para[k+1] || !a.sameConversation(k, k+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// uncertain marks an utterance no rule decided, with its candidates:
+// the characters who spoke or were named nearest before it.
+func (a *attributor) uncertain(i int) {
+	u := &a.utts[i]
+	u.Speaker = ""
+	u.Uncertain = true
+	u.Rule = RuleNone
+	cands := a.recent(i, u.Marks[0].Start, GenderUnknown)
+	cands = slices.DeleteFunc(cands, func(id string) bool { return slices.Contains(a.addressed[i], id) })
+	if len(cands) > 3 {
+		cands = cands[:3]
+	}
+	u.Candidates = cands
+}
+
+// byRecency orders ids by how recently each was named or spoke before
+// utterance i.
+func (a *attributor) byRecency(i int, ids []string) []string {
+	rec := a.recent(i, a.utts[i].Marks[0].Start, GenderUnknown)
+	out := slices.Clone(ids)
+	rank := func(id string) int {
+		if r := slices.Index(rec, id); r >= 0 {
+			return r
+		}
+		return len(rec)
+	}
+	slices.SortStableFunc(out, func(x, y string) int { return rank(x) - rank(y) })
+	return out
+}

@@ -64,6 +64,23 @@ func (c *Cast) Character(id string) (Character, bool) {
 	return c.chars[i], true
 }
 
+// Find finds a character by a name or alias the writer typed, compared
+// as codex compares names (case and diacritics aside).
+func (c *Cast) Find(name string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	want := codex.Normalize(name)
+	for _, ch := range c.chars {
+		for _, f := range ch.Forms {
+			if codex.Normalize(f) == want {
+				return ch.ID, true
+			}
+		}
+	}
+	return "", false
+}
+
 // Characters are the cast in codex order.
 func (c *Cast) Characters() []Character {
 	if c == nil {

@@ -1,9 +1,465 @@
 package dialogue
 
-import "github.com/quire-ink/quire/codex"
+import (
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
 
 // Find finds the utterances of a chapter's text: body is the prose after
-// any front matter, skip the code that is never speech.
+// any front matter, skip the code that is never speech. HTML comments,
+// headings and scene breaks are never speech either.
+//
+// The scan is one pass over the body, paragraph by paragraph, with the
+// state of one open quotation: it costs linear time whatever the marks,
+// balanced or not.
 func Find(text string, body codex.Range, skip []codex.Range, opts Options) []Utterance {
-	return nil // being written
+	body = clampRange(body, len(text))
+	return findIn(text, paragraphs(text, body, skip), opts)
+}
+
+// findIn is Find over the paragraphs of the text.
+func findIn(text string, paras []paragraph, opts Options) []Utterance {
+	if len(paras) == 0 {
+		return nil
+	}
+	conv := opts.Quotes
+	if conv == "" || conv == QuotesAuto {
+		conv = detect(text, paras)
+	}
+	var f finder
+	f.text = text
+	f.conv = conv
+	if conv == QuotesGuillemets {
+		f.open, f.close = guillemetsDirection(text, paras)
+	}
+	for i := range paras {
+		f.paragraph(&paras[i], i+1 < len(paras) && paras[i+1].start == paras[i].next)
+	}
+	f.flush()
+	return f.out
+}
+
+func clampRange(r codex.Range, n int) codex.Range {
+	r.Start = max(0, min(r.Start, n))
+	r.End = max(r.Start, min(r.End, n))
+	return r
+}
+
+// paragraph is a run of prose lines between blank lines, headings, scene
+// breaks and code. Its pieces are the parts of it that may hold speech:
+// the lines less any HTML comment or code span inside them.
+type paragraph struct {
+	start, end int
+	// next is where the following paragraph would start if it is the
+	// very next one (nothing but blank lines between): speech running
+	// over paragraphs continues only into that one.
+	next   int
+	pieces []codex.Range
+}
+
+// paragraphs splits body into paragraphs. skip lists code (sorted or
+// not); HTML comments are found here.
+func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
+	hidden := hiddenRanges(text, body, skip)
+	var out []paragraph
+	var cur *paragraph
+	end := func(at int) {
+		if cur != nil && len(cur.pieces) > 0 {
+			cur.end = cur.pieces[len(cur.pieces)-1].End
+			cur.next = at
+			out = append(out, *cur)
+		}
+		cur = nil
+	}
+	h := 0
+	for ls := body.Start; ls < body.End; {
+		le := ls
+		for le < body.End && text[le] != '\n' {
+			le++
+		}
+		next := le + 1
+		line := codex.Range{Start: ls, End: le}
+		// The parts of the line not hidden.
+		for h < len(hidden) && hidden[h].End <= ls {
+			h++
+		}
+		var vis []codex.Range
+		at := ls
+		for k := h; k < len(hidden) && hidden[k].Start < le; k++ {
+			if hidden[k].Start > at {
+				vis = append(vis, codex.Range{Start: at, End: hidden[k].Start})
+			}
+			at = max(at, hidden[k].End)
+		}
+		if at < le {
+			vis = append(vis, codex.Range{Start: at, End: le})
+		}
+		switch {
+		case isBlank(text, vis):
+			// A line wholly hidden (a comment or a code block's line) or
+			// empty ends the paragraph; a comment inside prose does not.
+			if len(vis) == 0 && lineHasText(text, line) && !wholeLineHidden(hidden, h, line) {
+				break
+			}
+			end(next)
+		case isHeadingOrBreak(text[line.Start:line.End]):
+			end(next)
+		default:
+			if cur == nil {
+				cur = &paragraph{start: vis[0].Start}
+			}
+			cur.pieces = append(cur.pieces, vis...)
+		}
+		ls = next
+	}
+	end(body.End + 1)
+	// A paragraph whose next is the following one's start continues into
+	// it; blank lines between are allowed, anything else is not.
+	for i := range out {
+		if i+1 < len(out) && onlyBlank(text, out[i].end, out[i+1].start) {
+			out[i].next = out[i+1].start
+		} else {
+			out[i].next = -1
+		}
+	}
+	return out
+}
+
+func lineHasText(text string, r codex.Range) bool {
+	for i := r.Start; i < r.End; i++ {
+		if !isSpaceByte(text[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func wholeLineHidden(hidden []codex.Range, h int, line codex.Range) bool {
+	for k := h; k < len(hidden) && hidden[k].Start < line.End; k++ {
+		if hidden[k].Start <= line.Start && hidden[k].End >= line.End {
+			return true
+		}
+	}
+	return false
+}
+
+func isBlank(text string, vis []codex.Range) bool {
+	for _, r := range vis {
+		if lineHasText(text, r) {
+			return false
+		}
+	}
+	return true
+}
+
+func onlyBlank(text string, from, to int) bool {
+	if from > to {
+		return false
+	}
+	for i := from; i < to; i++ {
+		if !isSpaceByte(text[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isHeadingOrBreak says a line is a Markdown heading or a scene break
+// (***, * * *, ---, ___, or a lone #): never speech.
+func isHeadingOrBreak(line string) bool {
+	i := 0
+	for i < len(line) && i < 3 && line[i] == ' ' {
+		i++
+	}
+	if i < len(line) && line[i] == '#' {
+		j := i
+		for j < len(line) && line[j] == '#' {
+			j++
+		}
+		return j-i <= 6 && (j == len(line) || line[j] == ' ' || line[j] == '\t')
+	}
+	var mark byte
+	n := 0
+	for ; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+		case (c == '*' || c == '-' || c == '_') && (mark == 0 || mark == c):
+			mark = c
+			n++
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// hiddenRanges are the parts of body that are never speech: the code in
+// skip and every HTML comment, sorted and merged.
+func hiddenRanges(text string, body codex.Range, skip []codex.Range) []codex.Range {
+	var out []codex.Range
+	for _, r := range skip {
+		r = clampRange(r, len(text))
+		if r.End > body.Start && r.Start < body.End {
+			out = append(out, r)
+		}
+	}
+	out = append(out, htmlComments(text, body)...)
+	slices.SortFunc(out, func(a, b codex.Range) int { return a.Start - b.Start })
+	merged := out[:0]
+	for _, r := range out {
+		if n := len(merged); n > 0 && r.Start <= merged[n-1].End {
+			merged[n-1].End = max(merged[n-1].End, r.End)
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+// htmlComments finds each <!-- … --> in body; an unclosed one hides
+// nothing (Markdown shows it as text).
+func htmlComments(text string, body codex.Range) []codex.Range {
+	var out []codex.Range
+	for i := body.Start; i+4 <= body.End; {
+		j := indexFrom(text, "<!--", i, body.End)
+		if j < 0 {
+			break
+		}
+		k := indexFrom(text, "-->", j+4, body.End)
+		if k < 0 {
+			break
+		}
+		out = append(out, codex.Range{Start: j, End: k + 3})
+		i = k + 3
+	}
+	return out
+}
+
+func indexFrom(text, sub string, from, to int) int {
+	if from >= to {
+		return -1
+	}
+	for i := from; i+len(sub) <= to; i++ {
+		if text[i] == sub[0] && text[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+// finder is the scan's state: the utterance being built and, inside a
+// paragraph, the quotation open.
+type finder struct {
+	text string
+	conv Quotes
+	// open and close are the guillemets' direction: « » or » «.
+	open, close rune
+	out         []Utterance
+	// cur is the utterance being built; its last span may still be open.
+	cur *Utterance
+	// carry says the paragraph ended inside speech that the next
+	// paragraph may continue.
+	carry bool
+}
+
+// span is one quotation's extent in a paragraph.
+type span struct {
+	mark    codex.Range // with the marks
+	words   codex.Range // without
+	closed  bool
+	tagGap  bool // the text before it, from the previous span, is a tag
+	newPara bool
+}
+
+func (f *finder) paragraph(p *paragraph, _ bool) {
+	var spans []span
+	if f.conv == QuotesDash {
+		spans = f.dashSpans(p)
+	} else {
+		spans = f.quoteSpans(p)
+	}
+	// A paragraph that continues open speech must open with speech.
+	if f.carry {
+		if len(spans) == 0 || !f.startsParagraph(p, spans[0]) {
+			f.flush()
+		}
+	}
+	f.carry = false
+	for i, s := range spans {
+		switch {
+		case i == 0 && f.cur != nil:
+			// Speech continued from the paragraph before.
+			f.add(s)
+		case i > 0 && f.cur != nil && (f.conv == QuotesDash || f.isTag(spans[i-1], s)):
+			f.add(s)
+		default:
+			f.flush()
+			f.cur = &Utterance{}
+			f.add(s)
+		}
+	}
+	if n := len(spans); n > 0 && !spans[n-1].closed && p.next >= 0 && f.conv != QuotesDash {
+		f.carry = true
+		return
+	}
+	f.flush()
+}
+
+// startsParagraph says the span opens its paragraph (bar whitespace and
+// Markdown's quote marker or emphasis).
+func (f *finder) startsParagraph(p *paragraph, s span) bool {
+	for i := p.start; i < s.mark.Start; i++ {
+		switch f.text[i] {
+		case ' ', '\t', '\n', '\r', '>', '*', '_':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (f *finder) add(s span) {
+	f.cur.Spans = append(f.cur.Spans, s.words)
+	f.cur.Marks = append(f.cur.Marks, s.mark)
+}
+
+func (f *finder) flush() {
+	if f.cur == nil {
+		return
+	}
+	u := f.cur
+	f.cur = nil
+	// Spans that hold no word (an empty pair of marks) are no speech.
+	kept := 0
+	for _, sp := range u.Spans {
+		n := manuscript.CountWords(f.text[sp.Start:sp.End])
+		u.Words += n
+		if n > 0 {
+			kept++
+		}
+	}
+	if kept == 0 {
+		return
+	}
+	u.Rule = RuleNone
+	f.out = append(f.out, *u)
+}
+
+// isTag says the narration between two spans of one paragraph is the
+// speech's tag ("said Emma", "he went on, smiling"), so the two spans are
+// one utterance; narration that is not a tag separates two utterances.
+func (f *finder) isTag(prev, next span) bool {
+	gap := f.text[prev.mark.End:next.mark.Start]
+	words := 0
+	verb := false
+	// The verb must be in the gap's first sentence: "…," said Emma. "…"
+	// is one utterance, "…" and her children were answered. Mr. W
+	// observed, "…" two.
+	sentence := firstSentence(gap)
+	forEachWord(gap, func(w string, at int) bool {
+		words++
+		if at < sentence && isSpeechVerb(w) {
+			verb = true
+		}
+		return words <= maxTagWords
+	})
+	if words == 0 || words > maxTagWords {
+		return words == 0 && !prev.closed
+	}
+	if verb {
+		return true
+	}
+	// "Well," he began, slowly, "…": a comma or dash that leaves the
+	// sentence open, and narration that starts in lower case.
+	last := lastRuneBefore(f.text, prev.words.Start, prev.words.End)
+	first := firstLetter(gap)
+	return words <= 8 && (last == ',' || last == '—' || last == '–' || last == '-') && unicode.IsLower(first)
+}
+
+// firstSentence is where the first sentence of narration ends: after a
+// full stop, question or exclamation mark that a space and a capital
+// follow.
+func firstSentence(s string) int {
+	for i := 0; i+2 < len(s); i++ {
+		switch s[i] {
+		case '.', '!', '?':
+			j := i + 1
+			for j < len(s) && (s[j] == ' ' || s[j] == '\n') {
+				j++
+			}
+			if j > i+1 && j < len(s) && s[j] >= 'A' && s[j] <= 'Z' && !abbreviationBefore(s, i) {
+				return i + 1
+			}
+		}
+	}
+	return len(s)
+}
+
+// abbreviationBefore says the full stop at i ends a title (Mr., Mrs.,
+// Dr., St.) rather than a sentence.
+func abbreviationBefore(s string, i int) bool {
+	j := i
+	for j > 0 && (s[j-1] >= 'a' && s[j-1] <= 'z' || s[j-1] >= 'A' && s[j-1] <= 'Z') {
+		j--
+	}
+	switch s[j:i] {
+	case "Mr", "Mrs", "Ms", "Dr", "St", "Mme", "Mlle", "Messrs", "Col", "Capt", "Gen", "Rev", "Prof", "Sr", "Jr", "Lt", "Sgt", "M":
+		return true
+	}
+	return false
+}
+
+// maxTagWords bounds a tag: longer narration is a paragraph of its own
+// between two utterances.
+const maxTagWords = 25
+
+func lastRuneBefore(text string, start, end int) rune {
+	for end > start {
+		r, size := utf8.DecodeLastRuneInString(text[start:end])
+		if !unicode.IsSpace(r) {
+			return r
+		}
+		end -= size
+	}
+	return 0
+}
+
+func firstLetter(s string) rune {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return r
+		}
+	}
+	return 0
+}
+
+// forEachWord calls fn with each word of s (letters, digits, apostrophes
+// and hyphens inside) and its offset, until fn returns false.
+func forEachWord(s string, fn func(w string, at int) bool) {
+	start := -1
+	for i, r := range s {
+		in := unicode.IsLetter(r) || unicode.IsDigit(r) || ((r == '\'' || r == '’' || r == '-') && start >= 0)
+		if in {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if !fn(s[start:i], start) {
+				return
+			}
+			start = -1
+		}
+	}
+	if start >= 0 {
+		fn(s[start:], start)
+	}
 }

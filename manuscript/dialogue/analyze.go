@@ -42,11 +42,17 @@ type Chapter struct {
 	// Mentions are the codex names the prose uses, in order
 	// (manuscript.Matcher.ScanAll); attribution reads the characters'.
 	Mentions []manuscript.Mention
+	// POV is the entry ID of the chapter's point-of-view character, who
+	// speaks the lines a tag gives to "I"; empty when the chapter names
+	// none.
+	POV string
 }
 
 // Analyze finds the chapter's utterances and attributes each one.
 func Analyze(ch Chapter, cast *Cast, opts Options) []Utterance {
-	utts := Find(ch.Text, ch.Body, ch.Skip, opts)
-	attribute(ch, utts, cast)
+	body := clampRange(ch.Body, len(ch.Text))
+	paras := paragraphs(ch.Text, body, ch.Skip)
+	utts := findIn(ch.Text, paras, opts)
+	attribute(ch, paras, utts, cast)
 	return utts
 }
