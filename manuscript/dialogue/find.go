@@ -2,6 +2,7 @@ package dialogue
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -285,6 +286,7 @@ func (f *finder) paragraph(p *paragraph, _ bool) {
 	} else {
 		spans = f.quoteSpans(p)
 	}
+	spans = f.dropNamedWords(p, spans)
 	// A paragraph that continues open speech must open with speech.
 	if f.carry {
 		if len(spans) == 0 || !f.startsParagraph(p, spans[0]) {
@@ -326,8 +328,53 @@ func (f *finder) startsParagraph(p *paragraph, s span) bool {
 }
 
 func (f *finder) add(s span) {
-	f.cur.Spans = append(f.cur.Spans, s.words)
-	f.cur.Marks = append(f.cur.Marks, s.mark)
+	// A stage direction in brackets inside speech ("You, (to Emma), I
+	// am certain…") is the narrator's: the speech is two spans around it.
+	words, mark := s.words, s.mark
+	for {
+		open, close, ok := stageDirection(f.text, words)
+		if !ok {
+			break
+		}
+		f.cur.Spans = append(f.cur.Spans, codex.Range{Start: words.Start, End: trimEnd(f.text, words.Start, open)})
+		f.cur.Marks = append(f.cur.Marks, codex.Range{Start: mark.Start, End: trimEnd(f.text, words.Start, open)})
+		next := close + 1
+		for next < words.End && (isSpaceByte(f.text[next]) || f.text[next] == ',' || f.text[next] == '-') {
+			next++
+		}
+		words.Start, mark.Start = next, next
+	}
+	if words.Start < words.End {
+		f.cur.Spans = append(f.cur.Spans, words)
+		f.cur.Marks = append(f.cur.Marks, mark)
+	}
+}
+
+// stageDirection finds the first bracketed aside in r that reads as the
+// narrator's: it opens in lower case and holds at most twelve words.
+func stageDirection(text string, r codex.Range) (open, close int, ok bool) {
+	for i := r.Start; i < r.End; i++ {
+		if text[i] != '(' {
+			continue
+		}
+		j := strings.IndexByte(text[i:r.End], ')')
+		if j < 0 {
+			return 0, 0, false
+		}
+		inner := text[i+1 : i+j]
+		if unicode.IsLower(firstLetter(inner)) && manuscript.CountWords(inner) <= 12 && i > r.Start {
+			return i, i + j, true
+		}
+		i += j
+	}
+	return 0, 0, false
+}
+
+func trimEnd(text string, start, end int) int {
+	for end > start && (isSpaceByte(text[end-1]) || text[end-1] == ',' || text[end-1] == '-') {
+		end--
+	}
+	return end
 }
 
 func (f *finder) flush() {
@@ -378,7 +425,12 @@ func (f *finder) isTag(prev, next span) bool {
 	}
 	// "Well," he began, slowly, "…": a comma or dash that leaves the
 	// sentence open, and narration that starts in lower case.
+	// A comma set after the closing mark, as German and French books
+	// set it („Guten Tag“, sagte er.), does the same.
 	last := lastRuneBefore(f.text, prev.words.Start, prev.words.End)
+	if after := strings.TrimLeft(gap, " \t"); strings.HasPrefix(after, ",") || strings.HasPrefix(after, "—") {
+		last = ','
+	}
 	first := firstLetter(gap)
 	return words <= 8 && (last == ',' || last == '—' || last == '–' || last == '-') && unicode.IsLower(first)
 }
@@ -462,4 +514,61 @@ func forEachWord(s string, fn func(w string, at int) bool) {
 	if start >= 0 {
 		fn(s[start:], start)
 	}
+}
+
+// dropNamedWords leaves out quotations that name words rather than speak
+// them: a few words inside a sentence of narration, after a word that is
+// no speech verb, with no punctuation of speech at their end, and
+// narration going on after them in lower case ('the word "ennui" was',
+// 'a pun on "fiance" and').
+func (f *finder) dropNamedWords(p *paragraph, spans []span) []span {
+	if f.conv == QuotesDash {
+		return spans
+	}
+	kept := spans[:0]
+	for _, s := range spans {
+		if !f.namesWords(p, s) {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+func (f *finder) namesWords(p *paragraph, s span) bool {
+	if !s.closed || f.startsParagraph(p, s) {
+		return false
+	}
+	words := manuscript.CountWords(f.text[s.words.Start:s.words.End])
+	if words > 4 {
+		return false
+	}
+	last := lastRuneBefore(f.text, s.words.Start, s.words.End)
+	if unicode.IsPunct(last) && last != '_' && last != '*' {
+		return false
+	}
+	prevWord := lastWordBefore(f.text, p.start, s.mark.Start)
+	if prevWord == "" || isSpeechVerb(prevWord) {
+		return false
+	}
+	before := lastRuneBefore(f.text, p.start, s.mark.Start)
+	if !unicode.IsLetter(before) {
+		return false
+	}
+	next := strings.TrimLeft(f.text[s.mark.End:min(len(f.text), s.mark.End+40)], " \t\n")
+	if next == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(next)
+	return unicode.IsLower(r) || r == ',' || r == ';' || r == ')' || r == '.'
+}
+
+// lastWordBefore is the word that ends nearest before end, after from.
+func lastWordBefore(text string, from, end int) string {
+	var w string
+	start := max(from, end-60)
+	forEachWord(text[start:end], func(word string, at int) bool {
+		w = word
+		return true
+	})
+	return w
 }

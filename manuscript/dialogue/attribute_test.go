@@ -1,0 +1,126 @@
+package dialogue
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// testCast is a small book's cast: Emma and Harriet (she), Mr. Knightley
+// (he), and Jory, whose entry says nothing of his pronouns.
+func testCast(t *testing.T) []*codex.Entry {
+	t.Helper()
+	var out []*codex.Entry
+	for _, src := range []struct{ id, fm string }{
+		{"codex/characters/emma.md", "name: Emma Woodhouse\naliases: [Emma, Miss Woodhouse]\npronouns: she/her"},
+		{"codex/characters/harriet.md", "name: Harriet Smith\naliases: [Harriet]\ngender: female"},
+		{"codex/characters/knightley.md", "name: Mr. Knightley\naliases: [Knightley, George Knightley]\ngender: male"},
+		{"codex/characters/jory.md", "name: Jory"},
+	} {
+		e, _ := codex.Parse(src.id, []byte("---\n"+src.fm+"\n---\n"), codex.TypeCharacter)
+		require.NotNil(t, e)
+		out = append(out, e)
+	}
+	return out
+}
+
+// said is one utterance as the tests read it.
+type said struct {
+	Text      string
+	Speaker   string // the best: Speaker, else the first candidate
+	Uncertain bool
+	Rule      Rule
+}
+
+func attributeText(t *testing.T, text, pov string) []said {
+	t.Helper()
+	entries := testCast(t)
+	o := codex.OutlineOf([]byte(text))
+	ch := Chapter{Text: text, Body: o.Body, Skip: o.Code, Mentions: manuscript.NewMatcherOf(entries).ScanAll(text), POV: pov}
+	var out []said
+	for _, u := range Analyze(ch, NewCast(entries), Options{}) {
+		if u.Uncertain {
+			require.Empty(t, u.Speaker, "an uncertain utterance names no speaker")
+		}
+		out = append(out, said{Text: text[u.Spans[0].Start:u.Spans[0].End], Speaker: u.Best(), Uncertain: u.Uncertain, Rule: u.Rule})
+	}
+	return out
+}
+
+const (
+	emma     = "codex/characters/emma.md"
+	harriet  = "codex/characters/harriet.md"
+	knightly = "codex/characters/knightley.md"
+	jory     = "codex/characters/jory.md"
+)
+
+// TestAttributionRules holds each link of the chain to an utterance that
+// only it decides: each row fails with its rule taken out.
+func TestAttributionRules(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		pov  string
+		want []said
+	}{
+		{"explicit: verb then name", `"Yes," said Emma.`, "",
+			[]said{{"Yes,", emma, false, RuleExplicit}}},
+		{"explicit: name then verb, by an alias", `"No," Knightley replied.`, "",
+			[]said{{"No,", knightly, false, RuleExplicit}}},
+		{"explicit: a tag before the speech", `Mr. Knightley said, "Come here."`, "",
+			[]said{{"Come here.", knightly, false, RuleExplicit}}},
+		{"explicit: the subject, not the name a preposition governs", `Mr. Knightley, turning to Harriet, said, "Come."`, "",
+			[]said{{"Come.", knightly, false, RuleExplicit}}},
+		{"explicit: a possessive and a speech noun", `"Indeed," was Harriet's quiet reply.`, "",
+			[]said{{"Indeed,", harriet, false, RuleExplicit}}},
+		{"explicit: a lead-in paragraph", "Emma smilingly said,\n\n\"You must make my apologies.\"", "",
+			[]said{{"You must make my apologies.", emma, false, RuleExplicit}}},
+		{"pronoun: the last character of its gender", "Mr. Knightley and Emma sat down.\n\n\"It is late,\" she said.", "",
+			[]said{{"It is late,", emma, true, RulePronoun}}},
+		{"pronoun: he, where the last named is a she", "Mr. Knightley came in and bowed to Emma.\n\n\"It is late,\" he said.", "",
+			[]said{{"It is late,", knightly, true, RulePronoun}}},
+		{"pronoun: I is the point of view", `"I know," I said.`, harriet,
+			[]said{{"I know,", harriet, true, RulePronoun}}},
+		{"pronoun: a gender learned from the book", "Jory came in with Emma. He was wet through.\n\n\"Rain,\" he said.", "",
+			[]said{{"Rain,", jory, true, RulePronoun}}},
+		{"narration: one character named in the paragraph", `Harriet looked up from her work. "Is it true?"`, "",
+			[]said{{"Is it true?", harriet, true, RuleNarration}}},
+		{"vocative: the one addressed answers", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n\"I do not.\"", "",
+			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", knightly, true, RuleVocative}}},
+		{"turn-taking: two speakers alternate",
+			"\"Well,\" said Emma.\n\n\"Well what?\" said Mr. Knightley.\n\n\"Nothing.\"\n\n\"Nothing at all?\"", "",
+			[]said{{"Well,", emma, false, RuleExplicit}, {"Well what?", knightly, false, RuleExplicit},
+				{"Nothing.", emma, true, RuleTurn}, {"Nothing at all?", knightly, true, RuleTurn}}},
+		{"writer: a comment overrides the tag", "\"Who?\" said Emma. <!-- speaker: Harriet -->", "",
+			[]said{{"Who?", harriet, false, RuleWriter}}},
+		{"writer: a comment on the line below", "\"Who?\" said Emma.\n<!-- speaker: Harriet Smith -->", "",
+			[]said{{"Who?", harriet, false, RuleWriter}}},
+		{"the one addressed does not speak", "Emma and Harriet walked in the garden.\n\n\"Emma, look,\" she said.", "",
+			[]said{{"Emma, look,", harriet, true, RulePronoun}}},
+		{"no character at all: uncertain", `"Hello," said the stranger.`, "",
+			[]said{{"Hello,", "", true, RuleNone}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, attributeText(t, tt.text, tt.pov))
+		})
+	}
+}
+
+func TestCastReadsPronouns(t *testing.T) {
+	c := NewCast(testCast(t))
+	for id, want := range map[string]Gender{emma: GenderFemale, harriet: GenderFemale, knightly: GenderMale, jory: GenderUnknown} {
+		ch, ok := c.Character(id)
+		require.True(t, ok, id)
+		assert.Equal(t, want, ch.Gender, id)
+	}
+	id, ok := c.Find("miss woodhouse")
+	require.True(t, ok)
+	assert.Equal(t, emma, id)
+	_, ok = c.Find("Mr. Elton")
+	assert.False(t, ok)
+}

@@ -1,0 +1,114 @@
+package dialogue
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// spoken is what Find found, as the texts of each utterance's spans.
+func spoken(t *testing.T, text string, opts Options) [][]string {
+	t.Helper()
+	o := codex.OutlineOf([]byte(text))
+	var out [][]string
+	for _, u := range Find(text, o.Body, o.Code, opts) {
+		require.Len(t, u.Marks, len(u.Spans))
+		var spans []string
+		for k, sp := range u.Spans {
+			require.True(t, sp.Start >= 0 && sp.Start <= sp.End && sp.End <= len(text), "span %v inside the text", sp)
+			require.True(t, u.Marks[k].Start <= sp.Start && sp.End <= u.Marks[k].End, "marks %v cover span %v", u.Marks[k], sp)
+			spans = append(spans, text[sp.Start:sp.End])
+		}
+		out = append(out, spans)
+	}
+	return out
+}
+
+func TestFindConventions(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		opts Options
+		want [][]string
+	}{
+		{"straight double", `"Hello," she said.`, Options{}, [][]string{{"Hello,"}}},
+		{"curly double", "“Hello,” she said.", Options{}, [][]string{{"Hello,"}}},
+		{"a ” typed for the opening mark", "”Hello,” she said.", Options{}, [][]string{{"Hello,"}}},
+		{"straight single, British", "'Hello,' she said. 'Do come in.'", Options{}, [][]string{{"Hello,", "Do come in."}}},
+		{"curly single with apostrophes inside",
+			"‘I don’t know the Bennets’ house at all,’ said Kitty. ‘It’s four o’clock.’", Options{},
+			[][]string{{"I don’t know the Bennets’ house at all,", "It’s four o’clock."}}},
+		{"straight single with an elision inside", "'Tell 'em I'm coming,' he said.", Options{}, [][]string{{"Tell 'em I'm coming,"}}},
+		{"an elision opens the paragraph's speech", "'Tis a pity,' said Ned.", Options{Quotes: QuotesSingle}, [][]string{{"Tis a pity,"}}},
+		{"single quotes nested in double", `"She said 'no' twice, and 'never' once," Anne told him.`, Options{},
+			[][]string{{"She said 'no' twice, and 'never' once,"}}},
+		{"double quotes nested in single", "‘She said “no”,’ Anne told him.", Options{}, [][]string{{"She said “no”,"}}},
+		{"apostrophes never open speech in a double-quoted book", "The Bennets' cousins came at six o'clock and 'em all.\n\n\"Yes,\" said Jane.", Options{},
+			[][]string{{"Yes,"}}},
+		{"an utterance interrupted by its tag is one", `"I cannot," said Emma, "agree with you."`, Options{},
+			[][]string{{"I cannot,", "agree with you."}}},
+		{"a tag after a full stop still joins", `"Especially when one of those two is such a creature!" said Emma playfully. "That is what you think."`, Options{},
+			[][]string{{"Especially when one of those two is such a creature!", "That is what you think."}}},
+		{"narration that is no tag separates two utterances", `"Yes." The clock struck twelve. "No."`, Options{},
+			[][]string{{"Yes."}, {"No."}}},
+		{"speech over several paragraphs is one utterance",
+			"\"The first part of the story.\n\n\"The second part of it.\n\n\"And the end,\" said Emma.\n\nShe stopped.", Options{},
+			[][]string{{"The first part of the story.", "The second part of it.", "And the end,"}}},
+		{"an unclosed quotation ends with its paragraph", "\"Hello, she said.\n\nAnd then nothing.", Options{},
+			[][]string{{"Hello, she said."}}},
+		{"French guillemets", "« Bonjour », dit-il.\n\n« Au revoir », dit-elle.", Options{}, [][]string{{" Bonjour "}, {" Au revoir "}}},
+		{"German guillemets", "»Guten Tag«, sagte er.\n\n»Tag«, sagte sie.", Options{}, [][]string{{"Guten Tag"}, {"Tag"}}},
+		{"German low-high quotes", "„Guten Tag“, sagte er. „Wie geht’s?“", Options{}, [][]string{{"Guten Tag", "Wie geht’s?"}}},
+		{"Spanish dash with an incise", "—Hola —dijo Juan—. ¿Cómo estás?\n\n—Bien.", Options{}, [][]string{{"Hola", "¿Cómo estás?"}, {"Bien."}}},
+		{"Russian dash", "— Здравствуйте, — сказал он.\n\n— Добрый день.", Options{}, [][]string{{"Здравствуйте,"}, {"Добрый день."}}},
+		{"the book's convention stated", "'Hello,' she said, \"twice\".", Options{Quotes: QuotesSingle}, [][]string{{"Hello,"}}},
+		{"code, comments and headings are never speech",
+			"# \"A Title\"\n\nIt was `\"code\"` here.\n\n<!-- \"a note\" -->\n\n```\n\"fenced\"\n```\n\n\"Real,\" he said.", Options{},
+			[][]string{{"Real,"}}},
+		{"front matter is never speech", "---\ntitle: \"Chapter One\"\n---\n\"Real,\" he said.", Options{}, [][]string{{"Real,"}}},
+		{"a word named in narration is no speech", "She had never heard the word \"ennui\" before that day.", Options{}, nil},
+		{"a stage direction inside speech is the narrator's", `"You, (to Emma), I am certain, will never guess."`, Options{},
+			[][]string{{"You", "I am certain, will never guess."}}},
+		{"empty marks are no speech", `He typed "" and stopped.`, Options{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, spoken(t, tt.text, tt.opts))
+		})
+	}
+}
+
+func TestFindCountsWords(t *testing.T) {
+	utts := Find(`"I cannot," said Emma, "agree with you."`, codex.Range{End: 40}, nil, Options{})
+	require.Len(t, utts, 1)
+	assert.Equal(t, 5, utts[0].Words)
+}
+
+// TestFindIsLinearOnUnbalancedMarks runs the scan over ten megabytes of
+// marks that never balance, in one paragraph and in many: a scan that
+// looked ahead or back for each mark would not finish within the test's
+// time.
+func TestFindIsLinearOnUnbalancedMarks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten megabytes of marks; run without -short")
+	}
+	unit := `"a 'b “c ‘d «e „f — g' h" i” j’ k» l“ `
+	for _, shape := range []string{" ", "\n\n"} {
+		text := strings.Repeat(unit+shape, 10<<20/(len(unit)+len(shape)))
+		for _, q := range []Quotes{QuotesAuto, QuotesSingle, QuotesGuillemets, QuotesGerman, QuotesDash} {
+			if q != QuotesAuto && q != QuotesSingle {
+				text = text[:1<<20] // the simpler conventions on one megabyte
+			}
+			utts := Find(text, codex.Range{End: len(text)}, nil, Options{Quotes: q})
+			for _, u := range utts {
+				for _, sp := range u.Spans {
+					require.True(t, sp.Start <= sp.End && sp.End <= len(text))
+				}
+			}
+		}
+	}
+}
