@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names scale scale-series fuzz demo clean
+.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names bench-dialogue scale scale-series fuzz demo clean
 
 all: build
 
@@ -195,7 +195,7 @@ vscode-e2e:
 
 # Benchmarks write synthetic corpora (1k and 10k entries) to the user
 # cache folder once and reuse them.
-bench: bench-names
+bench: bench-names bench-dialogue
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
 
 # Names on real novels (manuscript/namebench): mention precision, recall
@@ -206,6 +206,19 @@ bench: bench-names
 # warnings on the clean texts.
 bench-names:
 	$(GO) test -count=1 -v -run 'TestMentionsOnRealNovels|TestNameSpellingOn|TestUntrackedOnRealNovels' ./manuscript/namebench/
+
+# Dialogue on real novels (manuscript/dialoguebench): utterance detection
+# (strict precision, recall and F1), speaker accuracy by quotation type
+# and the precision of the speakers quire is certain of, beside a regex
+# and speech-verb baseline, with straight and curly quotes. LitBank's
+# quotations always run; the Project Dialogism Novel Corpus, whose files
+# state no licence, is read from a local clone that QUIRE_PDNC names
+# (git clone https://github.com/Priya22/project-dialogism-novel-corpus;
+# the folder holding data/) and skipped without one. QUIRE_PDNC_HELDOUT=1
+# also scores the held-out novels (a measure, never for tuning);
+# QUIRE_DIALOGUE_ERRORS=<folder> writes quire's errors there, novel by novel.
+bench-dialogue:
+	$(GO) test -count=1 -v -run 'TestDialogueOn' ./manuscript/dialoguebench/
 
 # The scale table of docs/performance.md (Scale): first hover cold and
 # warm from process start, quire index and quire mentions, peak memory, at
