@@ -82,7 +82,10 @@ import (
 // 9: a mention after a form of address its entry is never given, where
 // the codex writes the name with another ("Mrs. Pontellier" beside Mr.
 // Pontellier), is uncertain.
-const chapterCacheFormat = 9
+//
+// 10: a name that opens with a capitalized article ("The Caterpillar")
+// is found without it too ("said the Caterpillar").
+const chapterCacheFormat = 10
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

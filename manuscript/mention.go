@@ -195,6 +195,14 @@ func (m *Matcher) addEntry(e *codex.Entry, key []byte) []byte {
 	for _, a := range e.Aliases {
 		key = m.add(a, e.ID, formAlias, key)
 	}
+	// A name that opens with a capitalized article ("The Caterpillar")
+	// is written "the Caterpillar" inside a sentence: the rest of it is
+	// an alias, so the name is found there too.
+	for _, f := range append([]string{e.Name}, e.Aliases...) {
+		if rest, ok := withoutArticle(f); ok {
+			key = m.add(rest, e.ID, formAlias, key)
+		}
+	}
 	for _, x := range e.Exclude {
 		key = m.add(x, e.ID, formExclude, key)
 	}
@@ -308,6 +316,17 @@ func (m *Matcher) add(phrase, entry string, kind nameFormKind, key []byte) []byt
 	}
 	m.nodes[node].forms = append(m.nodes[node].forms, nameForm{entry: entry, kind: kind, caps: caps, lower: lower, allCaps: allCaps})
 	return key
+}
+
+// withoutArticle is a form less the capitalized article it opens with,
+// when more than the article is left.
+func withoutArticle(form string) (string, bool) {
+	for _, a := range []string{"The ", "A ", "An "} {
+		if rest, ok := strings.CutPrefix(form, a); ok && strings.TrimSpace(rest) != "" {
+			return strings.TrimSpace(rest), true
+		}
+	}
+	return "", false
 }
 
 // startsLower reports whether word begins with a lower-case letter (a

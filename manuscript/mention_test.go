@@ -64,6 +64,7 @@ func harbor(t testing.TB) *codex.Catalog {
 		"agnes", "type: location\nname: St. Agnes",
 		"jeanluc", "name: Jean-Luc Ferrand\naliases: [Jean-Luc]",
 		"quiet", "name: Ebba Strand\nmentions: false",
+		"caterpillar", "name: The Caterpillar",
 	)
 }
 
@@ -93,6 +94,8 @@ func TestScan(t *testing.T) {
 			[]seen{{entry: "hope", text: "HOPE"}}},
 		{"only capitalized words need capitals", "the Lantern met. The Lantern met. the lantern burned.",
 			[]seen{{entry: "lantern", text: "the Lantern"}, {entry: "lantern", text: "The Lantern"}}},
+		{"a name's capitalized article is the sentence's inside it", "said the Caterpillar. The Caterpillar smiled.",
+			[]seen{{entry: "caterpillar", text: "Caterpillar", alias: true}, {entry: "caterpillar", text: "The Caterpillar"}}},
 		{"possessive straight", "Mara's boat",
 			[]seen{{entry: "mara", text: "Mara", alias: true}}},
 		{"possessive curly", "Mara’s boat and Ilse’s",
