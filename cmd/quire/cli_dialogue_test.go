@@ -332,3 +332,24 @@ func TestPercent(t *testing.T) {
 		assert.Equal(t, want, percent(share), "%v", share)
 	}
 }
+
+// A chapter saved with Windows line ends: the lines and columns are the
+// editor's, the byte offsets still slice the file to the words.
+func TestDialogueCRLF(t *testing.T) {
+	chapter := "# Rain\r\n\r\n“Is it raining?” asked Emma.\r\n\r\nÉtienne 🌧 “It is,” said Knightley.\r\n"
+	book, cache := writeBook(t, map[string]string{
+		"codex/characters/emma.md":      talkBook["codex/characters/emma.md"],
+		"codex/characters/knightley.md": talkBook["codex/characters/knightley.md"],
+		"manuscript/01-rain.md":         chapter,
+	})
+	records := dialogueJSON(t, book, cache)
+	require.Equal(t, []string{"Is it raining?", "It is,"}, texts(records))
+	for _, r := range records {
+		assert.Equal(t, r.Text, chapter[r.Spans[0].Start:r.Spans[0].End])
+	}
+	assert.Equal(t, dialogueSpan{Start: 13, End: 27, Line: 3, Column: 2, EndLine: 3, EndColumn: 16}, records[0].Spans[0])
+	assert.Equal(t, 5, records[1].Spans[0].Line)
+	assert.Equal(t, 13, records[1].Spans[0].Column, "Étienne, space, rain cloud (2 units), space, mark")
+	assert.Equal(t, emmaID, *records[0].Speaker)
+	assert.Equal(t, knightleyID, *records[1].Speaker)
+}
