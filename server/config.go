@@ -20,6 +20,7 @@ import (
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/export"
 	"github.com/quire-ink/quire/manuscript/goals"
 	"github.com/quire-ink/quire/server/textdoc"
@@ -124,6 +125,11 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		// A bad build: value stops only quire build, which says so too.
 		_, buildProblems := export.ReadSettings(&settings.Loaded{Book: f, User: &settings.File{}}, "")
 		for _, p := range buildProblems {
+			problems = append(problems, configProblem{line: p.Line, message: p.Error(), severity: protocol.DiagnosticSeverityWarning, local: true})
+		}
+		// A bad dialogue: value leaves the convention to detection.
+		_, dialogueProblems := dialogue.ReadSettings(&settings.Loaded{Book: f, User: &settings.File{}})
+		for _, p := range dialogueProblems {
 			problems = append(problems, configProblem{line: p.Line, message: p.Error(), severity: protocol.DiagnosticSeverityWarning, local: true})
 		}
 	}

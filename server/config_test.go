@@ -36,6 +36,8 @@ func TestParseBookConfig(t *testing.T) {
 		{name: "bad provider key", yaml: "provider:\n  model: m\n  api_key: sk-x\n", errors: []int{3}},
 		{name: "bad glob", yaml: "manuscript: ['  ']\n", errors: []int{0}},
 		{name: "bad MCP server", yaml: "mcp_servers:\n  dict: {command: a, url: \"http://x\"}\n", errors: []int{2}},
+		{name: "a dialogue convention quire does not know warns", yaml: "title: T\ndialogue:\n  quotes: curly\n", warnings: []int{3}},
+		{name: "a dialogue convention", yaml: "dialogue:\n  quotes: single\n"},
 		{name: "bad action, file stands", yaml: "actions:\n  - id: line-edit\n    name: x\n    scope: selection\n    persona: writing-coach\n    prompt: p\n", local: []int{2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -228,6 +228,11 @@ func TestCheckSettingsProblems(t *testing.T) {
 			want:   `quire.yaml:15:10: warning: goals: daily must be a whole number of words above 0, such as daily: 1000, not "lots" [settings]`,
 		},
 		{
+			name:   "a dialogue convention quire does not know",
+			append: "dialogue:\n  quotes: curly\n",
+			want:   fmt.Sprintf(`quire.yaml:%d:11: warning: dialogue: quotes is one of auto, double, single, guillemets, german or dash (straight and curly marks alike), not "curly" [settings]`, sampleSettingsLines()+2),
+		},
+		{
 			name:   "an action that takes a core action's id",
 			append: "actions:\n  - id: continuity-check\n    name: My check\n    scope: file\n    persona: continuity-editor\n    prompt: Check the chapter.\n",
 			want:   fmt.Sprintf(`quire.yaml:%d:3: error: action "continuity-check" is the core action`, sampleSettingsLines()+2),

@@ -23,6 +23,7 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/export"
 	"github.com/quire-ink/quire/manuscript/goals"
 )
@@ -173,6 +174,11 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		// A bad build: value stops only quire build: a warning here.
 		_, buildProblems := export.ReadSettings(&settings.Loaded{Book: b.Settings.Book, User: &settings.File{}}, b.Root)
 		for _, sp := range buildProblems {
+			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
+		}
+		// A bad dialogue: value leaves detection to guess: a warning.
+		_, dialogueProblems := dialogue.ReadSettings(&settings.Loaded{Book: b.Settings.Book, User: &settings.File{}})
+		for _, sp := range dialogueProblems {
 			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
 		}
 		for _, err := range []error{settingsErr(advisor.SettingsFrom(b.Settings.Book, llm.PersonaIDs())), providerErr(endpoint.ProviderFrom(b.Settings.Book))} {

@@ -3,13 +3,17 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/goals"
 )
 
@@ -51,17 +55,86 @@ func (o *statsOptions) run(cmd *cobra.Command) error {
 		fmt.Fprintln(o.stderr, "quire: warning: today's count was not added to the history:", err)
 	}
 	s := goals.Summarize(chapters, store.History(), g, store.Now())
+	out := withDialogue(s, b.Manuscript.Snapshot(), readDialogueSettings(b.Settings, o.stderr))
 	if o.JSON {
-		return writeJSON(o.stdout, s)
+		return writeJSON(o.stdout, out)
 	}
-	return writeStats(o.stdout, s)
+	return writeStats(o.stdout, out)
+}
+
+// statsOutput is the summary with each chapter's share of dialogue, the
+// one thing `quire stats` says that the editors' quire/stats does not.
+// Its Chapters stand over the summary's in the JSON.
+type statsOutput struct {
+	goals.Summary
+	Chapters []statsChapter `json:"chapters"`
+	// DialogueWords are the words spoken in the whole book, and
+	// DialogueShare their share of its words, from 0 to 1.
+	DialogueWords int     `json:"dialogueWords"`
+	DialogueShare float64 `json:"dialogueShare"`
+}
+
+// statsChapter is a chapter's counts with its dialogue: the words
+// spoken (docs/dialogue.md) and their share of its words.
+type statsChapter struct {
+	goals.Chapter
+	DialogueWords int     `json:"dialogueWords"`
+	DialogueShare float64 `json:"dialogueShare"`
+}
+
+// withDialogue adds to s each chapter's spoken words, found in the
+// chapters of snap.
+func withDialogue(s goals.Summary, snap *manuscript.Snapshot, opts dialogue.Options) statsOutput {
+	units := make([]*manuscript.Unit, len(s.Chapters))
+	for i, c := range s.Chapters {
+		u, ok := snap.Unit(c.Path)
+		if !ok {
+			// Not in the snapshot (cannot happen: the summary was made from
+			// it); no text, no dialogue.
+			u = &manuscript.Unit{Path: c.Path}
+		}
+		units[i] = u
+	}
+	spoken := dialogue.SpokenWords(units, opts)
+	out := statsOutput{Summary: s, Chapters: make([]statsChapter, len(s.Chapters))}
+	for i, c := range s.Chapters {
+		out.Chapters[i] = statsChapter{Chapter: c, DialogueWords: spoken[i], DialogueShare: roundShare(dialogue.Share(spoken[i], c.Words))}
+		out.DialogueWords += spoken[i]
+	}
+	out.DialogueShare = roundShare(dialogue.Share(out.DialogueWords, s.Words))
+	return out
+}
+
+// roundShare keeps three decimals of a share (0.347), all a reader needs.
+func roundShare(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// readDialogueSettings are quire.yaml's dialogue: settings, a problem
+// with them a warning on w.
+func readDialogueSettings(l *settings.Loaded, w io.Writer) dialogue.Options {
+	opts, problems := dialogue.ReadSettings(l)
+	for _, p := range problems {
+		fmt.Fprintln(w, "quire: warning:", p.Error())
+	}
+	return opts
+}
+
+// percent is a share as a whole percentage: "35%", "<1%" for a trace.
+func percent(share float64) string {
+	switch {
+	case share <= 0:
+		return "0%"
+	case share < 0.005:
+		return "<1%"
+	}
+	return fmt.Sprintf("%d%%", int(math.Round(share*100)))
 }
 
 // writeStats prints the summary for a person.
-func writeStats(w io.Writer, s goals.Summary) error {
+func writeStats(w io.Writer, out statsOutput) error {
+	s := out.Summary
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tCHAPTER\tWORDS\tTARGET\t")
-	for _, c := range s.Chapters {
+	fmt.Fprintln(tw, "#\tCHAPTER\tWORDS\tDIALOGUE\tTARGET\t")
+	for _, c := range out.Chapters {
 		target := ""
 		if c.Target > 0 {
 			target = goals.Thousands(c.Target)
@@ -69,13 +142,14 @@ func writeStats(w io.Writer, s goals.Summary) error {
 				target += " ✓"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", c.Position, codex.PrintableName(c.Title), goals.Thousands(c.Words), target)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t\n", c.Position, codex.PrintableName(c.Title), goals.Thousands(c.Words), percent(c.DialogueShare), target)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s, in %d chapters.\n", capitalize(s.BookText()), len(s.Chapters))
+	fmt.Fprintf(&b, "Dialogue: %s of the words are spoken.\n", percent(out.DialogueShare))
 	fmt.Fprintf(&b, "%s.\n", capitalize(s.TodayText()))
 	if s.Streak > 0 {
 		fmt.Fprintf(&b, "Streak: %d writing days in a row.\n", s.Streak)

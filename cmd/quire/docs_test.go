@@ -30,6 +30,7 @@ import (
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/export"
 	"github.com/quire-ink/quire/manuscript/goals"
 )
@@ -133,6 +134,7 @@ func TestDocsNameEverySetting(t *testing.T) {
 	missing(t, page, text, yamlTags(reflect.TypeOf(endpoint.ProviderSettings{})), yamlKey)
 	missing(t, page, text, yamlTags(reflect.TypeOf(tools.Scope{})), yamlKey)
 	missing(t, page, text, export.BuildKeys(), yamlKey)
+	missing(t, page, text, dialogue.SettingsKeys(), yamlKey)
 
 	// The sections' readers: the advisor's own, its endpoints', its actions'.
 	src := goSource(t, "llm/advisor", "llm/endpoint", "llm/actions")

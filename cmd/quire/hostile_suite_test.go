@@ -173,9 +173,9 @@ var hostileClasses = []hostileClass{
 			t.Log("Windows file names cannot hold an escape character: only the report's shape is checked")
 		} else {
 			h.write("codex/characters/\x1b[31mred\x1b]0;title\a.md", "---\nname: Red\n---\n")
-			h.write("manuscript/06-\u202egnp.md", "# Six\n\nThe bell rang.\n")
+			h.write("manuscript/06-\u202egnp.md", "# Six\n\n“The bell \x1b[31mrang\x1b[0m,” said Red.\n")
 		}
-		for _, args := range [][]string{{"check"}, {"list"}, {"lookup", "Red"}, {"untracked"}} {
+		for _, args := range [][]string{{"check"}, {"list"}, {"lookup", "Red"}, {"untracked"}, {"dialogue"}} {
 			out, errOut, _, _ := h.quire(args...)
 			assert.NotContains(t, out+errOut, "\x1b", "quire %s", args[0])
 			assert.NotContains(t, out+errOut, "\u202e", "quire %s", args[0])

@@ -1,0 +1,200 @@
+package dialogue
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// Book analyzes the chapters of one manuscript snapshot against one
+// codex catalog: its characters are the cast, each chapter's mentions
+// come from the snapshot's mention index, and a chapter's pov: names its
+// point-of-view character. A Book is immutable and safe for concurrent
+// use.
+type Book struct {
+	snap *manuscript.Snapshot
+	cat  *codex.Catalog
+	cast *Cast
+	opts Options
+}
+
+// NewBook prepares the analysis of snap's chapters with cat's
+// characters and the book's settings opts.
+func NewBook(snap *manuscript.Snapshot, cat *codex.Catalog, opts Options) *Book {
+	b := &Book{snap: snap, cat: cat, opts: opts}
+	if cat != nil {
+		b.cast = NewCast(cat.OfType(codex.TypeCharacter))
+	} else {
+		b.cast = NewCast(nil)
+	}
+	return b
+}
+
+// Cast is the book's characters.
+func (b *Book) Cast() *Cast { return b.cast }
+
+// ChapterDialogue is one chapter's speech.
+type ChapterDialogue struct {
+	Unit *manuscript.Unit
+	// Utterances are in reading order.
+	Utterances []Utterance
+}
+
+// Chapters analyzes every chapter of the snapshot, in reading order;
+// documents outside the manuscript are left out.
+func (b *Book) Chapters() []ChapterDialogue {
+	var units []*manuscript.Unit
+	if b.snap != nil {
+		for _, u := range b.snap.Units() {
+			if u.Position > 0 {
+				units = append(units, u)
+			}
+		}
+	}
+	return b.Units(units)
+}
+
+// Units analyzes units, on as many cores as the process may use, and
+// returns their speech in the order given.
+func (b *Book) Units(units []*manuscript.Unit) []ChapterDialogue {
+	out := make([]ChapterDialogue, len(units))
+	parallel(len(units), func(i int) {
+		out[i] = ChapterDialogue{Unit: units[i], Utterances: b.Analyze(units[i])}
+	})
+	return out
+}
+
+// Analyze finds and attributes the speech of one unit, a chapter of the
+// snapshot or a document outside it.
+func (b *Book) Analyze(u *manuscript.Unit) []Utterance {
+	return Analyze(b.Chapter(u), b.cast, b.opts)
+}
+
+// Chapter is what Analyze reads of u: its text and body, its code as
+// the text that is never speech, its mentions (the snapshot's scan of
+// that very text, else a scan of its body with the index's names; both
+// leave out the uncertain mentions ScanAll would mark, which attribution
+// passes over anyway), and the entry its pov: names.
+func (b *Book) Chapter(u *manuscript.Unit) Chapter {
+	body := bodyOf(u)
+	return Chapter{
+		Text:     u.Text,
+		Body:     body,
+		Skip:     u.Code,
+		Mentions: b.mentions(u, body),
+		POV:      b.povOf(u.Meta.POV),
+	}
+}
+
+// mentions are u's mentions: the index's when it scanned u, else the
+// body scanned with the index's matcher (or the catalog's).
+func (b *Book) mentions(u *manuscript.Unit, body codex.Range) []manuscript.Mention {
+	var ix *manuscript.MentionIndex
+	if b.snap != nil {
+		ix = b.snap.Mentions()
+	}
+	if ms, ok := ix.MentionsOf(u); ok {
+		return ms
+	}
+	var m *manuscript.Matcher
+	if ix != nil {
+		m = ix.Matcher()
+	}
+	if m == nil {
+		m = manuscript.NewMatcher(b.cat)
+	}
+	ms := m.Scan(u.Text[body.Start:body.End])
+	for i := range ms {
+		ms[i].Range.Start += body.Start
+		ms[i].Range.End += body.Start
+	}
+	return ms
+}
+
+// povOf is the character a chapter's pov: names, by a name or alias of
+// the cast, else the catalog's exact lookup of a character (title, file
+// name, a possessive); "" when it names none.
+func (b *Book) povOf(name string) string {
+	if name == "" {
+		return ""
+	}
+	if id, ok := b.cast.Find(name); ok {
+		return id
+	}
+	if b.cat == nil {
+		return ""
+	}
+	// Lookup ranks exact matches first; a partial or fuzzy one is no
+	// name the chapter gives.
+	ms := b.cat.Lookup(name, codex.TypeCharacter)
+	if len(ms) == 0 {
+		return ""
+	}
+	switch ms[0].Kind {
+	case codex.MatchName, codex.MatchTitle, codex.MatchStem, codex.MatchAlias:
+		return ms[0].Entry.ID
+	}
+	return ""
+}
+
+// SpokenWords counts the words spoken in each of units (Find's
+// utterances, no attribution needed), on as many cores as the process
+// may use: the share of a chapter that is dialogue is its spoken words
+// over its words.
+func SpokenWords(units []*manuscript.Unit, opts Options) []int {
+	out := make([]int, len(units))
+	parallel(len(units), func(i int) {
+		u := units[i]
+		for _, utt := range Find(u.Text, bodyOf(u), u.Code, opts) {
+			out[i] += utt.Words
+		}
+	})
+	return out
+}
+
+// Share is spoken words over a chapter's words, from 0 to 1.
+func Share(spoken, words int) float64 {
+	if words <= 0 || spoken <= 0 {
+		return 0
+	}
+	return min(1, float64(spoken)/float64(words))
+}
+
+// bodyOf is u's body, or its whole text when the body is unset or does
+// not fit the text.
+func bodyOf(u *manuscript.Unit) codex.Range {
+	b := u.Body
+	if b == (codex.Range{}) || b.Start < 0 || b.End > len(u.Text) || b.Start > b.End {
+		return codex.Range{End: len(u.Text)}
+	}
+	return b
+}
+
+// parallel calls fn(i) for every i below n on at most GOMAXPROCS
+// goroutines, and returns when all are done.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
