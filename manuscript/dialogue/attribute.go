@@ -364,7 +364,8 @@ func (a *attributor) leadIn(i int) (tagWindow, bool) {
 			return tagWindow{}, false
 		}
 	}
-	return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end), End: end}, leadIn: true}, true
+	// The sentence's own closing mark is not the end of the one before.
+	return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end-1), End: end}, leadIn: true}, true
 }
 
 // sentenceEnd is the end of the sentence from at, before limit: a full
@@ -510,6 +511,9 @@ func (a *attributor) tag(i int) bool {
 						continue
 					}
 					s := toks[j]
+					if j > 0 && prepositions[strings.ToLower(toks[j-1].word)] {
+						continue // "said to Emma"
+					}
 					if s.ids != nil && s.word != "'s" {
 						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
 							return true

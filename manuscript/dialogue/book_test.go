@@ -69,7 +69,7 @@ func TestBookChapters(t *testing.T) {
 			for _, s := range u.Spans {
 				text = append(text, ch.Unit.Text[s.Start:s.End])
 			}
-			got[ch.Unit.Path] = append(got[ch.Unit.Path], said{text, u.Speaker, u.Rule})
+			got[ch.Unit.Path] = append(got[ch.Unit.Path], said{text, u.Best(), u.Rule})
 		}
 	}
 	emma, knightley := "codex/characters/emma.md", "codex/characters/knightley.md"
