@@ -243,3 +243,15 @@ func TestDialogueOverTheProtocol(t *testing.T) {
 		return false
 	}, 5*time.Second, 20*time.Millisecond)
 }
+
+func TestInitializeOffersInlayHints(t *testing.T) {
+	c := startServer(t, Options{})
+	raw := c.callRaw(protocol.MethodInitialize, protocol.InitializeParams{RootURI: c.uri("")})
+	var res struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &res))
+	assert.JSONEq(t, "true", string(res.Capabilities["inlayHintProvider"]))
+	assert.Contains(t, res.Capabilities, "hoverProvider", "the other capabilities are still there")
+	assert.Contains(t, res.Capabilities, "semanticTokensProvider")
+}

@@ -21,7 +21,20 @@ type initializeParams struct {
 	InitializationOptions json.RawMessage `json:"initializationOptions,omitempty"`
 }
 
-func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.InitializeResult, error) {
+// initializeResult is LSP's, with the capabilities go.lsp.dev/protocol
+// v0.12.0 predates (LSP 3.17's inlay hints).
+type initializeResult struct {
+	Capabilities serverCapabilities   `json:"capabilities"`
+	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+}
+
+type serverCapabilities struct {
+	protocol.ServerCapabilities
+	// InlayHintProvider: the speaker hints (inlay_hints.go).
+	InlayHintProvider bool `json:"inlayHintProvider,omitempty"`
+}
+
+func (s *Server) initialize(_ context.Context, p initializeParams) (*initializeResult, error) {
 	var roots []string
 	// The roots' URIs tell how the client writes a drive letter (textdoc.Names).
 	for _, f := range p.WorkspaceFolders {
@@ -46,8 +59,8 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 	s.state = stateInitialized
 	s.client = p.Capabilities
 	s.mu.Unlock()
-	return &protocol.InitializeResult{
-		Capabilities: protocol.ServerCapabilities{
+	return &initializeResult{
+		Capabilities: serverCapabilities{InlayHintProvider: true, ServerCapabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
 				OpenClose: true,
 				Change:    protocol.TextDocumentSyncKindIncremental,
@@ -65,7 +78,7 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 			Workspace:               workspaceCapabilities(),
 			// Dialogue and characters' names (semantic_tokens.go).
 			SemanticTokensProvider: semanticTokensCapability(),
-		},
+		}},
 		ServerInfo: s.serverInfo(),
 	}, nil
 }

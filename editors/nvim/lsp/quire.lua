@@ -41,5 +41,6 @@ return {
       user(client, bufnr)
     end
     require("quire.complete").set(bufnr)
+    require("quire.dialogue").attach(client, bufnr)
   end,
 }

@@ -28,8 +28,10 @@ WRAP
 	enable=$(VIMRUNTIME="$dir/root/usr/share/nvim/runtime" "$dir/bin/nvim" --headless -u NONE -i NONE \
 		-c "lua io.stdout:write(vim.fn.has('nvim-0.11'))" -c 'qa!')
 	cd "$repo"
+	# Every suite here is 0.10 or newer, so the dialogue test (semantic
+	# tokens, inlay hints) must run, not skip.
 	VIMRUNTIME="$dir/root/usr/share/nvim/runtime" PATH="$dir/bin:$PATH" QUIRE_REQUIRE_NVIM=1 \
-		QUIRE_REQUIRE_NVIM_LSP_ENABLE="$enable" \
-		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series|WithoutSetup|Checkhealth|APIKeyCommand|Models|LspEnable|WordCounts)$' ./editors/nvim/
+		QUIRE_REQUIRE_NVIM_LSP_ENABLE="$enable" QUIRE_REQUIRE_NVIM_DIALOGUE=1 \
+		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series|WithoutSetup|Checkhealth|APIKeyCommand|Models|LspEnable|WordCounts|Dialogue)$' ./editors/nvim/
 	cd "$work"
 done

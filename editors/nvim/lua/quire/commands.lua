@@ -78,6 +78,12 @@ M.list = {
   { name = "stats", run = function()
     require("quire.words").command()
   end, opts = { desc = "Show word counts, today's words and what is left to reach the book's goals" } },
+  { name = "lines", run = function(o)
+    require("quire.dialogue").lines_command(o)
+  end, opts = { nargs = "?", desc = "List the lines of the character under the cursor (or named) in the quickfix list" } },
+  { name = "hints", run = function()
+    require("quire.dialogue").hints_command()
+  end, opts = { desc = "Turn the speaker hints before lines of dialogue on or off (Neovim 0.10+)" } },
   { name = "models", run = function()
     require("quire.models").command()
   end, opts = { desc = "Choose a model running on this computer (Ollama, LM Studio, …) for quire" } },

@@ -171,6 +171,7 @@ function M.client_config(root)
       -- After the writer's on_attach, which may set Neovim's omnifunc.
       require("quire.complete").set(bufnr)
       require("quire.words").attach(client, bufnr)
+      require("quire.dialogue").attach(client, bufnr)
     end,
   }
 end

@@ -1,0 +1,133 @@
+-- Dialogue in a headless Neovim 0.10+: run by dialogue_test.go against a
+-- real quire server on the sample book. The semantic tokens colour a line
+-- of dialogue and a character's name (the highlight groups read back at
+-- their places, and the links they resolve to), the uncertain modifier
+-- marks a line whose speaker quire guesses, the speaker hints sit before
+-- the lines no tag names, hover says who speaks a line, and :QuireLines
+-- fills the quickfix list. Writes "ok <step>" lines and PASS to
+-- $QUIRE_RESULT; the first failure writes "FAIL <step>: <why>".
+local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
+harness.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"))
+local log, check = harness.log, harness.check
+
+local step = "start"
+
+-- groups_at are the semantic-token highlight groups at row, col (0-based,
+-- bytes) of buf.
+local function groups_at(buf, row, col)
+  -- Neovim highlights the tokens of the lines on screen as it draws them.
+  vim.api.nvim_win_set_cursor(0, { row + 1, col })
+  vim.cmd("normal! zz")
+  vim.cmd("redraw")
+  local out = {}
+  for _, t in ipairs(vim.inspect_pos(buf, row, col, { semantic_tokens = true, syntax = false, treesitter = false, extmarks = false }).semantic_tokens) do
+    table.insert(out, t.opts.hl_group)
+  end
+  return out
+end
+
+local function has(list, prefix)
+  for _, g in ipairs(list) do
+    if g:sub(1, #prefix) == prefix then
+      return true
+    end
+  end
+  return false
+end
+
+-- row_of is the 0-based row of the first line of buf holding text, and
+-- the byte column where it starts.
+local function row_of(buf, text)
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local c = l:find(text, 1, true)
+    if c then
+      return i - 1, c - 1
+    end
+  end
+  error({ quire = true, msg = "no line holds " .. text })
+end
+
+local function main()
+  local chapter = assert(os.getenv("QUIRE_CHAPTER"), "QUIRE_CHAPTER")
+  local quire = require("quire")
+  local compat = require("quire.compat")
+  if os.getenv("QUIRE_DEBUG") then
+    vim.lsp.set_log_level("debug")
+  end
+
+  step = "attach"
+  quire.setup({ cmd = { assert(os.getenv("QUIRE_BIN")), "serve" }, settings = { dialogue = { speakerHints = true } } })
+  vim.cmd("edit " .. vim.fn.fnameescape(chapter))
+  local buf = vim.api.nvim_get_current_buf()
+  check(vim.wait(10000, function()
+    local c = compat.get_clients({ bufnr = buf, name = "quire" })[1]
+    return c ~= nil and c.initialized ~= false and c.server_capabilities ~= nil
+  end, 20), "the quire client did not attach to the chapter")
+  log("ok " .. step)
+
+  -- “Thirteen,” said Moss. — an explicit line, and a name.
+  step = "colours"
+  local row, col = row_of(buf, "“Thirteen,” said Moss.")
+  local name_col = col + #"“Thirteen,” said "
+  local at_line, at_name
+  check(vim.wait(20000, function()
+    at_line, at_name = groups_at(buf, row, col + 4), groups_at(buf, row, name_col + 1)
+    return has(at_line, "@lsp.type.dialogue") and has(at_name, "@lsp.type.character")
+  end, 50), "the groups at the line are " .. vim.inspect(at_line) .. " and at Moss " .. vim.inspect(at_name))
+  check(not has(at_line, "@lsp.mod.uncertain"), "an explicit line is marked uncertain: " .. vim.inspect(at_line))
+  local link = vim.api.nvim_get_hl(0, { name = "@lsp.type.dialogue" }).link
+  check(link == "String", "@lsp.type.dialogue links to " .. tostring(link) .. ", not String")
+  link = vim.api.nvim_get_hl(0, { name = "@lsp.type.character" }).link
+  check(link == "Identifier", "@lsp.type.character links to " .. tostring(link) .. ", not Identifier")
+  local narration = groups_at(buf, row, name_col - 3)
+  check(not has(narration, "@lsp.type.dialogue"), "the tag is coloured as dialogue: " .. vim.inspect(narration))
+  log("ok " .. step)
+
+  -- “Someone has to carry paper.” — turn-taking, a guess.
+  step = "uncertain"
+  local urow, ucol = row_of(buf, "“Someone has to carry paper.”")
+  local groups = groups_at(buf, urow, ucol + 4)
+  check(has(groups, "@lsp.type.dialogue") and has(groups, "@lsp.mod.uncertain"), "a guessed line's groups are " .. vim.inspect(groups))
+  log("ok " .. step)
+
+  step = "hints"
+  local label
+  check(vim.wait(15000, function()
+    for _, h in ipairs(vim.lsp.inlay_hint.get({ bufnr = buf }) or {}) do
+      local ih = h.inlay_hint
+      if ih.position.line == urow then
+        label = type(ih.label) == "string" and ih.label or (ih.label[1] and ih.label[1].value)
+        return true
+      end
+    end
+    return false
+  end, 50), "no speaker hint before the guessed line")
+  check(label == "Teodora Quill?", "the hint says " .. vim.inspect(label))
+  log("ok " .. step)
+
+  step = "hover"
+  local hover = harness.hover_at(buf, row, require("quire.util").utf16_col(vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1], col + 5), 10000)
+  check(hover and hover:find("**Moss Kettering** speaks.", 1, true), "the hover on the line is " .. vim.inspect(hover))
+  log("ok " .. step)
+
+  step = "lines"
+  vim.api.nvim_win_set_cursor(0, { row + 1, name_col + 1 })
+  vim.cmd("QuireLines")
+  local items
+  check(vim.wait(10000, function()
+    items = vim.fn.getqflist()
+    return #items > 0
+  end, 50), "the quickfix list stayed empty")
+  local found = false
+  for _, it in ipairs(items) do
+    if it.lnum == row + 1 then
+      found = true
+    end
+  end
+  check(found, "the quickfix list lacks the line of “Thirteen,”: " .. vim.inspect(items))
+  log("ok " .. step)
+end
+
+harness.run(main, function()
+  return step
+end)
