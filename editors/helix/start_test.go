@@ -66,6 +66,8 @@ type helixRun struct {
 	// who has configured none; extraEnv is added to Helix's environment.
 	noProvider bool
 	extraEnv   []string
+	// speakerHints turns quire's speaker hints on in languages.toml.
+	speakerHints bool
 }
 
 // startHelix starts Helix on run.chapter in a tmux server of its own, with
@@ -84,8 +86,12 @@ func startHelix(t *testing.T, run helixRun) *terminal {
 	shippedConfig, err := os.ReadFile("config.toml")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "config.toml"), shippedConfig, 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"),
-		[]byte(languages(t, run.bin, run.baseURL, run.noProvider)), 0o644))
+	langs := languages(t, run.bin, run.baseURL, run.noProvider)
+	if run.speakerHints {
+		require.Contains(t, langs, "\nconfig = { ")
+		langs = strings.Replace(langs, "\nconfig = { ", "\nconfig = { dialogue = { speakerHints = true }, ", 1)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(config, "helix", "languages.toml"), []byte(langs), 0o644))
 
 	path := append(append([]string{}, run.extraPath...), os.Getenv("PATH"))
 	env := []string{
