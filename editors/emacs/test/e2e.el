@@ -173,6 +173,28 @@ shows it: in the echo area. The titles offered are returned."
                                   (string-match-p "Night clerk of the Harbor Tally" (buffer-string)))))))
   (quire-test-log "  hover: %s" (with-current-buffer "*eldoc*" (car (split-string (string-trim (buffer-string)) "\n")))))
 
+(quire-test-step "dialogue" ("connect") 40
+  ;; A line of dialogue: resting on it, the writer reads who speaks it
+  ;; and by which tag (eglot 1.9 draws no inlay hints, so the hover is
+  ;; where an Emacs writer sees who speaks).
+  (quire-test-visit quire-test-chapter)
+  (deactivate-mark)
+  (with-current-buffer (get-buffer-create "*eldoc*")
+    (let ((inhibit-read-only t)) (erase-buffer)))
+  (goto-char (point-min))
+  (search-forward "“Thirteen,” said Moss.")
+  (goto-char (+ (match-beginning 0) 3))
+  (eldoc-print-current-symbol-info t)
+  (quire-test-wait "who speaks the line, in the *eldoc* buffer" 30
+                   (lambda ()
+                     (let ((doc (get-buffer "*eldoc*")))
+                       (and doc (with-current-buffer doc
+                                  (string-match-p "Moss Kettering.* speaks\\." (buffer-string)))))))
+  (let ((doc (with-current-buffer "*eldoc*" (buffer-string))))
+    (unless (string-match-p "said Moss" doc)
+      (error "the hover does not give the tag that decided: %s" doc))
+    (quire-test-log "  dialogue: %s" (car (split-string (string-trim doc) "\n")))))
+
 (quire-test-step "ask" ("connect") 40
   (quire-test-visit quire-test-chapter)
   (quire-test-region "Teodora Quill wrote by it the way she always did")
@@ -372,7 +394,7 @@ shows it: in the echo area. The titles offered are returned."
     (quire-test-code-action "\\`Open the book map\\'")
     (let* ((shown (quire-test-wait "the map's file in the echo area" 20
                                    (lambda () (let ((m (quire-test-messages-since mark)))
-                                                (and (string-match-p "The book map (5 chapters, 22 codex entries mentioned) is in" m) m)))))
+                                                (and (string-match-p "The book map (5 chapters, 23 codex entries mentioned) is in" m) m)))))
            (file (quire-test-shown-file shown "is in \\(/[^\n]+\\.html\\): open it in your browser")))
       (with-temp-buffer
         (insert-file-contents file)
