@@ -1,0 +1,123 @@
+// A writer opens a chapter of the sample book in a real VS Code
+// (code-server, in Debian's Chromium) with the quire extension: its
+// dialogue must be drawn in another colour than its narration, and a
+// character's name in a third, from quire's semantic tokens; with
+// quire.dialogue.speakerHints on, the speaker is drawn before a line no
+// tag names ("Teodora Quill?"); hovering a line says who speaks it. The
+// screenshot of the coloured chapter is an artefact.
+import {
+  base,
+  book,
+  editorLine,
+  editorText,
+  finish,
+
+  Outcome,
+  quickOpen,
+  start,
+  step,
+  waitFor,
+} from "./workbench.mjs";
+
+const chapter = "01-thirteen-strokes.md";
+
+// colours are the rendered colour of each piece of line n's text (the
+// spans Monaco draws a line's tokens in), as [text, colour] pairs.
+async function colours(page, n) {
+  return page.evaluate((n) => {
+    const editor = document.querySelector(".editor-group-container.active .editor-instance .monaco-editor");
+    if (!editor) {
+      return null;
+    }
+    const number = [...editor.querySelectorAll(".margin-view-overlays .line-numbers")].find((e) => e.textContent.trim() === String(n));
+    if (!number) {
+      return null;
+    }
+    const top = number.getBoundingClientRect().top;
+    const line = [...editor.querySelectorAll(".view-lines .view-line")].find((e) => Math.abs(e.getBoundingClientRect().top - top) < 1);
+    if (!line) {
+      return null;
+    }
+    return [...line.querySelectorAll("span > span")].map((s) => [s.textContent.replace(/\u00a0/g, " "), getComputedStyle(s).color, getComputedStyle(s).fontStyle]);
+  }, n);
+}
+
+const colourOf = (pieces, text) => pieces?.find(([t]) => t.includes(text))?.[1];
+
+async function goToLine(page, n) {
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type(String(n));
+  await page.keyboard.press("Enter");
+}
+
+async function main() {
+  const page = await start({ "quire.dialogue.speakerHints": true });
+
+  await step(page, "open-book", async () => {
+    await page.goto(`${base()}/?folder=${encodeURIComponent(book)}`);
+    await waitFor("the explorer listing the book's folders", async () => {
+      const t = await page.locator(".explorer-folders-view").textContent({ timeout: 500 });
+      return t && t.includes("manuscript") && t.includes("codex");
+    });
+  });
+
+  await step(page, "open-chapter", async () => {
+    await quickOpen(page, chapter);
+    await waitFor("the chapter in the editor", async () => {
+      const tab = await page.locator(".tab.active").first().textContent({ timeout: 500 });
+      return tab?.includes(chapter) && (await editorText(page)).includes("Thirteen Strokes");
+    });
+    await waitFor("quire's status bar item with the book read", async () => {
+      const items = await page.locator("#workbench\\.parts\\.statusbar .statusbar-item").allTextContents();
+      return items.some((t) => /quire: \d+ entr(y|ies) · \d+ ch/.test(t));
+    });
+  });
+
+  // Line 34: “Thirteen,” said Moss. — dialogue, narration, a name.
+  await step(page, "colours", async () => {
+    await goToLine(page, 34);
+    let pieces;
+    await waitFor("the dialogue, the tag and the name in three colours", async () => {
+      pieces = await colours(page, 34);
+      const speech = colourOf(pieces, "Thirteen");
+      const tag = colourOf(pieces, "said");
+      const name = colourOf(pieces, "Moss");
+      return speech && tag && name && speech !== tag && name !== tag && name !== speech;
+    });
+    console.log(`colours of line 34: ${JSON.stringify(pieces)}`);
+  });
+
+  // Line 20: “Someone has to carry paper.” — turn-taking, a guess.
+  await step(page, "speaker-hint", async () => {
+    await goToLine(page, 20);
+    await waitFor("the speaker hint before the guessed line", async () => {
+      const line = await editorLine(page, 20);
+      return line !== null && line.indexOf("Teodora Quill?") >= 0 && line.indexOf("Teodora Quill?") < line.indexOf("Someone has to carry paper.");
+    });
+    const pieces = await colours(page, 20);
+    console.log(`line 20: ${JSON.stringify(pieces)}`);
+    const guess = pieces.find(([t]) => t.includes("carry paper"));
+    if (!guess || guess[2] !== "italic") {
+      throw new Outcome(`the guessed line is not italic: ${JSON.stringify(pieces)}`);
+    }
+  });
+
+  await step(page, "hover", async () => {
+    await goToLine(page, 34);
+    const target = page.locator(".editor-group-container.active .view-line span", { hasText: "Thirteen" }).first();
+    await target.hover();
+    await waitFor("who speaks the line, in the hover", async () => {
+      const t = await page.locator(".monaco-hover").first().textContent({ timeout: 500 }).catch(() => "");
+      return t?.includes("Moss Kettering speaks.") && t.includes("said Moss");
+    });
+  });
+}
+
+
+let failed = null;
+try {
+  await main();
+} catch (e) {
+  failed = e;
+}
+await finish(failed);

@@ -1,0 +1,69 @@
+package dialogue
+
+import (
+	"testing"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// FuzzAnalyze feeds the quote scanner and the attribution any text, in
+// every convention: no panic, every span inside the text and inside its
+// marks, utterances in text order, and every speaker and candidate a
+// character of the cast.
+func FuzzAnalyze(f *testing.F) {
+	for _, seed := range []string{
+		`"I cannot," said Emma, "agree with you."`,
+		"‘I don’t know the Bennets’ house,’ said Kitty.\n\n‘It’s late.’",
+		"« Bonjour », dit-il.\n\n»Tag«, sagte sie. „Wie geht’s?“",
+		"—Hola —dijo Juan—. ¿Cómo estás?\n\n— Здравствуйте, — сказал он.",
+		"\"Unclosed\n\n\"still open\n\n'em 'tis o'clock \"\" '' “ ” ‘ ’",
+		"<!-- speaker: Emma --> \"Who?\" <!-- \"hidden\" ``` \"code\" ```",
+		"---\ntitle: \"x\"\n---\n# \"Heading\"\n\n* * *\n\n\"Real,\" he said.",
+		"\"A,\" said Emma.\n\n\"B,\" said Mr. Knightley.\n\n\"C.\"\n\n\"D, Emma.\"\n\n\"E.\"",
+	} {
+		for q := range 6 {
+			f.Add(seed, uint8(q))
+		}
+	}
+	var entries []*codex.Entry
+	for _, src := range []struct{ id, fm string }{
+		{"codex/characters/emma.md", "name: Emma Woodhouse\naliases: [Emma]\npronouns: she/her"},
+		{"codex/characters/knightley.md", "name: Mr. Knightley\naliases: [Knightley]"},
+	} {
+		e, _ := codex.Parse(src.id, []byte("---\n"+src.fm+"\n---\n"), codex.TypeCharacter)
+		entries = append(entries, e)
+	}
+	cast := NewCast(entries)
+	m := manuscript.NewMatcherOf(entries)
+	conventions := []Quotes{QuotesAuto, QuotesDouble, QuotesSingle, QuotesGuillemets, QuotesGerman, QuotesDash}
+	f.Fuzz(func(t *testing.T, text string, q uint8) {
+		o := codex.OutlineOf([]byte(text))
+		ch := Chapter{Text: text, Body: o.Body, Skip: o.Code, Mentions: m.ScanAll(text), POV: "codex/characters/emma.md"}
+		utts := Analyze(ch, cast, Options{Quotes: conventions[int(q)%len(conventions)]})
+		prev := -1
+		for _, u := range utts {
+			if len(u.Spans) == 0 || len(u.Spans) != len(u.Marks) {
+				t.Fatalf("an utterance of %d spans and %d marks", len(u.Spans), len(u.Marks))
+			}
+			for k, sp := range u.Spans {
+				mk := u.Marks[k]
+				if sp.Start < 0 || sp.Start > sp.End || sp.End > len(text) || mk.Start > sp.Start || sp.End > mk.End || mk.End > len(text) {
+					t.Fatalf("span %v, marks %v, text of %d bytes", sp, mk, len(text))
+				}
+				if sp.Start < prev {
+					t.Fatalf("span %v before the one ending at %d", sp, prev)
+				}
+				prev = sp.End
+			}
+			for _, id := range append([]string{u.Speaker}, u.Candidates...) {
+				if _, ok := cast.Character(id); id != "" && !ok {
+					t.Fatalf("speaker %q is no character", id)
+				}
+			}
+			if u.Uncertain == (u.Speaker != "") {
+				t.Fatalf("speaker %q with uncertain %v", u.Speaker, u.Uncertain)
+			}
+		}
+	})
+}
