@@ -27,6 +27,10 @@ type speechEntry struct {
 	names *manuscript.Matcher
 	opts  dialogue.Options
 	utts  []dialogue.Utterance
+	// mentions are every name the chapter's body uses, the uncertain
+	// ones marked (Matcher.ScanAll): attribution reads the certain ones,
+	// the semantic tokens colour them all.
+	mentions []manuscript.Mention
 }
 
 // maxSpeechEntries bounds the cache: a writer has a few chapters open,
@@ -36,10 +40,10 @@ const maxSpeechEntries = 64
 // speechOf is the speech of the chapter rel with the text the editor
 // shows: its utterances, each with its speaker. ok is false for a file
 // that is no chapter of the book.
-func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, text string) (*manuscript.Unit, []dialogue.Utterance, bool) {
+func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, text string) (*manuscript.Unit, speechEntry, bool) {
 	u, ok := chapterUnit(snap, rel, text, 0)
 	if !ok || u.Position == 0 {
-		return nil, nil, false
+		return nil, speechEntry{}, false
 	}
 	opts := p.configOf().dialogue
 	names := p.matcher.Load()
@@ -48,9 +52,20 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 	e, hit := c.entries[rel]
 	c.mu.Unlock()
 	if hit && e.text == text && e.cat == cat && e.names == names && e.opts == opts {
-		return u, e.utts, true
+		return u, e, true
 	}
-	utts := dialogue.NewBook(snap, cat, opts).WithNames(names).Analyze(u)
+	book := dialogue.NewBook(snap, cat, opts).WithNames(names)
+	ch := book.Chapter(u)
+	// One scan of the names serves the attribution and the tokens.
+	if names != nil && u.Body.End <= len(u.Text) {
+		ch.Mentions = names.ScanAll(u.Text[u.Body.Start:u.Body.End])
+		for i := range ch.Mentions {
+			ch.Mentions[i].Range.Start += u.Body.Start
+			ch.Mentions[i].Range.End += u.Body.Start
+		}
+	}
+	e = speechEntry{text: text, cat: cat, names: names, opts: opts, mentions: ch.Mentions,
+		utts: dialogue.Analyze(ch, book.Cast(), opts)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {
@@ -62,14 +77,19 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 			break
 		}
 	}
-	c.entries[rel] = speechEntry{text: text, cat: cat, names: names, opts: opts, utts: utts}
-	return u, utts, true
+	c.entries[rel] = e
+	return u, e, true
 }
 
-// speech is speechOf for the target's document.
+// speech is speechOf for the target's document: its unit and utterances.
 func (t *target) speech() (*manuscript.Unit, []dialogue.Utterance, bool) {
+	u, e, ok := t.speechEntry()
+	return u, e.utts, ok
+}
+
+func (t *target) speechEntry() (*manuscript.Unit, speechEntry, bool) {
 	if t.series != nil {
-		return nil, nil, false
+		return nil, speechEntry{}, false
 	}
 	return t.proj.speechOf(t.snap, t.cat, t.rel, t.text)
 }

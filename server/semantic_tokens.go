@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/server/textdoc"
 )
@@ -149,11 +150,11 @@ func (s *Server) tokenData(ctx context.Context, uri protocol.DocumentURI) ([]uin
 	if err != nil || !ok {
 		return data, err
 	}
-	u, utts, ok := t.speech()
+	_, e, ok := t.speechEntry()
 	if !ok {
 		return data, nil
 	}
-	return encodeTokens(t.lines, speechTokens(t, u.Body, utts)), nil
+	return encodeTokens(t.lines, speechTokens(t.cat, e.mentions, e.utts)), nil
 }
 
 // token is one coloured stretch of the text, by byte offsets.
@@ -165,21 +166,18 @@ type token struct {
 // speechTokens are the chapter's dialogue and characters' names, in text
 // order and never overlapping: a name inside speech cuts the speech's
 // token in two.
-func speechTokens(t *target, body codex.Range, utts []dialogue.Utterance) []token {
+func speechTokens(cat *codex.Catalog, mentions []manuscript.Mention, utts []dialogue.Utterance) []token {
 	var names []token
-	m := t.proj.matcher.Load()
-	if m != nil && body.End <= len(t.text) {
-		for _, mention := range m.ScanAll(t.text[body.Start:body.End]) {
-			e, ok := t.cat.Get(mention.Entry)
-			if !ok || e.Type != codex.TypeCharacter {
-				continue
-			}
-			tok := token{start: body.Start + mention.Range.Start, end: body.Start + mention.Range.End, typ: tokenCharacter}
-			if mention.Uncertain || len(mention.Others) > 0 {
-				tok.mods = modUncertain
-			}
-			names = append(names, tok)
+	for _, mention := range mentions {
+		e, ok := cat.Get(mention.Entry)
+		if !ok || e.Type != codex.TypeCharacter {
+			continue
 		}
+		tok := token{start: mention.Range.Start, end: mention.Range.End, typ: tokenCharacter}
+		if mention.Uncertain || len(mention.Others) > 0 {
+			tok.mods = modUncertain
+		}
+		names = append(names, tok)
 	}
 	var out []token
 	n := 0
