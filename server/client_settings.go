@@ -42,7 +42,15 @@ type didChangeConfigurationParams struct {
 
 // didChangeConfiguration takes the client's quire settings; they apply
 // from the next ask on.
-func (s *Server) didChangeConfiguration(_ context.Context, p didChangeConfigurationParams) error {
+func (s *Server) didChangeConfiguration(ctx context.Context, p didChangeConfigurationParams) error {
+	before := s.clientCfg.settings().Dialogue
 	s.clientCfg.setChanged(parseClientSettings(p.Settings))
+	// Dialogue's colours and hints are drawn again when their settings
+	// change.
+	if after := s.clientCfg.settings().Dialogue; after.highlight() != before.highlight() {
+		s.refreshClient(ctx, "workspace/semanticTokens/refresh")
+	} else if after.speakerHints() != before.speakerHints() {
+		s.refreshClient(ctx, methodInlayHintRefresh)
+	}
 	return nil
 }

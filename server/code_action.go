@@ -131,6 +131,7 @@ func (s *Server) selectionActions(ctx context.Context, p protocol.CodeActionPara
 		out = append(out, codeAction{Title: title, Command: &actionCommand{Title: title, Command: wire.CommandLookup,
 			Arguments: []any{lookupCommandArgs{Name: e.Name, URI: uri}}}})
 	}
+	out = append(out, linesOfActions(t, uri, start, end)...)
 	return out, nil
 }
 

@@ -90,8 +90,9 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	actions := codeActionsAt(t, c, "manuscript/01-harbor.md", span(2, 25, 25))
 	// At the cursor in a chapter: the actions on the chapter and the book,
 	// the lookup, then the health report and the word counts.
-	require.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), "Look up Ilse Dorn", doctorActionTitle, wordCountsActionTitle), titles(actions))
-	lookup := actions[len(actions)-3]
+	// On a character's name, its lines too.
+	require.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), "Look up Ilse Dorn", "Lines of Ilse Dorn", doctorActionTitle, wordCountsActionTitle), titles(actions))
+	lookup := actions[len(actions)-4]
 	assert.Equal(t, "quire.lookup", lookup.Command.Command)
 	raw, _ := json.Marshal(lookup.Command.Arguments[0])
 	assert.JSONEq(t, `{"name":"Ilse Dorn","uri":"`+string(c.uri("manuscript/01-harbor.md"))+`"}`, string(raw))
@@ -170,7 +171,7 @@ func TestCodeActionsTakeANarrowRangeForTheCursor(t *testing.T) {
 			}
 			want := slices.Clone(atCursor)
 			if tt.lookup {
-				want = append(want, "Look up Ilse Dorn")
+				want = append(want, "Look up Ilse Dorn", "Lines of Ilse Dorn")
 			}
 			want = append(want, doctorActionTitle, wordCountsActionTitle)
 			assert.Equal(t, want, got)

@@ -53,6 +53,8 @@ type bookConfig struct {
 	// series is the series folder as quire.yaml names it, once trusted
 	// (it reaches outside the book); "" otherwise.
 	series string
+	// dialogue is the book's convention for speech (dialogue:).
+	dialogue dialogue.Options
 }
 
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
@@ -216,6 +218,9 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 	// goals: is read key by key over both files (daily and days may be
 	// the writer's own habits); as for traits:, what the writer's file
 	// sets that cannot be used is told as that file's.
+	// dialogue: is the book's, else the writer's; a bad value leaves
+	// the convention to detection, its problem told on quire.yaml.
+	c.dialogue, _ = dialogue.ReadSettings(l)
 	var goalProblems []*settings.Problem
 	c.goals, goalProblems = goals.SettingsFrom(l)
 	for _, p := range goalProblems {

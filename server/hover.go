@@ -24,7 +24,7 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 	if !ok {
 		m, found := t.uncertainAt()
 		if e, ok = t.cat.Get(m.Entry); !found || !ok {
-			return nil, nil
+			return t.speechHover()
 		}
 		r, uncertain = m.Range, true
 	}
@@ -100,4 +100,33 @@ func (t *target) uncertainAt() (manuscript.Mention, bool) {
 		}
 	}
 	return manuscript.Mention{}, false
+}
+
+// speechHover is the hover of a line of dialogue where no name is: who
+// speaks it and how quire decided (speechCard).
+func (t *target) speechHover() (*protocol.Hover, error) {
+	u, utts, ok := t.speech()
+	if !ok {
+		return nil, nil
+	}
+	utt, ok := utteranceAt(utts, t.offset)
+	if !ok {
+		return nil, nil
+	}
+	tag := ""
+	if utt.Tag.End > utt.Tag.Start && utt.Tag.End <= len(u.Text) {
+		tag = u.Text[utt.Tag.Start:utt.Tag.End]
+	}
+	// The range is the span under the cursor, on its own lines.
+	r := utt.Marks[0]
+	for _, m := range utt.Marks {
+		if m.Start <= t.offset && t.offset < m.End {
+			r = m
+		}
+	}
+	rng := t.lines.RangeOf(r.Start, r.End)
+	return &protocol.Hover{
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: speechCard(utt, entryName(t.cat), tag)},
+		Range:    &rng,
+	}, nil
 }

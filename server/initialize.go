@@ -63,6 +63,8 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 			CodeActionProvider:      true,                        // quick fixes and the advisor's actions, which carry no kind so every client lists them
 			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commandNames()},
 			Workspace:               workspaceCapabilities(),
+			// Dialogue and characters' names (semantic_tokens.go).
+			SemanticTokensProvider: semanticTokensCapability(),
 		},
 		ServerInfo: s.serverInfo(),
 	}, nil

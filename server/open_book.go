@@ -51,6 +51,9 @@ type openBook struct {
 	// onWatchFallback tells the writer that the book's files are scanned
 	// rather than watched (codex.Options.OnWatchFallback).
 	onWatchFallback func(why string)
+	// speech is the last attribution of each chapter asked about
+	// (dialogue.go).
+	speech speechCache
 	// proposals are the advisor's proposals for this book, kept in memory
 	// until the writer applies or forgets them.
 	proposals proposal.Store

@@ -102,6 +102,13 @@ type Server struct {
 	running cancellable
 	// tokens numbers the work-done progress tokens the server creates.
 	tokens atomic.Uint64
+	// semantic keeps each document's last semantic tokens for the delta
+	// of the next request (semantic_tokens.go).
+	semantic tokenResults
+	// hintsOn, when set, is the writer's choice from the command that
+	// turns speaker hints on and off, over the editor's setting
+	// (inlay_hints.go).
+	hintsOn atomic.Pointer[bool]
 	// trust is the record of trusted books; nil trusts none.
 	trust *trust.Store
 	// diagTimers and diagRuns are keyed by textdoc.DocKey, as the session's

@@ -23,6 +23,32 @@ type clientSettings struct {
 	Provider clientProvider `json:"provider"`
 	// Persona is who answers when a request names nobody.
 	Persona string `json:"persona"`
+	// Dialogue is how the editor shows speech (semantic_tokens.go,
+	// inlay_hints.go): {"dialogue": {"highlight": false, "speakerHints":
+	// true}}.
+	Dialogue clientDialogue `json:"dialogue"`
+}
+
+// clientDialogue are the dialogue settings; nil is unset.
+type clientDialogue struct {
+	// Highlight colours dialogue and characters' names (on by default).
+	Highlight *bool `json:"highlight"`
+	// SpeakerHints names the speaker before each line of dialogue that
+	// has no explicit tag (off by default).
+	SpeakerHints *bool `json:"speakerHints"`
+}
+
+func (d clientDialogue) highlight() bool    { return d.Highlight == nil || *d.Highlight }
+func (d clientDialogue) speakerHints() bool { return d.SpeakerHints != nil && *d.SpeakerHints }
+
+func (d clientDialogue) over(o clientDialogue) clientDialogue {
+	if o.Highlight != nil {
+		d.Highlight = o.Highlight
+	}
+	if o.SpeakerHints != nil {
+		d.SpeakerHints = o.SpeakerHints
+	}
+	return d
 }
 
 // clientProvider is endpoint.ProviderSettings as an editor sends it, "unset"
@@ -46,6 +72,24 @@ func parseClientSettings(raw json.RawMessage) clientSettings {
 	}
 	if p, ok := top["persona"]; ok {
 		_ = json.Unmarshal(p, &cs.Persona)
+	}
+	if d, ok := top["dialogue"]; ok {
+		var one map[string]json.RawMessage
+		if json.Unmarshal(d, &one) == nil {
+			// Key by key, so one bad value drops only itself.
+			for k, v := range one {
+				var b bool
+				if json.Unmarshal(v, &b) != nil {
+					continue
+				}
+				switch snake(k) {
+				case "highlight":
+					cs.Dialogue.Highlight = &b
+				case "speaker_hints":
+					cs.Dialogue.SpeakerHints = &b
+				}
+			}
+		}
 	}
 	var prov map[string]json.RawMessage
 	if p, ok := top["provider"]; !ok || json.Unmarshal(p, &prov) != nil {
@@ -94,6 +138,7 @@ func (c clientProvider) over(o clientProvider) clientProvider {
 // over returns c with o's settings over it.
 func (c clientSettings) over(o clientSettings) clientSettings {
 	c.Provider = c.Provider.over(o.Provider)
+	c.Dialogue = c.Dialogue.over(o.Dialogue)
 	if o.Persona != "" {
 		c.Persona = o.Persona
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -12,12 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/manuscript/dialogue"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 const (
 	emmaID      = "codex/characters/emma.md"
 	knightleyID = "codex/characters/knightley.md"
 	harrietID   = "codex/characters/harriet.md"
+	robertID    = "codex/characters/robert.md"
 )
 
 // talkBook is a small book with speech in straight and curly quotes, an
@@ -57,17 +58,17 @@ func writeBook(t *testing.T, files map[string]string) (book, cacheFlag string) {
 }
 
 // dialogueJSON runs `quire dialogue --json` with args on book.
-func dialogueJSON(t *testing.T, book, cache string, args ...string) []dialogueRecord {
+func dialogueJSON(t *testing.T, book, cache string, args ...string) []wire.DialogueRecord {
 	t.Helper()
 	out, stderr, err := run(t, append([]string{"dialogue", "--json", "--project", book, cache}, args...)...)
 	require.NoError(t, err, stderr)
-	var got dialogueOutput
+	var got wire.Dialogue
 	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 	require.NotNil(t, got.Utterances, "the list is [] when empty, never null")
 	return got.Utterances
 }
 
-func texts(records []dialogueRecord) []string {
+func texts(records []wire.DialogueRecord) []string {
 	out := make([]string, len(records))
 	for i, r := range records {
 		out[i] = r.Text
@@ -102,15 +103,15 @@ func TestDialogueJSON(t *testing.T) {
 	}
 
 	interrupted := records[0]
-	assert.Equal(t, dialogueChapter{Path: "manuscript/01-straight.md", Number: 1, Position: 1, Title: "Straight"}, interrupted.Chapter)
+	assert.Equal(t, wire.DialogueChapter{Path: "manuscript/01-straight.md", Number: 1, Position: 1, Title: "Straight"}, interrupted.Chapter)
 	require.Len(t, interrupted.Spans, 2, "the tag interrupts one utterance")
-	assert.Equal(t, dialogueSpan{Start: 31, End: 40, Line: 6, Column: 2, EndLine: 6, EndColumn: 11}, interrupted.Spans[0])
+	assert.Equal(t, wire.DialogueSpan{Start: 31, End: 40, Line: 6, Column: 2, EndLine: 6, EndColumn: 11}, interrupted.Spans[0])
 	require.NotNil(t, interrupted.Speaker)
 	assert.Equal(t, emmaID, *interrupted.Speaker)
 	assert.Equal(t, "Emma Woodhouse", *interrupted.SpeakerName)
 	assert.False(t, interrupted.Uncertain)
-	assert.Equal(t, []dialogueCharacter{}, interrupted.Candidates)
-	assert.Equal(t, dialogue.RuleExplicit, interrupted.Rule)
+	assert.Equal(t, []wire.DialogueCharacter{}, interrupted.Candidates)
+	assert.Equal(t, string(dialogue.RuleExplicit), interrupted.Rule)
 	require.NotNil(t, interrupted.Tag)
 	assert.Equal(t, "said Emma", interrupted.Tag.Text)
 	assert.Equal(t, 5, interrupted.Words)
@@ -119,14 +120,14 @@ func TestDialogueJSON(t *testing.T) {
 	// the emoji 2 (4 bytes), the spaces and the mark 3 (5 bytes).
 	bonjour := records[2]
 	lineStart := strings.Index(files["manuscript/02-curly.md"], "Hélène")
-	assert.Equal(t, dialogueSpan{Start: lineStart + 17, End: lineStart + 25, Line: 3, Column: 12, EndLine: 3, EndColumn: 20}, bonjour.Spans[0])
+	assert.Equal(t, wire.DialogueSpan{Start: lineStart + 17, End: lineStart + 25, Line: 3, Column: 12, EndLine: 3, EndColumn: 20}, bonjour.Spans[0])
 	assert.Equal(t, knightleyID, *bonjour.Speaker)
 	assert.Equal(t, 22, bonjour.Tag.Column, "the tag's column counts UTF-16 units too")
 
 	assert.Equal(t, emmaID, *records[3].Speaker, "an alias in the tag")
 	writer := records[4]
 	assert.Equal(t, knightleyID, *writer.Speaker)
-	assert.Equal(t, dialogue.RuleWriter, writer.Rule)
+	assert.Equal(t, string(dialogue.RuleWriter), writer.Rule)
 	assert.Equal(t, "<!-- speaker: Knightley -->", writer.Tag.Text)
 
 	doubt := records[5]
@@ -152,7 +153,7 @@ func TestDialogueFilters(t *testing.T) {
 		name  string
 		args  []string
 		want  []string
-		check func(t *testing.T, r dialogueRecord)
+		check func(t *testing.T, r wire.DialogueRecord)
 	}{
 		{
 			name: "a chapter by number",
@@ -173,18 +174,24 @@ func TestDialogueFilters(t *testing.T) {
 			name: "a speaker by an alias, in any case",
 			args: []string{"--speaker", "miss woodhouse"},
 			want: []string{"I cannot, agree with you.", "Good morning,"},
-			check: func(t *testing.T, r dialogueRecord) {
+			check: func(t *testing.T, r wire.DialogueRecord) {
 				assert.Equal(t, emmaID, *r.Speaker, r.Text)
 			},
 		},
 		{
-			name: "a speaker's uncertain lines that may be hers",
-			args: []string{"--speaker", "hattie"},
+			name: "a speaker's uncertain lines whose best guess is his",
+			args: []string{"--speaker", "robert"},
 			want: []string{"Well?"},
-			check: func(t *testing.T, r dialogueRecord) {
+			check: func(t *testing.T, r wire.DialogueRecord) {
 				assert.True(t, r.Uncertain)
-				assert.True(t, slices.ContainsFunc(r.Candidates, func(c dialogueCharacter) bool { return c.Entry == harrietID }), r.Text)
+				require.NotEmpty(t, r.Candidates)
+				assert.Equal(t, robertID, r.Candidates[0].Entry, r.Text)
 			},
+		},
+		{
+			name: "not the lines where she is only a lesser guess",
+			args: []string{"--speaker", "hattie"},
+			want: []string{},
 		},
 		{
 			name: "a speaker in a chapter",
@@ -279,7 +286,7 @@ func TestDialogueSettings(t *testing.T) {
 	out, stderr, err := run(t, "dialogue", "--json", "--project", book, cache)
 	require.NoError(t, err)
 	assert.Contains(t, stderr, `quire: warning: quire.yaml: line 2: dialogue: quotes is one of auto, double, single, guillemets, german or dash`)
-	var got dialogueOutput
+	var got wire.Dialogue
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	assert.Len(t, got.Utterances, 6, "detection guesses")
 }
@@ -347,7 +354,7 @@ func TestDialogueCRLF(t *testing.T) {
 	for _, r := range records {
 		assert.Equal(t, r.Text, chapter[r.Spans[0].Start:r.Spans[0].End])
 	}
-	assert.Equal(t, dialogueSpan{Start: 13, End: 27, Line: 3, Column: 2, EndLine: 3, EndColumn: 16}, records[0].Spans[0])
+	assert.Equal(t, wire.DialogueSpan{Start: 13, End: 27, Line: 3, Column: 2, EndLine: 3, EndColumn: 16}, records[0].Spans[0])
 	assert.Equal(t, 5, records[1].Spans[0].Line)
 	assert.Equal(t, 13, records[1].Spans[0].Column, "Étienne, space, rain cloud (2 units), space, mark")
 	assert.Equal(t, emmaID, *records[0].Speaker)

@@ -58,7 +58,7 @@ func TestMapOut(t *testing.T) {
 			require.NoError(t, err)
 			var rep mapReport
 			require.NoError(t, json.Unmarshal([]byte(out), &rep))
-			assert.Equal(t, mapReport{Path: tt.out, Bytes: rep.Bytes, Chapters: 5, Entries: 22}, rep)
+			assert.Equal(t, mapReport{Path: tt.out, Bytes: rep.Bytes, Chapters: 5, Entries: 23}, rep)
 			info, err := os.Stat(tt.out)
 			require.NoError(t, err)
 			assert.Equal(t, int64(rep.Bytes), info.Size())

@@ -17,6 +17,7 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/server/textdoc"
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // dialogueOptions configure `quire dialogue`.
@@ -53,59 +54,6 @@ offsets and 1-based lines and UTF-16 columns.`,
 	return cmd
 }
 
-// dialogueOutput is `quire dialogue --json`.
-type dialogueOutput struct {
-	Utterances []dialogueRecord `json:"utterances"`
-}
-
-// dialogueRecord is one utterance as `quire dialogue --json` prints it.
-type dialogueRecord struct {
-	Chapter dialogueChapter `json:"chapter"`
-	// Text is the words spoken, the spans' text joined by a space.
-	Text  string         `json:"text"`
-	Spans []dialogueSpan `json:"spans"`
-	// Speaker is the speaker's entry ID, null when quire cannot tell.
-	Speaker     *string `json:"speaker"`
-	SpeakerName *string `json:"speakerName"`
-	Uncertain   bool    `json:"uncertain"`
-	// Candidates are who an uncertain utterance may be, best first.
-	Candidates []dialogueCharacter `json:"candidates"`
-	Rule       dialogue.Rule       `json:"rule"`
-	// Tag is the text that decided the speaker, when one did.
-	Tag   *dialogueTag `json:"tag"`
-	Words int          `json:"words"`
-}
-
-// dialogueChapter names the chapter of an utterance.
-type dialogueChapter struct {
-	Path     string `json:"path"`
-	Number   int    `json:"number,omitempty"`
-	Position int    `json:"position,omitempty"`
-	Title    string `json:"title"`
-}
-
-// dialogueSpan is a stretch of a chapter's text by byte offsets and by
-// line and column: lines counted from 1, columns from 1 in UTF-16 code
-// units (one less is the LSP character).
-type dialogueSpan struct {
-	Start     int `json:"start"`
-	End       int `json:"end"`
-	Line      int `json:"line"`
-	Column    int `json:"column"`
-	EndLine   int `json:"endLine"`
-	EndColumn int `json:"endColumn"`
-}
-
-type dialogueTag struct {
-	dialogueSpan
-	Text string `json:"text"`
-}
-
-type dialogueCharacter struct {
-	Entry string `json:"entry"`
-	Name  string `json:"name"`
-}
-
 func (o *dialogueOptions) run(cmd *cobra.Command) error {
 	b, err := o.openBook(cmd.Context())
 	if err != nil {
@@ -136,7 +84,7 @@ func (o *dialogueOptions) run(cmd *cobra.Command) error {
 	if speaker != "" {
 		for i := range chapters {
 			chapters[i].Utterances = slices.DeleteFunc(slices.Clone(chapters[i].Utterances), func(u dialogue.Utterance) bool {
-				return u.Speaker != speaker && !(u.Uncertain && slices.Contains(u.Candidates, speaker))
+				return !wire.Speaks(&u, speaker)
 			})
 		}
 	}
@@ -155,71 +103,18 @@ func (o *dialogueOptions) run(cmd *cobra.Command) error {
 // findSpeaker is the character --speaker names, found as quire lookup
 // finds a name (exact, then partial, then one typo away).
 func (o *dialogueOptions) findSpeaker(cat *codex.Catalog) (string, error) {
-	ms := cat.Lookup(o.Speaker, codex.TypeCharacter)
-	if len(ms) == 0 {
-		if other := cat.Lookup(o.Speaker, ""); len(other) > 0 && other[0].Kind != codex.MatchPartial && other[0].Kind != codex.MatchFuzzy {
-			e := other[0].Entry
-			return "", fmt.Errorf("%s is %s in the codex, not a character; --speaker takes a character's name or alias (quire list characters lists them)",
-				codex.PrintableName(e.Name), withArticle(string(e.Type)))
-		}
-		return "", fmt.Errorf("no character is called %q; --speaker takes a character's name or alias (quire list characters lists them)", o.Speaker)
+	e, guessed, err := dialogue.FindCharacter(cat, o.Speaker)
+	if err != nil {
+		return "", fmt.Errorf("%w; --speaker takes a character's name or alias (quire list characters lists them)", err)
 	}
-	m := ms[0]
-	if m.Kind == codex.MatchPartial || m.Kind == codex.MatchFuzzy {
-		fmt.Fprintf(o.stderr, "quire: --speaker %q is taken as %s\n", o.Speaker, codex.PrintableName(m.Entry.Name))
+	if guessed {
+		fmt.Fprintf(o.stderr, "quire: --speaker %q is taken as %s\n", o.Speaker, codex.PrintableName(e.Name))
 	}
-	return m.Entry.ID, nil
-}
-
-// withArticle is "a location", "an item".
-func withArticle(word string) string {
-	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
-		return "an " + word
-	}
-	return "a " + word
-}
-
-// dialogueRecordOf is utterance u of chapter c as a record; lines is c's
-// line index.
-func dialogueRecordOf(c *manuscript.Unit, lines *textdoc.Lines, u *dialogue.Utterance, name func(string) string) dialogueRecord {
-	r := dialogueRecord{
-		Chapter:    dialogueChapter{Path: c.Path, Number: c.Number, Position: c.Position, Title: c.Title},
-		Spans:      make([]dialogueSpan, 0, len(u.Spans)),
-		Uncertain:  u.Uncertain,
-		Candidates: []dialogueCharacter{},
-		Rule:       u.Rule,
-		Words:      u.Words,
-	}
-	texts := make([]string, 0, len(u.Spans))
-	for _, s := range u.Spans {
-		r.Spans = append(r.Spans, spanOf(lines, s))
-		texts = append(texts, c.Text[s.Start:s.End])
-	}
-	r.Text = strings.Join(texts, " ")
-	if u.Speaker != "" {
-		id, n := u.Speaker, name(u.Speaker)
-		r.Speaker, r.SpeakerName = &id, &n
-	}
-	if u.Uncertain {
-		for _, id := range u.Candidates {
-			r.Candidates = append(r.Candidates, dialogueCharacter{Entry: id, Name: name(id)})
-		}
-	}
-	if u.Tag != (codex.Range{}) && u.Tag.End <= len(c.Text) {
-		r.Tag = &dialogueTag{dialogueSpan: spanOf(lines, u.Tag), Text: c.Text[u.Tag.Start:u.Tag.End]}
-	}
-	return r
-}
-
-func spanOf(lines *textdoc.Lines, r codex.Range) dialogueSpan {
-	start, end := lines.Position(r.Start), lines.Position(r.End)
-	return dialogueSpan{Start: r.Start, End: r.End,
-		Line: int(start.Line) + 1, Column: int(start.Character) + 1,
-		EndLine: int(end.Line) + 1, EndColumn: int(end.Character) + 1}
+	return e.ID, nil
 }
 
 // writeDialogueJSON writes what json.Encoder would write of a
-// dialogueOutput, one record at a time: a long book's records are never
+// wire.Dialogue, one record at a time: a long book's records are never
 // all held at once.
 func writeDialogueJSON(w io.Writer, chapters []dialogue.ChapterDialogue, name func(string) string) error {
 	bw := bufio.NewWriter(w)
@@ -236,7 +131,7 @@ func writeDialogueJSON(w io.Writer, chapters []dialogue.ChapterDialogue, name fu
 		lines := textdoc.NewLines(ch.Unit.Text)
 		for i := range ch.Utterances {
 			buf.Reset()
-			if err := enc.Encode(dialogueRecordOf(ch.Unit, lines, &ch.Utterances[i], name)); err != nil {
+			if err := enc.Encode(wire.DialogueRecordOf(ch.Unit, lines, &ch.Utterances[i], name)); err != nil {
 				return fmt.Errorf("write the dialogue of %s: %w", ch.Unit.Path, err)
 			}
 			if n > 0 {
@@ -291,7 +186,7 @@ func (o *dialogueOptions) print(chapters []dialogue.ChapterDialogue, speaker str
 			if u.Uncertain {
 				uncertain++
 			}
-			r := dialogueRecordOf(c, lines, u, name)
+			r := wire.DialogueRecordOf(c, lines, u, name)
 			fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", r.Spans[0].Line, speakerText(r), decidedText(r), clippedLine(r.Text, dialogueTextWidth))
 		}
 		if err := tw.Flush(); err != nil {
@@ -310,7 +205,7 @@ func (o *dialogueOptions) print(chapters []dialogue.ChapterDialogue, speaker str
 }
 
 // speakerText is the speaker's name, or "?" and who it may be.
-func speakerText(r dialogueRecord) string {
+func speakerText(r wire.DialogueRecord) string {
 	if r.SpeakerName != nil {
 		return codex.PrintableName(*r.SpeakerName)
 	}
@@ -325,9 +220,9 @@ func speakerText(r dialogueRecord) string {
 }
 
 // decidedText is the rule, with the words that decided.
-func decidedText(r dialogueRecord) string {
+func decidedText(r wire.DialogueRecord) string {
 	switch {
-	case r.Rule == dialogue.RuleWriter:
+	case r.Rule == string(dialogue.RuleWriter):
 		return "writer: speaker line"
 	case r.Tag != nil:
 		return string(r.Rule) + ": " + clippedLine(r.Tag.Text, dialogueTagWidth)

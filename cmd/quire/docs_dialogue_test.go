@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/manuscript/dialogue"
+
+	"github.com/quire-ink/quire/server/wire"
 )
 
 // TestDocsDialogue: docs/dialogue.md names every convention, every rule
@@ -35,7 +37,7 @@ func TestDocsDialogue(t *testing.T) {
 	missing(t, page, text, rules, code)
 
 	var fields []string
-	for _, v := range []any{dialogueRecord{}, dialogueChapter{}, dialogueSpan{}, dialogueTag{}, dialogueCharacter{}} {
+	for _, v := range []any{wire.DialogueRecord{}, wire.DialogueChapter{}, wire.DialogueSpan{}, wire.DialogueTag{}, wire.DialogueCharacter{}} {
 		fields = append(fields, jsonTags(reflect.TypeOf(v))...)
 	}
 	missing(t, page, text, fields, code)
@@ -45,7 +47,7 @@ func TestDocsDialogue(t *testing.T) {
 	example, _, _ = strings.Cut(example, "```")
 	dec := json.NewDecoder(bytes.NewReader([]byte(example)))
 	dec.DisallowUnknownFields()
-	var out dialogueOutput
+	var out wire.Dialogue
 	require.NoError(t, dec.Decode(&out), "the example is what quire dialogue --json writes")
 	require.NotEmpty(t, out.Utterances)
 	for _, r := range out.Utterances {

@@ -138,9 +138,9 @@ func TestChromiumSampleMap(t *testing.T) {
 
 	dom := b.dom(t, page)
 	// The script ran: it counts the rows it shows.
-	assert.Contains(t, dom, `22 of 22 rows`)
+	assert.Contains(t, dom, `23 of 23 rows`)
 	rows := domRows(dom)
-	require.Len(t, rows, 22)
+	require.Len(t, rows, 23)
 	cells := 0
 	for i, e := range m.Entries {
 		assert.Equal(t, e.Name, rows[i].name, "rows in order of first appearance")

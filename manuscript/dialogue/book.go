@@ -19,6 +19,18 @@ type Book struct {
 	cat  *codex.Catalog
 	cast *Cast
 	opts Options
+	// names, when set, are the codex's current names: a snapshot whose
+	// mentions were found with older ones (a server catching up after a
+	// codex change) is scanned again with these.
+	names *manuscript.Matcher
+}
+
+// WithNames is b reading mentions with the matcher m wherever the
+// snapshot's index was built with another.
+func (b *Book) WithNames(m *manuscript.Matcher) *Book {
+	c := *b
+	c.names = m
+	return &c
 }
 
 // NewBook prepares the analysis of snap's chapters with cat's
@@ -96,11 +108,12 @@ func (b *Book) mentions(u *manuscript.Unit, body codex.Range) []manuscript.Menti
 	if b.snap != nil {
 		ix = b.snap.Mentions()
 	}
-	if ms, ok := ix.MentionsOf(u); ok {
+	current := b.names == nil || ix != nil && ix.Matcher() == b.names
+	if ms, ok := ix.MentionsOf(u); ok && current {
 		return ms
 	}
-	var m *manuscript.Matcher
-	if ix != nil {
+	m := b.names
+	if m == nil && ix != nil {
 		m = ix.Matcher()
 	}
 	if m == nil {

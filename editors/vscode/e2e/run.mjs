@@ -364,7 +364,7 @@ async function main() {
     await runCommand(page, "quire: Open book map");
     const map = await waitFor("the book map panel", () => mapFrame(page));
     await waitFor("the heatmap's rows, its timeline and its graph", async () =>
-      (await map.locator("#row-count").textContent({ timeout: 500 }))?.includes("22 of 22 rows") &&
+      (await map.locator("#row-count").textContent({ timeout: 500 }))?.includes("23 of 23 rows") &&
       (await map.locator("#timeline-svg a.chapter").count()) === 5 &&
       (await map.locator("#graph-svg g.node").count()) > 0,
     );

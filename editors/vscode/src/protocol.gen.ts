@@ -600,6 +600,90 @@ export interface StatsQuota {
   message: string;
 }
 
+// DialogueParams are quire/dialogue's: the book's utterances, of one
+// speaker (a character's name or alias) and one chapter (a number, title
+// or path) when given.
+export interface DialogueParams extends BookParams {
+  speaker?: string;
+  chapter?: string;
+}
+
+// Dialogue is quire/dialogue's answer and `quire dialogue --json`.
+export interface Dialogue {
+  utterances: DialogueRecord[];
+  // Omitted counts the utterances left out of a long answer (quire
+  // /dialogue answers at most 10,000): ask by chapter or speaker.
+  omitted?: number;
+}
+
+// DialogueRecord is one utterance: where it is, the words spoken, who
+// speaks it (or who it may be) and the rule that decided (docs/dialogue.md).
+export interface DialogueRecord {
+  chapter: DialogueChapter;
+  // Text is the words spoken, the spans' text joined by a space.
+  text: string;
+  spans: DialogueSpan[];
+  // Speaker is the speaker's entry ID, null when quire cannot tell.
+  speaker: string | null;
+  speakerName: string | null;
+  uncertain: boolean;
+  // Candidates are who an uncertain utterance may be, best first.
+  candidates: DialogueCharacter[];
+  // Rule is writer, explicit, pronoun, narration, vocative,
+  // turn-taking or none.
+  rule: string;
+  // Tag is the text that decided the speaker, when one did.
+  tag: DialogueTag | null;
+  words: number;
+}
+
+// DialogueChapter names the chapter of an utterance.
+export interface DialogueChapter {
+  path: string;
+  number?: number;
+  position?: number;
+  title: string;
+  // URI is the chapter's file, for an editor to open (quire/dialogue
+  // only).
+  uri?: string;
+}
+
+// DialogueSpan is a stretch of a chapter's text by byte offsets and by
+// line and column: lines counted from 1, columns from 1 in UTF-16 code
+// units (one less is the LSP position).
+export interface DialogueSpan {
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+// DialogueTag is the text that decided a speaker.
+export interface DialogueTag extends DialogueSpan {
+  text: string;
+}
+
+// DialogueCharacter is a character an utterance may be spoken by.
+export interface DialogueCharacter {
+  entry: string;
+  name: string;
+}
+
+// LinesOfParams are quire.linesOf's: the character named at Position in
+// the document URI (a name in prose or front matter, or the speaker of
+// the line there), or the one Name names.
+export interface LinesOfParams extends BookParams {
+  position?: Position;
+  name?: string;
+}
+
+// SpeakerHints is quire.toggleSpeakerHints's answer.
+export interface SpeakerHints {
+  on: boolean;
+}
+
 // Custom requests and notifications, keyed by what follows "quire/".
 export const Methods = {
   actions: "quire/actions",
@@ -607,9 +691,11 @@ export const Methods = {
   ask: "quire/ask",
   askProgress: "quire/askProgress",
   captureSelection: "quire/captureSelection",
+  dialogue: "quire/dialogue",
   discardProposal: "quire/discardProposal",
   doctor: "quire/doctor",
   explicate: "quire/explicate",
+  linesOf: "quire/linesOf",
   list: "quire/list",
   lookup: "quire/lookup",
   manuscriptContext: "quire/manuscriptContext",
@@ -635,9 +721,11 @@ export const Commands = {
   build: "quire.build",
   captureSelection: "quire.captureSelection",
   createEntry: "quire.createEntry",
+  dialogue: "quire.dialogue",
   discardProposal: "quire.discardProposal",
   doctor: "quire.doctor",
   explicate: "quire.explicate",
+  linesOf: "quire.linesOf",
   list: "quire.list",
   lookup: "quire.lookup",
   manuscriptContext: "quire.manuscriptContext",
@@ -649,6 +737,7 @@ export const Commands = {
   reindex: "quire.reindex",
   search: "quire.search",
   status: "quire.status",
+  toggleSpeakerHints: "quire.toggleSpeakerHints",
   useModel: "quire.useModel",
   wordCounts: "quire.wordCounts",
 } as const;

@@ -38,6 +38,7 @@ export class QuireCommands implements vscode.Disposable {
       ["quire.openChat", () => this.chat.reveal()],
       ["quire.bookMap", (...args) => this.map.show(bookMapArgs(args).uri)],
       ["quire.restartServer", () => this.session.restart()],
+      ["quire.showLinesOf", () => this.session.linesOfHere()],
       ["quire.showStartError", () => this.session.showStartError()],
     ];
     for (const [id, fn] of commands) {

@@ -22,6 +22,7 @@ import {
   DoctorResult,
   ExplicateResult,
   LocalModel,
+  Location,
   Methods,
   Persona,
   Proposal,
@@ -174,6 +175,29 @@ export class Session implements vscode.Disposable {
     return displaySettingsOf((k) => this.config().get(k));
   }
 
+  /**
+   * linesOfHere shows, in the references peek, every line of the
+   * character named or speaking at the cursor (quire/linesOf).
+   */
+  async linesOfHere(): Promise<void> {
+    const ed = vscode.window.activeTextEditor;
+    const client = this.client;
+    if (!ed || !client || !isBookDocument(ed.document)) {
+      void vscode.window.showInformationMessage("quire: put the cursor on a character's name or a line of dialogue in a chapter.");
+      return;
+    }
+    const pos = ed.selection.active;
+    try {
+      const locations = await client.sendRequest<Location[] | undefined>(Methods.linesOf, {
+        uri: ed.document.uri.toString(),
+        position: { line: pos.line, character: pos.character },
+      });
+      await this.views.showLinesOf(locations, (l) => client.protocol2CodeConverter.asLocation(l));
+    } catch (e) {
+      void vscode.window.showInformationMessage(`quire: ${errorOf(e).message}`);
+    }
+  }
+
   /** resolve finds the quire program to run, as start does. */
   resolve(): Resolution {
     const cfg = this.config();
@@ -224,6 +248,14 @@ export class Session implements vscode.Disposable {
             const result = await this.client!.sendRequest<QueryResult | undefined>(Methods.lookup, args[0] ?? {});
             await this.views.showLookup(result, this.rootFor());
             return result;
+          }
+          // "Lines of <Name>" is the references peek of the character's
+          // lines, not the server's document for editors with no list.
+          if (command === Commands.linesOf) {
+            const client = this.client!;
+            const locations = await client.sendRequest<Location[] | undefined>(Methods.linesOf, args[0] ?? {});
+            await this.views.showLinesOf(locations, (l) => client.protocol2CodeConverter.asLocation(l));
+            return locations;
           }
           if (command === Commands.explicate) {
             const client = this.client!;

@@ -12,9 +12,15 @@ export interface ProviderOptions {
   tool_calling?: "reliable" | "best_effort" | "none";
 }
 
+export interface DialogueOptions {
+  highlight?: boolean;
+  speakerHints?: boolean;
+}
+
 export interface ServerSettings {
   provider?: ProviderOptions;
   persona?: string;
+  dialogue?: DialogueOptions;
 }
 
 export interface SettingsResult {
@@ -86,6 +92,18 @@ export function serverSettings(get: ConfigGetter): SettingsResult {
   if (persona !== undefined) {
     settings.persona = persona;
   }
+  const dialogue: DialogueOptions = {};
+  const highlight = get("dialogue.highlight");
+  if (typeof highlight === "boolean") {
+    dialogue.highlight = highlight;
+  }
+  const hints = get("dialogue.speakerHints");
+  if (typeof hints === "boolean") {
+    dialogue.speakerHints = hints;
+  }
+  if (Object.keys(dialogue).length > 0) {
+    settings.dialogue = dialogue;
+  }
   return { settings, warnings };
 }
 
@@ -106,6 +124,8 @@ export const serverSettingKeys = [
   "provider.tools",
   "provider.toolCalling",
   "persona",
+  "dialogue.highlight",
+  "dialogue.speakerHints",
 ] as const;
 
 /** Settings that take effect only when the server process is started again. */

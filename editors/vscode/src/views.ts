@@ -92,6 +92,17 @@ export class Views implements vscode.Disposable {
     }
   }
 
+  /** showLinesOf lists a character's lines of dialogue in the references peek. */
+  async showLinesOf(result: Location[] | undefined, asLocation: (l: Location) => vscode.Location): Promise<void> {
+    const locations = (result ?? []).map(asLocation);
+    const ed = vscode.window.activeTextEditor;
+    if (locations.length === 0 || !ed) {
+      void vscode.window.showInformationMessage("quire: this character speaks no line quire has found.");
+      return;
+    }
+    await vscode.commands.executeCommand("editor.action.showReferences", ed.document.uri, ed.selection.start, locations);
+  }
+
   /** showExplicate lists the passages that establish a quote in the references peek. */
   async showExplicate(result: ExplicateResult | undefined, asLocation: (l: Location) => vscode.Location): Promise<void> {
     const locations = (result?.passages ?? [])

@@ -803,7 +803,7 @@ describe("contract: extension modules against the real quire server", function (
     const r = await h.conn.sendRequest<BookMapResult>("workspace/executeCommand", { command: "quire.bookMap", arguments: [params] });
     onlyKeys(r, ["path", "uri", "bytes", "chapters", "entries", "shown", "table"], "BookMapResult");
     assert.strictEqual(r.chapters, 5);
-    assert.strictEqual(r.entries, 22);
+    assert.strictEqual(r.entries, 23);
     assert.strictEqual(r.shown, false);
     assert.ok(!r.path.startsWith(h.book), `the map is in the book: ${r.path}`);
     const page = fs.readFileSync(r.path, "utf8");
@@ -812,7 +812,7 @@ describe("contract: extension modules against the real quire server", function (
     const p = loadPanel(page);
     const doc = p.dom.window.document;
     // The page's own script ran in the panel: it counts its rows.
-    assert.strictEqual(doc.getElementById("row-count")?.textContent, "22 of 22 rows");
+    assert.strictEqual(doc.getElementById("row-count")?.textContent, "23 of 23 rows");
     const ebba = Array.from(doc.querySelectorAll("#rows tr")).find((tr) => tr.querySelector("th")?.textContent === "Ebba Strand");
     assert.ok(ebba, "Ebba Strand has a row");
     const cell = ebba.querySelector("td a") as HTMLElement;
@@ -830,11 +830,11 @@ describe("contract: extension modules against the real quire server", function (
     p.dom.window.dispatchEvent(new p.dom.window.MessageEvent("message", { data: { type: "page", html: page, stamp: 1 } }));
     assert.strictEqual(first(), "Moss Kettering");
     assert.strictEqual((doc.getElementById("sort") as HTMLSelectElement).value, "total");
-    assert.strictEqual(doc.getElementById("row-count")?.textContent, "22 of 22 rows");
+    assert.strictEqual(doc.getElementById("row-count")?.textContent, "23 of 23 rows");
     const type = doc.getElementById("filter-type") as HTMLSelectElement;
     type.value = "location";
     type.dispatchEvent(new p.dom.window.Event("change"));
-    assert.strictEqual(doc.getElementById("row-count")?.textContent, "5 of 22 rows");
+    assert.strictEqual(doc.getElementById("row-count")?.textContent, "5 of 23 rows");
     assert.deepStrictEqual(p.posted.slice(1), [{ type: "drawn", stamp: 1 }]);
   });
 

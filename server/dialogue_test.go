@@ -1,0 +1,245 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/wire"
+)
+
+// speechBook is a chapter of four lines of dialogue: two with their tags,
+// then two that turn-taking gives to the same speakers in turn.
+var speechBook = map[string]string{
+	"codex/characters/emma.md":      "---\nname: Emma Woodhouse\naliases: [Emma]\npronouns: she/her\n---\n",
+	"codex/characters/knightley.md": "---\nname: Mr. Knightley\naliases: [Knightley]\npronouns: he/him\n---\n",
+	"codex/characters/harriet.md":   "---\nname: Harriet Smith\naliases: [Harriet]\n---\n",
+	"manuscript/01-hartfield.md": "# Hartfield\n\n" +
+		"\"I cannot,\" said Emma, \"agree with you.\"\n\n" +
+		"\"You will,\" Mr. Knightley replied.\n\n" +
+		"\"Never.\"\n\n" +
+		"\"Harriet thinks so.\"\n",
+}
+
+// tok is a semantic token decoded from LSP's relative integers.
+type tok struct {
+	Line, Char, Len uint32
+	Type            string
+	Uncertain       bool
+}
+
+func decodeTokens(t *testing.T, legend protocol.SemanticTokensLegend, data []uint32) []tok {
+	t.Helper()
+	require.Zero(t, len(data)%5, "tokens come in fives")
+	var out []tok
+	var line, char uint32
+	for i := 0; i < len(data); i += 5 {
+		if data[i] > 0 {
+			line += data[i]
+			char = data[i+1]
+		} else {
+			char += data[i+1]
+		}
+		out = append(out, tok{Line: line, Char: char, Len: data[i+2], Type: string(legend.TokenTypes[data[i+3]]), Uncertain: data[i+4]&1 != 0})
+	}
+	return out
+}
+
+func TestSemanticTokensColourDialogueAndNames(t *testing.T) {
+	c := startServer(t, Options{})
+	res := c.initialize(writeProject(t, speechBook))
+	raw, err := json.Marshal(res.Capabilities.SemanticTokensProvider)
+	require.NoError(t, err)
+	var caps semanticTokensOptions
+	require.NoError(t, json.Unmarshal(raw, &caps))
+	assert.Equal(t, []protocol.SemanticTokenTypes{"dialogue", "character"}, caps.Legend.TokenTypes)
+	assert.True(t, caps.Full.Delta, "the server answers with deltas")
+	require.NotNil(t, c.hoverAt("manuscript/01-hartfield.md", 2, 18), "the book has loaded")
+
+	var full protocol.SemanticTokens
+	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-hartfield.md")}}, &full)
+	assert.Equal(t, []tok{
+		{2, 0, 11, "dialogue", false}, {2, 17, 4, "character", false}, {2, 23, 17, "dialogue", false},
+		{4, 0, 11, "dialogue", false}, {4, 12, 13, "character", false},
+		{6, 0, 8, "dialogue", true},
+		// A name inside speech cuts its speech's token in two.
+		{8, 0, 1, "dialogue", true}, {8, 1, 7, "character", false}, {8, 8, 12, "dialogue", true},
+	}, decodeTokens(t, caps.Legend, full.Data))
+	require.NotEmpty(t, full.ResultID)
+
+	// An edit: the delta turns the old tokens into the new ones.
+	c.open("manuscript/01-hartfield.md", speechBook["manuscript/01-hartfield.md"])
+	c.notifyServer(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-hartfield.md")}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{
+			Range: protocol.Range{Start: protocol.Position{Line: 6, Character: 0}, End: protocol.Position{Line: 6, Character: 0}},
+			Text:  "Emma sighed. ",
+		}},
+	})
+	var delta protocol.SemanticTokensDelta
+	c.call(protocol.MethodSemanticTokensFullDelta, protocol.SemanticTokensDeltaParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-hartfield.md")}, PreviousResultID: full.ResultID}, &delta)
+	require.Len(t, delta.Edits, 1)
+	e := delta.Edits[0]
+	patched := append(append(append([]uint32{}, full.Data[:e.Start]...), e.Data...), full.Data[e.Start+e.DeleteCount:]...)
+	var again protocol.SemanticTokens
+	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-hartfield.md")}}, &again)
+	assert.Equal(t, again.Data, patched, "the delta gives the same tokens as a full request")
+	assert.Contains(t, decodeTokens(t, caps.Legend, again.Data), tok{6, 0, 4, "character", false}, "the name typed into the narration")
+	assert.Less(t, len(e.Data), len(again.Data), "the edit carries less than the whole")
+
+	// A result id the server no longer holds gets the full tokens.
+	var stale map[string]any
+	c.call(protocol.MethodSemanticTokensFullDelta, protocol.SemanticTokensDeltaParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-hartfield.md")}, PreviousResultID: "no-such-id"}, &stale)
+	assert.Contains(t, stale, "data")
+}
+
+func TestSemanticTokensOffBySetting(t *testing.T) {
+	c := startServer(t, Options{})
+	root := writeProject(t, speechBook)
+	c.root = root
+	var res protocol.InitializeResult
+	c.call(protocol.MethodInitialize, map[string]any{
+		"rootUri": c.uri(""), "workspaceFolders": []map[string]any{{"uri": c.uri(""), "name": "book"}},
+		"initializationOptions": map[string]any{"dialogue": map[string]any{"highlight": false}},
+	}, &res)
+	c.notifyServer(protocol.MethodInitialized, protocol.InitializedParams{})
+	require.NotNil(t, c.hoverAt("manuscript/01-hartfield.md", 2, 18))
+	var full protocol.SemanticTokens
+	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-hartfield.md")}}, &full)
+	assert.Empty(t, full.Data)
+}
+
+func TestSpeakerHints(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, speechBook))
+	require.NotNil(t, c.hoverAt("manuscript/01-hartfield.md", 2, 18))
+	hints := func() []inlayHint {
+		var out []inlayHint
+		c.call(methodInlayHint, inlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-hartfield.md")},
+			Range: protocol.Range{End: protocol.Position{Line: 100}}}, &out)
+		return out
+	}
+	assert.Empty(t, hints(), "off until the writer turns them on")
+
+	c.notifyServer(protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": map[string]any{"quire": map[string]any{"dialogue": map[string]any{"speakerHints": true}}}})
+	require.Eventually(t, func() bool { return len(hints()) > 0 }, 5*time.Second, 20*time.Millisecond)
+	got := hints()
+	require.Len(t, got, 2, "the lines no tag names; a tagged line needs no hint")
+	assert.Equal(t, protocol.Position{Line: 6, Character: 0}, got[0].Position)
+	assert.Equal(t, "Emma Woodhouse?", got[0].Label)
+	assert.Equal(t, protocol.Position{Line: 8, Character: 0}, got[1].Position)
+	assert.Equal(t, "Mr. Knightley?", got[1].Label)
+	assert.Contains(t, got[0].Tooltip, "turn-taking")
+	require.Eventually(t, func() bool {
+		for _, m := range c.methods() {
+			if strings.HasPrefix(m, methodInlayHintRefresh) {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 20*time.Millisecond, "the editor is asked to draw them")
+
+	var state wire.SpeakerHints
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandToggleSpeakerHints}, &state)
+	assert.False(t, state.On)
+	assert.Empty(t, hints(), "the command turned them off")
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandToggleSpeakerHints}, &state)
+	assert.True(t, state.On)
+	assert.Len(t, hints(), 2)
+}
+
+func TestHoverOnDialogue(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, speechBook))
+	require.NotNil(t, c.hoverAt("manuscript/01-hartfield.md", 2, 18))
+	tests := []struct {
+		name       string
+		line, char uint32
+		want       []string
+		rng        protocol.Range
+	}{
+		{"an explicit tag", 2, 3, []string{"**Emma Woodhouse** speaks.", "Decided by the speech tag (“said Emma”).", "5 words spoken."},
+			protocol.Range{Start: protocol.Position{Line: 2, Character: 0}, End: protocol.Position{Line: 2, Character: 11}}},
+		{"the second span of the same line", 2, 30, []string{"**Emma Woodhouse** speaks.", "5 words spoken."},
+			protocol.Range{Start: protocol.Position{Line: 2, Character: 23}, End: protocol.Position{Line: 2, Character: 40}}},
+		{"turn-taking", 6, 3, []string{"*Uncertain:* **Emma Woodhouse**, perhaps.", "turn-taking", "<!-- speaker: Name -->"},
+			protocol.Range{Start: protocol.Position{Line: 6, Character: 0}, End: protocol.Position{Line: 6, Character: 8}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := c.hoverAt("manuscript/01-hartfield.md", tt.line, tt.char)
+			require.NotNil(t, h)
+			for _, w := range tt.want {
+				assert.Contains(t, h.Contents.Value, w)
+			}
+			require.NotNil(t, h.Range)
+			assert.Equal(t, tt.rng, *h.Range)
+		})
+	}
+	// A name inside speech still shows its canon.
+	h := c.hoverAt("manuscript/01-hartfield.md", 8, 3)
+	require.NotNil(t, h)
+	assert.Contains(t, h.Contents.Value, "Harriet Smith")
+	assert.NotContains(t, h.Contents.Value, "speaks")
+	assert.Nil(t, c.hoverAt("manuscript/01-hartfield.md", 0, 3), "a heading is no speech")
+}
+
+func TestDialogueOverTheProtocol(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, speechBook))
+	require.NotNil(t, c.hoverAt("manuscript/01-hartfield.md", 2, 18))
+
+	var all wire.Dialogue
+	c.call(wire.MethodDialogue, wire.DialogueParams{BookParams: wire.BookParams{URI: c.uri("manuscript/01-hartfield.md")}}, &all)
+	require.Len(t, all.Utterances, 4)
+	first := all.Utterances[0]
+	assert.Equal(t, "I cannot, agree with you.", first.Text)
+	require.NotNil(t, first.Speaker)
+	assert.Equal(t, "codex/characters/emma.md", *first.Speaker)
+	assert.Equal(t, "explicit", first.Rule)
+	assert.Equal(t, string(c.uri("manuscript/01-hartfield.md")), first.Chapter.URI)
+	assert.Equal(t, wire.DialogueSpan{Start: 14, End: 23, Line: 3, Column: 2, EndLine: 3, EndColumn: 11}, first.Spans[0])
+
+	var his wire.Dialogue
+	c.call(wire.MethodDialogue, wire.DialogueParams{BookParams: wire.BookParams{URI: c.uri("manuscript/01-hartfield.md")}, Speaker: "Knightley"}, &his)
+	var texts []string
+	for _, r := range his.Utterances {
+		texts = append(texts, r.Text)
+	}
+	assert.Equal(t, []string{"You will,", "Harriet thinks so."}, texts)
+
+	err := c.callErr(wire.MethodDialogue, wire.DialogueParams{Speaker: "Mrs. Elton"}, &his)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `no character is called "Mrs. Elton"`)
+
+	// Lines of a character: by name, and from the place of a line.
+	var locs []protocol.Location
+	c.call(wire.MethodLinesOf, wire.LinesOfParams{Name: "Emma"}, &locs)
+	require.Len(t, locs, 2)
+	assert.Equal(t, uint32(2), locs[0].Range.Start.Line)
+	assert.Equal(t, uint32(6), locs[1].Range.Start.Line)
+	pos := protocol.Position{Line: 4, Character: 3}
+	c.call(wire.MethodLinesOf, wire.LinesOfParams{BookParams: wire.BookParams{URI: c.uri("manuscript/01-hartfield.md")}, Position: &pos}, &locs)
+	require.Len(t, locs, 2, "the speaker of the line under the cursor")
+	assert.Equal(t, uint32(4), locs[0].Range.Start.Line)
+
+	// The command shows the list where the editor shows nothing of a
+	// command's result: this client cannot open documents, so a message
+	// says where the list is.
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandLinesOf, "arguments": []any{map[string]any{"name": "Emma"}}}, &locs)
+	require.Eventually(t, func() bool {
+		for _, m := range c.messages() {
+			if strings.Contains(m, "Emma Woodhouse speaks 2 lines in 1 chapter (1 of them quire's guess, marked ?).") {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 20*time.Millisecond)
+}
