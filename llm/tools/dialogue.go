@@ -140,13 +140,13 @@ func dialogueTool(src *Sources) provider.Tool {
 			"to":   ref("Optional: the last chapter to read"),
 		}, "name"),
 		Run: func(ctx context.Context, raw json.RawMessage) (any, []string, error) {
-			data, warnings, err := src.dialogue(ctx, raw)
+			data, warnings, err := src.dialogueLines(ctx, raw)
 			return data, warnings, src.scrubErr(err)
 		},
 	}
 }
 
-func (src *Sources) dialogue(ctx context.Context, raw json.RawMessage) (any, []string, error) {
+func (src *Sources) dialogueLines(ctx context.Context, raw json.RawMessage) (any, []string, error) {
 	var args dialogueArgs
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, nil, err
