@@ -162,8 +162,8 @@ func (m *Map) spokenRows() string {
 	for _, i := range top {
 		shown[i] = true
 		s := m.Speakers[i]
-		b.WriteString(`<tr class="speaker" data-id="`)
-		b.WriteString(html.EscapeString(s.ID))
+		b.WriteString(`<tr class="speaker" data-name="`)
+		b.WriteString(html.EscapeString(strings.ToLower(s.Name)))
 		b.WriteString(`"><th scope="row" class="name t-character" title="`)
 		b.WriteString(html.EscapeString(fmt.Sprintf("%s: %s in %s, %d of them certain", s.Name, count(s.Words, "word"), count(s.Lines, "line"), s.CertainWords)))
 		b.WriteString(`">`)

@@ -110,7 +110,7 @@ func TestSpokenSettingsUnknownAndBounds(t *testing.T) {
 	one, _ := buildMap(t, root, Options{MaxRows: 1})
 	page = string(render(t, one))
 	assert.Equal(t, 1, strings.Count(page, `<tr class="speaker"`))
-	assert.Contains(t, page, `data-id="codex/characters/ana.md"`, "the one who speaks most")
+	assert.Contains(t, page, `<tr class="speaker" data-name="ana brisk">`, "the one who speaks most")
 	assert.Contains(t, page, `<th scope="row" class="name">Other characters (1)</th><td class="type">1</td><td class="total">3</td>`)
 	assert.Contains(t, page, "2 characters speak: the 1 who speak most have a row each")
 
