@@ -178,7 +178,8 @@ var board = []Persona{
 			"If you have not read the scenes a question depends on, read them or say you do not know yet.",
 			"Suggest what a character might want or do, in a sentence or two; leave the prose to the writer.",
 		},
-		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead, tools.GroupCanonPropose}},
+		// Who says what, and how much, is the stuff of character.
+		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead, tools.GroupDialogueRead, tools.GroupCanonPropose}},
 	},
 	{
 		ID:    "continuity-editor",
@@ -272,7 +273,8 @@ var board = []Persona{
 			"Respect deliberate choices: when a rule is broken on purpose and it works, say so.",
 			"If you have not read enough of the writer's text to see a pattern, say so rather than generalising from a few lines.",
 		},
-		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead}},
+		// The board's line editor: dialogue and its tags are line craft.
+		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead, tools.GroupDialogueRead}},
 	},
 }
 

@@ -88,6 +88,14 @@ func TestPersonaTools(t *testing.T) {
 			assert.Equal(t, slices.Contains(proposers, p.ID), p.AllowsTool(n), "%s and %s", p.ID, n)
 		}
 	}
+	// A character's lines of dialogue are for the two who read people
+	// and lines: the character psychologist and the writing coach, the
+	// board's line editor.
+	for _, p := range Personas() {
+		want := p.ID == "character-psychologist" || p.ID == "writing-coach"
+		assert.Equal(t, want, p.AllowsTool(tools.DialogueName), p.ID)
+		assert.Equal(t, want, slices.Contains(p.Scope.Groups, tools.GroupDialogueRead), "%s: by its group", p.ID)
+	}
 	editor := ResolvePersona("continuity-editor")
 	assert.ElementsMatch(t, designToolNames(), editor.Tools())
 	assert.False(t, editor.AllowsTool("anything_new"), "a tool outside every group is not in a scope unless included")

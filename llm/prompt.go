@@ -146,7 +146,7 @@ func toolNames(in PromptInput) []string {
 
 func writeTools(b *strings.Builder, names []string, p Persona) {
 	has := func(n string) bool { return slices.Contains(names, n) }
-	known := map[string]bool{tools.ManuscriptName: true, tools.SearchName: true, tools.ListName: true}
+	known := map[string]bool{tools.ManuscriptName: true, tools.SearchName: true, tools.ListName: true, tools.DialogueName: true}
 	for _, n := range tools.CanonNames() {
 		known[n] = true
 	}
@@ -199,6 +199,14 @@ func writeTools(b *strings.Builder, names []string, p Persona) {
 		}
 		writePromptList(b, items)
 		b.WriteString("\n")
+	}
+
+	if has(tools.DialogueName) {
+		b.WriteString("### Dialogue\n\n")
+		b.WriteString("get_dialogue gives the lines of dialogue quire attributes to one character, chapter by chapter, " +
+			"with how many lines and words they speak. Use it for how a character talks, how much, and how that changes across the book. " +
+			"A line marked uncertain is quire's guess at the speaker: say so when your point rests on one, " +
+			"and read the chapter with get_manuscript_context before you judge a line in its scene.\n\n")
 	}
 
 	var propose []string

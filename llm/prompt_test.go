@@ -15,6 +15,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/provider"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -103,6 +104,19 @@ func TestSystemPromptSections(t *testing.T) {
 		got := SystemPrompt(in)
 		assert.Equal(t, 1, strings.Count(got, "get_timeline"))
 		assert.NotContains(t, got, "search_codex")
+	})
+	t.Run("dialogue for those who may read it", func(t *testing.T) {
+		in := in
+		in.ToolNames = append(designToolNames(), tools.DialogueName)
+		for _, id := range []string{"character-psychologist", "writing-coach"} {
+			in.Persona = ResolvePersona(id)
+			got := SystemPrompt(in)
+			assert.Contains(t, got, "### Dialogue\n\nget_dialogue gives the lines", id)
+			assert.Contains(t, got, "marked uncertain is quire's guess", id)
+			assert.NotContains(t, got, "### Other tools", "%s: get_dialogue is explained, not merely named", id)
+		}
+		in.Persona = ResolvePersona("continuity-editor")
+		assert.NotContains(t, SystemPrompt(in), tools.DialogueName, "outside the editor's scope, never described")
 	})
 	t.Run("the blind reader is not told about canon", func(t *testing.T) {
 		in := in

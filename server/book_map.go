@@ -32,10 +32,12 @@ func (s *Server) quireBookMap(ctx context.Context, a wire.BookMapParams) (wire.B
 		return wire.BookMapResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "quire has no cache folder to write the book map to")
 	}
 	snap := proj.ms.Snapshot()
+	cfg := proj.configOf()
 	m := bookmap.Build(proj.catalog(), snap, bookmap.Options{
-		Root: proj.real, Title: proj.configOf().settings.Title, EditorURI: a.EditorURI,
+		Root: proj.real, Title: cfg.settings.Title, EditorURI: a.EditorURI,
 		Timeline: proj.timelineFor(snap),
 		Progress: new(proj.summary()),
+		Dialogue: cfg.dialogue,
 	})
 	n, err := m.WriteFile(path)
 	if err != nil {

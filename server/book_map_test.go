@@ -111,6 +111,36 @@ func TestBookMapQuietTable(t *testing.T) {
 	}
 }
 
+// The map's Spoken view reads the book's dialogue: setting: where speech
+// is marked by dashes, quotation marks hold no one's words.
+func TestBookMapReadsTheDialogueSetting(t *testing.T) {
+	files := map[string]string{
+		"codex/characters/mara-vell.md": "---\nname: Mara Vell\naliases: [Mara]\n---\n# Mara Vell\n",
+		"manuscript/01-harbor.md":       "# Harbor\n\n\"Hold the line,\" said Mara.\n",
+	}
+	for _, tt := range []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"quotation marks", "", []string{"· 50% dialogue", `<th scope="row" class="name t-character" title="Mara Vell: 3 words in 1 line, 3 of them certain">`}},
+		{"dashes", "dialogue: {quotes: dash}\n", []string{"· 0% dialogue", "No line of dialogue is given to a character yet."}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			book := maps2(files, map[string]string{"quire.yaml": tt.yaml})
+			c := showDocClient(t, writeProject(t, book), true)
+			m := c.runCommand(1, wire.CommandBookMap, map[string]any{"quiet": true})
+			require.Nil(t, m.Error, "%s", m)
+			var res wire.BookMapResult
+			require.NoError(t, json.Unmarshal(m.Result, &res))
+			page, err := os.ReadFile(res.Path)
+			require.NoError(t, err)
+			for _, w := range tt.want {
+				assert.Contains(t, string(page), w)
+			}
+		})
+	}
+}
+
 func TestAtTitle(t *testing.T) {
 	text := "---\npov: Ana\nday: 2\n---\n# Storm\n\nAna ran.\n## Later\nrain\n"
 	tests := []struct {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ func TestMapWritesToTheCache(t *testing.T) {
 	assert.Equal(t, filepath.Join(strings.TrimPrefix(cache, "--cache-dir="), "map.html"), path)
 	page, err := os.ReadFile(path)
 	require.NoError(t, err)
-	for _, want := range []string{"The Thirteenth Bell", `id="appearances"`, `id="timeline"`, `id="relationships"`, "Moss Kettering"} {
+	for _, want := range []string{"The Thirteenth Bell", `id="appearances"`, `id="spoken"`, `id="timeline"`, `id="relationships"`, "Moss Kettering", "· 24% dialogue"} {
 		assert.Contains(t, string(page), want)
 	}
 	assert.Equal(t, before, tree(t, book))
@@ -33,6 +34,35 @@ func TestMapWritesToTheCache(t *testing.T) {
 	again, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, page, again)
+}
+
+// quire.yaml's dialogue: says which marks are speech in the Spoken view;
+// a value quire does not know is a warning, and the marks are guessed.
+func TestMapReadsTheDialogueSetting(t *testing.T) {
+	for _, tt := range []struct {
+		name, yaml, share, warning string
+	}{
+		{"dashes", "dialogue: {quotes: dash}\n", "· 0% dialogue", ""},
+		{"unknown", "dialogue: {quotes: backticks}\n", "· 24% dialogue", `dialogue: quotes is one of`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			book, cache := sampleProject(t)
+			f, err := os.OpenFile(filepath.Join(book, "quire.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+			require.NoError(t, err)
+			_, err = f.WriteString(tt.yaml)
+			require.NoError(t, errors.Join(err, f.Close()))
+			out, errOut, err := run(t, "map", "--project", book, cache)
+			require.NoError(t, err)
+			page, err := os.ReadFile(strings.TrimSpace(out))
+			require.NoError(t, err)
+			assert.Contains(t, string(page), tt.share)
+			if tt.warning == "" {
+				assert.Empty(t, errOut)
+			} else {
+				assert.Contains(t, errOut, tt.warning)
+			}
+		})
+	}
 }
 
 func TestMapOut(t *testing.T) {

@@ -89,7 +89,7 @@ func TestMCPServesTheSampleBook(t *testing.T) {
 	assert.ElementsMatch(t, []string{
 		"get_manuscript_context", "get_character_context", "get_location_context",
 		"get_organization_context", "get_item_context", "get_concept_context",
-		"get_event_context", "get_style_context", "list_codex_entries", "search_codex",
+		"get_event_context", "get_style_context", "list_codex_entries", "search_codex", "get_dialogue",
 		"propose_codex_update", "propose_codex_create", "propose_character_update",
 	}, names)
 
@@ -115,6 +115,17 @@ func TestMCPServesTheSampleBook(t *testing.T) {
 				unit := units[0].(map[string]any)
 				assert.Equal(t, "manuscript/01-thirteen-strokes.md", unit["path"])
 				assert.NotEmpty(t, unit["text"])
+			},
+		},
+		{
+			name: "a character's dialogue", tool: "get_dialogue", args: map[string]any{"name": "Moss", "to": "1"},
+			check: func(t *testing.T, data map[string]any) {
+				assert.Equal(t, "Moss Kettering", data["character"].(map[string]any)["name"])
+				chapters, _ := data["chapters"].([]any)
+				require.Len(t, chapters, 1)
+				ch := chapters[0].(map[string]any)
+				assert.Equal(t, "manuscript/01-thirteen-strokes.md", ch["path"])
+				assert.GreaterOrEqual(t, ch["lines"], 3.0, "his tagged lines at least")
 			},
 		},
 	}

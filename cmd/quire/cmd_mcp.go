@@ -35,7 +35,8 @@ func newMCPCommand(g *globalOptions) *cobra.Command {
 		Short: "Serve the book's advisor tools to other agents (MCP over stdin and stdout)",
 		Long: `Run quire as a Model Context Protocol server on stdin and stdout, offering
 the advisor's tools (get_manuscript_context, get_<type>_context,
-list_codex_entries, search_codex and the propose_* tools) to any MCP client.
+list_codex_entries, search_codex, get_dialogue and the propose_* tools) to
+any MCP client.
 Every tool answers with the envelope {ok, data, warnings, errors}.
 
 Proposals are review-only: each comes back with its unified diff and nothing

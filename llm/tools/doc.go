@@ -1,6 +1,7 @@
 // Package tools holds the advisor's model tools: the bounded read tools
 // through which the model reads the book (get_manuscript_context, the
-// get_<type>_context lookups, list_codex_entries, search_codex) and the
+// get_<type>_context lookups, list_codex_entries, search_codex,
+// get_dialogue) and the
 // review-only propose tools, bound to the Sources of one turn (its codex,
 // manuscript snapshot and the writer's place), with the evidence of what
 // they read and the tool groups and scopes a persona's settings name.

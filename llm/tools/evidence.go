@@ -25,9 +25,10 @@ const (
 type Lookup struct {
 	Round int    `json:"round"`
 	Tool  string `json:"tool"`
-	// Ref is get_manuscript_context's ref (refs joined by ", "), Name a
-	// canon tool's name, Query search_codex's query, EntryType the type
-	// asked for; each bounded to 200 characters.
+	// Ref is get_manuscript_context's ref (refs joined by ", ") or
+	// get_dialogue's range ("3 to 7", "from 3"), Name a canon tool's or
+	// get_dialogue's name, Query search_codex's query, EntryType the
+	// type asked for; each bounded to 200 characters.
 	Ref       string `json:"ref,omitempty"`
 	Name      string `json:"name,omitempty"`
 	Query     string `json:"query,omitempty"`
@@ -37,7 +38,9 @@ type Lookup struct {
 	Code string `json:"code,omitempty"`
 	// Paths are the project-relative files the call read: the units'
 	// files for get_manuscript_context, the entry for a canon lookup, the
-	// results (at most 8) for search_codex and list_codex_entries.
+	// results (at most 8) for search_codex and list_codex_entries, the
+	// character's entry and then each chapter whose lines it returned
+	// for get_dialogue.
 	Paths []string `json:"paths,omitempty"`
 	// Hashes go with Paths, one each ("sha256:…", "" when the text is not
 	// at hand): a unit's prose before any truncation (a selection's own
@@ -160,12 +163,16 @@ func asked(call provider.ToolCall) Lookup {
 		Name      string   `json:"name"`
 		Query     string   `json:"query"`
 		EntryType string   `json:"entryType"`
+		From      *string  `json:"from"`
+		To        *string  `json:"to"`
 	}
 	if json.Unmarshal([]byte(call.Arguments), &args) == nil {
 		if args.Ref != nil {
 			l.Ref = boundRunes(*args.Ref)
 		} else if len(args.Refs) > 0 {
 			l.Ref = boundRunes(strings.Join(args.Refs, ", "))
+		} else {
+			l.Ref = boundRunes(dialogueRange(args.From, args.To))
 		}
 		l.Name = boundRunes(args.Name)
 		l.Query = boundRunes(args.Query)

@@ -13,6 +13,9 @@ const (
 	GroupManuscriptRead = "manuscript_read"
 	GroupCanonRead      = "canon_read"
 	GroupCanonPropose   = "canon_propose"
+	// GroupDialogueRead is get_dialogue: who says what, read through
+	// the codex's characters (so not for a reader blind to canon).
+	GroupDialogueRead = "dialogue_read"
 )
 
 // The names of the tools, as the model calls them.
@@ -20,6 +23,7 @@ const (
 	ManuscriptName = "get_manuscript_context"
 	SearchName     = "search_codex"
 	ListName       = "list_codex_entries"
+	DialogueName   = "get_dialogue"
 )
 
 var (
@@ -42,6 +46,7 @@ var toolGroups = map[string][]string{
 	GroupManuscriptRead: {ManuscriptName},
 	GroupCanonRead:      append(slices.Clone(canonNames), ListName, SearchName),
 	GroupCanonPropose:   slices.Clone(proposeNames),
+	GroupDialogueRead:   {DialogueName},
 }
 
 // Groups returns the built-in groups and their tools, for listing and
@@ -130,7 +135,7 @@ func groupNames() []string {
 // BuiltinNames are the names of the advisor's own tools (this package's).
 func BuiltinNames() []string {
 	var out []string
-	for _, g := range []string{GroupManuscriptRead, GroupCanonRead, GroupCanonPropose} {
+	for _, g := range []string{GroupManuscriptRead, GroupCanonRead, GroupDialogueRead, GroupCanonPropose} {
 		out = append(out, toolGroups[g]...)
 	}
 	return out

@@ -1,9 +1,13 @@
 package tools
 
 import (
+	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestScopeResolve(t *testing.T) {
@@ -33,7 +37,44 @@ func TestScopeResolve(t *testing.T) {
 			assert.Equal(t, tt.want, tt.scope.Resolve(mcp))
 		})
 	}
-	assert.Equal(t, []string{`unknown tool group "all" (groups: canon_propose, canon_read, manuscript_read)`, `unknown tool "get_timeline"`},
+	assert.Equal(t, []string{`unknown tool group "all" (groups: canon_propose, canon_read, dialogue_read, manuscript_read)`, `unknown tool "get_timeline"`},
 		Scope{Groups: []string{"all", GroupCanonRead}, Exclude: []string{"get_timeline", "search_codex"}}.Check(BuiltinNames()))
-	assert.Len(t, BuiltinNames(), 13)
+	assert.Len(t, BuiltinNames(), 14)
+	assert.Equal(t, []string{DialogueName}, Scope{Groups: []string{GroupDialogueRead}}.Resolve(nil))
+}
+
+// Every tool the package makes is in exactly one group, and every group
+// and tool is named where docs/advisor.md tells the writer what a scope
+// may name.
+func TestGroupsCoverTheTools(t *testing.T) {
+	var made []string
+	for _, tool := range append(Read(nil), Propose(nil, nil)...) {
+		made = append(made, tool.Name)
+	}
+	assert.ElementsMatch(t, made, BuiltinNames())
+	in := map[string]int{}
+	for _, tools := range Groups() {
+		for _, tool := range tools {
+			in[tool]++
+		}
+	}
+	for _, name := range made {
+		assert.Equal(t, 1, in[name], "%s is in one group", name)
+	}
+	doc, err := os.ReadFile("../../docs/advisor.md")
+	require.NoError(t, err)
+	groups := string(doc)[strings.Index(string(doc), "The groups are"):]
+	groups = strings.Join(strings.Fields(groups[:strings.Index(groups, "\n\n")]), " ")
+	// The page names each tool, or the family it belongs to.
+	named := func(tool string) bool {
+		return strings.Contains(groups, "`"+tool+"`") ||
+			slices.Contains(CanonNames(), tool) && strings.Contains(groups, "`get_*_context`") ||
+			slices.Contains(ProposeNames(), tool) && strings.Contains(groups, "propose tools")
+	}
+	for g, tools := range Groups() {
+		assert.Contains(t, groups, "`"+g+"`", "docs/advisor.md names the group")
+		for _, tool := range tools {
+			assert.True(t, named(tool), "docs/advisor.md names %s in its group", tool)
+		}
+	}
 }

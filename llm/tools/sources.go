@@ -33,7 +33,8 @@ type Sources struct {
 	Limits manuscript.Limits
 	// Continuity are the book's continuity settings (quire.yaml's traits:
 	// and checks:, continuity.OptionsFrom); the zero value runs every
-	// check at its default level.
+	// check at its default level. Their Dialogue (quire.yaml's
+	// dialogue:) says which marks are speech for get_dialogue too.
 	Continuity continuity.Options
 	// story caches the canon over story time the tools and the turn's
 	// context read; ForTurn sets it, and copies of the sources share it.
@@ -95,7 +96,7 @@ func Read(src *Sources) []provider.Tool {
 	for _, t := range codex.Types {
 		tools = append(tools, canonContextTool(src, t))
 	}
-	return append(tools, listCodexTool(src), searchCodexTool(src))
+	return append(tools, listCodexTool(src), searchCodexTool(src), dialogueTool(src))
 }
 
 // roots are the absolute project folders the sources know, longest first,

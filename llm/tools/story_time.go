@@ -82,30 +82,40 @@ func (src *Sources) asOfChapter(ref *string) (u *manuscript.Unit, implied bool, 
 		u, ok := src.currentChapter()
 		return u, ok, nil
 	}
-	r := strings.TrimSpace(*ref)
+	u, err = src.chapterArg("asOf", *ref, "or leave asOf out")
+	return u, false, err
+}
+
+// chapterArg resolves the chapter reference a tool's argument arg gives
+// (a chapter number, title or path, as get_manuscript_context takes
+// them); a reference that names no chapter of the manuscript is an
+// error that names the argument. orElse ends the message of an empty
+// reference ("or leave asOf out").
+func (src *Sources) chapterArg(arg, ref, orElse string) (*manuscript.Unit, error) {
+	r := strings.TrimSpace(ref)
 	if r == "" {
-		return nil, false, toolloop.Errorf(toolloop.CodeInvalidArguments,
-			"asOf is empty; give a chapter number, title or path, or leave asOf out")
+		return nil, toolloop.Errorf(toolloop.CodeInvalidArguments,
+			"%s is empty; give a chapter number, title or path, %s", arg, orElse)
 	}
 	snap := src.Snapshot()
 	if snap == nil {
-		return nil, false, toolloop.Errorf(toolloop.CodeToolFailed, "no manuscript is open for this turn, so asOf cannot name a chapter")
+		return nil, toolloop.Errorf(toolloop.CodeToolFailed, "no manuscript is open for this turn, so %s cannot name a chapter", arg)
 	}
-	u, err = snap.Resolve(r, src.Place)
+	u, err := snap.Resolve(r, src.Place)
 	if err != nil {
 		te := manuscriptError(err)
-		te.Message = "asOf: " + te.Message
+		te.Message = arg + ": " + te.Message
 		var re *manuscript.RefError
 		if te.Code == toolloop.CodeToolFailed && !errors.As(err, &re) {
 			te.Code = toolloop.CodeInvalidArguments
 		}
-		return nil, false, te
+		return nil, te
 	}
 	if u.Position == 0 {
-		return nil, false, toolloop.Errorf(toolloop.CodeInvalidArguments,
-			"asOf %q is %s, which is not a chapter of the manuscript; give a chapter number, title or path", r, u.Path)
+		return nil, toolloop.Errorf(toolloop.CodeInvalidArguments,
+			"%s %q is %s, which is not a chapter of the manuscript; give a chapter number, title or path", arg, r, u.Path)
 	}
-	return u, false, nil
+	return u, nil
 }
 
 // canonAsOf is what an entry looked up as of a chapter says about it.

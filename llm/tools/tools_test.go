@@ -102,8 +102,21 @@ func TestReadToolsShape(t *testing.T) {
 	assert.Equal(t, []string{
 		"get_manuscript_context", "get_character_context", "get_location_context", "get_organization_context",
 		"get_item_context", "get_concept_context", "get_event_context", "get_style_context",
-		"list_codex_entries", "search_codex",
+		"list_codex_entries", "search_codex", "get_dialogue",
 	}, names)
+
+	dl := toolNamed(t, tools, DialogueName)
+	assert.Equal(t, []string{"name"}, dl.Parameters["required"])
+	for _, p := range []string{"name", "from", "to"} {
+		prop := dl.Parameters["properties"].(map[string]any)[p].(map[string]any)
+		assert.Equal(t, "string", prop["type"], p)
+		assert.Equal(t, 1, prop["minLength"], p)
+		assert.NotEmpty(t, prop["maxLength"], p)
+	}
+	for _, word := range []string{"name or alias", "from", "uncertain", "best guess", "left out", "get_manuscript_context"} {
+		assert.Contains(t, dl.Description, word)
+	}
+	assert.NoError(t, toolloop.CheckParameters(dl.Parameters))
 
 	mc := toolNamed(t, tools, "get_manuscript_context")
 	assert.Equal(t, []string{"ref", "refs"}, mc.Parameters["x-exactly-one-of"])

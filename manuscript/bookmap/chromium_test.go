@@ -106,6 +106,12 @@ var (
 	rowRE  = regexp.MustCompile(`(?s)<tr data-first="\d+"[^>]*>(.*?)</tr>`)
 	nameRE = regexp.MustCompile(`<th scope="row" class="name[^"]*">([^<]*)</th>`)
 	cellRE = regexp.MustCompile(`<td class="h\d"><a href="([^"]*)">(\d+)</a></td>`)
+	// The Spoken view's rows, its cells (their title before the link)
+	// and the row of shares.
+	spokenRE     = regexp.MustCompile(`(?s)<tr class="speaker"[^>]*><th scope="row" class="name t-character"[^>]*>([^<]*)</th>(.*?)</tr>`)
+	spokenCellRE = regexp.MustCompile(`<td class="h\d( guess)?" title="[^"]*"><a href="[^"]*">\d+</a></td>`)
+	shareRE      = regexp.MustCompile(`(?s)<tr class="share">.*?</tr>`)
+	percentRE    = regexp.MustCompile(`<td[^>]*>(<?\d+%)</td>`)
 )
 
 // domRow is one heatmap row as chromium shows it.
@@ -147,7 +153,7 @@ func TestChromiumSampleMap(t *testing.T) {
 		assert.Len(t, rows[i].cells, e.Chapters, e.Name)
 		cells += len(rows[i].cells)
 	}
-	assert.Equal(t, 68, cells, "one linked cell per entry and chapter that mentions it")
+	assert.Equal(t, 69, cells, "one linked cell per entry and chapter that mentions it")
 
 	// Ebba Strand: once in chapter 1 (line 14), 4 times in chapter 3.
 	root := filepath.ToSlash(book.Root)
@@ -200,7 +206,28 @@ func TestChromiumSampleMap(t *testing.T) {
 	assert.Contains(t, shown, "Ebba Strand")
 	assert.NotContains(t, shown, "Teodora Quill")
 
+	// The Spoken view: a row per character who speaks, each number the
+	// words they speak in a chapter and a link to their first line there;
+	// its first row the share of each chapter that is dialogue.
+	dom = b.dom(t, page+"?view=spoken")
+	spoken := spokenRE.FindAllStringSubmatch(dom, -1)
+	require.Len(t, spoken, len(m.Speakers))
+	for i, s := range m.Speakers {
+		assert.Equal(t, s.Name, spoken[i][1], "rows in order of first line")
+		assert.Equal(t, len(s.Cells), len(spokenCellRE.FindAllString(spoken[i][2], -1)), s.Name)
+	}
+	assert.Contains(t, spoken[0][0], `<a href="file://`+root+`/manuscript/01-thirteen-strokes.md#L14">56</a>`, "Moss's first line")
+	row := shareRE.FindString(dom)
+	require.NotEmpty(t, row)
+	var shares []string
+	for _, c := range percentRE.FindAllStringSubmatch(row, -1) {
+		shares = append(shares, c[1])
+	}
+	assert.Equal(t, []string{"24%", "10%", "29%", "46%", "21%", "15%"}, shares, "the book's, then each chapter's")
+	assert.True(t, strings.Contains(dom, `<section id="appearances" aria-labelledby="h-appearances" hidden=""`), "?view=spoken shows the Spoken view alone")
+
 	b.screenshot(t, page, filepath.Join(out, "map-sample.png"), 1400, 2600)
+	b.screenshot(t, page+"?view=spoken", filepath.Join(out, "map-sample-spoken.png"), 1200, 520)
 	b.screenshot(t, page+"?view=timeline", filepath.Join(out, "map-sample-timeline.png"), 1200, 700)
 	t.Logf("screenshots in %s", out)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/continuity"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/goals"
 )
 
@@ -47,6 +48,10 @@ type Options struct {
 	// Progress, when given, adds the progress view: each chapter against
 	// its target and the words of each day (manuscript/goals).
 	Progress *goals.Summary
+	// Dialogue are the book's dialogue: settings, by which the Spoken
+	// view finds the speech (manuscript/dialogue); the zero value
+	// guesses each chapter's quotation marks.
+	Dialogue dialogue.Options
 }
 
 // Map is a book's data for the three views.
@@ -63,7 +68,11 @@ type Map struct {
 	// heatmap's filters: types in the catalog's order, tags sorted.
 	Types []codex.Type `json:"types"`
 	Tags  []string     `json:"tags"`
-	// MaxRows is how many entries the heatmap shows one row each.
+	// Speakers are the characters quire gives lines of dialogue to,
+	// certainly or as its best guess, in order of their first line.
+	Speakers []Speaker `json:"speakers"`
+	// MaxRows is how many entries the heatmap shows one row each, and
+	// how many characters the Spoken view does.
 	MaxRows  int      `json:"maxRows"`
 	Timeline Timeline `json:"timeline"`
 	Graph    Graph    `json:"graph"`
@@ -95,6 +104,13 @@ type Chapter struct {
 	StoryDay    int  `json:"storyDay,omitempty"`
 	HasStoryDay bool `json:"hasStoryDay,omitempty"`
 	Flashback   bool `json:"flashback,omitempty"`
+	// SpokenWords are the words of the chapter's dialogue, whoever
+	// speaks them, and DialogueShare their share of its Words (0 to 1),
+	// as quire stats counts them; UnattributedWords are those of lines
+	// quire finds no speaker for.
+	SpokenWords       int     `json:"spokenWords"`
+	DialogueShare     float64 `json:"dialogueShare"`
+	UnattributedWords int     `json:"unattributedWords,omitempty"`
 }
 
 // Label is how a column and a timeline box name the chapter: its number
@@ -145,7 +161,8 @@ type Cell struct {
 // snapshot (whose mention index was built against the same catalog).
 func Build(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options) *Map {
 	opts = opts.withDefaults(len(snap.Units()))
-	m := &Map{Title: opts.Title, MaxRows: opts.MaxRows, editorURI: opts.EditorURI, root: opts.Root, Types: []codex.Type{}, Tags: []string{}, Progress: opts.Progress}
+	m := &Map{Title: opts.Title, MaxRows: opts.MaxRows, editorURI: opts.EditorURI, root: opts.Root, Types: []codex.Type{}, Tags: []string{},
+		Speakers: []Speaker{}, Progress: opts.Progress}
 	if m.Title == "" && opts.Root != "" {
 		m.Title = filepath.Base(opts.Root)
 	}
@@ -156,6 +173,7 @@ func Build(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options) *Map {
 	m.Chapters = chaptersOf(cat, snap.Units(), tl)
 	resolve := newResolver(cat)
 	m.gatherEntries(cat, resolve, snap)
+	m.gatherSpeech(cat, snap, opts.Dialogue)
 	m.Timeline = timelineOf(m.Chapters)
 	m.Graph = graphOf(m, cat, resolve, opts)
 	return m

@@ -213,9 +213,10 @@ func TestCellLinks(t *testing.T) {
 func TestEscapes(t *testing.T) {
 	root := writeBook(t, map[string]string{
 		"codex/characters/x.md": "---\nname: Eve <script>alert(1)</script>\naliases: [Eve]\ntags: [\"a\\\" onmouseover=\\\"x\"]\n---\n# Eve\n",
-		"manuscript/01-a&b.md":  "---\ntitle: A <b>bold</b> & \"quoted\" chapter\npov: Eve\nlocation: <img src=x>\n---\n# A\n\nEve came.\n",
+		"manuscript/01-a&b.md":  "---\ntitle: A <b>bold</b> & \"quoted\" chapter\npov: Eve\nlocation: <img src=x>\n---\n# A\n\nEve came.\n\n\"<i>Hi</i>,\" said Eve.\n",
 	})
 	m, _ := buildMap(t, root, Options{})
+	require.Len(t, m.Speakers, 1, "Eve speaks: her name is in the Spoken view too")
 	page := string(render(t, m))
 	assert.NotContains(t, page, "<script>alert")
 	assert.NotContains(t, page, "<b>bold")

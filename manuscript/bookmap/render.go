@@ -40,6 +40,7 @@ func (m *Map) Write(w io.Writer) error {
 	v := view{
 		Map: m, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
 		Rows: template.HTML(rows), Rest: template.HTML(rest), Shown: shown,
+		SpokenRows: template.HTML(m.spokenRows()), SpokenShown: len(m.topSpeakers()), Share: share(m.BookShare()),
 		Columns:  m.columns(),
 		Timeline: m.timelineView(),
 		Graph:    m.graphView(),
@@ -65,10 +66,14 @@ const maxUnmentionedNames = 100
 // view is what the page template reads.
 type view struct {
 	*Map
-	CSS              template.CSS
-	JS               template.JS
-	Rows, Rest       template.HTML
-	Shown            int
+	CSS         template.CSS
+	JS          template.JS
+	Rows, Rest  template.HTML
+	Shown       int
+	SpokenRows  template.HTML
+	SpokenShown int
+	// Share is the book's share of dialogue, "31%".
+	Share            string
 	Columns          []column
 	UnmentionedNames []string
 	Timeline         timelineView
@@ -83,12 +88,15 @@ type view struct {
 type column struct {
 	Label, Title string
 	Href         template.URL
+	// Share is the chapter's share of dialogue, "34%".
+	Share string
 }
 
 func (m *Map) columns() []column {
 	out := make([]column, len(m.Chapters))
 	for i, ch := range m.Chapters {
-		out[i] = column{Label: ch.Label(), Title: ch.Label() + ". " + ch.Title, Href: template.URL(m.chapterLink(ch.Path, 1, 1))}
+		out[i] = column{Label: ch.Label(), Title: ch.Label() + ". " + ch.Title, Href: template.URL(m.chapterLink(ch.Path, 1, 1)),
+			Share: share(ch.DialogueShare)}
 	}
 	return out
 }

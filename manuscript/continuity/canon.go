@@ -6,6 +6,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 )
 
 // Canon is the story-time view of one catalog under one set of options:
@@ -41,6 +42,12 @@ type Canon struct {
 	accepted  map[string]bool
 	spellOnce sync.Once
 	spell     *spellIndex
+	// cast are the characters dialogue attribution gives speech to;
+	// mortal says a character's status is dead in the entry or in a
+	// progression, so a chapter's speech is worth attributing for
+	// after-death.
+	cast   *dialogue.Cast
+	mortal bool
 }
 
 // spelling is the canon's index of name words for the name-spelling
@@ -113,6 +120,7 @@ func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher
 			c.stories[e.ID] = s
 		}
 		c.problems = append(c.problems, s.Problems...)
+		c.mortal = c.mortal || (e.Type == codex.TypeCharacter || e.Type == "") && mayDie(s)
 		for _, r := range s.Rules {
 			c.rules = append(c.rules, rule{StyleRule: r, entry: e})
 		}
@@ -127,6 +135,7 @@ func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher
 		}
 	}
 	c.style = buildStyleIndex(c.rules)
+	c.cast = dialogue.NewCast(cat.OfType(codex.TypeCharacter))
 	// An alias given from a chapter on still names the entity earlier:
 	// the matcher knows every alias an entry ever has.
 	switch {
@@ -138,6 +147,23 @@ func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher
 		c.matcher = manuscript.NewMatcher(cat)
 	}
 	return c
+}
+
+// mayDie says a story makes its entry dead somewhere: its own status,
+// or a progression's.
+func mayDie(s codex.Story) bool {
+	if (codex.AsOf{Status: s.Status}).Dead() {
+		return true
+	}
+	for _, p := range s.Progressions {
+		for _, f := range p.Changes {
+			if st, ok := f.Value.(string); ok && strings.EqualFold(f.Key, "status") &&
+				(codex.AsOf{Status: strings.ToLower(strings.TrimSpace(st))}).Dead() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // textValues reads a text value or a list of them.

@@ -94,8 +94,13 @@ type checker struct {
 	p     *prose
 	// s holds the buffers of p and of the mentions, lent for the check.
 	s *scratch
-	// mentions are the unambiguous names in the body, in order.
+	// mentions are the unambiguous names in the body, in order; named
+	// are all the names the chapter's text holds, as the matcher found
+	// them (the speech's attribution reads them).
 	mentions []manuscript.Mention
+	named    []manuscript.Mention
+	// body is the chapter's prose after its front matter.
+	body codex.Range
 	// mentionStarts and mentionEnds hold where mentions begin and end,
 	// possessive endings included in the ends, in increasing order (the
 	// mentions are in order and do not overlap).
@@ -123,11 +128,13 @@ func (c *checker) run() []Diagnostic {
 	if body.End > len(c.u.Text) || body.Start > body.End || body == (codex.Range{}) {
 		body = codex.Range{End: len(c.u.Text)}
 	}
+	c.body = body
 	c.p = &c.s.prose
 	splitProse(c.p, c.u.Text, body, c.u.Code)
 	if trait || death {
 		c.mentions = c.s.mentions[:0]
-		for _, m := range c.names() {
+		c.named = c.names()
+		for _, m := range c.named {
 			if m.Range.Start < body.Start || m.Range.End > body.End || len(m.Others) > 0 || inCode(c.u.Code, m.Range.Start) {
 				continue
 			}

@@ -1,10 +1,11 @@
 // Package continuity makes canon a function of story time and checks a
 // chapter against it with no model: the codex entries as of a chapter
 // (their progressions applied), and the continuity and style diagnostics
-// of one chapter — trait contradictions, the dead acting, days out of
-// order, pov and location naming nothing, style rules broken. Like codex
-// and manuscript it knows nothing of LSP or LLMs; positions are byte
-// offsets.
+// of one chapter — trait contradictions, the dead speaking (by the
+// chapter's dialogue attribution, manuscript/dialogue) or acting, days
+// out of order, pov and location naming nothing, style rules broken.
+// Like codex and manuscript it knows nothing of LSP or LLMs; positions
+// are byte offsets.
 //
 // The flashback rule. A progression `from: F` holds in chapter C when F
 // comes at or before C in reading order. A chapter marked `flashback:

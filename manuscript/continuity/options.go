@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 )
 
 // Stable diagnostic codes, one per check.
@@ -62,6 +63,11 @@ type Options struct {
 	Checks map[string]Level `yaml:"checks,omitempty" json:"checks,omitempty"`
 	// Spelling are words the writer said are no misspelling of a name.
 	Spelling []string `yaml:"spelling,omitempty" json:"spelling,omitempty"`
+	// Dialogue are the book's dialogue: settings (its quotation marks),
+	// by which after-death finds who speaks; the zero value guesses the
+	// convention chapter by chapter. They are quire.yaml's dialogue:
+	// section, which dialogue.ReadSettings reads and checks.
+	Dialogue dialogue.Options `yaml:"-" json:"-"`
 }
 
 // Validate explains, in a writer's words, each check name or level the

@@ -1,13 +1,18 @@
 package continuity
 
-import "github.com/quire-ink/quire/codex/settings"
+import (
+	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/manuscript/dialogue"
+)
 
 // OptionsFrom decodes the continuity sections of a book's settings,
 // `traits:`, `checks:` and `spelling:`, each the book's when it sets it, else the
 // writer's config.yaml's. What cannot be used is a problem with its line
 // and column, named with the file it is in (Problem.File: quire.yaml or
 // the config.yaml's path), and is left out: the checks run at their
-// default levels.
+// default levels. It also reads the `dialogue:` section the checks use
+// to find who speaks (Options.Dialogue), when one is set; its problems
+// are dialogue.ReadSettings' to report, not these.
 func OptionsFrom(l *settings.Loaded) (Options, []*settings.Problem) {
 	var o Options
 	var problems []*settings.Problem
@@ -35,6 +40,9 @@ func OptionsFrom(l *settings.Loaded) (Options, []*settings.Problem) {
 			o.Spelling = nil
 			problems = append(problems, f.At(n, "spelling is a list of words that are no misspelling of a name, such as [Sevrine, Marra]"))
 		}
+	}
+	if _, n := l.LayerOf("dialogue"); n != nil {
+		o.Dialogue, _ = dialogue.ReadSettings(l)
 	}
 	return o, problems
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 )
 
 func TestOptionsFrom(t *testing.T) {
@@ -32,6 +33,11 @@ func TestOptionsFrom(t *testing.T) {
 			problems: []string{"line 2: checks: after-death: \"loud\" is no level; use off, error, warning or info"}, file: "config.yaml"},
 		{name: "the user's traits that are no list", user: "traits: scar\n",
 			problems: []string{"line 1: traits is a list of field names, such as [eyes, hair, scar]"}, file: "config.yaml"},
+		// dialogue: is read for after-death; its problems are the
+		// dialogue reader's to tell (dialogue.ReadSettings).
+		{name: "the book's quotation marks", book: "dialogue: {quotes: single}\n", want: Options{Dialogue: dialogue.Options{Quotes: dialogue.QuotesSingle}}},
+		{name: "the user's quotation marks", user: "dialogue: {quotes: guillemets}\n", want: Options{Dialogue: dialogue.Options{Quotes: dialogue.QuotesGuillemets}}},
+		{name: "quotation marks quire does not know", book: "dialogue: {quotes: backticks}\n", want: Options{Dialogue: dialogue.Options{Quotes: dialogue.QuotesAuto}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

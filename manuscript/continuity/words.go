@@ -65,7 +65,9 @@ var shades = map[string]bool{
 	"flat": true, "muddy": true, "still": true, "and": true, "almost": true, "nearly": true,
 }
 
-// speechVerbs attribute dialogue: `said Jory`, `Jory asked`.
+// speechVerbs make the name before them act in the narration (`Jory
+// asked for the lamp`); who speaks a line of dialogue is the dialogue
+// attribution's to say.
 var speechVerbs = map[string]bool{
 	"said": true, "asked": true, "replied": true, "answered": true, "whispered": true,
 	"shouted": true, "called": true, "muttered": true, "murmured": true, "cried": true,
