@@ -140,14 +140,9 @@ func (a *attributor) index(ch Chapter) {
 		}
 		a.ments = append(a.ments, charMention{r: m.Range, ids: ids, inQuote: inSpeech(m.Range.Start)})
 	}
+	// The cast knows what entries and titles say; the chapter adds, for
+	// the characters it names, what its pronouns say (genders).
 	a.genders = map[string]Gender{}
-	for _, c := range a.cast.Characters() {
-		if c.Given {
-			a.genders[c.ID] = c.Gender
-		} else if g := titleGender(c.Forms); g != GenderUnknown {
-			a.genders[c.ID] = g
-		}
-	}
 	// The narration's pronouns, and what they say of the gender of the
 	// character named just before them.
 	votes := map[string][2]int{}
@@ -169,7 +164,7 @@ func (a *attributor) index(ch Chapter) {
 		return true
 	})
 	for id, v := range votes {
-		if _, known := a.genders[id]; known {
+		if c, ok := a.cast.Character(id); !ok || c.Gender != GenderUnknown {
 			continue
 		}
 		switch {
@@ -780,8 +775,11 @@ func (a *attributor) recent(i, off int, g Gender) []string {
 
 // fits says a character may be referred to by a pronoun of gender g.
 func (a *attributor) fits(id string, g Gender) bool {
-	have, ok := a.genders[id]
-	if !ok || have == GenderUnknown || g == GenderUnknown {
+	have := a.genders[id]
+	if c, ok := a.cast.Character(id); ok && c.Gender != GenderUnknown {
+		have = c.Gender
+	}
+	if have == GenderUnknown || g == GenderUnknown {
 		return true
 	}
 	return have == g

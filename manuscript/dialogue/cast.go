@@ -24,8 +24,9 @@ type Character struct {
 	Name string
 	// Forms are the name and aliases.
 	Forms []string
-	// Gender is from the entry's pronouns: or gender: field, else learned
-	// from the book's own use of pronouns after the character's name.
+	// Gender is from the entry's pronouns: or gender: field, else from a
+	// title of its names (Mr., Lady); a chapter's own use of pronouns
+	// after the name fills in the rest as it is read.
 	Gender Gender
 	// Given says Gender came from the entry, not from the book.
 	Given bool
@@ -46,6 +47,10 @@ func NewCast(entries []*codex.Entry) *Cast {
 		}
 		ch := Character{ID: e.ID, Name: e.Name, Forms: append([]string{e.Name}, e.Aliases...)}
 		ch.Gender, ch.Given = genderOf(e)
+		if !ch.Given {
+			// A title says it where the entry does not: Mr., Lady.
+			ch.Gender = titleGender(ch.Forms)
+		}
 		c.byID[e.ID] = len(c.chars)
 		c.chars = append(c.chars, ch)
 	}
