@@ -297,8 +297,10 @@ type tagWindow struct {
 	r codex.Range
 	// after says the window follows the span ("…," said Emma).
 	after bool
-	// leadIn says the window is the paragraph before the speech's.
-	leadIn bool
+	// leadIn says the window is the paragraph before the speech's;
+	// loose, that it leads in by a speech verb inside its last sentence
+	// rather than at its end, so what it decides is a guess.
+	leadIn, loose bool
 }
 
 // windows are the narration right after each span of utterance i, then
@@ -353,10 +355,14 @@ func (a *attributor) leadIn(i int) (tagWindow, bool) {
 		return tagWindow{}, false
 	}
 	if !strings.ContainsRune(",:-—–", rune(a.text[end-1])) {
-		// "Mr. Collins began." leads in too: a sentence that ends on
-		// its speech verb and, at most, an adverb.
-		if last := lastWords(a.text[p.start:end], 2); !slices.ContainsFunc(last, isSpeechVerb) {
-			return tagWindow{}, false
+		// "Mr. Collins began." leads in too, a sentence that ends on its
+		// speech verb; "Anne herself answered, lifting her head." may,
+		// a last sentence with a speech verb somewhere: a guess.
+		if !slices.ContainsFunc(lastWords(a.text[p.start:end], 2), isSpeechVerb) {
+			if !slices.ContainsFunc(lastWords(a.text[a.sentenceStart(p.start, end-1):end], maxTagWords), isSpeechVerb) {
+				return tagWindow{}, false
+			}
+			return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end-1), End: end}, leadIn: true, loose: true}, true
 		}
 	}
 	// The sentence's own closing mark is not the end of the one before.
@@ -459,6 +465,19 @@ answer advice opinion`)
 // or a pronoun (pronoun).
 func (a *attributor) tag(i int) bool {
 	for _, w := range a.windows(i) {
+		if a.tagIn(i, w) {
+			if w.loose && a.utts[i].Rule == RuleExplicit {
+				a.utts[i].Rule = RuleNarration
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// tagIn reads one window of utterance i as its tag.
+func (a *attributor) tagIn(i int, w tagWindow) bool {
+	{
 		toks := a.tokens(w.r)
 		for vi, t := range toks {
 			if t.ids != nil {
@@ -501,7 +520,9 @@ func (a *attributor) tag(i int) bool {
 			// verb, on either side, nearest first; after the verb only in
 			// a window after the speech or inverted ("said she").
 			for d := 1; d <= 3; d++ {
-				for _, j := range []int{vi + d, vi - d} {
+				// At the same distance the subject's side wins: "Anne
+				// told Marilla", where "said Emma" has only one.
+				for _, j := range []int{vi - d, vi + d} {
 					if j < 0 || j >= len(toks) {
 						continue
 					}
