@@ -730,7 +730,8 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		}
 	}
 	for j := k; j >= 0 && j >= k-farReach && len(out) < 4; j-- {
-		if m := a.ments[j]; len(m.ids) == 1 && m.ids[0] != prev {
+		// A name spoken in someone's speech is talked of, not talking.
+		if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && m.ids[0] != prev {
 			add(m.ids[0])
 		}
 	}
