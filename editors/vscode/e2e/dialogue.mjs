@@ -104,12 +104,18 @@ async function main() {
 
   await step(page, "hover", async () => {
     await goToLine(page, 34);
-    const target = page.locator(".editor-group-container.active .view-line span", { hasText: "Thirteen" }).first();
-    await target.hover();
+    // The token's own span: the line's span around it would be hovered
+    // at its middle, on the tag.
+    const target = page.locator(".editor-group-container.active .view-line span > span", { hasText: "“Thirteen,”" }).first();
+    let shown = "";
     await waitFor("who speaks the line, in the hover", async () => {
-      const t = await page.locator(".monaco-hover").first().textContent({ timeout: 500 }).catch(() => "");
-      return t?.includes("Moss Kettering speaks.") && t.includes("said Moss");
+      await page.mouse.move(0, 0);
+      await target.hover();
+      await page.waitForTimeout(800);
+      shown = (await page.locator(".monaco-hover:visible").allTextContents()).join(" ");
+      return shown?.includes("Moss Kettering speaks.") && shown.includes("said Moss");
     });
+    console.log(`hover: ${shown}`);
   });
 }
 
