@@ -13,21 +13,23 @@ import (
 )
 
 // The figures quire is held to, as regression guards: a change that
-// makes the analyzer worse than these fails the benchmark. They are 0
-// while the analyzer is being written; whoever tunes it raises them to
-// the figures it measures on the development set (the targets
-// are strict detection F1 0.95; speaker accuracy 0.97 explicit, 0.85
-// anaphoric, 0.70 implicit, 0.85 overall; certain speakers right 0.95).
+// makes the analyzer worse than these fails the benchmark. Each is a
+// little under what the analyzer measured when it was last tuned (on
+// the development set only; docs/dialogue.md has the figures); the
+// issue's targets, not all met, are strict detection F1 0.95; speaker
+// accuracy 0.97 explicit, 0.85 anaphoric, 0.70 implicit, 0.85 overall;
+// certain speakers right 0.95.
 const (
-	floorLitBankF1       = 0.0
-	floorLitBankAccuracy = 0.0
-	floorPDNCF1          = 0.0
-	floorPDNCCurlyF1     = 0.0
-	floorExplicit        = 0.0
-	floorAnaphoric       = 0.0
-	floorImplicit        = 0.0
-	floorOverall         = 0.0
-	floorCertainRight    = 0.0
+	floorLitBankF1       = 0.84 // measured 0.853
+	floorLitBankAccuracy = 0.64 // 0.662
+	floorLitBankCertain  = 0.95 // 0.975
+	floorPDNCF1          = 0.90 // 0.916
+	floorPDNCCurlyF1     = 0.90 // 0.917
+	floorExplicit        = 0.93 // 0.941
+	floorAnaphoric       = 0.59 // 0.611
+	floorImplicit        = 0.65 // 0.664
+	floorOverall         = 0.74 // 0.755
+	floorCertainRight    = 0.97 // 0.987 (LitBank 0.975)
 )
 
 // analyzers are what the tables compare.
@@ -146,6 +148,7 @@ func TestDialogueOnLitBank(t *testing.T) {
 	q := scores["straight"]
 	assert.GreaterOrEqual(t, q.F1(), floorLitBankF1, "strict detection F1 on LitBank")
 	assert.GreaterOrEqual(t, q.Speakers.Accuracy(), floorLitBankAccuracy, "speaker accuracy on LitBank")
+	assert.GreaterOrEqual(t, q.Speakers.CertainPrecision(), floorLitBankCertain, "certain speakers right on LitBank")
 }
 
 func TestDialogueOnPDNC(t *testing.T) {
