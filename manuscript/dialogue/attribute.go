@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -147,7 +148,7 @@ func (a *attributor) index(ch Chapter) {
 	// character named just before them.
 	votes := map[string][2]int{}
 	m := 0
-	forEachWord(ch.Text[:], func(w string, at int) bool {
+	eachPronoun(ch.Text, func(w string, at int) bool {
 		g, ok := subjectPronoun(w)
 		if !ok || inSpeech(at) {
 			return true
@@ -358,8 +359,8 @@ func (a *attributor) leadIn(i int) (tagWindow, bool) {
 		// "Mr. Collins began." leads in too, a sentence that ends on its
 		// speech verb; "Anne herself answered, lifting her head." may,
 		// a last sentence with a speech verb somewhere: a guess.
-		if !slices.ContainsFunc(lastWords(a.text[p.start:end], 2), isSpeechVerb) {
-			if !slices.ContainsFunc(lastWords(a.text[a.sentenceStart(p.start, end-1):end], maxTagWords), isSpeechVerb) {
+		if !lastWordsHold(a.text[max(p.start, end-maxWindow):end], 2, isSpeechVerb) {
+			if !lastWordsHold(a.text[a.sentenceStart(p.start, end-1):end], maxTagWords, isSpeechVerb) {
 				return tagWindow{}, false
 			}
 			return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end-1), End: end}, leadIn: true, loose: true}, true
@@ -446,14 +447,37 @@ func (a *attributor) tokens(w codex.Range) []token {
 	return out
 }
 
-// lastWords are the last n words of s.
-func lastWords(s string, n int) []string {
-	var all []string
-	forEachWord(s, func(w string, _ int) bool {
-		all = append(all, w)
-		return true
-	})
-	return all[max(0, len(all)-n):]
+// lastWordsHold says one of the last n words of s is one ok holds,
+// reading s backwards from its end.
+func lastWordsHold(s string, n int, ok func(string) bool) bool {
+	end := len(s)
+	for n > 0 && end > 0 {
+		// Back over what is no word, then over the word.
+		for end > 0 {
+			r, size := utf8.DecodeLastRuneInString(s[:end])
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				break
+			}
+			end -= size
+		}
+		start := end
+		for start > 0 {
+			r, size := utf8.DecodeLastRuneInString(s[:start])
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '-') {
+				break
+			}
+			start -= size
+		}
+		if start == end {
+			return false
+		}
+		if ok(s[start:end]) {
+			return true
+		}
+		end = start
+		n--
+	}
+	return false
 }
 
 // speechNouns follow a possessive name to make a tag: "was Mary's reply".
@@ -1074,4 +1098,28 @@ var nounGender = map[string]Gender{
 	"mistress": GenderFemale, "queen": GenderFemale, "niece": GenderFemale, "cousin": GenderUnknown,
 	"friend": GenderUnknown, "companion": GenderUnknown, "child": GenderUnknown, "stranger": GenderUnknown,
 	"visitor": GenderUnknown, "guest": GenderUnknown, "host": GenderMale, "hostess": GenderFemale,
+}
+
+// eachPronoun calls fn with each word of text that may be a third-person
+// pronoun (it starts with h, H, s or S after a non-letter and is at most
+// seven letters), and its offset: a byte scan, for the whole chapter's
+// narration, that decodes nothing.
+func eachPronoun(text string, fn func(w string, at int) bool) {
+	letter := func(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= utf8.RuneSelf }
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c|0x20 != 'h' && c|0x20 != 's' || i > 0 && letter(text[i-1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && j-i <= 8 && letter(text[j]) {
+			j++
+		}
+		if j-i <= 7 && (j == len(text) || !letter(text[j])) {
+			if !fn(text[i:j], i) {
+				return
+			}
+		}
+		i = j - 1
+	}
 }

@@ -4,8 +4,11 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -90,4 +93,37 @@ func chapterOf(text string, n int) string {
 		}
 	}
 	return text[start:]
+}
+
+// BenchmarkAttributeAfterEdit is what an edit of a 5,000-word chapter
+// costs the server's dialogue: its speech found and attributed again,
+// whole (the server keeps the result per version of the chapter), with
+// the names the mention index found. Percentiles over the edits.
+func BenchmarkAttributeAfterEdit(b *testing.B) {
+	text, entries := prideAndPrejudice(b)
+	text = chapterOf(text, 5000)
+	m := manuscript.NewMatcherOf(entries)
+	cast := NewCast(entries)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		// An edit: a word typed into the middle of the chapter. Its
+		// names are scanned by the mention index, which the server keeps
+		// for every version; attribution reads them from there.
+		b.StopTimer()
+		at := len(text) / 2
+		edited := text[:at] + strconv.Itoa(i%10) + text[at:]
+		mentions := m.Scan(edited)
+		b.StartTimer()
+		start := time.Now()
+		Analyze(Chapter{Text: edited, Body: codex.Range{End: len(edited)}, Mentions: mentions}, cast, Options{})
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	at := func(q float64) float64 {
+		return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / float64(time.Microsecond)
+	}
+	b.ReportMetric(at(0.50), "p50-µs")
+	b.ReportMetric(at(0.99), "p99-µs")
 }

@@ -67,20 +67,25 @@ type paragraph struct {
 func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 	hidden := hiddenRanges(text, body, skip)
 	var out []paragraph
-	var cur *paragraph
-	end := func(at int) {
-		if cur != nil && len(cur.pieces) > 0 {
-			cur.end = cur.pieces[len(cur.pieces)-1].End
-			cur.next = at
-			out = append(out, *cur)
+	// Every paragraph's pieces are one stretch of all, and vis is the
+	// current line's: two buffers for the whole chapter.
+	var all, vis []codex.Range
+	from, open := 0, false
+	end := func() {
+		if open && len(all) > from {
+			p := paragraph{start: all[from].Start, pieces: all[from:len(all):len(all)]}
+			p.end = p.pieces[len(p.pieces)-1].End
+			out = append(out, p)
 		}
-		cur = nil
+		open = false
 	}
 	h := 0
 	for ls := body.Start; ls < body.End; {
 		le := ls
-		for le < body.End && text[le] != '\n' {
-			le++
+		if i := strings.IndexByte(text[ls:body.End], '\n'); i >= 0 {
+			le = ls + i
+		} else {
+			le = body.End
 		}
 		next := le + 1
 		line := codex.Range{Start: ls, End: le}
@@ -88,7 +93,7 @@ func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 		for h < len(hidden) && hidden[h].End <= ls {
 			h++
 		}
-		var vis []codex.Range
+		vis = vis[:0]
 		at := ls
 		for k := h; k < len(hidden) && hidden[k].Start < le; k++ {
 			if hidden[k].Start > at {
@@ -106,18 +111,18 @@ func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 			if len(vis) == 0 && lineHasText(text, line) && !wholeLineHidden(hidden, h, line) {
 				break
 			}
-			end(next)
+			end()
 		case isHeadingOrBreak(text[line.Start:line.End]):
-			end(next)
+			end()
 		default:
-			if cur == nil {
-				cur = &paragraph{start: vis[0].Start}
+			if !open {
+				open, from = true, len(all)
 			}
-			cur.pieces = append(cur.pieces, vis...)
+			all = append(all, vis...)
 		}
 		ls = next
 	}
-	end(body.End + 1)
+	end()
 	// A paragraph whose next is the following one's start continues into
 	// it; blank lines between are allowed, anything else is not.
 	for i := range out {
@@ -247,10 +252,8 @@ func indexFrom(text, sub string, from, to int) int {
 	if from >= to {
 		return -1
 	}
-	for i := from; i+len(sub) <= to; i++ {
-		if text[i] == sub[0] && text[i:i+len(sub)] == sub {
-			return i
-		}
+	if i := strings.Index(text[from:to], sub); i >= 0 {
+		return from + i
 	}
 	return -1
 }

@@ -31,11 +31,13 @@ func (f *finder) quoteSpans(p *paragraph) []span {
 	}
 	for pi, piece := range p.pieces {
 		for i := piece.Start; i < piece.End; {
-			r, size := utf8.DecodeRuneInString(f.text[i:])
-			if r < 0x80 && r != '"' && r != '\'' {
+			// Most bytes are plain ASCII and no mark: passed over
+			// without decoding.
+			if c := f.text[i]; c < utf8.RuneSelf && c != '"' && c != '\'' {
 				i++
 				continue
 			}
+			r, size := utf8.DecodeRuneInString(f.text[i:])
 			switch f.role(r, i, size, open, pi == 0 && i == firstVisible(f.text, piece)) {
 			case roleOpen:
 				if open {
