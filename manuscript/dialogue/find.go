@@ -38,7 +38,7 @@ func findIn(text string, paras []paragraph, opts Options) []Utterance {
 		f.open, f.close = guillemetsDirection(text, paras)
 	}
 	for i := range paras {
-		f.paragraph(&paras[i], i+1 < len(paras) && paras[i+1].start == paras[i].next)
+		f.paragraph(&paras[i])
 	}
 	f.flush()
 	return f.out
@@ -282,7 +282,7 @@ type span struct {
 	newPara bool
 }
 
-func (f *finder) paragraph(p *paragraph, _ bool) {
+func (f *finder) paragraph(p *paragraph) {
 	var spans []span
 	if f.conv == QuotesDash {
 		spans = f.dashSpans(p)
