@@ -991,6 +991,20 @@ func (a *attributor) turns(decided []bool) {
 	other := func(g, near, step int) string {
 		// near is the known neighbour turn; step walks away from it.
 		b := who[near]
+		// The nearest known turn of g's parity, on the far side of g
+		// from near first (the turns ahead say who answers), then
+		// behind near.
+		for h := g + 2*step; h >= 0 && h < len(groups); h += 2 * step {
+			if !(step > 0 && linked(h-2, h-1) && linked(h-1, h) || step < 0 && linked(h+1, h+2) && linked(h, h+1)) {
+				break
+			}
+			if known[h] {
+				if who[h] != b {
+					return who[h]
+				}
+				break
+			}
+		}
 		for h := g - 2*step; h >= 0 && h < len(groups); h -= 2 * step {
 			if !(step > 0 && linked(h, h+1) || step < 0 && linked(h-1, h)) {
 				break
