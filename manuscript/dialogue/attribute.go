@@ -877,6 +877,23 @@ func (a *attributor) narration(i int) bool {
 			return a.pronoun(i, g, wr.Start, wr)
 		}
 	}
+	// An action after the speech, in a sentence that opens with a
+	// pronoun: "'The long way round…' She held out her hand."
+	last := a.utts[i].Marks[len(a.utts[i].Marks)-1].End
+	if (i+1 == len(a.utts) || a.para[i+1] != a.para[i]) && last < p.end {
+		var w string
+		var wr codex.Range
+		forEachWord(a.text[last:min(p.end, last+maxWindow)], func(word string, off int) bool {
+			w, wr = word, codex.Range{Start: last + off, End: last + off + len(word)}
+			return false
+		})
+		if g, ok := tagPronoun(w); ok && unicode.IsUpper(firstLetter(w)) && g != genderI {
+			if a.pronoun(i, g, wr.Start, wr) {
+				a.utts[i].Rule = RuleNarration
+				return true
+			}
+		}
+	}
 	return false
 }
 

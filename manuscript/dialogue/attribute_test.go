@@ -93,6 +93,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Rain,", jory, true, RulePronoun}}},
 		{"narration: one character named in the paragraph", `Harriet looked up from her work. "Is it true?"`, "",
 			[]said{{"Is it true?", harriet, true, RuleNarration}}},
+		{"narration: an action after the speech opens with a pronoun", "Mr. Knightley came in. Emma did not look up.\n\n\"Well?\" She held out her hand.", "",
+			[]said{{"Well?", emma, true, RuleNarration}}},
 		{"vocative: the one addressed answers", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n\"I do not.\"", "",
 			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", knightly, true, RuleVocative}}},
 		{"turn-taking: two speakers alternate",
