@@ -631,7 +631,7 @@ func subjectBefore(toks []token, vi int) (int, bool) {
 // prepositions govern a name that is then no subject ("near Elizabeth").
 var prepositions = wordSet(`to near with at by from for of on upon towards toward into about
 after before behind beside besides between than like unlike over under against among around
-and whom`)
+whom`)
 
 func join(a, b codex.Range) codex.Range {
 	return codex.Range{Start: min(a.Start, b.Start), End: max(a.End, b.End)}
