@@ -18,10 +18,12 @@ import (
 //     utterance's tag ("said Emma", "Mr. Knightley replied", "was
 //     Mary's reply").
 //  3. pronoun: a speech verb beside he, she, they or I ("said she"),
-//     resolved to the last character mentioned whom it fits (by the
-//     entry's pronouns or gender, else what the book's own pronouns and
-//     titles say), passing over the one who spoke just before in another
-//     paragraph; I is the chapter's point-of-view character.
+//     resolved to a character it fits (by the entry's pronouns or
+//     gender, else a title, else the chapter's own pronouns): one named
+//     in the paragraph's narration, else the subject of the narration
+//     just before, else the character the chapter follows, else the
+//     conversation's, else the last named; the one who spoke just before
+//     in another paragraph last. I is the chapter's point of view.
 //  4. narration: the paragraph's narration names one character, or
 //     opens with a pronoun that resolves to one ("Anne looked up. '…'").
 //  5. vocative: the utterance before, in the same conversation, was
@@ -60,6 +62,10 @@ type attributor struct {
 	addressed [][]string
 	// said maps an utterance to the speaker comment about it.
 	said map[int]codex.Range
+	// focal is the character the chapter's narration follows: its
+	// point of view when it names one, else the character its narration
+	// names far most often.
+	focal string
 }
 
 type pronounAt struct {
@@ -173,6 +179,31 @@ func (a *attributor) index(ch Chapter) {
 			a.genders[id] = GenderFemale
 		case v[1] > 2*v[0]:
 			a.genders[id] = GenderMale
+		}
+	}
+	a.focal = a.pov
+	if a.focal == "" {
+		counts := map[string]int{}
+		best, second := "", 0
+		for _, m := range a.ments {
+			if m.inQuote || len(m.ids) != 1 {
+				continue
+			}
+			counts[m.ids[0]]++
+		}
+		for id, n := range counts {
+			switch {
+			case best == "" || n > counts[best] || n == counts[best] && id < best:
+				if best != "" {
+					second = max(second, counts[best])
+				}
+				best = id
+			case n > second:
+				second = n
+			}
+		}
+		if best != "" && counts[best] >= 3 && 2*counts[best] >= 3*second {
+			a.focal = best
 		}
 	}
 	a.indexComments()
@@ -730,6 +761,11 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 	prev := ""
 	if i > 0 && a.para[i-1] != a.para[i] && a.sameConversation(i-1, i) {
 		prev = a.utts[i-1].Speaker
+	}
+	// The character the narration follows, when it fits: a pronoun
+	// that no name nearby explains is most often theirs.
+	if a.focal != "" && a.focal != prev {
+		add(a.focal)
 	}
 	if i > 0 && a.sameConversation(i-1, i) {
 		for _, id := range a.addressed[i-1] {
