@@ -264,6 +264,7 @@ demo: build
 	echo "\$$ quire mentions"; "$$q" mentions; echo; \
 	echo "\$$ quire mentions \"salt debt\""; "$$q" mentions "salt debt"; echo; \
 	echo "\$$ quire untracked"; "$$q" untracked; echo; \
+	echo "\$$ quire dialogue --chapter 1   (who speaks each line, and how quire decided; ? where it guesses)"; "$$q" dialogue --chapter 1; echo; \
 	echo "\$$ quire explicate \"pale green eyes\"   (the codex says green; chapter 5 says brown)"; "$$q" explicate -n 3 "pale green eyes that seem to be totting up whatever they rest on"; echo; \
 	echo "\$$ quire lookup --as-of 4 Jory   (canon as of chapter 4: his progressions up to there)"; "$$q" lookup --as-of 4 Jory | sed -n '/^As of/,$$p'; echo; \
 	echo "\$$ quire check   (every problem quire knows, continuity and style included, with no model)"; "$$q" check || true; echo; \
