@@ -302,7 +302,7 @@ func (f *finder) paragraph(p *paragraph) {
 		case i == 0 && f.cur != nil:
 			// Speech continued from the paragraph before.
 			f.add(s)
-		case i > 0 && f.cur != nil && (f.conv == QuotesDash || f.isTag(spans[i-1], s)):
+		case i > 0 && f.cur != nil && (f.conv == QuotesDash || f.isTag(spans[i-1], s) && !f.ownTag(p, spans, i)):
 			f.add(s)
 		default:
 			f.flush()
@@ -405,6 +405,39 @@ func (f *finder) flush() {
 // isTag says the narration between two spans of one paragraph is the
 // speech's tag ("said Emma", "he went on, smiling"), so the two spans are
 // one utterance; narration that is not a tag separates two utterances.
+// ownTag says span i has a tag of its own right after it ("…," she said
+// — and the rest. "…," said Jory.) while the narration before it is
+// the tag of the span before: two speakers, two utterances.
+func (f *finder) ownTag(p *paragraph, spans []span, i int) bool {
+	end := p.end
+	if i+1 < len(spans) {
+		end = spans[i+1].mark.Start
+	}
+	from := spans[i].mark.End
+	if from >= end {
+		return false
+	}
+	words, verb := 0, false
+	forEachWord(f.text[from:min(end, from+maxWindow)], func(w string, _ int) bool {
+		words++
+		verb = verb || isSpeechVerb(w)
+		return words < 3
+	})
+	if !verb {
+		return false
+	}
+	// The narration before it must have been the span before's tag,
+	// a speech verb in its first sentence.
+	gap := f.text[spans[i-1].mark.End:spans[i].mark.Start]
+	sentence := firstSentence(gap)
+	before := false
+	forEachWord(gap[:sentence], func(w string, _ int) bool {
+		before = before || isSpeechVerb(w)
+		return !before
+	})
+	return before && sentence < len(strings.TrimRight(gap, " \t\n\"“”'‘’"))
+}
+
 func (f *finder) isTag(prev, next span) bool {
 	gap := f.text[prev.mark.End:next.mark.Start]
 	words := 0
