@@ -1,0 +1,189 @@
+package dialogue
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// vocatives are the characters utterance i addresses by name: a name
+// after "dear", "my", "oh", or set off by commas at the speech's edge.
+func (a *attributor) vocatives(i int) []string {
+	var out []string
+	for _, sp := range a.utts[i].Spans {
+		k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= sp.Start })
+		for ; k < len(a.ments) && a.ments[k].r.End <= sp.End; k++ {
+			m := a.ments[k]
+			if len(m.ids) != 1 || !a.isVocative(sp, m.r) {
+				continue
+			}
+			out = append(out, m.ids[0])
+		}
+	}
+	return out
+}
+
+func (a *attributor) isVocative(sp, r codex.Range) bool {
+	// Only the words next to the name matter: a bounded look keeps a
+	// long speech full of names linear.
+	before := strings.TrimRight(a.text[max(sp.Start, r.Start-vocativeLook):r.Start], " \t\n")
+	after := strings.TrimLeft(a.text[r.End:min(sp.End, r.End+vocativeLook)], " \t\n")
+	if r.Start-vocativeLook > sp.Start && before == "" {
+		before = "…"
+	}
+	lowerBefore := strings.ToLower(before)
+	for _, w := range []string{"dear", "dearest", "my", "oh", "o", "ah"} {
+		if strings.HasSuffix(lowerBefore, " "+w) || lowerBefore == w {
+			return true
+		}
+	}
+	opens := before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".")
+	closes := after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?") || strings.HasPrefix(after, ".") || strings.HasPrefix(after, ";")
+	// "Emma, come here" or "…, Harriet." but not "Emma is …".
+	return opens && closes && (before == "" || after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?"))
+}
+
+// vocative gives utterance i to the character the line before addressed
+// by name, when they are in the same conversation.
+func (a *attributor) vocative(i int) bool {
+	if i == 0 || !a.sameConversation(i-1, i) || a.para[i-1] == a.para[i] {
+		return false
+	}
+	if addr := a.addressed[i-1]; len(addr) == 1 {
+		return a.set(i, RuleVocative, codex.Range{}, addr[0])
+	}
+	return false
+}
+
+// sameConversation says two utterances are close enough to be turns of
+// one exchange: in paragraphs with no more than a short paragraph of
+// narration between them.
+func (a *attributor) sameConversation(i, j int) bool {
+	pi, pj := a.para[i], a.para[j]
+	if pj-pi > 2 {
+		return false
+	}
+	for p := pi + 1; p < pj; p++ {
+		if a.paras[p].end-a.paras[p].start > 400 {
+			return false
+		}
+	}
+	return true
+}
+
+// turns fills in the lines of a conversation that no other rule
+// decided. A turn is a paragraph's speech; a conversation, turns with at
+// most a short paragraph of narration between them. An undecided turn
+// goes to the speaker two turns before when the turn between was someone
+// else's; when only the turn before is known, to the other party: the
+// speaker of the nearest known turn of the same parity, else the one the
+// turn before addressed, else the character named or heard nearest
+// before who is not the turn before's speaker. The same runs backwards
+// from the turns after.
+func (a *attributor) turns(decided []bool) {
+	// groups[g] are the utterances of one paragraph.
+	var groups [][]int
+	for i := range a.utts {
+		if n := len(groups); n > 0 && a.para[groups[n-1][0]] == a.para[i] {
+			groups[n-1] = append(groups[n-1], i)
+			continue
+		}
+		groups = append(groups, []int{i})
+	}
+	who := make([]string, len(groups))
+	known := make([]bool, len(groups))
+	for g, us := range groups {
+		for _, i := range us {
+			if decided[i] && a.utts[i].Best() != "" {
+				who[g], known[g] = a.utts[i].Best(), true
+				break
+			}
+		}
+	}
+	linked := func(g, h int) bool { // g < h, adjacent turns of one conversation
+		return a.sameConversation(groups[g][len(groups[g])-1], groups[h][0])
+	}
+	fill := func(g int, s string) {
+		if s == "" {
+			return
+		}
+		for _, i := range groups[g] {
+			if !decided[i] && a.set(i, RuleTurn, codex.Range{}, s) {
+				decided[i] = true
+				who[g], known[g] = a.utts[i].Best(), true
+			}
+		}
+	}
+	other := func(g, near, step int) string {
+		// near is the known neighbour turn; step walks away from it.
+		b := who[near]
+		// The nearest known turn of g's parity, on the far side of g
+		// from near first (the turns ahead say who answers), then
+		// behind near.
+		for h := g + 2*step; h >= 0 && h < len(groups); h += 2 * step {
+			if !(step > 0 && linked(h-2, h-1) && linked(h-1, h) || step < 0 && linked(h+1, h+2) && linked(h, h+1)) {
+				break
+			}
+			if known[h] {
+				if who[h] != b {
+					return who[h]
+				}
+				break
+			}
+		}
+		for h := g - 2*step; h >= 0 && h < len(groups); h -= 2 * step {
+			if !(step > 0 && linked(h, h+1) || step < 0 && linked(h-1, h)) {
+				break
+			}
+			if known[h] && who[h] != b {
+				return who[h]
+			}
+		}
+		if step > 0 {
+			last := groups[near][len(groups[near])-1]
+			for _, id := range a.addressed[last] {
+				if id != b {
+					return id
+				}
+			}
+		}
+		for _, id := range a.recent(groups[g][0], a.utts[groups[g][0]].Marks[0].Start, GenderUnknown) {
+			if id != b {
+				return id
+			}
+		}
+		return ""
+	}
+	for g := range groups {
+		if known[g] || g == 0 || !linked(g-1, g) || !known[g-1] {
+			continue
+		}
+		if g >= 2 && linked(g-2, g-1) && known[g-2] && who[g-2] != who[g-1] {
+			fill(g, who[g-2])
+		} else {
+			fill(g, other(g, g-1, 1))
+		}
+	}
+	for g := len(groups) - 1; g >= 0; g-- {
+		if known[g] || g+1 >= len(groups) || !linked(g, g+1) || !known[g+1] {
+			continue
+		}
+		if g+2 < len(groups) && linked(g+1, g+2) && known[g+2] && who[g+2] != who[g+1] {
+			fill(g, who[g+2])
+		} else {
+			fill(g, other(g, g+1, -1))
+		}
+	}
+}
+
+// turnOf says utterances i..j are turns of one conversation, each in a
+// paragraph of its own.
+func (a *attributor) turnOf(i, j int) bool {
+	for k := i; k < j; k++ {
+		if a.para[k] == a.para[k+1] || !a.sameConversation(k, k+1) {
+			return false
+		}
+	}
+	return true
+}

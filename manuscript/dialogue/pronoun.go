@@ -1,0 +1,271 @@
+package dialogue
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+type pronounAt struct {
+	at int
+	g  Gender
+}
+
+// subjectPronoun reads a third-person pronoun (any case) as a gender.
+func subjectPronoun(w string) (Gender, bool) {
+	switch w {
+	case "he", "He", "him", "his", "His", "himself", "HE":
+		return GenderMale, true
+	case "she", "She", "her", "Her", "hers", "herself", "SHE":
+		return GenderFemale, true
+	}
+	return GenderUnknown, false
+}
+
+// titleGender reads a gender from the titles of a character's names.
+func titleGender(forms []string) Gender {
+	for _, f := range forms {
+		first, _, _ := strings.Cut(f, " ")
+		switch strings.TrimSuffix(strings.ToLower(first), ".") {
+		case "mr", "sir", "lord", "king", "prince", "master", "father", "uncle", "brother", "captain", "colonel", "admiral", "dr", "monsieur", "herr", "señor", "don", "duke", "count", "baron", "reverend", "rev", "mister", "general", "major", "lieutenant", "sergeant", "inspector", "professor", "earl":
+			return GenderMale
+		case "mrs", "miss", "ms", "lady", "queen", "princess", "mistress", "mother", "aunt", "sister", "madam", "madame", "mademoiselle", "frau", "fräulein", "señora", "señorita", "dame", "duchess", "countess", "baroness", "mme", "mlle":
+			return GenderFemale
+		}
+	}
+	return GenderUnknown
+}
+
+// tagPronoun reads the subject pronoun of a tag.
+func tagPronoun(w string) (Gender, bool) {
+	switch strings.ToLower(w) {
+	case "he":
+		return GenderMale, true
+	case "she":
+		return GenderFemale, true
+	case "they":
+		return GenderThey, true
+	case "i":
+		return genderI, true
+	}
+	return GenderUnknown, false
+}
+
+// genderI marks the first person: the chapter's point of view.
+const genderI Gender = 255
+
+// pronoun resolves a tag's pronoun at off to the last character
+// mentioned before it whom it fits.
+func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
+	if g == genderI {
+		if a.pov == "" {
+			return false
+		}
+		return a.set(i, RulePronoun, tag, a.pov)
+	}
+	cands := a.referents(i, off, g)
+	if len(cands) == 0 {
+		return false
+	}
+	for _, c := range cands {
+		if a.set(i, RulePronoun, tag, c) {
+			u := &a.utts[i]
+			// Several characters it may be: the pronoun is a guess.
+			if len(cands) > 1 {
+				u.Uncertain = true
+				u.Speaker = ""
+				u.Candidates = a.without(i, cands)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// referents are the characters a pronoun at off, in utterance i's tag or
+// paragraph, may refer to, likeliest first: a character of the pronoun's
+// gender named in the paragraph's own narration before it; then the
+// conversation's speakers and the one the line before addressed, the
+// speaker of the line just before last (a new paragraph of speech is a
+// new speaker); then the characters named in narration, nearest first.
+func (a *attributor) referents(i, off int, g Gender) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(id string) {
+		if id == "" || seen[id] || !a.fits(id, g) || slices.Contains(a.addressed[i], id) {
+			return
+		}
+		seen[id] = true
+		out = append(out, id)
+	}
+	p := a.paras[a.para[i]]
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= off }) - 1
+	for j := k; j >= 0 && a.ments[j].r.Start >= p.start; j-- {
+		if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 {
+			add(m.ids[0])
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	// The paragraph before, when it is narration: its characters, the
+	// subject of its first sentence first.
+	if pi := a.para[i]; pi > 0 && (i == 0 || a.para[i-1] != pi-1) {
+		pp := a.paras[pi-1]
+		for j := k; j >= 0 && a.ments[j].r.Start >= pp.start; j-- {
+			if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && m.r.Start < pp.end && a.opensSentence(m.r.Start, pp.start) {
+				add(m.ids[0])
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	prev := ""
+	if i > 0 && a.para[i-1] != a.para[i] && a.sameConversation(i-1, i) {
+		prev = a.utts[i-1].Speaker
+	}
+	// The character the narration follows, when it fits: a pronoun
+	// that no name nearby explains is most often theirs.
+	if a.focal != "" && a.focal != prev {
+		add(a.focal)
+	}
+	if i > 0 && a.sameConversation(i-1, i) {
+		for _, id := range a.addressed[i-1] {
+			add(id)
+		}
+	}
+	for j := i - 1; j >= 0 && j >= i-6 && a.sameConversation(j, j+1); j-- {
+		if s := a.utts[j].Speaker; s != prev {
+			add(s)
+		}
+	}
+	for _, id := range a.recent(i, off, g) {
+		if id != prev {
+			add(id)
+		}
+	}
+	// Beyond reach: whoever spoke earlier in the chapter, latest first,
+	// then whoever the chapter names.
+	for j := i - 1; j >= 0 && j >= i-farReach && len(out) < 4; j-- {
+		if s := a.utts[j].Speaker; s != prev {
+			add(s)
+		}
+	}
+	for j := k; j >= 0 && j >= k-farReach && len(out) < 4; j-- {
+		// A name spoken in someone's speech is talked of, not talking.
+		if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && m.ids[0] != prev {
+			add(m.ids[0])
+		}
+	}
+	add(prev)
+	return out
+}
+
+// recent are the characters that fit gender g, most recently mentioned
+// in narration or heard speaking before off first. The speaker of the
+// line just before, in the paragraph before, goes last: a new paragraph
+// of speech is a new speaker.
+func (a *attributor) recent(i, off int, g Gender) []string {
+	var out []string
+	seen := map[string]bool{}
+	prev := ""
+	if i > 0 && a.para[i-1] != a.para[i] {
+		prev = a.utts[i-1].Speaker
+	}
+	add := func(id string) {
+		if seen[id] || !a.fits(id, g) {
+			return
+		}
+		seen[id] = true
+		out = append(out, id)
+	}
+	// Walk back over mentions and utterances together, nearest first,
+	// within a bounded reach.
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= off }) - 1
+	u := i - 1
+	const reach = 4000
+	for len(out) < 4 {
+		mAt, uAt := -1, -1
+		if k >= 0 && off-a.ments[k].r.Start < reach {
+			mAt = a.ments[k].r.Start
+		}
+		if u >= 0 && off-a.utts[u].Marks[0].Start < reach {
+			uAt = a.utts[u].Marks[0].Start
+		}
+		if mAt < 0 && uAt < 0 {
+			break
+		}
+		if mAt >= uAt {
+			m := a.ments[k]
+			k--
+			if m.inQuote || len(m.ids) != 1 {
+				continue
+			}
+			add(m.ids[0])
+		} else {
+			if s := a.utts[u].Speaker; s != "" {
+				add(s)
+			}
+			u--
+		}
+	}
+	if prev != "" {
+		if j := slices.Index(out, prev); j >= 0 && len(out) > 1 {
+			out = append(append(out[:j:j], out[j+1:]...), prev)
+		}
+	}
+	return out
+}
+
+// fits says a character may be referred to by a pronoun of gender g.
+func (a *attributor) fits(id string, g Gender) bool {
+	have := a.genders[id]
+	if c, ok := a.cast.Character(id); ok && c.Gender != GenderUnknown {
+		have = c.Gender
+	}
+	if have == GenderUnknown || g == GenderUnknown {
+		return true
+	}
+	return have == g
+}
+
+// nounGender are the nouns of a tag that describe its speaker without a
+// name, by the gender they say.
+var nounGender = map[string]Gender{
+	"father": GenderMale, "man": GenderMale, "gentleman": GenderMale, "boy": GenderMale,
+	"husband": GenderMale, "brother": GenderMale, "son": GenderMale, "uncle": GenderMale,
+	"lad": GenderMale, "fellow": GenderMale, "sir": GenderMale, "lord": GenderMale, "king": GenderMale,
+	"mother": GenderFemale, "woman": GenderFemale, "lady": GenderFemale, "girl": GenderFemale,
+	"wife": GenderFemale, "sister": GenderFemale, "daughter": GenderFemale, "aunt": GenderFemale,
+	"mistress": GenderFemale, "queen": GenderFemale, "niece": GenderFemale, "cousin": GenderUnknown,
+	"friend": GenderUnknown, "companion": GenderUnknown, "child": GenderUnknown, "stranger": GenderUnknown,
+	"visitor": GenderUnknown, "guest": GenderUnknown, "host": GenderMale, "hostess": GenderFemale,
+}
+
+// eachPronoun calls fn with each word of text that may be a third-person
+// pronoun (it starts with h, H, s or S after a non-letter and is at most
+// seven letters), and its offset: a byte scan, for the whole chapter's
+// narration, that decodes nothing.
+func eachPronoun(text string, fn func(w string, at int) bool) {
+	letter := func(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= utf8.RuneSelf }
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c|0x20 != 'h' && c|0x20 != 's' || i > 0 && letter(text[i-1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && j-i <= 8 && letter(text[j]) {
+			j++
+		}
+		if j-i <= 7 && (j == len(text) || !letter(text[j])) {
+			if !fn(text[i:j], i) {
+				return
+			}
+		}
+		i = j - 1
+	}
+}

@@ -1,0 +1,375 @@
+package dialogue
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// Bounds that keep attribution linear in the chapter whatever its
+// shape: a tag is read within maxWindow bytes of its speech, the speakers
+// and names before an utterance are searched back over at most farReach
+// of each, and a vocative is judged by the vocativeLook bytes either
+// side of the name.
+const (
+	maxWindow    = 400
+	farReach     = 200
+	vocativeLook = 24
+)
+
+// tagWindow is narration beside a span that may be its tag.
+type tagWindow struct {
+	r codex.Range
+	// after says the window follows the span ("…," said Emma).
+	after bool
+	// leadIn says the window is the paragraph before the speech's;
+	// loose, that it leads in by a speech verb inside its last sentence
+	// rather than at its end, so what it decides is a guess.
+	leadIn, loose bool
+}
+
+// windows are the narration right after each span of utterance i, then
+// the narration right before its first span, each cut at the end of a
+// sentence and at the next or previous speech.
+func (a *attributor) windows(i int) []tagWindow {
+	u := &a.utts[i]
+	p := a.paras[a.para[i]]
+	var out []tagWindow
+	for k, m := range u.Marks {
+		end := p.end
+		if k+1 < len(u.Marks) && u.Marks[k+1].Start < end {
+			end = u.Marks[k+1].Start
+		} else if i+1 < len(a.utts) && a.para[i+1] == a.para[i] {
+			end = a.utts[i+1].Marks[0].Start
+		}
+		if m.End > p.end || m.End >= end {
+			continue
+		}
+		out = append(out, tagWindow{r: codex.Range{Start: m.End, End: a.sentenceEnd(m.End, end)}, after: true})
+	}
+	start := p.start
+	if i > 0 && a.para[i-1] == a.para[i] {
+		start = a.utts[i-1].Marks[len(a.utts[i-1].Marks)-1].End
+	}
+	if first := u.Marks[0].Start; start < first {
+		out = append(out, tagWindow{r: codex.Range{Start: a.sentenceStart(start, first), End: first}})
+	}
+	if w, ok := a.leadIn(i); ok {
+		out = append(out, w)
+	}
+	return out
+}
+
+// leadIn is the last sentence of the paragraph of narration before
+// utterance i's, when that sentence leads into the speech: it ends with
+// a colon, comma or dash ("Emma smilingly said,").
+func (a *attributor) leadIn(i int) (tagWindow, bool) {
+	pi := a.para[i]
+	if pi == 0 || a.utts[i].Marks[0].Start > firstVisible(a.text, a.paras[pi].pieces[0]) {
+		return tagWindow{}, false
+	}
+	if i > 0 && a.para[i-1] == pi-1 {
+		return tagWindow{}, false // the paragraph before is speech
+	}
+	p := a.paras[pi-1]
+	end := p.end
+	for end > p.start && isSpaceByte(a.text[end-1]) {
+		end--
+	}
+	if end == p.start {
+		return tagWindow{}, false
+	}
+	if !strings.ContainsRune(",:-—–", rune(a.text[end-1])) {
+		// "Mr. Collins began." leads in too, a sentence that ends on its
+		// speech verb; "Anne herself answered, lifting her head." may,
+		// a last sentence with a speech verb somewhere: a guess.
+		if !lastWordsHold(a.text[max(p.start, end-maxWindow):end], 2, isSpeechVerb) {
+			if !lastWordsHold(a.text[a.sentenceStart(p.start, end-1):end], maxTagWords, isSpeechVerb) {
+				return tagWindow{}, false
+			}
+			return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end-1), End: end}, leadIn: true, loose: true}, true
+		}
+	}
+	// The sentence's own closing mark is not the end of the one before.
+	return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end-1), End: end}, leadIn: true}, true
+}
+
+// sentenceEnd is the end of the sentence from at, before limit: a full
+// stop, question or exclamation mark or semicolon not inside a name
+// ("Mr. Knightley").
+func (a *attributor) sentenceEnd(at, limit int) int {
+	limit = min(limit, at+maxWindow)
+	for i := at; i < limit; i++ {
+		switch a.text[i] {
+		case '.', '!', '?', ';':
+			if i == at || a.inName(i) {
+				continue
+			}
+			return i + 1
+		}
+	}
+	return limit
+}
+
+func (a *attributor) sentenceStart(limit, at int) int {
+	limit = max(limit, at-maxWindow)
+	for i := at - 1; i > limit; i-- {
+		switch a.text[i] {
+		case '.', '!', '?', ';':
+			if a.inName(i) {
+				continue
+			}
+			return i + 1
+		}
+	}
+	return limit
+}
+
+func (a *attributor) inName(off int) bool {
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.End > off })
+	return k < len(a.ments) && a.ments[k].r.Start <= off
+}
+
+// token is a word of a tag window, or a character's name.
+type token struct {
+	r    codex.Range
+	word string
+	ids  []string // a name
+}
+
+func (a *attributor) tokens(w codex.Range) []token {
+	var out []token
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.End > w.Start })
+	at := w.Start
+	for ; at < w.End; k++ {
+		end := w.End
+		var m *charMention
+		if k < len(a.ments) && a.ments[k].r.Start < w.End {
+			m = &a.ments[k]
+			end = max(at, m.r.Start)
+		}
+		forEachWord(a.text[at:end], func(word string, off int) bool {
+			out = append(out, token{r: codex.Range{Start: at + off, End: at + off + len(word)}, word: word})
+			return true
+		})
+		if m == nil {
+			break
+		}
+		if m.r.Start >= at {
+			out = append(out, token{r: m.r, ids: m.ids})
+		}
+		at = max(at, m.r.End)
+		// Step over a possessive after the name ("Mary's").
+		if strings.HasPrefix(a.text[at:min(w.End, at+2)], "'s") || strings.HasPrefix(a.text[at:min(w.End, at+4)], "’s") {
+			out[len(out)-1].word = "'s"
+			at += len("'s")
+			if a.text[at-1] != 's' {
+				at += 2
+			}
+		}
+	}
+	return out
+}
+
+// lastWordsHold says one of the last n words of s is one ok holds,
+// reading s backwards from its end.
+func lastWordsHold(s string, n int, ok func(string) bool) bool {
+	end := len(s)
+	for n > 0 && end > 0 {
+		// Back over what is no word, then over the word.
+		for end > 0 {
+			r, size := utf8.DecodeLastRuneInString(s[:end])
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				break
+			}
+			end -= size
+		}
+		start := end
+		for start > 0 {
+			r, size := utf8.DecodeLastRuneInString(s[:start])
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '-') {
+				break
+			}
+			start -= size
+		}
+		if start == end {
+			return false
+		}
+		if ok(s[start:end]) {
+			return true
+		}
+		end = start
+		n--
+	}
+	return false
+}
+
+// speechNouns follow a possessive name to make a tag: "was Mary's reply".
+var speechNouns = wordSet(`amendment injunction exhortation entreaty reply answer rejoinder observation exclamation remark response retort
+reasoning language declaration conclusion words cry question comment whisper suggestion greeting
+answer advice opinion`)
+
+// tag reads the utterance's tag: a speech verb beside a name (explicit)
+// or a pronoun (pronoun).
+func (a *attributor) tag(i int) bool {
+	for _, w := range a.windows(i) {
+		if a.tagIn(i, w) {
+			if w.loose && a.utts[i].Rule == RuleExplicit {
+				a.utts[i].Rule = RuleNarration
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// tagIn reads one window of utterance i as its tag.
+func (a *attributor) tagIn(i int, w tagWindow) bool {
+	{
+		toks := a.tokens(w.r)
+		for vi, t := range toks {
+			if t.ids != nil {
+				continue
+			}
+			lower := strings.ToLower(t.word)
+			verb := speechVerbs[lower]
+			if !verb || speechNouns[lower] {
+				// "was Mary's reply", "was Mr. Weston's quick amendment"
+				if speechNouns[lower] {
+					for j := vi - 1; j >= 0 && j >= vi-3; j-- {
+						if toks[j].word == "'s" && toks[j].ids != nil {
+							if a.set(i, RuleExplicit, codex.Range{Start: toks[j].r.Start, End: t.r.End}, toks[j].ids...) {
+								return true
+							}
+							break
+						}
+					}
+				}
+				if !verb {
+					continue
+				}
+			}
+			// Before the speech, the subject is the sentence's: its first
+			// name or pronoun before the verb that no preposition governs
+			// ("Mr. Darcy, drawing near Elizabeth, said to her--").
+			if !w.after {
+				if j, ok := subjectBefore(toks, vi); ok {
+					s := toks[j]
+					if s.ids != nil {
+						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
+							return true
+						}
+					} else if g, ok := tagPronoun(s.word); ok && a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
+						return true
+					}
+				}
+			}
+			// The subject: a name or pronoun within three words of the
+			// verb, on either side, nearest first; after the verb only in
+			// a window after the speech or inverted ("said she").
+			for d := 1; d <= 3; d++ {
+				// At the same distance the subject's side wins: "Anne
+				// told Marilla", where "said Emma" has only one.
+				for _, j := range []int{vi - d, vi + d} {
+					if j < 0 || j >= len(toks) {
+						continue
+					}
+					s := toks[j]
+					if j > 0 && prepositions[strings.ToLower(toks[j-1].word)] {
+						continue // "said to Emma"
+					}
+					if s.ids != nil && s.word != "'s" {
+						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
+							return true
+						}
+						continue
+					}
+					if g, ok := tagPronoun(s.word); ok && !(j < vi && w.after && d > 1) {
+						if a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
+							return true
+						}
+					}
+					// "said her father", "cried the old man": a person
+					// the tag describes and does not name, resolved as
+					// a pronoun of the noun's gender would be, and never
+					// certain.
+					if g, ok := nounGender[strings.ToLower(s.word)]; ok && j > vi {
+						if a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
+							u := &a.utts[i]
+							if !u.Uncertain {
+								u.Uncertain, u.Candidates, u.Speaker = true, []string{u.Speaker}, ""
+							}
+							return true
+						}
+					}
+				}
+			}
+			// A verb with no subject beside it ends this window's search.
+			if verb {
+				break
+			}
+		}
+		// A lead-in with no speech verb ("Mr. Weston accosted her with,")
+		// gives the speech to the sentence's subject: its first word a
+		// name, or a pronoun.
+		if w.leadIn && len(toks) > 0 {
+			if toks[0].ids != nil && toks[0].word != "'s" {
+				if a.set(i, RuleNarration, toks[0].r, toks[0].ids...) {
+					return true
+				}
+			} else if g, ok := tagPronoun(toks[0].word); ok {
+				if a.pronoun(i, g, toks[0].r.Start, toks[0].r) {
+					a.utts[i].Rule = RuleNarration
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// subjectBefore finds the subject of the verb at vi among the tokens
+// before it: the name or subject pronoun nearest the verb that no
+// preposition governs.
+func subjectBefore(toks []token, vi int) (int, bool) {
+	// The last one: "As she entered he stopped, and said", "Before
+	// Elizabeth could answer, Mrs. Bennet said".
+	for j := vi - 1; j >= 0; j-- {
+		t := toks[j]
+		if t.ids == nil {
+			if _, ok := tagPronoun(t.word); !ok || strings.EqualFold(t.word, "i") && j > 0 {
+				continue
+			}
+		}
+		if t.word == "'s" {
+			continue
+		}
+		if j > 0 && prepositions[strings.ToLower(toks[j-1].word)] {
+			continue
+		}
+		return j, true
+	}
+	return 0, false
+}
+
+// prepositions govern a name that is then no subject ("near Elizabeth").
+var prepositions = wordSet(`to near with at by from for of on upon towards toward into about
+after before behind beside besides between than like unlike over under against among around
+whom`)
+
+func join(a, b codex.Range) codex.Range {
+	return codex.Range{Start: min(a.Start, b.Start), End: max(a.End, b.End)}
+}
+
+// opensSentence says the text before off, back to the paragraph's start
+// at from, ends a sentence or is empty: a name there is the subject.
+func (a *attributor) opensSentence(off, from int) bool {
+	i := off
+	for i > from && (isSpaceByte(a.text[i-1]) || a.text[i-1] == '_' || a.text[i-1] == '*') {
+		i--
+	}
+	return i == from || strings.ContainsRune(".!?;", rune(a.text[i-1]))
+}
