@@ -11,23 +11,23 @@ import (
 
 // The TypeScript the extension compiles is what the Go types say today.
 func TestGeneratedTypeScriptIsCurrent(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", source))
+	srcs, err := readSources("..")
 	require.NoError(t, err)
-	want, err := generate(src)
+	want, err := generate(srcs...)
 	require.NoError(t, err)
 	path := filepath.Join("..", "..", "..", "editors", "vscode", "src", "protocol.gen.ts")
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.True(t, string(got) == string(want),
-		"%s is not generated from server/wire/wire.go as it is now: run `go generate ./server/wire` and commit the result", path)
+		"%s is not generated from server/wire/wire.go and dialogue.go as they are now: run `go generate ./server/wire` and commit the result", path)
 }
 
 // Every field of every protocol type reaches TypeScript with its JSON
 // name, and the method and command names all come through.
 func TestGenerateNamesAndFields(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", source))
+	srcs, err := readSources("..")
 	require.NoError(t, err)
-	out, err := generate(src)
+	out, err := generate(srcs...)
 	require.NoError(t, err)
 	ts := string(out)
 	for _, want := range []string{
