@@ -1,13 +1,10 @@
 package server
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 )
@@ -106,68 +103,6 @@ func utteranceAt(utts []dialogue.Utterance, off int) (*dialogue.Utterance, bool)
 		}
 	}
 	return nil, false
-}
-
-// speechCard is the hover of an utterance: who speaks it, how quire
-// decided, and who it may be instead when unsure; written for the
-// writer, with the line that settles it.
-func speechCard(u *dialogue.Utterance, name func(id string) string, tag string) string {
-	var b strings.Builder
-	switch {
-	case !u.Uncertain:
-		fmt.Fprintf(&b, "**%s** speaks.", name(u.Speaker))
-	case len(u.Candidates) > 0:
-		fmt.Fprintf(&b, "*Uncertain:* **%s**, perhaps.", name(u.Candidates[0]))
-		if len(u.Candidates) > 1 {
-			others := make([]string, 0, len(u.Candidates)-1)
-			for _, id := range u.Candidates[1:] {
-				others = append(others, name(id))
-			}
-			fmt.Fprintf(&b, " Or %s.", joinOr(others))
-		}
-	default:
-		b.WriteString("*Uncertain:* quire cannot tell who speaks this line.")
-	}
-	b.WriteString("\n\n")
-	b.WriteString(ruleExplanation(u.Rule, tag))
-	fmt.Fprintf(&b, "\n\n%s spoken.", plural(u.Words, "word"))
-	if u.Rule != dialogue.RuleWriter {
-		b.WriteString(" To say who speaks, add `<!-- speaker: Name -->` after the line.")
-	}
-	return b.String()
-}
-
-// ruleExplanation says how a rule decided, in a writer's words.
-func ruleExplanation(r dialogue.Rule, tag string) string {
-	quoted := ""
-	if tag = strings.Join(strings.Fields(tag), " "); tag != "" {
-		quoted = fmt.Sprintf(" (“%s”)", clip.Words(tag, 60))
-	}
-	switch r {
-	case dialogue.RuleWriter:
-		return "You said so, in the line after it."
-	case dialogue.RuleExplicit:
-		return "Decided by the speech tag" + quoted + "."
-	case dialogue.RulePronoun:
-		return "Decided by the pronoun in the tag" + quoted + ": the last character it fits."
-	case dialogue.RuleNarration:
-		return "Decided by the paragraph's narration" + quoted + ", which names this character."
-	case dialogue.RuleVocative:
-		return "Decided by the line before, which speaks to this character by name."
-	case dialogue.RuleTurn:
-		return "Decided by turn-taking: the conversation's speakers take turns."
-	}
-	return "No tag, name or turn of a conversation says who speaks."
-}
-
-func joinOr(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // entryName is a function from entry ID to the name a writer reads.

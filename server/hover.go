@@ -103,7 +103,7 @@ func (t *target) uncertainAt() (manuscript.Mention, bool) {
 }
 
 // speechHover is the hover of a line of dialogue where no name is: who
-// speaks it and how quire decided (speechCard).
+// speaks it and how quire decided (card.Speech).
 func (t *target) speechHover() (*protocol.Hover, error) {
 	u, utts, ok := t.speech()
 	if !ok {
@@ -126,7 +126,7 @@ func (t *target) speechHover() (*protocol.Hover, error) {
 	}
 	rng := t.lines.RangeOf(r.Start, r.End)
 	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: speechCard(utt, entryName(t.cat), tag)},
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: card.Speech(utt, entryName(t.cat), tag)},
 		Range:    &rng,
 	}, nil
 }

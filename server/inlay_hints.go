@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/manuscript/card"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -83,7 +84,7 @@ func (s *Server) inlayHint(ctx context.Context, p inlayHintParams) ([]inlayHint,
 		}
 		hints = append(hints, inlayHint{
 			Position: t.lines.Position(at), Label: label, Kind: inlayHintKindParameter,
-			Tooltip: ruleExplanation(u.Rule, ""), PaddingRight: true,
+			Tooltip: card.RuleExplanation(u.Rule, ""), PaddingRight: true,
 		})
 	}
 	return hints, nil

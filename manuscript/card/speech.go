@@ -1,0 +1,67 @@
+package card
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quire-ink/quire/codex/clip"
+	"github.com/quire-ink/quire/manuscript/dialogue"
+)
+
+// Speech is the hover card of a line of dialogue: who speaks it, how
+// quire decided, and who it may be instead when unsure, written for the
+// writer with the line that settles it. name gives an entry ID's name;
+// tag is the text of the utterance's tag, "" when none decided.
+func Speech(u *dialogue.Utterance, name func(id string) string, tag string) string {
+	var b strings.Builder
+	switch {
+	case !u.Uncertain:
+		fmt.Fprintf(&b, "**%s** speaks.", Escape(name(u.Speaker)))
+	case len(u.Candidates) > 0:
+		fmt.Fprintf(&b, "*Uncertain:* **%s**, perhaps.", Escape(name(u.Candidates[0])))
+		if len(u.Candidates) > 1 {
+			others := make([]string, 0, len(u.Candidates)-1)
+			for _, id := range u.Candidates[1:] {
+				others = append(others, Escape(name(id)))
+			}
+			fmt.Fprintf(&b, " Or %s.", joinOr(others))
+		}
+	default:
+		b.WriteString("*Uncertain:* quire cannot tell who speaks this line.")
+	}
+	b.WriteString("\n\n")
+	b.WriteString(RuleExplanation(u.Rule, Escape(tag)))
+	if u.Words == 1 {
+		b.WriteString("\n\n1 word spoken.")
+	} else {
+		fmt.Fprintf(&b, "\n\n%d words spoken.", u.Words)
+	}
+	if u.Rule != dialogue.RuleWriter {
+		b.WriteString(" To say who speaks, add `<!-- speaker: Name -->` after the line.")
+	}
+	return b.String()
+}
+
+// RuleExplanation says how a rule of the attribution chain decided, in a
+// writer's words, quoting the tag that did when there is one.
+func RuleExplanation(r dialogue.Rule, tag string) string {
+	quoted := ""
+	if tag = strings.Join(strings.Fields(tag), " "); tag != "" {
+		quoted = fmt.Sprintf(" (“%s”)", clip.Words(tag, 60))
+	}
+	switch r {
+	case dialogue.RuleWriter:
+		return "You said so, in the line after it."
+	case dialogue.RuleExplicit:
+		return "Decided by the speech tag" + quoted + "."
+	case dialogue.RulePronoun:
+		return "Decided by the pronoun in the tag" + quoted + ": the last character it fits."
+	case dialogue.RuleNarration:
+		return "Decided by the paragraph's narration" + quoted + ", which names this character."
+	case dialogue.RuleVocative:
+		return "Decided by the line before, which speaks to this character by name."
+	case dialogue.RuleTurn:
+		return "Decided by turn-taking: the conversation's speakers take turns."
+	}
+	return "No tag, name or turn of a conversation says who speaks."
+}
