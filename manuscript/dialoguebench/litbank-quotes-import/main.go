@@ -87,19 +87,9 @@ func importExcerpt(dir string, nov namebench.Novel) (dialoguebench.Book, error) 
 	// Align LitBank's tokens with the novel's text, in order, as
 	// litbank-import does.
 	text := strings.ReplaceAll(string(orig), "\r\n", "\n")
-	var sents [][][2]int
-	pos := 0
-	for _, line := range strings.Split(strings.TrimRight(string(tokText), "\n"), "\n") {
-		var toks [][2]int
-		for _, tok := range strings.Fields(line) {
-			at, ok := find(text, pos, tok)
-			if !ok {
-				return dialoguebench.Book{}, fmt.Errorf("token %q not found after byte %d", tok, pos)
-			}
-			toks = append(toks, [2]int{at, at + len(tok)})
-			pos = at + len(tok)
-		}
-		sents = append(sents, toks)
+	sents, pos, err := namebench.AlignTokens(text, string(tokText))
+	if err != nil {
+		return dialoguebench.Book{}, err
 	}
 	if text[:pos] != nov.Text {
 		return dialoguebench.Book{}, fmt.Errorf("the excerpt's text is not the name benchmark's")
@@ -199,22 +189,4 @@ func inside(text string, r codex.Range) codex.Range {
 	}
 	r.End = r.Start + len(t)
 	return r
-}
-
-// find is the offset of tok in text from pos on, as litbank-import finds
-// it: between tokens the novel has white space and its own markup
-// (underscores of italics); a token LitBank spells its own way is looked
-// for a little further on.
-func find(text string, pos int, tok string) (int, bool) {
-	i := pos
-	for i < len(text) && strings.ContainsRune(" \n\r\t_", rune(text[i])) {
-		i++
-	}
-	if strings.HasPrefix(text[i:], tok) {
-		return i, true
-	}
-	if j := strings.Index(text[pos:min(len(text), pos+200)], tok); j >= 0 {
-		return pos + j, true
-	}
-	return 0, false
 }

@@ -86,23 +86,12 @@ func importNovel(dir, base string) (namebench.Novel, error) {
 		return namebench.Novel{}, err
 	}
 	// Align LitBank's tokens with the novel's text, in order.
-	var sents [][][2]int
-	pos := 0
-	for _, line := range strings.Split(strings.TrimRight(string(tokText), "\n"), "\n") {
-		var toks [][2]int
-		for _, tok := range strings.Fields(line) {
-			at, ok := find(string(orig), pos, tok)
-			if !ok {
-				return namebench.Novel{}, fmt.Errorf("token %q not found after byte %d", tok, pos)
-			}
-			toks = append(toks, [2]int{at, at + len(tok)})
-			pos = at + len(tok)
-		}
-		sents = append(sents, toks)
+	sents, end, err := namebench.AlignTokens(string(orig), string(tokText))
+	if err != nil {
+		return namebench.Novel{}, err
 	}
 	// The excerpt ends with its last token: LitBank annotates nothing
 	// after it, so a name there could be scored as neither right nor wrong.
-	end := pos
 	text := strings.ReplaceAll(string(orig[:end]), "\r\n", "\n")
 	if len(text) != end {
 		return namebench.Novel{}, fmt.Errorf("CRLF text is not aligned")
@@ -230,23 +219,6 @@ func namesWithin(text string, sents [][][2]int, ms []*mention, entities map[stri
 		}
 	}
 	return out
-}
-
-// find is the offset of tok in text from pos on. Between tokens the
-// novel has whitespace and its own markup (underscores of italics); a
-// token LitBank spells its own way is looked for a little further on.
-func find(text string, pos int, tok string) (int, bool) {
-	i := pos
-	for i < len(text) && strings.ContainsRune(" \n\r\t_", rune(text[i])) {
-		i++
-	}
-	if strings.HasPrefix(text[i:], tok) {
-		return i, true
-	}
-	if j := strings.Index(text[pos:min(len(text), pos+200)], tok); j >= 0 {
-		return pos + j, true
-	}
-	return 0, false
 }
 
 func contains(xs []string, x string) bool {
