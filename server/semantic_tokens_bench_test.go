@@ -1,68 +1,21 @@
 package server
 
 import (
-	"compress/gzip"
-	"io"
-	"os"
-	"strings"
 	"testing"
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/manuscript/dialogue/dialoguetest"
 )
 
-// dialogueChapter is a 5,000-word stretch of Pride and Prejudice (the
-// name benchmark's copy), cut at paragraphs from the middle of the novel,
-// where its people talk most, with a codex of its sixteen principal
-// people.
+// dialogueChapter is a 5,000-word stretch of Pride and Prejudice from
+// the middle of the novel, where its people talk most, as a chapter of a
+// book with a codex of its sixteen principal people.
 func dialogueChapter(b *testing.B) map[string]string {
 	b.Helper()
-	f, err := os.Open("../manuscript/namebench/testdata/pride-and-prejudice.txt.gz")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	text := string(raw)
-	start := len(text)/3 + strings.Index(text[len(text)/3:], "\n\n") + 2
-	end, words := start, 0
-	for i := start; i < len(text); i++ {
-		if text[i] == ' ' || text[i] == '\n' {
-			words++
-		}
-		if words >= 5000 && strings.HasPrefix(text[i:], "\n\n") {
-			end = i
-			break
-		}
-	}
-	files := map[string]string{"manuscript/01-netherfield.md": "# Netherfield\n\n" + text[start:end] + "\n"}
-	for i, fm := range []string{
-		"name: Elizabeth Bennet\naliases: [Elizabeth, Lizzy, Eliza]\ngender: female",
-		"name: Jane Bennet\naliases: [Jane, Miss Bennet]\ngender: female",
-		"name: Fitzwilliam Darcy\naliases: [Darcy, Mr. Darcy]\ngender: male",
-		"name: Charles Bingley\naliases: [Bingley, Mr. Bingley]\ngender: male",
-		"name: Mr. Bennet\ngender: male",
-		"name: Mrs. Bennet\ngender: female",
-		"name: Lydia Bennet\naliases: [Lydia]\ngender: female",
-		"name: Kitty Bennet\naliases: [Kitty]\ngender: female",
-		"name: Mary Bennet\naliases: [Mary]\ngender: female",
-		"name: George Wickham\naliases: [Wickham, Mr. Wickham]\ngender: male",
-		"name: William Collins\naliases: [Collins, Mr. Collins]\ngender: male",
-		"name: Charlotte Lucas\naliases: [Charlotte]\ngender: female",
-		"name: Lady Catherine de Bourgh\naliases: [Lady Catherine]\ngender: female",
-		"name: Caroline Bingley\naliases: [Miss Bingley]\ngender: female",
-		"name: Mrs. Gardiner\ngender: female",
-		"name: Mr. Gardiner\ngender: male",
-	} {
-		files["codex/characters/c"+string(rune('a'+i))+".md"] = "---\n" + fm + "\n---\n"
-	}
+	files := dialoguetest.CastFiles()
+	files["manuscript/01-netherfield.md"] = "# Netherfield\n\n" + dialoguetest.Stretch(dialoguetest.PrideAndPrejudice(b), 5000) + "\n"
 	return files
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/dialogue/dialoguetest"
 )
 
 // A chapter attributed with the part of the cast it names is attributed
@@ -17,7 +18,7 @@ import (
 // cast among two thousand characters it never names, and a chapter whose
 // speaker lines name characters its prose does not.
 func TestWithinDecidesAsTheWholeCast(t *testing.T) {
-	text, entries := prideAndPrejudice(t)
+	text, entries := dialoguetest.PrideAndPrejudice(t), dialoguetest.Cast(t)
 	for i := range 2000 {
 		title := []string{"Mr.", "Mrs.", "Captain", "Lady", ""}[i%5]
 		e, _ := codex.Parse(fmt.Sprintf("codex/characters/extra-%04d.md", i),
