@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,76 +34,13 @@ type conventionsRun struct {
 
 func (c conventionsRun) run(t *testing.T, nvim string) *editortest.BatchRun {
 	t.Helper()
-	plugin, err := filepath.Abs(".")
-	require.NoError(t, err)
-	result := filepath.Join(c.tmp, "result-"+c.mode+".txt")
-	cache := filepath.Join(c.tmp, "cache")
-	reportOf := func(run *editortest.BatchRun) string {
-		lsplog, _ := os.ReadFile(filepath.Join(cache, "nvim", "lsp.log"))
-		if len(lsplog) > 6000 && os.Getenv("QUIRE_DEBUG") == "" {
-			lsplog = lsplog[len(lsplog)-6000:]
-		}
-		return "result file:\n" + run.Result + "\nnvim stdout:\n" + run.Stdout + "\nnvim stderr:\n" + run.Stderr + "\nlsp.log (tail):\n" + string(lsplog)
-	}
-	timeout := c.timeout
-	if timeout == 0 {
-		timeout = 90 * time.Second
-	}
-	run := editortest.Batch{Name: "nvim",
-		// -u NORC: no user config, but plugins load.
-		Args: []string{nvim, "--headless", "-u", "NORC", "-i", "NONE",
-			"--cmd", "set rtp^=" + plugin,
-			"-c", "luafile " + filepath.Join(plugin, "test", "conventions.lua")},
-		Dir: c.dir, TmpXDG: c.tmp, Cache: cache, Result: result,
-		Timeout: timeout,
-		Env:     append([]string{"QUIRE_MODE=" + c.mode, "QUIRE_RESULT=" + result}, c.env...),
-	}.Run(t, reportOf)
-	report := reportOf(run)
-	require.NoError(t, run.Err, report)
-	for _, step := range c.steps {
-		require.Contains(t, run.Lines, "ok "+step, report)
-	}
-	require.Equal(t, "PASS", run.Lines[len(run.Lines)-1], report)
+	run, _ := scriptRun{script: "conventions.lua", norc: true,
+		dir: c.dir, tmp: c.tmp, result: "result-" + c.mode + ".txt",
+		env:   append([]string{"QUIRE_MODE=" + c.mode}, c.env...),
+		steps: c.steps, timeout: c.timeout,
+	}.run(t, nvim)
 	return run
 }
-
-// testDir is the test's folder, symlinks resolved. The quire servers
-// Neovim started may still be saving to the index cache inside it for a
-// moment after Neovim exits (the server saves what its start learned in
-// the background), so the cache is emptied until it is gone before the
-// folder is removed.
-func testDir(t *testing.T) string {
-	t.Helper()
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		cache := filepath.Join(tmp, "cache")
-		require.Eventually(t, func() bool { return os.RemoveAll(cache) == nil }, 10*time.Second, 20*time.Millisecond,
-			"the index cache could not be removed")
-	})
-	return tmp
-}
-
-func lookNvim(t *testing.T) string {
-	t.Helper()
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_NVIM", "nvim is not on PATH")
-	}
-	return nvim
-}
-
-// sampleBook builds quire and writes the sample book in a folder of its
-// own; it returns the binary, the book and the test's folder.
-func sampleBook(t *testing.T) (bin, book, tmp string) {
-	t.Helper()
-	tmp = testDir(t)
-	bin = editortest.QuireBinary(t, tmp)
-	book = editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
-	return bin, book, tmp
-}
-
-const sampleChapter = "manuscript/01-thirteen-strokes.md"
 
 // closedURL is a provider base URL on a loopback port nothing listens on.
 func closedURL(t *testing.T) string {
@@ -264,12 +200,7 @@ func TestNeovimModels(t *testing.T) {
 // test/other-versions.sh sets for sid.
 func TestNeovimLspEnable(t *testing.T) {
 	nvim := lookNvim(t)
-	out, err := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE",
-		"-c", "lua io.stdout:write(vim.fn.has('nvim-0.11'))", "-c", "qa!").Output()
-	require.NoError(t, err)
-	if strings.TrimSpace(string(out)) != "1" {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_NVIM_LSP_ENABLE", "vim.lsp.enable needs Neovim 0.11+, and this nvim is older")
-	}
+	needNvim(t, nvim, "0.11", "QUIRE_REQUIRE_NVIM_LSP_ENABLE", "vim.lsp.enable needs Neovim 0.11+, and this nvim is older")
 	bin, book, tmp := sampleBook(t)
 	model := editortest.ScriptedModel(t, []evalserver.Step{editortest.Answer(t, "SCRIPTED-ENABLE-ANSWER: no rain.")})
 	conventionsRun{mode: "enable", dir: book, tmp: tmp,

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -149,10 +148,7 @@ func hangingModel(t *testing.T, flag string) string {
 }
 
 func TestNeovimPlugin(t *testing.T) {
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_NVIM", "nvim is not on PATH")
-	}
+	nvim := lookNvim(t)
 	plugin, err := filepath.Abs(".")
 	require.NoError(t, err)
 	tmp := t.TempDir()
@@ -182,45 +178,24 @@ func TestNeovimPlugin(t *testing.T) {
 	outside := filepath.Join(tmp, "outside")
 	require.NoError(t, os.MkdirAll(outside, 0o755))
 	hangFlag := filepath.Join(tmp, "hang-seen")
-	result := filepath.Join(tmp, "result.txt")
-	cache := filepath.Join(tmp, "cache")
-
-	reportOf := func(run *editortest.BatchRun) string {
-		lsplog, _ := os.ReadFile(filepath.Join(cache, "nvim", "lsp.log"))
-		if len(lsplog) > 6000 {
-			lsplog = lsplog[len(lsplog)-6000:]
-		}
-		chatText, _ := os.ReadFile(result + ".chat")
-		return "result file:\n" + run.Result + "\nchat buffer:\n" + string(chatText) + "\nnvim stdout:\n" + run.Stdout + "\nnvim stderr:\n" + run.Stderr + "\nlsp.log (tail):\n" + string(lsplog)
-	}
-	run := editortest.Batch{Name: "nvim",
-		Args: []string{nvim, "--headless", "--clean", "-u", "NONE", "-i", "NONE",
-			"--cmd", "set rtp^=" + plugin,
-			"-c", "luafile " + filepath.Join(plugin, "test", "e2e.lua")},
-		Dir: book, TmpXDG: tmp, Cache: cache, Result: result,
-		Timeout: 90 * time.Second,
-		Env: []string{
+	run, _ := scriptRun{script: "e2e.lua", dir: book, tmp: tmp, also: []string{".chat"},
+		env: []string{
 			"QUIRE_BIN=" + bin,
 			"QUIRE_BOOK=" + book,
 			"QUIRE_PLUGIN=" + plugin,
 			"QUIRE_OUTSIDE=" + outside,
-			"QUIRE_RESULT=" + result,
 			"QUIRE_HANG_URL=" + hangingModel(t, hangFlag),
 			"QUIRE_HANG_FLAG=" + hangFlag,
 			"QUIRE_TEST_KEY=scripted-key",
 			"QUIRE_TEST_MISSING_KEY=",
-		}}.Run(t, reportOf)
-	report := func() string { return reportOf(run) }
-	require.NoError(t, run.Err, report())
-	lines, res := run.Lines, run.Result
-	for _, step := range []string{"utf16", "visual-range", "root-detection", "chat-render", "attach", "hover", "ask",
-		"follow-up", "prompts", "proposals", "apply", "apply-again", "discard", "reindex", "map", "error", "cancel", "peek", "code-actions", "create-entry", "action", "chat-toggle", "help", "omnifunc", "stale"} {
-		require.Contains(t, lines, "ok "+step, report())
-	}
-	require.Equal(t, "PASS", lines[len(lines)-1], report())
+		},
+		steps: []string{"utf16", "visual-range", "root-detection", "chat-render", "attach", "hover", "ask",
+			"follow-up", "prompts", "proposals", "apply", "apply-again", "discard", "reindex", "map", "error", "cancel", "peek", "code-actions", "create-entry", "action", "chat-toggle", "help", "omnifunc", "stale"},
+	}.run(t, nvim)
+	res := run.Result
 	t.Logf("nvim steps:\n%s", res)
 	if testing.Verbose() {
-		chatText, _ := os.ReadFile(result + ".chat")
+		chatText, _ := os.ReadFile(filepath.Join(tmp, "result.txt.chat"))
 		t.Logf("chat buffer:\n%s", chatText)
 	}
 
