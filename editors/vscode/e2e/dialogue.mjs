@@ -6,14 +6,13 @@
 // tag names ("Teodora Quill?"); hovering a line says who speaks it. The
 // screenshot of the coloured chapter is an artefact.
 import {
-  base,
-  book,
+  bookRead,
   editorLine,
-  editorText,
   finish,
-
+  goToLine,
+  openBook,
+  openChapter,
   Outcome,
-  quickOpen,
   start,
   step,
   waitFor,
@@ -44,33 +43,16 @@ async function colours(page, n) {
 
 const colourOf = (pieces, text) => pieces?.find(([t]) => t.includes(text))?.[1];
 
-async function goToLine(page, n) {
-  await page.keyboard.press("Control+G");
-  await page.keyboard.type(String(n));
-  await page.keyboard.press("Enter");
-}
-
 async function main() {
   const page = await start({ "quire.dialogue.speakerHints": true });
 
   await step(page, "open-book", async () => {
-    await page.goto(`${base()}/?folder=${encodeURIComponent(book)}`);
-    await waitFor("the explorer listing the book's folders", async () => {
-      const t = await page.locator(".explorer-folders-view").textContent({ timeout: 500 });
-      return t && t.includes("manuscript") && t.includes("codex");
-    });
+    await openBook(page);
   });
 
   await step(page, "open-chapter", async () => {
-    await quickOpen(page, chapter);
-    await waitFor("the chapter in the editor", async () => {
-      const tab = await page.locator(".tab.active").first().textContent({ timeout: 500 });
-      return tab?.includes(chapter) && (await editorText(page)).includes("Thirteen Strokes");
-    });
-    await waitFor("quire's status bar item with the book read", async () => {
-      const items = await page.locator("#workbench\\.parts\\.statusbar .statusbar-item").allTextContents();
-      return items.some((t) => /quire: \d+ entr(y|ies) · \d+ ch/.test(t));
-    });
+    await openChapter(page, chapter, "Thirteen Strokes");
+    await bookRead(page);
   });
 
   // Line 34: “Thirteen,” said Moss. — dialogue, narration, a name.

@@ -4,7 +4,7 @@
 // the setting, and the status bar must say quire is not running.
 // noserver_test.go packages the universal .vsix; workbench.mjs hides any
 // quire from code-server's PATH.
-import { base, book, editorText, expectConsoleError, finish, log, quickOpen, quireServes, start, step, stepTimeout, waitFor } from "./workbench.mjs";
+import { editorText, expectConsoleError, finish, log, openBook, quickOpen, quireServes, start, step, waitFor } from "./workbench.mjs";
 
 const notFound = "quire cannot start: this copy of the extension carries no quire program for your system, and none was found on PATH.";
 
@@ -17,11 +17,7 @@ async function main() {
   const page = await start();
 
   await step(page, "open-book", async () => {
-    await page.goto(`${base()}/?folder=${encodeURIComponent(book)}`, { timeout: stepTimeout });
-    await waitFor("the explorer listing the book's folders", async () => {
-      const t = await page.locator(".explorer-folders-view").textContent({ timeout: 500 });
-      return t && t.includes("manuscript") && t.includes("codex");
-    });
+    await openBook(page);
     await quickOpen(page, "01-thirteen-strokes.md");
     await waitFor("the chapter in the editor", async () => (await editorText(page)).includes("The Night Count"));
   });

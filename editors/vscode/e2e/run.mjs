@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  base, book, chatFrame, checkBundledServer, editorText, finish, log, need, Outcome, quickOpen, refactorPreview, runCommand, shot, shots, sleep, start,
-  statusItems, step, stepTimeout, waitFor,
+  book, bookRead, chatFrame, checkBundledServer, editorText, finish, log, need, openBook, openChapter, Outcome, quickOpen, refactorPreview,
+  runCommand, shot, shots, sleep, start, statusItems, step, stepTimeout, waitFor,
 } from "./workbench.mjs";
 
 const question = need("QUIRE_QUESTION");
@@ -109,27 +109,16 @@ async function main() {
   });
 
   await step(page, "open-book", async () => {
-    await page.goto(`${base()}/?folder=${encodeURIComponent(book)}`, { timeout: stepTimeout });
-    await waitFor("the explorer listing the book's folders", async () => {
-      const t = await page.locator(".explorer-folders-view").textContent({ timeout: 500 });
-      return t && t.includes("manuscript") && t.includes("codex");
-    });
+    await openBook(page);
   });
 
   await step(page, "open-chapter", async () => {
-    await quickOpen(page, "01-thirteen-strokes.md");
-    await waitFor("the chapter in the editor", async () => {
-      const tab = await page.locator(".tab.active").first().textContent({ timeout: 500 });
-      return tab?.includes("01-thirteen-strokes.md") && (await editorText(page)).includes("The Night Count");
-    });
+    await openChapter(page, "01-thirteen-strokes.md", "The Night Count");
   });
 
   let statusText = "";
   await step(page, "status-bar", async () => {
-    statusText = await waitFor("the quire status bar item with entries and chapters", async () => {
-      const items = await page.locator("#workbench\\.parts\\.statusbar .statusbar-item").allTextContents();
-      return items.find((t) => /quire: \d+ entr(y|ies) · \d+ ch/.test(t));
-    });
+    statusText = await bookRead(page);
     log(`status bar: ${statusText.trim()}`);
   });
 

@@ -16,16 +16,17 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   actionMenu,
-  base,
-  book,
+  bookRead,
   editorLine,
   editorText,
   finish,
+  goToLine,
   log,
   need,
+  openBook,
+  openChapter,
   Outcome,
   pickAction,
-  quickOpen,
   shot,
   sleep,
   start,
@@ -62,23 +63,12 @@ async function main() {
   const page = await start();
 
   await step(page, "open-book", async () => {
-    await page.goto(`${base()}/?folder=${encodeURIComponent(book)}`);
-    await waitFor("the explorer listing the book's folders", async () => {
-      const t = await page.locator(".explorer-folders-view").textContent({ timeout: 500 });
-      return t && t.includes("manuscript") && t.includes("codex");
-    });
+    await openBook(page);
   });
 
   await step(page, "open-chapter", async () => {
-    await quickOpen(page, chapter);
-    await waitFor("the chapter in the editor", async () => {
-      const tab = await page.locator(".tab.active").first().textContent({ timeout: 500 });
-      return tab?.includes(chapter) && (await editorText(page)).includes("The harbor was quiet.");
-    });
-    await waitFor("quire's status bar item with the book read", async () => {
-      const items = await page.locator("#workbench\\.parts\\.statusbar .statusbar-item").allTextContents();
-      return items.some((t) => /quire: \d+ entr(y|ies) · \d+ ch/.test(t));
-    });
+    await openChapter(page, chapter, "The harbor was quiet.");
+    await bookRead(page);
   });
 
   await step(page, "clean", async () => {
@@ -98,9 +88,7 @@ async function main() {
       // Back in the chapter: go to the line before the new one's place,
       // to its end, and open a line there.
       await page.keyboard.press("Control+1");
-      await page.keyboard.press("Control+G");
-      await page.keyboard.type(String(ty.line));
-      await page.keyboard.press("Enter");
+      await goToLine(page, ty.line);
       await page.keyboard.press("End");
       await page.keyboard.press("Enter");
       await page.keyboard.type(ty.text, { delay: 5 });
@@ -146,9 +134,7 @@ async function main() {
     // them) and asks for the quick fixes there; the status bar shows the
     // selection, so the menu is asked for at the words.
     await page.keyboard.press("Control+1");
-    await page.keyboard.press("Control+G");
-    await page.keyboard.type(String(fix.line + 1));
-    await page.keyboard.press("Enter");
+    await goToLine(page, fix.line + 1);
     await page.keyboard.press("Home");
     for (let i = 0; i < slip.charCol; i++) {
       await page.keyboard.press("ArrowRight");

@@ -479,6 +479,43 @@ export async function quickOpen(page, text) {
 // statusItems are the status bar items' texts.
 export const statusItems = (page) => page.locator("#workbench\\.parts\\.statusbar .statusbar-item").allTextContents();
 
+// openBook loads the workbench on the book's folder, as the writer's
+// File > Open Folder does, until the explorer lists its manuscript and
+// codex.
+export async function openBook(page) {
+  await page.goto(`${base()}/?folder=${encodeURIComponent(book)}`, { timeout: stepTimeout });
+  await waitFor("the explorer listing the book's folders", async () => {
+    const t = await page.locator(".explorer-folders-view").textContent({ timeout: 500 });
+    return t && t.includes("manuscript") && t.includes("codex");
+  });
+}
+
+// openChapter opens a chapter by quick open until its tab is the active
+// one and the editor shows text, a line of it.
+export async function openChapter(page, chapter, text) {
+  await quickOpen(page, chapter);
+  const name = chapter.split("/").pop();
+  await waitFor("the chapter in the editor", async () => {
+    const tab = await page.locator(".tab.active").first().textContent({ timeout: 500 });
+    return tab?.includes(name) && (await editorText(page)).includes(text);
+  });
+}
+
+// bookRead waits for quire's status bar item to count the book's entries
+// and chapters, and is its text.
+export const bookRead = (page) =>
+  waitFor("quire's status bar item with the book read", async () =>
+    (await statusItems(page)).find((t) => /quire: \d+ entr(y|ies) · \d+ ch/.test(t)),
+  );
+
+// goToLine puts the cursor on line n (from 1), through Go to Line
+// (Ctrl+G).
+export async function goToLine(page, n) {
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type(String(n));
+  await page.keyboard.press("Enter");
+}
+
 export async function runCommand(page, title) {
   await openQuickInput(page, "F1", `>${title}`);
   await waitFor(`the command "${title}" in the palette`, () =>
