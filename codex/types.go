@@ -75,3 +75,12 @@ func (t Type) Plural() string {
 	}
 	return string(t) + "s"
 }
+
+// WithArticle is the type as a writer reads it in a sentence: "a
+// character", "an item".
+func (t Type) WithArticle() string {
+	if t != "" && strings.ContainsRune("aeiou", rune(t[0])) {
+		return "an " + string(t)
+	}
+	return "a " + string(t)
+}

@@ -301,7 +301,7 @@ func (src *Sources) character(ctx context.Context, name string) (codex.Result, [
 		if other := src.canon().Lookup(name, ""); len(other) > 0 && other[0].Match != codex.MatchPartial && other[0].Match != codex.MatchFuzzy {
 			return codex.Result{}, nil, toolloop.Errorf(toolloop.CodeNotFound,
 				"%q is %s in the codex (%s), not a character: only characters speak; list_codex_entries with entryType character lists them",
-				name, withArticle(string(other[0].Type)), other[0].Name)
+				name, other[0].Type.WithArticle(), other[0].Name)
 		}
 		te := toolloop.Errorf(toolloop.CodeNotFound, "no character is called %q; give a character's name or alias (list_codex_entries with entryType character lists them)", name)
 		if found, _, err := src.canon().SearchNow(ctx, name, codex.SearchOptions{Type: codex.TypeCharacter, Limit: maxNotFoundCandidates}); err == nil {
@@ -357,12 +357,4 @@ func (src *Sources) chapterRange(snap *manuscript.Snapshot, from, to *string) ([
 		}
 	}
 	return out, nil
-}
-
-// withArticle is "a location", "an item".
-func withArticle(word string) string {
-	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
-		return "an " + word
-	}
-	return "a " + word
 }

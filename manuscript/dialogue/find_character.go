@@ -2,7 +2,6 @@ package dialogue
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -20,18 +19,10 @@ func FindCharacter(cat *codex.Catalog, name string) (e *codex.Entry, guessed boo
 	if len(ms) == 0 {
 		if other := cat.Lookup(name, ""); len(other) > 0 && other[0].Kind != codex.MatchPartial && other[0].Kind != codex.MatchFuzzy {
 			o := other[0].Entry
-			return nil, false, fmt.Errorf("%s is %s in the codex, not a character", codex.PrintableName(o.Name), withArticle(string(o.Type)))
+			return nil, false, fmt.Errorf("%s is %s in the codex, not a character", codex.PrintableName(o.Name), o.Type.WithArticle())
 		}
 		return nil, false, fmt.Errorf("no character is called %q", name)
 	}
 	m := ms[0]
 	return m.Entry, m.Kind == codex.MatchPartial || m.Kind == codex.MatchFuzzy, nil
-}
-
-// withArticle is "a location", "an item".
-func withArticle(word string) string {
-	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
-		return "an " + word
-	}
-	return "a " + word
 }
