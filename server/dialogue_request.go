@@ -48,7 +48,7 @@ func (s *Server) quireDialogue(ctx context.Context, p wire.DialogueParams) (wire
 		lines := textdoc.NewLines(ch.Unit.Text)
 		for i := range ch.Utterances {
 			u := &ch.Utterances[i]
-			if speaker != "" && !wire.Speaks(u, speaker) {
+			if speaker != "" && u.Best() != speaker {
 				continue
 			}
 			if len(out.Utterances) == maxDialogueRecords {

@@ -84,7 +84,7 @@ func (o *dialogueOptions) run(cmd *cobra.Command) error {
 	if speaker != "" {
 		for i := range chapters {
 			chapters[i].Utterances = slices.DeleteFunc(slices.Clone(chapters[i].Utterances), func(u dialogue.Utterance) bool {
-				return !wire.Speaks(&u, speaker)
+				return u.Best() != speaker
 			})
 		}
 	}

@@ -37,7 +37,8 @@ func (u *Utterance) Span() codex.Range {
 	return codex.Range{Start: u.Marks[0].Start, End: u.Marks[len(u.Marks)-1].End}
 }
 
-// Best is the speaker when certain, else the best candidate, else "".
+// Best is the speaker when certain, else the best candidate, else "":
+// whom hover, the speaker hints, "Lines of" and --speaker give the line.
 func (u *Utterance) Best() string {
 	if u.Speaker != "" {
 		return u.Speaker

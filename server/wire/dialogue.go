@@ -139,8 +139,3 @@ func DialogueSpanOf(lines *textdoc.Lines, r codex.Range) DialogueSpan {
 		Line: int(start.Line) + 1, Column: int(start.Character) + 1,
 		EndLine: int(end.Line) + 1, EndColumn: int(end.Character) + 1}
 }
-
-// Speaks says utterance u is given to the character id: its speaker,
-// or, when quire is unsure, its best guess (the first candidate), as
-// hover, the speaker hints and "Lines of" show it.
-func Speaks(u *dialogue.Utterance, id string) bool { return u.Best() == id }
