@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -277,11 +278,12 @@ func TestDialogueText(t *testing.T) {
 // quire.yaml's dialogue: quotes is the convention read; one quire does
 // not know is a warning, and detection guesses.
 func TestDialogueSettings(t *testing.T) {
-	files := withFiles(talkBook, map[string]string{"quire.yaml": "dialogue:\n  quotes: guillemets\n"})
+	files := maps.Clone(talkBook)
+	files["quire.yaml"] = "dialogue:\n  quotes: guillemets\n"
 	book, cache := writeBook(t, files)
 	assert.Empty(t, dialogueJSON(t, book, cache), "no guillemets in the book")
 
-	files = withFiles(talkBook, map[string]string{"quire.yaml": "dialogue:\n  quotes: curly\n"})
+	files["quire.yaml"] = "dialogue:\n  quotes: curly\n"
 	book, cache = writeBook(t, files)
 	out, stderr, err := run(t, "dialogue", "--json", "--project", book, cache)
 	require.NoError(t, err)
@@ -289,18 +291,6 @@ func TestDialogueSettings(t *testing.T) {
 	var got wire.Dialogue
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	assert.Len(t, got.Utterances, 6, "detection guesses")
-}
-
-// withFiles is a copy of a with b's keys over it.
-func withFiles(a, b map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
-	return out
 }
 
 // quire stats gives each chapter's share of dialogue: its spoken words
