@@ -1,10 +1,9 @@
 package dialoguebench
 
 import (
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
-	"os"
+
+	"github.com/quire-ink/quire/manuscript/namebench"
 )
 
 // LitBank is the data litbank-quotes-import writes: the excerpts of
@@ -15,18 +14,9 @@ type LitBank struct {
 
 // LoadLitBank reads the data litbank-quotes-import wrote.
 func LoadLitBank(path string) ([]Book, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open the dialogue benchmark's data: %w", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
 	var lb LitBank
-	if err := json.NewDecoder(zr).Decode(&lb); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+	if err := namebench.ReadGzipJSON(path, &lb); err != nil {
+		return nil, fmt.Errorf("the dialogue benchmark's data: %w", err)
 	}
 	for i := range lb.Excerpts {
 		lb.Excerpts[i].SplitAtTags = true

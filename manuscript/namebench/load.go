@@ -1,11 +1,8 @@
 package namebench
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"os"
-	"slices"
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
@@ -13,18 +10,9 @@ import (
 
 // Load reads a set litbank-import wrote.
 func Load(path string) (Set, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Set{}, fmt.Errorf("open the name benchmark's data: %w", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return Set{}, fmt.Errorf("read %s: %w", path, err)
-	}
 	var s Set
-	if err := json.NewDecoder(zr).Decode(&s); err != nil {
-		return Set{}, fmt.Errorf("read %s: %w", path, err)
+	if err := ReadGzipJSON(path, &s); err != nil {
+		return Set{}, fmt.Errorf("the name benchmark's data: %w", err)
 	}
 	return s, nil
 }
@@ -44,14 +32,13 @@ func (n Novel) Codex(keep func(Entity) bool) []*codex.Entry {
 		if keep != nil && !keep(e) {
 			continue
 		}
-		forms := slices.Clone(e.Forms)
-		slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
+		name, aliases := e.NameAndAliases()
 		var src strings.Builder
 		src.WriteString("---\nname: ")
-		src.WriteString(quote(forms[0]))
-		if len(forms) > 1 {
+		src.WriteString(quote(name))
+		if len(aliases) > 0 {
 			src.WriteString("\naliases:")
-			for _, f := range forms[1:] {
+			for _, f := range aliases {
 				src.WriteString("\n  - " + quote(f))
 			}
 		}

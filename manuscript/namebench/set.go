@@ -1,5 +1,7 @@
 package namebench
 
+import "slices"
+
 // Set is the benchmark's data: novels whose excerpts name entities, with
 // every proper-name mention marked.
 type Set struct {
@@ -21,6 +23,15 @@ type Entity struct {
 	// Type is LitBank's: PER, LOC, GPE, FAC, ORG or VEH.
 	Type  string   `json:"type"`
 	Forms []string `json:"forms"`
+}
+
+// NameAndAliases are the entity as a writer who listed every form of it
+// would enter it: the longest form its name, the others its aliases,
+// longest first.
+func (e Entity) NameAndAliases() (name string, aliases []string) {
+	forms := slices.Clone(e.Forms)
+	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	return forms[0], forms[1:]
 }
 
 // Mention is one proper-name mention: bytes of Text and the entity named.

@@ -15,8 +15,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -60,18 +58,7 @@ func run(dir, names, out string) error {
 		}
 		data.Excerpts = append(data.Excerpts, b)
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
-	if err := json.NewEncoder(zw).Encode(data); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	return f.Close()
+	return namebench.WriteGzipJSON(out, data)
 }
 
 func importExcerpt(dir string, nov namebench.Novel) (dialoguebench.Book, error) {
@@ -99,9 +86,8 @@ func importExcerpt(dir string, nov namebench.Novel) (dialoguebench.Book, error) 
 		if e.Type != "PER" {
 			continue
 		}
-		forms := slices.Clone(e.Forms)
-		slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
-		b.Characters = append(b.Characters, dialoguebench.Character{ID: e.ID, Name: forms[0], Aliases: forms[1:]})
+		name, aliases := e.NameAndAliases()
+		b.Characters = append(b.Characters, dialoguebench.Character{ID: e.ID, Name: name, Aliases: aliases})
 	}
 
 	f, err := os.Open(filepath.Join(dir, "quotations", "tsv", base+"_brat.ann"))

@@ -10,8 +10,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -55,19 +53,7 @@ func run(dir, out string) error {
 		}
 		set.Novels = append(set.Novels, doc)
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
-	enc := json.NewEncoder(zw)
-	if err := enc.Encode(set); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	return f.Close()
+	return namebench.WriteGzipJSON(out, set)
 }
 
 type mention struct {
