@@ -35,39 +35,17 @@ local function has(list, prefix)
   return false
 end
 
--- row_of is the 0-based row of the first line of buf holding text, and
--- the byte column where it starts.
-local function row_of(buf, text)
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    local c = l:find(text, 1, true)
-    if c then
-      return i - 1, c - 1
-    end
-  end
-  error({ quire = true, msg = "no line holds " .. text })
-end
-
 local function main()
   local chapter = assert(os.getenv("QUIRE_CHAPTER"), "QUIRE_CHAPTER")
-  local quire = require("quire")
-  local compat = require("quire.compat")
-  if os.getenv("QUIRE_DEBUG") then
-    vim.lsp.set_log_level("debug")
-  end
 
   step = "attach"
-  quire.setup({ cmd = { assert(os.getenv("QUIRE_BIN")), "serve" }, settings = { dialogue = { speakerHints = true } } })
-  vim.cmd("edit " .. vim.fn.fnameescape(chapter))
-  local buf = vim.api.nvim_get_current_buf()
-  check(vim.wait(10000, function()
-    local c = compat.get_clients({ bufnr = buf, name = "quire" })[1]
-    return c ~= nil and c.initialized ~= false and c.server_capabilities ~= nil
-  end, 20), "the quire client did not attach to the chapter")
+  local buf = harness.attach(chapter, { dialogue = { speakerHints = true } })
   log("ok " .. step)
 
   -- “Thirteen,” said Moss. — an explicit line, and a name.
   step = "colours"
-  local row, col = row_of(buf, "“Thirteen,” said Moss.")
+  local row, col = harness.find(buf, "“Thirteen,” said Moss.")
+  check(row, "no line holds “Thirteen,” said Moss.")
   local name_col = col + #"“Thirteen,” said "
   local at_line, at_name
   check(vim.wait(20000, function()
@@ -85,7 +63,8 @@ local function main()
 
   -- “Someone has to carry paper.” — turn-taking, a guess.
   step = "uncertain"
-  local urow, ucol = row_of(buf, "“Someone has to carry paper.”")
+  local urow, ucol = harness.find(buf, "“Someone has to carry paper.”")
+  check(urow, "no line holds “Someone has to carry paper.”")
   local groups = groups_at(buf, urow, ucol + 4)
   check(has(groups, "@lsp.type.dialogue") and has(groups, "@lsp.mod.uncertain"), "a guessed line's groups are " .. vim.inspect(groups))
   log("ok " .. step)

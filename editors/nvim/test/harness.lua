@@ -1,4 +1,4 @@
--- What the Neovim test scripts (e2e.lua, slips.lua) share: the result
+-- What the Neovim test scripts (e2e.lua, slips.lua, …) share: the result
 -- file they write their steps to ("ok <step>", then PASS, or the first
 -- failure as "FAIL <step>: <why>"), check, and the run that leaves
 -- Neovim with an exit code the Go test reads.
@@ -42,17 +42,44 @@ function M.hover_at(buf, line, character, ms)
   return hover
 end
 
--- name_at is the 0-based line and UTF-16 column just inside the first
--- mention of name in buf, or nil.
-function M.name_at(buf, name)
-  local util = require("quire.util")
+-- attach starts quire (QUIRE_BIN) with settings, opens path and waits
+-- for the client to attach to it; it returns the buffer. QUIRE_DEBUG
+-- turns Neovim's LSP log up.
+function M.attach(path, settings)
+  if os.getenv("QUIRE_DEBUG") then
+    vim.lsp.set_log_level("debug")
+  end
+  require("quire").setup({ cmd = { assert(os.getenv("QUIRE_BIN"), "QUIRE_BIN"), "serve" }, settings = settings or {} })
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  local buf = vim.api.nvim_get_current_buf()
+  M.check(vim.wait(10000, function()
+    local c = require("quire.compat").get_clients({ bufnr = buf, name = "quire" })[1]
+    return c ~= nil and c.initialized ~= false and (c.server_capabilities or c.resolved_capabilities) ~= nil
+  end, 20), "the quire client did not attach to the chapter")
+  return buf
+end
+
+-- find is the 0-based line and byte column of the first text in buf, or
+-- nil.
+function M.find(buf, text)
   for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    local c = l:find(name, 1, true)
+    local c = l:find(text, 1, true)
     if c then
-      return i - 1, util.utf16_col(l, c + 1)
+      return i - 1, c - 1
     end
   end
   return nil
+end
+
+-- name_at is the 0-based line and UTF-16 column just inside the first
+-- mention of name in buf, or nil.
+function M.name_at(buf, name)
+  local row, col = M.find(buf, name)
+  if row == nil then
+    return nil
+  end
+  local l = vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1]
+  return row, require("quire.util").utf16_col(l, col + 2)
 end
 
 -- run runs main; step tells which step a failure happened in.

@@ -15,33 +15,12 @@ local function hover_at(buf, line, character)
   return harness.hover_at(buf, line, character, 15000)
 end
 
--- find is the 0-based line and byte column of the first text in buf.
-local function find(buf, text)
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    local c = l:find(text, 1, true)
-    if c then
-      return i - 1, c - 1
-    end
-  end
-end
-
 local function main()
   local chapter = assert(os.getenv("QUIRE_CHAPTER"), "QUIRE_CHAPTER")
   local series_file = assert(os.getenv("QUIRE_SERIES_FILE"), "QUIRE_SERIES_FILE")
-  local quire = require("quire")
-  local compat = require("quire.compat")
-  if os.getenv("QUIRE_DEBUG") then
-    vim.lsp.set_log_level("debug")
-  end
 
   step = "attach"
-  quire.setup({ cmd = { assert(os.getenv("QUIRE_BIN")), "serve" }, settings = {} })
-  vim.cmd("edit " .. vim.fn.fnameescape(chapter))
-  local buf = vim.api.nvim_get_current_buf()
-  check(vim.wait(10000, function()
-    local c = compat.get_clients({ bufnr = buf, name = "quire" })[1]
-    return c ~= nil and c.initialized ~= false and (c.server_capabilities or c.resolved_capabilities) ~= nil
-  end, 20), "the quire client did not attach to the chapter")
+  local buf = harness.attach(chapter)
   log("ok " .. step)
 
   -- The name the series alone defines, in the chapter's prose.
@@ -83,13 +62,13 @@ local function main()
   -- with its card.
   step = "series hover"
   local sbuf = vim.api.nvim_get_current_buf()
-  local sl, sc = find(sbuf, "[[Mara Vell]]")
+  local sl, sc = harness.find(sbuf, "[[Mara Vell]]")
   check(sl, "the series file has no [[Mara Vell]]")
   local card = hover_at(sbuf, sl, sc + 4)
   check(card, "no hover on [[Mara Vell]] in the series file")
   check(card:find("**Mara Vell**", 1, true), "the link's card does not name Mara Vell: " .. card)
   check(card:find("Smuggler who never sails twice.", 1, true), "the link's card is not the book's entry: " .. card)
-  sl, sc = find(sbuf, "# Ilse Dorn")
+  sl, sc = harness.find(sbuf, "# Ilse Dorn")
   card = hover_at(sbuf, sl, sc + 3)
   check(card, "no hover on the heading Ilse Dorn in the series file")
   check(card:find("Series canon", 1, true), "the heading's card does not say Series canon: " .. card)

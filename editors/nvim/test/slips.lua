@@ -56,8 +56,6 @@ local function main()
   local v = vim.version()
   log(string.format("nvim %d.%d.%d", v.major, v.minor, v.patch))
   local fx = read_json(assert(os.getenv("QUIRE_SLIPS")))
-  local quire = require("quire")
-  local compat = require("quire.compat")
 
   step = "attach"
   -- Which version of the chapter the diagnostics shown are of: the
@@ -73,12 +71,8 @@ local function main()
     end
   end
 
-  if os.getenv("QUIRE_DEBUG") then
-    vim.lsp.set_log_level("debug")
-  end
-  quire.setup({ cmd = { assert(os.getenv("QUIRE_BIN")), "serve" }, settings = {} })
-  vim.cmd("edit " .. vim.fn.fnameescape(fx.chapter))
-  local buf = vim.api.nvim_get_current_buf()
+  local buf = harness.attach(fx.chapter)
+  log("ok " .. step)
 
   -- shows waits until the diagnostics of the buffer's version (what,
   -- for the failure's words) are published and are exactly want; it
@@ -97,11 +91,6 @@ local function main()
     return ok, last
   end
 
-  check(vim.wait(10000, function()
-    local c = compat.get_clients({ bufnr = buf, name = "quire" })[1]
-    return c ~= nil and c.initialized ~= false and (c.server_capabilities or c.resolved_capabilities) ~= nil
-  end, 20), "the quire client did not attach to the chapter")
-  log("ok " .. step)
 
   -- The clean chapter: the server publishes for it once it has opened;
   -- nothing may be shown.

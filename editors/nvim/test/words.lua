@@ -18,19 +18,9 @@ local function main()
   local want_lens = assert(os.getenv("QUIRE_WANT_LENS"), "QUIRE_WANT_LENS")
   local typed = assert(os.getenv("QUIRE_TYPE"), "QUIRE_TYPE")
   local quire = require("quire")
-  local compat = require("quire.compat")
-  if os.getenv("QUIRE_DEBUG") then
-    vim.lsp.set_log_level("debug")
-  end
 
   step = "attach"
-  quire.setup({ cmd = { assert(os.getenv("QUIRE_BIN")), "serve" }, settings = {} })
-  vim.cmd("edit " .. vim.fn.fnameescape(chapter))
-  local buf = vim.api.nvim_get_current_buf()
-  check(vim.wait(10000, function()
-    local c = compat.get_clients({ bufnr = buf, name = "quire" })[1]
-    return c ~= nil and c.initialized ~= false and (c.server_capabilities or c.resolved_capabilities) ~= nil
-  end, 20), "the quire client did not attach to the chapter")
+  local buf = harness.attach(chapter)
   log("ok " .. step)
 
   -- Without asking: the statusline function has the counts.
