@@ -6,6 +6,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript/dialogue"
+	"github.com/quire-ink/quire/manuscript/namebench"
 )
 
 // Match pairs a gold utterance with the found utterance that matches it,
@@ -107,16 +108,16 @@ func (t *Tally) add(o Tally) {
 }
 
 // Accuracy is the share of speakers right.
-func (t Tally) Accuracy() float64 { return ratio(t.Right, t.N) }
+func (t Tally) Accuracy() float64 { return namebench.Ratio(t.Right, t.N) }
 
 // StrictAccuracy counts an uncertain speaker as wrong.
-func (t Tally) StrictAccuracy() float64 { return ratio(t.CertainRight, t.N) }
+func (t Tally) StrictAccuracy() float64 { return namebench.Ratio(t.CertainRight, t.N) }
 
 // CertainPrecision is the share of certain speakers that are right.
-func (t Tally) CertainPrecision() float64 { return ratio(t.CertainRight, t.Certain) }
+func (t Tally) CertainPrecision() float64 { return namebench.Ratio(t.CertainRight, t.Certain) }
 
 // CertainShare is the share of speakers the analyzer is certain of.
-func (t Tally) CertainShare() float64 { return ratio(t.Certain, t.N) }
+func (t Tally) CertainShare() float64 { return namebench.Ratio(t.Certain, t.N) }
 
 // Score is an analyzer's figures over one or more books.
 type Score struct {
@@ -177,15 +178,9 @@ func (s *Score) Merge(o Score) {
 }
 
 // Precision, Recall and F1 of detection.
-func (s Score) Precision() float64 { return ratio(s.Matched, s.Found) }
-func (s Score) Recall() float64    { return ratio(s.Matched, s.Gold) }
-func (s Score) F1() float64 {
-	p, r := s.Precision(), s.Recall()
-	if p+r == 0 {
-		return 0
-	}
-	return 2 * p * r / (p + r)
-}
+func (s Score) Precision() float64 { return namebench.Ratio(s.Matched, s.Found) }
+func (s Score) Recall() float64    { return namebench.Ratio(s.Matched, s.Gold) }
+func (s Score) F1() float64        { return namebench.F1(s.Precision(), s.Recall()) }
 
 // Type is the tally of one quotation type.
 func (s Score) Type(t QuoteType) Tally {
@@ -193,11 +188,4 @@ func (s Score) Type(t QuoteType) Tally {
 		return s.ByType[i]
 	}
 	return Tally{}
-}
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }

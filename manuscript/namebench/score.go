@@ -45,17 +45,20 @@ func (s *Score) Add(n Novel, found []Found, keep func(Entity) bool) {
 }
 
 // Precision, Recall and F1 of the mentions counted.
-func (s Score) Precision() float64 { return ratio(s.Right, s.Found) }
-func (s Score) Recall() float64    { return ratio(s.Right, s.Annotated) }
-func (s Score) F1() float64 {
-	p, r := s.Precision(), s.Recall()
+func (s Score) Precision() float64 { return Ratio(s.Right, s.Found) }
+func (s Score) Recall() float64    { return Ratio(s.Right, s.Annotated) }
+func (s Score) F1() float64        { return F1(s.Precision(), s.Recall()) }
+
+// F1 is the harmonic mean of precision p and recall r, 0 when both are.
+func F1(p, r float64) float64 {
 	if p+r == 0 {
 		return 0
 	}
 	return 2 * p * r / (p + r)
 }
 
-func ratio(a, b int) float64 {
+// Ratio is a over b, 0 when b is: a share of nothing counts as none.
+func Ratio(a, b int) float64 {
 	if b == 0 {
 		return 0
 	}
