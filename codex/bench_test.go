@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/benchtest"
 	"github.com/quire-ink/quire/codex/corpus"
 )
 
@@ -133,22 +134,6 @@ func lookupQueries(c *corpus.Corpus) []string {
 	return qs
 }
 
-// latencies records per-operation durations to report percentiles,
-// which the targets are stated in.
-type latencies []time.Duration
-
-func (l latencies) report(b *testing.B) {
-	if len(l) == 0 {
-		return
-	}
-	slices.Sort(l)
-	at := func(p float64) float64 {
-		return float64(l[min(len(l)-1, int(p*float64(len(l))))]) / float64(time.Microsecond)
-	}
-	b.ReportMetric(at(0.50), "p50-µs")
-	b.ReportMetric(at(0.99), "p99-µs")
-}
-
 func BenchmarkLookup(b *testing.B) {
 	benchQueries(b, lookupQueries, func(s *codex.Store, q string) error {
 		s.Lookup(q, "")
@@ -175,7 +160,7 @@ func benchQueries(b *testing.B, queries func(*corpus.Corpus) []string, run func(
 			s := openBench(b, dir, b.TempDir())
 			defer s.Close()
 			qs := queries(c)
-			lat := make(latencies, 0, b.N)
+			lat := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for i := range b.N {
 				start := time.Now()
@@ -185,7 +170,7 @@ func benchQueries(b *testing.B, queries func(*corpus.Corpus) []string, run func(
 				lat = append(lat, time.Since(start))
 			}
 			b.StopTimer()
-			lat.report(b)
+			benchtest.ReportLatencies(b, lat)
 		})
 	}
 }
@@ -211,7 +196,7 @@ func BenchmarkSaveToVisible(b *testing.B) {
 			folder := filepath.Join(dir, "codex", "items")
 			waitFor(b, s, folder, "Warmup Probe")
 
-			lat := make(latencies, 0, b.N)
+			lat := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for i := range b.N {
 				name := fmt.Sprintf("Probe Zed%d", i)
@@ -223,7 +208,7 @@ func BenchmarkSaveToVisible(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			lat.report(b)
+			benchtest.ReportLatencies(b, lat)
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/benchtest"
 	"github.com/quire-ink/quire/codex/corpus"
 	"github.com/quire-ink/quire/manuscript"
 )
@@ -208,12 +209,7 @@ func BenchmarkExplicate(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			slices.Sort(lat)
-			at := func(q float64) float64 {
-				return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / float64(time.Microsecond)
-			}
-			b.ReportMetric(at(0.50), "p50-µs")
-			b.ReportMetric(at(0.99), "p99-µs")
+			benchtest.ReportLatencies(b, lat)
 			b.ReportMetric(float64(found)/float64(b.N), "found/op")
 			if bc.opt.Catalog != nil {
 				b.ReportMetric(float64(sourced)/float64(b.N), "sourced/op")

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/benchtest"
 	"github.com/quire-ink/quire/codex/corpus"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/textdoc"
@@ -131,7 +131,7 @@ func BenchmarkHover(b *testing.B) {
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
-	reportPercentiles(b, lat)
+	benchtest.ReportLatencies(b, lat)
 	reportRSS(b)
 }
 
@@ -154,7 +154,7 @@ func BenchmarkCodeActions(b *testing.B) {
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
-	reportPercentiles(b, lat)
+	benchtest.ReportLatencies(b, lat)
 }
 
 // BenchmarkReferences lists every mention of the most mentioned entry.
@@ -230,7 +230,7 @@ func benchChangeToDiagnostics(b *testing.B, front string, want func([]protocol.D
 		lat = append(lat, time.Since(start)-diagnosticDelay)
 	}
 	b.StopTimer()
-	reportPercentiles(b, lat)
+	benchtest.ReportLatencies(b, lat)
 	// How often the collector ran during the edits: what decides how
 	// many of them it slows, whatever the load of the machine.
 	var after runtime.MemStats
@@ -257,15 +257,6 @@ func settle(b *testing.B) {
 		last = m.TotalAlloc
 	}
 	b.Log("the server was still busy after a minute")
-}
-
-func reportPercentiles(b *testing.B, lat []time.Duration) {
-	slices.Sort(lat)
-	at := func(q float64) float64 {
-		return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / float64(time.Microsecond)
-	}
-	b.ReportMetric(at(0.50), "p50-µs")
-	b.ReportMetric(at(0.99), "p99-µs")
 }
 
 // reportRSS reports the resident memory of the whole test process

@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/benchtest"
 	"github.com/quire-ink/quire/manuscript/dialogue/dialoguetest"
 )
 
@@ -69,7 +70,7 @@ func BenchmarkSemanticTokensAfterEdit(b *testing.B) {
 				lat = append(lat, time.Since(start))
 			}
 			b.StopTimer()
-			reportPercentiles(b, lat)
+			benchtest.ReportLatencies(b, lat)
 		})
 	}
 }

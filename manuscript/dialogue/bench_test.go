@@ -1,12 +1,12 @@
 package dialogue
 
 import (
-	"slices"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/benchtest"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue/dialoguetest"
 )
@@ -63,10 +63,5 @@ func BenchmarkAttributeAfterEdit(b *testing.B) {
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
-	slices.Sort(lat)
-	at := func(q float64) float64 {
-		return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / float64(time.Microsecond)
-	}
-	b.ReportMetric(at(0.50), "p50-µs")
-	b.ReportMetric(at(0.99), "p99-µs")
+	benchtest.ReportLatencies(b, lat)
 }
