@@ -320,14 +320,8 @@ func TestStatsDialogueShare(t *testing.T) {
 	out, _, err = run(t, "stats", "--project", book, cache)
 	require.NoError(t, err)
 	assert.Contains(t, out, "DIALOGUE")
-	assert.Contains(t, out, percent(got.Chapters[0].DialogueShare))
-	assert.Contains(t, out, "Dialogue: "+percent(got.DialogueShare)+" of the words are spoken.")
-}
-
-func TestPercent(t *testing.T) {
-	for share, want := range map[float64]string{0: "0%", 0.004: "<1%", 0.005: "1%", 0.346: "35%", 1: "100%"} {
-		assert.Equal(t, want, percent(share), "%v", share)
-	}
+	assert.Contains(t, out, dialogue.Percent(got.Chapters[0].DialogueShare))
+	assert.Contains(t, out, "Dialogue: "+dialogue.Percent(got.DialogueShare)+" of the words are spoken.")
 }
 
 // A chapter saved with Windows line ends: the lines and columns are the

@@ -118,17 +118,6 @@ func readDialogueSettings(l *settings.Loaded, w io.Writer) dialogue.Options {
 	return opts
 }
 
-// percent is a share as a whole percentage: "35%", "<1%" for a trace.
-func percent(share float64) string {
-	switch {
-	case share <= 0:
-		return "0%"
-	case share < 0.005:
-		return "<1%"
-	}
-	return fmt.Sprintf("%d%%", int(math.Round(share*100)))
-}
-
 // writeStats prints the summary for a person.
 func writeStats(w io.Writer, out statsOutput) error {
 	s := out.Summary
@@ -142,14 +131,14 @@ func writeStats(w io.Writer, out statsOutput) error {
 				target += " ✓"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t\n", c.Position, codex.PrintableName(c.Title), goals.Thousands(c.Words), percent(c.DialogueShare), target)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t\n", c.Position, codex.PrintableName(c.Title), goals.Thousands(c.Words), dialogue.Percent(c.DialogueShare), target)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s, in %d chapters.\n", capitalize(s.BookText()), len(s.Chapters))
-	fmt.Fprintf(&b, "Dialogue: %s of the words are spoken.\n", percent(out.DialogueShare))
+	fmt.Fprintf(&b, "Dialogue: %s of the words are spoken.\n", dialogue.Percent(out.DialogueShare))
 	fmt.Fprintf(&b, "%s.\n", capitalize(s.TodayText()))
 	if s.Streak > 0 {
 		fmt.Fprintf(&b, "Streak: %d writing days in a row.\n", s.Streak)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 )
 
 var (
@@ -40,7 +41,7 @@ func (m *Map) Write(w io.Writer) error {
 	v := view{
 		Map: m, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
 		Rows: template.HTML(rows), Rest: template.HTML(rest), Shown: shown,
-		SpokenRows: template.HTML(m.spokenRows()), SpokenShown: len(m.topSpeakers()), Share: share(m.BookShare()),
+		SpokenRows: template.HTML(m.spokenRows()), SpokenShown: len(m.topSpeakers()), Share: dialogue.Percent(m.BookShare()),
 		Columns:  m.columns(),
 		Timeline: m.timelineView(),
 		Graph:    m.graphView(),
@@ -96,7 +97,7 @@ func (m *Map) columns() []column {
 	out := make([]column, len(m.Chapters))
 	for i, ch := range m.Chapters {
 		out[i] = column{Label: ch.Label(), Title: ch.Label() + ". " + ch.Title, Href: template.URL(m.chapterLink(ch.Path, 1, 1)),
-			Share: share(ch.DialogueShare)}
+			Share: dialogue.Percent(ch.DialogueShare)}
 	}
 	return out
 }

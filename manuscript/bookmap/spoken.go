@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"html"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,18 +117,6 @@ func (m *Map) BookShare() float64 {
 	return dialogue.Share(spoken, words)
 }
 
-// share is a share as a whole percentage: "35%", "<1%" for a trace, as
-// quire stats writes it.
-func share(x float64) string {
-	switch {
-	case x <= 0:
-		return "0%"
-	case x < 0.005:
-		return "<1%"
-	}
-	return strconv.Itoa(int(math.Round(x*100))) + "%"
-}
-
 // count is "1 line", "3 lines".
 func count(n int, word string) string {
 	if n == 1 {
@@ -147,13 +134,13 @@ func (m *Map) spokenRows() string {
 	var b strings.Builder
 	b.Grow((2 + min(len(m.Speakers), m.MaxRows)) * (80 + 48*len(m.Chapters)))
 	b.WriteString(`<tr class="share"><th scope="row" class="name">Share of the chapter</th><td></td><td class="total">`)
-	b.WriteString(share(m.BookShare()))
+	b.WriteString(dialogue.Percent(m.BookShare()))
 	b.WriteString(`</td>`)
 	for _, ch := range m.Chapters {
 		b.WriteString(`<td title="`)
 		b.WriteString(html.EscapeString(fmt.Sprintf("%s. %s: %d of %s are dialogue", ch.Label(), ch.Title, ch.SpokenWords, count(ch.Words, "word"))))
 		b.WriteString(`">`)
-		b.WriteString(share(ch.DialogueShare))
+		b.WriteString(dialogue.Percent(ch.DialogueShare))
 		b.WriteString(`</td>`)
 	}
 	b.WriteString("</tr>\n")

@@ -1,7 +1,9 @@
 package dialogue
 
 import (
+	"math"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -174,6 +176,18 @@ func Share(spoken, words int) float64 {
 		return 0
 	}
 	return min(1, float64(spoken)/float64(words))
+}
+
+// Percent is a share as the writer reads it, a whole percentage: "35%",
+// "<1%" for a trace, "0%" for none (quire stats and the book map).
+func Percent(share float64) string {
+	switch {
+	case share <= 0:
+		return "0%"
+	case share < 0.005:
+		return "<1%"
+	}
+	return strconv.Itoa(int(math.Round(share*100))) + "%"
 }
 
 // bodyOf is u's body, or its whole text when the body is unset or does

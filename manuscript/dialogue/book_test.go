@@ -132,6 +132,9 @@ func TestSpokenWordsAndShare(t *testing.T) {
 	assert.Zero(t, Share(0, 10))
 	assert.Zero(t, Share(3, 0))
 	assert.Equal(t, 1.0, Share(12, 10), "never above the whole")
+	for share, want := range map[float64]string{0: "0%", 0.004: "<1%", 0.005: "1%", 0.346: "35%", 1: "100%"} {
+		assert.Equal(t, want, Percent(share), "%v", share)
+	}
 	// A convention stated in quire.yaml is the one read.
 	assert.Equal(t, []int{0, 0, 0}, SpokenWords(units, Options{Quotes: QuotesGuillemets}))
 }
