@@ -51,15 +51,10 @@ func SplitChapters(text string) []Chapter {
 		text  string
 	}
 	var lines []line
-	for start := 0; start < len(text); {
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
-		}
-		lines = append(lines, line{start, strings.TrimRight(text[start:end], "\r")})
-		start = end + 1
+	start := 0
+	for l := range strings.Lines(text) {
+		lines = append(lines, line{start, strings.TrimRight(l, "\r\n")})
+		start += len(l)
 	}
 	blank := func(i int) bool { return i < 0 || i >= len(lines) || strings.TrimSpace(lines[i].text) == "" }
 	// nextText is the first line after i that is not blank.
