@@ -190,8 +190,9 @@ func (p *pyParser) number() (any, error) {
 	return f, nil
 }
 
-// pyStrings reads a literal list or set of strings.
-func pyStrings(s string) ([]string, error) {
+// pyList reads a literal list or set whose items each convert to a T;
+// what is not one names the item it stopped at.
+func pyList[T any](s, what string, conv func(any) (T, bool)) ([]T, error) {
 	v, err := parsePy(s)
 	if err != nil {
 		return nil, err
@@ -200,39 +201,34 @@ func pyStrings(s string) ([]string, error) {
 	if !ok {
 		return nil, fmt.Errorf("python literal %.40q is not a list", s)
 	}
-	out := make([]string, 0, len(list))
+	out := make([]T, 0, len(list))
 	for _, it := range list {
-		str, ok := it.(string)
+		x, ok := conv(it)
 		if !ok {
-			return nil, fmt.Errorf("python literal %.40q holds a %T, not a string", s, it)
+			return nil, fmt.Errorf("python literal %.40q holds %v, not %s", s, it, what)
 		}
-		out = append(out, str)
+		out = append(out, x)
 	}
 	return out, nil
 }
 
+// pyStrings reads a literal list or set of strings.
+func pyStrings(s string) ([]string, error) {
+	return pyList(s, "a string", func(it any) (string, bool) {
+		str, ok := it.(string)
+		return str, ok
+	})
+}
+
 // pySpans reads a literal list of [start, end] pairs.
 func pySpans(s string) ([][2]int, error) {
-	v, err := parsePy(s)
-	if err != nil {
-		return nil, err
-	}
-	list, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("python literal %.40q is not a list", s)
-	}
-	out := make([][2]int, 0, len(list))
-	for _, it := range list {
+	return pyList(s, "a [start, end] pair", func(it any) ([2]int, bool) {
 		pair, ok := it.([]any)
 		if !ok || len(pair) != 2 {
-			return nil, fmt.Errorf("python literal %.40q holds %v, not a [start, end] pair", s, it)
+			return [2]int{}, false
 		}
 		a, okA := pair[0].(int)
 		b, okB := pair[1].(int)
-		if !okA || !okB || a < 0 || b < a {
-			return nil, fmt.Errorf("python literal %.40q holds %v, not a [start, end] pair", s, it)
-		}
-		out = append(out, [2]int{a, b})
-	}
-	return out, nil
+		return [2]int{a, b}, okA && okB && a >= 0 && b >= a
+	})
 }
