@@ -8,7 +8,6 @@
 import {
   bookRead,
   editorLine,
-  finish,
   goToLine,
   openBook,
   openChapter,
@@ -16,6 +15,7 @@ import {
   start,
   step,
   waitFor,
+  walk,
 } from "./workbench.mjs";
 
 const chapter = "01-thirteen-strokes.md";
@@ -101,11 +101,4 @@ async function main() {
   });
 }
 
-
-let failed = null;
-try {
-  await main();
-} catch (e) {
-  failed = e;
-}
-await finish(failed);
+await walk(main);

@@ -4,7 +4,7 @@
 // the setting, and the status bar must say quire is not running.
 // noserver_test.go packages the universal .vsix; workbench.mjs hides any
 // quire from code-server's PATH.
-import { editorText, expectConsoleError, finish, log, openBook, quickOpen, quireServes, start, step, waitFor } from "./workbench.mjs";
+import { expectConsoleError, log, openBook, openChapter, quireServes, start, step, waitFor, walk } from "./workbench.mjs";
 
 const notFound = "quire cannot start: this copy of the extension carries no quire program for your system, and none was found on PATH.";
 
@@ -18,8 +18,7 @@ async function main() {
 
   await step(page, "open-book", async () => {
     await openBook(page);
-    await quickOpen(page, "01-thirteen-strokes.md");
-    await waitFor("the chapter in the editor", async () => (await editorText(page)).includes("The Night Count"));
+    await openChapter(page, "01-thirteen-strokes.md", "The Night Count");
   });
 
   await step(page, "not-found-message", async () => {
@@ -60,10 +59,4 @@ async function main() {
   });
 }
 
-let failed = null;
-try {
-  await main();
-} catch (e) {
-  failed = e;
-}
-await finish(failed);
+await walk(main);

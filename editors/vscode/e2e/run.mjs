@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  book, bookRead, chatFrame, checkBundledServer, editorText, finish, log, need, openBook, openChapter, Outcome, quickOpen, refactorPreview,
-  runCommand, shot, shots, sleep, start, statusItems, step, stepTimeout, waitFor,
+  book, bookRead, chatFrame, checkBundledServer, editorText, log, need, openBook, openChapter, Outcome, quickOpen, refactorPreview, runCommand, shot,
+  shots, sleep, start, statusItems, step, stepTimeout, waitFor, walk,
 } from "./workbench.mjs";
 
 const question = need("QUIRE_QUESTION");
@@ -451,10 +451,4 @@ async function main() {
   });
 }
 
-let failed = null;
-try {
-  await main();
-} catch (e) {
-  failed = e;
-}
-await finish(failed);
+await walk(main);

@@ -9,7 +9,7 @@
 // TwoSeriesBooks) and passes them in QUIRE_SERIES.
 import fs from "node:fs";
 import path from "node:path";
-import { base, checkBundledServer, finish, log, need, Outcome, quickOpen, start, step, stepTimeout, waitFor } from "./workbench.mjs";
+import { base, checkBundledServer, log, need, Outcome, quickOpen, start, step, stepTimeout, waitFor, walk } from "./workbench.mjs";
 
 const workspace = need("QUIRE_WORKSPACE");
 const books = JSON.parse(fs.readFileSync(need("QUIRE_SERIES"), "utf8"));
@@ -167,10 +167,4 @@ async function main() {
   });
 }
 
-let failed = null;
-try {
-  await main();
-} catch (e) {
-  failed = e;
-}
-await finish(failed);
+await walk(main);

@@ -19,7 +19,6 @@ import {
   bookRead,
   editorLine,
   editorText,
-  finish,
   goToLine,
   log,
   need,
@@ -33,6 +32,7 @@ import {
   statusItems,
   step,
   waitFor,
+  walk,
 } from "./workbench.mjs";
 
 const fixture = JSON.parse(fs.readFileSync(need("QUIRE_SLIPS"), "utf8"));
@@ -195,10 +195,4 @@ async function main() {
   });
 }
 
-let failed = null;
-try {
-  await main();
-} catch (e) {
-  failed = e;
-}
-await finish(failed);
+await walk(main);

@@ -237,9 +237,20 @@ export async function start(settings = {}) {
   return page;
 }
 
+// walk runs a walk's main and then finish, with main's failure if any.
+export async function walk(main) {
+  let failed = null;
+  try {
+    await main();
+  } catch (e) {
+    failed = e;
+  }
+  await finish(failed);
+}
+
 // finish saves the console, stops the browser and code-server, and
 // reports: PASS with the steps, or the failure (exit status 1).
-export async function finish(failed) {
+async function finish(failed) {
   fs.writeFileSync(path.join(shots, "console.log"), consoleLines.join("\n") + "\n");
   await browser?.close().catch(() => {});
   try {
