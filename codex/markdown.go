@@ -156,7 +156,13 @@ func blockSpan(src []byte, n ast.Node) (Range, bool) {
 		return Range{}, false
 	}
 	start := bytes.LastIndexByte(src[:lines.At(0).Start], '\n') + 1
-	return Range{start, lines.At(lines.Len() - 1).Stop}, true
+	end := lines.At(lines.Len() - 1).Stop
+	// goldmark keeps an HTML block's closing line ("-->") apart from its
+	// lines; it is markup as much as they are.
+	if h, ok := n.(*ast.HTMLBlock); ok && h.HasClosure() {
+		end = max(end, h.ClosureLine.Stop)
+	}
+	return Range{start, end}, true
 }
 
 // fenceSpan covers a fenced block from its opening fence to its closing

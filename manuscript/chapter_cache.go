@@ -85,7 +85,10 @@ import (
 //
 // 10: a name that opens with a capitalized article ("The Caterpillar")
 // is found without it too ("said the Caterpillar").
-const chapterCacheFormat = 10
+//
+// 11: an HTML block's code range takes its closing line ("-->"), so that
+// a scene note is read whole.
+const chapterCacheFormat = 11
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
@@ -173,6 +176,7 @@ func (c *chapterCache) unit(rel, text string, sum [sha256.Size]byte) (*Unit, boo
 		Code:     r.meta.Code,
 		Text:     text,
 		sum:      sum,
+		scenes:   &sceneSlot{},
 	}, true
 }
 

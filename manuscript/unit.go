@@ -49,6 +49,11 @@ type Unit struct {
 	// stamp is the file's size and time as stat saw them before the
 	// read; CatchUp compares it with the disk. Zero for the editor's text.
 	stamp codex.FileStamp
+	// scenes keeps the unit's last scene split (Scenes), made on first
+	// use: most units are never split, and those that are, once. A copy
+	// of the unit (renumbered in a new snapshot) shares it, as it shares
+	// the text the split is of; nil in a unit made by hand.
+	scenes *sceneSlot
 }
 
 // BodyText is the unit's text after any front matter.
@@ -78,6 +83,7 @@ func NewUnit(rel, text string, version int32) *Unit {
 		Code:     o.Code,
 		Version:  version,
 		Text:     text,
+		scenes:   &sceneSlot{},
 	}
 	u.Words = CountWords(u.BodyText())
 	fm := readChapterFrontMatter(text, o.FrontMatter)
