@@ -103,7 +103,8 @@ func (r SceneRules) Status(s string) (string, bool) {
 // AllStatuses are the statuses the rules allow, in their order.
 func (r SceneRules) AllStatuses() []string { return slices.Clone(r.statuses()) }
 
-func (r SceneRules) equal(o SceneRules) bool {
+// Equal says r and o split and check alike.
+func (r SceneRules) Equal(o SceneRules) bool {
 	return r.Headings == o.Headings && slices.Equal(r.Breaks, o.Breaks) && slices.Equal(r.Statuses, o.Statuses)
 }
 
@@ -135,7 +136,7 @@ type sceneSlot struct{ last atomic.Pointer[sceneMemo] }
 
 func (u *Unit) sceneMemo(r SceneRules) *sceneMemo {
 	if u.scenes != nil {
-		if m := u.scenes.last.Load(); m != nil && m.rules.equal(r) {
+		if m := u.scenes.last.Load(); m != nil && m.rules.Equal(r) {
 			return m
 		}
 	}

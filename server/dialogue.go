@@ -48,7 +48,7 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 	c.mu.Lock()
 	e, hit := c.entries[rel]
 	c.mu.Unlock()
-	if hit && e.text == text && e.cat == cat && e.names == names && e.opts == opts {
+	if hit && e.text == text && e.cat == cat && e.names == names && e.opts.Equal(opts) {
 		return u, e, true
 	}
 	book := dialogue.NewBook(snap, cat, opts).WithNames(names)

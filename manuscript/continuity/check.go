@@ -76,10 +76,11 @@ func Check(t *Timeline, u *manuscript.Unit) []Diagnostic {
 func check(t *Timeline, u *manuscript.Unit, s *scratch) []Diagnostic {
 	ch := t.ChapterOf(u)
 	prev, hasPrev := t.previous(ch.Position - 1)
-	c := &checker{t: t, canon: t.canon, opts: t.canon.opts, u: u, ch: ch, asOf: map[string]codex.AsOf{}}
+	c := &checker{t: t, canon: t.canon, opts: t.canon.opts, u: u, ch: ch, asOf: map[asOfKey]codex.AsOf{}}
 	if hasPrev {
 		c.prev = &prev
 	}
+	c.placeScenes()
 	c.s = s
 	return c.run()
 }
@@ -105,8 +106,16 @@ type checker struct {
 	// possessive endings included in the ends, in increasing order (the
 	// mentions are in order and do not overlap).
 	mentionStarts, mentionEnds []int
-	asOf                       map[string]codex.AsOf
+	asOf                       map[asOfKey]codex.AsOf
 	out                        []Diagnostic
+	// scenes are the chapter's scenes when a note gives one its own
+	// story time, nil when the chapter's holds throughout; moments are
+	// each scene's place in story time (one, the chapter's, when scenes
+	// is nil), and class[i] the first moment that sees canon as moment
+	// i does, so canon is worked out once per distinct moment.
+	scenes  []manuscript.Scene
+	moments []Chapter
+	class   []int
 	counts                     map[string]int
 }
 
@@ -119,7 +128,13 @@ func (c *checker) run() []Diagnostic {
 		c.unknownReference("pov", c.u.Meta.POV, c.u.Meta.POVRange, codex.TypeCharacter)
 		c.unknownReference("location", c.u.Meta.Location, c.u.Meta.LocationRange, codex.TypeLocation)
 	}
-	trait, death, style := c.opts.Enabled(CodeTraitContradiction), c.opts.Enabled(CodeAfterDeath) && !c.u.Meta.Flashback, c.opts.Enabled(CodeStyleRule) && len(c.canon.rules) > 0
+	if c.opts.Enabled(CodeUnknownReference) {
+		for _, sc := range c.scenes {
+			c.unknownReference("pov", sc.Note.Meta.POV, sc.Note.Meta.POVRange, codex.TypeCharacter)
+			c.unknownReference("location", sc.Note.Meta.Location, sc.Note.Meta.LocationRange, codex.TypeLocation)
+		}
+	}
+	trait, death, style := c.opts.Enabled(CodeTraitContradiction), c.opts.Enabled(CodeAfterDeath) && !c.allFlashback(), c.opts.Enabled(CodeStyleRule) && len(c.canon.rules) > 0
 	spelling := c.opts.Enabled(CodeNameSpelling)
 	if !trait && !death && !style && !spelling {
 		return c.out
@@ -203,29 +218,97 @@ func (c *checker) add(d Diagnostic) {
 	c.out = append(c.out, d)
 }
 
-// entryAsOf is an entry as of the chapter, computed once per entry.
-func (c *checker) entryAsOf(id string) (codex.AsOf, bool) {
-	if a, ok := c.asOf[id]; ok {
+// asOfKey is an entry as seen from one class of moments.
+type asOfKey struct {
+	id    string
+	class int
+}
+
+// entryAsOf is an entry as of the scene holding off, computed once per
+// entry and moment.
+func (c *checker) entryAsOf(id string, off int) (codex.AsOf, bool) {
+	k := asOfKey{id, c.class[c.momentAt(off)]}
+	if a, ok := c.asOf[k]; ok {
 		return a, true
 	}
 	e, ok := c.canon.cat.Get(id)
 	if !ok {
 		return codex.AsOf{}, false
 	}
-	a := c.t.AsOf(e, c.ch)
-	c.asOf[id] = a
+	a := c.t.AsOf(e, c.moments[k.class])
+	c.asOf[k] = a
 	return a, true
 }
 
-func (c *checker) timelineOrder() {
-	m := c.u.Meta
-	if !m.HasDay || m.Flashback || c.prev == nil || m.Day >= c.prev.Day {
+// placeScenes places each scene of the chapter in story time, where a
+// note gives one its own (docs/outline.md): the rest of the checks ask
+// momentAt which one a word is in.
+func (c *checker) placeScenes() {
+	c.moments, c.class = []Chapter{c.ch}, []int{0}
+	if !c.u.HasSceneNotes() {
 		return
 	}
-	line, _ := codex.LineColumn(c.prev.Text, c.prev.Range.Start)
-	c.add(Diagnostic{Code: CodeTimelineOrder, Range: m.DayRange,
-		Message: fmt.Sprintf("this chapter is on day %d, but %q before it is on day %d; if it is told out of order, mark it `flashback: true`", m.Day, c.prev.Title, c.prev.Day),
-		Related: []Related{{Path: c.prev.Path, Range: c.prev.Range, Line: line, Message: fmt.Sprintf("%q is on day %d", c.prev.Title, c.prev.Day)}}})
+	c.scenes = c.u.Scenes(c.opts.Scenes)
+	times := manuscript.SceneTimes(c.u, c.scenes)
+	c.moments, c.class = make([]Chapter, len(times)), make([]int, len(times))
+	for i, m := range times {
+		ch := c.ch
+		ch.Meta = m
+		if m.HasDay {
+			ch.StoryDay, ch.HasStoryDay = m.Day, true
+		}
+		c.moments[i], c.class[i] = ch, i
+		for j := range i {
+			if o := c.moments[j].Meta; o.Flashback == m.Flashback && o.HasDay == m.HasDay && o.Day == m.Day {
+				c.class[i] = j
+				break
+			}
+		}
+	}
+}
+
+// momentAt is the index of the moment of the scene holding off.
+func (c *checker) momentAt(off int) int {
+	if c.scenes == nil {
+		return 0
+	}
+	return max(0, manuscript.SceneAt(c.scenes, off)-1)
+}
+
+// flashbackAt says the scene holding off is a flashback.
+func (c *checker) flashbackAt(off int) bool { return c.moments[c.momentAt(off)].Meta.Flashback }
+
+// allFlashback says every scene of the chapter is a flashback.
+func (c *checker) allFlashback() bool {
+	for _, m := range c.moments {
+		if !m.Meta.Flashback {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *checker) timelineOrder() {
+	last := c.prev
+	for i, m := range c.moments {
+		// A scene's own day counts; the first scene's is the chapter's
+		// too.
+		own := i == 0 && m.Meta.HasDay || c.scenes != nil && c.scenes[i].Note.Meta.HasDay
+		if !own || m.Meta.Flashback {
+			continue
+		}
+		if last != nil && m.Meta.Day < last.Day {
+			line, _ := codex.LineColumn(last.Text, last.Range.Start)
+			what := "this chapter"
+			if c.scenes != nil && m.Meta.DayRange != c.u.Meta.DayRange {
+				what = fmt.Sprintf("scene %d", i+1)
+			}
+			c.add(Diagnostic{Code: CodeTimelineOrder, Range: m.Meta.DayRange,
+				Message: fmt.Sprintf("%s is on day %d, but %s before it is on day %d; if it is told out of order, mark it `flashback: true`", what, m.Meta.Day, last.what(), last.Day),
+				Related: []Related{{Path: last.Path, Range: last.Range, Line: line, Message: fmt.Sprintf("%s is on day %d", capitalize(last.what()), last.Day)}}})
+		}
+		last = &Previous{Path: c.u.Path, Title: c.u.Title, Day: m.Meta.Day, Range: m.Meta.DayRange, Text: c.u.Text, scene: i + 1}
+	}
 }
 
 // unknownReference flags a pov or location that names no entry. A name

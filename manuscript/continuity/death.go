@@ -42,7 +42,10 @@ func (c *checker) afterDeath() {
 		if u.Uncertain || u.Speaker == "" || u.Rule != dialogue.RuleExplicit && u.Rule != dialogue.RuleWriter {
 			continue
 		}
-		a, ok := c.deadAsOf(u.Speaker)
+		if c.flashbackAt(u.Marks[0].Start) {
+			continue
+		}
+		a, ok := c.deadAsOf(u.Speaker, u.Marks[0].Start)
 		if !ok {
 			continue
 		}
@@ -55,7 +58,10 @@ func (c *checker) afterDeath() {
 	p := c.p
 	next := 0 // the first utterance that may hold a mention yet, by its end
 	for _, m := range c.mentions {
-		a, ok := c.deadAsOf(m.Entry)
+		if c.flashbackAt(m.Range.Start) {
+			continue
+		}
+		a, ok := c.deadAsOf(m.Entry, m.Range.Start)
 		if !ok {
 			continue
 		}
@@ -82,11 +88,11 @@ func (c *checker) afterDeath() {
 // deadAsOf is the character id as of the chapter, when dead there. Only
 // an entry with story time (a status, progressions) can be dead: the
 // rest are not worked out as of the chapter at all.
-func (c *checker) deadAsOf(id string) (codex.AsOf, bool) {
+func (c *checker) deadAsOf(id string, off int) (codex.AsOf, bool) {
 	if _, ok := c.canon.stories[id]; !ok {
 		return codex.AsOf{}, false
 	}
-	a, ok := c.entryAsOf(id)
+	a, ok := c.entryAsOf(id, off)
 	if !ok || !a.Dead() || a.Entry.Type != codex.TypeCharacter && a.Entry.Type != "" {
 		return codex.AsOf{}, false
 	}
@@ -98,7 +104,7 @@ func (c *checker) deadAsOf(id string) (codex.AsOf, bool) {
 // comment (a speaker line may name one the prose does not).
 func (c *checker) maySpeakDead() bool {
 	for _, m := range c.mentions {
-		if _, ok := c.deadAsOf(m.Entry); ok {
+		if _, ok := c.deadAsOf(m.Entry, m.Range.Start); ok && !c.flashbackAt(m.Range.Start) {
 			return true
 		}
 	}
@@ -117,14 +123,30 @@ func (c *checker) utterances() []dialogue.Utterance {
 		Skip:     c.u.Code,
 		Mentions: c.named,
 		POV:      c.povID(),
+		POVs:     c.scenePOVs(),
 	}
 	return dialogue.Analyze(ch, c.canon.cast.Within(ch), c.opts.Dialogue)
 }
 
+// scenePOVs are where a scene's own pov takes over, for the "I" of its
+// tags.
+func (c *checker) scenePOVs() []dialogue.POVFrom {
+	var out []dialogue.POVFrom
+	for i, m := range c.moments {
+		if c.scenes == nil || m.Meta.POV == c.u.Meta.POV && len(out) == 0 {
+			continue
+		}
+		out = append(out, dialogue.POVFrom{From: c.scenes[i].Range.Start, ID: c.characterNamed(m.Meta.POV)})
+	}
+	return out
+}
+
 // povID is the character the chapter's pov: names by a name or alias
 // (a progression's too), "" when it names none: the chapter's "I".
-func (c *checker) povID() string {
-	name := c.u.Meta.POV
+func (c *checker) povID() string { return c.characterNamed(c.u.Meta.POV) }
+
+// characterNamed is the character name names, "" when none.
+func (c *checker) characterNamed(name string) string {
 	if name == "" {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 )
 
@@ -68,6 +69,10 @@ type Options struct {
 	// convention chapter by chapter. They are quire.yaml's dialogue:
 	// section, which dialogue.ReadSettings reads and checks.
 	Dialogue dialogue.Options `yaml:"-" json:"-"`
+	// Scenes are where the book's chapters split into scenes, whose
+	// notes may give their own story time (quire.yaml's outline:
+	// section, which manuscript.ReadOutlineSettings reads and checks).
+	Scenes manuscript.SceneRules `yaml:"-" json:"-"`
 }
 
 // Validate explains, in a writer's words, each check name or level the

@@ -2,6 +2,7 @@ package continuity
 
 import (
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 )
 
@@ -43,6 +44,10 @@ func OptionsFrom(l *settings.Loaded) (Options, []*settings.Problem) {
 	}
 	if _, n := l.LayerOf("dialogue"); n != nil {
 		o.Dialogue, _ = dialogue.ReadSettings(l)
+	}
+	if _, n := l.LayerOf("outline"); n != nil {
+		outline, _ := manuscript.ReadOutlineSettings(l)
+		o.Scenes, o.Dialogue.Scenes = outline.Rules, outline.Rules
 	}
 	return o, problems
 }

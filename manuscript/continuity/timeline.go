@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
@@ -23,6 +24,12 @@ type Chapter struct {
 	// there is any.
 	StoryDay    int  `json:"storyDay,omitempty"`
 	HasStoryDay bool `json:"hasStoryDay,omitempty"`
+	// EndDay is the day the chapter ends on: the last its front matter
+	// or a scene that is no flashback gives (manuscript.LastDay), which
+	// the next chapter is compared with; HasEndDay says there is one.
+	EndDay      int         `json:"endDay,omitempty"`
+	HasEndDay   bool        `json:"hasEndDay,omitempty"`
+	endDayRange codex.Range `json:"-"`
 }
 
 // Previous is the chapter a chapter's day is compared with: the nearest
@@ -34,6 +41,26 @@ type Previous struct {
 	Range codex.Range `json:"range"`
 	// Text is the chapter's file, for the line of its day.
 	Text string `json:"-"`
+	// scene is, within the chapter being checked, the earlier scene
+	// whose day is compared; 0 for another chapter.
+	scene int
+}
+
+// what names the chapter or scene in a message.
+func (p *Previous) what() string {
+	if p.scene > 0 {
+		return fmt.Sprintf("scene %d of this chapter", p.scene)
+	}
+	return strconv.Quote(p.Title)
+}
+
+// capitalize starts s with a capital letter, for a message that opens
+// with a name.
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }
 
 // Timeline places the chapters of one manuscript snapshot in story time
@@ -68,6 +95,8 @@ type placing struct {
 	// units are the chapters it was worked out from, to tell by identity
 	// those a later snapshot shares.
 	units []*manuscript.Unit
+	// rules split the chapters into scenes, whose days count.
+	rules manuscript.SceneRules
 	// unplaced are the progressions whose reference names no chapter:
 	// their problem is said again for each snapshot, since a path may
 	// name a file of the project that is no chapter, read from disk.
@@ -84,7 +113,7 @@ type progressionRef struct {
 func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 	units := snap.Units()
 	pl := &placing{byPath: make(map[string]int, len(units)), from: map[string][]int{}, units: units,
-		chapters: make([]Chapter, 0, len(units))}
+		chapters: make([]Chapter, 0, len(units)), rules: canon.opts.Scenes}
 	lastDay, hasLast := 0, false
 	for i, u := range units {
 		ch := Chapter{Path: u.Path, Title: u.Title, Position: i + 1, Meta: u.Meta}
@@ -94,8 +123,9 @@ func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 		case hasLast:
 			ch.StoryDay, ch.HasStoryDay = lastDay, true
 		}
-		if u.Meta.HasDay && !u.Meta.Flashback {
-			lastDay, hasLast = u.Meta.Day, true
+		ch.EndDay, ch.endDayRange, ch.HasEndDay = manuscript.LastDay(u, canon.opts.Scenes)
+		if ch.HasEndDay {
+			lastDay, hasLast = ch.EndDay, true
 		}
 		pl.byPath[u.Path] = len(pl.chapters)
 		pl.chapters = append(pl.chapters, ch)
@@ -126,7 +156,7 @@ func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 // NewTimeline(t.Canon(), snap) otherwise: either way it equals the
 // latter.
 func (t *Timeline) For(snap *manuscript.Snapshot) *Timeline {
-	if !t.placing.fits(snap.Units()) {
+	if !t.placing.rules.Equal(t.canon.opts.Scenes) || !t.placing.fits(snap.Units()) {
 		return NewTimeline(t.canon, snap)
 	}
 	return t.placing.timeline(t.canon, snap)
@@ -146,6 +176,15 @@ func (pl *placing) fits(units []*manuscript.Unit) bool {
 		}
 		if u.Path != was.Path || u.Title != was.Title || u.Number != was.Number || u.Position != was.Position || !sameMeta(u.Meta, was.Meta) {
 			return false
+		}
+		// A scene's day, which prose may change, moves the day the
+		// chapter ends on.
+		if u.HasSceneNotes() || was.HasSceneNotes() {
+			d1, r1, ok1 := manuscript.LastDay(u, pl.rules)
+			d2, r2, ok2 := manuscript.LastDay(was, pl.rules)
+			if d1 != d2 || r1 != r2 || ok1 != ok2 {
+				return false
+			}
 		}
 	}
 	return true
@@ -287,9 +326,8 @@ func (t *Timeline) Previous(pos int) (Previous, bool) { return t.previous(pos - 
 // previous looks before index i.
 func (t *Timeline) previous(i int) (Previous, bool) {
 	for j := min(i, len(t.chapters)) - 1; j >= 0; j-- {
-		m := t.chapters[j].Meta
-		if m.HasDay && !m.Flashback {
-			return Previous{Path: t.chapters[j].Path, Title: t.chapters[j].Title, Day: m.Day, Range: m.DayRange, Text: t.units[j].Text}, true
+		if ch := t.chapters[j]; ch.HasEndDay {
+			return Previous{Path: ch.Path, Title: ch.Title, Day: ch.EndDay, Range: ch.endDayRange, Text: t.units[j].Text}, true
 		}
 	}
 	return Previous{}, false

@@ -190,7 +190,7 @@ func (c *checker) judge(st statement, inSentence []manuscript.Mention, reported 
 	var cands []candidate
 	var owner *candidate
 	for _, m := range inSentence {
-		a, ok := c.entryAsOf(m.Entry)
+		a, ok := c.entryAsOf(m.Entry, m.Range.Start)
 		if !ok {
 			continue
 		}

@@ -29,7 +29,14 @@ const (
 type Options struct {
 	// Quotes is the convention; "" is QuotesAuto.
 	Quotes Quotes
+	// Scenes split a chapter into scenes, whose notes may give each its
+	// own pov: the "I" of that scene's tags (quire.yaml's outline:
+	// section; ReadSettings reads it too).
+	Scenes manuscript.SceneRules
 }
+
+// Equal says o and p attribute alike.
+func (o Options) Equal(p Options) bool { return o.Quotes == p.Quotes && o.Scenes.Equal(p.Scenes) }
 
 // Chapter is what attribution reads of one chapter.
 type Chapter struct {
@@ -46,6 +53,29 @@ type Chapter struct {
 	// speaks the lines a tag gives to "I"; empty when the chapter names
 	// none.
 	POV string
+	// POVs are where a scene's own pov takes over from the chapter's,
+	// in order (Book.Chapter reads them from the scene notes).
+	POVs []POVFrom
+}
+
+// POVFrom is a scene's point of view, from its start on.
+type POVFrom struct {
+	From int
+	// ID is the entry, "" where the scene names none quire knows.
+	ID string
+}
+
+// povAt is the point of view at off: the last scene's that starts at or
+// before it, else the chapter's.
+func (ch Chapter) povAt(off int) string {
+	pov := ch.POV
+	for _, p := range ch.POVs {
+		if p.From > off {
+			break
+		}
+		pov = p.ID
+	}
+	return pov
 }
 
 // Analyze finds the chapter's utterances and attributes each one.

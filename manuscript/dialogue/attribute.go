@@ -43,9 +43,11 @@ type charMention struct {
 }
 
 type attributor struct {
-	text  string
-	cast  *Cast
-	pov   string
+	text string
+	cast *Cast
+	pov  string
+	// ch is the chapter, for the point of view of each scene.
+	ch    Chapter
 	utts  []Utterance
 	paras []paragraph
 	// para[i] is the index in paras of utterance i's paragraph.
@@ -69,7 +71,7 @@ func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
 	if len(utts) == 0 {
 		return
 	}
-	a := &attributor{text: ch.Text, cast: cast, utts: utts, paras: paras, pov: ch.POV}
+	a := &attributor{text: ch.Text, cast: cast, utts: utts, paras: paras, pov: ch.POV, ch: ch}
 	a.index(ch)
 	decided := make([]bool, len(utts))
 	for i := range utts {

@@ -100,7 +100,24 @@ func (b *Book) Chapter(u *manuscript.Unit) Chapter {
 		Skip:     u.Code,
 		Mentions: b.mentions(u, body),
 		POV:      b.povOf(u.Meta.POV),
+		POVs:     b.scenePOVs(u),
 	}
+}
+
+// scenePOVs are where u's scenes change its point of view, when a scene
+// note names one.
+func (b *Book) scenePOVs(u *manuscript.Unit) []POVFrom {
+	if !u.HasSceneNotes() {
+		return nil
+	}
+	scenes := u.Scenes(b.opts.Scenes)
+	var out []POVFrom
+	for i, m := range manuscript.SceneTimes(u, scenes) {
+		if m.POV != u.Meta.POV || len(out) > 0 {
+			out = append(out, POVFrom{From: scenes[i].Range.Start, ID: b.povOf(m.POV)})
+		}
+	}
+	return out
 }
 
 // mentions are u's mentions: the index's when it scanned u, else the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -155,4 +156,20 @@ func TestParallelVisitsEachOnce(t *testing.T) {
 			assert.Equal(t, 1, c, "n=%d i=%d", n, i)
 		}
 	}
+}
+
+// A scene's own pov is the "I" of its tags (docs/outline.md): the
+// chapter's before it, the scene's from its break on.
+func TestBookScenePOV(t *testing.T) {
+	snap, cat := openSmallBook(t, smallBook)
+	b := NewBook(snap, cat, Options{})
+	text := "---\npov: Emma\n---\n\"Never,\" I said.\n\n* * *\n\n<!-- scene\npov: Mr. Knightley\n-->\n\n\"Always,\" I said.\n\n* * *\n\n<!-- scene\npov: Nobody At All\n-->\n\n\"Who?\" I said.\n"
+	u := manuscript.NewUnit("manuscript/01-hartfield.md", text, 2)
+	ch := b.Chapter(u)
+	assert.Equal(t, []POVFrom{{From: strings.Index(text, "* * *"), ID: "codex/characters/knightley.md"}, {From: strings.LastIndex(text, "* * *"), ID: ""}}, ch.POVs)
+	utts := b.Analyze(u)
+	require.Len(t, utts, 3)
+	assert.Equal(t, "codex/characters/emma.md", utts[0].Best())
+	assert.Equal(t, "codex/characters/knightley.md", utts[1].Best())
+	assert.NotEqual(t, "codex/characters/knightley.md", utts[2].Best(), "the scene before's pov holds no further")
 }

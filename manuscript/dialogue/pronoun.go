@@ -61,10 +61,11 @@ const genderI Gender = 255
 // mentioned before it whom it fits.
 func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 	if g == genderI {
-		if a.pov == "" {
+		pov := a.ch.povAt(off)
+		if pov == "" {
 			return false
 		}
-		return a.set(i, RulePronoun, tag, a.pov)
+		return a.set(i, RulePronoun, tag, pov)
 	}
 	cands := a.referents(i, off, g)
 	if len(cands) == 0 {

@@ -6,6 +6,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // settingsKeys are the keys of quire.yaml's dialogue: section, for the
@@ -31,6 +32,10 @@ func ReadSettings(l *settings.Loaded) (Options, []*settings.Problem) {
 	if l == nil || l.Book == nil || l.User == nil {
 		return opts, nil
 	}
+	// The scenes' own points of view count; the outline: section's
+	// problems are its reader's to tell.
+	outline, _ := manuscript.ReadOutlineSettings(l)
+	opts.Scenes = outline.Rules
 	file, sec := l.LayerOf("dialogue")
 	if sec == nil {
 		return opts, nil

@@ -29,6 +29,9 @@ func (c *Cast) Within(ch Chapter) *Cast {
 		}
 	}
 	add(ch.POV)
+	for _, p := range ch.POVs {
+		add(p.ID)
+	}
 	// The speaker lines, found as attribution finds them; their names
 	// are looked up in one index of the cast's names, made only for a
 	// chapter that has such a line.
