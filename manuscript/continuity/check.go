@@ -116,7 +116,7 @@ type checker struct {
 	scenes  []manuscript.Scene
 	moments []Chapter
 	class   []int
-	counts                     map[string]int
+	counts  map[string]int
 }
 
 func (c *checker) run() []Diagnostic {
