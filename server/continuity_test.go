@@ -306,3 +306,32 @@ func TestAskTellsTheContinuityEditorTheChecksAsSet(t *testing.T) {
 	assert.Contains(t, all.String(), continuity.CodeTraitContradiction, "a check left on is among the findings")
 	assert.NotContains(t, all.String(), continuity.CodeAfterDeath, "the check turned off is not")
 }
+
+// TestHoverAsOfScene: a scene whose note makes it a flashback sees canon
+// as of its day, and hover says which scene it reads canon as of; the
+// rest of the chapter sees the chapter's.
+func TestHoverAsOfScene(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.CopyFS(root, os.DirFS(filepath.Join("..", "cmd", "quire", "sample"))))
+	c := startServer(t, Options{})
+	c.initialize(root)
+	rel := "manuscript/05-salt-debt.md"
+	text := mustRead(t, filepath.Join(root, filepath.FromSlash(rel))) +
+		"\n\n* * *\n\n<!-- scene\nflashback: true\nday: 1\n-->\n\nJory Fenwick climbed the stair that first night.\n"
+	c.open(rel, text)
+	lines := textdoc.NewLines(text)
+	at := func(off int) string {
+		p := lines.Position(off + 1)
+		h := c.hoverAt(rel, p.Line, p.Character)
+		require.NotNil(t, h)
+		return h.Contents.Value
+	}
+	flash := at(strings.LastIndex(text, "Jory Fenwick"))
+	// The sample's chapter 5 has three scenes; the one added is the
+	// fourth.
+	assert.Contains(t, flash, `"Salt-Debt", scene 4 \(a flashback to day 1\)`)
+	assert.Contains(t, flash, "1 of 3 progression applies")
+	present := at(strings.Index(text, "Jory"))
+	assert.NotContains(t, present, "flashback")
+	assert.Contains(t, present, "3 of 3 progressions apply")
+}

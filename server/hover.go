@@ -33,7 +33,7 @@ func (s *Server) hover(ctx context.Context, p protocol.HoverParams) (*protocol.H
 	// the entry as written.
 	var value string
 	if u, ok := chapterUnit(t.snap, t.rel, t.text, 0); ok && t.series == nil {
-		value = card.RenderAsOf(t.cardCanon(), t.proj.timelineFor(t.snap), e, u)
+		value = card.RenderAsOf(t.cardCanon(), t.proj.timelineFor(t.snap), e, u, r.Start)
 	} else {
 		value = card.Render(t.cardCanon(), e)
 	}

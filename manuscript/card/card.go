@@ -86,11 +86,13 @@ func Render(b Canon, e *codex.Entry) string {
 	return w.String()
 }
 
-// RenderAsOf is the card of e as of the chapter u: the fields its
-// progressions replace so far, a line saying which apply, the status and
-// the notes they add, over the card of the entry as of then.
-func RenderAsOf(b Canon, tl *continuity.Timeline, e *codex.Entry, u *manuscript.Unit) string {
-	ch := tl.ChapterOf(u)
+// RenderAsOf is the card of e as of the scene of chapter u that holds
+// the byte offset off (as of the chapter, where no scene note gives its
+// own story time): the fields its progressions replace so far, a line
+// saying which apply, the status and the notes they add, over the card
+// of the entry as of then.
+func RenderAsOf(b Canon, tl *continuity.Timeline, e *codex.Entry, u *manuscript.Unit, off int) string {
+	ch := tl.SceneOf(u, off)
 	a := tl.AsOf(e, ch)
 	card := Render(b, a.Entry)
 	line := tl.AsOfLine(e, ch)

@@ -244,22 +244,12 @@ func (c *checker) entryAsOf(id string, off int) (codex.AsOf, bool) {
 // note gives one its own (docs/outline.md): the rest of the checks ask
 // momentAt which one a word is in.
 func (c *checker) placeScenes() {
-	c.moments, c.class = []Chapter{c.ch}, []int{0}
-	if !c.u.HasSceneNotes() {
-		return
-	}
-	c.scenes = c.u.Scenes(c.opts.Scenes)
-	times := manuscript.SceneTimes(c.u, c.scenes)
-	c.moments, c.class = make([]Chapter, len(times)), make([]int, len(times))
-	for i, m := range times {
-		ch := c.ch
-		ch.Meta = m
-		if m.HasDay {
-			ch.StoryDay, ch.HasStoryDay = m.Day, true
-		}
-		c.moments[i], c.class[i] = ch, i
+	c.scenes, c.moments = c.t.moments(c.u, c.ch)
+	c.class = make([]int, len(c.moments))
+	for i, m := range c.moments {
+		c.class[i] = i
 		for j := range i {
-			if o := c.moments[j].Meta; o.Flashback == m.Flashback && o.HasDay == m.HasDay && o.Day == m.Day {
+			if o := c.moments[j].Meta; o.Flashback == m.Meta.Flashback && o.HasDay == m.Meta.HasDay && o.Day == m.Meta.Day {
 				c.class[i] = j
 				break
 			}

@@ -44,6 +44,9 @@ func (t *Timeline) AsOfLine(e *codex.Entry, ch Chapter) string {
 	if ch.Title == "" {
 		where = "As of " + ch.Path
 	}
+	if ch.Scene > 0 {
+		where += fmt.Sprintf(", scene %d", ch.Scene)
+	}
 	if ch.Meta.Flashback && ch.Meta.HasDay {
 		where += fmt.Sprintf(" (a flashback to day %d)", ch.Meta.Day)
 	}

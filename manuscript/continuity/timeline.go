@@ -30,6 +30,9 @@ type Chapter struct {
 	EndDay      int         `json:"endDay,omitempty"`
 	HasEndDay   bool        `json:"hasEndDay,omitempty"`
 	endDayRange codex.Range `json:"-"`
+	// Scene is, for the story time of one scene (SceneOf), its number;
+	// 0 for a whole chapter.
+	Scene int `json:"scene,omitempty"`
 }
 
 // Previous is the chapter a chapter's day is compared with: the nearest
@@ -313,6 +316,39 @@ func (t *Timeline) Chapter(path string, meta manuscript.ChapterMeta) Chapter {
 		ch.StoryDay, ch.HasStoryDay = p.Day, true
 	}
 	return ch
+}
+
+// moments are u's scenes, when a note gives one its own story time,
+// and each scene's place in story time: ch (u's) with the scene's
+// story time (manuscript.SceneTimes). A chapter whose scenes give none
+// has no scenes here and one moment, ch.
+func (t *Timeline) moments(u *manuscript.Unit, ch Chapter) ([]manuscript.Scene, []Chapter) {
+	if !u.HasSceneNotes() {
+		return nil, []Chapter{ch}
+	}
+	scenes := u.Scenes(t.canon.opts.Scenes)
+	times := manuscript.SceneTimes(u, scenes)
+	out := make([]Chapter, len(times))
+	for i, m := range times {
+		s := ch
+		s.Meta, s.Scene = m, i+1
+		if m.HasDay {
+			s.StoryDay, s.HasStoryDay = m.Day, true
+		}
+		out[i] = s
+	}
+	return scenes, out
+}
+
+// SceneOf is the place in story time of the scene of u that holds the
+// byte offset off: ChapterOf(u) with the scene's own story time, where
+// its note gives one.
+func (t *Timeline) SceneOf(u *manuscript.Unit, off int) Chapter {
+	scenes, moments := t.moments(u, t.ChapterOf(u))
+	if scenes == nil {
+		return moments[0]
+	}
+	return moments[max(0, manuscript.SceneAt(scenes, off)-1)]
 }
 
 // ChapterOf is the place in story time of u, the editor's text of a
