@@ -188,7 +188,7 @@ func splitScenes(u *Unit, r SceneRules) ([]Scene, []codex.Problem) {
 		body = codex.Range{End: len(u.Text)}
 	}
 	text := u.Text
-	opens := sceneOpenings(u, body, r)
+	opens, title := sceneOpenings(u, body, r)
 	notes := sceneNotes(u, body)
 	// Before its note a scene may hold markup and its heading, no prose.
 	markup := slices.Clone(u.Code)
@@ -196,6 +196,12 @@ func splitScenes(u *Unit, r SceneRules) ([]Scene, []codex.Problem) {
 		markup = append(markup, h.HeadingRange)
 	}
 	slices.SortFunc(markup, func(a, b codex.Range) int { return a.Start - b.Start })
+	// The chapter's title heading is the chapter's, no scene's prose.
+	notProse := u.Code
+	if title != (codex.Range{}) {
+		notProse = append(slices.Clone(u.Code), title)
+		slices.SortFunc(notProse, func(a, b codex.Range) int { return a.Start - b.Start })
+	}
 
 	var scenes []Scene
 	var problems []codex.Problem
@@ -215,7 +221,7 @@ func splitScenes(u *Unit, r SceneRules) ([]Scene, []codex.Problem) {
 			s.Note = readSceneNote(text, notes[ni], u.Path, r)
 			ni++
 		}
-		words, hash := sceneProse(text, u.Code, codex.Range{Start: proseFrom, End: end})
+		words, hash := sceneProse(text, notProse, codex.Range{Start: proseFrom, End: end})
 		if words == 0 && s.Note.Range == (codex.Range{}) && s.Heading == "" {
 			// Nothing to call a scene: a break at the chapter's start or
 			// breaks in a row join the stretch to the next scene, a break
@@ -270,9 +276,8 @@ func noteHead(text string, n codex.Range) codex.Range {
 // configured breaks outside code, HTML and front matter, and the
 // headings r names (the chapter's title heading never: it opens the
 // chapter).
-func sceneOpenings(u *Unit, body codex.Range, r SceneRules) []opening {
+func sceneOpenings(u *Unit, body codex.Range, r SceneRules) (out []opening, titleLine codex.Range) {
 	text := u.Text
-	var out []opening
 	heads := u.Headings
 	hi := 0
 	titleSeen := false
@@ -300,6 +305,9 @@ func sceneOpenings(u *Unit, body codex.Range, r SceneRules) []opening {
 			h := heads[hi]
 			title := !titleSeen && h.Level == 1 && !hasProse(text, u.Code, body.Start, start)
 			titleSeen = true
+			if title {
+				titleLine = h.HeadingRange
+			}
 			if !title && opensScene(h.Level, r) {
 				out = append(out, opening{line: h.HeadingRange, heading: h.Heading, isHead: true})
 			}
@@ -310,7 +318,7 @@ func sceneOpenings(u *Unit, body codex.Range, r SceneRules) []opening {
 		}
 		start = end + 1
 	}
-	return out
+	return out, titleLine
 }
 
 // opensScene says whether a heading of level opens a scene under r.

@@ -55,6 +55,9 @@ type bookConfig struct {
 	series string
 	// dialogue is the book's convention for speech (dialogue:).
 	dialogue dialogue.Options
+	// outline is where the book's scenes break, its statuses and acts
+	// (outline:, docs/outline.md).
+	outline manuscript.OutlineSettings
 }
 
 // configProblem is one thing wrong with a quire.yaml, at a line (1-based;
@@ -132,6 +135,11 @@ func bookConfigOf(f *settings.File) (bookConfig, []configProblem) {
 		// A bad dialogue: value leaves the convention to detection.
 		_, dialogueProblems := dialogue.ReadSettings(&settings.Loaded{Book: f, User: &settings.File{}})
 		for _, p := range dialogueProblems {
+			problems = append(problems, configProblem{line: p.Line, message: p.Error(), severity: protocol.DiagnosticSeverityWarning, local: true})
+		}
+		// A bad outline: value leaves its setting at the default.
+		_, outlineProblems := manuscript.ReadOutlineSettings(&settings.Loaded{Book: f, User: &settings.File{}})
+		for _, p := range outlineProblems {
 			problems = append(problems, configProblem{line: p.Line, message: p.Error(), severity: protocol.DiagnosticSeverityWarning, local: true})
 		}
 	}
@@ -221,6 +229,8 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 	// dialogue: is the book's, else the writer's; a bad value leaves
 	// the convention to detection, its problem told on quire.yaml.
 	c.dialogue, _ = dialogue.ReadSettings(l)
+	// outline: likewise, the book's else the writer's.
+	c.outline, _ = manuscript.ReadOutlineSettings(l)
 	var goalProblems []*settings.Problem
 	c.goals, goalProblems = goals.SettingsFrom(l)
 	for _, p := range goalProblems {

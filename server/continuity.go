@@ -95,14 +95,19 @@ type continuityData struct {
 
 // chapterContinuity is what story time finds in the chapter rel with
 // the editor's text: the problems of its front matter (a day that is no
-// number), then the continuity checks, as the domain found them.
+// number) and of its outline (a scene note quire cannot use, a stale
+// synopsis), then the continuity checks, as the domain found them.
 func (p *openBook) chapterContinuity(snap *manuscript.Snapshot, rel, text string, version int32) (*continuity.Timeline, []codex.Problem, []continuity.Diagnostic, bool) {
 	u, ok := chapterUnit(snap, rel, text, version)
 	if !ok {
 		return nil, nil, nil, false
 	}
 	tl := p.timelineFor(snap)
-	return tl, u.Meta.Problems, p.story.check(tl, u), true
+	problems := u.Meta.Problems
+	if outline := u.OutlineProblems(p.configOf().outline.Rules); len(outline) > 0 {
+		problems = slices.Concat(problems, outline)
+	}
+	return tl, problems, p.story.check(tl, u), true
 }
 
 // continuityDiagnostics are the chapter rel's story-time problems and

@@ -2,23 +2,114 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/textdoc"
 )
 
-// documentSymbol outlines a document by its headings: chapter and scenes
-// in prose, sections in a codex entry.
+// documentSymbol outlines a document: a chapter by its scenes (with
+// pov, day, status and words in each one's detail), any other document
+// by its headings.
 func (s *Server) documentSymbol(ctx context.Context, p protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
 	t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: p.TextDocument})
 	if err != nil || !ok {
 		return []protocol.DocumentSymbol{}, err
 	}
+	if t.series == nil {
+		if u, ok := chapterUnit(t.snap, t.rel, t.text, 0); ok && u.Position > 0 {
+			return chapterSymbols(t.lines, u, t.proj.configOf().outline.Rules), nil
+		}
+	}
 	outline := codex.OutlineOf([]byte(t.text))
 	return nestSections(t.lines, outline.Sections), nil
+}
+
+// chapterSymbols outline a chapter as one symbol, the chapter, holding
+// its scenes in order; a heading inside a scene that opens none is the
+// scene's child.
+func chapterSymbols(lines *textdoc.Lines, u *manuscript.Unit, rules manuscript.SceneRules) []protocol.DocumentSymbol {
+	scenes := u.Scenes(rules)
+	times := manuscript.SceneTimes(u, scenes)
+	note := u.ChapterNote(rules)
+	words := 0
+	for _, sc := range scenes {
+		words += sc.Words
+	}
+	whole := protocol.Range{Start: protocol.Position{}, End: lines.Position(len(u.Text))}
+	titleAt := lines.RangeOf(u.Body.Start, u.Body.Start)
+	for _, h := range u.Headings {
+		if h.Level == 1 && h.Heading == u.Title {
+			titleAt = lines.RangeOf(h.HeadingRange.Start, h.HeadingRange.End)
+			break
+		}
+	}
+	chapter := protocol.DocumentSymbol{
+		Name:           u.Title,
+		Detail:         sceneDetail(u.Meta, note.Status, words),
+		Kind:           protocol.SymbolKindNamespace,
+		Range:          whole,
+		SelectionRange: titleAt,
+		Children:       []protocol.DocumentSymbol{},
+	}
+	for i, sc := range scenes {
+		at := sc.Break
+		if at == (codex.Range{}) {
+			at = codex.Range{Start: sc.Range.Start, End: sc.Range.Start}
+		}
+		var inner []codex.Section
+		for _, h := range u.Headings {
+			if h.HeadingRange.Start > at.Start && h.HeadingRange.End <= sc.Range.End && h.HeadingRange.Start >= sc.Range.Start && h.Heading != u.Title {
+				h.Range.End = min(h.Range.End, sc.Range.End)
+				inner = append(inner, h)
+			}
+		}
+		chapter.Children = append(chapter.Children, protocol.DocumentSymbol{
+			Name:           sc.Title(),
+			Detail:         sceneDetail(times[i], sc.Note.Status, sc.Words),
+			Kind:           protocol.SymbolKindEvent,
+			Range:          lines.RangeOf(sc.Range.Start, sc.Range.End),
+			SelectionRange: lines.RangeOf(at.Start, at.End),
+			Children:       nestSections(lines, inner),
+		})
+	}
+	return []protocol.DocumentSymbol{chapter}
+}
+
+// sceneDetail is what an outline shows beside a scene or chapter's
+// name: "Ilse Dorn · day 4 · flashback · draft · 812 words".
+func sceneDetail(m manuscript.ChapterMeta, status string, words int) string {
+	var parts []string
+	if m.POV != "" {
+		parts = append(parts, m.POV)
+	}
+	if m.HasDay {
+		parts = append(parts, fmt.Sprintf("day %d", m.Day))
+	}
+	if m.Flashback {
+		parts = append(parts, "flashback")
+	}
+	if m.Location != "" {
+		parts = append(parts, m.Location)
+	}
+	if status != "" {
+		parts = append(parts, status)
+	}
+	parts = append(parts, wordCount(words))
+	return strings.Join(parts, " · ")
+}
+
+// wordCount is "1 word" or "812 words".
+func wordCount(n int) string {
+	if n == 1 {
+		return "1 word"
+	}
+	return fmt.Sprintf("%d words", n)
 }
 
 // nestSections turns headings in order into a tree: each heading holds

@@ -76,3 +76,42 @@ func TestWorkspaceSymbols(t *testing.T) {
 	require.NotEmpty(t, syms, "full text too")
 	assert.Equal(t, "Mara Vell", syms[0].Name)
 }
+
+// TestDocumentSymbolsScenes: a chapter's outline is the chapter holding
+// its scenes, each with its pov, day, status and words as detail; a
+// scene's note overrides the chapter's story time.
+func TestDocumentSymbolsScenes(t *testing.T) {
+	c := startServer(t, Options{})
+	// Headings of level 2 and above open scenes; "### A beat" stays
+	// inside its scene.
+	c.initialize(writeProject(t, maps2(bookFiles, map[string]string{"quire.yaml": "outline:\n  scene_headings: 2\n"})))
+	text := "---\ntitle: The Harbor\npov: Mara Vell\nday: 3\nstatus: draft\n---\n" +
+		"Mara waits on the quay.\n\n* * *\n\n" +
+		"<!-- scene\ntitle: The Vault\npov: Ilse Dorn\nday: 4\nstatus: revised\n-->\n\nIlse counts the ledgers.\n\n### A beat\n\nShe stops.\n\n* * *\n\n" +
+		"The tide turns.\n"
+	c.open("manuscript/03-x.md", text)
+	var syms []protocol.DocumentSymbol
+	c.call(protocol.MethodTextDocumentDocumentSymbol, protocol.DocumentSymbolParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/03-x.md")},
+	}, &syms)
+	require.Len(t, syms, 1)
+	ch := syms[0]
+	assert.Equal(t, "The Harbor", ch.Name)
+	assert.Equal(t, "Mara Vell · day 3 · draft · 16 words", ch.Detail)
+	require.Len(t, ch.Children, 3)
+	names := []string{ch.Children[0].Name, ch.Children[1].Name, ch.Children[2].Name}
+	assert.Equal(t, []string{"Scene 1", "The Vault", "Scene 3"}, names)
+	assert.Equal(t, "Mara Vell · day 3 · 5 words", ch.Children[0].Detail)
+	assert.Equal(t, "Ilse Dorn · day 4 · revised · 8 words", ch.Children[1].Detail)
+	assert.Equal(t, "Mara Vell · day 4 · 3 words", ch.Children[2].Detail, "the day runs on; the pov is the chapter's again")
+	assert.Equal(t, uint32(8), ch.Children[1].SelectionRange.Start.Line, "a scene is selected at its break")
+	require.Len(t, ch.Children[1].Children, 1)
+	assert.Equal(t, "A beat", ch.Children[1].Children[0].Name)
+	for _, sc := range ch.Children {
+		assert.True(t, !protocolBefore(sc.SelectionRange.Start, sc.Range.Start) && !protocolBefore(sc.Range.End, sc.SelectionRange.End), "selection inside range: %s", sc.Name)
+	}
+}
+
+func protocolBefore(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}

@@ -181,6 +181,11 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		for _, sp := range dialogueProblems {
 			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
 		}
+		// A bad outline: value leaves its setting at the default.
+		_, outlineProblems := manuscript.ReadOutlineSettings(&settings.Loaded{Book: b.Settings.Book, User: &settings.File{}})
+		for _, sp := range outlineProblems {
+			problems = append(problems, settingsProblem(sp, codex.SeverityWarning))
+		}
 		for _, err := range []error{settingsErr(advisor.SettingsFrom(b.Settings.Book, llm.PersonaIDs())), providerErr(endpoint.ProviderFrom(b.Settings.Book))} {
 			var sp *settings.Problem
 			if errors.As(err, &sp) && (sp.File == settings.Name || sp.File == "") {
@@ -208,6 +213,7 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	for _, u := range snap.Units() {
 		if filter(u.Path) {
 			addCodex(u.Meta.Problems)
+			addCodex(u.OutlineProblems(opts.Scenes))
 			units = append(units, u)
 		}
 	}

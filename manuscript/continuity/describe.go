@@ -92,6 +92,7 @@ func CheckAll(t *Timeline, snap *manuscript.Snapshot) Report {
 	r.Problems = append(r.Problems, t.problems...)
 	for _, u := range snap.Units() {
 		r.Problems = append(r.Problems, u.Meta.Problems...)
+		r.Problems = append(r.Problems, u.OutlineProblems(t.canon.opts.Scenes)...)
 		r.Diagnostics = append(r.Diagnostics, Check(t, u)...)
 	}
 	return r

@@ -1,0 +1,32 @@
+package manuscript
+
+import (
+	"fmt"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// OutlineProblems are what the writer should hear about the chapter's
+// outline under r: scene notes that cannot be used, statuses the book
+// does not know (in a note or the front matter), and synopses written
+// for text that has changed since (stale, by the hash kept beside them;
+// a note, not a warning: the prose moved on, nothing is wrong).
+func (u *Unit) OutlineProblems(r SceneRules) []codex.Problem {
+	out := append([]codex.Problem(nil), u.SceneProblems(r)...)
+	ch := u.ChapterNote(r)
+	out = append(out, ch.Problems...)
+	if ch.Stale(u.ProseHash()) {
+		out = append(out, staleSynopsis(u.Path, ch.SynopsisRange, "chapter"))
+	}
+	for _, s := range u.Scenes(r) {
+		if s.Note.Stale(s.Hash) {
+			out = append(out, staleSynopsis(u.Path, s.Note.SynopsisRange, fmt.Sprintf("scene (%s)", s.Title())))
+		}
+	}
+	return out
+}
+
+func staleSynopsis(path string, at codex.Range, what string) codex.Problem {
+	return codex.Problem{Path: path, Code: CodeStaleSynopsis, Severity: codex.SeverityInfo, Range: at,
+		Message: fmt.Sprintf("this synopsis was written before the %s last changed; read it again and update it, or mark it current if it still holds", what)}
+}
