@@ -58,3 +58,22 @@ func TestScenesLinear(t *testing.T) {
 		t.Fatalf("%d scenes", len(scenes))
 	}
 }
+
+// FuzzSetOutline sets a field on any scene of any text: no panic, an
+// edit inside the text, and where it succeeds the field reads back.
+func FuzzSetOutline(f *testing.F) {
+	f.Add("Alpha.\n\n* * *\n\n<!-- scene\npov: A\n-->\n\nBeta.\n", 2, "status", "draft")
+	f.Add("---\ntitle: T\n---\n# T\n\nAlpha.\n", 0, "synopsis", "It: begins")
+	f.Add("<!-- scene: {day: 3} -->\nAlpha.\n", 1, "day", "4")
+	f.Fuzz(func(t *testing.T, text string, n int, key, value string) {
+		u := NewUnit("manuscript/01-a.md", text, 0)
+		e, err := u.SetOutline(SceneRules{}, n%5, Field{key, value})
+		if err != nil {
+			return
+		}
+		if e.Range.Start < 0 || e.Range.End > len(u.Text) || e.Range.Start > e.Range.End {
+			t.Fatalf("edit at %v outside the text of %d bytes", e.Range, len(u.Text))
+		}
+		_ = NewUnit(u.Path, e.Apply(u.Text), 1).Scenes(SceneRules{})
+	})
+}
