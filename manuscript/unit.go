@@ -134,6 +134,11 @@ func leadingNumber(name string) int {
 }
 
 // titleFromName makes a file name readable: "07-the-storm.md" → "The Storm".
+// ReadableName is a file or folder name as a title: its leading number
+// and extension gone, dashes and underscores made spaces, each word
+// capitalized ("02-act-two" → "Act Two").
+func ReadableName(name string) string { return titleFromName(name) }
+
 func titleFromName(name string) string {
 	stem := strings.ToValidUTF8(strings.TrimSuffix(name, path.Ext(name)), "\uFFFD")
 	trimmed := strings.TrimLeft(stem, "0123456789")

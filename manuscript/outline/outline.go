@@ -1,0 +1,363 @@
+// Package outline is the book seen whole, as a writer plans it: acts,
+// chapters and scenes as cards, each with its synopsis, point of view,
+// story day, location, status and words, and the characters who appear
+// or speak in it (docs/outline.md). `quire outline`, the book map's
+// outline view, the quire/outline request and the advisor's get_outline
+// tool all read it. Like manuscript it knows nothing of LSP or LLMs.
+package outline
+
+import (
+	"cmp"
+	"context"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/dialogue"
+)
+
+// Options say what an outline holds.
+type Options struct {
+	// Settings are quire.yaml's outline: section.
+	Settings manuscript.OutlineSettings
+	// Dialogue is the book's dialogue: section, for who speaks.
+	Dialogue dialogue.Options
+	// Speakers says whether to attribute each chapter's dialogue to
+	// list who speaks in each scene: it costs what attribution costs,
+	// about a quarter of a millisecond per thousand words.
+	Speakers bool
+	// From and To bound the chapters by position, from 1, both
+	// included; 0 leaves that end open.
+	From, To int
+	// POV and Status keep the scenes of that point of view or status
+	// (and the chapters that hold one); empty keeps all.
+	POV, Status string
+}
+
+// Outline is the book's plan.
+type Outline struct {
+	// Acts group the chapters: those quire.yaml names, else the
+	// manuscript's folders when the chapters lie in more than one, else
+	// one act with no title.
+	Acts []Act `json:"acts"`
+	// Statuses are the book's statuses, in order.
+	Statuses []string `json:"statuses"`
+	// Chapters, Scenes and Words count what the outline holds.
+	Chapters int `json:"chapters"`
+	Scenes   int `json:"scenes"`
+	Words    int `json:"words"`
+	// Stale counts the synopses written before their text last changed.
+	Stale int `json:"stale"`
+	// Total is the number of chapters in the book, whatever the bounds
+	// and filters kept.
+	Total int `json:"total"`
+}
+
+// Act is a run of chapters.
+type Act struct {
+	Title    string    `json:"title"`
+	Chapters []Chapter `json:"chapters"`
+}
+
+// Card is what a chapter and a scene both show.
+type Card struct {
+	Title string `json:"title"`
+	// Synopsis is the writer's summary; Stale says the text changed
+	// since it was written.
+	Synopsis string `json:"synopsis,omitempty"`
+	Stale    bool   `json:"stale,omitempty"`
+	Status   string `json:"status,omitempty"`
+	POV      string `json:"pov,omitempty"`
+	Location string `json:"location,omitempty"`
+	// Day is the story day; HasDay says whether there is one.
+	Day       int  `json:"day,omitempty"`
+	HasDay    bool `json:"hasDay,omitempty"`
+	Flashback bool `json:"flashback,omitempty"`
+	Words     int  `json:"words"`
+	// Line is where the card's text starts in its file, from 1.
+	Line int `json:"line"`
+}
+
+// Chapter is a chapter's card and its scenes'.
+type Chapter struct {
+	Card
+	Path     string  `json:"path"`
+	Position int     `json:"position"`
+	Scenes   []Scene `json:"scenes"`
+}
+
+// Scene is a scene's card.
+type Scene struct {
+	Card
+	Number int `json:"number"`
+	// Appear are the characters the scene names, by codex name, in
+	// order of their first mention; Speak those quire gives a line to
+	// (certainly or as its best guess), in order of their first line.
+	Appear []string `json:"appear"`
+	Speak  []string `json:"speak"`
+}
+
+// maxPeople bounds the characters a card lists.
+const maxPeople = 12
+
+// Build reads the outline of the book snap holds, with cat's characters.
+// It is linear in the chapters it keeps (and, with Speakers, in their
+// words); ctx stops it between chapters.
+func Build(ctx context.Context, snap *manuscript.Snapshot, cat *codex.Catalog, opts Options) (*Outline, error) {
+	rules := opts.Settings.Rules
+	units := snap.Units()
+	out := &Outline{Statuses: rules.AllStatuses(), Total: len(units)}
+	acts := actsOf(snap, opts.Settings.Acts)
+	var book *dialogue.Book
+	if opts.Speakers {
+		book = dialogue.NewBook(snap, cat, opts.Dialogue)
+	}
+	var mentions *manuscript.MentionIndex
+	if snap != nil {
+		mentions = snap.Mentions()
+	}
+	for i, u := range units {
+		pos := i + 1
+		if opts.From > 0 && pos < opts.From || opts.To > 0 && pos > opts.To {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ch := chapterCard(u, rules)
+		ch.Position = pos
+		var appear, speak [][]string
+		if cat != nil {
+			appear = appearing(u, cat, mentions, u.Scenes(rules))
+		}
+		if book != nil {
+			speak = speaking(u, cat, book, u.Scenes(rules))
+		}
+		for j := range ch.Scenes {
+			if appear != nil {
+				ch.Scenes[j].Appear = appear[j]
+			}
+			if speak != nil {
+				ch.Scenes[j].Speak = speak[j]
+			}
+		}
+		if !keep(&ch, opts) {
+			continue
+		}
+		out.Chapters++
+		out.Scenes += len(ch.Scenes)
+		out.Words += ch.Words
+		if ch.Stale {
+			out.Stale++
+		}
+		for _, s := range ch.Scenes {
+			if s.Stale {
+				out.Stale++
+			}
+		}
+		a := acts.at(pos)
+		if len(out.Acts) == 0 || out.Acts[len(out.Acts)-1].Title != a || acts.startsAt(pos) {
+			out.Acts = append(out.Acts, Act{Title: a})
+		}
+		last := &out.Acts[len(out.Acts)-1]
+		last.Chapters = append(last.Chapters, ch)
+	}
+	if out.Acts == nil {
+		out.Acts = []Act{}
+	}
+	return out, nil
+}
+
+// chapterCard reads u's card and its scenes'.
+func chapterCard(u *manuscript.Unit, rules manuscript.SceneRules) Chapter {
+	scenes := u.Scenes(rules)
+	times := manuscript.SceneTimes(u, scenes)
+	note := u.ChapterNote(rules)
+	lines := newLineCounter(u.Text)
+	ch := Chapter{Path: u.Path, Card: Card{
+		Title: u.Title, Synopsis: note.Synopsis, Status: note.Status,
+		POV: u.Meta.POV, Location: u.Meta.Location, Day: u.Meta.Day, HasDay: u.Meta.HasDay, Flashback: u.Meta.Flashback,
+		Line: 1,
+	}}
+	ch.Stale = note.Stale(u.ProseHash())
+	ch.Scenes = make([]Scene, len(scenes))
+	for i, s := range scenes {
+		m := times[i]
+		at := s.Range.Start
+		if s.Break != (codex.Range{}) {
+			at = s.Break.Start
+		}
+		ch.Scenes[i] = Scene{Number: s.Number, Appear: []string{}, Speak: []string{}, Card: Card{
+			Title: s.Title(), Synopsis: s.Note.Synopsis, Stale: s.Note.Stale(s.Hash), Status: s.Note.Status,
+			POV: m.POV, Location: m.Location, Day: m.Day, HasDay: m.HasDay, Flashback: m.Flashback,
+			Words: s.Words, Line: lines.at(at),
+		}}
+		ch.Words += s.Words
+	}
+	return ch
+}
+
+// keep filters ch's scenes by opts' point of view and status, and says
+// whether any is left.
+func keep(ch *Chapter, opts Options) bool {
+	if opts.POV == "" && opts.Status == "" {
+		return true
+	}
+	ch.Scenes = slices.DeleteFunc(ch.Scenes, func(s Scene) bool {
+		return opts.POV != "" && !strings.EqualFold(strings.TrimSpace(opts.POV), s.POV) ||
+			opts.Status != "" && !strings.EqualFold(strings.TrimSpace(opts.Status), s.Status)
+	})
+	return len(ch.Scenes) > 0
+}
+
+// appearing lists, per scene, the characters u names there.
+func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionIndex, scenes []manuscript.Scene) [][]string {
+	ms, ok := ix.MentionsOf(u)
+	if !ok {
+		return nil
+	}
+	out := make([][]string, len(scenes))
+	seen := make([]map[string]bool, len(scenes))
+	for _, m := range ms {
+		if m.Uncertain || len(m.Others) > 0 {
+			continue
+		}
+		i := manuscript.SceneAt(scenes, m.Range.Start) - 1
+		if i < 0 {
+			continue
+		}
+		out[i], seen[i] = addPerson(out[i], seen[i], cat, m.Entry)
+	}
+	return fill(out)
+}
+
+// speaking lists, per scene, the characters given a line there.
+func speaking(u *manuscript.Unit, cat *codex.Catalog, book *dialogue.Book, scenes []manuscript.Scene) [][]string {
+	out := make([][]string, len(scenes))
+	seen := make([]map[string]bool, len(scenes))
+	for _, utt := range book.Analyze(u) {
+		id := utt.Best()
+		if id == "" || len(utt.Marks) == 0 {
+			continue
+		}
+		i := manuscript.SceneAt(scenes, utt.Marks[0].Start) - 1
+		if i < 0 {
+			continue
+		}
+		out[i], seen[i] = addPerson(out[i], seen[i], cat, id)
+	}
+	return fill(out)
+}
+
+func addPerson(list []string, seen map[string]bool, cat *codex.Catalog, id string) ([]string, map[string]bool) {
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	if seen[id] || len(list) >= maxPeople {
+		return list, seen
+	}
+	seen[id] = true
+	e, ok := cat.Get(id)
+	if !ok || e.Type != codex.TypeCharacter {
+		return list, seen
+	}
+	return append(list, e.Name), seen
+}
+
+// fill makes every nil list empty, for JSON.
+func fill(lists [][]string) [][]string {
+	for i := range lists {
+		if lists[i] == nil {
+			lists[i] = []string{}
+		}
+	}
+	return lists
+}
+
+// actStarts are the positions acts start at, with their titles.
+type actStarts struct {
+	starts []int
+	titles []string
+	// folders names each chapter's act by its folder when no act is
+	// set (nil when the chapters share one folder).
+	folders map[int]string
+}
+
+// actsOf resolves quire.yaml's acts against snap, else groups by folder.
+func actsOf(snap *manuscript.Snapshot, set []manuscript.ActSetting) actStarts {
+	var a actStarts
+	if snap == nil {
+		return a
+	}
+	type act struct {
+		pos   int
+		title string
+	}
+	var acts []act
+	for _, s := range set {
+		u, err := snap.Resolve(s.From, manuscript.Place{})
+		if err != nil || u.Position == 0 {
+			continue
+		}
+		acts = append(acts, act{u.Position, s.Title})
+	}
+	slices.SortStableFunc(acts, func(x, y act) int { return cmp.Compare(x.pos, y.pos) })
+	for _, x := range acts {
+		a.starts = append(a.starts, x.pos)
+		a.titles = append(a.titles, x.title)
+	}
+	if len(acts) > 0 {
+		return a
+	}
+	dirs := map[string]bool{}
+	for _, u := range snap.Units() {
+		dirs[path.Dir(u.Path)] = true
+	}
+	if len(dirs) < 2 {
+		return a
+	}
+	a.folders = map[int]string{}
+	for i, u := range snap.Units() {
+		a.folders[i+1] = manuscript.ReadableName(path.Base(path.Dir(u.Path)))
+	}
+	return a
+}
+
+// at is the title of the act holding the chapter at pos.
+func (a actStarts) at(pos int) string {
+	if a.folders != nil {
+		return a.folders[pos]
+	}
+	title := ""
+	for i, s := range a.starts {
+		if s <= pos {
+			title = a.titles[i]
+		}
+	}
+	return title
+}
+
+// startsAt says an act named in quire.yaml starts at pos (two acts may
+// share a title).
+func (a actStarts) startsAt(pos int) bool { return slices.Contains(a.starts, pos) }
+
+// lineCounter finds lines of offsets given in increasing order, in one
+// pass over the text.
+type lineCounter struct {
+	text       string
+	off, lines int
+}
+
+func newLineCounter(text string) *lineCounter { return &lineCounter{text: text, lines: 1} }
+
+func (c *lineCounter) at(off int) int {
+	off = min(max(off, 0), len(c.text))
+	if off < c.off {
+		c.off, c.lines = 0, 1
+	}
+	c.lines += strings.Count(c.text[c.off:off], "\n")
+	c.off = off
+	return c.lines
+}
