@@ -18,9 +18,9 @@ import (
 // split into three scenes whose notes give two of them their own pov,
 // day, status and synopsis.
 var harbor = map[string]string{
-	"codex/characters/mara.md": "---\ntype: character\nname: Mara Vell\naliases: [Mara]\n---\n",
-	"codex/characters/ilse.md": "---\ntype: character\nname: Ilse Dorn\naliases: [Ilse]\ngender: female\n---\n",
-	"codex/locations/vault.md": "---\ntype: location\nname: Skerry Vault\n---\n",
+	"codex/characters/mara.md":           "---\ntype: character\nname: Mara Vell\naliases: [Mara]\n---\n",
+	"codex/characters/ilse.md":           "---\ntype: character\nname: Ilse Dorn\naliases: [Ilse]\ngender: female\n---\n",
+	"codex/locations/vault.md":           "---\ntype: location\nname: Skerry Vault\n---\n",
 	"manuscript/01-arrival/01-harbor.md": "---\ntitle: The Harbor\npov: Mara Vell\nday: 1\nstatus: final\nsynopsis: Mara lands.\n---\nMara steps onto the quay. \"Cold,\" said Mara.\n",
 	"manuscript/02-vault/02-vault.md": "---\ntitle: The Vault\npov: Mara Vell\nday: 2\n---\n# The Vault\n\nMara waits for Ilse.\n\n* * *\n\n" +
 		"<!-- scene\ntitle: Ledgers\npov: Ilse Dorn\nday: 3\nlocation: Skerry Vault\nstatus: draft\nsynopsis: Ilse counts.\nsynopsis-hash: 000000000000\n-->\n\n\"Nine,\" said Ilse. Mara nods.\n\n* * *\n\n" +

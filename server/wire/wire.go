@@ -1,9 +1,10 @@
 // Package wire is quire's own protocol, written once: the names of its
 // custom requests, notifications and commands, and the Go types of their
 // parameters and results. The server decodes and encodes these types;
-// the VS Code extension's TypeScript types are generated from this file
-// and dialogue.go, which holds the dialogue records (go generate
-// ./server/wire), so the two cannot drift apart.
+// the VS Code extension's TypeScript types are generated from this file,
+// dialogue.go, which holds the dialogue records, and outline.go, the
+// book's outline (go generate ./server/wire), so the two cannot drift
+// apart.
 //
 // A field's `ts` tag gives its TypeScript type where the Go type says
 // less than the wire does (a union of strings, a token of either kind);
