@@ -38,12 +38,18 @@ func proposalBook() map[string]string {
 // client and the loaded project.
 func proposalSession(t *testing.T, answer any, caps protocol.ClientCapabilities) (*testClient, *openBook) {
 	t.Helper()
+	return proposalSessionOf(t, proposalBook(), answer, caps)
+}
+
+// proposalSessionOf is proposalSession on the book of files.
+func proposalSessionOf(t *testing.T, files map[string]string, answer any, caps protocol.ClientCapabilities) (*testClient, *openBook) {
+	t.Helper()
 	srv := New(Options{CacheDir: t.TempDir()})
 	c := startServerWith(t, srv)
 	c.mu.Lock()
 	c.answers = map[string]any{protocol.MethodWorkspaceApplyEdit: answer}
 	c.mu.Unlock()
-	root := writeProject(t, proposalBook())
+	root := writeProject(t, files)
 	c.root = root
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{

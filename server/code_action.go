@@ -45,6 +45,7 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 		more = append(more, doctorAction(p.TextDocument.URI))
 		if u, ok := proj.ms.Snapshot().Unit(rel); ok && u.Position > 0 {
 			more = append(more, wordCountsAction(p.TextDocument.URI))
+			more = append(more, s.outlineActions(ctx, p, proj)...)
 		}
 		more = append(more, s.buildActions(ctx, p, proj, rel)...)
 		more = append(more, s.useModelActions(ctx, proj)...)

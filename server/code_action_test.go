@@ -49,6 +49,10 @@ func coreActionLabels(scopes ...string) []string {
 	return out
 }
 
+// harborSynopsisTitle is the outline's action in the one-scene chapter
+// "Harbor" (outline_action.go).
+const harborSynopsisTitle = "Ask the Developmental Editor for a synopsis of the chapter Harbor"
+
 func TestCodeActionsOnASelection(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(writeProject(t, bookFiles))
@@ -60,7 +64,7 @@ func TestCodeActionsOnASelection(t *testing.T) {
 		"Ask Developmental Editor about this", "Ask Character Psychologist about this", "Ask Continuity Editor about this",
 		"Ask Worldbuilding Auditor about this", "Ask First-Time Reader about this", "Ask Writing Coach about this",
 		"Propose codex update from selection", "Peek prompt",
-	}, append(coreActionLabels(llmactions.ScopeSelection), doctorActionTitle, wordCountsActionTitle)...), titles(actions))
+	}, append(coreActionLabels(llmactions.ScopeSelection), doctorActionTitle, wordCountsActionTitle, harborSynopsisTitle)...), titles(actions))
 	for _, a := range actions {
 		assert.Empty(t, a.Kind)
 		assert.Nil(t, a.Edit)
@@ -91,8 +95,8 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	// At the cursor in a chapter: the actions on the chapter and the book,
 	// the lookup, then the health report and the word counts.
 	// On a character's name, its lines too.
-	require.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), "Look up Ilse Dorn", "Lines of Ilse Dorn", doctorActionTitle, wordCountsActionTitle), titles(actions))
-	lookup := actions[len(actions)-4]
+	require.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), "Look up Ilse Dorn", "Lines of Ilse Dorn", doctorActionTitle, wordCountsActionTitle, harborSynopsisTitle), titles(actions))
+	lookup := actions[len(actions)-5]
 	assert.Equal(t, "quire.lookup", lookup.Command.Command)
 	raw, _ := json.Marshal(lookup.Command.Arguments[0])
 	assert.JSONEq(t, `{"name":"Ilse Dorn","uri":"`+string(c.uri("manuscript/01-harbor.md"))+`"}`, string(raw))
@@ -102,7 +106,7 @@ func TestCodeActionsOnAMention(t *testing.T) {
 	assert.Contains(t, titles(actions), "Look up Mara Vell")
 	assert.Contains(t, titles(actions), "Ask Writing Coach about this")
 
-	assert.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), doctorActionTitle, wordCountsActionTitle), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
+	assert.Equal(t, append(coreActionLabels(llmactions.ScopeFile, llmactions.ScopeProject), doctorActionTitle, wordCountsActionTitle, harborSynopsisTitle), titles(codeActionsAt(t, c, "manuscript/01-harbor.md", span(4, 2, 2))),
 		"on a plain word, only the actions on the chapter and the book, the health report and the word counts")
 }
 
@@ -173,7 +177,7 @@ func TestCodeActionsTakeANarrowRangeForTheCursor(t *testing.T) {
 			if tt.lookup {
 				want = append(want, "Look up Ilse Dorn", "Lines of Ilse Dorn")
 			}
-			want = append(want, doctorActionTitle, wordCountsActionTitle)
+			want = append(want, doctorActionTitle, wordCountsActionTitle, harborSynopsisTitle)
 			assert.Equal(t, want, got)
 		})
 	}

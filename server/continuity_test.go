@@ -327,9 +327,8 @@ func TestHoverAsOfScene(t *testing.T) {
 		return h.Contents.Value
 	}
 	flash := at(strings.LastIndex(text, "Jory Fenwick"))
-	// The sample's chapter 5 has three scenes; the one added is the
-	// fourth.
-	assert.Contains(t, flash, `"Salt-Debt", scene 4 \(a flashback to day 1\)`)
+	// The sample's chapter 5 has two scenes; the one added is the third.
+	assert.Contains(t, flash, `"Salt-Debt", scene 3 \(a flashback to day 1\)`)
 	assert.Contains(t, flash, "1 of 3 progression applies")
 	present := at(strings.Index(text, "Jory"))
 	assert.NotContains(t, present, "flashback")

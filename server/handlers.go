@@ -52,6 +52,7 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.MethodStats:                       optional(s.quireStats),
 		wire.MethodDialogue:                    typed(s.quireDialogue),
 		wire.MethodLinesOf:                     typed(s.linesOf),
+		wire.MethodOutline:                     optional(s.quireOutline),
 		protocol.MethodSemanticTokensFull:      typed(s.semanticTokensFull),
 		protocol.MethodSemanticTokensFullDelta: typed(s.semanticTokensDelta),
 		methodInlayHint:                        typed(s.inlayHint),
@@ -100,6 +101,9 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandAddAlias:           typed(s.quireAddAlias),
 		wire.CommandAcceptSpelling:     typed(s.quireAcceptSpelling),
 		wire.CommandWordCounts:         optional(s.quireWordCounts),
+		wire.CommandOutline:            optional(s.quireOutline),
+		wire.CommandSetOutline:         typed(s.setOutline),
+		wire.CommandProposeSynopsis:    typed(s.proposeSynopsis),
 	}
 	return requests, notifications, commands
 }

@@ -34,6 +34,11 @@ type Options struct {
 	// POV and Status keep the scenes of that point of view or status
 	// (and the chapters that hold one); empty keeps all.
 	POV, Status string
+	// Names are the book's current names (the server's matcher), when
+	// the snapshot's mention index may have scanned with older ones:
+	// a chapter it did not scan with these is scanned again. Nil trusts
+	// the index.
+	Names *manuscript.Matcher
 }
 
 // Outline is the book's plan.
@@ -113,6 +118,9 @@ func Build(ctx context.Context, snap *manuscript.Snapshot, cat *codex.Catalog, o
 	var book *dialogue.Book
 	if opts.Speakers {
 		book = dialogue.NewBook(snap, cat, opts.Dialogue)
+		if opts.Names != nil {
+			book = book.WithNames(opts.Names)
+		}
 	}
 	var mentions *manuscript.MentionIndex
 	if snap != nil {
@@ -130,7 +138,7 @@ func Build(ctx context.Context, snap *manuscript.Snapshot, cat *codex.Catalog, o
 		ch.Position = pos
 		var appear, speak [][]string
 		if cat != nil {
-			appear = appearing(u, cat, mentions, u.Scenes(rules))
+			appear = appearing(u, cat, mentions, opts.Names, u.Scenes(rules))
 		}
 		if book != nil {
 			speak = speaking(u, cat, book, u.Scenes(rules))
@@ -213,8 +221,11 @@ func keep(ch *Chapter, opts Options) bool {
 }
 
 // appearing lists, per scene, the characters u names there.
-func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionIndex, scenes []manuscript.Scene) [][]string {
+func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionIndex, names *manuscript.Matcher, scenes []manuscript.Scene) [][]string {
 	ms, ok := ix.MentionsOf(u)
+	if names != nil && (!ok || ix.Matcher() != names) {
+		ms, ok = names.Scan(u.Text), true
+	}
 	if !ok {
 		return nil
 	}
