@@ -71,7 +71,7 @@ func TestAskFirstTimeReaderIsBlindToCanon(t *testing.T) {
 	s := providertest.New(t, providertest.TextStep("I was hooked."))
 	_, err := Ask(context.Background(), AskInput{Request: Request{Persona: ResolvePersona("first-time-reader"), Message: "How does it read?"}, Sources: b, Provider: scriptedProvider(t, s)})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"get_manuscript_context"}, requestTools(t, s.Requests()[0].Decoded(t)))
+	assert.Equal(t, []string{"get_manuscript_context", "get_outline"}, requestTools(t, s.Requests()[0].Decoded(t)))
 }
 
 func TestAskInlineWithoutTools(t *testing.T) {

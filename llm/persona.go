@@ -155,7 +155,7 @@ var board = []Persona{
 			"If the question depends on chapters you have not read, read them or say that you have not; never fill gaps in the plot from guesswork.",
 			"Say plainly what already works, so the writer knows what to protect.",
 		},
-		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead, tools.GroupCanonRead}},
+		Scope: tools.Scope{Groups: []string{tools.GroupOutlineRead, tools.GroupManuscriptRead, tools.GroupCanonRead}},
 	},
 	{
 		ID:    "character-psychologist",
@@ -250,7 +250,7 @@ var board = []Persona{
 			"Be honest about boredom and confusion as well as delight; a polite reader is no use to the writer.",
 		},
 		// Blind to canon: it reads the book the way a reader does.
-		Scope: tools.Scope{Groups: []string{tools.GroupManuscriptRead}},
+		Scope: tools.Scope{Groups: []string{tools.GroupOutlineRead, tools.GroupManuscriptRead}},
 	},
 	{
 		ID:    "writing-coach",

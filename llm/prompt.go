@@ -146,7 +146,7 @@ func toolNames(in PromptInput) []string {
 
 func writeTools(b *strings.Builder, names []string, p Persona) {
 	has := func(n string) bool { return slices.Contains(names, n) }
-	known := map[string]bool{tools.ManuscriptName: true, tools.SearchName: true, tools.ListName: true, tools.DialogueName: true}
+	known := map[string]bool{tools.ManuscriptName: true, tools.SearchName: true, tools.ListName: true, tools.DialogueName: true, tools.OutlineName: true}
 	for _, n := range tools.CanonNames() {
 		known[n] = true
 	}
@@ -157,6 +157,13 @@ func writeTools(b *strings.Builder, names []string, p Persona) {
 	b.WriteString("## Reading the book\n\n")
 	b.WriteString("You reach the book only through the tools described here. quire has already chosen the project; " +
 		"never ask for a project path and never make one up.\n\n")
+
+	if has(tools.OutlineName) {
+		b.WriteString("### The outline\n\n")
+		b.WriteString("get_outline gives the whole book compactly: its acts, chapters and scenes with the writer's synopses, status, point of view, story day and length. " +
+			"For a question about the whole book or a long stretch of it (structure, pacing, arcs, turning points, where something happens), read the outline first, " +
+			"then read only the chapters it points you to. A stale synopsis may no longer match its scene: trust the prose.\n\n")
+	}
 
 	if has(tools.ManuscriptName) {
 		b.WriteString("### The manuscript\n\n")

@@ -29,6 +29,8 @@ type TurnOptions struct {
 	// (continuity.OptionsFrom of its quire.yaml): the advisor's as-of
 	// canon and the continuity findings its context names use them.
 	Continuity continuity.Options
+	// Outline are the book's outline: settings, for get_outline.
+	Outline manuscript.OutlineSettings
 	// Request is what is asked and of whom; the turn passes it on as
 	// it is.
 	Request
@@ -89,7 +91,7 @@ func NewTurn(ctx context.Context, o TurnOptions) (*Turn, error) {
 	return &Turn{Config: cfg, Key: found, In: AskInput{
 		Request: o.Request,
 		// One story-time cache for the turn's sources and every copy Ask makes.
-		Sources:  (&tools.Sources{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Place: o.Place, Continuity: o.Continuity}).ForTurn(nil),
+		Sources:  (&tools.Sources{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Place: o.Place, Continuity: o.Continuity, Outline: o.Outline}).ForTurn(nil),
 		Provider: provider,
 	}}, nil
 }

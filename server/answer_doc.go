@@ -113,12 +113,7 @@ func (s *Server) writeAnswer(ctx context.Context, a wire.AskParams, res wire.Ask
 		fmt.Fprintf(&b, "> %s\n", line)
 	}
 	fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(res.Answer))
-	if len(res.Evidence) > 0 {
-		b.WriteString("\n## What it read\n\n")
-		for _, e := range res.Evidence {
-			fmt.Fprintf(&b, "- [%s](%s) (%s%s)\n", e.Path, e.URI, e.Tool, evidenceAsOf(e))
-		}
-	}
+	writeManifest(&b, res)
 	if len(res.Proposals) > 0 {
 		b.WriteString("\n## Proposed changes\n\nApply or discard each one with a code action in this document.\n")
 		for _, id := range res.Proposals {
@@ -191,4 +186,49 @@ func evidenceAsOf(e wire.Evidence) string {
 		return ", as of " + chapter + ", the one you were in"
 	}
 	return ", as of " + chapter
+}
+
+// writeManifest writes what the advisor read and why: each call in
+// order with what it asked, and under it the files it read, each saying
+// whether an outline led to it and whether the answer names it.
+func writeManifest(b *strings.Builder, res wire.AskResult) {
+	if len(res.Consulted) == 0 && len(res.Evidence) == 0 {
+		return
+	}
+	b.WriteString("\n## What it read, and why\n\n")
+	shown := make([]bool, len(res.Evidence))
+	file := func(i int, call string) {
+		e := res.Evidence[i]
+		shown[i] = true
+		fmt.Fprintf(b, "   - [%s](%s)%s", e.Path, e.URI, evidenceAsOf(e))
+		if rest := strings.TrimPrefix(e.Why, call); rest != e.Why && rest != "" {
+			b.WriteString(rest)
+		}
+		if e.Cited {
+			b.WriteString(" — named in the answer")
+		} else {
+			b.WriteString(" — not named in the answer")
+		}
+		b.WriteString("\n")
+	}
+	for n, c := range res.Consulted {
+		fmt.Fprintf(b, "%d. `%s`", n+1, c.Call)
+		switch {
+		case !c.OK:
+			b.WriteString(" — failed")
+		case c.Outlined > 0:
+			fmt.Fprintf(b, " — the outline of %s", plural(c.Outlined, "chapter"))
+		}
+		b.WriteString("\n")
+		for i, e := range res.Evidence {
+			if !shown[i] && e.Step == n+1 {
+				file(i, c.Call)
+			}
+		}
+	}
+	for i, e := range res.Evidence {
+		if !shown[i] {
+			fmt.Fprintf(b, "- [%s](%s) (%s%s)\n", e.Path, e.URI, e.Tool, evidenceAsOf(e))
+		}
+	}
 }

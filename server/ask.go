@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/llm"
+	"github.com/quire-ink/quire/llm/tools"
 	"github.com/quire-ink/quire/llm/keys"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/textdoc"
@@ -71,6 +72,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		Manuscript:        proj.ms.Snapshot(),
 		Place:             place,
 		Continuity:        book.continuity,
+		Outline:           book.outline,
 		Provider:          ps,
 		NeedKey:           needKey,
 		Keys:              llm.KeyFinder{Getenv: os.Getenv, Stored: s.opts.Keys},
@@ -190,21 +192,7 @@ func (s *Server) quireAsk(ctx context.Context, a wire.AskParams) (wire.AskResult
 	prog.end(ctx, "answered")
 	out := wire.AskResult{Persona: res.Persona.ID, Answer: res.Answer, Interim: res.Interim, Evidence: []wire.Evidence{}, Proposals: []string{},
 		ConversationID: t.convID, ServiceTier: res.ServiceTier, Warnings: res.Warnings}
-	seen := map[string]bool{}
-	for _, e := range res.Evidence {
-		for i, p := range e.Paths {
-			hash := ""
-			if i < len(e.Hashes) {
-				hash = e.Hashes[i]
-			}
-			// The same entry read as of two chapters is two readings.
-			if key := e.Tool + "\x00" + p + "\x00" + hash + "\x00" + e.AsOf; !seen[key] {
-				seen[key] = true
-				out.Evidence = append(out.Evidence, wire.Evidence{URI: t.proj.uri(p), Path: p, Tool: e.Tool, Hash: hash,
-					AsOf: e.AsOf, AsOfChapter: e.AsOfChapter, AsOfImplied: e.AsOfImplied})
-			}
-		}
-	}
+	out.Evidence, out.Consulted = evidenceOf(t.proj, res.Evidence, res.Answer)
 	for _, p := range res.Proposals {
 		out.Proposals = append(out.Proposals, p.ID)
 	}
@@ -236,4 +224,34 @@ func (s *Server) quireAskCommand(ctx context.Context, a wire.AskParams) (wire.As
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, answeredMessage(name, res, path))
 	return res, nil
+}
+
+// evidenceOf is an answer's context manifest: each file its tools read,
+// once per reading (the same entry read as of two chapters is two), with
+// the call that read it and why, and whether the answer names it; and
+// each call in order.
+func evidenceOf(proj *openBook, lookups []tools.Lookup, answer string) ([]wire.Evidence, []wire.Consulted) {
+	evidence, consulted := []wire.Evidence{}, []wire.Consulted{}
+	snap, cat := proj.ms.Snapshot(), proj.catalog()
+	seen := map[string]bool{}
+	for _, e := range lookups {
+		consulted = append(consulted, wire.Consulted{Round: e.Round, Call: e.Call(), OK: e.OK, Outlined: e.Outlined})
+		why := e.Call()
+		if e.Via != "" {
+			why += ", after " + e.Via + " listed it"
+		}
+		for i, p := range e.Paths {
+			hash := ""
+			if i < len(e.Hashes) {
+				hash = e.Hashes[i]
+			}
+			if key := e.Tool + "\x00" + p + "\x00" + hash + "\x00" + e.AsOf; !seen[key] {
+				seen[key] = true
+				evidence = append(evidence, wire.Evidence{URI: proj.uri(p), Path: p, Tool: e.Tool, Hash: hash,
+					AsOf: e.AsOf, AsOfChapter: e.AsOfChapter, AsOfImplied: e.AsOfImplied,
+					Why: why, Cited: tools.Cites(answer, snap, cat, p), Step: len(consulted)})
+			}
+		}
+	}
+	return evidence, consulted
 }

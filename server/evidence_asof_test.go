@@ -56,6 +56,8 @@ func TestAskEvidenceSaysAsOfWhichChapter(t *testing.T) {
 		doc = docs[len(docs)-1]
 	}
 	require.NotEmpty(t, doc, "the answer is shown as a document")
-	assert.Contains(t, doc, `(get_character_context, as of chapter 2 "Second", the one you were in)`)
-	assert.Contains(t, doc, `(get_character_context, as of chapter 1 "First")`)
+	assert.Contains(t, doc, "1. `get_character_context \"Teo\"`\n   - [codex/characters/teodora.md]")
+	assert.Contains(t, doc, `, as of chapter 2 "Second", the one you were in — not named in the answer`)
+	assert.Contains(t, doc, "2. `get_character_context \"Teo\"`\n   - [codex/characters/teodora.md]")
+	assert.Contains(t, doc, `, as of chapter 1 "First" — not named in the answer`)
 }

@@ -89,7 +89,7 @@ func TestMCPServesTheSampleBook(t *testing.T) {
 	assert.ElementsMatch(t, []string{
 		"get_manuscript_context", "get_character_context", "get_location_context",
 		"get_organization_context", "get_item_context", "get_concept_context",
-		"get_event_context", "get_style_context", "list_codex_entries", "search_codex", "get_dialogue",
+		"get_event_context", "get_style_context", "list_codex_entries", "search_codex", "get_dialogue", "get_outline",
 		"propose_codex_update", "propose_codex_create", "propose_character_update",
 	}, names)
 

@@ -270,6 +270,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 		Manuscript:        snap,
 		Place:             place,
 		Continuity:        cont,
+		Outline:           readOutlineSettings(b.Settings, io.Discard),
 		Provider:          ps,
 		NeedKey:           !o.Peek,
 		Keys:              llm.KeyFinder{Getenv: os.Getenv, Stored: o.keyStore()},

@@ -57,6 +57,7 @@ func newGenCorpusCommand(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.Chapters, "chapters", 100, "manuscript chapters")
 	f.IntVar(&o.ChapterWords, "chapter-words", 2500, "approximate words per chapter")
 	f.Uint64Var(&o.Seed, "seed", 1, "random seed; the same seed writes the same corpus")
+	f.BoolVar(&o.Outline, "outline", false, "give each chapter a pov, day and status and each scene a note with a synopsis and status, as a planned book has")
 	f.IntVar(&o.Books, "books", 0, "write a series instead: the codex in DIR/series, shared by this many books DIR/book-1… with the chapters")
 	f.StringVar(&o.Preset, "preset", "", "a corpus size by name: "+strings.Join(corpus.PresetNames(), ", ")+
 		" (novel: 10,000 entries, 200 chapters, about 1M words; series: 800 chapters, about 4M words); other flags change it")

@@ -73,7 +73,7 @@ func (o *mcpOptions) run(cmd *cobra.Command) error {
 	// The book follows its files for as long as the client stays: the
 	// codex's watcher updates the canon, and chapters are read again.
 	cont, _ := continuity.OptionsFrom(b.Settings)
-	src := &tools.Sources{Store: b.store, Canon: b.View, Snapshots: b.ms.Snapshot, Continuity: cont}
+	src := &tools.Sources{Store: b.store, Canon: b.View, Snapshots: b.ms.Snapshot, Continuity: cont, Outline: readOutlineSettings(b.Settings, io.Discard)}
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	watching := make(chan struct{})
 	var caughtUp sync.WaitGroup

@@ -26,6 +26,10 @@ type Options struct {
 	ChapterWords int
 	// Seed picks the corpus; the same seed writes the same files.
 	Seed uint64
+	// Outline gives each chapter a point of view, a story day and a
+	// status in its front matter, and each scene a note with a synopsis
+	// and a status (docs/outline.md), as a planned book has them.
+	Outline bool
 }
 
 // Entry describes one generated entry.
@@ -174,7 +178,7 @@ func Generate(ctx context.Context, dir string, opt Options) (*Corpus, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		path, err := writeChapter(dir, c, i+1, opt.ChapterWords, rng)
+		path, err := writeChapter(dir, c, i+1, opt.ChapterWords, opt.Outline, rng)
 		if err != nil {
 			return nil, err
 		}
@@ -315,12 +319,31 @@ func writeEntry(dir string, c *Corpus, i int, rng *prose) error {
 	return nil
 }
 
-func writeChapter(dir string, c *Corpus, n, wordsPerChapter int, rng *prose) (string, error) {
+// statuses are the outline's statuses a planned corpus gives.
+var statuses = []string{"idea", "draft", "revised", "final"}
+
+func writeChapter(dir string, c *Corpus, n, wordsPerChapter int, outline bool, rng *prose) (string, error) {
 	var b strings.Builder
+	var cast []Entry
+	if outline {
+		for _, e := range c.Entries {
+			if e.Type == codex.TypeCharacter {
+				cast = append(cast, e)
+			}
+		}
+		pov := "Nobody"
+		if len(cast) > 0 {
+			pov = cast[rng.IntN(len(cast))].Name
+		}
+		fmt.Fprintf(&b, "---\npov: %s\nday: %d\nstatus: %s\n---\n", pov, n, statuses[rng.IntN(len(statuses))])
+	}
 	fmt.Fprintf(&b, "# Chapter %d\n\n", n)
 	written := 0
 	for scene := 1; written < wordsPerChapter; scene++ {
 		fmt.Fprintf(&b, "## Scene %d\n\n", scene)
+		if outline {
+			fmt.Fprintf(&b, "<!-- scene\nstatus: %s\nsynopsis: %s\n-->\n\n", statuses[rng.IntN(len(statuses))], sentence(rng, c, 14, false))
+		}
 		for p := 0; p < 6 && written < wordsPerChapter; p++ {
 			for range 5 {
 				b.WriteString(sentence(rng, c, 16, true))

@@ -38,7 +38,7 @@ personas:
 		assert.False(t, ed.AllowsTool("search_codex"))
 		assert.False(t, ed.AllowsTool("propose_codex_update"), "a scope given replaces the default")
 		reader := llm.ResolvePersona("first-time-reader").With(s)
-		assert.Equal(t, []string{"get_manuscript_context"}, reader.Tools(), "rules alone keep the default scope")
+		assert.Equal(t, []string{"get_outline", "get_manuscript_context"}, reader.Tools(), "rules alone keep the default scope")
 		assert.Equal(t, "You are fourteen.", reader.Rules[2])
 		coach := llm.ResolvePersona("writing-coach").With(s)
 		assert.Equal(t, s.Rules, coach.Rules)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
+	"github.com/quire-ink/quire/codex/corpus"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
@@ -101,7 +102,14 @@ type evalScenario struct {
 	answer string
 	// requests, when set, checks what was sent to the scripted model.
 	requests func([]evalserver.Request) error
+	// book is the book the scenario reads: "" the built-in one,
+	// bookPlanned a generated novel of 120,000 words with its outline.
+	book string
 }
+
+// bookPlanned names the generated novel with an outline: 84 chapters of
+// three scenes, about 120,000 words, each scene with a synopsis.
+const bookPlanned = "planned-novel"
 
 // ScenarioNames lists the scenarios, in the order they run.
 func ScenarioNames() []string {
@@ -196,6 +204,62 @@ func evalScenarios() []evalScenario {
 				return nil
 			},
 		},
+		{
+			// A question about the whole book is answered from the outline
+			// and two chapters, within the default budget of rounds: read
+			// eight chapters a call, the 84 of this novel would take more
+			// calls than the budget has rounds.
+			name:    "whole-book-outline-first",
+			book:    bookPlanned,
+			message: "Does the midpoint of my novel land? Tell me where the story turns.",
+			steps: []evalserver.Step{
+				evalserver.Calls(evalserver.Call{ID: "call_1", Name: tools.OutlineName, Args: `{}`}),
+				evalserver.Calls(evalserver.Call{ID: "call_2", Name: tools.ManuscriptName, Args: `{"refs":["42","43"]}`}),
+				evalserver.Text("The story turns in chapter 42, at the book's midpoint: the synopses before it build toward it, and chapter 43 pays it off."),
+			},
+			calls:  []wantCall{{tools.OutlineName, ""}, {tools.ManuscriptName, ""}},
+			answer: "chapter 42",
+			requests: func(reqs []evalserver.Request) error {
+				if len(reqs) != 3 {
+					return fmt.Errorf("%d requests, want 3: the outline, two chapters, the answer", len(reqs))
+				}
+				outline, ok := toolResult(reqs[1].Body, "call_1")
+				if !ok {
+					return errors.New("the outline did not reach the model")
+				}
+				var env struct {
+					OK   bool `json:"ok"`
+					Data struct {
+						Book struct {
+							Chapters, Scenes, Words, WithSynopsis int
+						} `json:"book"`
+						Acts []struct {
+							Chapters []json.RawMessage `json:"chapters"`
+						} `json:"acts"`
+					} `json:"data"`
+					Warnings []string `json:"warnings"`
+				}
+				if err := json.Unmarshal([]byte(outline), &env); err != nil || !env.OK {
+					return fmt.Errorf("the outline is no envelope that worked: %v", err)
+				}
+				given := 0
+				for _, a := range env.Data.Acts {
+					given += len(a.Chapters)
+				}
+				b := env.Data.Book
+				if b.Words < 115_000 || given != b.Chapters || b.WithSynopsis < b.Scenes {
+					return fmt.Errorf("the outline gave %d of %d chapters of %d words, %d of %d scenes with a synopsis: want the whole novel in one answer", given, b.Chapters, b.Words, b.WithSynopsis, b.Scenes)
+				}
+				if len(outline) >= toolloop.DefaultMaxOutputBytes {
+					return fmt.Errorf("the outline is %d bytes, over the tool output limit", len(outline))
+				}
+				chapters, ok := toolResult(reqs[2].Body, "call_2")
+				if !ok || !strings.Contains(chapters, "Chapter 42") || !strings.Contains(chapters, "Chapter 43") {
+					return errors.New("chapters 42 and 43 did not reach the model")
+				}
+				return nil
+			},
+		},
 		quirkScenario("quirk-content-tool-call-tags", provider.QuirkContentToolCallTags, `{"role":"assistant","content":"Let me look.\n<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara Vell\"}}</tool_call>"}`),
 		quirkScenario("quirk-function-call", provider.QuirkFunctionCall, `{"role":"assistant","content":null,"function_call":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}`),
 		quirkScenario("quirk-tool-calls-object", provider.QuirkToolCallsObject, `{"role":"assistant","content":null,"tool_calls":{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}}`),
@@ -239,6 +303,40 @@ func quirkScenario(name string, q provider.Quirk, rawReply string) evalScenario 
 		calls:   []wantCall{{"get_character_context", ""}},
 		answer:  "Still water",
 	}
+}
+
+// toolResult is the content of the tool message answering call id in a
+// request body.
+func toolResult(body []byte, id string) (string, bool) {
+	var req struct {
+		Messages []struct {
+			Role       string          `json:"role"`
+			ToolCallID string          `json:"tool_call_id"`
+			Content    json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return "", false
+	}
+	for _, m := range req.Messages {
+		if m.Role == "tool" && m.ToolCallID == id {
+			var s string
+			if json.Unmarshal(m.Content, &s) == nil {
+				return s, true
+			}
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			if json.Unmarshal(m.Content, &parts) == nil && len(parts) > 0 {
+				var b strings.Builder
+				for _, p := range parts {
+					b.WriteString(p.Text)
+				}
+				return b.String(), true
+			}
+		}
+	}
+	return "", false
 }
 
 // echoedArguments finds the arguments of the tool call id among the
@@ -295,7 +393,13 @@ func selectScenarios(names []string) ([]evalScenario, error) {
 // live one when opt.Live is set, and reports each. The error is for a
 // run that could not happen (bad options, no book); a scenario that
 // fails is a result, not an error.
-func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
+func Run(ctx context.Context, opt Options) (_ []ScenarioResult, err error) {
+	var cleanups []func()
+	defer func() {
+		for _, c := range cleanups {
+			c()
+		}
+	}()
 	scens, err := selectScenarios(opt.Scenarios)
 	if err != nil {
 		return nil, err
@@ -320,14 +424,23 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 			return nil, fmt.Errorf("live eval: %w", err)
 		}
 	}
-	src := opt.Sources
-	if src == nil {
-		b, cleanup, err := openEvalBook(ctx)
+	// Each book is opened once, when a scenario first reads it.
+	books := map[string]*tools.Sources{"": opt.Sources}
+	sourcesFor := func(book string) (*tools.Sources, error) {
+		if src := books[book]; src != nil {
+			return src, nil
+		}
+		open := openEvalBook
+		if book == bookPlanned {
+			open = openPlannedBook
+		}
+		src, cleanup, err := open(ctx)
 		if err != nil {
 			return nil, err
 		}
-		defer cleanup()
-		src = b
+		cleanups = append(cleanups, cleanup)
+		books[book] = src
+		return src, nil
 	}
 	var srv *evalserver.Server
 	if live == nil {
@@ -340,6 +453,10 @@ func Run(ctx context.Context, opt Options) ([]ScenarioResult, error) {
 	results := make([]ScenarioResult, 0, len(scens))
 	for _, sc := range scens {
 		r := ScenarioResult{Name: sc.name}
+		src, err := sourcesFor(sc.book)
+		if err != nil {
+			return results, err
+		}
 		var times []time.Duration
 		for trial := 1; trial <= opt.Trials; trial++ {
 			if err := ctx.Err(); err != nil {
@@ -516,5 +633,38 @@ func openEvalBook(ctx context.Context) (*tools.Sources, func(), error) {
 		return nil, nil, fmt.Errorf("eval book: %w", err)
 	}
 	b := &tools.Sources{Store: store, Manuscript: m.Snapshot(), Place: manuscript.Place{Current: "manuscript/02-slack-water.md"}}
+	return b, func() { _ = store.Close(); remove() }, nil
+}
+
+// openPlannedBook generates a novel of about 120,000 words whose
+// chapters and scenes carry an outline (corpus.Options.Outline) and opens
+// it with an in-memory index; cleanup closes it and removes the folder.
+func openPlannedBook(ctx context.Context) (*tools.Sources, func(), error) {
+	dir, err := os.MkdirTemp("", "quire-eval-novel-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("eval novel: %w", err)
+	}
+	remove := func() { _ = os.RemoveAll(dir) }
+	if _, err := corpus.Generate(ctx, dir, corpus.Options{Entries: 120, Chapters: 84, ChapterWords: 1440, Seed: 40, Outline: true}); err != nil {
+		remove()
+		return nil, nil, fmt.Errorf("eval novel: %w", err)
+	}
+	root, err := codex.ProjectRoot(dir)
+	if err != nil {
+		remove()
+		return nil, nil, fmt.Errorf("eval novel: %w", err)
+	}
+	store, err := codex.Open(ctx, root, codex.Options{InMemory: true})
+	if err != nil {
+		remove()
+		return nil, nil, fmt.Errorf("eval novel: %w", err)
+	}
+	m, err := manuscript.Open(ctx, root, manuscript.Options{Catalog: store.Catalog()})
+	if err != nil {
+		_ = store.Close()
+		remove()
+		return nil, nil, fmt.Errorf("eval novel: %w", err)
+	}
+	b := &tools.Sources{Store: store, Manuscript: m.Snapshot()}
 	return b, func() { _ = store.Close(); remove() }, nil
 }

@@ -2,8 +2,10 @@ package tools
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
@@ -55,7 +57,18 @@ type Lookup struct {
 	AsOf        string `json:"asOf,omitempty"`
 	AsOfChapter string `json:"asOfChapter,omitempty"`
 	AsOfImplied bool   `json:"asOfImplied,omitempty"`
+	// Outlined counts, for get_outline, the chapters whose cards it
+	// returned.
+	Outlined int `json:"outlined,omitempty"`
+	// Via says, for a chapter read after an outline of this turn listed
+	// it, which call listed it ("get_outline chapters 1 to 24"): why
+	// the model read it.
+	Via string `json:"via,omitempty"`
 }
+
+// Call is the lookup as the writer reads it in an answer's manifest:
+// the tool and what it was asked (`get_manuscript_context "12"`).
+func (l Lookup) Call() string { return describeCall(l) }
 
 // Evidence collects the lookups of one turn as its tools run: each
 // read tool records what it was asked and what it read (reading), and the
@@ -69,6 +82,9 @@ type Evidence struct {
 	// reads are what the read tools recorded, by the index of the call
 	// that ran them (the index its row will have).
 	reads map[int]*Lookup
+	// outlined are the chapters an outline of this turn listed, each
+	// with the call that listed it first.
+	outlined map[string]string
 }
 
 // NewEvidence is the evidence of a turn about to start: no lookups yet.
@@ -190,6 +206,39 @@ func (src *Sources) reading(l Lookup) *Lookup {
 	return src.evidence.reading(l)
 }
 
+// noteOutlined records that the call via listed the chapter path.
+func (e *Evidence) noteOutlined(path, via string) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.outlined == nil {
+		e.outlined = map[string]string{}
+	}
+	if _, ok := e.outlined[path]; !ok {
+		e.outlined[path] = via
+	}
+}
+
+// outlinedBy is the call of this turn that listed the chapter path, ""
+// when none did.
+func (e *Evidence) outlinedBy(path string) string {
+	if e == nil {
+		return ""
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.outlined[path]
+}
+
+// outlinedCount records how many chapters an outline call returned.
+func (l *Lookup) outlinedCount(n int) {
+	if l != nil {
+		l.Outlined = n
+	}
+}
+
 // answeredAsOf records the chapter a canon lookup was answered as of.
 func (l *Lookup) answeredAsOf(a *canonAsOf) {
 	if l == nil || a == nil {
@@ -241,4 +290,59 @@ func boundRunes(s string) string {
 	}
 	r := []rune(s)
 	return string(r[:maxEvidenceArgRunes-1]) + "…"
+}
+
+// Cites says whether answer names what the project file path holds: a
+// chapter of snap by its title or as "chapter N", a codex entry of cat
+// by its name or an alias; any file by its path. Case is ignored, and a
+// name counts only as a whole word ("Mara" is not in "Maram").
+func Cites(answer string, snap *manuscript.Snapshot, cat *codex.Catalog, path string) bool {
+	low := strings.ToLower(answer)
+	if path != "" && strings.Contains(low, strings.ToLower(path)) {
+		return true
+	}
+	var names []string
+	if snap != nil {
+		if u, ok := snap.Unit(path); ok {
+			names = append(names, u.Title)
+			if u.Position > 0 {
+				names = append(names, "chapter "+strconv.Itoa(u.Position))
+			}
+		}
+	}
+	if cat != nil {
+		if e, ok := cat.Get(path); ok {
+			names = append(names, e.Name)
+			names = append(names, e.Aliases...)
+		}
+	}
+	for _, n := range names {
+		if utf8.RuneCountInString(strings.TrimSpace(n)) >= 3 && containsWord(low, strings.ToLower(strings.TrimSpace(n))) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord says whether w occurs in s with no letter or digit
+// against either end.
+func containsWord(s, w string) bool {
+	for from := 0; from < len(s); {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+len(w):])
+		if !isWordRune(before) && !isWordRune(after) {
+			return true
+		}
+		from = i + 1
+	}
+	return false
+}
+
+func isWordRune(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }

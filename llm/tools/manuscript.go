@@ -106,6 +106,9 @@ func (src *Sources) manuscriptContext(raw json.RawMessage) (any, []string, error
 	}
 	for _, u := range res.Units {
 		read.add(u.Path, unitHash(src, u.Kind, u.Path, u.Hash, u.Text))
+		if via := src.evidence.outlinedBy(u.Path); via != "" && read != nil && read.Via == "" {
+			read.Via = via
+		}
 	}
 	out := *res
 	out.Failed = nil

@@ -77,7 +77,7 @@ func TestMCPServerListsEveryTool(t *testing.T) {
 
 	b, _ := openBook(t, bookFiles())
 	want := append(Read(b), Propose(b, nil)...)
-	require.Len(t, want, 14)
+	require.Len(t, want, 15)
 	got := map[string]*mcpsdk.Tool{}
 	for _, tool := range res.Tools {
 		got[tool.Name] = tool

@@ -16,6 +16,9 @@ const (
 	// GroupDialogueRead is get_dialogue: who says what, read through
 	// the codex's characters (so not for a reader blind to canon).
 	GroupDialogueRead = "dialogue_read"
+	// GroupOutlineRead is get_outline: the book's chapters and scenes
+	// with the writer's synopses, the compact view of a whole book.
+	GroupOutlineRead = "outline_read"
 )
 
 // The names of the tools, as the model calls them.
@@ -47,6 +50,7 @@ var toolGroups = map[string][]string{
 	GroupCanonRead:      append(slices.Clone(canonNames), ListName, SearchName),
 	GroupCanonPropose:   slices.Clone(proposeNames),
 	GroupDialogueRead:   {DialogueName},
+	GroupOutlineRead:    {OutlineName},
 }
 
 // Groups returns the built-in groups and their tools, for listing and
@@ -135,7 +139,7 @@ func groupNames() []string {
 // BuiltinNames are the names of the advisor's own tools (this package's).
 func BuiltinNames() []string {
 	var out []string
-	for _, g := range []string{GroupManuscriptRead, GroupCanonRead, GroupDialogueRead, GroupCanonPropose} {
+	for _, g := range []string{GroupManuscriptRead, GroupCanonRead, GroupDialogueRead, GroupOutlineRead, GroupCanonPropose} {
 		out = append(out, toolGroups[g]...)
 	}
 	return out

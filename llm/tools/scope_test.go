@@ -37,9 +37,9 @@ func TestScopeResolve(t *testing.T) {
 			assert.Equal(t, tt.want, tt.scope.Resolve(mcp))
 		})
 	}
-	assert.Equal(t, []string{`unknown tool group "all" (groups: canon_propose, canon_read, dialogue_read, manuscript_read)`, `unknown tool "get_timeline"`},
+	assert.Equal(t, []string{`unknown tool group "all" (groups: canon_propose, canon_read, dialogue_read, manuscript_read, outline_read)`, `unknown tool "get_timeline"`},
 		Scope{Groups: []string{"all", GroupCanonRead}, Exclude: []string{"get_timeline", "search_codex"}}.Check(BuiltinNames()))
-	assert.Len(t, BuiltinNames(), 14)
+	assert.Len(t, BuiltinNames(), 15)
 	assert.Equal(t, []string{DialogueName}, Scope{Groups: []string{GroupDialogueRead}}.Resolve(nil))
 }
 

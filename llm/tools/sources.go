@@ -36,6 +36,9 @@ type Sources struct {
 	// check at its default level. Their Dialogue (quire.yaml's
 	// dialogue:) says which marks are speech for get_dialogue too.
 	Continuity continuity.Options
+	// Outline are quire.yaml's outline: settings, for get_outline's acts
+	// and scenes; zero rules fall back to Continuity.Scenes.
+	Outline manuscript.OutlineSettings
 	// story caches the canon over story time the tools and the turn's
 	// context read; ForTurn sets it, and copies of the sources share it.
 	story *storyCache
@@ -96,7 +99,7 @@ func Read(src *Sources) []provider.Tool {
 	for _, t := range codex.Types {
 		tools = append(tools, canonContextTool(src, t))
 	}
-	return append(tools, listCodexTool(src), searchCodexTool(src), dialogueTool(src))
+	return append(tools, listCodexTool(src), searchCodexTool(src), dialogueTool(src), outlineTool(src))
 }
 
 // roots are the absolute project folders the sources know, longest first,

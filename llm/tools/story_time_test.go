@@ -131,7 +131,7 @@ func TestCanonContextSchemaTakesAsOf(t *testing.T) {
 		props := tool.Parameters["properties"].(map[string]any)
 		_, has := props["asOf"]
 		switch tool.Name {
-		case "get_manuscript_context", "list_codex_entries", "search_codex", DialogueName:
+		case "get_manuscript_context", "list_codex_entries", "search_codex", DialogueName, OutlineName:
 			assert.False(t, has, tool.Name)
 		default:
 			assert.True(t, has, tool.Name)

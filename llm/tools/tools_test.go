@@ -102,7 +102,7 @@ func TestReadToolsShape(t *testing.T) {
 	assert.Equal(t, []string{
 		"get_manuscript_context", "get_character_context", "get_location_context", "get_organization_context",
 		"get_item_context", "get_concept_context", "get_event_context", "get_style_context",
-		"list_codex_entries", "search_codex", "get_dialogue",
+		"list_codex_entries", "search_codex", "get_dialogue", "get_outline",
 	}, names)
 
 	dl := toolNamed(t, tools, DialogueName)
@@ -440,6 +440,7 @@ func TestReadToolsWithoutABook(t *testing.T) {
 			"get_manuscript_context": `{"ref":"1"}`,
 			"list_codex_entries":     `{"entryType":"character"}`,
 			"search_codex":           `{"query":"x"}`,
+			"get_outline":            `{}`,
 		}[tool.Name]
 		if args == "" {
 			args = `{"name":"x"}`

@@ -471,6 +471,27 @@ type Evidence struct {
 	AsOf        string `json:"asOf,omitempty"`
 	AsOfChapter string `json:"asOfChapter,omitempty"`
 	AsOfImplied bool   `json:"asOfImplied,omitempty"`
+	// Why is the call that read the file and what it was asked
+	// (`get_manuscript_context "12"`), and, for a chapter an outline of
+	// the turn listed first, that outline call (`after get_outline
+	// chapters 1 to 24 listed it`).
+	Why string `json:"why,omitempty" ts:"string,optional"`
+	// Cited says the answer names the file's chapter (its title or
+	// number) or entry (its name or an alias).
+	Cited bool `json:"cited,omitempty" ts:"boolean,optional"`
+	// Step is the place, from 1, of the call that read it in the
+	// answer's Consulted.
+	Step int `json:"step,omitempty" ts:"number,optional"`
+}
+
+// Consulted is one tool call of an ask, as the answer's manifest lists
+// it: what was asked, whether it worked, and how many chapters an
+// outline call gave (its files are the evidence rows whose Why names it).
+type Consulted struct {
+	Round    int    `json:"round"`
+	Call     string `json:"call"`
+	OK       bool   `json:"ok"`
+	Outlined int    `json:"outlined,omitempty" ts:"number,optional"`
 }
 
 // AskResult is quire/ask's answer.
@@ -480,12 +501,15 @@ type AskResult struct {
 	// Interim is what the model said on the way that is not the answer
 	// (text that came with its tool calls, commentary), in order; it was
 	// streamed as deltas of its own round, never as the answer's.
-	Interim        []string   `json:"interim,omitempty"`
-	Evidence       []Evidence `json:"evidence"`
-	Proposals      []string   `json:"proposals"`
-	ConversationID string     `json:"conversationId"`
-	ServiceTier    string     `json:"serviceTier,omitempty"`
-	Warnings       []string   `json:"warnings,omitempty"`
+	Interim  []string   `json:"interim,omitempty"`
+	Evidence []Evidence `json:"evidence"`
+	// Consulted are the turn's tool calls in order, each with what it
+	// asked: the answer's context manifest.
+	Consulted      []Consulted `json:"consulted,omitempty" ts:"Consulted[],optional"`
+	Proposals      []string    `json:"proposals"`
+	ConversationID string      `json:"conversationId"`
+	ServiceTier    string      `json:"serviceTier,omitempty"`
+	Warnings       []string    `json:"warnings,omitempty"`
 }
 
 // Proposal is one proposal as quire/proposals lists it.

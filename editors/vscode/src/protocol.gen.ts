@@ -394,6 +394,27 @@ export interface Evidence {
   asOf?: string;
   asOfChapter?: string;
   asOfImplied?: boolean;
+  // Why is the call that read the file and what it was asked
+  // (`get_manuscript_context "12"`), and, for a chapter an outline of
+  // the turn listed first, that outline call (`after get_outline
+  // chapters 1 to 24 listed it`).
+  why?: string;
+  // Cited says the answer names the file's chapter (its title or
+  // number) or entry (its name or an alias).
+  cited?: boolean;
+  // Step is the place, from 1, of the call that read it in the
+  // answer's Consulted.
+  step?: number;
+}
+
+// Consulted is one tool call of an ask, as the answer's manifest lists
+// it: what was asked, whether it worked, and how many chapters an
+// outline call gave (its files are the evidence rows whose Why names it).
+export interface Consulted {
+  round: number;
+  call: string;
+  ok: boolean;
+  outlined?: number;
 }
 
 // AskResult is quire/ask's answer.
@@ -405,6 +426,9 @@ export interface AskResult {
   // streamed as deltas of its own round, never as the answer's.
   interim?: string[];
   evidence: Evidence[] | null;
+  // Consulted are the turn's tool calls in order, each with what it
+  // asked: the answer's context manifest.
+  consulted?: Consulted[];
   proposals: string[] | null;
   conversationId: string;
   serviceTier?: string;
