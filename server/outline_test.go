@@ -247,3 +247,44 @@ func TestCleanSynopsis(t *testing.T) {
 		assert.Equal(t, want, cleanSynopsis(in), "%q", in)
 	}
 }
+
+// TestAskReadsTheOutlineFirst: the developmental editor reads the
+// outline, then the chapter it points to; the answer's evidence says why
+// each file was read and whether the answer names it, and its document
+// lists the calls in order.
+func TestAskReadsTheOutlineFirst(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	f := newFakeLLM(t,
+		callStep(t, [2]string{"get_outline", `{}`}),
+		callStep(t, [2]string{"get_manuscript_context", `{"ref":"The Vault"}`}),
+		answerStep(t, "The turn comes in The Vault, when Ilse counts nine."))
+	rel := "manuscript/02-vault.md"
+	files := maps2(bookFiles, map[string]string{rel: vaultChapter,
+		"quire.yaml": "title: The Salt Ledger\nprovider:\n  base_url: " + f.baseURL() + "\n  model: file-model\n  retries: 0\n"})
+	c, _ := outlineSession(t, files, rel)
+	var res wire.AskResult
+	c.call(wire.MethodAsk, wire.AskParams{Message: "Where does the book turn?"}, &res)
+	require.Len(t, res.Consulted, 2)
+	assert.Equal(t, "get_outline", res.Consulted[0].Call)
+	assert.Equal(t, 3, res.Consulted[0].Outlined, "every chapter of the book")
+	assert.Equal(t, `get_manuscript_context "The Vault"`, res.Consulted[1].Call)
+	var vault *wire.Evidence
+	for i := range res.Evidence {
+		if res.Evidence[i].Path == rel {
+			vault = &res.Evidence[i]
+		}
+	}
+	require.NotNil(t, vault, "%+v", res.Evidence)
+	assert.Equal(t, `get_manuscript_context "The Vault", after get_outline (the whole book) listed it`, vault.Why)
+	assert.True(t, vault.Cited, "the answer names The Vault")
+	assert.Equal(t, 2, vault.Step)
+
+	// The outline's first request holds the outline tool; the prompt
+	// says to read it first.
+	reqs := f.requests()
+	require.Len(t, reqs, 3)
+	first, _ := json.Marshal(reqs[0])
+	assert.Contains(t, string(first), "read the outline first")
+	outline, _ := json.Marshal(reqs[1])
+	assert.Contains(t, string(outline), `Ilse Dorn`)
+}

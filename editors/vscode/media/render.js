@@ -233,6 +233,9 @@ const quireRender = (function () {
           a.title = e.tool;
           a.addEventListener("click", () => post({ type: "open", uri: e.uri, range: e.range }));
           li.appendChild(a);
+          if (e.why) {
+            li.appendChild(el("span", "why", " — " + e.why));
+          }
           ul.appendChild(li);
         }
         ev.appendChild(ul);

@@ -120,6 +120,16 @@ export function evidenceLabel(e: Evidence): string {
 }
 
 /**
+ * evidenceWhy says why a file was read: the call and what it asked,
+ * what led to it (an outline that listed the chapter), and whether the
+ * answer names it.
+ */
+export function evidenceWhy(e: Evidence): string {
+  const why = e.why || e.tool;
+  return e.cited ? `${why}; named in the answer` : why;
+}
+
+/**
  * bookRootFor picks the book a file belongs to: the deepest known root
  * that contains it. Proposal paths are relative to that root. On Windows
  * paths are compared as Windows does: either separator, and without

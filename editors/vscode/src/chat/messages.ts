@@ -36,7 +36,8 @@ export interface AssistantMessageVM {
   blocks: Block[];
   // The answer as the model wrote it, shown as plain text if its blocks cannot be drawn.
   text: string;
-  evidence: { label: string; tool: string; uri: string; range?: Range }[];
+  // why: the call that read the file, what led to it, whether the answer names it.
+  evidence: { label: string; tool: string; why: string; uri: string; range?: Range }[];
   proposals: ProposalVM[];
   error?: ErrorView;
   routing?: string;

@@ -1,7 +1,7 @@
 // What the webview draws, derived from the chat state: Markdown parsed
 // into blocks, diffs into lines, display settings applied. The webview
 // builds DOM nodes from this with textContent only.
-import { evidenceLabel } from "../commands";
+import { evidenceLabel, evidenceWhy } from "../commands";
 import { parseDiff } from "../diff";
 import { parseMarkdown } from "../markdown";
 import { Persona, ToolRow } from "../protocol";
@@ -61,7 +61,7 @@ export function viewModel(s: ChatState, personas: Persona[], display: DisplaySet
       rows: display.showToolRows ? m.rows.map((r) => ({ text: rowText(r), ok: r.ok })) : [],
       blocks: parseMarkdown(m.text),
       text: m.text,
-      evidence: m.evidence.map((e) => ({ label: evidenceLabel(e), tool: e.tool, uri: e.uri, range: e.range })),
+      evidence: m.evidence.map((e) => ({ label: evidenceLabel(e), tool: e.tool, why: evidenceWhy(e), uri: e.uri, range: e.range })),
       proposals: m.proposals.map((p): ProposalVM => {
         const info = p.info;
         const diff = info?.diff ? parseDiff(info.diff).lines.map((l) => ({ kind: l.kind, text: l.text })) : [];

@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { askParamsFrom, bookRootFor, contextLabel, evidenceLabel, idFrom, serverCommandsToRegister, userTurn } from "../commands";
+import { askParamsFrom, bookRootFor, contextLabel, evidenceLabel, evidenceWhy, idFrom, serverCommandsToRegister, userTurn } from "../commands";
 
 const r = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 
@@ -71,6 +71,14 @@ describe("labels", () => {
     assert.strictEqual(
       evidenceLabel({ uri: "file:///b/codex/t.md", path: "codex/t.md", tool: "x", range: r(2, 0, 9, 3), asOf: "manuscript/05.md", asOfChapter: '5 "Salt-Debt"' }),
       'codex/t.md:3–10 (as of chapter 5 "Salt-Debt")',
+    );
+  });
+  it("evidence says why it was read", () => {
+    const e = { uri: "file:///b/m/12.md", path: "m/12.md", tool: "get_manuscript_context", range: r(0, 0, 0, 0) };
+    assert.strictEqual(evidenceWhy(e), "get_manuscript_context");
+    assert.strictEqual(
+      evidenceWhy({ ...e, why: 'get_manuscript_context "12", after get_outline (the whole book) listed it', cited: true }),
+      'get_manuscript_context "12", after get_outline (the whole book) listed it; named in the answer',
     );
   });
 });
