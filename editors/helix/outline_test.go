@@ -44,16 +44,17 @@ func TestHelixOutline(t *testing.T) {
 	term.keys("/")
 	term.text("## The Causeway at Dawn")
 	term.keys("Enter")
+	// The menu is longer than the screen: once it is open, pick scrolls
+	// down to the action.
+	menu := showsAll("Open the book map")
 	ask := "Ask the Developmental Editor for a synopsis of The Causeway at Dawn"
-	offered := showsAll(ask)
-	term.askUntil(offered, "Space", "a")
+	term.askUntil(menu, "Space", "a")
 	term.pick("pick-synopsis", ask)
 	term.waitFor("proposed", "the proposal in the status line", showsAll("proposes a synopsis"))
 
 	// 3. Its own action applies it: the note under the heading, unsaved.
 	term.keys("Escape")
-	apply := showsAll("Apply proposal: update the synopsis")
-	term.askUntil(apply, "Space", "a")
+	term.askUntil(menu, "Space", "a")
 	term.pick("pick-apply", "Apply proposal: update the synopsis")
 	term.waitFor("applied", "the synopsis in the buffer and the applied message",
 		showsAll("synopsis: The causeway opens at dawn", "[+]"))
