@@ -11,6 +11,7 @@ import (
 	"github.com/quire-ink/quire/manuscript/continuity"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/goals"
+	"github.com/quire-ink/quire/manuscript/outline"
 )
 
 // Defaults of Options.
@@ -52,9 +53,17 @@ type Options struct {
 	// view finds the speech (manuscript/dialogue); the zero value
 	// guesses each chapter's quotation marks.
 	Dialogue dialogue.Options
+	// Outline are the book's outline: settings, by which the outline
+	// view splits chapters into scenes, orders statuses and groups acts
+	// (manuscript.ReadOutlineSettings); the zero value is quire's
+	// defaults.
+	Outline manuscript.OutlineSettings
+	// MaxScenes bounds the outline view's scene cards; zero is
+	// DefaultMaxScenes.
+	MaxScenes int
 }
 
-// Map is a book's data for the three views.
+// Map is a book's data for its views.
 type Map struct {
 	Title string `json:"title"`
 	// Chapters are the heatmap's columns, in reading order.
@@ -79,9 +88,16 @@ type Map struct {
 	// Progress is the book's counts, goals and recent days; nil leaves
 	// the progress view out.
 	Progress *goals.Summary `json:"progress,omitempty"`
+	// Outline is the book as acts, chapters and scenes, with who
+	// appears and speaks in each scene (manuscript/outline).
+	Outline *outline.Outline `json:"outline,omitempty"`
 
 	editorURI string
 	root      string
+	maxScenes int
+	// names are the codex names of the outline's pov: and location:
+	// values, by the value.
+	names map[string]string
 }
 
 // Chapter is one chapter: its place in the book and in story time.
@@ -162,7 +178,7 @@ type Cell struct {
 func Build(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options) *Map {
 	opts = opts.withDefaults(len(snap.Units()))
 	m := &Map{Title: opts.Title, MaxRows: opts.MaxRows, editorURI: opts.EditorURI, root: opts.Root, Types: []codex.Type{}, Tags: []string{},
-		Speakers: []Speaker{}, Progress: opts.Progress}
+		Speakers: []Speaker{}, Progress: opts.Progress, maxScenes: opts.MaxScenes}
 	if m.Title == "" && opts.Root != "" {
 		m.Title = filepath.Base(opts.Root)
 	}
@@ -176,6 +192,7 @@ func Build(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options) *Map {
 	m.gatherSpeech(cat, snap, opts.Dialogue)
 	m.Timeline = timelineOf(m.Chapters)
 	m.Graph = graphOf(m, cat, resolve, opts)
+	m.buildOutline(cat, snap, opts)
 	return m
 }
 
@@ -185,6 +202,9 @@ func (o Options) withDefaults(chapters int) Options {
 	}
 	if o.MaxNodes <= 0 {
 		o.MaxNodes = DefaultMaxNodes
+	}
+	if o.MaxScenes <= 0 {
+		o.MaxScenes = DefaultMaxScenes
 	}
 	if o.MinShared <= 0 {
 		o.MinShared = max(DefaultMinShared, chapters/4)

@@ -42,10 +42,11 @@ func (m *Map) Write(w io.Writer) error {
 		Map: m, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
 		Rows: template.HTML(rows), Rest: template.HTML(rest), Shown: shown,
 		SpokenRows: template.HTML(m.spokenRows()), SpokenShown: len(m.topSpeakers()), Share: dialogue.Percent(m.BookShare()),
-		Columns:  m.columns(),
-		Timeline: m.timelineView(),
-		Graph:    m.graphView(),
-		Progress: m.progressView(),
+		Columns:     m.columns(),
+		Timeline:    m.timelineView(),
+		Graph:       m.graphView(),
+		Progress:    m.progressView(),
+		OutlineView: m.outlineView(),
 	}
 	for _, e := range m.Unmentioned {
 		if len(v.UnmentionedNames) == maxUnmentionedNames {
@@ -80,6 +81,7 @@ type view struct {
 	Timeline         timelineView
 	Graph            graphView
 	Progress         *progressView
+	OutlineView      *outlineView
 }
 
 // column heads one chapter of the heatmap. Href is a template.URL:
