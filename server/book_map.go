@@ -38,6 +38,7 @@ func (s *Server) quireBookMap(ctx context.Context, a wire.BookMapParams) (wire.B
 		Timeline: proj.timelineFor(snap),
 		Progress: new(proj.summary()),
 		Dialogue: cfg.dialogue,
+		Outline:  cfg.outline,
 	})
 	n, err := m.WriteFile(path)
 	if err != nil {

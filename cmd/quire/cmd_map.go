@@ -29,14 +29,17 @@ func newMapCommand(g *globalOptions) *cobra.Command {
 	o := &mapOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "map",
-		Short: "Draw the book at a glance: who appears where, who speaks how much, when each chapter happens, what links to what",
+		Short: "Draw the book at a glance: who appears where, who speaks how much, when each chapter happens, what links to what, its outline",
 		Long: `Write the book map, one HTML page of views: which codex entries each
 chapter mentions (a heatmap whose cells open the chapter at the first
 mention), the words each character speaks in each chapter and each
 chapter's share of dialogue (a second heatmap), the chapters by story day,
-point of view and place, and the links between entries. The page is
-written to quire's cache folder (never into the book) unless --out says
-where, and its path is printed.`,
+point of view and place, the links between entries, and the outline:
+acts, chapters and scenes as cards with their synopses and status, which
+the page sorts, filters and edits (an edit shows the "quire outline set"
+command that prints the change). The page is written to quire's cache
+folder (never into the book) unless --out says where, and its path is
+printed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
@@ -77,6 +80,7 @@ func (o *mapOptions) run(cmd *cobra.Command) error {
 		Root: b.Root, Title: bookmap.TitleOf(b.Settings), EditorURI: o.EditorURI,
 		Progress: o.progress(cmd.Context(), b, snap),
 		Dialogue: readDialogueSettings(b.Settings, o.stderr),
+		Outline:  readOutlineSettings(b.Settings, o.stderr),
 	})
 	n, err := m.WriteFile(out)
 	if err != nil {
