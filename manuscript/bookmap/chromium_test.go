@@ -2,12 +2,15 @@ package bookmap
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"html"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,11 +20,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/editors/editortest"
+	"github.com/quire-ink/quire/manuscript/outline"
 )
 
 // The map as a writer sees it: Debian's chromium renders the page of the
-// sample book and of a 1,000-entry corpus, the test reads the DOM after
-// the page's script ran, and the screenshots stay in QUIRE_ARTEFACTS
+// sample book (and of the sample with an outline, its outline view
+// filtered, sorted and edited) and of a 1,000-entry corpus, the test
+// reads the DOM after the page's script ran, and the screenshots
+// (map-sample-outline.png, map-sample-outline-edit.png among them) stay
+// in QUIRE_ARTEFACTS
 // (a temporary folder when unset). With QUIRE_REQUIRE_CHROMIUM=1 a
 // missing chromium fails the test.
 
@@ -259,5 +266,163 @@ func TestChromiumCorpusMap(t *testing.T) {
 
 	b.screenshot(t, page, filepath.Join(out, "map-corpus-1k.png"), 1400, 2000)
 	b.screenshot(t, page+"?view=relationships", filepath.Join(out, "map-corpus-1k-graph.png"), 1400, 1400)
+	t.Logf("screenshots in %s", out)
+}
+
+// writePageWith writes m's page with script run after the page's own,
+// as a writer's clicks would: chromium's command line loads a page but
+// cannot click in it.
+func writePageWith(t *testing.T, m *Map, name, script string) string {
+	t.Helper()
+	pageURL := writePage(t, m, name)
+	u, err := url.Parse(pageURL)
+	require.NoError(t, err)
+	path := filepath.FromSlash(strings.TrimPrefix(u.Path, "/"))
+	if filepath.IsAbs("/" + path) {
+		path = "/" + path
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	page := string(b)
+	i := strings.LastIndex(page, "</body>")
+	require.GreaterOrEqual(t, i, 0)
+	require.NoError(t, os.WriteFile(path, []byte(page[:i]+"<script>"+script+"</script>"+page[i:]), 0o644))
+	return pageURL
+}
+
+var (
+	flatRE     = regexp.MustCompile(`(?s)<ol id="outline-flat"[^>]*>(.*?)</ol>`)
+	sceneRE    = regexp.MustCompile(`<li class="card scene[^"]*" data-key="([^"]+)"[^>]*>`)
+	commandRE  = regexp.MustCompile(`<code id="edit-command">([^<]*)</code>`)
+	outCountRE = regexp.MustCompile(`<output id="outline-count"[^>]*>([^<]*)</output>`)
+)
+
+// scenesShown are the keys (3.2) of the scene cards chromium shows, in
+// the order it shows them: in the flat list when it is shown, else in
+// their chapters.
+func scenesShown(t *testing.T, dom string) []string {
+	t.Helper()
+	part := dom
+	if f := flatRE.FindStringSubmatch(dom); f != nil && strings.TrimSpace(f[1]) != "" {
+		require.NotContains(t, strings.SplitN(f[0], ">", 2)[0], "hidden", "the flat list is shown while it holds the scenes")
+		part = f[1]
+	}
+	var keys []string
+	for _, m := range sceneRE.FindAllStringSubmatch(part, -1) {
+		if !strings.Contains(m[0], ` hidden`) {
+			keys = append(keys, m[1])
+		}
+	}
+	return keys
+}
+
+// outlineOrder is the keys of the scenes of m's outline from the point
+// of view pov, sorted by order and then by their place in the book, as
+// the page sorts them.
+func outlineOrder(m *Map, pov string, order func(a, b outline.Scene) int) []string {
+	type keyed struct {
+		key string
+		s   outline.Scene
+	}
+	var scenes []keyed
+	for _, a := range m.Outline.Acts {
+		for _, ch := range a.Chapters {
+			for _, s := range ch.Scenes {
+				if m.codexName(s.POV) == pov {
+					scenes = append(scenes, keyed{strconv.Itoa(ch.Position) + "." + strconv.Itoa(s.Number), s})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(scenes, func(a, b keyed) int { return order(a.s, b.s) })
+	keys := make([]string, len(scenes))
+	for i, s := range scenes {
+		keys[i] = s.key
+	}
+	return keys
+}
+
+// The outline view as a writer uses it, in chromium: filtered and sorted
+// from the address and by the controls, a scene's edit form filled in
+// and, in a browser, the quire outline set command it shows; in a host
+// (the VS Code panel) the request it hands over, and the answer shown.
+func TestChromiumOutline(t *testing.T) {
+	b := newBrowser(t)
+	out := artefacts(t)
+	m, root := buildOutlined(t, Options{})
+	page := writePage(t, m, "outline-map.html")
+
+	dom := b.dom(t, page+"?view=outline")
+	assert.Equal(t, "10 of 10 scenes", outCountRE.FindStringSubmatch(dom)[1])
+	assert.Equal(t, []string{"1.1", "1.2", "2.1", "2.2", "3.1", "3.2", "4.1", "4.2", "5.1", "5.2"}, scenesShown(t, dom))
+	assert.Contains(t, dom, `<section id="appearances" aria-labelledby="h-appearances" hidden=""`, "?view=outline shows the outline alone")
+
+	// From the address: Teodora Quill's scenes, by words, most first.
+	dom = b.dom(t, page+"?view=outline&pov=Teodora+Quill&outline-sort=words")
+	assert.Equal(t, "9 of 10 scenes", outCountRE.FindStringSubmatch(dom)[1])
+	assert.Equal(t, outlineOrder(m, "Teodora Quill", func(a, b outline.Scene) int { return cmp.Compare(b.Words, a.Words) }), scenesShown(t, dom))
+	assert.Equal(t, []string{"1.1", "5.1", "3.1", "4.1", "2.1", "2.2", "5.2", "4.2", "3.2"}, scenesShown(t, dom))
+	// Only the draft scenes, in their chapters: a chapter left with none
+	// is hidden.
+	dom = b.dom(t, page+"?view=outline&status=draft")
+	assert.Equal(t, []string{"1.2"}, scenesShown(t, dom))
+	assert.Regexp(t, `<li class="card chapter" id="outline-ch-2"[^>]* hidden=""`, dom)
+	assert.NotRegexp(t, `<li class="card chapter" id="outline-ch-1"[^>]* hidden=""`, dom)
+
+	// By the controls: Teodora Quill's scenes by story day; the market
+	// scene's form filled in and sent: a browser shows the command.
+	edit := `(function () {
+  function set(id, v) { var el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event("change")); }
+  set("outline-pov", "=Teodora Quill");
+  set("outline-sort", "day");
+  document.querySelector('li.card[data-key="3.2"] > button.edit').click();
+  var s = document.getElementById("edit-synopsis");
+  s.value = "Moss sells what the tide left,\n and Ebba's \"price\" is a name.";
+  s.dispatchEvent(new Event("input"));
+  set("edit-status", "draft");
+  document.getElementById("edit-submit").click();
+})();`
+	edited := writePageWith(t, m, "outline-edit.html", edit)
+	dom = b.dom(t, edited+"?view=outline")
+	assert.Equal(t, "9 of 10 scenes", outCountRE.FindStringSubmatch(dom)[1])
+	assert.Equal(t, outlineOrder(m, "Teodora Quill", func(a, b outline.Scene) int { return cmp.Compare(a.Day, b.Day) }), scenesShown(t, dom))
+	assert.Equal(t, []string{"1.1", "2.1", "2.2", "3.1", "3.2", "4.1", "4.2", "5.1", "5.2"}, scenesShown(t, dom), "by day, then place: 4.2's note puts it on day 3")
+	cmd := commandRE.FindStringSubmatch(dom)
+	require.NotNil(t, cmd, "the form shows the command")
+	assert.Equal(t, `quire outline set --project `+root+` manuscript/03-slack-water.md --scene 2 --synopsis 'Moss sells what the tide left, and Ebba'\''s "price" is a name.' --status draft`,
+		html.UnescapeString(cmd[1]))
+	assert.Contains(t, dom, `<button type="submit" id="edit-submit">Show the command</button>`)
+	assert.Regexp(t, `<li class="card scene editing" data-key="3.2"`, dom, "the form is in the card it edits")
+
+	b.screenshot(t, page+"?view=outline", filepath.Join(out, "map-sample-outline.png"), 1200, 1500)
+	b.screenshot(t, edited+"?view=outline", filepath.Join(out, "map-sample-outline-edit.png"), 1200, 1100)
+
+	// In a host: a form sent unchanged changes nothing; the chapter's
+	// status alone is handed over (its synopsis unchanged is not sent,
+	// which would mark it current), and the host's answer is shown.
+	hosted := `(function () {
+  window.quireMapHost = { setOutline: function (r) { document.body.setAttribute("data-sent", JSON.stringify(r)); } };
+  document.querySelector('li.card[data-key="2.1"] > button.edit').click();
+  document.getElementById("edit-submit").click();
+  document.body.setAttribute("data-unchanged", document.getElementById("edit-result").textContent);
+  document.querySelector('li.card[data-key="1"] > button.edit').click();
+  document.getElementById("edit-status").value = "final";
+  document.getElementById("edit-submit").click();
+  document.body.setAttribute("data-sending", document.getElementById("edit-result").textContent);
+  window.dispatchEvent(new MessageEvent("message", { data: { type: "outlineResult", applied: true, message: "Set the status of the chapter Thirteen Strokes: review and save." } }));
+})();`
+	dom = b.dom(t, writePageWith(t, m, "outline-host.html", hosted)+"?view=outline")
+	attr := func(name string) string {
+		t.Helper()
+		a := regexp.MustCompile(` ` + name + `="([^"]*)"`).FindStringSubmatch(dom)
+		require.NotNil(t, a, name)
+		return html.UnescapeString(a[1])
+	}
+	assert.Equal(t, "Nothing changed.", attr("data-unchanged"))
+	assert.Equal(t, "Sent to your editor: review the change there, then save.", attr("data-sending"))
+	uri := "file://" + escapePath(fileURIPath(filepath.ToSlash(root))) + "/manuscript/01-thirteen-strokes.md"
+	assert.JSONEq(t, `{"uri": "`+uri+`", "scene": 0, "status": "final"}`, attr("data-sent"))
+	assert.Contains(t, dom, `<div id="edit-result" aria-live="polite"><p class="said">Set the status of the chapter Thirteen Strokes: review and save.</p></div>`)
+	assert.Contains(t, dom, `<button type="submit" id="edit-submit">Send to the editor</button>`)
 	t.Logf("screenshots in %s", out)
 }
