@@ -102,6 +102,11 @@ func writePage(t *testing.T, m *Map, name string) string {
 	path := filepath.Join(t.TempDir(), name)
 	_, err := m.WriteFile(path)
 	require.NoError(t, err)
+	return fileURL(path)
+}
+
+// fileURL is the file:// URL of the file at path.
+func fileURL(path string) string {
 	p := filepath.ToSlash(path)
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // file:///C:/…
@@ -274,20 +279,12 @@ func TestChromiumCorpusMap(t *testing.T) {
 // cannot click in it.
 func writePageWith(t *testing.T, m *Map, name, script string) string {
 	t.Helper()
-	pageURL := writePage(t, m, name)
-	u, err := url.Parse(pageURL)
-	require.NoError(t, err)
-	path := filepath.FromSlash(strings.TrimPrefix(u.Path, "/"))
-	if filepath.IsAbs("/" + path) {
-		path = "/" + path
-	}
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	page := string(b)
+	page := string(render(t, m))
 	i := strings.LastIndex(page, "</body>")
 	require.GreaterOrEqual(t, i, 0)
+	path := filepath.Join(t.TempDir(), name)
 	require.NoError(t, os.WriteFile(path, []byte(page[:i]+"<script>"+script+"</script>"+page[i:]), 0o644))
-	return pageURL
+	return fileURL(path)
 }
 
 var (
