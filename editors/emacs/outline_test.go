@@ -45,6 +45,7 @@ func TestEmacsOutline(t *testing.T) {
 	require.NoError(t, run.Err, report)
 	require.Equal(t, "PASS", run.Lines[len(run.Lines)-1], report)
 	items := strings.Join(run.Lines, "\n")
+	t.Logf("what the writer sees:\n%s", items)
 	require.Contains(t, items, "The Night Count", report)
 	require.Contains(t, items, "The Causeway at Dawn", report)
 }
