@@ -1,10 +1,106 @@
 // quire: Open book map — the map quire.bookMap writes, in a webview panel
 // beside the prose, written again each time a file of the book is saved.
+// An edit made in the map's outline view (a synopsis, a status) goes to
+// the server's quire.setOutline, which sends it to the editor as an edit
+// the writer reviews and saves: the panel never writes a file.
 import { promises as fs } from "fs";
 import * as vscode from "vscode";
-import { BookMapParams, BookMapResult } from "./protocol";
-import { isDrawnMessage, isOpenMessage, PageMessage, panelHtml } from "./bookMap";
+import { BookMapParams, BookMapResult, SetOutlineParams, SetOutlineResult } from "./protocol";
+import { isDrawnMessage, isOpenMessage, PageMessage, panelScript } from "./bookMap";
 import { isBookDocument, Session } from "./session";
+
+/**
+ * The script that makes the panel the page's host for outline edits: the
+ * page's edit form calls window.quireMapHost.setOutline({uri, scene,
+ * synopsis?, status?}) (manuscript/bookmap/page.js), and this posts it to
+ * the extension as a SetOutlineMessage. A webview hands out its API to
+ * one caller only, and panelScript (bookMap.ts) asks for it too: so this
+ * acquires it, and panelScript runs with acquireVsCodeApi bound to the
+ * same one.
+ */
+const hostScript = `(function (acquireVsCodeApi) {
+${panelScript}
+})((function () {
+  var api = acquireVsCodeApi();
+  window.quireMapHost = {
+    setOutline: function (r) {
+      var m = { type: "setOutline", uri: r.uri, scene: r.scene };
+      if (typeof r.synopsis === "string") m.synopsis = r.synopsis;
+      if (typeof r.status === "string") m.status = r.status;
+      api.postMessage(m);
+    }
+  };
+  return function () { return api; };
+})());`;
+
+/**
+ * mapPanelHtml is the map's page for the panel: the page as quire wrote
+ * it, its own policy kept (inline styles and scripts only, nothing
+ * loaded), with the panel's script and the outline host added before
+ * </body>, as panelHtml adds the panel's alone.
+ */
+export function mapPanelHtml(page: string): string {
+  const script = `<script>${hostScript}</script>`;
+  const i = page.lastIndexOf("</body>");
+  return i < 0 ? page + script : page.slice(0, i) + script + page.slice(i);
+}
+
+/** SetOutlineMessage is what the page posts to set a synopsis or status from a card (scene 0: the chapter). */
+export interface SetOutlineMessage {
+  type: "setOutline";
+  uri: string;
+  scene: number;
+  synopsis?: string;
+  status?: string;
+}
+
+/** OutlineResultMessage answers a SetOutlineMessage in the page's edit form. */
+export interface OutlineResultMessage {
+  type: "outlineResult";
+  applied: boolean;
+  message: string;
+}
+
+export function isSetOutlineMessage(m: unknown): m is SetOutlineMessage {
+  const o = m as Partial<SetOutlineMessage> | null;
+  return (
+    typeof o === "object" &&
+    o !== null &&
+    o.type === "setOutline" &&
+    typeof o.uri === "string" &&
+    o.uri !== "" &&
+    typeof o.scene === "number" &&
+    Number.isInteger(o.scene) &&
+    o.scene >= 0 &&
+    (o.synopsis === undefined || typeof o.synopsis === "string") &&
+    (o.status === undefined || typeof o.status === "string") &&
+    (o.synopsis !== undefined || o.status !== undefined)
+  );
+}
+
+/**
+ * setOutline runs quire.setOutline (through run) with what the page sent,
+ * and words its outcome for the page. The server has already told the
+ * writer, in a message of the editor's, whatever the outcome.
+ */
+export async function setOutline(m: SetOutlineMessage, run: (params: SetOutlineParams) => Thenable<SetOutlineResult | undefined>): Promise<OutlineResultMessage> {
+  const params: SetOutlineParams = { uri: m.uri, scene: m.scene };
+  if (m.synopsis !== undefined) {
+    params.synopsis = m.synopsis;
+  }
+  if (m.status !== undefined) {
+    params.status = m.status;
+  }
+  try {
+    const res = await run(params);
+    if (!res) {
+      return { type: "outlineResult", applied: false, message: "quire did not answer: is its server running? Nothing was changed." };
+    }
+    return { type: "outlineResult", applied: res.applied, message: res.message };
+  } catch (e) {
+    return { type: "outlineResult", applied: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
 
 export class MapPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -90,7 +186,7 @@ export class MapPanel implements vscode.Disposable {
           return; // the panel says when it is drawn (received)
         }
       }
-      panel.webview.html = panelHtml(page);
+      panel.webview.html = mapPanelHtml(page);
       this.loaded = true;
       this.updatedEmitter.fire(Date.now() - since);
     } catch (e) {
@@ -105,7 +201,23 @@ export class MapPanel implements vscode.Disposable {
       this.updatedEmitter.fire(ms);
       return;
     }
+    if (isSetOutlineMessage(m)) {
+      void this.setOutline(m);
+      return;
+    }
     void this.open(m);
+  }
+
+  // setOutline sends an edit from the outline view to the server, which
+  // hands it to the editor for the writer to review; the page hears how
+  // it went.
+  private async setOutline(m: SetOutlineMessage): Promise<void> {
+    const panel = this.panel;
+    const reply = await setOutline(m, (params) => vscode.commands.executeCommand<SetOutlineResult | undefined>("quire.setOutline", params));
+    this.session.log(`book map: set the outline of scene ${m.scene} of ${m.uri}: ${reply.message}`);
+    if (panel && this.panel === panel) {
+      await panel.webview.postMessage(reply);
+    }
   }
 
   // open shows the chapter a clicked cell names, at its line, beside the map.
