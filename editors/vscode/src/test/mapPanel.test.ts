@@ -361,6 +361,34 @@ describe("book map panel: the outline of a real map (QUIRE_BIN)", function () {
     assert.strictEqual(doc.getElementById("edit-result")?.textContent, reply.message);
   });
 
+  it("in the panel, a newer map (after a save) keeps the outline's filter and sort and the edit being typed", () => {
+    const p = loadHosted(page);
+    const w = p.dom.window;
+    const doc = w.document;
+    const choose = (id: string, value: string) => {
+      const el = doc.getElementById(id) as HTMLSelectElement;
+      el.value = value;
+      el.dispatchEvent(new w.Event("change"));
+    };
+    choose("outline-status", "=idea");
+    choose("outline-sort", "words");
+    (doc.querySelector('li.card[data-key="3.2"] > button.edit') as HTMLElement).click();
+    const typed = doc.getElementById("edit-synopsis") as HTMLTextAreaElement;
+    typed.value = "Moss sells what the tide";
+    typed.dispatchEvent(new w.Event("input"));
+    assert.strictEqual(doc.getElementById("outline-count")?.textContent, "1 of 10 scenes");
+
+    w.dispatchEvent(new w.MessageEvent("message", { data: { type: "page", html: page, stamp: 9 } }));
+    assert.strictEqual((doc.getElementById("outline-status") as HTMLSelectElement).value, "=idea");
+    assert.strictEqual((doc.getElementById("outline-sort") as HTMLSelectElement).value, "words");
+    assert.strictEqual(doc.getElementById("outline-count")?.textContent, "1 of 10 scenes");
+    const form = doc.getElementById("outline-edit") as HTMLFormElement;
+    assert.ok(!form.hidden, "the form is open again");
+    assert.strictEqual((form.closest("li.card") as HTMLElement).getAttribute("data-key"), "3.2");
+    assert.strictEqual((doc.getElementById("edit-synopsis") as HTMLTextAreaElement).value, "Moss sells what the tide");
+    assert.deepStrictEqual(p.posted, [{ type: "drawn", stamp: 9 }], "nothing sent");
+  });
+
   it("in a browser, the form shows a quire outline set command that prints the change", async function () {
     if (process.platform === "win32") {
       this.skip(); // the command is quoted for a POSIX shell
