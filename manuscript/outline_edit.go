@@ -78,7 +78,7 @@ func (u *Unit) SetOutline(r SceneRules, n int, fields ...Field) (TextEdit, error
 	}
 	s := scenes[n-1]
 	if i := slices.IndexFunc(set, func(f Field) bool { return f.Key == keySynopsis }); i >= 0 {
-		hash := s.Hash
+		hash := u.SceneHash(s)
 		if set[i].Value == "" {
 			hash = ""
 		}

@@ -72,7 +72,7 @@ func TestSetOutline(t *testing.T) {
 			assert.Empty(t, after.SceneProblems(SceneRules{}))
 			if tt.scene > 0 {
 				n := after.Scenes(SceneRules{})[tt.scene-1]
-				assert.False(t, n.Note.Stale(n.Hash))
+				assert.False(t, n.Note.Stale(after.SceneHash(n)))
 			} else {
 				assert.False(t, after.ChapterNote(SceneRules{}).Stale(after.ProseHash()))
 			}

@@ -33,9 +33,15 @@ type Scene struct {
 	Note SceneNote `json:"note,omitzero"`
 	// Words counts the scene's prose (notes and markup left out).
 	Words int `json:"words"`
-	// Hash fingerprints the scene's prose, for a synopsis's staleness:
-	// see ProseHash.
-	Hash string `json:"hash"`
+	// prose is the range the hash reads (the scene after its opening
+	// line), less markup: the ranges, sorted, that are no prose (code,
+	// HTML, the chapter's title heading), shared by the split's scenes.
+	prose  codex.Range
+	markup []codex.Range
+	// Hash fingerprints the scene's prose (ProseHash), for a synopsis's
+	// staleness: set when its note keeps a synopsis-hash to compare it
+	// with, "" otherwise; Unit.SceneHash works it out for any scene.
+	Hash string `json:"hash,omitempty"`
 }
 
 // Title is what a scene is called in an outline: its note's title, else
@@ -221,7 +227,8 @@ func splitScenes(u *Unit, r SceneRules) ([]Scene, []codex.Problem) {
 			s.Note = readSceneNote(text, notes[ni], u.Path, r)
 			ni++
 		}
-		words, hash := sceneProse(text, notProse, codex.Range{Start: proseFrom, End: end})
+		prose := codex.Range{Start: proseFrom, End: end}
+		words := sceneWords(text, notProse, prose)
 		if words == 0 && s.Note.Range == (codex.Range{}) && s.Heading == "" {
 			// Nothing to call a scene: a break at the chapter's start or
 			// breaks in a row join the stretch to the next scene, a break
@@ -233,7 +240,10 @@ func splitScenes(u *Unit, r SceneRules) ([]Scene, []codex.Problem) {
 			return
 		}
 		s.Number = len(scenes) + 1
-		s.Words, s.Hash = words, hash
+		s.Words, s.prose, s.markup = words, prose, notProse
+		if s.Note.SynopsisHash != "" {
+			s.Hash = proseHashOf(text, notProse, prose)
+		}
 		scenes = append(scenes, s)
 		start = end
 	}
@@ -383,11 +393,23 @@ func hasProse(text string, code []codex.Range, from, to int) bool {
 	return false
 }
 
-// sceneProse counts the words of r outside code blocks, spans and HTML
-// and fingerprints them (ProseHash) in one pass over the pieces.
-func sceneProse(text string, code []codex.Range, r codex.Range) (int, string) {
-	var b strings.Builder
+// sceneWords counts the words of r outside code blocks, spans and HTML.
+func sceneWords(text string, code []codex.Range, r codex.Range) int {
 	words := 0
+	eachProse(code, r, func(from, to int) { words += CountWords(text[from:to]) })
+	return words
+}
+
+// proseHashOf is the ProseHash of r outside code blocks, spans and HTML.
+func proseHashOf(text string, code []codex.Range, r codex.Range) string {
+	var h proseHasher
+	eachProse(code, r, func(from, to int) { h.words(text[from:to]) })
+	return h.sum()
+}
+
+// eachProse calls f with each piece of r that no range of code (sorted)
+// covers, in order.
+func eachProse(code []codex.Range, r codex.Range, f func(from, to int)) {
 	i := codeFrom(code, r.Start)
 	for from := r.Start; from < r.End; {
 		next := r.End
@@ -399,12 +421,18 @@ func sceneProse(text string, code []codex.Range, r codex.Range) (int, string) {
 			}
 			next = min(next, code[i].Start)
 		}
-		piece := text[from:next]
-		words += CountWords(piece)
-		writeFields(&b, piece)
+		f(from, next)
 		from = next
 	}
-	return words, fingerprint(b.String())
+}
+
+// SceneHash is the ProseHash of scene s of u: what a synopsis written
+// now is kept beside.
+func (u *Unit) SceneHash(s Scene) string {
+	if s.Hash != "" {
+		return s.Hash
+	}
+	return proseHashOf(u.Text, s.markup, s.prose)
 }
 
 // codeFrom is the index of the first code range that ends after off.

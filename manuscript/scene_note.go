@@ -4,7 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -205,8 +208,7 @@ func (u *Unit) ProseHash() string {
 	if body.End > len(u.Text) || body.Start > body.End {
 		body = codex.Range{End: len(u.Text)}
 	}
-	_, h := sceneProse(u.Text, u.Code, body)
-	return h
+	return proseHashOf(u.Text, u.Code, body)
 }
 
 // ProseHash fingerprints prose for a synopsis: its words, however the
@@ -215,19 +217,69 @@ func (u *Unit) ProseHash() string {
 // SHA-256: short enough to sit in a note, long enough never to collide
 // by chance within a book.
 func ProseHash(prose string) string {
-	var b strings.Builder
-	writeFields(&b, prose)
-	return fingerprint(b.String())
+	var h proseHasher
+	h.words(prose)
+	return h.sum()
 }
 
-func writeFields(b *strings.Builder, s string) {
-	for _, w := range strings.Fields(s) {
-		b.WriteString(w)
-		b.WriteByte(' ')
+// proseHasher hashes the words of the text it is given, each followed
+// by one space, as strings.Fields splits them, without holding them:
+// a chapter is hashed on every keystroke.
+type proseHasher struct {
+	h   hash.Hash
+	buf [4096]byte
+	n   int
+}
+
+func (p *proseHasher) byte(c byte) {
+	if p.n == len(p.buf) {
+		p.flush()
+	}
+	p.buf[p.n] = c
+	p.n++
+}
+
+func (p *proseHasher) flush() {
+	if p.h == nil {
+		p.h = sha256.New()
+	}
+	p.h.Write(p.buf[:p.n])
+	p.n = 0
+}
+
+// words adds the words of s.
+func (p *proseHasher) words(s string) {
+	in := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		size := 1
+		space := asciiSpace[c] != 0
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+		}
+		switch {
+		case space && in:
+			p.byte(' ')
+			in = false
+		case !space:
+			for j := range size {
+				p.byte(s[i+j])
+			}
+			in = true
+		}
+		i += size
+	}
+	if in {
+		p.byte(' ')
 	}
 }
 
-func fingerprint(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:6])
+func (p *proseHasher) sum() string {
+	p.flush()
+	var out [sha256.Size]byte
+	return hex.EncodeToString(p.h.Sum(out[:0])[:6])
 }
+
+var asciiSpace = [256]uint8{'\t': 1, '\n': 1, '\v': 1, '\f': 1, '\r': 1, ' ': 1}

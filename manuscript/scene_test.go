@@ -1,6 +1,8 @@
 package manuscript
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -157,7 +159,7 @@ func TestSceneIdentityAcrossEdits(t *testing.T) {
 		require.Len(t, after, 3)
 		assert.Equal(t, 2, after[1].Number)
 		assert.Equal(t, "Ilse Dorn", after[1].Note.Meta.POV)
-		assert.Equal(t, before[1].Hash, after[1].Hash, "the scene's own prose is unchanged")
+		assert.Equal(t, u.SceneHash(before[1]), v.SceneHash(after[1]), "the scene's own prose is unchanged")
 		assert.Equal(t, before[1].Range.Start+len("New opening line.\n\n"), after[1].Range.Start)
 	})
 	t.Run("split", func(t *testing.T) {
@@ -167,7 +169,7 @@ func TestSceneIdentityAcrossEdits(t *testing.T) {
 		assert.Equal(t, "Ilse Dorn", after[1].Note.Meta.POV, "the first half keeps the note")
 		assert.Empty(t, after[2].Note.Meta.POV, "the second half is a new scene")
 		assert.Equal(t, []string{"Alpha", "Beta", "Beta", "Gamma"}, sceneFirstWords(v, after))
-		assert.True(t, after[1].Note.Stale(after[1].Hash) || after[1].Note.SynopsisHash == "")
+		assert.True(t, after[1].Note.Stale(v.SceneHash(after[1])) || after[1].Note.SynopsisHash == "")
 	})
 	t.Run("merge", func(t *testing.T) {
 		v := NewUnit(u.Path, strings.Replace(base, "Alpha.\n\n* * *\n\n", "Alpha.\n\n", 1), 1)
@@ -183,20 +185,26 @@ func TestSceneIdentityAcrossEdits(t *testing.T) {
 
 func TestSynopsisStale(t *testing.T) {
 	u := NewUnit("manuscript/01-a.md", "Alpha.\n\n* * *\n\nBeta walks   to the\nquay.\n", 0)
-	h := u.Scenes(SceneRules{})[1].Hash
+	h := u.SceneHash(u.Scenes(SceneRules{})[1])
 	assert.Equal(t, ProseHash("Beta walks to the quay."), h, "lines and spaces do not count")
 	rewrapped := NewUnit(u.Path, "Alpha.\n\n* * *\n\nBeta walks to\nthe quay.\n", 1)
-	assert.Equal(t, h, rewrapped.Scenes(SceneRules{})[1].Hash)
+	assert.Equal(t, h, rewrapped.SceneHash(rewrapped.Scenes(SceneRules{})[1]))
 	changed := NewUnit(u.Path, "Alpha.\n\n* * *\n\nBeta runs to the quay.\n", 1)
-	assert.NotEqual(t, h, changed.Scenes(SceneRules{})[1].Hash)
+	assert.NotEqual(t, h, changed.SceneHash(changed.Scenes(SceneRules{})[1]))
 
 	n := SceneNote{Synopsis: "Beta walks.", SynopsisHash: h}
 	assert.False(t, n.Stale(h))
-	assert.True(t, n.Stale(changed.Scenes(SceneRules{})[1].Hash))
+	assert.True(t, n.Stale(changed.SceneHash(changed.Scenes(SceneRules{})[1])))
 	assert.False(t, SceneNote{Synopsis: "No hash."}.Stale("abc"), "a synopsis without its hash is never called stale")
 
 	// The chapter's hash leaves scene notes out: writing a scene's
 	// synopsis does not make the chapter's stale.
+	// A note that keeps a hash has the scene's hash worked out with the
+	// split, the same.
+	kept := NewUnit(u.Path, "Alpha.\n\n* * *\n\n<!-- scene\nsynopsis: Beta walks.\nsynopsis-hash: 000000000000\n-->\n\nBeta walks   to the\nquay.\n", 1)
+	assert.Equal(t, h, kept.Scenes(SceneRules{})[1].Hash)
+	assert.True(t, kept.Scenes(SceneRules{})[1].Note.Stale(kept.Scenes(SceneRules{})[1].Hash))
+
 	withNote := NewUnit(u.Path, "Alpha.\n\n* * *\n\n<!-- scene\nsynopsis: Beta walks.\n-->\n\nBeta walks   to the\nquay.\n", 1)
 	assert.Equal(t, u.ProseHash(), withNote.ProseHash())
 }
@@ -208,4 +216,14 @@ func TestSceneAt(t *testing.T) {
 	assert.Equal(t, 1, SceneAt(scenes, strings.Index(u.Text, "Alpha")))
 	assert.Equal(t, 2, SceneAt(scenes, strings.Index(u.Text, "Beta")))
 	assert.Equal(t, 2, SceneAt(scenes, len(u.Text)))
+}
+
+// TestProseHashIsOfTheWords: the hash streamed word by word is the hash
+// of the words strings.Fields finds, each followed by a space, however
+// long the text (past the hasher's buffer) and whatever its spaces.
+func TestProseHashIsOfTheWords(t *testing.T) {
+	for _, s := range []string{"", "   ", "one", " two  words ", "a\u00a0b\u2003c\td\r\ne", "é ü 😀 ", strings.Repeat("word ", 3000), strings.Repeat("x", 9000)} {
+		want := sha256.Sum256([]byte(strings.Join(strings.Fields(s), " ") + map[bool]string{true: " ", false: ""}[len(strings.Fields(s)) > 0]))
+		assert.Equal(t, hex.EncodeToString(want[:6]), ProseHash(s), "%.40q", s)
+	}
 }

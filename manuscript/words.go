@@ -42,6 +42,15 @@ func CountWords(s string) int {
 				n++
 				in = true
 			}
+			// The rest of a run of ASCII letters and digits is the same
+			// word: skipped at once, as most of a chapter is.
+			i += size
+			for i < len(s) && s[i] < utf8.RuneSelf && asciiWord[s[i]] {
+				i++
+			}
+			continue
+		case !in && (c == ' ' || c == '\n'):
+			// Nothing to join between words.
 		case in && i+size < len(s) && joins(s, i, r, size):
 			// The joiner is inside the word; the next rune continues it.
 		default:

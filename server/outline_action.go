@@ -40,7 +40,7 @@ func (s *Server) outlineActions(ctx context.Context, p protocol.CodeActionParams
 		onOpening = t.offset < u.Body.Start
 	} else {
 		sc := scenes[n-1]
-		note, hash = sc.Note, sc.Hash
+		note, hash = sc.Note, u.SceneHash(sc)
 		onOpening = sc.Break.End > 0 && sc.Break.Start <= t.offset && t.offset <= sc.Break.End ||
 			sc.Note.Range.End > 0 && sc.Note.Range.Start <= t.offset && t.offset <= sc.Note.Range.End
 	}

@@ -136,6 +136,7 @@ func TestSetOutlineCommand(t *testing.T) {
 	sc := u.Scenes(manuscript.SceneRules{})[1]
 	assert.Equal(t, synopsis, sc.Note.Synopsis)
 	assert.Equal(t, "idea", sc.Note.Status, "the rest of the note stays")
+	assert.NotEmpty(t, sc.Hash)
 	assert.False(t, sc.Note.Stale(sc.Hash))
 	assert.Contains(t, c.messages(), res.Message)
 

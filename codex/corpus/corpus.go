@@ -30,6 +30,9 @@ type Options struct {
 	// status in its front matter, and each scene a note with a synopsis
 	// and a status (docs/outline.md), as a planned book has them.
 	Outline bool
+	// Scenes is how many scenes a chapter splits into; 0 starts one
+	// every 480 words.
+	Scenes int
 }
 
 // Entry describes one generated entry.
@@ -178,7 +181,7 @@ func Generate(ctx context.Context, dir string, opt Options) (*Corpus, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		path, err := writeChapter(dir, c, i+1, opt.ChapterWords, opt.Outline, rng)
+		path, err := writeChapter(dir, c, i+1, opt.ChapterWords, opt.Scenes, opt.Outline, rng)
 		if err != nil {
 			return nil, err
 		}
@@ -322,7 +325,13 @@ func writeEntry(dir string, c *Corpus, i int, rng *prose) error {
 // statuses are the outline's statuses a planned corpus gives.
 var statuses = []string{"idea", "draft", "revised", "final"}
 
-func writeChapter(dir string, c *Corpus, n, wordsPerChapter int, outline bool, rng *prose) (string, error) {
+func writeChapter(dir string, c *Corpus, n, wordsPerChapter, scenes int, outline bool, rng *prose) (string, error) {
+	// A scene is paragraphs of 80 words: six, unless the chapter is to
+	// hold a given number of scenes.
+	paragraphs := 6
+	if scenes > 0 {
+		paragraphs = max(1, (wordsPerChapter+80*scenes-1)/(80*scenes))
+	}
 	var b strings.Builder
 	var cast []Entry
 	if outline {
@@ -344,7 +353,7 @@ func writeChapter(dir string, c *Corpus, n, wordsPerChapter int, outline bool, r
 		if outline {
 			fmt.Fprintf(&b, "<!-- scene\nstatus: %s\nsynopsis: %s\n-->\n\n", statuses[rng.IntN(len(statuses))], sentence(rng, c, 14, false))
 		}
-		for p := 0; p < 6 && written < wordsPerChapter; p++ {
+		for p := 0; p < paragraphs && written < wordsPerChapter; p++ {
 			for range 5 {
 				b.WriteString(sentence(rng, c, 16, true))
 				b.WriteByte(' ')
