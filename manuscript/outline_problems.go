@@ -15,7 +15,7 @@ func (u *Unit) OutlineProblems(r SceneRules) []codex.Problem {
 	out := append([]codex.Problem(nil), u.SceneProblems(r)...)
 	ch := u.ChapterNote(r)
 	out = append(out, ch.Problems...)
-	if ch.Stale(u.ProseHash()) {
+	if ch.SynopsisHash != "" && ch.Stale(u.ProseHash()) {
 		out = append(out, staleSynopsis(u.Path, ch.SynopsisRange, "chapter"))
 	}
 	for _, s := range u.Scenes(r) {

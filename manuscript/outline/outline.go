@@ -189,7 +189,9 @@ func chapterCard(u *manuscript.Unit, rules manuscript.SceneRules) Chapter {
 		POV: u.Meta.POV, Location: u.Meta.Location, Day: u.Meta.Day, HasDay: u.Meta.HasDay, Flashback: u.Meta.Flashback,
 		Line: 1,
 	}}
-	ch.Stale = note.Stale(u.ProseHash())
+	// The chapter's prose is hashed only to compare with a hash its
+	// synopsis keeps: most chapters keep none.
+	ch.Stale = note.SynopsisHash != "" && note.Stale(u.ProseHash())
 	ch.Scenes = make([]Scene, len(scenes))
 	for i, s := range scenes {
 		m := times[i]
