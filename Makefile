@@ -265,6 +265,8 @@ demo: build
 	echo "\$$ quire mentions \"salt debt\""; "$$q" mentions "salt debt"; echo; \
 	echo "\$$ quire untracked"; "$$q" untracked; echo; \
 	echo "\$$ quire dialogue --chapter 1   (who speaks each line, and how quire decided; ? where it guesses)"; "$$q" dialogue --chapter 1; echo; \
+	echo "\$$ quire outline --chapters 1-2   (the book as scenes: pov, day, status, words, who appears and speaks)"; "$$q" outline --chapters 1-2; echo; \
+	echo "\$$ quire outline set 1 --scene 2 --status draft --synopsis \"Teo and Moss cross the dry causeway.\"   (the change, printed, never written)"; "$$q" outline set 1 --scene 2 --status draft --synopsis "Teo and Moss cross the dry causeway."; echo; \
 	echo "\$$ quire explicate \"pale green eyes\"   (the codex says green; chapter 5 says brown)"; "$$q" explicate -n 3 "pale green eyes that seem to be totting up whatever they rest on"; echo; \
 	echo "\$$ quire lookup --as-of 4 Jory   (canon as of chapter 4: his progressions up to there)"; "$$q" lookup --as-of 4 Jory | sed -n '/^As of/,$$p'; echo; \
 	echo "\$$ quire check   (every problem quire knows, continuity and style included, with no model)"; "$$q" check || true; echo; \
