@@ -165,20 +165,20 @@ func statusRank(statuses []string, s string) int {
 	return len(statuses)
 }
 
-// outlineCards writes the acts (a heading each, when the outline has
-// titled acts), each chapter's card and in it its scenes' cards, the
+// outlineCards writes the acts (a heading each that has a title), each
+// chapter's card and in it its scenes' cards, the
 // book's first MaxScenes scenes drawn. Like heatmapRows it is written
 // directly, every value escaped: an 800-chapter series has thousands of
 // cards.
 func (m *Map) outlineCards() (string, int) {
 	o := m.Outline
-	titled := slices.ContainsFunc(o.Acts, func(a outline.Act) bool { return a.Title != "" })
 	var b strings.Builder
 	b.Grow(o.Chapters*600 + min(o.Scenes, m.maxScenes)*500)
 	drawn, pos := 0, 0
 	for _, a := range o.Acts {
 		b.WriteString(`<div class="act">`)
-		if titled && a.Title != "" {
+		// The whole book in one run of chapters is an act with no title.
+		if a.Title != "" {
 			b.WriteString(`<h3 class="act-title">`)
 			b.WriteString(html.EscapeString(a.Title))
 			b.WriteString(`</h3>`)
