@@ -2,14 +2,13 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
-	"strings"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/outline"
 	"github.com/quire-ink/quire/server/textdoc"
 )
 
@@ -51,7 +50,7 @@ func chapterSymbols(lines *textdoc.Lines, u *manuscript.Unit, rules manuscript.S
 	}
 	chapter := protocol.DocumentSymbol{
 		Name:           u.Title,
-		Detail:         sceneDetail(u.Meta, note.Status, words),
+		Detail:         outline.CardOf(u.Title, u.Meta, note.Status, words).Facts(),
 		Kind:           protocol.SymbolKindNamespace,
 		Range:          whole,
 		SelectionRange: titleAt,
@@ -71,7 +70,7 @@ func chapterSymbols(lines *textdoc.Lines, u *manuscript.Unit, rules manuscript.S
 		}
 		chapter.Children = append(chapter.Children, protocol.DocumentSymbol{
 			Name:           sc.Title(),
-			Detail:         sceneDetail(times[i], sc.Note.Status, sc.Words),
+			Detail:         outline.CardOf(sc.Title(), times[i], sc.Note.Status, sc.Words).Facts(),
 			Kind:           protocol.SymbolKindEvent,
 			Range:          lines.RangeOf(sc.Range.Start, sc.Range.End),
 			SelectionRange: lines.RangeOf(at.Start, at.End),
@@ -79,37 +78,6 @@ func chapterSymbols(lines *textdoc.Lines, u *manuscript.Unit, rules manuscript.S
 		})
 	}
 	return []protocol.DocumentSymbol{chapter}
-}
-
-// sceneDetail is what an outline shows beside a scene or chapter's
-// name: "Ilse Dorn · day 4 · flashback · draft · 812 words".
-func sceneDetail(m manuscript.ChapterMeta, status string, words int) string {
-	var parts []string
-	if m.POV != "" {
-		parts = append(parts, m.POV)
-	}
-	if m.HasDay {
-		parts = append(parts, fmt.Sprintf("day %d", m.Day))
-	}
-	if m.Flashback {
-		parts = append(parts, "flashback")
-	}
-	if m.Location != "" {
-		parts = append(parts, m.Location)
-	}
-	if status != "" {
-		parts = append(parts, status)
-	}
-	parts = append(parts, wordCount(words))
-	return strings.Join(parts, " · ")
-}
-
-// wordCount is "1 word" or "812 words".
-func wordCount(n int) string {
-	if n == 1 {
-		return "1 word"
-	}
-	return fmt.Sprintf("%d words", n)
 }
 
 // nestSections turns headings in order into a tree: each heading holds

@@ -169,10 +169,10 @@ func writeOutline(w io.Writer, o *outline.Outline) error {
 			fmt.Fprintf(&b, "\n== %s ==\n", a.Title)
 		}
 		for _, ch := range a.Chapters {
-			fmt.Fprintf(&b, "\n%d. %s  (%s)\n", ch.Position, ch.Title, cardFacts(ch.Card))
+			fmt.Fprintf(&b, "\n%d. %s  (%s)\n", ch.Position, ch.Title, ch.Facts())
 			writeSynopsis(&b, "   ", ch.Card)
 			for _, s := range ch.Scenes {
-				fmt.Fprintf(&b, "   %d.%d %s  (%s)  %s:%d\n", ch.Position, s.Number, s.Title, cardFacts(s.Card), ch.Path, s.Line)
+				fmt.Fprintf(&b, "   %d.%d %s  (%s)  %s:%d\n", ch.Position, s.Number, s.Title, s.Facts(), ch.Path, s.Line)
 				writeSynopsis(&b, "       ", s.Card)
 				if len(s.Appear) > 0 {
 					fmt.Fprintf(&b, "       appear: %s\n", strings.Join(s.Appear, ", "))
@@ -223,7 +223,7 @@ func writeSortedScenes(w io.Writer, o *outline.Outline, key string) error {
 	})
 	var b strings.Builder
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%d.%d %s  (%s)  %s:%d\n", r.ch.Position, r.s.Number, r.s.Title, cardFacts(r.s.Card), r.ch.Path, r.s.Line)
+		fmt.Fprintf(&b, "%d.%d %s  (%s)  %s:%d\n", r.ch.Position, r.s.Number, r.s.Title, r.s.Facts(), r.ch.Path, r.s.Line)
 		writeSynopsis(&b, "    ", r.s.Card)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -235,28 +235,6 @@ func boolRank(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// cardFacts is "Ilse Dorn · day 4 · draft · 812 words".
-func cardFacts(c outline.Card) string {
-	var parts []string
-	if c.POV != "" {
-		parts = append(parts, c.POV)
-	}
-	if c.HasDay {
-		parts = append(parts, fmt.Sprintf("day %d", c.Day))
-	}
-	if c.Flashback {
-		parts = append(parts, "flashback")
-	}
-	if c.Location != "" {
-		parts = append(parts, c.Location)
-	}
-	if c.Status != "" {
-		parts = append(parts, c.Status)
-	}
-	parts = append(parts, fmt.Sprintf("%s %s", goals.Thousands(c.Words), plural(c.Words, "word", "words")))
-	return strings.Join(parts, " · ")
 }
 
 func writeSynopsis(b *strings.Builder, indent string, c outline.Card) {

@@ -109,16 +109,20 @@ const dialogueNote = "certain: a speech tag names the character (\"said Mara\") 
 	"Otherwise the line is quire's best guess, made by the rule given (pronoun, narration, vocative, turn-taking), and may be someone else's. " +
 	"Lines where the character is only a less likely candidate are not listed. Line numbers count from 1 in the chapter's file."
 
-func dialogueTool(src *Sources) provider.Tool {
-	ref := func(what string) map[string]any {
-		return map[string]any{
-			"type":      "string",
-			"minLength": 1,
-			"maxLength": maxRefChars,
-			"description": what + `: a chapter number ("3"), a chapter title, or a project-relative chapter path, ` +
-				`as get_manuscript_context takes them; "current" is the writer's chapter.`,
-		}
+// chapterRefSchema is the schema of an argument that names one chapter
+// (from, to), described as what.
+func chapterRefSchema(what string) map[string]any {
+	return map[string]any{
+		"type":      "string",
+		"minLength": 1,
+		"maxLength": maxRefChars,
+		"description": what + `: a chapter number ("3"), a chapter title, or a project-relative chapter path, ` +
+			`as get_manuscript_context takes them; "current" is the writer's chapter.`,
 	}
+}
+
+func dialogueTool(src *Sources) provider.Tool {
+	ref := chapterRefSchema
 	return provider.Tool{
 		Name: DialogueName,
 		Description: fmt.Sprintf("Read what one character says in the manuscript: the lines of dialogue quire attributes to them, "+

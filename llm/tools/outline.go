@@ -94,15 +94,7 @@ const outlineNote = "The writer's outline: each chapter and its scenes (split at
 	"A scene with no synopsis is not summarized here: read it with get_manuscript_context (its chapter's number, title or path) when it matters."
 
 func outlineTool(src *Sources) provider.Tool {
-	ref := func(what string) map[string]any {
-		return map[string]any{
-			"type":      "string",
-			"minLength": 1,
-			"maxLength": maxRefChars,
-			"description": what + `: a chapter number ("3"), a chapter title, or a project-relative chapter path, ` +
-				`as get_manuscript_context takes them; "current" is the writer's chapter.`,
-		}
-	}
+	ref := chapterRefSchema
 	return provider.Tool{
 		Name: OutlineName,
 		Description: fmt.Sprintf("Read the book's outline: its acts, chapters and scenes as cards, each with the writer's synopsis (marked stale when the text changed since), "+

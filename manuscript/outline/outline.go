@@ -9,6 +9,7 @@ package outline
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"path"
 	"runtime"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
+	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // Options say what an outline holds.
@@ -86,6 +88,38 @@ type Card struct {
 	Words     int  `json:"words"`
 	// Line is where the card's text starts in its file, from 1.
 	Line int `json:"line"`
+}
+
+// Facts is the card's line of facts, as an outline shows it beside the
+// title: "Ilse Dorn · day 4 · flashback · Skerry Vault · draft · 812
+// words".
+func (c Card) Facts() string {
+	var parts []string
+	if c.POV != "" {
+		parts = append(parts, c.POV)
+	}
+	if c.HasDay {
+		parts = append(parts, fmt.Sprintf("day %d", c.Day))
+	}
+	if c.Flashback {
+		parts = append(parts, "flashback")
+	}
+	if c.Location != "" {
+		parts = append(parts, c.Location)
+	}
+	if c.Status != "" {
+		parts = append(parts, c.Status)
+	}
+	unit := "words"
+	if c.Words == 1 {
+		unit = "word"
+	}
+	return strings.Join(append(parts, goals.Thousands(c.Words)+" "+unit), " · ")
+}
+
+// CardOf is the card of story time m, status and words, titled title.
+func CardOf(title string, m manuscript.ChapterMeta, status string, words int) Card {
+	return Card{Title: title, Status: status, POV: m.POV, Location: m.Location, Day: m.Day, HasDay: m.HasDay, Flashback: m.Flashback, Words: words}
 }
 
 // Chapter is a chapter's card and its scenes'.
