@@ -641,7 +641,13 @@ describe("contract: extension modules against the real quire server", function (
 
     state = reduce(state, { type: "result", token, result });
     const done = reply(state, token);
-    onlyKeys(result, ["persona", "answer", "evidence", "proposals", "conversationId", "serviceTier", "warnings"], "AskResult");
+    onlyKeys(result, ["persona", "answer", "evidence", "consulted", "proposals", "conversationId", "serviceTier", "warnings"], "AskResult");
+    // The manifest: every call in order, each with what it asked.
+    assert.ok((result.consulted ?? []).length >= 1, "consulted");
+    for (const c of result.consulted ?? []) {
+      onlyKeys(c, ["round", "call", "ok", "outlined"], "Consulted");
+      assert.strictEqual(typeof c.call, "string");
+    }
     assert.strictEqual(result.persona, "continuity-editor");
     assert.strictEqual(result.answer, answer);
     assert.strictEqual(done.status, "done");
@@ -649,7 +655,8 @@ describe("contract: extension modules against the real quire server", function (
     assert.strictEqual(done.rows.length, 2);
     assert.ok(done.evidence.length >= 1, "evidence");
     for (const e of done.evidence) {
-      onlyKeys(e, ["uri", "range", "path", "tool", "hash", "asOf", "asOfChapter", "asOfImplied"], "Evidence");
+      onlyKeys(e, ["uri", "range", "path", "tool", "hash", "asOf", "asOfChapter", "asOfImplied", "why", "cited", "step"], "Evidence");
+      assert.ok(e.why?.startsWith(e.tool), `why ${e.why} names the call of ${e.tool}`);
       assert.ok(e.uri.startsWith("file://"), e.uri);
       assert.ok(e.path && !path.isAbsolute(e.path), e.path);
       assert.ok(e.range && typeof e.range.start.line === "number", JSON.stringify(e));
