@@ -189,10 +189,10 @@ func Build(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options) *Map {
 	m.Chapters = chaptersOf(cat, snap.Units(), tl)
 	resolve := newResolver(cat)
 	m.gatherEntries(cat, resolve, snap)
-	m.gatherSpeech(cat, snap, opts.Dialogue)
+	speech := m.gatherSpeech(cat, snap, opts.Dialogue)
 	m.Timeline = timelineOf(m.Chapters)
 	m.Graph = graphOf(m, cat, resolve, opts)
-	m.buildOutline(cat, snap, opts)
+	m.buildOutline(cat, snap, opts, speech)
 	return m
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/manuscript"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/goals"
 	"github.com/quire-ink/quire/manuscript/outline"
 )
@@ -41,10 +42,12 @@ const (
 
 // buildOutline reads the book's outline for the map: every chapter, and
 // who speaks in each scene, as `quire outline` lists them.
-func (m *Map) buildOutline(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options) {
+func (m *Map) buildOutline(cat *codex.Catalog, snap *manuscript.Snapshot, opts Options, speech map[*manuscript.Unit][]dialogue.Utterance) {
 	// Build stops only when its context does, and this one never does.
+	// Who speaks is the Spoken view's attribution, not made twice.
 	o, err := outline.Build(context.Background(), snap, cat, outline.Options{
 		Settings: opts.Outline, Dialogue: opts.Dialogue, Speakers: true,
+		Speech: func(u *manuscript.Unit) []dialogue.Utterance { return speech[u] },
 	})
 	if err != nil {
 		return

@@ -46,11 +46,14 @@ type SpokenCell struct {
 
 // gatherSpeech reads each chapter's dialogue: its words spoken, its
 // share of the chapter, the words no character is guessed for, and the
-// rows of the speakers, in order of their first line.
-func (m *Map) gatherSpeech(cat *codex.Catalog, snap *manuscript.Snapshot, opts dialogue.Options) {
+// rows of the speakers, in order of their first line. It returns the
+// attribution, by chapter, for the outline's scenes to read.
+func (m *Map) gatherSpeech(cat *codex.Catalog, snap *manuscript.Snapshot, opts dialogue.Options) map[*manuscript.Unit][]dialogue.Utterance {
 	units := snap.Units()
 	rows := map[string]int{}
+	speech := make(map[*manuscript.Unit][]dialogue.Utterance, len(units))
 	for col, cd := range dialogue.NewBook(snap, cat, opts).Units(units) {
+		speech[cd.Unit] = cd.Utterances
 		ch := &m.Chapters[col]
 		var lines *lineIndex
 		for i := range cd.Utterances {
@@ -96,6 +99,7 @@ func (m *Map) gatherSpeech(cat *codex.Catalog, snap *manuscript.Snapshot, opts d
 		return cmp.Or(cmp.Compare(fa.Chapter, fb.Chapter), cmp.Compare(fa.Line, fb.Line),
 			cmp.Compare(fa.Column, fb.Column), strings.Compare(a.Name, b.Name), strings.Compare(a.ID, b.ID))
 	})
+	return speech
 }
 
 // speakerName is the character's name, or its ID when the catalog has

@@ -39,6 +39,10 @@ type Options struct {
 	// POV and Status keep the scenes of that point of view or status
 	// (and the chapters that hold one); empty keeps all.
 	POV, Status string
+	// Speech, when set, is each chapter's attributed dialogue as the
+	// caller already has it (the book map attributes it for its own
+	// view): with Speakers, it is read instead of attributing again.
+	Speech func(u *manuscript.Unit) []dialogue.Utterance
 	// Names are the book's current names (the server's matcher), when
 	// the snapshot's mention index may have scanned with older ones:
 	// a chapter it did not scan with these is scanned again. Nil trusts
@@ -179,7 +183,13 @@ func Build(ctx context.Context, snap *manuscript.Snapshot, cat *codex.Catalog, o
 			appear = appearing(u, cat, mentions, opts.Names, u.Scenes(rules))
 		}
 		if book != nil {
-			speak = speaking(u, cat, book, u.Scenes(rules))
+			var utts []dialogue.Utterance
+			if opts.Speech != nil {
+				utts = opts.Speech(u)
+			} else {
+				utts = book.Analyze(u)
+			}
+			speak = speaking(cat, utts, u.Scenes(rules))
 		}
 		for j := range ch.Scenes {
 			if appear != nil {
@@ -308,11 +318,11 @@ func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionInd
 	return fill(out)
 }
 
-// speaking lists, per scene, the characters given a line there.
-func speaking(u *manuscript.Unit, cat *codex.Catalog, book *dialogue.Book, scenes []manuscript.Scene) [][]string {
+// speaking lists, per scene, the characters utts give a line there.
+func speaking(cat *codex.Catalog, utts []dialogue.Utterance, scenes []manuscript.Scene) [][]string {
 	out := make([][]string, len(scenes))
 	seen := make([]map[string]bool, len(scenes))
-	for _, utt := range book.Analyze(u) {
+	for _, utt := range utts {
 		id := utt.Best()
 		if id == "" || len(utt.Marks) == 0 {
 			continue
