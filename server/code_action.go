@@ -43,12 +43,18 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 	more = append(more, s.proposalActions(ctx, proj.pendingFor(rel))...)
 	if strings.EqualFold(path.Ext(rel), ".md") {
 		more = append(more, doctorAction(p.TextDocument.URI))
+		chapter := false
 		if u, ok := proj.ms.Snapshot().Unit(rel); ok && u.Position > 0 {
 			more = append(more, wordCountsAction(p.TextDocument.URI))
-			more = append(more, s.outlineActions(ctx, p, proj)...)
+			chapter = true
 		}
 		more = append(more, s.buildActions(ctx, p, proj, rel)...)
 		more = append(more, s.useModelActions(ctx, proj)...)
+		if chapter {
+			// Last: the scene's actions come and go as the cursor moves,
+			// and the menu's other rows keep their places.
+			more = append(more, s.outlineActions(ctx, p, proj)...)
+		}
 	}
 	return append(actions, filterKinds(more, p.Context.Only)...), nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -37,7 +38,11 @@ func (s *Server) outlineActions(ctx context.Context, p protocol.CodeActionParams
 	onOpening := false
 	if n == 0 {
 		note = u.ChapterNote(rules)
-		onOpening = t.offset < u.Body.Start
+		// The chapter's status is offered on its status: line, or,
+		// while it has none, on its title: line or title heading:
+		// anywhere else four actions would crowd the menu.
+		onOpening = note.StatusRange.End > 0 && onLine(t.text, note.StatusRange.Start, t.offset) ||
+			note.StatusRange.End == 0 && (note.TitleRange.End > 0 && onLine(t.text, note.TitleRange.Start, t.offset) || onTitle(u, t.offset))
 	} else {
 		sc := scenes[n-1]
 		note, hash = sc.Note, u.SceneHash(sc)
@@ -72,4 +77,20 @@ func (s *Server) outlineActions(ctx context.Context, p protocol.CodeActionParams
 		}
 	}
 	return out
+}
+
+// onLine says off lies on the line holding at.
+func onLine(text string, at, off int) bool {
+	lo, hi := min(at, off), max(at, off)
+	return lo >= 0 && hi <= len(text) && !strings.Contains(text[lo:hi], "\n")
+}
+
+// onTitle says off lies on u's title heading.
+func onTitle(u *manuscript.Unit, off int) bool {
+	for _, h := range u.Headings {
+		if h.Level == 1 && h.Heading == u.Title {
+			return h.HeadingRange.Start <= off && off <= h.HeadingRange.End
+		}
+	}
+	return false
 }

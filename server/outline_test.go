@@ -179,7 +179,11 @@ func TestOutlineCodeActions(t *testing.T) {
 	assert.Contains(t, first, "Ask the Developmental Editor for a synopsis of scene 1 of The Vault")
 	front := titles(strings.Index(text, "pov: Mara"))
 	assert.Contains(t, front, "Ask the Developmental Editor for a synopsis of the chapter The Vault")
-	assert.Contains(t, front, "Set the status of the chapter The Vault to final")
+	assert.NotContains(t, front, "Set the status of the chapter The Vault to final", "statuses on the title or status line only")
+	assert.Contains(t, titles(strings.Index(text, "title: The Vault")), "Set the status of the chapter The Vault to final")
+	// The scene's actions come last: the menu's other rows keep their
+	// places as the cursor moves.
+	assert.Equal(t, "Ask the Developmental Editor for a synopsis of the chapter The Vault", front[len(front)-1])
 }
 
 // TestProposeSynopsis: the advisor, through the real client against a
