@@ -49,8 +49,9 @@ func CountWords(s string) int {
 				i++
 			}
 			continue
-		case !in && (c == ' ' || c == '\n'):
-			// Nothing to join between words.
+		case c == ' ' || c == '\n':
+			// A space or line end joins nothing: it ends a word.
+			in = false
 		case in && i+size < len(s) && joins(s, i, r, size):
 			// The joiner is inside the word; the next rune continues it.
 		default:
