@@ -13,9 +13,9 @@ import (
 // a note, not a warning: the prose moved on, nothing is wrong).
 func (u *Unit) OutlineProblems(r SceneRules) []codex.Problem {
 	out := append([]codex.Problem(nil), u.SceneProblems(r)...)
-	ch := u.ChapterNote(r)
+	ch, stale, _ := u.NoteOf(r, 0)
 	out = append(out, ch.Problems...)
-	if ch.SynopsisHash != "" && ch.Stale(u.ProseHash()) {
+	if stale {
 		out = append(out, staleSynopsis(u.Path, ch.SynopsisRange, "chapter"))
 	}
 	for _, s := range u.Scenes(r) {
@@ -24,6 +24,24 @@ func (u *Unit) OutlineProblems(r SceneRules) []codex.Problem {
 		}
 	}
 	return out
+}
+
+// NoteOf is what scene n of the unit says of itself (0: the chapter, in
+// its front matter), and whether its synopsis is stale: written for
+// prose that has changed since, by the hash kept beside it (the prose is
+// hashed only when a hash is kept to compare). ok is false when the
+// chapter has no scene n.
+func (u *Unit) NoteOf(r SceneRules, n int) (note SceneNote, stale, ok bool) {
+	if n == 0 {
+		note = u.ChapterNote(r)
+		return note, note.SynopsisHash != "" && note.Stale(u.ProseHash()), true
+	}
+	scenes := u.Scenes(r)
+	if n < 0 || n > len(scenes) {
+		return SceneNote{}, false, false
+	}
+	s := scenes[n-1]
+	return s.Note, s.Note.Stale(s.Hash), true
 }
 
 func staleSynopsis(path string, at codex.Range, what string) codex.Problem {

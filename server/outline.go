@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -85,7 +86,7 @@ func outlineFields(p wire.SetOutlineParams, t outlineTarget) ([]manuscript.Field
 	}
 	if p.Current {
 		rules := t.proj.configOf().outline.Rules
-		note, ok := noteOf(t.unit, rules, p.Scene)
+		note, _, ok := t.unit.NoteOf(rules, p.Scene)
 		if !ok || note.Synopsis == "" {
 			return nil, fmt.Errorf("there is no synopsis to mark current in %s", sceneName(t.unit, rules, p.Scene))
 		}
@@ -95,18 +96,6 @@ func outlineFields(p wire.SetOutlineParams, t outlineTarget) ([]manuscript.Field
 		return nil, fmt.Errorf("nothing to set: give a synopsis, status, title, pov, day or location")
 	}
 	return fields, nil
-}
-
-// noteOf is scene n's note (0: the chapter's front matter).
-func noteOf(u *manuscript.Unit, rules manuscript.SceneRules, n int) (manuscript.SceneNote, bool) {
-	if n == 0 {
-		return u.ChapterNote(rules), true
-	}
-	scenes := u.Scenes(rules)
-	if n < 0 || n > len(scenes) {
-		return manuscript.SceneNote{}, false
-	}
-	return scenes[n-1].Note, true
 }
 
 // sceneName names scene n of u for the writer: "Ledgers (scene 2 of The
@@ -178,9 +167,7 @@ func (s *Server) setOutline(ctx context.Context, p wire.SetOutlineParams) (wire.
 // errMessage is an error's message as a sentence for the writer.
 func errMessage(err error) string {
 	msg := err.Error()
-	var je *jsonrpc2.Error
-	if e, ok := err.(*jsonrpc2.Error); ok {
-		je = e
+	if je := (*jsonrpc2.Error)(nil); errors.As(err, &je) {
 		msg = je.Message
 	}
 	if !strings.HasSuffix(msg, ".") {

@@ -33,11 +33,9 @@ func (s *Server) outlineActions(ctx context.Context, p protocol.CodeActionParams
 		// A chapter of one scene is outlined as the chapter.
 		n = 0
 	}
-	var note manuscript.SceneNote
-	hash := u.ProseHash()
-	onOpening := false
+	note, stale, _ := u.NoteOf(rules, n)
+	var onOpening bool
 	if n == 0 {
-		note = u.ChapterNote(rules)
 		// The chapter's status is offered on its status: line, or,
 		// while it has none, on its title: line or title heading:
 		// anywhere else four actions would crowd the menu.
@@ -45,7 +43,6 @@ func (s *Server) outlineActions(ctx context.Context, p protocol.CodeActionParams
 			note.StatusRange.End == 0 && (note.TitleRange.End > 0 && onLine(t.text, note.TitleRange.Start, t.offset) || onTitle(u, t.offset))
 	} else {
 		sc := scenes[n-1]
-		note, hash = sc.Note, u.SceneHash(sc)
 		onOpening = sc.Break.End > 0 && sc.Break.Start <= t.offset && t.offset <= sc.Break.End ||
 			sc.Note.Range.End > 0 && sc.Note.Range.Start <= t.offset && t.offset <= sc.Note.Range.End
 	}
@@ -55,7 +52,7 @@ func (s *Server) outlineActions(ctx context.Context, p protocol.CodeActionParams
 		return codeAction{Title: title, Command: &actionCommand{Title: title, Command: name, Arguments: []any{arg}}}
 	}
 	var out []codeAction
-	if note.Stale(hash) {
+	if stale {
 		title := fmt.Sprintf("Mark the synopsis of %s as current", what)
 		a := command(title, wire.CommandSetOutline, wire.SetOutlineParams{URI: uri, Scene: n, Current: true})
 		a.Kind = protocol.QuickFix

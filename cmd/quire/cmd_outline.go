@@ -338,13 +338,9 @@ func (o *outlineSetOptions) run(cmd *cobra.Command, ref string) error {
 // currentSynopsis is the synopsis of scene n (0: the chapter), to set
 // again with the hash of the text as it is now.
 func currentSynopsis(u *manuscript.Unit, rules manuscript.SceneRules, n int) (string, error) {
-	var note manuscript.SceneNote
-	if n == 0 {
-		note = u.ChapterNote(rules)
-	} else if scenes := u.Scenes(rules); n > 0 && n <= len(scenes) {
-		note = scenes[n-1].Note
-	} else {
-		return "", fmt.Errorf("%s has %d scenes; there is no scene %d", u.Title, len(scenes), n)
+	note, _, ok := u.NoteOf(rules, n)
+	if !ok {
+		return "", fmt.Errorf("%s has %d scenes; there is no scene %d", u.Title, len(u.Scenes(rules)), n)
 	}
 	if note.Synopsis == "" {
 		return "", errors.New("there is no synopsis to mark current; give one with --synopsis")

@@ -254,16 +254,14 @@ func splitAll(units []*manuscript.Unit, opts Options, rules manuscript.SceneRule
 func chapterCard(u *manuscript.Unit, rules manuscript.SceneRules) Chapter {
 	scenes := u.Scenes(rules)
 	times := manuscript.SceneTimes(u, scenes)
-	note := u.ChapterNote(rules)
+	note, stale, _ := u.NoteOf(rules, 0)
 	lines := newLineCounter(u.Text)
 	ch := Chapter{Path: u.Path, Card: Card{
 		Title: u.Title, Synopsis: note.Synopsis, Status: note.Status,
 		POV: u.Meta.POV, Location: u.Meta.Location, Day: u.Meta.Day, HasDay: u.Meta.HasDay, Flashback: u.Meta.Flashback,
 		Line: 1,
 	}}
-	// The chapter's prose is hashed only to compare with a hash its
-	// synopsis keeps: most chapters keep none.
-	ch.Stale = note.SynopsisHash != "" && note.Stale(u.ProseHash())
+	ch.Stale = stale
 	ch.Scenes = make([]Scene, len(scenes))
 	for i, s := range scenes {
 		m := times[i]
