@@ -20,40 +20,19 @@ import (
 // goes to the book's quire; opened before any book, it starts no quire,
 // and goes to the book's once a chapter is open.
 func TestEmacsSeries(t *testing.T) {
-	emacs, versions, err := emacsWithEglot()
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_EMACS", "%v: install Debian's emacs-nox and elpa-eglot", err)
-	}
-	t.Log(versions)
-	here, err := filepath.Abs(".")
-	require.NoError(t, err)
+	emacs := lookEmacs(t)
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	bin := editortest.QuireBinary(t, tmp)
 	shelf := editortest.SeriesShelf(t, bin, filepath.Join(tmp, "shelf"), filepath.Join(tmp, "config"))
-	result := filepath.Join(tmp, "result.txt")
-	home := filepath.Join(tmp, "home")
-	require.NoError(t, os.MkdirAll(home, 0o755))
-
-	reportOf := func(run *editortest.BatchRun) string {
-		events, _ := os.ReadFile(result + ".events")
-		messages, _ := os.ReadFile(result + ".messages")
-		return "steps:\n" + run.Result + "\n*Messages*:\n" + string(messages) +
-			"\nemacs stderr (tail):\n" + tail(run.Stderr, 4000) + "\nemacs stdout:\n" + run.Stdout +
-			"\neglot events (tail):\n" + tail(string(events), 8000)
-	}
-	run := editortest.Batch{Name: "emacs", Args: []string{emacs, "--batch", "-l", filepath.Join(here, "test", "series.el")},
-		Dir: shelf.Book, TmpXDG: tmp, Cache: filepath.Join(tmp, "cache"), Result: result,
-		Timeout: 3 * time.Minute,
-		Env: []string{
-			"QUIRE_SETUP=" + filepath.Join(here, "quire.el"),
-			"QUIRE_BIN=" + bin,
-			"QUIRE_CHAPTER=" + shelf.Chapter,
-			"QUIRE_SERIES_FILE=" + shelf.SeriesFile,
-			"QUIRE_RESULT=" + result,
-			"HOME=" + home,
-		}}.Run(t, reportOf)
-	report := func() string { return reportOf(run) }
+	run, report := emacsRun{script: "series.el", dir: shelf.Book, tmp: tmp, bin: bin, timeout: 3 * time.Minute,
+		env: []string{"QUIRE_CHAPTER=" + shelf.Chapter, "QUIRE_SERIES_FILE=" + shelf.SeriesFile},
+		report: func(run *editortest.BatchRun, result string) string {
+			events, _ := os.ReadFile(result + ".events")
+			messages, _ := os.ReadFile(result + ".messages")
+			return "*Messages*:\n" + string(messages) + "\nemacs stdout:\n" + run.Stdout +
+				"\neglot events (tail):\n" + tail(string(events), 8000)
+		}}.run(t, emacs)
 	for _, step := range []string{"connect", "hover", "definition", "one-quire", "series-hover", "reopen", "series-first"} {
 		require.Contains(t, run.Lines, "ok "+step, report())
 	}

@@ -18,38 +18,18 @@ import (
 // eglot's code-action menu. How long each slip took to show is logged,
 // not asserted.
 func TestEmacsSlips(t *testing.T) {
-	emacs, versions, err := emacsWithEglot()
-	if err != nil {
-		editortest.Unavailable(t, "QUIRE_REQUIRE_EMACS", "%v: install Debian's emacs-nox and elpa-eglot", err)
-	}
-	t.Log(versions)
-	here, err := filepath.Abs(".")
-	require.NoError(t, err)
+	emacs := lookEmacs(t)
 	tmp := t.TempDir()
 	bin := editortest.QuireBinary(t, tmp)
 	slips := editortest.SlipBook(t, filepath.Join(tmp, "book"))
 	fixture := filepath.Join(tmp, "slips.json")
 	slips.WriteJSON(t, fixture)
-	result := filepath.Join(tmp, "result.txt")
-	home := filepath.Join(tmp, "home")
-	require.NoError(t, os.MkdirAll(home, 0o755))
-
-	reportOf := func(run *editortest.BatchRun) string {
-		events, _ := os.ReadFile(result + ".events")
-		return "steps:\n" + run.Result + "\nemacs stderr (tail):\n" + tail(run.Stderr, 4000) +
-			"\nemacs stdout:\n" + run.Stdout + "\neglot events (tail):\n" + tail(string(events), 8000)
-	}
-	run := editortest.Batch{Name: "emacs", Args: []string{emacs, "--batch", "-l", filepath.Join(here, "test", "slips.el")},
-		Dir: filepath.Dir(filepath.Dir(slips.Chapter)), TmpXDG: tmp, Cache: filepath.Join(tmp, "cache"), Result: result,
-		Timeout: 2 * time.Minute,
-		Env: []string{
-			"QUIRE_SETUP=" + filepath.Join(here, "quire.el"),
-			"QUIRE_BIN=" + bin,
-			"QUIRE_SLIPS=" + fixture,
-			"QUIRE_RESULT=" + result,
-			"HOME=" + home,
-		}}.Run(t, reportOf)
-	report := func() string { return reportOf(run) }
+	run, report := emacsRun{script: "slips.el", dir: filepath.Dir(filepath.Dir(slips.Chapter)), tmp: tmp, bin: bin,
+		timeout: 2 * time.Minute, env: []string{"QUIRE_SLIPS=" + fixture},
+		report: func(run *editortest.BatchRun, result string) string {
+			events, _ := os.ReadFile(result + ".events")
+			return "emacs stdout:\n" + run.Stdout + "\neglot events (tail):\n" + tail(string(events), 8000)
+		}}.run(t, emacs)
 	lines, res, runErr := run.Lines, run.Result, run.Err
 	for _, step := range []string{"connect", "clean", "type", "settled", "fix"} {
 		require.Contains(t, lines, "ok "+step, report())

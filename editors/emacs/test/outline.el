@@ -11,22 +11,8 @@
 
 ;;; Code:
 
-(require 'package)
-(package-initialize)
-(require 'cl-lib)
-(require 'subr-x)
+(load (expand-file-name "harness.el" (file-name-directory load-file-name)) nil t)
 (require 'imenu)
-
-(defvar quire-test-result (getenv "QUIRE_RESULT"))
-(write-region "" nil quire-test-result nil 'silent)
-
-(defun quire-test-log (fmt &rest args)
-  (write-region (concat (apply #'format fmt args) "\n") nil quire-test-result 'append 'silent))
-
-(load (getenv "QUIRE_SETUP") nil t)
-(setq quire-program (getenv "QUIRE_BIN"))
-(setq jsonrpc-default-request-timeout 30)
-(setq eglot-connect-timeout 30)
 
 (defun quire-test-wait (what timeout pred)
   "Wait up to TIMEOUT seconds for PRED, running idle timers as the

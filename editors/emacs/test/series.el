@@ -15,24 +15,10 @@
 
 ;;; Code:
 
-(require 'package)
-(package-initialize)
-(require 'cl-lib)
-(require 'subr-x)
+(load (expand-file-name "harness.el" (file-name-directory load-file-name)) nil t)
 
-(defvar quire-test-result (getenv "QUIRE_RESULT"))
 (defvar quire-test-chapter (getenv "QUIRE_CHAPTER"))
 (defvar quire-test-series-file (getenv "QUIRE_SERIES_FILE"))
-(write-region "" nil quire-test-result nil 'silent)
-
-(load (getenv "QUIRE_SETUP") nil t)
-(setq quire-program (getenv "QUIRE_BIN"))
-(setq jsonrpc-default-request-timeout 30)
-(setq eglot-connect-timeout 30)
-(setq eglot-events-buffer-size 2000000)
-
-(defun quire-test-log (fmt &rest args)
-  (write-region (concat (apply #'format fmt args) "\n") nil quire-test-result 'append 'silent))
 
 (defun quire-test-wait (what timeout pred)
   "Wait up to TIMEOUT seconds for PRED to return non-nil; its value."
