@@ -14,32 +14,10 @@ import * as path from "path";
 import { pathToFileURL } from "url";
 import type * as MapPanelModule from "../mapPanel";
 import { SetOutlineParams, SetOutlineResult } from "../protocol";
+import { stub } from "./vscodeStub";
 
 const bin = process.env.QUIRE_BIN;
 const required = process.env.QUIRE_REQUIRE_CONTRACT === "1" || !!process.env.CI;
-
-// A stand-in for any vscode API the panel's imports touch but this test
-// does not look at: every property is another stand-in, calls and
-// constructions return one.
-function anything(name: string): unknown {
-  const fn = function () {
-    return anything(name + "()");
-  };
-  return new Proxy(fn, {
-    get(_t, p) {
-      if (p === Symbol.toPrimitive) {
-        return () => name;
-      }
-      if (p === "then") {
-        return undefined;
-      }
-      return anything(`${name}.${String(p)}`);
-    },
-    construct() {
-      return anything(`new ${name}`) as object;
-    },
-  });
-}
 
 interface FakeVscode {
   module: unknown;
@@ -114,7 +92,7 @@ function fakeVscode(): FakeVscode {
     {},
     {
       get(_t, p) {
-        return typeof p === "string" && p in overrides ? overrides[p] : anything(`vscode.${String(p)}`);
+        return typeof p === "string" && p in overrides ? overrides[p] : stub(`vscode.${String(p)}`);
       },
     },
   );

@@ -7,10 +7,14 @@ import type { ClientCapabilities } from "vscode-languageclient";
 
 export const registered: string[] = [];
 
-// Any property is another stub; calls and constructions return stubs.
-function stub(name: string): unknown {
+/**
+ * stub is a stand-in for any API: every property is another stand-in,
+ * calls and constructions return one. special, when it answers (not
+ * undefined), gives a property its own value.
+ */
+export function stub(name: string, special?: (name: string, p: string | symbol) => unknown): unknown {
   const fn = function () {
-    return stub(name + "()");
+    return stub(name + "()", special);
   };
   return new Proxy(fn, {
     get(_t, p) {
@@ -20,28 +24,35 @@ function stub(name: string): unknown {
       if (p === "then") {
         return undefined;
       }
-      if (name === "vscode" && p === "version") {
-        return "1.85.0";
-      }
-      if (name === "vscode.commands" && p === "registerCommand") {
-        return (id: string) => {
-          registered.push(id);
-          return { dispose: () => undefined };
-        };
-      }
-      return stub(`${name}.${String(p)}`);
+      const own = special?.(name, p);
+      return own !== undefined ? own : stub(`${name}.${String(p)}`, special);
     },
     construct() {
-      return stub(`new ${name}`) as object;
+      return stub(`new ${name}`, special) as object;
     },
   });
+}
+
+// What the language client reads of vscode: its version, and the
+// commands it registers, recorded.
+function clientSpecial(name: string, p: string | symbol): unknown {
+  if (name === "vscode" && p === "version") {
+    return "1.85.0";
+  }
+  if (name === "vscode.commands" && p === "registerCommand") {
+    return (id: string) => {
+      registered.push(id);
+      return { dispose: () => undefined };
+    };
+  }
+  return undefined;
 }
 
 /** withVscodeStub runs fn while require("vscode") yields the stand-in. */
 export function withVscodeStub<T>(fn: () => T): T {
   const mod = Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown };
   const load = mod._load;
-  const vscode = stub("vscode");
+  const vscode = stub("vscode", clientSpecial);
   mod._load = (req: string, ...rest: unknown[]) => (req === "vscode" ? vscode : load(req, ...rest));
   try {
     return fn();
