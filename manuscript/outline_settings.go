@@ -39,10 +39,6 @@ const (
 // outlineKeys are the keys of the outline: section.
 var outlineKeys = []string{"scene_headings", "scene_breaks", "statuses", "acts"}
 
-// OutlineKeys are the keys of quire.yaml's outline: section, for the
-// documentation test.
-func OutlineKeys() []string { return append([]string(nil), outlineKeys...) }
-
 // ReadOutlineSettings reads the outline: section of the book's
 // quire.yaml, else of the writer's config.yaml (the book's wins whole).
 // A value that cannot be used leaves its setting at the default and is

@@ -68,7 +68,7 @@ type SceneRules struct {
 	// ___) that break scenes, such as "§" or "~", compared trimmed.
 	Breaks []string
 	// Statuses are the statuses a writer may give; empty means
-	// DefaultStatuses.
+	// defaultStatuses.
 	Statuses []string
 }
 
@@ -78,13 +78,9 @@ const (
 	HeadingsNone = -1
 )
 
-// DefaultStatuses are a scene's statuses when quire.yaml names none,
+// defaultStatuses are a scene's statuses when quire.yaml names none,
 // from first thought to last word.
 var defaultStatuses = []string{"idea", "draft", "revised", "final"}
-
-// DefaultStatuses returns the statuses a book has when quire.yaml's
-// outline: statuses names none.
-func DefaultStatuses() []string { return slices.Clone(defaultStatuses) }
 
 // statuses are the rules' statuses, the defaults when they name none.
 func (r SceneRules) statuses() []string {
@@ -180,7 +176,6 @@ func SceneAt(scenes []Scene, off int) int {
 type opening struct {
 	line    codex.Range
 	heading string
-	isHead  bool
 }
 
 // splitScenes finds the unit's scenes: each scene break and each heading
@@ -319,7 +314,7 @@ func sceneOpenings(u *Unit, body codex.Range, r SceneRules) (out []opening, titl
 				titleLine = h.HeadingRange
 			}
 			if !title && opensScene(h.Level, r) {
-				out = append(out, opening{line: h.HeadingRange, heading: h.Heading, isHead: true})
+				out = append(out, opening{line: h.HeadingRange, heading: h.Heading})
 			}
 		case hi < len(heads) && heads[hi].HeadingRange.Start < start:
 			// The underline of a heading ("Title" over "---") is its own.
