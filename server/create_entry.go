@@ -156,7 +156,7 @@ func (s *Server) quireCreateEntry(ctx context.Context, a createEntryArgs) (creat
 		var shown struct {
 			Success bool `json:"success"`
 		}
-		if _, err := s.conn.Call(ctx, "window/showDocument", map[string]any{"uri": uri, "takeFocus": true}, &shown); err != nil {
+		if err := s.callClient(ctx, "window/showDocument", map[string]any{"uri": uri, "takeFocus": true}, &shown); err != nil {
 			s.log.Debug("new entry not shown", "err", err)
 		}
 	}

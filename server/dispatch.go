@@ -74,7 +74,12 @@ func (s *Server) call(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc
 		_ = reply(ctx, nil, fmt.Errorf("%q: %w", method, jsonrpc2.ErrMethodNotFound))
 		return
 	}
-	reqCtx, cancel := context.WithCancel(s.ctx)
+	// At the cap the read loop waits here: the client's writes block
+	// until it reads the answers it asked for (admission.go).
+	if err := s.admit.enter(s.ctx); err != nil {
+		return
+	}
+	reqCtx, cancel := context.WithCancel(context.WithValue(s.ctx, slotKey{}, s.admit))
 	id := call.ID()
 	s.mu.Lock()
 	s.inflight[id] = cancel
@@ -82,6 +87,9 @@ func (s *Server) call(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc
 	s.work.Add(1)
 	go func() {
 		defer s.work.Done()
+		// The slot is held until the answer is written, since an answer
+		// waiting on a client that does not read is what costs memory.
+		defer s.admit.leave()
 		defer func() {
 			s.mu.Lock()
 			delete(s.inflight, id)

@@ -116,7 +116,7 @@ func (s *Server) refreshClient(ctx context.Context, method string) {
 	go func() {
 		callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if _, err := s.conn.Call(callCtx, method, nil, nil); err != nil {
+		if err := s.callClient(callCtx, method, nil, nil); err != nil {
 			s.log.Debug("client not refreshed", "method", method, "err", err)
 		}
 	}()

@@ -63,7 +63,7 @@ func (s *Server) startProgress(ctx context.Context, kind string, clientToken jso
 		tok := s.progressToken(kind)
 		callCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if _, err := s.conn.Call(callCtx, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": tok}, nil); err != nil {
+		if err := s.callClient(callCtx, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": tok}, nil); err != nil {
 			s.log.Debug("client refused a progress token", "err", err)
 			return p
 		}

@@ -85,7 +85,9 @@ type Server struct {
 	mu       sync.Mutex
 	state    lifecycle
 	inflight map[jsonrpc2.ID]context.CancelFunc
-	client   protocol.ClientCapabilities
+	// admit caps the requests in flight (admission.go).
+	admit  *admission
+	client protocol.ClientCapabilities
 	// names writes file URIs as the client does (textdoc.Names).
 	names *textdoc.Names
 	// sess is the workspace: its books and open documents (session.go),
@@ -151,6 +153,7 @@ func New(opts Options) *Server {
 		opts:       opts,
 		log:        log,
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
+		admit:      newAdmission(maxRequestsInFlight),
 		sess:       newSession(),
 		diagTimers: map[protocol.DocumentURI]*time.Timer{},
 		diagRuns:   map[protocol.DocumentURI]*diagRun{},

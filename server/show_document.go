@@ -85,7 +85,7 @@ func (s *Server) callShowDocument(ctx context.Context, params map[string]any) bo
 	var shown struct {
 		Success bool `json:"success"`
 	}
-	if _, err := s.conn.Call(callCtx, "window/showDocument", params, &shown); err != nil || !shown.Success {
+	if err := s.callClient(callCtx, "window/showDocument", params, &shown); err != nil || !shown.Success {
 		s.log.Debug("document not shown", "uri", params["uri"], "err", err)
 		return false
 	}

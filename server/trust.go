@@ -69,7 +69,7 @@ func (s *Server) offerTrust(p *openBook) {
 	go func() {
 		defer s.work.Done()
 		var choice *protocol.MessageActionItem
-		_, err := s.conn.Call(s.ctx, protocol.MethodWindowShowMessageRequest, protocol.ShowMessageRequestParams{
+		err := s.callClient(s.ctx, protocol.MethodWindowShowMessageRequest, protocol.ShowMessageRequestParams{
 			Type:    protocol.MessageTypeWarning,
 			Message: msg.String(),
 			Actions: []protocol.MessageActionItem{{Title: trustAction}, {Title: notNowAction}},

@@ -38,7 +38,7 @@ func (s *Server) applyEdit(ctx context.Context, label string, edit any) (applyEd
 		Label string `json:"label,omitempty"`
 		Edit  any    `json:"edit"`
 	}{label, edit}
-	if _, err := s.conn.Call(ctx, protocol.MethodWorkspaceApplyEdit, params, &res); err != nil {
+	if err := s.callClient(ctx, protocol.MethodWorkspaceApplyEdit, params, &res); err != nil {
 		return res, fmt.Errorf("workspace/applyEdit: %w", err)
 	}
 	return res, nil
