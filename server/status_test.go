@@ -36,7 +36,14 @@ func TestStatusFollowsTheBook(t *testing.T) {
 	for _, st := range c.statuses() {
 		states = append(states, st.State)
 	}
-	assert.Equal(t, []string{stateLoading, stateIndexing, stateReady}, states)
+	// Indexing is said when the mention index is still building once the
+	// book is read; a small book on a busy machine may finish it first,
+	// and then goes from loading to ready.
+	if len(states) == 2 {
+		assert.Equal(t, []string{stateLoading, stateReady}, states)
+	} else {
+		assert.Equal(t, []string{stateLoading, stateIndexing, stateReady}, states)
+	}
 
 	var got wire.StatusResult
 	c.call(wire.MethodStatus, map[string]any{}, &got)
