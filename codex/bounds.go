@@ -35,7 +35,33 @@ const (
 	// 70 KB query took 590 MB), so a longer one is refused before it
 	// reaches the library.
 	MaxQueryChars = 500
+	// MaxNameChars bounds a name looked up: no name or alias is longer
+	// (MaxAliasBytes), so a longer one is refused, not searched for.
+	MaxNameChars = MaxAliasBytes
+	// MaxEchoChars bounds how much of a query or name an answer repeats
+	// back: a plugin shows it, and it may be a pasted chapter.
+	MaxEchoChars = 80
 )
+
+// NameTooLongError refuses a lookup of a name over MaxNameChars; like
+// QueryTooLongError it says how long the name was, never what it said.
+type NameTooLongError struct{ Chars int }
+
+func (e *NameTooLongError) Error() string {
+	return fmt.Sprintf("the name is %d characters long; no name or alias is longer than %d characters: look up a name, or search for a few words", e.Chars, MaxNameChars)
+}
+
+// CheckName refuses a name too long to be any entry's.
+func CheckName(name string) error {
+	if n := utf8.RuneCountInString(name); n > MaxNameChars {
+		return &NameTooLongError{Chars: n}
+	}
+	return nil
+}
+
+// Echo is what an answer may repeat of a query or name the writer or a
+// client sent: all of it when short, else its start and an ellipsis.
+func Echo(s string) string { return clip.Runes(s, MaxEchoChars) }
 
 // QueryTooLongError refuses a search query over MaxQueryChars. It says
 // how long the query was, never what it said: an error may be shown or

@@ -197,3 +197,46 @@ func hasPrefixFold(s, sub string) bool {
 func sameLetter(a, b rune) bool {
 	return a == b || unicode.ToLower(a) == unicode.ToLower(b)
 }
+
+// SummaryOpens reports whether summary is only the opening of text (an
+// entry's body or its excerpt), as it is for an entry with no summary:
+// key, whose summary is its first paragraph. Whoever shows both would
+// say that paragraph twice. Links and emphasis are read as their words,
+// and a summary cut with an ellipsis matches the words before the cut.
+func SummaryOpens(summary, text string) bool {
+	sum := proseWords(strings.TrimSuffix(summary, clip.Ellipsis))
+	if len(sum) == 0 {
+		return false
+	}
+	// Only the text's first words are compared: the excerpt may be long.
+	head := text
+	if n := len(summary)*2 + 256; len(head) > n {
+		head = head[:n]
+	}
+	words := proseWords(head)
+	if len(words) < len(sum) {
+		return false
+	}
+	for i, w := range sum {
+		if words[i] != w {
+			// The last word of a cut summary may be cut itself.
+			if i == len(sum)-1 && strings.HasPrefix(words[i], w) {
+				return true
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// proseWords are s's words with its [[links]] read as their text and
+// Markdown's emphasis marks left out.
+func proseWords(s string) []string {
+	return strings.Fields(strings.Map(func(r rune) rune {
+		switch r {
+		case '*', '_', '`':
+			return -1
+		}
+		return r
+	}, linkText(s)))
+}

@@ -20,12 +20,15 @@ func (s *Server) quireLookup(ctx context.Context, a wire.LookupParams) (wire.Que
 	if a.Name == "" {
 		return wire.QueryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "name is required")
 	}
+	if err := codex.CheckName(a.Name); err != nil {
+		return wire.QueryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
 	proj, err := s.projectOf(ctx, a.BookParams)
 	if err != nil {
 		return wire.QueryResult{}, err
 	}
 	t := codex.ParseType(string(a.Type))
-	return wire.QueryResult{Query: a.Name, Type: t, Results: entriesOf(proj.view().Lookup(a.Name, t))}, nil
+	return wire.QueryResult{Query: codex.Echo(a.Name), Type: t, Results: entriesOf(proj.view().Lookup(a.Name, t))}, nil
 }
 
 func (s *Server) quireSearch(ctx context.Context, a wire.SearchParams) (wire.QueryResult, error) {
@@ -38,7 +41,7 @@ func (s *Server) quireSearch(ctx context.Context, a wire.SearchParams) (wire.Que
 	if err != nil {
 		return wire.QueryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	return wire.QueryResult{Query: a.Query, Type: t, Results: entriesOf(results)}, nil
+	return wire.QueryResult{Query: codex.Echo(a.Query), Type: t, Results: entriesOf(results)}, nil
 }
 
 func (s *Server) quireList(ctx context.Context, a wire.ListParams) (wire.ListResult, error) {

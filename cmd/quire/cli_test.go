@@ -154,6 +154,37 @@ func TestLookup(t *testing.T) {
 
 	_, _, err = run(t, "lookup", "--project", book, cache, "Low Bell", "--type", "character")
 	assert.Equal(t, exitError{1}, err, "a type filter narrows the lookup")
+
+	// An entry with no summary: key has its first paragraph for one; it
+	// is printed once, not as the summary and again as the excerpt.
+	out, _, err = run(t, "lookup", "--project", book, cache, "Drowned Market")
+	require.NoError(t, err)
+	assert.Equal(t, 1, strings.Count(out, "The Drowned Market is the cobbled square"), out)
+	out, _, err = run(t, "lookup", "--project", book, cache, "Teodora Quill")
+	require.NoError(t, err)
+	assert.Contains(t, out, "Night clerk of the Harbor Tally in Brinmouth", "a summary of its own is printed")
+}
+
+// `quire lookup` of 70,000 characters printed 140 KB, the name twice. A
+// name longer than any entry's is refused in a line that does not repeat
+// it, and what is repeated of a long name is its start only.
+func TestLookupIsBounded(t *testing.T) {
+	book, cache := sampleProject(t)
+	long := strings.Repeat("x", 69999) + "Q"
+	out, errOut, err := run(t, "lookup", "--project", book, cache, long)
+	require.Error(t, err)
+	assert.Contains(t, errOut+err.Error(), "the name is 70000 characters long")
+	assert.Less(t, len(out)+len(errOut)+len(err.Error()), 600)
+
+	name := strings.Repeat("Ilse ", 100)
+	out, _, err = run(t, "lookup", "--project", book, cache, "--json", name)
+	assert.Equal(t, exitError{1}, err)
+	var got queryOutput
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.LessOrEqual(t, len([]rune(got.Query)), codex.MaxEchoChars)
+	_, errOut, err = run(t, "lookup", "--project", book, cache, name)
+	assert.Equal(t, exitError{1}, err)
+	assert.Less(t, len(errOut), 300, errOut)
 }
 
 func TestSearch(t *testing.T) {

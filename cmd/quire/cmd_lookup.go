@@ -38,6 +38,13 @@ func newLookupCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
+// notFound says that no entry matches name, and what to try instead,
+// repeating only the start of a long name.
+func notFound(what, name string) string {
+	echo := codex.Echo(name)
+	return fmt.Sprintf("quire: no %s matches %q; try `quire search %s`", what, echo, echo)
+}
+
 // queryOutput is the --json answer of lookup and search.
 type queryOutput struct {
 	Query   string         `json:"query"`
@@ -46,6 +53,11 @@ type queryOutput struct {
 }
 
 func (o *lookupOptions) run(cmd *cobra.Command) error {
+	// A name longer than any entry's is refused before the codex is
+	// opened, and never printed back.
+	if err := codex.CheckName(o.Name); err != nil {
+		return err
+	}
 	if o.AsOf != "" {
 		return o.runAsOf(cmd)
 	}
@@ -59,7 +71,7 @@ func (o *lookupOptions) run(cmd *cobra.Command) error {
 		if results == nil {
 			results = []codex.Result{}
 		}
-		if err := writeJSON(o.stdout, queryOutput{o.Name, o.Type, results}); err != nil {
+		if err := writeJSON(o.stdout, queryOutput{codex.Echo(o.Name), o.Type, results}); err != nil {
 			return err
 		}
 	} else if len(results) > 0 {
@@ -77,7 +89,7 @@ func (o *lookupOptions) run(cmd *cobra.Command) error {
 			what = string(o.Type) + " entry"
 		}
 		if !o.JSON {
-			fmt.Fprintf(o.stderr, "quire: no %s matches %q; try `quire search %s`\n", what, o.Name, o.Name)
+			fmt.Fprintln(o.stderr, notFound(what, o.Name))
 		}
 		return exitError{1}
 	}
@@ -111,7 +123,9 @@ func printEntry(w interface{ Write([]byte) (int, error) }, r codex.Result) {
 	if len(r.Tags) > 0 {
 		fmt.Fprintf(w, "Tags: %s\n", strings.Join(r.Tags, ", "))
 	}
-	if r.Summary != "" {
+	// An entry with no summary: key has its first paragraph for one,
+	// which the excerpt prints anyway.
+	if r.Summary != "" && !codex.SummaryOpens(r.Summary, r.Excerpt) {
 		fmt.Fprintf(w, "\n%s\n", r.Summary)
 	}
 	if r.Excerpt != "" {

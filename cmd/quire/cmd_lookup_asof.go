@@ -51,7 +51,7 @@ func (o *lookupOptions) runAsOf(cmd *cobra.Command) error {
 	results := b.View.Lookup(o.Name, o.Type)
 	if len(results) == 0 {
 		if !o.JSON {
-			fmt.Fprintf(o.stderr, "quire: no entry matches %q; try `quire search %s`\n", o.Name, o.Name)
+			fmt.Fprintln(o.stderr, notFound("entry", o.Name))
 		}
 		return exitError{1}
 	}
@@ -75,7 +75,7 @@ func (o *lookupOptions) runAsOf(cmd *cobra.Command) error {
 	}
 	ch := tl.ChapterOf(u)
 	a := tl.AsOf(e, ch)
-	out := asOfOutput{Query: o.Name, Chapter: u.Path, Entry: r, Line: tl.AsOfLine(e, ch), Status: a.Status, Notes: a.Notes}
+	out := asOfOutput{Query: codex.Echo(o.Name), Chapter: u.Path, Entry: r, Line: tl.AsOfLine(e, ch), Status: a.Status, Notes: a.Notes}
 	changed := map[string]bool{}
 	for _, ap := range tl.Applied(e, ch) {
 		out.Applied = append(out.Applied, asOfProgress{From: ap.From.Position, Title: ap.From.Title, File: ap.File})

@@ -60,10 +60,10 @@ func (o *searchOptions) run(cmd *cobra.Command) error {
 		if results == nil {
 			results = []codex.Result{}
 		}
-		return writeJSON(o.stdout, queryOutput{o.Query, o.Type, results})
+		return writeJSON(o.stdout, queryOutput{codex.Echo(o.Query), o.Type, results})
 	}
 	if len(results) == 0 {
-		fmt.Fprintf(o.stderr, "quire: nothing in the codex matches %q\n", o.Query)
+		fmt.Fprintf(o.stderr, "quire: nothing in the codex matches %q\n", codex.Echo(o.Query))
 		return exitError{1}
 	}
 	for i, r := range results {

@@ -67,7 +67,7 @@ func Render(b Canon, e *codex.Entry) string {
 	if src != nil && src.Of("body") == codex.OriginSeries {
 		body = src.Series.BodyText()
 	}
-	if excerpt := codex.LeadExcerpt(withoutTitle(body), ExcerptBytes); excerpt != "" && (e.Summary == "" || !strings.Contains(excerpt, e.Summary)) {
+	if excerpt := codex.LeadExcerpt(withoutTitle(body), ExcerptBytes); excerpt != "" && (e.Summary == "" || !strings.Contains(excerpt, e.Summary) && !codex.SummaryOpens(e.Summary, excerpt)) {
 		fmt.Fprintf(&w, "%s\n\n", quoteBlock(b.excerpt(excerpt)))
 	}
 	if b.Mentions == nil {
