@@ -59,7 +59,9 @@ func symlink(t testing.TB, target, root, rel string) {
 }
 
 // unreadable makes rel unreadable until the test ends, skipping the test
-// when that is impossible (as root, permissions do not bind).
+// when that is impossible (as root, permissions do not bind). make test
+// runs these tests again as an ordinary user (make unprivileged) with
+// QUIRE_REQUIRE_UNREADABLE=1, which turns that skip into a failure.
 func unreadable(t testing.TB, root, rel string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
@@ -74,6 +76,9 @@ func unreadable(t testing.TB, root, rel string) {
 		_, probe = os.ReadFile(p)
 	}
 	if probe == nil {
+		if os.Getenv("QUIRE_REQUIRE_UNREADABLE") == "1" {
+			t.Fatal("QUIRE_REQUIRE_UNREADABLE=1, but permissions do not stop this user from reading")
+		}
 		t.Skip("permissions do not stop this user from reading; run the tests as an ordinary user")
 	}
 }
