@@ -24,9 +24,14 @@ exec "$lib/ld-linux-x86-64.so.2" --library-path "$lib:$lib/lua/5.1" "$dir/root/u
 WRAP
 	chmod +x "$dir/bin/nvim"
 	echo "== $suite: $(VIMRUNTIME="$dir/root/usr/share/nvim/runtime" "$dir/bin/nvim" --version | head -1)"
-	# From 0.11 the vim.lsp.enable test (lsp/quire.lua) must run, not skip.
-	enable=$(VIMRUNTIME="$dir/root/usr/share/nvim/runtime" "$dir/bin/nvim" --headless -u NONE -i NONE \
-		-c "lua io.stdout:write(vim.fn.has('nvim-0.11'))" -c 'qa!')
+	# sid's Neovim is 0.11 or newer, so there the vim.lsp.enable test
+	# (lsp/quire.lua) must run, not skip. Said by the suite, not by asking
+	# the Neovim: a check that read the same version as the test's skip
+	# could never turn that skip into a failure.
+	case $suite in
+	sid) enable=1 ;;
+	*) enable=0 ;;
+	esac
 	cd "$repo"
 	# Every suite here is 0.10 or newer, so the dialogue test (semantic
 	# tokens, inlay hints) must run, not skip.
