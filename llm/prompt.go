@@ -3,6 +3,7 @@ package llm
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -425,6 +426,11 @@ func writeChapterContext(b *strings.Builder, ch *tools.ChapterContext, canCanon 
 	place := fmt.Sprintf("- Chapter: %d", ch.Position)
 	if ch.Chapters > 0 {
 		place += fmt.Sprintf(" of %d in reading order", ch.Chapters)
+	}
+	if ch.Label != "" && ch.Label != strconv.Itoa(ch.Position) {
+		// Its number is not its place (file numbers with gaps, or none):
+		// the model must use the number to read it again.
+		place += fmt.Sprintf(" (chapter number %s)", ch.Label)
 	}
 	if t := untrusted.OneLine(ch.Title); t != "" {
 		place += fmt.Sprintf(", %q", t)

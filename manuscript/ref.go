@@ -90,7 +90,15 @@ func (s *Snapshot) Resolve(ref string, place Place) (*Unit, error) {
 	}
 	if m := chapterNumber.FindStringSubmatch(r); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		return s.byNumber(r, n)
+		u, err := s.byNumber(r, n)
+		var re *RefError
+		if strings.HasPrefix(r, "#") && errors.As(err, &re) && !re.Ambiguous {
+			// "#3" is also how quire labels the third chapter when its
+			// file name has no number (ChapterLabel): no file numbered 3,
+			// then the third in reading order.
+			return s.byPosition(r, n)
+		}
+		return u, err
 	}
 	if looksLikePath(r) {
 		u, err := s.byPath1(r)
@@ -156,6 +164,27 @@ func (s *Snapshot) byNumber(ref string, n int) (*Unit, error) {
 		reason = fmt.Sprintf("the manuscript has %d chapters", len(s.units))
 	}
 	return nil, &RefError{Ref: ref, Reason: reason, Candidates: s.candidates(s.nearNumber(n, numbered))}
+}
+
+// byPosition finds the nth chapter in reading order.
+func (s *Snapshot) byPosition(ref string, n int) (*Unit, error) {
+	for _, u := range s.units {
+		if u.Position == n && n > 0 {
+			return u, nil
+		}
+	}
+	return nil, &RefError{Ref: ref, Reason: fmt.Sprintf("the manuscript has %d chapters", s.chapterCount()), Candidates: s.candidates(s.nearNumber(n, false))}
+}
+
+// chapterCount is how many units are chapters of the manuscript.
+func (s *Snapshot) chapterCount() int {
+	n := 0
+	for _, u := range s.units {
+		if u.Position > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // nearNumber lists up to three chapters whose number (or position) is

@@ -518,3 +518,27 @@ func candidatePaths(re *RefError) []string {
 	}
 	return out
 }
+
+// "#2" is how quire labels the second chapter when its file name has no
+// number (ChapterLabel); the label finds the chapter again, in a book
+// whose other files are numbered too.
+func TestResolveLabelByPlace(t *testing.T) {
+	s := openFiles(t, projectFiles{
+		"manuscript/01-arrival.md": chapterText("Arrival", "A."),
+		"manuscript/02-market.md":  chapterText("Market", "B."),
+		"manuscript/epilogue.md":   chapterText("Epilogue", "C."),
+	}).Snapshot()
+	for _, u := range s.Units() {
+		got, err := s.Resolve(u.Label(), Place{})
+		require.NoError(t, err, u.Label())
+		assert.Equal(t, u.Path, got.Path, u.Label())
+	}
+	u, err := s.Resolve("#3", Place{})
+	require.NoError(t, err)
+	assert.Equal(t, "Epilogue", u.Title)
+	assert.Equal(t, "#3", u.Label())
+	_, err = s.Resolve("#4", Place{})
+	var re *RefError
+	require.ErrorAs(t, err, &re)
+	assert.Contains(t, re.Reason, "3 chapters")
+}

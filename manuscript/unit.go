@@ -120,6 +120,21 @@ func isFenceLine(line string) bool {
 	return line == "---" || line == "..."
 }
 
+// ChapterLabel is the number quire gives a chapter wherever it shows
+// one (stats, the outline, context, mentions, the map, the advisor's
+// tools, story-time messages), and the reference that finds it again:
+// the leading number of its file name, so that files 01–05 and 07 are
+// chapters 1–5 and 7 everywhere; else "#" and its place in reading order.
+func ChapterLabel(number, position int) string {
+	if number > 0 {
+		return strconv.Itoa(number)
+	}
+	return "#" + strconv.Itoa(position)
+}
+
+// Label is u's chapter number as ChapterLabel gives it.
+func (u *Unit) Label() string { return ChapterLabel(u.Number, u.Position) }
+
 // leadingNumber reads the digits a file name starts with.
 func leadingNumber(name string) int {
 	end := 0

@@ -86,14 +86,14 @@ func statsOf(sum goals.Summary, rel string) wire.Stats {
 	}
 	st.Status = sum.TodayText() + " · " + sum.BookText()
 	if current != nil {
-		st.Status = fmt.Sprintf("Ch. %d · %s · %s", current.Position, current.Lens(), st.Status)
+		st.Status = fmt.Sprintf("Ch. %s · %s · %s", current.Label, current.Lens(), st.Status)
 	}
 	st.Message = sum.Message(current)
 	return st
 }
 
 func statsChapter(c goals.Chapter) wire.StatsChapter {
-	return wire.StatsChapter{Path: c.Path, Title: c.Title, Position: c.Position, Words: c.Words, Target: c.Target, Lens: c.Lens()}
+	return wire.StatsChapter{Path: c.Path, Title: c.Title, Position: c.Position, Label: c.Label, Words: c.Words, Target: c.Target, Lens: c.Lens()}
 }
 
 // wordCountsAction is the code action that shows the summary, offered in

@@ -75,7 +75,7 @@ func TestStatsRequest(t *testing.T) {
 	require.Equal(t, 8, two, "a wiki link counts its label")
 	assert.Equal(t, one+two, st.Words)
 	require.Len(t, st.Chapters, 2)
-	assert.Equal(t, wire.StatsChapter{Path: "manuscript/01-harbour.md", Title: "The Harbour", Position: 1, Words: 6, Target: 10, Lens: "6 words · target 10"}, st.Chapters[0])
+	assert.Equal(t, wire.StatsChapter{Path: "manuscript/01-harbour.md", Title: "The Harbour", Position: 1, Label: "1", Words: 6, Target: 10, Lens: "6 words · target 10"}, st.Chapters[0])
 	require.NotNil(t, st.Chapter)
 	assert.Equal(t, "The Harbour", st.Chapter.Title)
 	assert.Equal(t, wire.StatsDay{Date: "2026-11-27", First: 14, Last: 14}, st.Today)

@@ -94,7 +94,7 @@ func (o *lookupOptions) runAsOf(cmd *cobra.Command) error {
 	printEntry(o.stdout, r)
 	fmt.Fprintln(o.stdout)
 	if out.Line == "" {
-		fmt.Fprintf(o.stdout, "As of chapter %d, %q: %s has no progressions; the entry above holds throughout.\n", ch.Position, ch.Title, r.Name)
+		fmt.Fprintf(o.stdout, "As of chapter %s, %q: %s has no progressions; the entry above holds throughout.\n", ch.Label(), ch.Title, r.Name)
 		return nil
 	}
 	fmt.Fprintln(o.stdout, out.Line)

@@ -66,7 +66,7 @@ that sets one, for you to make; see docs/outline.md.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
-	cmd.Flags().StringVar(&o.Chapters, "chapters", "", "only these chapters, by position: 3, 3-9, 3- or -9")
+	cmd.Flags().StringVar(&o.Chapters, "chapters", "", "only these chapters, by number: 3, 3-9, 3- or -9")
 	cmd.Flags().StringVar(&o.POV, "pov", "", "only the scenes of this point of view (as the notes and front matter write it)")
 	cmd.Flags().StringVar(&o.Status, "status", "", "only the scenes of this status")
 	cmd.Flags().StringVar(&o.Sort, "sort", "", "list the scenes alone, sorted by pov, status, day or words")
@@ -75,35 +75,40 @@ that sets one, for you to make; see docs/outline.md.
 	return cmd
 }
 
-// chapterBounds reads "3", "3-9", "3-" or "-9".
-func chapterBounds(s string) (from, to int, err error) {
+// chapterBounds reads "3", "3-9", "3-" or "-9", chapter numbers as
+// quire shows them (a file's leading number, or "#4" for the fourth
+// chapter of files with none), and gives the chapters' places in reading
+// order, which the outline bounds itself by.
+func chapterBounds(snap *manuscript.Snapshot, s string) (from, to int, err error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, 0, nil
 	}
-	bad := fmt.Errorf("--chapters %q: give a chapter's position (3) or a range (3-9, 3- or -9)", s)
 	a, b, isRange := strings.Cut(s, "-")
-	num := func(x string) (int, error) {
+	place := func(x string) (int, error) {
 		if x = strings.TrimSpace(x); x == "" {
 			return 0, nil
 		}
-		n, err := strconv.Atoi(x)
-		if err != nil || n < 1 {
-			return 0, bad
+		if _, err := strconv.Atoi(strings.TrimPrefix(x, "#")); err != nil {
+			return 0, fmt.Errorf("--chapters %q: give a chapter's number (3) or a range (3-9, 3- or -9)", s)
 		}
-		return n, nil
+		u, err := snap.Resolve(x, manuscript.Place{})
+		if err != nil {
+			return 0, fmt.Errorf("--chapters: %w", err)
+		}
+		return u.Position, nil
 	}
-	if from, err = num(a); err != nil {
+	if from, err = place(a); err != nil {
 		return 0, 0, err
 	}
 	if !isRange {
 		return from, from, nil
 	}
-	if to, err = num(b); err != nil {
+	if to, err = place(b); err != nil {
 		return 0, 0, err
 	}
 	if to > 0 && from > to {
-		return 0, 0, bad
+		return 0, 0, fmt.Errorf("--chapters %q: the first chapter comes after the last", s)
 	}
 	return from, to, nil
 }
@@ -119,10 +124,6 @@ func readOutlineSettings(l *settings.Loaded, w io.Writer) manuscript.OutlineSett
 }
 
 func (o *outlineOptions) run(cmd *cobra.Command) error {
-	from, to, err := chapterBounds(o.Chapters)
-	if err != nil {
-		return err
-	}
 	switch o.Sort {
 	case "", "pov", "status", "day", "words":
 	default:
@@ -133,6 +134,10 @@ func (o *outlineOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer b.Close()
+	from, to, err := chapterBounds(b.ms.Snapshot(), o.Chapters)
+	if err != nil {
+		return err
+	}
 	opts := outline.Options{
 		Settings: readOutlineSettings(b.Settings, o.stderr),
 		Dialogue: readDialogueSettings(b.Settings, io.Discard),
@@ -169,10 +174,10 @@ func writeOutline(w io.Writer, o *outline.Outline) error {
 			fmt.Fprintf(&b, "\n== %s ==\n", a.Title)
 		}
 		for _, ch := range a.Chapters {
-			fmt.Fprintf(&b, "\n%d. %s  (%s)\n", ch.Position, ch.Title, ch.Facts())
+			fmt.Fprintf(&b, "\n%s. %s  (%s)\n", ch.Label, ch.Title, ch.Facts())
 			writeSynopsis(&b, "   ", ch.Card)
 			for _, s := range ch.Scenes {
-				fmt.Fprintf(&b, "   %d.%d %s  (%s)  %s:%d\n", ch.Position, s.Number, s.Title, s.Facts(), ch.Path, s.Line)
+				fmt.Fprintf(&b, "   %s.%d %s  (%s)  %s:%d\n", ch.Label, s.Number, s.Title, s.Facts(), ch.Path, s.Line)
 				writeSynopsis(&b, "       ", s.Card)
 				if len(s.Appear) > 0 {
 					fmt.Fprintf(&b, "       appear: %s\n", strings.Join(s.Appear, ", "))
@@ -223,7 +228,7 @@ func writeSortedScenes(w io.Writer, o *outline.Outline, key string) error {
 	})
 	var b strings.Builder
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%d.%d %s  (%s)  %s:%d\n", r.ch.Position, r.s.Number, r.s.Title, r.s.Facts(), r.ch.Path, r.s.Line)
+		fmt.Fprintf(&b, "%s.%d %s  (%s)  %s:%d\n", r.ch.Label, r.s.Number, r.s.Title, r.s.Facts(), r.ch.Path, r.s.Line)
 		writeSynopsis(&b, "    ", r.s.Card)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -131,7 +131,7 @@ func writeStats(w io.Writer, out statsOutput) error {
 				target += " ✓"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t\n", c.Position, codex.PrintableName(c.Title), goals.Thousands(c.Words), dialogue.Percent(c.DialogueShare), target)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", c.Label, codex.PrintableName(c.Title), goals.Thousands(c.Words), dialogue.Percent(c.DialogueShare), target)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

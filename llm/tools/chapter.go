@@ -11,7 +11,10 @@ import (
 // message names it: its place in the book and in story time, and, for a
 // persona that checks continuity, what quire's own checks found in it.
 type ChapterContext struct {
-	Position  int
+	Position int
+	// Label is the chapter's number as quire shows it and as
+	// get_manuscript_context finds it again.
+	Label     string
 	Chapters  int
 	Title     string
 	Path      string
@@ -48,7 +51,7 @@ func (src *Sources) Chapter(checks bool) *ChapterContext {
 	if !ok {
 		return nil
 	}
-	out := &ChapterContext{Position: u.Position, Title: u.Title, Path: u.Path,
+	out := &ChapterContext{Position: u.Position, Label: u.Label(), Title: u.Title, Path: u.Path,
 		POV: u.Meta.POV, Location: u.Meta.Location, Day: u.Meta.Day, HasDay: u.Meta.HasDay, Flashback: u.Meta.Flashback}
 	if snap := src.Snapshot(); snap != nil {
 		out.Chapters = len(snap.Units())

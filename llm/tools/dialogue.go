@@ -183,8 +183,8 @@ func (src *Sources) dialogueLines(ctx context.Context, raw json.RawMessage) (any
 	out := &dialogueResult{Character: dialogueCharacter{Name: best.Name, RelativePath: best.RelativePath},
 		Chapters: []dialogueChapter{}, Note: dialogueNote}
 	if len(units) > 0 {
-		out.From = chapterName(units[0].Position, units[0].Title)
-		out.To = chapterName(units[len(units)-1].Position, units[len(units)-1].Title)
+		out.From = chapterName(units[0].Label(), units[0].Title)
+		out.To = chapterName(units[len(units)-1].Label(), units[len(units)-1].Title)
 	}
 	out.Total.ChaptersRead = len(units)
 	book := dialogue.NewBook(snap, src.canon().Catalog(), src.Continuity.Dialogue)
@@ -214,7 +214,7 @@ func (src *Sources) dialogueLines(ctx context.Context, raw json.RawMessage) (any
 		warnings = append(warnings, fmt.Sprintf("%d of %s's %d lines were left out to stay within limits (at most %d lines, %d characters of text), from chapter %s on; "+
 			"ask again with from %q (and a to) to read them, or a narrower range",
 			out.Total.Lines-lines, best.Name, out.Total.Lines, maxDialogueLines, maxDialogueChars,
-			chapterName(cutFrom.Position, cutFrom.Title), chapterRef(cutFrom)))
+			chapterName(cutFrom.Label(), cutFrom.Title), chapterRef(cutFrom)))
 	}
 	if countsLeftOut > 0 {
 		warnings = append(warnings, fmt.Sprintf("the counts of %d more chapters where %s speaks are in the total only; narrow the range with from and to to see them chapter by chapter",
@@ -243,7 +243,7 @@ func (c *dialogueCounts) add(o dialogueCounts) {
 // so far, over the whole answer) allow; ok is false when there is none.
 func (src *Sources) chapterLines(cd dialogue.ChapterDialogue, id string, lines, chars *int) (dialogueChapter, bool) {
 	u := cd.Unit
-	out := dialogueChapter{Chapter: chapterName(u.Position, u.Title), Path: u.Path, Utterances: []dialogueLine{}}
+	out := dialogueChapter{Chapter: chapterName(u.Label(), u.Title), Path: u.Path, Utterances: []dialogueLine{}}
 	line, at := 1, 0
 	for i := range cd.Utterances {
 		utt := &cd.Utterances[i]
@@ -293,7 +293,7 @@ func chapterRef(u *manuscript.Unit) string {
 	if u.Title != "" {
 		return u.Title
 	}
-	return fmt.Sprint(u.Position)
+	return u.Label()
 }
 
 // character finds the character name names, as get_character_context
@@ -352,7 +352,7 @@ func (src *Sources) chapterRange(snap *manuscript.Snapshot, from, to *string) ([
 	}
 	if first != nil && last != nil && first.Position > last.Position {
 		return nil, toolloop.Errorf(toolloop.CodeInvalidArguments, "from (chapter %s) comes after to (chapter %s); give the earlier chapter as from",
-			chapterName(first.Position, first.Title), chapterName(last.Position, last.Title))
+			chapterName(first.Label(), first.Title), chapterName(last.Label(), last.Title))
 	}
 	var out []*manuscript.Unit
 	for _, u := range snap.Units() {

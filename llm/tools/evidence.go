@@ -306,7 +306,7 @@ func Cites(answer string, snap *manuscript.Snapshot, cat *codex.Catalog, path st
 		if u, ok := snap.Unit(path); ok {
 			names = append(names, u.Title)
 			if u.Position > 0 {
-				names = append(names, "chapter "+strconv.Itoa(u.Position))
+				names = append(names, "chapter "+strconv.Itoa(u.Position), "chapter "+strings.TrimPrefix(u.Label(), "#"))
 			}
 		}
 	}

@@ -134,8 +134,8 @@ func (src *Sources) outline(ctx context.Context, raw json.RawMessage) (any, []st
 	if len(units) == 0 {
 		return out, []string{"the manuscript has no chapters yet"}, nil
 	}
-	out.From = chapterName(units[0].Position, units[0].Title)
-	out.To = chapterName(units[len(units)-1].Position, units[len(units)-1].Title)
+	out.From = chapterName(units[0].Label(), units[0].Title)
+	out.To = chapterName(units[len(units)-1].Label(), units[len(units)-1].Title)
 	settings := src.Outline
 	if settings.Rules.Equal(manuscript.SceneRules{}) {
 		settings.Rules = src.Continuity.Scenes
@@ -214,7 +214,7 @@ func (src *Sources) outlineChapter(ch *outline.Chapter) outlineChapter {
 		}
 		return out
 	}
-	out := outlineChapter{Chapter: chapterName(ch.Position, ch.Title), Path: ch.Path, outlineCard: card(ch.Card), Scenes: []outlineScene{}}
+	out := outlineChapter{Chapter: chapterName(ch.Label, ch.Title), Path: ch.Path, outlineCard: card(ch.Card), Scenes: []outlineScene{}}
 	for i, s := range ch.Scenes {
 		if i == maxOutlineScenes {
 			out.ScenesOmitted = len(ch.Scenes) - i

@@ -136,11 +136,11 @@ type canonAsOf struct {
 }
 
 // chapterName names a chapter for the model: `5 "Salt-Debt"`.
-func chapterName(position int, title string) string {
+func chapterName(label string, title string) string {
 	if title == "" {
-		return fmt.Sprintf("%d", position)
+		return label
 	}
-	return fmt.Sprintf("%d %q", position, title)
+	return fmt.Sprintf("%s %q", label, title)
 }
 
 // applyAsOf replaces out's status, aliases, summary and fields by their
@@ -151,7 +151,7 @@ func (src *Sources) applyAsOf(out *canonLookup, u *manuscript.Unit, implied bool
 		return
 	}
 	ch := tl.ChapterOf(u)
-	view := &canonAsOf{Chapter: chapterName(ch.Position, ch.Title), Path: ch.Path, Implied: implied, Applied: []string{}}
+	view := &canonAsOf{Chapter: chapterName(ch.Label(), ch.Title), Path: ch.Path, Implied: implied, Applied: []string{}}
 	out.AsOf = view
 	e, ok := tl.Canon().Catalog().Get(out.RelativePath)
 	if !ok {
@@ -171,7 +171,7 @@ func (src *Sources) applyAsOf(out *canonLookup, u *manuscript.Unit, implied bool
 			// The book's entry keeps this progression of the series'.
 			changes = append(changes, "series canon")
 		}
-		view.Applied = append(view.Applied, fmt.Sprintf("from chapter %s: %s", chapterName(p.From.Position, p.From.Title), strings.Join(changes, ", ")))
+		view.Applied = append(view.Applied, fmt.Sprintf("from chapter %s: %s", chapterName(p.From.Label(), p.From.Title), strings.Join(changes, ", ")))
 	}
 	for _, n := range a.Notes {
 		view.Notes = append(view.Notes, src.scrub(n))

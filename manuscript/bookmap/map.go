@@ -129,14 +129,9 @@ type Chapter struct {
 	UnattributedWords int     `json:"unattributedWords,omitempty"`
 }
 
-// Label is how a column and a timeline box name the chapter: its number
-// when the file name has one, else its place in reading order.
-func (c Chapter) Label() string {
-	if c.Number > 0 {
-		return itoa(c.Number)
-	}
-	return "#" + itoa(c.Position)
-}
+// Label is how a column and a timeline box name the chapter, as quire
+// numbers it everywhere (manuscript.ChapterLabel).
+func (c Chapter) Label() string { return manuscript.ChapterLabel(c.Number, c.Position) }
 
 // Entry is one codex entry's appearances.
 type Entry struct {

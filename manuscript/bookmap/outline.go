@@ -204,7 +204,9 @@ func (m *Map) outlineCards() (string, int) {
 			b.WriteString(`><h4><a href="`)
 			b.WriteString(html.EscapeString(m.chapterLink(ch.Path, ch.Line, 1)))
 			b.WriteString(`">`)
-			b.WriteString(key)
+			// The key is the place in reading order; the writer reads
+			// the chapter's number as quire shows it everywhere.
+			b.WriteString(html.EscapeString(ch.Label))
 			b.WriteString(`. `)
 			b.WriteString(html.EscapeString(ch.Title))
 			b.WriteString(`</a></h4>`)
@@ -264,7 +266,7 @@ func (m *Map) writeScene(b *strings.Builder, ch outline.Chapter, s outline.Scene
 	b.WriteString(`><h5><a href="`)
 	b.WriteString(html.EscapeString(m.chapterLink(ch.Path, s.Line, 1)))
 	b.WriteString(`">`)
-	b.WriteString(key)
+	b.WriteString(html.EscapeString(ch.Label) + "." + strconv.Itoa(s.Number))
 	b.WriteString(` `)
 	b.WriteString(html.EscapeString(s.Title))
 	b.WriteString(`</a> <span class="in">in `)

@@ -190,7 +190,7 @@ func (c *checker) dead(a codex.AsOf, id string, r codex.Range, act string) {
 		if v, ok := pr.Changes.Get("status"); ok {
 			if s, _ := v.(string); strings.EqualFold(strings.TrimSpace(s), a.Status) {
 				if ch, ok := c.t.From(id, c.progressionIndex(id, pr)); ok {
-					death = fmt.Sprintf("dead from chapter %d, %q, on", ch.Position, ch.Title)
+					death = fmt.Sprintf("dead from chapter %s, %q, on", ch.Label(), ch.Title)
 				}
 				rel = progressionRelated(a.Entry, pr, "status: "+a.Status)
 				if pr.Note != "" {

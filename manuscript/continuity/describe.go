@@ -40,7 +40,7 @@ func (t *Timeline) AsOfLine(e *codex.Entry, ch Chapter) string {
 	if !ok || len(s.Progressions) == 0 {
 		return ""
 	}
-	where := fmt.Sprintf("As of chapter %d, %q", ch.Position, ch.Title)
+	where := fmt.Sprintf("As of chapter %s, %q", ch.Label(), ch.Title)
 	if ch.Title == "" {
 		where = "As of " + ch.Path
 	}
@@ -67,7 +67,7 @@ func (t *Timeline) AsOfLine(e *codex.Entry, ch Chapter) string {
 			// The book overrides the entry: say which side each holds from.
 			changes = append(changes, "series canon")
 		}
-		parts[i] = fmt.Sprintf("from chapter %d, %q (%s)", a.From.Position, a.From.Title, strings.Join(changes, ", "))
+		parts[i] = fmt.Sprintf("from chapter %s, %q (%s)", a.From.Label(), a.From.Title, strings.Join(changes, ", "))
 	}
 	noun := "progression applies"
 	if len(applied) > 1 {

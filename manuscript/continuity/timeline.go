@@ -15,8 +15,10 @@ import (
 type Chapter struct {
 	Path  string `json:"path"`
 	Title string `json:"title"`
-	// Position is the place in reading order, from 1.
+	// Position is the place in reading order, from 1; Number the leading
+	// number of the file name, 0 when it has none.
 	Position int `json:"position"`
+	Number   int `json:"number,omitempty"`
 	// Meta is what the chapter's front matter says about story time.
 	Meta manuscript.ChapterMeta `json:"meta"`
 	// StoryDay is the chapter's day, else that of the nearest earlier
@@ -34,6 +36,9 @@ type Chapter struct {
 	// 0 for a whole chapter.
 	Scene int `json:"scene,omitempty"`
 }
+
+// Label is the chapter's number as quire shows it everywhere.
+func (c Chapter) Label() string { return manuscript.ChapterLabel(c.Number, c.Position) }
 
 // Previous is the chapter a chapter's day is compared with: the nearest
 // earlier one in reading order that is no flashback and has a day.
@@ -119,7 +124,7 @@ func NewTimeline(canon *Canon, snap *manuscript.Snapshot) *Timeline {
 		chapters: make([]Chapter, 0, len(units)), rules: canon.opts.Scenes}
 	lastDay, hasLast := 0, false
 	for i, u := range units {
-		ch := Chapter{Path: u.Path, Title: u.Title, Position: i + 1, Meta: u.Meta}
+		ch := Chapter{Path: u.Path, Title: u.Title, Position: i + 1, Number: u.Number, Meta: u.Meta}
 		switch {
 		case u.Meta.HasDay:
 			ch.StoryDay, ch.HasStoryDay = u.Meta.Day, true

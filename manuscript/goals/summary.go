@@ -14,7 +14,9 @@ type Chapter struct {
 	Path     string `json:"path"`
 	Title    string `json:"title"`
 	Position int    `json:"position"`
-	Words    int    `json:"words"`
+	// Label is its number as quire shows it (manuscript.ChapterLabel).
+	Label string `json:"label"`
+	Words int    `json:"words"`
 	// Target is the chapter's front matter target; 0 when none.
 	Target int `json:"target,omitempty"`
 }
@@ -201,7 +203,7 @@ func ChaptersOf(s *manuscript.Snapshot) []Chapter {
 		if u.Position == 0 {
 			continue
 		}
-		out = append(out, Chapter{Path: u.Path, Title: u.Title, Position: u.Position, Words: u.Words, Target: u.Meta.Target})
+		out = append(out, Chapter{Path: u.Path, Title: u.Title, Position: u.Position, Label: u.Label(), Words: u.Words, Target: u.Meta.Target})
 	}
 	return out
 }

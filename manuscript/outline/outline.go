@@ -129,9 +129,11 @@ func CardOf(title string, m manuscript.ChapterMeta, status string, words int) Ca
 // Chapter is a chapter's card and its scenes'.
 type Chapter struct {
 	Card
-	Path     string  `json:"path"`
-	Position int     `json:"position"`
-	Scenes   []Scene `json:"scenes"`
+	Path     string `json:"path"`
+	Position int    `json:"position"`
+	// Label is its number as quire shows it (manuscript.ChapterLabel).
+	Label  string  `json:"label"`
+	Scenes []Scene `json:"scenes"`
 }
 
 // Scene is a scene's card.
@@ -177,7 +179,7 @@ func Build(ctx context.Context, snap *manuscript.Snapshot, cat *codex.Catalog, o
 			return nil, err
 		}
 		ch := chapterCard(u, rules)
-		ch.Position = pos
+		ch.Position, ch.Label = pos, manuscript.ChapterLabel(u.Number, pos)
 		var appear, speak [][]string
 		if cat != nil {
 			appear = appearing(u, cat, mentions, opts.Names, u.Scenes(rules))

@@ -73,10 +73,12 @@ type OutlineCard struct {
 // project-relative, URI the file's.
 type OutlineChapter struct {
 	OutlineCard
-	Path     string         `json:"path"`
-	URI      string         `json:"uri"`
-	Position int            `json:"position"`
-	Scenes   []OutlineScene `json:"scenes" ts:"OutlineScene[]"`
+	Path     string `json:"path"`
+	URI      string `json:"uri"`
+	Position int    `json:"position"`
+	// Label is the chapter's number as quire shows it everywhere.
+	Label  string         `json:"label"`
+	Scenes []OutlineScene `json:"scenes" ts:"OutlineScene[]"`
 }
 
 // OutlineScene is a scene's card: Number is its place in its chapter,
@@ -134,7 +136,7 @@ func OutlineOf(o *outline.Outline, uri func(path string) string) Outline {
 	for i, a := range o.Acts {
 		act := OutlineAct{Title: a.Title, Chapters: make([]OutlineChapter, len(a.Chapters))}
 		for j, ch := range a.Chapters {
-			c := OutlineChapter{OutlineCard: OutlineCard(ch.Card), Path: ch.Path, URI: uri(ch.Path), Position: ch.Position,
+			c := OutlineChapter{OutlineCard: OutlineCard(ch.Card), Path: ch.Path, URI: uri(ch.Path), Position: ch.Position, Label: ch.Label,
 				Scenes: make([]OutlineScene, len(ch.Scenes))}
 			for k, s := range ch.Scenes {
 				c.Scenes[k] = OutlineScene{OutlineCard: OutlineCard(s.Card), Number: s.Number, Appear: s.Appear, Speak: s.Speak}

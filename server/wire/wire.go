@@ -573,8 +573,11 @@ type StatsChapter struct {
 	Path     string `json:"path"`
 	Title    string `json:"title"`
 	Position int    `json:"position"`
-	Words    int    `json:"words"`
-	Target   int    `json:"target,omitempty" ts:"number,optional"`
+	// Label is the chapter's number as quire shows it everywhere: its
+	// file's leading number, else "#" and its place in reading order.
+	Label  string `json:"label"`
+	Words  int    `json:"words"`
+	Target int    `json:"target,omitempty" ts:"number,optional"`
 	// Lens is its code lens: "4,210 words · target 4,000 ✓".
 	Lens string `json:"lens"`
 }

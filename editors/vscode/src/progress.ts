@@ -40,7 +40,7 @@ export function progressMarkdown(st: Stats): string {
   out.push("## Chapters", "", "| # | chapter | words | target | |", "|---:|---|---:|---:|---|");
   for (const c of st.chapters) {
     const target = c.target ? `${thousands(c.target)}${c.words >= c.target ? " ✓" : ""}` : "";
-    out.push(`| ${c.position} | ${cell(c.title)} | ${thousands(c.words)} | ${target} | ${c.target ? bar(c.words, c.target) : ""} |`);
+    out.push(`| ${c.label} | ${cell(c.title)} | ${thousands(c.words)} | ${target} | ${c.target ? bar(c.words, c.target) : ""} |`);
   }
   out.push(`| | **book** | **${thousands(st.words)}** | ${st.target ? thousands(st.target) : ""} | ${st.target ? bar(st.words, st.target) : ""} |`, "");
   out.push("## Words per day", "");

@@ -495,6 +495,9 @@ export interface StatsChapter {
   path: string;
   title: string;
   position: number;
+  // Label is the chapter's number as quire shows it everywhere: its
+  // file's leading number, else "#" and its place in reading order.
+  label: string;
   words: number;
   target?: number;
   // Lens is its code lens: "4,210 words · target 4,000 ✓".
@@ -762,6 +765,8 @@ export interface OutlineChapter extends OutlineCard {
   path: string;
   uri: string;
   position: number;
+  // Label is the chapter's number as quire shows it everywhere.
+  label: string;
   scenes: OutlineScene[];
 }
 

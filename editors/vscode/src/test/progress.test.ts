@@ -8,8 +8,8 @@ const stats = (): Stats => ({
   daily: 500,
   streak: 2,
   chapters: [
-    { path: "manuscript/01-a.md", title: "Thirteen Strokes", position: 1, words: 880, target: 800, lens: "880 words · target 800 ✓" },
-    { path: "manuscript/02-b.md", title: "The Tally | Ledger", position: 2, words: 853, lens: "853 words" },
+    { path: "manuscript/01-a.md", title: "Thirteen Strokes", position: 1, label: "1", words: 880, target: 800, lens: "880 words · target 800 ✓" },
+    { path: "manuscript/07-b.md", title: "The Tally | Ledger", position: 2, label: "7", words: 853, lens: "853 words" },
   ],
   today: { date: "2026-11-27", first: 4000, last: 4233, net: 233, gross: 250 },
   days: [
@@ -43,7 +43,8 @@ describe("progress", () => {
     const md = progressMarkdown(stats());
     assert.match(md, /^# Progress\n\nThirteen Strokes: 880 words · target 800 ✓\.\n\nBook 4,233 of 90,000, in 2 chapters\./);
     assert.ok(md.includes("| 1 | Thirteen Strokes | 880 | 800 ✓ | ██████████ |"), md);
-    assert.ok(md.includes("| 2 | The Tally \\| Ledger | 853 |  |  |"), md);
+    // Numbered as quire numbers it everywhere: the file's 07, not its place.
+    assert.ok(md.includes("| 7 | The Tally \\| Ledger | 853 |  |  |"), md);
     assert.ok(md.includes("| | **book** | **4,233** | 90,000 | ░░░░░░░░░░ |"), md);
     assert.ok(md.includes("| 2026-11-26 | +500 | +500 | 4,000 | ██████████ |"), md);
     assert.ok(md.includes("| 2026-11-27 | +250 | +233 | 4,233 | █████░░░░░ |"), md);
