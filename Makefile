@@ -76,7 +76,7 @@ unprivileged:
 	@tmp=$$(mktemp -d) && chmod 755 "$$tmp" && mkdir -m 777 "$$tmp/home" && \
 	$(GO) test -c -race -o "$$tmp/manuscript.test" ./manuscript && chmod 755 "$$tmp/manuscript.test" && \
 	as="" && { [ "$$(id -u)" != 0 ] || as="setpriv --reuid=65534 --regid=65534 --clear-groups"; } && \
-	cd manuscript && status=0 && \
+	cd "$$tmp" && status=0 && \
 	HOME="$$tmp/home" TMPDIR="$$tmp/home" XDG_CACHE_HOME="$$tmp/home/cache" XDG_CONFIG_HOME="$$tmp/home/config" \
 		QUIRE_REQUIRE_UNREADABLE=1 $$as "$$tmp/manuscript.test" -test.run '$(UNREADABLE_TESTS)' -test.count=1 -test.v \
 		>"$$tmp/out" 2>&1 || status=$$?; \
