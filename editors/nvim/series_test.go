@@ -32,3 +32,25 @@ func TestNeovimSeries(t *testing.T) {
 		steps: []string{"attach", "hover", "definition", "series hover"},
 	}.run(t, nvim)
 }
+
+// TestNeovimLspEnableSeries is TestNeovimSeries with Neovim 0.11+'s
+// vim.lsp.enable("quire") (lsp/quire.lua) in place of setup(): the
+// series file opened by go to definition joins the book's client, as
+// setup() routes it, and shows the book's canon. On an older Neovim it
+// is skipped, and fails instead under QUIRE_REQUIRE_NVIM_LSP_ENABLE=1.
+func TestNeovimLspEnableSeries(t *testing.T) {
+	nvim := lookNvim(t)
+	needNvim(t, nvim, "0.11", "QUIRE_REQUIRE_NVIM_LSP_ENABLE", "vim.lsp.enable needs Neovim 0.11+, and this nvim is older")
+	tmp := testDir(t)
+	bin := editortest.QuireBinary(t, tmp)
+	shelf := editortest.SeriesShelf(t, bin, filepath.Join(tmp, "shelf"), filepath.Join(tmp, "config"))
+	scriptRun{script: "series.lua", dir: shelf.Book, tmp: tmp, timeout: 60 * time.Second,
+		env: []string{
+			"QUIRE_BIN=" + bin,
+			"QUIRE_ENABLE=1",
+			"QUIRE_CHAPTER=" + shelf.Chapter,
+			"QUIRE_SERIES_FILE=" + shelf.SeriesFile,
+		},
+		steps: []string{"attach", "hover", "definition", "series hover"},
+	}.run(t, nvim)
+}

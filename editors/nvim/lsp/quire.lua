@@ -27,6 +27,16 @@ return {
   end,
   filetypes = c.filetypes,
   root_markers = c.root_markers,
+  -- Over root_markers: a file of a series folder goes to the session of
+  -- the open book that reads that series (its root, so Neovim reuses
+  -- that client), as setup() routes it, not to a server of its own that
+  -- would read the series as a book.
+  root_dir = function(bufnr, on_dir)
+    local root = lsp.book_root(bufnr)
+    if root then
+      on_dir(root)
+    end
+  end,
   settings = { quire = lsp.settings_or_empty(c.settings) },
   before_init = function(params, config)
     local s = config.settings and config.settings.quire

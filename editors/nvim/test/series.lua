@@ -2,7 +2,9 @@
 -- a real quire server on a trusted book whose quire.yaml names a series
 -- folder beside it. Hovering a name the series alone defines shows
 -- "Series canon", go to definition opens the series file, and there a
--- [[link]] and a name show the card of the book's canon. Writes
+-- [[link]] and a name show the card of the book's canon, from the
+-- book's own client. With QUIRE_ENABLE=1 the client is Neovim 0.11+'s
+-- vim.lsp.enable("quire") (lsp/quire.lua) rather than setup(). Writes
 -- "ok <step>" lines and PASS to $QUIRE_RESULT; the first failure writes
 -- "FAIL <step>: <why>".
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
@@ -20,7 +22,21 @@ local function main()
   local series_file = assert(os.getenv("QUIRE_SERIES_FILE"), "QUIRE_SERIES_FILE")
 
   step = "attach"
-  local buf = harness.attach(chapter)
+  local buf
+  if os.getenv("QUIRE_ENABLE") == "1" then
+    check(vim.fn.has("nvim-0.11") == 1, "vim.lsp.enable needs Neovim 0.11")
+    require("quire").setup({ autostart = false, cmd = { assert(os.getenv("QUIRE_BIN"), "QUIRE_BIN"), "serve" } })
+    vim.lsp.enable("quire")
+    vim.cmd("edit " .. vim.fn.fnameescape(chapter))
+    buf = vim.api.nvim_get_current_buf()
+    check(vim.wait(10000, function()
+      local c = vim.lsp.get_clients({ bufnr = buf, name = "quire" })[1]
+      return c ~= nil and c.initialized ~= false and c.server_capabilities ~= nil
+    end, 20), "vim.lsp.enable started no quire client for the chapter")
+  else
+    buf = harness.attach(chapter)
+  end
+  local book_client = require("quire.compat").get_clients({ bufnr = buf, name = "quire" })[1]
   log("ok " .. step)
 
   -- The name the series alone defines, in the chapter's prose.
@@ -62,6 +78,16 @@ local function main()
   -- with its card.
   step = "series hover"
   local sbuf = vim.api.nvim_get_current_buf()
+  -- The series file joins the book's client: no second server, which
+  -- would read the series as a book of its own.
+  check(vim.wait(5000, function()
+    local c = require("quire.compat").get_clients({ bufnr = sbuf, name = "quire" })[1]
+    return c ~= nil
+  end, 20), "no quire client for the series file")
+  local clients = require("quire.compat").get_clients({ name = "quire" })
+  check(#clients == 1, "one quire client, not " .. #clients)
+  check(require("quire.compat").get_clients({ bufnr = sbuf, name = "quire" })[1].id == book_client.id,
+    "the series file is on the book's client")
   local sl, sc = harness.find(sbuf, "[[Mara Vell]]")
   check(sl, "the series file has no [[Mara Vell]]")
   local card = hover_at(sbuf, sl, sc + 4)

@@ -254,6 +254,36 @@ function M.root_of(bufnr)
   return util.find_root(name, cfg().root_markers)
 end
 
+-- series_for is the client of an open book whose series folder holds
+-- the buffer, or nil; root is the book found upward from the buffer.
+local function series_for(bufnr, root)
+  local series = M.series_client(bufnr)
+  if not series and root and not session_of(root) then
+    -- About to start a session for a folder that may be a series: a
+    -- series holds a codex/, so it looks like a book.
+    ask_series()
+    series = M.series_client(bufnr)
+  end
+  return series
+end
+
+-- book_root is the root_dir of the session a buffer belongs to, for
+-- lsp/quire.lua (vim.lsp.enable): the root of the open book whose series
+-- folder holds it, so that Neovim reuses that book's client as attach()
+-- does; else the book found upward from it; else nil (no quire).
+function M.book_root(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= "" then
+    return nil
+  end
+  local root = M.root_of(bufnr)
+  local series = series_for(bufnr, root)
+  local client = series and vim.lsp.get_client_by_id(series)
+  if client and client.config and client.config.root_dir then
+    return client.config.root_dir
+  end
+  return root
+end
+
 -- attach starts or reuses the client of the buffer's book. Buffers outside
 -- a book are left alone, so plain Markdown notes get no quire client.
 function M.attach(bufnr)
@@ -262,13 +292,7 @@ function M.attach(bufnr)
     return nil
   end
   local root = M.root_of(bufnr)
-  local series = M.series_client(bufnr)
-  if not series and root and not session_of(root) then
-    -- About to start a session for a folder that may be a series: a
-    -- series holds a codex/, so it looks like a book.
-    ask_series()
-    series = M.series_client(bufnr)
-  end
+  local series = series_for(bufnr, root)
   if series then
     vim.lsp.buf_attach_client(bufnr, series)
     return series
