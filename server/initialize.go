@@ -96,6 +96,13 @@ func (s *Server) initialized(context.Context) error {
 	for _, root := range books {
 		s.openProject(root, !slices.Contains(lost, root))
 	}
+	if len(roots) > 0 {
+		s.work.Add(1)
+		go func() {
+			defer s.work.Done()
+			s.followUserConfig(s.ctx)
+		}()
+	}
 	return nil
 }
 

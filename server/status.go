@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -40,6 +41,7 @@ func (p *openBook) status() wire.BookStatus {
 	if series := p.seriesStore(); series != nil {
 		st.Series = series.Root()
 	}
+	st.Provider = providerLine(p.configOf().provider)
 	st.State = stateIndexing
 	select {
 	case <-p.indexed:
@@ -102,4 +104,17 @@ func (s *Server) quireReindex(ctx context.Context, a wire.BookParams) (wire.Rein
 	s.republishOpen()
 	s.publishStatus(ctx, proj)
 	return wire.ReindexResult{BookStatus: proj.status(), MS: time.Since(start).Milliseconds()}, nil
+}
+
+// providerLine is BookStatus.Provider: what the settings name, never a
+// key (a key is never in these settings, only the variable naming one).
+func providerLine(ps endpoint.ProviderSettings) string {
+	switch {
+	case ps.Model != "" && ps.BaseURL != "":
+		return ps.Model + " at " + ps.BaseURL
+	case ps.Model != "":
+		return ps.Model
+	default:
+		return ps.BaseURL
+	}
 }

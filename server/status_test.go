@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -108,4 +109,52 @@ func TestReindexRereadsEverything(t *testing.T) {
 	var cmd wire.ReindexResult
 	c.call("workspace/executeCommand", map[string]any{"command": "quire.reindex"}, &cmd)
 	assert.Equal(t, stateReady, cmd.State)
+}
+
+// The writer's config.yaml lies outside the book, and no watcher saw it
+// change: the server kept the provider it read at the start, and an
+// editor's advisor item said "no provider" after the writer chose one in
+// a terminal. The server follows the file now, and quire/status says
+// the provider it reads, so the editor can show the advisor again.
+func TestStatusFollowsTheWritersConfig(t *testing.T) {
+	config := filepath.Join(testhome.ConfigDir(t), "quire")
+	c := startServer(t, Options{})
+	root := writeProject(t, bookFiles)
+	c.initialize(root)
+	latest := func() wire.BookStatus {
+		st := c.statuses()
+		if len(st) == 0 {
+			return wire.BookStatus{}
+		}
+		return st[len(st)-1]
+	}
+	require.Eventually(t, func() bool { return latest().State == stateReady }, 10*time.Second, 5*time.Millisecond)
+	assert.Empty(t, latest().Provider, "no provider is configured yet")
+	var doc wire.DoctorResult
+	c.call(wire.MethodDoctor, wire.BookParams{}, &doc)
+	assert.Equal(t, "problem", checkOf(doc, "provider").Status)
+
+	// The folder does not exist yet: the writer's first config.yaml.
+	require.NoError(t, os.MkdirAll(config, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(config, "config.yaml"),
+		[]byte("provider:\n  base_url: http://127.0.0.1:9/v1\n  model: chosen-in-a-terminal\n"), 0o644))
+	require.Eventually(t, func() bool { return latest().Provider == "chosen-in-a-terminal at http://127.0.0.1:9/v1" },
+		10*time.Second, 20*time.Millisecond, "quire/status follows config.yaml: %+v", latest())
+	c.call(wire.MethodDoctor, wire.BookParams{}, &doc)
+	assert.Contains(t, checkOf(doc, "provider").Detail, "chosen-in-a-terminal")
+
+	// The book's quire.yaml is over the writer's file, and followed too.
+	require.NoError(t, os.WriteFile(filepath.Join(root, "quire.yaml"), []byte("provider:\n  model: the-books-own\n"), 0o644))
+	require.Eventually(t, func() bool { return latest().Provider == "the-books-own at http://127.0.0.1:9/v1" },
+		10*time.Second, 20*time.Millisecond, "quire/status follows quire.yaml: %+v", latest())
+}
+
+// checkOf is the health report's check of that name.
+func checkOf(r wire.DoctorResult, name string) wire.DoctorCheck {
+	for _, ch := range r.Checks {
+		if ch.Name == name {
+			return ch
+		}
+	}
+	return wire.DoctorCheck{}
 }

@@ -470,6 +470,12 @@ type BookStatus struct {
 	// folder's files too: a plugin that starts one session per book
 	// sends a series file to this book's session, not to a new one.
 	Series string `json:"series,omitempty"`
+	// Provider is the model and the address the book's settings name for
+	// the advisor (quire.yaml over the writer's config.yaml, before the
+	// editor's own settings), "model at address"; empty when they name
+	// none. It changes when either file does, even outside the editor:
+	// a client shows the advisor's state again then.
+	Provider string `json:"provider,omitempty"`
 }
 
 // StatusResult is quire/status's answer.

@@ -37,7 +37,7 @@ import { Action, actionLabel, bundledPath, downloadPage, Resolution, resolveServ
 import { advisorView } from "./health";
 import { providerLabel, serverEnv } from "./keys";
 import { changeKinds, didChangeConfigurationParams, DisplaySettings, displaySettingsOf, serverSettings, ServerSettings } from "./settings";
-import { mergeBook, statusView } from "./status";
+import { mergeBook, providerChanged, statusView } from "./status";
 import { Views } from "./views";
 
 const personaKey = "quire.persona.last";
@@ -276,8 +276,12 @@ export class Session implements vscode.Disposable {
     this.client = client;
     client.onNotification(Methods.askProgress, (p: AskProgress) => this.askProgressed.fire(p));
     client.onNotification(Methods.status, (b: BookStatus) => {
+      const changed = providerChanged(this.books, b);
       this.books = mergeBook(this.books, b);
       this.renderStatus();
+      if (changed) {
+        void this.refreshAdvisor();
+      }
     });
     client.onDidChangeState((e) => {
       if (e.newState === State.Stopped && this.client === client) {

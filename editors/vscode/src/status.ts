@@ -28,6 +28,22 @@ export function mergeBook(books: BookStatus[], b: BookStatus): BookStatus[] {
 }
 
 /**
+ * providerChanged says whether b, a book's new status, names another
+ * provider than the status known for its book: the server follows
+ * quire.yaml and the writer's config.yaml even when they change outside
+ * VS Code, and the advisor's item must follow it. A book seen for the
+ * first time, or still loading (its settings not read yet), changes
+ * nothing: the item is drawn when the server starts.
+ */
+export function providerChanged(books: BookStatus[], b: BookStatus): boolean {
+  const old = books.find((x) => x.root === b.root);
+  if (old === undefined || old.state === "loading" || b.state === "loading") {
+    return false;
+  }
+  return (old.provider ?? "") !== (b.provider ?? "");
+}
+
+/**
  * statusView summarises every open book: the busiest state wins (an
  * error, then indexing), counts are summed, and the tooltip lists each
  * book with its problems.

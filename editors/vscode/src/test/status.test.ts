@@ -1,6 +1,6 @@
 import * as assert from "assert";
 import { BookStatus } from "../protocol";
-import { mergeBook, statusView } from "../status";
+import { mergeBook, providerChanged, statusView } from "../status";
 
 const book = (over: Partial<BookStatus>): BookStatus => ({ root: "/w/book", state: "ready", entries: 26, chapters: 5, problems: 0, ...over });
 
@@ -33,4 +33,19 @@ describe("mergeBook", () => {
     books = mergeBook(books, book({ state: "ready", entries: 27 }));
     assert.deepStrictEqual(books.map((b) => [b.root, b.state, b.entries]), [["/w/book", "ready", 27], ["/w/two", "ready", 26]]);
   });
+});
+
+describe("providerChanged", () => {
+  const cases: { name: string; books: BookStatus[]; now: BookStatus; want: boolean }[] = [
+    { name: "a book seen first", books: [], now: book({ provider: "m at http://x/v1" }), want: false },
+    { name: "read at last, after loading", books: [book({ state: "loading" })], now: book({ state: "indexing", provider: "m at http://x/v1" }), want: false },
+    { name: "the same provider", books: [book({ provider: "m at http://x/v1" })], now: book({ provider: "m at http://x/v1" }), want: false },
+    { name: "config.yaml chose one", books: [book({})], now: book({ provider: "m at http://x/v1" }), want: true },
+    { name: "quire.yaml changed the model", books: [book({ provider: "m at http://x/v1" })], now: book({ provider: "n at http://x/v1" }), want: true },
+    { name: "the provider was taken away", books: [book({ provider: "m at http://x/v1" })], now: book({}), want: true },
+    { name: "another book's", books: [book({ root: "/w/two" })], now: book({ provider: "m at http://x/v1" }), want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.strictEqual(providerChanged(c.books, c.now), c.want));
+  }
 });
