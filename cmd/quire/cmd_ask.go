@@ -21,6 +21,7 @@ import (
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/continuity"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/advisor"
@@ -261,7 +262,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 					if !r.OK {
 						status = r.Code
 					}
-					fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, provider.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
+					fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, clip.Runes(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
 				}
 			}},
 		},
@@ -378,7 +379,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				fmt.Fprintf(o.stderr, "  read %s %s%s\n", codex.PrintableName(p), e.Hashes[i], asOf)
 			}
 			if !e.OK {
-				fmt.Fprintf(o.stderr, "  %s failed: %s\n", provider.BoundText(e.Tool, 200), e.Code)
+				fmt.Fprintf(o.stderr, "  %s failed: %s\n", clip.Runes(e.Tool, 200), e.Code)
 			}
 		}
 	}

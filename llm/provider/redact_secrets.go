@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 // minKeyLen is the shortest configured key that is searched for by value:
@@ -105,20 +107,6 @@ func looksLikeSecret(tok string, keys []string) bool {
 	return false
 }
 
-// BoundText cuts s to at most n runes, marking the cut with "…", so one
-// string a model or a provider chose cannot fill a log line or a message.
-func BoundText(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for range n {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i] + "…"
-}
-
 // redactedError is an error whose text has had its credentials taken out;
 // the error it stands for is still reachable with errors.As.
 type redactedError struct {
@@ -139,7 +127,7 @@ func redactError(err error, keys ...string) error {
 	var pe *Error
 	if errors.As(err, &pe) {
 		pe.Code = RedactSecrets(pe.Code, keys...)
-		pe.Message = BoundText(RedactSecrets(pe.Message, keys...), maxErrorTextRunes)
+		pe.Message = clip.Runes(RedactSecrets(pe.Message, keys...), maxErrorTextRunes)
 	}
 	text := err.Error()
 	if red := RedactSecrets(text, keys...); red != text {

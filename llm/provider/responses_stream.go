@@ -94,7 +94,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 			final = ev.Response
 		case "error":
 			return nil, warnings, &Error{Status: http.StatusOK, Code: RedactSecrets(ev.Code, p.cfg.APIKey),
-				Message: BoundText(RedactSecrets(ev.Message, p.cfg.APIKey), maxErrorTextRunes)}
+				Message: clip.Runes(RedactSecrets(ev.Message, p.cfg.APIKey), maxErrorTextRunes)}
 		}
 		if kept > MaxReplyBytes {
 			return nil, warnings, &ReplyTooLargeError{Limit: MaxReplyBytes}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/llm/provider"
 )
 
@@ -369,7 +370,7 @@ func (l *loop) run(ctx context.Context) (*Result, error) {
 				// only the first few run.
 				l.notRun(round, call, warnings[i], Errorf(CodeTooManyCalls,
 					"call of %s not run: a reply may make at most %d tool calls; call again in the next reply for what you still need",
-					provider.BoundText(call.Name, provider.MaxLogStringRunes), most), "not run: tool call limit of the round reached")
+					clip.Runes(call.Name, provider.MaxLogStringRunes), most), "not run: tool call limit of the round reached")
 				continue
 			}
 			if l.stopOnFailures(failures) {
@@ -382,7 +383,7 @@ func (l *loop) run(ctx context.Context) (*Result, error) {
 				Round: round,
 				// The model chose the name: bounded, as it goes to
 				// progress rows and -v lines.
-				Tool:        provider.BoundText(call.Name, provider.MaxLogStringRunes),
+				Tool:        clip.Runes(call.Name, provider.MaxLogStringRunes),
 				ArgsSummary: r.ArgsSummary,
 				OK:          r.Envelope.OK,
 				Duration:    r.Duration,
@@ -420,7 +421,7 @@ func (l *loop) stopOnFailures(failures int) bool {
 // skip answers a call that is not run because too many calls failed.
 func (l *loop) skip(round int, call provider.ToolCall, warning string) {
 	l.notRun(round, call, warning, Errorf(CodeToolFailed,
-		"call of %s not run: %d tool calls already failed in this turn", provider.BoundText(call.Name, provider.MaxLogStringRunes), l.opt.MaxToolFailures),
+		"call of %s not run: %d tool calls already failed in this turn", clip.Runes(call.Name, provider.MaxLogStringRunes), l.opt.MaxToolFailures),
 		"not run: tool failure limit reached")
 }
 
@@ -433,7 +434,7 @@ func (l *loop) notRun(round int, call provider.ToolCall, warning string, why *To
 	}
 	row := TraceRow{
 		Round:       round,
-		Tool:        provider.BoundText(call.Name, provider.MaxLogStringRunes),
+		Tool:        clip.Runes(call.Name, provider.MaxLogStringRunes),
 		ArgsSummary: summarizeArgs(call.Arguments, l.disp.lim.MaxArgumentBytes),
 		OK:          false,
 		Code:        env.Errors[0].Code,
