@@ -109,6 +109,9 @@ type Provider struct {
 	service  openai.ChatCompletionService
 	// responses is the client of the Responses API (API "responses").
 	responses responses.ResponseService
+	// keys finds the key (and its pieces) in what the provider sends
+	// back, to take it out.
+	keys *keyMatcher
 }
 
 // New checks cfg and builds the client. The openai-go client is
@@ -182,7 +185,7 @@ func New(cfg Config) (*Provider, error) {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	p := &Provider{cfg: cfg, defaults: defaults}
+	p := &Provider{cfg: cfg, defaults: defaults, keys: newKeyMatcher([]string{cfg.APIKey})}
 	if cfg.API == APIResponses {
 		p.responses = responses.NewResponseService(opts...)
 	} else {
@@ -321,9 +324,8 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 // is answered by sending the same request once more with the "default"
 // tier; the completion then carries a warning saying so.
 func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Completion, error) {
-	keys := []string{p.cfg.APIKey}
 	if on := req.OnDelta; on != nil {
-		red := newStreamRedactor(keys, on)
+		red := newStreamRedactor(p.keys, on)
 		req.OnDelta = red.write
 		// Held-back text goes out when the reply ends, whole or cut.
 		defer red.flush()
@@ -350,15 +352,15 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 	if err != nil {
 		var cut *CutOffError
 		if errors.As(err, &cut) {
-			cut.Partial = redactKeys(cut.Partial, keys)
+			cut.Partial = p.keys.redact(cut.Partial)
 		}
 		// Whatever the provider or the transport said, the key it was
 		// given (or a piece of it, echoed back) never goes further.
 		return nil, redactError(err, p.cfg.APIKey)
 	}
-	redactMessage(&c.Message, keys)
+	redactMessage(&c.Message, p.keys)
 	for i := range c.Interim {
-		c.Interim[i] = redactKeys(c.Interim[i], keys)
+		c.Interim[i] = p.keys.redact(c.Interim[i])
 	}
 	if c.ServiceTier == "" {
 		c.ServiceTier = tier

@@ -27,17 +27,14 @@ const lookalikeLen = 32
 const maxErrorTextRunes = 500
 
 // RedactSecrets returns text with every credential taken out: each of keys
-// (the values of the configured key variables) wherever it appears, any
-// token that carries a piece of one of them (an echo, masked or cut), and
-// any token shaped like a credential whatever its value: sk-… keys, the
-// word after "Bearer", long runs of letters and digits mixed. Each becomes
-// "[redacted]".
+// (the values of the configured key variables) and every run of keyRunLen
+// of their characters wherever it appears (the rule answers follow, see
+// redactKeys), any token that carries a shorter piece of one of them (an
+// echo, masked or cut), and any token shaped like a credential whatever
+// its value: sk-… keys, the word after "Bearer", long runs of letters and
+// digits mixed. Each becomes "[redacted]".
 func RedactSecrets(text string, keys ...string) string {
-	for _, k := range keys {
-		if len(k) >= minKeyLen {
-			text = strings.ReplaceAll(text, k, redactedSecret)
-		}
-	}
+	text = redactKeys(text, keys)
 	var b strings.Builder
 	prevBearer := false
 	for i := 0; i < len(text); {

@@ -69,7 +69,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 			}
 		case "response.output_item.done":
 			if b := commentary[ev.Item.ID]; b != nil && req.OnInterim != nil {
-				req.OnInterim(redactKeys(b.String(), []string{p.cfg.APIKey}))
+				req.OnInterim(p.keys.redact(b.String()))
 			}
 			delete(commentary, ev.Item.ID)
 		case "response.output_text.delta", "response.refusal.delta":
