@@ -76,8 +76,17 @@ const (
 		"Answer now from what you have, without calling tools, and say what you could not check."
 )
 
-// answerCutNote ends an answer cut at the answer size limit (in KB).
-const answerCutNote = "\n\n[quire cut this answer at %d KB: the model wrote more than an answer may hold. Ask a narrower question, or raise limits.answer_bytes in quire.yaml.]"
+// answerCutWarning tells that an answer was cut at the answer size
+// limit (its size, as byteSize gives it).
+const answerCutWarning = "the answer was cut at %s: the model wrote more than an answer may hold; ask a narrower question, or raise limits.answer_bytes in quire.yaml"
+
+// byteSize is n bytes as a writer reads it: in KB when it is whole KB.
+func byteSize(n int) string {
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // ErrNoAnswer is returned when the model gives an empty answer twice.
 var ErrNoAnswer = errors.New("the model returned no answer")
@@ -485,15 +494,15 @@ func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, err
 	}
 	msg := provider.Message{Role: provider.RoleAssistant, Content: c.Message.Content}
 	l.res.Messages = append(l.res.Messages, msg)
+	// The answer is the model's text alone: a plugin shows it as the
+	// model's words, so what quire has to say of it (that it was cut)
+	// goes in the warnings, which the outputs show as quire's.
 	l.res.Answer = strings.TrimSpace(msg.Content)
 	if c.FinishReason == finishLength && !c.Truncated {
-		setting := tokenLimitSetting(l.p.API())
-		l.res.Answer += fmt.Sprintf(tokenLimitNote, setting)
-		l.warn(fmt.Sprintf("the answer was cut: the model reached its output-token limit (%s)", setting))
+		l.warn(fmt.Sprintf(tokenLimitWarning, tokenLimitSetting(l.p.API())))
 	}
 	if c.Truncated {
-		l.res.Answer += fmt.Sprintf(answerCutNote, l.disp.lim.MaxAnswerBytes>>10)
-		l.warn(fmt.Sprintf("the answer was cut at %d KB", l.disp.lim.MaxAnswerBytes>>10))
+		l.warn(fmt.Sprintf(answerCutWarning, byteSize(l.disp.lim.MaxAnswerBytes)))
 	}
 	if l.opt.ToolUseMode == ToolUseEnforced && len(l.tools) > 0 && len(l.res.Trace) == 0 {
 		l.warn(WarningNoToolUse)
