@@ -268,8 +268,13 @@ type Completion struct {
 	// the request: dropped reserved overrides, a flex fallback.
 	Warnings []string
 	// ResponseID is the id of the response (Responses API only), to pass
-	// as the next request's PreviousResponseID.
+	// as the next request's PreviousResponseID, unless NotStored.
 	ResponseID string
+	// NotStored says the response reports "store": false: the provider
+	// kept nothing of it (asked not to, or keeping nothing at all, as
+	// DeepSeek's Responses API), so no later request can continue from
+	// it and the conversation must be sent whole.
+	NotStored bool
 	// Truncated says the reply's text was cut at the request's
 	// MaxAnswerBytes.
 	Truncated bool

@@ -143,10 +143,13 @@ func (p *Provider) attemptResponses(ctx context.Context, req CompletionRequest, 
 // wireResponsesBody is the part of a Responses API response the loop
 // reads.
 type wireResponsesBody struct {
-	ID                string            `json:"id"`
-	Model             string            `json:"model"`
-	ServiceTier       string            `json:"service_tier"`
-	Status            string            `json:"status"`
+	ID          string `json:"id"`
+	Model       string `json:"model"`
+	ServiceTier string `json:"service_tier"`
+	Status      string `json:"status"`
+	// Store is false when the provider kept nothing of the response:
+	// asked so (store false), or because it keeps nothing (DeepSeek).
+	Store             *bool             `json:"store"`
 	Output            []json.RawMessage `json:"output"`
 	IncompleteDetails *struct {
 		Reason string `json:"reason"`
@@ -254,6 +257,7 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 		Model:        resp.Model,
 		ServiceTier:  resp.ServiceTier,
 		ResponseID:   resp.ID,
+		NotStored:    resp.Store != nil && !*resp.Store,
 		Interim:      interim,
 	}, nil
 }

@@ -199,7 +199,8 @@ type Result struct {
 	// WarningNoToolUse; nil when there are none.
 	Warnings []string
 	// ResponseID is the id of the last response (Responses API only), to
-	// continue the conversation from (Options.PreviousResponseID).
+	// continue the conversation from (Options.PreviousResponseID); ""
+	// when that response says it was not stored.
 	ResponseID string
 	// ServiceTier is the tier the provider says it served the last
 	// request on (after any flex fallback); empty when it does not say.
@@ -213,9 +214,10 @@ type Result struct {
 // With a Responses API provider the rounds of a turn are chained: each
 // request after the first names the previous response and sends only what
 // it has not seen (the tool results, a steering message), not the whole
-// exchange. When a response comes without an id, or the loop had to rename
-// a tool call id (the stored response would not know the new one), the
-// rest of the turn resends the turn's messages instead.
+// exchange. When a response comes without an id, says it was not stored
+// ("store": false), or the loop had to rename a tool call id (the stored
+// response would not know the new one), the rest of the turn resends the
+// turn's messages instead.
 func Run(ctx context.Context, p *provider.Provider, reg *Registry, messages []provider.Message, opt Options) (*Result, error) {
 	if p == nil {
 		return nil, errors.New("tool loop: no provider")
@@ -536,11 +538,18 @@ func (l *loop) complete(ctx context.Context, tools []provider.Tool, choice strin
 		l.interim(text)
 	}
 	l.res.ResponseID = c.ResponseID
+	if c.NotStored {
+		// The provider kept nothing (DeepSeek's Responses API keeps
+		// nothing, whatever was asked): there is nothing to continue
+		// from, in this turn or the next.
+		l.res.ResponseID = ""
+	}
 	if c.ServiceTier != "" {
 		l.res.ServiceTier = c.ServiceTier
 	}
 	if l.chain {
-		if c.ResponseID == "" {
+		if l.res.ResponseID == "" {
+			// The rest of the turn is sent whole.
 			l.chain = false
 		} else {
 			l.prevID = c.ResponseID
