@@ -17,6 +17,7 @@ import (
 	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // fakeModel is an OpenAI-compatible endpoint that answers every chat
@@ -392,6 +393,50 @@ func TestAskJSONAnswerIsTheModelsTextOnly(t *testing.T) {
 			assert.Contains(t, out, tt.want)
 			assert.NotContains(t, out, "[quire")
 			assert.Contains(t, stderr, tt.warn, "the writer is told the answer was cut")
+		})
+	}
+}
+
+// TestAskRunsTheCallAQwenModelWroteInItsReasoning: a Qwen model served
+// by vLLM that writes its tool call inside its reasoning, with no
+// content (the replay's sources: llm/toolloop's
+// TestQwenCallsInTheReasoningRun), has that call run with no quirk set
+// by the writer, and answers from it; --quirks none turns the default off,
+// and the empty reply is asked again without tools, as before.
+func TestAskRunsTheCallAQwenModelWroteInItsReasoning(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		calls int
+	}{
+		{name: "by default", calls: 1},
+		{name: "--quirks none", args: []string{"--quirks", "none"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			book, cache := sampleProject(t)
+			s := providertest.New(t, providertest.Replay(t, "qwen3.5-vllm-reasoning-xml.json"), providertest.TextStep("Mara is older."))
+			args := append([]string{"ask", "--project", book, cache, "--base-url", s.BaseURL(), "--model", "Qwen/Qwen3.5-35B-A3B",
+				"-v", "--json", "Who is older?"}, tt.args...)
+			out, _, err := run(t, args...)
+			require.NoError(t, err)
+			var res struct {
+				Answer string `json:"answer"`
+				Trace  []struct {
+					Tool string `json:"Tool"`
+				} `json:"trace"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+			assert.Equal(t, "Mara is older.", res.Answer)
+			require.Len(t, res.Trace, tt.calls)
+			require.Len(t, s.Requests(), 2)
+			_, withTools := s.Requests()[1].Decoded(t)["tools"]
+			if tt.calls == 1 {
+				assert.Equal(t, "get_character_context", res.Trace[0].Tool)
+				assert.True(t, withTools, "the second request goes on with the tools")
+				assert.Contains(t, string(s.Requests()[1].Body), `"role":"tool"`)
+			} else {
+				assert.False(t, withTools, "the empty reply's retry, without tools")
+			}
 		})
 	}
 }

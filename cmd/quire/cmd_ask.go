@@ -91,7 +91,7 @@ Without one, the key stored for that endpoint with quire key set is used.`,
 	f.StringVar(&o.Model, "model", "", "model name (default gpt-4.1-mini on OpenAI; required elsewhere)")
 	f.StringVar(&o.APIKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY for OpenAI only)")
 	f.StringVar(&o.Tools, "tools", "auto", "tool calling: on, off (context goes inline), or auto (off for Ollama)")
-	f.StringVar(&o.Quirks, "quirks", "", "provider quirk transforms, comma-separated, or all")
+	f.StringVar(&o.Quirks, "quirks", "", "provider quirk transforms, comma-separated, or all; added to the model's own (Qwen's), which none leaves out")
 	f.IntVar(&o.Rounds, "rounds", toolloop.DefaultMaxRounds, "most tool rounds before the model must answer")
 	f.StringVar(&o.API, "api", "chat", "provider API: chat (Chat Completions, any compatible server) or responses (OpenAI's Responses API)")
 	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")

@@ -203,6 +203,14 @@ func (p *Provider) Model() string { return p.cfg.Model }
 // SupportsTools reports whether tools are sent to this provider.
 func (p *Provider) SupportsTools() bool { return p.cfg.Tools }
 
+// offered are the tools req sends: none when the provider takes none.
+func (p *Provider) offered(req CompletionRequest) []Tool {
+	if !p.cfg.Tools {
+		return nil
+	}
+	return req.Tools
+}
+
 // CompletionRequest is one chat completion to send.
 type CompletionRequest struct {
 	Messages []Message
@@ -407,6 +415,6 @@ func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier stri
 		return nil, warnings, p.readableError(ctx, err, httpResp)
 	}
 	quirks := slices.Concat(p.cfg.Quirks, req.Quirks)
-	c, err := decodeCompletion(raw, quirks)
+	c, err := decodeCompletion(raw, quirks, p.offered(req))
 	return c, warnings, err
 }

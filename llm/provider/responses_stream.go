@@ -110,7 +110,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 	switch {
 	case plain.body != nil:
 		// The server answered without streaming.
-		c, err := decodeResponse(plain.body, quirks)
+		c, err := decodeResponse(plain.body, quirks, p.offered(req))
 		return c, warnings, err
 	case truncated:
 		msg := Message{Role: RoleAssistant, Content: text.String()}
@@ -119,7 +119,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 	case final == nil:
 		return nil, warnings, &CutOffError{Partial: text.String()}
 	}
-	c, err := decodeResponse(final, quirks)
+	c, err := decodeResponse(final, quirks, p.offered(req))
 	return c, warnings, err
 }
 
