@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 )
@@ -94,7 +95,7 @@ const maxPartialInMessage = 2000
 func cutOffText(partial string) string {
 	msg := "The model's answer was cut off before it finished: the connection ended in the middle of it. Ask again for the whole answer."
 	if p := strings.TrimSpace(partial); p != "" {
-		msg += "\n\nWhat arrived (partial):\n" + provider.BoundText(p, maxPartialInMessage)
+		msg += "\n\nWhat arrived (partial):\n" + clip.Runes(p, maxPartialInMessage)
 	}
 	return msg
 }

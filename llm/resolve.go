@@ -71,13 +71,13 @@ func ResolveProvider(ctx context.Context, ps endpoint.ProviderSettings, k KeyFin
 	default:
 		cfg.Tools = !LooksLikeOllama(ps.BaseURL)
 	}
-	if len(ps.Quirks) > 0 {
-		q, err := provider.ParseQuirks(strings.Join(ps.Quirks, ","))
-		if err != nil {
-			return cfg, found, err
-		}
-		cfg.Quirks = q
+	// The model's own quirks, and the writer's ("none" leaves out the
+	// model's).
+	q, err := provider.QuirksFor(cfg.Model, ps.Quirks...)
+	if err != nil {
+		return cfg, found, err
 	}
+	cfg.Quirks = q
 	return cfg, found, nil
 }
 

@@ -68,3 +68,38 @@ func TestNoKeyGoesToAServerAnUntrustedBookNames(t *testing.T) {
 	assert.False(t, user.Under(endpoint.ProviderSettings{BaseURL: "http://evil/v1", UntrustedBaseURL: true}).UntrustedBaseURL,
 		"a server the writer's own config names takes the writer's key")
 }
+
+// TestQwenGetsItsQuirksByDefault: a Qwen model, whoever serves it, reads
+// the tool calls it writes as text (content_tool_call_tags) or in its
+// reasoning (reasoning_tool_calls) without the writer asking; the
+// writer's quirks add to those, and "none" leaves them out.
+func TestQwenGetsItsQuirksByDefault(t *testing.T) {
+	qwen := []provider.Quirk{provider.QuirkContentToolCallTags, provider.QuirkReasoningToolCalls}
+	tests := []struct {
+		name, model string
+		quirks      []string
+		want        []provider.Quirk
+	}{
+		{name: "vLLM", model: "Qwen/Qwen3-8B", want: qwen},
+		{name: "Ollama", model: "qwen3:8b", want: qwen},
+		{name: "Ollama's QwQ", model: "qwq:32b", want: qwen},
+		{name: "DashScope", model: "qwen-plus", want: qwen},
+		{name: "OpenRouter", model: "qwen/qwen3-coder", want: qwen},
+		{name: "another model", model: "deepseek-v4-flash"},
+		{name: "another model, a quirk asked for", model: "llama3.1", quirks: []string{"function_call"}, want: []provider.Quirk{provider.QuirkFunctionCall}},
+		{name: "Qwen, a quirk added", model: "qwen3:8b", quirks: []string{"blank_arguments"}, want: append(qwen, provider.QuirkBlankArguments)},
+		{name: "Qwen, none", model: "qwen3:8b", quirks: []string{"none"}},
+		{name: "Qwen, none but one", model: "qwen3:8b", quirks: []string{"none, function_call"}, want: []provider.Quirk{provider.QuirkFunctionCall}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ps := endpoint.ProviderSettings{BaseURL: "http://localhost:8000/v1", Model: tt.model, Quirks: tt.quirks}
+			cfg, _, err := ResolveProvider(t.Context(), ps, KeyFinder{Getenv: func(string) string { return "" }}, true)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, cfg.Quirks)
+		})
+	}
+	_, _, err := ResolveProvider(t.Context(), endpoint.ProviderSettings{BaseURL: "http://localhost:8000/v1", Model: "qwen3:8b", Quirks: []string{"sparkles"}},
+		KeyFinder{Getenv: func(string) string { return "" }}, true)
+	assert.ErrorContains(t, err, `unknown quirk "sparkles"`)
+}

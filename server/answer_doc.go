@@ -60,6 +60,9 @@ const answerPreview = 200
 func answeredMessage(persona string, res wire.AskResult, path string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s answered: %s", persona, foldPreview(res.Answer, answerPreview))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&b, "\n\nquire: %s", w)
+	}
 	if n := len(res.Proposals); n > 0 {
 		fmt.Fprintf(&b, "\n\n%s proposed %d change", persona, n)
 		if n > 1 {
@@ -113,6 +116,12 @@ func (s *Server) writeAnswer(ctx context.Context, a wire.AskParams, res wire.Ask
 		fmt.Fprintf(&b, "> %s\n", line)
 	}
 	fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(res.Answer))
+	// What quire says of the answer (that it was cut, that it was given
+	// without the book) follows it, marked as quire's: the answer itself
+	// is the model's text alone.
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&b, "\n**quire:** %s\n", w)
+	}
 	writeManifest(&b, res)
 	if len(res.Proposals) > 0 {
 		b.WriteString("\n## Proposed changes\n\nApply or discard each one with a code action in this document.\n")

@@ -246,3 +246,51 @@ func TestAdvisorActionAnswerShowsTheActionName(t *testing.T) {
 	assert.Contains(t, string(doc), "> Continuity check\n")
 	assert.NotContains(t, string(doc), strings.SplitN(strings.TrimSpace(args.Message), "\n", 2)[0], "the long prompt is not repeated")
 }
+
+// TestACutAnswerIsTheModelsTextAndTheDocumentSaysItWasCut: an answer the
+// model's output-token limit cut reaches a plugin (quire/ask, and
+// quire.ask's result) as the model's text alone, with the cut told in
+// the warnings; the answer document, which the writer reads, says it
+// under the answer.
+func TestACutAnswerIsTheModelsTextAndTheDocumentSaysItWasCut(t *testing.T) {
+	// Chat Completions: finish_reason "length" when max_tokens was
+	// reached (https://platform.openai.com/docs/api-reference/chat/object).
+	cut := func() fakeStep {
+		return fakeStep{body: chatBody(t, map[string]any{"role": "assistant", "content": "Mara is older, because"}, "length")}
+	}
+	f := newFakeLLM(t, cut(), cut())
+	c := showDocClient(t, advisorBook(t, f), true)
+	for i, method := range []string{wire.MethodAsk, protocol.MethodWorkspaceExecuteCommand} {
+		args := map[string]any{"persona": "continuity-editor", "message": "Who is older?"}
+		var params any = args
+		if method == protocol.MethodWorkspaceExecuteCommand {
+			params = map[string]any{"command": "quire.ask", "arguments": []any{args}}
+		}
+		r := decodeAsk(t, c.call(i+1, method, params))
+		assert.Equal(t, "Mara is older, because", r.Answer, "%s: the model's text alone", method)
+		require.Len(t, r.Warnings, 1, method)
+		assert.Contains(t, r.Warnings[0], "output-token limit")
+		assert.Contains(t, r.Warnings[0], "provider.options.max_tokens")
+	}
+
+	var shown string
+	for _, h := range c.held {
+		if h.Method == "window/showDocument" {
+			var p struct {
+				URI protocol.DocumentURI `json:"uri"`
+			}
+			require.NoError(t, json.Unmarshal(h.Params, &p))
+			shown = string(p.URI)
+		}
+	}
+	require.NotEmpty(t, shown, "quire.ask opened its answer")
+	path, ok := textdoc.URIPath(protocol.DocumentURI(shown))
+	require.True(t, ok)
+	doc, err := os.ReadFile(path)
+	require.NoError(t, err)
+	text := string(doc)
+	answer := strings.Index(text, "Mara is older, because")
+	note := strings.Index(text, "output-token limit")
+	require.GreaterOrEqual(t, answer, 0)
+	assert.Greater(t, note, answer, "the document tells the cut after the answer:\n%s", text)
+}

@@ -14,17 +14,17 @@ import (
 )
 
 // keyEcho is a provider that answers 200 with the Authorization header it
-// was sent, whole, or streamed in pieces of piece characters, in the shape
-// of OpenAI's chat completions and their stream
-// (https://platform.openai.com/docs/api-reference/chat-streaming).
-func keyEcho(t *testing.T, piece int) *httptest.Server {
+// was sent (as echo makes it: whole, or cut), whole, or streamed in pieces
+// of piece characters, in the shape of OpenAI's chat completions and
+// their stream (https://platform.openai.com/docs/api-reference/chat-streaming).
+func keyEcho(t *testing.T, piece int, echo func(header string) string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		data, _ := io.ReadAll(r.Body)
 		var req struct {
 			Stream bool `json:"stream"`
 		}
 		_ = json.Unmarshal(data, &req)
-		answer := "Your key is " + r.Header.Get("Authorization") + ", and Mara’s eyes are green."
+		answer := "Your key is " + echo(r.Header.Get("Authorization")) + ", and Mara’s eyes are green."
 		if !req.Stream {
 			body, _ := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": "m",
 				"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": answer}}}})
@@ -66,7 +66,7 @@ func TestAskNeverPrintsAnEchoedKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := keyEcho(t, max(tt.piece, 1))
+			srv := keyEcho(t, max(tt.piece, 1), func(h string) string { return h })
 			args := append([]string{"ask", "--project", book, cache, "--base-url", srv.URL + "/v1", "--model", "m",
 				"--api-key-env", "ECHO_TEST_KEY", "--tools", "off", "Eyes?"}, tt.args...)
 			stdout, stderr, err := run(t, args...)
@@ -79,6 +79,42 @@ func TestAskNeverPrintsAnEchoedKey(t *testing.T) {
 			}
 			if tt.piece > 0 {
 				assert.Equal(t, 1, strings.Count(stdout, "Mara’s eyes are green."), "the answer printed once")
+			}
+		})
+	}
+}
+
+// TestAskNeverPrintsAPieceOfAnEchoedKey: a provider that echoes most of
+// the key, without "Bearer" and without the key's sk- prefix (32 of its
+// 35 characters), gets that piece taken out of what quire ask prints,
+// plain, streamed and as JSON, as the whole key would be.
+func TestAskNeverPrintsAPieceOfAnEchoedKey(t *testing.T) {
+	book, cache := sampleProject(t)
+	// Shaped as DeepSeek's keys are (sk- and 32 lower-case hexadecimal
+	// digits): no lookalike rule takes out a piece of it.
+	const key = "sk-4f0c2b9e8d7a61534e2f0a9b8c7d6e5f"
+	t.Setenv("ECHO_TEST_KEY", key)
+	tests := []struct {
+		name  string
+		args  []string
+		piece int
+	}{
+		{name: "plain"},
+		{name: "--json", args: []string{"--json"}},
+		{name: "--stream, 1 character a piece", args: []string{"--stream"}, piece: 1},
+		{name: "--stream, 5 characters a piece", args: []string{"--stream"}, piece: 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := keyEcho(t, max(tt.piece, 1), func(h string) string { return strings.TrimPrefix(h, "Bearer sk-") })
+			args := append([]string{"ask", "--project", book, cache, "--base-url", srv.URL + "/v1", "--model", "m",
+				"--api-key-env", "ECHO_TEST_KEY", "--tools", "off", "Eyes?"}, tt.args...)
+			stdout, stderr, err := run(t, args...)
+			require.NoError(t, err)
+			assert.Contains(t, stdout, "Your key is [redacted], and Mara’s eyes are green.")
+			for _, text := range []string{stdout, stderr} {
+				assert.NotContains(t, text, key[3:])
+				assert.NotContains(t, text, key[3:3+12], "nor a run of 12 of its characters")
 			}
 		})
 	}

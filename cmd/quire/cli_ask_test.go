@@ -17,15 +17,18 @@ import (
 	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
+	"github.com/quire-ink/quire/llm/provider/providertest"
 )
 
 // fakeModel is an OpenAI-compatible endpoint that answers every chat
 // completion with the same text and records what it was sent.
 type fakeModel struct {
-	mu       sync.Mutex
-	bodies   []map[string]any
-	auth     []string
-	answer   string
+	mu     sync.Mutex
+	bodies []map[string]any
+	auth   []string
+	answer string
+	// finish is the chat completions' finish reason; "" is "stop".
+	finish   string
 	endpoint *httptest.Server
 }
 
@@ -50,9 +53,13 @@ func newFakeModel(t *testing.T, answer string) *fakeModel {
 			_, _ = w.Write(reply)
 			return
 		}
+		finish := f.finish
+		if finish == "" {
+			finish = "stop"
+		}
 		reply, _ := json.Marshal(map[string]any{
 			"id": "x", "object": "chat.completion", "created": 1, "model": "fake", "service_tier": "default",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish,
 				"message": map[string]any{"role": "assistant", "content": f.answer}}},
 			"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
 		})
@@ -340,4 +347,96 @@ func TestAskRefusesAPersonaNobodyHas(t *testing.T) {
 		assert.Contains(t, err.Error(), `There is no persona "continuity-edtior"; the advisors are developmental-editor,`)
 	}
 	assert.Empty(t, model.bodies, "nothing is sent")
+}
+
+// TestAskJSONAnswerIsTheModelsTextOnly: an answer cut by the model's
+// output-token limit (finish_reason "length",
+// https://platform.openai.com/docs/api-reference/chat/object) or by
+// limits.answer_bytes is, in --json, the model's text and nothing else:
+// the cut is told in warnings, which a plugin shows as quire's. The
+// plain output tells the writer too, on stderr.
+func TestAskJSONAnswerIsTheModelsTextOnly(t *testing.T) {
+	tests := []struct {
+		name, finish, limits string
+		answer, want, warn   string
+	}{
+		{name: "output-token limit", finish: "length", answer: "Mara is older, because",
+			want: "Mara is older, because", warn: "provider.options.max_tokens"},
+		{name: "answer_bytes", limits: "limits: {answer_bytes: 12}\n", answer: "Mara is older than Ilse.",
+			want: "Mara is olde", warn: "limits.answer_bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			book, cache := sampleProject(t)
+			if tt.limits != "" {
+				cfg, err := os.ReadFile(filepath.Join(book, "quire.yaml"))
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), append(cfg, tt.limits...), 0o644))
+			}
+			model := newFakeModel(t, tt.answer)
+			model.finish = tt.finish
+			args := []string{"ask", "--project", book, cache, "--base-url", model.endpoint.URL + "/v1", "--model", "fake", "--tools", "off", "Who is older?"}
+			out, _, err := run(t, append(args, "--json")...)
+			require.NoError(t, err)
+			var res struct {
+				Answer   string   `json:"answer"`
+				Warnings []string `json:"warnings"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &res))
+			assert.Equal(t, tt.want, res.Answer)
+			require.Len(t, res.Warnings, 1)
+			assert.Contains(t, res.Warnings[0], "cut")
+			assert.Contains(t, res.Warnings[0], tt.warn)
+
+			out, stderr, err := run(t, args...)
+			require.NoError(t, err)
+			assert.Contains(t, out, tt.want)
+			assert.NotContains(t, out, "[quire")
+			assert.Contains(t, stderr, tt.warn, "the writer is told the answer was cut")
+		})
+	}
+}
+
+// TestAskRunsTheCallAQwenModelWroteInItsReasoning: a Qwen model served
+// by vLLM that writes its tool call inside its reasoning, with no
+// content (the replay's sources: llm/toolloop's
+// TestQwenCallsInTheReasoningRun), has that call run with no quirk set
+// by the writer, and answers from it; --quirks none turns the default off,
+// and the empty reply is asked again without tools, as before.
+func TestAskRunsTheCallAQwenModelWroteInItsReasoning(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		calls int
+	}{
+		{name: "by default", calls: 1},
+		{name: "--quirks none", args: []string{"--quirks", "none"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			book, cache := sampleProject(t)
+			s := providertest.New(t, providertest.Replay(t, "qwen3.5-vllm-reasoning-xml.json"), providertest.TextStep("Mara is older."))
+			args := append([]string{"ask", "--project", book, cache, "--base-url", s.BaseURL(), "--model", "Qwen/Qwen3.5-35B-A3B",
+				"-v", "--json", "Who is older?"}, tt.args...)
+			out, _, err := run(t, args...)
+			require.NoError(t, err)
+			var res struct {
+				Answer string `json:"answer"`
+				Trace  []struct {
+					Tool string `json:"Tool"`
+				} `json:"trace"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+			assert.Equal(t, "Mara is older.", res.Answer)
+			require.Len(t, res.Trace, tt.calls)
+			require.Len(t, s.Requests(), 2)
+			_, withTools := s.Requests()[1].Decoded(t)["tools"]
+			if tt.calls == 1 {
+				assert.Equal(t, "get_character_context", res.Trace[0].Tool)
+				assert.True(t, withTools, "the second request goes on with the tools")
+				assert.Contains(t, string(s.Requests()[1].Body), `"role":"tool"`)
+			} else {
+				assert.False(t, withTools, "the empty reply's retry, without tools")
+			}
+		})
+	}
 }

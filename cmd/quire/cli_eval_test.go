@@ -30,7 +30,7 @@ func TestEvalOfflineRunsEveryScenario(t *testing.T) {
 	for _, name := range eval.ScenarioNames() {
 		assert.Regexp(t, `(?m)^`+name+`\s+1/1\s`, out)
 	}
-	assert.Contains(t, out, "13/13 scenarios passed")
+	assert.Contains(t, out, "14/14 scenarios passed")
 }
 
 func TestEvalScenarioFilter(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/continuity"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/advisor"
@@ -90,7 +91,7 @@ Without one, the key stored for that endpoint with quire key set is used.`,
 	f.StringVar(&o.Model, "model", "", "model name (default gpt-4.1-mini on OpenAI; required elsewhere)")
 	f.StringVar(&o.APIKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY for OpenAI only)")
 	f.StringVar(&o.Tools, "tools", "auto", "tool calling: on, off (context goes inline), or auto (off for Ollama)")
-	f.StringVar(&o.Quirks, "quirks", "", "provider quirk transforms, comma-separated, or all")
+	f.StringVar(&o.Quirks, "quirks", "", "provider quirk transforms, comma-separated, or all; added to the model's own (Qwen's), which none leaves out")
 	f.IntVar(&o.Rounds, "rounds", toolloop.DefaultMaxRounds, "most tool rounds before the model must answer")
 	f.StringVar(&o.API, "api", "chat", "provider API: chat (Chat Completions, any compatible server) or responses (OpenAI's Responses API)")
 	f.StringVar(&o.Continue, "continue", "", "with --api responses: the response id a previous answer printed, to continue that conversation")
@@ -261,7 +262,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 					if !r.OK {
 						status = r.Code
 					}
-					fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, provider.BoundText(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
+					fmt.Fprintf(o.stderr, "  round %d  %s(%s)  %s  %d ms  %d bytes\n", r.Round, clip.Runes(r.Tool, 200), r.ArgsSummary, status, r.Duration.Milliseconds(), r.OutputBytes)
 				}
 			}},
 		},
@@ -378,7 +379,7 @@ func (o *askOptions) run(cmd *cobra.Command) error {
 				fmt.Fprintf(o.stderr, "  read %s %s%s\n", codex.PrintableName(p), e.Hashes[i], asOf)
 			}
 			if !e.OK {
-				fmt.Fprintf(o.stderr, "  %s failed: %s\n", provider.BoundText(e.Tool, 200), e.Code)
+				fmt.Fprintf(o.stderr, "  %s failed: %s\n", clip.Runes(e.Tool, 200), e.Code)
 			}
 		}
 	}

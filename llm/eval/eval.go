@@ -263,6 +263,9 @@ func evalScenarios() []evalScenario {
 		quirkScenario("quirk-content-tool-call-tags", provider.QuirkContentToolCallTags, `{"role":"assistant","content":"Let me look.\n<tool_call>{\"name\":\"get_character_context\",\"arguments\":{\"name\":\"Mara Vell\"}}</tool_call>"}`),
 		quirkScenario("quirk-function-call", provider.QuirkFunctionCall, `{"role":"assistant","content":null,"function_call":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}`),
 		quirkScenario("quirk-tool-calls-object", provider.QuirkToolCallsObject, `{"role":"assistant","content":null,"tool_calls":{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":"{\"name\":\"Mara Vell\"}"}}}`),
+		// Qwen3.5 served by vLLM: the call, written inside an unclosed
+		// <think>, comes as reasoning (https://github.com/vllm-project/vllm/pull/35687).
+		quirkScenario("quirk-reasoning-tool-calls", provider.QuirkReasoningToolCalls, `{"role":"assistant","content":null,"tool_calls":[],"reasoning_content":"I should read her entry.\n\n<tool_call>\n<function=get_character_context>\n<parameter=name>\nMara Vell\n</parameter>\n</function>\n</tool_call>"}`),
 		quirkScenario("quirk-arguments-object", provider.QuirkArgumentsObject, `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_character_context","arguments":{"name":"Mara Vell"}}}]}`),
 		{
 			name:    "quirk-blank-arguments",

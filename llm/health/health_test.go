@@ -95,3 +95,21 @@ func TestAReportWithNoProviderNamesTheLocalModels(t *testing.T) {
 		})
 	}
 }
+
+// TestModelListNeverCarriesThePieceOfAKey: a server that lists a "model"
+// named after the key it was sent (here without the key's sk- prefix)
+// gets that piece taken out before the list reaches the writer (the fix
+// of a model not listed names some of them). A real model's name, mixed
+// case and digits as it may be, stays as it is.
+func TestModelListNeverCarriesThePieceOfAKey(t *testing.T) {
+	const key = "sk-4f0c2b9e8d7a61534e2f0a9b8c7d6e5f"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		echo := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer sk-")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8","object":"model"},{"id":"` + echo + `","object":"model"}]}`))
+	}))
+	t.Cleanup(srv.Close)
+	p := listModels(t.Context(), srv.Client(), srv.URL+"/v1", key, ProbeTimeout)
+	require.Equal(t, http.StatusOK, p.Status)
+	assert.Equal(t, []string{"Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", "[redacted]"}, p.Models)
+}

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/quire-ink/quire/llm/provider"
 )
 
 // ProbeTimeout bounds the one request the report sends the model's
@@ -67,7 +69,9 @@ func listModels(ctx context.Context, client *http.Client, base, key string, time
 	}
 	if json.NewDecoder(io.LimitReader(resp.Body, maxListBytes)).Decode(&list) == nil {
 		for _, m := range list.Data {
-			p.Models = append(p.Models, m.ID)
+			// The names are shown to the writer: a server that put the
+			// key it was sent in one gets it taken out.
+			p.Models = append(p.Models, provider.RedactKeys(m.ID, key))
 		}
 	}
 	return p

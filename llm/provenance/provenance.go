@@ -17,8 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/codex/safefile"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/provider/chatwire"
@@ -326,12 +326,7 @@ const maxFieldRunes = 200
 // boundField is a provider's name or reason as the record keeps it:
 // trimmed, and cut at maxFieldRunes with an ellipsis.
 func boundField(s string) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= maxFieldRunes {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:maxFieldRunes-1]) + "…"
+	return clip.Runes(strings.TrimSpace(s), maxFieldRunes)
 }
 
 // responsesFields are what a Responses API response tells the record:

@@ -109,6 +109,9 @@ type Provider struct {
 	service  openai.ChatCompletionService
 	// responses is the client of the Responses API (API "responses").
 	responses responses.ResponseService
+	// keys finds the key (and its pieces) in what the provider sends
+	// back, to take it out.
+	keys *keyMatcher
 }
 
 // New checks cfg and builds the client. The openai-go client is
@@ -182,7 +185,7 @@ func New(cfg Config) (*Provider, error) {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	p := &Provider{cfg: cfg, defaults: defaults}
+	p := &Provider{cfg: cfg, defaults: defaults, keys: newKeyMatcher([]string{cfg.APIKey})}
 	if cfg.API == APIResponses {
 		p.responses = responses.NewResponseService(opts...)
 	} else {
@@ -199,6 +202,14 @@ func (p *Provider) Model() string { return p.cfg.Model }
 
 // SupportsTools reports whether tools are sent to this provider.
 func (p *Provider) SupportsTools() bool { return p.cfg.Tools }
+
+// offered are the tools req sends: none when the provider takes none.
+func (p *Provider) offered(req CompletionRequest) []Tool {
+	if !p.cfg.Tools {
+		return nil
+	}
+	return req.Tools
+}
 
 // CompletionRequest is one chat completion to send.
 type CompletionRequest struct {
@@ -265,8 +276,13 @@ type Completion struct {
 	// the request: dropped reserved overrides, a flex fallback.
 	Warnings []string
 	// ResponseID is the id of the response (Responses API only), to pass
-	// as the next request's PreviousResponseID.
+	// as the next request's PreviousResponseID, unless NotStored.
 	ResponseID string
+	// NotStored says the response reports "store": false: the provider
+	// kept nothing of it (asked not to, or keeping nothing at all, as
+	// DeepSeek's Responses API), so no later request can continue from
+	// it and the conversation must be sent whole.
+	NotStored bool
 	// Truncated says the reply's text was cut at the request's
 	// MaxAnswerBytes.
 	Truncated bool
@@ -321,9 +337,8 @@ func (p *Provider) PeekRequest(req CompletionRequest) ([]byte, error) {
 // is answered by sending the same request once more with the "default"
 // tier; the completion then carries a warning saying so.
 func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Completion, error) {
-	keys := []string{p.cfg.APIKey}
 	if on := req.OnDelta; on != nil {
-		red := newStreamRedactor(keys, on)
+		red := newStreamRedactor(p.keys, on)
 		req.OnDelta = red.write
 		// Held-back text goes out when the reply ends, whole or cut.
 		defer red.flush()
@@ -350,15 +365,15 @@ func (p *Provider) Complete(ctx context.Context, req CompletionRequest) (*Comple
 	if err != nil {
 		var cut *CutOffError
 		if errors.As(err, &cut) {
-			cut.Partial = redactKeys(cut.Partial, keys)
+			cut.Partial = p.keys.redact(cut.Partial)
 		}
 		// Whatever the provider or the transport said, the key it was
 		// given (or a piece of it, echoed back) never goes further.
 		return nil, redactError(err, p.cfg.APIKey)
 	}
-	redactMessage(&c.Message, keys)
+	redactMessage(&c.Message, p.keys)
 	for i := range c.Interim {
-		c.Interim[i] = redactKeys(c.Interim[i], keys)
+		c.Interim[i] = p.keys.redact(c.Interim[i])
 	}
 	if c.ServiceTier == "" {
 		c.ServiceTier = tier
@@ -400,6 +415,6 @@ func (p *Provider) attempt(ctx context.Context, req CompletionRequest, tier stri
 		return nil, warnings, p.readableError(ctx, err, httpResp)
 	}
 	quirks := slices.Concat(p.cfg.Quirks, req.Quirks)
-	c, err := decodeCompletion(raw, quirks)
+	c, err := decodeCompletion(raw, quirks, p.offered(req))
 	return c, warnings, err
 }

@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// decodeCompletion reads a response body, applying quirks to the message.
-func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
+// decodeCompletion reads a response body, applying quirks to the message;
+// tools are those the request offered.
+func decodeCompletion(raw []byte, quirks []Quirk, tools []Tool) (*Completion, error) {
 	var resp chatwire.ChatCompletion
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return nil, fmt.Errorf("provider response is not a chat completion: %v", err)
@@ -48,7 +49,13 @@ func decodeCompletion(raw []byte, quirks []Quirk) (*Completion, error) {
 			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: args})
 		}
 	}
-	applyMessageQuirks(&msg, quirks)
+	// Ollama names the reasoning "reasoning"; it is not sent back (Ollama
+	// would not read it as reasoning_content), only read for calls.
+	var reasoning string
+	if r := fields["reasoning"]; !chatwire.IsNull(r) {
+		_ = json.Unmarshal(r, &reasoning)
+	}
+	applyMessageQuirks(&msg, quirks, tools, reasoning)
 	return &Completion{
 		Message:      msg,
 		FinishReason: choice.FinishReason,

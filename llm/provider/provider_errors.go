@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 // What a provider's failure becomes: a status with the provider's own code
@@ -101,8 +102,8 @@ func (p *Provider) readableError(ctx context.Context, err error, resp *http.Resp
 			pe.Code = apiErr.Type
 		}
 		// The provider's own words may echo the key (a 401 often does).
-		pe.Code = BoundText(RedactSecrets(pe.Code, p.cfg.APIKey), maxErrorTextRunes)
-		pe.Message = BoundText(RedactSecrets(pe.Message, p.cfg.APIKey), maxErrorTextRunes)
+		pe.Code = clip.Runes(RedactSecrets(pe.Code, p.cfg.APIKey), maxErrorTextRunes)
+		pe.Message = clip.Runes(RedactSecrets(pe.Message, p.cfg.APIKey), maxErrorTextRunes)
 		pe.RetryAfter = retryAfter(apiErr.Response)
 		return pe
 	}

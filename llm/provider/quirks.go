@@ -7,23 +7,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/quire-ink/quire/llm/provider/chatwire"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 )
 
-// Quirk names one opt-in repair of a provider's response, for models and
-// servers that do not quite speak the Chat Completions shape. None is on
-// by default: each hides a provider bug and is switched on where it is
-// seen (Config.Quirks or toolloop.Options.Quirks).
+// Quirk names one repair of a provider's response, for models and
+// servers that do not quite speak the Chat Completions shape. Each hides
+// a provider bug and is switched on where it is seen (Config.Quirks or
+// toolloop.Options.Quirks); the models known to need some get them by
+// default (DefaultQuirks, applied by QuirksFor).
 type Quirk string
 
 const (
 	// QuirkContentToolCallTags reads tool calls written in the content as
-	// <tool_call>{"name": ..., "arguments": {...}}</tool_call>, when the
-	// message has no structured tool calls.
+	// <tool_call>{"name": ..., "arguments": {...}}</tool_call>, or as
+	// Qwen3-Coder's <tool_call><function=…><parameter=…>, when the
+	// message has no structured tool calls (see toolcall_text.go).
 	QuirkContentToolCallTags Quirk = "content_tool_call_tags"
+	// QuirkReasoningToolCalls reads tool calls written in the reasoning
+	// (reasoning_content, or Ollama's reasoning) when the message has
+	// neither structured tool calls nor answer text: the tags above, or
+	// a bare {"name": ..., "arguments": {...}} object, each only for a
+	// tool the request offered. Qwen's thinking models do this when the
+	// call lands inside their unclosed <think>.
+	QuirkReasoningToolCalls Quirk = "reasoning_tool_calls"
 	// QuirkFunctionCall reads the legacy function_call field as a tool
 	// call when tool_calls is absent.
 	QuirkFunctionCall Quirk = "function_call"
@@ -39,6 +47,7 @@ const (
 
 var AllQuirks = []Quirk{
 	QuirkContentToolCallTags,
+	QuirkReasoningToolCalls,
 	QuirkFunctionCall,
 	QuirkToolCallsObject,
 	QuirkArgumentsObject,
@@ -55,6 +64,59 @@ func quirkNames() []string {
 	return names
 }
 
+// qwenQuirks are the quirks Qwen's models get by default: with no tool
+// parser on the server (or the wrong one) a Qwen model writes its calls
+// as text, in the content or, thinking, in its reasoning.
+var qwenQuirks = []Quirk{QuirkContentToolCallTags, QuirkReasoningToolCalls}
+
+// DefaultQuirks are the quirks a model gets without asking: Qwen's
+// models (a name holding "qwen" or "qwq", whoever serves them: vLLM,
+// DashScope, Ollama, OpenRouter) get content_tool_call_tags and
+// reasoning_tool_calls. Both act only on a reply with no structured
+// tool calls, so they cost a server that parses calls nothing.
+func DefaultQuirks(model string) []Quirk {
+	m := strings.ToLower(model)
+	if strings.Contains(m, "qwen") || strings.Contains(m, "qwq") {
+		return slices.Clone(qwenQuirks)
+	}
+	return nil
+}
+
+// QuirksNone, in a list of quirks, leaves out the model's default ones.
+const QuirksNone = "none"
+
+// QuirksFor are the quirks a provider of model runs with: the model's
+// defaults (DefaultQuirks) and those names lists (each a quirk or a
+// comma-separated list of them, see ParseQuirks), once each. "none"
+// among the names leaves the defaults out.
+func QuirksFor(model string, names ...string) ([]Quirk, error) {
+	var list []string
+	none := false
+	for _, n := range names {
+		for part := range strings.SplitSeq(n, ",") {
+			if strings.TrimSpace(part) == QuirksNone {
+				none = true
+				continue
+			}
+			list = append(list, part)
+		}
+	}
+	named, err := ParseQuirks(strings.Join(list, ","))
+	if err != nil {
+		return nil, err
+	}
+	var out []Quirk
+	if !none {
+		out = DefaultQuirks(model)
+	}
+	for _, q := range named {
+		if !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
 // ParseQuirks reads a comma-separated list of quirk names; "all" turns on
 // every quirk.
 func ParseQuirks(s string) ([]Quirk, error) {
@@ -67,7 +129,7 @@ func ParseQuirks(s string) ([]Quirk, error) {
 		case name == "all":
 			return slices.Clone(AllQuirks), nil
 		case !Quirk(name).Valid():
-			return nil, fmt.Errorf("unknown quirk %q (known: %s)", name, strings.Join(quirkNames(), ", "))
+			return nil, fmt.Errorf("unknown quirk %q (known: %s, or all, or none)", name, strings.Join(quirkNames(), ", "))
 		}
 		if !slices.Contains(out, Quirk(name)) {
 			out = append(out, Quirk(name))
@@ -191,14 +253,25 @@ func argumentsToStrings(raw json.RawMessage) (json.RawMessage, bool) {
 	return out, err == nil
 }
 
-// toolCallTag matches one textual tool call.
-var toolCallTag = regexp.MustCompile(`(?s)<tool_call>\s*(.*?)\s*</tool_call>`)
-
 // applyMessageQuirks repairs a decoded message: the transforms that
-// concern its content and arguments.
-func applyMessageQuirks(msg *Message, quirks []Quirk) {
+// concern its content and arguments. tools are those the request
+// offered; reasoning is the reply's reasoning under another field than
+// reasoning_content (Ollama's "reasoning"), read for calls only.
+func applyMessageQuirks(msg *Message, quirks []Quirk, tools []Tool, reasoning string) {
 	if slices.Contains(quirks, QuirkContentToolCallTags) && len(msg.ToolCalls) == 0 {
-		msg.Content, msg.ToolCalls = toolCallsFromTags(msg.Content)
+		msg.Content, msg.ToolCalls = textCalls{tools: tools}.take(msg.Content)
+	}
+	if slices.Contains(quirks, QuirkReasoningToolCalls) && len(msg.ToolCalls) == 0 &&
+		strings.TrimSpace(msg.Content) == "" && len(tools) > 0 {
+		// A call in the reasoning of a reply with no answer is the call
+		// the model meant to make; it is taken out of the reasoning,
+		// which goes back to the provider beside the structured call.
+		read := textCalls{tools: tools, offeredOnly: true, bare: true}
+		if msg.Reasoning != "" {
+			msg.Reasoning, msg.ToolCalls = read.take(msg.Reasoning)
+		} else {
+			_, msg.ToolCalls = read.take(reasoning)
+		}
 	}
 	if slices.Contains(quirks, QuirkBlankArguments) {
 		for i := range msg.ToolCalls {
@@ -207,40 +280,6 @@ func applyMessageQuirks(msg *Message, quirks []Quirk) {
 			}
 		}
 	}
-}
-
-// toolCallsFromTags takes the tool calls out of content. Tags whose body
-// is not a call are left in the text.
-func toolCallsFromTags(content string) (string, []ToolCall) {
-	var calls []ToolCall
-	rest := toolCallTag.ReplaceAllStringFunc(content, func(tag string) string {
-		body := toolCallTag.FindStringSubmatch(tag)[1]
-		var c struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		if err := json.Unmarshal([]byte(body), &c); err != nil || c.Name == "" {
-			return tag
-		}
-		args := ""
-		if !chatwire.IsNull(c.Arguments) {
-			var s string
-			if err := json.Unmarshal(c.Arguments, &s); err == nil {
-				args = s
-			} else {
-				var compact bytes.Buffer
-				if json.Compact(&compact, c.Arguments) == nil {
-					args = compact.String()
-				}
-			}
-		}
-		calls = append(calls, ToolCall{ID: newCallID(), Name: c.Name, Arguments: args})
-		return ""
-	})
-	if len(calls) == 0 {
-		return content, nil
-	}
-	return strings.TrimSpace(rest), calls
 }
 
 // newCallID makes an id for a call the provider did not name.

@@ -152,7 +152,7 @@ func TestParseQuirks(t *testing.T) {
 
 	q, err = ParseQuirks("all")
 	require.NoError(t, err)
-	assert.Len(t, q, 5)
+	assert.Equal(t, AllQuirks, q)
 
 	q, err = ParseQuirks("")
 	require.NoError(t, err)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 // proseKeys name the JSON fields of a provider request or response that
@@ -106,7 +108,7 @@ func redactJSON(raw json.RawMessage) (json.RawMessage, error) {
 		if err := json.Unmarshal(raw, &str); err != nil {
 			return nil, err
 		}
-		if bounded := BoundText(str, MaxLogStringRunes); bounded != str {
+		if bounded := clip.Runes(str, MaxLogStringRunes); bounded != str {
 			return json.Marshal(bounded)
 		}
 	}
@@ -128,7 +130,7 @@ func (h *RedactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h *RedactingHandler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, BoundText(RedactSecrets(r.Message), MaxLogStringRunes), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, clip.Runes(RedactSecrets(r.Message), MaxLogStringRunes), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a))
 		return true
@@ -169,7 +171,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 		case json.RawMessage:
 			return slog.String(a.Key, string(RedactRequestBody(b)))
 		case error:
-			return slog.String(a.Key, BoundText(RedactSecrets(b.Error()), maxLogErrorRunes))
+			return slog.String(a.Key, clip.Runes(RedactSecrets(b.Error()), maxLogErrorRunes))
 		}
 	}
 	if proseKeys[key] {
@@ -178,7 +180,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 	if v.Kind() == slog.KindString {
 		// Strings in logs often come from a model or a provider (a tool
 		// name, an error text): bounded, and with no key in them.
-		return slog.String(a.Key, BoundText(RedactSecrets(v.String()), MaxLogStringRunes))
+		return slog.String(a.Key, clip.Runes(RedactSecrets(v.String()), MaxLogStringRunes))
 	}
 	return slog.Attr{Key: a.Key, Value: v}
 }

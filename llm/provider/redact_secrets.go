@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/quire-ink/quire/codex/clip"
 )
 
 // minKeyLen is the shortest configured key that is searched for by value:
@@ -25,17 +27,14 @@ const lookalikeLen = 32
 const maxErrorTextRunes = 500
 
 // RedactSecrets returns text with every credential taken out: each of keys
-// (the values of the configured key variables) wherever it appears, any
-// token that carries a piece of one of them (an echo, masked or cut), and
-// any token shaped like a credential whatever its value: sk-… keys, the
-// word after "Bearer", long runs of letters and digits mixed. Each becomes
-// "[redacted]".
+// (the values of the configured key variables) and every run of keyRunLen
+// of their characters wherever it appears (the rule answers follow, see
+// redactKeys), any token that carries a shorter piece of one of them (an
+// echo, masked or cut), and any token shaped like a credential whatever
+// its value: sk-… keys, the word after "Bearer", long runs of letters and
+// digits mixed. Each becomes "[redacted]".
 func RedactSecrets(text string, keys ...string) string {
-	for _, k := range keys {
-		if len(k) >= minKeyLen {
-			text = strings.ReplaceAll(text, k, redactedSecret)
-		}
-	}
+	text = redactKeys(text, keys)
 	var b strings.Builder
 	prevBearer := false
 	for i := 0; i < len(text); {
@@ -105,20 +104,6 @@ func looksLikeSecret(tok string, keys []string) bool {
 	return false
 }
 
-// BoundText cuts s to at most n runes, marking the cut with "…", so one
-// string a model or a provider chose cannot fill a log line or a message.
-func BoundText(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for range n {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i] + "…"
-}
-
 // redactedError is an error whose text has had its credentials taken out;
 // the error it stands for is still reachable with errors.As.
 type redactedError struct {
@@ -139,7 +124,7 @@ func redactError(err error, keys ...string) error {
 	var pe *Error
 	if errors.As(err, &pe) {
 		pe.Code = RedactSecrets(pe.Code, keys...)
-		pe.Message = BoundText(RedactSecrets(pe.Message, keys...), maxErrorTextRunes)
+		pe.Message = clip.Runes(RedactSecrets(pe.Message, keys...), maxErrorTextRunes)
 	}
 	text := err.Error()
 	if red := RedactSecrets(text, keys...); red != text {

@@ -136,17 +136,20 @@ func (p *Provider) attemptResponses(ctx context.Context, req CompletionRequest, 
 	if _, err := p.responses.New(ctx, params, rawReply(&raw, &httpResp, extra)...); err != nil {
 		return nil, warnings, p.readableError(ctx, err, httpResp)
 	}
-	c, err := decodeResponse(raw, slices.Concat(p.cfg.Quirks, req.Quirks))
+	c, err := decodeResponse(raw, slices.Concat(p.cfg.Quirks, req.Quirks), p.offered(req))
 	return c, warnings, err
 }
 
 // wireResponsesBody is the part of a Responses API response the loop
 // reads.
 type wireResponsesBody struct {
-	ID                string            `json:"id"`
-	Model             string            `json:"model"`
-	ServiceTier       string            `json:"service_tier"`
-	Status            string            `json:"status"`
+	ID          string `json:"id"`
+	Model       string `json:"model"`
+	ServiceTier string `json:"service_tier"`
+	Status      string `json:"status"`
+	// Store is false when the provider kept nothing of the response:
+	// asked so (store false), or because it keeps nothing (DeepSeek).
+	Store             *bool             `json:"store"`
 	Output            []json.RawMessage `json:"output"`
 	IncompleteDetails *struct {
 		Reason string `json:"reason"`
@@ -180,8 +183,9 @@ type wireOutputItem struct {
 }
 
 // decodeResponse reads a Responses API body into a completion: the text
-// of its message items and its function calls, in order.
-func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
+// of its message items and its function calls, in order; tools are those
+// the request offered.
+func decodeResponse(raw []byte, quirks []Quirk, tools []Tool) (*Completion, error) {
 	var resp wireResponsesBody
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return nil, fmt.Errorf("provider response is not a Responses API response: %v", err)
@@ -236,7 +240,7 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 		}
 	}
 	msg.Content = text.String()
-	applyMessageQuirks(&msg, quirks)
+	applyMessageQuirks(&msg, quirks, tools, "")
 	finish := "stop"
 	switch {
 	case len(msg.ToolCalls) > 0:
@@ -254,6 +258,7 @@ func decodeResponse(raw []byte, quirks []Quirk) (*Completion, error) {
 		Model:        resp.Model,
 		ServiceTier:  resp.ServiceTier,
 		ResponseID:   resp.ID,
+		NotStored:    resp.Store != nil && !*resp.Store,
 		Interim:      interim,
 	}, nil
 }

@@ -69,7 +69,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 			}
 		case "response.output_item.done":
 			if b := commentary[ev.Item.ID]; b != nil && req.OnInterim != nil {
-				req.OnInterim(redactKeys(b.String(), []string{p.cfg.APIKey}))
+				req.OnInterim(p.keys.redact(b.String()))
 			}
 			delete(commentary, ev.Item.ID)
 		case "response.output_text.delta", "response.refusal.delta":
@@ -94,7 +94,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 			final = ev.Response
 		case "error":
 			return nil, warnings, &Error{Status: http.StatusOK, Code: RedactSecrets(ev.Code, p.cfg.APIKey),
-				Message: BoundText(RedactSecrets(ev.Message, p.cfg.APIKey), maxErrorTextRunes)}
+				Message: clip.Runes(RedactSecrets(ev.Message, p.cfg.APIKey), maxErrorTextRunes)}
 		}
 		if kept > MaxReplyBytes {
 			return nil, warnings, &ReplyTooLargeError{Limit: MaxReplyBytes}
@@ -110,7 +110,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 	switch {
 	case plain.body != nil:
 		// The server answered without streaming.
-		c, err := decodeResponse(plain.body, quirks)
+		c, err := decodeResponse(plain.body, quirks, p.offered(req))
 		return c, warnings, err
 	case truncated:
 		msg := Message{Role: RoleAssistant, Content: text.String()}
@@ -119,7 +119,7 @@ func (p *Provider) attemptResponsesStream(ctx context.Context, req CompletionReq
 	case final == nil:
 		return nil, warnings, &CutOffError{Partial: text.String()}
 	}
-	c, err := decodeResponse(final, quirks)
+	c, err := decodeResponse(final, quirks, p.offered(req))
 	return c, warnings, err
 }
 

@@ -159,3 +159,34 @@ func TestResponsesErrorsAreReadable(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "server_error: the model failed")
 }
+
+// TestResponsesSayWhetherTheyWereStored: a response's "store" field says
+// whether a later request may continue from it; DeepSeek's answers
+// false whatever was asked (its Responses API is stateless), OpenAI's
+// echoes the request's store, true by default
+// (https://platform.openai.com/docs/api-reference/responses/object).
+func TestResponsesSayWhetherTheyWereStored(t *testing.T) {
+	stored := `{"id":"resp_1","object":"response","created_at":1,"status":"completed","store":true,"model":"gpt-4.1-mini","output":[` +
+		`{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Green.","annotations":[]}]}],` +
+		`"usage":{"input_tokens":5,"output_tokens":1,"total_tokens":6}}`
+	tests := []struct {
+		name      string
+		step      providertest.Step
+		notStored bool
+	}{
+		{name: "DeepSeek, plain", step: providertest.Replay(t, "deepseek-responses-answer.json"), notStored: true},
+		{name: "DeepSeek, streamed", step: providertest.ReplayStream(t, "deepseek-responses-answer.json"), notStored: true},
+		{name: "stored", step: providertest.Step{Body: stored}},
+		{name: "no store field", step: providertest.TextStep("Green.")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := providertest.New(t, tt.step)
+			p := responsesProvider(t, s, func(c *Config) { c.Stream = tt.step.SSE != "" })
+			c, err := p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages()})
+			require.NoError(t, err)
+			assert.NotEmpty(t, c.ResponseID)
+			assert.Equal(t, tt.notStored, c.NotStored)
+		})
+	}
+}

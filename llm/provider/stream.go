@@ -61,7 +61,7 @@ func (p *Provider) attemptStream(ctx context.Context, req CompletionRequest, tie
 		// middle of the answer, which must not pass for all of it.
 		return nil, warnings, &CutOffError{Partial: asm.content.String()}
 	}
-	c, err := decodeCompletion(asm.body(), slices.Concat(p.cfg.Quirks, req.Quirks))
+	c, err := decodeCompletion(asm.body(), slices.Concat(p.cfg.Quirks, req.Quirks), p.offered(req))
 	if c != nil && asm.truncated {
 		c.Truncated = true
 	}
@@ -141,8 +141,11 @@ type chunkAssembler struct {
 	// reasoning is the reasoning_content of thinking models, kept apart
 	// from the content: it goes back to the provider, never to the writer.
 	reasoning strings.Builder
-	refusal   strings.Builder
-	calls     []*assembledCall
+	// otherReasoning is the reasoning under Ollama's name, "reasoning",
+	// kept for the quirk that reads calls in it.
+	otherReasoning strings.Builder
+	refusal        strings.Builder
+	calls          []*assembledCall
 	// callAt maps a tool call delta's index to its call in calls: the
 	// index is the provider's name for the call, not its position
 	// (Anthropic starts at 1, after its text block; others skip numbers).
@@ -219,9 +222,13 @@ func (a *chunkAssembler) add(raw []byte) string {
 			delta += s
 		}
 		a.reasoning.WriteString(ch.Delta.ReasoningContent)
+		var other string
+		if json.Unmarshal(ch.Delta.Reasoning, &other) == nil {
+			a.otherReasoning.WriteString(other)
+		}
 		a.refusal.WriteString(ch.Delta.Refusal)
 		a.addCalls(ch.Delta.ToolCalls)
-		a.kept += len(ch.Delta.ReasoningContent) + len(ch.Delta.Refusal) + len(ch.Delta.ToolCalls)
+		a.kept += len(ch.Delta.ReasoningContent) + len(other) + len(ch.Delta.Refusal) + len(ch.Delta.ToolCalls)
 		if a.kept > MaxReplyBytes {
 			a.tooLarge = true
 		}
@@ -288,6 +295,9 @@ func (a *chunkAssembler) body() []byte {
 	}
 	if a.reasoning.Len() > 0 {
 		msg["reasoning_content"] = a.reasoning.String()
+	}
+	if a.otherReasoning.Len() > 0 {
+		msg["reasoning"] = a.otherReasoning.String()
 	}
 	if a.refusal.Len() > 0 {
 		msg["refusal"] = a.refusal.String()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/llm/provider"
 )
 
@@ -75,8 +76,17 @@ const (
 		"Answer now from what you have, without calling tools, and say what you could not check."
 )
 
-// answerCutNote ends an answer cut at the answer size limit (in KB).
-const answerCutNote = "\n\n[quire cut this answer at %d KB: the model wrote more than an answer may hold. Ask a narrower question, or raise limits.answer_bytes in quire.yaml.]"
+// answerCutWarning tells that an answer was cut at the answer size
+// limit (its size, as byteSize gives it).
+const answerCutWarning = "the answer was cut at %s: the model wrote more than an answer may hold; ask a narrower question, or raise limits.answer_bytes in quire.yaml"
+
+// byteSize is n bytes as a writer reads it: in KB when it is whole KB.
+func byteSize(n int) string {
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // ErrNoAnswer is returned when the model gives an empty answer twice.
 var ErrNoAnswer = errors.New("the model returned no answer")
@@ -189,7 +199,8 @@ type Result struct {
 	// WarningNoToolUse; nil when there are none.
 	Warnings []string
 	// ResponseID is the id of the last response (Responses API only), to
-	// continue the conversation from (Options.PreviousResponseID).
+	// continue the conversation from (Options.PreviousResponseID); ""
+	// when that response says it was not stored.
 	ResponseID string
 	// ServiceTier is the tier the provider says it served the last
 	// request on (after any flex fallback); empty when it does not say.
@@ -203,9 +214,10 @@ type Result struct {
 // With a Responses API provider the rounds of a turn are chained: each
 // request after the first names the previous response and sends only what
 // it has not seen (the tool results, a steering message), not the whole
-// exchange. When a response comes without an id, or the loop had to rename
-// a tool call id (the stored response would not know the new one), the
-// rest of the turn resends the turn's messages instead.
+// exchange. When a response comes without an id, says it was not stored
+// ("store": false), or the loop had to rename a tool call id (the stored
+// response would not know the new one), the rest of the turn resends the
+// turn's messages instead.
 func Run(ctx context.Context, p *provider.Provider, reg *Registry, messages []provider.Message, opt Options) (*Result, error) {
 	if p == nil {
 		return nil, errors.New("tool loop: no provider")
@@ -369,7 +381,7 @@ func (l *loop) run(ctx context.Context) (*Result, error) {
 				// only the first few run.
 				l.notRun(round, call, warnings[i], Errorf(CodeTooManyCalls,
 					"call of %s not run: a reply may make at most %d tool calls; call again in the next reply for what you still need",
-					provider.BoundText(call.Name, provider.MaxLogStringRunes), most), "not run: tool call limit of the round reached")
+					clip.Runes(call.Name, provider.MaxLogStringRunes), most), "not run: tool call limit of the round reached")
 				continue
 			}
 			if l.stopOnFailures(failures) {
@@ -382,7 +394,7 @@ func (l *loop) run(ctx context.Context) (*Result, error) {
 				Round: round,
 				// The model chose the name: bounded, as it goes to
 				// progress rows and -v lines.
-				Tool:        provider.BoundText(call.Name, provider.MaxLogStringRunes),
+				Tool:        clip.Runes(call.Name, provider.MaxLogStringRunes),
 				ArgsSummary: r.ArgsSummary,
 				OK:          r.Envelope.OK,
 				Duration:    r.Duration,
@@ -420,7 +432,7 @@ func (l *loop) stopOnFailures(failures int) bool {
 // skip answers a call that is not run because too many calls failed.
 func (l *loop) skip(round int, call provider.ToolCall, warning string) {
 	l.notRun(round, call, warning, Errorf(CodeToolFailed,
-		"call of %s not run: %d tool calls already failed in this turn", provider.BoundText(call.Name, provider.MaxLogStringRunes), l.opt.MaxToolFailures),
+		"call of %s not run: %d tool calls already failed in this turn", clip.Runes(call.Name, provider.MaxLogStringRunes), l.opt.MaxToolFailures),
 		"not run: tool failure limit reached")
 }
 
@@ -433,7 +445,7 @@ func (l *loop) notRun(round int, call provider.ToolCall, warning string, why *To
 	}
 	row := TraceRow{
 		Round:       round,
-		Tool:        provider.BoundText(call.Name, provider.MaxLogStringRunes),
+		Tool:        clip.Runes(call.Name, provider.MaxLogStringRunes),
 		ArgsSummary: summarizeArgs(call.Arguments, l.disp.lim.MaxArgumentBytes),
 		OK:          false,
 		Code:        env.Errors[0].Code,
@@ -484,15 +496,15 @@ func (l *loop) answer(ctx context.Context, c *provider.Completion) (*Result, err
 	}
 	msg := provider.Message{Role: provider.RoleAssistant, Content: c.Message.Content}
 	l.res.Messages = append(l.res.Messages, msg)
+	// The answer is the model's text alone: a plugin shows it as the
+	// model's words, so what quire has to say of it (that it was cut)
+	// goes in the warnings, which the outputs show as quire's.
 	l.res.Answer = strings.TrimSpace(msg.Content)
 	if c.FinishReason == finishLength && !c.Truncated {
-		setting := tokenLimitSetting(l.p.API())
-		l.res.Answer += fmt.Sprintf(tokenLimitNote, setting)
-		l.warn(fmt.Sprintf("the answer was cut: the model reached its output-token limit (%s)", setting))
+		l.warn(fmt.Sprintf(tokenLimitWarning, tokenLimitSetting(l.p.API())))
 	}
 	if c.Truncated {
-		l.res.Answer += fmt.Sprintf(answerCutNote, l.disp.lim.MaxAnswerBytes>>10)
-		l.warn(fmt.Sprintf("the answer was cut at %d KB", l.disp.lim.MaxAnswerBytes>>10))
+		l.warn(fmt.Sprintf(answerCutWarning, byteSize(l.disp.lim.MaxAnswerBytes)))
 	}
 	if l.opt.ToolUseMode == ToolUseEnforced && len(l.tools) > 0 && len(l.res.Trace) == 0 {
 		l.warn(WarningNoToolUse)
@@ -526,11 +538,18 @@ func (l *loop) complete(ctx context.Context, tools []provider.Tool, choice strin
 		l.interim(text)
 	}
 	l.res.ResponseID = c.ResponseID
+	if c.NotStored {
+		// The provider kept nothing (DeepSeek's Responses API keeps
+		// nothing, whatever was asked): there is nothing to continue
+		// from, in this turn or the next.
+		l.res.ResponseID = ""
+	}
 	if c.ServiceTier != "" {
 		l.res.ServiceTier = c.ServiceTier
 	}
 	if l.chain {
-		if c.ResponseID == "" {
+		if l.res.ResponseID == "" {
+			// The rest of the turn is sent whole.
 			l.chain = false
 		} else {
 			l.prevID = c.ResponseID

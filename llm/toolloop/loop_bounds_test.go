@@ -114,9 +114,11 @@ func TestToolCallsPerRoundAreCapped(t *testing.T) {
 	}
 }
 
-// TestAnswerSizeIsCapped: a 1 MB answer is cut at the limit with a note,
-// streamed or not. (A reply body past provider.MaxReplyBytes is refused
-// whole: the provider's reply_bounds_test.)
+// TestAnswerSizeIsCapped: a 1 MB answer is cut at the limit, streamed or
+// not, and a warning says so, with the setting that raises the limit; the
+// answer is the model's text alone, with no word of quire's in it. (A
+// reply body past provider.MaxReplyBytes is refused whole: the
+// provider's reply_bounds_test.)
 func TestAnswerSizeIsCapped(t *testing.T) {
 	// The scripted server splits a streamed answer three words a chunk
 	// before it sends any: 1 MB keeps that quick.
@@ -131,9 +133,12 @@ func TestAnswerSizeIsCapped(t *testing.T) {
 			res, err := Run(t.Context(), p, nil, loopMessages(), Options{Limits: Limits{MaxAnswerBytes: 64 << 10},
 				OnDelta: func(_ int, text string) { streamed += len(text) }})
 			require.NoError(t, err)
-			assert.Less(t, len(res.Answer), 65<<10)
-			assert.Contains(t, res.Answer, "[quire cut this answer at 64 KB")
-			assert.Contains(t, res.Warnings, "the answer was cut at 64 KB")
+			assert.LessOrEqual(t, len(res.Answer), 64<<10)
+			assert.Equal(t, strings.TrimSpace(strings.Repeat("salt ", tt.size/5)[:len(res.Answer)]), res.Answer,
+				"the answer is the model's text, cut, and nothing else")
+			require.Len(t, res.Warnings, 1)
+			assert.Contains(t, res.Warnings[0], "the answer was cut at 64 KB")
+			assert.Contains(t, res.Warnings[0], "limits.answer_bytes")
 			assert.LessOrEqual(t, streamed, 64<<10, "no more is passed on than is kept")
 		})
 	}

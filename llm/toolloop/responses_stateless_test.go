@@ -65,3 +65,59 @@ func TestResponsesWithoutStoreResendsTheTurn(t *testing.T) {
 		})
 	}
 }
+
+// TestResponsesSaidNotStoredResendsTheTurn: a provider whose responses
+// say "store": false (DeepSeek's Responses API, which keeps nothing,
+// whatever the request asked) cannot be continued by
+// previous_response_id: once a response says so, the rest of the turn
+// is sent whole, as when the writer sets store false, and the turn
+// gives no response id to continue the conversation from.
+//
+// DeepSeek's Responses API is stateless: store, previous_response_id and
+// retrieval are not supported there
+// (https://docs.rs/openai-interface/0.12.0/openai_interface/responses/index.html,
+// after DeepSeek's Responses API guide). The replays follow the
+// Responses API's response object
+// (https://platform.openai.com/docs/api-reference/responses/object),
+// with the model, ids, reasoning text and store DeepSeek gives.
+func TestResponsesSaidNotStoredResendsTheTurn(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "streamed"}[stream], func(t *testing.T) {
+			play := providertest.Replay
+			if stream {
+				play = providertest.ReplayStream
+			}
+			lt := newLoopTools(t)
+			s := providertest.New(t, play(t, "deepseek-responses-call.json"), play(t, "deepseek-responses-answer.json"))
+			p := responsesProvider(t, s, func(c *provider.Config) {
+				c.Model = "deepseek-v4-flash"
+				c.Stream = stream
+			})
+			require.True(t, p.StoresResponses(), "nothing in the settings says store false")
+			res, err := Run(t.Context(), p, lt.reg, loopMessages(), Options{})
+			require.NoError(t, err)
+			assert.Equal(t, "Mara is older.", res.Answer)
+			assert.Equal(t, []string{`get_character_context {"name": "Mara"}`}, lt.Ran())
+			assert.Empty(t, res.ResponseID, "a response that was not stored is nothing to continue from")
+
+			reqs := s.Requests()
+			require.Len(t, reqs, 2)
+			second := reqs[1].Decoded(t)
+			assert.NotContains(t, second, "previous_response_id", "the first response said it was not stored")
+			in := inputOf(t, second)
+			var types []string
+			for _, it := range in {
+				typ, _ := it["type"].(string)
+				if typ == "" && it["role"] != nil {
+					typ = "message" // an easy input message names no type
+				}
+				types = append(types, typ)
+			}
+			require.Equal(t, []string{"message", "reasoning", "function_call", "function_call_output"}, types, "the turn whole: %v", in)
+			assert.Equal(t, "Is Mara older than Ilse?", in[0]["content"])
+			assert.Equal(t, "rs_0196f3c2a87e7d41b9c05e2d6f18a4b3_0", in[1]["id"], "the reasoning goes back as it came")
+			assert.Equal(t, "call_00_Yk3pQ7wT2vN9sL4xR8mB6dHj", in[2]["call_id"])
+			assert.Equal(t, "call_00_Yk3pQ7wT2vN9sL4xR8mB6dHj", in[3]["call_id"])
+		})
+	}
+}

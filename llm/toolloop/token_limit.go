@@ -6,17 +6,18 @@ import (
 	"github.com/quire-ink/quire/llm/provider"
 )
 
-// An answer cut by the model's output-token limit: the writer is told so,
-// and which setting raises the limit, instead of the model being nudged
-// to answer again (a thinking model spends the retry thinking as well).
+// An answer cut by the model's output-token limit: the writer is told so
+// (in the turn's warnings), and which setting raises the limit, instead
+// of the model being nudged to answer again (a thinking model spends the
+// retry thinking as well).
 
 // finishLength is the finish reason of a reply that stopped at the
 // output-token limit (the provider maps the Responses API's
 // max_output_tokens to it too).
 const finishLength = "length"
 
-// tokenLimitNote ends an answer the token limit cut.
-const tokenLimitNote = "\n\n[quire: this answer was cut where the model reached its output-token limit. For longer answers, raise %s in quire.yaml, or choose a model that thinks less.]"
+// tokenLimitWarning tells that the token limit cut the answer.
+const tokenLimitWarning = "the answer was cut where the model reached its output-token limit: for longer answers, raise %s in quire.yaml, or choose a model that thinks less"
 
 // OutOfTokensError is a turn whose model reached its output-token limit
 // before it wrote any answer, as a thinking model does when its

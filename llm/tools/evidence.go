@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/clip"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/toolloop"
 	"github.com/quire-ink/quire/manuscript"
@@ -283,13 +284,10 @@ func entryHash(src *Sources, rel string) string {
 	return ""
 }
 
+// boundRunes is an argument as an evidence row keeps it: trimmed, and
+// cut at maxEvidenceArgRunes with an ellipsis.
 func boundRunes(s string) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= maxEvidenceArgRunes {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:maxEvidenceArgRunes-1]) + "…"
+	return clip.Runes(strings.TrimSpace(s), maxEvidenceArgRunes)
 }
 
 // Cites says whether answer names what the project file path holds: a

@@ -59,13 +59,17 @@ type ChunkDelta struct {
 	Role             string          `json:"role"`
 	Content          json.RawMessage `json:"content"`
 	ReasoningContent string          `json:"reasoning_content"`
-	Refusal          string          `json:"refusal"`
-	ToolCalls        json.RawMessage `json:"tool_calls"`
+	// Reasoning is the reasoning as Ollama (and recent vLLM) name it;
+	// raw, so that a provider sending something other than text there
+	// does not lose the chunk.
+	Reasoning json.RawMessage `json:"reasoning"`
+	Refusal   string          `json:"refusal"`
+	ToolCalls json.RawMessage `json:"tool_calls"`
 }
 
 // Empty says the delta adds nothing.
 func (d ChunkDelta) Empty() bool {
-	return d.Role == "" && IsNull(d.Content) && d.ReasoningContent == "" && d.Refusal == "" && IsNull(d.ToolCalls)
+	return d.Role == "" && IsNull(d.Content) && d.ReasoningContent == "" && IsNull(d.Reasoning) && d.Refusal == "" && IsNull(d.ToolCalls)
 }
 
 // ChatUsage is a reply's token counts, under either API's names: prompt
