@@ -95,9 +95,11 @@ func benchClient(b *testing.B, root, cache string, spot benchSpot) *testClient {
 	}
 }
 
-// BenchmarkFirstHover is the time from initialize to the first answered
-// hover with the index already in the cache: what a writer waits for
-// after opening the editor.
+// BenchmarkFirstHover is the time from initialize to the first whole
+// hover card with the index already in the cache: what a writer waits
+// for after opening the editor. A card that still says "Counting the
+// chapters…" is not it: the hover is asked again, every 2 ms, as the
+// process-level benchmark (cmd/quire, firstHover) asks.
 func BenchmarkFirstHover(b *testing.B) {
 	root, spots, _ := benchSetup(b)
 	cache := b.TempDir()
@@ -107,8 +109,15 @@ func BenchmarkFirstHover(b *testing.B) {
 	for b.Loop() {
 		c := startServer(b, Options{CacheDir: cache})
 		c.initialize(root)
-		if c.hoverAt(spots[0].rel, spots[0].pos.Line, spots[0].pos.Character) == nil {
-			b.Fatal("no hover")
+		for {
+			h := c.hoverAt(spots[0].rel, spots[0].pos.Line, spots[0].pos.Character)
+			if h == nil {
+				b.Fatal("no hover")
+			}
+			if !strings.Contains(h.Contents.Value, "Counting") {
+				break
+			}
+			time.Sleep(2 * time.Millisecond)
 		}
 		b.StopTimer()
 		c.shutdown()
