@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit unprivileged windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names bench-dialogue scale scale-series fuzz demo clean
+.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit unprivileged windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names bench-dialogue perf scale scale-series fuzz demo clean
 
 all: build
 
@@ -247,6 +247,37 @@ scale:
 # and the first hover of each book, cold and warm, from process start.
 scale-series:
 	$(GO) test -run '^$$' -bench BenchmarkSeries -benchtime 3x -timeout 60m ./cmd/quire/
+
+# The figures of docs/performance.md, from one run, in the order the
+# document gives them, each benchmark with the run count the document
+# names; the load average is printed before each. Output goes to
+# PERF_LOG as well. The long scale runs are `make scale` and `make
+# scale-series`.
+PERF_LOG ?= perf.log
+perf:
+	@: > $(PERF_LOG)
+	@set -e; run() { echo "== $$(date -u +%FT%TZ) load $$(cut -d' ' -f1-3 /proc/loadavg): $$*" | tee -a $(PERF_LOG); "$$@" 2>&1 | tee -a $(PERF_LOG); }; \
+	run $(GO) test -run '^$$' -bench 'IndexCold|OpenWarm' -benchtime 5x -benchmem ./codex/; \
+	run $(GO) test -run '^$$' -bench '^Benchmark(Lookup|Search)$$' -benchtime 20000x ./codex/; \
+	run $(GO) test -run '^$$' -bench 'SaveToVisible' -benchtime 60x ./codex/; \
+	run $(GO) test -run '^$$' -bench 'NaiveLookup' -benchtime 3x ./codex/; \
+	run $(GO) test -run '^$$' -bench 'Matcher|Scan|Rescan|OpenManuscript|EditChapter' -benchtime 2s -benchmem ./manuscript/; \
+	run $(GO) test -run '^$$' -bench 'Passages' -benchtime 3x ./manuscript/; \
+	run $(GO) test -run '^$$' -bench 'Explicate' -benchtime 300x ./manuscript/; \
+	run $(GO) test -run '^$$' -bench 'CountWords' -benchmem ./manuscript/; \
+	run $(GO) test -run '^$$' -bench 'Observe' -benchmem ./manuscript/progress/; \
+	run $(GO) test -run '^$$' -bench 'BenchmarkMap' -benchtime 10x ./manuscript/bookmap/; \
+	run $(GO) test -run '^$$' -bench 'BenchmarkCheck$$' -benchtime 5x ./cmd/quire/; \
+	run $(GO) test -run '^$$' -bench 'FirstHover' -benchtime 5x ./server/; \
+	run $(GO) test -run '^$$' -bench '^BenchmarkHover$$|References|ChangeTo|SemanticTokensAfterEdit' -benchtime 150x -benchmem ./server/; \
+	run $(GO) test -run '^$$' -bench 'CodeActions' -benchtime 1000x ./server/; \
+	run $(GO) test -run '^$$' -bench 'CheckChapter' -benchtime 300x -benchmem ./manuscript/continuity/; \
+	run $(GO) test -run '^$$' -bench 'AnalyzeNovel' -benchtime 2000x -benchmem ./manuscript/dialogue/; \
+	run $(GO) test -run '^$$' -bench 'AttributeAfterEdit' -benchtime 5000x -benchmem ./manuscript/dialogue/; \
+	run $(GO) test -run '^$$' -bench 'OutlineSeries|SceneSplitAfterEdit' -benchtime 20x -benchmem ./manuscript/outline/; \
+	run $(GO) test -run '^$$' -bench 'SeriesSaveToDiagnostics' -benchtime 5x ./server/; \
+	run $(GO) test -run '^$$' -bench 'AskOverhead' -benchtime 200x ./llm/; \
+	run $(GO) test -run '^$$' -bench 'Build120k' -benchtime 5x ./manuscript/export/
 
 # Every fuzz target of every package, FUZZTIME each. A failing run is run
 # once more: Go's fuzzer sometimes ends a short run with "context deadline
