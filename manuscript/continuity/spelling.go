@@ -31,6 +31,11 @@ import (
 //   - the book uses the word at most twice and that name at least five
 //     times as often. A name the book keeps using is no slip of the
 //     fingers: `quire untracked` offers it as a new entry instead.
+//
+// Of name words as near as each other, the one the book uses most is
+// the one meant. A name word several entries share ("Bingley" of Charles
+// and Caroline Bingley) is used as often as they are named together,
+// and the warning names each of them with its own count.
 
 // spellWord is one word of the codex's names and aliases that a
 // misspelling may be near.
@@ -55,7 +60,7 @@ type spellIndex struct {
 	// memo remembers near's answer for each word asked: a chapter is
 	// checked again on every edit, and its words with it.
 	mu   sync.Mutex
-	memo map[string]*spellWord
+	memo map[string][]*spellWord
 }
 
 // spellKey files name word word under key.
@@ -66,6 +71,10 @@ type spellKey struct {
 
 // memoSize bounds the memo; past it, it starts again.
 const memoSize = 8192
+
+// maxNear bounds the name words near reports for one word, all as near
+// as each other: the check names the one the book uses most.
+const maxNear = 8
 
 const (
 	// minSpellRunes is the shortest name word a misspelling is looked
@@ -153,40 +162,49 @@ func dropKeys(seed maphash.Seed, s string, k int, f func(uint64)) {
 	}
 }
 
-// near is the name word closest to norm within the edits its length
-// allows, nil for none.
-func (ix *spellIndex) near(norm string) *spellWord {
+// near are the name words closest to norm within the edits their
+// length allows, all as near as each other, in the order of their
+// letters (at most maxNear); none for none.
+func (ix *spellIndex) near(norm string) []*spellWord {
 	ix.mu.Lock()
-	w, ok := ix.memo[norm]
+	ws, ok := ix.memo[norm]
 	ix.mu.Unlock()
 	if ok {
-		return w
+		return ws
 	}
-	w = ix.nearest(norm)
+	ws = ix.nearest(norm)
 	ix.mu.Lock()
 	if ix.memo == nil || len(ix.memo) >= memoSize {
-		ix.memo = map[string]*spellWord{}
+		ix.memo = map[string][]*spellWord{}
 	}
-	ix.memo[norm] = w
+	ix.memo[norm] = ws
 	ix.mu.Unlock()
-	return w
+	return ws
 }
 
 // nearest is near without the memo.
-func (ix *spellIndex) nearest(norm string) *spellWord {
-	var best *spellWord
+func (ix *spellIndex) nearest(norm string) []*spellWord {
+	var best []*spellWord
 	bestD := 3
 	dropKeys(ix.seed, norm, editsAllowed(utf8.RuneCountInString(norm)), func(k uint64) {
 		at, _ := slices.BinarySearchFunc(ix.keys, k, func(sk spellKey, k uint64) int { return cmp.Compare(sk.key, k) })
 		for ; at < len(ix.keys) && ix.keys[at].key == k; at++ {
 			w := &ix.words[ix.keys[at].word]
 			limit := editsAllowed(w.runes)
-			if d := codex.EditDistance(norm, w.norm, limit); d > 0 && d <= limit && d < bestD {
-				best, bestD = w, d
+			d := codex.EditDistance(norm, w.norm, limit)
+			switch {
+			case d <= 0 || d > limit || d > bestD:
+			case d < bestD:
+				best, bestD = append(best[:0], w), d
+			case !slices.Contains(best, w):
+				best = append(best, w)
 			}
 		}
 	})
-	return best
+	// The order keys are found in is the hash's: sorted, the choice
+	// among names as near is the same on every run.
+	slices.SortFunc(best, func(a, b *spellWord) int { return strings.Compare(a.norm, b.norm) })
+	return best[:min(len(best), maxNear)]
 }
 
 // nameSpelling flags the words of the chapter that may be misspelled
@@ -199,9 +217,9 @@ func (c *checker) nameSpelling() {
 	text := c.u.Text
 	names := c.names()
 	type slip struct {
-		at   codex.Range
-		norm string
-		word *spellWord
+		at    codex.Range
+		norm  string
+		words []*spellWord
 	}
 	var slips []slip
 	local := map[string]int{}
@@ -226,27 +244,31 @@ func (c *checker) nameSpelling() {
 		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
 			continue
 		}
-		if sw := ix.near(norm); sw != nil {
+		if ws := ix.near(norm); len(ws) > 0 {
 			local[norm]++
-			slips = append(slips, slip{at: codex.Range{Start: tok.start, End: end}, norm: norm, word: sw})
+			slips = append(slips, slip{at: codex.Range{Start: tok.start, End: end}, norm: norm, words: ws})
 		}
 	}
 	if len(slips) == 0 {
 		return
 	}
 	book := c.t.mentions
-	uses := map[string]int{}
+	entryUses := map[string]int{}
+	usesOfEntry := func(id string) int {
+		n, ok := entryUses[id]
+		if !ok && book != nil {
+			n = book.Uses(id)
+			entryUses[id] = n
+		}
+		return n
+	}
+	// A name word's uses are those of the entries that have it:
+	// "Bingley" is used as often as Charles and Caroline Bingley are.
 	usesOf := func(sw *spellWord) int {
-		if n, ok := uses[sw.norm]; ok {
-			return n
-		}
 		n := 0
-		if book != nil {
-			for _, id := range sw.entries {
-				n += book.Uses(id)
-			}
+		for _, id := range sw.entries {
+			n += usesOfEntry(id)
 		}
-		uses[sw.norm] = n
 		return n
 	}
 	for _, s := range slips {
@@ -259,20 +281,73 @@ func (c *checker) nameSpelling() {
 		if variant > maxNearUses {
 			continue
 		}
-		named := usesOf(s.word)
+		// Of names as near, the one the book uses most is the likelier
+		// meant.
+		word, named := s.words[0], usesOf(s.words[0])
+		for _, w := range s.words[1:] {
+			if n := usesOf(w); n > named {
+				word, named = w, n
+			}
+		}
 		if named < nameRatio*variant {
 			continue
 		}
+		who := c.namedBy(word, usesOfEntry)
 		written := text[s.at.Start:s.at.End]
-		who := s.word.written
-		if e, ok := c.canon.cat.Get(s.word.entries[0]); ok {
-			who = e.Name
-		}
-		c.add(Diagnostic{Code: CodeNameSpelling, Range: s.at, Entry: s.word.entries[0],
-			Message: fmt.Sprintf("“%s” may be a misspelling of %s: the book names %s %d times, and writes “%s” %s",
-				written, s.word.written, who, named, written, times(variant)),
-			Fix: &Fix{Title: "Change to " + s.word.written, Range: s.at, NewText: s.word.written}})
+		c.add(Diagnostic{Code: CodeNameSpelling, Range: s.at, Entry: who[0].id,
+			Message: fmt.Sprintf("“%s” may be a misspelling of %s: the book names %s, and writes “%s” %s",
+				written, word.written, whoUses(who), written, times(variant)),
+			Fix: &Fix{Title: "Change to " + word.written, Range: s.at, NewText: word.written}})
 	}
+}
+
+// entryUse is an entry that has a name word, and how often the book
+// names it.
+type entryUse struct {
+	id, name string
+	uses     int
+}
+
+// namedBy are the entries that have the name word w, most named first
+// (by name among equals), leaving out those the book never names unless
+// it names none.
+func (c *checker) namedBy(w *spellWord, uses func(string) int) []entryUse {
+	out := make([]entryUse, 0, len(w.entries))
+	for _, id := range w.entries {
+		name := w.written
+		if e, ok := c.canon.cat.Get(id); ok {
+			name = e.Name
+		}
+		out = append(out, entryUse{id: id, name: name, uses: uses(id)})
+	}
+	slices.SortStableFunc(out, func(a, b entryUse) int { return cmp.Or(cmp.Compare(b.uses, a.uses), strings.Compare(a.name, b.name)) })
+	for len(out) > 1 && out[len(out)-1].uses == 0 {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// whoUses says how often the book names each entry of a name word:
+// "Charles Bingley 10 times and Caroline Bingley once"; past three
+// entries, the two most named and the rest together ("and 4 others of
+// that name 52 times"), so that a family's name stays one line.
+func whoUses(who []entryUse) string {
+	part := func(e entryUse) string { return e.name + " " + times(e.uses) }
+	switch {
+	case len(who) == 1:
+		return part(who[0])
+	case len(who) <= 3:
+		parts := make([]string, len(who))
+		for i, e := range who {
+			parts[i] = part(e)
+		}
+		return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	rest := 0
+	for _, e := range who[2:] {
+		rest += e.uses
+	}
+	return fmt.Sprintf("%s, %s and %d others of that name %s", part(who[0]), part(who[1]), len(who)-2, times(rest))
 }
 
 func times(n int) string {

@@ -1,6 +1,7 @@
 package continuity
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,6 +79,86 @@ func TestNameSpelling(t *testing.T) {
 			if tt.inText != "" {
 				assert.Equal(t, tt.inText, got[0].Message)
 			}
+		})
+	}
+}
+
+// namesBook is a book of the codex files and the chapters given; the
+// name-spelling warnings of its last chapter, and that chapter's text.
+func namesBook(t *testing.T, codexFiles map[string]string, chapters ...string) ([]Diagnostic, string) {
+	t.Helper()
+	files := map[string]string{}
+	for rel, src := range codexFiles {
+		files["codex/characters/"+rel] = src
+	}
+	for i, text := range chapters {
+		files[fmt.Sprintf("manuscript/%02d.md", i+1)] = fmt.Sprintf("# %d\n\n%s\n", i+1, text)
+	}
+	tl, snap := openBook(t, writeBook(t, files), Options{})
+	u, ok := snap.Unit(fmt.Sprintf("manuscript/%02d.md", len(chapters)))
+	require.True(t, ok)
+	var out []Diagnostic
+	for _, d := range Check(tl, u) {
+		if d.Code == CodeNameSpelling {
+			out = append(out, d)
+		}
+	}
+	return out, u.Text
+}
+
+// A warning names the entry the word is nearest to with that entry's
+// own uses, and every entry that shares a misspelled word, each with
+// its own: never one entry with the others' uses added to it.
+func TestNameSpellingNamesItsEntries(t *testing.T) {
+	bingleys := map[string]string{
+		"charles.md":  "---\nname: Charles Bingley\naliases: [Mr. Bingley]\n---\n",
+		"caroline.md": "---\nname: Caroline Bingley\naliases: [Caroline]\n---\n",
+	}
+	bennets := map[string]string{
+		"elizabeth.md": "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\n---\n",
+		"jane.md":      "---\nname: Jane Bennet\naliases: [Jane]\n---\n",
+		"lydia.md":     "---\nname: Lydia Bennet\naliases: [Lydia]\n---\n",
+		"mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\n---\n",
+	}
+	// Ada Brenna is listed before Ida Brenda, and is used less.
+	brennas := map[string]string{
+		"ada.md": "---\nname: Ada Brenna\n---\n",
+		"ida.md": "---\nname: Ida Brenda\n---\n",
+	}
+	tests := []struct {
+		name    string
+		codex   map[string]string
+		book    string
+		slip    string
+		message string
+		entry   string
+		fix     string
+	}{
+		{name: "a word two entries share", codex: bingleys,
+			book: strings.Repeat("Mr. Bingley came. ", 10) + "Caroline sang.",
+			slip: "Then Mr. Bingly left.",
+			message: "“Bingly” may be a misspelling of Bingley: the book names Charles Bingley 10 times and Caroline Bingley once, " +
+				"and writes “Bingly” once",
+			entry: "codex/characters/charles.md", fix: "Bingley"},
+		{name: "a word many entries share", codex: bennets,
+			book: strings.Repeat("Elizabeth came. ", 9) + strings.Repeat("Jane came. ", 7) + strings.Repeat("Lydia came. ", 5) + "Mary came.",
+			slip: "Then Mr. Benet left.",
+			message: "“Benet” may be a misspelling of Bennet: the book names Elizabeth Bennet 9 times, Jane Bennet 7 times " +
+				"and 2 others of that name 6 times, and writes “Benet” once",
+			entry: "codex/characters/elizabeth.md", fix: "Bennet"},
+		{name: "as near to two names, the one the book uses more", codex: brennas,
+			book:    strings.Repeat("Ida Brenda came. ", 8) + "Ada Brenna came.",
+			slip:    "Then Brenka left.",
+			message: "“Brenka” may be a misspelling of Brenda: the book names Ida Brenda 8 times, and writes “Brenka” once",
+			entry:   "codex/characters/ida.md", fix: "Brenda"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := namesBook(t, tt.codex, tt.book, tt.slip)
+			require.Len(t, got, 1)
+			assert.Equal(t, tt.message, got[0].Message)
+			assert.Equal(t, tt.entry, got[0].Entry)
+			assert.Equal(t, tt.fix, got[0].Fix.NewText)
 		})
 	}
 }
