@@ -453,6 +453,11 @@ func (f *untrackedFinder) flush() {
 	}
 }
 
+// IsTitle reports a title before a name, written out ("miss") or
+// abbreviated ("mrs"), of a normalized word (as codex.Normalize makes
+// it): the word after it is a name, everyday word or not ("Mrs. Long").
+func IsTitle(normalizedWord string) bool { return isTitle([]byte(normalizedWord)) }
+
 // isTitle reports a title before a name, written out ("Miss") or
 // abbreviated ("Mrs"); not the abbreviations that come after a name
 // ("Jr", "& Co").

@@ -21,13 +21,17 @@ import (
 //   - the word is capitalized, of three letters or more, not in capitals,
 //     and no mention: not a name or alias of the codex, nor a word of
 //     one;
-//   - it is no everyday word (manuscript.IsCommonWord's 40,000), no name
-//     word with an ending that makes a family or a people of it ("the
-//     Bennets", "Ruritanian"), and not one the writer said is no
-//     misspelling (quire.yaml's `spelling:`);
+//   - it is no everyday word (manuscript.IsCommonWord's 40,000) unless a
+//     title stands before it ("Mrs. Hurts": a title makes the word after
+//     it a name), no name word with an ending that makes a family or a
+//     people of it ("the Bennets", "Ruritanian"), and not one the writer
+//     said is no misspelling (quire.yaml's `spelling:`);
 //   - after folding accents and case, it is one edit (a letter added,
 //     dropped, changed, or two swapped) from a word of a name or alias of
-//     four to seven letters, or two edits from a longer one;
+//     four to seven letters, or two edits from a longer one. A word the
+//     codex capitalizes in a name is a name word even when it is an
+//     everyday word too ("Kitty" of Kitty Bennet): the codex says it is
+//     a name;
 //   - the book uses the word at most twice and that name at least five
 //     times as often. A name the book keeps using is no slip of the
 //     fingers: `quire untracked` offers it as a new entry instead.
@@ -100,7 +104,7 @@ func buildSpellIndex(cat *codex.Catalog) *spellIndex {
 				first, _ := utf8.DecodeRuneInString(w)
 				n := utf8.RuneCountInString(w)
 				norm := codex.Normalize(w)
-				if n < minSpellRunes || !unicode.IsUpper(first) || manuscript.IsCommonWord(norm) {
+				if n < minSpellRunes || !unicode.IsUpper(first) {
 					continue
 				}
 				if i, ok := byNorm[norm]; ok {
@@ -224,7 +228,7 @@ func (c *checker) nameSpelling() {
 	var slips []slip
 	local := map[string]int{}
 	mi := 0
-	for _, tok := range c.p.tokens {
+	for ti, tok := range c.p.tokens {
 		for mi < len(names) && names[mi].Range.End <= tok.start {
 			mi++
 		}
@@ -241,7 +245,7 @@ func (c *checker) nameSpelling() {
 			continue
 		}
 		norm := codex.Normalize(w)
-		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
+		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) && !c.afterTitle(ti) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
 			continue
 		}
 		if ws := ix.near(norm); len(ws) > 0 {
@@ -299,6 +303,23 @@ func (c *checker) nameSpelling() {
 				written, word.written, whoUses(who), written, times(variant)),
 			Fix: &Fix{Title: "Change to " + word.written, Range: s.at, NewText: word.written}})
 	}
+}
+
+// afterTitle reports whether a capitalized title ("Mrs.", "Colonel")
+// stands right before token i: its full stop, if any, and one space
+// between them.
+func (c *checker) afterTitle(i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := c.p.tokens[i-1]
+	first, _ := utf8.DecodeRuneInString(c.p.text[prev.start:prev.end])
+	if !unicode.IsUpper(first) || !manuscript.IsTitle(prev.lower) {
+		return false
+	}
+	gap := strings.TrimPrefix(c.p.gap(i-1), ".")
+	r, size := utf8.DecodeRuneInString(gap)
+	return size == len(gap) && unicode.IsSpace(r)
 }
 
 // entryUse is an entry that has a name word, and how often the book

@@ -162,3 +162,38 @@ func TestNameSpellingNamesItsEntries(t *testing.T) {
 		})
 	}
 }
+
+// A word the codex uses as a name is a name, everyday word or not, and a
+// title before a word makes it one.
+func TestNameSpellingNamesThatAreWords(t *testing.T) {
+	people := map[string]string{
+		"kitty.md":  "---\nname: Kitty Bennet\naliases: [Kitty]\n---\n",
+		"louisa.md": "---\nname: Louisa Hurst\naliases: [Mrs. Hurst]\n---\n",
+	}
+	book := strings.Repeat("Kitty came. ", 8) + strings.Repeat("Mrs. Hurst came. ", 10)
+	tests := []struct {
+		name string
+		slip string
+		flag []string
+		fix  []string
+	}{
+		{name: "misspellings of a name that is a word", slip: "Then Kittty left, and Kityt and Kitty's cat ran.",
+			flag: []string{"Kittty", "Kityt"}, fix: []string{"Kitty", "Kitty"}},
+		{name: "an everyday word after a title", slip: "Then Mrs. Hurts left, and Mr. Hurts too.",
+			flag: []string{"Hurts", "Hurts"}, fix: []string{"Hurst", "Hurst"}},
+		{name: "an everyday word with no title is the word", slip: "It hurts. Nothing Hurts so. Hurts, he said.", flag: nil},
+		{name: "a title's word the codex has no name near", slip: "Then Mrs. Long left.", flag: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, text := namesBook(t, people, book, tt.slip)
+			var words, fixes []string
+			for _, d := range got {
+				words = append(words, text[d.Range.Start:d.Range.End])
+				fixes = append(fixes, d.Fix.NewText)
+			}
+			assert.Equal(t, tt.flag, words)
+			assert.Equal(t, tt.fix, fixes)
+		})
+	}
+}
