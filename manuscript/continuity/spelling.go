@@ -31,7 +31,9 @@ import (
 //     four to seven letters, or two edits from a longer one. A word the
 //     codex capitalizes in a name is a name word even when it is an
 //     everyday word too ("Kitty" of Kitty Bennet): the codex says it is
-//     a name;
+//     a name. Two edits from a name word of five to seven letters count
+//     where the book's evidence says so (twoEditsLikely): "Lidya" for
+//     Lydia;
 //   - the book uses the word at most twice and that name at least five
 //     times as often. A name the book keeps using is no slip of the
 //     fingers: `quire untracked` offers it as a new entry instead.
@@ -51,27 +53,41 @@ type spellWord struct {
 }
 
 // spellIndex finds the name words near a word: each name word is filed
-// under itself and under each way of dropping one of its letters, and a
-// word is looked up the same way, so two words one or two edits apart
-// share a key (symmetric deletion).
+// under itself and under each way of dropping one or two of its
+// letters, and a word is looked up the same way, so two words one or
+// two edits apart share a key (symmetric deletion).
 type spellIndex struct {
 	words []spellWord
-	// keys are every name word's keys (dropKeys), sorted, each with the
-	// word's index: one slice sorted once costs a fraction of a map of
-	// slices at ten thousand entries.
-	keys []spellKey
+	// keys are every name word's keys (dropKeys), sorted, each the key's
+	// top bits with the word's index below them (fileKey): one slice of
+	// numbers sorted once costs a fraction of a map of slices at ten
+	// thousand entries, and half a slice of pairs.
+	keys []uint64
 	seed maphash.Seed
 	// memo remembers near's answer for each word asked: a chapter is
 	// checked again on every edit, and its words with it.
 	mu   sync.Mutex
-	memo map[string][]*spellWord
+	memo map[string]nearWords
 }
 
-// spellKey files name word word under key.
-type spellKey struct {
-	key  uint64
-	word int32
+// nearWords are the name words nearest a word, dist edits from it.
+type nearWords struct {
+	words []*spellWord
+	dist  int
 }
+
+// wordBits are the low bits of a filed key that hold the word's index;
+// the key keeps the rest, 40 bits, enough that two keys rarely meet by
+// chance (and a chance meeting only proposes a word for editDistance to
+// judge). A codex past 16 million name words is filed up to there.
+const (
+	wordBits = 24
+	wordMask = 1<<wordBits - 1
+	maxWords = wordMask
+)
+
+// fileKey is key k with word i in its low bits.
+func fileKey(k uint64, i int) uint64 { return k&^wordMask | uint64(i) }
 
 // memoSize bounds the memo; past it, it starts again.
 const memoSize = 8192
@@ -86,6 +102,11 @@ const (
 	// "Jane").
 	minSpellRunes = 4
 	minSlipRunes  = 3
+	// maxOneEditRunes is the longest name word a word two edits from
+	// needs more than closeness to be its misspelling, and
+	// minTwoEditRunes the shortest one it may be at all.
+	maxOneEditRunes = 7
+	minTwoEditRunes = 5
 	// maxNearUses is how often the book may use a misspelling; nameRatio
 	// how many times more often it must name the entry.
 	maxNearUses = 2
@@ -113,24 +134,40 @@ func buildSpellIndex(cat *codex.Catalog) *spellIndex {
 					}
 					continue
 				}
-				i := int32(len(ix.words))
-				byNorm[norm] = i
+				if len(ix.words) >= maxWords {
+					continue
+				}
+				i := len(ix.words)
+				byNorm[norm] = int32(i)
 				ix.words = append(ix.words, spellWord{norm: norm, written: w, runes: n, entries: []string{e.ID}})
-				dropKeys(ix.seed, norm, editsAllowed(n), func(k uint64) {
-					ix.keys = append(ix.keys, spellKey{key: k, word: i})
+				dropKeys(ix.seed, norm, keyEdits(n), func(k uint64) {
+					ix.keys = append(ix.keys, fileKey(k, i))
 				})
 			}
 		}
 	}
-	slices.SortFunc(ix.keys, func(a, b spellKey) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.word, b.word)) })
+	slices.Sort(ix.keys)
 	ix.keys = slices.Compact(ix.keys)
 	return ix
 }
 
 // editsAllowed is how many edits a misspelling of a name word of n
-// letters may be from it: one up to seven letters, two beyond.
+// letters may be from it on its closeness alone: one up to seven
+// letters, two beyond.
 func editsAllowed(n int) int {
-	if n > 7 {
+	if n > maxOneEditRunes {
+		return 2
+	}
+	return 1
+}
+
+// keyEdits is how many edits from a name word of n letters the index
+// finds a word: two from one of five letters or more, where the book's
+// evidence may show a second slip in a shorter name (twoEditsLikely);
+// a four-letter name's two edits leave two of its letters, no evidence
+// of a name at all.
+func keyEdits(n int) int {
+	if n >= minTwoEditRunes {
 		return 2
 	}
 	return 1
@@ -166,10 +203,15 @@ func dropKeys(seed maphash.Seed, s string, k int, f func(uint64)) {
 	}
 }
 
-// near are the name words closest to norm within the edits their
-// length allows, all as near as each other, in the order of their
-// letters (at most maxNear); none for none.
-func (ix *spellIndex) near(norm string) []*spellWord {
+// maxProbes bounds the name words one lookup weighs: a codex of
+// thousands of names that share their letters cannot make one word cost
+// thousands of comparisons.
+const maxProbes = 512
+
+// near are the name words closest to norm within the edits the index
+// finds, all as near as each other, in the order of their letters (at
+// most maxNear); none for none.
+func (ix *spellIndex) near(norm string) nearWords {
 	ix.mu.Lock()
 	ws, ok := ix.memo[norm]
 	ix.mu.Unlock()
@@ -179,7 +221,7 @@ func (ix *spellIndex) near(norm string) []*spellWord {
 	ws = ix.nearest(norm)
 	ix.mu.Lock()
 	if ix.memo == nil || len(ix.memo) >= memoSize {
-		ix.memo = map[string][]*spellWord{}
+		ix.memo = map[string]nearWords{}
 	}
 	ix.memo[norm] = ws
 	ix.mu.Unlock()
@@ -187,14 +229,16 @@ func (ix *spellIndex) near(norm string) []*spellWord {
 }
 
 // nearest is near without the memo.
-func (ix *spellIndex) nearest(norm string) []*spellWord {
+func (ix *spellIndex) nearest(norm string) nearWords {
 	var best []*spellWord
-	bestD := 3
-	dropKeys(ix.seed, norm, editsAllowed(utf8.RuneCountInString(norm)), func(k uint64) {
-		at, _ := slices.BinarySearchFunc(ix.keys, k, func(sk spellKey, k uint64) int { return cmp.Compare(sk.key, k) })
-		for ; at < len(ix.keys) && ix.keys[at].key == k; at++ {
-			w := &ix.words[ix.keys[at].word]
-			limit := editsAllowed(w.runes)
+	bestD, probes := 3, 0
+	dropKeys(ix.seed, norm, 2, func(k uint64) {
+		k &^= wordMask
+		at, _ := slices.BinarySearch(ix.keys, k)
+		for ; at < len(ix.keys) && ix.keys[at]&^wordMask == k && probes < maxProbes; at++ {
+			probes++
+			w := &ix.words[ix.keys[at]&wordMask]
+			limit := keyEdits(w.runes)
 			d := codex.EditDistance(norm, w.norm, limit)
 			switch {
 			case d <= 0 || d > limit || d > bestD:
@@ -208,7 +252,7 @@ func (ix *spellIndex) nearest(norm string) []*spellWord {
 	// The order keys are found in is the hash's: sorted, the choice
 	// among names as near is the same on every run.
 	slices.SortFunc(best, func(a, b *spellWord) int { return strings.Compare(a.norm, b.norm) })
-	return best[:min(len(best), maxNear)]
+	return nearWords{words: best[:min(len(best), maxNear)], dist: bestD}
 }
 
 // nameSpelling flags the words of the chapter that may be misspelled
@@ -221,9 +265,9 @@ func (c *checker) nameSpelling() {
 	text := c.u.Text
 	names := c.names()
 	type slip struct {
-		at    codex.Range
-		norm  string
-		words []*spellWord
+		at   codex.Range
+		norm string
+		near nearWords
 	}
 	var slips []slip
 	local := map[string]int{}
@@ -248,9 +292,9 @@ func (c *checker) nameSpelling() {
 		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) && !c.afterTitle(ti) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
 			continue
 		}
-		if ws := ix.near(norm); len(ws) > 0 {
+		if near := ix.near(norm); len(near.words) > 0 {
 			local[norm]++
-			slips = append(slips, slip{at: codex.Range{Start: tok.start, End: end}, norm: norm, words: ws})
+			slips = append(slips, slip{at: codex.Range{Start: tok.start, End: end}, norm: norm, near: near})
 		}
 	}
 	if len(slips) == 0 {
@@ -286,14 +330,19 @@ func (c *checker) nameSpelling() {
 			continue
 		}
 		// Of names as near, the one the book uses most is the likelier
-		// meant.
-		word, named := s.words[0], usesOf(s.words[0])
-		for _, w := range s.words[1:] {
-			if n := usesOf(w); n > named {
+		// meant; a second slip in a short name needs the book's evidence.
+		var word *spellWord
+		named := 0
+		for _, w := range s.near.words {
+			n := usesOf(w)
+			if s.near.dist > editsAllowed(w.runes) && !twoEditsLikely(s.norm, w, n, variant) {
+				continue
+			}
+			if word == nil || n > named {
 				word, named = w, n
 			}
 		}
-		if named < nameRatio*variant {
+		if word == nil || named < nameRatio*variant {
 			continue
 		}
 		who := c.namedBy(word, usesOfEntry)
@@ -303,6 +352,36 @@ func (c *checker) nameSpelling() {
 				written, word.written, whoUses(who), written, times(variant)),
 			Fix: &Fix{Title: "Change to " + word.written, Range: s.at, NewText: word.written}})
 	}
+}
+
+// twoEditsLikely reports whether norm, two edits from the short name
+// word w that the book names named times, is more likely its
+// misspelling than another name, by the book's evidence: the word is
+// written once (two slips the same way twice are no slips); its letters
+// are the name's, moved ("Lidya" for Lydia), which is as likely as one
+// slip; or else the name is used often enough for two slips in one use
+// of it to be likelier than a name of its own, five times as often as
+// one slip asks, since two slips together are that much rarer.
+func twoEditsLikely(norm string, w *spellWord, named, variant int) bool {
+	switch {
+	case variant > 1:
+		return false
+	case sameLetters(norm, w.norm):
+		return named >= nameRatio
+	}
+	return named >= nameRatio*nameRatio
+}
+
+// sameLetters reports whether a and b are made of the same letters, in
+// any order.
+func sameLetters(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	ra, rb := []rune(a), []rune(b)
+	slices.Sort(ra)
+	slices.Sort(rb)
+	return slices.Equal(ra, rb)
 }
 
 // afterTitle reports whether a capitalized title ("Mrs.", "Colonel")

@@ -197,3 +197,39 @@ func TestNameSpellingNamesThatAreWords(t *testing.T) {
 		})
 	}
 }
+
+// Two slips in a name of five to seven letters are a misspelling where
+// the book's evidence says so: the word is written once, and its letters
+// are the name's moved, or the book names the name often.
+func TestNameSpellingTwoSlipsInAShortName(t *testing.T) {
+	lydia := map[string]string{"lydia.md": "---\nname: Lydia Bennet\naliases: [Lydia]\n---\n"}
+	tests := []struct {
+		name  string
+		uses  int // of Lydia
+		slip  string
+		flag  []string
+		inMsg string
+	}{
+		{name: "letters moved", uses: 6, slip: "Then Lidya left.", flag: []string{"Lidya"},
+			inMsg: "“Lidya” may be a misspelling of Lydia: the book names Lydia Bennet 6 times, and writes “Lidya” once"},
+		{name: "letters changed in a name the book uses often", uses: 30, slip: "Then Ludya left.", flag: []string{"Ludya"}},
+		{name: "letters changed in a name the book uses less", uses: 10, slip: "Then Ludya left.", flag: nil},
+		{name: "written twice the same way", uses: 30, slip: "Then Lidya left, and Lidya came back.", flag: nil},
+		{name: "letters moved in a name the book hardly uses", uses: 2, slip: "Then Lidya left.", flag: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, text := namesBook(t, lydia, strings.Repeat("Lydia came. ", tt.uses), tt.slip)
+			var words []string
+			for _, d := range got {
+				words = append(words, text[d.Range.Start:d.Range.End])
+				assert.Equal(t, "Lydia", d.Fix.NewText)
+				assert.Equal(t, "codex/characters/lydia.md", d.Entry)
+			}
+			assert.Equal(t, tt.flag, words)
+			if tt.inMsg != "" && len(got) > 0 {
+				assert.Equal(t, tt.inMsg, got[0].Message)
+			}
+		})
+	}
+}
