@@ -58,6 +58,8 @@ type spellWord struct {
 // two edits apart share a key (symmetric deletion).
 type spellIndex struct {
 	words []spellWord
+	// longest is the most letters a name word has.
+	longest int
 	// keys are every name word's keys (dropKeys), sorted, each the key's
 	// top bits with the word's index below them (fileKey): one slice of
 	// numbers sorted once costs a fraction of a map of slices at ten
@@ -102,6 +104,11 @@ const (
 	// "Jane").
 	minSpellRunes = 4
 	minSlipRunes  = 3
+	// maxNameRunes is the longest name word filed ("Wolfeschlegelstein"
+	// and kin fit): its keys grow as the square of its length, and a
+	// word more than two letters longer than every name word is near
+	// none, so a pasted run of letters costs nothing.
+	maxNameRunes = 40
 	// maxOneEditRunes is the longest name word a word two edits from
 	// needs more than closeness to be its misspelling, and
 	// minTwoEditRunes the shortest one it may be at all.
@@ -125,7 +132,7 @@ func buildSpellIndex(cat *codex.Catalog) *spellIndex {
 				first, _ := utf8.DecodeRuneInString(w)
 				n := utf8.RuneCountInString(w)
 				norm := codex.Normalize(w)
-				if n < minSpellRunes || !unicode.IsUpper(first) {
+				if n < minSpellRunes || n > maxNameRunes || !unicode.IsUpper(first) {
 					continue
 				}
 				if i, ok := byNorm[norm]; ok {
@@ -140,6 +147,7 @@ func buildSpellIndex(cat *codex.Catalog) *spellIndex {
 				i := len(ix.words)
 				byNorm[norm] = int32(i)
 				ix.words = append(ix.words, spellWord{norm: norm, written: w, runes: n, entries: []string{e.ID}})
+				ix.longest = max(ix.longest, n)
 				dropKeys(ix.seed, norm, keyEdits(n), func(k uint64) {
 					ix.keys = append(ix.keys, fileKey(k, i))
 				})
@@ -230,6 +238,11 @@ func (ix *spellIndex) near(norm string) nearWords {
 
 // nearest is near without the memo.
 func (ix *spellIndex) nearest(norm string) nearWords {
+	// Two edits make a word two letters longer at most: a longer word is
+	// near no name, and its keys are never made.
+	if utf8.RuneCountInString(norm) > ix.longest+2 {
+		return nearWords{}
+	}
 	var best []*spellWord
 	bestD, probes := 3, 0
 	dropKeys(ix.seed, norm, 2, func(k uint64) {

@@ -233,3 +233,26 @@ func TestNameSpellingTwoSlipsInAShortName(t *testing.T) {
 		})
 	}
 }
+
+// A word far longer than any name is near none, and a name word past
+// maxNameRunes is not filed: looking near a word costs the square of
+// its length in keys, so a pasted run of letters, in the prose or the
+// codex, must not reach the index (a 200,000-letter word took hours).
+func TestNameSpellingBoundsLongWords(t *testing.T) {
+	long := "Q" + strings.Repeat("x", 200_000)
+	got, _ := namesBook(t, map[string]string{
+		"long.md":  "---\nname: " + long[:maxNameRunes+1] + "\n---\n",
+		"lydia.md": "---\nname: Lydia Bennet\naliases: [Lydia]\n---\n",
+	}, strings.Repeat("Lydia came. ", 6), "Then "+long+" and Lidya came.")
+	require.Len(t, got, 1)
+	assert.Equal(t, "Lydia", got[0].Fix.NewText)
+
+	tl, _ := openBook(t, writeBook(t, map[string]string{
+		"codex/characters/long.md": "---\nname: " + long[:maxNameRunes+1] + " Vell\n---\n",
+	}), Options{})
+	var words []string
+	for _, w := range tl.Canon().spelling().words {
+		words = append(words, w.norm)
+	}
+	assert.Equal(t, []string{"vell"}, words)
+}
