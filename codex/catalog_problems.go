@@ -121,6 +121,16 @@ func (e *Entry) displayKey(norm string, alias int) string {
 	return norm
 }
 
+// LinkProblems are the problems of the links of the file at path (an
+// entry's as edited, a chapter's): a link that names no entry, or a
+// section its entry does not have, as the codex's own are reported.
+func (c *Catalog) LinkProblems(path string, links []Link) []Problem {
+	if len(links) == 0 {
+		return nil
+	}
+	return c.linkProblems(nil, map[string]*Entry{}, path, links)
+}
+
 func (c *Catalog) linkProblems(out []Problem, resolved map[string]*Entry, path string, links []Link) []Problem {
 	for _, l := range links {
 		name := l.LinkName()

@@ -2,6 +2,8 @@ package codex
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -14,6 +16,12 @@ const maxLinkLen = 200
 // line break.
 func scanLinks(src []byte, body Range, code []Range) []Link {
 	var links []Link
+	// Links are found in order, so the code ranges are walked once
+	// beside them: a chapter of many links and code spans stays linear.
+	if !slices.IsSortedFunc(code, func(a, b Range) int { return cmp.Compare(a.Start, b.Start) }) {
+		code = slices.SortedFunc(slices.Values(code), func(a, b Range) int { return cmp.Compare(a.Start, b.Start) })
+	}
+	ci := 0
 	part := src[body.Start:body.End]
 	for i := 0; i < len(part); {
 		j := bytes.Index(part[i:], []byte("[["))
@@ -42,7 +50,10 @@ func scanLinks(src []byte, body Range, code []Range) []Link {
 		start := body.Start + open
 		end := start + 2 + k + 2
 		i = open + 2 + k + 2
-		if inCode(code, start) {
+		for ci < len(code) && code[ci].End <= start {
+			ci++
+		}
+		if inCode(code[ci:], start) {
 			continue
 		}
 		target, label := inner, []byte(nil)
@@ -68,8 +79,14 @@ func scanLinks(src []byte, body Range, code []Range) []Link {
 	return links
 }
 
+// inCode reports whether off lies in a code range, given those that
+// end after it, in order of their start: the first that starts after
+// off and those after it do not hold it.
 func inCode(code []Range, off int) bool {
 	for _, r := range code {
+		if r.Start > off {
+			return false
+		}
 		if r.Contains(off) {
 			return true
 		}
@@ -88,6 +105,16 @@ func (l Link) LinkName() string {
 func (l Link) LinkSection() string {
 	_, section, _ := strings.Cut(l.Target, "#")
 	return strings.TrimSpace(section)
+}
+
+// LinksInBody finds the links of a Markdown file's body (a chapter's:
+// its text after any front matter), leaving out those inside the code
+// ranges given. Ranges are byte offsets into text.
+func LinksInBody(text string, body Range, code []Range) []Link {
+	if body.Start < 0 || body.End > len(text) || body.Start > body.End || !strings.Contains(text[body.Start:body.End], "[[") {
+		return nil
+	}
+	return scanLinks([]byte(text), body, code)
 }
 
 // LinksIn finds the links of a piece of Markdown that is not a file of

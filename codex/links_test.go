@@ -140,3 +140,61 @@ func TestLinkText(t *testing.T) {
 		assert.Equal(t, tt.want, linkText(tt.in), tt.in)
 	}
 }
+
+// LinksInBody reads a chapter's links: none in its front matter or the
+// code ranges it is given, whatever their order, and none for a body
+// that is not inside the text.
+func TestLinksInBody(t *testing.T) {
+	src := "---\npov: '[[Not]]'\n---\n`[[Code]]` [[Mara]] ``[[Code]]`` [[Ilse#Soul]]\n"
+	body := splitFrontMatter([]byte(src)).Body
+	span := func(s string, from int) Range {
+		at := from + strings.Index(src[from:], s)
+		return Range{at, at + len(s)}
+	}
+	first, second := span("`[[Code]]`", 0), span("``[[Code]]``", 0)
+	tests := []struct {
+		name string
+		body Range
+		code []Range
+		want []string
+	}{
+		{name: "the body, code in order", body: body, code: []Range{first, second}, want: []string{"Mara", "Ilse#Soul"}},
+		{name: "code in any order", body: body, code: []Range{second, first}, want: []string{"Mara", "Ilse#Soul"}},
+		{name: "no code given", body: body, want: []string{"Code", "Mara", "Code", "Ilse#Soul"}},
+		{name: "a body past the text", body: Range{body.Start, len(src) + 1}, want: nil},
+		{name: "a body backwards", body: Range{body.End, body.Start}, want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, l := range LinksInBody(src, tt.body, tt.code) {
+				got = append(got, l.Target)
+				assert.Equal(t, l.Target, sub(src, l.TargetRange))
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// LinkProblems holds any file's links to the codex as the codex's own
+// are held: a link to no entry, or to a section its entry lacks.
+func TestLinkProblems(t *testing.T) {
+	ilse, _ := Parse("codex/characters/ilse.md", []byte("---\nname: Ilse Dorn\naliases: [Ilse]\n---\n# Ilse Dorn\n\n## Soul\n\nKind.\n"), TypeCharacter)
+	require.NotNil(t, ilse)
+	cat := NewCatalog([]*Entry{ilse}, nil)
+	src := "[[Ilse]] [[Ilse Dorn#Soul]] [[Nobody]] [[Ilse#Nowhere]] [[Nobody|him]]"
+	got := cat.LinkProblems("manuscript/01.md", LinksIn(src))
+	var said []string
+	for _, p := range got {
+		assert.Equal(t, "manuscript/01.md", p.Path)
+		assert.Equal(t, CodeBrokenLink, p.Code)
+		assert.Equal(t, SeverityWarning, p.Severity)
+		said = append(said, sub(src, p.Range)+": "+p.Message)
+	}
+	assert.Equal(t, []string{
+		`Nobody: no codex entry is named "Nobody"`,
+		`Ilse#Nowhere: Ilse Dorn has no section "Nowhere"`,
+		`Nobody: no codex entry is named "Nobody"`,
+	}, said)
+	assert.Empty(t, cat.LinkProblems("manuscript/01.md", nil))
+}

@@ -88,7 +88,10 @@ import (
 //
 // 11: an HTML block's code range takes its closing line ("-->"), so that
 // a scene note is read whole.
-const chapterCacheFormat = 11
+//
+// 12: an everyday word opening a quotation is no part of the untracked
+// name after it (`said--"The Moonstone…"` names the Moonstone).
+const chapterCacheFormat = 12
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

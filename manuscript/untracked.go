@@ -264,9 +264,11 @@ type untrackedFinder struct {
 type runWord struct {
 	start, end       int
 	keyStart, keyEnd int
-	// initial marks a sentence-initial word; shout one in all capitals;
-	// clitic one that ended in "'s" or the like, which ends a name.
-	initial, shout, clitic bool
+	// initial marks a sentence-initial word; quoted the first word of a
+	// quotation opened mid-sentence, whose capital may be its quoted
+	// sentence's; shout one in all capitals; clitic one that ended in
+	// "'s" or the like, which ends a name.
+	initial, quoted, shout, clitic bool
 }
 
 // findUntracked collects the candidates of the body of u.
@@ -278,6 +280,7 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 	pending := true     // the next word begins a sentence
 	abbrev := false     // a full stop now would close an abbreviation
 	afterBlock := false // a heading or code block was just skipped
+	quote := false      // a quotation was just opened (emphasis aside)
 	si, mi := 0, 0
 	for t.next(&tok) {
 		lineStart := tok.lineBreaks > 0 || tok.start == body.Start
@@ -292,7 +295,7 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 		if si < len(skips) && skips[si].Start <= tok.start {
 			f.flush()
 			t.pos = max(t.pos, skips[si].End)
-			pending, abbrev = false, false
+			pending, abbrev, quote = false, false, false
 			afterBlock = startsLine(f.text, skips[si].Start, body.Start)
 			continue
 		}
@@ -301,7 +304,7 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 		}
 		if mi < len(mentions) && mentions[mi].Range.Start <= tok.start {
 			f.flush()
-			pending, abbrev = false, false
+			pending, abbrev, quote = false, false, false
 			continue
 		}
 		if tok.kind != proseWord {
@@ -312,13 +315,14 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 			}
 			pending = f.sentenceAfter(&tok, pending, abbrev, lineStart)
 			abbrev = false
+			quote = f.opensQuote(&tok) || quote && isEmphasisMark(f.text[tok.start])
 			continue
 		}
 		if n := len(f.run); n > 0 && (f.run[n-1].clitic || !oneSpaceBefore(f.text, &tok)) {
 			f.flush()
 		}
-		initial := pending
-		pending = false
+		initial, quoted := pending, quote && !pending
+		pending, quote = false, false
 		end := tok.end
 		if tok.stem > 0 {
 			end = tok.stem
@@ -334,7 +338,7 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 		}
 		f.run = append(f.run, runWord{
 			start: tok.start, end: end, keyStart: keyStart, keyEnd: len(f.keys),
-			initial: initial, shout: isShouted(f.text[tok.start:end]), clitic: tok.stem > 0,
+			initial: initial, quoted: quoted, shout: isShouted(f.text[tok.start:end]), clitic: tok.stem > 0,
 		})
 	}
 	f.flush()
@@ -377,6 +381,20 @@ func (f *untrackedFinder) sentenceAfter(tok *proseToken, pending, abbrev, lineSt
 	return false
 }
 
+// opensQuote reports whether tok is a quotation mark that opens a
+// quotation.
+func (f *untrackedFinder) opensQuote(tok *proseToken) bool {
+	if tok.kind == proseInvalid {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(f.text[tok.start:tok.end])
+	return isOpeningQuote(r, f.text, tok)
+}
+
+// isEmphasisMark reports the Markdown marks that may stand between a
+// quotation mark and its first word (“*The Hesper*”).
+func isEmphasisMark(b byte) bool { return b == '*' || b == '_' }
+
 // isOpeningQuote reports a quotation mark that opens a quotation: one of
 // the marks that only open, or a straight quote with space or an
 // opening bracket before it.
@@ -407,6 +425,13 @@ func (f *untrackedFinder) flush() {
 	if len(run) > 0 && run[0].initial && !(len(run) == 2 && isTitle(key(run[0]))) {
 		run = run[1:]
 	}
+	// Nor does a quotation's first word, when it is an everyday word
+	// before a name: `said--"The Moonstone will…"` and “Tell Corwin”
+	// name the Moonstone and Corwin. A name alone there still counts
+	// (“Corwin is here”), as it would anywhere mid-sentence.
+	if len(run) > 1 && run[0].quoted && isCommonish(string(key(run[0]))) && !isTitle(key(run[0])) {
+		run = run[1:]
+	}
 	if len(run) == 2 {
 		a, b := run[0], run[1]
 		// A title before a known name that no entry writes with it is
@@ -427,6 +452,11 @@ func (f *untrackedFinder) flush() {
 		}
 	}
 }
+
+// IsTitle reports a title before a name, written out ("miss") or
+// abbreviated ("mrs"), of a normalized word (as codex.Normalize makes
+// it): the word after it is a name, everyday word or not ("Mrs. Long").
+func IsTitle(normalizedWord string) bool { return isTitle([]byte(normalizedWord)) }
 
 // isTitle reports a title before a name, written out ("Miss") or
 // abbreviated ("Mrs"); not the abbreviations that come after a name

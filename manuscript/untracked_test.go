@@ -152,11 +152,26 @@ func TestUntrackedFoldsAWordIntoItsName(t *testing.T) {
 		{"a title tells a family apart", "then Mr. Tallis, and Mrs. Tallis, Mrs. Tallis, Mrs. Tallis and Tallis", []string{"Mrs. Tallis×4"}},
 		{"a known name with a title the codex does not give it", "then Mrs. Vell, and Mrs. Vell, and Mrs. Vell", []string{"Mrs. Vell×3"}},
 		{"a quotation opened mid-sentence", "she said, “Corwin is here,” and, “Corwin left,” and, “Corwin ate.”", []string{"Corwin×3"}},
+		// The quotation's first word is capitalized as its sentence's:
+		// an everyday word there is no part of the name after it.
+		{"an article opening a quotation", "then the Moonstone came, the Moonstone went, the Moonstone stayed, and he said--\"The Moonstone will go.\"", []string{"Moonstone×4"}},
+		{"an everyday word opening a quotation", "then Corwin came, and Corwin left, and she said, “Tell Corwin to stay.”", []string{"Corwin×3"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, untrackedIn(t, cat, UntrackedMinCount, tt.text))
 		})
 	}
+}
+
+// A name first written after a quotation's article is first used there,
+// under its own name, not the article's pair.
+func TestUntrackedFirstUseAfterAQuotedArticle(t *testing.T) {
+	text := "# One\n\nHe said--\"The Moonstone will go.\" Then the Moonstone came, the Moonstone went, the Moonstone stayed.\n"
+	ix := BuildMentionIndex(NewMatcher(codex.NewCatalog(nil, nil)), []*Unit{chapter("manuscript/01.md", 1, text)})
+	got := ix.Untracked(UntrackedMinCount)
+	require.Len(t, got, 1)
+	at := strings.Index(text, "Moonstone")
+	assert.Equal(t, Untracked{Name: "Moonstone", Count: 4, First: FirstSeen{Path: "manuscript/01.md", Range: codex.Range{Start: at, End: at + len("Moonstone")}}, Units: 1}, got[0])
 }
 
 func TestUntrackedAcrossUnits(t *testing.T) {

@@ -166,6 +166,11 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 	if _, isEntry := cat.Get(rel); isEntry {
 		problems = append(slices.Clone(problems), proj.storyProblems(snap, rel, text)...)
 	}
+	// A chapter's [[links]] are held to the codex as an entry's are, and
+	// get the same fixes (create_entry.go).
+	if u, isChapter := chapterUnit(snap, rel, text, version); isChapter {
+		problems = append(slices.Clone(problems), cat.LinkProblems(rel, codex.LinksInBody(u.Text, u.Body, u.Code))...)
+	}
 	for _, p := range codex.CapProblems(problems) {
 		diags = append(diags, problemDiagnostic(p, text, lines))
 	}
@@ -206,15 +211,7 @@ func codexProblems(base, cat *codex.Catalog, rel, text string) []codex.Problem {
 		return problems
 	}
 	problems = append(problems, lockedChanges(e, parsed, text)...)
-	for _, l := range parsed.Links {
-		if _, ok := cat.Resolve(l.LinkName()); !ok {
-			problems = append(problems, codex.Problem{
-				Path: rel, Code: codex.CodeBrokenLink, Severity: codex.SeverityWarning, Range: l.TargetRange,
-				Message: fmt.Sprintf("no codex entry is named %q", l.LinkName()),
-			})
-		}
-	}
-	return problems
+	return append(problems, cat.LinkProblems(rel, parsed.Links)...)
 }
 
 // untrackedDiagnostics marks the first use in the book of each name that

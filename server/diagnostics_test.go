@@ -2,12 +2,15 @@ package server
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
+
+	"github.com/quire-ink/quire/server/textdoc"
 )
 
 // latestDiagnostics is the last publishDiagnostics the client received
@@ -126,6 +129,25 @@ func TestUntrackedHintOffersAnotherTitle(t *testing.T) {
 	actions := actionsFor(t, c, "manuscript/01-a.md", ds)
 	require.NotEmpty(t, actions)
 	assert.Equal(t, "Create character entry for Mrs. Pontellier", actions[0].Title)
+}
+
+// A quotation's first word is capitalized as its sentence's: the hint
+// offers the name after it, first used where the book first uses it,
+// not the article's pair (issue 41).
+func TestUntrackedHintLeavesAQuotedArticle(t *testing.T) {
+	text := "# One\n\nThen the Moonstone came, the Moonstone went, the Moonstone stayed, and he said--\"The Moonstone will go.\"\n"
+	files := map[string]string{"codex/characters/mara.md": "---\nname: Mara Vell\n---\n# Mara Vell\n", "manuscript/01-a.md": text}
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, files))
+	c.open("manuscript/01-a.md", text)
+	ds := c.waitDiagnostics(c.uri("manuscript/01-a.md"), "untracked name", hasCode(codeUntrackedName))
+	require.Len(t, ds, 1)
+	at := strings.Index(text, "Moonstone")
+	assert.Equal(t, textdoc.NewLines(text).RangeOf(at, at+len("Moonstone")), ds[0].Range)
+	assert.Equal(t, `"Moonstone" is used 4 times in 1 chapters and has no codex entry`, ds[0].Message)
+	actions := actionsFor(t, c, "manuscript/01-a.md", ds)
+	require.NotEmpty(t, actions)
+	assert.Equal(t, "Create character entry for Moonstone", actions[0].Title)
 }
 
 func TestDiagnosticsWarnOfAChangeToALockedField(t *testing.T) {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,19 +112,14 @@ func (s *Server) seriesDiagnostics(ctx context.Context, uri protocol.DocumentURI
 
 // editedProblems are what reading text, the editor's text of the
 // series file at path, finds: its front matter, and its links to no
-// entry of cat, the canon of a book that reads the series.
+// entry of cat (or to a section the entry lacks), the canon of a book
+// that reads the series.
 func editedProblems(path, text string, typ codex.Type, cat *codex.Catalog) []codex.Problem {
 	parsed, problems := codex.Parse(path, []byte(text), typ)
 	if parsed == nil {
 		return problems
 	}
-	for _, l := range parsed.Links {
-		if _, ok := cat.Resolve(l.LinkName()); !ok {
-			problems = append(problems, codex.Problem{Path: path, Code: codex.CodeBrokenLink, Severity: codex.SeverityWarning, Range: l.TargetRange,
-				Message: fmt.Sprintf("no codex entry is named %q", l.LinkName())})
-		}
-	}
-	return problems
+	return append(problems, cat.LinkProblems(path, parsed.Links)...)
 }
 
 // inOpenSeries reports whether path lies in the series folder of a

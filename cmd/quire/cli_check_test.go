@@ -89,6 +89,12 @@ func TestCheckExitStatus(t *testing.T) {
 			warning: true,
 		},
 		{
+			name:    "a broken link in a chapter",
+			write:   map[string]string{"manuscript/06-later.md": "---\ntitle: Later\n---\nThe bell rang for [[Nobody There]].\n"},
+			want:    "manuscript/06-later.md:4:21: warning: no codex entry is named \"Nobody There\" [broken-link]",
+			warning: true,
+		},
+		{
 			name:  "a check level that does not exist",
 			write: map[string]string{"quire.yaml": "checks: {trait-contradiction: loud}\n"},
 			want:  fmt.Sprintf("quire.yaml:%d:9: error: ", sampleSettingsLines()+1),

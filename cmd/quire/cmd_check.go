@@ -214,6 +214,8 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 		if filter(u.Path) {
 			addCodex(u.Meta.Problems)
 			addCodex(u.OutlineProblems(opts.Scenes))
+			// A chapter's [[links]] are held to the codex as an entry's are.
+			addCodex(b.View.Catalog().LinkProblems(u.Path, codex.LinksInBody(u.Text, u.Body, u.Code)))
 			units = append(units, u)
 		}
 	}

@@ -1,6 +1,7 @@
 package continuity
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,4 +81,178 @@ func TestNameSpelling(t *testing.T) {
 			}
 		})
 	}
+}
+
+// namesBook is a book of the codex files and the chapters given; the
+// name-spelling warnings of its last chapter, and that chapter's text.
+func namesBook(t *testing.T, codexFiles map[string]string, chapters ...string) ([]Diagnostic, string) {
+	t.Helper()
+	files := map[string]string{}
+	for rel, src := range codexFiles {
+		files["codex/characters/"+rel] = src
+	}
+	for i, text := range chapters {
+		files[fmt.Sprintf("manuscript/%02d.md", i+1)] = fmt.Sprintf("# %d\n\n%s\n", i+1, text)
+	}
+	tl, snap := openBook(t, writeBook(t, files), Options{})
+	u, ok := snap.Unit(fmt.Sprintf("manuscript/%02d.md", len(chapters)))
+	require.True(t, ok)
+	var out []Diagnostic
+	for _, d := range Check(tl, u) {
+		if d.Code == CodeNameSpelling {
+			out = append(out, d)
+		}
+	}
+	return out, u.Text
+}
+
+// A warning names the entry the word is nearest to with that entry's
+// own uses, and every entry that shares a misspelled word, each with
+// its own: never one entry with the others' uses added to it.
+func TestNameSpellingNamesItsEntries(t *testing.T) {
+	bingleys := map[string]string{
+		"charles.md":  "---\nname: Charles Bingley\naliases: [Mr. Bingley]\n---\n",
+		"caroline.md": "---\nname: Caroline Bingley\naliases: [Caroline]\n---\n",
+	}
+	bennets := map[string]string{
+		"elizabeth.md": "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\n---\n",
+		"jane.md":      "---\nname: Jane Bennet\naliases: [Jane]\n---\n",
+		"lydia.md":     "---\nname: Lydia Bennet\naliases: [Lydia]\n---\n",
+		"mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\n---\n",
+	}
+	// Ada Brenna is listed before Ida Brenda, and is used less.
+	brennas := map[string]string{
+		"ada.md": "---\nname: Ada Brenna\n---\n",
+		"ida.md": "---\nname: Ida Brenda\n---\n",
+	}
+	tests := []struct {
+		name    string
+		codex   map[string]string
+		book    string
+		slip    string
+		message string
+		entry   string
+		fix     string
+	}{
+		{name: "a word two entries share", codex: bingleys,
+			book: strings.Repeat("Mr. Bingley came. ", 10) + "Caroline sang.",
+			slip: "Then Mr. Bingly left.",
+			message: "“Bingly” may be a misspelling of Bingley: the book names Charles Bingley 10 times and Caroline Bingley once, " +
+				"and writes “Bingly” once",
+			entry: "codex/characters/charles.md", fix: "Bingley"},
+		{name: "a word many entries share", codex: bennets,
+			book: strings.Repeat("Elizabeth came. ", 9) + strings.Repeat("Jane came. ", 7) + strings.Repeat("Lydia came. ", 5) + "Mary came.",
+			slip: "Then Mr. Benet left.",
+			message: "“Benet” may be a misspelling of Bennet: the book names Elizabeth Bennet 9 times, Jane Bennet 7 times " +
+				"and 2 others of that name 6 times, and writes “Benet” once",
+			entry: "codex/characters/elizabeth.md", fix: "Bennet"},
+		{name: "as near to two names, the one the book uses more", codex: brennas,
+			book:    strings.Repeat("Ida Brenda came. ", 8) + "Ada Brenna came.",
+			slip:    "Then Brenka left.",
+			message: "“Brenka” may be a misspelling of Brenda: the book names Ida Brenda 8 times, and writes “Brenka” once",
+			entry:   "codex/characters/ida.md", fix: "Brenda"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := namesBook(t, tt.codex, tt.book, tt.slip)
+			require.Len(t, got, 1)
+			assert.Equal(t, tt.message, got[0].Message)
+			assert.Equal(t, tt.entry, got[0].Entry)
+			assert.Equal(t, tt.fix, got[0].Fix.NewText)
+		})
+	}
+}
+
+// A word the codex uses as a name is a name, everyday word or not, and a
+// title before a word makes it one.
+func TestNameSpellingNamesThatAreWords(t *testing.T) {
+	people := map[string]string{
+		"kitty.md":  "---\nname: Kitty Bennet\naliases: [Kitty]\n---\n",
+		"louisa.md": "---\nname: Louisa Hurst\naliases: [Mrs. Hurst]\n---\n",
+	}
+	book := strings.Repeat("Kitty came. ", 8) + strings.Repeat("Mrs. Hurst came. ", 10)
+	tests := []struct {
+		name string
+		slip string
+		flag []string
+		fix  []string
+	}{
+		{name: "misspellings of a name that is a word", slip: "Then Kittty left, and Kityt and Kitty's cat ran.",
+			flag: []string{"Kittty", "Kityt"}, fix: []string{"Kitty", "Kitty"}},
+		{name: "an everyday word after a title", slip: "Then Mrs. Hurts left, and Mr. Hurts too.",
+			flag: []string{"Hurts", "Hurts"}, fix: []string{"Hurst", "Hurst"}},
+		{name: "an everyday word with no title is the word", slip: "It hurts. Nothing Hurts so. Hurts, he said.", flag: nil},
+		{name: "a title's word the codex has no name near", slip: "Then Mrs. Long left.", flag: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, text := namesBook(t, people, book, tt.slip)
+			var words, fixes []string
+			for _, d := range got {
+				words = append(words, text[d.Range.Start:d.Range.End])
+				fixes = append(fixes, d.Fix.NewText)
+			}
+			assert.Equal(t, tt.flag, words)
+			assert.Equal(t, tt.fix, fixes)
+		})
+	}
+}
+
+// Two slips in a name of five to seven letters are a misspelling where
+// the book's evidence says so: the word is written once, and its letters
+// are the name's moved, or the book names the name often.
+func TestNameSpellingTwoSlipsInAShortName(t *testing.T) {
+	lydia := map[string]string{"lydia.md": "---\nname: Lydia Bennet\naliases: [Lydia]\n---\n"}
+	tests := []struct {
+		name  string
+		uses  int // of Lydia
+		slip  string
+		flag  []string
+		inMsg string
+	}{
+		{name: "letters moved", uses: 6, slip: "Then Lidya left.", flag: []string{"Lidya"},
+			inMsg: "“Lidya” may be a misspelling of Lydia: the book names Lydia Bennet 6 times, and writes “Lidya” once"},
+		{name: "letters changed in a name the book uses often", uses: 30, slip: "Then Ludya left.", flag: []string{"Ludya"}},
+		{name: "letters changed in a name the book uses less", uses: 10, slip: "Then Ludya left.", flag: nil},
+		{name: "written twice the same way", uses: 30, slip: "Then Lidya left, and Lidya came back.", flag: nil},
+		{name: "letters moved in a name the book hardly uses", uses: 2, slip: "Then Lidya left.", flag: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, text := namesBook(t, lydia, strings.Repeat("Lydia came. ", tt.uses), tt.slip)
+			var words []string
+			for _, d := range got {
+				words = append(words, text[d.Range.Start:d.Range.End])
+				assert.Equal(t, "Lydia", d.Fix.NewText)
+				assert.Equal(t, "codex/characters/lydia.md", d.Entry)
+			}
+			assert.Equal(t, tt.flag, words)
+			if tt.inMsg != "" && len(got) > 0 {
+				assert.Equal(t, tt.inMsg, got[0].Message)
+			}
+		})
+	}
+}
+
+// A word far longer than any name is near none, and a name word past
+// maxNameRunes is not filed: looking near a word costs the square of
+// its length in keys, so a pasted run of letters, in the prose or the
+// codex, must not reach the index (a 200,000-letter word took hours).
+func TestNameSpellingBoundsLongWords(t *testing.T) {
+	long := "Q" + strings.Repeat("x", 200_000)
+	got, _ := namesBook(t, map[string]string{
+		"long.md":  "---\nname: " + long[:maxNameRunes+1] + "\n---\n",
+		"lydia.md": "---\nname: Lydia Bennet\naliases: [Lydia]\n---\n",
+	}, strings.Repeat("Lydia came. ", 6), "Then "+long+" and Lidya came.")
+	require.Len(t, got, 1)
+	assert.Equal(t, "Lydia", got[0].Fix.NewText)
+
+	tl, _ := openBook(t, writeBook(t, map[string]string{
+		"codex/characters/long.md": "---\nname: " + long[:maxNameRunes+1] + " Vell\n---\n",
+	}), Options{})
+	var words []string
+	for _, w := range tl.Canon().spelling().words {
+		words = append(words, w.norm)
+	}
+	assert.Equal(t, []string{"vell"}, words)
 }
