@@ -84,20 +84,29 @@ func TestMentionsOnRealNovels(t *testing.T) {
 	set, err := Load("testdata/litbank.json.gz")
 	require.NoError(t, err)
 	require.Len(t, set.Novels, 100)
-	// quire finds names at least as well as grep on every measure, and
-	// on LitBank's own marks at least as well as it did when these
-	// floors were measured (all 100 excerpts).
+	dev, held := set.Split()
+	// On the development excerpts quire finds names at least as well as
+	// grep on every measure, and on LitBank's own marks its F1 is held to
+	// floors set from what was measured there (F1 0.9802 and 0.9861,
+	// rounded down). The held-out excerpts are measured and reported,
+	// never held to anything: a test that failed on them would send
+	// whoever broke it to their errors, and they would be tuned on.
 	floors := map[string]float64{
-		"every entity, LitBank's marks": 0.979,
-		"people, LitBank's marks":       0.984,
+		"every entity, LitBank's marks": 0.980,
+		"people, LitBank's marks":       0.986,
 	}
 	for _, row := range mentionRows {
 		t.Run(row.name, func(t *testing.T) {
-			q, g := scoreMentions(set.Novels, row.keep, row.added)
-			t.Logf("quire %d right of %d found, %d marked; grep %d right of %d found", q.Right, q.Found, q.Annotated, g.Right, g.Found)
-			fmt.Println(tableRow(row.name, q, g))
+			q, g := scoreMentions(dev, row.keep, row.added)
+			t.Logf("development: quire %d right of %d found, %d marked; grep %d right of %d found", q.Right, q.Found, q.Annotated, g.Right, g.Found)
+			fmt.Println(tableRow(row.name+", development", q, g))
 			assert.GreaterOrEqual(t, q.F1(), g.F1(), "quire finds names at least as well as grep")
 			assert.GreaterOrEqual(t, q.F1(), floors[row.name], "quire's F1 on LitBank's marks")
 		})
+	}
+	for _, row := range mentionRows {
+		q, g := scoreMentions(held, row.keep, row.added)
+		t.Logf("held-out, %s: quire %d right of %d found, %d marked; grep %d right of %d found", row.name, q.Right, q.Found, q.Annotated, g.Right, g.Found)
+		fmt.Println(tableRow(row.name+", held-out", q, g))
 	}
 }
