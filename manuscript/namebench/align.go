@@ -11,9 +11,9 @@ import (
 // Both importers of LitBank's annotations read the novels through it.
 func AlignTokens(text, tokenized string) (sents [][][2]int, end int, err error) {
 	pos := 0
-	for _, line := range strings.Split(strings.TrimRight(tokenized, "\n"), "\n") {
+	for _, line := range Tokens(tokenized) {
 		var toks [][2]int
-		for _, tok := range strings.Fields(line) {
+		for _, tok := range line {
 			at, ok := findToken(text, pos, tok)
 			if !ok {
 				return nil, 0, fmt.Errorf("token %q not found after byte %d", tok, pos)
@@ -24,6 +24,16 @@ func AlignTokens(text, tokenized string) (sents [][][2]int, end int, err error) 
 		sents = append(sents, toks)
 	}
 	return sents, pos, nil
+}
+
+// Tokens are LitBank's tokens (tokenized: a sentence a line, its tokens
+// split by spaces), a slice a sentence.
+func Tokens(tokenized string) [][]string {
+	var sents [][]string
+	for _, line := range strings.Split(strings.TrimRight(tokenized, "\n"), "\n") {
+		sents = append(sents, strings.Fields(line))
+	}
+	return sents
 }
 
 // findToken is the offset of tok in text from pos on. Between tokens the

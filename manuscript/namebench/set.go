@@ -39,19 +39,19 @@ type Mention struct {
 	Start  int    `json:"start"`
 	End    int    `json:"end"`
 	Entity string `json:"entity"`
-	// Within says the name is inside a longer mention of its own entity,
-	// which LitBank marks as a whole and not the name ("the village of
-	// Raveloe"): it is scored only where names within count.
-	Within bool `json:"within,omitempty"`
+	// Added is empty for a name LitBank marks itself; else the kind of
+	// name the benchmark adds from LitBank's annotation (AddedWithin,
+	// AddedCapital), scored only where that kind counts.
+	Added string `json:"added,omitempty"`
 }
 
-// AsMarked is the novel with only the names LitBank marks itself: none
-// found within a longer mention of the same entity.
-func (n Novel) AsMarked() Novel {
+// Marks is the novel with the names LitBank marks itself and those the
+// benchmark adds of the kinds given: with none, LitBank's own marks.
+func (n Novel) Marks(added ...string) Novel {
 	out := n
 	out.Mentions = nil
 	for _, m := range n.Mentions {
-		if !m.Within {
+		if m.Added == "" || slices.Contains(added, m.Added) {
 			out.Mentions = append(out.Mentions, m)
 		}
 	}

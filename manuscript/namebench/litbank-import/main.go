@@ -14,12 +14,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/quire-ink/quire/manuscript/namebench"
 )
@@ -145,7 +143,11 @@ func importNovel(dir, base string) (namebench.Novel, error) {
 		}
 		nov.Mentions = append(nov.Mentions, namebench.Mention{Start: start, End: stop, Entity: m.chain})
 	}
-	nov.Mentions = append(nov.Mentions, namesWithin(text, sents, ms, entities, nov.Mentions)...)
+	for _, m := range namesWithin(text, namebench.Tokens(string(tokText)), sents, ms) {
+		if entities[m.Entity] != nil {
+			nov.Mentions = append(nov.Mentions, m)
+		}
+	}
 	for _, e := range entities {
 		nov.Entities = append(nov.Entities, *e)
 	}
@@ -154,54 +156,20 @@ func importNovel(dir, base string) (namebench.Novel, error) {
 	return nov, nil
 }
 
-// namesWithin are the names LitBank's scheme cannot mark: a name inside
-// a longer mention of the same entity ("the village of Raveloe", "Dick,
-// who had already set to work", "the Judge"). LitBank annotates the
-// outer phrase as a common-noun mention and, as a mention cannot nest
-// inside another of its own entity, leaves the name in it unmarked,
-// though the text names the entity there with one of the names its
-// annotations give it elsewhere. The first and longest of those names in
-// the phrase is kept, marked Within, unless a name already marked
-// overlaps it. LitBank also calls a name that begins a sentence with a
-// capital it does not have elsewhere ("The Fuwalda") a common-noun
-// mention: that is the name too.
-func namesWithin(text string, sents [][][2]int, ms []*mention, entities map[string]*namebench.Entity, marked []namebench.Mention) []namebench.Mention {
-	var out []namebench.Mention
-	overlaps := func(ms []namebench.Mention, f namebench.Found) bool {
-		return slices.ContainsFunc(ms, func(m namebench.Mention) bool { return m.Start < f.End && f.Start < m.End })
-	}
-	// capital marks a form capitalized for a phrase that begins a
-	// sentence, which only counts at the phrase's start.
-	const capital = "^"
+// namesWithin are the names LitBank's scheme cannot mark
+// (namebench.NamesWithin), derived from its tokens, mentions and chains,
+// as byte ranges of text; one across a paragraph break is left out, as
+// a marked name there is.
+func namesWithin(text string, tokens [][]string, sents [][][2]int, ms []*mention) []namebench.Mention {
+	var anns []namebench.Annotated
 	for _, m := range ms {
-		e := entities[m.chain]
-		if m.cat != "NOM" || e == nil {
-			continue
-		}
-		toks := sents[m.sent]
-		start, stop := toks[m.first][0], toks[m.last][1]
-		forms := map[string][]string{}
-		for _, form := range e.Forms {
-			forms[form] = []string{m.chain}
-		}
-		if m.first == 0 {
-			for _, form := range e.Forms {
-				if r, size := utf8.DecodeRuneInString(form); unicode.IsLower(r) {
-					if up := string(unicode.ToUpper(r)) + form[size:]; forms[up] == nil {
-						forms[up] = []string{capital}
-					}
-				}
-			}
-		}
-		for _, f := range namebench.Grep(text[start:stop], forms) {
-			if f.Entities[0] == capital && f.Start > 0 || strings.Contains(text[start+f.Start:start+f.End], "\n\n") {
-				continue
-			}
-			f.Start, f.End = start+f.Start, start+f.End
-			if !overlaps(marked, f) && !overlaps(out, f) {
-				out = append(out, namebench.Mention{Start: f.Start, End: f.End, Entity: m.chain, Within: true})
-			}
-			break
+		anns = append(anns, namebench.Annotated{Span: namebench.TokenSpan{Sent: m.sent, First: m.first, Last: m.last}, Chain: m.chain, Cat: m.cat})
+	}
+	var out []namebench.Mention
+	for _, a := range namebench.NamesWithin(tokens, anns) {
+		start, stop := sents[a.Span.Sent][a.Span.First][0], sents[a.Span.Sent][a.Span.Last][1]
+		if !strings.Contains(text[start:stop], "\n\n") {
+			out = append(out, namebench.Mention{Start: start, End: stop, Entity: a.Chain, Added: a.Kind})
 		}
 	}
 	return out
