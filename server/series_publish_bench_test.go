@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/corpus"
 	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/server/textdoc"
@@ -119,11 +120,11 @@ func BenchmarkSeriesSaveToDiagnostics(b *testing.B) {
 // file's problem is published.
 func seriesPublishSession(b *testing.B) (*testClient, []string) {
 	b.Helper()
-	cache, err := os.UserCacheDir()
+	cache, err := corpus.BenchRoot()
 	if err != nil {
 		b.Fatal(err)
 	}
-	src := filepath.Join(cache, "quire-bench", "series-10000-200x5000-s1-b2-v1")
+	src := filepath.Join(cache, "series-10000-200x5000-s1-b2-v1")
 	if _, err := os.Stat(src); err != nil {
 		b.Fatalf("no series corpus at %s: run BenchmarkSeries in cmd/quire once to write it", src)
 	}

@@ -192,14 +192,14 @@ type seriesFolders struct {
 // cachedSeries is writeSeriesCorpus kept in the user cache folder,
 // written on first use.
 func cachedSeries(ctx context.Context, opt corpus.Options, books int) (seriesFolders, error) {
-	base, err := os.UserCacheDir()
+	base, err := corpus.BenchRoot()
 	if err != nil {
-		return seriesFolders{}, fmt.Errorf("find cache folder: %w", err)
+		return seriesFolders{}, err
 	}
 	// v1: the format of writeSeriesCorpus; the corpus' own is in
 	// corpus.Cached's names.
 	name := fmt.Sprintf("series-%d-%dx%d-s%d-b%d-v1", opt.Entries, opt.Chapters, opt.ChapterWords, opt.Seed, books)
-	dir := filepath.Join(base, "quire-bench", name)
+	dir := filepath.Join(base, name)
 	out := seriesFolders{Series: filepath.Join(dir, "series")}
 	for i := range books {
 		out.Books = append(out.Books, filepath.Join(dir, fmt.Sprintf("book-%d", i+1)))

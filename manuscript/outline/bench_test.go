@@ -20,11 +20,11 @@ import (
 // to the user cache folder and reused.
 func seriesCorpus(b *testing.B) string {
 	b.Helper()
-	cache, err := os.UserCacheDir()
+	cache, err := corpus.BenchRoot()
 	if err != nil {
 		b.Fatal(err)
 	}
-	dir := filepath.Join(cache, "quire-bench", "outline-series-10000-800x5000x3-s1-v1")
+	dir := filepath.Join(cache, "outline-series-10000-800x5000x3-s1-v1")
 	if _, err := os.Stat(filepath.Join(dir, "manuscript")); err == nil {
 		return dir
 	}
