@@ -31,6 +31,9 @@ type TurnOptions struct {
 	Continuity continuity.Options
 	// Outline are the book's outline: settings, for get_outline.
 	Outline manuscript.OutlineSettings
+	// Timeline, when set, is the caller's canon over story time, kept
+	// across turns (tools.Sources.Timeline).
+	Timeline func(cat *codex.Catalog, snap *manuscript.Snapshot) *continuity.Timeline
 	// Request is what is asked and of whom; the turn passes it on as
 	// it is.
 	Request
@@ -91,7 +94,7 @@ func NewTurn(ctx context.Context, o TurnOptions) (*Turn, error) {
 	return &Turn{Config: cfg, Key: found, In: AskInput{
 		Request: o.Request,
 		// One story-time cache for the turn's sources and every copy Ask makes.
-		Sources:  (&tools.Sources{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Place: o.Place, Continuity: o.Continuity, Outline: o.Outline}).ForTurn(nil),
+		Sources:  (&tools.Sources{Store: o.Store, Canon: o.Canon, Manuscript: o.Manuscript, Place: o.Place, Continuity: o.Continuity, Outline: o.Outline, Timeline: o.Timeline}).ForTurn(nil),
 		Provider: provider,
 	}}, nil
 }

@@ -73,6 +73,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 		Place:             place,
 		Continuity:        book.continuity,
 		Outline:           book.outline,
+		Timeline:          proj.askTimeline,
 		Provider:          ps,
 		NeedKey:           needKey,
 		Keys:              llm.KeyFinder{Getenv: os.Getenv, Stored: s.opts.Keys},

@@ -101,6 +101,14 @@ func (p *openBook) canon() *codex.Merged {
 	return o.merged
 }
 
+// overlayTexts counts the codex documents open with the editor's text.
+func (p *openBook) overlayTexts() int {
+	o := &p.overlay
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.texts)
+}
+
 // overlaid lays texts over base. A text that no longer reads as an entry
 // (its front matter half typed) leaves the saved entry standing. A file
 // not on disk yet (eglot opens a new entry as an unsaved buffer) joins

@@ -71,6 +71,18 @@ func (p *openBook) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
 	return st.tl
 }
 
+// askTimeline is timelineFor for an advisor turn's tools. The turn reads
+// the saved codex (the view), the book's timeline the editor's texts laid
+// over it: the same entries while no codex document is open with text
+// of its own, and only then is the book's timeline the turn's; else nil,
+// and the turn builds its own from what it reads.
+func (p *openBook) askTimeline(_ *codex.Catalog, snap *manuscript.Snapshot) *continuity.Timeline {
+	if snap == nil || p.overlayTexts() > 0 {
+		return nil
+	}
+	return p.timelineFor(snap)
+}
+
 // chapterUnit is the chapter rel as the editor shows it: the snapshot's
 // unit when it holds text, else text read as a unit of its own. ok is
 // false for a document that is not a chapter.

@@ -39,6 +39,12 @@ type Sources struct {
 	// Outline are quire.yaml's outline: settings, for get_outline's acts
 	// and scenes; zero rules fall back to Continuity.Scenes.
 	Outline manuscript.OutlineSettings
+	// Timeline, when set, is the caller's own canon over story time for
+	// cat and snap, kept across turns (the language server's, which hover
+	// reads), or nil when it keeps none for them: the turn then builds
+	// its own. A canon of 10,000 entries takes some 60 ms to build (its
+	// name-spelling index most of it), on every turn without it.
+	Timeline func(cat *codex.Catalog, snap *manuscript.Snapshot) *continuity.Timeline
 	// story caches the canon over story time the tools and the turn's
 	// context read; ForTurn sets it, and copies of the sources share it.
 	story *storyCache

@@ -39,6 +39,11 @@ func (src *Sources) timeline() *continuity.Timeline {
 		return nil
 	}
 	build := func() *continuity.Timeline {
+		if src.Timeline != nil {
+			if tl := src.Timeline(cat, snap); tl != nil {
+				return tl
+			}
+		}
 		return continuity.NewTimeline(continuity.NewCanon(cat, src.Continuity), snap)
 	}
 	if src.story == nil {
