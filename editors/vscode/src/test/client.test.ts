@@ -1,15 +1,15 @@
 // Checks what QuireLanguageClient changes in vscode-languageclient's
 // behaviour, against the real library, with a stand-in for the vscode
-// module (vscodeStub.ts).
+// module (vscodeStandIn.ts).
 import * as assert from "assert";
-import { clientCapabilities, quireClient, registered, withVscodeStub } from "./vscodeStub";
+import { clientCapabilities, quireClient, registered, withVscode } from "./vscodeStandIn";
 
 describe("QuireLanguageClient", () => {
   it("registers only the server commands the extension does not own", () => {
     const client = quireClient();
     const feature = client.getFeature("workspace/executeCommand");
     assert.ok(feature, "the execute-command feature is registered");
-    withVscodeStub(() => {
+    withVscode(() => {
       feature.initialize(
         { executeCommandProvider: { commands: ["quire.ask", "quire.lookup", "quire.applyProposal", "quire.peekPrompt", "quire.explicate", "quire.reindex", "quire.discardProposal"] } },
         undefined,

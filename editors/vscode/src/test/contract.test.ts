@@ -44,7 +44,7 @@ import {
 import { didChangeConfigurationParams, serverSettings } from "../settings";
 import { mergeBook, statusView } from "../status";
 import { loadPanel } from "./panelDom";
-import { clientCapabilities } from "./vscodeStub";
+import { clientCapabilities } from "./vscodeStandIn";
 
 const bin = process.env.QUIRE_BIN;
 // On a CI machine the contract must run: a missing binary fails it.

@@ -14,7 +14,7 @@ import * as path from "path";
 import { pathToFileURL } from "url";
 import type * as MapPanelModule from "../mapPanel";
 import { SetOutlineParams, SetOutlineResult } from "../protocol";
-import { stub } from "./vscodeStub";
+import { standIn } from "./vscodeStandIn";
 
 const bin = process.env.QUIRE_BIN;
 const required = process.env.QUIRE_REQUIRE_CONTRACT === "1" || !!process.env.CI;
@@ -92,7 +92,7 @@ function fakeVscode(): FakeVscode {
     {},
     {
       get(_t, p) {
-        return typeof p === "string" && p in overrides ? overrides[p] : stub(`vscode.${String(p)}`);
+        return typeof p === "string" && p in overrides ? overrides[p] : standIn(`vscode.${String(p)}`);
       },
     },
   );

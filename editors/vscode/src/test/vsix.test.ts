@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { listFiles } from "@vscode/vsce";
-import { withVscodeStub } from "./vscodeStub";
+import { withVscode } from "./vscodeStandIn";
 
 const root = path.join(__dirname, "..", "..");
 
@@ -56,7 +56,7 @@ describe(".vsix contents", function () {
       const file = path.join(dir, "extension.js");
       fs.copyFileSync(path.join(root, "dist", "extension.js"), file);
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const ext = withVscodeStub(() => require(file) as { activate?: unknown; deactivate?: unknown });
+      const ext = withVscode(() => require(file) as { activate?: unknown; deactivate?: unknown });
       assert.strictEqual(typeof ext.activate, "function");
       assert.strictEqual(typeof ext.deactivate, "function");
     } finally {

@@ -8,13 +8,13 @@ import type { ClientCapabilities } from "vscode-languageclient";
 export const registered: string[] = [];
 
 /**
- * stub is a stand-in for any API: every property is another stand-in,
+ * standIn is a stand-in for any API: every property is another stand-in,
  * calls and constructions return one. special, when it answers (not
  * undefined), gives a property its own value.
  */
-export function stub(name: string, special?: (name: string, p: string | symbol) => unknown): unknown {
+export function standIn(name: string, special?: (name: string, p: string | symbol) => unknown): unknown {
   const fn = function () {
-    return stub(name + "()", special);
+    return standIn(name + "()", special);
   };
   return new Proxy(fn, {
     get(_t, p) {
@@ -25,10 +25,10 @@ export function stub(name: string, special?: (name: string, p: string | symbol) 
         return undefined;
       }
       const own = special?.(name, p);
-      return own !== undefined ? own : stub(`${name}.${String(p)}`, special);
+      return own !== undefined ? own : standIn(`${name}.${String(p)}`, special);
     },
     construct() {
-      return stub(`new ${name}`, special) as object;
+      return standIn(`new ${name}`, special) as object;
     },
   });
 }
@@ -48,11 +48,11 @@ function clientSpecial(name: string, p: string | symbol): unknown {
   return undefined;
 }
 
-/** withVscodeStub runs fn while require("vscode") yields the stand-in. */
-export function withVscodeStub<T>(fn: () => T): T {
+/** withVscode runs fn while require("vscode") yields the stand-in. */
+export function withVscode<T>(fn: () => T): T {
   const mod = Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown };
   const load = mod._load;
-  const vscode = stub("vscode", clientSpecial);
+  const vscode = standIn("vscode", clientSpecial);
   mod._load = (req: string, ...rest: unknown[]) => (req === "vscode" ? vscode : load(req, ...rest));
   try {
     return fn();
@@ -63,7 +63,7 @@ export function withVscodeStub<T>(fn: () => T): T {
 
 /** quireClient builds the extension's language client against the stand-in. */
 export function quireClient(): import("../client").QuireLanguageClient {
-  return withVscodeStub(() => {
+  return withVscode(() => {
     // Loaded here, after the vscode stand-in is in place.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { QuireLanguageClient } = require("../client") as typeof import("../client");
@@ -74,5 +74,5 @@ export function quireClient(): import("../client").QuireLanguageClient {
 /** clientCapabilities is what the extension declares in initialize, as JSON. */
 export function clientCapabilities(): ClientCapabilities {
   const client = quireClient() as unknown as { computeClientCapabilities(): ClientCapabilities };
-  return JSON.parse(JSON.stringify(withVscodeStub(() => client.computeClientCapabilities()))) as ClientCapabilities;
+  return JSON.parse(JSON.stringify(withVscode(() => client.computeClientCapabilities()))) as ClientCapabilities;
 }
