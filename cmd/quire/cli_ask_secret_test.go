@@ -44,6 +44,19 @@ func keyEcho(t *testing.T, piece int, echo func(header string) string) *httptest
 	return srv
 }
 
+// askEchoing runs quire ask (extra args added) against a provider that
+// answers with echo of the Authorization header it was sent, streamed
+// piece characters at a time (0: one piece), the key in ECHO_TEST_KEY.
+func askEchoing(t *testing.T, book, cache string, piece int, echo func(string) string, extra ...string) (stdout, stderr string) {
+	t.Helper()
+	srv := keyEcho(t, max(piece, 1), echo)
+	args := append([]string{"ask", "--project", book, cache, "--base-url", srv.URL + "/v1", "--model", "m",
+		"--api-key-env", "ECHO_TEST_KEY", "--tools", "off", "Eyes?"}, extra...)
+	stdout, stderr, err := run(t, args...)
+	require.NoError(t, err)
+	return stdout, stderr
+}
+
 // TestAskNeverPrintsAnEchoedKey: a provider that puts the key it was sent
 // in a successful answer gets it taken out of what quire ask prints,
 // plain, streamed in pieces that split the key anywhere, and as JSON.
@@ -66,11 +79,7 @@ func TestAskNeverPrintsAnEchoedKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := keyEcho(t, max(tt.piece, 1), func(h string) string { return h })
-			args := append([]string{"ask", "--project", book, cache, "--base-url", srv.URL + "/v1", "--model", "m",
-				"--api-key-env", "ECHO_TEST_KEY", "--tools", "off", "Eyes?"}, tt.args...)
-			stdout, stderr, err := run(t, args...)
-			require.NoError(t, err)
+			stdout, stderr := askEchoing(t, book, cache, tt.piece, func(h string) string { return h }, tt.args...)
 			assert.Contains(t, stdout, "Mara’s eyes are green.")
 			assert.Contains(t, stdout, "Your key is Bearer [redacted]")
 			for _, text := range []string{stdout, stderr} {
@@ -106,11 +115,7 @@ func TestAskNeverPrintsAPieceOfAnEchoedKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := keyEcho(t, max(tt.piece, 1), func(h string) string { return strings.TrimPrefix(h, "Bearer sk-") })
-			args := append([]string{"ask", "--project", book, cache, "--base-url", srv.URL + "/v1", "--model", "m",
-				"--api-key-env", "ECHO_TEST_KEY", "--tools", "off", "Eyes?"}, tt.args...)
-			stdout, stderr, err := run(t, args...)
-			require.NoError(t, err)
+			stdout, stderr := askEchoing(t, book, cache, tt.piece, func(h string) string { return strings.TrimPrefix(h, "Bearer sk-") }, tt.args...)
 			assert.Contains(t, stdout, "Your key is [redacted], and Mara’s eyes are green.")
 			for _, text := range []string{stdout, stderr} {
 				assert.NotContains(t, text, key[3:])
