@@ -48,14 +48,7 @@ func TestResponsesWithoutStoreResendsTheTurn(t *testing.T) {
 				assert.Contains(t, body["include"], "reasoning.encrypted_content")
 			}
 			in := inputOf(t, reqs[1].Decoded(t))
-			var types []string
-			for _, it := range in {
-				typ, _ := it["type"].(string)
-				if typ == "" && it["role"] != nil {
-					typ = "message" // an easy input message names no type
-				}
-				types = append(types, typ)
-			}
+			types := inputTypes(in)
 			require.Equal(t, []string{"message", "reasoning", "function_call", "function_call_output"}, types, "%v", in)
 			assert.Equal(t, "Is Mara older than Ilse?", in[0]["content"])
 			assert.Equal(t, "rs_1", in[1]["id"])
@@ -105,14 +98,7 @@ func TestResponsesSaidNotStoredResendsTheTurn(t *testing.T) {
 			second := reqs[1].Decoded(t)
 			assert.NotContains(t, second, "previous_response_id", "the first response said it was not stored")
 			in := inputOf(t, second)
-			var types []string
-			for _, it := range in {
-				typ, _ := it["type"].(string)
-				if typ == "" && it["role"] != nil {
-					typ = "message" // an easy input message names no type
-				}
-				types = append(types, typ)
-			}
+			types := inputTypes(in)
 			require.Equal(t, []string{"message", "reasoning", "function_call", "function_call_output"}, types, "the turn whole: %v", in)
 			assert.Equal(t, "Is Mara older than Ilse?", in[0]["content"])
 			assert.Equal(t, "rs_0196f3c2a87e7d41b9c05e2d6f18a4b3_0", in[1]["id"], "the reasoning goes back as it came")
@@ -120,4 +106,18 @@ func TestResponsesSaidNotStoredResendsTheTurn(t *testing.T) {
 			assert.Equal(t, "call_00_Yk3pQ7wT2vN9sL4xR8mB6dHj", in[3]["call_id"])
 		})
 	}
+}
+
+// inputTypes are the types of a Responses request's input items, an
+// easy input message (which names none) as "message".
+func inputTypes(in []map[string]any) []string {
+	var types []string
+	for _, it := range in {
+		typ, _ := it["type"].(string)
+		if typ == "" && it["role"] != nil {
+			typ = "message"
+		}
+		types = append(types, typ)
+	}
+	return types
 }
