@@ -25,8 +25,15 @@ func spellingBook(t *testing.T, second string, opts Options) ([]Diagnostic, stri
 		"manuscript/01-one.md":            first,
 		"manuscript/02-two.md":            "# Two\n\n" + second + "\n",
 	})
+	return nameSpellingIn(t, root, "manuscript/02-two.md", opts)
+}
+
+// nameSpellingIn opens the book at root and returns the name-spelling
+// warnings of its chapter rel, and that chapter's text.
+func nameSpellingIn(t *testing.T, root, rel string, opts Options) ([]Diagnostic, string) {
+	t.Helper()
 	tl, snap := openBook(t, root, opts)
-	u, ok := snap.Unit("manuscript/02-two.md")
+	u, ok := snap.Unit(rel)
 	require.True(t, ok)
 	var out []Diagnostic
 	for _, d := range Check(tl, u) {
@@ -94,16 +101,7 @@ func namesBook(t *testing.T, codexFiles map[string]string, chapters ...string) (
 	for i, text := range chapters {
 		files[fmt.Sprintf("manuscript/%02d.md", i+1)] = fmt.Sprintf("# %d\n\n%s\n", i+1, text)
 	}
-	tl, snap := openBook(t, writeBook(t, files), Options{})
-	u, ok := snap.Unit(fmt.Sprintf("manuscript/%02d.md", len(chapters)))
-	require.True(t, ok)
-	var out []Diagnostic
-	for _, d := range Check(tl, u) {
-		if d.Code == CodeNameSpelling {
-			out = append(out, d)
-		}
-	}
-	return out, u.Text
+	return nameSpellingIn(t, writeBook(t, files), fmt.Sprintf("manuscript/%02d.md", len(chapters)), Options{})
 }
 
 // A warning names the entry the word is nearest to with that entry's
