@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -67,11 +66,7 @@ func TestNameSpellingOnTheWholeCast(t *testing.T) {
 
 	// Round-robin over the words, one typo per word a round, each typo
 	// once, at most one per place.
-	type plant struct {
-		place
-		word, typo string
-	}
-	var plants []plant
+	var plants []typoPlant
 	used := map[string]bool{}
 	taken := map[place]bool{}
 	for round := 0; len(plants) < 150 && round < 20; round++ {
@@ -88,29 +83,13 @@ func TestNameSpellingOnTheWholeCast(t *testing.T) {
 				continue
 			}
 			used[typo], taken[p] = true, true
-			plants = append(plants, plant{p, w, typo})
+			plants = append(plants, typoPlant{chapter: p.chapter, at: p.at, typo: typo, word: w})
 		}
 	}
-	edited := slices.Clone(chapters)
-	want := map[string]string{}
-	wordAt := map[string]string{}
-	byChapter := map[int][]plant{}
-	for _, p := range plants {
-		byChapter[p.chapter] = append(byChapter[p.chapter], p)
-	}
-	for ci, ps := range byChapter {
-		slices.SortFunc(ps, func(a, b plant) int { return a.at.Start - b.at.Start })
-		var b strings.Builder
-		prev, text := 0, chapters[ci]
-		for _, p := range ps {
-			b.WriteString(text[prev:p.at.Start])
-			key := fmt.Sprintf("manuscript/%02d.md@%d", ci+1, b.Len())
-			want[key], wordAt[key] = p.typo, p.word
-			b.WriteString(p.typo)
-			prev = p.at.End
-		}
-		b.WriteString(text[prev:])
-		edited[ci] = b.String()
+	edited, at := writePlants(chapters, plants)
+	want, wordAt := map[string]string{}, map[string]string{}
+	for key, p := range at {
+		want[key], wordAt[key] = p.typo, p.word
 	}
 
 	got, _ := spellingFlags(t, cast, edited)

@@ -185,12 +185,7 @@ func TestNameSpellingOnTwoSlipsInARealNovel(t *testing.T) {
 // name to it. It returns the chapters so edited and each typo by where
 // it is, as path@start.
 func plantMisspellings(chapters []string, m *manuscript.Matcher, r *rand.Rand, eligible func(string) bool, typo func(string) (string, bool)) ([]string, map[string]string) {
-	type plant struct {
-		chapter int
-		at      codex.Range
-		typo    string
-	}
-	var candidates []plant
+	var candidates []typoPlant
 	for ci, text := range chapters {
 		for _, mn := range m.Scan(text) {
 			w := text[mn.Range.Start:mn.Range.End]
@@ -198,11 +193,11 @@ func plantMisspellings(chapters []string, m *manuscript.Matcher, r *rand.Rand, e
 			if strings.ContainsAny(w, " .") || !unicode.IsUpper(first) || !eligible(w) {
 				continue
 			}
-			candidates = append(candidates, plant{chapter: ci, at: mn.Range})
+			candidates = append(candidates, typoPlant{chapter: ci, at: mn.Range})
 		}
 	}
 	r.Shuffle(len(candidates), func(a, b int) { candidates[a], candidates[b] = candidates[b], candidates[a] })
-	var plants []plant
+	var plants []typoPlant
 	used := map[string]bool{}
 	for _, c := range candidates {
 		if len(plants) == 100 {
@@ -215,27 +210,46 @@ func plantMisspellings(chapters []string, m *manuscript.Matcher, r *rand.Rand, e
 			plants = append(plants, c)
 		}
 	}
+	edited, at := writePlants(chapters, plants)
+	want := map[string]string{}
+	for key, p := range at {
+		want[key] = p.typo
+	}
+	return edited, want
+}
+
+// typoPlant is a typo to write over the name word at in a chapter.
+type typoPlant struct {
+	chapter    int
+	at         codex.Range
+	typo, word string
+}
+
+// writePlants writes each plant's typo over its place, and returns the
+// chapters so edited and each plant by where its typo now stands, as
+// path@start.
+func writePlants(chapters []string, plants []typoPlant) ([]string, map[string]typoPlant) {
 	edited := slices.Clone(chapters)
-	byChapter := map[int][]plant{}
+	byChapter := map[int][]typoPlant{}
 	for _, p := range plants {
 		byChapter[p.chapter] = append(byChapter[p.chapter], p)
 	}
-	want := map[string]string{}
+	at := map[string]typoPlant{}
 	for ci, ps := range byChapter {
-		slices.SortFunc(ps, func(a, b plant) int { return a.at.Start - b.at.Start })
+		slices.SortFunc(ps, func(a, b typoPlant) int { return a.at.Start - b.at.Start })
 		var b strings.Builder
 		prev := 0
 		text := chapters[ci]
 		for _, p := range ps {
 			b.WriteString(text[prev:p.at.Start])
-			want[fmt.Sprintf("manuscript/%02d.md@%d", ci+1, b.Len())] = p.typo
+			at[fmt.Sprintf("manuscript/%02d.md@%d", ci+1, b.Len())] = p
 			b.WriteString(p.typo)
 			prev = p.at.End
 		}
 		b.WriteString(text[prev:])
 		edited[ci] = b.String()
 	}
-	return edited, want
+	return edited, at
 }
 
 // scorePlanted counts the warnings and those at a planted typo, and
