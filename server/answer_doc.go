@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -226,7 +227,7 @@ func writeManifest(b *strings.Builder, res wire.AskResult) {
 		case !c.OK:
 			b.WriteString(" — failed")
 		case c.Outlined > 0:
-			fmt.Fprintf(b, " — the outline of %s", plural(c.Outlined, "chapter"))
+			fmt.Fprintf(b, " — the outline of %s", count.Of(c.Outlined, "chapter"))
 		}
 		b.WriteString("\n")
 		for i, e := range res.Evidence {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/server/textdoc"
@@ -131,7 +132,7 @@ func (l lineList) summary() string {
 	if l.lines == 0 {
 		return fmt.Sprintf("%s speaks no line quire has found.", l.name)
 	}
-	s := fmt.Sprintf("%s speaks %s in %s", l.name, plural(l.lines, "line"), plural(len(l.chapters), "chapter"))
+	s := fmt.Sprintf("%s speaks %s in %s", l.name, count.Of(l.lines, "line"), count.Of(len(l.chapters), "chapter"))
 	if l.guessed > 0 {
 		s += fmt.Sprintf(" (%d of them quire's guess, marked ?)", l.guessed)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/llm/health"
@@ -151,10 +152,10 @@ func tally(r health.Report) string {
 	}
 	var parts []string
 	if problems > 0 {
-		parts = append(parts, plural(problems, "problem"))
+		parts = append(parts, count.Of(problems, "problem"))
 	}
 	if warnings > 0 {
-		parts = append(parts, plural(warnings, "warning"))
+		parts = append(parts, count.Of(warnings, "warning"))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/server/textdoc"
 )
 
@@ -168,7 +169,7 @@ func (s *Server) loadProject(p *openBook) {
 		}
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf(
 			"quire: %s: %s in iCloud Drive but not downloaded to this Mac (%s), so quire cannot read %s. Download %s in Finder (Download Now).",
-			filepath.Base(p.root), plural(len(off), "chapter"), codex.PrintableName(strings.Join(off, ", ")), them, them))
+			filepath.Base(p.root), count.Of(len(off), "chapter"), codex.PrintableName(strings.Join(off, ", ")), them, them))
 	}
 	if un := p.ms.Snapshot().Unreadable(); len(un) > 0 {
 		// Said once at the start as well as on each file, for editors
@@ -182,7 +183,7 @@ func (s *Server) loadProject(p *openBook) {
 		}
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, fmt.Sprintf(
 			"quire: %s: %s cannot be read and %s left out of the manuscript (%s); each file's problem says why and what to do.",
-			filepath.Base(p.root), plural(len(un), "chapter"), map[bool]string{true: "is", false: "are"}[len(un) == 1], strings.Join(names, ", ")))
+			filepath.Base(p.root), count.Of(len(un), "chapter"), map[bool]string{true: "is", false: "are"}[len(un) == 1], strings.Join(names, ", ")))
 	}
 	s.publishCodexProblems(s.ctx, p)
 	s.publishDiagnostics(s.ctx, p.uri(configFile))

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/server/textdoc"
 )
 
@@ -113,7 +114,7 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 	if name := s.unsavedSeriesFile(changes); name != "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "save "+name+" first: the rename changes that file of the series canon, which quire reads as it is saved, and your unsaved changes there would put its edits in the wrong places")
 	}
-	msg := fmt.Sprintf("Renamed %s to %s in %s in %s.", e.Name, newName, plural(places, "place"), plural(len(changes), "file"))
+	msg := fmt.Sprintf("Renamed %s to %s in %s in %s.", e.Name, newName, count.Of(places, "place"), count.Of(len(changes), "file"))
 	if word != "" {
 		msg += fmt.Sprintf(" Your editor showed the word %q, so only that word of the name changed.", word)
 	}
@@ -218,14 +219,6 @@ func wordsOf(s string) []codex.Range {
 		out = append(out, codex.Range{Start: start, End: len(s)})
 	}
 	return out
-}
-
-// plural writes a count with its noun: "1 file", "3 files".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // nameAtOrBefore is entryAt, or the name just before the cursor: Emacs

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/goals"
 )
@@ -67,9 +68,9 @@ func TestStatsCountsAndTargets(t *testing.T) {
 	out, _, err := run(t, "stats", "--project", book, cache)
 	require.NoError(t, err)
 	assert.Contains(t, out, "Thirteen Strokes")
-	assert.Contains(t, out, goals.Thousands(s.Chapters[0].Words))
+	assert.Contains(t, out, count.Number(s.Chapters[0].Words))
 	assert.Contains(t, out, "800 ✓")
-	assert.Contains(t, out, "Book "+goals.Thousands(sum)+" of 90,000, in 5 chapters.")
+	assert.Contains(t, out, "Book "+count.Number(sum)+" of 90,000, in 5 chapters.")
 	assert.Contains(t, out, "to reach 90,000 by 31 December 2999.")
 	assert.Equal(t, before, tree(t, book), "quire stats writes nothing into the book")
 }

@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript"
-	"github.com/quire-ink/quire/manuscript/goals"
 	"github.com/quire-ink/quire/manuscript/outline"
 	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
@@ -164,7 +164,7 @@ func (o *outlineOptions) run(cmd *cobra.Command) error {
 // chapters, each chapter's card, then its scenes' indented.
 func writeOutline(w io.Writer, o *outline.Outline) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s, %d %s, %s words", o.Chapters, plural(o.Chapters, "chapter", "chapters"), o.Scenes, plural(o.Scenes, "scene", "scenes"), goals.Thousands(o.Words))
+	fmt.Fprintf(&b, "%s, %s, %s", count.Of(o.Chapters, "chapter"), count.Of(o.Scenes, "scene"), count.Of(o.Words, "word"))
 	if o.Stale > 0 {
 		fmt.Fprintf(&b, "; %d stale %s", o.Stale, plural(o.Stale, "synopsis", "synopses"))
 	}

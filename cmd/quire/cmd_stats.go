@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
@@ -126,12 +127,12 @@ func writeStats(w io.Writer, out statsOutput) error {
 	for _, c := range out.Chapters {
 		target := ""
 		if c.Target > 0 {
-			target = goals.Thousands(c.Target)
+			target = count.Number(c.Target)
 			if c.Words >= c.Target {
 				target += " ✓"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", c.Label, codex.PrintableName(c.Title), goals.Thousands(c.Words), dialogue.Percent(c.DialogueShare), target)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", c.Label, codex.PrintableName(c.Title), count.Number(c.Words), dialogue.Percent(c.DialogueShare), target)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -149,7 +150,7 @@ func writeStats(w io.Writer, out statsOutput) error {
 	if len(s.Days) > 0 {
 		fmt.Fprintln(&b, "\nLast 30 days (words added, net change, book at day's end):")
 		for _, d := range s.Days {
-			fmt.Fprintf(&b, "  %s  +%-7s %-8s %s\n", d.Date, goals.Thousands(d.Gross), signed(d.Net), goals.Thousands(d.Last))
+			fmt.Fprintf(&b, "  %s  +%-7s %-8s %s\n", d.Date, count.Number(d.Gross), signed(d.Net), count.Number(d.Last))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -158,7 +159,7 @@ func writeStats(w io.Writer, out statsOutput) error {
 
 func signed(n int) string {
 	if n < 0 {
-		return goals.Thousands(n)
+		return count.Number(n)
 	}
-	return "+" + goals.Thousands(n)
+	return "+" + count.Number(n)
 }

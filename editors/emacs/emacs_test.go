@@ -13,10 +13,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/llm/eval/evalserver"
 	"github.com/quire-ink/quire/manuscript"
-	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // script is the scripted model's replies: to the ask about a selection
@@ -118,8 +118,8 @@ func TestEmacsEglot(t *testing.T) {
 			"QUIRE_BOOK2=" + book2,
 			"QUIRE_MODEL_URL=" + model.BaseURL(),
 			"QUIRE_RESULT=" + result,
-			"QUIRE_WANT_CHAPTER=Thirteen Strokes: " + goals.Thousands(chapterWords) + " words.",
-			"QUIRE_WANT_BOOK=Book " + goals.Thousands(bookWords) + ", in 5 chapters.",
+			"QUIRE_WANT_CHAPTER=Thirteen Strokes: " + count.Number(chapterWords) + " words.",
+			"QUIRE_WANT_BOOK=Book " + count.Number(bookWords) + ", in 5 chapters.",
 			"QUIRE_TEST_KEY=scripted-key",
 			// Emacs and quire keep everything they write in the temp folder.
 			"HOME=" + home,

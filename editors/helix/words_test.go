@@ -8,9 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/manuscript"
-	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // TestHelixWordCounts: in a chapter of the sample book with a daily
@@ -32,7 +32,7 @@ func TestHelixWordCounts(t *testing.T) {
 	chapter := filepath.Join("manuscript", "01-thirteen-strokes.md")
 	data, err := os.ReadFile(filepath.Join(book, chapter))
 	require.NoError(t, err)
-	words := goals.Thousands(manuscript.ChapterWords(string(data)))
+	words := count.Number(manuscript.ChapterWords(string(data)))
 
 	term := startHelix(t, helixRun{tools: tools, tmp: tmp, artefacts: artefacts, bin: bin,
 		baseURL: "http://127.0.0.1:9/v1",

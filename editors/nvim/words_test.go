@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
-	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // TestNeovimWordCounts opens a chapter of the sample book with a daily
@@ -44,7 +44,7 @@ func TestNeovimWordCounts(t *testing.T) {
 	const typed = "The tide came in slow and grey over ten long stones."
 	added := manuscript.CountWords(typed)
 	line := func(ch, today, book int) string {
-		return "Ch. 1 · " + goals.Thousands(ch) + " words · today +" + goals.Thousands(today) + " of 500 · book " + goals.Thousands(book)
+		return "Ch. 1 · " + count.Number(ch) + " words · today +" + count.Number(today) + " of 500 · book " + count.Number(book)
 	}
 
 	run, report := scriptRun{script: "words.lua", dir: book, tmp: tmp,
@@ -54,7 +54,7 @@ func TestNeovimWordCounts(t *testing.T) {
 			"QUIRE_TYPE=" + typed,
 			"QUIRE_WANT_STATUS=" + line(mine, 0, total),
 			"QUIRE_WANT_TYPED=" + line(mine+added, added, total+added),
-			"QUIRE_WANT_LENS=" + goals.Thousands(mine+added) + " words",
+			"QUIRE_WANT_LENS=" + count.Number(mine+added) + " words",
 		},
 		steps: []string{"attach", "statusline", "typing", "stats", "code-lens"},
 	}.run(t, nvim)

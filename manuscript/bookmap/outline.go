@@ -13,9 +13,9 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
-	"github.com/quire-ink/quire/manuscript/goals"
 	"github.com/quire-ink/quire/manuscript/outline"
 )
 
@@ -115,7 +115,7 @@ func (m *Map) outlineView() *outlineView {
 		return nil
 	}
 	v := &outlineView{Chapters: o.Chapters, Scenes: o.Scenes, Stale: o.Stale,
-		Summary:      thousands(o.Chapters, "chapter") + ", " + thousands(o.Scenes, "scene") + ", " + thousands(o.Words, "word"),
+		Summary:      count.Of(o.Chapters, "chapter") + ", " + count.Of(o.Scenes, "scene") + ", " + count.Of(o.Words, "word"),
 		EditStatuses: o.Statuses, Root: m.root, SynopsisMax: maxSynopsisEdit}
 	povs, statuses := map[string]bool{}, map[string]bool{}
 	for _, a := range o.Acts {
@@ -227,7 +227,7 @@ func (m *Map) outlineCards() (string, int) {
 			b.WriteString(`</ol>`)
 			if skipped > 0 {
 				b.WriteString(`<p class="note">`)
-				b.WriteString(count(skipped, "more scene"))
+				b.WriteString(count.Of(skipped, "more scene"))
 				b.WriteString(` not drawn here.</p>`)
 			}
 			b.WriteString("</li>\n")
@@ -296,7 +296,7 @@ func (m *Map) writeFacts(b *strings.Builder, c outline.Card) {
 	if c.Location != "" {
 		parts = append(parts, "at "+html.EscapeString(m.codexName(c.Location)))
 	}
-	parts = append(parts, thousands(c.Words, "word"))
+	parts = append(parts, count.Of(c.Words, "word"))
 	b.WriteString(`<p class="facts">`)
 	if c.Status != "" {
 		b.WriteString(`<span class="status">`)
@@ -353,12 +353,4 @@ func writePeople(b *strings.Builder, label string, names []string) {
 		b.WriteString(html.EscapeString(n))
 	}
 	b.WriteString(`</p>`)
-}
-
-// thousands is "1 word", "4,188 words".
-func thousands(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return goals.Thousands(n) + " " + word + "s"
 }

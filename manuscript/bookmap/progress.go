@@ -3,7 +3,7 @@ package bookmap
 import (
 	"html/template"
 
-	"github.com/quire-ink/quire/manuscript/goals"
+	"github.com/quire-ink/quire/codex/count"
 )
 
 // The progress view: each chapter against its target and the words added
@@ -48,9 +48,9 @@ func pct(n, of int) int {
 
 func signed(n int) string {
 	if n < 0 {
-		return goals.Thousands(n)
+		return count.Number(n)
 	}
-	return "+" + goals.Thousands(n)
+	return "+" + count.Number(n)
 }
 
 // progressView is nil when the map was built without a summary.
@@ -68,13 +68,13 @@ func (m *Map) progressView() *progressView {
 		label[ch.Path] = ch.Label()
 	}
 	for _, c := range s.Chapters {
-		r := progressRow{Label: label[c.Path], Title: c.Title, Words: goals.Thousands(c.Words),
+		r := progressRow{Label: label[c.Path], Title: c.Title, Words: count.Number(c.Words),
 			Href: template.URL(m.chapterLink(c.Path, 1, 1)), Pct: pct(c.Words, c.Target), Met: c.Target > 0 && c.Words >= c.Target}
 		if r.Label == "" {
-			r.Label = goals.Thousands(c.Position)
+			r.Label = count.Number(c.Position)
 		}
 		if c.Target > 0 {
-			r.Target = goals.Thousands(c.Target)
+			r.Target = count.Number(c.Target)
 		}
 		v.Chapters = append(v.Chapters, r)
 	}
@@ -83,8 +83,8 @@ func (m *Map) progressView() *progressView {
 		most = max(most, d.Gross)
 	}
 	for _, d := range s.Days {
-		v.Days = append(v.Days, dayRow{Date: d.Date, Gross: "+" + goals.Thousands(d.Gross), Net: signed(d.Net),
-			Last: goals.Thousands(d.Last), Pct: pct(d.Gross, most), Met: s.Daily > 0 && d.Gross >= s.Daily})
+		v.Days = append(v.Days, dayRow{Date: d.Date, Gross: "+" + count.Number(d.Gross), Net: signed(d.Net),
+			Last: count.Number(d.Last), Pct: pct(d.Gross, most), Met: s.Daily > 0 && d.Gross >= s.Daily})
 	}
 	return v
 }

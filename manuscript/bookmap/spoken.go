@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
 )
@@ -121,14 +122,6 @@ func (m *Map) BookShare() float64 {
 	return dialogue.Share(spoken, words)
 }
 
-// count is "1 line", "3 lines".
-func count(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
 // spokenRows writes the Spoken heatmap's table body: the share of each
 // chapter that is dialogue, one row per character of the MaxRows who
 // speak most, in order of their first line, then a row summing the
@@ -142,7 +135,7 @@ func (m *Map) spokenRows() string {
 	b.WriteString(`</td>`)
 	for _, ch := range m.Chapters {
 		b.WriteString(`<td title="`)
-		b.WriteString(html.EscapeString(fmt.Sprintf("%s. %s: %d of %s are dialogue", ch.Label(), ch.Title, ch.SpokenWords, count(ch.Words, "word"))))
+		b.WriteString(html.EscapeString(fmt.Sprintf("%s. %s: %d of %s are dialogue", ch.Label(), ch.Title, ch.SpokenWords, count.Of(ch.Words, "word"))))
 		b.WriteString(`">`)
 		b.WriteString(dialogue.Percent(ch.DialogueShare))
 		b.WriteString(`</td>`)
@@ -156,7 +149,7 @@ func (m *Map) spokenRows() string {
 		b.WriteString(`<tr class="speaker" data-name="`)
 		b.WriteString(html.EscapeString(strings.ToLower(s.Name)))
 		b.WriteString(`"><th scope="row" class="name t-character" title="`)
-		b.WriteString(html.EscapeString(fmt.Sprintf("%s: %s in %s, %d of them certain", s.Name, count(s.Words, "word"), count(s.Lines, "line"), s.CertainWords)))
+		b.WriteString(html.EscapeString(fmt.Sprintf("%s: %s in %s, %d of them certain", s.Name, count.Of(s.Words, "word"), count.Of(s.Lines, "line"), s.CertainWords)))
 		b.WriteString(`">`)
 		b.WriteString(html.EscapeString(s.Name))
 		b.WriteString(`</th><td class="type">`)
@@ -178,7 +171,7 @@ func (m *Map) spokenRows() string {
 				b.WriteString(` guess`)
 			}
 			b.WriteString(`" title="`)
-			b.WriteString(html.EscapeString(fmt.Sprintf("%s in %s. %s: %s in %s, %d of them certain", s.Name, ch.Label(), ch.Title, count(c.Words, "word"), count(c.Lines, "line"), c.CertainWords)))
+			b.WriteString(html.EscapeString(fmt.Sprintf("%s in %s. %s: %s in %s, %d of them certain", s.Name, ch.Label(), ch.Title, count.Of(c.Words, "word"), count.Of(c.Lines, "line"), c.CertainWords)))
 			b.WriteString(`"><a href="`)
 			b.WriteString(html.EscapeString(m.chapterLink(ch.Path, c.Line, c.Column)))
 			b.WriteString(`">`)

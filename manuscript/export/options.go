@@ -3,8 +3,9 @@ package export
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
+
+	"github.com/quire-ink/quire/codex/count"
 )
 
 // Format is the kind of file a build writes.
@@ -124,18 +125,5 @@ func (p Preset) sceneMark() string {
 // ("about 3,400 words").
 func RoundedWords(n int) string {
 	r := max((n+50)/100*100, 100)
-	return "about " + thousands(r) + " words"
-}
-
-// thousands writes n with commas between groups of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
+	return "about " + count.Number(r) + " words"
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/progress"
 )
@@ -146,7 +147,7 @@ func QuotaOf(words, target int, deadline time.Time, days []time.Weekday, now tim
 	q := Quota{Left: max(0, target-words)}
 	by := HumanDate(deadline)
 	if q.Left == 0 {
-		q.Message = fmt.Sprintf("Target of %s words reached.", Thousands(target))
+		q.Message = fmt.Sprintf("Target of %s words reached.", count.Number(target))
 		return q
 	}
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
@@ -158,9 +159,9 @@ func QuotaOf(words, target int, deadline time.Time, days []time.Weekday, now tim
 	}
 	if q.WritingDays == 0 {
 		if end.Before(today) {
-			q.Message = fmt.Sprintf("The deadline, %s, has passed; %s words to go to reach %s.", by, Thousands(q.Left), Thousands(target))
+			q.Message = fmt.Sprintf("The deadline, %s, has passed; %s words to go to reach %s.", by, count.Number(q.Left), count.Number(target))
 		} else {
-			q.Message = fmt.Sprintf("No writing day is left before %s; %s words to go to reach %s.", by, Thousands(q.Left), Thousands(target))
+			q.Message = fmt.Sprintf("No writing day is left before %s; %s words to go to reach %s.", by, count.Number(q.Left), count.Number(target))
 		}
 		return q
 	}
@@ -169,30 +170,12 @@ func QuotaOf(words, target int, deadline time.Time, days []time.Weekday, now tim
 	if q.PerDay == 1 {
 		unit = "word"
 	}
-	q.Message = fmt.Sprintf("%s %s a day, %s, to reach %s by %s.", Thousands(q.PerDay), unit, DaysString(days), Thousands(target), by)
+	q.Message = fmt.Sprintf("%s %s a day, %s, to reach %s by %s.", count.Number(q.PerDay), unit, DaysString(days), count.Number(target), by)
 	return q
 }
 
 // HumanDate is a date as a writer says it: "1 March 2027".
 func HumanDate(t time.Time) string { return t.Format("2 January 2006") }
-
-// Thousands writes n with commas: 90000 → "90,000".
-func Thousands(n int) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
 
 // ChaptersOf are the chapters of a manuscript in reading order, with
 // their counts and targets; documents outside the manuscript are left

@@ -3,6 +3,8 @@ package goals
 import (
 	"fmt"
 	"strings"
+
+	"github.com/quire-ink/quire/codex/count"
 )
 
 // The words every editor shows are made here, once, so that the code
@@ -11,12 +13,12 @@ import (
 // Lens is a chapter's count as its code lens shows it: "4,210 words ·
 // target 4,000 ✓".
 func (c Chapter) Lens() string {
-	s := Thousands(c.Words) + " words"
+	s := count.Number(c.Words) + " words"
 	if c.Words == 1 {
 		s = "1 word"
 	}
 	if c.Target > 0 {
-		s += " · target " + Thousands(c.Target)
+		s += " · target " + count.Number(c.Target)
 		if c.Words >= c.Target {
 			s += " ✓"
 		}
@@ -27,24 +29,24 @@ func (c Chapter) Lens() string {
 // TodayText is today's work: "today +1,250 of 1,000 ✓" (the gross, the
 // words added), with the net when deletions made it differ.
 func (s Summary) TodayText() string {
-	t := "today +" + Thousands(s.Today.Gross)
+	t := "today +" + count.Number(s.Today.Gross)
 	if s.Daily > 0 {
-		t += " of " + Thousands(s.Daily)
+		t += " of " + count.Number(s.Daily)
 		if s.Today.Gross >= s.Daily {
 			t += " ✓"
 		}
 	}
 	if s.Today.Net != s.Today.Gross {
-		t += fmt.Sprintf(" (net %s%s)", sign(s.Today.Net), Thousands(abs(s.Today.Net)))
+		t += fmt.Sprintf(" (net %s%s)", sign(s.Today.Net), count.Number(abs(s.Today.Net)))
 	}
 	return t
 }
 
 // BookText is the book's count: "book 82,400 of 90,000".
 func (s Summary) BookText() string {
-	t := "book " + Thousands(s.Words)
+	t := "book " + count.Number(s.Words)
 	if s.Target > 0 {
-		t += " of " + Thousands(s.Target)
+		t += " of " + count.Number(s.Target)
 		if s.Words >= s.Target {
 			t += " ✓"
 		}
@@ -59,25 +61,18 @@ func (s Summary) Message(chapter *Chapter) string {
 	if chapter != nil {
 		lines = append(lines, fmt.Sprintf("%s: %s.", chapter.Title, chapter.Lens()))
 	}
-	lines = append(lines, capitalize(s.BookText())+", in "+plural(len(s.Chapters), "chapter")+".")
+	lines = append(lines, capitalize(s.BookText())+", in "+count.Of(len(s.Chapters), "chapter")+".")
 	lines = append(lines, capitalize(s.TodayText())+".")
 	if s.Session > 0 {
-		lines = append(lines, "This session: +"+Thousands(s.Session)+".")
+		lines = append(lines, "This session: +"+count.Number(s.Session)+".")
 	}
 	if s.Streak > 0 {
-		lines = append(lines, "Streak: "+plural(s.Streak, "writing day")+" in a row.")
+		lines = append(lines, "Streak: "+count.Of(s.Streak, "writing day")+" in a row.")
 	}
 	if s.Quota != nil {
 		lines = append(lines, s.Quota.Message)
 	}
 	return strings.Join(lines, "\n")
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return Thousands(n) + " " + what + "s"
 }
 
 func capitalize(s string) string {

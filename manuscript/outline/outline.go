@@ -18,9 +18,9 @@ import (
 	"sync/atomic"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/manuscript/dialogue"
-	"github.com/quire-ink/quire/manuscript/goals"
 )
 
 // Options say what an outline holds.
@@ -118,7 +118,7 @@ func (c Card) Facts() string {
 	if c.Words == 1 {
 		unit = "word"
 	}
-	return strings.Join(append(parts, goals.Thousands(c.Words)+" "+unit), " · ")
+	return strings.Join(append(parts, count.Number(c.Words)+" "+unit), " · ")
 }
 
 // CardOf is the card of story time m, status and words, titled title.
