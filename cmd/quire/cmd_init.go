@@ -65,7 +65,7 @@ func (o *initOptions) run() error {
 	if o.Sample {
 		what = "the sample book \"The Thirteenth Bell\""
 	}
-	fmt.Fprintf(o.stdout, "Wrote %s to %s.\nNext: quire index --project %s\n", what, o.Dir, o.Dir)
+	fmt.Fprintf(o.stdout, "Wrote %s to %s.\nNext: quire index --project %s\n", what, o.Dir, shellQuote(o.Dir))
 	return nil
 }
 

@@ -11,35 +11,57 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 )
 
 // mentionsOptions configure `quire mentions`.
 type mentionsOptions struct {
 	*globalOptions `json:"-"`
-	Chapter        string `json:"chapter,omitempty"`
+	// Chapter and Entry are what the flags name; Ref is the bare
+	// argument, an entry's name or alias or a chapter's reference.
+	Chapter string `json:"chapter,omitempty"`
+	Entry   string `json:"entry,omitempty"`
+	Ref     string `json:"ref,omitempty"`
 }
 
 func newMentionsCommand(g *globalOptions) *cobra.Command {
 	o := &mentionsOptions{globalOptions: g}
-	return &cobra.Command{
-		Use:   "mentions [CHAPTER]",
-		Short: "Which codex entries each chapter mentions, and how often",
-		Long: `Without CHAPTER: every codex entry the manuscript mentions, with its count
-in each chapter and where it first appears. With CHAPTER (a number, title or
-path): the entries that chapter mentions, most mentioned first.`,
+	cmd := &cobra.Command{
+		Use:   "mentions [NAME | CHAPTER]",
+		Short: "Where each codex entry appears: counts by chapter",
+		Long: `Without an argument: every codex entry the manuscript mentions, with its
+count in each chapter and where it first appears.
+
+With NAME (an entry's name or alias, as "quire mentions Darcy"): the chapters
+that mention that entry, with the count in each and the first line.
+
+With CHAPTER (a number, title or path): the entries that chapter mentions,
+most mentioned first.
+
+A bare argument is looked up as an entry first, then as a chapter; a number
+or a path is always a chapter. --entry and --chapter say which you mean.`,
+		Example: `  quire mentions
+  quire mentions Darcy
+  quire mentions 12
+  quire mentions --chapter "The Ball"`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
-				o.Chapter = args[0]
+				o.Ref = args[0]
 			}
 			return o.run(cmd)
 		},
 	}
+	cmd.Flags().StringVar(&o.Entry, "entry", "", "the codex entry (name or alias) whose chapters to list")
+	cmd.Flags().StringVar(&o.Chapter, "chapter", "", "the chapter (number, title or path) whose entries to list")
+	cmd.MarkFlagsMutuallyExclusive("entry", "chapter")
+	return cmd
 }
 
 // mentionedEntry is one row of `quire mentions --json`.
@@ -84,17 +106,110 @@ func (o *mentionsOptions) run(cmd *cobra.Command) error {
 	}
 	defer b.Close()
 	snap := b.ms.Snapshot()
-	if o.Chapter != "" {
-		return o.chapter(b, snap)
+	if o.Ref != "" && (o.Entry != "" || o.Chapter != "") {
+		return fmt.Errorf("give either %q or a flag (--entry or --chapter), not both", o.Ref)
+	}
+	switch {
+	case o.Entry != "":
+		e, ok := b.View.Catalog().Resolve(o.Entry)
+		if !ok {
+			return fmt.Errorf("no codex entry is called %q (its name or an alias); quire list shows the entries, quire untracked the names no entry tracks yet", codex.Echo(o.Entry))
+		}
+		return o.entry(b, snap, e)
+	case o.Chapter != "":
+		u, err := snap.Resolve(o.Chapter, manuscript.Place{})
+		if err != nil {
+			return err
+		}
+		return o.chapter(b, snap, u)
+	case o.Ref != "":
+		return o.either(b, snap)
 	}
 	return o.table(b, snap)
 }
 
-func (o *mentionsOptions) chapter(b *wholeBook, snap *manuscript.Snapshot) error {
-	u, err := snap.Resolve(o.Chapter, manuscript.Place{})
-	if err != nil {
-		return err
+// either answers a bare argument: an entry's name or alias, else a
+// chapter. A number or a path names a chapter; a word that names both an
+// entry and a chapter's title is taken as the entry, and stderr says how
+// to ask for the chapter.
+func (o *mentionsOptions) either(b *wholeBook, snap *manuscript.Snapshot) error {
+	u, chapterErr := snap.Resolve(o.Ref, manuscript.Place{})
+	if chapterErr == nil && looksLikeChapterRef(o.Ref) {
+		return o.chapter(b, snap, u)
 	}
+	if e, ok := b.View.Catalog().Resolve(o.Ref); ok {
+		if chapterErr == nil {
+			fmt.Fprintf(o.stderr, "quire: %q is a codex entry and a chapter's title; this lists where the entry appears. For the chapter: quire mentions --chapter %s\n",
+				codex.Echo(o.Ref), shellQuote(o.Ref))
+		}
+		return o.entry(b, snap, e)
+	}
+	if chapterErr == nil {
+		return o.chapter(b, snap, u)
+	}
+	return fmt.Errorf("%q is neither a codex entry (a name or alias) nor a chapter (a number, title or path). "+
+		"quire list shows the entries, quire untracked the names no entry tracks yet, quire stats the chapters", codex.Echo(o.Ref))
+}
+
+// looksLikeChapterRef is whether ref can only mean a chapter: a number
+// ("12", "#5") or a path.
+func looksLikeChapterRef(ref string) bool {
+	ref = strings.TrimPrefix(strings.TrimSpace(ref), "#")
+	if _, err := strconv.Atoi(ref); err == nil {
+		return true
+	}
+	return strings.ContainsAny(ref, "/\\") || strings.HasSuffix(strings.ToLower(ref), ".md")
+}
+
+// entryAppearance is one chapter of `quire mentions NAME --json`.
+type entryAppearance struct {
+	Chapter manuscript.MentionColumn `json:"chapter"`
+	Count   int                      `json:"count"`
+	First   location                 `json:"first"`
+}
+
+type mentionsEntryOutput struct {
+	Entry    string            `json:"entry"`
+	Name     string            `json:"name"`
+	Type     codex.Type        `json:"type"`
+	Total    int               `json:"total"`
+	Of       int               `json:"of"`
+	Chapters []entryAppearance `json:"chapters"`
+}
+
+// entry lists the chapters that mention e, in reading order.
+func (o *mentionsOptions) entry(b *wholeBook, snap *manuscript.Snapshot, e *codex.Entry) error {
+	ix := snap.Mentions()
+	out := mentionsEntryOutput{Entry: e.ID, Name: e.Name, Type: e.Type, Of: len(ix.Units()), Chapters: []entryAppearance{}}
+	for _, a := range ix.Appearances(e.ID) {
+		row := entryAppearance{
+			Chapter: manuscript.MentionColumn{Path: a.Path, Number: a.Number, Position: a.Position, Title: a.Title},
+			Count:   a.Count,
+		}
+		if u, ok := snap.Unit(a.Path); ok {
+			row.First = locate(u, a.First)
+		}
+		out.Total += a.Count
+		out.Chapters = append(out.Chapters, row)
+	}
+	if o.JSON {
+		return writeJSON(o.stdout, out)
+	}
+	name := codex.PrintableName(e.Name)
+	if len(out.Chapters) == 0 {
+		fmt.Fprintf(o.stdout, "%s (%s) is not mentioned in the manuscript, by its name or an alias.\n", name, e.Type)
+		return nil
+	}
+	fmt.Fprintf(o.stdout, "%s (%s): %s in %s of %d.\n\n", name, e.Type, count.Of(out.Total, "mention"), count.Of(len(out.Chapters), "chapter"), out.Of)
+	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CHAPTER\tCOUNT\tFIRST")
+	for _, a := range out.Chapters {
+		fmt.Fprintf(tw, "%s\t%s\t%s:%d\n", codex.PrintableName(columnLabel(a.Chapter)), count.Number(a.Count), a.First.Path, a.First.Line)
+	}
+	return tw.Flush()
+}
+
+func (o *mentionsOptions) chapter(b *wholeBook, snap *manuscript.Snapshot, u *manuscript.Unit) error {
 	ix := snap.Mentions()
 	if _, ok := snap.Unit(u.Path); !ok {
 		// A document outside the manuscript: scan it on its own.
@@ -112,7 +227,7 @@ func (o *mentionsOptions) chapter(b *wholeBook, snap *manuscript.Snapshot) error
 	if o.JSON {
 		return writeJSON(o.stdout, out)
 	}
-	fmt.Fprintf(o.stdout, "%s (%s, %d words)\n\n", columnLabel(out.Chapter), codex.PrintableName(u.Path), u.Words)
+	fmt.Fprintf(o.stdout, "%s (%s, %s)\n\n", columnLabel(out.Chapter), codex.PrintableName(u.Path), count.Of(u.Words, "word"))
 	if len(out.Entries) == 0 {
 		fmt.Fprintln(o.stdout, "No codex entry is mentioned.")
 		return nil
@@ -148,8 +263,9 @@ func (o *mentionsOptions) table(b *wholeBook, snap *manuscript.Snapshot) error {
 	ix := snap.Mentions()
 	units := ix.Units()
 	cols := make([]manuscript.MentionColumn, len(units))
-	// The grid and the JSON show every chapter's count; the list only
-	// how many chapters.
+	// The grid and the JSON show every chapter's count as a column; the
+	// list, for more chapters than fit across, the chapters that do
+	// mention each entry.
 	dense := o.JSON || len(units) <= gridChapters
 	byEntry := map[string]*mentionRow{}
 	var rows []*mentionRow
@@ -164,9 +280,7 @@ func (o *mentionsOptions) table(b *wholeBook, snap *manuscript.Snapshot) error {
 			}
 			r.total += c.Count
 			r.chapters++
-			if dense {
-				r.cells = append(r.cells, mentionCell{int32(col), int32(c.Count)})
-			}
+			r.cells = append(r.cells, mentionCell{int32(col), int32(c.Count)})
 		}
 	}
 	slices.SortFunc(rows, func(a, b *mentionRow) int {
@@ -238,32 +352,62 @@ func writeMentionsJSON(w io.Writer, cols []manuscript.MentionColumn, rows []*men
 }
 
 func printMentionTable(w io.Writer, cols []manuscript.MentionColumn, rows []*mentionRow, entry func(*mentionRow) mentionedEntry) error {
+	if len(cols) > gridChapters {
+		return printMentionList(w, cols, rows, entry)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	grid := len(cols) <= gridChapters
 	header := []string{"NAME", "TYPE", "TOTAL"}
-	if grid {
-		for _, c := range cols {
-			header = append(header, columnKey(c))
-		}
-	} else {
-		header = append(header, "CHAPTERS")
+	for _, c := range cols {
+		header = append(header, columnKey(c))
 	}
 	header = append(header, "FIRST")
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for _, r := range rows {
 		e := entry(r)
-		cells := []string{e.Name, string(e.Type), strconv.Itoa(e.Total)}
-		if grid {
-			for _, n := range e.Counts {
-				cells = append(cells, countCell(n))
-			}
-		} else {
-			cells = append(cells, strconv.Itoa(r.chapters))
+		cells := []string{e.Name, string(e.Type), count.Number(e.Total)}
+		for _, n := range e.Counts {
+			cells = append(cells, countCell(n))
 		}
 		cells = append(cells, fmt.Sprintf("%s:%d", e.First.Path, e.First.Line))
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
+}
+
+// listWidth is the width the chapter lists wrap at.
+const listWidth = 78
+
+// printMentionList writes the table for more chapters than fit across a
+// terminal: each entry on its line, then the chapters that mention it
+// with the count in each ("12×3" is three mentions in chapter 12),
+// wrapped under it.
+func printMentionList(w io.Writer, cols []manuscript.MentionColumn, rows []*mentionRow, entry func(*mentionRow) mentionedEntry) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "Mentions by chapter, %s (\"12×3\" is 3 mentions in chapter 12).\n", count.Of(len(cols), "chapter"))
+	for _, r := range rows {
+		e := entry(r)
+		fmt.Fprintf(bw, "\n%s (%s): %s in %s, first at %s:%d\n", codex.PrintableName(e.Name), e.Type,
+			count.Of(e.Total, "mention"), count.Of(r.chapters, "chapter"), e.First.Path, e.First.Line)
+		line := 0
+		for i, c := range r.cells {
+			cell := columnKey(cols[c.col]) + "×" + strconv.Itoa(int(c.count))
+			switch {
+			case i == 0:
+				bw.WriteString("    ")
+				line = 4
+			case line+2+utf8.RuneCountInString(cell) > listWidth:
+				bw.WriteString("\n    ")
+				line = 4
+			default:
+				bw.WriteString("  ")
+				line += 2
+			}
+			bw.WriteString(cell)
+			line += utf8.RuneCountInString(cell)
+		}
+		bw.WriteString("\n")
+	}
+	return bw.Flush()
 }
 
 func columnKey(c manuscript.MentionColumn) string {
