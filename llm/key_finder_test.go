@@ -97,15 +97,17 @@ func TestResolveProviderSaysWhereToPutAKey(t *testing.T) {
 		ps    endpoint.ProviderSettings
 		chain error
 		says  []string
+		never []string
 	}{
 		{name: "OpenAI by default", ps: endpoint.ProviderSettings{},
-			says: []string{"store it with quire key set openai", "or set OPENAI_API_KEY"}},
+			says: []string{"store it in your keychain with quire key set openai", "or set OPENAI_API_KEY", "quire: Set API Key"}},
 		{name: "a named variable", ps: endpoint.ProviderSettings{BaseURL: "https://openrouter.ai/api/v1/", Model: "m", APIKeyEnv: "ROUTER_KEY"},
 			says: []string{"no API key for https://openrouter.ai/api/v1", "ROUTER_KEY is not set and no key is stored for it",
-				"quire key set https://openrouter.ai/api/v1"}},
+				"quire key set openrouter"}},
 		{name: "no keychain", ps: endpoint.ProviderSettings{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKeyEnv: "ROUTER_KEY"},
 			chain: errors.New("dbus: couldn't determine address of session bus"),
-			says:  []string{"(no keychain answered on this computer)"}},
+			says:  []string{"(no keychain answered on this computer)", "set ROUTER_KEY in your shell", "quire key set --file openrouter", "VS Code's secret storage"},
+			never: []string{"store it in your keychain"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,6 +122,9 @@ func TestResolveProviderSaysWhereToPutAKey(t *testing.T) {
 			require.ErrorIs(t, err, ErrNoProvider)
 			for _, s := range tt.says {
 				assert.ErrorContains(t, err, s)
+			}
+			for _, s := range tt.never {
+				assert.NotContains(t, err.Error(), s, "advice that cannot work here")
 			}
 			assert.NotContains(t, err.Error(), "dbus", "the system's words are not the writer's")
 		})

@@ -49,14 +49,15 @@ func ResolveProvider(ctx context.Context, ps endpoint.ProviderSettings, k KeyFin
 	if cfg.APIKey == "" && needKey && found.Withheld.Kind == keys.None {
 		switch {
 		case !ps.Named():
-			return cfg, found, fmt.Errorf("%w: set provider.base_url (e.g. http://localhost:11434/v1 for Ollama) and provider.model, or give quire your OpenAI key: store it with quire key set openai, or set OPENAI_API_KEY%s", ErrNoProvider, found.storedNote())
+			openAI, _ := keys.Normalize("")
+			return cfg, found, fmt.Errorf("%w: set provider.base_url (e.g. http://localhost:11434/v1 for Ollama) and provider.model, or give quire your OpenAI key%s: %s", ErrNoProvider, found.storedNote(), keys.Advice(openAI, "OPENAI_API_KEY", found.Stored))
 		case ps.APIKeyEnv != "" || official:
 			keyEnv := ps.APIKeyEnv
 			if keyEnv == "" {
 				keyEnv = "OPENAI_API_KEY"
 			}
 			at, _ := keys.Normalize(ps.BaseURL)
-			return cfg, found, fmt.Errorf("%w: no API key for %s: %s is not set and no key is stored for it%s; store one with quire key set %s, or set %s (provider.api_key_env names the variable)", ErrNoProvider, at, keyEnv, found.storedNote(), at, keyEnv)
+			return cfg, found, fmt.Errorf("%w: no API key for %s: %s is not set and no key is stored for it%s; %s", ErrNoProvider, at, keyEnv, found.storedNote(), keys.Advice(at, keyEnv, found.Stored))
 		}
 	}
 	if cfg.Model == "" {

@@ -84,7 +84,7 @@ func (s *Server) prepareAsk(ctx context.Context, a wire.AskParams, needKey bool)
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, llm.ErrNoProvider) {
-			msg = "quire cannot ask the advisors yet: " + msg + ". Configure the provider in quire.yaml's provider section, or in the editor's quire settings (provider: base_url, model, api_key_env); store the key with quire key set in a terminal."
+			msg = "quire cannot ask the advisors yet: " + msg + ". Configure the provider in quire.yaml's provider section, or in the editor's quire settings (provider: base_url, model, api_key_env)."
 			if !ps.Named() {
 				// Nothing configured: what runs on this computer is
 				// one choice away (Helix and eglot show only this).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -76,11 +77,26 @@ func keyStoreFor(t *testing.T, chain keys.Backend) *keys.Store {
 // runKeys runs quire with store as its keychain and stdin as its input.
 func runKeys(t *testing.T, store *keys.Store, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
+	return runKeysFrom(t, store, strings.NewReader(stdin), args...)
+}
+
+// runKeysFrom is runKeys with stdin any reader.
+func runKeysFrom(t *testing.T, store *keys.Store, stdin io.Reader, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	cmd := newRoot(&globalOptions{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, keys: store})
+	cmd := newRoot(&globalOptions{stdin: stdin, stdout: &out, stderr: &errOut, keys: store})
 	cmd.SetArgs(args)
 	err = cmd.ExecuteContext(t.Context())
 	return out.String(), errOut.String(), err
+}
+
+// unreadable is a stdin a test must not read from: the key would be
+// asked for there.
+type unreadable struct{ t *testing.T }
+
+func (u unreadable) Read([]byte) (int, error) {
+	u.t.Error("the key was asked for before quire knew it could keep it")
+	return 0, io.EOF
 }
 
 func TestKeySetStatusRemove(t *testing.T) {
@@ -98,7 +114,7 @@ func TestKeySetStatusRemove(t *testing.T) {
 		out   []string
 		err   string
 	}{
-		{args: []string{"key", "status"}, out: []string{"provider: https://api.openai.com/v1", "key: none: no key was found for it; store one with quire key set https://api.openai.com/v1"}},
+		{args: []string{"key", "status"}, out: []string{"provider: https://api.openai.com/v1", "key: none: no key was found for it; store it in your keychain with quire key set openai"}},
 		{args: []string{"key", "set", "openrouter"}, stdin: "sk-or-secret\n", out: []string{"Stored the key for https://openrouter.ai/api/v1 in your keychain."}},
 		{args: []string{"key", "set"}, stdin: "sk-openai-secret\r\n", out: []string{"Stored the key for https://api.openai.com/v1 in your keychain."}},
 		{args: []string{"key", "status"}, out: []string{"provider: https://api.openai.com/v1", "key: from your keychain"}},
@@ -150,9 +166,10 @@ func TestKeySetWithoutAKeychain(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Chdir(t.TempDir())
 
-	_, _, err := runKeys(t, store, "sk-file-secret\n", "key", "set", "openai")
-	require.Error(t, err)
-	for _, s := range []string{"no keychain answered on this computer", "quire stored nothing", "quire key set --file", store.File} {
+	_, _, err := runKeysFrom(t, store, unreadable{t}, "key", "set", "openai")
+	require.Error(t, err, "the keychain is asked before the key is")
+	for _, s := range []string{"no keychain answered on this computer", "quire stored nothing", "nothing was asked or stored",
+		"quire key set --file openai", store.File, "set OPENAI_API_KEY in your shell", "VS Code's secret storage"} {
 		assert.ErrorContains(t, err, s)
 	}
 	assert.NotContains(t, err.Error(), "dbus", "the system's words are not the writer's")
@@ -162,7 +179,9 @@ func TestKeySetWithoutAKeychain(t *testing.T) {
 
 	out, _, err := runKeys(t, store, "", "key", "status")
 	require.NoError(t, err)
-	assert.Contains(t, out, "key: none: no keychain answered on this computer; no key was found for it; store one with quire key set https://api.openai.com/v1 --file")
+	assert.Contains(t, out, "key: none: no key was found for it; no keychain answers on this computer, so set OPENAI_API_KEY in your shell, "+
+		"or keep the key in a file only you can read with quire key set --file openai; in VS Code, the command quire: Set API Key keeps it in VS Code's secret storage")
+	assert.NotContains(t, out, "store it in your keychain", "no advice that cannot work here")
 
 	out, _, err = runKeys(t, store, "sk-file-secret\n", "key", "set", "--file", "openai")
 	require.NoError(t, err)

@@ -118,6 +118,6 @@ func keyringSession(t *testing.T) {
 
 	_, errOut, err = quire("", ask...)
 	require.Error(t, err)
-	assert.Contains(t, errOut, "no API key for "+base+": NO_SUCH_KEY is not set and no key is stored for it; store one with quire key set "+base)
+	assert.Contains(t, errOut, "no API key for "+base+": NO_SUCH_KEY is not set and no key is stored for it; store it in your keychain with quire key set "+base)
 	assert.Len(t, model.auth, 1, "no request went out without the key")
 }

@@ -129,11 +129,19 @@ func (o *keyOptions) set(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	store := o.keyStore()
+	if !o.File {
+		// Ask the keychain before the writer types a key it could not
+		// keep, and name the ways that work here instead.
+		if err := store.KeychainAnswers(ctx, base); err != nil {
+			return fmt.Errorf("%w; nothing was asked or stored: %s", err, keys.Advice(base, o.keyVariable(), err))
+		}
+	}
 	key, err := o.readKey(base)
 	if err != nil {
 		return err
 	}
-	src, err := o.keyStore().Set(ctx, base, key, o.File)
+	src, err := store.Set(ctx, base, key, o.File)
 	if err != nil {
 		return err
 	}
@@ -205,9 +213,9 @@ func (o *keyOptions) status(ctx context.Context) error {
 		st.Withheld = f.Withheld.String()
 		st.Problem = "this server is named by the book's quire.yaml, and you have not trusted the book, so no key is sent to it; to send it your key, name the server in your own settings (config.yaml, your editor's, --base-url), or trust a book that names its key with provider.api_key_env (quire trust)"
 	default:
-		st.Problem = "no key was found for it; store one with quire key set " + base
-		if f.Stored != nil && !errors.Is(f.Stored, keys.ErrNotFound) {
-			st.Problem = f.Stored.Error() + "; " + st.Problem + " --file, or set the variable provider.api_key_env names"
+		st.Problem = "no key was found for it; " + keys.Advice(base, keyVariableOf(ps.APIKeyEnv, base == openAI), f.Stored)
+		if f.Stored != nil && !errors.Is(f.Stored, keys.ErrNotFound) && !keys.KeychainDown(f.Stored) {
+			st.Problem = f.Stored.Error() + "; " + st.Problem
 		}
 		if base != openAI && ps.APIKeyEnv == "" {
 			st.Problem += " (a local server such as Ollama needs none)"
@@ -249,4 +257,35 @@ func (o *keyOptions) remove(ctx context.Context) error {
 		return fmt.Errorf("%w; nothing was removed: run quire key remove again where your keychain answers", err)
 	}
 	return err
+}
+
+// keyVariable is the variable the key of the command's provider is read
+// from, for advice: the settings' provider.api_key_env, OPENAI_API_KEY
+// for OpenAI.
+func (o *keyOptions) keyVariable() string {
+	ps, err := o.settings()
+	if err != nil {
+		return "a variable you name with provider.api_key_env"
+	}
+	base, _ := keys.Normalize(ps.BaseURL)
+	openAI, _ := keys.Normalize("")
+	if o.Provider != "" {
+		if named, err := keys.ProviderURL(o.Provider); err == nil && named != base {
+			// Another provider than the settings': its variable is
+			// whatever the writer will name.
+			return keyVariableOf("", named == openAI)
+		}
+	}
+	return keyVariableOf(ps.APIKeyEnv, base == openAI)
+}
+
+// keyVariableOf names the variable a key is read from.
+func keyVariableOf(apiKeyEnv string, openAI bool) string {
+	switch {
+	case apiKeyEnv != "":
+		return apiKeyEnv
+	case openAI:
+		return "OPENAI_API_KEY"
+	}
+	return "a variable you name with provider.api_key_env"
 }

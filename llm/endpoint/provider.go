@@ -172,7 +172,7 @@ func ProviderFrom(f *settings.File) (ProviderSettings, error) {
 		key := doc.Provider.Content[i]
 		switch {
 		case key.Value == "api_key" || key.Value == "key" || key.Value == "apikey":
-			return p, settings.At(key, "never put an API key in the project; store it in your keychain with quire key set, or set it in an environment variable and name that with provider.api_key_env")
+			return p, settings.At(key, "never put an API key in the project: set it in an environment variable and name that with provider.api_key_env, or store it with quire key set (quire key set --file where no keychain answers)")
 		case !known[key.Value]:
 			return p, settings.At(key, "unknown provider setting %q", key.Value)
 		}

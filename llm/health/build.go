@@ -245,8 +245,11 @@ func providerChecks(ctx context.Context, o Options, ps endpoint.ProviderSettings
 		env := cmp.Or(ps.APIKeyEnv, "OPENAI_API_KEY")
 		key.Detail = "none: " + env + " is not set and no key is stored for " + keyURL + storedNote(found)
 		key.System = keys.SystemReason(found.Stored)
-		key.Fix = "store your key with quire key set " + keyURL + ", or set " + env
+		key.Fix = keys.Advice(keyURL, env, found.Stored)
 		if noProvider {
+			// A book without a model is a choice, not a failure: the
+			// advisor is off, everything else works.
+			key.Status = Warning
 			key.Fix += "; or use a model on this computer: quire models"
 		}
 	default:
@@ -255,9 +258,12 @@ func providerChecks(ctx context.Context, o Options, ps endpoint.ProviderSettings
 
 	switch {
 	case noProvider:
-		prov.Status = Problem
-		prov.Detail = "none is configured: no provider.base_url, and no OpenAI key"
-		prov.Fix = "run quire models to find a model on this computer (Ollama, LM Studio), or set provider.base_url and provider.model in your config.yaml, or store your OpenAI key with quire key set openai"
+		// Only the advisor needs a model; a writer who wants none is not
+		// failing, so this is a warning and quire doctor exits 0.
+		prov.Status = Warning
+		prov.Detail = "none is configured (no provider.base_url, and no OpenAI key): the advisor is off; everything else works without a model"
+		openAI, _ := keys.Normalize("")
+		prov.Fix = "run quire models to find a model on this computer (Ollama, LM Studio), or set provider.base_url and provider.model in your config.yaml, or give quire your OpenAI key: " + keys.Advice(openAI, "OPENAI_API_KEY", found.Stored)
 		if o.LocalModels != nil {
 			if found := localmodel.Find(ctx, *o.LocalModels); len(found) > 0 {
 				var names []string
@@ -292,12 +298,24 @@ func providerChecks(ctx context.Context, o Options, ps endpoint.ProviderSettings
 		timeout = ProbeTimeout
 	}
 	p := listModels(ctx, client, base, found.Key, timeout)
-	model.Detail, model.Status, model.Fix = modelLine(p, base, modelName, found, keyURL, timeout)
+	model.Detail, model.Status, model.Fix = modelLine(p, base, modelName, found, keys.Advice(keyURL, keyVariable(ps.APIKeyEnv, official), found.Stored), timeout)
 	return prov, model, key
 }
 
+// keyVariable is the variable a key for the provider is read from, as
+// advice names it.
+func keyVariable(apiKeyEnv string, official bool) string {
+	switch {
+	case apiKeyEnv != "":
+		return apiKeyEnv
+	case official:
+		return "OPENAI_API_KEY"
+	}
+	return "a variable you name with provider.api_key_env"
+}
+
 // modelLine says what the server's answer to GET /models means.
-func modelLine(p probe, base, name string, found llm.FoundKey, keyURL string, timeout time.Duration) (string, Status, string) {
+func modelLine(p probe, base, name string, found llm.FoundKey, keyAdvice string, timeout time.Duration) (string, Status, string) {
 	switch {
 	case p.Refused:
 		return "nothing answers at " + base + ": the server is not running", Problem,
@@ -310,10 +328,10 @@ func modelLine(p probe, base, name string, found llm.FoundKey, keyURL string, ti
 	case p.Status == http.StatusUnauthorized || p.Status == http.StatusForbidden:
 		if found.Key == "" {
 			return fmt.Sprintf("%s wants a key (HTTP %d) and quire has none to send", base, p.Status), Problem,
-				"store your key for it with quire key set " + keyURL + ", or name the variable that holds it with provider.api_key_env"
+				keyAdvice
 		}
 		return fmt.Sprintf("%s refused the key %s (HTTP %d)", base, found.Source, p.Status), Problem,
-			"the key is wrong or revoked: store the right one with quire key set " + keyURL
+			"the key is wrong or revoked: give quire the right one; " + keyAdvice
 	case p.Status != http.StatusOK:
 		// Some compatible servers list no models; the chat may still work.
 		return fmt.Sprintf("%s answered HTTP %d when asked for its models", base, p.Status), Warning,

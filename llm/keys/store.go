@@ -170,3 +170,22 @@ func CleanKey(key string) (string, error) {
 	}
 	return key, nil
 }
+
+// KeychainAnswers asks the keychain for the key of base without
+// expecting one, to learn before a writer types a key whether it could
+// be stored there: nil when the keychain answered (with a key or
+// without), else an error wrapping ErrNoKeychain that says what to do.
+func (s *Store) KeychainAnswers(ctx context.Context, base string) error {
+	account, err := Normalize(base)
+	if err != nil {
+		return err
+	}
+	if s.Keychain == nil {
+		return s.noKeychain(ErrNoKeychain)
+	}
+	_, err = call(ctx, s.Timeout, func() (string, error) { return s.Keychain.Get(Service, account) })
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return s.noKeychain(err)
+	}
+	return nil
+}

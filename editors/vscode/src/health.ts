@@ -46,8 +46,12 @@ export function advisorView(checks: readonly DoctorCheck[]): AdvisorView {
   const tooltip = (failing.length > 0 ? failing : advisor).map(line).join("\n") + "\nClick for the health report.";
   const noKey = key !== undefined && /^none\b/.test(key.detail);
   let text: string | undefined;
-  if (provider?.status === "problem") {
-    text = /none is configured/.test(provider.detail) ? "$(error) quire: no provider" : "$(error) quire: provider not set up";
+  if (provider !== undefined && /none is configured/.test(provider.detail)) {
+    // No model is a writer's choice (the server reports it as a
+    // warning): the advisor is off, nothing has failed.
+    text = provider.status === "problem" ? "$(error) quire: no provider" : "$(circle-slash) quire: no provider";
+  } else if (provider?.status === "problem") {
+    text = "$(error) quire: provider not set up";
   } else if (key?.status === "problem") {
     text = "$(key) quire: no key";
   } else if (model?.status === "problem") {
@@ -73,7 +77,7 @@ export function advisorView(checks: readonly DoctorCheck[]): AdvisorView {
 function vscodeHint(c: DoctorCheck): string | undefined {
   switch (c.name) {
     case "key":
-      return c.status === "problem" ? "In VS Code: run **quire: Set API Key**." : undefined;
+      return c.status !== "ok" && /^none\b/.test(c.detail) ? "In VS Code: run **quire: Set API Key**." : undefined;
     case "provider":
       return "In VS Code: run **quire: Choose Provider**, or **quire: Choose Local Model** for a model on this computer.";
     case "model": {

@@ -30,6 +30,14 @@ describe("advisorView", () => {
       tooltip: /provider: none is configured.* — run quire models/,
     },
     {
+      name: "no model chosen (a warning: the advisor is off)",
+      checks: withCheck({ name: "provider", status: "warning", detail: "none is configured (no provider.base_url, and no OpenAI key): the advisor is off", fix: "run quire models" }).map((c) =>
+        c.name === "key" ? { ...c, status: "warning", detail: "none: OPENAI_API_KEY is not set" } : c,
+      ),
+      text: "$(circle-slash) quire: no provider",
+      tooltip: /provider: none is configured/,
+    },
+    {
       name: "no key for OpenAI",
       checks: withCheck({ name: "key", status: "problem", detail: "none: OPENAI_API_KEY is not set and no key is stored for https://api.openai.com/v1", fix: "store your key" }),
       text: "$(key) quire: no key",
