@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/llm/advisor"
 	"github.com/quire-ink/quire/llm/provider"
 	"github.com/quire-ink/quire/llm/tools"
@@ -345,12 +346,7 @@ func contextMessage(tc manuscript.TurnContext, ch *tools.ChapterContext, canRead
 	return b.String()
 }
 
-func wordsPhrase(n int) string {
-	if n == 1 {
-		return "1 word"
-	}
-	return fmt.Sprintf("%d words", n)
-}
+func wordsPhrase(n int) string { return count.Of(n, "word") }
 
 // BuildMessages builds a turn's request: the system prompt; one context
 // message when in.Context is set; the bounded history; the writer's

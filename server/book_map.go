@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript/bookmap"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -44,7 +45,8 @@ func (s *Server) quireBookMap(ctx context.Context, a wire.BookMapParams) (wire.B
 	if err != nil {
 		return wire.BookMapResult{}, err
 	}
-	res := wire.BookMapResult{Path: path, URI: s.names.URI(path), Bytes: n, Chapters: len(m.Chapters), Entries: len(m.Entries)}
+	res := wire.BookMapResult{Path: path, URI: s.names.URI(path), Bytes: n, Chapters: len(m.Chapters), Entries: len(m.Entries),
+		Counts: count.Of(len(m.Chapters), "chapter") + ", " + count.Of(len(m.Entries), "codex entry") + " mentioned"}
 	if a.Table {
 		res.Table = mentionTable(m)
 	}
@@ -55,8 +57,7 @@ func (s *Server) quireBookMap(ctx context.Context, a wire.BookMapParams) (wire.B
 		res.Shown = true
 		return res, nil
 	}
-	s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("The book map (%d chapters, %d codex entries mentioned) is in %s: open it in your browser.",
-		res.Chapters, res.Entries, path))
+	s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("The book map (%s) is in %s: open it in your browser.", res.Counts, path))
 	return res, nil
 }
 

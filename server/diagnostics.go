@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript"
 	"github.com/quire-ink/quire/server/textdoc"
@@ -227,7 +228,7 @@ func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *textdoc.
 			Severity: protocol.DiagnosticSeverityInformation,
 			Code:     codeUntrackedName,
 			Source:   "quire",
-			Message:  fmt.Sprintf("%q is used %d times in %d chapters and has no codex entry", u.Name, u.Count, u.Units),
+			Message:  fmt.Sprintf("%q is used %s in %s and has no codex entry", u.Name, count.Irregular(u.Count, "time", "times"), count.Of(u.Units, "chapter")),
 			Data:     untrackedData{Name: u.Name},
 		})
 	}

@@ -1,8 +1,6 @@
 package server
 
-import (
-	"fmt"
-)
+import "github.com/quire-ink/quire/codex/count"
 
 // The codex's search index is built after the book answers: hover,
 // definition, references, completion and diagnostics need only the
@@ -18,7 +16,7 @@ import (
 // (and a test lets it), and ends the loading progress once it is done.
 func (s *Server) buildIndex(p *openBook, prog *progress) {
 	finished := func() {
-		prog.end(s.ctx, fmt.Sprintf("%d codex entries, %d chapters", p.store.Catalog().Len(), len(p.ms.Snapshot().Units())))
+		prog.end(s.ctx, count.Of(p.store.Catalog().Len(), "codex entry")+", "+count.Of(len(p.ms.Snapshot().Units()), "chapter"))
 	}
 	// The watcher's first sync reads recent files again: not loading.
 	prog.stopCounting()

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/server/textdoc"
 )
@@ -139,10 +140,7 @@ func seriesSetting(p *openBook) []protocol.DiagnosticRelatedInformation {
 		at = lines.RangeOf(start, start+len(key.Value))
 	}
 	n := len(p.ms.Snapshot().Units())
-	chapters := fmt.Sprintf("%d chapters", n)
-	if n == 1 {
-		chapters = "1 chapter"
-	}
+	chapters := count.Of(n, "chapter")
 	return []protocol.DiagnosticRelatedInformation{{
 		Location: protocol.Location{URI: p.uri(configFile), Range: at},
 		Message:  fmt.Sprintf("the book %s reads the series against its own %s, and none of them is the one `from:` names", bookName(p), chapters),

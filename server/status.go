@@ -6,6 +6,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/llm/endpoint"
 	"github.com/quire-ink/quire/server/wire"
 )
@@ -38,6 +39,11 @@ func (p *openBook) status() wire.BookStatus {
 	// thousands it does not hold itself.
 	st.Entries, st.Problems = p.catalog().Len(), len(p.store.Catalog().Problems())
 	st.Chapters = len(p.ms.Snapshot().Units())
+	problems := "no problems"
+	if st.Problems > 0 {
+		problems = count.Of(st.Problems, "problem")
+	}
+	st.Counts = count.Of(st.Entries, "codex entry") + ", " + count.Of(st.Chapters, "chapter") + ", " + problems
 	if series := p.seriesStore(); series != nil {
 		st.Series = series.Root()
 	}

@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/codex/proposal"
 	"github.com/quire-ink/quire/llm"
 	"github.com/quire-ink/quire/manuscript"
@@ -36,7 +37,7 @@ func (s *Server) proposeSynopsis(ctx context.Context, p wire.SynopsisParams) (wi
 	scenes := t.unit.Scenes(rules)
 	if p.Scene < 0 || p.Scene > len(scenes) {
 		return wire.SynopsisProposal{}, s.outcome(ctx, true, protocol.MessageTypeWarning, jsonrpc2.InvalidParams,
-			fmt.Sprintf("No synopsis asked: %s has %d scenes, and no scene %d.", t.unit.Title, len(scenes), p.Scene))
+			fmt.Sprintf("No synopsis asked: %s has %s, and no scene %d.", t.unit.Title, count.Of(len(scenes), "scene"), p.Scene))
 	}
 	r := t.unit.Body
 	if p.Scene > 0 {

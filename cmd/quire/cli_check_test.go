@@ -396,3 +396,18 @@ func sampleSettingsLines() int {
 	}
 	return strings.Count(string(data), "\n")
 }
+
+// TestCheckSaysACleanBookIsClean: silence on a clean book left a writer
+// wondering whether the check ran; quire index says it, so does check.
+func TestCheckSaysACleanBookIsClean(t *testing.T) {
+	book, cache := writeBook(t, map[string]string{
+		"codex/characters/ana.md": "---\ntype: character\nname: Ana Roth\n---\n# Ana Roth\n",
+		"manuscript/01-one.md":    "# One\n\nAna Roth walked home.\n",
+	})
+	out, stderr, err := run(t, "check", "--project", book, cache)
+	require.NoError(t, err, stderr)
+	assert.Equal(t, "No problems found.\n", out)
+	out, _, err = run(t, "check", "--json", "--project", book, cache)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"problems": []}`, out, "the JSON is the JSON")
+}

@@ -279,6 +279,13 @@ func (o *checkOptions) report(problems []checkProblem) error {
 		for _, p := range problems {
 			fmt.Fprintf(o.stdout, "%s:%d:%d: %s: %s [%s]\n", codex.PrintableName(p.Path), p.Line, p.Column, p.Severity, oneLine(p.Message), p.Code)
 		}
+		if len(problems) == 0 {
+			// As quire index says it: silence would leave the writer
+			// wondering whether the check ran. The line matches no
+			// problem pattern, so a hook or an editor's problem
+			// matcher reads no problem from it.
+			fmt.Fprintln(o.stdout, "No problems found.")
+		}
 	}
 	if slices.ContainsFunc(problems, func(p checkProblem) bool { return p.sev == codex.SeverityError }) {
 		return exitError{code: 1}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -77,7 +78,7 @@ func (o *contextOptions) run(cmd *cobra.Command) error {
 		if i > 0 {
 			fmt.Fprintln(o.stdout)
 		}
-		fmt.Fprintf(o.stdout, "── %s ── %s · %d words\n\n", unitLabel(u), codex.PrintableName(u.Path), u.Words)
+		fmt.Fprintf(o.stdout, "── %s ── %s · %s\n\n", unitLabel(u), codex.PrintableName(u.Path), count.Of(u.Words, "word"))
 		fmt.Fprintln(o.stdout, strings.TrimRight(u.Text, "\n"))
 	}
 	for _, f := range result.Failed {

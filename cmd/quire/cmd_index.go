@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/spf13/cobra"
 )
@@ -82,7 +83,7 @@ func (o *indexOptions) run(cmd *cobra.Command) error {
 		fmt.Fprintln(o.stdout, "No problems found.")
 		return nil
 	}
-	fmt.Fprintf(o.stdout, "%d problems:\n", len(rep.Problems))
+	fmt.Fprintf(o.stdout, "%s:\n", count.Of(len(rep.Problems), "problem"))
 	for _, line := range problemLines(s.Root(), rep.Problems) {
 		fmt.Fprintln(o.stdout, "  "+line)
 	}

@@ -345,7 +345,7 @@ func (o *outlineSetOptions) run(cmd *cobra.Command, ref string) error {
 func currentSynopsis(u *manuscript.Unit, rules manuscript.SceneRules, n int) (string, error) {
 	note, _, ok := u.NoteOf(rules, n)
 	if !ok {
-		return "", fmt.Errorf("%s has %d scenes; there is no scene %d", u.Title, len(u.Scenes(rules)), n)
+		return "", fmt.Errorf("%s has %s; there is no scene %d", u.Title, count.Of(len(u.Scenes(rules)), "scene"), n)
 	}
 	if note.Synopsis == "" {
 		return "", errors.New("there is no synopsis to mark current; give one with --synopsis")

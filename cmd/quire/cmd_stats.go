@@ -138,7 +138,7 @@ func writeStats(w io.Writer, out statsOutput) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s, in %d chapters.\n", capitalize(s.BookText()), len(s.Chapters))
+	fmt.Fprintf(&b, "\n%s, in %s.\n", capitalize(s.BookText()), count.Of(len(s.Chapters), "chapter"))
 	fmt.Fprintf(&b, "Dialogue: %s of the words are spoken.\n", dialogue.Percent(out.DialogueShare))
 	fmt.Fprintf(&b, "%s.\n", capitalize(s.TodayText()))
 	if s.Streak > 0 {

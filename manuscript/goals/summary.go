@@ -2,6 +2,7 @@ package goals
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,7 +63,10 @@ type Summary struct {
 	// WritingDays are the days of the week the writer writes, lower case
 	// English names; empty is every day.
 	WritingDays []string `json:"writingDays,omitempty"`
-	Quota       *Quota   `json:"quota,omitempty"`
+	// RestDay is whether today is not one of WritingDays: the daily
+	// target does not apply to it.
+	RestDay bool   `json:"restDay,omitempty"`
+	Quota   *Quota `json:"quota,omitempty"`
 }
 
 // recentDays is how many days the summary's history shows.
@@ -94,6 +98,7 @@ func Summarize(chapters []Chapter, h progress.History, g Settings, now time.Time
 	for _, d := range g.Days {
 		s.WritingDays = append(s.WritingDays, strings.ToLower(d.String()))
 	}
+	s.RestDay = len(g.Days) > 0 && !slices.Contains(g.Days, now.Weekday())
 	if !g.Deadline.IsZero() {
 		s.Deadline = g.Deadline.Format(time.DateOnly)
 		if g.Target > 0 {

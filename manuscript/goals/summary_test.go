@@ -100,3 +100,30 @@ func TestSummaryWithNoHistory(t *testing.T) {
 	assert.Nil(t, s.Quota)
 	assert.Equal(t, "today +0", s.TodayText())
 }
+
+// TestARestDayHoldsUpNoDailyTarget: "Today +56 of 1,000" on a day that
+// is not a writing day read as a day's target missed.
+func TestARestDayHoldsUpNoDailyTarget(t *testing.T) {
+	h := progress.History{Days: []progress.Day{{Date: "2026-11-25", First: 100, Last: 156, Net: 56, Gross: 56}}}
+	g := Settings{Daily: 1000, Days: []time.Weekday{time.Monday, time.Tuesday}}
+	s := Summarize(nil, h, g, date("2026-11-25").Add(15*time.Hour)) // a Wednesday
+	assert.True(t, s.RestDay)
+	assert.Equal(t, "today +56, a rest day", s.TodayText())
+	assert.Contains(t, s.Message(nil), "Book 0, in 0 chapters.\nToday +56, a rest day.")
+
+	s = Summarize(nil, h, g, date("2026-11-24").Add(15*time.Hour)) // a Tuesday
+	assert.False(t, s.RestDay)
+	assert.Equal(t, "today +0 of 1,000", s.TodayText())
+
+	s = Summarize(nil, h, Settings{Daily: 1000}, date("2026-11-25").Add(15*time.Hour))
+	assert.False(t, s.RestDay, "no writing days named: every day is one")
+	assert.Equal(t, "today +56 of 1,000", s.TodayText())
+}
+
+func TestMessageCountsAgree(t *testing.T) {
+	s := Summarize([]Chapter{{Title: "One", Words: 1}}, progress.History{Days: []progress.Day{{Date: "2026-11-27", Gross: 1}}}, Settings{}, date("2026-11-27").Add(9*time.Hour))
+	msg := s.Message(&s.Chapters[0])
+	assert.Contains(t, msg, "One: 1 word.")
+	assert.Contains(t, msg, "in 1 chapter.")
+	assert.Contains(t, msg, "Streak: 1 writing day in a row.")
+}

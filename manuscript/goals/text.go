@@ -27,10 +27,14 @@ func (c Chapter) Lens() string {
 }
 
 // TodayText is today's work: "today +1,250 of 1,000 ✓" (the gross, the
-// words added), with the net when deletions made it differ.
+// words added), with the net when deletions made it differ. On a day
+// that is not a writing day the daily target is not held up: "today
+// +56, a rest day".
 func (s Summary) TodayText() string {
 	t := "today +" + count.Number(s.Today.Gross)
-	if s.Daily > 0 {
+	if s.RestDay {
+		t += ", a rest day"
+	} else if s.Daily > 0 {
 		t += " of " + count.Number(s.Daily)
 		if s.Today.Gross >= s.Daily {
 			t += " ✓"

@@ -209,6 +209,10 @@ type BookMapResult struct {
 	Bytes    int `json:"bytes"`
 	Chapters int `json:"chapters"`
 	Entries  int `json:"entries"`
+	// Counts says Chapters and Entries as a writer reads them ("61
+	// chapters, 6 codex entries mentioned"): editors show it as it is,
+	// so every editor counts as the command line does.
+	Counts string `json:"counts"`
 	// Shown says the client opened the page (window/showDocument).
 	Shown bool `json:"shown"`
 	// Table is the heatmap, when asked for.
@@ -464,7 +468,11 @@ type BookStatus struct {
 	Entries  int    `json:"entries"`
 	Chapters int    `json:"chapters"`
 	Problems int    `json:"problems"`
-	Message  string `json:"message,omitempty"`
+	// Counts says Entries, Chapters and Problems as a writer reads them
+	// ("6 codex entries, 61 chapters, no problems"); editors show it
+	// as it is. Empty until the book is read.
+	Counts  string `json:"counts,omitempty"`
+	Message string `json:"message,omitempty"`
 	// Series is the real path of the series folder the book reads (once
 	// the writer trusts it). The session of the book answers for that
 	// folder's files too: a plugin that starts one session per book

@@ -518,7 +518,7 @@ local function main()
     return reindexed ~= nil
   end, "the reindex")
   check(reindexed.e == nil and reindexed.r.state == "ready" and reindexed.r.entries == 26, "reindex: " .. vim.inspect(reindexed))
-  check(was_notified("quire: reindexed 26 entries"), "the reindex was not reported")
+  check(was_notified("quire: reindexed 26 codex entries, "), "the reindex was not reported")
   ok(step)
 
   step = "map"
@@ -540,7 +540,7 @@ local function main()
   check(page:find("The Thirteenth Bell", 1, true) and page:find("Moss Kettering", 1, true) and page:find('id="timeline"', 1, true),
     "the page holds the book's map")
   wait(2000, function()
-    return was_notified("quire: the book map is open in your browser (5 chapters, 23 codex entries): " .. opened)
+    return was_notified("quire: the book map is open in your browser (5 chapters, 23 codex entries mentioned): " .. opened)
   end, "the notice of the opened map")
   -- Without a way to open it, the writer is told where it is.
   quire.config.map = { open = function()

@@ -137,6 +137,10 @@ export interface BookMapResult {
   bytes: number;
   chapters: number;
   entries: number;
+  // Counts says Chapters and Entries as a writer reads them ("61
+  // chapters, 6 codex entries mentioned"): editors show it as it is,
+  // so every editor counts as the command line does.
+  counts: string;
   // Shown says the client opened the page (window/showDocument).
   shown: boolean;
   // Table is the heatmap, when asked for.
@@ -387,6 +391,10 @@ export interface BookStatus {
   entries: number;
   chapters: number;
   problems: number;
+  // Counts says Entries, Chapters and Problems as a writer reads them
+  // ("6 codex entries, 61 chapters, no problems"); editors show it
+  // as it is. Empty until the book is read.
+  counts?: string;
   message?: string;
   // Series is the real path of the series folder the book reads (once
   // the writer trusts it). The session of the book answers for that

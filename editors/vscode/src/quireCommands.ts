@@ -181,7 +181,7 @@ export class QuireCommands implements vscode.Disposable {
     try {
       const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "quire: reindexing" }, () => this.session.reindex(uri));
       void vscode.window.showInformationMessage(
-        `quire: reindexed ${path.basename(r.root)}: ${r.entries} entries, ${r.chapters} chapters, ${r.problems} problems (${r.ms} ms).`,
+        `quire: reindexed ${path.basename(r.root)}: ${r.counts ?? ""} (${r.ms} ms).`,
       );
     } catch (e) {
       void vscode.window.showErrorMessage(`quire: reindex failed: ${errorOf(e).message}`);

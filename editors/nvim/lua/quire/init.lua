@@ -64,8 +64,7 @@ function M.reindex(cb)
     if err then
       vim.notify("quire: reindex failed: " .. require("quire.util").format_error(err), vim.log.levels.ERROR)
     else
-      vim.notify(string.format("quire: reindexed %d entries, %d chapters in %d ms (%d problems)",
-        result.entries or 0, result.chapters or 0, result.ms or 0, result.problems or 0))
+      vim.notify(string.format("quire: reindexed %s in %d ms", result.counts or "", result.ms or 0))
     end
     if cb then
       cb(result, err)

@@ -55,8 +55,7 @@ end
 function M.map_command()
   run(vim.api.nvim_get_current_buf(), { quiet = true }, function(result)
     if M.open_page(result.path) then
-      util.notify(string.format("the book map is open in your browser (%d chapters, %d codex entries): %s",
-        result.chapters or 0, result.entries or 0, result.path))
+      util.notify(string.format("the book map is open in your browser (%s): %s", result.counts or "", result.path))
     else
       util.notify("the book map is in " .. result.path .. ": open it in your browser.")
     end
