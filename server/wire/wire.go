@@ -465,9 +465,9 @@ type BookStatus struct {
 	State string `json:"state" ts:"\"loading\" | \"indexing\" | \"ready\" | \"error\""`
 	// Entries counts the codex entries the book reads: its own, and
 	// those of its series that it does not override.
-	Entries  int    `json:"entries"`
-	Chapters int    `json:"chapters"`
-	Problems int    `json:"problems"`
+	Entries  int `json:"entries"`
+	Chapters int `json:"chapters"`
+	Problems int `json:"problems"`
 	// Counts says Entries, Chapters and Problems as a writer reads them
 	// ("6 codex entries, 61 chapters, no problems"); editors show it
 	// as it is. Empty until the book is read.
