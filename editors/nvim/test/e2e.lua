@@ -213,12 +213,13 @@ local function main()
   -- vim.lsp.buf.hover), and the lines of the float Neovim opens.
   local chapter_win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_cursor(chapter_win, { lnum + 1, col })
-  local float_text
+  local float_text, float_win
   -- Once: a second K while the float is open enters it.
   vim.lsp.buf.hover()
   wait(10000, function()
     for _, w in ipairs(vim.api.nvim_list_wins()) do
       if vim.api.nvim_win_get_config(w).relative ~= "" then
+        float_win = w
         float_text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false), "\n")
         return true
       end
@@ -230,6 +231,15 @@ local function main()
     "the float does not give her summary: " .. float_text)
   -- The card's Markdown is drawn, not shown as source.
   check(not float_text:find("[[", 1, true), "the float shows raw links: " .. float_text)
+  -- A link to an entry reads as its name, not its file:// address
+  -- wrapping over lines: before 0.10, which shows Markdown as source,
+  -- the plugin drops the address; 0.10 and later conceal it.
+  if require("quire.compat").raw_links_in_floats then
+    check(not float_text:find("file://", 1, true), "the float shows a link's address: " .. float_text)
+  else
+    check(float_text:find("file://", 1, true) == nil or vim.wo[float_win].conceallevel > 0,
+      "the float shows a link's address unconcealed: " .. float_text)
+  end
   -- The float closes as the writer moves on.
   for _, w in ipairs(vim.api.nvim_list_wins()) do
     if vim.api.nvim_win_get_config(w).relative ~= "" then

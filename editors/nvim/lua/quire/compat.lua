@@ -12,6 +12,11 @@ M.has = has
 -- dot form; older versions only have the dot form.
 local colon = has("0.11")
 
+-- Before 0.10 a hover float shows Markdown as source: a link to an
+-- entry is its whole file:// URL, wrapping over lines. 0.10 draws the
+-- float with Treesitter, which hides the URL behind the link's text.
+M.raw_links_in_floats = not has("0.10")
+
 function M.request(client, method, params, handler, bufnr)
   if colon then
     return client:request(method, params, handler, bufnr)

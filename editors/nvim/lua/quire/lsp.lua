@@ -86,12 +86,31 @@ local function show_message_handler(_, result, ctx)
   return vim.NIL
 end
 
+-- plain_links keeps a link's text and drops its file:// address, for a
+-- float that would show the address as it is (compat.raw_links_in_floats):
+-- "[Ilse Dorn](file:///home/…/ilse-dorn.md)" reads "Ilse Dorn". Going to
+-- the entry stays one gd away.
+local function plain_links(s)
+  return (s:gsub("%[([^%]\n]*)%]%(file://[^%)%s]*%)", "%1"))
+end
+M.plain_links = plain_links
+
+local function hover_handler(err, result, ctx, config)
+  if result and type(result.contents) == "table" and type(result.contents.value) == "string" then
+    result.contents.value = plain_links(result.contents.value)
+  end
+  return vim.lsp.handlers["textDocument/hover"](err, result, ctx, config)
+end
+
 M.handlers = {
   ["window/showMessage"] = show_message_handler,
   ["$/progress"] = progress_handler,
   ["quire/askProgress"] = ask_progress_handler,
   ["quire/status"] = status_handler,
 }
+if require("quire.compat").raw_links_in_floats then
+  M.handlers["textDocument/hover"] = hover_handler
+end
 
 -- Code actions run their command on the client first when it has one, so
 -- the advisor's "Ask <persona> about this" shows in the chat instead of
