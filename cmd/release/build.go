@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +26,8 @@ type buildOptions struct {
 
 // build cross-builds quire for each target into Out/build/<os>_<arch>/
 // and packs each binary with README.md, the pages and files it leads to
-// (docFiles) and LICENSE into an archive in Out. It returns the
+// (docFiles), the Neovim plugin (pluginFiles) and LICENSE into an
+// archive in Out, all in one folder named after the archive. It returns the
 // archives' paths.
 func build(ctx context.Context, o buildOptions) ([]string, error) {
 	src, err := filepath.Abs(o.Src)
@@ -45,8 +47,14 @@ func build(ctx context.Context, o buildOptions) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	plugin, err := pluginFiles(src)
+	if err != nil {
+		return nil, err
+	}
+	// A plugin file a page links to is packed once, as the page's.
+	plugin = slices.DeleteFunc(plugin, func(name string) bool { return slices.Contains(pages, name) })
 	var docs []archiveFile
-	for _, name := range append(pages, "LICENSE") {
+	for _, name := range slices.Concat(pages, plugin, []string{"LICENSE"}) {
 		data, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(name)))
 		if err != nil {
 			return nil, fmt.Errorf("read %s for the archives: %w", name, err)
@@ -73,7 +81,12 @@ func build(ctx context.Context, o buildOptions) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read the %s build: %w", t, err)
 		}
-		files := append([]archiveFile{{Name: t.exe(), Data: data, Mode: 0o755}}, docs...)
+		// Every file in one folder named after the archive.
+		folder := t.folderName(version) + "/"
+		files := []archiveFile{{Name: folder + t.exe(), Data: data, Mode: 0o755}}
+		for _, d := range docs {
+			files = append(files, archiveFile{Name: folder + d.Name, Data: d.Data, Mode: d.Mode})
+		}
 		path := filepath.Join(o.Out, t.archiveName(version))
 		if err := writeArchive(path, files, stamp); err != nil {
 			return nil, fmt.Errorf("archive for %s: %w", t, err)

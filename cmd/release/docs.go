@@ -81,3 +81,35 @@ func relativeTarget(page, link string) string {
 	}
 	return target
 }
+
+// pluginDirs are the folders of the Neovim plugin a writer adds to
+// 'runtimepath': with them, the archive's editors/nvim is the plugin,
+// as the Neovim page's "without a plugin manager" says.
+var pluginDirs = []string{"editors/nvim/lua", "editors/nvim/plugin", "editors/nvim/lsp", "editors/nvim/doc"}
+
+// pluginFiles are the Neovim plugin's files, in path order, as
+// slash-separated paths relative to src; its tests stay behind.
+func pluginFiles(src string) ([]string, error) {
+	var out []string
+	for _, dir := range pluginDirs {
+		err := filepath.WalkDir(filepath.Join(src, filepath.FromSlash(dir)), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			rel, err := filepath.Rel(src, p)
+			if err != nil {
+				return err
+			}
+			out = append(out, filepath.ToSlash(rel))
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("the Neovim plugin for the archives: %w", err)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,10 +142,28 @@ func TestReleaseIsReproducible(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	require.GreaterOrEqual(t, len(names), 4)
+	// One folder named after the archive holds everything: unpacking
+	// scatters nothing into the writer's folder.
+	folder := strings.TrimSuffix(strings.TrimSuffix(host.archiveName(version), ".tar.gz"), ".zip") + "/"
+	for i, name := range names {
+		require.True(t, strings.HasPrefix(name, folder), "%s is outside %s", name, folder)
+		names[i] = strings.TrimPrefix(name, folder)
+		files[i].Name = names[i]
+	}
 	assert.Equal(t, []string{host.exe(), "README.md"}, names[:2])
 	assert.Equal(t, "LICENSE", names[len(names)-1])
 	assert.Contains(t, names, "docs/advisor.md", "the docs the README leads to")
 	assert.Contains(t, names, "editors/emacs/quire.el", "and the files the editors' pages name")
+	// The Neovim plugin, whole: its page's "without a plugin manager"
+	// works from the unpacked folder.
+	for _, name := range []string{"editors/nvim/plugin/quire.lua", "editors/nvim/lua/quire/init.lua", "editors/nvim/lua/quire/install.lua",
+		"editors/nvim/lsp/quire.lua", "editors/nvim/doc/quire.txt", "editors/nvim/doc/tags"} {
+		assert.Contains(t, names, name)
+	}
+	for _, name := range names {
+		assert.NotContains(t, name, "editors/nvim/test/", "the plugin's tests stay behind")
+	}
+	assert.Equal(t, len(names), len(slices.Compact(slices.Sorted(slices.Values(names)))), "no file is packed twice")
 	// Every relative link of a packed page opens a packed file.
 	for _, f := range files {
 		if !strings.HasSuffix(f.Name, ".md") {

@@ -25,7 +25,14 @@ func (t target) archiveName(version string) string {
 	if t.OS == "windows" {
 		ext = ".zip"
 	}
-	return fmt.Sprintf("quire_%s_%s_%s%s", version, t.OS, t.Arch, ext)
+	return t.folderName(version) + ext
+}
+
+// folderName is the one folder an archive unpacks into: its own name
+// without the extension, so unpacking never scatters files into the
+// folder the writer unpacks in.
+func (t target) folderName(version string) string {
+	return fmt.Sprintf("quire_%s_%s_%s", version, t.OS, t.Arch)
 }
 
 // releaseTargets are the systems writers use: Linux (static, so also

@@ -199,6 +199,13 @@ function M.install(opts)
     return fail(err)
   end
   local exe = p.os == "windows" and "quire.exe" or "quire"
+  -- The archive holds one folder named after it; older releases held
+  -- their files at the top.
+  local stem = name:gsub("%.tar%.gz$", ""):gsub("%.zip$", "")
+  local folder = unpacked .. "/" .. stem
+  if vim.fn.filereadable(folder .. "/" .. exe) == 1 then
+    unpacked = folder
+  end
   if vim.fn.filereadable(unpacked .. "/" .. exe) ~= 1 then
     return fail(name .. " holds no " .. exe .. "; nothing was installed")
   end
