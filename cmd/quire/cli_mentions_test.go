@@ -19,6 +19,7 @@ func longBook(t *testing.T) (book, cache string, darcy map[int]int) {
 	files := map[string]string{
 		"codex/characters/darcy.md":     "---\ntype: character\nname: Fitzwilliam Darcy\naliases: [Darcy, Mr. Darcy]\n---\n# Fitzwilliam Darcy\n",
 		"codex/characters/elizabeth.md": "---\ntype: character\nname: Elizabeth Bennet\naliases: [Elizabeth]\n---\n# Elizabeth Bennet\n",
+		"codex/characters/jane.md":      "---\ntype: character\nname: Jane Bennet\n---\n# Jane Bennet\n",
 	}
 	darcy = map[int]int{}
 	for n := 1; n <= 61; n++ {
@@ -80,6 +81,19 @@ func TestMentionsOfAnEntryOnALongBook(t *testing.T) {
 				assert.Regexp(t, line, out, "chapter %d", n)
 			}
 		}
+	})
+
+	t.Run("by part of the name, as quire lookup finds it", func(t *testing.T) {
+		out, stderr, err := run(t, "mentions", "Fitzwilliam", "--project", book, cache)
+		require.NoError(t, err)
+		assert.Contains(t, out, "Fitzwilliam Darcy (character):")
+		assert.Contains(t, stderr, `quire: taking "Fitzwilliam" as Fitzwilliam Darcy (partial match)`)
+		_, _, err = run(t, "mentions", "Bennet", "--project", book, cache)
+		require.Error(t, err, "two entries fit as well")
+		assert.ErrorContains(t, err, `"Bennet" could be `)
+		assert.ErrorContains(t, err, "Elizabeth Bennet")
+		assert.ErrorContains(t, err, "Jane Bennet")
+		assert.ErrorContains(t, err, "give the full name")
 	})
 
 	t.Run("the chapter, by flag or number", func(t *testing.T) {

@@ -111,8 +111,11 @@ func (o *mentionsOptions) run(cmd *cobra.Command) error {
 	}
 	switch {
 	case o.Entry != "":
-		e, ok := b.View.Catalog().Resolve(o.Entry)
-		if !ok {
+		e, err := o.findEntry(b, o.Entry)
+		if err != nil {
+			return err
+		}
+		if e == nil {
 			return fmt.Errorf("no codex entry is called %q (its name or an alias); quire list shows the entries, quire untracked the names no entry tracks yet", codex.Echo(o.Entry))
 		}
 		return o.entry(b, snap, e)
@@ -129,13 +132,17 @@ func (o *mentionsOptions) run(cmd *cobra.Command) error {
 }
 
 // either answers a bare argument: an entry's name or alias, else a
-// chapter. A number or a path names a chapter; a word that names both an
-// entry and a chapter's title is taken as the entry, and stderr says how
-// to ask for the chapter.
+// chapter, else an entry by part of its name. A number or a path names a
+// chapter; a word that is both an entry's name (or alias) and a chapter's
+// title is taken as the entry, and stderr says how to ask for the
+// chapter.
 func (o *mentionsOptions) either(b *wholeBook, snap *manuscript.Snapshot) error {
 	u, chapterErr := snap.Resolve(o.Ref, manuscript.Place{})
 	if chapterErr == nil && looksLikeChapterRef(o.Ref) {
 		return o.chapter(b, snap, u)
+	}
+	if err := codex.CheckName(o.Ref); err != nil {
+		return err
 	}
 	if e, ok := b.View.Catalog().Resolve(o.Ref); ok {
 		if chapterErr == nil {
@@ -147,8 +154,48 @@ func (o *mentionsOptions) either(b *wholeBook, snap *manuscript.Snapshot) error 
 	if chapterErr == nil {
 		return o.chapter(b, snap, u)
 	}
+	e, err := o.findEntry(b, o.Ref)
+	if err != nil {
+		return err
+	}
+	if e != nil {
+		return o.entry(b, snap, e)
+	}
 	return fmt.Errorf("%q is neither a codex entry (a name or alias) nor a chapter (a number, title or path). "+
 		"quire list shows the entries, quire untracked the names no entry tracks yet, quire stats the chapters", codex.Echo(o.Ref))
+}
+
+// findEntry finds the entry a writer means by name, as quire lookup
+// does: its name, title, file name or an alias, else the one entry whose
+// name the words begin ("Séverine" for Séverine Aubrac) or one typo
+// away; stderr says which entry a partial name was taken as. Several
+// entries that fit as well is an error naming them; none is nil.
+func (o *mentionsOptions) findEntry(b *wholeBook, name string) (*codex.Entry, error) {
+	if err := codex.CheckName(name); err != nil {
+		return nil, err
+	}
+	if e, ok := b.View.Catalog().Resolve(name); ok {
+		return e, nil
+	}
+	ms := b.View.Catalog().Lookup(name, "")
+	if len(ms) == 0 {
+		return nil, nil
+	}
+	best := ms[0]
+	var same []string
+	for _, m := range ms {
+		// Two entries that both begin with the words (Jane Bennet and
+		// Elizabeth Bennet for "Bennet") fit alike, whatever share of
+		// each name the words cover.
+		if m.Kind == best.Kind {
+			same = append(same, codex.PrintableName(m.Entry.Name))
+		}
+	}
+	if len(same) > 1 {
+		return nil, fmt.Errorf("%q could be %s; give the full name", codex.Echo(name), strings.Join(same[:min(len(same), 6)], ", "))
+	}
+	fmt.Fprintf(o.stderr, "quire: taking %q as %s (%s match)\n", codex.Echo(name), codex.PrintableName(best.Entry.Name), best.Kind)
+	return best.Entry, nil
 }
 
 // looksLikeChapterRef is whether ref can only mean a chapter: a number
