@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install release release-archives cross-vet test e2e vet fmt-check unit unprivileged windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names bench-dialogue perf scale scale-series fuzz demo clean
+.PHONY: all build install release release-tools release-archives cross-vet test e2e vet fmt-check unit unprivileged windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names bench-dialogue perf scale scale-series fuzz demo clean
 
 all: build
 
@@ -20,16 +20,22 @@ install:
 	$(GO) install ./cmd/quire
 
 # The release a writer downloads, in dist/: an archive per system
-# (quire_<version>_<os>_<arch>.tar.gz, .zip for Windows) with the binary,
-# README and LICENSE, a VS Code extension per system with the same binary
-# inside (and a universal one without), and checksums.txt over them all.
-# The same commit gives the same bytes (cmd/release says how;
-# TestReleaseIsReproducible and make vsix-check check it).
+# (quire_<version>_<os>_<arch>.tar.gz, .zip for Windows, unpacking into
+# one folder of that name) with the binary, the README and the pages it
+# leads to, the Neovim plugin and LICENSE; a VS Code extension per system
+# with the same binary inside (and a universal one without); and
+# checksums.txt over them all. The same commit gives the same bytes
+# (cmd/release says how; TestReleaseIsReproducible and make vsix-check
+# check it). make release needs Go, Node.js and npm (the extension's
+# packages come from npm ci); it says so before building anything.
 release-archives:
 	rm -rf dist
 	GO=$(GO) $(GO) run ./cmd/release build -o dist
 
-release: release-archives
+release-tools:
+	@for tool in node npm; do command -v $$tool >/dev/null || { 		echo "make release needs Go, Node.js and npm: $$tool is not on PATH (the VS Code extension is built with them)." >&2; exit 1; }; done
+
+release: release-tools release-archives
 	$(MAKE) vsix-package
 	$(GO) run ./cmd/release checksums dist
 	@ls -l dist
