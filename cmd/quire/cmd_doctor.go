@@ -22,7 +22,8 @@ version, the book found and its settings files, the index, the provider,
 whether the model's server answers (quire asks it for its list of models,
 and sends no prompt), where the key comes from (never the key), whether
 the book is trusted, and its series. Each failing line says what to do.
-quire doctor exits with status 1 when a line is a problem.`,
+quire doctor exits with status 1 when a line is a problem; a book with no
+model chosen yet is a warning (only the advisor needs one), not a problem.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r := g.doctor(cmd)
