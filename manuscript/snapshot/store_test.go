@@ -421,4 +421,3 @@ func TestWordDiff(t *testing.T) {
 	assert.Equal(t, 2, added)
 	assert.Equal(t, 1, removed)
 }
-
