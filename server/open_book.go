@@ -38,6 +38,9 @@ type openBook struct {
 	ms    *manuscript.Manuscript
 	// cache is where the book's indexes and records live outside it.
 	cache mbook.Cache
+	// data is where what outlives a cleared cache lives: the writing
+	// history, the snapshots.
+	data mbook.Data
 	// chapterSaves writes the chapter cache as the session learns it
 	// (chapter_saves.go); set with ms.
 	chapterSaves *chapterSaves
@@ -234,7 +237,12 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 	p.matcher.Store(m)
 	p.overlay.matcherCat = b.View.Catalog()
 	log.Debug("project loaded", "root", real, "totalMs", time.Since(start).Milliseconds())
-	p.store, p.ms, p.cache = b.Store, b.Manuscript, b.Cache
+	p.store, p.ms, p.cache, p.data = b.Store, b.Manuscript, b.Cache, b.Data
+	if moved, err := p.data.Migrate(); err != nil {
+		log.Warn("the data folder", "err", err)
+	} else if moved {
+		log.Info("moved the writing history from the cache to the data folder", "dir", p.data.Dir)
+	}
 	p.chapterSaves = newChapterSaves(b.Manuscript.SaveCache, log.With("root", real))
 	p.openWordCounts(opts, log)
 	loaded = true

@@ -40,7 +40,7 @@ type wordCounts struct {
 // memory when it has none), and takes its first sight.
 func (p *openBook) openWordCounts(opts Options, log *slog.Logger) {
 	p.words.log = log.With("root", p.real)
-	p.words.store = history.New(history.Options{Path: p.cache.Progress(), Now: opts.now,
+	p.words.store = history.New(history.Options{Path: p.data.Progress(), Now: opts.now,
 		Debounce: progressDebounce, Logger: p.words.log})
 	p.observeWords()
 }

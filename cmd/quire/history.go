@@ -2,20 +2,19 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/progress"
 )
 
 // history is the book's writing history for `quire stats` and `quire
-// map`. The book's cache folder is made first: opening only the chapters
-// (no codex index) does not make it, and the history does not make
-// folders itself (a cache cleared under a running server stays cleared).
+// map`, in the book's data folder (outside the cache, which a writer may
+// clear). That folder is made first, and a history older quire kept in
+// the cache is moved into it; the history does not make folders itself.
 func (g *globalOptions) history(b *mbook.Book) *progress.Store {
-	path := b.Cache.Progress()
+	path := b.Data.Progress()
 	if path != "" {
-		if err := os.MkdirAll(b.Cache.Dir, 0o700); err != nil {
+		if _, err := b.Data.Migrate(); err != nil {
 			fmt.Fprintln(g.stderr, "quire: warning: today's count is not kept:", err)
 			path = ""
 		}

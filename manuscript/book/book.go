@@ -117,6 +117,7 @@ type Book struct {
 	Matcher    *manuscript.Matcher
 	Manuscript *manuscript.Manuscript
 	Cache      Cache
+	Data       Data
 	// Locked says another quire process holds the cache: the indexes
 	// live in memory.
 	Locked bool
@@ -158,7 +159,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 	// No user cache folder leaves Dir empty: the codex then says why
 	// (codex.Options.OnFallback) and keeps its index in memory.
 	cache, _ := CacheFor(root, opts.Cache)
-	b := &Book{Root: root, Settings: loaded, Globs: globs, Cache: cache, opts: opts}
+	data, _ := DataFor(root, opts.Cache)
+	b := &Book{Root: root, Settings: loaded, Globs: globs, Cache: cache, Data: data, opts: opts}
 	var msErr error
 	var reading sync.WaitGroup
 	if opts.Parts&Chapters != 0 {

@@ -3,9 +3,14 @@ package book
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/safefile"
 )
 
 // Cache is where quire keeps a book's files, outside the book: the codex
@@ -76,13 +81,85 @@ func (c Cache) Map() string {
 	return filepath.Join(c.Dir, "map.html")
 }
 
+// Data is where quire keeps a book's files that a cleared cache must not
+// erase, outside the book: the writing history (Progress) and the
+// snapshots of its chapters (Snapshots).
+type Data struct {
+	// Dir is the book's folder in the user data folder.
+	Dir string
+	// OldProgress is where older quire kept the history, in the cache:
+	// Migrate moves it here.
+	OldProgress string
+}
+
+// DataFor is the data folder of the book at root: the cache folder
+// when the cache options name one (the command line's --cache-dir, a
+// server given a base: tests and writers who want one folder), else
+// its folder in the user data folder (codex.DataDirFor).
+func DataFor(root string, o CacheOptions) (Data, error) {
+	if o.Dir != "" || o.Base != "" {
+		c, err := CacheFor(root, o)
+		return Data{Dir: c.Dir}, err
+	}
+	dir, err := codex.DataDirFor(root)
+	if err != nil {
+		return Data{}, err
+	}
+	d := Data{Dir: dir}
+	if c, err := CacheFor(root, o); err == nil && c.Dir != "" {
+		d.OldProgress = filepath.Join(c.Dir, progressFile)
+	}
+	return d, nil
+}
+
+const progressFile = "progress.json"
+
 // Progress is the file of the book's writing history (manuscript/progress);
-// empty when there is no cache folder.
-func (c Cache) Progress() string {
-	if c.Dir == "" {
+// empty when there is no data folder.
+func (d Data) Progress() string {
+	if d.Dir == "" {
 		return ""
 	}
-	return filepath.Join(c.Dir, "progress.json")
+	return filepath.Join(d.Dir, progressFile)
+}
+
+// Snapshots is the folder of the snapshots of the book's chapters
+// (manuscript/snapshot); empty when there is no data folder.
+func (d Data) Snapshots() string {
+	if d.Dir == "" {
+		return ""
+	}
+	return filepath.Join(d.Dir, "snapshots")
+}
+
+// Migrate makes the data folder and moves a writing history older quire
+// kept in the cache into it, unless it holds one already. It says what
+// it moved; a failure leaves the old file where it was.
+func (d Data) Migrate() (moved bool, err error) {
+	if d.Dir == "" {
+		return false, nil
+	}
+	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
+		return false, fmt.Errorf("the data folder %s: %w", d.Dir, err)
+	}
+	if d.OldProgress == "" {
+		return false, nil
+	}
+	if _, err := os.Stat(d.Progress()); err == nil {
+		return false, nil
+	}
+	data, err := os.ReadFile(d.OldProgress)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("the writing history in %s: %w", d.OldProgress, err)
+	}
+	if err := safefile.WriteFile(d.Progress(), data, 0o600); err != nil {
+		return false, fmt.Errorf("moving the writing history to %s: %w", d.Dir, err)
+	}
+	_ = os.Remove(d.OldProgress)
+	return true, nil
 }
 
 // Builds is the folder `quire build` and the quire.build command write
