@@ -62,6 +62,21 @@ func (p Policy) keep(vs []*Version, now time.Time) map[*Version]bool {
 	return keep
 }
 
+// WouldPrune counts the versions Prune would let go of, and keeps them.
+func (s *Store) WouldPrune(p Policy) (int, error) {
+	n := 0
+	err := s.locked(func() error {
+		keep := p.keep(s.st.versions, s.now())
+		for _, v := range s.st.versions {
+			if !keep[v] || v.Damaged {
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
 // Prune lets go of the versions p does not keep, rewriting the store
 // whole: a new file replaces the old one, so a crash leaves one or the
 // other.

@@ -131,6 +131,9 @@ func (s *Store) Repairs() []string {
 
 func (s *Store) file() string { return filepath.Join(s.dir, FileName) }
 
+// Dir is the store's folder.
+func (s *Store) Dir() string { return s.dir }
+
 func (s *Store) now() time.Time {
 	if s.opts.Now != nil {
 		return s.opts.Now()
