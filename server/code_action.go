@@ -51,6 +51,7 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 		more = append(more, s.buildActions(ctx, p, proj, rel)...)
 		more = append(more, s.useModelActions(ctx, proj)...)
 		if chapter {
+			more = append(more, s.snapshotActions(ctx, p, proj, rel)...)
 			// Last: the scene's actions come and go as the cursor moves,
 			// and the menu's other rows keep their places.
 			more = append(more, s.outlineActions(ctx, p, proj)...)

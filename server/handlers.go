@@ -104,6 +104,10 @@ func (s *Server) handlers() (requests map[string]requestHandler, notifications m
 		wire.CommandOutline:            optional(s.quireOutline),
 		wire.CommandSetOutline:         typed(s.setOutline),
 		wire.CommandProposeSynopsis:    typed(s.proposeSynopsis),
+		wire.CommandSnapshotSave:       optional(s.quireSnapshotSave),
+		wire.CommandSnapshotList:       optional(s.quireSnapshotList),
+		wire.CommandSnapshotText:       typed(s.quireSnapshotText),
+		wire.CommandSnapshotRestore:    typed(s.quireSnapshotRestore),
 	}
 	return requests, notifications, commands
 }

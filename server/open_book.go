@@ -116,6 +116,9 @@ type openBook struct {
 	edits editQueue
 	// words follows the book's counts into its history (word_counts.go).
 	words wordCounts
+	// snaps keeps the chapters' versions (snapshots.go); nil until the
+	// book has loaded, or when there is no data folder.
+	snaps *snapshots
 
 	// trust is the record of trusted books; trustAsked is the hash of
 	// the settings the writer was last asked to trust (trust.go).
@@ -245,6 +248,7 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 	}
 	p.chapterSaves = newChapterSaves(b.Manuscript.SaveCache, log.With("root", real))
 	p.openWordCounts(opts, log)
+	p.openSnapshots(log)
 	loaded = true
 }
 
@@ -324,6 +328,7 @@ func (p *openBook) close() {
 		p.chapterSaves.stop()
 		_ = p.ms.SaveCache()
 		p.closeWordCounts()
+		p.closeSnapshots()
 	}
 	p.releaseSeries()
 }

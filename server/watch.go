@@ -79,6 +79,7 @@ func (p *openBook) follow(ctx context.Context, ch codex.Change, log *slog.Logger
 		log.Warn("manuscript not updated", "err", err)
 	}
 	p.observeWords()
+	p.kickSnapshots()
 }
 
 // followManuscript applies a batch of file changes to the manuscript: the

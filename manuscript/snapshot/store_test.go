@@ -421,3 +421,20 @@ func TestWordDiff(t *testing.T) {
 	assert.Equal(t, 2, added)
 	assert.Equal(t, 1, removed)
 }
+
+func TestHunksRestoreOneParagraph(t *testing.T) {
+	old := "# One\n\nFirst.\n\nThe lost paragraph.\n\nThird.\n\nFourth, as it was.\n"
+	now := "# One\n\nFirst.\n\nThird.\n\nFourth, rewritten.\n\nA new end.\n"
+	hs := Hunks(now, old)
+	require.Len(t, hs, 2)
+	// Restoring each hunk alone puts back that paragraph only.
+	at := strings.Index(now, "Third.")
+	h, ok := HunkAt(hs, at)
+	require.True(t, ok)
+	assert.Equal(t, "# One\n\nFirst.\n\nThe lost paragraph.\n\nThird.\n\nFourth, rewritten.\n\nA new end.\n", now[:h.Start]+h.Old+now[h.End:])
+	h, ok = HunkAt(hs, strings.Index(now, "rewritten"))
+	require.True(t, ok)
+	assert.Equal(t, "# One\n\nFirst.\n\nThird.\n\nFourth, as it was.\n", now[:h.Start]+h.Old+now[h.End:])
+	_, ok = HunkAt(Hunks(now, now), 0)
+	assert.False(t, ok)
+}

@@ -19,7 +19,7 @@ func TestGeneratedTypeScriptIsCurrent(t *testing.T) {
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.True(t, string(got) == string(want),
-		"%s is not generated from server/wire/wire.go, ask.go, dialogue.go and outline.go as they are now: run `go generate ./server/wire` and commit the result", path)
+		"%s is not generated from server/wire/wire.go, ask.go, dialogue.go, outline.go and snapshot.go as they are now: run `go generate ./server/wire` and commit the result", path)
 }
 
 // Every field of every protocol type reaches TypeScript with its JSON

@@ -1,0 +1,142 @@
+package server
+
+import (
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/quire-ink/quire/manuscript/snapshot"
+)
+
+// snapshotDebounce lets a burst of saves settle before the chapters are
+// read from disk and kept; the keeping never holds a request.
+const snapshotDebounce = 300 * time.Millisecond
+
+// snapshots keeps a version of each chapter whose text on disk changed
+// (manuscript/snapshot): at the book's loading, and after each batch of
+// file changes the watcher brings. Only what is on disk is kept, never
+// an editor's unsaved text.
+type snapshots struct {
+	store *snapshot.Store
+	log   *slog.Logger
+	kick  chan struct{}
+	done  chan struct{}
+	stop  sync.Once
+	// synced is closed after each keeping, then made anew: tests and
+	// commands wait on it.
+	mu     sync.Mutex
+	synced chan struct{}
+}
+
+// openSnapshots opens the book's snapshot store in its data folder and
+// keeps the chapters as they are now, in the background.
+func (p *openBook) openSnapshots(log *slog.Logger) {
+	dir := p.data.Snapshots()
+	if dir == "" {
+		return
+	}
+	log = log.With("root", p.real)
+	st, err := snapshot.Open(dir, snapshot.Options{})
+	if err != nil {
+		log.Warn("snapshots are not kept", "err", err)
+		return
+	}
+	for _, r := range st.Repairs() {
+		log.Warn("snapshot store repaired", "what", r)
+	}
+	p.snaps = &snapshots{store: st, log: log, kick: make(chan struct{}, 1), done: make(chan struct{}), synced: make(chan struct{})}
+	go p.keepSnapshots()
+	p.kickSnapshots()
+}
+
+// kickSnapshots asks for the chapters to be kept as they are on disk.
+func (p *openBook) kickSnapshots() {
+	if p.snaps == nil {
+		return
+	}
+	select {
+	case p.snaps.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (p *openBook) keepSnapshots() {
+	s := p.snaps
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-s.kick:
+		}
+		// A burst of saves is kept once.
+		select {
+		case <-s.done:
+			return
+		case <-time.After(snapshotDebounce):
+		}
+		select {
+		case <-s.kick:
+		default:
+		}
+		p.syncSnapshots()
+	}
+}
+
+// syncSnapshots reads every chapter from disk and keeps those that
+// changed, and notes those whose file is gone.
+func (p *openBook) syncSnapshots() {
+	s := p.snaps
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("keeping snapshots panicked", "panic", r)
+		}
+		s.mu.Lock()
+		close(s.synced)
+		s.synced = make(chan struct{})
+		s.mu.Unlock()
+	}()
+	texts := map[string]string{}
+	for _, u := range p.ms.Snapshot().Units() {
+		data, err := os.ReadFile(filepath.Join(p.real, filepath.FromSlash(u.Path)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Gone from disk (or never saved): not kept, and noted as
+			// deleted when the store knows it.
+		case err != nil:
+			// Not read this time: keep nothing rather than call it
+			// deleted.
+			s.log.Warn("snapshots: a chapter could not be read; nothing kept this time", "err", err)
+			return
+		default:
+			texts[u.Path] = string(data)
+		}
+	}
+	kept, err := s.store.Sync(texts)
+	if err != nil {
+		s.log.Warn("snapshots: not kept", "err", err)
+	}
+	for _, r := range s.store.Repairs() {
+		s.log.Warn("snapshot store repaired", "what", r)
+	}
+	if len(kept) > 0 {
+		s.log.Debug("snapshots kept", "versions", len(kept))
+	}
+}
+
+// snapshotsSynced is closed after the next keeping.
+func (p *openBook) snapshotsSynced() <-chan struct{} {
+	p.snaps.mu.Lock()
+	defer p.snaps.mu.Unlock()
+	return p.snaps.synced
+}
+
+func (p *openBook) closeSnapshots() {
+	if p.snaps == nil {
+		return
+	}
+	p.snaps.stop.Do(func() { close(p.snaps.done) })
+}
