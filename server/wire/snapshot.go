@@ -85,7 +85,7 @@ type SnapshotTextResult struct {
 // the chapter's document at uri), only the paragraphs that differ there.
 type SnapshotRestoreParams struct {
 	BookParams
-	ID       string    `json:"id"`
+	ID       string             `json:"id"`
 	Position *protocol.Position `json:"position,omitempty" ts:",optional"`
 }
 
