@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript/snapshot"
 )
 
@@ -26,10 +27,6 @@ type snapshots struct {
 	kick  chan struct{}
 	done  chan struct{}
 	stop  sync.Once
-	// synced is closed after each keeping, then made anew: tests and
-	// commands wait on it.
-	mu     sync.Mutex
-	synced chan struct{}
 }
 
 // openSnapshots opens the book's snapshot store in its data folder and
@@ -48,9 +45,8 @@ func (p *openBook) openSnapshots(log *slog.Logger) {
 	for _, r := range st.Repairs() {
 		log.Warn("snapshot store repaired", "what", r)
 	}
-	p.snaps = &snapshots{store: st, log: log, kick: make(chan struct{}, 1), done: make(chan struct{}), synced: make(chan struct{})}
+	p.snaps = &snapshots{store: st, log: log, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	go p.keepSnapshots()
-	p.kickSnapshots()
 }
 
 // kickSnapshots asks for the chapters to be kept as they are on disk.
@@ -66,6 +62,10 @@ func (p *openBook) kickSnapshots() {
 
 func (p *openBook) keepSnapshots() {
 	s := p.snaps
+	// The chapters as they are at the opening, then the keeping rule,
+	// once a session: versions older than the rule keeps go.
+	p.syncSnapshots()
+	p.pruneSnapshots()
 	for {
 		select {
 		case <-s.done:
@@ -94,10 +94,6 @@ func (p *openBook) syncSnapshots() {
 		if r := recover(); r != nil {
 			s.log.Error("keeping snapshots panicked", "panic", r)
 		}
-		s.mu.Lock()
-		close(s.synced)
-		s.synced = make(chan struct{})
-		s.mu.Unlock()
 	}()
 	texts := map[string]string{}
 	for _, u := range p.ms.Snapshot().Units() {
@@ -127,11 +123,21 @@ func (p *openBook) syncSnapshots() {
 	}
 }
 
-// snapshotsSynced is closed after the next keeping.
-func (p *openBook) snapshotsSynced() <-chan struct{} {
-	p.snaps.mu.Lock()
-	defer p.snaps.mu.Unlock()
-	return p.snaps.synced
+// pruneSnapshots applies the book's keeping rule (snapshots:).
+func (p *openBook) pruneSnapshots() {
+	l, err := settings.Load(p.sources())
+	if err != nil {
+		p.snaps.log.Warn("snapshots: settings not read; the default rule applies", "err", err)
+	}
+	policy, _ := snapshot.PolicyFrom(l)
+	res, err := p.snaps.store.Prune(policy)
+	if err != nil {
+		p.snaps.log.Warn("snapshots: not pruned", "err", err)
+		return
+	}
+	if res.Versions > 0 {
+		p.snaps.log.Info("snapshots pruned", "versions", res.Versions, "bytesBefore", res.Before, "bytesAfter", res.After)
+	}
 }
 
 func (p *openBook) closeSnapshots() {

@@ -26,6 +26,7 @@ import (
 	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/export"
 	"github.com/quire-ink/quire/manuscript/goals"
+	"github.com/quire-ink/quire/manuscript/snapshot"
 )
 
 // checkOptions configure `quire check`.
@@ -141,6 +142,9 @@ func (o *checkOptions) run(cmd *cobra.Command) error {
 	opts, optProblems := continuity.OptionsFrom(b.Settings)
 	// A bad goal is a warning, as in the editor: the other goals apply.
 	_, goalProblems := goals.SettingsFrom(b.Settings)
+	// And a bad snapshots: length.
+	_, snapProblems := snapshot.PolicyFrom(b.Settings)
+	goalProblems = append(goalProblems, snapProblems...)
 	for _, sp := range goalProblems {
 		switch {
 		case sp.File == settings.Name || sp.File == "":

@@ -503,7 +503,10 @@ func (o *snapshotOptions) prune(ctx context.Context) error {
 		return err
 	}
 	defer b.Close()
-	policy := snapshot.DefaultPolicy
+	policy, problems := snapshot.PolicyFrom(b.Settings)
+	for _, p := range problems {
+		fmt.Fprintln(o.stderr, "quire: warning:", p.Error())
+	}
 	if o.DryRun {
 		goes, err := st.WouldPrune(policy)
 		if err != nil {

@@ -33,6 +33,7 @@ import (
 	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/manuscript/export"
 	"github.com/quire-ink/quire/manuscript/goals"
+	"github.com/quire-ink/quire/manuscript/snapshot"
 )
 
 // repoRoot is the repository, two folders above this package.
@@ -131,6 +132,7 @@ func TestDocsNameEverySetting(t *testing.T) {
 
 	missing(t, page, text, settings.Keys, yamlKey)
 	missing(t, page, text, goals.Keys, yamlKey)
+	missing(t, page, text, snapshot.Keys, yamlKey)
 	missing(t, page, text, yamlTags(reflect.TypeOf(endpoint.ProviderSettings{})), yamlKey)
 	missing(t, page, text, yamlTags(reflect.TypeOf(tools.Scope{})), yamlKey)
 	missing(t, page, text, export.BuildKeys(), yamlKey)

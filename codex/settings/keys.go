@@ -10,8 +10,9 @@ import (
 // is handed to its owner (the advisor's sections to llm, traits: and
 // checks: to continuity, manuscript: and codex: to their globs, build:
 // to manuscript/export, series: to codex.SeriesOf, goals: to
-// manuscript/goals, dialogue: to manuscript/dialogue, outline: to manuscript).
-var Keys = []string{"title", "genre", "audience", "manuscript", "build", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex", "traits", "checks", "spelling", "series", "goals", "dialogue", "outline"}
+// manuscript/goals, dialogue: to manuscript/dialogue, outline: to manuscript, snapshots: to
+// manuscript/snapshot).
+var Keys = []string{"title", "genre", "audience", "manuscript", "build", "provider", "rules", "personas", "limits", "actions", "mcp_servers", "tool_groups", "codex", "traits", "checks", "spelling", "series", "goals", "dialogue", "outline", "snapshots"}
 
 // UnknownKeys are the problems of the top-level keys f sets that quire
 // does not read: a misspelt setting is otherwise silently ignored. They

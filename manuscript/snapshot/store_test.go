@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quire-ink/quire/codex/settings"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -437,4 +438,31 @@ func TestHunksRestoreOneParagraph(t *testing.T) {
 	assert.Equal(t, "# One\n\nFirst.\n\nThird.\n\nFourth, as it was.\n", now[:h.Start]+h.Old+now[h.End:])
 	_, ok = HunkAt(Hunks(now, now), 0)
 	assert.False(t, ok)
+}
+
+func TestPolicyFrom(t *testing.T) {
+	for _, tc := range []struct {
+		yaml     string
+		all, day int
+		problem  string
+	}{
+		{"", 7, 90, ""},
+		{"snapshots: {every_version_days: 14, daily_days: 180}\n", 14, 180, ""},
+		{"snapshots: {every_version_days: 30}\n", 30, 90, ""},
+		{"snapshots: {every_version_days: 120}\n", 120, 120, ""},
+		{"snapshots: {every_version_days: none}\n", 7, 90, "whole number of days"},
+		{"snapshots: {weekly: 3}\n", 7, 90, `unknown setting "weekly"`},
+		{"snapshots: 3\n", 7, 90, "is a mapping"},
+	} {
+		f := settings.Parse("quire.yaml", []byte(tc.yaml))
+		p, problems := PolicyFrom(&settings.Loaded{Book: f, User: &settings.File{}})
+		assert.Equal(t, time.Duration(tc.all)*24*time.Hour, p.All, tc.yaml)
+		assert.Equal(t, time.Duration(tc.day)*24*time.Hour, p.Daily, tc.yaml)
+		if tc.problem == "" {
+			assert.Empty(t, problems, tc.yaml)
+		} else {
+			require.Len(t, problems, 1, tc.yaml)
+			assert.Contains(t, problems[0].Error(), tc.problem)
+		}
+	}
 }
