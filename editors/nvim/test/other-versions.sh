@@ -37,6 +37,6 @@ WRAP
 	# tokens, inlay hints) must run, not skip.
 	VIMRUNTIME="$dir/root/usr/share/nvim/runtime" PATH="$dir/bin:$PATH" QUIRE_REQUIRE_NVIM=1 \
 		QUIRE_REQUIRE_NVIM_LSP_ENABLE="$enable" QUIRE_REQUIRE_NVIM_DIALOGUE=1 \
-		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series|WithoutSetup|Checkhealth|APIKeyCommand|Models|LspEnable|LspEnableSeries|WordCounts|Dialogue)$' ./editors/nvim/
+		go test -count=1 -run '^TestNeovim(Plugin|Slips|Series|WithoutSetup|Checkhealth|APIKeyCommand|Models|LspEnable|LspEnableSeries|WordCounts|Dialogue|Snapshots)$' ./editors/nvim/
 	cd "$work"
 done

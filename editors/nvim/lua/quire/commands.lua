@@ -87,6 +87,15 @@ M.list = {
   { name = "models", run = function()
     require("quire.models").command()
   end, opts = { desc = "Choose a model running on this computer (Ollama, LM Studio, …) for quire" } },
+  { name = "snapshots", run = function(o)
+    require("quire.snapshots").snapshots_command(o)
+  end, opts = { nargs = "?", desc = "Compare the chapter with a snapshot quire kept, in a diff split" } },
+  { name = "snapshot", run = function(o)
+    require("quire.snapshots").snapshot_command(o)
+  end, opts = { nargs = "*", bang = true, desc = "Keep the chapter (with !, the book) as it is saved, under a name" } },
+  { name = "restore", run = function(o)
+    require("quire.snapshots").restore_command(o)
+  end, opts = { nargs = "?", desc = "Put a snapshot of the chapter back, as one edit" } },
   -- The health report: the plugin's side and the server's (quire
   -- doctor). It reports whether setup() ran, so it does not run it.
   { name = "health", setup = false, run = function()
