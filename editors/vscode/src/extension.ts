@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { ResponseError } from "vscode-languageclient/node";
 import { ApiKeys } from "./apiKeys";
 import { ChatHost, ChatViewProvider } from "./chat/view";
+import { Snapshots } from "./snapshots";
 import { BuildCommand } from "./build";
 import { MapPanel } from "./mapPanel";
 import { Proposals } from "./proposals";
@@ -47,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const commands = new QuireCommands(s, proposals, chat, map);
   const setup = new SetupCommands(s, keys, views);
   const build = new BuildCommand(s);
+  const snapshots = new Snapshots(s);
   context.subscriptions.push(
     keys,
     setup,
@@ -58,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
     commands,
     new WordsItem(s, views),
     build,
+    snapshots,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     s.onAskProgress((p) => chat.progress(p)),
     s.onRestart(() => chat.serverRestarted()),
