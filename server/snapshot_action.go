@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -25,6 +26,8 @@ const (
 	// restoreParagraphVersions is how many recent versions offer their
 	// paragraph at the cursor.
 	restoreParagraphVersions = 3
+	// maxDeletedOffered bounds the deleted chapters offered at a title.
+	maxDeletedOffered = 5
 )
 
 func (s *Server) snapshotActions(ctx context.Context, p protocol.CodeActionParams, proj *openBook, rel string) []codeAction {
@@ -71,6 +74,22 @@ func (s *Server) snapshotActions(ctx context.Context, p protocol.CodeActionParam
 		}
 	}
 	if atTitle(t.text, t.offset) {
+		// A chapter whose file was deleted has no document to ask in:
+		// it is offered at every chapter's title.
+		latest, _ := st.Latest()
+		var gone []*snapshot.Version
+		for _, v := range latest {
+			if v.Deleted {
+				if before, err := st.Before(v); err == nil && before != nil && !before.Damaged {
+					gone = append(gone, before)
+				}
+			}
+		}
+		slices.SortFunc(gone, func(a, b *snapshot.Version) int { return strings.Compare(a.Path, b.Path) })
+		for _, v := range gone[:min(len(gone), maxDeletedOffered)] {
+			title := fmt.Sprintf("quire: Restore the deleted chapter %s (as of %s)", v.Path, wireVersion(v).Label)
+			out = append(out, command(title, wire.CommandSnapshotRestore, wire.SnapshotRestoreParams{BookParams: wire.BookParams{URI: uri}, ID: v.ID}))
+		}
 		out = append(out,
 			command(snapshotChapterTitle, wire.CommandSnapshotSave, wire.SnapshotSaveParams{BookParams: wire.BookParams{URI: uri}}),
 			command(snapshotBookTitle, wire.CommandSnapshotSave, wire.SnapshotSaveParams{BookParams: wire.BookParams{URI: uri}, Book: true}),

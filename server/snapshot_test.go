@@ -107,6 +107,16 @@ func TestSnapshotsKeepWhatWasSavedAndRestoreIt(t *testing.T) {
 		return len(deleted) == 1
 	}, 15*time.Second, 50*time.Millisecond)
 	assert.Equal(t, "manuscript/02-light.md", deleted[0].Chapter)
+	// Offered at a chapter's title, for editors that reach it only so.
+	var titleActions []codeAction
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")},
+	}, &titleActions)
+	offered := false
+	for _, a := range titleActions {
+		offered = offered || strings.HasPrefix(a.Title, "quire: Restore the deleted chapter manuscript/02-light.md (as of ")
+	}
+	assert.True(t, offered, "the deleted chapter at the title: %v", titleActions)
 	res = snapshotCommand[wire.SnapshotRestoreResult](t, c, wire.CommandSnapshotRestore, map[string]any{"id": deleted[0].ID})
 	assert.True(t, res.Applied)
 	sent := c.sent(protocol.MethodWorkspaceApplyEdit)

@@ -10,7 +10,14 @@ import (
 const (
 	kindPiece   = 'p'
 	kindVersion = 'v'
+	// kindFormat is the store's first record: the format it is written
+	// in, so that a later quire can read or migrate it, and an earlier
+	// one refuses to add to a store it would not understand.
+	kindFormat = 'f'
 )
+
+// formatVersion is the layout of the records this quire writes.
+const formatVersion = 1
 
 // Version flags.
 const (

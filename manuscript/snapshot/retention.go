@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"time"
@@ -96,6 +97,7 @@ func (s *Store) Prune(p Policy) (Pruned, error) {
 		}
 		defer f.Close()
 		var buf bytes.Buffer
+		buf.Write(frame(binary.AppendUvarint([]byte{kindFormat}, formatVersion)))
 		written := map[uint64]bool{}
 		next := newState()
 		for _, v := range st.versions {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -92,6 +93,8 @@ type state struct {
 	nextPiece uint64
 	nextSeq   uint64
 	damaged   int
+	// format is the format record's version; 0 before it is read.
+	format int
 }
 
 type pieceLoc struct {
@@ -157,6 +160,9 @@ func (s *Store) locked(f func() error) error {
 	defer l.Close()
 	if err := s.catchUp(); err != nil {
 		return err
+	}
+	if s.st.format > formatVersion {
+		return fmt.Errorf("the snapshot store in %s was written by a newer quire (format %d; this quire reads format %d): update quire to use it; nothing in it was changed", s.dir, s.st.format, formatVersion)
 	}
 	return f()
 }
@@ -228,6 +234,9 @@ func (st *state) apply(off int64, p []byte) {
 		st.pieces[h.id] = pieceLoc{off: off + headerBytes + int64(h.textAt), n: len(p) - h.textAt, hash: h.hash}
 		st.byHash[h.hash] = h.id
 		st.nextPiece = max(st.nextPiece, h.id+1)
+	case len(p) > 0 && p[0] == kindFormat:
+		r := reader{b: p[1:]}
+		st.format = int(r.uvarint())
 	case len(p) > 0 && p[0] == kindVersion:
 		r, err := decodeVersion(p)
 		if err != nil {
@@ -316,6 +325,10 @@ func (s *Store) record(path, text, name string, deleted bool) (*Version, error) 
 	pieces := Split(text)
 	ids := make([]uint64, len(pieces))
 	var buf bytes.Buffer
+	if st.size == 0 {
+		// A new store begins with its format.
+		buf.Write(frame(binary.AppendUvarint([]byte{kindFormat}, formatVersion)))
+	}
 	nextPiece := st.nextPiece
 	type newPiece struct {
 		id   uint64

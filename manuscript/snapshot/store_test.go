@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -465,4 +466,25 @@ func TestPolicyFrom(t *testing.T) {
 			assert.Contains(t, problems[0].Error(), tc.problem)
 		}
 	}
+}
+
+// TestAStoreFromANewerQuireIsLeftAlone: a store whose format this quire
+// does not know is refused, whole, with what to do; nothing is added.
+func TestAStoreFromANewerQuireIsLeftAlone(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	s := open(t, dir, &now)
+	_, err := s.Record("manuscript/01.md", "One.\n", "")
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	require.NoError(t, err)
+	sc := scan(data)
+	require.Equal(t, byte(kindFormat), sc.records[0].payload[0], "a store begins with its format")
+	newer := append(frame(binary.AppendUvarint([]byte{kindFormat}, formatVersion+1)), data[len(frame(sc.records[0].payload)):]...)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, FileName), newer, 0o600))
+	_, err = Open(dir, Options{})
+	require.ErrorContains(t, err, "written by a newer quire")
+	after, err := os.ReadFile(filepath.Join(dir, FileName))
+	require.NoError(t, err)
+	assert.Equal(t, newer, after, "nothing was changed")
 }
