@@ -21,7 +21,7 @@ func smallBook(t *testing.T) *Book {
 	b, err := Read(t.Context(), []*manuscript.Unit{
 		manuscript.NewUnit("manuscript/01-storm.md", "---\ntitle: The Storm & After\n---\nShe *ran* 5 < 6 &amp; 7.\n\n> Quoted **hard**.\n\n***\n\n1. one\n2. two\n", 0),
 		manuscript.NewUnit("manuscript/02-calm.md", "# Calm\n\n\"Still,\" she said.\n", 0),
-	})
+	}, ReadOptions{})
 	require.NoError(t, err)
 	return b
 }
@@ -141,7 +141,7 @@ func TestBookID(t *testing.T) {
 
 func TestHTMLNestsListsAndKeepsCode(t *testing.T) {
 	b, err := Read(t.Context(), []*manuscript.Unit{manuscript.NewUnit("manuscript/01-a.md",
-		"1. one\n   - a\n   - b\n\n   more of one\n2. two\n\n> q1\n> > q2\n\n    code <b> *x*\n    line2\n", 0)})
+		"1. one\n   - a\n   - b\n\n   more of one\n2. two\n\n> q1\n> > q2\n\n    code <b> *x*\n    line2\n", 0)}, ReadOptions{})
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, Write(&buf, b, Options{Format: HTML, Preset: Reader, Settings: testSettings()}))
