@@ -127,7 +127,12 @@ func TestEPUBContainer(t *testing.T) {
 	assert.Contains(t, opf, BookID("A <Test> Book", "Wren Halloway"))
 	assert.Contains(t, opf, "<dc:creator>Wren Halloway</dc:creator>")
 	assert.Contains(t, opf, `<meta property="dcterms:modified">2000-01-01T00:00:00Z</meta>`)
-	assert.Contains(t, files["EPUB/nav.xhtml"], `<a href="chapter-002.xhtml">Calm</a>`)
+	nav := files["EPUB/nav.xhtml"]
+	assert.Contains(t, nav, `<ol><li><a href="chapter-001.xhtml">The Storm &amp; After</a></li><li><a href="chapter-002.xhtml">Calm</a></li></ol></nav>`,
+		"the contents list the chapters alone, the first chapter first")
+	assert.Contains(t, nav, `<nav epub:type="landmarks" id="landmarks" hidden="">`)
+	assert.Contains(t, nav, `<a epub:type="titlepage" href="title.xhtml">`, "the title page is a landmark")
+	assert.Contains(t, files["EPUB/style.css"], "nav ol { list-style-type: none;", "reading apps number no chapter")
 	assert.Contains(t, files["EPUB/chapter-001.xhtml"], "<blockquote>")
 	assert.Contains(t, files["EPUB/chapter-001.xhtml"], "<ol>")
 }
