@@ -150,3 +150,15 @@ func TestBuildSettingsProblemsAreDiagnostics(t *testing.T) {
 	assert.Equal(t, protocol.DiagnosticSeverityWarning, diags[0].Severity)
 	assert.Contains(t, diags[0].Message, `build: paper is letter or a4, not "legal"`)
 }
+
+// TestBuildOutputIsNoDiagnostic: build: output and build: dashes are
+// settings quire.yaml may hold, with no warning on them; a convention
+// quire does not know is one, at its line.
+func TestBuildOutputIsNoDiagnostic(t *testing.T) {
+	root := buildBook(t, buildYAML+"  output: drafts\n  dashes: longest\n")
+	c := startServer(t, Options{})
+	c.initialize(root)
+	diags := c.waitDiagnostics(c.uri("quire.yaml"), "the dashes", func(ds []protocol.Diagnostic) bool { return len(ds) == 1 })
+	assert.Equal(t, uint32(5), diags[0].Range.Start.Line)
+	assert.Contains(t, diags[0].Message, `build: dashes: "longest" is none of em`)
+}

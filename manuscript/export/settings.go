@@ -225,9 +225,8 @@ func outputDir(written string, book bool, root string) (string, error) {
 		return filepath.Clean(p), nil
 	}
 	if book {
-		if root == "" {
-			return "", fmt.Errorf("%s is relative to the book, and the book's folder is not known", written)
-		}
+		// Without the book's folder (a check of quire.yaml alone) the
+		// folder stays relative: nothing is wrong with it.
 		return filepath.Join(root, p), nil
 	}
 	home, err := os.UserHomeDir()
