@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -118,8 +119,7 @@ func TestBuildCommandSaysWhatTheSettingsLack(t *testing.T) {
 // folder as quire build does (export.OutputFolder): the Documents
 // folder by default, the book's own build: output once it sets one.
 func TestBuildCommandWritesWhereTheCommandLineDoes(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
+	home := testhome.HomeDir(t)
 	docs := filepath.Join(home, "Documents")
 	require.NoError(t, os.MkdirAll(docs, 0o755))
 	root := buildBook(t, buildYAML)

@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/manuscript/export"
 )
 
@@ -138,8 +140,7 @@ func TestBuildManuscriptWithoutTheWriter(t *testing.T) {
 // fill in, empty; the build warns of each, the file is in the
 // Documents folder, and its path is the last line printed.
 func TestInitThenBuild(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
+	home := testhome.HomeDir(t)
 	docs := filepath.Join(home, "Documents")
 	require.NoError(t, os.MkdirAll(docs, 0o755))
 
@@ -266,10 +267,10 @@ func TestBuildDashes(t *testing.T) {
 // default folder, and a warning says why); the default is
 // quire/<book folder> in the Documents folder, never inside the book.
 func TestBuildOutputFolder(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
+	home := testhome.HomeDir(t)
+	userConfig, err := settings.UserConfigPath()
+	require.NoError(t, err)
+	t.Cleanup(func() { os.Remove(userConfig) })
 	docs := filepath.Join(home, "Documents")
 	require.NoError(t, os.MkdirAll(docs, 0o755))
 	book, cache := sampleProject(t)
@@ -289,8 +290,8 @@ func TestBuildOutputFolder(t *testing.T) {
 	path, _ := build(t)
 	assert.Equal(t, filepath.Join(docs, "quire", "book", "the-thirteenth-bell.epub"), path, "the default: the Documents folder")
 
-	require.NoError(t, os.MkdirAll(filepath.Join(config, "quire"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(config, "quire", "config.yaml"), []byte("build:\n  output: ~/Manuscripts\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Dir(userConfig), 0o755))
+	require.NoError(t, os.WriteFile(userConfig, []byte("build:\n  output: ~/Manuscripts\n"), 0o644))
 	path, _ = build(t)
 	assert.Equal(t, filepath.Join(home, "Manuscripts", "the-thirteenth-bell.epub"), path, "the writer's config.yaml")
 
@@ -313,12 +314,11 @@ func TestBuildOutputFolder(t *testing.T) {
 	// A book that holds the Documents folder (a book in the home folder
 	// itself): the default would be inside the book, so quire's cache
 	// folder it is.
-	home2 := filepath.Join(t.TempDir(), "home")
+	require.NoError(t, os.Remove(userConfig))
+	home2 := testhome.HomeDir(t)
 	_, _, err = run(t, "init", "--sample", home2)
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Join(home2, "Documents"), 0o755))
-	t.Setenv("HOME", home2)
-	require.NoError(t, os.Remove(filepath.Join(config, "quire", "config.yaml")))
 	res := buildJSON(t, home2, cache, "--format", "epub")
 	assert.True(t, strings.HasPrefix(res.Path, strings.TrimPrefix(cache, "--cache-dir=")), res.Path)
 }
