@@ -8,15 +8,18 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/codex/settings"
 	"github.com/quire-ink/quire/manuscript/export"
 	"github.com/quire-ink/quire/server/wire"
 )
 
 // quire.build: the manuscript made into a DOCX, an EPUB, or one Markdown
-// or HTML file (manuscript/export), written to the book's build folder in
-// quire's cache, never into the book, and told in a window/showMessage
-// naming the file, which every client shows (Helix and eglot have no
+// or HTML file (manuscript/export), written to the folder
+// export.OutputFolder chooses (build: output, else the writer's
+// Documents folder, else quire's cache; never into the book unless the
+// writer named a folder there), and told in a window/showMessage naming
+// the file last, which every client shows (Helix and eglot have no
 // other way to hear it). The chapters are the editor's text where open.
 
 // Titles of the code actions that run quire.build.
@@ -31,15 +34,11 @@ func (s *Server) quireBuild(ctx context.Context, a wire.BuildParams) (wire.Build
 	if err != nil {
 		return wire.BuildResult{}, err
 	}
-	dir := proj.cache.Builds()
-	if dir == "" {
-		return wire.BuildResult{}, jsonrpc2.NewError(jsonrpc2.InternalError, "quire has no cache folder to write the build to")
-	}
 	l, err := settings.Load(proj.sources())
 	if err != nil {
 		return wire.BuildResult{}, fmt.Errorf("build: %w", err)
 	}
-	res, err := export.Build(ctx, export.Target{Root: proj.real, Snapshot: proj.ms.Snapshot(), Settings: l, Dir: dir},
+	res, err := export.Build(ctx, export.Target{Root: proj.real, Snapshot: proj.ms.Snapshot(), Settings: l, Cache: proj.cache.Builds(), Trust: s.trust},
 		export.Request{Format: a.Format, Preset: a.Preset, Chapters: a.Chapters})
 	if err != nil {
 		// executeCommand shows the error as the message the writer reads:
@@ -50,13 +49,36 @@ func (s *Server) quireBuild(ctx context.Context, a wire.BuildParams) (wire.Build
 		return wire.BuildResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	}
 	out := wire.BuildResult{Path: res.Path, URI: s.names.URI(res.Path), Format: string(res.Format), Preset: string(res.Preset),
-		Chapters: res.Chapters, Words: res.Words, Bytes: res.Bytes}
+		Chapters: res.Chapters, Words: res.Words, Bytes: res.Bytes, Warnings: res.Warnings}
 	if a.Quiet {
 		return out, nil
 	}
-	s.showMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("quire built %s (%s, %s preset, %d chapters, %s): %s",
-		buildWhat(res.Format), strings.ToUpper(string(res.Format)), res.Preset, res.Chapters, export.RoundedWords(res.Words), res.Path))
+	s.showMessage(ctx, buildMessageType(res), BuildMessage(res))
 	return out, nil
+}
+
+// BuildMessage is what a writer reads of a build: what was built, any
+// warning, and the file's path last, as quire build prints it.
+func BuildMessage(res export.Result) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "quire built %s (%s, %s preset, %s, %s)", buildWhat(res.Format), strings.ToUpper(string(res.Format)),
+		res.Preset, count.Of(res.Chapters, "chapter"), export.RoundedWords(res.Words))
+	for _, w := range res.Warnings {
+		sb.WriteString(". Warning: " + w)
+	}
+	if len(res.Warnings) > 0 {
+		sb.WriteString(". The file")
+	}
+	sb.WriteString(": " + res.Path)
+	return sb.String()
+}
+
+// buildMessageType is a warning when the build has warnings.
+func buildMessageType(res export.Result) protocol.MessageType {
+	if len(res.Warnings) > 0 {
+		return protocol.MessageTypeWarning
+	}
+	return protocol.MessageTypeInfo
 }
 
 // buildWhat names what a format makes, for the message.

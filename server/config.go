@@ -196,7 +196,7 @@ func layerConfig(l *settings.Loaded, root string, store *trust.Store) (c bookCon
 	if hasErrors(problems) {
 		return c, problems, userErr
 	}
-	book := endpoint.BookReach{Provider: c.provider, MCPServers: c.mcpServers, Series: c.series}
+	book := endpoint.BookReach{Provider: c.provider, MCPServers: c.mcpServers, Series: c.series, BuildOutput: trust.BuildOutputOf(l.Book)}
 	c.wants = book.Wants()
 	guarded, ignored, terr := book.Guard(root, store)
 	c.provider, c.mcpServers, c.series, c.ignored = guarded.Provider, guarded.MCPServers, guarded.Series, len(ignored) > 0

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"archive/zip"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/testhome"
 	"github.com/quire-ink/quire/manuscript/export"
 )
 
@@ -101,22 +105,63 @@ func TestBuildChapters(t *testing.T) {
 	require.Error(t, err)
 }
 
-// TestBuildManuscriptNeedsTheWriter: without build: author and contact
-// the manuscript preset says what to add; the reader's preset builds.
-func TestBuildManuscriptNeedsTheWriter(t *testing.T) {
+// TestBuildManuscriptWithoutTheWriter: a bad build: value stops the
+// build at its line; without build: author and contact the manuscript
+// is built all the same, with placeholders plain to see and a warning
+// naming each setting; the reader's preset needs neither.
+func TestBuildManuscriptWithoutTheWriter(t *testing.T) {
 	book, cache := sampleProject(t)
 	require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), []byte("title: The Thirteenth Bell\nbuild:\n  surname: Halloway\n  paper: legal\n"), 0o644))
 	_, _, err := run(t, "build", "--project", book, cache, "-o", filepath.Join(t.TempDir(), "m.docx"))
 	require.ErrorIs(t, err, export.ErrSettings)
-	for _, want := range []string{`quire.yaml: line 4: build: paper is letter or a4, not "legal"`, "line 3: build: author is not set", "line 3: build: contact is not set"} {
-		assert.Contains(t, err.Error(), want)
-	}
+	assert.Contains(t, err.Error(), `quire.yaml: line 4: build: paper is letter or a4, not "legal"`)
+
+	require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), []byte("title: The Thirteenth Bell\nbuild:\n  surname: Halloway\n"), 0o644))
+	out, stderr, err := run(t, "build", "--project", book, cache, "-o", filepath.Join(t.TempDir(), "m.docx"))
+	require.NoError(t, err, stderr)
+	path := strings.TrimSpace(out)
+	assert.Contains(t, stderr, `quire: warning: quire.yaml: line 3: build: author is not set, so the manuscript shows "Your Name"`)
+	assert.Contains(t, stderr, "quire: warning: quire.yaml: line 3: build: contact is not set")
+	doc := zipText(t, path, "word/document.xml")
+	assert.Contains(t, doc, ">Your Name<")
+	assert.Contains(t, doc, ">Your email<")
+
 	require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), []byte("title: The Thirteenth Bell\n"), 0o644))
 	res := buildJSON(t, book, cache, "--preset", "reader", "-o", filepath.Join(t.TempDir(), "r.docx"))
 	assert.Equal(t, export.Reader, res.Preset)
+	assert.Empty(t, res.Warnings)
 
 	_, _, err = run(t, "build", "--project", book, cache, "--format", "pdf")
 	assert.ErrorContains(t, err, `unknown format "pdf"`)
+}
+
+// TestInitThenBuild: a book fresh from quire init builds its standard
+// manuscript at once. Its quire.yaml has build: author and contact to
+// fill in, empty; the build warns of each, the file is in the
+// Documents folder, and its path is the last line printed.
+func TestInitThenBuild(t *testing.T) {
+	home := testhome.HomeDir(t)
+	docs := filepath.Join(home, "Documents")
+	require.NoError(t, os.MkdirAll(docs, 0o755))
+
+	book := filepath.Join(t.TempDir(), "salt-ledger")
+	_, _, err := run(t, "init", book)
+	require.NoError(t, err)
+	yaml, err := os.ReadFile(filepath.Join(book, "quire.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(yaml), "build:")
+	assert.Contains(t, string(yaml), "\n  author: \"\"")
+	assert.Contains(t, string(yaml), "\n  contact: \"\"")
+
+	out, stderr, err := run(t, "build", "--project", book, "--cache-dir="+t.TempDir())
+	require.NoError(t, err, stderr)
+	assert.Contains(t, stderr, "build: author is not set")
+	assert.Contains(t, stderr, "build: contact is not set")
+	assert.Contains(t, stderr, "quire: built the manuscript (DOCX, manuscript preset, 1 chapter, about 100 words):")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	want := filepath.Join(docs, "quire", "salt-ledger", "untitled.docx")
+	assert.Equal(t, want, lines[len(lines)-1], "the path, last")
+	assert.FileExists(t, want)
 }
 
 // TestCheckListsBuildSettingsProblems: quire check warns of a bad build:
@@ -148,4 +193,132 @@ func TestBuildRefusesAManuscriptWithHoles(t *testing.T) {
 	assert.Contains(t, err.Error(), "manuscript/06-wide.md: ")
 	res := buildJSON(t, book, cache, "--format", "md", "-o", filepath.Join(t.TempDir(), "one.md"), "1")
 	assert.Equal(t, 1, res.Chapters)
+}
+
+// zipText is the text of one file of the zip at path.
+func zipText(t *testing.T, path, name string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	require.NoError(t, err)
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Name == name {
+			rc, err := f.Open()
+			require.NoError(t, err)
+			defer rc.Close()
+			b, err := io.ReadAll(rc)
+			require.NoError(t, err)
+			return string(b)
+		}
+	}
+	t.Fatalf("%s holds no %s", path, name)
+	return ""
+}
+
+// TestBuildDashes: a writer's -- is an em dash in the DOCX, the EPUB,
+// the Markdown and the HTML by default, and build: dashes chooses
+// pandoc's convention or the spaced en dash; --- is an em dash and a --
+// between digits an en dash in each.
+func TestBuildDashes(t *testing.T) {
+	book, cache := sampleProject(t)
+	require.NoError(t, os.WriteFile(filepath.Join(book, "manuscript", "06-dashes.md"), []byte(
+		"# Dashes\n\nHe asked in various ways--with barefaced questions. Three---hyphens, pages 10--12.\n"), 0o644))
+	settingsPath := filepath.Join(book, "quire.yaml")
+	original, err := os.ReadFile(settingsPath)
+	require.NoError(t, err)
+	tests := []struct {
+		dashes, want string
+	}{
+		{"", "He asked in various ways—with barefaced questions. Three—hyphens, pages 10–12."},
+		{"em", "He asked in various ways—with barefaced questions. Three—hyphens, pages 10–12."},
+		{"pandoc", "He asked in various ways–with barefaced questions. Three—hyphens, pages 10–12."},
+		{"spaced", "He asked in various ways – with barefaced questions. Three—hyphens, pages 10–12."},
+	}
+	for _, tt := range tests {
+		name := tt.dashes
+		if name == "" {
+			name = "default"
+		}
+		t.Run(name, func(t *testing.T) {
+			text := string(original)
+			if tt.dashes != "" {
+				text += "  dashes: " + tt.dashes + "\n"
+			}
+			require.NoError(t, os.WriteFile(settingsPath, []byte(text), 0o644))
+			dir := t.TempDir()
+			docx := buildJSON(t, book, cache, "-o", filepath.Join(dir, "m.docx"), "6")
+			assert.Contains(t, zipText(t, docx.Path, "word/document.xml"), ">"+tt.want+"<")
+			epub := buildJSON(t, book, cache, "--format", "epub", "-o", filepath.Join(dir, "m.epub"), "6")
+			assert.Contains(t, zipText(t, epub.Path, "EPUB/chapter-001.xhtml"), `<p class="first">`+tt.want+"</p>")
+			for _, format := range []string{"md", "html"} {
+				res := buildJSON(t, book, cache, "--format", format, "-o", filepath.Join(dir, "m."+format), "6")
+				got, err := os.ReadFile(res.Path)
+				require.NoError(t, err)
+				assert.Contains(t, string(got), tt.want, format)
+			}
+		})
+	}
+}
+
+// TestBuildOutputFolder: where a build goes when -o names no file.
+// build: output in the writer's config.yaml is honoured as it stands; a
+// book's own, inside the book, too; a book's own outside the book only
+// once the writer trusts the book (until then the file goes to the
+// default folder, and a warning says why); the default is
+// quire/<book folder> in the Documents folder, never inside the book.
+func TestBuildOutputFolder(t *testing.T) {
+	home := testhome.HomeDir(t)
+	userConfig, err := settings.UserConfigPath()
+	require.NoError(t, err)
+	t.Cleanup(func() { os.Remove(userConfig) })
+	docs := filepath.Join(home, "Documents")
+	require.NoError(t, os.MkdirAll(docs, 0o755))
+	book, cache := sampleProject(t)
+	settingsPath := filepath.Join(book, "quire.yaml")
+	original, err := os.ReadFile(settingsPath)
+	require.NoError(t, err)
+	build := func(t *testing.T) (path, stderr string) {
+		t.Helper()
+		out, stderr, err := run(t, "build", "--project", book, cache, "--format", "epub")
+		require.NoError(t, err, stderr)
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		path = lines[len(lines)-1]
+		assert.FileExists(t, path)
+		return path, stderr
+	}
+
+	path, _ := build(t)
+	assert.Equal(t, filepath.Join(docs, "quire", "book", "the-thirteenth-bell.epub"), path, "the default: the Documents folder")
+
+	require.NoError(t, os.MkdirAll(filepath.Dir(userConfig), 0o755))
+	require.NoError(t, os.WriteFile(userConfig, []byte("build:\n  output: ~/Manuscripts\n"), 0o644))
+	path, _ = build(t)
+	assert.Equal(t, filepath.Join(home, "Manuscripts", "the-thirteenth-bell.epub"), path, "the writer's config.yaml")
+
+	require.NoError(t, os.WriteFile(settingsPath, append(original, "  output: drafts/out\n"...), 0o644))
+	path, _ = build(t)
+	assert.Equal(t, filepath.Join(book, "drafts", "out", "the-thirteenth-bell.epub"), path, "the book's own folder, inside the book")
+
+	outside := filepath.Join(t.TempDir(), "submissions")
+	require.NoError(t, os.WriteFile(settingsPath, append(original, []byte("  output: "+outside+"\n")...), 0o644))
+	path, stderr := build(t)
+	assert.Equal(t, filepath.Join(home, "Manuscripts", "the-thirteenth-bell.epub"), path, "a book's folder outside the book waits for trust")
+	assert.Contains(t, stderr, "quire: warning: quire.yaml's build: output ("+outside+") is a folder outside the book, which quire writes to only once you trust the book (quire trust ")
+	out, _, err := run(t, "trust", book)
+	require.NoError(t, err)
+	assert.Contains(t, out, "write the manuscripts quire build makes into the folder "+outside+" (build.output)")
+	path, stderr = build(t)
+	assert.Equal(t, filepath.Join(outside, "the-thirteenth-bell.epub"), path, "trusted")
+	assert.NotContains(t, stderr, "warning")
+
+	// A book that holds the Documents folder (a book in the home folder
+	// itself): the default would be inside the book, so quire's cache
+	// folder it is.
+	require.NoError(t, os.Remove(userConfig))
+	home2 := testhome.HomeDir(t)
+	_, _, err = run(t, "init", "--sample", home2)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(home2, "Documents"), 0o755))
+	res := buildJSON(t, home2, cache, "--format", "epub")
+	assert.True(t, strings.HasPrefix(res.Path, strings.TrimPrefix(cache, "--cache-dir=")), res.Path)
 }

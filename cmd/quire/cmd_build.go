@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/quire-ink/quire/codex/count"
 	mbook "github.com/quire-ink/quire/manuscript/book"
 	"github.com/quire-ink/quire/manuscript/export"
 )
@@ -15,6 +17,8 @@ import (
 type buildOptions struct {
 	*globalOptions `json:"-"`
 	export.Request
+	// Open shows the file in the system's viewer once written.
+	Open bool `json:"-"`
 }
 
 func newBuildCommand(g *globalOptions) *cobra.Command {
@@ -29,9 +33,12 @@ matter, HTML comments and codex files never appear; [[Name|label]] becomes
 its label; emphasis, block quotes, lists and smart punctuation are kept;
 a ## scene heading or a *** line is a scene break.
 
-The manuscript preset (the DOCX default) needs build: author and contact in
-quire.yaml (or your config.yaml). The file goes to quire's cache folder,
-never into the book, unless -o names a file; its path is printed.`,
+The manuscript preset (the DOCX default) carries build: author and contact
+from quire.yaml (or your config.yaml); without them it shows placeholders,
+and a warning names the setting. The file goes to the folder build: output
+names, else to quire/<book folder> in your Documents folder, else to
+quire's cache folder; never into the book unless you name a folder or
+file there (-o). Its path is printed last; --open opens it.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Chapters = args
 			return o.run(cmd)
@@ -40,7 +47,8 @@ never into the book, unless -o names a file; its path is printed.`,
 	f := cmd.Flags()
 	f.StringVar(&o.Format, "format", "docx", "docx, epub, md or html")
 	f.StringVar(&o.Preset, "preset", "", "manuscript (standard manuscript format) or reader (book-like); default: manuscript for docx, reader otherwise")
-	f.StringVarP(&o.Out, "output", "o", "", "write to this file (default: a file named for the book in quire's cache folder)")
+	f.StringVarP(&o.Out, "output", "o", "", "write to this file (default: a file named for the book in build: output, else in ~/Documents/quire/<book folder>)")
+	f.BoolVar(&o.Open, "open", false, "open the file with the system's viewer (without a display: says so, names the file and exits with status 1)")
 	return cmd
 }
 
@@ -58,14 +66,44 @@ func (o *buildOptions) run(cmd *cobra.Command) error {
 		}
 	}
 	res, err := export.Build(cmd.Context(), export.Target{
-		Root: b.Root, Snapshot: b.Manuscript.Snapshot(), Settings: b.Settings, Dir: b.Cache.Builds(),
+		Root: b.Root, Snapshot: b.Manuscript.Snapshot(), Settings: b.Settings, Cache: b.Cache.Builds(), Trust: o.trustStore(),
 	}, req)
 	if err != nil {
 		return err
 	}
-	if o.JSON {
-		return writeJSON(o.stdout, res)
+	for _, w := range res.Warnings {
+		fmt.Fprintln(o.stderr, "quire: warning:", w)
 	}
-	_, err = fmt.Fprintln(o.stdout, res.Path)
+	// The file is opened first, so that its path is what the command
+	// prints last.
+	why := ""
+	if o.Open {
+		if why = openWithSystem(res.Path); why != "" {
+			fmt.Fprintf(o.stderr, "quire: could not open the file: %s. Open %s yourself.\n", why, res.Path)
+		}
+	}
+	if o.JSON {
+		err = writeJSON(o.stdout, res)
+	} else {
+		fmt.Fprintf(o.stderr, "quire: built %s (%s, %s preset, %s, %s):\n", buildWhat(res.Format), strings.ToUpper(string(res.Format)),
+			res.Preset, count.Of(res.Chapters, "chapter"), export.RoundedWords(res.Words))
+		_, err = fmt.Fprintln(o.stdout, res.Path)
+	}
+	if err == nil && why != "" {
+		// The file is written, but what was asked, to see it, did not
+		// happen: a script hears it from the status.
+		return exitError{code: 1}
+	}
 	return err
+}
+
+// buildWhat names what a format makes.
+func buildWhat(f export.Format) string {
+	switch f {
+	case export.EPUB:
+		return "the e-book"
+	case export.DOCX:
+		return "the manuscript"
+	}
+	return "the book as one file"
 }

@@ -42,6 +42,11 @@ genre: ""            # e.g. "literary thriller"; advisors read it
 audience:
   age: ""            # e.g. "adult", "young adult"
   lens: ""           # the readers you write for
+build:               # quire build (docs/build.md); these may sit in your config.yaml for every book
+  author: ""         # your name on the manuscript's first page and running header
+  contact: ""        # under your name on page one, one line each: contact: | then the lines
+  # dashes: em       # -- and --- become em dashes; pandoc: -- en, --- em; spaced: -- a spaced en dash
+  # output: ~/Manuscripts   # where quire build writes; default: Documents/quire/<this folder's name>
 `,
 	"manuscript/01-chapter-one.md": "# Chapter One\n\n",
 }

@@ -44,7 +44,7 @@ printed.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
-	f.BoolVar(&o.Open, "open", false, "open the map in the browser")
+	f.BoolVar(&o.Open, "open", false, "open the map in the browser (without a display: says so, names the file and exits with status 1)")
 	f.StringVar(&o.Out, "out", "", "write the map to this file (default: quire's cache folder)")
 	f.StringVar(&o.EditorURI, "editor-uri", "", "link cells with this URI, {path} {line} {column} filled in (vscode://file/{path}:{line}:{column}); default: file:// links")
 	return cmd
@@ -86,18 +86,25 @@ func (o *mapOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// The page is opened first, so that the path is what the command
+	// prints last.
+	why := ""
+	if o.Open {
+		if why = openWithSystem(out); why != "" {
+			fmt.Fprintf(o.stderr, "quire: could not open the book map: %s. Open %s in your browser.\n", why, out)
+		}
+	}
 	if o.JSON {
 		err = writeJSON(o.stdout, mapReport{Path: out, Bytes: n, Chapters: len(m.Chapters), Entries: len(m.Entries)})
 	} else {
 		_, err = fmt.Fprintln(o.stdout, out)
 	}
-	if err != nil || !o.Open {
-		return err
+	if err == nil && why != "" {
+		// The map is written, but what was asked, to see it, did not
+		// happen: a script hears it from the status.
+		return exitError{code: 1}
 	}
-	if why := openInBrowser(out); why != "" {
-		fmt.Fprintf(o.stderr, "quire: %s; open %s in your browser.\n", why, out)
-	}
-	return nil
+	return err
 }
 
 // inside says whether path lies in the folder root (symlinks in path's

@@ -51,3 +51,26 @@ func userDir(t testing.TB, dir func() (string, error), windowsVar, xdgVar string
 	}
 	return got
 }
+
+// HomeDir gives the test a new home folder, as os.UserHomeDir finds it
+// on this system (HOME, USERPROFILE on Windows), and returns it: quire
+// build's default folder is its Documents folder. On macOS the user
+// config and cache folders move with it. The variables are restored
+// after the test.
+func HomeDir(t testing.TB) string {
+	t.Helper()
+	base := t.TempDir()
+	switch runtime.GOOS {
+	case "windows":
+		t.Setenv("USERPROFILE", base)
+	case "plan9":
+		t.Setenv("home", base)
+	default:
+		t.Setenv("HOME", base)
+	}
+	got, err := os.UserHomeDir()
+	if err != nil || got != base {
+		t.Fatalf("home folder %q (%v) is not %s", got, err, base)
+	}
+	return got
+}

@@ -102,7 +102,9 @@ func Isolate(home string) error {
 			return err
 		}
 	}
-	return nil
+	// quire build writes to the writer's Documents folder; the home
+	// above has none, and this variable must not name the real one.
+	return os.Unsetenv("XDG_DOCUMENTS_DIR")
 }
 
 // realFolders are the writer's quire config and cache folders as this

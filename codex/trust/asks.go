@@ -47,7 +47,30 @@ func AsksOf(f *settings.File) (Asks, error) {
 	if a.Series, err = codex.SeriesFromNode(f.Value("series")); err != nil {
 		return a, err
 	}
+	a.Output = BuildOutputOf(f)
 	return a, nil
+}
+
+// BuildOutputOf is the build: output of a book's settings file f when
+// it names a folder outside the book (OutputReaches); "" otherwise. A
+// value of another shape is the build settings' problem, and asks
+// nothing here.
+func BuildOutputOf(f *settings.File) string {
+	if f == nil || f.Err != nil {
+		return ""
+	}
+	build := f.Value("build")
+	if build == nil || build.Kind != yaml.MappingNode {
+		return ""
+	}
+	n := settings.MappingValue(build, "output")
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
+		return ""
+	}
+	if v := strings.TrimSpace(n.Value); OutputReaches(v) {
+		return v
+	}
+	return ""
 }
 
 // serversOf reads mcp_servers as the values a Want of each server

@@ -106,6 +106,10 @@ type Asks struct {
 	// Series is the series folder as quire.yaml names it (series:): a
 	// folder outside the book whose canon quire would read.
 	Series string
+	// Output is build: output as quire.yaml names it, when it names a
+	// folder outside the book (OutputReaches): where quire build would
+	// write.
+	Output string
 }
 
 // Wants lists what the book asks beyond itself.
@@ -141,7 +145,38 @@ func (a Asks) Wants() Reach {
 	if a.Series != "" {
 		r = append(r, Want{Setting: "series", Says: "read the series canon in the folder " + shellWord(runtime.GOOS, a.Series), exact: a.Series})
 	}
+	if a.Output != "" {
+		r = append(r, Want{Setting: "build.output", Says: "write the manuscripts quire build makes into the folder " + shellWord(runtime.GOOS, a.Output), exact: a.Output})
+	}
 	return r
+}
+
+// OutputReaches reports whether build: output, as a book's quire.yaml
+// writes it, names a folder outside the book by its words alone: an
+// absolute path, one from the home folder (~) or one that climbs out
+// (..), with / or \ between folders on every system. A folder that
+// leads out through a symbolic link is the build's to refuse.
+func OutputReaches(written string) bool {
+	p := strings.ReplaceAll(strings.TrimSpace(written), `\`, "/")
+	if p == "" {
+		return false
+	}
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) >= 2 && p[1] == ':' {
+		return true
+	}
+	depth := 0
+	for part := range strings.SplitSeq(p, "/") {
+		switch part {
+		case "", ".":
+		case "..":
+			if depth--; depth < 0 {
+				return true
+			}
+		default:
+			depth++
+		}
+	}
+	return false
 }
 
 // ErrRecord marks an error reading the record of trusted books; what

@@ -21,7 +21,7 @@ type Batch struct {
 	Args    []string      // the editor and its arguments
 	Dir     string        // where the editor starts
 	Env     []string      // added to this process's environment and TmpXDG's
-	TmpXDG  string        // the test's folder: XDG_STATE/DATA/CONFIG_HOME go in it
+	TmpXDG  string        // the test's folder: XDG_STATE/DATA/CONFIG_HOME and XDG_DOCUMENTS_DIR go in it
 	Cache   string        // XDG_CACHE_HOME
 	Result  string        // the result file the script writes
 	Timeout time.Duration // above the sum of the script's own limits
@@ -49,6 +49,9 @@ func (b Batch) Run(t testing.TB, report func(*BatchRun) string) *BatchRun {
 		"XDG_STATE_HOME="+filepath.Join(b.TmpXDG, "state"),
 		"XDG_DATA_HOME="+filepath.Join(b.TmpXDG, "data"),
 		"XDG_CONFIG_HOME="+filepath.Join(b.TmpXDG, "config"),
+		// quire build writes to the Documents folder: the test's own,
+		// never the writer's.
+		"XDG_DOCUMENTS_DIR="+Documents(t, b.TmpXDG),
 	)
 	// The editor must not wait for a terminal or keep the pipes open
 	// after it exits (the quire it started could hold them).
@@ -101,4 +104,16 @@ func (run *BatchRun) LogTimes(t testing.TB, prefixes ...string) {
 			}
 		}
 	}
+}
+
+// Documents is the Documents folder of an editor run whose test folder
+// is tmp (XDG_DOCUMENTS_DIR), made if need be: where quire build writes
+// by default, as it would to ~/Documents/quire/<book folder>.
+func Documents(t testing.TB, tmp string) string {
+	t.Helper()
+	dir := filepath.Join(tmp, "Documents")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -197,6 +197,96 @@ made after loading this file count."
 (unless (fboundp 'markdown-mode)
   (add-to-list 'auto-mode-alist '("\\.\\(?:md\\|markdown\\)\\'" . text-mode)))
 
+(defcustom quire-open-function nil
+  "How `quire-build' with a prefix argument opens the file it built.
+nil hands it to the system: xdg-open (there must be a display: DISPLAY
+or WAYLAND_DISPLAY), open on macOS, the file's program on Windows. A
+function of the file name, returning non-nil when it opened it,
+replaces that."
+  :type '(choice (const :tag "The system's viewer" nil) function))
+
+(defvar quire-last-build nil
+  "The file the last `quire-build' wrote.")
+
+(defun quire--thousands (n)
+  "N with its thousands grouped, as quire writes counts: 121,804."
+  (let ((s (number-to-string (abs n))))
+    (while (string-match "\\([0-9]\\)\\([0-9]\\{3\\}\\)\\(,\\|\\'\\)" s)
+      (setq s (replace-match "\\1,\\2\\3" t nil s)))
+    (concat (if (< n 0) "-" "") s)))
+
+(defun quire--no-display ()
+  "Why nothing can be shown on this computer's desktop, or nil: on
+GNU/Linux and the BSDs, neither DISPLAY nor WAYLAND_DISPLAY is set (over
+SSH, in a text console)."
+  (when (and (memq system-type '(gnu/linux gnu/kfreebsd berkeley-unix))
+             (string-empty-p (or (getenv "DISPLAY") ""))
+             (string-empty-p (or (getenv "WAYLAND_DISPLAY") "")))
+    "there is no display to open it on (neither DISPLAY nor WAYLAND_DISPLAY is set, as over SSH or in a text console)"))
+
+(defun quire-open-file (file)
+  "Open FILE with `quire-open-function' or the system's viewer.
+Return nil when it did, else why not, for the writer to read."
+  (cond
+   (quire-open-function
+    (unless (funcall quire-open-function file)
+      "quire-open-function did not open it"))
+   ((eq system-type 'windows-nt)
+    (condition-case err (progn (w32-shell-execute "open" file) nil)
+      (error (error-message-string err))))
+   ((quire--no-display))
+   (t (let ((opener (if (eq system-type 'darwin) "open" "xdg-open")))
+        (if (not (executable-find opener))
+            (format "%s is not installed" opener)
+          (condition-case err (progn (call-process opener nil 0 nil file) nil)
+            (error (error-message-string err))))))))
+
+(defun quire--built (result open)
+  "Tell the writer what quire.build wrote (RESULT), the file last; with
+OPEN, open it too."
+  (let ((file (plist-get result :path)))
+    (setq quire-last-build file)
+    (mapc (lambda (w) (message "quire: warning: %s" w)) (plist-get result :warnings))
+    (message "quire built %s (%s, %s chapter%s, %s words as built: the prose, without chapter titles and scene headings): %s"
+             (upcase (or (plist-get result :format) "")) (or (plist-get result :preset) "")
+             (quire--thousands (or (plist-get result :chapters) 0))
+             (if (eql (plist-get result :chapters) 1) "" "s")
+             (quire--thousands (or (plist-get result :words) 0)) file)
+    (when open
+      (if-let ((why (quire-open-file file)))
+          (message "quire could not open the file: %s. Open it yourself: %s" why file)
+        (message "quire opened %s" file)))))
+
+(defun quire-build (format &optional open)
+  "Build the manuscript of this buffer's book into one FORMAT file:
+docx (the standard manuscript), epub, md or html. The echo area names
+the file, last; with a prefix argument (OPEN) the file is opened too.
+It goes where `quire build' puts it: build: output, else
+~/Documents/quire/<book folder>, else quire's cache folder."
+  (interactive (list (completing-read "Build (docx, epub, md, html): " '("docx" "epub" "md" "html") nil t nil nil "docx")
+                     current-prefix-arg))
+  (let ((server (or (eglot-current-server) (user-error "quire is not running for this buffer")))
+        (args (list :format format :quiet t)))
+    (when buffer-file-name
+      (setq args (plist-put args :uri (eglot--path-to-uri buffer-file-name))))
+    (quire--note-book)
+    (message "quire: building the %s…" (upcase format))
+    (jsonrpc-async-request
+     server :workspace/executeCommand (list :command "quire.build" :arguments (vector args))
+     :success-fn (lambda (result)
+                   ;; A failure answers null: the server said why.
+                   (when (plist-get result :path)
+                     (quire--built result open)))
+     :error-fn (lambda (err) (message "quire could not build the manuscript: %s" (plist-get err :message)))
+     :timeout 120)))
+
+(defun quire-reveal-build ()
+  "Show the file the last `quire-build' wrote in its folder, in Dired."
+  (interactive)
+  (unless (and quire-last-build (file-exists-p quire-last-build))
+    (user-error "quire has built nothing yet in this Emacs: M-x quire-build"))
+  (dired-jump nil quire-last-build))
+
 (defun quire-maybe-start ()
   "Start eglot for a file inside a book or an answer document, and only
 there: other text files are left alone."

@@ -133,6 +133,7 @@ func BookReachFrom(f *settings.File) (BookReach, error) {
 	if b.Series, err = codex.SeriesFromNode(f.Value("series")); err != nil {
 		return b, err
 	}
+	b.BuildOutput = trust.BuildOutputOf(f)
 	return b, nil
 }
 

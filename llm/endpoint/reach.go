@@ -16,11 +16,15 @@ type BookReach struct {
 	// Series is the series folder as quire.yaml names it (series:): a
 	// folder outside the book whose canon quire would read.
 	Series string
+	// BuildOutput is build: output when it names a folder outside the
+	// book (trust.BuildOutputOf), which quire build writes to once the
+	// book is trusted (manuscript/export.OutputFolder asks the store).
+	BuildOutput string
 }
 
 // asks is b as the trust record weighs it.
 func (b BookReach) asks() trust.Asks {
-	a := trust.Asks{BaseURL: b.Provider.BaseURL, APIKeyEnv: b.Provider.APIKeyEnv, Series: b.Series}
+	a := trust.Asks{BaseURL: b.Provider.BaseURL, APIKeyEnv: b.Provider.APIKeyEnv, Series: b.Series, Output: b.BuildOutput}
 	if len(b.MCPServers) > 0 {
 		a.Servers = make(map[string]trust.Server, len(b.MCPServers))
 		for name, c := range b.MCPServers {

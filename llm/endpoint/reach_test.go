@@ -39,6 +39,11 @@ func TestBookReachWants(t *testing.T) {
 			}},
 		{name: "a series folder", yaml: "series: ../the tideward cycle\n",
 			wants: []string{`read the series canon in the folder "../the tideward cycle" (series)`}},
+		{name: "a build folder inside the book", yaml: "build:\n  output: drafts/../out\n"},
+		{name: "a build folder outside the book", yaml: "build:\n  output: /srv/submissions\n",
+			wants: []string{"write the manuscripts quire build makes into the folder /srv/submissions (build.output)"}},
+		{name: "a build folder above the book", yaml: "build:\n  output: out/../../elsewhere\n",
+			wants: []string{"write the manuscripts quire build makes into the folder out/../../elsewhere (build.output)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +99,7 @@ func TestReachHashFollowsEverySettingThatReaches(t *testing.T) {
 		"provider: {base_url: \"http://x/v1\", api_key_env: K}\nmcp_servers:\n  s: {command: c, args: [a], env: {E: w}}\n",
 		"provider: {base_url: \"http://x/v1\", api_key_env: K}\nmcp_servers:\n  s: {command: c, args: [a], env: {E: v}}\n  t: {url: \"http://z/mcp\"}\n",
 		base + "series: ../tideward\n",
+		base + "build: {output: /srv/out}\n",
 	} {
 		assert.NotEqual(t, h, hash(changed), changed)
 	}

@@ -281,7 +281,7 @@ func TestEmptyBook(t *testing.T) {
 	}{
 		{"no chapters, no codex", map[string]string{"quire.yaml": "title: Blank\n"}, []string{"No chapter mentions a codex entry yet.", "No chapters yet.", "No codex entry is mentioned or linked yet."}},
 		{"chapters without names", map[string]string{"manuscript/01-a.md": "# A\n\nRain.\n", "codex/characters/x.md": "---\nname: Xu\n---\n# Xu\n"},
-			[]string{"No chapter mentions a codex entry yet.", "No day given (reading order)", "Never mentioned in the chapters: Xu."}},
+			[]string{"No chapter mentions a codex entry yet.", "No chapter gives a story day or a point of view yet", "Never mentioned in the chapters: Xu."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -292,4 +292,30 @@ func TestEmptyBook(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A book none of whose chapters gives a day, a point of view, a place or
+// a flashback has no timeline to draw: the view says how to give them
+// instead of a box per chapter saying "no POV given". One chapter that
+// gives a point of view brings the boxes back.
+func TestTimelineWithNothingToPlace(t *testing.T) {
+	files := map[string]string{
+		"codex/characters/ana.md": "---\nname: Ana Brisk\n---\n# Ana Brisk\n",
+		"manuscript/01-one.md":    "# One\n\nAna Brisk ran.\n",
+		"manuscript/02-two.md":    "# Two\n\nAna stopped.\n",
+	}
+	m, _ := buildMap(t, writeBook(t, files), Options{})
+	page := string(render(t, m))
+	assert.NotContains(t, page, "no POV given")
+	assert.NotContains(t, page, `id="timeline-svg"`)
+	assert.Contains(t, page, `<p id="timeline-empty">No chapter gives a story day or a point of view yet`)
+	assert.Contains(t, page, "day: 3\npov: Ana Brisk")
+
+	files["manuscript/02-two.md"] = "---\npov: Ana\n---\n# Two\n\nAna stopped.\n"
+	m, _ = buildMap(t, writeBook(t, files), Options{})
+	page = string(render(t, m))
+	assert.Contains(t, page, `id="timeline-svg"`)
+	assert.Contains(t, page, "POV Ana Brisk")
+	assert.Contains(t, page, "no POV given", "the chapter that gives none says so among those that do")
+	assert.NotContains(t, page, `id="timeline-empty"`)
 }

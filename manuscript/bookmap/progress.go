@@ -2,6 +2,7 @@ package bookmap
 
 import (
 	"html/template"
+	"strings"
 
 	"github.com/quire-ink/quire/codex/count"
 )
@@ -61,7 +62,8 @@ func (m *Map) progressView() *progressView {
 	}
 	v := &progressView{Book: s.BookText(), BookPct: pct(s.Words, s.Target), Today: s.TodayText()}
 	if s.Quota != nil {
-		v.Quota = s.Quota.Message
+		// The line is one sentence, its full stop the template's.
+		v.Quota = strings.TrimRight(s.Quota.Message, ".")
 	}
 	label := map[string]string{}
 	for _, ch := range m.Chapters {

@@ -56,6 +56,16 @@ func TestProgressView(t *testing.T) {
 	has(`<td>2026-11-27</td><td class="n">&#43;10</td><td class="n">&#43;7</td><td class="n">11</td><td><span class="track"><span class="bar met" style="width: 100%"></span></span></td>`)
 	assert.NotContains(t, page, "ZgotmplZ")
 
+	// With a deadline the line ends with the quota, one sentence with
+	// one full stop: "… by 1 March 2027. Counted by …", never "2027..".
+	deadline, err := time.Parse(time.DateOnly, "2027-03-01")
+	require.NoError(t, err)
+	due := goals.Summarize(chapters, h, goals.Settings{Target: 100, Daily: 10, Deadline: deadline}, now)
+	require.NotNil(t, due.Quota)
+	page = string(render(t, Build(b.Store.Catalog(), snap, Options{Root: b.Root, Progress: &due})))
+	assert.Contains(t, page, " · "+strings.TrimSuffix(due.Quota.Message, ".")+". Counted by quire's one rule")
+	assert.NotContains(t, page, "2027..")
+
 	empty := goals.Summarize(chapters, progress.History{}, goals.Settings{}, now)
 	page = string(render(t, Build(b.Store.Catalog(), snap, Options{Root: b.Root, Progress: &empty})))
 	has("No day seen yet")

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
@@ -121,6 +122,12 @@ type timelineView struct {
 	// when there is none.
 	UndatedY float64
 	POVs     []povView
+	// Empty says no chapter gives a day, point of view, place or
+	// flashback: the view explains how to give them instead of drawing
+	// a box per chapter that says nothing. Example names a character of
+	// the codex for its example.
+	Empty   bool
+	Example string
 }
 
 type dayView struct {
@@ -146,6 +153,16 @@ type povView struct{ Name, Colour string }
 func (m *Map) timelineView() timelineView {
 	t := m.Timeline
 	v := timelineView{}
+	if len(m.Chapters) > 0 && !slices.ContainsFunc(m.Chapters, placed) {
+		v.Empty, v.Example = true, "Mara Vell"
+		for _, e := range m.Entries {
+			if e.Type == codex.TypeCharacter {
+				v.Example = e.Name
+				break
+			}
+		}
+		return v
+	}
 	for i, p := range t.POVs {
 		v.POVs = append(v.POVs, povView{Name: p, Colour: povColour(i)})
 	}
@@ -175,6 +192,13 @@ func (m *Map) timelineView() timelineView {
 	}
 	v.Width, v.Height = float64(max(width, boxW)), y+4
 	return v
+}
+
+// placed says the chapter's front matter gives the timeline something:
+// a day (its own or one it follows), a point of view, a place or a
+// flashback.
+func placed(ch Chapter) bool {
+	return ch.HasDay || ch.HasStoryDay || ch.POVName != "" || ch.LocationName != "" || ch.Flashback
 }
 
 func (m *Map) box(ci int, x, y float64) boxView {

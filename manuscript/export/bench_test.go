@@ -37,7 +37,7 @@ func BenchmarkBuild120k(b *testing.B) {
 		b.Run(string(f), func(b *testing.B) {
 			var words, size int
 			for b.Loop() {
-				book, err := Read(b.Context(), units)
+				book, err := Read(b.Context(), units, ReadOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}

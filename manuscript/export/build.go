@@ -13,6 +13,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/safefile"
 	"github.com/quire-ink/quire/codex/settings"
+	"github.com/quire-ink/quire/codex/trust"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -38,17 +39,26 @@ type Result struct {
 	Chapters int    `json:"chapters"`
 	Words    int    `json:"words"`
 	Bytes    int    `json:"bytes"`
+	// Warnings are what the writer should know of a build that was
+	// written all the same: a setting left unset that the manuscript
+	// shows a placeholder for, a book's output folder set aside.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Target is the book a build reads and where it may write.
 type Target struct {
-	// Root is the book's folder.
+	// Root is the book's folder, its real path.
 	Root     string
 	Snapshot *manuscript.Snapshot
 	Settings *settings.Loaded
-	// Dir is the folder for a file the request does not name (the
-	// book's build folder in quire's cache); never inside the book.
-	Dir string
+	// Cache is the book's build folder in quire's cache: where a file
+	// goes that the request does not name when no setting names a
+	// folder and the writer has no Documents folder (OutputFolder).
+	Cache string
+	// Trust is the record of trusted books: a book's own build: output
+	// outside the book applies once the writer trusted the book. nil
+	// trusts no book.
+	Trust *trust.Store
 }
 
 // ErrSettings is the error of a build the book's settings keep from
@@ -71,13 +81,16 @@ func Build(ctx context.Context, t Target, req Request) (Result, error) {
 		return Result{}, err
 	}
 	s, problems := ReadSettings(t.Settings, t.Root)
-	problems = append(problems, s.Check(preset)...)
 	if len(problems) > 0 {
 		msgs := make([]string, len(problems))
 		for i, p := range problems {
 			msgs[i] = p.Error()
 		}
 		return Result{}, fmt.Errorf("%w:\n  %s", ErrSettings, strings.Join(msgs, "\n  "))
+	}
+	var warnings []string
+	for _, p := range s.Missing(preset) {
+		warnings = append(warnings, p.Error())
 	}
 	units, err := chapters(t.Snapshot, req.Chapters)
 	if err != nil {
@@ -86,16 +99,18 @@ func Build(ctx context.Context, t Target, req Request) (Result, error) {
 	if len(units) == 0 {
 		return Result{}, fmt.Errorf("the book has no chapters to build")
 	}
-	book, err := Read(ctx, units)
+	book, err := Read(ctx, units, ReadOptions{Dashes: s.Dashes})
 	if err != nil {
 		return Result{}, err
 	}
 	out := req.Out
 	if out == "" {
-		if t.Dir == "" {
-			return Result{}, fmt.Errorf("quire has no cache folder to write the build to; name a file")
+		where, err := OutputFolder(t, s)
+		if err != nil {
+			return Result{}, err
 		}
-		out = filepath.Join(t.Dir, FileName(s.Title, format, preset))
+		warnings = append(warnings, where.Warnings...)
+		out = filepath.Join(where.Dir, FileName(s.Title, format, preset))
 	}
 	var buf bytes.Buffer
 	err = Write(&buf, book, Options{Format: format, Preset: preset, Settings: s, Modified: modified(t.Root, units)})
@@ -108,7 +123,7 @@ func Build(ctx context.Context, t Target, req Request) (Result, error) {
 	if err := safefile.WriteFile(out, buf.Bytes(), 0o644); err != nil {
 		return Result{}, fmt.Errorf("build: %w", err)
 	}
-	return Result{Path: out, Format: format, Preset: preset, Chapters: len(units), Words: book.Words, Bytes: buf.Len()}, nil
+	return Result{Path: out, Format: format, Preset: preset, Chapters: len(units), Words: book.Words, Bytes: buf.Len(), Warnings: warnings}, nil
 }
 
 // chapters are the units refs name, in reading order; every chapter when

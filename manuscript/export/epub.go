@@ -32,7 +32,7 @@ func writeEPUB(w io.Writer, b *Book, o Options) error {
 	files := []zipFile{
 		{name: "META-INF/container.xml", data: []byte(xml.Header + `<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">` +
 			`<rootfiles><rootfile full-path="` + epubDir + `package.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`)},
-		{name: epubDir + "style.css", data: []byte(htmlStyle)},
+		{name: epubDir + "style.css", data: []byte(htmlStyle + epubStyle)},
 	}
 	var title bytes.Buffer
 	title.WriteString(`<section epub:type="titlepage"><h1>` + esc(b.Title) + `</h1>`)
@@ -56,7 +56,14 @@ func writeEPUB(w io.Writer, b *Book, o Options) error {
 		fmt.Fprintf(&spine, `<itemref idref="c%03d"/>`, i+1)
 		fmt.Fprintf(&toc, `<li><a href="%s">%s</a></li>`, name, esc(ch.Title))
 	}
-	nav := `<nav epub:type="toc" id="toc" role="doc-toc"><h1>Contents</h1><ol><li><a href="title.xhtml">` + esc(b.Title) + `</a></li>` + toc.String() + `</ol></nav>`
+	// The contents list the chapters alone: a reading app numbers an
+	// ol's items unless told not to, and a title page among them made
+	// "2. Chapter 1" of the first chapter. The title page and the start
+	// of the text are landmarks, which reading apps offer apart.
+	nav := `<nav epub:type="toc" id="toc" role="doc-toc"><h1>Contents</h1><ol>` + toc.String() + `</ol></nav>` + "\n" +
+		`<nav epub:type="landmarks" id="landmarks" hidden=""><h2>Landmarks</h2><ol>` +
+		`<li><a epub:type="titlepage" href="title.xhtml">Title page</a></li>` +
+		`<li><a epub:type="bodymatter" href="chapter-001.xhtml">Start of the text</a></li></ol></nav>`
 	files = append(files, zipFile{name: epubDir + "nav.xhtml", data: xhtml(lang, "Contents", []byte(nav))})
 	creator := ""
 	if b.Author != "" {
@@ -75,6 +82,12 @@ func writeEPUB(w io.Writer, b *Book, o Options) error {
 	files = append(files, zipFile{name: epubDir + "package.opf", data: []byte(opf)})
 	return writeZip(w, []zipFile{{name: "mimetype", data: []byte("application/epub+zip"), store: true}}, files)
 }
+
+// epubStyle is what the EPUB's stylesheet adds to htmlStyle: the
+// contents unnumbered, since chapter titles carry their own numbers.
+const epubStyle = `nav ol { list-style-type: none; padding-left: 0; }
+nav li { margin: 0.4em 0; }
+`
 
 // xhtml is a content document around body.
 func xhtml(lang, title string, body []byte) []byte {

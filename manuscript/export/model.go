@@ -56,6 +56,9 @@ type Run struct {
 	Text         string
 	Emph, Strong bool
 	Break        bool
+	// dash is the count of hyphens (2 or 3) of a run the reader left
+	// for the dash convention (resolveDashes); 0 once resolved.
+	dash int8
 }
 
 // Text is the block's text without styles, for counting and tests.

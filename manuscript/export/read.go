@@ -28,15 +28,17 @@ var blocks = parser.NewParser(
 )
 
 // inlines is CommonMark with smart punctuation, writing the characters
-// themselves (not HTML entities); << and >> stay as typed.
+// themselves (not HTML entities); << and >> stay as typed. -- and ---
+// stay hyphens here, in nodes of their own, for the build's dash
+// convention to make dashes of (resolveDashes).
 var inlines = goldmark.New(goldmark.WithExtensions(extension.NewTypographer(
 	extension.WithTypographicSubstitutions(map[extension.TypographicPunctuation][]byte{
 		extension.LeftSingleQuote:  []byte("‘"),
 		extension.RightSingleQuote: []byte("’"),
 		extension.LeftDoubleQuote:  []byte("“"),
 		extension.RightDoubleQuote: []byte("”"),
-		extension.EnDash:           []byte("–"),
-		extension.EmDash:           []byte("—"),
+		extension.EnDash:           []byte("--"),
+		extension.EmDash:           []byte("---"),
 		extension.Ellipsis:         []byte("…"),
 		extension.Apostrophe:       []byte("’"),
 		extension.LeftAngleQuote:   nil,
@@ -48,15 +50,21 @@ var inlines = goldmark.New(goldmark.WithExtensions(extension.NewTypographer(
 // is read in pieces split at a space, so the whole stays linear.
 const maxInline = 4 << 10
 
+// ReadOptions say how the text is read.
+type ReadOptions struct {
+	// Dashes is the convention -- and --- follow; empty is DashesEm.
+	Dashes Dashes
+}
+
 // Read makes the units, in the order given, into a Book. Each unit is a
 // chapter; ctx is checked between chapters.
-func Read(ctx context.Context, units []*manuscript.Unit) (*Book, error) {
+func Read(ctx context.Context, units []*manuscript.Unit, o ReadOptions) (*Book, error) {
 	b := &Book{Chapters: make([]Chapter, 0, len(units))}
 	for _, u := range units {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("read %s: %w", u.Path, err)
 		}
-		ch := ReadChapter(u)
+		ch := ReadChapter(u, o)
 		b.Words += ch.Words
 		b.Chapters = append(b.Chapters, ch)
 	}
@@ -65,9 +73,12 @@ func Read(ctx context.Context, units []*manuscript.Unit) (*Book, error) {
 
 // ReadChapter reads one unit: its title by the manuscript's rule, its
 // body without front matter, HTML comments or link brackets.
-func ReadChapter(u *manuscript.Unit) Chapter {
-	ch := Chapter{Title: u.Title, Path: u.Path}
-	r := reader{}
+func ReadChapter(u *manuscript.Unit, o ReadOptions) Chapter {
+	if o.Dashes == "" {
+		o.Dashes = DashesEm
+	}
+	ch := Chapter{Title: titleDashes(u.Title, o.Dashes), Path: u.Path}
+	r := reader{dashes: o.Dashes}
 	src := codex.FlattenNesting([]byte(Prose(u.BodyText())))
 	doc := blocks.Parse(text.NewReader(src))
 	r.src = src
@@ -135,8 +146,9 @@ func withoutComments(s string) string {
 
 // reader gathers a chapter's blocks.
 type reader struct {
-	src []byte
-	out []Block
+	src    []byte
+	dashes Dashes
+	out    []Block
 	// seen is set once any block was met, the title heading included.
 	seen bool
 	// marker is the pending marker of a list item's first paragraph.
@@ -222,6 +234,7 @@ func (r *reader) paragraph(md []byte, quote, depth int) {
 		runs = readInline(runs, piece)
 		md = md[len(piece):]
 	}
+	resolveDashes(runs, r.dashes)
 	r.add(tidy(runs), quote, depth)
 }
 
@@ -289,7 +302,10 @@ func readInline(runs []Run, md []byte) []Run {
 			}
 		case *ast.String:
 			if entering {
-				if n.IsCode() {
+				if v := string(n.Value); n.IsCode() && (v == "--" || v == "---") {
+					// The typographer's -- or ---, for the convention.
+					runs = append(runs, Run{Text: v, Emph: emph > 0, Strong: strong > 0, dash: int8(len(v))})
+				} else if n.IsCode() {
 					add(string(n.Value))
 				} else {
 					add(string(unescape(n.Value)))

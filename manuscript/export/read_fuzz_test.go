@@ -24,7 +24,7 @@ func FuzzBuild(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		b, err := Read(t.Context(), []*manuscript.Unit{manuscript.NewUnit("manuscript/01-a.md", text, 0)})
+		b, err := Read(t.Context(), []*manuscript.Unit{manuscript.NewUnit("manuscript/01-a.md", text, 0)}, ReadOptions{})
 		require.NoError(t, err)
 		for _, bl := range b.Chapters[0].Blocks {
 			assert.NotContains(t, bl.Text(), "<!--")
@@ -56,6 +56,6 @@ func timeRead(t *testing.T, text string) time.Duration {
 	t.Helper()
 	u := manuscript.NewUnit("manuscript/01-a.md", text, 0)
 	start := time.Now()
-	ReadChapter(u)
+	ReadChapter(u, ReadOptions{})
 	return time.Since(start)
 }

@@ -68,7 +68,7 @@ func TestReadChapter(t *testing.T) {
 			name:  "smart punctuation, strong and both",
 			text:  "\"It's --- well...\" she said -- **loud** and ***clear***.\n",
 			title: "X",
-			want:  []block{{Kind: Paragraph, Text: "“It’s — well…” she said – **loud** and ***clear***."}},
+			want:  []block{{Kind: Paragraph, Text: "“It’s — well…” she said — **loud** and ***clear***."}},
 		},
 		{
 			name:  "block quotes and lists keep their shape",
@@ -91,7 +91,7 @@ func TestReadChapter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ch := ReadChapter(manuscript.NewUnit("manuscript/01-x.md", tt.text, 0))
+			ch := ReadChapter(manuscript.NewUnit("manuscript/01-x.md", tt.text, 0), ReadOptions{})
 			assert.Equal(t, tt.title, ch.Title)
 			var got []block
 			for _, b := range ch.Blocks {
@@ -103,7 +103,7 @@ func TestReadChapter(t *testing.T) {
 }
 
 func TestReadFirstParagraphAndWords(t *testing.T) {
-	ch := ReadChapter(manuscript.NewUnit("manuscript/01-x.md", "One two.\n\nThree.\n\n***\n\nFour <!-- five six -->.\n", 0))
+	ch := ReadChapter(manuscript.NewUnit("manuscript/01-x.md", "One two.\n\nThree.\n\n***\n\nFour <!-- five six -->.\n", 0), ReadOptions{})
 	require.Len(t, ch.Blocks, 4)
 	assert.True(t, ch.Blocks[0].First)
 	assert.False(t, ch.Blocks[1].First)
@@ -147,4 +147,70 @@ func TestFileName(t *testing.T) {
 	assert.Equal(t, "manuscript.md", FileName("../..", Markdown, Reader))
 	assert.Equal(t, "a-b.html", FileName("a/b", HTML, Reader))
 	assert.Equal(t, "con-book.docx", FileName("Con", DOCX, Manuscript), "a name Windows keeps for a device")
+}
+
+// TestReadDashes: -- and --- by each convention (build: dashes), at a
+// paragraph's edges, beside quotes and emphasis, between digits, in a
+// code span and in the chapter's title.
+func TestReadDashes(t *testing.T) {
+	const text = "---\ntitle: Before--After\n---\n" +
+		"He asked in various ways--with barefaced questions--and waited.\n\n" +
+		"She said -- loudly -- no. Three---hyphens.\n\n" +
+		"\"I was--\" she began. He said--\"No.\"\n\n" +
+		"--and *then*--*not*.\n\n" +
+		"Pages 10--12, 1914---1918, and `a--b` in code; \\-- stays.\n"
+	tests := []struct {
+		dashes Dashes
+		title  string
+		want   []string
+	}{
+		{
+			dashes: "",
+			title:  "Before—After",
+			want: []string{
+				"He asked in various ways—with barefaced questions—and waited.",
+				"She said — loudly — no. Three—hyphens.",
+				"“I was—” she began. He said—“No.”",
+				"—and *then*—*not*.",
+				"Pages 10–12, 1914—1918, and a--b in code; -- stays.",
+			},
+		},
+		{
+			dashes: DashesPandoc,
+			title:  "Before–After",
+			want: []string{
+				"He asked in various ways–with barefaced questions–and waited.",
+				"She said – loudly – no. Three—hyphens.",
+				"“I was–” she began. He said–“No.”",
+				"–and *then*–*not*.",
+				"Pages 10–12, 1914—1918, and a--b in code; -- stays.",
+			},
+		},
+		{
+			dashes: DashesSpaced,
+			title:  "Before – After",
+			want: []string{
+				"He asked in various ways – with barefaced questions – and waited.",
+				"She said – loudly – no. Three—hyphens.",
+				"“I was –” she began. He said – “No.”",
+				"– and *then* – *not*.",
+				"Pages 10–12, 1914—1918, and a--b in code; -- stays.",
+			},
+		},
+	}
+	for _, tt := range tests {
+		name := string(tt.dashes)
+		if name == "" {
+			name = "default"
+		}
+		t.Run(name, func(t *testing.T) {
+			ch := ReadChapter(manuscript.NewUnit("manuscript/01-x.md", text, 0), ReadOptions{Dashes: tt.dashes})
+			assert.Equal(t, tt.title, ch.Title)
+			var got []string
+			for _, b := range ch.Blocks {
+				got = append(got, styled(b).Text)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
 }

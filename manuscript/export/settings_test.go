@@ -1,6 +1,7 @@
 package export
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,13 +35,41 @@ func TestReadSettings(t *testing.T) {
 			name:     "bad values are located",
 			book:     "build:\n  author: [a]\n  paper: legal\n  font: Courier\n  contact: {a: b}\n",
 			want:     Settings{Title: "My Novel", Language: "en", Paper: "letter"},
-			problems: []string{"quire.yaml: line 2: build: author must be a piece of text", `quire.yaml: line 3: build: paper is letter or a4, not "legal"`, `quire.yaml: line 4: build: has no setting "font"; it has author, surname, contact, language, identifier, paper`, "quire.yaml: line 5: build: contact must be a list of lines or a block of text"},
+			problems: []string{"quire.yaml: line 2: build: author must be a piece of text", `quire.yaml: line 3: build: paper is letter or a4, not "legal"`, `quire.yaml: line 4: build: has no setting "font"; it has author, surname, contact, language, identifier, paper, dashes, output`, "quire.yaml: line 5: build: contact must be a list of lines or a block of text"},
 		},
 		{
 			name:     "not a mapping",
 			book:     "build: yes\n",
 			want:     Settings{Title: "My Novel", Language: "en", Paper: "letter"},
-			problems: []string{"quire.yaml: line 1: build: must be a mapping of author, surname, contact, language, identifier and paper"},
+			problems: []string{"quire.yaml: line 1: build: must be a mapping of author, surname, contact, language, identifier, paper, dashes, output"},
+		},
+		{
+			name: "the book wins key by key; what it leaves empty, as quire init writes it, is the writer's",
+			book: "build:\n  author: \"\"\n  contact:\n  paper: a4\n",
+			user: "build:\n  author: Wren Halloway\n  surname: Halloway-Fenn\n  contact: [x]\n  paper: letter\n  dashes: spaced\n",
+			want: Settings{Title: "My Novel", Author: "Wren Halloway", Surname: "Halloway-Fenn", Contact: []string{"x"}, Language: "en", Paper: "a4", Dashes: DashesSpaced},
+		},
+		{
+			name: "a book's own author takes no surname of the writer's",
+			book: "build:\n  author: Ann Pen\n",
+			user: "build:\n  author: Wren Halloway\n  surname: Halloway-Fenn\n  contact: [x]\n",
+			want: Settings{Title: "My Novel", Author: "Ann Pen", Contact: []string{"x"}, Language: "en", Paper: "letter"},
+		},
+		{
+			name: "dashes: each convention, in any case",
+			book: "build:\n  dashes: Pandoc\n",
+			want: Settings{Title: "My Novel", Language: "en", Paper: "letter", Dashes: DashesPandoc},
+		},
+		{
+			name:     "dashes: an unknown convention is located",
+			book:     "build:\n  dashes: long\n",
+			want:     Settings{Title: "My Novel", Language: "en", Paper: "letter"},
+			problems: []string{`quire.yaml: line 2: build: dashes: "long" is none of em (-- and --- are em dashes, the default), pandoc (-- en dash, --- em dash) and spaced (-- a spaced en dash)`},
+		},
+		{
+			name: "output: relative to the book in quire.yaml",
+			book: "build:\n  output: out/drafts\n",
+			want: Settings{Title: "My Novel", Language: "en", Paper: "letter", Output: Output{Dir: filepath.FromSlash("/books/my-novel/out/drafts"), Written: "out/drafts", Book: true}},
 		},
 	}
 	for _, tt := range tests {
@@ -49,8 +78,11 @@ func TestReadSettings(t *testing.T) {
 			if tt.user != "" {
 				l.User = settings.Parse("/home/w/.config/quire/config.yaml", []byte(tt.user))
 			}
-			got, problems := ReadSettings(l, "/books/my-novel")
+			got, problems := ReadSettings(l, filepath.FromSlash("/books/my-novel"))
 			got.file, got.node = nil, nil
+			if tt.want.Dashes == "" {
+				tt.want.Dashes = DashesEm
+			}
 			assert.Equal(t, tt.want, got)
 			var msgs []string
 			for _, p := range problems {
@@ -61,21 +93,28 @@ func TestReadSettings(t *testing.T) {
 	}
 }
 
-func TestSettingsCheck(t *testing.T) {
+func TestSettingsMissing(t *testing.T) {
 	l := &settings.Loaded{Book: settings.Parse("quire.yaml", []byte("title: T\nbuild:\n  surname: X\n")), User: &settings.File{}}
 	s, _ := ReadSettings(l, "/b")
-	problems := s.Check(Manuscript)
-	if assert.Len(t, problems, 2) {
-		assert.Equal(t, 3, problems[0].Line, "at the build: section")
-		assert.Contains(t, problems[0].Error(), "build: author is not set")
-		assert.Contains(t, problems[1].Error(), "build: contact is not set")
+	warnings := s.Missing(Manuscript)
+	if assert.Len(t, warnings, 2) {
+		assert.Equal(t, 3, warnings[0].Line, "at the build: section")
+		assert.Contains(t, warnings[0].Error(), `build: author is not set, so the manuscript shows "Your Name"`)
+		assert.Contains(t, warnings[1].Error(), "build: contact is not set")
 	}
-	assert.Empty(t, s.Check(Reader), "a reader's book needs no contact block")
+	assert.Equal(t, PlaceholderAuthor, s.Author)
+	assert.Equal(t, PlaceholderContact(), s.Contact)
+	assert.Equal(t, "Name", s.HeaderName(), "the placeholder's surname, not the book's own for another author")
+
+	r, _ := ReadSettings(l, "/b")
+	assert.Empty(t, r.Missing(Reader), "a reader's book needs no contact block")
+	assert.Empty(t, r.Author)
 
 	none, _ := ReadSettings(&settings.Loaded{Book: settings.Parse("quire.yaml", nil), User: &settings.File{}}, "/b")
-	problems = none.Check(Manuscript)
-	if assert.Len(t, problems, 2) {
-		assert.Contains(t, problems[0].Error(), "quire.yaml: no build: section")
+	warnings = none.Missing(Manuscript)
+	if assert.Len(t, warnings, 2) {
+		assert.Contains(t, warnings[0].Error(), "quire.yaml: build: author is not set")
+		assert.Contains(t, warnings[0].Error(), "in quire.yaml's build: section (or in your config.yaml, for every book)")
 	}
 	assert.Equal(t, "Halloway", Settings{Author: "Wren  Halloway "}.HeaderName())
 	assert.Equal(t, "X", Settings{Author: "Wren Halloway", Surname: "X"}.HeaderName())

@@ -21,7 +21,7 @@ func smallBook(t *testing.T) *Book {
 	b, err := Read(t.Context(), []*manuscript.Unit{
 		manuscript.NewUnit("manuscript/01-storm.md", "---\ntitle: The Storm & After\n---\nShe *ran* 5 < 6 &amp; 7.\n\n> Quoted **hard**.\n\n***\n\n1. one\n2. two\n", 0),
 		manuscript.NewUnit("manuscript/02-calm.md", "# Calm\n\n\"Still,\" she said.\n", 0),
-	})
+	}, ReadOptions{})
 	require.NoError(t, err)
 	return b
 }
@@ -127,7 +127,12 @@ func TestEPUBContainer(t *testing.T) {
 	assert.Contains(t, opf, BookID("A <Test> Book", "Wren Halloway"))
 	assert.Contains(t, opf, "<dc:creator>Wren Halloway</dc:creator>")
 	assert.Contains(t, opf, `<meta property="dcterms:modified">2000-01-01T00:00:00Z</meta>`)
-	assert.Contains(t, files["EPUB/nav.xhtml"], `<a href="chapter-002.xhtml">Calm</a>`)
+	nav := files["EPUB/nav.xhtml"]
+	assert.Contains(t, nav, `<ol><li><a href="chapter-001.xhtml">The Storm &amp; After</a></li><li><a href="chapter-002.xhtml">Calm</a></li></ol></nav>`,
+		"the contents list the chapters alone, the first chapter first")
+	assert.Contains(t, nav, `<nav epub:type="landmarks" id="landmarks" hidden="">`)
+	assert.Contains(t, nav, `<a epub:type="titlepage" href="title.xhtml">`, "the title page is a landmark")
+	assert.Contains(t, files["EPUB/style.css"], "nav ol { list-style-type: none;", "reading apps number no chapter")
 	assert.Contains(t, files["EPUB/chapter-001.xhtml"], "<blockquote>")
 	assert.Contains(t, files["EPUB/chapter-001.xhtml"], "<ol>")
 }
@@ -141,7 +146,7 @@ func TestBookID(t *testing.T) {
 
 func TestHTMLNestsListsAndKeepsCode(t *testing.T) {
 	b, err := Read(t.Context(), []*manuscript.Unit{manuscript.NewUnit("manuscript/01-a.md",
-		"1. one\n   - a\n   - b\n\n   more of one\n2. two\n\n> q1\n> > q2\n\n    code <b> *x*\n    line2\n", 0)})
+		"1. one\n   - a\n   - b\n\n   more of one\n2. two\n\n> q1\n> > q2\n\n    code <b> *x*\n    line2\n", 0)}, ReadOptions{})
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, Write(&buf, b, Options{Format: HTML, Preset: Reader, Settings: testSettings()}))

@@ -169,8 +169,10 @@ type BookMapParams struct {
 }
 
 // BuildParams are quire.build's: build the manuscript of the book
-// holding uri (manuscript/export) into quire's cache folder, never into
-// the book.
+// holding uri (manuscript/export) into the folder build: output names,
+// else the writer's Documents folder (quire/<book folder>), else quire's
+// cache folder; never into the book unless the writer named a folder
+// there.
 type BuildParams struct {
 	BookParams
 	// Format is docx, epub, md or html; empty is docx.
@@ -188,16 +190,23 @@ type BuildParams struct {
 
 // BuildResult is what quire.build wrote.
 type BuildResult struct {
-	// Path is the file, in quire's cache folder.
+	// Path is the file written (export.OutputFolder chose its folder).
 	Path string               `json:"path"`
 	URI  protocol.DocumentURI `json:"uri"`
 	// Format and Preset are what was built.
 	Format   string `json:"format"`
 	Preset   string `json:"preset"`
 	Chapters int    `json:"chapters"`
-	// Words counts the prose built (manuscript.CountWords).
+	// Words counts the prose the file holds (manuscript.CountWords
+	// over the paragraphs built: no chapter titles, scene headings,
+	// comments or front matter), which can be fewer than the book's
+	// count in quire/stats.
 	Words int `json:"words"`
 	Bytes int `json:"bytes"`
+	// Warnings are what the writer should know of a build written all
+	// the same: a setting the manuscript shows a placeholder for
+	// (build: author, contact), a book's output folder set aside.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // BookMapResult is what quire.bookMap wrote.

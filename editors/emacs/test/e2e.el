@@ -403,7 +403,8 @@ shows it: in the echo area. The titles offered are returned."
     (quire-test-no-codes mark)))
 
 ;; The standard manuscript (quire.build), from the code action on a
-;; chapter's title: the message names the DOCX, in quire's cache folder.
+;; chapter's title: the message names the DOCX, last, in quire/<book
+;; folder> of the Documents folder (the test's own, XDG_DOCUMENTS_DIR).
 (quire-test-step "build" ("connect") 60
   (quire-test-visit quire-test-chapter)
   (deactivate-mark)
@@ -415,11 +416,56 @@ shows it: in the echo area. The titles offered are returned."
                                    (lambda () (let ((m (quire-test-messages-since mark)))
                                                 (and (string-match-p "quire built the manuscript (DOCX, manuscript preset, 5 chapters, about 4,200 words): " m) m)))))
            (file (quire-test-shown-file shown "words): \\(/[^\n]+\\.docx\\)")))
+      (unless (equal file (expand-file-name "quire/book/the-thirteenth-bell.docx" (getenv "XDG_DOCUMENTS_DIR")))
+        (error "the manuscript %s is not in the Documents folder" file))
       (with-temp-buffer
         (set-buffer-multibyte nil)
         (insert-file-contents-literally file)
         (unless (looking-at "PK")
           (error "%s is not a DOCX (a zip)" file))))
+    (quire-test-no-codes mark)))
+
+;; M-x quire-build: the format asked for, the file named last with the
+;; words it holds; with C-u it is opened too (here by a
+;; quire-open-function that records it), and without a display the
+;; writer is told why and where the file is; M-x quire-reveal-build
+;; shows it in its folder, in Dired.
+(quire-test-step "build-command" ("connect") 60
+  (quire-test-visit quire-test-chapter)
+  (let* ((mark (length (quire-test-messages)))
+         (opened nil)
+         (quire-open-function (lambda (f) (setq opened f) t))
+         (want (expand-file-name "quire/book/the-thirteenth-bell.epub" (getenv "XDG_DOCUMENTS_DIR"))))
+    (setq quire-last-build nil)
+    ;; The writer types epub at the prompt, after C-u M-x quire-build.
+    (cl-letf (((symbol-function 'completing-read) (lambda (&rest _) "epub")))
+      (let ((current-prefix-arg '(4)))
+        (call-interactively #'quire-build)))
+    (quire-test-wait "the EPUB opened" 30 (lambda () opened))
+    (unless (equal opened want)
+      (error "opened %s, not the EPUB in the Documents folder %s" opened want))
+    (let ((m (quire-test-messages-since mark)))
+      (unless (string-match-p (concat "quire built EPUB (reader, 5 chapters, [0-9],[0-9][0-9][0-9] words as built: "
+                                      "the prose, without chapter titles and scene headings): " (regexp-quote want))
+                              m)
+        (error "no message naming the EPUB: %s" m))
+      (unless (string-match-p (concat "quire opened " (regexp-quote want)) m)
+        (error "no message that it was opened: %s" m)))
+    ;; No display, no opener of the writer's own: said, with the file.
+    (let ((mark (length (quire-test-messages)))
+          (quire-open-function nil)
+          (process-environment (append '("DISPLAY" "WAYLAND_DISPLAY") process-environment)))
+      (quire-build "epub" t)
+      (quire-test-wait "the message that the file cannot be opened" 30
+                       (lambda () (string-match-p
+                                   (concat "quire could not open the file: there is no display to open it on "
+                                           "(neither DISPLAY nor WAYLAND_DISPLAY is set, as over SSH or in a text console)\\. "
+                                           "Open it yourself: " (regexp-quote want))
+                                   (quire-test-messages-since mark)))))
+    (quire-reveal-build)
+    (unless (and (derived-mode-p 'dired-mode)
+                 (equal (dired-get-filename nil t) want))
+      (error "quire-reveal-build shows %s at %s, not the EPUB" (buffer-name) (dired-get-filename nil t)))
     (quire-test-no-codes mark)))
 
 ;; The health report (quire.doctor), from the code action in any file of

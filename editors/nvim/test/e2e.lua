@@ -558,11 +558,13 @@ local function main()
   end }
   vim.cmd("QuireMap")
   wait(20000, function()
-    return was_notified("quire: the book map is in " .. opened .. ": open it in your browser.")
+    return was_notified("quire: could not open the book map: your opener (setup's open) did not open it. Open it in your browser: " .. opened)
   end, "the notice of where the map is")
   quire.config.map = {}
-  -- :QuireBuild writes the EPUB to quire's cache folder, never the book,
-  -- and the notice names it.
+  -- :QuireBuild writes the EPUB to quire/<book folder> in the Documents
+  -- folder (the test's own, XDG_DOCUMENTS_DIR), never the book, and the
+  -- notice says what its count counts, the thousands grouped, and names
+  -- the file last.
   local build = require("quire.build")
   build.last = nil
   vim.cmd("QuireBuild epub")
@@ -570,12 +572,45 @@ local function main()
     return build.last ~= nil
   end, "the build")
   local built = build.last.path
-  check(built:match("the%-thirteenth%-bell%.epub$") and vim.fn.filereadable(built) == 1, "the EPUB is written: " .. built)
+  local docs = vim.env.XDG_DOCUMENTS_DIR
+  check(docs and docs ~= "" and built == docs .. "/quire/" .. vim.fn.fnamemodify(book, ":t") .. "/the-thirteenth-bell.epub",
+    "the EPUB is in the Documents folder: " .. built)
+  check(vim.fn.filereadable(built) == 1, "the EPUB is written: " .. built)
   check(built:sub(1, #book) ~= book, "the EPUB is not in the book: " .. built)
   check(build.last.chapters == 5 and build.last.preset == "reader", "build: " .. vim.inspect(build.last))
+  local words = require("quire.util").thousands(build.last.words)
+  check(build.last.words >= 1000 and words:find(",", 1, true), "the count is grouped: " .. words)
+  local notice = "quire: built EPUB (reader, 5 chapters, " .. words ..
+    " words as built: the prose, without chapter titles and scene headings): " .. built
   wait(2000, function()
-    return was_notified("quire: built EPUB (reader, 5 chapters, " .. build.last.words .. " words): " .. built)
+    return was_notified(notice)
   end, "the notice of the built file")
+  -- :QuireBuild! opens the file too: with setup's open, then with the
+  -- system's, which without a display says so and names the file.
+  local opened_build
+  quire.config.open = function(path)
+    opened_build = path
+    return true
+  end
+  build.last = nil
+  vim.cmd("QuireBuild! epub")
+  wait(20000, function()
+    return opened_build ~= nil
+  end, "the built file to open")
+  check(opened_build == built, "the EPUB was opened: " .. tostring(opened_build))
+  wait(2000, function()
+    return was_notified("quire: opened " .. built)
+  end, "the notice of the opened file")
+  quire.config.open = nil
+  local display, wayland = vim.env.DISPLAY, vim.env.WAYLAND_DISPLAY
+  vim.env.DISPLAY, vim.env.WAYLAND_DISPLAY = "", ""
+  vim.cmd("QuireBuild! epub")
+  local refused = "quire: could not open the file: there is no display to open it on (neither DISPLAY nor WAYLAND_DISPLAY is set," ..
+    " as over SSH or in a text console). Open it yourself: " .. built
+  wait(20000, function()
+    return was_notified(refused)
+  end, "the notice that the file cannot be opened")
+  vim.env.DISPLAY, vim.env.WAYLAND_DISPLAY = display, wayland
   check(build.complete("m", "QuireBuild epub m")[1] == "md" and build.complete("r", "QuireBuild epub r")[1] == "reader",
     "completion: " .. vim.inspect(build.complete("", "QuireBuild ")))
   check(build.parse({ "pdf" }) == nil, "pdf is no format")

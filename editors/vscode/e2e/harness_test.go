@@ -66,6 +66,8 @@ func runBrowser(t *testing.T, tools browserTools, script, tmp, shots string, env
 		"XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
 		"XDG_DATA_HOME="+filepath.Join(tmp, "data"),
 		"XDG_STATE_HOME="+filepath.Join(tmp, "state"),
+		// quire build writes to the Documents folder: the test's own.
+		"XDG_DOCUMENTS_DIR="+editortest.Documents(t, tmp),
 	)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut

@@ -408,7 +408,9 @@ async function main() {
   });
 
   // quire: Build Manuscript: the format, then the preset, from quick
-  // picks; the message names the EPUB, written to quire's cache folder.
+  // picks; the message names the EPUB last, written to quire/<book
+  // folder> in the Documents folder (the test's own), and offers to open
+  // it or show it in its folder.
   await step(page, "build", async () => {
     await quickOpen(page, "01-thirteen-strokes.md");
     await runCommand(page, "quire: Build Manuscript");
@@ -422,13 +424,20 @@ async function main() {
     let text = "";
     await waitFor("the message naming the EPUB", async () => {
       text = (await page.locator(".notifications-toasts").allTextContents()).join(" ");
-      return /quire built EPUB \(reader, 5 chapters, about [\d,]+ words\): \S+\.epub/.test(text);
+      return /quire built EPUB \(reader, 5 chapters, about [\d,]+ words\)\. File: \S+\.epub/.test(text);
     });
-    const file = /: (\S+\.epub)/.exec(text)[1];
+    const file = /File: (\S+\.epub)/.exec(text)[1];
     log(`built ${file}`);
-    if (!fs.existsSync(file) || file.startsWith(book)) {
-      throw new Error(`the EPUB ${file} is missing or inside the book`);
+    const want = path.join(need("XDG_DOCUMENTS_DIR"), "quire", path.basename(book), "the-thirteenth-bell.epub");
+    if (file !== want || !fs.existsSync(file)) {
+      throw new Error(`the EPUB is ${file}, not ${want} in the Documents folder`);
     }
+    const toast = page.locator(".notifications-toasts .notification-toast").filter({ hasText: "quire built EPUB" });
+    for (const button of ["Open file", "Show in folder"]) {
+      await waitFor(`the "${button}" button`, async () => (await toast.getByRole("button", { name: button }).count()) === 1);
+    }
+    await sleep(400); // the toast's slide-in, for the picture
+    await shot(page, "build-notification");
     await page.keyboard.press("Escape");
   });
 

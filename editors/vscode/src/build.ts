@@ -1,9 +1,11 @@
 // quire: Build Manuscript — the manuscript made into a DOCX, an EPUB, or
-// one Markdown or HTML file by the server's quire.build, written to
-// quire's cache folder (never the book); the writer picks the format and
-// the preset, then opens the file or its folder.
+// one Markdown or HTML file by the server's quire.build, written where
+// quire build writes (build: output, else ~/Documents/quire/<book
+// folder>; never the book unless the writer named a folder there); the
+// writer picks the format and the preset, then opens the file or its
+// folder.
 import * as vscode from "vscode";
-import { buildParams, builtMessage, formatPicks } from "./buildPicks";
+import { buildParams, builtMessage, cannotOpenMessage, formatPicks, openAction, revealAction } from "./buildPicks";
 import { BuildResult, Commands } from "./protocol";
 import { Session } from "./session";
 
@@ -47,14 +49,28 @@ export class BuildCommand implements vscode.Disposable {
     if (!res) {
       return;
     }
-    const open = "Open file";
-    const reveal = "Show in folder";
-    const choice = await vscode.window.showInformationMessage(builtMessage(res), open, reveal);
+    // A build with warnings (a placeholder for the writer's name) is a
+    // warning, for the writer to fix before sending it anywhere.
+    const show = res.warnings?.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const choice = await show(builtMessage(res), openAction, revealAction);
     const file = vscode.Uri.file(res.path);
-    if (choice === open) {
-      await vscode.env.openExternal(file);
-    } else if (choice === reveal) {
-      await vscode.commands.executeCommand("revealFileInOS", file);
+    if (choice === openAction) {
+      let opened = false;
+      try {
+        opened = await vscode.env.openExternal(file);
+      } catch {
+        opened = false;
+      }
+      if (!opened) {
+        void vscode.window.showErrorMessage(cannotOpenMessage(res.path, "open"));
+      }
+    } else if (choice === revealAction) {
+      try {
+        await vscode.commands.executeCommand("revealFileInOS", file);
+      } catch {
+        // VS Code in a browser has no folder of this computer to show.
+        void vscode.window.showErrorMessage(cannotOpenMessage(res.path, "reveal"));
+      }
     }
   }
 }

@@ -19,7 +19,7 @@ export interface PresetPick {
 
 const manuscript: PresetPick = {
   label: "Standard manuscript",
-  detail: "12 pt Times New Roman, double spaced, contact block and word count on page one, running header (needs build: author and contact in quire.yaml)",
+  detail: "12 pt Times New Roman, double spaced, contact block and word count on page one, running header (your name and contact from build: author and contact in quire.yaml)",
   preset: "manuscript",
 };
 const reader: PresetPick = { label: "Reader's book", detail: "Serif, single spaced, no header block", preset: "reader" };
@@ -41,10 +41,25 @@ export function buildParams(uri: string | undefined, format: FormatPick["format"
   return p;
 }
 
-/** builtMessage is what the writer reads once the file is written. */
+/** builtMessage is what the writer reads once the file is written: what
+ * was built, any warning (a placeholder for a setting not set), and the
+ * file's path last. */
 export function builtMessage(r: BuildResult): string {
   const words = Math.max(100, Math.round(r.words / 100) * 100).toLocaleString("en-US");
-  const chapters = r.chapters === 1 ? "1 chapter" : `${r.chapters} chapters`;
-  return `quire built ${r.format.toUpperCase()} (${r.preset}, ${chapters}, about ${words} words): ${r.path}`;
+  const chapters = r.chapters === 1 ? "1 chapter" : `${r.chapters.toLocaleString("en-US")} chapters`;
+  const warnings = r.warnings ?? [];
+  const said = warnings.map((w) => ` Warning: ${w.replace(/\.$/, "")}.`).join("");
+  return `quire built ${r.format.toUpperCase()} (${r.preset}, ${chapters}, about ${words} words).${said} ${warnings.length ? "The file" : "File"}: ${r.path}`;
+}
+
+/** The buttons of the message: open the file with the system's viewer,
+ * or show it in its folder. */
+export const openAction = "Open file";
+export const revealAction = "Show in folder";
+
+/** cannotOpenMessage is what the writer reads when the system could not
+ * open the file, or show its folder: where it is, to open by hand. */
+export function cannotOpenMessage(path: string, what: "open" | "reveal"): string {
+  return `quire could not ${what === "open" ? "open the file" : "show the file in its folder"} here. Open it yourself: ${path}`;
 }
 

@@ -98,8 +98,10 @@ export interface BookMapParams extends BookParams {
 }
 
 // BuildParams are quire.build's: build the manuscript of the book
-// holding uri (manuscript/export) into quire's cache folder, never into
-// the book.
+// holding uri (manuscript/export) into the folder build: output names,
+// else the writer's Documents folder (quire/<book folder>), else quire's
+// cache folder; never into the book unless the writer named a folder
+// there.
 export interface BuildParams extends BookParams {
   // Format is docx, epub, md or html; empty is docx.
   format?: string;
@@ -116,16 +118,23 @@ export interface BuildParams extends BookParams {
 
 // BuildResult is what quire.build wrote.
 export interface BuildResult {
-  // Path is the file, in quire's cache folder.
+  // Path is the file written (export.OutputFolder chose its folder).
   path: string;
   uri: string;
   // Format and Preset are what was built.
   format: string;
   preset: string;
   chapters: number;
-  // Words counts the prose built (manuscript.CountWords).
+  // Words counts the prose the file holds (manuscript.CountWords
+  // over the paragraphs built: no chapter titles, scene headings,
+  // comments or front matter), which can be fewer than the book's
+  // count in quire/stats.
   words: number;
   bytes: number;
+  // Warnings are what the writer should know of a build written all
+  // the same: a setting the manuscript shows a placeholder for
+  // (build: author, contact), a book's output folder set aside.
+  warnings?: string[];
 }
 
 // BookMapResult is what quire.bookMap wrote.

@@ -1,6 +1,9 @@
 -- :QuireBuild [format] [preset]: the manuscript made into a DOCX, an EPUB,
 -- or one Markdown or HTML file by the server's quire.build, written to
--- quire's cache folder, never the book. The notice names the file.
+-- the folder quire build writes to (build: output, else
+-- ~/Documents/quire/<book folder>, else quire's cache folder; never the
+-- book unless the writer named a folder there). The notice names the
+-- file, last; :QuireBuild! opens it too.
 local compat = require("quire.compat")
 local util = require("quire.util")
 
@@ -51,6 +54,28 @@ function M.complete(arglead, cmdline)
   return out
 end
 
+-- message is the notice of a build: what was built, and how many words
+-- the file holds (its prose; chapter titles and scene headings are not
+-- in the count, which the statusline's "book" count of every word of
+-- the chapters has), the file's path last.
+function M.message(result)
+  return string.format("built %s (%s, %s, %s words as built: the prose, without chapter titles and scene headings): %s",
+    (result.format or ""):upper(), result.preset or "", util.count(result.chapters or 0, "chapter"),
+    util.thousands(result.words or 0), result.path)
+end
+
+-- open opens the built file (:QuireBuild!) with setup's open, else the
+-- system's viewer, and tells the writer either way, the path last.
+function M.open(path)
+  local ok, why = util.open_file(path, require("quire").config.open)
+  if ok then
+    util.notify("opened " .. path)
+  else
+    util.notify("could not open the file: " .. why .. ". Open it yourself: " .. path, vim.log.levels.WARN)
+  end
+  return ok
+end
+
 -- command is :QuireBuild.
 function M.command(o)
   local args, why = M.parse(o.fargs)
@@ -77,8 +102,13 @@ function M.command(o)
       return
     end
     M.last = result
-    util.notify(string.format("built %s (%s, %d chapters, %d words): %s", (result.format or ""):upper(),
-      result.preset or "", result.chapters or 0, result.words or 0, result.path))
+    for _, w in ipairs(result.warnings or {}) do
+      util.notify(w, vim.log.levels.WARN)
+    end
+    util.notify(M.message(result))
+    if o.bang then
+      M.open(result.path)
+    end
   end, bufnr)
 end
 

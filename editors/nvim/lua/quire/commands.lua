@@ -69,9 +69,9 @@ M.list = {
   end, opts = { desc = "Open the book map (who appears where, the timeline, the links) in the browser" } },
   { name = "build", run = function(o)
     require("quire.build").command(o)
-  end, opts = { nargs = "*", complete = function(arglead, cmdline)
+  end, opts = { nargs = "*", bang = true, complete = function(arglead, cmdline)
     return require("quire.build").complete(arglead, cmdline)
-  end, desc = "Build the manuscript: a DOCX, an EPUB, or one Markdown or HTML file" } },
+  end, desc = "Build the manuscript: a DOCX, an EPUB, or one Markdown or HTML file (! opens it)" } },
   { name = "mentions", run = function()
     require("quire.map").mentions_command()
   end, opts = { desc = "Show which codex entries each chapter mentions, as a table" } },

@@ -32,9 +32,12 @@ local defaults = {
   -- Set 'omnifunc' in book buffers to quire's, which completes aliases
   -- (Neovim's own drops them); false leaves 'omnifunc' alone.
   omnifunc = true,
+  -- How :QuireBuild! (and :QuireMap) open a file: nil uses vim.ui.open
+  -- (0.10+), else xdg-open or open; a function(path) returning true
+  -- replaces them.
+  open = nil,
   map = {
-    -- How :QuireMap opens the page: nil uses vim.ui.open (0.10+), else
-    -- xdg-open or open; a function(path) returning true replaces them.
+    -- How :QuireMap opens the page, when it should differ from open.
     open = nil,
   },
   chat = {

@@ -31,33 +31,22 @@ local function run(bufnr, args, cb)
 end
 
 -- open_page hands path to the browser: the writer's own opener (setup's
--- map.open, a function(path) returning true when it opened it), else
--- vim.ui.open (Neovim 0.10+), else xdg-open or open. It returns false
--- when there is none.
+-- map.open, else setup's open: a function(path) returning true when it
+-- opened it), else the system's (util.open_file). It returns true, or
+-- false and why not.
 function M.open_page(path)
-  local opener = (require("quire").config.map or {}).open
-  if type(opener) == "function" then
-    return opener(path) and true or false
-  end
-  if vim.ui.open then
-    local _, err = vim.ui.open(path)
-    return err == nil
-  end
-  for _, bin in ipairs({ "xdg-open", "open" }) do
-    if vim.fn.executable(bin) == 1 then
-      return vim.fn.jobstart({ bin, path }, { detach = true }) > 0
-    end
-  end
-  return false
+  local config = require("quire").config
+  return util.open_file(path, (config.map or {}).open or config.open)
 end
 
 -- map_command is :QuireMap: write the map, open it in the browser.
 function M.map_command()
   run(vim.api.nvim_get_current_buf(), { quiet = true }, function(result)
-    if M.open_page(result.path) then
+    local ok, why = M.open_page(result.path)
+    if ok then
       util.notify(string.format("the book map is open in your browser (%s): %s", result.counts or "", result.path))
     else
-      util.notify("the book map is in " .. result.path .. ": open it in your browser.")
+      util.notify("could not open the book map: " .. why .. ". Open it in your browser: " .. result.path, vim.log.levels.WARN)
     end
     M.last = result
   end)

@@ -208,6 +208,68 @@ function M.notify(msg, level)
   vim.notify("quire: " .. msg, level or vim.log.levels.INFO)
 end
 
+-- count is n and its noun, agreeing ("1 chapter", "61 chapters");
+-- plural defaults to noun .. "s".
+function M.count(n, noun, plural)
+  return M.thousands(n) .. " " .. (n == 1 and noun or (plural or noun .. "s"))
+end
+
+-- thousands is n with its thousands grouped, as quire writes counts
+-- everywhere ("121,804").
+function M.thousands(n)
+  local s = tostring(math.floor(math.abs(n)))
+  local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+  return (n < 0 and "-" or "") .. out
+end
+
+-- no_display is why nothing can be shown on this machine's desktop, or
+-- nil: on Linux and the BSDs, neither DISPLAY nor WAYLAND_DISPLAY set
+-- (over SSH, in a text console), where xdg-open would fail or start a
+-- text browser in the terminal.
+function M.no_display()
+  if vim.fn.has("mac") == 1 or vim.fn.has("win32") == 1 then
+    return nil
+  end
+  local env = vim.env or {}
+  if (env.DISPLAY or "") == "" and (env.WAYLAND_DISPLAY or "") == "" then
+    return "there is no display to open it on (neither DISPLAY nor WAYLAND_DISPLAY is set, as over SSH or in a text console)"
+  end
+  return nil
+end
+
+-- open_file hands path to the system's viewer: opener (a function(path)
+-- returning true when it opened it) when given, else vim.ui.open
+-- (Neovim 0.10+), else xdg-open or open. It returns true, or false and
+-- why not, for the writer to read.
+function M.open_file(path, opener)
+  if type(opener) == "function" then
+    if opener(path) then
+      return true
+    end
+    return false, "your opener (setup's open) did not open it"
+  end
+  local why = M.no_display()
+  if why then
+    return false, why
+  end
+  if vim.ui.open then
+    local _, err = vim.ui.open(path)
+    if err then
+      return false, tostring(err)
+    end
+    return true
+  end
+  for _, bin in ipairs({ "xdg-open", "open" }) do
+    if vim.fn.executable(bin) == 1 then
+      if vim.fn.jobstart({ bin, path }, { detach = true }) > 0 then
+        return true
+      end
+      return false, bin .. " did not start"
+    end
+  end
+  return false, "neither xdg-open nor open is installed"
+end
+
 -- complete is the candidates that start with arglead, sorted, each once.
 function M.complete(candidates, arglead)
   local out, seen = {}, {}

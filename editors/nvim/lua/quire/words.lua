@@ -129,11 +129,7 @@ local function pad(s, width, right)
   return s .. gap
 end
 
-local function thousands(n)
-  local s = tostring(math.floor(math.abs(n)))
-  local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
-  return (n < 0 and "-" or "") .. out
-end
+local thousands = util.thousands
 
 -- lines lays a quire/stats answer out as text: the summary, each chapter
 -- against its target, and the last 30 days.
