@@ -303,7 +303,8 @@ fuzz:
 # canon commands a writer would run first.
 demo: build
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	export XDG_CACHE_HOME="$$tmp/cache"; q="$(CURDIR)/$(BIN)"; book="$$tmp/the-thirteenth-bell"; \
+	export XDG_CACHE_HOME="$$tmp/cache" XDG_DATA_HOME="$$tmp/data" XDG_DOCUMENTS_DIR="$$tmp/Documents"; mkdir -p "$$tmp/Documents"; \
+	q="$(CURDIR)/$(BIN)"; book="$$tmp/the-thirteenth-bell"; \
 	echo "\$$ quire init --sample $$book"; "$$q" init --sample "$$book"; echo; \
 	cd "$$book"; \
 	echo "\$$ quire index"; "$$q" index; echo; \
@@ -315,7 +316,7 @@ demo: build
 	echo "\$$ quire list items --json"; "$$q" list items --json; echo; \
 	echo "\$$ quire context 3 --limit 600"; "$$q" context 3 --limit 600; echo; \
 	echo "\$$ quire mentions"; "$$q" mentions; echo; \
-	echo "\$$ quire mentions \"salt debt\""; "$$q" mentions "salt debt"; echo; \
+	echo "\$$ quire mentions Séverine   (the chapters that mention her)"; "$$q" mentions Séverine; echo; \
 	echo "\$$ quire untracked"; "$$q" untracked; echo; \
 	echo "\$$ quire dialogue --chapter 1   (who speaks each line, and how quire decided; ? where it guesses)"; "$$q" dialogue --chapter 1; echo; \
 	echo "\$$ quire outline --chapters 1-2   (the book as scenes: pov, day, status, words, who appears and speaks)"; "$$q" outline --chapters 1-2; echo; \
@@ -324,7 +325,8 @@ demo: build
 	echo "\$$ quire lookup --as-of 4 Jory   (canon as of chapter 4: his progressions up to there)"; "$$q" lookup --as-of 4 Jory | sed -n '/^As of/,$$p'; echo; \
 	echo "\$$ quire check   (every problem quire knows, continuity and style included, with no model)"; "$$q" check || true; echo; \
 	echo "\$$ quire map --json   (the book map: one HTML page in quire's cache folder)"; "$$q" map --json; echo; \
-	echo "\$$ quire build --json   (the standard manuscript, a DOCX in quire's cache folder; --format epub for an e-book)"; "$$q" build --json; echo; \
+	echo "\$$ quire build   (the standard manuscript, a DOCX in the Documents folder, here the demo's own; --format epub for an e-book)"; "$$q" build; echo; \
+	echo "\$$ quire snapshot list   (every version of every chapter, kept outside the book)"; "$$q" snapshot list; echo; \
 	echo "\$$ quire doctor   (is quire ready: the book, its index, the model and its key, trust)"; "$$q" doctor || true; echo; \
 	ask="ask --persona continuity-editor --doc manuscript/05-salt-debt.md"; \
 	question="Are Séverine Aubrac's eyes the same in chapter 5 as in the codex?"; \

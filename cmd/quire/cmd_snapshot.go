@@ -227,7 +227,7 @@ func (o *snapshotOptions) list(ctx context.Context) error {
 	for i := len(vs) - 1; i >= 0; i-- {
 		v := vs[i]
 		change := fmt.Sprintf("+%s −%s", count.Number(v.Added), count.Number(v.Removed))
-		if first[v] && o.Chapter != "" {
+		if first[v] {
 			change = "first"
 		}
 		name := codex.PrintableName(v.Name)
