@@ -284,7 +284,8 @@ perf:
 	run $(GO) test -run '^$$' -bench 'OutlineSeries|SceneSplitAfterEdit' -benchtime 20x -benchmem ./manuscript/outline/; \
 	run $(GO) test -run '^$$' -bench 'SeriesSaveToDiagnostics' -benchtime 5x ./server/; \
 	run $(GO) test -run '^$$' -bench 'AskOverhead' -benchtime 200x ./llm/; \
-	run $(GO) test -run '^$$' -bench 'Build120k' -benchtime 5x ./manuscript/export/
+	run $(GO) test -run '^$$' -bench 'Build120k' -benchtime 5x ./manuscript/export/; \
+	run $(GO) test -run '^$$' -bench 'Record|Year' -benchtime 200x ./manuscript/snapshot/
 
 # Every fuzz target of every package, FUZZTIME each. A failing run is run
 # once more: Go's fuzzer sometimes ends a short run with "context deadline
