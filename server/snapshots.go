@@ -27,6 +27,9 @@ type snapshots struct {
 	kick  chan struct{}
 	done  chan struct{}
 	stop  sync.Once
+	// exited is closed when keepSnapshots returns: closing the book
+	// waits for a keeping under way, so nothing writes after it.
+	exited chan struct{}
 }
 
 // openSnapshots opens the book's snapshot store in its data folder and
@@ -45,7 +48,7 @@ func (p *openBook) openSnapshots(log *slog.Logger) {
 	for _, r := range st.Repairs() {
 		log.Warn("snapshot store repaired", "what", r)
 	}
-	p.snaps = &snapshots{store: st, log: log, kick: make(chan struct{}, 1), done: make(chan struct{})}
+	p.snaps = &snapshots{store: st, log: log, kick: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
 	go p.keepSnapshots()
 }
 
@@ -62,6 +65,7 @@ func (p *openBook) kickSnapshots() {
 
 func (p *openBook) keepSnapshots() {
 	s := p.snaps
+	defer close(s.exited)
 	// The chapters as they are at the opening, then the keeping rule,
 	// once a session: versions older than the rule keeps go.
 	p.syncSnapshots()
@@ -145,4 +149,5 @@ func (p *openBook) closeSnapshots() {
 		return
 	}
 	p.snaps.stop.Do(func() { close(p.snaps.done) })
+	<-p.snaps.exited
 }

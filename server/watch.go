@@ -38,6 +38,8 @@ func (p *openBook) watch(ctx context.Context, log *slog.Logger, changed func()) 
 				log.Warn("manuscript not caught up", "err", err)
 			}
 			p.followMu.Unlock()
+			// What changed before the watch began is kept too.
+			p.kickSnapshots()
 			if changed != nil {
 				changed()
 			}
