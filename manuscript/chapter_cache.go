@@ -91,7 +91,10 @@ import (
 //
 // 12: an everyday word opening a quotation is no part of the untracked
 // name after it (`said--"The Moonstone…"` names the Moonstone).
-const chapterCacheFormat = 12
+//
+// 13: a phrase an entry excludes holds no mention of a shorter name
+// inside it ("Lady Catherine" excluded from Catherine).
+const chapterCacheFormat = 13
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
