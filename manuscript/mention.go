@@ -65,6 +65,9 @@ type Matcher struct {
 	// series' shared matcher (mention_layered.go); the trie above then
 	// holds the book's entries only.
 	layer *matcherLayer
+	// own are the entries of the trie above, for a book's matcher laid
+	// over its series' (withEntry makes the trie again with one more).
+	own []*codex.Entry
 }
 
 // firstTokenBits sizes the filter: 2^18 bits (32 KiB) keep false hits
