@@ -144,7 +144,7 @@ func TestUntrackedHintLeavesAQuotedArticle(t *testing.T) {
 	require.Len(t, ds, 1)
 	at := strings.Index(text, "Moonstone")
 	assert.Equal(t, textdoc.NewLines(text).RangeOf(at, at+len("Moonstone")), ds[0].Range)
-	assert.Equal(t, `"Moonstone" is used 4 times in 1 chapters and has no codex entry`, ds[0].Message)
+	assert.Equal(t, `"Moonstone" is used 4 times in 1 chapter and has no codex entry`, ds[0].Message)
 	actions := actionsFor(t, c, "manuscript/01-a.md", ds)
 	require.NotEmpty(t, actions)
 	assert.Equal(t, "Create character entry for Moonstone", actions[0].Title)
