@@ -91,7 +91,15 @@ import (
 //
 // 12: an everyday word opening a quotation is no part of the untracked
 // name after it (`said--"The Moonstone…"` names the Moonstone).
-const chapterCacheFormat = 12
+//
+// 13: a phrase an entry excludes holds no mention of a shorter name
+// inside it ("Lady Catherine" excluded from Catherine).
+//
+// 14: a title at the end of a line makes a pair with the name on the
+// next ("Mrs.\nBennet"), and a title before two names leaves them a pair
+// ("Miss Elizabeth Bennet"); an untracked name's tally counts apart its
+// uses as a piece of a longer name or after a title in lower case.
+const chapterCacheFormat = 14
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
@@ -237,7 +245,7 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 		moved.unit = u
 		return &moved, true
 	}
-	um := &unitMentions{unit: u, counts: r.counts, raw: r.raw, namesFound: &atomic.Bool{}, lower: &sync.Map{}}
+	um := &unitMentions{unit: u, counts: r.counts, raw: r.raw, namesFound: &atomic.Bool{}, lower: &sync.Map{}, untracked: &untrackedCounts{}}
 	// Sorted when the file was read; never changed, so shared.
 	um.byEntry, um.places = r.byEntry, r.places
 	raw, table := r.raw, c.table

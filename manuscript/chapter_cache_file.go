@@ -202,6 +202,7 @@ func (e *cacheEncoder) scan(r *chapterRecord, id func(string) (uint64, bool)) bo
 		e.uint(uint64(t.first.End - t.first.Start))
 		e.uint(uint64(t.count))
 		e.uint(uint64(t.shouted))
+		e.uint(uint64(t.pieces))
 	}
 	return true
 }
@@ -266,14 +267,14 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 			}
 			r.raw = d.bytes()
 			if d.uint() == 1 {
-				k := d.count(6)
+				k := d.count(7)
 				r.names = make(map[string]nameTally, k)
 				for range k {
 					key := d.string()
 					t := nameTally{written: d.string()}
 					t.first.Start = d.int()
 					t.first.End = t.first.Start + d.int()
-					t.count, t.shouted = d.int(), d.int()
+					t.count, t.shouted, t.pieces = d.int(), d.int(), d.int()
 					r.names[key] = t
 				}
 			}

@@ -65,6 +65,9 @@ type Matcher struct {
 	// series' shared matcher (mention_layered.go); the trie above then
 	// holds the book's entries only.
 	layer *matcherLayer
+	// own are the entries of the trie above, for a book's matcher laid
+	// over its series' (withEntry makes the trie again with one more).
+	own []*codex.Entry
 }
 
 // firstTokenBits sizes the filter: 2^18 bits (32 KiB) keep false hits
@@ -449,9 +452,17 @@ func (m *Matcher) scan(text string, from int, uncertain bool) []Mention {
 				continue
 			}
 		}
-		mention, resume, ok := s.mentionAt(tok, ctx.sentenceStart)
-		if !ok {
+		mention, resume, matched, ok := s.mentionAt(tok, ctx.sentenceStart)
+		if !matched {
 			ctx.after(m, text, &tok, s.key[:0])
+			continue
+		}
+		if !ok {
+			// Only exclusions matched: the phrase names nothing, and no
+			// shorter name inside it is a mention either ("Lady
+			// Catherine" excluded from Catherine).
+			ctx.afterName()
+			t.pos = resume
 			continue
 		}
 		if keep := m.judge(text, &mention, resume, &ctx, s.key); keep && (uncertain || !mention.Uncertain) {
@@ -469,23 +480,24 @@ func (m *Matcher) mayStartAny(key []byte) bool {
 	return m.mayStartForm(key) || m.layer != nil && m.layer.base.mayStartForm(key)
 }
 
-// mentionAt is the mention that begins at tok, if any, and where the scan
-// goes on after it.
-func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart bool) (Mention, int, bool) {
+// mentionAt is the mention that begins at tok, if any (ok), and where the
+// scan goes on after it; matched reports a form found there, which may
+// be only exclusions, naming nothing.
+func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart bool) (mention Mention, resume int, matched, ok bool) {
 	if s.m.layer != nil {
-		match, ok := s.longestLayeredAt(tok, sentenceStart)
-		if !ok {
-			return Mention{}, 0, false
+		match, found := s.longestLayeredAt(tok, sentenceStart)
+		if !found {
+			return Mention{}, 0, false, false
 		}
 		mention, ok := s.m.resolveLayered(match)
-		return mention, match.resume, ok
+		return mention, match.resume, true, ok
 	}
-	match, ok := s.longestAt(tok, sentenceStart)
-	if !ok {
-		return Mention{}, 0, false
+	match, found := s.longestAt(tok, sentenceStart)
+	if !found {
+		return Mention{}, 0, false, false
 	}
-	mention, ok := s.m.resolve(match)
-	return mention, match.resume, ok
+	mention, ok = s.m.resolve(match)
+	return mention, match.resume, true, ok
 }
 
 // mentionScanner holds one scan's scratch space.

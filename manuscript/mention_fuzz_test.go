@@ -72,12 +72,25 @@ func FuzzMentionIndex(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text, name, alias string) {
 		u := NewUnit("manuscript/01-x.md", text, 0)
-		ix := BuildMentionIndex(NewMatcher(fuzzCatalog(name, alias, "Port Caddow", "")), []*Unit{u})
+		cat := fuzzCatalog(name, alias, "Port Caddow", "")
+		ix := BuildMentionIndex(NewMatcher(cat), []*Unit{u})
 		checkMentions(t, u.Text, u.Body.Start, u.Body.End, ix.Mentions(u.Path))
 		for _, n := range ix.Untracked(1) {
 			r := n.First.Range
-			if r.Start < u.Body.Start || r.End > u.Body.End || r.Start >= r.End || u.Text[r.Start:r.End] != n.Name || n.Count < 1 {
+			if r.Start < u.Body.Start || r.End > u.Body.End || r.Start >= r.End || oneLine(u.Text[r.Start:r.End]) != n.Name || n.Count < 1 {
 				t.Fatalf("bad untracked name %+v in %q", n, u.Text)
+			}
+			// The promise: an entry of the name, its aliases and its
+			// exclusions finds what the suggestion counted.
+			e := &codex.Entry{ID: "new", Type: codex.TypeCharacter, Name: n.Name, Aliases: n.Aliases, Exclude: n.Exclude, Mentions: true}
+			got := 0
+			for _, mn := range NewMatcherOf(append(cat.All(), e)).scan(u.Text[:u.Body.End], u.Body.Start, false) {
+				if mn.Entry == e.ID || slices.Contains(mn.Others, e.ID) {
+					got++
+				}
+			}
+			if got != n.Count {
+				t.Fatalf("untracked %+v promises %d mentions, its entry finds %d in %q", n, n.Count, got, u.Text)
 			}
 		}
 	})

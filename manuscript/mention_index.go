@@ -61,6 +61,9 @@ type unitMentions struct {
 	lower *sync.Map
 	// namesFound says names has run, so the chapter cache can keep them.
 	namesFound *atomic.Bool
+	// untracked remembers what untracked names' entries would find in
+	// the unit (untracked_count.go).
+	untracked *untrackedCounts
 }
 
 // EntryCount is how often one entry is mentioned in a unit.
@@ -280,7 +283,7 @@ func scanUnit(m *Matcher, u *Unit) *unitMentions {
 
 // countMentions is the index's record of u with its mentions.
 func countMentions(m *Matcher, u *Unit, mentions []Mention) *unitMentions {
-	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}, lower: &sync.Map{}}
+	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}, lower: &sync.Map{}, untracked: &untrackedCounts{}}
 	if len(mentions) == 0 {
 		return um
 	}

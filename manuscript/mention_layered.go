@@ -2,6 +2,7 @@ package manuscript
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
@@ -97,6 +98,7 @@ func entryNameWords(e *codex.Entry, words map[string]struct{}, key []byte) []byt
 func newLayeredMatcher(cat *codex.Catalog, l *codex.SeriesLayer) *Matcher {
 	base := l.Series.Shared(seriesMatcherKey{}, func() any { return newSeriesMatcher(l.Series.All()) }).(*seriesMatcher)
 	m := newTrie(l.Book)
+	m.own = l.Book
 	m.identify(cat.All())
 	m.longestWord = max(m.longestWord, base.longestWord)
 	layer := &matcherLayer{base: base.Matcher, wordEntries: base.wordEntries}
@@ -187,6 +189,10 @@ func (m *Matcher) find(phrase string) (int32, bool) {
 }
 
 func (l *matcherLayer) isNameWord(w string) bool {
+	if l.wordEntries == nil {
+		// A matcher laid over a whole book's (Matcher.withEntry).
+		return l.base.IsNameWord(w)
+	}
 	if l.wordEntries[w] == 0 {
 		return false
 	}
@@ -303,4 +309,23 @@ func mergeSortedForms(a, b []nameForm) []nameForm {
 		}
 	}
 	return append(append(out, a...), b...)
+}
+
+// withEntry is a matcher that finds what m's catalog with e added would
+// find, built without going over the catalog again: e's trie laid over
+// m, or, for a book of a series, the book's own trie made again with e,
+// over the series'. It has no version or IDs: it is for counting what an
+// entry not yet made would find (untracked_count.go), never for an
+// index. e's ID must be no entry's of m.
+func (m *Matcher) withEntry(e *codex.Entry) *Matcher {
+	if m.layer == nil {
+		w := newTrie([]*codex.Entry{e})
+		w.longestWord = max(w.longestWord, m.longestWord)
+		w.layer = &matcherLayer{base: m}
+		return w
+	}
+	w := newTrie(append(slices.Clip(m.own), e))
+	w.longestWord = max(w.longestWord, m.longestWord)
+	w.layer = m.layer
+	return w
 }

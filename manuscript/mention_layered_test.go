@@ -146,3 +146,39 @@ func TestEntryShapeIsSprints(t *testing.T) {
 		require.Equal(t, fmt.Sprint(e.Mentions, len(e.Aliases), len(e.Exclude)), string(appendEntryShape(nil, e)))
 	}
 }
+
+// A matcher with one entry more, made for counting what an untracked
+// name's entry would find, finds what a matcher of the whole catalog
+// with that entry finds: laid over a book's matcher or, for a book of a
+// series, made again over the series'.
+func TestWithEntryFindsWhatTheCatalogWithItFinds(t *testing.T) {
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 23))
+		var entries []*codex.Entry
+		if seed%2 == 0 {
+			shared := codex.NewSeriesCatalogs(filepath.FromSlash("/series"))
+			_, merged := randomSeries(r, shared, 2+r.IntN(30), 1+r.IntN(8))
+			checkWithEntry(t, r, NewMatcher(merged), merged.All(), seed)
+			continue
+		}
+		for i := range 1 + r.IntN(20) {
+			entries = append(entries, randomEntry(r, fmt.Sprintf("characters/e%d.md", i)))
+		}
+		checkWithEntry(t, r, NewMatcherOf(entries), entries, seed)
+	}
+}
+
+func checkWithEntry(t *testing.T, r *rand.Rand, m *Matcher, entries []*codex.Entry, seed uint64) {
+	t.Helper()
+	e := randomEntry(r, whatIfID)
+	e.Mentions = true
+	with, flat := m.withEntry(e), NewMatcherOf(append(entries[:len(entries):len(entries)], e))
+	for _, w := range layeredWords {
+		key := codex.Normalize(w)
+		require.Equal(t, flat.IsNameWord(key), with.IsNameWord(key), "seed %d word %q", seed, key)
+	}
+	for range 5 {
+		text := randomProse(r, 60)
+		require.Equal(t, flat.Scan(text), with.Scan(text), "seed %d entry %+v text %q", seed, e, text)
+	}
+}

@@ -423,3 +423,15 @@ func TestScanJudgesHowANameIsUsed(t *testing.T) {
 		})
 	}
 }
+
+// An excluded phrase names nothing, and neither does a shorter name
+// inside it: "Lady Catherine" excluded from Catherine is no mention of
+// her, though "Catherine" alone is.
+func TestScanExclusionHoldsTheNamesInside(t *testing.T) {
+	cat := catalogOf(t,
+		"kitty", "name: Catherine\nexclude: [Lady Catherine]",
+		"hope", "name: Hope\nexclude: [Port of Hope]",
+	)
+	text := "Lady Catherine and Catherine sailed from the Port of Hope with Hope."
+	assert.Equal(t, []seen{{entry: "kitty", text: "Catherine"}, {entry: "hope", text: "Hope"}}, seenIn(text, NewMatcher(cat).Scan(text)))
+}

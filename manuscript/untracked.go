@@ -17,13 +17,28 @@ const UntrackedMinCount = 3
 // Untracked is a name the prose keeps using that no codex entry has: a
 // capitalized word, or a pair of them ("Port Caddow"), that does not
 // begin a sentence and is neither a common word nor part of a known name
-// or alias.
+// or alias; with the other forms of the same name the prose uses, folded
+// in (untracked_fold.go).
 type Untracked struct {
-	// Name is spelled as it is first written in reading order.
-	Name  string    `json:"name"`
-	Count int       `json:"count"`
+	// Name is the form the prose uses most, spelled as it is first
+	// written in reading order.
+	Name string `json:"name"`
+	// Aliases are the other forms folded into the name, most used first
+	// ("Mr. Wickham" beside Wickham, "Netherfield House" beside
+	// Netherfield): an entry that lists them finds the uses Count counts.
+	Aliases []string `json:"aliases,omitempty"`
+	// Exclude are other names listed that hold a form of this one and
+	// that an entry of it would otherwise count as its mentions ("Lady
+	// Catherine" for Catherine): the entry excludes them.
+	Exclude []string `json:"exclude,omitempty"`
+	// Count is how many mentions an entry of this name and these aliases
+	// would have, as the mention scan finds them (a sentence's first word
+	// included), while none of the other names listed has an entry yet.
+	Count int `json:"count"`
+	// First is the first use of Name that tells it is a name: one that
+	// does not begin a sentence.
 	First FirstSeen `json:"first"`
-	// Units is how many units use the name.
+	// Units is how many units such an entry would be mentioned in.
 	Units int `json:"units"`
 }
 
@@ -42,129 +57,25 @@ type nameTally struct {
 	first   codex.Range
 	count   int
 	shouted int
+	// pieces counts the uses, of count, that were one word of a longer
+	// name the finder could not keep whole ("Fenn" of "Gray Alaric Fenn",
+	// "Bennet" of "Elizabeth Bennet" opening a sentence), or that followed
+	// a title in lower case ("my aunt Phillips").
+	pieces int
 }
 
 // Untracked lists the untracked names used at least min times across
-// the indexed units, most used first, then by name.
+// the indexed units, most used first, then by name: the names whose
+// forms the prose writes at least min times where a capital tells a name
+// (not a sentence's first word), and which an entry would find at all.
 func (ix *MentionIndex) Untracked(min int) []Untracked {
-	type total struct {
-		Untracked
-		shouted int
-	}
-	totals := map[string]*total{}
-	for _, um := range ix.order {
-		for key, t := range um.names() {
-			sum := totals[key]
-			if sum == nil {
-				sum = &total{}
-				totals[key] = sum
-			}
-			sum.Units++
-			sum.Count += t.count
-			sum.shouted += t.shouted
-			if sum.Name == "" && t.count > 0 {
-				sum.Name = t.written
-				sum.First = FirstSeen{Path: um.unit.Path, Range: t.first}
-			}
-		}
-	}
-	alone := make(map[string]int, len(totals))
-	for key, sum := range totals {
-		alone[key] = sum.Count
-	}
-	// A family ("the Gardiners") is the name it is the plural of, when
-	// the book uses that name at least as often; "Phillips" is no family
-	// of a "Phillip" written once.
-	for key, sum := range totals {
-		if key[0] == commonMark || strings.IndexByte(key, ' ') >= 0 {
-			continue
-		}
-		for _, end := range []string{"es", "s"} {
-			stem, ok := strings.CutSuffix(key, end)
-			if into := totals[stem]; ok && into != nil && len(stem) >= 3 && alone[stem] >= alone[key] {
-				into.Count += sum.Count
-				into.shouted += sum.shouted
-				into.Units = max(into.Units, sum.Units)
-				sum.Count, sum.shouted = 0, 0
-				break
-			}
-		}
-	}
-	// A name written now whole, now by one of its words ("Carl
-	// Linstrum" once, "Carl" twice) is one name: a word's uses fold into
-	// the most used pair that holds it, where the pair's other word is
-	// the pair's own: not where that word is used more often alone than
-	// in the pair ("Darcy" is not "Georgiana Darcy", and "from London
-	// Lydia came" is two names). A title's pair takes the word only when
-	// the word is not much more often alone: "Polly" twice is "Aunt
-	// Polly" once, but Darcy 371 times is not "Miss Darcy", his sister.
-	// Each word's pairs, found once, keep the folding linear in the
-	// names the book has.
-	pairsOf := map[string][]string{}
-	for key := range totals {
-		if a, b, ok := strings.Cut(key, " "); ok && key[0] != commonMark {
-			pairsOf[a] = append(pairsOf[a], key)
-			if b != a {
-				pairsOf[b] = append(pairsOf[b], key)
-			}
-		}
-	}
-	for key, sum := range totals {
-		if strings.IndexByte(key, ' ') >= 0 || sum.Count == 0 || key[0] == commonMark {
-			continue
-		}
-		var into *total
-		intoKey := ""
-		for _, pair := range pairsOf[key] {
-			p := totals[pair]
-			if p.Count == 0 {
-				continue
-			}
-			other := pairOther(pair, key)
-			if isTitle([]byte(other)) || isHonorific(other) {
-				if alone[key] > 2*alone[pair] {
-					continue
-				}
-			} else if alone[other] > alone[pair] {
-				continue
-			}
-			// Counts as written, before any folding, keep the choice
-			// the same whatever order the map gives.
-			if into == nil || alone[pair] > alone[intoKey] || alone[pair] == alone[intoKey] && pair < intoKey {
-				into, intoKey = p, pair
-			}
-		}
-		if into != nil {
-			into.Count += sum.Count
-			into.shouted += sum.shouted
-			into.Units = max(into.Units, sum.Units)
-			sum.Count, sum.shouted = 0, 0
-		}
-	}
+	min = max(min, 1)
+	groups := ix.untrackedGroups(min)
+	ix.countUntracked(groups, untrackedBlockBytes)
 	var out []Untracked
-	// The words of the pairs suggested, for the everyday words below.
-	inPairs := map[string]bool{}
-	for key, sum := range totals {
-		if sum.Count == 0 || key[0] == commonMark {
-			continue
-		}
-		sum.Count += sum.shouted
-		if sum.Count >= min {
-			out = append(out, sum.Untracked)
-			if a, b, ok := strings.Cut(key, " "); ok {
-				inPairs[a], inPairs[b] = true, true
-			}
-		}
-	}
-	// An everyday word the book capitalizes mid-sentence often enough,
-	// and never writes in lower case, is a name to it.
-	for key, sum := range totals {
-		if key[0] != commonMark || sum.Count < min {
-			continue
-		}
-		word := key[1:]
-		if !inPairs[word] && !ix.writesInLowerCase(word) {
-			out = append(out, sum.Untracked)
+	for _, g := range groups {
+		if g.count > 0 {
+			out = append(out, Untracked{Name: g.name, Aliases: g.aliases, Exclude: g.exclude, Count: g.count, First: g.first, Units: g.units})
 		}
 	}
 	slices.SortFunc(out, func(a, b Untracked) int {
@@ -318,7 +229,7 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 			quote = f.opensQuote(&tok) || quote && isEmphasisMark(f.text[tok.start])
 			continue
 		}
-		if n := len(f.run); n > 0 && (f.run[n-1].clitic || !oneSpaceBefore(f.text, &tok)) {
+		if n := len(f.run); n > 0 && (f.run[n-1].clitic || !oneSpaceBefore(f.text, &tok) && !f.wrapsAfterTitle(&tok)) {
 			f.flush()
 		}
 		initial, quoted := pending, quote && !pending
@@ -420,6 +331,20 @@ func (f *untrackedFinder) flush() {
 	f.run = f.run[:0]
 	defer func() { f.keys = f.keys[:0] }()
 	key := func(w runWord) []byte { return f.keys[w.keyStart:w.keyEnd] }
+	// The words of the run that may be names, before any is left out:
+	// a word recorded alone from a run that holds another is a piece of
+	// a longer name ("Fenn" of "Gray Alaric Fenn", "Bennet" of "Elizabeth
+	// Bennet" opening a sentence), not the word used bare.
+	namelike := 0
+	isNamelike := func(w runWord) bool {
+		k := key(w)
+		return utf8.RuneCount(k) > 1 && !isCommonish(string(k)) && !isTitle(k)
+	}
+	for _, w := range run {
+		if isNamelike(w) {
+			namelike++
+		}
+	}
 	// A sentence's first word says nothing by its capital, unless it is
 	// a title before a name ("Mr. Brooke came").
 	if len(run) > 0 && run[0].initial && !(len(run) == 2 && isTitle(key(run[0]))) {
@@ -432,6 +357,11 @@ func (f *untrackedFinder) flush() {
 	if len(run) > 1 && run[0].quoted && isCommonish(string(key(run[0]))) && !isTitle(key(run[0])) {
 		run = run[1:]
 	}
+	// A title before a whole name ("Lord Alaric Fenn", "Sir William
+	// Lucas") is a form of address: the name is the pair after it.
+	if len(run) == 3 && isTitle(key(run[0])) && !isTitle(key(run[1])) {
+		run = run[1:]
+	}
 	if len(run) == 2 {
 		a, b := run[0], run[1]
 		// A title before a known name that no entry writes with it is
@@ -439,16 +369,20 @@ func (f *untrackedFinder) flush() {
 		if f.novel(key(a)) || f.novel(key(b)) || isTitle(key(a)) && f.m.IsNameWord(string(key(b))) {
 			pair := make([]byte, 0, a.keyEnd-a.keyStart+1+b.keyEnd-b.keyStart)
 			pair = append(append(append(pair, key(a)...), ' '), key(b)...)
-			f.record(pair, a.start, b.end, a.shout || b.shout)
+			f.record(pair, a.start, b.end, a.shout || b.shout, false)
 		}
 		return
 	}
 	for _, w := range run {
 		switch k := key(w); {
 		case f.novel(k):
-			f.record(k, w.start, w.end, w.shout)
+			own := 0
+			if isNamelike(w) {
+				own = 1
+			}
+			f.record(k, w.start, w.end, w.shout, namelike > own || len(run) == 1 && afterLowerTitle(f.text, w.start))
 		case len(run) == 1 && !w.shout && f.nameLikeCommon(k):
-			f.record(append([]byte{commonMark}, k...), w.start, w.end, false)
+			f.record(append([]byte{commonMark}, k...), w.start, w.end, false, false)
 		}
 	}
 }
@@ -511,7 +445,9 @@ func (f *untrackedFinder) novel(key []byte) bool {
 		!isHonorific(w) && !isTitleAbbreviation(key) && !isDemonym(w) && !isCalendarWord(w) && !f.m.derivedFromName(w)
 }
 
-func (f *untrackedFinder) record(key []byte, start, end int, shout bool) {
+// record tallies one use of the candidate key at [start, end): shouted,
+// or written normally and perhaps as a piece of a longer name.
+func (f *untrackedFinder) record(key []byte, start, end int, shout, piece bool) {
 	t := f.names[string(key)]
 	if shout {
 		t.shouted++
@@ -521,6 +457,9 @@ func (f *untrackedFinder) record(key []byte, start, end int, shout bool) {
 			t.first = codex.Range{Start: start, End: end}
 		}
 		t.count++
+		if piece {
+			t.pieces++
+		}
 	}
 	f.names[string(key)] = t
 }
@@ -605,6 +544,39 @@ func startsLine(text string, off, bodyStart int) bool {
 		off--
 	}
 	return off <= bodyStart || text[off-1] == '\n'
+}
+
+// wrapsAfterTitle reports a word on the line after a title that ends
+// the current run: "Mrs.\nBennet" in hard-wrapped prose is one name, as
+// the mention scan reads it, not a title and a surname alone.
+func (f *untrackedFinder) wrapsAfterTitle(tok *proseToken) bool {
+	n := len(f.run)
+	if n == 0 || tok.lineBreaks != 1 || tok.gap > 3 {
+		return false
+	}
+	w := f.run[n-1]
+	return isTitle(f.keys[w.keyStart:w.keyEnd])
+}
+
+// afterLowerTitle reports a word after a title in lower case and one
+// space: "my aunt Phillips", "his brother Gardiner" name someone by a
+// title, as "Mrs. Phillips" does.
+func afterLowerTitle(text string, start int) bool {
+	end := start - 1
+	if end < 1 || text[end] != ' ' {
+		return false
+	}
+	i := end
+	for i > 0 && end-i < 16 && 'a' <= text[i-1] && text[i-1] <= 'z' {
+		i--
+	}
+	if i == end {
+		return false
+	}
+	if r, _ := utf8.DecodeLastRuneInString(text[:i]); i > 0 && (isWordRune(r) || isApostropheRune(r)) {
+		return false
+	}
+	return isTitleWord(text[i:end])
 }
 
 // oneSpaceBefore reports whether exactly one space separates tok from

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
@@ -118,7 +119,9 @@ func TestAnUnsavedNewEntryTracksItsName(t *testing.T) {
 	c.waitDiagnostics(c.uri("manuscript/01-a.md"), "untracked name", hasCode(codeUntrackedName))
 
 	// eglot makes the quick fix's file an unsaved buffer: no file yet.
-	c.open("codex/items/hesper.md", entryTemplate("item", "Hesper"))
+	src, err := codex.NewEntrySource(codex.EntryDraft{Type: codex.TypeItem, Name: "Hesper"})
+	require.NoError(t, err)
+	c.open("codex/items/hesper.md", src)
 	c.waitDiagnostics(c.uri("manuscript/01-a.md"), "Hesper has an entry in the editor", func(ds []protocol.Diagnostic) bool {
 		return !hasCode(codeUntrackedName)(ds)
 	})

@@ -8,7 +8,9 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -25,12 +27,21 @@ import (
 // a file was made, or where.
 
 // createEntryArgs are the command's argument: the name, its type, and
-// the document the fix was offered in (which finds the book).
+// the document the fix was offered in (which finds the book); for an
+// untracked name, the other forms its suggestion counted (aliases) and
+// the other names it kept apart (exclude), which the entry lists so that
+// it finds the mentions the hint promised.
 type createEntryArgs struct {
-	Name string               `json:"name"`
-	Type codex.Type           `json:"type"`
-	URI  protocol.DocumentURI `json:"uri"`
+	Name    string               `json:"name"`
+	Aliases []string             `json:"aliases,omitempty"`
+	Exclude []string             `json:"exclude,omitempty"`
+	Type    codex.Type           `json:"type"`
+	URI     protocol.DocumentURI `json:"uri"`
 }
+
+// maxEntryForms bounds the aliases and exclusions a created entry takes
+// from the command's arguments.
+const maxEntryForms = 32
 
 // createEntryResult says what the command did.
 type createEntryResult struct {
@@ -49,64 +60,77 @@ var newEntryTypes = codex.Types
 func (s *Server) createEntryActions(ctx context.Context, p protocol.CodeActionParams) []codeAction {
 	var out []codeAction
 	for _, d := range p.Context.Diagnostics {
-		name := s.missingEntryName(ctx, p.TextDocument.URI, d)
-		if name == "" {
+		missing := s.missingEntry(ctx, p.TextDocument.URI, d)
+		if missing.Name == "" {
 			continue
 		}
 		for i, t := range newEntryTypes {
-			title := fmt.Sprintf("Create %s entry for %s", t, name)
+			title := fmt.Sprintf("Create %s entry for %s", t, missing.Name)
+			args := missing
+			args.Type, args.URI = t, p.TextDocument.URI
 			out = append(out, codeAction{
 				Title:       title,
 				Kind:        protocol.QuickFix,
 				Diagnostics: []protocol.Diagnostic{d},
 				IsPreferred: i == 0,
-				Command: &actionCommand{Title: title, Command: wire.CommandCreateEntry,
-					Arguments: []any{createEntryArgs{Name: name, Type: t, URI: p.TextDocument.URI}}},
+				Command:     &actionCommand{Title: title, Command: wire.CommandCreateEntry, Arguments: []any{args}},
 			})
 		}
 	}
 	return out
 }
 
-// missingEntryName is the name a diagnostic says has no entry: an
-// untracked name (carried in its data), or the target of a broken link
-// (read from the text, since clients do not all send data back). A link
-// whose entry exists but lacks the section gets no fix.
-func (s *Server) missingEntryName(ctx context.Context, uri protocol.DocumentURI, d protocol.Diagnostic) string {
+// missingEntry is the entry a diagnostic says is missing: an untracked
+// name with the forms and exclusions its suggestion counted by (carried
+// in its data), or the target of a broken link (read from the text, since
+// clients do not all send data back). A link whose entry exists but lacks
+// the section gets no fix.
+func (s *Server) missingEntry(ctx context.Context, uri protocol.DocumentURI, d protocol.Diagnostic) createEntryArgs {
 	switch d.Code {
 	case codeUntrackedName:
 		var data untrackedData
 		if raw, err := json.Marshal(d.Data); err == nil && json.Unmarshal(raw, &data) == nil {
-			return data.Name
+			return createEntryArgs{Name: data.Name, Aliases: data.Aliases, Exclude: data.Exclude}
 		}
 	case codex.CodeBrokenLink:
-		t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: d.Range.Start})
-		if err != nil || !ok {
-			return ""
-		}
-		end, err := t.lines.Offset(d.Range.End)
-		if err != nil || end < t.offset || end-t.offset > 200 {
-			return ""
-		}
-		name, _, _ := strings.Cut(t.text[t.offset:end], "#")
-		name = strings.TrimSpace(name)
-		if name == "" || strings.ContainsAny(name, "[]\n") {
-			return ""
-		}
-		if _, exists := t.cat.Resolve(name); exists {
-			return ""
-		}
-		return name
+		return createEntryArgs{Name: s.brokenLinkTarget(ctx, uri, d)}
 	}
-	return ""
+	return createEntryArgs{}
+}
+
+// brokenLinkTarget is the name a broken link's diagnostic covers, when no
+// entry has it.
+func (s *Server) brokenLinkTarget(ctx context.Context, uri protocol.DocumentURI, d protocol.Diagnostic) string {
+	t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: d.Range.Start})
+	if err != nil || !ok {
+		return ""
+	}
+	end, err := t.lines.Offset(d.Range.End)
+	if err != nil || end < t.offset || end-t.offset > 200 {
+		return ""
+	}
+	name, _, _ := strings.Cut(t.text[t.offset:end], "#")
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, "[]\n") {
+		return ""
+	}
+	if _, exists := t.cat.Resolve(name); exists {
+		return ""
+	}
+	return name
 }
 
 // quireCreateEntry writes a new entry through the editor and tells the
 // writer what happened: created (and where), already there, or refused.
 func (s *Server) quireCreateEntry(ctx context.Context, a createEntryArgs) (createEntryResult, error) {
 	a.Name = strings.TrimSpace(a.Name)
-	if a.Name == "" || strings.ContainsAny(a.Name, "\r\n") || len(a.Name) > 200 {
+	if !oneShortLine(a.Name) {
 		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "an entry's name is one short line of text")
+	}
+	a.Aliases, a.Exclude = trimmed(a.Aliases), trimmed(a.Exclude)
+	if len(a.Aliases) > maxEntryForms || len(a.Exclude) > maxEntryForms ||
+		slices.ContainsFunc(append(slices.Clip(a.Aliases), a.Exclude...), func(f string) bool { return !oneShortLine(f) }) {
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("an entry takes at most %d aliases and %d exclusions, each one short line of text", maxEntryForms, maxEntryForms))
 	}
 	if !a.Type.Builtin() {
 		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%q is not an entry type; the types are %v", a.Type, codex.Types))
@@ -136,7 +160,11 @@ func (s *Server) quireCreateEntry(ctx context.Context, a createEntryArgs) (creat
 		s.showMessage(ctx, protocol.MessageTypeWarning, "No entry created for "+a.Name+": "+res.Reason+".")
 		return res, nil
 	}
-	applied, err := s.applyEdit(ctx, "Create "+string(a.Type)+" entry for "+a.Name, s.newFileEdit(uri, entryTemplate(a.Type, a.Name)))
+	src, err := codex.NewEntrySource(codex.EntryDraft{Type: a.Type, Name: a.Name, Aliases: a.Aliases, Exclude: a.Exclude})
+	if err != nil {
+		return createEntryResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, "no entry made of that: "+err.Error())
+	}
+	applied, err := s.applyEdit(ctx, "Create "+string(a.Type)+" entry for "+a.Name, s.newFileEdit(uri, src))
 	switch {
 	case err != nil:
 		res.Reason = "the editor did not answer the request to create the file"
@@ -191,20 +219,18 @@ func entryFolder(cat *codex.Catalog, t codex.Type) string {
 	return path.Join("codex", t.Plural())
 }
 
-// entryTemplate is the start of a new entry: front matter the writer
-// fills in, and the headings an entry of the type usually has.
-func entryTemplate(t codex.Type, name string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "---\ntype: %s\nname: %s\naliases: []\nsummary: \nstatus: tentative\n---\n# %s\n\n", t, yamlScalar("", name), name)
-	switch t {
-	case codex.TypeCharacter:
-		b.WriteString("## Appearance\n\n## Personality\n\n## History\n")
-	case codex.TypeLocation:
-		b.WriteString("## Description\n\n## History\n")
-	default:
-		b.WriteString("## Description\n")
+// trimmed is list with each item's spaces around it trimmed.
+func trimmed(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strings.TrimSpace(s)
 	}
-	return b.String()
+	return out
+}
+
+// oneShortLine reports a name that is one short line of text.
+func oneShortLine(name string) bool {
+	return name != "" && len(name) <= 200 && !strings.ContainsFunc(name, unicode.IsControl)
 }
 
 var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)

@@ -174,3 +174,99 @@ func TestCreateEntryWithoutFileCreationInsertsTheText(t *testing.T) {
 	assert.False(t, res.Created)
 	c.waitMessage("Mara Vell already has an entry")
 }
+
+// untrackedNamed is the untracked-name diagnostic for name, if any.
+func untrackedNamed(ds []protocol.Diagnostic, name string) (protocol.Diagnostic, untrackedData, bool) {
+	for _, d := range ds {
+		if d.Code != codeUntrackedName {
+			continue
+		}
+		var data untrackedData
+		if raw, err := json.Marshal(d.Data); err == nil && json.Unmarshal(raw, &data) == nil && data.Name == name {
+			return d, data, true
+		}
+	}
+	return protocol.Diagnostic{}, untrackedData{}, false
+}
+
+// The quick fix for an untracked name creates the entry its hint
+// counted: the name the prose uses most, its other forms as aliases, and
+// the other names it keeps apart excluded.
+func TestCreateEntryFixCarriesTheFormsCounted(t *testing.T) {
+	files := map[string]string{
+		"codex/characters/mara-vell.md": "---\nname: Mara Vell\n---\n# Mara Vell\n",
+		"manuscript/01-a.md": "# One\n\nMara rode to Netherfield at dawn; Netherfield House was dark. " +
+			"She met Catherine there, and Catherine, and Catherine." + strings.Repeat(" Then Lady Catherine came.", 30) + "\n",
+		"manuscript/02-b.md": "# Two\n\nAgain, Netherfield slept, and Netherfield woke.\n",
+	}
+	c := startServer(t, Options{})
+	c.initializeCaps(writeProject(t, files), createCaps, map[string]any{protocol.MethodWorkspaceApplyEdit: map[string]any{"applied": true}})
+	c.open("manuscript/01-a.md", files["manuscript/01-a.md"])
+	ds := c.waitDiagnostics(c.uri("manuscript/01-a.md"), "untracked names", func(ds []protocol.Diagnostic) bool {
+		_, _, ok := untrackedNamed(ds, "Catherine")
+		return ok
+	})
+
+	d, data, ok := untrackedNamed(ds, "Netherfield")
+	require.True(t, ok, "%v", ds)
+	assert.Equal(t, []string{"Netherfield House"}, data.Aliases)
+	assert.Equal(t, `"Netherfield" (also written "Netherfield House") is used 4 times in 2 chapters and has no codex entry`, d.Message)
+	actions := actionsFor(t, c, "manuscript/01-a.md", []protocol.Diagnostic{d})
+	require.NotEmpty(t, actions)
+	assert.Equal(t, "Create character entry for Netherfield", actions[0].Title)
+	var location codeAction
+	for _, a := range actions {
+		if a.Title == "Create location entry for Netherfield" {
+			location = a
+		}
+	}
+	require.NotNil(t, location.Command)
+	args, err := json.Marshal(location.Command.Arguments)
+	require.NoError(t, err)
+	assert.Contains(t, string(args), `"aliases":["Netherfield House"]`)
+
+	// Run as the client runs it: the arguments as they came.
+	var res createEntryResult
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": location.Command.Command, "arguments": json.RawMessage(args)}, &res)
+	require.True(t, res.Created)
+	assert.Equal(t, c.uri("codex/locations/netherfield.md"), res.URI)
+	sent := c.sent(protocol.MethodWorkspaceApplyEdit)
+	require.Len(t, sent, 1)
+	assert.Contains(t, string(sent[0]), `type: location\nname: Netherfield\naliases: [Netherfield House]\n`)
+
+	// Catherine is not Lady Catherine: her entry excludes her.
+	d, data, _ = untrackedNamed(ds, "Catherine")
+	assert.Equal(t, []string{"Lady Catherine"}, data.Exclude)
+	actions = actionsFor(t, c, "manuscript/01-a.md", []protocol.Diagnostic{d})
+	require.NotEmpty(t, actions)
+	c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": actions[0].Command.Command, "arguments": actions[0].Command.Arguments}, &res)
+	require.True(t, res.Created)
+	sent = c.sent(protocol.MethodWorkspaceApplyEdit)
+	require.Len(t, sent, 2)
+	assert.Contains(t, string(sent[1]), `name: Catherine\naliases: []\nexclude: [Lady Catherine]\n`)
+}
+
+func TestCreateEntryRefusesFormsThatAreNoNames(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initializeCaps(writeProject(t, createEntryBook), createCaps, map[string]any{protocol.MethodWorkspaceApplyEdit: map[string]any{"applied": true}})
+	c.waitDiagnostics(c.uri("codex/characters/mara-vell.md"), "the book is loaded", hasCode(codex.CodeBrokenLink))
+	for i, args := range []createEntryArgs{
+		{Name: "Hesper", Aliases: []string{"two\nlines"}},
+		{Name: "Hesper", Exclude: []string{" "}},
+		{Name: "Hesper", Aliases: make([]string, maxEntryForms+1)},
+	} {
+		args.Type, args.URI = codex.TypeItem, c.uri("manuscript/01-a.md")
+		// A refused command answers null and tells the writer why.
+		assert.Nil(t, c.callRaw(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandCreateEntry, "arguments": []any{args}}))
+		require.Eventually(t, func() bool {
+			n := 0
+			for _, m := range c.messages() {
+				if strings.Contains(m, "at most 32 aliases and 32 exclusions, each one short line of text") {
+					n++
+				}
+			}
+			return n == i+1
+		}, 10*time.Second, 10*time.Millisecond, "refusal %d: %q", i, c.messages())
+	}
+	assert.Empty(t, c.sent(protocol.MethodWorkspaceApplyEdit))
+}

@@ -7,6 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -29,6 +31,10 @@ const codeUntrackedName = "untracked-name"
 // action knows the name without reading the message.
 type untrackedData struct {
 	Name string `json:"name"`
+	// Aliases and Exclude are the suggestion's other forms and the other
+	// names it keeps apart: the entry the fix creates lists them.
+	Aliases []string `json:"aliases,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
 }
 
 // diagRun is a publication of one document's diagnostics under way.
@@ -228,11 +234,26 @@ func untrackedDiagnostics(snap *manuscript.Snapshot, rel string, lines *textdoc.
 			Severity: protocol.DiagnosticSeverityInformation,
 			Code:     codeUntrackedName,
 			Source:   "quire",
-			Message:  fmt.Sprintf("%q is used %s in %s and has no codex entry", u.Name, count.Irregular(u.Count, "time", "times"), count.Of(u.Units, "chapter")),
-			Data:     untrackedData{Name: u.Name},
+			Message:  untrackedMessage(u),
+			Data:     untrackedData{Name: u.Name, Aliases: u.Aliases, Exclude: u.Exclude},
 		})
 	}
 	return out
+}
+
+// untrackedMessage says how often an untracked name is used, counting
+// the other forms it is written in, as the entry the fix creates would
+// find it.
+func untrackedMessage(u manuscript.Untracked) string {
+	also := ""
+	if len(u.Aliases) > 0 {
+		quoted := make([]string, len(u.Aliases))
+		for i, a := range u.Aliases {
+			quoted[i] = strconv.Quote(a)
+		}
+		also = " (also written " + strings.Join(quoted, ", ") + ")"
+	}
+	return fmt.Sprintf("%q%s is used %s in %s and has no codex entry", u.Name, also, count.Of(u.Count, "time"), count.Of(u.Units, "chapter"))
 }
 
 // publishCodexProblems sends the diagnostics of codex files on disk that

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -128,6 +130,68 @@ func TestUntracked(t *testing.T) {
 	for _, n := range names {
 		assert.NotEqual(t, "Hesper", n.Name)
 	}
+}
+
+// untrackedJSON runs `quire untracked --json` on book, by name.
+func untrackedJSON(t *testing.T, book, cache string) map[string]untrackedName {
+	t.Helper()
+	out, stderr, err := run(t, "untracked", "--json", "--project", book, cache)
+	require.NoError(t, err, stderr)
+	var names []untrackedName
+	require.NoError(t, json.Unmarshal([]byte(out), &names))
+	got := map[string]untrackedName{}
+	for _, n := range names {
+		got[n.Name] = n
+	}
+	return got
+}
+
+// An untracked name comes with the other forms it counted and the other
+// names it keeps apart; an entry made of them finds what it promised.
+func TestUntrackedCarriesAliases(t *testing.T) {
+	book, cache := writeBook(t, map[string]string{
+		"quire.yaml":                    "title: Aliases\n",
+		"codex/characters/mara-vell.md": "---\nname: Mara Vell\n---\n# Mara Vell\n",
+		"manuscript/01-a.md": "# One\n\nMara rode to Netherfield at dawn; Netherfield House was dark. " +
+			"She met Catherine there, and Catherine, and Catherine." + strings.Repeat(" Then Lady Catherine came.", 30) + "\n",
+		"manuscript/02-b.md": "# Two\n\nAgain, Netherfield slept, and Netherfield woke.\n",
+	})
+	got := untrackedJSON(t, book, cache)
+	require.Contains(t, got, "Netherfield")
+	assert.Equal(t, []string{"Netherfield House"}, got["Netherfield"].Aliases)
+	assert.Equal(t, []string{}, got["Netherfield"].Exclude)
+	assert.Equal(t, 4, got["Netherfield"].Count)
+	assert.NotContains(t, got, "Netherfield House")
+	require.Contains(t, got, "Catherine")
+	assert.Equal(t, []string{"Lady Catherine"}, got["Catherine"].Exclude)
+	assert.Equal(t, 3, got["Catherine"].Count)
+	assert.Equal(t, 30, got["Lady Catherine"].Count)
+
+	text, _, err := run(t, "untracked", "--project", book, cache)
+	require.NoError(t, err)
+	assert.Regexp(t, `NAME +USES +CHAPTERS +FIRST +ALIASES +EXCLUDES`, text)
+	assert.Regexp(t, `Netherfield +4 +2 +manuscript/01-a.md:3:14 +Netherfield House +-`, text)
+	assert.Regexp(t, `Catherine +3 +1 +\S+ +- +Lady Catherine`, text)
+
+	// Made as the quick fix makes them, the entries find what was counted.
+	for _, n := range []untrackedName{got["Netherfield"], got["Catherine"]} {
+		src, err := codex.NewEntrySource(codex.EntryDraft{Type: codex.TypeLocation, Name: n.Name, Aliases: n.Aliases, Exclude: n.Exclude})
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(book, "codex", "characters", strings.ToLower(n.Name)+".md"), []byte(src), 0o644))
+	}
+	out, _, err := run(t, "mentions", "--json", "--project", book, cache)
+	require.NoError(t, err)
+	var table mentionsTableOutput
+	require.NoError(t, json.Unmarshal([]byte(out), &table))
+	totals := map[string]int{}
+	for _, e := range table.Entries {
+		totals[e.Name] = e.Total
+	}
+	assert.Equal(t, 4, totals["Netherfield"])
+	assert.Equal(t, 3, totals["Catherine"])
+	after := untrackedJSON(t, book, cache)
+	assert.NotContains(t, after, "Netherfield")
+	assert.Contains(t, after, "Lady Catherine", "kept apart, still untracked")
 }
 
 func TestExplicate(t *testing.T) {
