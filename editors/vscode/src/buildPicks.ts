@@ -2,6 +2,7 @@
 // wiring): the formats and presets the writer picks from, the argument of
 // the server's quire.build, and the message naming the file. Pure.
 import { BuildParams, BuildResult } from "./protocol";
+import { countOf, thousands } from "./count";
 
 export interface FormatPick {
   label: string;
@@ -45,8 +46,8 @@ export function buildParams(uri: string | undefined, format: FormatPick["format"
  * was built, any warning (a placeholder for a setting not set), and the
  * file's path last. */
 export function builtMessage(r: BuildResult): string {
-  const words = Math.max(100, Math.round(r.words / 100) * 100).toLocaleString("en-US");
-  const chapters = r.chapters === 1 ? "1 chapter" : `${r.chapters.toLocaleString("en-US")} chapters`;
+  const words = thousands(Math.max(100, Math.round(r.words / 100) * 100));
+  const chapters = countOf(r.chapters, "chapter");
   const warnings = r.warnings ?? [];
   const said = warnings.map((w) => ` Warning: ${w.replace(/\.$/, "")}.`).join("");
   return `quire built ${r.format.toUpperCase()} (${r.preset}, ${chapters}, about ${words} words).${said} ${warnings.length ? "The file" : "File"}: ${r.path}`;

@@ -4,11 +4,9 @@
 // no VS Code here.
 import { Stats } from "./protocol";
 
-/** thousands writes n with commas, as the server does: 90000 → "90,000". */
-export function thousands(n: number): string {
-  const s = Math.trunc(Math.abs(n)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return n < 0 ? `-${s}` : s;
-}
+import { thousands } from "./count";
+
+export { thousands };
 
 /** wordsItem is the status bar item's text and tooltip: the server's own line. */
 export function wordsItem(st: Stats): { text: string; tooltip: string } {

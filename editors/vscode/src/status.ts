@@ -1,5 +1,6 @@
 // The status bar item's text for the books the server reports.
 import { BookStatus } from "./protocol";
+import { countOf } from "./count";
 
 export interface StatusView {
   text: string;
@@ -12,9 +13,7 @@ function base(root: string): string {
   return parts[parts.length - 1] || root;
 }
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+const plural = countOf;
 
 /** mergeBook records one quire/status notification into the known books, keyed by root. */
 export function mergeBook(books: BookStatus[], b: BookStatus): BookStatus[] {

@@ -103,7 +103,7 @@ function M.table_lines(t)
   end
   if (t.mentioned or #rows) > #rows then
     table.insert(lines, "")
-    table.insert(lines, string.format("The %d entries mentioned most, of %d; :QuireMap shows the rest summed by type.", #rows, t.mentioned))
+    table.insert(lines, string.format("The %s mentioned most, of %s; :QuireMap shows the rest summed by type.", util.count(#rows, "entry", "entries"), util.count(t.mentioned, "entry", "entries")))
   end
   table.insert(lines, "")
   for i, c in ipairs(chapters) do

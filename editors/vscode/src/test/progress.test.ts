@@ -1,4 +1,5 @@
 import * as assert from "assert";
+import { countOf } from "../count";
 import { bar, progressMarkdown, thousands, wordsItem } from "../progress";
 import { Stats } from "../protocol";
 
@@ -51,5 +52,13 @@ describe("progress", () => {
   });
   it("says when no day was seen", () => {
     assert.ok(progressMarkdown({ ...stats(), days: [] }).includes("No day seen yet."));
+  });
+});
+
+describe("countOf", () => {
+  it("writes a count with the noun that agrees", () => {
+    assert.strictEqual(countOf(1, "chapter"), "1 chapter");
+    assert.strictEqual(countOf(61, "chapter"), "61 chapters");
+    assert.strictEqual(countOf(1204, "entry", "entries"), "1,204 entries");
   });
 });
