@@ -95,7 +95,14 @@ func (s *Store) Prune(p Policy) (Pruned, error) {
 		if err != nil {
 			return fmt.Errorf("the snapshot store: %w", err)
 		}
-		defer f.Close()
+		// Closed before the new file replaces this one: Windows refuses
+		// to replace a file this process holds open.
+		closed := false
+		defer func() {
+			if !closed {
+				f.Close()
+			}
+		}()
 		var buf bytes.Buffer
 		buf.Write(frame(binary.AppendUvarint([]byte{kindFormat}, formatVersion)))
 		written := map[uint64]bool{}
@@ -138,6 +145,8 @@ func (s *Store) Prune(p Policy) (Pruned, error) {
 			buf.Write(frame(r.encode()))
 			next.add(r)
 		}
+		f.Close()
+		closed = true
 		if err := safefile.WriteFile(s.file(), buf.Bytes(), 0o600); err != nil {
 			return fmt.Errorf("the snapshot store was not pruned (%w); it is as it was", err)
 		}

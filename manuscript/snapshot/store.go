@@ -191,8 +191,10 @@ func (s *Store) catchUp() error {
 	if err != nil {
 		return fmt.Errorf("the snapshot store: %w", err)
 	}
-	defer f.Close()
 	data, err := io.ReadAll(io.NewSectionReader(f, from, info.Size()-from))
+	// Closed at once: a cut-off tail is truncated below, which Windows
+	// refuses on a file held open.
+	f.Close()
 	if err != nil {
 		return fmt.Errorf("the snapshot store: %w", err)
 	}
