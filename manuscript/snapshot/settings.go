@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,9 +72,4 @@ func PolicyFrom(l *settings.Loaded) (Policy, []*settings.Problem) {
 		p.Daily = p.All
 	}
 	return p, problems
-}
-
-// String says the policy in a line.
-func (p Policy) String() string {
-	return fmt.Sprintf("every version for %d days, then one a day until %d days, then one a week", int(p.All.Hours()/24), int(p.Daily.Hours()/24))
 }
