@@ -1,7 +1,6 @@
 package emacs_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,17 +20,7 @@ func TestEmacsSnapshots(t *testing.T) {
 	bin := editortest.QuireBinary(t, tmp)
 	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
 	chapter := filepath.Join(book, "manuscript", "01-thirteen-strokes.md")
-	data, err := os.ReadFile(chapter)
-	require.NoError(t, err)
-	var para string
-	lines := strings.Split(string(data), "\n")
-	for i, l := range lines {
-		if i > 8 && len(l) > 120 && i+1 < len(lines) && lines[i+1] == "" {
-			para = l
-			break
-		}
-	}
-	require.NotEmpty(t, para)
+	_, para := editortest.LongParagraph(t, chapter)
 	run, report := emacsRun{script: "snapshots.el", dir: book, tmp: tmp, bin: bin, timeout: 3 * time.Minute,
 		env: []string{"QUIRE_CHAPTER=" + chapter, "QUIRE_PARAGRAPH=" + para}}.run(t, emacs)
 	require.NoError(t, run.Err, report())

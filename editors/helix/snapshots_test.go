@@ -23,17 +23,7 @@ func TestHelixSnapshots(t *testing.T) {
 	bin := editortest.QuireBinary(t, tmp)
 	book := editortest.SampleBook(t, bin, filepath.Join(tmp, "book"))
 	chapter := filepath.Join("manuscript", "01-thirteen-strokes.md")
-	data, err := os.ReadFile(filepath.Join(book, chapter))
-	require.NoError(t, err)
-	var para string
-	lines := strings.Split(string(data), "\n")
-	for i, l := range lines {
-		if i > 8 && len(l) > 120 && i+1 < len(lines) && lines[i+1] == "" {
-			para = l
-			break
-		}
-	}
-	require.NotEmpty(t, para)
+	_, para := editortest.LongParagraph(t, filepath.Join(book, chapter))
 	// What the screen shows of it: its first words, before Helix wraps.
 	shown := para[:40]
 

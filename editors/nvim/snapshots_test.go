@@ -1,11 +1,11 @@
 package nvim_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -16,18 +16,7 @@ func TestNeovimSnapshots(t *testing.T) {
 	nvim := lookNvim(t)
 	bin, book, tmp := sampleBook(t)
 	chapter := filepath.Join(book, sampleChapter)
-	data, err := os.ReadFile(chapter)
-	require.NoError(t, err)
-	// A paragraph of the chapter, a line of its own followed by a blank.
-	var lost string
-	lines := strings.Split(string(data), "\n")
-	for i, l := range lines {
-		if i > 8 && len(l) > 80 && i+1 < len(lines) && lines[i+1] == "" {
-			lost = l
-			break
-		}
-	}
-	require.NotEmpty(t, lost)
+	_, lost := editortest.LongParagraph(t, chapter)
 	run, report := scriptRun{script: "snapshots.lua", dir: book, tmp: tmp,
 		env:   []string{"QUIRE_BIN=" + bin, "QUIRE_CHAPTER=" + chapter, "QUIRE_PARAGRAPH=" + lost},
 		steps: []string{"attach", "delete-and-save", "diff-split", "diffget", "restore"},
