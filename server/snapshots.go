@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -25,8 +26,12 @@ type snapshots struct {
 	store *snapshot.Store
 	log   *slog.Logger
 	kick  chan struct{}
-	done  chan struct{}
-	stop  sync.Once
+	// ctx ends when the book closes: a keeping under way stops between
+	// chapters, so closing waits for one chapter at most.
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+	stop   sync.Once
 	// exited is closed when keepSnapshots returns: closing the book
 	// waits for a keeping under way, so nothing writes after it.
 	exited chan struct{}
@@ -48,7 +53,8 @@ func (p *openBook) openSnapshots(log *slog.Logger) {
 	for _, r := range st.Repairs() {
 		log.Warn("snapshot store repaired", "what", r)
 	}
-	p.snaps = &snapshots{store: st, log: log, kick: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.snaps = &snapshots{store: st, log: log, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
 	go p.keepSnapshots()
 }
 
@@ -69,7 +75,9 @@ func (p *openBook) keepSnapshots() {
 	// The chapters as they are at the opening, then the keeping rule,
 	// once a session: versions older than the rule keeps go.
 	p.syncSnapshots()
-	p.pruneSnapshots()
+	if s.ctx.Err() == nil {
+		p.pruneSnapshots()
+	}
 	for {
 		select {
 		case <-s.done:
@@ -115,8 +123,8 @@ func (p *openBook) syncSnapshots() {
 			texts[u.Path] = string(data)
 		}
 	}
-	kept, err := s.store.Sync(texts)
-	if err != nil {
+	kept, err := s.store.Sync(s.ctx, texts)
+	if err != nil && s.ctx.Err() == nil {
 		s.log.Warn("snapshots: not kept", "err", err)
 	}
 	for _, r := range s.store.Repairs() {
@@ -148,6 +156,9 @@ func (p *openBook) closeSnapshots() {
 	if p.snaps == nil {
 		return
 	}
-	p.snaps.stop.Do(func() { close(p.snaps.done) })
+	p.snaps.stop.Do(func() {
+		p.snaps.cancel()
+		close(p.snaps.done)
+	})
 	<-p.snaps.exited
 }

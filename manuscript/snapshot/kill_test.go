@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -47,7 +48,13 @@ func TestAKilledWriterLosesNothing(t *testing.T) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestAWriterThatRecordsUntilKilled$")
 		cmd.Env = append(os.Environ(), writerEnv+"="+dir)
 		require.NoError(t, cmd.Start())
-		time.Sleep(time.Duration(150+round*97) * time.Millisecond)
+		// Once it has written (a test binary built with -race on a busy
+		// machine starts slowly), at a different moment each round.
+		require.Eventually(t, func() bool {
+			info, err := os.Stat(filepath.Join(dir, FileName))
+			return err == nil && info.Size() > int64(round+1)*4096
+		}, time.Minute, 10*time.Millisecond, "round %d: the writer wrote nothing", round)
+		time.Sleep(time.Duration(round*37) * time.Millisecond)
 		require.NoError(t, cmd.Process.Kill())
 		_ = cmd.Wait()
 

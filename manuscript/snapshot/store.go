@@ -75,6 +75,8 @@ type Store struct {
 	st *state
 	// repairs say what opening or catching up repaired, for the writer.
 	repairs []string
+	// codec is the store's compressor, used under mu.
+	codec codec
 	// appendFile appends and syncs (appendSynced); tests fail it part
 	// way, as a full disk does.
 	appendFile func(path string, data []byte) error
@@ -356,7 +358,7 @@ func (s *Store) record(path, text, name string, deleted bool) (*Version, error) 
 		ids[i] = id
 		payload := encodePieceHeader(id, hash)
 		textAt := len(payload)
-		payload = append(payload, compress(p)...)
+		payload = append(payload, s.codec.compress(p)...)
 		rec := frame(payload)
 		added = append(added, newPiece{id: id, hash: hash, loc: buf.Len() + headerBytes + textAt, n: len(payload) - textAt})
 		buf.Write(rec)
@@ -383,12 +385,18 @@ func (s *Store) record(path, text, name string, deleted bool) (*Version, error) 
 		r.mid = ids[pre : len(ids)-suf]
 	}
 	// The words changed: the pieces between the common ends, compared
-	// word by word.
-	oldMid, err := s.joinPieces(old[pre : len(old)-suf])
-	if err != nil {
-		return nil, err
+	// word by word; a chapter's first version adds all its words, with
+	// no diff to pay for (a first look at a long book reads them all).
+	newMid := strings.Join(pieces[pre:len(pieces)-suf], "")
+	if len(old) == 0 {
+		r.added = words(newMid)
+	} else {
+		oldMid, err := s.joinPieces(old[pre : len(old)-suf])
+		if err != nil {
+			return nil, err
+		}
+		r.added, r.removed = Counts(WordDiff(oldMid, newMid))
 	}
-	r.added, r.removed = Counts(WordDiff(oldMid, strings.Join(pieces[pre:len(pieces)-suf], "")))
 	buf.Write(frame(r.encode()))
 
 	// Append, synced; a failure takes back what was written.
@@ -425,11 +433,11 @@ func (s *Store) joinPieces(ids []uint64) (string, error) {
 		return "", fmt.Errorf("the snapshot store: %w", err)
 	}
 	defer f.Close()
-	return s.st.text(f, ids)
+	return s.st.text(&s.codec, f, ids)
 }
 
 // text reads and joins pieces from f, the store's file.
-func (st *state) text(f io.ReaderAt, ids []uint64) (string, error) {
+func (st *state) text(c *codec, f io.ReaderAt, ids []uint64) (string, error) {
 	var b strings.Builder
 	for _, id := range ids {
 		loc, ok := st.pieces[id]
@@ -440,9 +448,9 @@ func (st *state) text(f io.ReaderAt, ids []uint64) (string, error) {
 		if _, err := f.ReadAt(data, loc.off); err != nil {
 			return "", fmt.Errorf("the snapshot store: %w", err)
 		}
-		text, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), maxPieceBytes+1))
-		if err != nil || len(text) > maxPieceBytes {
-			return "", errors.New("a piece of it is damaged in the snapshot store")
+		text, err := c.expand(data)
+		if err != nil {
+			return "", err
 		}
 		b.Write(text)
 	}
@@ -465,7 +473,7 @@ func (s *Store) Text(v *Version) (string, error) {
 			return fmt.Errorf("the snapshot store: %w", err)
 		}
 		defer f.Close()
-		out, err = s.st.text(f, cur.pieces)
+		out, err = s.st.text(&s.codec, f, cur.pieces)
 		if err != nil {
 			return fmt.Errorf("the version %s of %s: %w", v.ID, v.Path, err)
 		}
@@ -577,12 +585,45 @@ func commonEnds(a, b []uint64) (prefix, suffix int) {
 	return prefix, suffix
 }
 
-func compress(s string) []byte {
+// codec compresses and expands pieces with one writer and one reader,
+// reset for each: a new DEFLATE writer allocates some 600 KB of tables,
+// and a chapter of thousands of short paragraphs would pay that for
+// each. Not safe for concurrent use; the store uses it under its lock.
+type codec struct {
+	w *flate.Writer
+	r io.ReadCloser
+}
+
+func (c *codec) compress(s string) []byte {
 	var b bytes.Buffer
-	w, _ := flate.NewWriter(&b, flate.BestCompression)
-	_, _ = w.Write([]byte(s))
-	_ = w.Close()
+	if c.w == nil {
+		c.w, _ = flate.NewWriter(&b, flate.DefaultCompression)
+	} else {
+		c.w.Reset(&b)
+	}
+	_, _ = c.w.Write([]byte(s))
+	_ = c.w.Close()
 	return b.Bytes()
+}
+
+// expand is the text of a compressed piece, at most maxPieceBytes.
+func (c *codec) expand(data []byte) ([]byte, error) {
+	if c.r == nil {
+		c.r = flate.NewReader(bytes.NewReader(data))
+	} else if err := c.r.(flate.Resetter).Reset(bytes.NewReader(data), nil); err != nil {
+		return nil, err
+	}
+	text, err := io.ReadAll(io.LimitReader(c.r, maxPieceBytes+1))
+	if err != nil || len(text) > maxPieceBytes {
+		return nil, errors.New("a piece of it is damaged in the snapshot store")
+	}
+	return text, nil
+}
+
+// compress is a piece compressed by a codec of its own, for tests.
+func compress(s string) []byte {
+	var c codec
+	return c.compress(s)
 }
 
 // appendSynced appends data to the file at path and syncs it.

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"context"
 	"maps"
 	"slices"
 )
@@ -8,10 +9,14 @@ import (
 // Sync records the chapters as they are: a new version of each whose
 // text changed since its latest, and a deletion for each chapter the
 // store knows that texts no longer holds. texts are by book-relative,
-// slash-separated path. It returns the versions it kept.
-func (s *Store) Sync(texts map[string]string) ([]*Version, error) {
+// slash-separated path. It returns the versions it kept; ctx stops it
+// between chapters (what was kept stays kept).
+func (s *Store) Sync(ctx context.Context, texts map[string]string) ([]*Version, error) {
 	var out []*Version
 	for _, path := range slices.Sorted(maps.Keys(texts)) {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
 		v, err := s.Record(path, texts[path], "")
 		if err != nil {
 			return out, err
@@ -27,6 +32,9 @@ func (s *Store) Sync(texts map[string]string) ([]*Version, error) {
 	for _, path := range slices.Sorted(maps.Keys(latest)) {
 		if _, ok := texts[path]; ok || latest[path].Deleted {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return out, err
 		}
 		v, err := s.RecordDeleted(path)
 		if err != nil {
