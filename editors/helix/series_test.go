@@ -142,9 +142,13 @@ func TestHelixSeriesFileFirst(t *testing.T) {
 	// 3. Back in the series file: the book's series canon answers, and
 	// the link to the book's Mara Vell is no longer broken.
 	term.command("open " + series)
+	// The search is typed once the file is on screen: typed while Helix
+	// still opens it, it was lost and the hover asked at 1:2.
+	term.waitFor("series-again", "the series file again", showsAll("name: Ilse Dorn", "ilse.md"))
 	term.keys("g", "g", "/")
 	term.text("# Ilse")
 	term.keys("Enter", ";")
+	term.waitFor("on-heading", "the cursor on the heading", cursorOn(6, 0))
 	ilse := showsAll("Ilse Dorn · character", "Series canon", "Appears in:")
 	term.askUntil(ilse, "Space", "k")
 	screen = term.waitFor("hover-series", "Ilse Dorn's card as the book's series canon", ilse)
