@@ -14,6 +14,12 @@ import (
 	"github.com/quire-ink/quire/manuscript/snapshot"
 )
 
+// maxAutoSnapshotBytes bounds the chapters kept on their own: one
+// larger than this (a whole long novel is some 700 KB) is kept only when
+// the writer asks (a named snapshot, quire snapshot save), so that a
+// machine-made file of megabytes never costs every save a copy.
+const maxAutoSnapshotBytes = 1 << 20
+
 // snapshotDebounce lets a burst of saves settle before the chapters are
 // read from disk and kept; the keeping never holds a request.
 const snapshotDebounce = 300 * time.Millisecond
@@ -108,6 +114,7 @@ func (p *openBook) syncSnapshots() {
 		}
 	}()
 	texts := map[string]string{}
+	present := map[string]bool{}
 	for _, u := range p.ms.Snapshot().Units() {
 		data, err := os.ReadFile(filepath.Join(p.real, filepath.FromSlash(u.Path)))
 		switch {
@@ -119,11 +126,14 @@ func (p *openBook) syncSnapshots() {
 			// deleted.
 			s.log.Warn("snapshots: a chapter could not be read; nothing kept this time", "err", err)
 			return
+		case len(data) > maxAutoSnapshotBytes:
+			present[u.Path] = true
 		default:
+			present[u.Path] = true
 			texts[u.Path] = string(data)
 		}
 	}
-	kept, err := s.store.Sync(s.ctx, texts)
+	kept, err := s.store.Sync(s.ctx, texts, present)
 	if err != nil && s.ctx.Err() == nil {
 		s.log.Warn("snapshots: not kept", "err", err)
 	}

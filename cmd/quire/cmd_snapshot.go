@@ -127,7 +127,7 @@ func (o *snapshotOptions) snapshots(ctx context.Context) (*mbook.Book, *snapshot
 		b.Close()
 		return nil, nil, err
 	}
-	if _, err := st.Sync(ctx, chapterTexts(b.Manuscript.Snapshot())); err != nil {
+	if _, err := st.Sync(ctx, chapterTexts(b.Manuscript.Snapshot()), nil); err != nil {
 		fmt.Fprintln(o.stderr, "quire: warning:", err)
 	}
 	for _, r := range st.Repairs() {

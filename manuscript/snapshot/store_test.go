@@ -488,3 +488,20 @@ func TestAStoreFromANewerQuireIsLeftAlone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, newer, after, "nothing was changed")
 }
+
+// TestSyncKeepsWhatIsPresent: a chapter left out of the texts but still
+// present (one too large to keep on its own) is not taken for deleted.
+func TestSyncKeepsWhatIsPresent(t *testing.T) {
+	now := time.Now()
+	s := open(t, t.TempDir(), &now)
+	_, err := s.Sync(t.Context(), map[string]string{"manuscript/01.md": "One.\n", "manuscript/02.md": "Two.\n"}, nil)
+	require.NoError(t, err)
+	kept, err := s.Sync(t.Context(), map[string]string{"manuscript/01.md": "One.\n"}, map[string]bool{"manuscript/01.md": true, "manuscript/02.md": true})
+	require.NoError(t, err)
+	assert.Empty(t, kept, "02 is present, only not read")
+	kept, err = s.Sync(t.Context(), map[string]string{"manuscript/01.md": "One.\n"}, nil)
+	require.NoError(t, err)
+	require.Len(t, kept, 1)
+	assert.True(t, kept[0].Deleted)
+	assert.Equal(t, "manuscript/02.md", kept[0].Path)
+}
