@@ -59,7 +59,7 @@ const answer = answerPieces.join("");
 
 // The personas the extension offers in quire.persona (package.json).
 // Fields of BookStatus in protocol.ts.
-const bookKeys = ["root", "state", "entries", "chapters", "problems", "message", "series"];
+const bookKeys = ["root", "state", "entries", "chapters", "problems", "counts", "message", "series"];
 
 // The personas the extension offers in quire.persona (package.json),
 // which must be the server's board; "" is "let the server choose". Read
@@ -801,14 +801,14 @@ describe("contract: extension modules against the real quire server", function (
     assert.ok(!r.path.startsWith(h.book), `the build is in the book: ${r.path}`);
     assert.strictEqual(fs.statSync(r.path).size, r.bytes);
     assert.strictEqual(fs.readFileSync(r.path).subarray(0, 2).toString(), "PK", "a zip, as a DOCX is");
-    assert.match(builtMessage(r), /^quire built DOCX \(manuscript, 5 chapters, about 4,200 words\): /);
+    assert.match(builtMessage(r), /^quire built DOCX \(manuscript, 5 chapters, about 4,200 words\)\. File: /);
   });
 
   it("quire.bookMap (quiet, as the panel asks) writes the map outside the book; in the panel a cell opens its chapter at the first mention", async () => {
     assert.ok(clientOwnedCommands.includes("quire.bookMap"), "the extension shows the map itself, in a panel");
     const params: BookMapParams = { uri: pathToFileURL(path.join(h.book, "manuscript", "01-thirteen-strokes.md")).toString(), quiet: true };
     const r = await h.conn.sendRequest<BookMapResult>("workspace/executeCommand", { command: "quire.bookMap", arguments: [params] });
-    onlyKeys(r, ["path", "uri", "bytes", "chapters", "entries", "shown", "table"], "BookMapResult");
+    onlyKeys(r, ["path", "uri", "bytes", "chapters", "entries", "counts", "shown", "table"], "BookMapResult");
     assert.strictEqual(r.chapters, 5);
     assert.strictEqual(r.entries, 23);
     assert.strictEqual(r.shown, false);
