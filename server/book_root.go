@@ -73,6 +73,7 @@ func (s *Server) openProject(root string, book bool) bool {
 	p.names = s.names
 	p.book = book
 	p.trust = s.trust
+	p.gate = &s.gate
 	if !s.sess.addBook(p) {
 		return false
 	}

@@ -85,8 +85,10 @@ func (s *Server) call(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc
 	s.inflight[id] = cancel
 	s.mu.Unlock()
 	s.work.Add(1)
+	s.gate.begin()
 	go func() {
 		defer s.work.Done()
+		defer s.gate.end()
 		// The slot is held until the answer is written, since an answer
 		// waiting on a client that does not read is what costs memory.
 		defer s.admit.leave()

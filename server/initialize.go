@@ -36,6 +36,7 @@ type serverCapabilities struct {
 }
 
 func (s *Server) initialize(_ context.Context, p initializeParams) (*initializeResult, error) {
+	s.log.Debug("initialize")
 	var roots []string
 	// The roots' URIs tell how the client writes a drive letter (textdoc.Names).
 	for _, f := range p.WorkspaceFolders {
@@ -97,6 +98,7 @@ func (s *Server) initialized(context.Context) error {
 	for _, root := range books {
 		s.openProject(root, !slices.Contains(lost, root))
 	}
+	s.whenStarted()
 	if len(roots) > 0 {
 		s.work.Add(1)
 		go func() {
@@ -105,6 +107,27 @@ func (s *Server) initialized(context.Context) error {
 		}()
 	}
 	return nil
+}
+
+// whenStarted calls Options.Started once the session's first books have
+// started: loaded and found their names, or failed.
+func (s *Server) whenStarted() {
+	if s.opts.Started == nil {
+		return
+	}
+	books := s.sess.books()
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		defer s.opts.Started()
+		for _, p := range books {
+			select {
+			case <-p.startedCh:
+			case <-s.ctx.Done():
+				return
+			}
+		}
+	}()
 }
 
 // loadProject loads p, tells the client how it went and then watches it.
@@ -127,8 +150,10 @@ func (s *Server) loadProject(p *openBook) {
 		defer s.sess.mu.Unlock()
 		s.overlayAllLocked(p)
 		close(p.ready)
+		s.log.Debug("the book answers", "root", p.real)
 	})
 	if !p.loaded() {
+		p.markStarted()
 		prog.end(s.ctx, "failed")
 		s.log.Error("project not opened", "root", p.root, "err", p.err)
 		s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("quire could not open %s: %v", p.root, p.err))
@@ -145,8 +170,37 @@ func (s *Server) loadProject(p *openBook) {
 	// checks (tens of milliseconds at 10,000 entries) would take the
 	// CPU from it while the writer waits for that first hover.
 	p.timelineFor(p.ms.Snapshot())
-	s.publishStatus(s.ctx, p)
+	// A warm start's status waits for the check behind its first answers
+	// (below); a cold start's is said now, while the chapters are counted.
+	checking := p.uncheckedSince()
+	if !checking {
+		s.publishStatus(s.ctx, p)
+	}
 	<-p.indexed
+	p.markStarted()
+	// What a file change brings the writer: the watcher's, and the check
+	// of the codex behind a warm start's first answers.
+	changed := func() {
+		// Chapters read or scanned again are kept once changes settle.
+		p.chapterSaves.soon()
+		// A quire.yaml that now asks something new is a new question.
+		s.offerTrust(p)
+		s.publishCodexProblems(s.ctx, p)
+		s.publishDiagnostics(s.ctx, p.uri(configFile))
+		s.republishOpen()
+		s.publishStatus(s.ctx, p)
+	}
+	// The book as the last session left it answered first; what changed
+	// on disk since is followed now, before anything else, once the
+	// start's first requests are answered (the status's checks of the
+	// codex wait for them too).
+	if checking {
+		if p.checkBehind(s.ctx, s.log) {
+			changed()
+		} else {
+			s.publishStatus(s.ctx, p)
+		}
+	}
 	// What the cold start learned is kept now, before the search index
 	// starts to build: a session killed from here on leaves the next
 	// start warm. Requests do not wait for it.
@@ -192,16 +246,7 @@ func (s *Server) loadProject(p *openBook) {
 	if s.opts.beforeWatch != nil {
 		s.opts.beforeWatch(p.root)
 	}
-	p.watch(s.ctx, s.log, func() {
-		// Chapters read or scanned again are kept once changes settle.
-		p.chapterSaves.soon()
-		// A quire.yaml that now asks something new is a new question.
-		s.offerTrust(p)
-		s.publishCodexProblems(s.ctx, p)
-		s.publishDiagnostics(s.ctx, p.uri(configFile))
-		s.republishOpen()
-		s.publishStatus(s.ctx, p)
-	})
+	p.watch(s.ctx, s.log, changed)
 }
 
 // workspaceCapabilities says that one quire serves several folders: it

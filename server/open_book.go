@@ -68,6 +68,10 @@ type openBook struct {
 	// the first hover need not wait for the whole book to be scanned.
 	matcher atomic.Pointer[manuscript.Matcher]
 	indexed chan struct{}
+	// startedCh closes once the book has loaded and found its names, or
+	// failed to load (markStarted).
+	startedCh   chan struct{}
+	startedOnce sync.Once
 	// indexGate closes when the codex's search index may be built
 	// (index_build.go).
 	indexGate chan struct{}
@@ -132,12 +136,15 @@ type openBook struct {
 	// the file system does not tell case apart (path_case.go).
 	spellings     sync.Map
 	spellingCount atomic.Int64
+	// gate is the server's: background work yields to requests
+	// (yield.go). Nil never waits.
+	gate *requestGate
 }
 
 // newOpenBook resolves root now, so that the paths requests compare
 // against never change while the project loads.
 func newOpenBook(root string) *openBook {
-	p := &openBook{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{}), indexGate: make(chan struct{})}
+	p := &openBook{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{}), startedCh: make(chan struct{}), indexGate: make(chan struct{})}
 	if real, err := codex.ProjectRoot(root); err == nil {
 		p.real = real
 	}
@@ -221,7 +228,10 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 		// Canon answers before the search index is built (index_build.go).
 		BackgroundIndex: true,
 		IndexAfter:      p.indexGate,
-		Trust:           p.trust,
+		// A warm start answers from the last session's codex and checks
+		// its files behind the first answers (followChecked).
+		CheckAfter: true,
+		Trust:      p.trust,
 		OnSeriesFailed: func(err error) {
 			log.Warn("series canon not read", "root", real, "err", err)
 		},
@@ -251,6 +261,9 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 	p.openSnapshots(log)
 	loaded = true
 }
+
+// markStarted says the book's start is over (whenStarted).
+func (p *openBook) markStarted() { p.startedOnce.Do(func() { close(p.startedCh) }) }
 
 // index scans the manuscript with the project's matcher; run after
 // ready, it makes references, rename and untracked names complete.

@@ -40,6 +40,11 @@ type Options struct {
 	// LocalModels say which local model servers quire/models asks; the
 	// zero value asks the usual ports (localmodel.DefaultServers).
 	LocalModels localmodel.Options
+	// Started, when set, is called once the books the editor opened the
+	// session with have loaded and found their names (or failed to), or
+	// when it opened none: the start is over. quire serve lets the
+	// collector wait until then (memory_limit.go).
+	Started func()
 
 	// extraRequests adds request methods; tests use it for requests that
 	// block or panic on demand.
@@ -86,7 +91,9 @@ type Server struct {
 	state    lifecycle
 	inflight map[jsonrpc2.ID]context.CancelFunc
 	// admit caps the requests in flight (admission.go).
-	admit  *admission
+	admit *admission
+	// gate tells background work when requests are in flight (yield.go).
+	gate   requestGate
 	client protocol.ClientCapabilities
 	// names writes file URIs as the client does (textdoc.Names).
 	names *textdoc.Names

@@ -34,6 +34,11 @@ func (s *Server) snapshotActions(ctx context.Context, p protocol.CodeActionParam
 	if proj.snaps == nil {
 		return nil
 	}
+	// Offered once the store has opened; a cursor move never waits.
+	st := proj.snaps.storeNow()
+	if st == nil {
+		return nil
+	}
 	t, ok, err := s.resolveTarget(ctx, protocol.TextDocumentPositionParams{TextDocument: p.TextDocument, Position: p.Range.Start})
 	if err != nil || !ok || t.proj != proj || t.series != nil {
 		return nil
@@ -43,7 +48,6 @@ func (s *Server) snapshotActions(ctx context.Context, p protocol.CodeActionParam
 		return codeAction{Title: title, Command: &actionCommand{Title: title, Command: name, Arguments: []any{arg}}}
 	}
 	var out []codeAction
-	st := proj.snaps.store
 	vs, err := st.Versions(rel)
 	if err != nil {
 		return nil

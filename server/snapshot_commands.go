@@ -33,9 +33,13 @@ func (s *Server) snapStore(ctx context.Context, a wire.BookParams) (*openBook, *
 	if proj.snaps == nil {
 		return nil, nil, jsonrpc2.NewError(jsonrpc2.InternalError, "quire keeps no snapshots of this book: it found no data folder to keep them in (quire doctor says more)")
 	}
+	st, err := proj.snaps.wait(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the snapshot store: %w", err)
+	}
 	// What was saved just now is kept before the answer.
-	proj.syncSnapshots()
-	return proj, proj.snaps.store, nil
+	proj.syncSnapshots(false)
+	return proj, st, nil
 }
 
 // chapterOf is the book-relative path of the document at uri, when it

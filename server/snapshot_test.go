@@ -58,7 +58,7 @@ func TestSnapshotsKeepWhatWasSavedAndRestoreIt(t *testing.T) {
 	require.NoError(t, os.WriteFile(chapter, []byte(edited), 0o644))
 	// Kept on its own, with no command asking: the watcher's change.
 	require.Eventually(t, func() bool {
-		vs, err := proj.snaps.store.Versions("manuscript/01-harbor.md")
+		vs, err := proj.snaps.storeNow().Versions("manuscript/01-harbor.md")
 		return err == nil && len(vs) == 2
 	}, 15*time.Second, 20*time.Millisecond, "the save is kept without a command")
 	l := waitVersions(t, c, "manuscript/01-harbor.md", 2)

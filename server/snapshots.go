@@ -29,9 +29,16 @@ const snapshotDebounce = 300 * time.Millisecond
 // file changes the watcher brings. Only what is on disk is kept, never
 // an editor's unsaved text.
 type snapshots struct {
-	store *snapshot.Store
-	log   *slog.Logger
-	kick  chan struct{}
+	dir string
+	log *slog.Logger
+	// opened is closed once the store is open (store set) or failed to
+	// open (openErr set). The store opens behind the book's first
+	// answers, not before them: reading a store of years takes tens of
+	// milliseconds the first hover should not wait for.
+	opened  chan struct{}
+	store   *snapshot.Store
+	openErr error
+	kick    chan struct{}
 	// ctx ends when the book closes: a keeping under way stops between
 	// chapters, so closing waits for one chapter at most.
 	ctx    context.Context
@@ -41,27 +48,84 @@ type snapshots struct {
 	// exited is closed when keepSnapshots returns: closing the book
 	// waits for a keeping under way, so nothing writes after it.
 	exited chan struct{}
+	// syncMu keeps one keeping at a time: the background's and a
+	// command's.
+	syncMu sync.Mutex
 }
 
-// openSnapshots opens the book's snapshot store in its data folder and
-// keeps the chapters as they are now, in the background.
+// snapshotsAfterStart is how long after the book opens its chapters are
+// first read for the snapshots: the first second of a session belongs
+// to the writer's first requests.
+const snapshotsAfterStart = time.Second
+
+// openSnapshots keeps the book's chapters in its snapshot store, in the
+// data folder, in the background: the store opens and the chapters as
+// they are now are kept once the start's requests are answered.
 func (p *openBook) openSnapshots(log *slog.Logger) {
 	dir := p.data.Snapshots()
 	if dir == "" {
 		return
 	}
-	log = log.With("root", p.real)
-	st, err := snapshot.Open(dir, snapshot.Options{})
+	// The folder is made now; the store opens later in it, and not at
+	// all when it was deleted meanwhile (a cleaner emptying the folder
+	// under a running quire): nothing is written there again.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		log.Warn("snapshots are not kept", "root", p.real, "err", err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.snaps = &snapshots{dir: dir, log: log.With("root", p.real), opened: make(chan struct{}), ctx: ctx, cancel: cancel,
+		kick: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
+	go p.keepSnapshots()
+}
+
+// open opens the store, once.
+func (s *snapshots) open() {
+	defer close(s.opened)
+	if _, err := os.Stat(s.dir); err != nil {
+		s.openErr = err
+		s.log.Warn("snapshots are not kept: their folder is gone", "err", err)
+		return
+	}
+	st, err := snapshot.Open(s.dir, snapshot.Options{})
 	if err != nil {
-		log.Warn("snapshots are not kept", "err", err)
+		s.openErr = err
+		s.log.Warn("snapshots are not kept", "err", err)
 		return
 	}
 	for _, r := range st.Repairs() {
-		log.Warn("snapshot store repaired", "what", r)
+		s.log.Warn("snapshot store repaired", "what", r)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	p.snaps = &snapshots{store: st, log: log, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
-	go p.keepSnapshots()
+	s.store = st
+}
+
+// storeNow is the store if it is open by now: what a code action, asked
+// on every cursor move, offers without waiting.
+func (s *snapshots) storeNow() *snapshot.Store {
+	select {
+	case <-s.opened:
+		return s.store
+	default:
+		return nil
+	}
+}
+
+// wait is the store once it is open: a writer's command opens it at
+// once rather than wait for the start's delay.
+func (s *snapshots) wait(ctx context.Context) (*snapshot.Store, error) {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+	select {
+	case <-s.opened:
+		if s.store == nil {
+			return nil, s.openErr
+		}
+		return s.store, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // kickSnapshots asks for the chapters to be kept as they are on disk.
@@ -78,9 +142,23 @@ func (p *openBook) kickSnapshots() {
 func (p *openBook) keepSnapshots() {
 	s := p.snaps
 	defer close(s.exited)
+	// The store opens after the start, or at once when a command asks.
+	select {
+	case <-s.done:
+		close(s.opened)
+		s.openErr = errors.New("the book was closed")
+		return
+	case <-time.After(snapshotsAfterStart):
+	case <-s.kick:
+	}
+	s.open()
+	if s.store == nil {
+		<-s.done
+		return
+	}
 	// The chapters as they are at the opening, then the keeping rule,
 	// once a session: versions older than the rule keeps go.
-	p.syncSnapshots()
+	p.syncSnapshots(true)
 	if s.ctx.Err() == nil {
 		p.pruneSnapshots()
 	}
@@ -100,22 +178,33 @@ func (p *openBook) keepSnapshots() {
 		case <-s.kick:
 		default:
 		}
-		p.syncSnapshots()
+		p.syncSnapshots(true)
 	}
 }
 
 // syncSnapshots reads every chapter from disk and keeps those that
-// changed, and notes those whose file is gone.
-func (p *openBook) syncSnapshots() {
+// changed, and notes those whose file is gone. In the background
+// (yield) each file read waits for the requests in flight; a request
+// that needs what was saved just now keeps it without waiting for
+// itself.
+func (p *openBook) syncSnapshots(yield bool) {
 	s := p.snaps
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("keeping snapshots panicked", "panic", r)
 		}
 	}()
+	if s.storeNow() == nil {
+		return
+	}
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	texts := map[string]string{}
 	present := map[string]bool{}
 	for _, u := range p.ms.Snapshot().Units() {
+		if yield && p.gate.yield(s.ctx) != nil {
+			return
+		}
 		data, err := os.ReadFile(filepath.Join(p.real, filepath.FromSlash(u.Path)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -57,6 +58,58 @@ func (p *openBook) watch(ctx context.Context, log *slog.Logger, changed func()) 
 	if err != nil {
 		log.Warn("file watcher stopped", "root", p.real, "err", err)
 	}
+}
+
+// uncheckedSince says the book answered from what the last session left
+// (a warm start) and has files to check behind its first answers; a
+// cold start read every file before it answered.
+func (p *openBook) uncheckedSince() bool {
+	return p.store.Report().Unchecked || p.ms.Unverified()
+}
+
+// checkBudget bounds how long the check behind a warm start's first
+// answers waits for requests: a client that never stops asking still
+// sees what changed on disk within a second of the start.
+const checkBudget = 300 * time.Millisecond
+
+// checkBehind is the check behind a warm start's first answers
+// (mbook.Options.CheckAfter): the codex's files compared with what the
+// last session left, the chapters taken by their size and time hashed,
+// and what changed followed as the watcher's changes are. It reports
+// whether anything changed. The start's requests go first: it waits for
+// them, and between chapters for any that come, checkBudget at most in
+// all (yield.go).
+func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger) bool {
+	unchecked := p.store.Report().Unchecked
+	pause := p.gate.pacer(checkBudget)
+	if pause(ctx) != nil {
+		return false
+	}
+	changed := false
+	start := time.Now()
+	if unchecked {
+		ch, stats, err := p.store.Check(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				log.Warn("codex files not checked; the watcher's catch-up will", "root", p.real, "err", err)
+			}
+			ch = codex.Change{}
+		}
+		changed = len(ch.Updated)+len(ch.Removed)+len(ch.Paths) > 0 || ch.Resynced
+		if changed {
+			p.follow(ctx, ch, log)
+		}
+		log.Debug("codex files checked behind the first answers", "root", p.real, "files", stats.Files, "parsed", stats.Parsed, "entriesChanged", len(ch.Updated)+len(ch.Removed), "ms", time.Since(start).Milliseconds())
+	}
+	start = time.Now()
+	p.followMu.Lock()
+	again, err := p.ms.Verify(ctx, pause)
+	p.followMu.Unlock()
+	if err != nil && ctx.Err() == nil {
+		log.Warn("chapters not checked; the watcher's catch-up will", "root", p.real, "err", err)
+	}
+	log.Debug("chapters checked behind the first answers", "root", p.real, "readAgain", len(again), "ms", time.Since(start).Milliseconds())
+	return changed || len(again) > 0
 }
 
 // follow brings the manuscript in line with a codex change: a new name

@@ -51,8 +51,9 @@ func (c stdio) Close() error {
 }
 
 func (o *serveOptions) run(cmd *cobra.Command) error {
-	limitServeMemory(cmd.Context())
-	srv := server.New(server.Options{CacheDir: o.CacheDir, Logger: o.logger(), Version: readBuildInfo().serverVersion(), Keys: o.keyStore(), LocalModels: o.localModels()})
+	started := limitServeMemory(cmd.Context())
+	srv := server.New(server.Options{CacheDir: o.CacheDir, Logger: o.logger(), Version: readBuildInfo().serverVersion(), Keys: o.keyStore(), LocalModels: o.localModels(),
+		Started: started})
 	code := srv.Serve(cmd.Context(), stdio{Reader: o.stdin, Writer: o.stdout})
 	if code != 0 {
 		return exitError{code}
