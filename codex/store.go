@@ -71,6 +71,13 @@ type Options struct {
 	// the language server lets the first scan of the chapters go first,
 	// and tests hold the index back with it.
 	IndexAfter <-chan struct{}
+	// CheckAfter makes a warm Open (a saved state read) answer first and
+	// check after: Open returns with the catalog as the last session
+	// left it, and the files are walked and compared behind it (Check,
+	// or the watcher's catch-up). Without it Open returns with every file
+	// checked, as the command line needs. A cold start reads every file
+	// before it returns either way.
+	CheckAfter bool
 }
 
 func (o Options) withDefaults() Options {
@@ -103,6 +110,9 @@ type OpenReport struct {
 	// says why (missing, stale schema, corrupt, …).
 	Rebuilt bool   `json:"rebuilt"`
 	Reason  string `json:"reason,omitempty"`
+	// Unchecked says the files were left to compare with the saved state
+	// after Open (Options.CheckAfter): Check does it.
+	Unchecked bool `json:"unchecked,omitempty"`
 	SyncStats
 }
 
@@ -200,7 +210,12 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	}
 	walkCtx, stopWalk := context.WithCancel(ctx)
 	defer stopWalk()
-	walked := walkAhead(walkCtx, real)
+	// The walk goes beside the state's reading, unless a saved state
+	// may spare it (CheckAfter): then it waits to be needed.
+	var walked <-chan walk
+	if !opts.CheckAfter {
+		walked = walkAhead(walkCtx, real)
+	}
 	s := &Store{
 		watching:   make(chan struct{}),
 		indexReady: make(chan struct{}),
@@ -251,11 +266,22 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		s.loadedOrder = nil
 		building.Go(func() { warm = NewCatalog(entries, skipped) })
 	}
-	waitStart := time.Now()
-	w := <-walked
-	waited := time.Since(waitStart)
-	stats, err := s.openSync(ctx, w, waitStart)
-	s.log.Debug("codex files checked", "files", stats.Files, "parsed", stats.Parsed, "ms", stats.Duration.Milliseconds(), "walkWaitMs", waited.Milliseconds())
+	var stats SyncStats
+	if s.loaded && opts.CheckAfter && !s.reindex {
+		// The files are compared behind the first answers: the caller's
+		// Check, or the watcher's catch-up.
+		s.report.Unchecked = true
+		s.log.Debug("codex files left to check after the first answers")
+	} else {
+		if walked == nil {
+			walked = walkAhead(walkCtx, real)
+		}
+		waitStart := time.Now()
+		w := <-walked
+		waited := time.Since(waitStart)
+		stats, err = s.openSync(ctx, w, waitStart)
+		s.log.Debug("codex files checked", "files", stats.Files, "parsed", stats.Parsed, "ms", stats.Duration.Milliseconds(), "walkWaitMs", waited.Milliseconds())
+	}
 	building.Wait()
 	if err == nil && s.reindex {
 		err = s.indexAll(ctx, build)

@@ -239,6 +239,14 @@ func realPath(p string) string {
 	return p
 }
 
+// Check walks the project and applies what changed since the store
+// last looked, as Sync does, and returns the change: after an Open that
+// answered first (Options.CheckAfter), what changed on disk while quire
+// was not running, to be followed as the watcher's changes are.
+func (s *Store) Check(ctx context.Context) (Change, SyncStats, error) {
+	return s.sync(ctx)
+}
+
 // openSync is Open's first sync, with the walk walkAhead began.
 func (s *Store) openSync(ctx context.Context, w walk, start time.Time) (SyncStats, error) {
 	s.mu.Lock()

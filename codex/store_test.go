@@ -681,130 +681,7 @@ func TestStoreWarmOpen(t *testing.T) {
 // TestStoreReconcileOffline changes the project while no store runs and
 // checks that the next open brings the cache up to date.
 func TestStoreReconcileOffline(t *testing.T) {
-	const mara = "codex/characters/mara-vell.md"
-	tests := []struct {
-		name        string
-		change      func(t *testing.T, root string)
-		wantParsed  int // -1: not checked
-		wantRemoved int
-		check       func(t *testing.T, s *Store)
-	}{
-		{
-			name: "edited",
-			change: func(t *testing.T, root string) {
-				writeFile(t, root, mara, entryMD("name: Mara Quell\naliases: [Mara]", "# Mara Quell\n\nRenamed while quire slept.\n"))
-			},
-			wantParsed: 1,
-			check: func(t *testing.T, s *Store) {
-				rs := s.Lookup("Mara Quell", "")
-				require.NotEmpty(t, rs)
-				assert.Equal(t, mara, rs[0].RelativePath)
-				assert.Equal(t, MatchName, rs[0].Match)
-				assert.NotEqual(t, MatchName, firstMatch(s.Lookup("Mara Vell", "")), "the old name is gone")
-				hits, err := s.Search(context.Background(), "slept", SearchOptions{})
-				require.NoError(t, err)
-				assert.Equal(t, []string{mara}, resultIDs(hits))
-			},
-		},
-		{
-			name: "added",
-			change: func(t *testing.T, root string) {
-				writeFile(t, root, "codex/characters/tobin-reed.md", entryNamed("Tobin Reed"))
-			},
-			wantParsed: 1,
-			check: func(t *testing.T, s *Store) {
-				assert.Equal(t, []string{"codex/characters/tobin-reed.md"}, resultIDs(s.Lookup("Tobin Reed", "")))
-			},
-		},
-		{
-			name:        "deleted",
-			change:      func(t *testing.T, root string) { removeAll(t, root, mara) },
-			wantRemoved: 1,
-			check: func(t *testing.T, s *Store) {
-				_, ok := s.Catalog().Get(mara)
-				assert.False(t, ok)
-				assert.NotContains(t, resultNames(s.Lookup("Mara Vell", "")), "Mara Vell")
-				hits, err := s.Search(context.Background(), "contraband", SearchOptions{})
-				require.NoError(t, err)
-				assert.Empty(t, hits)
-			},
-		},
-		{
-			name:        "renamed",
-			change:      func(t *testing.T, root string) { renamePath(t, root, mara, "codex/characters/mara.md") },
-			wantParsed:  1,
-			wantRemoved: 1,
-			check: func(t *testing.T, s *Store) {
-				assert.Equal(t, []string{"codex/characters/mara.md"}, resultIDs(s.Lookup("Mara Vell", "")))
-			},
-		},
-		{
-			name: "edited, added and deleted",
-			change: func(t *testing.T, root string) {
-				writeFile(t, root, mara, entryNamed("Mara Quell"))
-				writeFile(t, root, "notes/tide.md", entryMD("type: concept\nname: Tide Debt", "x\n"))
-				removeAll(t, root, "codex/items/harbor.md")
-				removeAll(t, root, "manuscript/01-harbor.md")
-			},
-			wantParsed:  2,
-			wantRemoved: 2,
-			check: func(t *testing.T, s *Store) {
-				assert.Equal(t, []string{mara}, resultIDs(s.Lookup("Mara Quell", "")))
-				assert.Equal(t, []string{"notes/tide.md"}, resultIDs(s.Lookup("Tide Debt", "")))
-				_, ok := s.Catalog().Get("codex/items/harbor.md")
-				assert.False(t, ok)
-			},
-		},
-		{
-			name: "touched only",
-			change: func(t *testing.T, root string) {
-				later := time.Now().Add(time.Hour)
-				for _, rel := range []string{mara, "codex/locations/quay.md", "manuscript/01-harbor.md"} {
-					require.NoError(t, os.Chtimes(filepath.Join(root, rel), later, later))
-				}
-			},
-			wantParsed: 0,
-			check: func(t *testing.T, s *Store) {
-				assert.Equal(t, []string{mara}, resultIDs(s.Lookup("Mara Vell", "")))
-			},
-		},
-		{
-			name: "rewritten with the same bytes",
-			change: func(t *testing.T, root string) {
-				writeFile(t, root, mara, rankingFiles()[mara])
-			},
-			wantParsed: 0,
-		},
-		{
-			name: "newly ignored",
-			change: func(t *testing.T, root string) {
-				writeFile(t, root, ".gitignore", "codex/locations/\n")
-			},
-			wantRemoved: 2,
-			check: func(t *testing.T, s *Store) {
-				assert.Empty(t, s.List(TypeLocation))
-				hits, err := s.Search(context.Background(), "quay", SearchOptions{})
-				require.NoError(t, err)
-				assert.Empty(t, hits, "ignored entries leave the index")
-			},
-		},
-		{
-			name: "folder became an entry folder",
-			change: func(t *testing.T, root string) {
-				writeFile(t, root, "codex/characters/crew/index.md", entryNamed("The Crew"))
-			},
-			wantParsed: -1,
-			check: func(t *testing.T, s *Store) {
-				ids := entryIDs(s.Catalog())
-				assert.Contains(t, ids, "codex/characters/crew/index.md")
-				assert.NotContains(t, ids, "codex/characters/crew/jory.md")
-				crew, ok := s.Catalog().Get("codex/characters/crew/index.md")
-				require.True(t, ok)
-				require.NotNil(t, crew.Soul, "the soul written before the index attaches")
-				assert.Contains(t, crew.Soul.Source, "Loyal to the tide")
-			},
-		},
-	}
+	tests := offlineChanges()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			files := rankingFiles()
@@ -1376,5 +1253,172 @@ func TestCodexGlobsFromText(t *testing.T) {
 		}
 		require.NoError(t, err)
 		assert.Equal(t, tt.want, got)
+	}
+}
+
+// offlineChange is a change made to a book while no store runs, and what
+// the next opening must then show.
+type offlineChange struct {
+	name        string
+	change      func(t *testing.T, root string)
+	wantParsed  int // -1: not checked
+	wantRemoved int
+	check       func(t *testing.T, s *Store)
+}
+
+func offlineChanges() []offlineChange {
+	const mara = "codex/characters/mara-vell.md"
+	return []offlineChange{
+		{
+			name: "edited",
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, mara, entryMD("name: Mara Quell\naliases: [Mara]", "# Mara Quell\n\nRenamed while quire slept.\n"))
+			},
+			wantParsed: 1,
+			check: func(t *testing.T, s *Store) {
+				rs := s.Lookup("Mara Quell", "")
+				require.NotEmpty(t, rs)
+				assert.Equal(t, mara, rs[0].RelativePath)
+				assert.Equal(t, MatchName, rs[0].Match)
+				assert.NotEqual(t, MatchName, firstMatch(s.Lookup("Mara Vell", "")), "the old name is gone")
+				hits, err := s.Search(context.Background(), "slept", SearchOptions{})
+				require.NoError(t, err)
+				assert.Equal(t, []string{mara}, resultIDs(hits))
+			},
+		},
+		{
+			name: "added",
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, "codex/characters/tobin-reed.md", entryNamed("Tobin Reed"))
+			},
+			wantParsed: 1,
+			check: func(t *testing.T, s *Store) {
+				assert.Equal(t, []string{"codex/characters/tobin-reed.md"}, resultIDs(s.Lookup("Tobin Reed", "")))
+			},
+		},
+		{
+			name:        "deleted",
+			change:      func(t *testing.T, root string) { removeAll(t, root, mara) },
+			wantRemoved: 1,
+			check: func(t *testing.T, s *Store) {
+				_, ok := s.Catalog().Get(mara)
+				assert.False(t, ok)
+				assert.NotContains(t, resultNames(s.Lookup("Mara Vell", "")), "Mara Vell")
+				hits, err := s.Search(context.Background(), "contraband", SearchOptions{})
+				require.NoError(t, err)
+				assert.Empty(t, hits)
+			},
+		},
+		{
+			name:        "renamed",
+			change:      func(t *testing.T, root string) { renamePath(t, root, mara, "codex/characters/mara.md") },
+			wantParsed:  1,
+			wantRemoved: 1,
+			check: func(t *testing.T, s *Store) {
+				assert.Equal(t, []string{"codex/characters/mara.md"}, resultIDs(s.Lookup("Mara Vell", "")))
+			},
+		},
+		{
+			name: "edited, added and deleted",
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, mara, entryNamed("Mara Quell"))
+				writeFile(t, root, "notes/tide.md", entryMD("type: concept\nname: Tide Debt", "x\n"))
+				removeAll(t, root, "codex/items/harbor.md")
+				removeAll(t, root, "manuscript/01-harbor.md")
+			},
+			wantParsed:  2,
+			wantRemoved: 2,
+			check: func(t *testing.T, s *Store) {
+				assert.Equal(t, []string{mara}, resultIDs(s.Lookup("Mara Quell", "")))
+				assert.Equal(t, []string{"notes/tide.md"}, resultIDs(s.Lookup("Tide Debt", "")))
+				_, ok := s.Catalog().Get("codex/items/harbor.md")
+				assert.False(t, ok)
+			},
+		},
+		{
+			name: "touched only",
+			change: func(t *testing.T, root string) {
+				later := time.Now().Add(time.Hour)
+				for _, rel := range []string{mara, "codex/locations/quay.md", "manuscript/01-harbor.md"} {
+					require.NoError(t, os.Chtimes(filepath.Join(root, rel), later, later))
+				}
+			},
+			wantParsed: 0,
+			check: func(t *testing.T, s *Store) {
+				assert.Equal(t, []string{mara}, resultIDs(s.Lookup("Mara Vell", "")))
+			},
+		},
+		{
+			name: "rewritten with the same bytes",
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, mara, rankingFiles()[mara])
+			},
+			wantParsed: 0,
+		},
+		{
+			name: "newly ignored",
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, ".gitignore", "codex/locations/\n")
+			},
+			wantRemoved: 2,
+			check: func(t *testing.T, s *Store) {
+				assert.Empty(t, s.List(TypeLocation))
+				hits, err := s.Search(context.Background(), "quay", SearchOptions{})
+				require.NoError(t, err)
+				assert.Empty(t, hits, "ignored entries leave the index")
+			},
+		},
+		{
+			name: "folder became an entry folder",
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, "codex/characters/crew/index.md", entryNamed("The Crew"))
+			},
+			wantParsed: -1,
+			check: func(t *testing.T, s *Store) {
+				ids := entryIDs(s.Catalog())
+				assert.Contains(t, ids, "codex/characters/crew/index.md")
+				assert.NotContains(t, ids, "codex/characters/crew/jory.md")
+				crew, ok := s.Catalog().Get("codex/characters/crew/index.md")
+				require.True(t, ok)
+				require.NotNil(t, crew.Soul, "the soul written before the index attaches")
+				assert.Contains(t, crew.Soul.Source, "Loyal to the tide")
+			},
+		},
+	}
+}
+
+// A store opened to answer first (Options.CheckAfter) answers from the
+// saved state, says its files are unchecked, and Check then brings it to
+// what the book is on disk, as an Open that checked them would have.
+func TestStoreCheckAfter(t *testing.T) {
+	for _, tt := range offlineChanges() {
+		t.Run(tt.name, func(t *testing.T) {
+			files := rankingFiles()
+			files["codex/characters/crew/jory.md"] = entryNamed("Jory")
+			files["codex/characters/crew/soul.md"] = "# Soul\n\nLoyal to the tide.\n"
+			root := newProject(t, files)
+			cache := t.TempDir()
+			s1 := openStore(t, root, Options{CacheDir: cache})
+			before := takeSnapshot(t, s1).IDs
+			require.NoError(t, s1.Close())
+
+			tt.change(t, root)
+
+			s2 := openStore(t, root, Options{CacheDir: cache, CheckAfter: true})
+			assert.True(t, s2.Report().Unchecked)
+			assert.Equal(t, before, takeSnapshot(t, s2).IDs, "the opening answers from the saved state")
+			ch, stats, err := s2.Check(context.Background())
+			require.NoError(t, err)
+			if tt.wantParsed >= 0 {
+				assert.Equal(t, tt.wantParsed, stats.Parsed, "parsed")
+			}
+			assert.Equal(t, tt.wantRemoved, stats.Removed, "removed")
+			assert.Equal(t, stats.Parsed+stats.Removed > 0, len(ch.Updated)+len(ch.Removed) > 0, "the change says what changed")
+			if tt.check != nil {
+				tt.check(t, s2)
+			}
+			fresh := openStore(t, root, Options{InMemory: true})
+			assert.Equal(t, takeSnapshot(t, fresh).IDs, takeSnapshot(t, s2).IDs)
+		})
 	}
 }

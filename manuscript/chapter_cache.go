@@ -99,7 +99,9 @@ import (
 // next ("Mrs.\nBennet"), and a title before two names leaves them a pair
 // ("Miss Elizabeth Bennet"); an untracked name's tally counts apart its
 // uses as a piece of a longer name or after a title in lower case.
-const chapterCacheFormat = 14
+//
+// 15: each record keeps the file's size and time beside its sum.
+const chapterCacheFormat = 15
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
@@ -112,8 +114,12 @@ const maxChapterCacheBytes = 64 << 20
 
 // chapterRecord is what the cache holds about one chapter.
 type chapterRecord struct {
-	sum  [sha256.Size]byte
-	meta unitMeta
+	sum [sha256.Size]byte
+	// stamp is the file's size and time when it had that sum: a start
+	// that answers first takes the record by it, and hashes the file
+	// behind its first answers (Manuscript.Verify).
+	stamp codex.FileStamp
+	meta  unitMeta
 	// scanned says counts and the mentions hold, found with the file's
 	// matcher version.
 	scanned bool
@@ -191,6 +197,19 @@ func (c *chapterCache) unit(rel, text string, sum [sha256.Size]byte) (*Unit, boo
 	}, true
 }
 
+// stampSum is the sum of rel's record when the file's stamp is the one
+// it was saved with (chapterRecord.stamp).
+func (c *chapterCache) stampSum(rel string, stamp codex.FileStamp) ([sha256.Size]byte, bool) {
+	if c == nil || stamp == (codex.FileStamp{}) {
+		return [sha256.Size]byte{}, false
+	}
+	r, ok := c.records[rel]
+	if !ok || r.stamp != stamp {
+		return [sha256.Size]byte{}, false
+	}
+	return r.sum, true
+}
+
 // serves reports whether the cache's scans were found with m's names: the
 // same version, and the same table of IDs, which the counts' places
 // refer to (a file that agrees on the one but not the other was made to
@@ -225,6 +244,23 @@ func (c *chapterCache) sharing(m *Matcher) *chapterCache {
 		next.records[path] = &cp
 	}
 	return next
+}
+
+// shareInPlace is sharing for a cache nobody else reads yet
+// (Manuscript.SetMatcherAtOpen): the records take m's entry IDs where
+// they are, and the cache m's table.
+func (c *chapterCache) shareInPlace(m *Matcher) {
+	if c == nil || m == nil || len(c.table) == 0 || !c.serves(m) || &c.table[0] == &m.ids[0] {
+		return
+	}
+	for _, r := range c.records {
+		if len(r.counts) > 0 && r.found == nil && len(r.places) == len(r.counts) {
+			for j, i := range r.byEntry {
+				r.counts[i].Entry = m.ids[r.places[j]]
+			}
+		}
+	}
+	c.table = m.ids
 }
 
 // scan is u's mention scan with m from the cache, when it holds one:
@@ -339,7 +375,7 @@ func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
 		if u.sum == ([sha256.Size]byte{}) {
 			continue
 		}
-		r := &chapterRecord{sum: u.sum, meta: unitMeta{Title: u.Title, Words: u.Words, Meta: u.Meta,
+		r := &chapterRecord{sum: u.sum, stamp: u.stamp, meta: unitMeta{Title: u.Title, Words: u.Words, Meta: u.Meta,
 			Headings: u.Headings, Body: u.Body, Code: u.Code}}
 		if um, ok := ix.units[u.Path]; ok && um.unit.sum == u.sum {
 			r.scanned, r.counts, r.raw, r.found = true, um.counts, um.raw, um
@@ -354,7 +390,7 @@ func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
 		next.records[u.Path] = r
 		if !changed {
 			o, ok := old.records[u.Path]
-			changed = !ok || o.sum != r.sum || o.scanned != r.scanned || (o.names == nil) != (r.names == nil)
+			changed = !ok || o.sum != r.sum || o.stamp != r.stamp || o.scanned != r.scanned || (o.names == nil) != (r.names == nil)
 		}
 	}
 	changed = changed || len(next.records) != len(old.records)

@@ -30,10 +30,17 @@ func readChapterCache(path string) (*chapterCache, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxChapterCacheBytes+1))
-	if err != nil {
+	// Read into a buffer of the file's size: growing one as io.ReadAll
+	// does cleared and copied megabytes on every warm start.
+	size := int64(0)
+	if info, err := f.Stat(); err == nil {
+		size = min(info.Size(), maxChapterCacheBytes+1)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxChapterCacheBytes+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if len(data) > maxChapterCacheBytes {
 		return nil, errors.New("chapter cache over its size limit")
 	}
@@ -110,6 +117,8 @@ func encodeChapterCache(matcher [sha256.Size]byte, ids []string, records map[str
 		r := records[p]
 		e.string(p)
 		e.buf.Write(r.sum[:])
+		e.uint(uint64(max(r.stamp.Size, 0)))
+		e.uint(uint64(r.stamp.Mod))
 		if err := e.meta(r.meta); err != nil {
 			return nil, fmt.Errorf("encode chapter %s: %w", p, err)
 		}
@@ -238,6 +247,8 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 		path := d.string()
 		r := &chapterRecord{}
 		copy(r.sum[:], d.raw(sha256.Size))
+		r.stamp.Size = int64(min(d.uint(), math.MaxInt64))
+		r.stamp.Mod = int64(d.uint())
 		if err := d.meta(&r.meta); err != nil {
 			return nil, fmt.Errorf("chapter cache: %s: %w", path, err)
 		}

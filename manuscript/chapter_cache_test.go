@@ -43,7 +43,7 @@ func viewOf(s *Snapshot) chapterView {
 	v := chapterView{Mentions: map[string][]Mention{}, Scanned: map[string][]Mention{}, Counts: map[string][]EntryCount{}}
 	for _, u := range s.Units() {
 		c := *u
-		c.sum = [sha256.Size]byte{}
+		c.sum, c.unverified = [sha256.Size]byte{}, false
 		v.Units = append(v.Units, c)
 		v.Mentions[u.Path] = s.Mentions().Mentions(u.Path)
 		if ms, ok := s.Mentions().MentionsOf(u); ok {
@@ -164,6 +164,63 @@ func TestChapterCacheBookChangedOffline(t *testing.T) {
 			next.SetCatalog(cat)
 			assert.Equal(t, coldView(t, root, cat), viewOf(next.Snapshot()))
 			assert.Equal(t, int64(len(next.Snapshot().Units())), next.Snapshot().cache.scans.Load())
+		})
+	}
+}
+
+// A start that answers first (Options.CheckAfter) takes a chapter's
+// record by its file's size and time: a chapter a sync tool rewrote
+// keeping both is shown as it was until Verify hashes it, and then as it
+// is; every other change is seen at once, as without CheckAfter.
+func TestChapterCacheCheckAfterVerifies(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, root string)
+		// stale says the opening shows the chapter as it was, until
+		// Verify.
+		stale bool
+	}{
+		{name: "nothing changed"},
+		{name: "chapter edited", change: func(t *testing.T, root string) {
+			writeFile(t, root, "manuscript/02-storm.md", "# Storm Again\n\nGull Rock stood. Mara slept.\n")
+		}},
+		{name: "chapter edited, same size and time", stale: true, change: func(t *testing.T, root string) {
+			info, err := os.Stat(filepath.Join(root, "manuscript/03-calm.md"))
+			require.NoError(t, err)
+			writeFile(t, root, "manuscript/03-calm.md", "# Calm\n\nMara is here\n")
+			require.NoError(t, os.Chtimes(filepath.Join(root, "manuscript/03-calm.md"), info.ModTime(), info.ModTime()))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := newProject(t, cachedBook())
+			file := filepath.Join(t.TempDir(), "chapters.bin")
+			cat := bookCatalog(t)
+			openCached(t, root, file, cat)
+			if tt.change != nil {
+				tt.change(t, root)
+			}
+			m, err := Open(context.Background(), root, Options{ChapterCache: file, CheckAfter: true})
+			require.NoError(t, err)
+			m.SetMatcherAtOpen(NewMatcher(cat))
+			cold := coldView(t, root, cat)
+			if tt.stale {
+				assert.NotEqual(t, cold, viewOf(m.Snapshot()), "the opening shows the chapter as the cache had it")
+			} else {
+				assert.Equal(t, cold, viewOf(m.Snapshot()))
+			}
+			assert.True(t, m.Unverified())
+			paused := 0
+			again, err := m.Verify(context.Background(), func(context.Context) error { paused++; return nil })
+			require.NoError(t, err)
+			assert.Equal(t, cold, viewOf(m.Snapshot()), "after Verify the book is as it is on disk")
+			assert.False(t, m.Unverified(), "every chapter is verified")
+			assert.Positive(t, paused, "Verify lets requests go first between chapters")
+			if tt.stale {
+				assert.Equal(t, []string{"manuscript/03-calm.md"}, again)
+			} else {
+				assert.Empty(t, again)
+			}
 		})
 	}
 }

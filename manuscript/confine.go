@@ -98,27 +98,31 @@ func checkFilePath(rel string) (string, error) {
 //
 // dirs, when set, resolves the folders of one reading of the chapters
 // (realDirs).
-func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, codex.FileStamp, error) {
+//
+// known, when set, may give the sum for the file's stamp (a start that
+// answers first: chapterCache.stampSum); the bytes are then not hashed,
+// and trusted says so.
+func openInside(root, rel string, dirs *realDirs, known func(codex.FileStamp) ([sha256.Size]byte, bool)) (string, [sha256.Size]byte, codex.FileStamp, bool, error) {
 	var sum [sha256.Size]byte
 	var stamp codex.FileStamp
 	full := filepath.Join(root, filepath.FromSlash(rel))
 	real, info, err := dirs.resolve(full)
 	if err != nil {
-		return "", sum, stamp, readError(rel, err)
+		return "", sum, stamp, false, readError(rel, err)
 	}
 	if !within(root, real) {
-		return "", sum, stamp, fmt.Errorf("%w: %q leads outside the project", ErrPathRefused, rel)
+		return "", sum, stamp, false, fmt.Errorf("%w: %q leads outside the project", ErrPathRefused, rel)
 	}
 	if !info.Mode().IsRegular() {
-		return "", sum, stamp, fmt.Errorf("%w: %q is not a regular file", ErrPathRefused, rel)
+		return "", sum, stamp, false, fmt.Errorf("%w: %q is not a regular file", ErrPathRefused, rel)
 	}
 	if info.Size() > MaxUnitBytes {
-		return "", sum, stamp, tooLargeError(rel, info.Size())
+		return "", sum, stamp, false, tooLargeError(rel, info.Size())
 	}
 	stamp = codex.StampOf(info)
 	f, err := os.Open(real)
 	if err != nil {
-		return "", sum, stamp, readError(rel, err)
+		return "", sum, stamp, false, readError(rel, err)
 	}
 	defer f.Close()
 	// Read straight into a buffer of the file's size (and a little more,
@@ -132,25 +136,31 @@ func openInside(root, rel string, dirs *realDirs) (string, [sha256.Size]byte, co
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if len(data) > MaxUnitBytes {
-			return "", sum, stamp, tooLargeError(rel, int64(len(data)))
+			return "", sum, stamp, false, tooLargeError(rel, int64(len(data)))
 		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return "", sum, stamp, readError(rel, err)
+			return "", sum, stamp, false, readError(rel, err)
 		}
 	}
-	sum = sha256.Sum256(data)
+	trusted := false
+	if known != nil {
+		sum, trusted = known(stamp)
+	}
+	if !trusted {
+		sum = sha256.Sum256(data)
+	}
 	// A chapter saved as UTF-16 (Notepad's "Unicode") is read as text.
 	data = codex.DecodeText(data)
 	if bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
 		// Not text: handed on, its NULs would reach the advisor as prose.
-		return "", sum, stamp, &UnreadableError{Path: rel, Code: codex.CodeBinary, err: ErrPathRefused,
+		return "", sum, stamp, false, &UnreadableError{Path: rel, Code: codex.CodeBinary, err: ErrPathRefused,
 			Reason: "this chapter looks binary (it holds NUL bytes), not Markdown, so quire leaves it out of the manuscript. If it is text saved as UTF-16 without a byte-order mark, save it again as UTF-8"}
 	}
 	// data is never written again: the text shares its bytes.
-	return unsafe.String(unsafe.SliceData(data), len(data)), sum, stamp, nil
+	return unsafe.String(unsafe.SliceData(data), len(data)), sum, stamp, trusted, nil
 }
 
 // binarySniff is how much of a file is looked at for a NUL byte, as git

@@ -48,7 +48,7 @@ func TestOpenInsideWithRealDirs(t *testing.T) {
 	for _, tt := range tests {
 		for _, d := range []*realDirs{nil, dirs} {
 			t.Run(tt.rel, func(t *testing.T) {
-				text, sum, _, err := openInside(root, tt.rel, d)
+				text, sum, _, _, err := openInside(root, tt.rel, d, nil)
 				switch {
 				case tt.refused:
 					assert.ErrorIs(t, err, ErrPathRefused)

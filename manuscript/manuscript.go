@@ -2,6 +2,7 @@ package manuscript
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,6 +33,11 @@ type Options struct {
 	// scanning each chapter found is kept between runs (chapter_cache.go);
 	// none keeps nothing.
 	ChapterCache string
+	// CheckAfter answers first and checks after: the opening takes a
+	// chapter's record from the cache by its file's size and time, and
+	// Verify hashes the bytes later. Without it every chapter's bytes are
+	// hashed before Open returns, as the command line needs.
+	CheckAfter bool
 }
 
 // Manuscript keeps a project's chapters current: it reads them from disk
@@ -52,6 +58,9 @@ type Manuscript struct {
 	ignore *codex.Ignore
 	// cachePath is Options.ChapterCache.
 	cachePath string
+	// checkAfter is Options.CheckAfter; verified says Verify has run.
+	checkAfter bool
+	verified   atomic.Bool
 }
 
 // Open finds and reads the chapters of the project at root.
@@ -68,7 +77,7 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	m := &Manuscript{root: real, log: log, overlay: NewOverlay(), cachePath: opts.ChapterCache}
+	m := &Manuscript{root: real, log: log, overlay: NewOverlay(), cachePath: opts.ChapterCache, checkAfter: opts.CheckAfter}
 	m.globs.Store(&globs)
 	// The cache file is read and checked while the chapters are found,
 	// read and hashed: only matching a chapter to its record waits for it.
@@ -152,8 +161,12 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	cacheOf := func() *chapterCache { return m.snap.Load().cache }
+	// Only the opening's reading trusts stamps: Reload reads as the
+	// command line does.
+	trust := false
 	if pending != nil {
 		cacheOf = pending
+		trust = m.checkAfter
 	}
 	ig := codex.ParseIgnore(readGitignore(m.root))
 	paths, offline, err := discover(ctx, m.root, *m.globs.Load(), ig)
@@ -177,7 +190,7 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				units[i], errs[i] = readUnitWith(m.root, m.overlay, paths[i], cacheOf, dirs)
+				units[i], errs[i] = readUnitWith(m.root, m.overlay, paths[i], cacheOf, dirs, trust)
 			}
 		})
 	}
@@ -221,6 +234,12 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 // that is gone leaves the manuscript, a new file a glob matches joins it.
 // It reports whether anything changed.
 func (m *Manuscript) Refresh(ctx context.Context, rels []string) (bool, error) {
+	return m.refresh(ctx, rels, false)
+}
+
+// refresh is Refresh; again replaces a chapter read again even when its
+// text is the one the manuscript holds.
+func (m *Manuscript) refresh(ctx context.Context, rels []string, again bool) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	cur := m.snap.Load()
@@ -249,7 +268,7 @@ func (m *Manuscript) Refresh(ctx context.Context, rels []string) (bool, error) {
 			continue
 		}
 		next = next.withUnreadable(rel, nil)
-		if old, ok := next.byPath[rel]; ok && old.Text == u.Text && old.Version == u.Version {
+		if old, ok := next.byPath[rel]; ok && !again && old.Text == u.Text && old.Version == u.Version {
 			continue
 		}
 		next = next.with(u)
@@ -307,6 +326,65 @@ func (m *Manuscript) SetMatcher(matcher *Matcher) {
 	m.publish(m.snap.Load().withMatcher(matcher))
 }
 
+// SetMatcherAtOpen is SetMatcher for the one caller that holds the
+// manuscript alone, right after Open and before anyone else reads it
+// (book.Open): the chapter cache read at the opening takes matcher's
+// entry IDs in place, where SetMatcher copies its records because other
+// snapshots may share them. On a warm start of 800 chapters that copy
+// was a sixth of the time to the first hover.
+func (m *Manuscript) SetMatcherAtOpen(matcher *Matcher) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.snap.Load()
+	s.cache.shareInPlace(matcher)
+	m.publish(s.withMatcher(matcher))
+}
+
+// Verify hashes again the chapters the opening took from the cache by
+// their files' size and time (Options.CheckAfter), and reads again those
+// whose bytes are not the ones the cache knew. pause, when set, runs
+// before each file (to let requests go first). It returns the chapters
+// read again.
+func (m *Manuscript) Verify(ctx context.Context, pause func(context.Context) error) ([]string, error) {
+	var changed []string
+	for _, u := range m.snap.Load().units {
+		if !u.unverified || u.Version != 0 {
+			continue
+		}
+		if pause != nil {
+			if err := pause(ctx); err != nil {
+				return nil, err
+			}
+		}
+		_, sum, _, _, err := openInside(m.root, u.Path, nil, nil)
+		if err != nil || sum != u.sum {
+			changed = append(changed, u.Path)
+		}
+	}
+	m.verified.Store(ctx.Err() == nil)
+	if len(changed) == 0 {
+		return nil, ctx.Err()
+	}
+	// Read again even when the text is the same: what the cache gave it
+	// (its outline, its scan) is another text's.
+	_, err := m.refresh(ctx, changed, true)
+	return changed, err
+}
+
+// Unverified reports whether a chapter was taken by its stamp and not yet
+// hashed (Verify).
+func (m *Manuscript) Unverified() bool {
+	if m.verified.Load() {
+		return false
+	}
+	for _, u := range m.snap.Load().units {
+		if u.unverified && u.Version == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // readUnit reads rel from the overlay when it is open there, else from
 // disk, confined to root. The path is checked before the overlay is
 // consulted: an open document is no exception to confinement, whatever
@@ -318,13 +396,17 @@ func readUnit(root string, overlay *Overlay, rel string) (*Unit, error) {
 // readUnitCached is readUnit taking what reading the text finds from
 // the chapter cache when the file's bytes are those it knows.
 func readUnitCached(root string, overlay *Overlay, rel string, cache *chapterCache) (*Unit, error) {
-	return readUnitWith(root, overlay, rel, func() *chapterCache { return cache }, nil)
+	return readUnitWith(root, overlay, rel, func() *chapterCache { return cache }, nil, false)
 }
 
 // readUnitWith is readUnitCached asking for the cache only once the
 // chapter's bytes are read and hashed, so that reading the cache file
 // and reading the chapters overlap.
-func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *chapterCache, dirs *realDirs) (*Unit, error) {
+//
+// trustStamps takes a chapter's record by its file's size and time,
+// without hashing its bytes (Options.CheckAfter; Verify hashes them
+// behind the first answers).
+func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *chapterCache, dirs *realDirs, trustStamps bool) (*Unit, error) {
 	clean, err := checkFilePath(rel)
 	if err != nil {
 		return nil, err
@@ -332,16 +414,28 @@ func readUnitWith(root string, overlay *Overlay, rel string, cacheOf func() *cha
 	if d, ok := overlay.Get(clean); ok {
 		return NewUnit(clean, d.Text, d.Version), nil
 	}
-	text, sum, stamp, err := openInside(root, clean, dirs)
+	var known func(codex.FileStamp) ([sha256.Size]byte, bool)
+	if trustStamps {
+		known = func(st codex.FileStamp) ([sha256.Size]byte, bool) { return cacheOf().stampSum(clean, st) }
+	}
+	text, sum, stamp, trusted, err := openInside(root, clean, dirs, known)
 	if err != nil {
 		return nil, err
 	}
 	if u, ok := cacheOf().unit(clean, readable(text), sum); ok {
-		u.stamp = stamp
+		u.stamp, u.unverified = stamp, trusted
 		return u, nil
 	}
 	u := NewUnit(clean, text, 0)
-	u.sum, u.stamp = sum, stamp
+	u.stamp = stamp
+	if trusted {
+		// The record's sum is not this text's: no sum, so nothing is
+		// taken from or saved to the cache for it until Verify reads it
+		// again.
+		u.unverified = true
+	} else {
+		u.sum = sum
+	}
 	return u, nil
 }
 

@@ -200,7 +200,10 @@ func (ix *MentionIndex) Without(path string) *MentionIndex {
 // changed.
 func (ix *MentionIndex) reusable(m *Matcher, u *Unit) (*unitMentions, bool) {
 	old, ok := ix.units[u.Path]
-	if !ok || !ix.findsAs(m) || old.unit.Text != u.Text || old.unit.Body != u.Body {
+	// A chapter taken by its stamp carries its cached scan, which may be
+	// another text's; the same text read again and verified is scanned
+	// again (Manuscript.Verify).
+	if !ok || !ix.findsAs(m) || old.unit.Text != u.Text || old.unit.Body != u.Body || old.unit.unverified != u.unverified {
 		return nil, false
 	}
 	if old.unit == u {

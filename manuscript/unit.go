@@ -49,6 +49,9 @@ type Unit struct {
 	// stamp is the file's size and time as stat saw them before the
 	// read; CatchUp compares it with the disk. Zero for the editor's text.
 	stamp codex.FileStamp
+	// unverified says sum is the chapter cache's, taken by the stamp at
+	// the opening without hashing the bytes (Manuscript.Verify).
+	unverified bool
 	// scenes keeps the unit's last scene split (Scenes), made on first
 	// use: most units are never split, and those that are, once. A copy
 	// of the unit (renumbered in a new snapshot) shares it, as it shares

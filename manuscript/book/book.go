@@ -93,6 +93,13 @@ type Options struct {
 	// (codex.Options): the language server answers canon meanwhile.
 	BackgroundIndex bool
 	IndexAfter      <-chan struct{}
+	// CheckAfter answers first and checks after: the book's codex opens
+	// from its saved state and its chapters take their cached records by
+	// their files' size and time; the caller then compares the codex's
+	// files (Store.Check) and hashes the chapters (Manuscript.Verify)
+	// behind the first answers. The series' codex is checked before the
+	// book opens either way.
+	CheckAfter bool
 }
 
 // Book is an opened book.
@@ -170,7 +177,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 					msErr = fmt.Errorf("quire failed while reading the chapters: %v", r)
 				}
 			}()
-			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger, ChapterCache: chapterCache(root, cache)})
+			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger, ChapterCache: chapterCache(root, cache), CheckAfter: opts.CheckAfter})
 		})
 	}
 	if opts.Parts&Codex != 0 {
@@ -217,7 +224,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 			// them costs milliseconds, so the book answers with its
 			// chapter counts from the first hover.
 			start := time.Now()
-			b.Manuscript.SetMatcher(b.Matcher)
+			b.Manuscript.SetMatcherAtOpen(b.Matcher)
 			opts.Logger.Debug("chapter scans taken from the cache", "ms", time.Since(start).Milliseconds())
 		}
 	}
@@ -236,7 +243,7 @@ const cachedScanFew = 8
 func (b *Book) openCodex(ctx context.Context, alone bool) (*codex.Store, error) {
 	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
 		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback, OnWatchFallback: b.opts.OnWatchFallback,
-		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
+		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter, CheckAfter: b.opts.CheckAfter}
 	if b.opts.Parts&Chapters != 0 && alone {
 		copts.OnLoaded = b.early.start
 	}
