@@ -283,6 +283,14 @@ func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
 		c.sorted = append(c.sorted, e)
 	}
 	slices.SortFunc(c.sorted, c.compareEntries)
+	// Sized once: growing them entry by entry copied each several times.
+	nWords, nKeys := 0, 0
+	for _, k := range allKeys {
+		nWords += len(k.words)
+		nKeys += len(k.unique)
+	}
+	c.words = make([]wordRef, 0, nWords)
+	c.fuzzyKeys = make([]fuzzyKey, 0, nKeys)
 	for _, e := range c.sorted {
 		k := allKeys[e]
 		c.byType[e.Type] = append(c.byType[e.Type], e)
