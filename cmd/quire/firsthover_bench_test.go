@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -49,6 +50,11 @@ type firstHoverRun struct {
 	// counts, KillAfter runs, then the process gets SIGKILL (no
 	// shutdown, no waiting for search), and its error is the run's.
 	KillAfter func(ctx context.Context) error
+	// Hovers, when positive, is how many hovers follow the first whole
+	// card at once, back to back over Positions in turn: what a writer
+	// moving the mouse meets while the start's background work runs.
+	Hovers    int
+	Positions []protocol.Position
 }
 
 // firstHoverTimes are measured from the moment the process is started.
@@ -63,6 +69,12 @@ type firstHoverTimes struct {
 	// PeakRSS is the process's peak resident memory in bytes until then
 	// (Linux; zero elsewhere).
 	PeakRSS int64
+	// Start is when the process was started, the time the others count
+	// from (and the server's log lines, for startPhases).
+	Start time.Time
+	// Hovers are the latencies of the hovers that followed the first
+	// whole card (firstHoverRun.Hovers).
+	Hovers []time.Duration
 }
 
 // fileURI is the file: URI of a local path, on Windows too
@@ -92,6 +104,7 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 		return out, err
 	}
 	defer stop()
+	out.Start = start
 	stdin := stream.WriteCloser
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
@@ -137,6 +150,17 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 		if out.Counts == 0 {
 			time.Sleep(2 * time.Millisecond)
 		}
+	}
+	for i := range run.Hovers {
+		pos := run.Positions[i%len(run.Positions)]
+		var h *protocol.Hover
+		t := time.Now()
+		if _, err := conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
+			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Position: pos},
+		}, &h); err != nil && !strings.Contains(err.Error(), "unexpected end of JSON input") {
+			return out, fmt.Errorf("hover %d: %w", i, err)
+		}
+		out.Hovers = append(out.Hovers, time.Since(t))
 	}
 	if run.KillAfter != nil {
 		err := run.KillAfter(ctx)
@@ -284,7 +308,7 @@ func serveCommand(cacheHome string) *exec.Cmd {
 		bin, env = b, nil
 	}
 	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(append(os.Environ(), env...), "XDG_CACHE_HOME="+cacheHome, "LOCALAPPDATA="+cacheHome)
+	cmd.Env = append(append(os.Environ(), env...), "XDG_CACHE_HOME="+cacheHome, "XDG_DATA_HOME="+filepath.Join(cacheHome, "data"), "LOCALAPPDATA="+cacheHome)
 	cmd.Stderr = io.Discard
 	// QUIRE_BENCH_STDERR names a file for the server's stderr, to read
 	// its logs or GODEBUG=gctrace=1 output after a run.
@@ -328,11 +352,20 @@ func corpusMention(opt corpus.Options, root string) (chapter, name string, err e
 // Each reports the times from process start and the peak RSS:
 //
 //	go test -run '^$' -bench 'StartHover' -benchtime 5x ./cmd/quire/
-func BenchmarkColdStartHover(b *testing.B) { benchFirstHover(b, startCold) }
+func BenchmarkColdStartHover(b *testing.B) { benchFirstHover(b, startCold, 0) }
 
-func BenchmarkWarmStartHover(b *testing.B) { benchFirstHover(b, startWarm) }
+func BenchmarkWarmStartHover(b *testing.B) { benchFirstHover(b, startWarm, 0) }
 
-func BenchmarkKilledThenStartHover(b *testing.B) { benchFirstHover(b, startAfterKill) }
+func BenchmarkKilledThenStartHover(b *testing.B) { benchFirstHover(b, startAfterKill, 0) }
+
+// BenchmarkHoversFromStart is a warm start, then a thousand hovers back
+// to back from the first whole card on, over the opened chapter's
+// mentions and words, while the start's background work (the check of
+// the codex behind the first answers, the status, the snapshots) runs:
+// their p50, p99 and slowest.
+//
+//	QUIRE_HOVER_ENTRIES=1000 go test -run '^$' -bench HoversFromStart -benchtime 5x ./cmd/quire/
+func BenchmarkHoversFromStart(b *testing.B) { benchFirstHover(b, startWarm, 1000) }
 
 // startKind is the cache a measured start finds.
 type startKind int
@@ -347,11 +380,19 @@ const (
 // startAfterKill is killed.
 const killDelay = time.Second
 
-func benchFirstHover(b *testing.B, kind startKind) {
+// benchFirstHover measures starts of kind, with hovers hovers after the
+// first whole card. Every start runs with -v, and the benchmark logs the
+// start's phases from the server's debug lines (startPhases): the median
+// time since the process started at which each was logged.
+func benchFirstHover(b *testing.B, kind startKind, hovers int) {
 	opt := corpus.Options{Entries: 10000, Chapters: 200, ChapterWords: 5000, Seed: 1}
-	// QUIRE_HOVER_CHAPTERS=800 measures the 4M-word series instead.
+	// QUIRE_HOVER_CHAPTERS=800 measures the 4M-word series instead;
+	// QUIRE_HOVER_ENTRIES=1000 a codex of 1,000 entries.
 	if n, err := strconv.Atoi(os.Getenv("QUIRE_HOVER_CHAPTERS")); err == nil && n > 0 {
 		opt.Chapters = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("QUIRE_HOVER_ENTRIES")); err == nil && n > 0 {
+		opt.Entries = n
 	}
 	root, err := corpus.Cached(context.Background(), opt)
 	if err != nil {
@@ -361,6 +402,11 @@ func benchFirstHover(b *testing.B, kind startKind) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(chapter)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	positions := hoverPositions(string(text), name)
 	cache := b.TempDir()
 	if kind == startWarm {
 		if _, err := measureFirstHover(context.Background(), firstHoverRun{Command: serveCommand(cache), Root: root, Chapter: chapter, Name: name}); err != nil {
@@ -368,6 +414,8 @@ func benchFirstHover(b *testing.B, kind startKind) {
 		}
 	}
 	var runs []firstHoverTimes
+	var phases []map[string]time.Duration
+	var lat []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
 		home := cache
@@ -392,24 +440,33 @@ func benchFirstHover(b *testing.B, kind startKind) {
 			b.StartTimer()
 		}
 		cmd := serveCommand(home)
-		// QUIRE_SCALE_LOG=FILE keeps each start's debug log, as in
-		// BenchmarkScale.
-		if logFile := os.Getenv("QUIRE_SCALE_LOG"); logFile != "" {
-			f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-			if err != nil {
-				b.Fatal(err)
-			}
-			cmd.Args = append(cmd.Args, "-v")
-			cmd.Stderr = f
-			fmt.Fprintf(f, "--- start %s\n", time.Now().Format(time.StampMicro))
-			defer f.Close()
-		}
-		t, err := measureFirstHover(context.Background(), firstHoverRun{Command: cmd, Root: root, Chapter: chapter, Name: name})
+		logPath := filepath.Join(b.TempDir(), "serve.log")
+		f, err := os.Create(logPath)
 		if err != nil {
 			b.Fatal(err)
 		}
+		cmd.Args = append(cmd.Args, "-v")
+		cmd.Stderr = f
+		t, err := measureFirstHover(context.Background(), firstHoverRun{Command: cmd, Root: root, Chapter: chapter, Name: name, Hovers: hovers, Positions: positions})
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		log, err := os.ReadFile(logPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// QUIRE_SCALE_LOG=FILE keeps each start's debug log, as in
+		// BenchmarkScale.
+		if keep := os.Getenv("QUIRE_SCALE_LOG"); keep != "" {
+			if err := appendLog(keep, t.Start, log); err != nil {
+				b.Fatal(err)
+			}
+		}
+		phases = append(phases, startPhases(log, t.Start))
 		b.Logf("run %d: canon %v counts %v", i, t.Canon.Round(time.Millisecond), t.Counts.Round(time.Millisecond))
 		runs = append(runs, t)
+		lat = append(lat, t.Hovers...)
 	}
 	b.StopTimer()
 	median := func(f func(firstHoverTimes) float64) float64 {
@@ -424,6 +481,140 @@ func benchFirstHover(b *testing.B, kind startKind) {
 	b.ReportMetric(median(func(t firstHoverTimes) float64 { return t.Counts.Seconds() * 1000 }), "counts-ms")
 	b.ReportMetric(median(func(t firstHoverTimes) float64 { return t.SearchReady.Seconds() * 1000 }), "search-ms")
 	b.ReportMetric(median(func(t firstHoverTimes) float64 { return float64(t.PeakRSS) / (1 << 20) }), "peak-rss-MB")
+	if len(lat) > 0 {
+		slices.Sort(lat)
+		at := func(q float64) float64 {
+			return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / float64(time.Millisecond)
+		}
+		b.ReportMetric(at(0.50), "hover-p50-ms")
+		b.ReportMetric(at(0.99), "hover-p99-ms")
+		b.ReportMetric(float64(lat[len(lat)-1])/float64(time.Millisecond), "hover-max-ms")
+	}
+	b.Logf("the start by phase, median ms since the process started (%d runs), with the first whole card:\n%s", len(runs), phaseTable(phases, median(func(t firstHoverTimes) float64 { return t.Counts.Seconds() * 1000 })))
+}
+
+// hoverPositions are where the hovers after the first card go: every
+// mention of name in text, and the start of every 25th word, so that
+// most hovers find a name and some find none.
+func hoverPositions(text, name string) []protocol.Position {
+	var out []protocol.Position
+	lines := strings.Split(text, "\n")
+	for l, line := range lines {
+		for from := 0; ; {
+			i := strings.Index(line[from:], name)
+			if i < 0 {
+				break
+			}
+			mid := from + i + len(name)/2
+			out = append(out, protocol.Position{Line: uint32(l), Character: uint32(len(utf16.Encode([]rune(line[:mid]))))})
+			from += i + len(name)
+		}
+	}
+	words := 0
+	for l, line := range lines {
+		inWord := false
+		for i, r := range line {
+			start := isLetter(r) && !inWord
+			inWord = isLetter(r)
+			if start {
+				if words%25 == 0 {
+					out = append(out, protocol.Position{Line: uint32(l), Character: uint32(len(utf16.Encode([]rune(line[:i]))))})
+				}
+				words++
+			}
+		}
+	}
+	return out
+}
+
+// startPhases reads a server's debug log (-v): for each message, how
+// long after start its first line was written. The log's clock has
+// milliseconds.
+func startPhases(log []byte, start time.Time) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, line := range strings.Split(string(log), "\n") {
+		ts, rest, ok := strings.Cut(strings.TrimPrefix(line, "time="), " ")
+		if !ok || !strings.HasPrefix(line, "time=") {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339Nano, ts)
+		if err != nil {
+			continue
+		}
+		_, msg, ok := strings.Cut(rest, "msg=")
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(msg, `"`) {
+			if end := strings.Index(msg[1:], `"`); end >= 0 {
+				msg = msg[1 : end+1]
+			}
+		} else if sp := strings.IndexByte(msg, ' '); sp >= 0 {
+			msg = msg[:sp]
+		}
+		if _, seen := out[msg]; !seen {
+			out[msg] = at.Sub(start)
+		}
+	}
+	return out
+}
+
+// phaseTable is the median of each phase over the runs that logged it,
+// in the order of those medians, the first whole card among them.
+func phaseTable(runs []map[string]time.Duration, cardMs float64) string {
+	byMsg := map[string][]float64{}
+	for _, r := range runs {
+		for msg, d := range r {
+			byMsg[msg] = append(byMsg[msg], float64(d)/float64(time.Millisecond))
+		}
+	}
+	type row struct {
+		msg string
+		ms  float64
+		n   int
+	}
+	rows := []row{{"(the first whole hover card)", cardMs, len(runs)}}
+	for msg, v := range byMsg {
+		slices.Sort(v)
+		rows = append(rows, row{msg, v[len(v)/2], len(v)})
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		if a.ms != b.ms {
+			return cmpFloat(a.ms, b.ms)
+		}
+		return strings.Compare(a.msg, b.msg)
+	})
+	var w strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&w, "  %7.0f ms  %s", r.ms, r.msg)
+		if r.n < len(runs) {
+			fmt.Fprintf(&w, " (%d of %d runs)", r.n, len(runs))
+		}
+		w.WriteString("\n")
+	}
+	return w.String()
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// appendLog adds a start's log to the file at path, after a line that
+// says when the start began.
+func appendLog(path string, start time.Time, log []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f, "--- start %s\n", start.Format(time.StampMicro))
+	_, err = f.Write(log)
+	return errors.Join(err, f.Close())
 }
 
 // The measurement itself works: on the sample book the card shows canon,
