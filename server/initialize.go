@@ -164,12 +164,6 @@ func (s *Server) loadProject(p *openBook) {
 	// from the chapter cache in a few milliseconds: build it beside the
 	// continuity canon and the status, not after them.
 	go p.index(s.log)
-	// A hover in a chapter shows the entry as of that chapter, from the
-	// book's continuity canon: build it now, not on that hover, and
-	// before the status and the codex problems that follow, whose
-	// checks (tens of milliseconds at 10,000 entries) would take the
-	// CPU from it while the writer waits for that first hover.
-	p.timelineFor(p.ms.Snapshot())
 	// A warm start's status waits for the check behind its first answers
 	// (below); a cold start's is said now, while the chapters are counted.
 	checking := p.uncheckedSince()

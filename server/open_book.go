@@ -259,6 +259,10 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 	p.chapterSaves = newChapterSaves(b.Manuscript.SaveCache, log.With("root", real))
 	p.openWordCounts(opts, log)
 	p.openSnapshots(log)
+	// The continuity canon a hover in a chapter reads (its card as of the
+	// chapter): built before the book answers, so that the first hover
+	// and those right after it do not queue for it.
+	p.timelineFor(p.ms.Snapshot())
 	loaded = true
 }
 
