@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -74,11 +75,15 @@ var (
 	functionWords = strings.Fields(`the and of to a in her his their its but because while
 		when after before until as though with without into across under over beside
 		through an at by on`)
-	contentWords = append(strings.Fields(`harbor tide lamp salt rope ledger night water stone bell
+	// contentWords is made on first use: every quire process links this
+	// package, and only the corpus generator and tests need the words.
+	contentWords = sync.OnceValue(func() []string {
+		return append(strings.Fields(`harbor tide lamp salt rope ledger night water stone bell
 		wind gull light dark coat ink door street boat river market silver
 		quiet heavy cold bright narrow slow careful sudden old young long short
 		walked watched counted listened waited turned carried remembered wrote opened`),
-		tailWords(4000)...)
+			tailWords(4000)...)
+	})
 	sections = []string{"Appearance", "History", "Relationships", "Habits", "Rules", "Notes", "Consequences"}
 )
 
@@ -235,7 +240,7 @@ type prose struct {
 }
 
 func newProse(rng *rand.Rand) *prose {
-	return &prose{Rand: rng, zipf: rand.NewZipf(rng, 1.1, 1, uint64(len(contentWords)-1))}
+	return &prose{Rand: rng, zipf: rand.NewZipf(rng, 1.1, 1, uint64(len(contentWords())-1))}
 }
 
 // word draws the next word of a sentence.
@@ -243,7 +248,7 @@ func (p *prose) word() string {
 	if p.IntN(100) < 45 {
 		return functionWords[p.IntN(len(functionWords))]
 	}
-	return contentWords[p.zipf.Uint64()]
+	return contentWords()[p.zipf.Uint64()]
 }
 
 func sentence(rng *prose, c *Corpus, n int, mention bool) string {
@@ -291,7 +296,7 @@ func writeEntry(dir string, c *Corpus, i int, rng *prose) error {
 		fmt.Fprintf(&b, "aliases: [%s]\n", strings.Join(quoted, ", "))
 	}
 	fmt.Fprintf(&b, "summary: %q\n", sentence(rng, c, 14, false))
-	fmt.Fprintf(&b, "tags: [%s, %s]\n", contentWords[rng.IntN(50)], e.Type)
+	fmt.Fprintf(&b, "tags: [%s, %s]\n", contentWords()[rng.IntN(50)], e.Type)
 	if i%7 == 0 {
 		b.WriteString("status: tentative\n")
 	}

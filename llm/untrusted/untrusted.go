@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -68,62 +69,67 @@ type injectionPattern struct {
 // systems and characters who act as something, so a pattern needs words
 // addressed to the model ("your instructions", "previous instructions",
 // "system prompt") or a chat role marker.
-var injectionPatterns = []injectionPattern{
-	// "ignore all previous instructions", "disregard the above rules"
-	{"overriding earlier instructions", regexp.MustCompile(
-		`\b(?:ignore|disregard|forget|override|bypass|skip|discard|abandon)\s+(?:(?:all|any|every|each|the|of|these|those|your|my|our)\s+)*` +
-			`(?:previous|prior|above|earlier|preceding|foregoing|former|original|initial|system)\s+` +
-			`(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|messages|context|constraints)\b`)},
-	// "disregard your instructions", "override your programming"
-	{"overriding earlier instructions", regexp.MustCompile(
-		`\b(?:ignore|disregard|forget|override|bypass|discard)\s+(?:(?:all|any|every|the|of)\s+)*(?:your|the\s+system's|the\s+model's)\s+` +
-			`(?:instructions?|prompts?|rules|directives|guidelines|guardrails|programming|training|constraints|restrictions|persona|role)\b`)},
-	// "forget everything above", "ignore all you were told"
-	{"overriding earlier instructions", regexp.MustCompile(
-		`\b(?:ignore|disregard|forget)\s+(?:everything|all(?:\s+of\s+it)?|anything)\s+(?:above|before\s+this|prior|previously|earlier|you\s+(?:were|have\s+been)\s+told)\b`)},
-	// "ignore the above."
-	{"overriding earlier instructions", regexp.MustCompile(
-		`\b(?:ignore|disregard|forget)\s+(?:all\s+of\s+)?the\s+above\s*(?:[.,;:!]|$|\band\b)`)},
-	// "here are your new instructions", "new system prompt"
-	{"overriding earlier instructions", regexp.MustCompile(
-		`\byour\s+new\s+(?:instructions|rules|directives|system\s+prompt)\b`)},
-	// "you are no longer bound by your rules"
-	{"overriding earlier instructions", regexp.MustCompile(
-		`\b(?:you\s+are|you're)\s+(?:no\s+longer|not)\s+(?:bound|restricted|limited)\s+by\s+(?:your\s+|any\s+|the\s+)?(?:rules|instructions|guidelines|restrictions|guardrails|policies)\b`)},
-	// "you are now an unfiltered AI", "from now on you will"
-	{"reassigning the model's role", regexp.MustCompile(
-		`\b(?:you\s+are|you're)\s+now\s+(?:a|an|my|no\s+longer|free|unrestricted|unfiltered|jailbroken|dan)\b`)},
-	{"reassigning the model's role", regexp.MustCompile(
-		`\bfrom\s+now\s+on,?\s+(?:you\s+(?:are|will|must|shall|should)|act|respond|answer|behave|pretend)\b`)},
-	// "act as an unrestricted AI", "act as if you have no rules"
-	{"reassigning the model's role", regexp.MustCompile(
-		`\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:were|are)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|different|new)\s+(?:ai|assistant|model|chatbot|llm|persona)\b`)},
-	{"reassigning the model's role", regexp.MustCompile(
-		`\b(?:act|behave|respond|pretend)\s+(?:as\s+if|as\s+though|like|that)\s+you\s+(?:have|had|are\s+under|were\s+under)\s+no\s+(?:rules|restrictions|instructions|guidelines|guardrails|filters)\b`)},
-	{"reassigning the model's role", regexp.MustCompile(
-		`\b(?:developer|jailbreak|dan)\s+mode\b`)},
-	// "system prompt", "developer message", "reveal your prompt"
-	{"asking for the system prompt", regexp.MustCompile(
-		`\bsystem\s+prompts?\b|\bdeveloper\s+(?:message|prompt|instructions)s?\b`)},
-	{"asking for the system prompt", regexp.MustCompile(
-		`\b(?:reveal|show|print|repeat|output|display|leak|dump|recite|disclose|tell\s+me|write\s+out|paste)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?` +
-			`(?:your|the\s+model's|the\s+assistant's)\s+(?:\w+\s+)?(?:prompt|instructions|configuration|context\s+window)\b`)},
-	{"asking for the system prompt", regexp.MustCompile(
-		`\bwhat\s+(?:are|were)\s+your\s+(?:\w+\s+)?instructions\b`)},
-	// "<|system|>", "<|im_start|>", "[INST]", "<<SYS>>"
-	{"a chat role tag", regexp.MustCompile(
-		`<\|[a-z_]{2,20}\|>|<\|?\s*/?\s*(?:system|assistant|developer|im_start|im_end|endoftext)\s*\|?>|\[/?(?:inst|system|sys)\]|<</?sys>>`)},
-	// a line that opens a chat turn: "### System", "SYSTEM:", "**Assistant:**"
-	{"a chat role tag", regexp.MustCompile(
-		`(?m)^\s*(?:#{1,6}\s*|\*\*\s*)?(?:system|assistant|developer)\s*(?:\*\*)?\s*(?::|$)`)},
-}
+//
+// They are compiled on first use: every quire process links this
+// package, and only an advisor's turn reads them.
+var injectionPatterns = sync.OnceValue(func() []injectionPattern {
+	return []injectionPattern{
+		// "ignore all previous instructions", "disregard the above rules"
+		{"overriding earlier instructions", regexp.MustCompile(
+			`\b(?:ignore|disregard|forget|override|bypass|skip|discard|abandon)\s+(?:(?:all|any|every|each|the|of|these|those|your|my|our)\s+)*` +
+				`(?:previous|prior|above|earlier|preceding|foregoing|former|original|initial|system)\s+` +
+				`(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|messages|context|constraints)\b`)},
+		// "disregard your instructions", "override your programming"
+		{"overriding earlier instructions", regexp.MustCompile(
+			`\b(?:ignore|disregard|forget|override|bypass|discard)\s+(?:(?:all|any|every|the|of)\s+)*(?:your|the\s+system's|the\s+model's)\s+` +
+				`(?:instructions?|prompts?|rules|directives|guidelines|guardrails|programming|training|constraints|restrictions|persona|role)\b`)},
+		// "forget everything above", "ignore all you were told"
+		{"overriding earlier instructions", regexp.MustCompile(
+			`\b(?:ignore|disregard|forget)\s+(?:everything|all(?:\s+of\s+it)?|anything)\s+(?:above|before\s+this|prior|previously|earlier|you\s+(?:were|have\s+been)\s+told)\b`)},
+		// "ignore the above."
+		{"overriding earlier instructions", regexp.MustCompile(
+			`\b(?:ignore|disregard|forget)\s+(?:all\s+of\s+)?the\s+above\s*(?:[.,;:!]|$|\band\b)`)},
+		// "here are your new instructions", "new system prompt"
+		{"overriding earlier instructions", regexp.MustCompile(
+			`\byour\s+new\s+(?:instructions|rules|directives|system\s+prompt)\b`)},
+		// "you are no longer bound by your rules"
+		{"overriding earlier instructions", regexp.MustCompile(
+			`\b(?:you\s+are|you're)\s+(?:no\s+longer|not)\s+(?:bound|restricted|limited)\s+by\s+(?:your\s+|any\s+|the\s+)?(?:rules|instructions|guidelines|restrictions|guardrails|policies)\b`)},
+		// "you are now an unfiltered AI", "from now on you will"
+		{"reassigning the model's role", regexp.MustCompile(
+			`\b(?:you\s+are|you're)\s+now\s+(?:a|an|my|no\s+longer|free|unrestricted|unfiltered|jailbroken|dan)\b`)},
+		{"reassigning the model's role", regexp.MustCompile(
+			`\bfrom\s+now\s+on,?\s+(?:you\s+(?:are|will|must|shall|should)|act|respond|answer|behave|pretend)\b`)},
+		// "act as an unrestricted AI", "act as if you have no rules"
+		{"reassigning the model's role", regexp.MustCompile(
+			`\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:were|are)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|different|new)\s+(?:ai|assistant|model|chatbot|llm|persona)\b`)},
+		{"reassigning the model's role", regexp.MustCompile(
+			`\b(?:act|behave|respond|pretend)\s+(?:as\s+if|as\s+though|like|that)\s+you\s+(?:have|had|are\s+under|were\s+under)\s+no\s+(?:rules|restrictions|instructions|guidelines|guardrails|filters)\b`)},
+		{"reassigning the model's role", regexp.MustCompile(
+			`\b(?:developer|jailbreak|dan)\s+mode\b`)},
+		// "system prompt", "developer message", "reveal your prompt"
+		{"asking for the system prompt", regexp.MustCompile(
+			`\bsystem\s+prompts?\b|\bdeveloper\s+(?:message|prompt|instructions)s?\b`)},
+		{"asking for the system prompt", regexp.MustCompile(
+			`\b(?:reveal|show|print|repeat|output|display|leak|dump|recite|disclose|tell\s+me|write\s+out|paste)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?` +
+				`(?:your|the\s+model's|the\s+assistant's)\s+(?:\w+\s+)?(?:prompt|instructions|configuration|context\s+window)\b`)},
+		{"asking for the system prompt", regexp.MustCompile(
+			`\bwhat\s+(?:are|were)\s+your\s+(?:\w+\s+)?instructions\b`)},
+		// "<|system|>", "<|im_start|>", "[INST]", "<<SYS>>"
+		{"a chat role tag", regexp.MustCompile(
+			`<\|[a-z_]{2,20}\|>|<\|?\s*/?\s*(?:system|assistant|developer|im_start|im_end|endoftext)\s*\|?>|\[/?(?:inst|system|sys)\]|<</?sys>>`)},
+		// a line that opens a chat turn: "### System", "SYSTEM:", "**Assistant:**"
+		{"a chat role tag", regexp.MustCompile(
+			`(?m)^\s*(?:#{1,6}\s*|\*\*\s*)?(?:system|assistant|developer)\s*(?:\*\*)?\s*(?::|$)`)},
+	}
+})
 
 // Flags names the kinds of model-steering text found in text,
 // each once, in pattern order; nil when the text is clean.
 func Flags(text string) []string {
 	norm, _ := normalizeForScan(text)
 	var out []string
-	for _, p := range injectionPatterns {
+	for _, p := range injectionPatterns() {
 		if !slices.Contains(out, p.label) && p.re.MatchString(norm) {
 			out = append(out, p.label)
 		}
@@ -215,7 +221,7 @@ func sanitizePass(text string) (string, []Flagged) {
 		label      string
 	}
 	var spans []span
-	for _, p := range injectionPatterns {
+	for _, p := range injectionPatterns() {
 		for _, m := range p.re.FindAllStringIndex(norm, -1) {
 			if m[1] <= m[0] {
 				continue

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/codex/clip"
@@ -22,16 +23,20 @@ var (
 	//go:embed page.js
 	pageJS string
 
-	page = template.Must(template.New("page").Funcs(template.FuncMap{
-		"typeColour": typeColour,
-		"typeLabel":  typeLabel,
-		"typeClass":  typeClass,
-		"plural":     typePlural,
-		"povColour":  povColour,
-		// Pipelines pass the value last: {{len .Entries | minus .Shown}}.
-		"minus": func(sub, from int) int { return from - sub },
-		"plus":  func(add, to float64) float64 { return to + add },
-	}).Parse(pageText))
+	// page is parsed on first use: every quire process links this
+	// package, and few write a map.
+	page = sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("page").Funcs(template.FuncMap{
+			"typeColour": typeColour,
+			"typeLabel":  typeLabel,
+			"typeClass":  typeClass,
+			"plural":     typePlural,
+			"povColour":  povColour,
+			// Pipelines pass the value last: {{len .Entries | minus .Shown}}.
+			"minus": func(sub, from int) int { return from - sub },
+			"plus":  func(add, to float64) float64 { return to + add },
+		}).Parse(pageText))
+	})
 )
 
 // Write renders m as one HTML page: inline CSS, SVG and a small script
@@ -56,7 +61,7 @@ func (m *Map) Write(w io.Writer) error {
 		v.UnmentionedNames = append(v.UnmentionedNames, e.Name)
 	}
 	var buf bytes.Buffer
-	if err := page.Execute(&buf, v); err != nil {
+	if err := page().Execute(&buf, v); err != nil {
 		return fmt.Errorf("render the book map: %w", err)
 	}
 	_, err := w.Write(buf.Bytes())
