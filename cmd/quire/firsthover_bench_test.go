@@ -73,8 +73,8 @@ type firstHoverTimes struct {
 	// from (and the server's log lines, for startPhases).
 	Start time.Time
 	// Hovers are the latencies of the hovers that followed the first
-	// whole card (firstHoverRun.Hovers).
-	Hovers []time.Duration
+	// whole card (firstHoverRun.Hovers), HoversAt when each was sent.
+	Hovers, HoversAt []time.Duration
 }
 
 // fileURI is the file: URI of a local path, on Windows too
@@ -155,6 +155,7 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 		pos := run.Positions[i%len(run.Positions)]
 		var h *protocol.Hover
 		t := time.Now()
+		out.HoversAt = append(out.HoversAt, t.Sub(start))
 		if _, err := conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
 			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Position: pos},
 		}, &h); err != nil && !strings.Contains(err.Error(), "unexpected end of JSON input") {
@@ -467,6 +468,9 @@ func benchFirstHover(b *testing.B, kind startKind, hovers int) {
 		b.Logf("run %d: canon %v counts %v", i, t.Canon.Round(time.Millisecond), t.Counts.Round(time.Millisecond))
 		runs = append(runs, t)
 		lat = append(lat, t.Hovers...)
+		if slow := slowHovers(t, 5); slow != "" {
+			b.Logf("run %d: the slowest hovers, and when they were sent: %s", i, slow)
+		}
 	}
 	b.StopTimer()
 	median := func(f func(firstHoverTimes) float64) float64 {
@@ -491,6 +495,21 @@ func benchFirstHover(b *testing.B, kind startKind, hovers int) {
 		b.ReportMetric(float64(lat[len(lat)-1])/float64(time.Millisecond), "hover-max-ms")
 	}
 	b.Logf("the start by phase, median ms since the process started (%d runs), with the first whole card:\n%s", len(runs), phaseTable(phases, median(func(t firstHoverTimes) float64 { return t.Counts.Seconds() * 1000 })))
+}
+
+// slowHovers says the n slowest of a run's hovers after the first card
+// and when each was sent, since the start.
+func slowHovers(t firstHoverTimes, n int) string {
+	idx := make([]int, len(t.Hovers))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmpFloat(float64(t.Hovers[b]), float64(t.Hovers[a])) })
+	var parts []string
+	for _, i := range idx[:min(n, len(idx))] {
+		parts = append(parts, fmt.Sprintf("%.1f ms at %d ms", float64(t.Hovers[i])/float64(time.Millisecond), t.HoversAt[i].Milliseconds()))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // hoverPositions are where the hovers after the first card go: every
