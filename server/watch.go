@@ -70,7 +70,7 @@ func (p *openBook) uncheckedSince() bool {
 // checkBudget bounds how long the check behind a warm start's first
 // answers waits for requests: a client that never stops asking still
 // sees what changed on disk within a second of the start.
-const checkBudget = 300 * time.Millisecond
+const checkBudget = 150 * time.Millisecond
 
 // checkBehind is the check behind a warm start's first answers
 // (mbook.Options.CheckAfter): the codex's files compared with what the
