@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: all build install release release-tools release-archives cross-vet test e2e vet fmt-check unit unprivileged windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names bench-dialogue perf scale scale-series fuzz demo clean
+.PHONY: all build install release release-tools release-archives cross-vet test e2e vet fmt-check unit unprivileged windows windows-tools editors chromium keyring buildcheck nvim emacs helix nvim-versions helix-versions vscode vscode-e2e vsix vsix-servers vsix-package vsix-check bench bench-names bench-dialogue perf start-bench scale scale-series fuzz demo clean
 
 all: build
 
@@ -254,6 +254,26 @@ scale:
 # and the first hover of each book, cold and warm, from process start.
 scale-series:
 	$(GO) test -run '^$$' -bench BenchmarkSeries -benchtime 3x -timeout 60m ./cmd/quire/
+
+# Issue 44: the start from process start, this build and OLD (a commit;
+# by default the one before the second wave) side by side in one run:
+# the warm first hover on the 4M-word series and its phases, the cold
+# one at 10,000 entries, and 1,000 hovers from the first card at 1,000
+# and 10,000 entries. The old build is made in a worktree under the
+# build folder. Output goes to START_LOG as well.
+OLD ?= 52e7c62
+START_LOG ?= start.log
+start-bench:
+	@set -e; dir=$$(mktemp -d); trap 'git worktree remove --force $$dir/old >/dev/null 2>&1; rm -rf $$dir' EXIT; \
+	git worktree add --detach -f $$dir/old $(OLD) >/dev/null 2>&1; \
+	(cd $$dir/old && $(GO) build -o $$dir/quire-old ./cmd/quire); \
+	$(GO) build -o $$dir/quire-new ./cmd/quire; \
+	$(GO) test -c -o $$dir/quire.test ./cmd/quire/; \
+	: > $(START_LOG); \
+	run() { echo "== $$(date -u +%FT%TZ) load $$(cut -d' ' -f1-3 /proc/loadavg): $$*" | tee -a $(START_LOG); (cd cmd/quire && env "$$@") 2>&1 | tee -a $(START_LOG); }; \
+	for b in new old; do run QUIRE_BENCH_BIN=$$dir/quire-$$b QUIRE_HOVER_CHAPTERS=800 $$dir/quire.test -test.run '^$$' -test.bench WarmStartHover -test.benchtime 5x -test.v; done; \
+	for b in new old; do run QUIRE_BENCH_BIN=$$dir/quire-$$b $$dir/quire.test -test.run '^$$' -test.bench ColdStartHover -test.benchtime 3x -test.v; done; \
+	for e in 1000 10000; do for b in new old; do run QUIRE_HOVER_ENTRIES=$$e QUIRE_BENCH_BIN=$$dir/quire-$$b $$dir/quire.test -test.run '^$$' -test.bench HoversFromStart -test.benchtime 3x -test.v; done; done
 
 # The figures of docs/performance.md, from one run, in the order the
 # document gives them, each benchmark with the run count the document
