@@ -145,8 +145,8 @@ func (p *openBook) keepSnapshots() {
 	// The store opens after the start, or at once when a command asks.
 	select {
 	case <-s.done:
-		close(s.opened)
 		s.openErr = errors.New("the book was closed")
+		close(s.opened)
 		return
 	case <-time.After(snapshotsAfterStart):
 	case <-s.kick:
