@@ -45,6 +45,9 @@ type walker struct {
 	visits map[string]int
 	out    []candidate
 	links  []linkPair
+	// lean stats each folder's files on one goroutine: a walk behind the
+	// writer's requests (Store.Check) leaves them the other cores.
+	lean bool
 }
 
 // linkPair records a symlink inside the project and what it points to,
@@ -126,7 +129,12 @@ func newWalker(root string, ig *Ignore) *walker {
 // discover lists every Markdown file under root that quire may read as
 // canon, and the symlinks it followed.
 func discover(ctx context.Context, root string, ig *Ignore) ([]candidate, []linkPair, error) {
-	w := newWalker(root, ig)
+	return discoverWith(ctx, newWalker(root, ig))
+}
+
+// discoverWith is discover with a walker made for it (lean or not).
+func discoverWith(ctx context.Context, w *walker) ([]candidate, []linkPair, error) {
+	root := w.root
 	if err := w.dir(ctx, root, root, "", folderContext{}); err != nil {
 		return nil, nil, err
 	}
@@ -175,7 +183,11 @@ func (w *walker) dir(ctx context.Context, abs, real, rel string, around folderCo
 		}
 		return nil // unreadable subfolder: skip it, keep the rest
 	}
-	infos := statAll(list)
+	workers := runtime.GOMAXPROCS(0)
+	if w.lean {
+		workers = 1
+	}
+	infos := statAll(list, workers)
 	inside, isTypeFolder := enterFolder(around, rel, func() bool {
 		return slices.ContainsFunc(list, func(de os.DirEntry) bool { return de.Name() == entryIndex }) &&
 			isIndexFile(w.root, filepath.Join(abs, entryIndex))
@@ -226,7 +238,7 @@ func (w *walker) dir(ctx context.Context, abs, real, rel string, around folderCo
 // statAll reads the file info of a folder listing. Big folders are
 // statted by several goroutines: each stat is a system call, and a
 // codex folder can hold thousands of entries.
-func statAll(list []os.DirEntry) []os.FileInfo {
+func statAll(list []os.DirEntry, most int) []os.FileInfo {
 	infos := make([]os.FileInfo, len(list))
 	stat := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -236,11 +248,11 @@ func statAll(list []os.DirEntry) []os.FileInfo {
 		}
 	}
 	const perWorker = 512
-	if len(list) < 2*perWorker {
+	if len(list) < 2*perWorker || most < 2 {
 		stat(0, len(list))
 		return infos
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(list)/perWorker)
+	workers := min(most, len(list)/perWorker)
 	var wg sync.WaitGroup
 	step := (len(list) + workers - 1) / workers
 	for lo := 0; lo < len(list); lo += step {

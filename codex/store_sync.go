@@ -243,8 +243,21 @@ func realPath(p string) string {
 // last looked, as Sync does, and returns the change: after an Open that
 // answered first (Options.CheckAfter), what changed on disk while quire
 // was not running, to be followed as the watcher's changes are.
+//
+// Its walk is lean: one goroutine stats the files, leaving the other
+// cores to the requests it runs behind.
 func (s *Store) Check(ctx context.Context) (Change, SyncStats, error) {
-	return s.sync(ctx)
+	start := time.Now()
+	w := newWalker(s.root, loadIgnore(s.root))
+	w.lean = true
+	cands, links, err := discoverWith(ctx, w)
+	found := walk{ignore: w.ignore, cands: cands, links: links, err: err}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Change{}, SyncStats{}, errClosed
+	}
+	return s.applyWalk(ctx, found, start)
 }
 
 // openSync is Open's first sync, with the walk walkAhead began.

@@ -191,9 +191,11 @@ func (s *Server) loadProject(p *openBook) {
 	if checking {
 		if p.checkBehind(s.ctx, s.log) {
 			changed()
-		} else {
-			s.publishStatus(s.ctx, p)
 		}
+		// The status's checks of the codex (tens of milliseconds at
+		// 10,000 entries) wait for a pause in the requests too.
+		_ = p.gate.yield(s.ctx)
+		s.publishStatus(s.ctx, p)
 	}
 	// What the cold start learned is kept now, before the search index
 	// starts to build: a session killed from here on leaves the next
