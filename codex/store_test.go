@@ -684,13 +684,7 @@ func TestStoreReconcileOffline(t *testing.T) {
 	tests := offlineChanges()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			files := rankingFiles()
-			files["codex/characters/crew/jory.md"] = entryNamed("Jory")
-			files["codex/characters/crew/soul.md"] = "# Soul\n\nLoyal to the tide.\n"
-			root := newProject(t, files)
-			cache := t.TempDir()
-			s1 := openStore(t, root, Options{CacheDir: cache})
-			require.NoError(t, s1.Close())
+			root, cache, _ := offlineProject(t)
 
 			tt.change(t, root)
 
@@ -1256,6 +1250,21 @@ func TestCodexGlobsFromText(t *testing.T) {
 	}
 }
 
+// offlineProject is the book offlineChanges change, opened once and
+// closed, with its cache folder and the IDs the store then held.
+func offlineProject(t *testing.T) (root, cache string, ids []string) {
+	t.Helper()
+	files := rankingFiles()
+	files["codex/characters/crew/jory.md"] = entryNamed("Jory")
+	files["codex/characters/crew/soul.md"] = "# Soul\n\nLoyal to the tide.\n"
+	root = newProject(t, files)
+	cache = t.TempDir()
+	s := openStore(t, root, Options{CacheDir: cache})
+	ids = takeSnapshot(t, s).IDs
+	require.NoError(t, s.Close())
+	return root, cache, ids
+}
+
 // offlineChange is a change made to a book while no store runs, and what
 // the next opening must then show.
 type offlineChange struct {
@@ -1393,14 +1402,7 @@ func offlineChanges() []offlineChange {
 func TestStoreCheckAfter(t *testing.T) {
 	for _, tt := range offlineChanges() {
 		t.Run(tt.name, func(t *testing.T) {
-			files := rankingFiles()
-			files["codex/characters/crew/jory.md"] = entryNamed("Jory")
-			files["codex/characters/crew/soul.md"] = "# Soul\n\nLoyal to the tide.\n"
-			root := newProject(t, files)
-			cache := t.TempDir()
-			s1 := openStore(t, root, Options{CacheDir: cache})
-			before := takeSnapshot(t, s1).IDs
-			require.NoError(t, s1.Close())
+			root, cache, before := offlineProject(t)
 
 			tt.change(t, root)
 
