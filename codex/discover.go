@@ -129,12 +129,14 @@ func newWalker(root string, ig *Ignore) *walker {
 // discover lists every Markdown file under root that quire may read as
 // canon, and the symlinks it followed.
 func discover(ctx context.Context, root string, ig *Ignore) ([]candidate, []linkPair, error) {
-	return discoverWith(ctx, newWalker(root, ig))
+	return discoverLean(ctx, root, ig, false)
 }
 
-// discoverWith is discover with a walker made for it (lean or not).
-func discoverWith(ctx context.Context, w *walker) ([]candidate, []linkPair, error) {
-	root := w.root
+// discoverLean is discover, its files statted on one goroutine when lean
+// (walker.lean).
+func discoverLean(ctx context.Context, root string, ig *Ignore, lean bool) ([]candidate, []linkPair, error) {
+	w := newWalker(root, ig)
+	w.lean = lean
 	if err := w.dir(ctx, root, root, "", folderContext{}); err != nil {
 		return nil, nil, err
 	}

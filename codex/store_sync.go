@@ -29,7 +29,7 @@ func (s *Store) sync(ctx context.Context) (Change, SyncStats, error) {
 	if s.closed {
 		return Change{}, SyncStats{}, errClosed
 	}
-	return s.applyWalk(ctx, walkProject(ctx, s.root), start)
+	return s.applyWalk(ctx, walkProject(ctx, s.root, false), start)
 }
 
 // walk is the project's files as one walk found them, with the ignore
@@ -41,9 +41,10 @@ type walk struct {
 	err    error
 }
 
-func walkProject(ctx context.Context, root string) walk {
+// walkProject walks root; lean stats the files on one goroutine.
+func walkProject(ctx context.Context, root string, lean bool) walk {
 	w := walk{ignore: loadIgnore(root)}
-	w.cands, w.links, w.err = discover(ctx, root, w.ignore)
+	w.cands, w.links, w.err = discoverLean(ctx, root, w.ignore, lean)
 	return w
 }
 
@@ -55,7 +56,7 @@ func walkProject(ctx context.Context, root string) walk {
 // the watcher's.
 func walkAhead(ctx context.Context, root string) <-chan walk {
 	done := make(chan walk, 1)
-	go func() { done <- walkProject(ctx, root) }()
+	go func() { done <- walkProject(ctx, root, false) }()
 	return done
 }
 
@@ -248,25 +249,21 @@ func realPath(p string) string {
 // cores to the requests it runs behind.
 func (s *Store) Check(ctx context.Context) (Change, SyncStats, error) {
 	start := time.Now()
-	w := newWalker(s.root, loadIgnore(s.root))
-	w.lean = true
-	cands, links, err := discoverWith(ctx, w)
-	found := walk{ignore: w.ignore, cands: cands, links: links, err: err}
+	return s.applyFound(ctx, walkProject(ctx, s.root, true), start)
+}
+
+// applyFound applies a walk made without the lock, taking it.
+func (s *Store) applyFound(ctx context.Context, w walk, start time.Time) (Change, SyncStats, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return Change{}, SyncStats{}, errClosed
 	}
-	return s.applyWalk(ctx, found, start)
+	return s.applyWalk(ctx, w, start)
 }
 
 // openSync is Open's first sync, with the walk walkAhead began.
 func (s *Store) openSync(ctx context.Context, w walk, start time.Time) (SyncStats, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return SyncStats{}, errClosed
-	}
-	_, stats, err := s.applyWalk(ctx, w, start)
+	_, stats, err := s.applyFound(ctx, w, start)
 	return stats, err
 }

@@ -105,7 +105,7 @@ func StampOf(info fs.FileInfo) FileStamp {
 // scanStamps is every Markdown file of the project that is not ignored,
 // and the pollFiles, by project-relative path; nil when the walk failed.
 func (s *Store) scanStamps(ctx context.Context) map[string]FileStamp {
-	w := walkProject(ctx, s.root)
+	w := walkProject(ctx, s.root, false)
 	if w.err != nil {
 		return nil
 	}
