@@ -58,9 +58,10 @@ type Manuscript struct {
 	ignore *codex.Ignore
 	// cachePath is Options.ChapterCache.
 	cachePath string
-	// checkAfter is Options.CheckAfter; verified says Verify has run.
+	// checkAfter is Options.CheckAfter; unverified says the opening took
+	// chapters by their stamps and Verify has not hashed them yet.
 	checkAfter bool
-	verified   atomic.Bool
+	unverified atomic.Bool
 }
 
 // Open finds and reads the chapters of the project at root.
@@ -220,6 +221,9 @@ func (m *Manuscript) reload(ctx context.Context, pending func() *chapterCache) e
 		b.cache = pending()
 		base = &b
 	}
+	if trust {
+		m.unverified.Store(slices.ContainsFunc(kept, func(u *Unit) bool { return u.unverified }))
+	}
 	next := base.withUnits(kept)
 	next.offline = offline
 	next.unreadable = unreadable // in reading order, which sorts by path within a folder
@@ -361,7 +365,9 @@ func (m *Manuscript) Verify(ctx context.Context, pause func(context.Context) err
 			changed = append(changed, u.Path)
 		}
 	}
-	m.verified.Store(ctx.Err() == nil)
+	if ctx.Err() == nil {
+		m.unverified.Store(false)
+	}
 	if len(changed) == 0 {
 		return nil, ctx.Err()
 	}
@@ -373,17 +379,7 @@ func (m *Manuscript) Verify(ctx context.Context, pause func(context.Context) err
 
 // Unverified reports whether a chapter was taken by its stamp and not yet
 // hashed (Verify).
-func (m *Manuscript) Unverified() bool {
-	if m.verified.Load() {
-		return false
-	}
-	for _, u := range m.snap.Load().units {
-		if u.unverified && u.Version == 0 {
-			return true
-		}
-	}
-	return false
-}
+func (m *Manuscript) Unverified() bool { return m.unverified.Load() }
 
 // readUnit reads rel from the overlay when it is open there, else from
 // disk, confined to root. The path is checked before the overlay is
