@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,7 +73,12 @@ func benchSetup(b *testing.B) (root string, spots []benchSpot, main benchSpot) {
 // benchClient opens the book and waits until its chapters are scanned,
 // so that measurements see the steady state.
 func benchClient(b *testing.B, root, cache string, spot benchSpot) *testClient {
-	c := startServer(b, Options{CacheDir: cache})
+	return benchClientWith(b, root, Options{CacheDir: cache}, spot)
+}
+
+// benchClientWith is benchClient with the server's options given.
+func benchClientWith(b *testing.B, root string, opts Options, spot benchSpot) *testClient {
+	c := startServer(b, opts)
 	c.initialize(root)
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -195,7 +201,15 @@ func BenchmarkChangeToDiagnostics(b *testing.B) {
 // publication. It reports the latency percentiles, debounce excluded.
 func benchChangeToDiagnostics(b *testing.B, front string, want func([]protocol.Diagnostic) bool) {
 	root, spots, _ := benchSetup(b)
-	c := benchClient(b, root, b.TempDir(), spots[0])
+	// The work of each publication, which the debounce hides from lat.
+	var workMu sync.Mutex
+	var work []time.Duration
+	diagnosed := func(took time.Duration) {
+		workMu.Lock()
+		work = append(work, took)
+		workMu.Unlock()
+	}
+	c := benchClientWith(b, root, Options{CacheDir: b.TempDir(), diagnosed: diagnosed}, spots[0])
 	rel := spots[len(spots)/2].rel
 	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
@@ -208,6 +222,9 @@ func benchChangeToDiagnostics(b *testing.B, front string, want func([]protocol.D
 	lat := make([]time.Duration, 0, b.N)
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
+	workMu.Lock()
+	work = work[:0]
+	workMu.Unlock()
 	b.ResetTimer()
 	for i := range b.N {
 		version := int32(i + 2)
@@ -240,6 +257,9 @@ func benchChangeToDiagnostics(b *testing.B, front string, want func([]protocol.D
 	}
 	b.StopTimer()
 	benchtest.ReportLatencies(b, lat)
+	workMu.Lock()
+	benchtest.ReportLatenciesAs(b, "work-", work)
+	workMu.Unlock()
 	// How often the collector ran during the edits: what decides how
 	// many of them it slows, whatever the load of the machine.
 	var after runtime.MemStats

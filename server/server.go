@@ -52,6 +52,10 @@ type Options struct {
 	// synced is called each time a document's text is handed to its
 	// book (edit_queue.go), which scans it whole; tests count the calls.
 	synced func(rel string, version int32)
+	// diagnosed is called with the time each publication of the
+	// debounce took to compute, before it waits to be sent; benchmarks
+	// report the work, which the debounce now hides.
+	diagnosed func(took time.Duration)
 	// settingsSources replaces where a book's settings files are read
 	// from; tests count the reads through it.
 	settingsSources func(root string) settings.Sources
@@ -122,7 +126,7 @@ type Server struct {
 	trust *trust.Store
 	// diagTimers and diagRuns are keyed by textdoc.DocKey, as the session's
 	// documents are. diagTimers debounce each document's diagnostics.
-	diagTimers map[protocol.DocumentURI]*time.Timer
+	diagTimers map[protocol.DocumentURI]*diagTimer
 	// diagRuns cancel each document's publication under way.
 	diagRuns map[protocol.DocumentURI]*diagRun
 
@@ -162,7 +166,7 @@ func New(opts Options) *Server {
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
 		admit:      newAdmission(maxRequestsInFlight),
 		sess:       newSession(),
-		diagTimers: map[protocol.DocumentURI]*time.Timer{},
+		diagTimers: map[protocol.DocumentURI]*diagTimer{},
 		diagRuns:   map[protocol.DocumentURI]*diagRun{},
 		done:       make(chan struct{}),
 		names:      &textdoc.Names{},

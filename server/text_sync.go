@@ -62,7 +62,7 @@ func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentPa
 	s.sess.close(p.TextDocument.URI)
 	s.mu.Lock()
 	if t, ok := s.diagTimers[key]; ok {
-		t.Stop()
+		t.timer.Stop()
 		delete(s.diagTimers, key)
 	}
 	s.mu.Unlock()
