@@ -24,6 +24,22 @@ func CountWords(s string) int {
 	in := false
 	for i := 0; i < len(s); {
 		c := s[i]
+		// Most of a chapter is ASCII letters and spaces: a word or a
+		// space is taken without decoding a rune.
+		switch byteClasses[c] {
+		case byteWord:
+			if !in {
+				n++
+				in = true
+			}
+			for i++; i < len(s) && byteClasses[s[i]] == byteWord; i++ {
+			}
+			continue
+		case byteBreak:
+			in = false
+			i++
+			continue
+		}
 		// Markup is skipped whole; it separates the words either side.
 		if c == '<' || c == '[' || c == ']' {
 			if skip := markupLen(s, i); skip > 0 {
@@ -61,6 +77,31 @@ func CountWords(s string) int {
 	}
 	return n
 }
+
+// Classes of a byte for CountWords' fast path.
+const (
+	// byteOther needs the rules below: markup, a joiner, a byte of a
+	// longer rune.
+	byteOther = iota
+	// byteWord is an ASCII letter or digit.
+	byteWord
+	// byteBreak is ASCII that ends a word: a space, a line end,
+	// punctuation that joins nothing.
+	byteBreak
+)
+
+// byteClasses classes every byte for CountWords.
+var byteClasses = func() (t [256]uint8) {
+	for c := range utf8.RuneSelf {
+		switch {
+		case isWordRune(rune(c)):
+			t[c] = byteWord
+		case strings.IndexByte("<[]'-,.", byte(c)) < 0:
+			t[c] = byteBreak
+		}
+	}
+	return t
+}()
 
 // ChapterWords counts the words of a chapter's whole file: what follows
 // its front matter, by CountWords.

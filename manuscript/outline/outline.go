@@ -305,15 +305,24 @@ func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionInd
 	}
 	out := make([][]string, len(scenes))
 	seen := make([]map[string]bool, len(scenes))
+	// The mentions come in reading order, as the scenes do: a cursor
+	// finds each one's scene (a series has hundreds of thousands).
+	si, last := 0, ""
 	for _, m := range ms {
 		if m.Uncertain || len(m.Others) > 0 {
 			continue
 		}
-		i := manuscript.SceneAt(scenes, m.Range.Start) - 1
-		if i < 0 {
+		for si < len(scenes) && scenes[si].Range.End <= m.Range.Start {
+			si, last = si+1, ""
+		}
+		if si == len(scenes) {
+			break
+		}
+		if m.Range.Start < scenes[si].Range.Start || m.Entry == last || len(out[si]) >= maxPeople {
 			continue
 		}
-		out[i], seen[i] = addPerson(out[i], seen[i], cat, m.Entry)
+		last = m.Entry
+		out[si], seen[si] = addPerson(out[si], seen[si], cat, m.Entry)
 	}
 	return fill(out)
 }
