@@ -106,7 +106,9 @@ func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger) bool {
 	again, err := p.ms.Verify(ctx, pause)
 	p.followMu.Unlock()
 	if err != nil && ctx.Err() == nil {
-		log.Warn("chapters not checked; the watcher's catch-up will", "root", p.real, "err", err)
+		// The watcher's catch-up compares sizes and times, which matched:
+		// a chapter not hashed is trusted until it changes again.
+		log.Warn("chapters not hashed; those whose size and time matched the last session's are trusted until they change", "root", p.real, "err", err)
 	}
 	log.Debug("chapters checked behind the first answers", "root", p.real, "readAgain", len(again), "ms", time.Since(start).Milliseconds())
 	return changed || len(again) > 0
