@@ -20,7 +20,10 @@ import (
 //     in the paragraph's narration, else the subject of the narration
 //     just before, else the character the chapter follows, else the
 //     conversation's, else the last named; the one who spoke just before
-//     in another paragraph last. I is the chapter's point of view.
+//     in another paragraph last. I is the chapter's point of view. A
+//     relative ("said his wife", "cried her father") is the one
+//     character the codex calls by the family name of the character the
+//     possessive refers to, with a married title (Mrs., Mr.; kin.go).
 //  4. narration: the paragraph's narration names one character, or
 //     opens with a pronoun that resolves to one ("Anne looked up. '…'").
 //  5. vocative: the utterance before, in the same conversation, was

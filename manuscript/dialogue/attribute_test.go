@@ -1,6 +1,7 @@
 package dialogue
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,7 +39,12 @@ type said struct {
 
 func attributeText(t *testing.T, text, pov string) []said {
 	t.Helper()
-	entries := testCast(t)
+	return attributeWith(t, testCast(t), text, pov)
+}
+
+// attributeWith is attributeText with its own cast.
+func attributeWith(t *testing.T, entries []*codex.Entry, text, pov string) []said {
+	t.Helper()
 	o := codex.OutlineOf([]byte(text))
 	ch := Chapter{Text: text, Body: o.Body, Skip: o.Code, Mentions: manuscript.NewMatcherOf(entries).ScanAll(text), POV: pov}
 	var out []said
@@ -115,6 +121,64 @@ func TestAttributionRules(t *testing.T) {
 			assert.Equal(t, tt.want, attributeText(t, tt.text, tt.pov))
 		})
 	}
+}
+
+// TestKinshipTags holds the family-name link of the pronoun rule: "said
+// his wife" is the one Mrs. of her husband's family name, and nothing
+// is guessed where the codex has two, or none.
+func TestKinshipTags(t *testing.T) {
+	family := func(t *testing.T, extra ...string) []*codex.Entry {
+		var out []*codex.Entry
+		for i, fm := range append([]string{
+			"name: Mr. Bennet\ngender: male",
+			"name: Mrs. Bennet\ngender: female",
+			"name: Elizabeth Bennet\naliases: [Elizabeth, Lizzy]\ngender: female",
+			"name: Mr. Collins\ngender: male",
+		}, extra...) {
+			e, _ := codex.Parse("codex/characters/c"+strconv.Itoa(i)+".md", []byte("---\n"+fm+"\n---\n"), codex.TypeCharacter)
+			require.NotNil(t, e)
+			out = append(out, e)
+		}
+		return out
+	}
+	const (
+		mr, mrs, lizzy = "codex/characters/c0.md", "codex/characters/c1.md", "codex/characters/c2.md"
+	)
+	tests := []struct {
+		name    string
+		extra   []string
+		text    string
+		speaker string
+	}{
+		{"his lady, to the one she addresses", nil, "\"My dear Mr. Bennet,\" said his lady to him one day, \"have you heard?\"", mrs},
+		{"his wife, of the man just named", nil, "Mr. Bennet made no answer.\n\n\"Do you not want to know?\" cried his wife impatiently.", mrs},
+		{"her father, of the daughter named", nil, "Elizabeth came in.\n\n\"Well, Lizzy?\" said her father.", mr},
+		{"her mother", nil, "Elizabeth sat down.\n\n\"Sit up straight,\" said her mother.", mrs},
+		{"two of the name: no guess", []string{"name: Mrs. Philips Bennet\ngender: female"}, "Mr. Bennet made no answer.\n\n\"Well?\" cried his wife.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := attributeWith(t, family(t, tt.extra...), tt.text, "")
+			require.NotEmpty(t, got)
+			last := got[len(got)-1]
+			if tt.speaker == "" {
+				assert.NotEqual(t, mrs, last.Speaker, "%+v", got)
+				return
+			}
+			assert.Equal(t, tt.speaker, last.Speaker, "%+v", got)
+			assert.Equal(t, RulePronoun, last.Rule)
+		})
+	}
+	_ = lizzy
+}
+
+// TestANameAloneAnswers: a line that is only a name and a full stop
+// answers; the next line is not given to the one it names.
+func TestANameAloneAnswers(t *testing.T) {
+	got := attributeText(t, "\"What is his name?\" said Emma.\n\n\"Knightley.\"\n\n\"Is he married?\"", "")
+	require.Len(t, got, 3)
+	assert.NotEqual(t, RuleVocative, got[2].Rule, "%+v", got)
+	assert.NotEqual(t, knightly, got[2].Speaker, "%+v", got)
 }
 
 func TestCastReadsPronouns(t *testing.T) {

@@ -2,6 +2,7 @@ package dialogue
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -36,6 +37,9 @@ type Character struct {
 type Cast struct {
 	chars []Character
 	byID  map[string]int
+	// families maps a family name, lower case, to the characters called
+	// by it with a title (kin.go), for Within; built on first use.
+	families func() map[string][]int
 }
 
 // NewCast reads the characters among entries.
@@ -54,6 +58,7 @@ func NewCast(entries []*codex.Entry) *Cast {
 		c.byID[e.ID] = len(c.chars)
 		c.chars = append(c.chars, ch)
 	}
+	c.families = sync.OnceValue(c.titledFamilies)
 	return c
 }
 

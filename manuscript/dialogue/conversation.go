@@ -32,6 +32,11 @@ func (a *attributor) isVocative(sp, r codex.Range) bool {
 	if r.Start-vocativeLook > sp.Start && before == "" {
 		before = "…"
 	}
+	// A name alone and stopped, the whole of a line, answers a question
+	// ("What is his name?" "Bingley.") more often than it calls.
+	if before == "" && after == "." {
+		return false
+	}
 	lowerBefore := strings.ToLower(before)
 	for _, w := range []string{"dear", "dearest", "my", "oh", "o", "ah"} {
 		if strings.HasSuffix(lowerBefore, " "+w) || lowerBefore == w {

@@ -292,6 +292,13 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 							return true
 						}
 					}
+					// "said his wife", "cried her father": a relative
+					// of a character, by the family name they share.
+					if j > vi+1 {
+						if id, ok := a.kinTag(i, toks[j-1].word, s.word, toks[j-1].r.Start); ok && a.set(i, RulePronoun, join(t.r, s.r), id) {
+							return true
+						}
+					}
 					// "said her father", "cried the old man": a person
 					// the tag describes and does not name, resolved as
 					// a pronoun of the noun's gender would be, and never

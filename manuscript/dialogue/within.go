@@ -1,13 +1,18 @@
 package dialogue
 
-import "github.com/quire-ink/quire/codex"
+import (
+	"slices"
+
+	"github.com/quire-ink/quire/codex"
+)
 
 // Within is the part of the cast a chapter can give speech to: the
 // characters its mentions name (the other entries an ambiguous name may
 // be included), its point-of-view character, and those its speaker
-// lines name, in codex order. Analyze decides with it exactly as with
-// the whole cast, since no rule gives a line to a character the chapter
-// does not name; what it costs then grows with the chapter, not with
+// lines name, and the relatives of those it names by a titled family
+// name (a kinship tag's: kin.go), in codex order. Analyze decides with
+// it exactly as with the whole cast, since no rule gives a line to any
+// other character; what it costs then grows with the chapter, not with
 // the codex (attribution reads every character of its cast once per
 // chapter). A caller that checks one chapter at a time against a codex
 // of thousands of entries (the continuity checks, on every edit) passes
@@ -45,6 +50,15 @@ func (c *Cast) Within(ch Chapter) *Cast {
 			names = c.nameIndex()
 		}
 		add(names[codex.Normalize(name)])
+	}
+	// A kinship tag ("said his wife") may give a line to a relative the
+	// chapter does not name: the named characters' titled family.
+	for i, k := range slices.Clone(keep) {
+		if k {
+			for _, j := range c.relativesOf(i) {
+				keep[j] = true
+			}
+		}
 	}
 	out := &Cast{byID: map[string]int{}}
 	for i, ch := range c.chars {
