@@ -313,3 +313,18 @@ func residentMB() float64 {
 	}
 	return pages * float64(os.Getpagesize()) / (1 << 20)
 }
+
+// BenchmarkNewCatalog builds the catalog of 10,000 parsed entries, as a
+// warm start does from its saved state before the first answer.
+func BenchmarkNewCatalog(b *testing.B) {
+	dir, _ := benchCorpus(b, 10000, 300)
+	s := openBench(b, dir, b.TempDir())
+	entries := slices.Clone(s.Catalog().All())
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		codex.NewCatalog(entries, nil)
+	}
+}

@@ -97,16 +97,32 @@ type keyWords struct {
 
 func keysOf(e *Entry) *keys {
 	k := &keys{name: Normalize(e.Name), title: Normalize(e.Title), stem: stemKey(e.Stem)}
+	if len(e.Aliases) > 0 {
+		k.aliases = make([]string, 0, len(e.Aliases))
+	}
 	for _, a := range e.Aliases {
 		k.aliases = append(k.aliases, Normalize(a))
 	}
-	// Sets keep an entry of many aliases linear to index.
-	seenKeys := make(map[string]bool, len(k.aliases)+3)
+	// Most entries have a few names, searched in place; sets keep an
+	// entry of many aliases linear to index. (Two maps an entry were a
+	// fifth of the catalog's time to build at a warm start.)
+	var seenKeys map[string]bool
+	if len(k.aliases) > manyNames {
+		seenKeys = make(map[string]bool, len(k.aliases)+3)
+	}
+	k.unique = make([]fuzzyKey, 0, len(k.aliases)+3)
 	add := func(key string, tier MatchKind) {
-		if key == "" || seenKeys[key] {
+		if key == "" {
 			return
 		}
-		seenKeys[key] = true
+		if seenKeys != nil {
+			if seenKeys[key] {
+				return
+			}
+			seenKeys[key] = true
+		} else if slices.ContainsFunc(k.unique, func(u fuzzyKey) bool { return u.key == key }) {
+			return
+		}
 		n := runeLen(key)
 		k.unique = append(k.unique, fuzzyKey{key: key, runes: n, entry: e, tier: tier})
 		if tier != MatchStem && (k.shortest == 0 || n < k.shortest) {
@@ -119,21 +135,38 @@ func keysOf(e *Entry) *keys {
 	for _, a := range k.aliases {
 		add(a, MatchAlias)
 	}
-	seenWords := map[string]bool{}
-	for _, key := range append([]string{k.name, k.title}, k.aliases...) {
+	var seenWords map[string]bool
+	if len(k.aliases) > manyNames {
+		seenWords = map[string]bool{}
+	}
+	addWords := func(key string) {
 		words := splitWords(key)
 		if len(words) > 0 {
 			k.named = append(k.named, keyWords{runeLen(key), words})
 		}
 		for _, w := range words {
-			if !seenWords[w] {
+			if seenWords != nil {
+				if seenWords[w] {
+					continue
+				}
 				seenWords[w] = true
-				k.words = append(k.words, w)
+			} else if slices.Contains(k.words, w) {
+				continue
 			}
+			k.words = append(k.words, w)
 		}
+	}
+	addWords(k.name)
+	addWords(k.title)
+	for _, a := range k.aliases {
+		addWords(a)
 	}
 	return k
 }
+
+// manyNames is how many aliases an entry has before keysOf keeps its
+// names in sets rather than searching them.
+const manyNames = 8
 
 // live reports whether e, an entry of this catalog's (mine), is in it:
 // the word lists a catalog shares with its parent may hold entries it
