@@ -147,6 +147,11 @@ func (s *Server) publishDiagnosticsAt(ctx context.Context, uri protocol.Document
 		case <-t.C:
 		}
 	}
+	// Cancelled while it waited, or as it woke (a change, the document
+	// closed): a newer publication, or the clearing, stands.
+	if ctx.Err() != nil {
+		return
+	}
 	s.notifyDiagnostics(ctx, json.RawMessage(params))
 }
 
