@@ -352,9 +352,16 @@ func subjectBefore(toks []token, vi int) (int, bool) {
 			}
 		}
 		if t.word == "'s" {
+			// "till roused by Miss Bates's saying": a name's gerund is
+			// hers to say.
+			if vi-j <= 2 && strings.HasSuffix(strings.ToLower(toks[vi].word), "ing") {
+				return j, true
+			}
 			continue
 		}
-		if j > 0 && prepositions[strings.ToLower(toks[j-1].word)] {
+		// "met by Lydia, who, flying to her, cried": the name a
+		// relative clause opens is its verb's subject, governed or not.
+		if j > 0 && prepositions[strings.ToLower(toks[j-1].word)] && !(t.ids != nil && j+1 < vi && strings.EqualFold(toks[j+1].word, "who")) {
 			continue
 		}
 		return j, true
