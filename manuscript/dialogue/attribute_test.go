@@ -101,6 +101,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"I know,", harriet, true, RulePronoun}}},
 		{"pronoun: a gender learned from the book", "Jory came in with Emma. He was wet through.\n\n\"Rain,\" he said.", "",
 			[]said{{"Rain,", jory, true, RulePronoun}}},
+		{"narration: a lead-in opened by a conjunction", "Emma said nothing at first. And Harriet, too, essayed the roguish:\n\n\"Well, dearest, is it not so?\"", "",
+			[]said{{"Well, dearest, is it not so?", harriet, true, RuleNarration}}},
 		{"narration: one character named in the paragraph", `Harriet looked up from her work. "Is it true?"`, "",
 			[]said{{"Is it true?", harriet, true, RuleNarration}}},
 		{"narration: an action after the speech opens with a pronoun", "Mr. Knightley came in. Emma did not look up.\n\n\"Well?\" She held out her hand.", "",

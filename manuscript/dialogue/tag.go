@@ -323,6 +323,10 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 		// gives the speech to the sentence's subject: its first word a
 		// name, or a pronoun.
 		if w.leadIn && len(toks) > 0 {
+			// "And Miss Bartlett, too, essayed the roguish:"
+			if len(toks) > 1 && leadConjunctions[strings.ToLower(toks[0].word)] {
+				toks = toks[1:]
+			}
 			if toks[0].ids != nil && toks[0].word != "'s" {
 				if a.set(i, RuleNarration, toks[0].r, toks[0].ids...) {
 					return true
@@ -368,6 +372,9 @@ func subjectBefore(toks []token, vi int) (int, bool) {
 	}
 	return 0, false
 }
+
+// leadConjunctions may open a lead-in before its subject.
+var leadConjunctions = wordSet(`and but then so yet`)
 
 // prepositions govern a name that is then no subject ("near Elizabeth").
 var prepositions = wordSet(`to near with at by from for of on upon towards toward into about
