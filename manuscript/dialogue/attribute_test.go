@@ -89,6 +89,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"We must go.", knightly, false, RuleExplicit}}},
 		{"explicit: a possessive reply to someone", `"Yes," was Harriet's reply to Emma.`, "",
 			[]said{{"Yes,", harriet, false, RuleExplicit}}},
+		{"explicit: a verb of reproof", `"Harriet, you should not say such things," rebuked Emma.`, "",
+			[]said{{"Harriet, you should not say such things,", emma, false, RuleExplicit}}},
 		{"explicit: a name's gerund", `She sat musing, till roused by Harriet's suddenly saying, "Look there!"`, "",
 			[]said{{"Look there!", harriet, false, RuleExplicit}}},
 		{"explicit: a relative clause after a preposition", `She was met in the hall by Harriet, who, flying to her, cried, "Look there!"`, "",

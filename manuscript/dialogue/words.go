@@ -21,7 +21,11 @@ assented assents confessed confesses announced announces explained shrieked shri
 moaned moans wailed wails called commented comments corrected corrects conceded concedes
 prompted prompts queried queries told tells spoke speaks bellowed bellows sneered sneers
 stated states ordered orders commanded commands begged begs implored implores entreated
-observed reasoned reasons echoed echoes offered offers proposed proposes`)
+observed reasoned reasons echoed echoes offered offers proposed proposes
+rebuked rebukes reproved reproves scolded scolds remonstrated remonstrates expostulated
+expostulates quavered quavers whimpered whimpers snarled snarls mumbled mumbles blurted
+blurts piped pipes squeaked squeaks ejaculated hazarded hazards volunteered volunteers
+coaxed coaxes teased teases soothed soothes chimed`)
 
 // pronouns of a tag's subject, by the gender they name.
 var pronounGender = map[string]Gender{
