@@ -38,7 +38,7 @@ type Cast struct {
 	chars []Character
 	byID  map[string]int
 	// families maps a family name, lower case, to the characters called
-	// by it with a title (kin.go), for Within; built on first use.
+	// by it with a married title (kin.go); built on first use.
 	families func() map[string][]int
 }
 

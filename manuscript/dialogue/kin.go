@@ -87,28 +87,25 @@ func (a *attributor) kinTag(i int, possessive, noun string, off int) (string, bo
 // relative is the one character the codex calls by owner's family name
 // with the title of rel: for Mr. Bennet's wife, the one Mrs. Bennet.
 func (c *Cast) relative(owner string, rel kin) (string, bool) {
-	o, ok := c.Character(owner)
+	i, ok := c.byID[owner]
 	if !ok {
 		return "", false
 	}
-	family := familyName(o.Name)
-	if family == "" {
-		return "", false
-	}
-	var titles []string
-	var g Gender
-	switch rel {
-	case kinWife, kinMother:
+	titles, g := husbandTitles, GenderMale
+	if rel == kinWife || rel == kinMother {
 		titles, g = wifeTitles, GenderFemale
-	case kinHusband, kinFather:
-		titles, g = husbandTitles, GenderMale
 	}
+	family := familyOf(c.chars[i].Name)
 	found := ""
-	for _, ch := range c.chars {
-		if ch.ID == owner || ch.Gender != g && ch.Gender != GenderUnknown {
+	for _, j := range c.relativesOf(i) {
+		ch := c.chars[j]
+		if j == i || ch.Gender != g && ch.Gender != GenderUnknown {
 			continue
 		}
-		if !slices.ContainsFunc(ch.Forms, func(f string) bool { return titledFamily(f, titles, family) }) {
+		if !slices.ContainsFunc(ch.Forms, func(f string) bool {
+			title, fam, ok := titledName(f)
+			return ok && fam == family && slices.Contains(titles, title)
+		}) {
 			continue
 		}
 		if found != "" && found != ch.ID {
@@ -119,59 +116,47 @@ func (c *Cast) relative(owner string, rel kin) (string, bool) {
 	return found, found != ""
 }
 
-// familyName is the last word of a name of at least two words ("Mr.
-// Bennet", "Elizabeth Bennet"), "" for a single name.
-func familyName(name string) string {
+// titledName splits a name of at least two words into its first word,
+// as a title ("mrs"), and its last, as a family name ("bennet"), both
+// lower case.
+func titledName(name string) (title, family string, ok bool) {
 	words := strings.Fields(name)
 	if len(words) < 2 {
-		return ""
+		return "", "", false
 	}
-	return strings.Trim(words[len(words)-1], ".,")
+	return strings.TrimSuffix(strings.ToLower(words[0]), "."), strings.ToLower(strings.Trim(words[len(words)-1], ".,")), true
 }
 
-// titledFamily says form is one of titles followed by a name whose last
-// word is family: "Mrs. Bennet", "Sir Walter Elliot".
-func titledFamily(form string, titles []string, family string) bool {
-	words := strings.Fields(form)
-	if len(words) < 2 || !strings.EqualFold(strings.Trim(words[len(words)-1], ".,"), family) {
-		return false
-	}
-	return slices.Contains(titles, strings.TrimSuffix(strings.ToLower(words[0]), "."))
+// familyOf is the family name of a name of at least two words ("Mr.
+// Bennet", "Elizabeth Bennet"), lower case; "" for a single name.
+func familyOf(name string) string {
+	_, family, _ := titledName(name)
+	return family
 }
 
 // titledFamilies indexes the characters by the family name of each form
-// a title opens ("Mrs. Bennet" under bennet).
+// a married title opens ("Mrs. Bennet" under bennet).
 func (c *Cast) titledFamilies() map[string][]int {
 	out := map[string][]int{}
 	for i, ch := range c.chars {
-		seen := ""
 		for _, f := range ch.Forms {
-			words := strings.Fields(f)
-			if len(words) < 2 {
+			title, family, ok := titledName(f)
+			if !ok || !slices.Contains(wifeTitles, title) && !slices.Contains(husbandTitles, title) {
 				continue
 			}
-			title := strings.TrimSuffix(strings.ToLower(words[0]), ".")
-			if !slices.Contains(wifeTitles, title) && !slices.Contains(husbandTitles, title) {
-				continue
-			}
-			family := strings.ToLower(strings.Trim(words[len(words)-1], ".,"))
-			if family != seen {
-				out[family] = append(out[family], i)
-				seen = family
+			if l := out[family]; len(l) == 0 || l[len(l)-1] != i {
+				out[family] = append(l, i)
 			}
 		}
 	}
 	return out
 }
 
-// relativesOf are the characters a kinship tag may give c's character i's
-// lines to: those called by its family name with a title.
+// relativesOf are the characters a kinship tag may give c's character
+// i's lines to: those called by its family name with a married title.
 func (c *Cast) relativesOf(i int) []int {
-	if c.families == nil {
-		return nil
-	}
-	family := strings.ToLower(familyName(c.chars[i].Name))
-	if family == "" {
+	family := familyOf(c.chars[i].Name)
+	if family == "" || c.families == nil {
 		return nil
 	}
 	return c.families()[family]

@@ -2,6 +2,7 @@ package dialogue
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -67,6 +68,7 @@ func (c *Cast) Within(ch Chapter) *Cast {
 			out.chars = append(out.chars, ch)
 		}
 	}
+	out.families = sync.OnceValue(out.titledFamilies)
 	return out
 }
 
