@@ -401,7 +401,7 @@ func (q *quoteWords) exactIn(text string) (codex.Range, bool) {
 func eachWord(s string, yield func(start, end int)) {
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf && !asciiWord[c] {
+		if c < utf8.RuneSelf && byteClasses[c] != byteWord {
 			i++
 			continue
 		}
@@ -417,7 +417,7 @@ func eachWord(s string, yield func(start, end int)) {
 		i += size
 		for i < len(s) {
 			c := s[i]
-			if c < utf8.RuneSelf && asciiWord[c] {
+			if byteClasses[c] == byteWord {
 				i++
 				continue
 			}
@@ -440,15 +440,6 @@ func eachWord(s string, yield func(start, end int)) {
 		yield(start, i)
 	}
 }
-
-// asciiWord marks the ASCII bytes that belong to words; it is never
-// written after it is built.
-var asciiWord = func() (t [utf8.RuneSelf]bool) {
-	for c := range utf8.RuneSelf {
-		t[c] = isWordRune(rune(c))
-	}
-	return t
-}()
 
 // endsSentence reports whether the text between two words ends a
 // sentence: final punctuation before whitespace, a blank line, a new
