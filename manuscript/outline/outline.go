@@ -307,22 +307,20 @@ func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionInd
 	seen := make([]map[string]bool, len(scenes))
 	// The mentions come in reading order, as the scenes do: a cursor
 	// finds each one's scene (a series has hundreds of thousands).
-	si, last := 0, ""
+	si := 0
 	for _, m := range ms {
 		if m.Uncertain || len(m.Others) > 0 {
 			continue
 		}
 		for si < len(scenes) && scenes[si].Range.End <= m.Range.Start {
-			si, last = si+1, ""
+			si++
 		}
 		if si == len(scenes) {
 			break
 		}
-		if m.Range.Start < scenes[si].Range.Start || m.Entry == last || len(out[si]) >= maxPeople {
-			continue
+		if m.Range.Start >= scenes[si].Range.Start {
+			out[si], seen[si] = addPerson(out[si], seen[si], cat, m.Entry)
 		}
-		last = m.Entry
-		out[si], seen[si] = addPerson(out[si], seen[si], cat, m.Entry)
 	}
 	return fill(out)
 }
@@ -346,10 +344,14 @@ func speaking(cat *codex.Catalog, utts []dialogue.Utterance, scenes []manuscript
 }
 
 func addPerson(list []string, seen map[string]bool, cat *codex.Catalog, id string) ([]string, map[string]bool) {
+	// A full list takes no one: no lookup either.
+	if len(list) >= maxPeople {
+		return list, seen
+	}
 	if seen == nil {
 		seen = map[string]bool{}
 	}
-	if seen[id] || len(list) >= maxPeople {
+	if seen[id] {
 		return list, seen
 	}
 	seen[id] = true
