@@ -106,21 +106,13 @@ func keysOf(e *Entry) *keys {
 	// Most entries have a few names, searched in place; sets keep an
 	// entry of many aliases linear to index. (Two maps an entry were a
 	// fifth of the catalog's time to build at a warm start.)
-	var seenKeys map[string]bool
-	if len(k.aliases) > manyNames {
-		seenKeys = make(map[string]bool, len(k.aliases)+3)
-	}
+	many := len(k.aliases) > manyNames
+	newKey := firstTime(many, func(key string) bool {
+		return slices.ContainsFunc(k.unique, func(u fuzzyKey) bool { return u.key == key })
+	})
 	k.unique = make([]fuzzyKey, 0, len(k.aliases)+3)
 	add := func(key string, tier MatchKind) {
-		if key == "" {
-			return
-		}
-		if seenKeys != nil {
-			if seenKeys[key] {
-				return
-			}
-			seenKeys[key] = true
-		} else if slices.ContainsFunc(k.unique, func(u fuzzyKey) bool { return u.key == key }) {
+		if key == "" || !newKey(key) {
 			return
 		}
 		n := runeLen(key)
@@ -135,25 +127,16 @@ func keysOf(e *Entry) *keys {
 	for _, a := range k.aliases {
 		add(a, MatchAlias)
 	}
-	var seenWords map[string]bool
-	if len(k.aliases) > manyNames {
-		seenWords = map[string]bool{}
-	}
+	newWord := firstTime(many, func(w string) bool { return slices.Contains(k.words, w) })
 	addWords := func(key string) {
 		words := splitWords(key)
 		if len(words) > 0 {
 			k.named = append(k.named, keyWords{runeLen(key), words})
 		}
 		for _, w := range words {
-			if seenWords != nil {
-				if seenWords[w] {
-					continue
-				}
-				seenWords[w] = true
-			} else if slices.Contains(k.words, w) {
-				continue
+			if newWord(w) {
+				k.words = append(k.words, w)
 			}
-			k.words = append(k.words, w)
 		}
 	}
 	addWords(k.name)
@@ -167,6 +150,23 @@ func keysOf(e *Entry) *keys {
 // manyNames is how many aliases an entry has before keysOf keeps its
 // names in sets rather than searching them.
 const manyNames = 8
+
+// firstTime reports whether a key is met for the first time, and notes
+// it: by has, a search of the list the caller keeps, or, when many, by a
+// set of its own.
+func firstTime(many bool, has func(string) bool) func(string) bool {
+	if !many {
+		return func(key string) bool { return !has(key) }
+	}
+	seen := map[string]bool{}
+	return func(key string) bool {
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		return true
+	}
+}
 
 // live reports whether e, an entry of this catalog's (mine), is in it:
 // the word lists a catalog shares with its parent may hold entries it
