@@ -66,10 +66,7 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 	key := textdoc.DocKey(uri)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if run, ok := s.diagRuns[key]; ok {
-		run.cancel()
-		delete(s.diagRuns, key)
-	}
+	s.cancelDiagRunLocked(key)
 	// Due from the last change, however late the timer wakes.
 	due := time.Now().Add(diagnosticDelay)
 	if t, ok := s.diagTimers[key]; ok {
@@ -113,6 +110,16 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		}
 		s.protect("diagnostics", func() { s.publishDiagnosticsAt(ctx, uri, due) })
 	})
+}
+
+// cancelDiagRunLocked cancels the publication under way for the
+// document key, computing or waiting for its debounce's end. s.mu is
+// held.
+func (s *Server) cancelDiagRunLocked(key protocol.DocumentURI) {
+	if run, ok := s.diagRuns[key]; ok {
+		run.cancel()
+		delete(s.diagRuns, key)
+	}
 }
 
 // publishDiagnostics computes and sends the diagnostics of one document.

@@ -67,10 +67,7 @@ func (s *Server) didClose(ctx context.Context, p protocol.DidCloseTextDocumentPa
 	}
 	// A publication computed and waiting for the end of its debounce
 	// would otherwise land after the clearing below.
-	if run, ok := s.diagRuns[key]; ok {
-		run.cancel()
-		delete(s.diagRuns, key)
-	}
+	s.cancelDiagRunLocked(key)
 	s.mu.Unlock()
 	// A closed chapter's diagnostics are cleared; a codex file's problems
 	// on disk stay listed, as for any file not open.
