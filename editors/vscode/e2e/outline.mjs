@@ -61,6 +61,12 @@ async function main() {
     const outline = page.locator(".outline-pane .monaco-list");
     let rows = [];
     await waitFor("the chapter and its scenes in the Outline view", async () => {
+      // Where the Markdown extension's symbols came too, the view groups
+      // them by provider, folded: the writer opens quire's group.
+      const group = outline.locator('.monaco-list-row[aria-expanded="false"]', { hasText: /^\s*quire\s*$/ });
+      if ((await group.count()) > 0) {
+        await group.first().click();
+      }
       rows = (await outline.locator(".monaco-list-row").allTextContents()).map((t) => t.replace(/\u00a0/g, " ").trim());
       return rows.some((r) => r.startsWith("Thirteen Strokes")) && rows.some((r) => r.startsWith("The Night Count")) && rows.some((r) => r.startsWith("The Causeway at Dawn"));
     });
