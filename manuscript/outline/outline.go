@@ -41,7 +41,8 @@ type Options struct {
 	POV, Status string
 	// Speech, when set, is each chapter's attributed dialogue as the
 	// caller already has it (the book map attributes it for its own
-	// view): with Speakers, it is read instead of attributing again.
+	// view): with Speakers, it is read instead of attributing again. It
+	// is called from several goroutines at once.
 	Speech func(u *manuscript.Unit) []dialogue.Utterance
 	// Names are the book's current names (the server's matcher), when
 	// the snapshot's mention index may have scanned with older ones:
@@ -169,38 +170,16 @@ func Build(ctx context.Context, snap *manuscript.Snapshot, cat *codex.Catalog, o
 	if snap != nil {
 		mentions = snap.Mentions()
 	}
-	splitAll(units, opts, rules)
-	for i, u := range units {
+	cards, err := readCards(ctx, units, cat, mentions, book, opts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range units {
 		pos := i + 1
-		if opts.From > 0 && pos < opts.From || opts.To > 0 && pos > opts.To {
+		if !inBounds(pos, opts) {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		ch := chapterCard(u, rules)
-		ch.Position, ch.Label = pos, manuscript.ChapterLabel(u.Number, pos)
-		var appear, speak [][]string
-		if cat != nil {
-			appear = appearing(u, cat, mentions, opts.Names, u.Scenes(rules))
-		}
-		if book != nil {
-			var utts []dialogue.Utterance
-			if opts.Speech != nil {
-				utts = opts.Speech(u)
-			} else {
-				utts = book.Analyze(u)
-			}
-			speak = speaking(cat, utts, u.Scenes(rules))
-		}
-		for j := range ch.Scenes {
-			if appear != nil {
-				ch.Scenes[j].Appear = appear[j]
-			}
-			if speak != nil {
-				ch.Scenes[j].Speak = speak[j]
-			}
-		}
+		ch := cards[i]
 		if !keep(&ch, opts) {
 			continue
 		}
@@ -228,28 +207,69 @@ func Build(ctx context.Context, snap *manuscript.Snapshot, cat *codex.Catalog, o
 	return out, nil
 }
 
-// splitAll splits the chapters opts keeps into scenes on every core:
-// the first outline after a book opens splits them all (a third of a
-// second for a four-million-word series on one core), and each unit
-// keeps its split for the outlines after.
-func splitAll(units []*manuscript.Unit, opts Options, rules manuscript.SceneRules) {
+// inBounds says whether the chapter at position pos lies in opts'
+// bounds.
+func inBounds(pos int, opts Options) bool {
+	return (opts.From <= 0 || pos >= opts.From) && (opts.To <= 0 || pos <= opts.To)
+}
+
+// readCards reads the cards of the chapters opts keeps, on every core:
+// the first outline after a book opens splits every chapter into scenes
+// (a tenth of a second of counting words for a four-million-word series
+// on one core), and every outline reads each scene's mentions (a
+// series has hundreds of thousands). Each unit keeps its split for the
+// outlines after. ctx stops it between chapters.
+func readCards(ctx context.Context, units []*manuscript.Unit, cat *codex.Catalog, mentions *manuscript.MentionIndex, book *dialogue.Book, opts Options) ([]Chapter, error) {
+	rules := opts.Settings.Rules
+	cards := make([]Chapter, len(units))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
+	for range max(1, min(runtime.GOMAXPROCS(0), len(units))) {
 		wg.Go(func() {
+			people := newPeople(cat)
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(units) {
+				if i >= len(units) || ctx.Err() != nil {
 					return
 				}
-				if pos := i + 1; opts.From > 0 && pos < opts.From || opts.To > 0 && pos > opts.To {
+				pos := i + 1
+				if !inBounds(pos, opts) {
 					continue
 				}
-				units[i].Scenes(rules)
+				u := units[i]
+				ch := chapterCard(u, rules)
+				ch.Position, ch.Label = pos, manuscript.ChapterLabel(u.Number, pos)
+				scenes := u.Scenes(rules)
+				var appear, speak [][]string
+				if cat != nil {
+					appear = appearing(u, people, mentions, opts.Names, scenes)
+				}
+				if book != nil {
+					var utts []dialogue.Utterance
+					if opts.Speech != nil {
+						utts = opts.Speech(u)
+					} else {
+						utts = book.Analyze(u)
+					}
+					speak = speaking(people, utts, scenes)
+				}
+				for j := range ch.Scenes {
+					if appear != nil {
+						ch.Scenes[j].Appear = appear[j]
+					}
+					if speak != nil {
+						ch.Scenes[j].Speak = speak[j]
+					}
+				}
+				cards[i] = ch
 			}
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return cards, nil
 }
 
 // chapterCard reads u's card and its scenes'.
@@ -295,7 +315,7 @@ func keep(ch *Chapter, opts Options) bool {
 }
 
 // appearing lists, per scene, the characters u names there.
-func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionIndex, names *manuscript.Matcher, scenes []manuscript.Scene) [][]string {
+func appearing(u *manuscript.Unit, p *people, ix *manuscript.MentionIndex, names *manuscript.Matcher, scenes []manuscript.Scene) [][]string {
 	ms, ok := ix.MentionsOf(u)
 	if names != nil && (!ok || ix.Matcher() != names) {
 		ms, ok = names.Scan(u.Text), true
@@ -304,7 +324,7 @@ func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionInd
 		return nil
 	}
 	out := make([][]string, len(scenes))
-	seen := make([]map[string]bool, len(scenes))
+	base := p.lists(len(scenes))
 	// The mentions come in reading order, as the scenes do: a cursor
 	// finds each one's scene (a series has hundreds of thousands).
 	si := 0
@@ -319,16 +339,16 @@ func appearing(u *manuscript.Unit, cat *codex.Catalog, ix *manuscript.MentionInd
 			break
 		}
 		if m.Range.Start >= scenes[si].Range.Start {
-			out[si], seen[si] = addPerson(out[si], seen[si], cat, m.Entry)
+			out[si] = p.add(out[si], base+si, m.Entry)
 		}
 	}
 	return fill(out)
 }
 
 // speaking lists, per scene, the characters utts give a line there.
-func speaking(cat *codex.Catalog, utts []dialogue.Utterance, scenes []manuscript.Scene) [][]string {
+func speaking(p *people, utts []dialogue.Utterance, scenes []manuscript.Scene) [][]string {
 	out := make([][]string, len(scenes))
-	seen := make([]map[string]bool, len(scenes))
+	base := p.lists(len(scenes))
 	for _, utt := range utts {
 		id := utt.Best()
 		if id == "" || len(utt.Marks) == 0 {
@@ -338,28 +358,55 @@ func speaking(cat *codex.Catalog, utts []dialogue.Utterance, scenes []manuscript
 		if i < 0 {
 			continue
 		}
-		out[i], seen[i] = addPerson(out[i], seen[i], cat, id)
+		out[i] = p.add(out[i], base+i, id)
 	}
 	return fill(out)
 }
 
-func addPerson(list []string, seen map[string]bool, cat *codex.Catalog, id string) ([]string, map[string]bool) {
+// people builds a card's lists of characters for one goroutine: it
+// remembers which entries are characters, by what name, and which list
+// each entry was last put in, so that a scene's hundreds of mentions
+// cost neither a catalog lookup nor a set of their own each.
+type people struct {
+	cat *codex.Catalog
+	// names are the entries looked up: a character's name, else "".
+	names map[string]string
+	// in is the list each entry was last added to or passed over for;
+	// lists are numbered by lists, from 1.
+	in   map[string]int
+	next int
+}
+
+func newPeople(cat *codex.Catalog) *people {
+	return &people{cat: cat, names: map[string]string{}, in: map[string]int{}}
+}
+
+// lists numbers n new lists, from the number it returns on.
+func (p *people) lists(n int) int {
+	first := p.next + 1
+	p.next += n
+	return first
+}
+
+// add appends the name of character id to list number n, once, up to
+// maxPeople names.
+func (p *people) add(list []string, n int, id string) []string {
 	// A full list takes no one: no lookup either.
-	if len(list) >= maxPeople {
-		return list, seen
+	if len(list) >= maxPeople || p.in[id] == n {
+		return list
 	}
-	if seen == nil {
-		seen = map[string]bool{}
+	p.in[id] = n
+	name, ok := p.names[id]
+	if !ok {
+		if e, found := p.cat.Get(id); found && e.Type == codex.TypeCharacter {
+			name = e.Name
+		}
+		p.names[id] = name
 	}
-	if seen[id] {
-		return list, seen
+	if name == "" {
+		return list
 	}
-	seen[id] = true
-	e, ok := cat.Get(id)
-	if !ok || e.Type != codex.TypeCharacter {
-		return list, seen
-	}
-	return append(list, e.Name), seen
+	return append(list, name)
 }
 
 // fill makes every nil list empty, for JSON.
