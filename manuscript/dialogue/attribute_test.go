@@ -81,6 +81,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Come here.", knightly, false, RuleExplicit}}},
 		{"explicit: the subject, not the name a preposition governs", `Mr. Knightley, turning to Harriet, said, "Come."`, "",
 			[]said{{"Come.", knightly, false, RuleExplicit}}},
+		{"explicit: a comma parts a preposition from the subject", `When the dance was over, Harriet gratefully observed, "It was kind."`, "",
+			[]said{{"It was kind.", harriet, false, RuleExplicit}}},
 		{"explicit: a possessive and a speech noun", `"Indeed," was Harriet's quiet reply.`, "",
 			[]said{{"Indeed,", harriet, false, RuleExplicit}}},
 		{"explicit: a lead-in paragraph", "Emma smilingly said,\n\n\"You must make my apologies.\"", "",

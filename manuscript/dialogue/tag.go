@@ -256,7 +256,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 			// name or pronoun before the verb that no preposition governs
 			// ("Mr. Darcy, drawing near Elizabeth, said to her--").
 			if !w.after {
-				if j, ok := subjectBefore(toks, vi); ok {
+				if j, ok := subjectBefore(a.text, toks, vi); ok {
 					s := toks[j]
 					if s.ids != nil {
 						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
@@ -278,7 +278,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 						continue
 					}
 					s := toks[j]
-					if j > 0 && prepositions[strings.ToLower(toks[j-1].word)] {
+					if governed(a.text, toks, j) {
 						continue // "said to Emma"
 					}
 					if s.ids != nil && s.word != "'s" {
@@ -345,7 +345,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 // subjectBefore finds the subject of the verb at vi among the tokens
 // before it: the name or subject pronoun nearest the verb that no
 // preposition governs.
-func subjectBefore(toks []token, vi int) (int, bool) {
+func subjectBefore(text string, toks []token, vi int) (int, bool) {
 	// The last one: "As she entered he stopped, and said", "Before
 	// Elizabeth could answer, Mrs. Bennet said".
 	for j := vi - 1; j >= 0; j-- {
@@ -365,12 +365,22 @@ func subjectBefore(toks []token, vi int) (int, bool) {
 		}
 		// "met by Lydia, who, flying to her, cried": the name a
 		// relative clause opens is its verb's subject, governed or not.
-		if j > 0 && prepositions[strings.ToLower(toks[j-1].word)] && !(t.ids != nil && j+1 < vi && strings.EqualFold(toks[j+1].word, "who")) {
+		if governed(text, toks, j) && !(t.ids != nil && j+1 < vi && strings.EqualFold(toks[j+1].word, "who")) {
 			continue
 		}
 		return j, true
 	}
 	return 0, false
+}
+
+// governed says a preposition governs token j: it comes right before,
+// with no punctuation between ("near Elizabeth", where "When this was
+// over, Mr. Woodhouse observed" leaves the name the subject).
+func governed(text string, toks []token, j int) bool {
+	if j == 0 || !prepositions[strings.ToLower(toks[j-1].word)] {
+		return false
+	}
+	return strings.TrimSpace(text[toks[j-1].r.End:toks[j].r.Start]) == ""
 }
 
 // leadConjunctions may open a lead-in before its subject.
