@@ -2,6 +2,7 @@ package dialogue
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -81,6 +82,12 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Come here.", knightly, false, RuleExplicit}}},
 		{"explicit: the subject, not the name a preposition governs", `Mr. Knightley, turning to Harriet, said, "Come."`, "",
 			[]said{{"Come.", knightly, false, RuleExplicit}}},
+		{"explicit: the narration after a paragraph's speech leads in", "\"I will not eat,\" said Jory. Emma turned to Harriet, saying:\n\n\"He is cross.\"", "",
+			[]said{{"I will not eat,", jory, false, RuleExplicit}, {"He is cross.", emma, false, RuleExplicit}}},
+		{"explicit: a paragraph's speech and its tag lead in to nothing", "Harriet sat by Emma.\n\n\"Come,\" said Emma.\n\n\"Yes.\"", "",
+			[]said{{"Come,", emma, false, RuleExplicit}, {"Yes.", harriet, true, RuleTurn}}},
+		{"explicit: a dash after the verb is no part of it", "Emma said--\n\n\"Yes.\"", "",
+			[]said{{"Yes.", emma, false, RuleExplicit}}},
 		{"explicit: a comma parts a preposition from the subject", `When the dance was over, Harriet gratefully observed, "It was kind."`, "",
 			[]said{{"It was kind.", harriet, false, RuleExplicit}}},
 		{"explicit: a possessive and a speech noun", `"Indeed," was Harriet's quiet reply.`, "",
@@ -113,6 +120,10 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Well?", emma, true, RuleNarration}}},
 		{"vocative: the one addressed answers", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n\"I do not.\"", "",
 			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", knightly, true, RuleVocative}}},
+		{"vocative: a paragraph of narration ends the conversation", "\"Do you agree, Mr. Knightley?\" said Emma.\n\nThe rain went on against the windows, and the clock in the hall struck four.\n\n\"I do not.\"", "",
+			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", emma, true, RuleNone}}},
+		{"vocative: narration opening the answer's paragraph ends the conversation", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n" + strings.Repeat("The rain went on against the windows, and the clock in the hall struck four. ", 6) + "\"I do not.\"", "",
+			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", emma, true, RuleNone}}},
 		{"turn-taking: two speakers alternate",
 			"\"Well,\" said Emma.\n\n\"Well what?\" said Mr. Knightley.\n\n\"Nothing.\"\n\n\"Nothing at all?\"", "",
 			[]said{{"Well,", emma, false, RuleExplicit}, {"Well what?", knightly, false, RuleExplicit},

@@ -63,19 +63,36 @@ func (a *attributor) vocative(i int) bool {
 
 // sameConversation says two utterances are close enough to be turns of
 // one exchange: in paragraphs with no more than a short paragraph of
-// narration between them.
+// narration between them, and no long narration opening the second's
+// paragraph or closing the first's.
 func (a *attributor) sameConversation(i, j int) bool {
 	pi, pj := a.para[i], a.para[j]
 	if pj-pi > 2 {
 		return false
 	}
 	for p := pi + 1; p < pj; p++ {
-		if a.paras[p].end-a.paras[p].start > 400 {
+		if a.paras[p].end-a.paras[p].start > maxInterlude {
 			return false
 		}
 	}
-	return true
+	if pi == pj {
+		return true
+	}
+	last := a.utts[i].Marks[len(a.utts[i].Marks)-1].End
+	return a.paras[pi].end-last <= maxAside && a.utts[j].Marks[0].Start-a.paras[pj].start <= maxAside
 }
+
+// maxInterlude bounds a paragraph of narration, in bytes, between two
+// turns of one conversation: a line ("She paused."), not a paragraph of
+// action. maxAside bounds the narration on each turn's side facing the
+// other, inside its own paragraph: a line's action beat ("Ebba smiled.
+// She was tall and weathered, …") does not end the conversation, a page
+// of narration does. Both were chosen on the development novels
+// (docs/dialogue.md).
+const (
+	maxInterlude = 50
+	maxAside     = 400
+)
 
 // turns fills in the lines of a conversation that no other rule
 // decided. A turn is a paragraph's speech; a conversation, turns with at

@@ -528,12 +528,21 @@ func firstLetter(s string) rune {
 	return 0
 }
 
+// hyphenJoins says a hyphen before rest joins two parts of a word
+// ("well-bred"): a letter or digit follows it. A dash ("saying--", "so-- I")
+// ends the word.
+func hyphenJoins(rest string) bool {
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
 // forEachWord calls fn with each word of s (letters, digits, apostrophes
 // and hyphens inside) and its offset, until fn returns false.
 func forEachWord(s string, fn func(w string, at int) bool) {
 	start := -1
 	for i, r := range s {
-		in := unicode.IsLetter(r) || unicode.IsDigit(r) || ((r == '\'' || r == '’' || r == '-') && start >= 0)
+		in := unicode.IsLetter(r) || unicode.IsDigit(r) || ((r == '\'' || r == '’') && start >= 0) ||
+			r == '-' && start >= 0 && hyphenJoins(s[i+1:])
 		if in {
 			if start < 0 {
 				start = i

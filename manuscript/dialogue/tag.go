@@ -71,30 +71,40 @@ func (a *attributor) leadIn(i int) (tagWindow, bool) {
 	if pi == 0 || a.utts[i].Marks[0].Start > firstVisible(a.text, a.paras[pi].pieces[0]) {
 		return tagWindow{}, false
 	}
-	if i > 0 && a.para[i-1] == pi-1 {
-		return tagWindow{}, false // the paragraph before is speech
-	}
 	p := a.paras[pi-1]
+	// A paragraph before that holds speech leads in only by the
+	// narration after its last speech ('"No--he should not eat." … Emma
+	// returned all her attention to her father, saying in secret--').
+	// Only a sentence ending on a colon, comma or dash does: one ending
+	// on its verb is the tag of the speech before ('"Come," said Emma.').
+	start, spoken := p.start, false
+	if i > 0 && a.para[i-1] == pi-1 {
+		marks := a.utts[i-1].Marks
+		start, spoken = max(start, marks[len(marks)-1].End), true
+	}
 	end := p.end
-	for end > p.start && isSpaceByte(a.text[end-1]) {
+	for end > start && isSpaceByte(a.text[end-1]) {
 		end--
 	}
-	if end == p.start {
+	if end <= start || !unicode.IsLetter(firstLetter(a.text[start:end])) {
 		return tagWindow{}, false
 	}
 	if !strings.ContainsRune(",:-—–", rune(a.text[end-1])) {
+		if spoken {
+			return tagWindow{}, false
+		}
 		// "Mr. Collins began." leads in too, a sentence that ends on its
 		// speech verb; "Anne herself answered, lifting her head." may,
 		// a last sentence with a speech verb somewhere: a guess.
-		if !lastWordsHold(a.text[max(p.start, end-maxWindow):end], 2, isSpeechVerb) {
-			if !lastWordsHold(a.text[a.sentenceStart(p.start, end-1):end], maxTagWords, isSpeechVerb) {
+		if !lastWordsHold(a.text[max(start, end-maxWindow):end], 2, isSpeechVerb) {
+			if !lastWordsHold(a.text[a.sentenceStart(start, end-1):end], maxTagWords, isSpeechVerb) {
 				return tagWindow{}, false
 			}
-			return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end-1), End: end}, leadIn: true, loose: true}, true
+			return tagWindow{r: codex.Range{Start: a.sentenceStart(start, end-1), End: end}, leadIn: true, loose: true}, true
 		}
 	}
 	// The sentence's own closing mark is not the end of the one before.
-	return tagWindow{r: codex.Range{Start: a.sentenceStart(p.start, end-1), End: end}, leadIn: true}, true
+	return tagWindow{r: codex.Range{Start: a.sentenceStart(start, end-1), End: end}, leadIn: true}, true
 }
 
 // sentenceEnd is the end of the sentence from at, before limit: a full
