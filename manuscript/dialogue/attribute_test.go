@@ -176,6 +176,7 @@ func TestKinshipTags(t *testing.T) {
 		{"her father, of the daughter named", nil, "Elizabeth came in.\n\n\"Well, Lizzy?\" said her father.", mr},
 		{"her mother", nil, "Elizabeth sat down.\n\n\"Sit up straight,\" said her mother.", mrs},
 		{"two of the name: no guess", []string{"name: Mrs. Philips Bennet\ngender: female"}, "Mr. Bennet made no answer.\n\n\"Well?\" cried his wife.", ""},
+		{"her father, before the verb", nil, "Elizabeth came in.\n\nHer father fondly replied, \"Well, Lizzy?\"", mr},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,6 +192,20 @@ func TestKinshipTags(t *testing.T) {
 		})
 	}
 	_ = lizzy
+}
+
+// TestAWifesParentsAreNotHerHusband: a married woman's family name is
+// her husband's, so "her father" is not the man of her title.
+func TestAWifesParentsAreNotHerHusband(t *testing.T) {
+	var cast []*codex.Entry
+	for i, fm := range []string{"name: Mr. Bennet\ngender: male", "name: Mrs. Bennet\ngender: female", "name: Mr. Collins\ngender: male"} {
+		e, _ := codex.Parse("codex/characters/c"+strconv.Itoa(i)+".md", []byte("---\n"+fm+"\n---\n"), codex.TypeCharacter)
+		require.NotNil(t, e)
+		cast = append(cast, e)
+	}
+	got := attributeWith(t, cast, "Mr. Collins bowed to Mrs. Bennet.\n\n\"Sit up,\" said her father.", "")
+	require.Len(t, got, 1)
+	assert.NotEqual(t, "codex/characters/c0.md", got[0].Speaker, "%+v", got)
 }
 
 // TestANameAloneAnswers: a line that is only a name and a full stop

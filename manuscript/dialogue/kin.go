@@ -96,6 +96,14 @@ func (c *Cast) relative(owner string, rel kin) (string, bool) {
 		titles, g = wifeTitles, GenderFemale
 	}
 	family := familyOf(c.chars[i].Name)
+	// A wife's family name is her husband's: Mrs. Weston's father is
+	// not Mr. Weston.
+	if (rel == kinMother || rel == kinFather) && slices.ContainsFunc(c.chars[i].Forms, func(f string) bool {
+		title, fam, ok := titledName(f)
+		return ok && fam == family && slices.Contains(wifeTitles, title)
+	}) {
+		return "", false
+	}
 	found := ""
 	for _, j := range c.relativesOf(i) {
 		ch := c.chars[j]

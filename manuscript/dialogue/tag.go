@@ -266,6 +266,13 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 			// name or pronoun before the verb that no preposition governs
 			// ("Mr. Darcy, drawing near Elizabeth, said to her--").
 			if !w.after {
+				// "Her father fondly replied": a relative, the verb's
+				// subject.
+				if j, ok := kinSubject(toks, vi); ok {
+					if id, ok := a.kinTag(i, toks[j-1].word, toks[j].word, toks[j-1].r.Start); ok && a.set(i, RulePronoun, join(t.r, toks[j-1].r), id) {
+						return true
+					}
+				}
 				if j, ok := subjectBefore(a.text, toks, vi); ok {
 					s := toks[j]
 					if s.ids != nil {
@@ -382,6 +389,29 @@ func subjectBefore(text string, toks []token, vi int) (int, bool) {
 	}
 	return 0, false
 }
+
+// kinSubject finds a relative just before the verb at vi, with at most
+// an adverb between ("Her father fondly replied"): the possessive and
+// the noun of kinship, the verb's subject.
+func kinSubject(toks []token, vi int) (int, bool) {
+	j := vi - 1
+	if j >= 0 && toks[j].ids == nil && strings.HasSuffix(toks[j].word, "ly") && isLower(toks[j].word) {
+		j--
+	}
+	if j < 1 || toks[j].ids != nil || toks[j-1].ids != nil {
+		return 0, false
+	}
+	if _, ok := kinNouns[strings.ToLower(toks[j].word)]; !ok {
+		return 0, false
+	}
+	switch strings.ToLower(toks[j-1].word) {
+	case "his", "her":
+		return j, true
+	}
+	return 0, false
+}
+
+func isLower(w string) bool { return w != "" && unicode.IsLower(firstLetter(w)) }
 
 // governed says a preposition governs token j: it comes right before,
 // with no punctuation between ("near Elizabeth", where "When this was
