@@ -373,9 +373,10 @@ func subjectBefore(text string, toks []token, vi int) (int, bool) {
 			}
 		}
 		if t.word == "'s" {
-			// "till roused by Miss Bates's saying": a name's gerund is
-			// hers to say.
-			if vi-j <= 2 && strings.HasSuffix(strings.ToLower(toks[vi].word), "ing") {
+			// "till roused by Miss Bates's saying", "without Mr.
+			// Woodhouse's giving a sigh, and saying": a name's gerund,
+			// and the gerunds it opens, are hers to say.
+			if strings.HasSuffix(strings.ToLower(toks[vi].word), "ing") && (vi-j <= 2 || strings.HasSuffix(strings.ToLower(toks[j+1].word), "ing")) {
 				return j, true
 			}
 			continue
