@@ -102,6 +102,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Harriet, you should not say such things,", emma, false, RuleExplicit}}},
 		{"explicit: a name's gerund", `She sat musing, till roused by Harriet's suddenly saying, "Look there!"`, "",
 			[]said{{"Look there!", harriet, false, RuleExplicit}}},
+		{"explicit: before the speech, the verb nearest it", `But Harriet laughed so heartily that Emma could not help saying, "You tricked us."`, "",
+			[]said{{"You tricked us.", emma, false, RuleExplicit}}},
 		{"explicit: a name's gerund, and a second", `Emma never left without Harriet's giving a little sigh, and saying, "Poor Jory!"`, "",
 			[]said{{"Poor Jory!", harriet, false, RuleExplicit}}},
 		{"explicit: a relative clause after a preposition", `She was met in the hall by Harriet, who, flying to her, cried, "Look there!"`, "",

@@ -240,7 +240,8 @@ func (a *attributor) tag(i int) bool {
 func (a *attributor) tagIn(i int, w tagWindow) bool {
 	{
 		toks := a.tokens(w.r)
-		for vi, t := range toks {
+		for _, vi := range verbOrder(len(toks), w.after) {
+			t := toks[vi]
 			if t.ids != nil {
 				continue
 			}
@@ -389,6 +390,21 @@ func subjectBefore(text string, toks []token, vi int) (int, bool) {
 		return j, true
 	}
 	return 0, false
+}
+
+// verbOrder is the order a window's n tokens are read in for its speech
+// verb: nearest the speech first, so from the start of a window after
+// it and from the end of one before it ("But he laughed so heartily
+// that Emma could not help saying," is Emma's).
+func verbOrder(n int, after bool) []int {
+	out := make([]int, n)
+	for k := range out {
+		out[k] = k
+		if !after {
+			out[k] = n - 1 - k
+		}
+	}
+	return out
 }
 
 // kinSubject finds a relative just before the verb at vi, with at most
