@@ -451,14 +451,8 @@ func (f *finder) isTag(prev, next span) bool {
 		if at < sentence && isSpeechVerb(w) {
 			verb = true
 		}
-		return words <= maxTagWords
+		return words <= maxAsideWords
 	})
-	if words == 0 || words > maxTagWords {
-		return words == 0 && !prev.closed
-	}
-	if verb {
-		return true
-	}
 	// "Well," he began, slowly, "…": a comma or dash that leaves the
 	// sentence open, and narration that starts in lower case.
 	// A comma set after the closing mark, as German and French books
@@ -467,9 +461,28 @@ func (f *finder) isTag(prev, next span) bool {
 	if after := strings.TrimLeft(gap, " \t"); strings.HasPrefix(after, ",") || strings.HasPrefix(after, "—") {
 		last = ','
 	}
+	open := last == ',' || last == '—' || last == '–' || last == '-'
+	if words > maxTagWords {
+		// A long aside the speech's own sentence goes on after ("…
+		// the clergyman--" she stopt a moment to consider;--"and even
+		// the clergyman …"): the speech left open, taken up in lower
+		// case.
+		return words <= maxAsideWords && open && prev.closed && unicode.IsLower(firstLetter(f.text[next.words.Start:next.words.End]))
+	}
+	if words == 0 {
+		return !prev.closed
+	}
+	if verb {
+		return true
+	}
 	first := firstLetter(gap)
-	return words <= 8 && (last == ',' || last == '—' || last == '–' || last == '-') && unicode.IsLower(first)
+	return words <= 8 && open && unicode.IsLower(first) ||
+		open && prev.closed && unicode.IsLower(firstLetter(f.text[next.words.Start:next.words.End]))
 }
+
+// maxAsideWords bounds the narration inside one utterance, its tag and
+// an aside together.
+const maxAsideWords = 60
 
 // firstSentence is where the first sentence of narration ends: after a
 // full stop, question or exclamation mark that a space and a capital
