@@ -435,7 +435,8 @@ func (f *finder) ownTag(p *paragraph, spans []span, i int) bool {
 		before = before || isSpeechVerb(w)
 		return !before
 	})
-	return before && sentence < len(strings.TrimRight(gap, " \t\n\"“”'‘’"))
+	trimmed := strings.TrimRight(gap, " \t\n\"“”'‘’")
+	return before && (sentence < len(trimmed) || strings.HasSuffix(trimmed, "."))
 }
 
 func (f *finder) isTag(prev, next span) bool {
