@@ -473,6 +473,11 @@ func (f *finder) isTag(prev, next span) bool {
 	if words == 0 {
 		return !prev.closed
 	}
+	// "… no harm in trying." So she began: "O Mouse, …": a speech
+	// ended, and narration that leads into the next one.
+	if strings.ContainsRune(".!?", last) && strings.HasSuffix(strings.TrimRight(gap, " \t\n"), ":") && !unicode.IsLower(firstLetter(f.text[next.words.Start:next.words.End])) {
+		return false
+	}
 	if verb {
 		return true
 	}
