@@ -102,6 +102,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Harriet, you should not say such things,", emma, false, RuleExplicit}}},
 		{"explicit: a name's gerund", `She sat musing, till roused by Harriet's suddenly saying, "Look there!"`, "",
 			[]said{{"Look there!", harriet, false, RuleExplicit}}},
+		{"explicit: a subject set off by a comma, past an aside naming another", "Harriet, going to the window, where Emma was standing, said gently:\n\n\"Come away.\"", "",
+			[]said{{"Come away.", harriet, false, RuleExplicit}}},
 		{"explicit: before the speech, the verb nearest it", `But Harriet laughed so heartily that Emma could not help saying, "You tricked us."`, "",
 			[]said{{"You tricked us.", emma, false, RuleExplicit}}},
 		{"explicit: a name's gerund, and a second", `Emma never left without Harriet's giving a little sigh, and saying, "Poor Jory!"`, "",

@@ -364,6 +364,18 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 // before it: the name or subject pronoun nearest the verb that no
 // preposition governs.
 func subjectBefore(text string, toks []token, vi int) (int, bool) {
+	// "Diana, going to the east gable, where Anne was standing at her
+	// window, said gently": a verb after a comma closes an aside the
+	// sentence's subject opened, a name set off by a comma.
+	if vi > 0 && strings.Contains(text[toks[vi-1].r.End:toks[vi].r.Start], ",") {
+		first := 0
+		if len(toks) > 1 && leadConjunctions[strings.ToLower(toks[0].word)] {
+			first = 1
+		}
+		if f := toks[first]; first < vi-1 && f.ids != nil && f.word != "'s" && strings.HasPrefix(strings.TrimLeft(text[f.r.End:], " "), ",") {
+			return first, true
+		}
+	}
 	// The last one: "As she entered he stopped, and said", "Before
 	// Elizabeth could answer, Mrs. Bennet said".
 	for j := vi - 1; j >= 0; j-- {
