@@ -104,6 +104,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Look there!", harriet, false, RuleExplicit}}},
 		{"explicit: a subject set off by a comma, past an aside naming another", "Harriet, going to the window, where Emma was standing, said gently:\n\n\"Come away.\"", "",
 			[]said{{"Come away.", harriet, false, RuleExplicit}}},
+		{"explicit: a tag right after the speech stays its own before a paragraph of speech", "\"Well,\" said Emma, smiling:\n\n\"I think so.\"", "",
+			[]said{{"Well,", emma, false, RuleExplicit}, {"I think so.", emma, false, RuleExplicit}}},
 		{"explicit: before the speech, the verb nearest it", `But Harriet laughed so heartily that Emma could not help saying, "You tricked us."`, "",
 			[]said{{"You tricked us.", emma, false, RuleExplicit}}},
 		{"explicit: a name's gerund, and a second", `Emma never left without Harriet's giving a little sigh, and saying, "Poor Jory!"`, "",
@@ -235,4 +237,14 @@ func TestCastReadsPronouns(t *testing.T) {
 	assert.Equal(t, emma, id)
 	_, ok = c.Find("Mr. Elton")
 	assert.False(t, ok)
+}
+
+// TestNarrationLeadsOn: narration that ends a paragraph of speech on a
+// comma, leading into the next paragraph's speech, is that speech's tag
+// and not the one before it.
+func TestNarrationLeadsOn(t *testing.T) {
+	got := attributeText(t, "\"She can have no objection.\" And gathering her work together, Harriet was hastening away, when Emma called out,\n\n\"Stay a moment.\"", "")
+	require.Len(t, got, 2)
+	assert.NotEqual(t, emma, got[0].Speaker, "%+v", got)
+	assert.Equal(t, said{"Stay a moment.", emma, false, RuleExplicit}, got[1])
 }

@@ -48,7 +48,11 @@ func (a *attributor) windows(i int) []tagWindow {
 		if m.End > p.end || m.End >= end {
 			continue
 		}
-		out = append(out, tagWindow{r: codex.Range{Start: m.End, End: a.sentenceEnd(m.End, end)}, after: true})
+		r := codex.Range{Start: m.End, End: a.sentenceEnd(m.End, end)}
+		if a.leadsOn(i, r) {
+			continue
+		}
+		out = append(out, tagWindow{r: r, after: true})
 	}
 	start := p.start
 	if i > 0 && a.para[i-1] == a.para[i] {
@@ -61,6 +65,39 @@ func (a *attributor) windows(i int) []tagWindow {
 		out = append(out, w)
 	}
 	return out
+}
+
+// leadsOn says the narration r after utterance i's speech ends its
+// paragraph on a colon, comma or dash before a paragraph that opens with
+// speech: it leads into that speech ('"…" And gathering her work
+// together, she was hastening away, when Elizabeth called out,'), and is
+// no tag of i's.
+func (a *attributor) leadsOn(i int, r codex.Range) bool {
+	pi := a.para[i]
+	if i+1 >= len(a.utts) || a.para[i+1] != pi+1 {
+		return false
+	}
+	next := a.paras[pi+1]
+	if a.utts[i+1].Marks[0].Start > firstVisible(a.text, next.pieces[0]) {
+		return false
+	}
+	end := a.paras[pi].end
+	for end > r.Start && isSpaceByte(a.text[end-1]) {
+		end--
+	}
+	if end <= r.Start || r.End < end || !strings.ContainsRune(",:-—–", rune(a.text[end-1])) {
+		return false
+	}
+	// A tag right after the speech is its own still ('"Well," said
+	// Emma, smiling:' then more of hers): a speech verb in its first
+	// three words.
+	toks := a.tokens(codex.Range{Start: r.Start, End: end})
+	for _, t := range toks[:min(3, len(toks))] {
+		if t.ids == nil && isSpeechVerb(t.word) {
+			return false
+		}
+	}
+	return true
 }
 
 // leadIn is the last sentence of the paragraph of narration before
