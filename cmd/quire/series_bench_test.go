@@ -288,8 +288,7 @@ type booksTimes struct {
 	// SearchReady is when the last book's loading progress ended.
 	SearchReady time.Duration
 	// PeakRSS is VmHWM, PeakLive the largest live heap a collection
-	// found, in bytes, both until search was ready (PeakLive until the
-	// first collection, if none ran before).
+	// found, in bytes, both until search was ready.
 	PeakRSS, PeakLive int64
 }
 
@@ -307,10 +306,7 @@ func measureBooks(ctx context.Context, cmd *exec.Cmd, books []booksSpot) (booksT
 	defer stop()
 	stdin := stream.WriteCloser
 	var rss int64
-	out, err = booksSession(ctx, stream, start, books, func() {
-		rss = peakRSS(cmd.Process.Pid)
-		gc.waitCycle(5 * time.Second)
-	}, func() error {
+	out, err = booksSession(ctx, stream, start, books, func() { rss = peakRSS(cmd.Process.Pid) }, func() error {
 		_ = stdin.Close()
 		if err := cmd.Wait(); err != nil {
 			return fmt.Errorf("quire serve: %w", err)
@@ -484,21 +480,6 @@ type gcTrace struct {
 	mu      sync.Mutex
 	partial []byte
 	max     int64
-	cycles  int
-}
-
-// waitCycle waits up to d for a collection to have been traced: the
-// collector stays at the memory limit until a second after the start
-// (memory_limit.go), and a short session may reach its end before any.
-func (g *gcTrace) waitCycle(d time.Duration) {
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		g.mu.Lock()
-		n := g.cycles
-		g.mu.Unlock()
-		if n > 0 {
-			return
-		}
-	}
 }
 
 var gcLine = regexp.MustCompile(`^gc \d+ @.*, (\d+)->(\d+)->(\d+) MB`)
@@ -515,7 +496,6 @@ func (g *gcTrace) Write(p []byte) (int, error) {
 		if m := gcLine.FindSubmatch(g.partial[:i]); m != nil {
 			if live, err := strconv.ParseInt(string(m[3]), 10, 64); err == nil {
 				g.max = max(g.max, live<<20)
-				g.cycles++
 			}
 		}
 		g.partial = g.partial[i+1:]
