@@ -20,10 +20,6 @@ const serveMemoryLimit = 160 << 20
 // memoryLimitEvery is how often the limit is fitted to the live heap.
 const memoryLimitEvery = 2 * time.Second
 
-// collectorAfterStart is how long after the start the collector's usual
-// pace resumes: past the writer's first second with the book.
-const collectorAfterStart = time.Second
-
 // startCollectorAfter bounds how long the collector waits for the
 // start to end (limitServeMemory) should a book never finish loading.
 const startCollectorAfter = 20 * time.Second
@@ -37,11 +33,8 @@ const startCollectorAfter = 20 * time.Second
 // start builds some 100 MB of catalog and chapter records in a few
 // hundred milliseconds, and collecting at each doubling on the way took
 // a fifth of its CPU, ahead of the writer's first hover. The limit still
-// holds the heap; the collector's usual pace resumes collectorAfterStart
-// after the start is over, or after startCollectorAfter: its first
-// cycles, run at once, took a core from the hovers of the first second
-// (BenchmarkHoversFromStart: p99 1.9-3.8 ms at 1,000 entries, 1.4-2.1
-// ms with the wait). A fixed limit below what a large book (a series of several
+// holds the heap; the collector's usual pace resumes once the start is
+// over, or after startCollectorAfter. A fixed limit below what a large book (a series of several
 // million words) keeps live would have the collector run back to back,
 // taking up to half the CPU from every keystroke; a quarter of headroom
 // has it run about four times as often as Go's default instead, and a
@@ -58,7 +51,7 @@ func limitServeMemory(ctx context.Context) (started func()) {
 		t := time.AfterFunc(startCollectorAfter, func() { once.Do(func() { debug.SetGCPercent(percent) }) })
 		started = func() {
 			t.Stop()
-			time.AfterFunc(collectorAfterStart, func() { once.Do(func() { debug.SetGCPercent(percent) }) })
+			once.Do(func() { debug.SetGCPercent(percent) })
 		}
 	}
 	fitMemoryLimit(ctx, memoryLimitEvery, fittedMemoryLimit)
