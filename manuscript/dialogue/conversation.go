@@ -83,14 +83,14 @@ func (a *attributor) sameConversation(i, j int) bool {
 }
 
 // maxInterlude bounds a paragraph of narration, in bytes, between two
-// turns of one conversation: a line ("She paused."), not a paragraph of
-// action. maxAside bounds the narration on each turn's side facing the
+// turns of one conversation: a short line ("She paused."), not a
+// sentence of action. maxAside bounds the narration on each turn's side facing the
 // other, inside its own paragraph: a line's action beat ("Ebba smiled.
 // She was tall and weathered, …") does not end the conversation, a page
 // of narration does. Both were chosen on the development novels
 // (docs/dialogue.md).
 const (
-	maxInterlude = 50
+	maxInterlude = 25
 	maxAside     = 400
 )
 
