@@ -373,6 +373,14 @@ func stageDirection(text string, r codex.Range) (open, close int, ok bool) {
 	return 0, 0, false
 }
 
+// trimSpaceEnd is end less the white space before it, down to start.
+func trimSpaceEnd(text string, start, end int) int {
+	for end > start && isSpaceByte(text[end-1]) {
+		end--
+	}
+	return end
+}
+
 func trimEnd(text string, start, end int) int {
 	for end > start && (isSpaceByte(text[end-1]) || text[end-1] == ',' || text[end-1] == '-') {
 		end--
@@ -463,19 +471,21 @@ func (f *finder) isTag(prev, next span) bool {
 		last = ','
 	}
 	open := last == ',' || last == '—' || last == '–' || last == '-'
+	// The speech after the gap taken up in lower case goes on a sentence.
+	goesOn := unicode.IsLower(firstLetter(f.text[next.words.Start:next.words.End]))
 	if words > maxTagWords {
 		// A long aside the speech's own sentence goes on after ("…
 		// the clergyman--" she stopt a moment to consider;--"and even
 		// the clergyman …"): the speech left open, taken up in lower
 		// case.
-		return words <= maxAsideWords && open && prev.closed && unicode.IsLower(firstLetter(f.text[next.words.Start:next.words.End]))
+		return words <= maxAsideWords && open && prev.closed && goesOn
 	}
 	if words == 0 {
 		return !prev.closed
 	}
 	// "… no harm in trying." So she began: "O Mouse, …": a speech
 	// ended, and narration that leads into the next one.
-	if strings.ContainsRune(".!?", last) && strings.HasSuffix(strings.TrimRight(gap, " \t\n"), ":") && !unicode.IsLower(firstLetter(f.text[next.words.Start:next.words.End])) {
+	if strings.ContainsRune(".!?", last) && strings.HasSuffix(strings.TrimRight(gap, " \t\n"), ":") && !goesOn {
 		return false
 	}
 	if verb {
@@ -483,7 +493,7 @@ func (f *finder) isTag(prev, next span) bool {
 	}
 	first := firstLetter(gap)
 	return words <= 8 && open && unicode.IsLower(first) ||
-		open && prev.closed && unicode.IsLower(firstLetter(f.text[next.words.Start:next.words.End]))
+		open && prev.closed && goesOn
 }
 
 // maxAsideWords bounds the narration inside one utterance, its tag and

@@ -98,10 +98,7 @@ func (c *Cast) relative(owner string, rel kin) (string, bool) {
 	family := familyOf(c.chars[i].Name)
 	// A wife's family name is her husband's: Mrs. Weston's father is
 	// not Mr. Weston.
-	if (rel == kinMother || rel == kinFather) && slices.ContainsFunc(c.chars[i].Forms, func(f string) bool {
-		title, fam, ok := titledName(f)
-		return ok && fam == family && slices.Contains(wifeTitles, title)
-	}) {
+	if (rel == kinMother || rel == kinFather) && calledBy(c.chars[i].Forms, family, wifeTitles) {
 		return "", false
 	}
 	found := ""
@@ -110,10 +107,7 @@ func (c *Cast) relative(owner string, rel kin) (string, bool) {
 		if j == i || ch.Gender != g && ch.Gender != GenderUnknown {
 			continue
 		}
-		if !slices.ContainsFunc(ch.Forms, func(f string) bool {
-			title, fam, ok := titledName(f)
-			return ok && fam == family && slices.Contains(titles, title)
-		}) {
+		if !calledBy(ch.Forms, family, titles) {
 			continue
 		}
 		if found != "" && found != ch.ID {
@@ -122,6 +116,15 @@ func (c *Cast) relative(owner string, rel kin) (string, bool) {
 		found = ch.ID
 	}
 	return found, found != ""
+}
+
+// calledBy says one of forms is family with one of titles ("Mrs.
+// Bennet").
+func calledBy(forms []string, family string, titles []string) bool {
+	return slices.ContainsFunc(forms, func(f string) bool {
+		title, fam, ok := titledName(f)
+		return ok && fam == family && slices.Contains(titles, title)
+	})
 }
 
 // titledName splits a name of at least two words into its first word,

@@ -81,10 +81,7 @@ func (a *attributor) leadsOn(i int, r codex.Range) bool {
 	if a.utts[i+1].Marks[0].Start > firstVisible(a.text, next.pieces[0]) {
 		return false
 	}
-	end := a.paras[pi].end
-	for end > r.Start && isSpaceByte(a.text[end-1]) {
-		end--
-	}
+	end := trimSpaceEnd(a.text, r.Start, a.paras[pi].end)
 	if end <= r.Start || r.End < end || !strings.ContainsRune(",:-—–", rune(a.text[end-1])) {
 		return false
 	}
@@ -119,10 +116,7 @@ func (a *attributor) leadIn(i int) (tagWindow, bool) {
 		marks := a.utts[i-1].Marks
 		start, spoken = max(start, marks[len(marks)-1].End), true
 	}
-	end := p.end
-	for end > start && isSpaceByte(a.text[end-1]) {
-		end--
-	}
+	end := trimSpaceEnd(a.text, start, p.end)
 	if end <= start || !unicode.IsLetter(firstLetter(a.text[start:end])) {
 		return tagWindow{}, false
 	}
@@ -277,7 +271,8 @@ func (a *attributor) tag(i int) bool {
 func (a *attributor) tagIn(i int, w tagWindow) bool {
 	{
 		toks := a.tokens(w.r)
-		for _, vi := range verbOrder(len(toks), w.after) {
+		for k := range toks {
+			vi := nearestFirst(k, len(toks), w.after)
 			t := toks[vi]
 			if t.ids != nil {
 				continue
@@ -441,19 +436,15 @@ func subjectBefore(text string, toks []token, vi int) (int, bool) {
 	return 0, false
 }
 
-// verbOrder is the order a window's n tokens are read in for its speech
-// verb: nearest the speech first, so from the start of a window after
-// it and from the end of one before it ("But he laughed so heartily
-// that Emma could not help saying," is Emma's).
-func verbOrder(n int, after bool) []int {
-	out := make([]int, n)
-	for k := range out {
-		out[k] = k
-		if !after {
-			out[k] = n - 1 - k
-		}
+// nearestFirst is the k-th of a window's n tokens to read for its
+// speech verb: nearest the speech first, so from the start of a window
+// after it and from the end of one before it ("But he laughed so
+// heartily that Emma could not help saying," is Emma's).
+func nearestFirst(k, n int, after bool) int {
+	if after {
+		return k
 	}
-	return out
+	return n - 1 - k
 }
 
 // kinSubject finds a relative just before the verb at vi, with at most
