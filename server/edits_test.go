@@ -74,6 +74,16 @@ func typeText(t *testing.T, c *testClient, rel string, line, col uint32, typed s
 	return v
 }
 
+// coalesced bounds the full scans (and publications) that keystrokes
+// typed without pause may cost: one per twenty keystrokes, at least 20.
+// Each pause of the diagnostics' debounce (100 ms) the server sees costs
+// one, and a busy machine makes pauses of its own: an idle one shows
+// 5–10 for 2,000 keystrokes, Wine on a loaded 2-core CI machine showed
+// 46. A scan per keystroke, the fault this guards against, is 2,000.
+func coalesced(keystrokes int) int {
+	return max(20, keystrokes/20)
+}
+
 func TestRapidEditsInALargeChapterAreCoalesced(t *testing.T) {
 	deadline := time.Now().Add(editDeadline)
 	var scans scanCounter
@@ -118,8 +128,8 @@ func TestRapidEditsInALargeChapterAreCoalesced(t *testing.T) {
 
 	// The chapter was scanned once on opening and a few times after (a
 	// pause the debounce saw, the hover), not once a keystroke.
-	assert.LessOrEqual(t, scans.of(rel), 20, "full scans of the chapter for 2,000 keystrokes")
-	assert.LessOrEqual(t, c.diagnosticsSent(uri), 20, "diagnostics published for 2,000 keystrokes")
+	assert.LessOrEqual(t, scans.of(rel), coalesced(len(typed)), "full scans of the chapter for 2,000 keystrokes")
+	assert.LessOrEqual(t, c.diagnosticsSent(uri), coalesced(len(typed)), "diagnostics published for 2,000 keystrokes")
 }
 
 func TestRapidEditsToACodexNameAreCoalesced(t *testing.T) {
@@ -154,6 +164,6 @@ func TestRapidEditsToACodexNameAreCoalesced(t *testing.T) {
 		return h != nil && strings.Contains(h.Contents.Value, "**Mara Vell**")
 	}, time.Until(deadline), 20*time.Millisecond, "hover on the alias typed last")
 	c.waitVersion(rel, uint32(last))
-	assert.LessOrEqual(t, scans.of(rel), 20, "the entry taken for %d keystrokes", len(typed))
-	assert.LessOrEqual(t, c.diagnosticsSent(c.uri(rel)), 20)
+	assert.LessOrEqual(t, scans.of(rel), coalesced(len(typed)), "the entry taken for %d keystrokes", len(typed))
+	assert.LessOrEqual(t, c.diagnosticsSent(c.uri(rel)), coalesced(len(typed)))
 }
