@@ -3,6 +3,7 @@ package dialogue
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -96,13 +97,17 @@ func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
 }
 
 // settle marks uncertain every attribution but the writer's own and an
-// explicit tag's: measured on the development novels, only those are
-// right often enough (98% and more) to be shown without a question mark.
-// The rule's choice stays the first candidate, with the characters it
-// may be instead after it.
+// explicit tag's by a name: measured on the development novels, only
+// those are right often enough (98% and more) to be shown without a
+// question mark. A tag that names the speaker by a description ("said
+// the stranger") is not: prose also describes its named characters so
+// (A Room with a View's Mr. Beebe is "the clergyman", who is also a
+// character of his own there), and shown certain, such tags made that
+// novel's certain speakers right 96% of the time instead of 99%. The rule's choice stays the first candidate, with
+// the characters it may be instead after it.
 func (a *attributor) settle(i int) {
 	u := &a.utts[i]
-	if u.Rule == RuleWriter || u.Rule == RuleExplicit || u.Uncertain {
+	if u.Rule == RuleWriter || u.Rule == RuleExplicit && !a.described(u.Tag, u.Speaker) || u.Uncertain {
 		return
 	}
 	best := u.Speaker
@@ -113,6 +118,25 @@ func (a *attributor) settle(i int) {
 		}
 	}
 	u.Speaker, u.Uncertain, u.Candidates = "", true, cands
+}
+
+// described says the tag names id by a description, a name the codex
+// writes with a lower-case article ("the mariner"), and by no name.
+func (a *attributor) described(tag codex.Range, id string) bool {
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= tag.Start })
+	found := false
+	for ; k < len(a.ments) && a.ments[k].r.End <= tag.End; k++ {
+		m := a.ments[k]
+		if !slices.Contains(m.ids, id) {
+			continue
+		}
+		w := a.text[m.r.Start:m.r.End]
+		if !strings.HasPrefix(w, "the ") && !strings.HasPrefix(w, "a ") && !strings.HasPrefix(w, "an ") {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // index finds which paragraph each utterance is in, which mentions name

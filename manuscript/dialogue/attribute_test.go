@@ -216,6 +216,24 @@ func TestAWifesParentsAreNotHerHusband(t *testing.T) {
 	assert.NotEqual(t, "codex/characters/c0.md", got[0].Speaker, "%+v", got)
 }
 
+// TestADescriptionIsNoCertainName: a tag that names the speaker by a
+// description the codex gives ("the mariner") decides, but is shown
+// uncertain, where a name is shown certain.
+func TestADescriptionIsNoCertainName(t *testing.T) {
+	var cast []*codex.Entry
+	for i, fm := range []string{"name: The Mariner\naliases: [the mariner]\ngender: male", "name: Mr. Marvel\ngender: male"} {
+		e, _ := codex.Parse("codex/characters/c"+strconv.Itoa(i)+".md", []byte("---\n"+fm+"\n---\n"), codex.TypeCharacter)
+		require.NotNil(t, e)
+		cast = append(cast, e)
+	}
+	got := attributeWith(t, cast, "\"Pleasant day,\" said the mariner.\n\n\"Very,\" said Mr. Marvel.\n\n\"Quite,\" said The Mariner.", "")
+	assert.Equal(t, []said{
+		{"Pleasant day,", "codex/characters/c0.md", true, RuleExplicit},
+		{"Very,", "codex/characters/c1.md", false, RuleExplicit},
+		{"Quite,", "codex/characters/c0.md", false, RuleExplicit},
+	}, got)
+}
+
 // TestANameAloneAnswers: a line that is only a name and a full stop
 // answers; the next line is not given to the one it names.
 func TestANameAloneAnswers(t *testing.T) {

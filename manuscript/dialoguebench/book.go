@@ -85,9 +85,17 @@ func (b Book) Codex() []*codex.Entry {
 		var src strings.Builder
 		src.WriteString("---\ntype: character\nname: " + yamlString(c.Name) + "\n")
 		var aliases []string
-		for _, a := range c.Aliases {
+		add := func(a string) {
 			if a = strings.TrimSpace(a); a != "" && a != c.Name && !slices.Contains(aliases, a) {
 				aliases = append(aliases, a)
+			}
+		}
+		for _, a := range c.Aliases {
+			add(a)
+		}
+		if described(c.Name) != "" {
+			for _, a := range append([]string{c.Name}, c.Aliases...) {
+				add(described(a))
 			}
 		}
 		if len(aliases) > 0 {
@@ -105,6 +113,21 @@ func (b Book) Codex() []*codex.Entry {
 		}
 	}
 	return out
+}
+
+// described is the form a book writes a descriptive name in, "the
+// mariner" for PDNC's "The Mariner": the annotation capitalizes every
+// word of every name, but prose writes a description in lower case, and
+// so would the codex of a writer who calls a character by one. quire
+// matches names in the case the codex gives them (a lower-case "hope" is
+// no Hope), so the annotation's form alone would find "the Caterpillar"
+// but never "the stranger". "" for a name that opens with no "The".
+func described(name string) string {
+	rest, ok := strings.CutPrefix(name, "The ")
+	if !ok || strings.TrimSpace(rest) == "" {
+		return ""
+	}
+	return strings.ToLower(name)
 }
 
 // character finds a character by ID.
