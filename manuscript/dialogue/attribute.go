@@ -121,7 +121,8 @@ func (a *attributor) settle(i int) {
 }
 
 // described says the tag names id by a description, a name the codex
-// writes with a lower-case article ("the mariner"), and by no name.
+// writes in lower case after its article ("the mariner", not "the
+// Rabbit"), and by no name.
 func (a *attributor) described(tag codex.Range, id string) bool {
 	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= tag.Start })
 	found := false
@@ -130,8 +131,9 @@ func (a *attributor) described(tag codex.Range, id string) bool {
 		if !slices.Contains(m.ids, id) {
 			continue
 		}
-		w := a.text[m.r.Start:m.r.End]
-		if !strings.HasPrefix(w, "the ") && !strings.HasPrefix(w, "a ") && !strings.HasPrefix(w, "an ") {
+		// "the mariner", but not "the Rabbit".
+		_, rest, ok := strings.Cut(a.text[m.r.Start:m.r.End], " ")
+		if article := a.text[m.r.Start : m.r.End-len(rest)-1]; !ok || !isLower(rest) || article != "the" && article != "a" && article != "an" {
 			return false
 		}
 		found = true

@@ -114,6 +114,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Look there!", harriet, false, RuleExplicit}}},
 		{"pronoun: the last character of its gender", "Mr. Knightley and Emma sat down.\n\n\"It is late,\" she said.", "",
 			[]said{{"It is late,", emma, true, RulePronoun}}},
+		{"pronoun: a name a preposition governs is no subject", "Emma sent the boy to inquire after Harriet. \"You do quite right,\" said she.", "",
+			[]said{{"You do quite right,", emma, true, RulePronoun}}},
 		{"pronoun: he, where the last named is a she", "Mr. Knightley came in and bowed to Emma.\n\n\"It is late,\" he said.", "",
 			[]said{{"It is late,", knightly, true, RulePronoun}}},
 		{"pronoun: I is the point of view", `"I know," I said.`, harriet,

@@ -88,7 +88,8 @@ func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 
 // referents are the characters a pronoun at off, in utterance i's tag or
 // paragraph, may refer to, likeliest first: a character of the pronoun's
-// gender named in the paragraph's own narration before it; then the
+// gender named in the paragraph's own narration before it, not as the
+// object of a preposition (a subject is the likelier referent); then the
 // conversation's speakers and the one the line before addressed, the
 // speaker of the line just before last (a new paragraph of speech is a
 // new speaker); then the characters named in narration, nearest first.
@@ -105,7 +106,7 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 	p := a.paras[a.para[i]]
 	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= off }) - 1
 	for j := k; j >= 0 && a.ments[j].r.Start >= p.start; j-- {
-		if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 {
+		if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && !a.afterPreposition(m.r.Start, p.start) {
 			add(m.ids[0])
 		}
 	}
@@ -165,6 +166,23 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 	add(prev)
 	return out
 }
+
+// afterPreposition says a preposition governs the name at off ("sending
+// to inquire after Harriet"): the word right before it, within the
+// paragraph from from, is one.
+func (a *attributor) afterPreposition(off, from int) bool {
+	end := off
+	for end > from && isSpaceByte(a.text[end-1]) {
+		end--
+	}
+	start := end
+	for start > from && isASCIILetter(a.text[start-1]) {
+		start--
+	}
+	return start < end && end < off && prepositions[strings.ToLower(a.text[start:end])]
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // recent are the characters that fit gender g, most recently mentioned
 // in narration or heard speaking before off first. The speaker of the
