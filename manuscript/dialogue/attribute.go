@@ -20,8 +20,9 @@ import (
 //     gender, else a title, else the chapter's own pronouns): one named
 //     in the paragraph's narration, else the subject of the narration
 //     just before, else the character the chapter follows, else the
-//     conversation's, else the last named; the one who spoke just before
-//     in another paragraph last. I is the chapter's point of view. A
+//     conversation's, else the last named; at each step those an
+//     explicit tag of the chapter gives a line first, and the one who
+//     spoke just before in another paragraph last. I is the chapter's point of view. A
 //     relative ("said his wife", "cried her father") is the one
 //     character the codex calls by the family name of the character the
 //     possessive refers to, with a married title (Mrs., Mr.; kin.go).
@@ -69,6 +70,12 @@ type attributor struct {
 	// point of view when it names one, else the character its narration
 	// names far most often.
 	focal string
+	// speaks are the characters an explicit tag of the chapter gives a
+	// line.
+	speaks map[string]bool
+	// namesOnly says the tags are read for names alone (findSpeakers):
+	// a pronoun or a relative in a tag ends its reading unresolved.
+	namesOnly bool
 }
 
 func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
@@ -77,9 +84,9 @@ func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
 	}
 	a := &attributor{text: ch.Text, cast: cast, utts: utts, paras: paras, pov: ch.POV, ch: ch}
 	a.index(ch)
-	decided := make([]bool, len(utts))
+	decided := a.findSpeakers()
 	for i := range utts {
-		decided[i] = a.writer(i) || a.tag(i) || a.narration(i)
+		decided[i] = decided[i] || a.writer(i) || a.tag(i) || a.narration(i)
 	}
 	for i := range utts {
 		if !decided[i] {
@@ -94,6 +101,29 @@ func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
 			a.settle(i)
 		}
 	}
+}
+
+// findSpeakers reads the chapter's tags ahead of the chain, for the
+// characters its explicit tags and the writer's lines give a line
+// (speakersFirst). Those lines it decides as the chain would and reports
+// decided; it leaves every other as it was. A pronoun ends a tag's
+// reading here as it does in the chain, unresolved: resolving it needs
+// the speakers before it.
+func (a *attributor) findSpeakers() []bool {
+	a.speaks = map[string]bool{}
+	decided := make([]bool, len(a.utts))
+	a.namesOnly = true
+	defer func() { a.namesOnly = false }()
+	for i := range a.utts {
+		u := &a.utts[i]
+		if (a.writer(i) || a.tag(i)) && (u.Rule == RuleExplicit || u.Rule == RuleWriter) && u.Speaker != "" {
+			a.speaks[u.Speaker] = true
+			decided[i] = true
+			continue
+		}
+		u.Speaker, u.Uncertain, u.Candidates, u.Rule, u.Tag = "", false, nil, "", codex.Range{}
+	}
+	return decided
 }
 
 // settle marks uncertain every attribution but the writer's own and an

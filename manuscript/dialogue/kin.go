@@ -48,6 +48,9 @@ var (
 // kinTag resolves a kinship tag: noun is the tag's noun, possessive the
 // word before it, off where the possessive is. It returns the speaker.
 func (a *attributor) kinTag(i int, possessive, noun string, off int) (string, bool) {
+	if a.namesOnly {
+		return "", false
+	}
 	k, ok := kinNouns[strings.ToLower(noun)]
 	if !ok {
 		return "", false

@@ -60,6 +60,9 @@ const genderI Gender = 255
 // pronoun resolves a tag's pronoun at off to the last character
 // mentioned before it whom it fits.
 func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
+	if a.namesOnly {
+		return true
+	}
 	if g == genderI {
 		pov := a.ch.povAt(off)
 		if pov == "" {
@@ -111,6 +114,7 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		}
 	}
 	if len(out) > 0 {
+		a.speakersFirst(out)
 		return out
 	}
 	// The paragraph before, when it is narration: its characters, the
@@ -123,6 +127,7 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 			}
 		}
 		if len(out) > 0 {
+			a.speakersFirst(out)
 			return out
 		}
 	}
@@ -164,6 +169,7 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		}
 	}
 	add(prev)
+	a.speakersFirst(out)
 	return out
 }
 
@@ -183,6 +189,22 @@ func (a *attributor) afterPreposition(off, from int) bool {
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// speakersFirst puts first, each group in its order, the characters an
+// explicit tag of the chapter gives a line: a pronoun, or a line no rule
+// settles, more likely belongs to one who speaks than to one only
+// talked of (A Room with a View's river, the Arno, or Giotto). On the
+// development novels 77 more lines were right for it (LitBank's short
+// excerpts, with few tags each: 5 fewer).
+func (a *attributor) speakersFirst(ids []string) {
+	rank := func(id string) int {
+		if a.speaks[id] {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(ids, func(x, y string) int { return rank(x) - rank(y) })
+}
 
 // recent are the characters that fit gender g, most recently mentioned
 // in narration or heard speaking before off first. The speaker of the
@@ -232,6 +254,7 @@ func (a *attributor) recent(i, off int, g Gender) []string {
 			u--
 		}
 	}
+	a.speakersFirst(out)
 	if prev != "" {
 		if j := slices.Index(out, prev); j >= 0 && len(out) > 1 {
 			out = append(append(out[:j:j], out[j+1:]...), prev)
