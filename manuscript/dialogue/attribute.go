@@ -73,6 +73,8 @@ type attributor struct {
 	// speaks are the characters an explicit tag of the chapter gives a
 	// line.
 	speaks map[string]bool
+	// toks is the memory tokens reuses.
+	toks []token
 	// namesOnly says the tags are read for names alone (findSpeakers):
 	// a pronoun or a relative in a tag ends its reading unresolved.
 	namesOnly bool
@@ -188,14 +190,21 @@ func (a *attributor) index(ch Chapter) {
 		k := sort.Search(len(spans), func(k int) bool { return spans[k].End > off })
 		return k < len(spans) && spans[k].Start <= off
 	}
+	a.ments = make([]charMention, 0, len(ch.Mentions))
 	for _, m := range ch.Mentions {
+		if m.Uncertain {
+			continue
+		}
 		var ids []string
-		for _, id := range append([]string{m.Entry}, m.Others...) {
+		if _, ok := a.cast.Character(m.Entry); ok {
+			ids = a.cast.alone(m.Entry)
+		}
+		for _, id := range m.Others {
 			if _, ok := a.cast.Character(id); ok {
-				ids = append(ids, id)
+				ids = append(slices.Clip(ids), id)
 			}
 		}
-		if len(ids) == 0 || m.Uncertain {
+		if len(ids) == 0 {
 			continue
 		}
 		a.ments = append(a.ments, charMention{r: m.Range, ids: ids, inQuote: inSpeech(m.Range.Start)})

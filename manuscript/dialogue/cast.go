@@ -1,6 +1,7 @@
 package dialogue
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -37,6 +38,9 @@ type Character struct {
 type Cast struct {
 	chars []Character
 	byID  map[string]int
+	// ids[i] is chars[i]'s ID alone, shared by every mention of it:
+	// never written to (alone).
+	ids [][]string
 	// families maps a family name, lower case, to the characters called
 	// by it with a married title (kin.go); built on first use.
 	families func() map[string][]int
@@ -57,6 +61,7 @@ func NewCast(entries []*codex.Entry) *Cast {
 		}
 		c.byID[e.ID] = len(c.chars)
 		c.chars = append(c.chars, ch)
+		c.ids = append(c.ids, []string{e.ID})
 	}
 	c.families = sync.OnceValue(c.titledFamilies)
 	return c
@@ -72,6 +77,12 @@ func (c *Cast) Character(id string) (Character, bool) {
 		return Character{}, false
 	}
 	return c.chars[i], true
+}
+
+// alone is the character id's ID as a slice of one, the same each
+// time, for a mention's IDs: read it, clip it before appending.
+func (c *Cast) alone(id string) []string {
+	return slices.Clip(c.ids[c.byID[id]])
 }
 
 // Find finds a character by a name or alias the writer typed, compared

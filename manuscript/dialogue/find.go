@@ -66,10 +66,14 @@ type paragraph struct {
 // not); HTML comments are found here.
 func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 	hidden := hiddenRanges(text, body, skip)
-	var out []paragraph
 	// Every paragraph's pieces are one stretch of all, and vis is the
-	// current line's: two buffers for the whole chapter.
-	var all, vis []codex.Range
+	// current line's: two buffers for the whole chapter, sized once (a
+	// piece a line, a paragraph a blank line, give or take) rather than
+	// grown by doubling on every edit's analysis.
+	lines := strings.Count(text[body.Start:body.End], "\n") + 1
+	out := make([]paragraph, 0, strings.Count(text[body.Start:body.End], "\n\n")+1)
+	all := make([]codex.Range, 0, lines)
+	var vis []codex.Range
 	from, open := 0, false
 	end := func() {
 		if open && len(all) > from {

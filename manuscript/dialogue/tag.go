@@ -181,8 +181,12 @@ type token struct {
 	ids  []string // a name
 }
 
+// tokens are the words and names of w, in order. They hold until the
+// next call, which reuses their memory: a chapter reads thousands of
+// tag windows.
 func (a *attributor) tokens(w codex.Range) []token {
-	var out []token
+	out := a.toks[:0]
+	defer func() { a.toks = out[:0] }()
 	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.End > w.Start })
 	at := w.Start
 	for ; at < w.End; k++ {

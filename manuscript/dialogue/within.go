@@ -66,6 +66,7 @@ func (c *Cast) Within(ch Chapter) *Cast {
 		if keep[i] {
 			out.byID[ch.ID] = len(out.chars)
 			out.chars = append(out.chars, ch)
+			out.ids = append(out.ids, c.ids[i])
 		}
 	}
 	out.families = sync.OnceValue(out.titledFamilies)
