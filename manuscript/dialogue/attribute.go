@@ -164,8 +164,8 @@ func (a *attributor) described(tag codex.Range, id string) bool {
 			continue
 		}
 		// "the mariner", but not "the Rabbit".
-		_, rest, ok := strings.Cut(a.text[m.r.Start:m.r.End], " ")
-		if article := a.text[m.r.Start : m.r.End-len(rest)-1]; !ok || !isLower(rest) || article != "the" && article != "a" && article != "an" {
+		article, rest, ok := strings.Cut(a.text[m.r.Start:m.r.End], " ")
+		if !ok || !isLower(rest) || article != "the" && article != "a" && article != "an" {
 			return false
 		}
 		found = true
