@@ -22,7 +22,8 @@ import (
 //     just before, else the character the chapter follows, else the
 //     conversation's, else the last named; at each step those an
 //     explicit tag of the chapter gives a line first, and the one who
-//     spoke just before in another paragraph last. I is the chapter's point of view. A
+//     spoke just before in another paragraph last. I is the chapter's
+//     point of view, else the narrator its lines show (findNarrator). A
 //     relative ("said his wife", "cried her father") is the one
 //     character the codex calls by the family name of the character the
 //     possessive refers to, with a married title (Mrs., Mr.; kin.go).
@@ -73,6 +74,11 @@ type attributor struct {
 	// speaks are the characters an explicit tag of the chapter gives a
 	// line.
 	speaks map[string]bool
+	// byI marks the utterances whose tag's subject is "I"
+	// (findSpeakers); narrator is who "I" is where no pov says
+	// (findNarrator).
+	byI      []bool
+	narrator string
 	// toks is the memory tokens reuses.
 	toks []token
 	// namesOnly says the tags are read for names alone (findSpeakers):
@@ -87,6 +93,7 @@ func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
 	a := &attributor{text: ch.Text, cast: cast, utts: utts, paras: paras, pov: ch.POV, ch: ch}
 	a.index(ch)
 	decided := a.findSpeakers()
+	a.narrator = a.findNarrator()
 	for i := range utts {
 		decided[i] = decided[i] || a.writer(i) || a.tag(i) || a.narration(i)
 	}
@@ -114,6 +121,7 @@ func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
 func (a *attributor) findSpeakers() []bool {
 	a.speaks = map[string]bool{}
 	decided := make([]bool, len(a.utts))
+	a.byI = make([]bool, len(a.utts))
 	a.namesOnly = true
 	defer func() { a.namesOnly = false }()
 	for i := range a.utts {

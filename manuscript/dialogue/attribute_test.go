@@ -238,6 +238,35 @@ func TestADescriptionIsNoCertainName(t *testing.T) {
 	}, got)
 }
 
+// TestTheNarratorSaysI: with no pov, "said I" is the one character the
+// lines next to the chapter's "I" lines address by name, a guess, and
+// that narrator is the other party of a conversation no line names;
+// lines addressing two characters name no narrator.
+func TestTheNarratorSaysI(t *testing.T) {
+	text := "\"Are you cold, Harriet?\" said Mr. Knightley.\n\n\"Not at all,\" said I.\n\n" +
+		"The long walk home with Jory took them past the mill and the church.\n\n" +
+		"\"It is late,\" said Emma.\n\n\"So it is.\""
+	assert.Equal(t, []said{
+		{"Are you cold, Harriet?", knightly, false, RuleExplicit},
+		{"Not at all,", harriet, true, RulePronoun},
+		{"It is late,", emma, false, RuleExplicit},
+		{"So it is.", harriet, true, RuleTurn},
+	}, attributeText(t, text, ""))
+
+	// The pov, where the chapter names one, is "I".
+	got := attributeText(t, text, emma)
+	require.Len(t, got, 4)
+	assert.Equal(t, said{"Not at all,", emma, true, RulePronoun}, got[1])
+
+	// Two characters addressed beside "I" lines: no narrator to take
+	// the other turn.
+	two := text + "\n\nThe clock struck nine, and nobody in the room said a word for a while.\n\n" +
+		"\"Are you tired, Jory?\" said Emma.\n\n\"No,\" said I."
+	got = attributeText(t, two, "")
+	require.Len(t, got, 6)
+	assert.Equal(t, said{"So it is.", knightly, true, RuleTurn}, got[3], "%+v", got)
+}
+
 // TestANameAloneAnswers: a line that is only a name and a full stop
 // answers; the next line is not given to the one it names.
 func TestANameAloneAnswers(t *testing.T) {

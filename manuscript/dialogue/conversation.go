@@ -170,6 +170,11 @@ func (a *attributor) turns(decided []bool) {
 				}
 			}
 		}
+		// A narrator who says "I" takes part in most of the chapter's
+		// conversations.
+		if a.narrator != "" && a.narrator != b {
+			return a.narrator
+		}
 		for _, id := range a.recent(groups[g][0], a.utts[groups[g][0]].Marks[0].Start, GenderUnknown) {
 			if id != b {
 				return id

@@ -61,14 +61,23 @@ const genderI Gender = 255
 // mentioned before it whom it fits.
 func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 	if a.namesOnly {
+		if g == genderI {
+			a.byI[i] = true
+		}
 		return true
 	}
 	if g == genderI {
 		pov := a.ch.povAt(off)
-		if pov == "" {
+		if pov != "" {
+			return a.set(i, RulePronoun, tag, pov)
+		}
+		// No pov: the narrator the chapter's lines suggest, a guess.
+		if a.narrator == "" || !a.set(i, RulePronoun, tag, a.narrator) {
 			return false
 		}
-		return a.set(i, RulePronoun, tag, pov)
+		u := &a.utts[i]
+		u.Speaker, u.Uncertain, u.Candidates = "", true, []string{a.narrator}
+		return true
 	}
 	cands := a.referents(i, off, g)
 	if len(cands) == 0 {
@@ -87,6 +96,35 @@ func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 		}
 	}
 	return false
+}
+
+// findNarrator is the character the chapter's "I" speaks as, where no
+// pov says and its lines do: the one character the line before or after
+// an "I" tag's line addresses by name ('"Watson?" … "Yes," said I.'),
+// when no other is so addressed. "" otherwise. findSpeakers has marked
+// the "I" tags.
+func (a *attributor) findNarrator() string {
+	if a.ch.POV != "" || len(a.ch.POVs) > 0 {
+		return ""
+	}
+	found := ""
+	for i, byI := range a.byI {
+		if !byI {
+			continue
+		}
+		for _, j := range []int{i - 1, i + 1} {
+			if j < 0 || j >= len(a.utts) || a.para[j] == a.para[i] || !a.sameConversation(min(i, j), max(i, j)) {
+				continue
+			}
+			if addr := a.addressed[j]; len(addr) == 1 {
+				if found != "" && found != addr[0] {
+					return ""
+				}
+				found = addr[0]
+			}
+		}
+	}
+	return found
 }
 
 // referents are the characters a pronoun at off, in utterance i's tag or
