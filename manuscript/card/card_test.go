@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 )
 
 func TestRender(t *testing.T) {
@@ -64,5 +65,22 @@ func TestEscape(t *testing.T) {
 		"Åsa_Öberg<tag>": "Åsa\\_Öberg\\<tag\\>",
 	} {
 		assert.Equal(t, want, Escape(in), in)
+	}
+}
+
+// The pronoun's explanation says who "I" is, and who another pronoun is.
+func TestRuleExplanationOfAPronoun(t *testing.T) {
+	for _, c := range []struct{ tag, want string }{
+		{"said I", "point of view"},
+		{"I replied,", "point of view"},
+		{"said she", "the last character it fits"},
+		{"said Isabel", ""},
+	} {
+		got := RuleExplanation(dialogue.RulePronoun, c.tag)
+		if c.want == "" {
+			assert.NotContains(t, got, "point of view", c.tag)
+			continue
+		}
+		assert.Contains(t, got, c.want, c.tag)
 	}
 }

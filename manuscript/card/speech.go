@@ -55,6 +55,9 @@ func RuleExplanation(r dialogue.Rule, tag string) string {
 	case dialogue.RuleExplicit:
 		return "Decided by the speech tag" + quoted + "."
 	case dialogue.RulePronoun:
+		if saysI(tag) {
+			return "Decided by the pronoun in the tag" + quoted + ": the chapter's point of view, or where no `pov:` names one, the narrator the lines around it speak to by name."
+		}
 		return "Decided by the pronoun in the tag" + quoted + ": the last character it fits."
 	case dialogue.RuleNarration:
 		return "Decided by the paragraph's narration" + quoted + ", which names this character."
@@ -64,4 +67,14 @@ func RuleExplanation(r dialogue.Rule, tag string) string {
 		return "Decided by turn-taking: the conversation's speakers take turns."
 	}
 	return "No tag, name or turn of a conversation says who speaks."
+}
+
+// saysI says the tag's pronoun is "I" ("said I", "I replied").
+func saysI(tag string) bool {
+	for _, w := range strings.Fields(tag) {
+		if strings.Trim(w, ",.;:!?—-") == "I" {
+			return true
+		}
+	}
+	return false
 }
