@@ -488,8 +488,10 @@ func (f *finder) isTag(prev, next span) bool {
 		return !prev.closed
 	}
 	// "… no harm in trying." So she began: "O Mouse, …": a speech
-	// ended, and narration that leads into the next one.
-	if strings.ContainsRune(".!?", last) && strings.HasSuffix(strings.TrimRight(gap, " \t\n"), ":") && !goesOn {
+	// ended, and narration of its own sentence that leads into the next
+	// one. The speech's own tag leading on ("I beg your pardon!" said
+	// the Mouse, frowning, but very politely: "Did you speak?") joins.
+	if strings.ContainsRune(".!?", last) && strings.HasSuffix(strings.TrimRight(gap, " \t\n"), ":") && !goesOn && !unicode.IsLower(firstLetter(gap)) {
 		return false
 	}
 	if verb {
