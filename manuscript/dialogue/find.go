@@ -429,10 +429,17 @@ func (f *finder) ownTag(p *paragraph, spans []span, i int) bool {
 	if from >= end {
 		return false
 	}
-	words, verb := 0, false
+	words, verb, prev := 0, false, ""
 	forEachWord(f.text[from:min(end, from+maxWindow)], func(w string, _ int) bool {
 		words++
-		verb = verb || isSpeechVerb(w)
+		// "She went quite softly to the kitchen" is no tag; "he went
+		// on" is.
+		if strings.EqualFold(w, "went") {
+			prev = w
+			return words < 3
+		}
+		verb = verb || isSpeechVerb(w) || strings.EqualFold(prev, "went") && strings.EqualFold(w, "on")
+		prev = w
 		return words < 3
 	})
 	if !verb {
