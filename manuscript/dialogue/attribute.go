@@ -143,8 +143,9 @@ func (a *attributor) findSpeakers() []bool {
 // the stranger") is not: prose also describes its named characters so
 // (A Room with a View's Mr. Beebe is "the clergyman", who is also a
 // character of his own there), and shown certain, such tags made that
-// novel's certain speakers right 96% of the time instead of 99%. The rule's choice stays the first candidate, with
-// the characters it may be instead after it.
+// novel's certain speakers right 96% of the time instead of 99%. The
+// rule's choice stays the first candidate, with the characters it may be
+// instead after it.
 func (a *attributor) settle(i int) {
 	u := &a.utts[i]
 	if u.Rule == RuleWriter || u.Rule == RuleExplicit && !a.described(u.Tag, u.Speaker) || u.Uncertain {
