@@ -284,8 +284,13 @@ func (a *attributor) index(ch Chapter) {
 	}
 }
 
+// set gives utterance i to ids by rule, less the characters it
+// addresses and, but for an explicit tag or the writer's line, those it
+// names in its speech; false when none is left.
 func (a *attributor) set(i int, rule Rule, tag codex.Range, ids ...string) bool {
-	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return slices.Contains(a.addressed[i], id) })
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool {
+		return slices.Contains(a.addressed[i], id) || rule != RuleExplicit && rule != RuleWriter && a.talksOf(i, id)
+	})
 	if len(ids) == 0 {
 		return false
 	}
@@ -304,6 +309,20 @@ func (a *attributor) set(i int, rule Rule, tag codex.Range, ids ...string) bool 
 	u.Uncertain = true
 	u.Candidates = ids
 	return true
+}
+
+// talksOf says utterance i names id in its speech: one speaks of others
+// so, rarely of oneself ("Emma will be happy to entertain you").
+func (a *attributor) talksOf(i int, id string) bool {
+	for _, sp := range a.utts[i].Spans {
+		k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= sp.Start })
+		for ; k < len(a.ments) && a.ments[k].r.End <= sp.End; k++ {
+			if len(a.ments[k].ids) == 1 && a.ments[k].ids[0] == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // without is ids less the characters utterance i addresses.

@@ -267,6 +267,17 @@ func TestTheNarratorSaysI(t *testing.T) {
 	assert.Equal(t, said{"So it is.", knightly, true, RuleTurn}, got[3], "%+v", got)
 }
 
+// TestNoOneSpeaksOfThemselves: a line that names a character in its
+// speech is not given to them by a guess ("Emma will make the tea."),
+// though an explicit tag still may.
+func TestNoOneSpeaksOfThemselves(t *testing.T) {
+	got := attributeText(t, "\"My dear Jory, sit down,\" said Emma.\n\n\"Thank you.\"\n\n\"Emma will make the tea.\"\n\n\"Emma will not,\" said Emma.", "")
+	require.Len(t, got, 4)
+	assert.Equal(t, jory, got[1].Speaker, "%+v", got)
+	assert.NotEqual(t, emma, got[2].Speaker, "%+v", got)
+	assert.Equal(t, said{"Emma will not,", emma, false, RuleExplicit}, got[3])
+}
+
 // TestANameAloneAnswers: a line that is only a name and a full stop
 // answers; the next line is not given to the one it names.
 func TestANameAloneAnswers(t *testing.T) {
