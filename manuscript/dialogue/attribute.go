@@ -20,9 +20,9 @@ import (
 //     gender, else a title, else the chapter's own pronouns): one named
 //     in the paragraph's narration, else the subject of the narration
 //     just before, else the character the chapter follows, else the
-//     conversation's, else the last named; at each step those an
-//     explicit tag of the chapter gives a line first, and the one who
-//     spoke just before in another paragraph last. I is the chapter's
+//     conversation's, else the last named, those an explicit tag of the
+//     chapter gives a line first; the one who spoke just before in
+//     another paragraph last. I is the chapter's
 //     point of view, else the narrator its lines show (findNarrator). A
 //     relative ("said his wife", "cried her father") is the one
 //     character the codex calls by the family name of the character the

@@ -278,6 +278,23 @@ func TestNoOneSpeaksOfThemselves(t *testing.T) {
 	assert.Equal(t, said{"Emma will not,", emma, false, RuleExplicit}, got[3])
 }
 
+// TestTheLastSpeakerComesLast: among a pronoun's referents the one who
+// spoke the line before comes last, even when only they speak by name
+// in the chapter; and a paragraph's lines no rule decided are its
+// decided line's speaker's.
+func TestTheLastSpeakerComesLast(t *testing.T) {
+	got := attributeText(t, "Jory had been lying on the ledge for two days.\n\n"+
+		"\"Is anyone there?\" said Mr. Knightley.\n\n"+
+		"The old man looked up at him. \"I kept that light,\" he said.", "")
+	require.Len(t, got, 2)
+	assert.Equal(t, said{"I kept that light,", jory, true, RulePronoun}, got[1])
+
+	got = attributeText(t, "\"Jory,\" said Emma. \"We thought you had walked into the sea.\"\n\n"+
+		"\"Would have, if I could walk.\" The cave dripped. \"Followed them down.\"", "")
+	require.Len(t, got, 3)
+	assert.Equal(t, said{"Followed them down.", jory, true, RuleTurn}, got[2], "%+v", got)
+}
+
 // TestANameAloneAnswers: a line that is only a name and a full stop
 // answers; the next line is not given to the one it names.
 func TestANameAloneAnswers(t *testing.T) {

@@ -182,6 +182,13 @@ func (a *attributor) turns(decided []bool) {
 		}
 		return ""
 	}
+	// A paragraph is one speaker's: its lines no rule decided are the
+	// decided one's.
+	for g := range groups {
+		if known[g] {
+			fill(g, who[g])
+		}
+	}
 	for g := range groups {
 		if known[g] || g == 0 || !linked(g-1, g) || !known[g-1] {
 			continue

@@ -152,7 +152,6 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		}
 	}
 	if len(out) > 0 {
-		a.speakersFirst(out)
 		return out
 	}
 	// The paragraph before, when it is narration: its characters, the
@@ -165,7 +164,6 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 			}
 		}
 		if len(out) > 0 {
-			a.speakersFirst(out)
 			return out
 		}
 	}
@@ -207,7 +205,6 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		}
 	}
 	add(prev)
-	a.speakersFirst(out)
 	return out
 }
 
@@ -229,11 +226,13 @@ func (a *attributor) afterPreposition(off, from int) bool {
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // speakersFirst puts first, each group in its order, the characters an
-// explicit tag of the chapter gives a line: a pronoun, or a line no rule
-// settles, more likely belongs to one who speaks than to one only
-// talked of (A Room with a View's river, the Arno, or Giotto). On the
-// development novels 77 more lines were right for it (LitBank's short
-// excerpts, with few tags each: 5 fewer).
+// explicit tag of the chapter gives a line: among the characters last
+// named or heard (recent), a pronoun, or a line no rule settles, more
+// likely belongs to one who speaks than to one only talked of (A Room
+// with a View's river, the Arno, or Giotto). It orders that last resort
+// only: a character named in the line's own paragraph, the one the
+// chapter follows or the conversation's speakers keep their place, for a
+// protagonist's lines are often tagged by a pronoun alone.
 func (a *attributor) speakersFirst(ids []string) {
 	rank := func(id string) int {
 		if a.speaks[id] {
