@@ -84,3 +84,11 @@ func TestRuleExplanationOfAPronoun(t *testing.T) {
 		assert.Contains(t, got, c.want, c.tag)
 	}
 }
+
+// Turn-taking's explanation says both ways it decides: turns, and a
+// paragraph's other line.
+func TestRuleExplanationOfTurnTaking(t *testing.T) {
+	got := RuleExplanation(dialogue.RuleTurn, "")
+	assert.Contains(t, got, "take turns")
+	assert.Contains(t, got, "a paragraph is one speaker's")
+}

@@ -64,7 +64,7 @@ func RuleExplanation(r dialogue.Rule, tag string) string {
 	case dialogue.RuleVocative:
 		return "Decided by the line before, which speaks to this character by name."
 	case dialogue.RuleTurn:
-		return "Decided by turn-taking: the conversation's speakers take turns."
+		return "Decided by turn-taking: the conversation's speakers take turns, and a paragraph is one speaker's."
 	}
 	return "No tag, name or turn of a conversation says who speaks."
 }
