@@ -210,7 +210,8 @@ func (a *attributor) index(ch Chapter) {
 		}
 		for _, id := range m.Others {
 			if _, ok := a.cast.Character(id); ok {
-				ids = append(slices.Clip(ids), id)
+				// alone's slice is clipped: this append copies it.
+				ids = append(ids, id)
 			}
 		}
 		if len(ids) == 0 {
@@ -314,15 +315,12 @@ func (a *attributor) set(i int, rule Rule, tag codex.Range, ids ...string) bool 
 // talksOf says utterance i names id in its speech: one speaks of others
 // so, rarely of oneself ("Emma will be happy to entertain you").
 func (a *attributor) talksOf(i int, id string) bool {
-	for _, sp := range a.utts[i].Spans {
-		k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= sp.Start })
-		for ; k < len(a.ments) && a.ments[k].r.End <= sp.End; k++ {
-			if len(a.ments[k].ids) == 1 && a.ments[k].ids[0] == id {
-				return true
-			}
-		}
-	}
-	return false
+	found := false
+	a.eachSpokenName(i, func(_ codex.Range, m charMention) bool {
+		found = m.ids[0] == id
+		return !found
+	})
+	return found
 }
 
 // without is ids less the characters utterance i addresses.

@@ -11,17 +11,27 @@ import (
 // after "dear", "my", "oh", or set off by commas at the speech's edge.
 func (a *attributor) vocatives(i int) []string {
 	var out []string
+	a.eachSpokenName(i, func(sp codex.Range, m charMention) bool {
+		if a.isVocative(sp, m.r) {
+			out = append(out, m.ids[0])
+		}
+		return true
+	})
+	return out
+}
+
+// eachSpokenName calls f with each name of one character that utterance
+// i's speech holds, and the span that holds it, in order, until f
+// returns false.
+func (a *attributor) eachSpokenName(i int, f func(sp codex.Range, m charMention) bool) {
 	for _, sp := range a.utts[i].Spans {
 		k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= sp.Start })
 		for ; k < len(a.ments) && a.ments[k].r.End <= sp.End; k++ {
-			m := a.ments[k]
-			if len(m.ids) != 1 || !a.isVocative(sp, m.r) {
-				continue
+			if m := a.ments[k]; len(m.ids) == 1 && !f(sp, m) {
+				return
 			}
-			out = append(out, m.ids[0])
 		}
 	}
-	return out
 }
 
 func (a *attributor) isVocative(sp, r codex.Range) bool {

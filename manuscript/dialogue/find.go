@@ -434,11 +434,8 @@ func (f *finder) ownTag(p *paragraph, spans []span, i int) bool {
 		words++
 		// "She went quite softly to the kitchen" is no tag; "he went
 		// on" is.
-		if strings.EqualFold(w, "went") {
-			prev = w
-			return words < 3
-		}
-		verb = verb || isSpeechVerb(w) || strings.EqualFold(prev, "went") && strings.EqualFold(w, "on")
+		went := strings.EqualFold(w, "went")
+		verb = verb || isSpeechVerb(w) && !went || strings.EqualFold(prev, "went") && strings.EqualFold(w, "on")
 		prev = w
 		return words < 3
 	})

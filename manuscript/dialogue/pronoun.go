@@ -212,10 +212,7 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 // to inquire after Harriet"): the word right before it, within the
 // paragraph from from, is one.
 func (a *attributor) afterPreposition(off, from int) bool {
-	end := off
-	for end > from && isSpaceByte(a.text[end-1]) {
-		end--
-	}
+	end := trimSpaceEnd(a.text, from, off)
 	start := end
 	for start > from && isASCIILetter(a.text[start-1]) {
 		start--

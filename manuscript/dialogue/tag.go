@@ -186,7 +186,6 @@ type token struct {
 // tag windows.
 func (a *attributor) tokens(w codex.Range) []token {
 	out := a.toks[:0]
-	defer func() { a.toks = out[:0] }()
 	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.End > w.Start })
 	at := w.Start
 	for ; at < w.End; k++ {
@@ -216,6 +215,7 @@ func (a *attributor) tokens(w codex.Range) []token {
 			}
 		}
 	}
+	a.toks = out[:0]
 	return out
 }
 
