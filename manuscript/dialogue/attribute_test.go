@@ -30,6 +30,19 @@ func testCast(t *testing.T) []*codex.Entry {
 	return out
 }
 
+// castOf parses one character entry per front matter, with the IDs
+// codex/characters/c0.md, c1.md, … in order.
+func castOf(t *testing.T, frontMatters ...string) []*codex.Entry {
+	t.Helper()
+	var out []*codex.Entry
+	for i, fm := range frontMatters {
+		e, _ := codex.Parse("codex/characters/c"+strconv.Itoa(i)+".md", []byte("---\n"+fm+"\n---\n"), codex.TypeCharacter)
+		require.NotNil(t, e)
+		out = append(out, e)
+	}
+	return out
+}
+
 // said is one utterance as the tests read it.
 type said struct {
 	Text      string
@@ -161,18 +174,12 @@ func TestAttributionRules(t *testing.T) {
 // is guessed where the codex has two, or none.
 func TestKinshipTags(t *testing.T) {
 	family := func(t *testing.T, extra ...string) []*codex.Entry {
-		var out []*codex.Entry
-		for i, fm := range append([]string{
+		return castOf(t, append([]string{
 			"name: Mr. Bennet\ngender: male",
 			"name: Mrs. Bennet\ngender: female",
 			"name: Elizabeth Bennet\naliases: [Elizabeth, Lizzy]\ngender: female",
 			"name: Mr. Collins\ngender: male",
-		}, extra...) {
-			e, _ := codex.Parse("codex/characters/c"+strconv.Itoa(i)+".md", []byte("---\n"+fm+"\n---\n"), codex.TypeCharacter)
-			require.NotNil(t, e)
-			out = append(out, e)
-		}
-		return out
+		}, extra...)...)
 	}
 	const (
 		mr, mrs, lizzy = "codex/characters/c0.md", "codex/characters/c1.md", "codex/characters/c2.md"
@@ -209,12 +216,7 @@ func TestKinshipTags(t *testing.T) {
 // TestAWifesParentsAreNotHerHusband: a married woman's family name is
 // her husband's, so "her father" is not the man of her title.
 func TestAWifesParentsAreNotHerHusband(t *testing.T) {
-	var cast []*codex.Entry
-	for i, fm := range []string{"name: Mr. Bennet\ngender: male", "name: Mrs. Bennet\ngender: female", "name: Mr. Collins\ngender: male"} {
-		e, _ := codex.Parse("codex/characters/c"+strconv.Itoa(i)+".md", []byte("---\n"+fm+"\n---\n"), codex.TypeCharacter)
-		require.NotNil(t, e)
-		cast = append(cast, e)
-	}
+	cast := castOf(t, "name: Mr. Bennet\ngender: male", "name: Mrs. Bennet\ngender: female", "name: Mr. Collins\ngender: male")
 	got := attributeWith(t, cast, "Mr. Collins bowed to Mrs. Bennet.\n\n\"Sit up,\" said her father.", "")
 	require.Len(t, got, 1)
 	assert.NotEqual(t, "codex/characters/c0.md", got[0].Speaker, "%+v", got)
@@ -224,12 +226,7 @@ func TestAWifesParentsAreNotHerHusband(t *testing.T) {
 // description the codex gives ("the mariner") decides, but is shown
 // uncertain, where a name is shown certain.
 func TestADescriptionIsNoCertainName(t *testing.T) {
-	var cast []*codex.Entry
-	for i, fm := range []string{"name: The Mariner\naliases: [the mariner]\ngender: male", "name: Mr. Marvel\ngender: male"} {
-		e, _ := codex.Parse("codex/characters/c"+strconv.Itoa(i)+".md", []byte("---\n"+fm+"\n---\n"), codex.TypeCharacter)
-		require.NotNil(t, e)
-		cast = append(cast, e)
-	}
+	cast := castOf(t, "name: The Mariner\naliases: [the mariner]\ngender: male", "name: Mr. Marvel\ngender: male")
 	got := attributeWith(t, cast, "\"Pleasant day,\" said the mariner.\n\n\"Very,\" said Mr. Marvel.\n\n\"Quite,\" said The Mariner.", "")
 	assert.Equal(t, []said{
 		{"Pleasant day,", "codex/characters/c0.md", true, RuleExplicit},
