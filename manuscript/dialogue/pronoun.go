@@ -75,8 +75,7 @@ func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 		if a.narrator == "" || !a.set(i, RulePronoun, tag, a.narrator) {
 			return false
 		}
-		u := &a.utts[i]
-		u.Speaker, u.Uncertain, u.Candidates = "", true, []string{a.narrator}
+		a.guess(i)
 		return true
 	}
 	cands := a.referents(i, off, g)
@@ -96,6 +95,14 @@ func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 		}
 	}
 	return false
+}
+
+// guess shows utterance i's speaker as its rule's best guess: uncertain,
+// the speaker its one candidate.
+func (a *attributor) guess(i int) {
+	if u := &a.utts[i]; !u.Uncertain {
+		u.Speaker, u.Uncertain, u.Candidates = "", true, []string{u.Speaker}
+	}
 }
 
 // findNarrator is the character the chapter's "I" speaks as, where no

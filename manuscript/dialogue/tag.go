@@ -359,10 +359,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 					// certain.
 					if g, ok := nounGender[strings.ToLower(s.word)]; ok && j > vi {
 						if a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
-							u := &a.utts[i]
-							if !u.Uncertain {
-								u.Uncertain, u.Candidates, u.Speaker = true, []string{u.Speaker}, ""
-							}
+							a.guess(i)
 							return true
 						}
 					}
