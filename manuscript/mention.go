@@ -90,7 +90,12 @@ func fnv1a(key []byte) uint64 {
 }
 
 type trieNode struct {
-	next map[string]int32
+	// The node's children by token key: few while there are at most
+	// fewEdges of them, many beyond. Most nodes have one child or none,
+	// and a map for each was a fifth of the matcher's build at a warm
+	// start; the root and a few titles ("Mr") have thousands.
+	few  []trieEdge
+	many map[string]int32
 	// forms end at this node, sorted by kind, then entry.
 	forms []nameForm
 }
@@ -175,10 +180,10 @@ func newTrie(entries []*codex.Entry) *Matcher {
 		m.nodes[i].forms = mergeForms(m.nodes[i].forms)
 	}
 	m.firstTokens = make([]uint64, (1<<firstTokenBits)/64)
-	for k := range m.nodes[0].next {
+	m.nodes[0].children(func(k string, _ int32) {
 		h := fnv1a([]byte(k)) >> (64 - firstTokenBits)
 		m.firstTokens[h/64] |= 1 << (h % 64)
-	}
+	})
 	return m
 }
 
@@ -368,15 +373,12 @@ func (m *Matcher) addNameWords(phrase string, key []byte) []byte {
 
 // child returns the node key leads to from node, adding it if needed.
 func (m *Matcher) child(node int32, key []byte) int32 {
-	if c, ok := m.nodes[node].next[string(key)]; ok {
+	if c, ok := m.nodes[node].child(key); ok {
 		return c
-	}
-	if m.nodes[node].next == nil {
-		m.nodes[node].next = map[string]int32{}
 	}
 	c := int32(len(m.nodes))
 	m.nodes = append(m.nodes, trieNode{})
-	m.nodes[node].next[string(key)] = c
+	m.nodes[node].put(string(key), c)
 	return c
 }
 
@@ -429,7 +431,7 @@ func (m *Matcher) ScanAll(text string) []Mention {
 // scan finds the mentions in text[from:]; ranges are offsets into text.
 func (m *Matcher) scan(text string, from int, uncertain bool) []Mention {
 	var out []Mention
-	if m.layer == nil && len(m.nodes[0].next) == 0 || m.layer != nil && len(m.nodes[0].next) == 0 && len(m.layer.base.nodes[0].next) == 0 {
+	if m.layer == nil && !m.nodes[0].hasChildren() || m.layer != nil && !m.nodes[0].hasChildren() && !m.layer.base.nodes[0].hasChildren() {
 		return out
 	}
 	s := mentionScanner{m: m, text: text, key: make([]byte, 0, 64)}
@@ -575,16 +577,16 @@ func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMa
 	tok := first
 	w := formWalk{ahead: proseTokenizer{text: s.text, pos: first.end}, tc: textCase{sentenceStart: sentenceStart}}
 	for i := 0; ; i++ {
-		next := s.m.nodes[node].next
+		next := &s.m.nodes[node]
 		// A name may wrap onto the next line, never across a paragraph.
-		if len(next) == 0 || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) || !s.m.mayBeFormWord(&tok) {
+		if !next.hasChildren() || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) || !s.m.mayBeFormWord(&tok) {
 			break
 		}
 		if tok.stem > 0 {
 			s.key = appendWordKey(s.key[:0], s.text[tok.start:tok.stem])
 			w.note(i, &tok, s.key)
 			if i > 0 || s.m.mayStartForm(s.key) {
-				if c, hit := next[string(s.key)]; hit && s.m.accepts(c, w.tc) {
+				if c, hit := next.child(s.key); hit && s.m.accepts(c, w.tc) {
 					best, ok = trieMatch{node: c, tc: w.tc, span: codex.Range{Start: first.start, End: tok.stem}, resume: tok.end}, true
 				}
 			}
@@ -596,7 +598,7 @@ func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMa
 		if i == 0 && !keyed && !s.m.mayStartForm(s.key) {
 			break
 		}
-		c, hit := next[string(s.key)]
+		c, hit := next.child(s.key)
 		if !hit {
 			break
 		}

@@ -156,7 +156,7 @@ func (m *Matcher) continuesIn(phrase, word string, formsAt func(int32) []nameFor
 	if !ok {
 		return false
 	}
-	c, more := m.nodes[node].next[word]
+	c, more := m.nodes[node].childOf(word)
 	if !more {
 		return false
 	}
@@ -174,9 +174,7 @@ func (m *Matcher) continuesIn(phrase, word string, formsAt func(int32) []nameFor
 		if len(formsAt(n)) > 0 {
 			return true
 		}
-		for _, next := range m.nodes[n].next {
-			stack = append(stack, next)
-		}
+		m.nodes[n].children(func(_ string, next int32) { stack = append(stack, next) })
 	}
 	return false
 }

@@ -179,7 +179,7 @@ func (m *Matcher) find(phrase string) (int32, bool) {
 		}
 		key = appendTokenKey(key[:0], phrase, &tok)
 		honorific = tok.kind == proseWord && isTitleAbbreviation(key)
-		c, ok := m.nodes[node].next[string(key)]
+		c, ok := m.nodes[node].child(key)
 		if !ok {
 			return 0, false
 		}
@@ -224,7 +224,7 @@ func childOf(m *Matcher, node int32, key []byte) int32 {
 	if node < 0 {
 		return -1
 	}
-	if c, ok := m.nodes[node].next[string(key)]; ok {
+	if c, ok := m.nodes[node].child(key); ok {
 		return c
 	}
 	return -1
@@ -240,7 +240,7 @@ func (s *mentionScanner) longestLayeredAt(first proseToken, sentenceStart bool) 
 	tok := first
 	w := formWalk{ahead: proseTokenizer{text: s.text, pos: first.end}, tc: textCase{sentenceStart: sentenceStart}}
 	for i := 0; ; i++ {
-		more := node >= 0 && len(m.nodes[node].next) > 0 || bnode >= 0 && len(base.nodes[bnode].next) > 0
+		more := node >= 0 && m.nodes[node].hasChildren() || bnode >= 0 && base.nodes[bnode].hasChildren()
 		if !more || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) || !m.mayBeFormWord(&tok) {
 			break
 		}
