@@ -22,8 +22,12 @@ type Canon struct {
 	// matcher finds names and aliases, those that progressions add too.
 	matcher *manuscript.Matcher
 	// names maps each normalized name and alias (progressions' too) to
-	// its entries, for pov and location.
-	names map[string][]*codex.Entry
+	// its entries, for pov and location: made from toName on the first
+	// lookup (namesOnce), not while the book opens, since a first hover
+	// needs none of it.
+	names     map[string][]*codex.Entry
+	toName    []namedEntry
+	namesOnce sync.Once
 	// series, for a book of a series, are the names of the series'
 	// entries, shared by its books (canon_series.go); hidden are the
 	// series entries the book overrides, whose names are not found.
@@ -108,7 +112,7 @@ func NewCanon(cat *codex.Catalog, opts Options) *Canon {
 // of a canon.
 func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher) *Canon {
 	c := &Canon{cat: cat, opts: opts, traits: opts.traits(), stories: map[string]codex.Story{},
-		names: map[string][]*codex.Entry{}, accepted: map[string]bool{}}
+		accepted: map[string]bool{}}
 	for _, w := range opts.Spelling {
 		c.accepted[codex.Normalize(w)] = true
 	}
@@ -126,7 +130,7 @@ func NewCanonWithMatcher(cat *codex.Catalog, opts Options, m *manuscript.Matcher
 		}
 		aliases := storyAliases(e, s)
 		if own == nil || own[e] {
-			addNames(c.names, e, aliases)
+			c.toName = append(c.toName, namedEntry{e, aliases})
 		}
 		if len(aliases) > len(e.Aliases) {
 			w := *e

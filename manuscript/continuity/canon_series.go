@@ -17,7 +17,7 @@ type seriesNamesKey struct{}
 
 // layOverSeries sets up the shared names of c's series, when c's
 // catalog is a book's merged with its series, and returns the book's own
-// entries: only theirs go into c.names. Nil when the catalog is not
+// entries: only theirs are named (ownNames). Nil when the catalog is not
 // layered: every entry's do.
 func (c *Canon) layOverSeries() map[*codex.Entry]bool {
 	l, ok := c.cat.SeriesLayer()
@@ -42,6 +42,25 @@ func (c *Canon) layOverSeries() map[*codex.Entry]bool {
 	return own
 }
 
+// namedEntry is an entry and its aliases, progressions' included.
+type namedEntry struct {
+	e       *codex.Entry
+	aliases []string
+}
+
+// ownNames are the names of c's own entries (toName), mapped on first
+// use.
+func (c *Canon) ownNames() map[string][]*codex.Entry {
+	c.namesOnce.Do(func() {
+		c.names = make(map[string][]*codex.Entry, len(c.toName))
+		for _, n := range c.toName {
+			addNames(c.names, n.e, n.aliases)
+		}
+		c.toName = nil
+	})
+	return c.names
+}
+
 // addNames maps e's name and aliases to it.
 func addNames(names map[string][]*codex.Entry, e *codex.Entry, aliases []string) {
 	for _, n := range append([]string{e.Name}, aliases...) {
@@ -53,14 +72,21 @@ func addNames(names map[string][]*codex.Entry, e *codex.Entry, aliases []string)
 }
 
 // storyAliases are e's aliases with those its progressions give it.
+// The slice is e.Aliases itself when no progression adds one (most
+// entries: a copy each was a tenth of a canon's making), a copy when
+// one does; it is only read.
 func storyAliases(e *codex.Entry, s codex.Story) []string {
-	aliases := slices.Clone(e.Aliases)
+	aliases := e.Aliases
+	copied := false
 	for _, p := range s.Progressions {
 		for _, f := range p.Changes {
 			switch strings.ToLower(f.Key) {
 			case "aliases", "alias", "name":
 				for _, a := range textValues(f.Value) {
 					if !slices.Contains(aliases, a) && a != e.Name {
+						if !copied {
+							aliases, copied = slices.Clone(aliases), true
+						}
 						aliases = append(aliases, a)
 					}
 				}
@@ -72,7 +98,7 @@ func storyAliases(e *codex.Entry, s codex.Story) []string {
 
 // named are the entries of the normalized name k, in catalog order.
 func (c *Canon) named(k string) []*codex.Entry {
-	own := c.names[k]
+	own := c.ownNames()[k]
 	if c.series == nil {
 		return own
 	}
