@@ -129,6 +129,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"It is late,", emma, true, RulePronoun}}},
 		{"pronoun: a name a preposition governs is no subject", "Emma sent the boy to inquire after Harriet. \"You do quite right,\" said she.", "",
 			[]said{{"You do quite right,", emma, true, RulePronoun}}},
+		{"pronoun: nor one a preposition governs past its article", "Emma sent a note to the Harriet of that morning. \"You do quite right,\" said she.", "",
+			[]said{{"You do quite right,", emma, true, RulePronoun}}},
 		{"pronoun: one who speaks in the chapter before one only talked of", "\"Good morning,\" said Mr. Knightley.\n\n\"Good morning,\" said Emma.\n\nThey spoke of the weather, and of the horse Jory had sold.\n\n\"It will rain,\" he said.", "",
 			[]said{{"Good morning,", knightly, false, RuleExplicit}, {"Good morning,", emma, false, RuleExplicit}, {"It will rain,", knightly, true, RulePronoun}}},
 		{"pronoun: he, where the last named is a she", "Mr. Knightley came in and bowed to Emma.\n\n\"It is late,\" he said.", "",

@@ -216,15 +216,26 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 }
 
 // afterPreposition says a preposition governs the name at off ("sending
-// to inquire after Harriet"): the word right before it, within the
-// paragraph from from, is one.
+// to inquire after Harriet", "stole down the arcade towards the Arno"):
+// the word right before it, or before its article, within the paragraph
+// from from, is one.
 func (a *attributor) afterPreposition(off, from int) bool {
-	end := trimSpaceEnd(a.text, from, off)
-	start := end
-	for start > from && isASCIILetter(a.text[start-1]) {
-		start--
+	word := func(off int) (int, string) {
+		end := trimSpaceEnd(a.text, from, off)
+		start := end
+		for start > from && isASCIILetter(a.text[start-1]) {
+			start--
+		}
+		if start == end || end == off {
+			return start, ""
+		}
+		return start, strings.ToLower(a.text[start:end])
 	}
-	return start < end && end < off && prepositions[strings.ToLower(a.text[start:end])]
+	start, w := word(off)
+	if articles[w] {
+		_, w = word(start)
+	}
+	return prepositions[w]
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

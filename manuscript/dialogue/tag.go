@@ -489,6 +489,9 @@ var prepositions = wordSet(`to near with at by from for of on upon towards towar
 after before behind beside besides between than like unlike over under against among around
 whom`)
 
+// articles may stand between a preposition and the name it governs.
+var articles = wordSet(`the a an`)
+
 func join(a, b codex.Range) codex.Range {
 	return codex.Range{Start: min(a.Start, b.Start), End: max(a.End, b.End)}
 }
