@@ -604,7 +604,10 @@ func forEachWord(s string, fn func(w string, at int) bool) {
 // them: a few words inside a sentence of narration, after a word that is
 // no speech verb, with no punctuation of speech at their end, and
 // narration going on after them in lower case ('the word "ennui" was',
-// 'a pun on "fiance" and').
+// 'a pun on "fiance" and'). After an article or a possessive the words
+// are a noun of the sentence even with a comma or full stop inside the
+// marks, as typesetting puts them, or a dash after ('the "beautiful
+// little friend," suggested', 'with its "ready wit"--but').
 func (f *finder) dropNamedWords(p *paragraph, spans []span) []span {
 	if f.conv == QuotesDash {
 		return spans
@@ -626,12 +629,13 @@ func (f *finder) namesWords(p *paragraph, s span) bool {
 	if words > 4 {
 		return false
 	}
-	last := lastRuneBefore(f.text, s.words.Start, s.words.End)
-	if unicode.IsPunct(last) && last != '_' && last != '*' {
-		return false
-	}
 	prevWord := lastWordBefore(f.text, p.start, s.mark.Start)
 	if prevWord == "" || isSpeechVerb(prevWord) {
+		return false
+	}
+	noun := determiners[strings.ToLower(prevWord)]
+	last := lastRuneBefore(f.text, s.words.Start, s.words.End)
+	if unicode.IsPunct(last) && last != '_' && last != '*' && !(noun && (last == ',' || last == '.' || last == ';')) {
 		return false
 	}
 	before := lastRuneBefore(f.text, p.start, s.mark.Start)
@@ -643,8 +647,12 @@ func (f *finder) namesWords(p *paragraph, s span) bool {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(next)
-	return unicode.IsLower(r) || r == ',' || r == ';' || r == ')' || r == '.'
+	return unicode.IsLower(r) || r == ',' || r == ';' || r == ')' || r == '.' || noun && (r == '-' || r == '—' || r == '–')
 }
+
+// determiners open a noun phrase: quoted words right after one are
+// named in the sentence, not spoken.
+var determiners = wordSet(`the a an its his their our my your this such`)
 
 // lastWordBefore is the word that ends nearest before end, after from.
 func lastWordBefore(text string, from, end int) string {
