@@ -604,10 +604,11 @@ func forEachWord(s string, fn func(w string, at int) bool) {
 // them: a few words inside a sentence of narration, after a word that is
 // no speech verb, with no punctuation of speech at their end, and
 // narration going on after them in lower case ('the word "ennui" was',
-// 'a pun on "fiance" and'). After an article or a possessive the words
-// are a noun of the sentence even with a comma or full stop inside the
-// marks, as typesetting puts them, or a dash after ('the "beautiful
-// little friend," suggested', 'with its "ready wit"--but').
+// 'a pun on "fiance" and'). After an article, a possessive or a word
+// that names (naming), the words are a noun of the sentence even with a
+// comma or full stop inside the marks, as typesetting puts them, or a
+// dash after ('the "beautiful little friend," suggested', 'with its
+// "ready wit"--but').
 func (f *finder) dropNamedWords(p *paragraph, spans []span) []span {
 	if f.conv == QuotesDash {
 		return spans
@@ -633,7 +634,7 @@ func (f *finder) namesWords(p *paragraph, s span) bool {
 	if prevWord == "" || isSpeechVerb(prevWord) {
 		return false
 	}
-	noun := determiners[strings.ToLower(prevWord)]
+	noun := determiners[strings.ToLower(prevWord)] || naming[strings.ToLower(prevWord)]
 	last := lastRuneBefore(f.text, s.words.Start, s.words.End)
 	if unicode.IsPunct(last) && last != '_' && last != '*' && !(noun && (last == ',' || last == '.' || last == ';')) {
 		return false
@@ -653,6 +654,10 @@ func (f *finder) namesWords(p *paragraph, s span) bool {
 // determiners open a noun phrase: quoted words right after one are
 // named in the sentence, not spoken.
 var determiners = wordSet(`the a an its his their our my your this such`)
+
+// naming words put a name or a phrase in a sentence ('what is known as
+// "quite a scene," and', 'a notice headed "Mysterious Business."').
+var naming = wordSet(`of as headed entitled called named marked`)
 
 // lastWordBefore is the word that ends nearest before end, after from.
 func lastWordBefore(text string, from, end int) string {

@@ -103,6 +103,7 @@ func TestFindConventions(t *testing.T) {
 		{"a word named in narration is no speech", "She had never heard the word \"ennui\" before that day.", Options{}, nil},
 		{"words named after an article or possessive are no speech, a comma or a dash after them",
 			"The charade, with its \"ready wit\"--but then the \"soft eyes\"--suited neither. The words which clothed it, the \"beautiful little friend,\" suggested the idea.", Options{}, nil},
+		{"words after a word that names are no speech", "They were in for what is known as \"quite a scene,\" and she felt it.", Options{}, nil},
 		{"speech after an object pronoun is still speech", "He told her \"Come here,\" and left.", Options{}, [][]string{{"Come here,"}}},
 		{"a stage direction inside speech is the narrator's", `"You, (to Emma), I am certain, will never guess."`, Options{},
 			[][]string{{"You", "I am certain, will never guess."}}},
