@@ -96,6 +96,9 @@ func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
 	a.narrator = a.findNarrator()
 	for i := range utts {
 		decided[i] = decided[i] || a.writer(i) || a.tag(i) || a.narration(i)
+		if decided[i] {
+			a.kinAddressee(i)
+		}
 	}
 	for i := range utts {
 		if !decided[i] {

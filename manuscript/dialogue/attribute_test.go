@@ -198,6 +198,8 @@ func TestKinshipTags(t *testing.T) {
 		{"her mother", nil, "Elizabeth sat down.\n\n\"Sit up straight,\" said her mother.", mrs},
 		{"two of the name: no guess", []string{"name: Mrs. Philips Bennet\ngender: female"}, "Mr. Bennet made no answer.\n\n\"Well?\" cried his wife.", ""},
 		{"her father, before the verb", nil, "Elizabeth came in.\n\nHer father fondly replied, \"Well, Lizzy?\"", mr},
+		{"his wife, of the one who spoke just before", []string{"name: Mrs. Collins\ngender: female"},
+			"\"I shall dance,\" said Mr. Collins.\n\n\"He may turn you all out of this house,\" said Mr. Bennet.\n\n\"Oh! my dear,\" cried his wife, \"I cannot bear it.\"", mrs},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,6 +215,15 @@ func TestKinshipTags(t *testing.T) {
 		})
 	}
 	_ = lizzy
+}
+
+// TestATagToKinAddresses: "said Mr. Bennet to his wife" speaks to the
+// one Mrs. Bennet, who answers the line, as "to Elizabeth" would.
+func TestATagToKinAddresses(t *testing.T) {
+	cast := castOf(t, "name: Mr. Bennet\ngender: male", "name: Mrs. Bennet\ngender: female", "name: Mr. Collins\ngender: male")
+	got := attributeWith(t, cast, "\"I hope, my dear,\" said Mr. Bennet to his wife, \"that you have a good dinner.\"\n\n\"Who do you mean?\"", "")
+	require.Len(t, got, 2)
+	assert.Equal(t, said{"Who do you mean?", "codex/characters/c1.md", true, RuleVocative}, got[1])
 }
 
 // TestAWifesParentsAreNotHerHusband: a married woman's family name is

@@ -67,10 +67,15 @@ func (a *attributor) kinTag(i int, possessive, noun string, off int) (string, bo
 	if k.owner != GenderUnknown && k.owner != g {
 		return "", false
 	}
-	// The owner: the character the line addresses, else the characters
+	// The owner: the character the line addresses, else the speaker of
+	// the line before, whom a relative most often answers ("…as soon as
+	// he pleases." / "Oh! my dear," cried his wife), else the characters
 	// the possessive may refer to, likeliest first; the first of them
 	// with one such relative in the codex decides.
 	owners := slices.Clone(a.addressed[i])
+	if i > 0 && a.sameConversation(i-1, i) {
+		owners = append(owners, a.utts[i-1].Speaker)
+	}
 	owners = append(owners, a.referents(i, off, g)...)
 	tried := 0
 	for _, owner := range owners {
@@ -174,4 +179,40 @@ func (c *Cast) relativesOf(i int) []int {
 		return nil
 	}
 	return c.families()[family]
+}
+
+// kinLook bounds how far after a tag its "to his wife" is looked for.
+const kinLook = 40
+
+// kinAddressee adds to the characters utterance i speaks to the one its
+// tag names by kinship to its speaker ("said Mr. Bennet to his wife"),
+// as "to Elizabeth" would name her: the turn after is most likely hers.
+func (a *attributor) kinAddressee(i int) {
+	u := &a.utts[i]
+	if u.Speaker == "" || u.Tag.End <= u.Tag.Start || u.Tag.End > len(a.text) {
+		return
+	}
+	words := strings.Fields(a.text[u.Tag.End:min(len(a.text), u.Tag.End+kinLook)])
+	if len(words) < 3 || strings.ToLower(words[0]) != "to" {
+		return
+	}
+	k, ok := kinNouns[strings.ToLower(strings.TrimRight(words[2], ",.;:!?"))]
+	if !ok {
+		return
+	}
+	var g Gender
+	switch strings.ToLower(words[1]) {
+	case "his":
+		g = GenderMale
+	case "her":
+		g = GenderFemale
+	default:
+		return
+	}
+	if k.owner != GenderUnknown && k.owner != g || !a.fits(u.Speaker, g) {
+		return
+	}
+	if id, ok := a.cast.relative(u.Speaker, k.rel); ok && id != u.Speaker && !slices.Contains(a.addressed[i], id) {
+		a.addressed[i] = append(a.addressed[i], id)
+	}
 }
