@@ -59,7 +59,17 @@ func (a *attributor) windows(i int) []tagWindow {
 		start = a.utts[i-1].Marks[len(a.utts[i-1].Marks)-1].End
 	}
 	if first := u.Marks[0].Start; start < first {
-		out = append(out, tagWindow{r: codex.Range{Start: a.sentenceStart(start, first), End: first}})
+		r := codex.Range{Start: a.sentenceStart(start, first), End: first}
+		out = append(out, tagWindow{r: r})
+		// A sentence of the paragraph's own narration that ends on its
+		// speech verb right before the speech leads into it, as such a
+		// paragraph of its own does ("…with their curiosity, he thus
+		// explained. "About a month ago…"): hard-wrapped text often
+		// sets the speech on the next line of the same paragraph.
+		if end := trimSpaceEnd(a.text, start, first); end > start && end <= r.Start && start == p.start &&
+			lastWordsHold(a.text[max(start, end-maxWindow):end], 2, isSpeechVerb) {
+			out = append(out, tagWindow{r: codex.Range{Start: a.sentenceStart(start, end-1), End: end}, leadIn: true, loose: true})
+		}
 	}
 	if w, ok := a.leadIn(i); ok {
 		out = append(out, w)
