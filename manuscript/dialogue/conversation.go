@@ -54,9 +54,12 @@ func (a *attributor) isVocative(sp, r codex.Range) bool {
 		}
 	}
 	opens := before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".")
-	closes := after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?") || strings.HasPrefix(after, ".") || strings.HasPrefix(after, ";")
-	// "Emma, come here" or "…, Harriet." but not "Emma is …".
-	return opens && closes && (before == "" || after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?"))
+	closes := after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?") || strings.HasPrefix(after, ".") || strings.HasPrefix(after, ";") ||
+		strings.HasSuffix(before, ",") && (strings.HasPrefix(after, "-") || strings.HasPrefix(after, "—"))
+	// "Emma, come here" or "…, Harriet." or "…pretty well, Harriet; but"
+	// but not "Emma is …".
+	return opens && closes && (before == "" || after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?") ||
+		strings.HasSuffix(before, ",") && (strings.HasPrefix(after, ".") || strings.HasPrefix(after, ";") || strings.HasPrefix(after, "-") || strings.HasPrefix(after, "—")))
 }
 
 // vocative gives utterance i to the character the line before addressed
