@@ -62,7 +62,7 @@ func RuleExplanation(r dialogue.Rule, tag string) string {
 	case dialogue.RuleNarration:
 		return "Decided by the paragraph's narration" + quoted + ", which names this character."
 	case dialogue.RuleVocative:
-		return "Decided by the line before, which speaks to this character: by name, or by kin in its tag (\"said Mr. Bennet to his wife\")."
+		return "Decided by the line before, which speaks to this character: by name, or in its tag (\"said Emma to Harriet\", \"he asked the vicar\", \"said Mr. Bennet to his wife\")."
 	case dialogue.RuleTurn:
 		return "Decided by turn-taking: the conversation's speakers take turns, and a paragraph is one speaker's."
 	}

@@ -97,7 +97,7 @@ func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
 	for i := range utts {
 		decided[i] = decided[i] || a.writer(i) || a.tag(i) || a.narration(i)
 		if decided[i] {
-			a.kinAddressee(i)
+			a.tagAddressee(i)
 		}
 	}
 	for i := range utts {

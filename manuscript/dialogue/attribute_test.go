@@ -226,13 +226,22 @@ func TestKinshipTags(t *testing.T) {
 	_ = lizzy
 }
 
-// TestATagToKinAddresses: "said Mr. Bennet to his wife" speaks to the
-// one Mrs. Bennet, who answers the line, as "to Elizabeth" would.
-func TestATagToKinAddresses(t *testing.T) {
+// TestATagSaysWhomTheLineIsSaidTo: "said Mr. Bennet to his wife", "she
+// asked Mr. Knightley" and "said Emma to Harriet" speak to that
+// character, who answers the line, as a name in the speech would.
+func TestATagSaysWhomTheLineIsSaidTo(t *testing.T) {
 	cast := castOf(t, "name: Mr. Bennet\ngender: male", "name: Mrs. Bennet\ngender: female", "name: Mr. Collins\ngender: male")
 	got := attributeWith(t, cast, "\"I hope, my dear,\" said Mr. Bennet to his wife, \"that you have a good dinner.\"\n\n\"Who do you mean?\"", "")
 	require.Len(t, got, 2)
 	assert.Equal(t, said{"Who do you mean?", "codex/characters/c1.md", true, RuleVocative}, got[1])
+	for _, text := range []string{
+		"Mr. Collins came in.\n\n\"Who is she?\" he asked Mr. Bennet afterwards.\n\n\"A cousin.\"",
+		"\"Who is she?\" said Mr. Collins to Mr. Bennet.\n\n\"A cousin.\"",
+	} {
+		got := attributeWith(t, cast, text, "")
+		require.Len(t, got, 2, text)
+		assert.Equal(t, said{"A cousin.", "codex/characters/c0.md", true, RuleVocative}, got[1], text)
+	}
 }
 
 // TestAWifesParentsAreNotHerHusband: a married woman's family name is

@@ -180,39 +180,3 @@ func (c *Cast) relativesOf(i int) []int {
 	}
 	return c.families()[family]
 }
-
-// kinLook bounds how far after a tag its "to his wife" is looked for.
-const kinLook = 40
-
-// kinAddressee adds to the characters utterance i speaks to the one its
-// tag names by kinship to its speaker ("said Mr. Bennet to his wife"),
-// as "to Elizabeth" would name her: the turn after is most likely hers.
-func (a *attributor) kinAddressee(i int) {
-	u := &a.utts[i]
-	if u.Speaker == "" || u.Tag.End <= u.Tag.Start || u.Tag.End > len(a.text) {
-		return
-	}
-	words := strings.Fields(a.text[u.Tag.End:min(len(a.text), u.Tag.End+kinLook)])
-	if len(words) < 3 || strings.ToLower(words[0]) != "to" {
-		return
-	}
-	k, ok := kinNouns[strings.ToLower(strings.TrimRight(words[2], ",.;:!?"))]
-	if !ok {
-		return
-	}
-	var g Gender
-	switch strings.ToLower(words[1]) {
-	case "his":
-		g = GenderMale
-	case "her":
-		g = GenderFemale
-	default:
-		return
-	}
-	if k.owner != GenderUnknown && k.owner != g || !a.fits(u.Speaker, g) {
-		return
-	}
-	if id, ok := a.cast.relative(u.Speaker, k.rel); ok && id != u.Speaker && !slices.Contains(a.addressed[i], id) {
-		a.addressed[i] = append(a.addressed[i], id)
-	}
-}
