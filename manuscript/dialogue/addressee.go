@@ -47,8 +47,10 @@ func (a *attributor) tagAddressee(i int) {
 	}
 	gap := strings.ToLower(strings.TrimSpace(a.text[u.Tag.End:a.ments[k].r.Start]))
 	gap = strings.TrimSpace(strings.TrimSuffix(gap, "the"))
-	tagWords := strings.Fields(a.text[u.Tag.Start:u.Tag.End])
-	verb := strings.ToLower(strings.Trim(tagWords[len(tagWords)-1], ",.;:!?"))
+	verb := ""
+	if tagWords := strings.Fields(a.text[u.Tag.Start:u.Tag.End]); len(tagWords) > 0 {
+		verb = strings.ToLower(strings.Trim(tagWords[len(tagWords)-1], ",.;:!?"))
+	}
 	if gap == "to" || gap == "" && objectVerbs[verb] {
 		add(a.ments[k].ids[0])
 	}

@@ -21,6 +21,8 @@ func FuzzAnalyze(f *testing.F) {
 		"<!-- speaker: Emma --> \"Who?\" <!-- \"hidden\" ``` \"code\" ```",
 		"---\ntitle: \"x\"\n---\n# \"Heading\"\n\n* * *\n\n\"Real,\" he said.",
 		"\"A,\" said Emma.\n\n\"B,\" said Mr. Knightley.\n\n\"C.\"\n\n\"D, Emma.\"\n\n\"E.\"",
+		"\"Who?\" he asked Mr. Knightley.\n\n\"Well, Emma; yes.\"\n\n\"Come,\" said Emma to her husband.\n\nEmma sat down, and Knightley began.\n\"Go.\"",
+		"the \"soft eyes\"--and known as \"a scene,\" then \"To\" said Emma to",
 	} {
 		for q := range 6 {
 			f.Add(seed, uint8(q))
