@@ -59,21 +59,9 @@ func (a *attributor) tagAddressee(i int) {
 // kinOf is the relative of owner that "his wife", "her father" and the
 // like name, when the codex has one such.
 func (a *attributor) kinOf(owner, possessive, noun string) (string, bool) {
-	k, ok := kinNouns[strings.ToLower(noun)]
-	if !ok {
+	rel, g, ok := kinPhrase(possessive, noun)
+	if !ok || !a.fits(owner, g) {
 		return "", false
 	}
-	var g Gender
-	switch strings.ToLower(possessive) {
-	case "his":
-		g = GenderMale
-	case "her":
-		g = GenderFemale
-	default:
-		return "", false
-	}
-	if k.owner != GenderUnknown && k.owner != g || !a.fits(owner, g) {
-		return "", false
-	}
-	return a.cast.relative(owner, k.rel)
+	return a.cast.relative(owner, rel)
 }

@@ -51,20 +51,8 @@ func (a *attributor) kinTag(i int, possessive, noun string, off int) (string, bo
 	if a.namesOnly {
 		return "", false
 	}
-	k, ok := kinNouns[strings.ToLower(noun)]
+	rel, g, ok := kinPhrase(possessive, noun)
 	if !ok {
-		return "", false
-	}
-	var g Gender
-	switch strings.ToLower(possessive) {
-	case "his":
-		g = GenderMale
-	case "her":
-		g = GenderFemale
-	default:
-		return "", false
-	}
-	if k.owner != GenderUnknown && k.owner != g {
 		return "", false
 	}
 	// The owner: the character the line addresses, else the speaker of
@@ -82,7 +70,7 @@ func (a *attributor) kinTag(i int, possessive, noun string, off int) (string, bo
 		if !a.fits(owner, g) {
 			continue
 		}
-		if id, ok := a.cast.relative(owner, k.rel); ok && !slices.Contains(a.addressed[i], id) {
+		if id, ok := a.cast.relative(owner, rel); ok && !slices.Contains(a.addressed[i], id) {
 			return id, true
 		}
 		if tried++; tried == 3 {
@@ -90,6 +78,28 @@ func (a *attributor) kinTag(i int, possessive, noun string, off int) (string, bo
 		}
 	}
 	return "", false
+}
+
+// kinPhrase reads "his wife", "her father" and the like: the relation
+// and the gender of its owner, the one the possessive names.
+func kinPhrase(possessive, noun string) (kin, Gender, bool) {
+	k, ok := kinNouns[strings.ToLower(noun)]
+	if !ok {
+		return 0, GenderUnknown, false
+	}
+	var g Gender
+	switch strings.ToLower(possessive) {
+	case "his":
+		g = GenderMale
+	case "her":
+		g = GenderFemale
+	default:
+		return 0, GenderUnknown, false
+	}
+	if k.owner != GenderUnknown && k.owner != g {
+		return 0, GenderUnknown, false
+	}
+	return k.rel, g, true
 }
 
 // relative is the one character the codex calls by owner's family name
