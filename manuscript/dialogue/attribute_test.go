@@ -156,6 +156,8 @@ func TestAttributionRules(t *testing.T) {
 		{"vocative: a name after a comma, before a semicolon or a dash", "\"You understand it well, Mr. Knightley; but not the rest,\" said Emma.\n\n\"I do.\"\n\n\"Well, Harriet--it is late,\" said Emma.\n\n\"It is.\"", "",
 			[]said{{"You understand it well, Mr. Knightley; but not the rest,", emma, false, RuleExplicit}, {"I do.", knightly, true, RuleVocative},
 				{"Well, Harriet--it is late,", emma, false, RuleExplicit}, {"It is.", harriet, true, RuleVocative}}},
+		{"vocative: a name after a dash", "\"Well--Mr. Knightley, you see it,\" said Emma.\n\n\"I do.\"", "",
+			[]said{{"Well--Mr. Knightley, you see it,", emma, false, RuleExplicit}, {"I do.", knightly, true, RuleVocative}}},
 		{"vocative: a paragraph of narration ends the conversation", "\"Do you agree, Mr. Knightley?\" said Emma.\n\nThe rain went on against the windows, and the clock in the hall struck four.\n\n\"I do not.\"", "",
 			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", emma, true, RuleNone}}},
 		{"vocative: narration opening the answer's paragraph ends the conversation", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n" + strings.Repeat("The rain went on against the windows, and the clock in the hall struck four. ", 6) + "\"I do not.\"", "",

@@ -53,7 +53,8 @@ func (a *attributor) isVocative(sp, r codex.Range) bool {
 			return true
 		}
 	}
-	opens := before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".")
+	opens := before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".") ||
+		strings.HasSuffix(before, "-") || strings.HasSuffix(before, "—")
 	closes := after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?") || strings.HasPrefix(after, ".") || strings.HasPrefix(after, ";") ||
 		strings.HasSuffix(before, ",") && (strings.HasPrefix(after, "-") || strings.HasPrefix(after, "—"))
 	// "Emma, come here" or "…, Harriet." or "…pretty well, Harriet; but"
