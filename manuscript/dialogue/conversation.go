@@ -1,6 +1,7 @@
 package dialogue
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,14 +54,27 @@ func (a *attributor) isVocative(sp, r codex.Range) bool {
 			return true
 		}
 	}
-	opens := before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".") ||
-		strings.HasSuffix(before, "-") || strings.HasSuffix(before, "—")
-	closes := after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?") || strings.HasPrefix(after, ".") || strings.HasPrefix(after, ";") ||
-		strings.HasSuffix(before, ",") && (strings.HasPrefix(after, "-") || strings.HasPrefix(after, "—"))
-	// "Emma, come here" or "…, Harriet." or "…pretty well, Harriet; but"
-	// but not "Emma is …".
-	return opens && closes && (before == "" || after == "" || strings.HasPrefix(after, ",") || strings.HasPrefix(after, "!") || strings.HasPrefix(after, "?") ||
-		strings.HasSuffix(before, ",") && (strings.HasPrefix(after, ".") || strings.HasPrefix(after, ";") || strings.HasPrefix(after, "-") || strings.HasPrefix(after, "—")))
+	ends := func(marks ...string) bool {
+		return slices.ContainsFunc(marks, func(m string) bool { return strings.HasSuffix(before, m) })
+	}
+	starts := func(marks ...string) bool {
+		return slices.ContainsFunc(marks, func(m string) bool { return strings.HasPrefix(after, m) })
+	}
+	// The name set off on both sides: "Emma, come here", "Well--Emma,
+	// you see", "…, Harriet!", not "Emma is …". A full stop, a
+	// semicolon or a dash after it calls only after a comma ("…,
+	// Harriet.", "…pretty well, Harriet; but") or, but for the dash,
+	// at the line's start.
+	comma := ends(",")
+	switch {
+	case after == "" || starts(",", "!", "?"):
+		return before == "" || comma || ends("!", "?", ".", "-", "—")
+	case starts(".", ";"):
+		return before == "" || comma
+	case starts("-", "—"):
+		return comma
+	}
+	return false
 }
 
 // vocative gives utterance i to the character the line before addressed
