@@ -528,10 +528,24 @@ export async function goToLine(page, n) {
 }
 
 export async function runCommand(page, title) {
-  await openQuickInput(page, "F1", `>${title}`);
-  await waitFor(`the command "${title}" in the palette`, () =>
-    page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().isVisible(),
-  );
+  // The palette can close again right after it opened, when an editor
+  // that was still opening (a walkthrough, a webview) takes the focus:
+  // then it is opened again, as a writer would, rather than waited on.
+  const row = page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first();
+  const until = Date.now() + stepTimeout;
+  for (;;) {
+    await openQuickInput(page, "F1", `>${title}`);
+    try {
+      await waitFor(`the command "${title}" in the palette`, () => row.isVisible(), Math.min(10000, Math.max(1000, until - Date.now())));
+      break;
+    } catch (e) {
+      if (!String(e.message).startsWith("timed out") || Date.now() > until) {
+        throw e;
+      }
+      log(`the palette lost "${title}"; opening it again`);
+      await page.keyboard.press("Escape");
+    }
+  }
   await page.keyboard.press("Enter");
 }
 
