@@ -119,7 +119,7 @@ func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseConte
 	case isModifierHead(string(key)) && (!possessive || next.upper):
 		mention.Uncertain = true
 	case !possessive && next.upper && !next.allCaps && !isCommonWord(string(key)) &&
-		(!m.IsNameWord(string(key)) || m.continuesForm(text[span.Start:span.End], string(key))):
+		(!m.IsNameWord(string(key)) || m.continuesForm(text[span.Start:span.End], key)):
 		mention.Uncertain = true
 	}
 	return true
@@ -129,7 +129,7 @@ func (m *Matcher) judge(text string, mention *Mention, resume int, c *proseConte
 // into a longer form that the text then leaves: "Anthony Comstock" when
 // the codex knows Anthony Comstock Patch is a longer name of its own,
 // perhaps his grandfather's, not a way of writing Anthony.
-func (m *Matcher) continuesForm(phrase, word string) bool {
+func (m *Matcher) continuesForm(phrase string, word []byte) bool {
 	return m.inTries(func(t *Matcher, formsAt func(int32) []nameForm) bool {
 		return t.continuesIn(phrase, word, formsAt)
 	})
@@ -151,12 +151,12 @@ const maxContinuationNodes = 256
 
 // continuesIn is continuesForm in m's own trie, whose forms at a node
 // formsAt gives.
-func (m *Matcher) continuesIn(phrase, word string, formsAt func(int32) []nameForm) bool {
+func (m *Matcher) continuesIn(phrase string, word []byte, formsAt func(int32) []nameForm) bool {
 	node, ok := m.find(phrase)
 	if !ok {
 		return false
 	}
-	c, more := m.nodes[node].childOf(word)
+	c, more := m.nodes[node].child(word)
 	if !more {
 		return false
 	}

@@ -26,20 +26,6 @@ func (n *trieNode) child(key []byte) (int32, bool) {
 	return 0, false
 }
 
-// childOf is child for a key held as a string.
-func (n *trieNode) childOf(key string) (int32, bool) {
-	if n.many != nil {
-		c, ok := n.many[key]
-		return c, ok
-	}
-	for i := range n.few {
-		if n.few[i].key == key {
-			return n.few[i].child, true
-		}
-	}
-	return 0, false
-}
-
 // put adds the child c by key, which n does not have yet.
 func (n *trieNode) put(key string, c int32) {
 	switch {
