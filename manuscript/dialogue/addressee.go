@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // A tag may say whom the line is said to: "said Mr. Bennet to his
@@ -21,7 +23,8 @@ begged begs urged urges reminded reminds warned warns informed informs interrupt
 entreated entreats questioned questions bade bid accosted accosts`)
 
 // tagAddressee adds to the characters utterance i speaks to the one its
-// tag names as spoken to.
+// tag names as spoken to. It runs for every decided line: it reads the
+// few words after the tag in place, without splitting the text.
 func (a *attributor) tagAddressee(i int) {
 	u := &a.utts[i]
 	if u.Tag.End <= u.Tag.Start || u.Tag.End > len(a.text) {
@@ -29,31 +32,54 @@ func (a *attributor) tagAddressee(i int) {
 	}
 	speaker := u.Best()
 	end := min(len(a.text), u.Tag.End+addresseeLook)
-	add := func(id string) {
-		if id != "" && id != speaker && !slices.Contains(a.addressed[i], id) {
-			a.addressed[i] = append(a.addressed[i], id)
-		}
+	id := a.kinAddressee(speaker, u.Tag.End, end)
+	if id == "" {
+		id = a.nameAddressee(u.Tag, end)
 	}
-	words := strings.Fields(a.text[u.Tag.End:end])
-	if len(words) >= 3 && strings.EqualFold(words[0], "to") && speaker != "" {
-		if id, ok := a.kinOf(speaker, words[1], strings.TrimRight(words[2], ",.;:!?")); ok {
-			add(id)
-			return
-		}
+	if id != "" && id != speaker && !slices.Contains(a.addressed[i], id) {
+		a.addressed[i] = append(a.addressed[i], id)
 	}
-	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= u.Tag.End })
+}
+
+// kinAddressee is the relative of speaker that "to his wife" right
+// after a tag ending at from names, "" for none.
+func (a *attributor) kinAddressee(speaker string, from, end int) string {
+	rest := strings.TrimLeft(a.text[from:end], " \t\n")
+	if speaker == "" || len(rest) < 3 || !strings.EqualFold(rest[:2], "to") || !isSpaceByte(rest[2]) {
+		return ""
+	}
+	var words [3]string
+	n := 0
+	forEachWord(rest, func(w string, _ int) bool {
+		words[n] = w
+		n++
+		return n < len(words)
+	})
+	if n < len(words) {
+		return ""
+	}
+	id, _ := a.kinOf(speaker, words[1], words[2])
+	return id
+}
+
+// nameAddressee is the character named right after the tag, when "to"
+// ("said Emma to Harriet") or the tag's own verb ("he asked the vicar")
+// makes them the one spoken to; "" for none.
+func (a *attributor) nameAddressee(tag codex.Range, end int) string {
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= tag.End })
 	if k == len(a.ments) || a.ments[k].r.Start >= end || len(a.ments[k].ids) != 1 || a.ments[k].inQuote {
-		return
+		return ""
 	}
-	gap := strings.ToLower(strings.TrimSpace(a.text[u.Tag.End:a.ments[k].r.Start]))
-	gap = strings.TrimSpace(strings.TrimSuffix(gap, "the"))
-	verb := ""
-	if tagWords := strings.Fields(a.text[u.Tag.Start:u.Tag.End]); len(tagWords) > 0 {
-		verb = strings.ToLower(strings.Trim(tagWords[len(tagWords)-1], ",.;:!?"))
+	gap := strings.Fields(strings.ToLower(a.text[tag.End:a.ments[k].r.Start]))
+	if n := len(gap); n > 0 && gap[n-1] == "the" {
+		gap = gap[:n-1]
 	}
-	if gap == "to" || gap == "" && objectVerbs[verb] {
-		add(a.ments[k].ids[0])
+	switch {
+	case len(gap) == 1 && gap[0] == "to",
+		len(gap) == 0 && objectVerbs[strings.ToLower(lastWordBefore(a.text, tag.Start, tag.End))]:
+		return a.ments[k].ids[0]
 	}
+	return ""
 }
 
 // kinOf is the relative of owner that "his wife", "her father" and the
