@@ -66,9 +66,8 @@ func (a *attributor) windows(i int) []tagWindow {
 		// paragraph of its own does ("…with their curiosity, he thus
 		// explained. "About a month ago…"): hard-wrapped text often
 		// sets the speech on the next line of the same paragraph.
-		if end := trimSpaceEnd(a.text, start, first); end > start && end <= r.Start && start == p.start &&
-			lastWordsHold(a.text[max(start, end-maxWindow):end], 2, isSpeechVerb) {
-			out = append(out, tagWindow{r: codex.Range{Start: a.sentenceStart(start, end-1), End: end}, leadIn: true, loose: true})
+		if end := trimSpaceEnd(a.text, start, first); end > start && end <= r.Start && start == p.start && a.endsOnVerb(start, end) {
+			out = append(out, a.leadInWindow(start, end, true))
 		}
 	}
 	if w, ok := a.leadIn(i); ok {
@@ -137,15 +136,28 @@ func (a *attributor) leadIn(i int) (tagWindow, bool) {
 		// "Mr. Collins began." leads in too, a sentence that ends on its
 		// speech verb; "Anne herself answered, lifting her head." may,
 		// a last sentence with a speech verb somewhere: a guess.
-		if !lastWordsHold(a.text[max(start, end-maxWindow):end], 2, isSpeechVerb) {
+		if !a.endsOnVerb(start, end) {
 			if !lastWordsHold(a.text[a.sentenceStart(start, end-1):end], maxTagWords, isSpeechVerb) {
 				return tagWindow{}, false
 			}
-			return tagWindow{r: codex.Range{Start: a.sentenceStart(start, end-1), End: end}, leadIn: true, loose: true}, true
+			return a.leadInWindow(start, end, true), true
 		}
 	}
-	// The sentence's own closing mark is not the end of the one before.
-	return tagWindow{r: codex.Range{Start: a.sentenceStart(start, end-1), End: end}, leadIn: true}, true
+	return a.leadInWindow(start, end, false), true
+}
+
+// endsOnVerb says the narration from start to end ends on its speech
+// verb, within its last two words ("Mr. Collins began.", "he thus
+// explained.").
+func (a *attributor) endsOnVerb(start, end int) bool {
+	return lastWordsHold(a.text[max(start, end-maxWindow):end], 2, isSpeechVerb)
+}
+
+// leadInWindow is the last sentence of the narration from start to end
+// as the window of a lead-in; loose makes what it decides a guess. The
+// sentence's own closing mark is not the end of the one before.
+func (a *attributor) leadInWindow(start, end int, loose bool) tagWindow {
+	return tagWindow{r: codex.Range{Start: a.sentenceStart(start, end-1), End: end}, leadIn: true, loose: loose}
 }
 
 // sentenceEnd is the end of the sentence from at, before limit: a full
