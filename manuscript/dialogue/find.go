@@ -634,7 +634,8 @@ func (f *finder) namesWords(p *paragraph, s span) bool {
 	if prevWord == "" || isSpeechVerb(prevWord) {
 		return false
 	}
-	noun := determiners[strings.ToLower(prevWord)] || naming[strings.ToLower(prevWord)]
+	lower := strings.ToLower(prevWord)
+	noun := determiners[lower] || naming[lower]
 	last := lastRuneBefore(f.text, s.words.Start, s.words.End)
 	if unicode.IsPunct(last) && last != '_' && last != '*' && !(noun && (last == ',' || last == '.' || last == ';')) {
 		return false
