@@ -51,6 +51,8 @@ func (c stdio) Close() error {
 }
 
 func (o *serveOptions) run(cmd *cobra.Command) error {
+	// Before anything else fills the heap (start_heap_linux.go).
+	prepareStartHeap()
 	started := limitServeMemory(cmd.Context())
 	srv := server.New(server.Options{CacheDir: o.CacheDir, Logger: o.logger(), Version: readBuildInfo().serverVersion(), Keys: o.keyStore(), LocalModels: o.localModels(),
 		Started: started})

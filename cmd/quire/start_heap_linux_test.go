@@ -1,0 +1,83 @@
+//go:build linux && (amd64 || arm64)
+
+package main
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// vma is one mapping of /proc/self/smaps and its flags.
+type vma struct {
+	from, to uintptr
+	flags    []string
+}
+
+func readSmaps(t *testing.T) []vma {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	require.NoError(t, err)
+	defer f.Close()
+	var out []vma
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if rest, ok := strings.CutPrefix(line, "VmFlags:"); ok && len(out) > 0 {
+			out[len(out)-1].flags = strings.Fields(rest)
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) == 0 || strings.HasSuffix(fields[0], ":") {
+			continue
+		}
+		lo, hi, ok := strings.Cut(fields[0], "-")
+		if !ok {
+			continue
+		}
+		a, errA := strconv.ParseUint(lo, 16, 64)
+		b, errB := strconv.ParseUint(hi, 16, 64)
+		if errA == nil && errB == nil {
+			out = append(out, vma{from: uintptr(a), to: uintptr(b)})
+		}
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// The heap a start fills is mapped and advised for huge pages, every
+// page of it, and keeps the advice once the allocation that mapped it
+// is handed back.
+func TestStartHeapIsAdvisedForHugePages(t *testing.T) {
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
+		t.Skip("this kernel has no transparent huge pages: there is nothing to advise")
+	}
+	t.Setenv("GODEBUG", "")
+	from, to := prepareStartHeap()
+	require.Less(t, from, to)
+	assert.GreaterOrEqual(t, int(to-from), startHeap-2*hugePage)
+	assert.Zero(t, from%hugePage)
+	covered := uintptr(0)
+	for _, m := range readSmaps(t) {
+		if m.to <= from || m.from >= to {
+			continue
+		}
+		assert.Contains(t, m.flags, "hg", "mapping %x-%x", m.from, m.to)
+		covered += min(m.to, to) - max(m.from, from)
+	}
+	assert.Equal(t, to-from, covered, "the advised range is mapped whole")
+}
+
+// GODEBUG=disablethp=1 is the runtime's switch against huge pages; it
+// turns the advice off.
+func TestStartHeapHeedsDisableTHP(t *testing.T) {
+	t.Setenv("GODEBUG", "disablethp=1")
+	from, to := prepareStartHeap()
+	assert.Zero(t, from)
+	assert.Zero(t, to)
+}
