@@ -328,3 +328,24 @@ func BenchmarkNewCatalog(b *testing.B) {
 		codex.NewCatalog(entries, nil)
 	}
 }
+
+// BenchmarkDecodeState decodes the saved state of the 10,000-entry
+// codex, as a warm start does before it can answer (the file read
+// apart): the entries, their sections, links and names.
+func BenchmarkDecodeState(b *testing.B) {
+	dir, _ := benchCorpus(b, 10000, 300)
+	cache := b.TempDir()
+	if err := openBench(b, dir, cache).Close(); err != nil {
+		b.Fatal(err)
+	}
+	decode, err := codex.DecodeStateFile(cache)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if n, err := decode(); err != nil || n != 10000 {
+			b.Fatalf("decoded %d entries: %v", n, err)
+		}
+	}
+}

@@ -113,3 +113,26 @@ func encodeState(st *savedState) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// Decoded entries share backing arrays (the decoder's slabs); appending
+// to one entry's list never writes into the next entry's.
+func TestDecodedEntriesDoNotShareRoom(t *testing.T) {
+	st := fullState(t)
+	second := *st.Entries[0]
+	second.ID, second.Aliases, second.Tags = "codex/characters/other.md", []string{"Other", "Another"}, []string{"x"}
+	second.Soul = nil
+	st.Entries = append(st.Entries, &second)
+	data, err := encodeState(st)
+	require.NoError(t, err)
+	got, err := decodeState(data)
+	require.NoError(t, err)
+	first := got.Entries[0]
+	first.Aliases = append(first.Aliases, "Intruder")
+	first.Tags = append(first.Tags, "intruder")
+	first.Sections = append(first.Sections, Section{Heading: "Intruder"})
+	first.AliasRanges = append(first.AliasRanges, Range{9, 9})
+	assert.Equal(t, []string{"Other", "Another"}, got.Entries[1].Aliases)
+	assert.Equal(t, []string{"x"}, got.Entries[1].Tags)
+	assert.Equal(t, st.Entries[1].Sections, got.Entries[1].Sections)
+	assert.Equal(t, st.Entries[1].AliasRanges, got.Entries[1].AliasRanges)
+}

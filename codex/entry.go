@@ -154,28 +154,3 @@ func (f Fields) MarshalJSON() ([]byte, error) {
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
 }
-
-// encode stores fields as JSON: their values are always the JSON-shaped
-// types the parser produces, so the round trip is exact.
-func (f Fields) encode() ([]byte, error) {
-	pairs := make([][2]any, len(f))
-	for i, fld := range f {
-		pairs[i] = [2]any{fld.Key, fld.Value}
-	}
-	return json.Marshal(pairs)
-}
-
-// decode reads what encode wrote.
-func (f *Fields) decode(data []byte) error {
-	var pairs [][2]any
-	if err := json.Unmarshal(data, &pairs); err != nil {
-		return err
-	}
-	out := make(Fields, 0, len(pairs))
-	for _, p := range pairs {
-		key, _ := p[0].(string)
-		out = append(out, Field{Key: key, Value: p[1]})
-	}
-	*f = out
-	return nil
-}

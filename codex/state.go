@@ -22,7 +22,9 @@ import (
 // 3 also: the state says whether it vouches for the index, so one saved
 // before the index was built (and the process killed) is taken without
 // the index.
-const SchemaVersion = 3
+// 4: custom fields are written in the state's own binary form, not as
+// JSON (codec_fields.go).
+const SchemaVersion = 4
 
 // Names inside a project's cache folder.
 const (
