@@ -101,7 +101,9 @@ import (
 // uses as a piece of a longer name or after a title in lower case.
 //
 // 15: each record keeps the file's size and time beside its sum.
-const chapterCacheFormat = 15
+//
+// 16: the file ends with a CRC-32 of what comes before, not a SHA-256.
+const chapterCacheFormat = 16
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"
