@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -14,6 +15,9 @@ import (
 // Each change makes a new catalog (With copies only what changes);
 // readers keep whichever one they started with.
 type Catalog struct {
+	// warmed says warm has run (warmLater's tests read it).
+	warmed atomic.Bool
+
 	byID   layer[string, *Entry]
 	sorted []*Entry
 	byType map[Type][]*Entry
@@ -367,6 +371,7 @@ func (c *Catalog) buildLater() {
 func (c *Catalog) warm() {
 	c.ranks()
 	c.fuzzyIdx()
+	c.warmed.Store(true)
 }
 
 // rebuildShare is the share of changed entries above which With builds a

@@ -193,7 +193,7 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 	}
 	if next != nil {
 		s.catalog.Store(next)
-		go next.warm()
+		s.warmLater(next)
 	}
 	if len(results) > 0 || len(removed) > 0 {
 		s.unsaved = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -266,4 +267,24 @@ func TestStoreBackgroundIndexWarmIsReadyAtOnce(t *testing.T) {
 	rs, err := s.Search(context.Background(), "whale oil", SearchOptions{})
 	require.NoError(t, err)
 	assert.NotEmpty(t, rs)
+}
+
+// What a catalog builds on first use (its ranks and typo index) waits
+// for the caller's first work too, cold and warm; a lookup that needs it
+// meanwhile builds it itself.
+func TestCatalogWarmsAfterTheFirstAnswers(t *testing.T) {
+	files, _ := lanternFiles()
+	root := newProject(t, files)
+	cache := t.TempDir()
+	for _, start := range []string{"cold", "warm"} {
+		t.Run(start, func(t *testing.T) {
+			s, release := heldStore(t, root, cache)
+			defer func() { assert.NoError(t, s.Close()) }()
+			// Long past what warming this catalog takes.
+			time.Sleep(200 * time.Millisecond)
+			assert.False(t, s.Catalog().warmed.Load(), "warmed before the first answers")
+			release()
+			require.Eventually(t, s.Catalog().warmed.Load, 5*time.Second, 5*time.Millisecond)
+		})
+	}
 }
