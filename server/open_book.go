@@ -68,6 +68,9 @@ type openBook struct {
 	// the first hover need not wait for the whole book to be scanned.
 	matcher atomic.Pointer[manuscript.Matcher]
 	indexed chan struct{}
+	// lastScan is the last text scanned for a request while the index
+	// could not answer for it (scanText).
+	lastScan atomic.Pointer[textScan]
 	// startedCh closes once the book has loaded and found its names, or
 	// failed to load (markStarted).
 	startedCh   chan struct{}

@@ -193,7 +193,7 @@ func (t *target) mentionAt() (manuscript.Mention, bool) {
 	if u, ok := t.snap.Unit(t.rel); ok && u.Text == t.text && t.indexed() {
 		return ix.MentionAt(t.rel, t.offset)
 	}
-	mentions := t.proj.matcher.Load().Scan(t.text)
+	mentions := t.proj.scanText(t.text)
 	i := sort.Search(len(mentions), func(i int) bool { return mentions[i].Range.End > t.offset })
 	if i < len(mentions) && mentions[i].Range.Start <= t.offset {
 		return mentions[i], true
@@ -216,4 +216,29 @@ func (t *target) waitIndexed(ctx context.Context) error {
 	}
 	t.snap = t.proj.ms.Snapshot()
 	return nil
+}
+
+// textScan is the last scan of a text the mention index did not answer
+// for (scanText).
+type textScan struct {
+	matcher  *manuscript.Matcher
+	text     string
+	mentions []manuscript.Mention
+}
+
+// scanText finds the mentions in text with the book's current names,
+// keeping the last scan: until the mention index has the chapters, each
+// hover scanned the whole chapter it was in, twice (the name, then its
+// namesakes), and an editor that hovers again and again while the start
+// runs took CPU from that start. The scan is kept only for the same
+// names and the same text, so it is the one a new scan would give; the
+// mentions are shared and must not be changed.
+func (p *openBook) scanText(text string) []manuscript.Mention {
+	m := p.matcher.Load()
+	if last := p.lastScan.Load(); last != nil && last.matcher == m && last.text == text {
+		return last.mentions
+	}
+	mentions := m.Scan(text)
+	p.lastScan.Store(&textScan{matcher: m, text: text, mentions: mentions})
+	return mentions
 }
