@@ -291,37 +291,29 @@ func countMentions(m *Matcher, u *Unit, mentions []Mention) *unitMentions {
 		return um
 	}
 	// Each mention counts for the entry it names and, ambiguous, for the
-	// others it may name. Group the hits by entry (stable, so each group
-	// starts with its first mention) and count each group; then order the
-	// counts most first, and list them by entry for lookups.
-	type hit struct {
-		entry string
-		at    codex.Range
+	// others it may name: one count an entry, its first mention the
+	// first in the text, found by a map rather than by sorting every hit
+	// by its entry's ID (that sort was a third of a cold start's scan).
+	// Then the counts are ordered most first, and listed by entry for
+	// lookups.
+	at := make(map[string]int32, len(mentions))
+	counts := make([]EntryCount, 0, len(mentions))
+	count := func(entry string, r codex.Range) {
+		if i, ok := at[entry]; ok {
+			counts[i].Count++
+			return
+		}
+		at[entry] = int32(len(counts))
+		counts = append(counts, EntryCount{Entry: entry, Count: 1, First: r})
 	}
-	hits := make([]hit, 0, len(mentions))
 	for _, mn := range mentions {
-		hits = append(hits, hit{mn.Entry, mn.Range})
+		count(mn.Entry, mn.Range)
 		for _, o := range mn.Others {
-			hits = append(hits, hit{o, mn.Range})
+			count(o, mn.Range)
 		}
 	}
-	slices.SortStableFunc(hits, func(a, b hit) int { return strings.Compare(a.entry, b.entry) })
-	groups := 1
-	for i := 1; i < len(hits); i++ {
-		if hits[i].entry != hits[i-1].entry {
-			groups++
-		}
-	}
-	um.counts = make([]EntryCount, 0, groups)
-	for i := 0; i < len(hits); {
-		first := hits[i]
-		j := i + 1
-		for j < len(hits) && hits[j].entry == first.entry {
-			j++
-		}
-		um.counts = append(um.counts, EntryCount{Entry: first.entry, Count: j - i, First: first.at})
-		i = j
-	}
+	// Kept as long as the chapter is: no room for a count per mention.
+	um.counts = slices.Clone(counts)
 	slices.SortFunc(um.counts, func(a, b EntryCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.First.Start, b.First.Start), strings.Compare(a.Entry, b.Entry))
 	})
