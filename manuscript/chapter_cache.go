@@ -2,7 +2,9 @@ package manuscript
 
 import (
 	"crypto/sha256"
+	"maps"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -255,13 +257,25 @@ func (c *chapterCache) shareInPlace(m *Matcher) {
 	if c == nil || m == nil || len(c.table) == 0 || !c.serves(m) || &c.table[0] == &m.ids[0] {
 		return
 	}
-	for _, r := range c.records {
-		if len(r.counts) > 0 && r.found == nil && len(r.places) == len(r.counts) {
-			for j, i := range r.byEntry {
-				r.counts[i].Entry = m.ids[r.places[j]]
+	// Half a million counts at 10,000 entries and 800 chapters, on the
+	// first hover's path: the records are shared out among the cores,
+	// which are idle then (the codex has built its catalog and names).
+	records := slices.Collect(maps.Values(c.records))
+	workers := min(runtime.GOMAXPROCS(0), len(records))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for k := w; k < len(records); k += workers {
+				r := records[k]
+				if len(r.counts) > 0 && r.found == nil && len(r.places) == len(r.counts) {
+					for j, i := range r.byEntry {
+						r.counts[i].Entry = m.ids[r.places[j]]
+					}
+				}
 			}
-		}
+		})
 	}
+	wg.Wait()
 	c.table = m.ids
 }
 
