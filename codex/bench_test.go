@@ -349,3 +349,21 @@ func BenchmarkDecodeState(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCatalogProblems finds the problems of the 10,000-entry
+// catalog (names two entries claim, links to nothing), as the first
+// status and diagnostics of a start do.
+func BenchmarkCatalogProblems(b *testing.B) {
+	dir, _ := benchCorpus(b, 10000, 300)
+	s := openBench(b, dir, b.TempDir())
+	entries := slices.Clone(s.Catalog().All())
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = len(codex.NewCatalog(entries, nil).Problems())
+	}
+	b.ReportMetric(float64(n), "problems")
+}
