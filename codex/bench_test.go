@@ -317,12 +317,7 @@ func residentMB() float64 {
 // BenchmarkNewCatalog builds the catalog of 10,000 parsed entries, as a
 // warm start does from its saved state before the first answer.
 func BenchmarkNewCatalog(b *testing.B) {
-	dir, _ := benchCorpus(b, 10000, 300)
-	s := openBench(b, dir, b.TempDir())
-	entries := slices.Clone(s.Catalog().All())
-	if err := s.Close(); err != nil {
-		b.Fatal(err)
-	}
+	entries := benchEntries(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		codex.NewCatalog(entries, nil)
@@ -354,16 +349,24 @@ func BenchmarkDecodeState(b *testing.B) {
 // catalog (names two entries claim, links to nothing), as the first
 // status and diagnostics of a start do.
 func BenchmarkCatalogProblems(b *testing.B) {
-	dir, _ := benchCorpus(b, 10000, 300)
-	s := openBench(b, dir, b.TempDir())
-	entries := slices.Clone(s.Catalog().All())
-	if err := s.Close(); err != nil {
-		b.Fatal(err)
-	}
+	entries := benchEntries(b)
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
 		n = len(codex.NewCatalog(entries, nil).Problems())
 	}
 	b.ReportMetric(float64(n), "problems")
+}
+
+// benchEntries are the parsed entries of the 10,000-entry corpus, in
+// catalog order.
+func benchEntries(b *testing.B) []*codex.Entry {
+	b.Helper()
+	dir, _ := benchCorpus(b, 10000, 300)
+	s := openBench(b, dir, b.TempDir())
+	entries := slices.Clone(s.Catalog().All())
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return entries
 }
