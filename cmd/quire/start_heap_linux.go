@@ -44,9 +44,15 @@ const hugePage = 2 << 20
 // have left unbacked (some 4 to 11 MB more at the peak, measured).
 //
 // GODEBUG=disablethp=1, the runtime's own switch against huge pages,
-// turns this off too.
+// turns this off too, and so does a limit on the process's address
+// space (ulimit -v) too small to spare the reservation: failing to map
+// it would end the process.
 func prepareStartHeap() (from, to uintptr) {
 	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
+		return 0, 0
+	}
+	var as unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_AS, &as); err != nil || !roomForStartHeap(as.Cur) {
 		return 0, 0
 	}
 	b := make([]byte, startHeap)
@@ -57,4 +63,13 @@ func prepareStartHeap() (from, to uintptr) {
 	b = nil
 	debug.FreeOSMemory()
 	return from, to
+}
+
+// roomForStartHeap reports whether an address space limit of limit
+// bytes (RLIMIT_AS) leaves room to map the start's heap beside what the
+// process maps anyway, with a wide margin: the runtime reserves address
+// space freely, and the reservation is only worth making where it can
+// never be what runs out.
+func roomForStartHeap(limit uint64) bool {
+	return limit == unix.RLIM_INFINITY || limit >= 16<<30
 }

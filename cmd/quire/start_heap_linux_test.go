@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -80,4 +81,22 @@ func TestStartHeapHeedsDisableTHP(t *testing.T) {
 	from, to := prepareStartHeap()
 	assert.Zero(t, from)
 	assert.Zero(t, to)
+}
+
+// A limit on the address space (ulimit -v) turns the reservation off
+// unless it is far above what the process needs.
+func TestStartHeapLeavesALimitedAddressSpaceAlone(t *testing.T) {
+	for _, tc := range []struct {
+		limit uint64
+		room  bool
+	}{
+		{math.MaxUint64, true},
+		{64 << 30, true},
+		{16 << 30, true},
+		{4 << 30, false},
+		{512 << 20, false},
+		{0, false},
+	} {
+		assert.Equal(t, tc.room, roomForStartHeap(tc.limit), "limit %d", tc.limit)
+	}
 }
