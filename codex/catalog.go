@@ -3,6 +3,7 @@ package codex
 import (
 	"cmp"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -150,6 +151,26 @@ func keysOf(e *Entry) *keys {
 	}
 	return k
 }
+
+// keysOfAll is keysOf of each entry, on every core for a large codex: a
+// cold start builds its catalog while the other core has nothing to do.
+func keysOfAll(entries []*Entry) []*keys {
+	out := make([]*keys, len(entries))
+	workers := min(runtime.GOMAXPROCS(0), len(entries)/keysPerWorker+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(entries); i += workers {
+				out[i] = keysOf(entries[i])
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// keysPerWorker is how many entries are worth a goroutine of keysOfAll.
+const keysPerWorker = 2000
 
 // manyNames is how many aliases an entry has before keysOf keeps its
 // names in sets rather than searching them.
@@ -316,8 +337,11 @@ func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
 		if _, seen := allKeys[e]; seen || byID[e.ID] != e {
 			continue // the last entry of an ID wins, as in byID
 		}
-		allKeys[e] = keysOf(e)
+		allKeys[e] = nil
 		c.sorted = append(c.sorted, e)
+	}
+	for i, k := range keysOfAll(c.sorted) {
+		allKeys[c.sorted[i]] = k
 	}
 	slices.SortFunc(c.sorted, c.compareEntries)
 	// Sized once: growing them entry by entry copied each several times.

@@ -299,3 +299,18 @@ func TestWithEntriesKeepsSkippedFiles(t *testing.T) {
 	}, got)
 	assert.Len(t, base.ProblemsIn("codex/locations/harbor.md"), 1, "the base is left as it was")
 }
+
+// A large codex's keys are found on every core, each entry's its own.
+func TestKeysOfAllMatchesKeysOf(t *testing.T) {
+	var entries []*Entry
+	for i := range 3*keysPerWorker + 7 {
+		name := fmt.Sprintf("Person Number%d", i)
+		entries = append(entries, &Entry{ID: fmt.Sprintf("codex/characters/p%d.md", i), Type: TypeCharacter, Name: name,
+			Aliases: []string{fmt.Sprintf("Num%d", i)}, Stem: fmt.Sprintf("p%d", i)})
+	}
+	got := keysOfAll(entries)
+	require.Len(t, got, len(entries))
+	for i, e := range entries {
+		require.Equal(t, keysOf(e), got[i], "entry %d", i)
+	}
+}
