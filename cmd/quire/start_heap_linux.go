@@ -59,9 +59,14 @@ func prepareStartHeap() (from, to uintptr) {
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	from = (start + hugePage - 1) &^ (hugePage - 1)
 	to = (start + startHeap) &^ (hugePage - 1)
-	_ = unix.Madvise(b[from-start:to-start], unix.MADV_HUGEPAGE)
+	// A kernel built without transparent huge pages refuses the advice:
+	// none was given.
+	advised := unix.Madvise(b[from-start:to-start], unix.MADV_HUGEPAGE) == nil
 	b = nil
 	debug.FreeOSMemory()
+	if !advised {
+		return 0, 0
+	}
 	return from, to
 }
 
