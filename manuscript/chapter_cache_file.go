@@ -224,8 +224,9 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 	}
 	// The format first: a file of another format is told as such, not
 	// as damaged, whatever it ends with.
-	if v, n := binary.Uvarint(data[len(chapterCacheMagic):]); n <= 0 || v != chapterCacheFormat {
-		return nil, fmt.Errorf("chapter cache of format %d, not %d", v, chapterCacheFormat)
+	format, formatLen := binary.Uvarint(data[len(chapterCacheMagic):])
+	if formatLen <= 0 || format != chapterCacheFormat {
+		return nil, fmt.Errorf("chapter cache of format %d, not %d", format, chapterCacheFormat)
 	}
 	// A CRC-32, as the codex state has: it finds a torn or damaged file
 	// as surely as the SHA-256 before it did, in a tenth of the time.
@@ -233,8 +234,7 @@ func decodeChapterCache(data []byte) (*chapterCache, error) {
 	if crc32.ChecksumIEEE(content) != binary.LittleEndian.Uint32(tail) {
 		return nil, errors.New("chapter cache damaged (checksum)")
 	}
-	d := cacheDecoder{data: content[len(chapterCacheMagic):]}
-	d.uint() // the format, read above
+	d := cacheDecoder{data: content[len(chapterCacheMagic)+formatLen:]}
 	c := newChapterCache([sha256.Size]byte{}, nil, nil)
 	copy(c.matcher[:], d.raw(sha256.Size))
 	// Each entry ID takes at least one byte, each record at least 35.
