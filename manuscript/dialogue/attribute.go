@@ -19,8 +19,9 @@ import (
 //     resolved to a character it fits (by the entry's pronouns or
 //     gender, else a title, else the chapter's own pronouns): one named
 //     in the paragraph's narration, else the subject of the narration
-//     just before, else the character the chapter follows, else the
-//     conversation's, else the last named, those an explicit tag of the
+//     just before, else the one an explicit tag gives the turn two, four
+//     or six on (an exchange alternates), else the character the chapter
+//     follows, else the conversation's, else the last named, those an explicit tag of the
 //     chapter gives a line first; the one who spoke just before in
 //     another paragraph last. I is the chapter's
 //     point of view, else the narrator its lines show (findNarrator). A

@@ -463,13 +463,25 @@ func (f *finder) isTag(prev, next span) bool {
 	// is one utterance, "…" and her children were answered. Mr. W
 	// observed, "…" two.
 	sentence := firstSentence(gap)
+	leads, before := 0, ""
 	forEachWord(gap, func(w string, at int) bool {
 		words++
+		if leadVerbs[strings.ToLower(w)] && !notLeadAfter[strings.ToLower(before)] {
+			leads++
+		}
+		before = w
 		if at < sentence && isSpeechVerb(w) {
 			verb = true
 		}
 		return words <= maxAsideWords
 	})
+	// A second verb of speech that leads into the next speech ("…," he
+	// said, and added, "…"; "…?" she asked the Gryphon, and the Gryphon
+	// answered, "…") opens another utterance: the first verb was the
+	// tag of the speech before.
+	if tr := strings.TrimRight(gap, " \t\n\"“”'‘’"); leads >= 2 && (strings.HasSuffix(tr, ",") || strings.HasSuffix(tr, ":")) {
+		return false
+	}
 	// "Well," he began, slowly, "…": a comma or dash that leaves the
 	// sentence open, and narration that starts in lower case.
 	// A comma set after the closing mark, as German and French books
@@ -505,6 +517,18 @@ func (f *finder) isTag(prev, next span) bool {
 	return words <= 8 && open && unicode.IsLower(first) ||
 		open && prev.closed && goesOn
 }
+
+// leadVerbs are the speech verbs that lead into a speech ("and added,
+// '…'"), a narrower set than speechVerbs: "thought", "smiled" or "spoke"
+// ("as he spoke,") rarely do.
+var leadVerbs = wordSet(`said says saying asked asking replied replying answered answering
+cried crying exclaimed exclaiming added adding continued called calling repeated whispered
+shouted muttered murmured began remarked remarking observed inquired enquired resumed
+rejoined howled screamed`)
+
+// notLeadAfter are the words after which a lead verb leads into nothing
+// ("as she had said it", "in answer to", "were asked").
+var notLeadAfter = wordSet(`to in a an the little of were was had`)
 
 // maxAsideWords bounds the narration inside one utterance, its tag and
 // an aside together.
