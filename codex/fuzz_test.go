@@ -201,7 +201,7 @@ func FuzzScanLinks(f *testing.F) {
 		whole := Range{0, len(src)}
 		plain := scanLinks(src, whole, nil)
 		checkLinks(t, src, plain)
-		o := outlineOf(src, whole)
+		o := outlineOf(src, whole, true)
 		for _, c := range o.Code {
 			checkRange(t, "code", c, len(src))
 		}

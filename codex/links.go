@@ -127,5 +127,5 @@ func LinksIn(text string) []Link {
 	}
 	src := []byte(text)
 	body := Range{0, len(src)}
-	return scanLinks(src, body, outlineOf(src, body).Code)
+	return scanLinks(src, body, outlineOf(src, body, false).Code)
 }

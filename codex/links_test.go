@@ -93,7 +93,7 @@ func TestScanLinksSkipsCode(t *testing.T) {
 			src := []byte(tt.src)
 			whole := Range{0, len(src)}
 			var got []string
-			for _, l := range scanLinks(src, whole, outlineOf(src, whole).Code) {
+			for _, l := range scanLinks(src, whole, outlineOf(src, whole, false).Code) {
 				got = append(got, l.Target)
 			}
 			assert.Equal(t, tt.want, got)

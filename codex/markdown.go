@@ -56,8 +56,11 @@ const (
 )
 
 // outlineOf parses src[body] as Markdown. Every range it returns is an
-// offset into src.
-func outlineOf(src []byte, body Range) outline {
+// offset into src. The first paragraph's text is read only when
+// firstParagraph is set: only an entry without a summary of its own
+// needs it, and reading it takes the full inline parser (a quarter of a
+// cold start's parsing of the codex, BenchmarkParseEntries).
+func outlineOf(src []byte, body Range, firstParagraph bool) outline {
 	var o outline
 	part := flattenNesting(src[body.Start:body.End])
 	doc := blocks.Parse(text.NewReader(part))
@@ -98,7 +101,7 @@ func outlineOf(src []byte, body Range) outline {
 			// Walk on into the heading: a code span there hides links too.
 			return ast.WalkContinue, nil
 		case *ast.Paragraph:
-			if o.FirstParagraph == "" && !isLinkDefinition(part, n) {
+			if firstParagraph && o.FirstParagraph == "" && !isLinkDefinition(part, n) {
 				if defs == nil {
 					defs = linkDefinitions(part)
 				}

@@ -32,7 +32,7 @@ func TestOutline(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := []byte(tt.src)
-			o := outlineOf(src, Range{0, len(src)})
+			o := outlineOf(src, Range{0, len(src)}, true)
 			assert.Equal(t, tt.firstHeading, o.FirstHeading)
 			assert.Equal(t, tt.firstParagraph, o.FirstParagraph)
 			var headings []string
@@ -49,7 +49,7 @@ func TestOutline(t *testing.T) {
 func TestOutlineOffsets(t *testing.T) {
 	src := "---\nname: x\n---\n# A\n\n`code`\n\n## B\ntext\n# C\n"
 	body := splitFrontMatter([]byte(src)).Body
-	o := outlineOf([]byte(src), body)
+	o := outlineOf([]byte(src), body, true)
 	require.Len(t, o.Sections, 3)
 	type sec struct{ heading, section string }
 	var got []sec
@@ -63,6 +63,28 @@ func TestOutlineOffsets(t *testing.T) {
 	}, got)
 	require.Len(t, o.Code, 1)
 	assert.Equal(t, "`code`", sub(src, o.Code[0]))
+}
+
+// TestFirstParagraphOnlyWhenAsked: an entry with a summary of its own
+// has its first paragraph left unread, and nothing else of its outline
+// changes; one without takes its summary from that paragraph.
+func TestFirstParagraphOnlyWhenAsked(t *testing.T) {
+	src := []byte("# Mara\n\nA *smuggler* of [[Tidewater]] and `lamps`.\n\n## History\n\nBorn at sea.\n")
+	whole := Range{0, len(src)}
+	with, without := outlineOf(src, whole, true), outlineOf(src, whole, false)
+	assert.Equal(t, "A smuggler of [[Tidewater]] and lamps.", with.FirstParagraph)
+	assert.Empty(t, without.FirstParagraph)
+	with.FirstParagraph = ""
+	assert.Equal(t, with, without)
+
+	for _, tt := range []struct{ fm, summary string }{
+		{"name: Mara\nsummary: Her own words.", "Her own words."},
+		{"name: Mara", "A smuggler of Tidewater and lamps."},
+	} {
+		e, _ := Parse("codex/characters/mara.md", append([]byte("---\n"+tt.fm+"\n---\n"), src...), TypeCharacter)
+		require.NotNil(t, e)
+		assert.Equal(t, tt.summary, e.Summary)
+	}
 }
 
 func TestOutlineCodeRanges(t *testing.T) {
@@ -82,7 +104,7 @@ func TestOutlineCodeRanges(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := []byte(tt.src)
 			var code []string
-			for _, r := range outlineOf(src, Range{0, len(src)}).Code {
+			for _, r := range outlineOf(src, Range{0, len(src)}, true).Code {
 				code = append(code, sub(tt.src, r))
 			}
 			assert.Equal(t, tt.code, code)
@@ -132,7 +154,7 @@ func TestFlattenNesting(t *testing.T) {
 	t.Run("sections survive", func(t *testing.T) {
 		src := []byte(strings.Repeat(">", 10000) + " deep\n\n# Heading\n\nText [[Link]].\n")
 		whole := Range{0, len(src)}
-		o := outlineOf(src, whole)
+		o := outlineOf(src, whole, true)
 		require.Len(t, o.Sections, 1)
 		assert.Equal(t, "Heading", o.Sections[0].Heading)
 		assert.Equal(t, "# Heading", sub(string(src), o.Sections[0].HeadingRange))

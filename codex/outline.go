@@ -20,7 +20,7 @@ type Outline struct {
 // OutlineOf reads the structure of src. Ranges are byte offsets into src.
 func OutlineOf(src []byte) Outline {
 	fm := splitFrontMatter(src)
-	o := outlineOf(src, fm.Body)
+	o := outlineOf(src, fm.Body, false)
 	out := Outline{Body: fm.Body, Sections: o.Sections, FirstHeading: o.FirstHeading, Code: o.Code}
 	if fm.Present {
 		out.FrontMatter = Range{fm.Open.Start, fm.Body.Start}

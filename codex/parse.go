@@ -85,7 +85,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 		}
 	}
 
-	o := outlineOf(src, fm.Body)
+	o := outlineOf(src, fm.Body, h.Summary == "")
 	e := &Entry{
 		ID:          id,
 		Type:        typ,
@@ -151,7 +151,7 @@ func ParseSoul(id string, src []byte) *Soul {
 		return s
 	}
 	fm := splitFrontMatter(src)
-	o := outlineOf(src, fm.Body)
+	o := outlineOf(src, fm.Body, false)
 	s.Source = string(src)
 	s.Body = fm.Body
 	s.Sections = o.Sections
