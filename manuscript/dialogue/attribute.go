@@ -28,7 +28,8 @@ import (
 //     relative ("said his wife", "cried her father") is the one
 //     character the codex calls by the family name of the character the
 //     possessive refers to, with a married title (Mrs., Mr.; kin.go).
-//  4. narration: the paragraph's narration names one character, or
+//  4. narration: the paragraph's narration names one character (a name
+//     a preposition governs, "looked up at Harriet", is none), or
 //     opens with a pronoun that resolves to one ("Anne looked up. '…'").
 //  5. vocative: the utterance before, in the same conversation, was
 //     addressed to a character by name ("my dear Mr. Bennet"): that

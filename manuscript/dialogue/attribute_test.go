@@ -150,6 +150,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Well, dearest, is it not so?", harriet, true, RuleNarration}}},
 		{"narration: one character named in the paragraph", `Harriet looked up from her work. "Is it true?"`, "",
 			[]said{{"Is it true?", harriet, true, RuleNarration}}},
+		{"narration: a name a preposition governs acts not", "Emma came in with Mr. Knightley.\n\nShe looked up at Harriet. \"Is it true?\"", "",
+			[]said{{"Is it true?", emma, true, RulePronoun}}},
 		{"narration: an action after the speech opens with a pronoun", "Mr. Knightley came in. Emma did not look up.\n\n\"Well?\" She held out her hand.", "",
 			[]said{{"Well?", emma, true, RuleNarration}}},
 		{"vocative: the one addressed answers", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n\"I do not.\"", "",

@@ -26,6 +26,12 @@ func (a *attributor) narration(i int) bool {
 		if m.r.Start < p.start || m.inQuote || len(m.ids) != 1 {
 			continue
 		}
+		// "She looked up at Harriet": a name a preposition governs is
+		// no one acting there (on the development novels such lines
+		// were a fifth right).
+		if m.r.Start < p.end && a.afterPreposition(m.r.Start, p.start) {
+			continue
+		}
 		if m.r.Start >= p.end {
 			break
 		}
