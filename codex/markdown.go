@@ -59,23 +59,22 @@ const (
 // offset into src. The first paragraph's text is read only when
 // firstParagraph is set: only an entry without a summary of its own
 // needs it, and reading it takes the full inline parser (a quarter of a
-// cold start's parsing of the codex, BenchmarkParseEntries).
+// cold start's parsing of the codex, BenchmarkParseEntries). A body of
+// plain paragraphs and headings alone is outlined without goldmark
+// (plainOutline), to the same result.
 func outlineOf(src []byte, body Range, firstParagraph bool) outline {
-	var o outline
+	if o, ok := plainOutline(src, body, firstParagraph); ok {
+		return o
+	}
+	return markdownOutline(src, body, firstParagraph)
+}
+
+// markdownOutline is outlineOf by goldmark's parse of the body.
+func markdownOutline(src []byte, body Range, firstParagraph bool) outline {
 	part := flattenNesting(src[body.Start:body.End])
 	doc := blocks.Parse(text.NewReader(part))
-	type open struct {
-		level int
-		index int
-	}
-	var stack []open
+	b := outlineBuilder{body: body}
 	var defs []byte // gathered once, when a first paragraph needs them
-	closeUntil := func(level, at int) {
-		for len(stack) > 0 && stack[len(stack)-1].level >= level {
-			o.Sections[stack[len(stack)-1].index].Range.End = at
-			stack = stack[:len(stack)-1]
-		}
-	}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -86,42 +85,72 @@ func outlineOf(src []byte, body Range, firstParagraph bool) outline {
 			if !ok {
 				return ast.WalkSkipChildren, nil
 			}
-			heading := inlineText(part, n, nil)
-			closeUntil(n.Level, body.Start+hr.Start)
-			o.Sections = append(o.Sections, Section{
-				Heading:      heading,
-				Level:        n.Level,
-				HeadingRange: Range{body.Start + hr.Start, body.Start + hr.End},
-				Range:        Range{body.Start + hr.Start, body.End},
-			})
-			stack = append(stack, open{n.Level, len(o.Sections) - 1})
-			if n.Level == 1 && o.FirstHeading == "" {
-				o.FirstHeading = heading
-			}
+			b.heading(n.Level, hr, inlineText(part, n, nil))
 			// Walk on into the heading: a code span there hides links too.
 			return ast.WalkContinue, nil
 		case *ast.Paragraph:
-			if firstParagraph && o.FirstParagraph == "" && !isLinkDefinition(part, n) {
+			if firstParagraph && b.o.FirstParagraph == "" && !isLinkDefinition(part, n) {
 				if defs == nil {
 					defs = linkDefinitions(part)
 				}
-				o.FirstParagraph = inlineText(part, n, defs)
+				b.o.FirstParagraph = inlineText(part, n, defs)
 			}
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 			if r, ok := blockSpan(part, n); ok {
-				o.Code = append(o.Code, Range{body.Start + r.Start, body.Start + r.End})
+				b.o.Code = append(b.o.Code, Range{body.Start + r.Start, body.Start + r.End})
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.CodeSpan:
 			if r, ok := inlineSpan(n); ok {
-				o.Code = append(o.Code, Range{body.Start + r.Start, body.Start + r.End})
+				b.o.Code = append(b.o.Code, Range{body.Start + r.Start, body.Start + r.End})
 			}
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})
-	closeUntil(0, body.End)
-	return o
+	return b.finish()
+}
+
+// outlineBuilder gathers an outline's sections from its headings in
+// order: each section runs to the next heading of its level or above.
+type outlineBuilder struct {
+	o    outline
+	body Range
+	// stack are the sections still open, by level.
+	stack []openSection
+}
+
+type openSection struct {
+	level int
+	index int
+}
+
+// heading opens a section at the heading whose lines are hr (offsets
+// into the body).
+func (b *outlineBuilder) heading(level int, hr Range, heading string) {
+	b.closeUntil(level, b.body.Start+hr.Start)
+	b.o.Sections = append(b.o.Sections, Section{
+		Heading:      heading,
+		Level:        level,
+		HeadingRange: Range{b.body.Start + hr.Start, b.body.Start + hr.End},
+		Range:        Range{b.body.Start + hr.Start, b.body.End},
+	})
+	b.stack = append(b.stack, openSection{level, len(b.o.Sections) - 1})
+	if level == 1 && b.o.FirstHeading == "" {
+		b.o.FirstHeading = heading
+	}
+}
+
+func (b *outlineBuilder) closeUntil(level, at int) {
+	for len(b.stack) > 0 && b.stack[len(b.stack)-1].level >= level {
+		b.o.Sections[b.stack[len(b.stack)-1].index].Range.End = at
+		b.stack = b.stack[:len(b.stack)-1]
+	}
+}
+
+func (b *outlineBuilder) finish() outline {
+	b.closeUntil(0, b.body.End)
+	return b.o
 }
 
 // headingLines finds the source lines of a heading: the "#" line, or for
@@ -232,12 +261,21 @@ func inlineSpan(n ast.Node) (Range, bool) {
 // "[text][label]" links against. Text with no inline markup skips the
 // parse.
 func inlineText(src []byte, n ast.Node, defs []byte) string {
-	lines := n.Lines()
+	segs := n.Lines()
+	lines := make([][]byte, segs.Len())
+	for i := range lines {
+		seg := segs.At(i)
+		lines[i] = seg.Value(src)
+	}
+	return textOfLines(lines, defs)
+}
+
+// textOfLines is inlineText of the lines of a heading or paragraph.
+func textOfLines(lines [][]byte, defs []byte) string {
 	var b []byte
-	for i := 0; i < lines.Len() && len(b) < maxInline; i++ {
-		seg := lines.At(i)
-		line := bytes.TrimRight(seg.Value(src), "\r\n")
-		if i < lines.Len()-1 {
+	for i := 0; i < len(lines) && len(b) < maxInline; i++ {
+		line := bytes.TrimRight(lines[i], "\r\n")
+		if i < len(lines)-1 {
 			// A trailing backslash is a hard line break, not text.
 			line = bytes.TrimSuffix(line, []byte("\\"))
 		}
