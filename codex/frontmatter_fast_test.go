@@ -2,9 +2,6 @@ package codex
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,23 +107,12 @@ func TestFastFrontMatter(t *testing.T) {
 // the sample book's codex and chapters and the parser's test files.
 func TestFastFrontMatterOfTheSampleAndTestdata(t *testing.T) {
 	files, fast := 0, 0
-	for _, root := range []string{"../cmd/quire/sample", "testdata/parse"} {
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-				return err
-			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			files++
-			if checkFastFrontMatter(t, src) {
-				fast++
-			}
-			return nil
-		})
-		require.NoError(t, err)
-	}
+	eachMarkdownFile(t, []string{"../cmd/quire/sample", "testdata/parse"}, func(_ string, src []byte) {
+		files++
+		if checkFastFrontMatter(t, src) {
+			fast++
+		}
+	})
 	assert.Greater(t, files, 30)
 	assert.Greater(t, fast, files/2, "most of the sample's front matter is read fast")
 }

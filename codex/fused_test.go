@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,31 +86,20 @@ func TestFusedAnalysisMatchesBleve(t *testing.T) {
 func TestFusedDocumentsOfTheSampleAndTestdata(t *testing.T) {
 	ix := fusedTestIndex(t)
 	n := 0
-	for _, root := range []string{"../cmd/quire/sample/codex", "testdata/parse"} {
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-				return err
+	eachMarkdownFile(t, []string{"../cmd/quire/sample/codex", "testdata/parse"}, func(p string, src []byte) {
+		folder := ParseType(filepath.Base(filepath.Dir(p)))
+		e, _ := Parse(filepath.ToSlash(p), src, folder)
+		if e == nil {
+			return
+		}
+		if strings.HasSuffix(p, "/index.md") {
+			if soul, err := os.ReadFile(filepath.Join(filepath.Dir(p), "soul.md")); err == nil {
+				e.Soul = ParseSoul("soul.md", soul)
 			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			folder := ParseType(filepath.Base(filepath.Dir(p)))
-			e, _ := Parse(filepath.ToSlash(p), src, folder)
-			if e == nil {
-				return nil
-			}
-			if strings.HasSuffix(p, "/index.md") {
-				if soul, err := os.ReadFile(filepath.Join(filepath.Dir(p), "soul.md")); err == nil {
-					e.Soul = ParseSoul("soul.md", soul)
-				}
-			}
-			checkEntryFused(t, ix.an, e)
-			n++
-			return nil
-		})
-		require.NoError(t, err)
-	}
+		}
+		checkEntryFused(t, ix.an, e)
+		n++
+	})
 	assert.Greater(t, n, 25, "entries compared")
 }
 

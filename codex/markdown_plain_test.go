@@ -1,9 +1,6 @@
 package codex
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -76,23 +73,12 @@ func TestPlainOutline(t *testing.T) {
 // is read plain.
 func TestPlainOutlineOfTheSampleAndTestdata(t *testing.T) {
 	files, plain := 0, 0
-	for _, root := range []string{"../cmd/quire/sample", "testdata/parse"} {
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-				return err
-			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			files++
-			if checkPlainOutline(t, src) {
-				plain++
-			}
-			return nil
-		})
-		require.NoError(t, err)
-	}
+	eachMarkdownFile(t, []string{"../cmd/quire/sample", "testdata/parse"}, func(_ string, src []byte) {
+		files++
+		if checkPlainOutline(t, src) {
+			plain++
+		}
+	})
 	assert.Greater(t, files, 30)
 	t.Logf("%d of %d files outlined plain", plain, files)
 	assert.Greater(t, plain, files/3)
