@@ -466,11 +466,12 @@ func (f *finder) isTag(prev, next span) bool {
 	leads, before := 0, ""
 	forEachWord(gap, func(w string, at int) bool {
 		words++
-		if leadVerbs[strings.ToLower(w)] && !notLeadAfter[strings.ToLower(before)] {
+		lower := strings.ToLower(w)
+		if leadVerbs[lower] && !notLeadAfter[before] {
 			leads++
 		}
-		before = w
-		if at < sentence && isSpeechVerb(w) {
+		before = lower
+		if at < sentence && speechVerbs[lower] {
 			verb = true
 		}
 		return words <= maxAsideWords

@@ -26,14 +26,14 @@ func (a *attributor) narration(i int) bool {
 		if m.r.Start < p.start || m.inQuote || len(m.ids) != 1 {
 			continue
 		}
+		if m.r.Start >= p.end {
+			break
+		}
 		// "She looked up at Harriet": a name a preposition governs is
 		// no one acting there (on the development novels such lines
 		// were a fifth right).
-		if m.r.Start < p.end && a.afterPreposition(m.r.Start, p.start) {
+		if a.afterPreposition(m.r.Start, p.start) {
 			continue
-		}
-		if m.r.Start >= p.end {
-			break
 		}
 		if !slices.Contains(named, m.ids[0]) {
 			named = append(named, m.ids[0])

@@ -374,22 +374,18 @@ func eachPronoun(text string, fn func(w string, at int) bool) {
 // first (in an exchange of two the lines alternate), never the next
 // turn's.
 func (a *attributor) ahead(i int, add func(string)) {
-	next := ""
-	var turns []int // utterance index of each later turn
-	for j := i + 1; j < len(a.utts) && len(turns) < 6 && a.sameConversation(j-1, j); j++ {
+	next, turn := "", 0
+	for j := i + 1; j < len(a.utts) && turn < 6 && a.sameConversation(j-1, j); j++ {
 		if a.para[j] == a.para[j-1] {
 			continue
 		}
-		turns = append(turns, j)
-	}
-	if len(turns) == 0 {
-		return
-	}
-	if u := a.utts[turns[0]]; u.Rule == RuleExplicit || u.Rule == RuleWriter {
-		next = u.Speaker
-	}
-	for k := 1; k < len(turns); k += 2 {
-		if u := a.utts[turns[k]]; (u.Rule == RuleExplicit || u.Rule == RuleWriter) && u.Speaker != next {
+		turn++
+		u := a.utts[j]
+		named := u.Rule == RuleExplicit || u.Rule == RuleWriter
+		switch {
+		case turn == 1 && named:
+			next = u.Speaker
+		case turn%2 == 0 && named && u.Speaker != next:
 			add(u.Speaker)
 		}
 	}
