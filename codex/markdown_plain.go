@@ -20,16 +20,21 @@ func plainOutline(src []byte, body Range, firstParagraph bool) (outline, bool) {
 		return outline{}, false
 	}
 	b := outlineBuilder{body: body}
-	var para [][]byte // the lines of the paragraph being read
+	// para holds the lines of the paragraph being read, only while the
+	// first paragraph's text is still wanted.
+	var para [][]byte
+	text := func(line []byte) {
+		if firstParagraph && b.o.FirstParagraph == "" {
+			para = append(para, line)
+		}
+	}
 	endParagraph := func() {
 		if len(para) == 0 {
 			return
 		}
-		if firstParagraph && b.o.FirstParagraph == "" {
-			// goldmark trims the paragraph's last line of its spaces.
-			para[len(para)-1] = bytes.TrimRight(para[len(para)-1], " \t")
-			b.o.FirstParagraph = textOfLines(para, nil)
-		}
+		// goldmark trims the paragraph's last line of its spaces.
+		para[len(para)-1] = bytes.TrimRight(para[len(para)-1], " \t")
+		b.o.FirstParagraph = textOfLines(para, nil)
 		para = para[:0]
 	}
 	for start := 0; start < len(part); {
@@ -45,7 +50,7 @@ func plainOutline(src []byte, body Range, firstParagraph bool) (outline, bool) {
 					return outline{}, false
 				}
 				// "#hashtag": text.
-				para = append(para, line)
+				text(line)
 				break
 			}
 			endParagraph()
@@ -53,7 +58,7 @@ func plainOutline(src []byte, body Range, firstParagraph bool) (outline, bool) {
 				b.heading(level, Range{Start: start, End: end}, textOfLines([][]byte{content}, nil))
 			}
 		case plainLineStart(line):
-			para = append(para, line)
+			text(line)
 		default:
 			return outline{}, false
 		}
