@@ -20,7 +20,7 @@ func matcherOf(t *testing.T, names ...string) *manuscript.Matcher {
 		require.NotNil(t, e)
 		entries = append(entries, e)
 	}
-	return manuscript.NewMatcher(codex.NewCatalog(entries, nil))
+	return manuscript.NewMatcherOf(entries)
 }
 
 // A text the index cannot answer for is scanned once for the same names:
