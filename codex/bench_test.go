@@ -375,35 +375,19 @@ func benchEntries(b *testing.B) []*codex.Entry {
 // from memory, as a cold start reads them: the front matter and the
 // Markdown outline of each.
 func BenchmarkParseEntries(b *testing.B) {
-	dir, _ := benchCorpus(b, 10000, 300)
-	type file struct {
-		id  string
-		typ codex.Type
-		src []byte
-	}
-	var files []file
-	err := filepath.WalkDir(filepath.Join(dir, "codex"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
-			return err
-		}
-		src, err := os.ReadFile(path)
+	dir, plan := benchCorpus(b, 10000, 300)
+	srcs := make([][]byte, len(plan.Entries))
+	for i, e := range plan.Entries {
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.ID)))
 		if err != nil {
-			return err
+			b.Fatal(err)
 		}
-		rel, _ := filepath.Rel(dir, path)
-		rel = filepath.ToSlash(rel)
-		typ, _ := codex.TypeFromFolder(strings.Split(rel, "/")[1])
-		files = append(files, file{rel, typ, src})
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
+		srcs[i] = src
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		for _, f := range files {
-			codex.Parse(f.id, f.src, f.typ)
+	for b.Loop() {
+		for i, e := range plan.Entries {
+			codex.Parse(e.ID, srcs[i], e.Type)
 		}
 	}
 }
