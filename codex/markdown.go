@@ -262,10 +262,11 @@ func inlineSpan(n ast.Node) (Range, bool) {
 // parse.
 func inlineText(src []byte, n ast.Node, defs []byte) string {
 	segs := n.Lines()
-	lines := make([][]byte, segs.Len())
-	for i := range lines {
+	var short [8][]byte // most headings and paragraphs: no allocation
+	lines := short[:0]
+	for i := range segs.Len() {
 		seg := segs.At(i)
-		lines[i] = seg.Value(src)
+		lines = append(lines, seg.Value(src))
 	}
 	return textOfLines(lines, defs)
 }
