@@ -170,6 +170,25 @@ func isApostropheRune(r rune) bool {
 	return r == '\'' || r == '’' || r == '‘' || r == 'ʼ'
 }
 
+// WithoutClitic is word less a clitic ending after its last apostrophe
+// ("Mara" of "Mara's", "Mara'd" or "Mara’ll"), the word itself when it has
+// none: the name a word so written names.
+func WithoutClitic(word string) string {
+	for i := len(word) - 1; i > 0; i-- {
+		r, size := utf8.DecodeRuneInString(word[i:])
+		if r == utf8.RuneError && size == 1 {
+			continue
+		}
+		if isApostropheRune(r) {
+			if isCliticEnding(word[i+size:]) {
+				return word[:i]
+			}
+			return word
+		}
+	}
+	return word
+}
+
 // isCliticEnding reports the endings that attach to a name without changing
 // whom it names: "Mara's", "Mara'd", "Mara'll".
 func isCliticEnding(s string) bool {

@@ -292,10 +292,7 @@ func (c *checker) nameSpelling() {
 		if mi < len(names) && names[mi].Range.Start < tok.end {
 			continue
 		}
-		end := tok.end
-		if w := text[tok.start:end]; strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") {
-			end -= len("s") + utf8.RuneLen(lastRuneBefore(w, len(w)-1))
-		}
+		end := tok.start + len(manuscript.WithoutClitic(text[tok.start:tok.end]))
 		w := text[tok.start:end]
 		first, _ := utf8.DecodeRuneInString(w)
 		if !unicode.IsUpper(first) || utf8.RuneCountInString(w) < minSlipRunes || strings.IndexFunc(w[utf8.RuneLen(first):], unicode.IsLower) < 0 {
@@ -468,9 +465,4 @@ func times(n int) string {
 		return "once"
 	}
 	return fmt.Sprintf("%d times", n)
-}
-
-func lastRuneBefore(s string, i int) rune {
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return r
 }

@@ -57,6 +57,8 @@ func TestNameSpelling(t *testing.T) {
 			inText: "“Sevrine” may be a misspelling of Séverine: the book names Séverine Aubrac 6 times, and writes “Sevrine” once"},
 		{name: "two letters swapped, possessive kept out", text: "It was Sévernie's.", flag: []string{"Sévernie"}, fix: []string{"Séverine"}},
 		{name: "at a sentence's start too", text: "Severnie came.", flag: []string{"Severnie"}, fix: []string{"Séverine"}},
+		{name: "a name with a word elided after it is the name", text: "She has out-Bartholomew'd them; Séverine’d come, Bartholomew'll go.", flag: nil},
+		{name: "a slip with a word elided after it, kept out", text: "Then Sevrine'll smile.", flag: []string{"Sevrine"}, fix: []string{"Séverine"}},
 		{name: "two edits in a long name", text: "Old Batholomeu waved.", flag: []string{"Batholomeu"}, fix: []string{"Bartholomew"}},
 		{name: "two edits in a short name are another name", text: "Then Kareu and Caerw came.", flag: []string{"Caerw"}, fix: []string{"Carew"}},
 		{name: "an everyday word is no misspelling", text: "The Crew and the Cares came.", flag: nil},
