@@ -105,7 +105,10 @@ import (
 // 15: each record keeps the file's size and time beside its sum.
 //
 // 16: the file ends with a CRC-32 of what comes before, not a SHA-256.
-const chapterCacheFormat = 16
+//
+// 17: an untracked name runs on over a line break or a wider space, as a
+// mention does ("Maple\nGrove" is one name), not only after a title.
+const chapterCacheFormat = 17
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

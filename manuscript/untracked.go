@@ -167,7 +167,9 @@ type untrackedFinder struct {
 	text  string
 	names map[string]nameTally
 	// run is the current sequence of capitalized words, each separated
-	// from the last by one space; keys holds their normalized forms.
+	// from the last by white space within the paragraph, as the mention
+	// scan reads a name ("Maple\nGrove" in hard-wrapped prose is one
+	// name); keys holds their normalized forms.
 	run  []runWord
 	keys []byte
 }
@@ -229,7 +231,7 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 			quote = f.opensQuote(&tok) || quote && isEmphasisMark(f.text[tok.start])
 			continue
 		}
-		if n := len(f.run); n > 0 && (f.run[n-1].clitic || !oneSpaceBefore(f.text, &tok) && !f.wrapsAfterTitle(&tok)) {
+		if n := len(f.run); n > 0 && f.run[n-1].clitic {
 			f.flush()
 		}
 		initial, quoted := pending, quote && !pending
@@ -546,18 +548,6 @@ func startsLine(text string, off, bodyStart int) bool {
 	return off <= bodyStart || text[off-1] == '\n'
 }
 
-// wrapsAfterTitle reports a word on the line after a title that ends
-// the current run: "Mrs.\nBennet" in hard-wrapped prose is one name, as
-// the mention scan reads it, not a title and a surname alone.
-func (f *untrackedFinder) wrapsAfterTitle(tok *proseToken) bool {
-	n := len(f.run)
-	if n == 0 || tok.lineBreaks != 1 || tok.gap > 3 {
-		return false
-	}
-	w := f.run[n-1]
-	return isTitle(f.keys[w.keyStart:w.keyEnd])
-}
-
 // afterLowerTitle reports a word after a title in lower case and one
 // space: "my aunt Phillips", "his brother Gardiner" name someone by a
 // title, as "Mrs. Phillips" does.
@@ -577,12 +567,6 @@ func afterLowerTitle(text string, start int) bool {
 		return false
 	}
 	return isTitleWord(text[i:end])
-}
-
-// oneSpaceBefore reports whether exactly one space separates tok from
-// the token before it: the only gap a name pair spans.
-func oneSpaceBefore(text string, tok *proseToken) bool {
-	return tok.gap == 1 && text[tok.start-1] == ' '
 }
 
 // untrackedSkips lists, in order, the parts of the body that hold no

@@ -300,10 +300,10 @@ func (g *untrackedGroup) nameForms(totals map[string]*untrackedForm) {
 	}
 }
 
-// oneLine is a name as written, a line break in it ("Mrs.\nBennet")
-// made a space.
+// oneLine is a name as written, a line break in it ("Mrs.\nBennet") or
+// a wider space made one space.
 func oneLine(written string) string {
-	if strings.IndexFunc(written, isLineSpace) < 0 {
+	if strings.IndexFunc(written, isLineSpace) < 0 && !strings.Contains(written, "  ") {
 		return written
 	}
 	return strings.Join(strings.Fields(written), " ")
