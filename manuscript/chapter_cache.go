@@ -108,7 +108,11 @@ import (
 //
 // 17: an untracked name runs on over a line break or a wider space, as a
 // mention does ("Maple\nGrove" is one name), not only after a title.
-const chapterCacheFormat = 17
+//
+// 18: two everyday words capitalized mid-sentence are tallied as a pair
+// ("at Maple Grove"), a name where the book never writes them in lower
+// case.
+const chapterCacheFormat = 18
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

@@ -368,10 +368,18 @@ func (f *untrackedFinder) flush() {
 		a, b := run[0], run[1]
 		// A title before a known name that no entry writes with it is
 		// someone else of the family: "Mrs. Pett" beside Mr. Pett.
-		if f.novel(key(a)) || f.novel(key(b)) || isTitle(key(a)) && f.m.IsNameWord(string(key(b))) {
-			pair := make([]byte, 0, a.keyEnd-a.keyStart+1+b.keyEnd-b.keyStart)
-			pair = append(append(append(pair, key(a)...), ' '), key(b)...)
-			f.record(pair, a.start, b.end, a.shout || b.shout, false)
+		pair := func(mark ...byte) []byte {
+			p := append(make([]byte, 0, len(mark)+a.keyEnd-a.keyStart+1+b.keyEnd-b.keyStart), mark...)
+			return append(append(append(p, key(a)...), ' '), key(b)...)
+		}
+		switch {
+		case f.novel(key(a)) || f.novel(key(b)) || isTitle(key(a)) && f.m.IsNameWord(string(key(b))):
+			f.record(pair(), a.start, b.end, a.shout || b.shout, false)
+		case !a.shout && !b.shout && f.nameLikeCommon(key(a)) && f.nameLikeCommon(key(b)):
+			// Two everyday words capitalized mid-sentence ("at Maple
+			// Grove", "to Box Hill"): a name if the book never writes
+			// them so in lower case, as for one word alone.
+			f.record(pair(commonMark), a.start, b.end, false, false)
 		}
 		return
 	}
@@ -406,9 +414,10 @@ func isTitle(key []byte) bool {
 }
 
 // commonMark opens the key of a tally of an everyday word the unit
-// capitalizes mid-sentence ("my sister Rose", "the servant Newton"):
-// a name if the book never writes the word in lower case, which only
-// the whole book can tell (MentionIndex.Untracked).
+// capitalizes mid-sentence ("my sister Rose", "the servant Newton"), or
+// of two ("at Maple Grove"): a name if the book never writes the words
+// in lower case, which only the whole book can tell
+// (MentionIndex.Untracked).
 const commonMark = '\x00'
 
 // nameLikeCommon reports an everyday word that, capitalized mid-sentence
