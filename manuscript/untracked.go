@@ -402,6 +402,13 @@ func (f *untrackedFinder) flush() {
 // it): the word after it is a name, everyday word or not ("Mrs. Long").
 func IsTitle(normalizedWord string) bool { return isTitle([]byte(normalizedWord)) }
 
+// IsAddress reports a word of address of a normalized word: a title
+// ("admiral", "mrs") or an honorific ("madam", "ma'am", "ladyship"),
+// which names no one by itself.
+func IsAddress(normalizedWord string) bool {
+	return isTitle([]byte(normalizedWord)) || isHonorific(normalizedWord)
+}
+
 // isTitle reports a title before a name, written out ("Miss") or
 // abbreviated ("Mrs"); not the abbreviations that come after a name
 // ("Jr", "& Co").

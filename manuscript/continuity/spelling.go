@@ -23,9 +23,11 @@ import (
 //     one;
 //   - it is no everyday word (manuscript.IsCommonWord's 40,000) unless a
 //     title stands before it ("Mrs. Hurts": a title makes the word after
-//     it a name), no name word with an ending that makes a family or a
-//     people of it ("the Bennets", "Ruritanian"), and not one the writer
-//     said is no misspelling (quire.yaml's `spelling:`);
+//     it a name), no word of address ("Ma'am"; manuscript.IsAddress), no
+//     word made from one by an ending ("Admiralty" is no slip of the
+//     Admiral in "Admiral Croft"), no name word with an ending that makes
+//     a family or a people of it ("the Bennets", "Ruritanian"), and not
+//     one the writer said is no misspelling (quire.yaml's `spelling:`);
 //   - after folding accents and case, it is one edit (a letter added,
 //     dropped, changed, or two swapped) from a word of a name or alias of
 //     four to seven letters, or two edits from a longer one. A word the
@@ -50,6 +52,10 @@ type spellWord struct {
 	written string
 	runes   int
 	entries []string
+	// address marks a word of address (the Admiral of "Admiral Croft"):
+	// a word that goes on past it is made from it ("Admiralty",
+	// "Captaincy"), not a slip.
+	address bool
 }
 
 // spellIndex finds the name words near a word: each name word is filed
@@ -146,7 +152,7 @@ func buildSpellIndex(cat *codex.Catalog) *spellIndex {
 				}
 				i := len(ix.words)
 				byNorm[norm] = int32(i)
-				ix.words = append(ix.words, spellWord{norm: norm, written: w, runes: n, entries: []string{e.ID}})
+				ix.words = append(ix.words, spellWord{norm: norm, written: w, runes: n, entries: []string{e.ID}, address: manuscript.IsAddress(norm)})
 				ix.longest = max(ix.longest, n)
 				dropKeys(ix.seed, norm, keyEdits(n), func(k uint64) {
 					ix.keys = append(ix.keys, fileKey(k, i))
@@ -254,7 +260,7 @@ func (ix *spellIndex) nearest(norm string) nearWords {
 			limit := keyEdits(w.runes)
 			d := codex.EditDistance(norm, w.norm, limit)
 			switch {
-			case d <= 0 || d > limit || d > bestD:
+			case d <= 0 || d > limit || d > bestD || w.address && strings.HasPrefix(norm, w.norm):
 			case d < bestD:
 				best, bestD = append(best[:0], w), d
 			case !slices.Contains(best, w):
@@ -299,7 +305,7 @@ func (c *checker) nameSpelling() {
 			continue
 		}
 		norm := codex.Normalize(w)
-		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) && !c.afterTitle(ti) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
+		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) && !c.afterTitle(ti) || manuscript.IsAddress(norm) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
 			continue
 		}
 		if near := ix.near(norm); len(near.words) > 0 {

@@ -256,3 +256,31 @@ func TestNameSpellingBoundsLongWords(t *testing.T) {
 	}
 	assert.Equal(t, []string{"vell"}, words)
 }
+
+// A word of address is no name a slip is near, and none is a slip:
+// "Admiralty" is no misspelling of the Admiral in "Admiral Croft", nor
+// "Ma'am" of a character the codex calls Madam.
+func TestNameSpellingLeavesWordsOfAddress(t *testing.T) {
+	people := map[string]string{
+		"croft.md": "---\nname: Admiral Croft\naliases: [the Admiral]\n---\n",
+		"rocha.md": "---\nname: Madam Rocha\naliases: [Madam]\n---\n",
+	}
+	tests := []struct {
+		name, slip string
+		flag       []string
+	}{
+		{name: "an institution near a title", slip: "The letter came from the Admiralty.", flag: nil},
+		{name: "a contraction near an honorific", slip: "Yes, Ma'am, and thank you, Ma’am.", flag: nil},
+		{name: "a slip of the name itself", slip: "Then Corft left.", flag: []string{"Corft"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, text := namesBook(t, people, strings.Repeat("Admiral Croft came. Madam Rocha came. The Admiral sat. Madam sat. ", 30), tt.slip)
+			var words []string
+			for _, d := range got {
+				words = append(words, text[d.Range.Start:d.Range.End])
+			}
+			assert.Equal(t, tt.flag, words)
+		})
+	}
+}
