@@ -69,16 +69,19 @@ func TestMapOut(t *testing.T) {
 	book, cache := sampleProject(t)
 	tests := []struct {
 		name    string
+		flag    string
 		out     string
 		wantErr string
 	}{
-		{"elsewhere", filepath.Join(t.TempDir(), "maps", "bell.html"), ""},
-		{"inside the book", filepath.Join(book, "map.html"), "never writes inside the book"},
-		{"inside a folder of the book", filepath.Join(book, "codex", "map.html"), "never writes inside the book"},
+		{"elsewhere", "--output", filepath.Join(t.TempDir(), "maps", "bell.html"), ""},
+		{"with build's short flag", "-o", filepath.Join(t.TempDir(), "maps", "bell.html"), ""},
+		{"with the flag's first name", "--out", filepath.Join(t.TempDir(), "maps", "bell.html"), ""},
+		{"inside the book", "--output", filepath.Join(book, "map.html"), "never writes inside the book"},
+		{"inside a folder of the book", "-o", filepath.Join(book, "codex", "map.html"), "never writes inside the book"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, _, err := run(t, "map", "--project", book, cache, "--out", tt.out, "--json")
+			out, _, err := run(t, "map", "--project", book, cache, tt.flag, tt.out, "--json")
 			if tt.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.wantErr)

@@ -38,14 +38,18 @@ point of view and place, the links between entries, and the outline:
 acts, chapters and scenes as cards with their synopses and status, which
 the page sorts, filters and edits (an edit shows the "quire outline set"
 command that prints the change). The page is written to quire's cache
-folder (never into the book) unless --out says where, and its path is
-printed.`,
+folder (never into the book) unless --output says where, and its path
+is printed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Open, "open", false, "open the map in the browser (without a display: says so, names the file and exits with status 1)")
-	f.StringVar(&o.Out, "out", "", "write the map to this file (default: quire's cache folder)")
+	f.StringVarP(&o.Out, "output", "o", "", "write the map to this file (default: quire's cache folder)")
+	// --out, the flag's first name, still works (the editors' plugins
+	// pass it); -o and --output are build's too.
+	f.StringVar(&o.Out, "out", "", "write the map to this file")
+	_ = f.MarkHidden("out")
 	f.StringVar(&o.EditorURI, "editor-uri", "", "link cells with this URI, {path} {line} {column} filled in (vscode://file/{path}:{line}:{column}); default: file:// links")
 	return cmd
 }
@@ -67,13 +71,13 @@ func (o *mapOptions) run(cmd *cobra.Command) error {
 	out := o.Out
 	if out == "" {
 		if out = b.Cache.Map(); out == "" {
-			return fmt.Errorf("quire has no cache folder to write the map to; give one with --out FILE")
+			return fmt.Errorf("quire has no cache folder to write the map to; give one with --output FILE")
 		}
 	} else if out, err = filepath.Abs(out); err != nil {
 		return fmt.Errorf("map: %w", err)
 	}
 	if inside(b.Root, out) {
-		return fmt.Errorf("quire never writes inside the book: give --out a file outside %s", b.Root)
+		return fmt.Errorf("quire never writes inside the book: give --output a file outside %s", b.Root)
 	}
 	snap := b.ms.Snapshot()
 	m := bookmap.Build(b.store.Catalog(), snap, bookmap.Options{
