@@ -59,6 +59,9 @@ type unitMentions struct {
 	// lower remembers, per everyday word, whether the unit writes it in
 	// lower case (MentionIndex.writesInLowerCase).
 	lower *sync.Map
+	// uses remembers, per word, how often the unit's untracked names
+	// hold it (MentionIndex.UntrackedUses).
+	uses *sync.Map
 	// namesFound says names has run, so the chapter cache can keep them.
 	namesFound *atomic.Bool
 	// untracked remembers what untracked names' entries would find in
@@ -286,7 +289,7 @@ func scanUnit(m *Matcher, u *Unit) *unitMentions {
 
 // countMentions is the index's record of u with its mentions.
 func countMentions(m *Matcher, u *Unit, mentions []Mention) *unitMentions {
-	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}, lower: &sync.Map{}, untracked: &untrackedCounts{}}
+	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}, lower: &sync.Map{}, uses: &sync.Map{}, untracked: &untrackedCounts{}}
 	if len(mentions) == 0 {
 		return um
 	}

@@ -597,16 +597,36 @@ func untrackedSkips(u *Unit) []codex.Range {
 	return skips
 }
 
-// UntrackedUses is how often the prose of the indexed units uses an
-// untracked name (normalized, as codex.Normalize makes it), outside the
+// UntrackedUses is how often the prose of the indexed units uses a word
+// of an untracked name (normalized, as codex.Normalize makes it), alone
+// or beside another ("Charles" of "Master Charles Bates"), outside the
 // first word of a sentence: what the name-spelling check weighs a
 // possible misspelling by.
 func (ix *MentionIndex) UntrackedUses(normalized string) int {
 	n := 0
 	for _, um := range ix.order {
-		if t, ok := um.names()[normalized]; ok {
+		n += um.wordUses(normalized)
+	}
+	return n
+}
+
+// wordUses is UntrackedUses for one unit, remembered: the tallies of its
+// untracked names that hold the word.
+func (um *unitMentions) wordUses(word string) int {
+	if um.uses != nil {
+		if v, ok := um.uses.Load(word); ok {
+			return v.(int)
+		}
+	}
+	n := 0
+	for key, t := range um.names() {
+		key = strings.TrimPrefix(key, string(commonMark))
+		if a, b, pair := strings.Cut(key, " "); key == word || pair && (a == word || b == word) {
 			n += t.count + t.shouted
 		}
+	}
+	if um.uses != nil {
+		um.uses.Store(word, n)
 	}
 	return n
 }

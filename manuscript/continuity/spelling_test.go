@@ -284,3 +284,29 @@ func TestNameSpellingLeavesWordsOfAddress(t *testing.T) {
 		})
 	}
 }
+
+// The book's uses of a word count wherever the prose writes it, also
+// beside a name ("Master Charles Bates"): a word the book writes three
+// times is a name of its own, no slip, however near a name it is.
+func TestNameSpellingCountsAWordBesideANameToo(t *testing.T) {
+	charley := map[string]string{"charley.md": "---\nname: Charley Bates\naliases: [Charley, Master Bates]\n---\n"}
+	many := strings.Repeat("Charley laughed. ", 30)
+	tests := []struct {
+		name     string
+		chapters []string
+		flag     []string
+	}{
+		{name: "written beside a name in three chapters", chapters: []string{many + "Then Master Charles Bates came.", "Then Mr. Charles Bates came.", "Then Charles Bates came."}, flag: nil},
+		{name: "written once", chapters: []string{many, "Then Charles Bates came."}, flag: []string{"Charles"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, text := namesBook(t, charley, tt.chapters...)
+			var words []string
+			for _, d := range got {
+				words = append(words, text[d.Range.Start:d.Range.End])
+			}
+			assert.Equal(t, tt.flag, words)
+		})
+	}
+}
