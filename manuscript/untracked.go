@@ -402,6 +402,11 @@ func (f *untrackedFinder) flush() {
 // it): the word after it is a name, everyday word or not ("Mrs. Long").
 func IsTitle(normalizedWord string) bool { return isTitle([]byte(normalizedWord)) }
 
+// IsPeople reports a people, a faith or a nation's member, of a
+// normalized word ("frenchwoman", "saxons", "quaker"): a word that names
+// a kind of person, no one person.
+func IsPeople(normalizedWord string) bool { return isDemonym(normalizedWord) }
+
 // IsAddress reports a word of address of a normalized word: a title
 // ("admiral", "mrs") or an honorific ("madam", "ma'am", "ladyship"),
 // which names no one by itself.

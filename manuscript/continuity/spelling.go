@@ -23,8 +23,9 @@ import (
 //     one;
 //   - it is no everyday word (manuscript.IsCommonWord's 40,000) unless a
 //     title stands before it ("Mrs. Hurts": a title makes the word after
-//     it a name), no word of address ("Ma'am"; manuscript.IsAddress), no
-//     word made from one by an ending ("Admiralty" is no slip of the
+//     it a name), no word of address ("Ma'am"; manuscript.IsAddress) or
+//     people ("Frenchwoman"; manuscript.IsPeople), no word made from a
+//     word of address by an ending ("Admiralty" is no slip of the
 //     Admiral in "Admiral Croft"), no name word with an ending that makes
 //     a family or a people of it ("the Bennets", "Ruritanian"), and not
 //     one the writer said is no misspelling (quire.yaml's `spelling:`);
@@ -305,7 +306,7 @@ func (c *checker) nameSpelling() {
 			continue
 		}
 		norm := codex.Normalize(w)
-		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) && !c.afterTitle(ti) || manuscript.IsAddress(norm) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
+		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) && !c.afterTitle(ti) || manuscript.IsAddress(norm) || manuscript.IsPeople(norm) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
 			continue
 		}
 		if near := ix.near(norm); len(near.words) > 0 {

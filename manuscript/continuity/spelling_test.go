@@ -310,3 +310,32 @@ func TestNameSpellingCountsAWordBesideANameToo(t *testing.T) {
 		})
 	}
 }
+
+// A people's name is no slip of a name the codex makes of one: "the
+// Frenchwoman" and "two Frenchmen" beside a character called the
+// Frenchman, or "Saxon" beside a Baron.
+func TestNameSpellingLeavesPeoples(t *testing.T) {
+	griers := map[string]string{
+		"griers.md": "---\nname: Marquis De Griers\naliases: [the Frenchman]\n---\n",
+		"baron.md":  "---\nname: Baron Wurmerhelm\naliases: [the Baron]\n---\n",
+	}
+	many := strings.Repeat("The Frenchman bowed. The Baron sat. ", 30)
+	tests := []struct {
+		name, slip string
+		flag       []string
+	}{
+		{name: "a people of a name's word", slip: "Then the Frenchwoman and two Frenchmen left.", flag: nil},
+		{name: "a people near a title", slip: "He spoke like a Saxon.", flag: nil},
+		{name: "a slip of the name itself", slip: "Then the Frenchmab left.", flag: []string{"Frenchmab"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, text := namesBook(t, griers, many, tt.slip)
+			var words []string
+			for _, d := range got {
+				words = append(words, text[d.Range.Start:d.Range.End])
+			}
+			assert.Equal(t, tt.flag, words)
+		})
+	}
+}
