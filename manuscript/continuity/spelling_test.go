@@ -257,30 +257,34 @@ func TestNameSpellingBoundsLongWords(t *testing.T) {
 	assert.Equal(t, []string{"vell"}, words)
 }
 
-// A word of address is no name a slip is near, and none is a slip:
-// "Admiralty" is no misspelling of the Admiral in "Admiral Croft", nor
-// "Ma'am" of a character the codex calls Madam.
-func TestNameSpellingLeavesWordsOfAddress(t *testing.T) {
+// A word that names no one is no slip, however near a name: a word of
+// address ("Ma'am" beside a character the codex calls Madam) or one made
+// from a title of a name ("Admiralty" beside Admiral Croft), and a
+// people ("the Frenchwoman" and "two Frenchmen" beside a character
+// called the Frenchman, "Saxon" beside a Baron).
+func TestNameSpellingLeavesWordsThatNameNoOne(t *testing.T) {
 	people := map[string]string{
-		"croft.md": "---\nname: Admiral Croft\naliases: [the Admiral]\n---\n",
-		"rocha.md": "---\nname: Madam Rocha\naliases: [Madam]\n---\n",
+		"croft.md":  "---\nname: Admiral Croft\naliases: [the Admiral]\n---\n",
+		"rocha.md":  "---\nname: Madam Rocha\naliases: [Madam]\n---\n",
+		"griers.md": "---\nname: Marquis De Griers\naliases: [the Frenchman]\n---\n",
+		"baron.md":  "---\nname: Baron Wurmerhelm\naliases: [the Baron]\n---\n",
 	}
+	many := strings.Repeat("Admiral Croft came. Madam Rocha came. The Admiral sat. Madam sat. The Frenchman bowed. The Baron sat. ", 30)
 	tests := []struct {
 		name, slip string
 		flag       []string
 	}{
 		{name: "an institution near a title", slip: "The letter came from the Admiralty.", flag: nil},
 		{name: "a contraction near an honorific", slip: "Yes, Ma'am, and thank you, Ma’am.", flag: nil},
-		{name: "a slip of the name itself", slip: "Then Corft left.", flag: []string{"Corft"}},
+		{name: "a people of a name's word", slip: "Then the Frenchwoman and two Frenchmen left.", flag: nil},
+		{name: "a people near a title", slip: "He spoke like a Saxon.", flag: nil},
+		{name: "a slip of a name", slip: "Then Corft left.", flag: []string{"Corft"}},
+		{name: "a slip of a people's name", slip: "Then the Frenchmab left.", flag: []string{"Frenchmab"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, text := namesBook(t, people, strings.Repeat("Admiral Croft came. Madam Rocha came. The Admiral sat. Madam sat. ", 30), tt.slip)
-			var words []string
-			for _, d := range got {
-				words = append(words, text[d.Range.Start:d.Range.End])
-			}
-			assert.Equal(t, tt.flag, words)
+			got, text := namesBook(t, people, many, tt.slip)
+			assert.Equal(t, tt.flag, flagged(got, text))
 		})
 	}
 }
@@ -302,40 +306,16 @@ func TestNameSpellingCountsAWordBesideANameToo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, text := namesBook(t, charley, tt.chapters...)
-			var words []string
-			for _, d := range got {
-				words = append(words, text[d.Range.Start:d.Range.End])
-			}
-			assert.Equal(t, tt.flag, words)
+			assert.Equal(t, tt.flag, flagged(got, text))
 		})
 	}
 }
 
-// A people's name is no slip of a name the codex makes of one: "the
-// Frenchwoman" and "two Frenchmen" beside a character called the
-// Frenchman, or "Saxon" beside a Baron.
-func TestNameSpellingLeavesPeoples(t *testing.T) {
-	griers := map[string]string{
-		"griers.md": "---\nname: Marquis De Griers\naliases: [the Frenchman]\n---\n",
-		"baron.md":  "---\nname: Baron Wurmerhelm\naliases: [the Baron]\n---\n",
+// flagged are the words the diagnostics got cover in text.
+func flagged(got []Diagnostic, text string) []string {
+	var words []string
+	for _, d := range got {
+		words = append(words, text[d.Range.Start:d.Range.End])
 	}
-	many := strings.Repeat("The Frenchman bowed. The Baron sat. ", 30)
-	tests := []struct {
-		name, slip string
-		flag       []string
-	}{
-		{name: "a people of a name's word", slip: "Then the Frenchwoman and two Frenchmen left.", flag: nil},
-		{name: "a people near a title", slip: "He spoke like a Saxon.", flag: nil},
-		{name: "a slip of the name itself", slip: "Then the Frenchmab left.", flag: []string{"Frenchmab"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, text := namesBook(t, griers, many, tt.slip)
-			var words []string
-			for _, d := range got {
-				words = append(words, text[d.Range.Start:d.Range.End])
-			}
-			assert.Equal(t, tt.flag, words)
-		})
-	}
+	return words
 }
