@@ -26,9 +26,12 @@ import (
 //     it a name), no word of address ("Ma'am"; manuscript.IsAddress) or
 //     people ("Frenchwoman"; manuscript.IsPeople), no word made from a
 //     word of address by an ending ("Admiralty" is no slip of the
-//     Admiral in "Admiral Croft"), no name word with an ending that makes
-//     a family or a people of it ("the Bennets", "Ruritanian"), and not
-//     one the writer said is no misspelling (quire.yaml's `spelling:`);
+//     Admiral in "Admiral Croft"), no name an English dictionary knows
+//     ("Julia" beside Julius, "Rome" beside Rose: another name, which
+//     costs the slips that happen to make one; manuscript.IsKnownName),
+//     no name word with an ending that makes a family or a people of it
+//     ("the Bennets", "Ruritanian"), and not one the writer said is no
+//     misspelling (quire.yaml's `spelling:`);
 //   - after folding accents and case, it is one edit (a letter added,
 //     dropped, changed, or two swapped) from a word of a name or alias of
 //     four to seven letters, or two edits from a longer one. A word the
@@ -306,7 +309,7 @@ func (c *checker) nameSpelling() {
 			continue
 		}
 		norm := codex.Normalize(w)
-		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) && !c.afterTitle(ti) || manuscript.IsAddress(norm) || manuscript.IsPeople(norm) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
+		if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) && !c.afterTitle(ti) || manuscript.IsAddress(norm) || manuscript.IsPeople(norm) || manuscript.IsKnownName(norm) || c.canon.matcher.IsNameWord(norm) || c.canon.matcher.DerivedFromName(norm) {
 			continue
 		}
 		if near := ix.near(norm); len(near.words) > 0 {

@@ -142,9 +142,9 @@ func TestNameSpellingNamesItsEntries(t *testing.T) {
 			entry: "codex/characters/charles.md", fix: "Bingley"},
 		{name: "a word many entries share", codex: bennets,
 			book: strings.Repeat("Elizabeth came. ", 9) + strings.Repeat("Jane came. ", 7) + strings.Repeat("Lydia came. ", 5) + "Mary came.",
-			slip: "Then Mr. Benet left.",
-			message: "“Benet” may be a misspelling of Bennet: the book names Elizabeth Bennet 9 times, Jane Bennet 7 times " +
-				"and 2 others of that name 6 times, and writes “Benet” once",
+			slip: "Then Mr. Bennit left.",
+			message: "“Bennit” may be a misspelling of Bennet: the book names Elizabeth Bennet 9 times, Jane Bennet 7 times " +
+				"and 2 others of that name 6 times, and writes “Bennit” once",
 			entry: "codex/characters/elizabeth.md", fix: "Bennet"},
 		{name: "as near to two names, the one the book uses more", codex: brennas,
 			book:    strings.Repeat("Ida Brenda came. ", 8) + "Ada Brenna came.",
@@ -261,15 +261,17 @@ func TestNameSpellingBoundsLongWords(t *testing.T) {
 // address ("Ma'am" beside a character the codex calls Madam) or one made
 // from a title of a name ("Admiralty" beside Admiral Croft), and a
 // people ("the Frenchwoman" and "two Frenchmen" beside a character
-// called the Frenchman, "Saxon" beside a Baron).
+// called the Frenchman, "Saxon" beside a Baron). Nor is a name an
+// English dictionary knows ("Julia" beside Julius): another name.
 func TestNameSpellingLeavesWordsThatNameNoOne(t *testing.T) {
 	people := map[string]string{
 		"croft.md":  "---\nname: Admiral Croft\naliases: [the Admiral]\n---\n",
 		"rocha.md":  "---\nname: Madam Rocha\naliases: [Madam]\n---\n",
 		"griers.md": "---\nname: Marquis De Griers\naliases: [the Frenchman]\n---\n",
 		"baron.md":  "---\nname: Baron Wurmerhelm\naliases: [the Baron]\n---\n",
+		"julius.md": "---\nname: Julius Beaufort\naliases: [Julius]\n---\n",
 	}
-	many := strings.Repeat("Admiral Croft came. Madam Rocha came. The Admiral sat. Madam sat. The Frenchman bowed. The Baron sat. ", 30)
+	many := strings.Repeat("Admiral Croft came. Madam Rocha came. The Admiral sat. Madam sat. The Frenchman bowed. The Baron sat. Julius smiled. ", 30)
 	tests := []struct {
 		name, slip string
 		flag       []string
@@ -278,6 +280,8 @@ func TestNameSpellingLeavesWordsThatNameNoOne(t *testing.T) {
 		{name: "a contraction near an honorific", slip: "Yes, Ma'am, and thank you, Ma’am.", flag: nil},
 		{name: "a people of a name's word", slip: "Then the Frenchwoman and two Frenchmen left.", flag: nil},
 		{name: "a people near a title", slip: "He spoke like a Saxon.", flag: nil},
+		{name: "names a dictionary knows, near a name", slip: "Then Roche came, and Julia, and Jules.", flag: nil},
+		{name: "a slip of a name like a dictionary's", slip: "Then Juluis came.", flag: []string{"Juluis"}},
 		{name: "a slip of a name", slip: "Then Corft left.", flag: []string{"Corft"}},
 		{name: "a slip of a people's name", slip: "Then the Frenchmab left.", flag: []string{"Frenchmab"}},
 	}
@@ -290,22 +294,23 @@ func TestNameSpellingLeavesWordsThatNameNoOne(t *testing.T) {
 }
 
 // The book's uses of a word count wherever the prose writes it, also
-// beside a name ("Master Charles Bates"): a word the book writes three
-// times is a name of its own, no slip, however near a name it is.
+// beside a name ("Master Corwen Vell", as Oliver Twist's "Master Charles
+// Bates" beside Charley): a word the book writes three times is a name
+// of its own, no slip, however near a name it is.
 func TestNameSpellingCountsAWordBesideANameToo(t *testing.T) {
-	charley := map[string]string{"charley.md": "---\nname: Charley Bates\naliases: [Charley, Master Bates]\n---\n"}
-	many := strings.Repeat("Charley laughed. ", 30)
+	corwin := map[string]string{"corwin.md": "---\nname: Corwin Vell\naliases: [Corwin, Master Vell]\n---\n"}
+	many := strings.Repeat("Corwin laughed. ", 30)
 	tests := []struct {
 		name     string
 		chapters []string
 		flag     []string
 	}{
-		{name: "written beside a name in three chapters", chapters: []string{many + "Then Master Charles Bates came.", "Then Mr. Charles Bates came.", "Then Charles Bates came."}, flag: nil},
-		{name: "written once", chapters: []string{many, "Then Charles Bates came."}, flag: []string{"Charles"}},
+		{name: "written beside a name in three chapters", chapters: []string{many + "Then Master Corwen Vell came.", "Then Mr. Corwen Vell came.", "Then Corwen Vell came."}, flag: nil},
+		{name: "written once", chapters: []string{many, "Then Corwen Vell came."}, flag: []string{"Corwen"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, text := namesBook(t, charley, tt.chapters...)
+			got, text := namesBook(t, corwin, tt.chapters...)
 			assert.Equal(t, tt.flag, flagged(got, text))
 		})
 	}

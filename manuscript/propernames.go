@@ -1,0 +1,40 @@
+package manuscript
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+
+	"github.com/quire-ink/quire/codex"
+)
+
+// properNameList is SCOWL's proper names of people and places; the
+// file's header says how it was made and carries SCOWL's license.
+//
+//go:embed propernames.txt
+var properNameList string
+
+// properNames is the set of normalized proper names, built on first use:
+// only the name-spelling check asks. It is a constant table, never
+// changed after it is built.
+var properNames = sync.OnceValue(func() map[string]struct{} {
+	set := make(map[string]struct{}, 10100)
+	for line := range strings.Lines(properNameList) {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		set[codex.Normalize(line)] = struct{}{}
+	}
+	return set
+})
+
+// IsKnownName reports whether a normalized word (as codex.Normalize makes
+// it) is a name an English dictionary knows, a person's or a place's
+// ("charles", "julia", "rome"): one of the 10,000 of propernames.txt
+// (ARCHITECTURE.md says where they come from). Such a word beside a
+// character's name is another name, not a slip of it.
+func IsKnownName(normalizedWord string) bool {
+	_, ok := properNames()[normalizedWord]
+	return ok
+}
