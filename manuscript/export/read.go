@@ -98,7 +98,10 @@ func ReadChapter(u *manuscript.Unit, o ReadOptions) Chapter {
 // comments (the writer's notes) left out, and each [[Name|label]] made
 // its label, or its name.
 func Prose(body string) string {
-	body = withoutComments(body)
+	// Control characters go first: no format holds them (printable), and
+	// dropped later they could join "<!-" and "-" into a comment opener
+	// the writer never wrote as one.
+	body = withoutComments(strings.Map(withoutControl, body))
 	links := codex.LinksIn(body)
 	if len(links) == 0 {
 		return body
@@ -416,10 +419,16 @@ func tidy(runs []Run) []Run {
 // printable folds line ends and tabs into spaces and drops the other
 // control characters, which no file format quire writes may hold.
 func printable(r rune) rune {
-	switch {
-	case r == '\n' || r == '\t' || r == '\r':
+	if r == '\n' || r == '\t' || r == '\r' {
 		return ' '
-	case r < 0x20 || r == 0x7f || r == 0xfffe || r == 0xffff:
+	}
+	return withoutControl(r)
+}
+
+// withoutControl drops the control characters but line ends and tabs,
+// which Markdown reads.
+func withoutControl(r rune) rune {
+	if r < 0x20 && r != '\n' && r != '\t' && r != '\r' || r == 0x7f || r == 0xfffe || r == 0xffff {
 		return -1
 	}
 	return r

@@ -118,6 +118,11 @@ func TestProse(t *testing.T) {
 		{"a <!-- open to the end", "a "},
 		{"[[A|b]] `[[code]]`", "b `[[code]]`"},
 		{"<!-- [[A]] -->[[B|c]]", "c"},
+		// A control character no format holds is dropped first, so it
+		// neither hides a comment nor makes one of the text around it.
+		{"a <!-\x1e- b --> c", "a  c"},
+		{"0<!-\x1e-", "0"},
+		{"a\x01b\tc\nd", "ab\tc\nd"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, Prose(tt.in), tt.in)
