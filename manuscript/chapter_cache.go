@@ -112,7 +112,10 @@ import (
 // 18: two everyday words capitalized mid-sentence are tallied as a pair
 // ("at Maple Grove"), a name where the book never writes them in lower
 // case.
-const chapterCacheFormat = 18
+//
+// 19: feasts (Michaelmas, Christmas) and the New Year are dates, as months
+// and days are, not untracked names.
+const chapterCacheFormat = 19
 
 // chapterCacheMagic opens every chapter cache file.
 const chapterCacheMagic = "quire chapter cache\n"

@@ -531,10 +531,16 @@ func isTitleAbbreviation(key []byte) bool {
 	return false
 }
 
-// isCalendarWord reports the months and days of the week, which prose
-// capitalizes as dates, not names ("in June", "of a Sunday"). A
-// character called June is found once the codex names her.
+// isCalendarWord reports the months, the days of the week, the feasts
+// that mark the year and the year itself, which prose capitalizes as
+// dates, not names ("in June", "of a Sunday", "at Michaelmas", "by the
+// New Year"). A character called June is found once the codex names her.
 func isCalendarWord(word string) bool {
+	switch word {
+	case "christmas", "easter", "michaelmas", "candlemas", "lammas", "martinmas", "hallowmas", "whitsun",
+		"whitsuntide", "shrovetide", "pentecost", "lent", "halloween", "year", "years":
+		return true
+	}
 	word = strings.TrimSuffix(word, "s")
 	switch word {
 	case "january", "february", "april", "june", "july", "august", "september", "october", "november", "december":

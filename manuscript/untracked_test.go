@@ -172,6 +172,7 @@ func TestUntrackedFoldsAWordIntoItsName(t *testing.T) {
 		{"an untracked name's family", "then Corwin came, and the Corwins left, and Corwin stayed, and Corwin slept", []string{"Corwin×3"}},
 		{"a family of a name used less is a name", "then Corwin came, and the Corwins left, and the Corwins stayed, and the Corwins slept", []string{"Corwins×3"}},
 		{"months and days are dates", "in June, in June, in June, on a Sunday, of Sundays, and Sunday", []string{}},
+		{"feasts and the New Year are dates", "at Michaelmas, at Michaelmas, at Michaelmas, at Christmas, at Christmas, at Christmas, by the New Year, the New Year, the New Year", []string{}},
 		{"a word joined to lower case", "it was Mig-u-ell, Mig-u-ell, and Mig-u-ell", []string{}},
 		{"an everyday word never in lower case", "then my sister Rose came, and Rose left, and Rose stayed", []string{"Rose×3"}},
 		{"an everyday word also in lower case", "then my sister Rose came, and Rose left, and Rose stayed by a rose", []string{}},
