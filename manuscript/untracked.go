@@ -409,10 +409,8 @@ func IsPeople(normalizedWord string) bool { return isDemonym(normalizedWord) }
 
 // IsAddress reports a word of address of a normalized word: a title
 // ("admiral", "mrs") or an honorific ("madam", "ma'am", "ladyship"),
-// which names no one by itself.
-func IsAddress(normalizedWord string) bool {
-	return isTitle([]byte(normalizedWord)) || isHonorific(normalizedWord)
-}
+// which names no one by itself (isTitleOrHonorific).
+func IsAddress(normalizedWord string) bool { return isTitleOrHonorific(normalizedWord) }
 
 // isTitle reports a title before a name, written out ("Miss") or
 // abbreviated ("Mrs"); not the abbreviations that come after a name
