@@ -34,21 +34,28 @@ const extraCommonWords = `
 // commonWords is the set of normalized common words, built on first use.
 // It is a constant table, never changed after it is built.
 var commonWords = sync.OnceValue(func() map[string]struct{} {
-	set := make(map[string]struct{}, 41000)
-	for line := range strings.Lines(commonWordList) {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		// The list spells café and fiancée with their accents; matching
-		// folds diacritics, so the set must too.
-		set[codex.Normalize(line)] = struct{}{}
-	}
+	set := wordSet(commonWordList, 41000)
 	for _, w := range strings.Fields(extraCommonWords) {
 		set[w] = struct{}{}
 	}
 	return set
 })
+
+// wordSet is the set of the words of an embedded list, one per line,
+// normalized (as codex.Normalize makes them: the lists spell café and
+// fiancée with their accents, and matching folds diacritics), its
+// comment lines (#) left out; size is about how many it holds.
+func wordSet(list string, size int) map[string]struct{} {
+	set := make(map[string]struct{}, size)
+	for line := range strings.Lines(list) {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		set[codex.Normalize(line)] = struct{}{}
+	}
+	return set
+}
 
 // isCommonWord reports whether a normalized word (lower case, diacritics
 // folded, as codex.Normalize makes it) is an everyday English word.

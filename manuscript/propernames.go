@@ -2,10 +2,7 @@ package manuscript
 
 import (
 	_ "embed"
-	"strings"
 	"sync"
-
-	"github.com/quire-ink/quire/codex"
 )
 
 // properNameList is SCOWL's proper names of people and places; the
@@ -17,17 +14,7 @@ var properNameList string
 // properNames is the set of normalized proper names, built on first use:
 // only the name-spelling check asks. It is a constant table, never
 // changed after it is built.
-var properNames = sync.OnceValue(func() map[string]struct{} {
-	set := make(map[string]struct{}, 10100)
-	for line := range strings.Lines(properNameList) {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		set[codex.Normalize(line)] = struct{}{}
-	}
-	return set
-})
+var properNames = sync.OnceValue(func() map[string]struct{} { return wordSet(properNameList, 10100) })
 
 // IsKnownName reports whether a normalized word (as codex.Normalize makes
 // it) is a name an English dictionary knows, a person's or a place's
