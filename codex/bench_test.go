@@ -299,19 +299,7 @@ func naiveLookup(b *testing.B, root, query string) *codex.Entry {
 func residentMB() float64 {
 	runtime.GC()
 	debug.FreeOSMemory()
-	data, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	fields := strings.Fields(string(data))
-	if len(fields) < 2 {
-		return 0
-	}
-	pages, err := strconv.ParseFloat(fields[1], 64)
-	if err != nil {
-		return 0
-	}
-	return pages * float64(os.Getpagesize()) / (1 << 20)
+	return float64(benchtest.ProcStatus(os.Getpid())["VmRSS"]) / (1 << 20)
 }
 
 // BenchmarkNewCatalog builds the catalog of 10,000 parsed entries, as a

@@ -293,16 +293,8 @@ func settle(b *testing.B) {
 func reportRSS(b *testing.B) {
 	runtime.GC()
 	debug.FreeOSMemory()
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			if kb, err := strconv.Atoi(strings.Fields(line)[1]); err == nil {
-				b.ReportMetric(float64(kb)/1024, "RSS-MB")
-			}
-		}
+	if rss, ok := benchtest.ProcStatus(os.Getpid())["VmRSS"]; ok {
+		b.ReportMetric(float64(rss)/(1<<20), "RSS-MB")
 	}
 }
 

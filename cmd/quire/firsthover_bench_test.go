@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -27,6 +26,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/codex/benchtest"
 	"github.com/quire-ink/quire/codex/corpus"
 )
 
@@ -293,30 +293,7 @@ func isLetter(r rune) bool {
 }
 
 // peakRSS is a process's peak resident memory (VmHWM) in bytes.
-func peakRSS(pid int) int64 { return procStatus(pid)["VmHWM"] }
-
-// procStatus is the sizes /proc/PID/status gives in kB, in bytes by
-// name (VmRSS, RssAnon, …); empty where there is no such file.
-func procStatus(pid int) map[string]int64 {
-	out := map[string]int64{}
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		name, rest, ok := strings.Cut(sc.Text(), ":")
-		size, isKB := strings.CutSuffix(strings.TrimSpace(rest), " kB")
-		if !ok || !isKB {
-			continue
-		}
-		if kb, err := strconv.ParseInt(size, 10, 64); err == nil {
-			out[name] = kb << 10
-		}
-	}
-	return out
-}
+func peakRSS(pid int) int64 { return benchtest.ProcStatus(pid)["VmHWM"] }
 
 // sampleMemory reads a process's resident memory every period until the
 // returned func is first called, which returns its anonymous and file
@@ -332,7 +309,7 @@ func sampleMemory(pid int, period time.Duration) (stop func() (anon, file int64)
 		tick := time.NewTicker(period)
 		defer tick.Stop()
 		for {
-			if st := procStatus(pid); st["VmRSS"] > high {
+			if st := benchtest.ProcStatus(pid); st["VmRSS"] > high {
 				high, anon, file = st["VmRSS"], st["RssAnon"], st["RssFile"]
 			}
 			select {
