@@ -115,10 +115,8 @@ func (ix *MentionIndex) writesInLowerCase(word string) bool {
 
 // writesLower is writesInLowerCase for one unit, remembered.
 func (um *unitMentions) writesLower(word string) bool {
-	if um.lower != nil {
-		if v, ok := um.lower.Load(word); ok {
-			return v.(bool)
-		}
+	if v, ok := um.lower.Load(word); ok {
+		return v.(bool)
 	}
 	found := false
 	text := um.unit.Text
@@ -133,9 +131,7 @@ func (um *unitMentions) writesLower(word string) bool {
 		found = (start == 0 || !isWordRune(before)) && (end == len(text) || !isWordRune(after))
 		i = start + 1
 	}
-	if um.lower != nil {
-		um.lower.Store(word, found)
-	}
+	um.lower.Store(word, found)
 	return found
 }
 
@@ -622,10 +618,8 @@ func (ix *MentionIndex) UntrackedUses(normalized string) int {
 // wordUses is UntrackedUses for one unit, remembered: the tallies of its
 // untracked names that hold the word.
 func (um *unitMentions) wordUses(word string) int {
-	if um.uses != nil {
-		if v, ok := um.uses.Load(word); ok {
-			return v.(int)
-		}
+	if v, ok := um.uses.Load(word); ok {
+		return v.(int)
 	}
 	n := 0
 	for key, t := range um.names() {
@@ -634,8 +628,6 @@ func (um *unitMentions) wordUses(word string) int {
 			n += t.count + t.shouted
 		}
 	}
-	if um.uses != nil {
-		um.uses.Store(word, n)
-	}
+	um.uses.Store(word, n)
 	return n
 }
