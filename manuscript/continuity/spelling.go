@@ -30,8 +30,10 @@ import (
 //     ("Julia" beside Julius, "Rome" beside Rose: another name, which
 //     costs the slips that happen to make one; manuscript.IsKnownName),
 //     no name word with an ending that makes a family or a people of it
-//     ("the Bennets", "Ruritanian"), and not one the writer said is no
-//     misspelling (quire.yaml's `spelling:`);
+//     ("the Bennets", "Ruritanian"), not among another language's words
+//     or a dialect's ("Mais le Baron est si irascible", "Wud of Bister
+//     Fagid's lads": amongForeignWords), and not one the writer said is
+//     no misspelling (quire.yaml's `spelling:`);
 //   - after folding accents and case, it is one edit (a letter added,
 //     dropped, changed, or two swapped) from a word of a name or alias of
 //     four to seven letters, or two edits from a longer one. A word the
@@ -313,8 +315,12 @@ func (c *checker) nameSpelling() {
 			continue
 		}
 		if near := ix.near(norm); len(near.words) > 0 {
+			// Counted as the book's use of the word either way: among
+			// another language's words it is no slip, but it is written.
 			local[norm]++
-			slips = append(slips, slip{at: codex.Range{Start: tok.start, End: end}, norm: norm, near: near})
+			if !c.amongForeignWords(ti) {
+				slips = append(slips, slip{at: codex.Range{Start: tok.start, End: end}, norm: norm, near: near})
+			}
 		}
 	}
 	if len(slips) == 0 {
@@ -372,6 +378,58 @@ func (c *checker) nameSpelling() {
 				written, word.written, whoUses(who), written, times(variant)),
 			Fix: &Fix{Title: "Change to " + word.written, Range: s.at, NewText: word.written}})
 	}
+}
+
+// foreignNeighbours is how many words around a capitalized word, in its
+// sentence and up to foreignReach either side, must be of no English
+// dictionary and no name for the word to be read as another language's.
+const (
+	foreignReach      = 4
+	foreignNeighbours = 2
+)
+
+// amongForeignWords reports whether token i stands among words of
+// another language: at least foreignNeighbours of the words around it in
+// its sentence are neither everyday English words nor names the book or
+// a dictionary knows ("Mais, madame, cela sera", "Elle vivra cent ans",
+// "Lascia, prego, lascia"). A capitalized word there is that language's
+// ("Mais" is French, no slip of the Marquis), and a novel that quotes
+// French or Italian would otherwise be told so at each sentence. One
+// such word is not enough: English prose names places and people the
+// codex does not hold ("Darcey of Pemberley") beside a real slip.
+func (c *checker) amongForeignWords(i int) bool {
+	toks := c.p.tokens
+	foreign := 0
+	for j := max(0, i-foreignReach); j < len(toks) && j <= i+foreignReach; j++ {
+		if j == i || toks[j].sentence != toks[i].sentence {
+			continue
+		}
+		if c.foreignWord(c.p.text[toks[j].start:toks[j].end]) {
+			if foreign++; foreign == foreignNeighbours {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foreignWord reports whether a word of the prose is no English word and
+// no name: not an everyday word, a word of address, a people or one the
+// writer accepted, nor, when it is capitalized, a name a dictionary
+// knows or a word of the codex's names. A name is capitalized: "le" and
+// "si" written in lower case are French, though "Le" and "Si" are names.
+// A letter alone is not read either way.
+func (c *checker) foreignWord(w string) bool {
+	w = manuscript.WithoutClitic(w)
+	first, _ := utf8.DecodeRuneInString(w)
+	if utf8.RuneCountInString(w) < 2 {
+		return false
+	}
+	norm := codex.Normalize(w)
+	if c.canon.accepted[norm] || manuscript.IsCommonWord(norm) || manuscript.IsAddress(norm) || manuscript.IsPeople(norm) {
+		return false
+	}
+	return !unicode.IsUpper(first) || !manuscript.IsKnownName(norm) && !c.canon.matcher.IsNameWord(norm)
 }
 
 // twoEditsLikely reports whether norm, two edits from the short name

@@ -293,6 +293,41 @@ func TestNameSpellingLeavesWordsThatNameNoOne(t *testing.T) {
 	}
 }
 
+// A capitalized word among words of another language, or of a dialect
+// spelled as it sounds, is that language's, no slip: The Gambler's
+// French "Mais" beside its Marquis, Oliver Twist's Barney with a cold
+// ("Wud of Bister Fagid's lads") beside Fagin. It takes two such words
+// around it in its sentence; one is a place or a person the codex does
+// not hold, beside which a slip is still a slip.
+func TestNameSpellingLeavesForeignWords(t *testing.T) {
+	people := map[string]string{
+		"mavis.md": "---\nname: Mavis Hale\naliases: [Mavis]\n---\n",
+		"allen.md": "---\nname: Allen Ward\naliases: [Allen]\n---\n",
+		"bette.md": "---\nname: Bette Ward\naliases: [Bette]\n---\n",
+		"fagin.md": "---\nname: Fagin\n---\n",
+	}
+	many := strings.Repeat("Mavis bowed. Allen smiled. Bette sat. Fagin laughed. ", 30)
+	tests := []struct {
+		name, slip string
+		flag       []string
+	}{
+		{name: "French after a quotation mark", slip: "\"Mais le Baron est si irascible, vous savez!\"", flag: nil},
+		{name: "French with an honorific", slip: "\"Mais, madame, cela sera un plaisir,\" he said.", flag: nil},
+		{name: "French in italics", slip: "\"_Allez vous-en! Allez vous-en!_ That's all right!\"", flag: nil},
+		{name: "French, its accents lost", slip: "\"Cette vieille est tomb e en enfance,\" he whispered.", flag: nil},
+		{name: "a dialect", slip: "\"Wud of Bister Fagid's lads,\" exclaimed Barney.", flag: nil},
+		{name: "one word the codex does not hold", slip: "Then Fagid went to Pentonville.", flag: []string{"Fagid"}},
+		{name: "English around a slip", slip: "Then Mais came in and sat down.", flag: []string{"Mais"}},
+		{name: "names a French word makes, in capitals", slip: "Then Allez met Le and Si.", flag: []string{"Allez"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, text := namesBook(t, people, many, tt.slip)
+			assert.Equal(t, tt.flag, flagged(got, text))
+		})
+	}
+}
+
 // The book's uses of a word count wherever the prose writes it, also
 // beside a name ("Master Corwen Vell", as Oliver Twist's "Master Charles
 // Bates" beside Charley): a word the book writes three times is a name
