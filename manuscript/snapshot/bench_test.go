@@ -110,3 +110,17 @@ func BenchmarkYearListAndDiff(b *testing.B) {
 	st, _ := os.Stat(filepath.Join(dir, FileName))
 	b.ReportMetric(float64(st.Size())/(1<<20), "store-MB")
 }
+
+// BenchmarkWordDiffShuffled compares a chapter of some 160,000 words
+// with the same paragraphs in another order: the diff's worst case,
+// kept to work linear in the chapter (bounded_diff.go).
+func BenchmarkWordDiffShuffled(b *testing.B) {
+	paras := novel(1, 2000)
+	old := strings.Join(paras, "")
+	r := rand.New(rand.NewPCG(3, 4))
+	r.Shuffle(len(paras), func(i, j int) { paras[i], paras[j] = paras[j], paras[i] })
+	now := strings.Join(paras, "")
+	for b.Loop() {
+		WordDiff(old, now)
+	}
+}

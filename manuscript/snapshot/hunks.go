@@ -23,8 +23,6 @@ type Hunk struct {
 func Hunks(now, old string) []Hunk {
 	toks := tokenizer{ids: map[string]rune{}}
 	a, b := toks.pieceRunes(Split(now)), toks.pieceRunes(Split(old))
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0
 	var out []Hunk
 	off := 0
 	var cur *Hunk
@@ -34,7 +32,7 @@ func Hunks(now, old string) []Hunk {
 			cur = nil
 		}
 	}
-	for _, d := range dmp.DiffMainRunes(a, b, false) {
+	for _, d := range boundedDiff(a, b) {
 		var sb strings.Builder
 		for _, r := range d.Text {
 			sb.WriteString(toks.words[r-tokenBase])

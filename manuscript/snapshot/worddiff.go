@@ -31,9 +31,7 @@ func WordDiff(old, new string) []Op {
 		// diff by lines, still correct, only coarser.
 		return lineDiff(old, new)
 	}
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0
-	diffs := dmp.DiffMainRunes(a, b, false)
+	diffs := boundedDiff(a, b)
 	out := make([]Op, 0, len(diffs))
 	for _, d := range diffs {
 		var sb strings.Builder
@@ -48,7 +46,7 @@ func WordDiff(old, new string) []Op {
 func lineDiff(old, new string) []Op {
 	dmp := diffmatchpatch.New()
 	a, b, lines := dmp.DiffLinesToChars(old, new)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	diffs := dmp.DiffCharsToLines(boundedDiff([]rune(a), []rune(b)), lines)
 	var out []Op
 	for _, d := range diffs {
 		out = appendOp(out, kindOf(d.Type), d.Text)
