@@ -75,6 +75,8 @@ func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 	all := make([]codex.Range, 0, lines)
 	var vis []codex.Range
 	from, open := 0, false
+	perLine := linePerParagraph(text, body)
+	prevEnd := -1 // the end of the last prose line, while a paragraph is open
 	end := func() {
 		if open && len(all) > from {
 			p := paragraph{start: all[from].Start, pieces: all[from:len(all):len(all)]}
@@ -119,10 +121,14 @@ func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 		case isHeadingOrBreak(text[line.Start:line.End]):
 			end()
 		default:
+			if open && (perLine || opensTurn(text, prevEnd, vis)) {
+				end()
+			}
 			if !open {
 				open, from = true, len(all)
 			}
 			all = append(all, vis...)
+			prevEnd = le
 		}
 		ls = next
 	}
@@ -137,6 +143,63 @@ func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 		}
 	}
 	return out
+}
+
+// longLine is the length from which a line is no line of hard-wrapped
+// prose (wrapped at 72 to 80 characters) but a paragraph of its own
+// set on one line, as a word processor writes it.
+const longLine = 120
+
+// linePerParagraph says the chapter sets each paragraph on a line of
+// its own with no blank line between (text pasted from a word
+// processor; a writer who ends each paragraph with one Enter): at least
+// two of its lines of prose longer than longLine bytes run straight on
+// into another. Markdown reads such lines as one paragraph; the writer
+// reads, and speech is set, a paragraph a line.
+func linePerParagraph(text string, body codex.Range) bool {
+	n := 0
+	prevLong := false
+	for ls := body.Start; ls < body.End; {
+		le := body.End
+		if i := strings.IndexByte(text[ls:body.End], '\n'); i >= 0 {
+			le = ls + i
+		}
+		line := codex.Range{Start: ls, End: le}
+		has := lineHasText(text, line)
+		if has && prevLong && !isHeadingOrBreak(text[ls:le]) {
+			if n++; n == 2 {
+				return true
+			}
+		}
+		prevLong = has && le-ls > longLine
+		ls = le + 1
+	}
+	return false
+}
+
+// opensTurn says a line of prose whose visible parts are vis opens a
+// paragraph of its own though no blank line comes before it: it opens
+// with a dialogue dash, and the line before (ending at prevEnd) ended a
+// sentence. A turn of dash-set speech begins a paragraph ("— Ah !" on
+// the line after the one it answers).
+func opensTurn(text string, prevEnd int, vis []codex.Range) bool {
+	if prevEnd < 0 || len(vis) == 0 {
+		return false
+	}
+	at := firstVisible(text, vis[0])
+	if at >= len(text) {
+		return false
+	}
+	r, size := utf8.DecodeRuneInString(text[at:])
+	if !isSpeechDash(r, text[at+size:]) {
+		return false
+	}
+	end := trimSpaceEnd(text, 0, prevEnd)
+	if end == 0 {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(text[:end])
+	return strings.ContainsRune(".!?…»”\":", last)
 }
 
 func lineHasText(text string, r codex.Range) bool {

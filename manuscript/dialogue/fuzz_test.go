@@ -23,6 +23,7 @@ func FuzzAnalyze(f *testing.F) {
 		"\"A,\" said Emma.\n\n\"B,\" said Mr. Knightley.\n\n\"C.\"\n\n\"D, Emma.\"\n\n\"E.\"",
 		"\"Who?\" he asked Mr. Knightley.\n\n\"Well, Emma; yes.\"\n\n\"Come,\" said Emma to her husband.\n\nEmma sat down, and Knightley began.\n\"Go.\"",
 		"the \"soft eyes\"--and known as \"a scene,\" then \"To\" said Emma to",
+		"— Quand ce serait le diable ! s’écria-t-il, ils reçoivent.\n— Vous, lui répondis-je. Il entend.\nJeanne répondit : « Entre. »",
 	} {
 		for q := range 6 {
 			f.Add(seed, uint8(q))

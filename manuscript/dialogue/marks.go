@@ -266,9 +266,35 @@ func (f *finder) dashSpans(p *paragraph) []span {
 	var out []span
 	cur := span{mark: codex.Range{Start: at}, words: codex.Range{Start: at + size}}
 	inSpeech := true
+	// incise marks a French tag left unmarked inside the speech (it ends
+	// at the next comma, where the speech goes on, or with its sentence).
+	incise := false
 	for _, piece := range p.pieces {
 		for i := max(piece.Start, at+size); i < piece.End; {
 			r, size := utf8.DecodeRuneInString(f.text[i:])
+			switch {
+			case inSpeech && (r == ',' || r == '!' || r == '?' || r == '…') && i+size < piece.End && f.text[i+size] == ' ' && frenchInciseAt(f.text, i+size+1, piece.End):
+				closeUnclosed(&cur, f.text, i+size)
+				cur.closed = true
+				out = append(out, cur)
+				inSpeech, incise = false, true
+				i += size
+				continue
+			case incise && r == ',':
+				// The speech goes on after the tag.
+				incise, inSpeech = false, true
+				cur = span{mark: codex.Range{Start: i + size}, words: codex.Range{Start: i + size}}
+				i += size
+				continue
+			case incise && (r == '.' || r == '!' || r == '?' || r == ';'):
+				// The tag ends its sentence; the speech goes on after it
+				// when more words follow ("— Vous pouvez parler,
+				// répondis-je. Il entend très-difficilement.").
+				incise, inSpeech = false, true
+				cur = span{mark: codex.Range{Start: i + size}, words: codex.Range{Start: i + size}}
+				i += size
+				continue
+			}
 			if r != '—' && r != '―' && r != '–' {
 				i += size
 				continue
@@ -357,6 +383,9 @@ func detect(text string, paras []paragraph) Quotes {
 			}
 		}
 	}
+	if len(counts) == 0 {
+		counts = inlineMarks(text, paras)
+	}
 	best := QuotesDouble
 	for _, q := range []Quotes{QuotesSingle, QuotesGuillemets, QuotesGerman, QuotesDash} {
 		if counts[q] > counts[best] {
@@ -364,6 +393,30 @@ func detect(text string, paras []paragraph) Quotes {
 		}
 	}
 	return best
+}
+
+// inlineMarks counts the opening marks of double quotes, guillemets and
+// German quotes anywhere in the paragraphs: for a chapter none of whose
+// paragraphs opens with a mark, whose speech is all led in ("il jura :
+// « Nom de Dieu… »"). Single quotes are left out, apostrophes being
+// the same mark.
+func inlineMarks(text string, paras []paragraph) map[Quotes]int {
+	counts := map[Quotes]int{}
+	for i := range paras {
+		for _, piece := range paras[i].pieces {
+			for _, r := range text[piece.Start:piece.End] {
+				switch r {
+				case '"', '“':
+					counts[QuotesDouble]++
+				case '«', '»':
+					counts[QuotesGuillemets]++
+				case '„':
+					counts[QuotesGerman]++
+				}
+			}
+		}
+	}
+	return counts
 }
 
 // guillemetsDirection says whether the chapter's guillemets point out

@@ -304,7 +304,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 				continue
 			}
 			lower := strings.ToLower(t.word)
-			verb := speechVerbs[lower]
+			verb := isSpeechVerb(lower)
 			if !verb || speechNouns[lower] {
 				// "was Mary's reply", "was Mr. Weston's quick amendment"
 				if speechNouns[lower] {
@@ -319,6 +319,13 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 				}
 				if !verb {
 					continue
+				}
+			}
+			// "dit-elle", "répliqua-t-il", "dis-je": the subject is the
+			// pronoun the verb carries.
+			if _, subj, ok := frenchVerb(t.word); ok && subj != "" {
+				if g, ok := frenchSubjects[subj]; ok && a.pronoun(i, g, t.r.Start, t.r) {
+					return true
 				}
 			}
 			// Before the speech, the subject is the sentence's: its first

@@ -40,7 +40,16 @@ func wordSet(words string) map[string]bool {
 	return m
 }
 
-func isSpeechVerb(w string) bool { return speechVerbs[strings.ToLower(w)] }
+// isSpeechVerb says w is a verb of a tag, English or French ("said",
+// "dit-elle").
+func isSpeechVerb(w string) bool {
+	lower := strings.ToLower(w)
+	if speechVerbs[lower] {
+		return true
+	}
+	_, _, ok := frenchVerbLower(lower)
+	return ok
+}
 
 func isPronoun(w string) bool {
 	switch strings.ToLower(w) {
