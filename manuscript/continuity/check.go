@@ -134,6 +134,9 @@ func (c *checker) run() []Diagnostic {
 			c.unknownReference("location", sc.Note.Meta.Location, sc.Note.Meta.LocationRange, codex.TypeLocation)
 		}
 	}
+	if c.opts.Enabled(CodeParagraphBreaks) {
+		c.paragraphBreaks()
+	}
 	trait, death, style := c.opts.Enabled(CodeTraitContradiction), c.opts.Enabled(CodeAfterDeath) && !c.allFlashback(), c.opts.Enabled(CodeStyleRule) && len(c.canon.rules) > 0
 	spelling := c.opts.Enabled(CodeNameSpelling)
 	if !trait && !death && !style && !spelling {

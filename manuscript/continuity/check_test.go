@@ -305,7 +305,7 @@ func TestCheckLevels(t *testing.T) {
 func TestOptionsValidate(t *testing.T) {
 	assert.Empty(t, Options{Checks: map[string]Level{CodeAfterDeath: LevelOff, CodeStyleRule: LevelWarning}}.Validate())
 	assert.Equal(t, []string{
-		`checks: "after-dark" is no check; the checks are trait-contradiction, after-death, timeline-order, unknown-reference, style-rule, name-spelling`,
+		`checks: "after-dark" is no check; the checks are trait-contradiction, after-death, timeline-order, unknown-reference, style-rule, name-spelling, paragraph-breaks`,
 		`checks: style-rule: "loud" is no level; use off, error, warning or info`,
 	}, Options{Checks: map[string]Level{"after-dark": LevelOff, CodeStyleRule: "loud"}}.Validate())
 }

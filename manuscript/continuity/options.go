@@ -18,10 +18,11 @@ const (
 	CodeUnknownReference   = "unknown-reference"
 	CodeStyleRule          = "style-rule"
 	CodeNameSpelling       = "name-spelling"
+	CodeParagraphBreaks    = "paragraph-breaks"
 )
 
 // Checks lists every check by code, in the order diagnostics report them.
-var Checks = []string{CodeTraitContradiction, CodeAfterDeath, CodeTimelineOrder, CodeUnknownReference, CodeStyleRule, CodeNameSpelling}
+var Checks = []string{CodeTraitContradiction, CodeAfterDeath, CodeTimelineOrder, CodeUnknownReference, CodeStyleRule, CodeNameSpelling, CodeParagraphBreaks}
 
 // DefaultTraits are the custom fields that describe how an entity looks;
 // quire.yaml may add more.
@@ -46,6 +47,7 @@ var defaultLevels = map[string]Level{
 	CodeUnknownReference:   LevelWarning,
 	CodeStyleRule:          LevelInfo,
 	CodeNameSpelling:       LevelWarning,
+	CodeParagraphBreaks:    LevelWarning,
 }
 
 // Options are the book's settings for continuity, as quire.yaml gives

@@ -27,7 +27,7 @@ func TestOptionsFrom(t *testing.T) {
 		{name: "not a list", book: "traits: {a: b}\n", problems: []string{"line 1: traits is a list of field names, such as [eyes, hair, scar]"}},
 		{name: "unknown check and level", book: "checks:\n  after-dath: off\n  style-rule: loud\n",
 			want:     Options{Checks: map[string]Level{"after-dath": LevelOff, CodeStyleRule: "loud"}},
-			problems: []string{"line 2: checks: \"after-dath\" is no check; the checks are trait-contradiction, after-death, timeline-order, unknown-reference, style-rule, name-spelling", "line 2: checks: style-rule: \"loud\" is no level; use off, error, warning or info"}},
+			problems: []string{"line 2: checks: \"after-dath\" is no check; the checks are trait-contradiction, after-death, timeline-order, unknown-reference, style-rule, name-spelling, paragraph-breaks", "line 2: checks: style-rule: \"loud\" is no level; use off, error, warning or info"}},
 		{name: "the user's problem is the user's file's", user: "rules: [a]\nchecks: {after-death: loud}\n",
 			want:     Options{Checks: map[string]Level{CodeAfterDeath: "loud"}},
 			problems: []string{"line 2: checks: after-death: \"loud\" is no level; use off, error, warning or info"}, file: "config.yaml"},

@@ -75,7 +75,7 @@ func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 	all := make([]codex.Range, 0, lines)
 	var vis []codex.Range
 	from, open := 0, false
-	perLine := linePerParagraph(text, body)
+	perLine := manuscript.LinePerParagraph(text, body)
 	prevEnd := -1 // the end of the last prose line, while a paragraph is open
 	end := func() {
 		if open && len(all) > from {
@@ -143,38 +143,6 @@ func paragraphs(text string, body codex.Range, skip []codex.Range) []paragraph {
 		}
 	}
 	return out
-}
-
-// longLine is the length from which a line is no line of hard-wrapped
-// prose (wrapped at 72 to 80 characters) but a paragraph of its own
-// set on one line, as a word processor writes it.
-const longLine = 120
-
-// linePerParagraph says the chapter sets each paragraph on a line of
-// its own with no blank line between (text pasted from a word
-// processor; a writer who ends each paragraph with one Enter): at least
-// two of its lines of prose longer than longLine bytes run straight on
-// into another. Markdown reads such lines as one paragraph; the writer
-// reads, and speech is set, a paragraph a line.
-func linePerParagraph(text string, body codex.Range) bool {
-	n := 0
-	prevLong := false
-	for ls := body.Start; ls < body.End; {
-		le := body.End
-		if i := strings.IndexByte(text[ls:body.End], '\n'); i >= 0 {
-			le = ls + i
-		}
-		line := codex.Range{Start: ls, End: le}
-		has := lineHasText(text, line)
-		if has && prevLong && !isHeadingOrBreak(text[ls:le]) {
-			if n++; n == 2 {
-				return true
-			}
-		}
-		prevLong = has && le-ls > longLine
-		ls = le + 1
-	}
-	return false
 }
 
 // opensTurn says a line of prose whose visible parts are vis opens a
@@ -283,7 +251,7 @@ func hiddenRanges(text string, body codex.Range, skip []codex.Range) []codex.Ran
 			out = append(out, r)
 		}
 	}
-	out = append(out, htmlComments(text, body)...)
+	out = append(out, manuscript.HTMLComments(text, body)...)
 	slices.SortFunc(out, func(a, b codex.Range) int { return a.Start - b.Start })
 	merged := out[:0]
 	for _, r := range out {
@@ -294,25 +262,6 @@ func hiddenRanges(text string, body codex.Range, skip []codex.Range) []codex.Ran
 		merged = append(merged, r)
 	}
 	return merged
-}
-
-// htmlComments finds each <!-- … --> in body; an unclosed one hides
-// nothing (Markdown shows it as text).
-func htmlComments(text string, body codex.Range) []codex.Range {
-	var out []codex.Range
-	for i := body.Start; i+4 <= body.End; {
-		j := indexFrom(text, "<!--", i, body.End)
-		if j < 0 {
-			break
-		}
-		k := indexFrom(text, "-->", j+4, body.End)
-		if k < 0 {
-			break
-		}
-		out = append(out, codex.Range{Start: j, End: k + 3})
-		i = k + 3
-	}
-	return out
 }
 
 func indexFrom(text, sub string, from, to int) int {

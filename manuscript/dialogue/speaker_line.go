@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // writer reads a `<!-- speaker: Name -->` about the utterance.
@@ -29,7 +30,7 @@ func (a *attributor) writer(i int) bool {
 // the speech).
 func (a *attributor) indexComments() {
 	a.said = map[int]codex.Range{}
-	for _, c := range htmlComments(a.text, codex.Range{Start: 0, End: len(a.text)}) {
+	for _, c := range manuscript.HTMLComments(a.text, codex.Range{Start: 0, End: len(a.text)}) {
 		if _, ok := speakerComment(a.text[c.Start:c.End]); !ok {
 			continue
 		}

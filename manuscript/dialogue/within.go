@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // Within is the part of the cast a chapter can give speech to: the
@@ -42,7 +43,7 @@ func (c *Cast) Within(ch Chapter) *Cast {
 	// are looked up in one index of the cast's names, made only for a
 	// chapter that has such a line.
 	var names map[string]string
-	for _, r := range htmlComments(ch.Text, codex.Range{End: len(ch.Text)}) {
+	for _, r := range manuscript.HTMLComments(ch.Text, codex.Range{End: len(ch.Text)}) {
 		name, ok := speakerComment(ch.Text[r.Start:r.End])
 		if !ok {
 			continue

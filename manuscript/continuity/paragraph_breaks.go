@@ -1,0 +1,52 @@
+package continuity
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
+)
+
+// paragraphBreaks warns of a chapter that sets its paragraphs a line
+// each with no blank line between (manuscript.LinePerParagraph): the
+// writer sees paragraphs, Markdown reads one, and the build runs them
+// together into a wall of text. One warning a chapter, at the first
+// line that runs on, with the fix that puts a blank line at every such
+// break (manuscript.RunOnBreaks): the writer reviews it as any edit.
+func (c *checker) paragraphBreaks() {
+	text := c.u.Text
+	body := c.u.Body
+	if body.End > len(text) || body.Start > body.End || body == (codex.Range{}) {
+		body = codex.Range{End: len(text)}
+	}
+	if !manuscript.LinePerParagraph(text, body) {
+		return
+	}
+	breaks := manuscript.RunOnBreaks(text, body, c.u.Code)
+	if len(breaks) == 0 {
+		return
+	}
+	first, last := breaks[0], breaks[len(breaks)-1]
+	lineStart := strings.LastIndexByte(text[:first], '\n') + 1
+	var fixed strings.Builder
+	fixed.Grow(last + 1 - first + len(breaks))
+	at := first
+	for _, b := range breaks {
+		fixed.WriteString(text[at:b])
+		fixed.WriteString("\n\n")
+		at = b + 1
+	}
+	c.add(Diagnostic{Code: CodeParagraphBreaks, Range: codex.Range{Start: lineStart, End: first},
+		Message: fmt.Sprintf("This chapter sets its paragraphs one to a line with no blank line between them (%s). Markdown reads lines without a blank line between them as one paragraph, so the manuscript you build runs them together. Put a blank line between paragraphs.",
+			places(len(breaks))),
+		Fix: &Fix{Title: "Put a blank line between this chapter's paragraphs", Range: codex.Range{Start: first, End: last + 1}, NewText: fixed.String()}})
+}
+
+// places is "1 place" or "n places".
+func places(n int) string {
+	if n == 1 {
+		return "1 place"
+	}
+	return fmt.Sprintf("%d places", n)
+}
