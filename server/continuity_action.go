@@ -40,7 +40,7 @@ func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionPar
 	var out []codeAction
 	for _, d := range wanted {
 		for _, slip := range found {
-			if slip.Code != d.Code || doc.Lines.RangeOf(clampRange(slip.Range, len(doc.Text))) != d.Range {
+			if slip.Code != d.Code || !sameSlip(doc.Lines.RangeOf(clampRange(slip.Range, len(doc.Text))), slip.Message, d) {
 				continue
 			}
 			if slip.Fix != nil {
@@ -74,4 +74,14 @@ func (s *Server) continuityActions(ctx context.Context, p protocol.CodeActionPar
 		}
 	}
 	return out
+}
+
+// sameSlip says the diagnostic d the client sent back is the slip found
+// at r with message: the same range, or the same message starting on
+// the same line. Some clients send a diagnostic back with its columns
+// counted in bytes rather than UTF-16 units (Neovim 0.7 rebuilds it from
+// its own byte columns), which moves them wherever the line holds an
+// accent before them.
+func sameSlip(r protocol.Range, message string, d protocol.Diagnostic) bool {
+	return r == d.Range || r.Start.Line == d.Range.Start.Line && message == d.Message
 }

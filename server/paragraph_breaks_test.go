@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,7 +68,25 @@ func TestParagraphBreaksOverProtocol(t *testing.T) {
 	fixed := text[:start] + e.NewText + text[end:]
 	assert.Equal(t, "# Pasted\n\n"+long+"\n\n"+long+"\n\n— Who rang the bell?\n\n"+long+"\n", fixed)
 
-	c.replaceText(rel, 2, fixed)
+	// Neovim 0.7 sends the diagnostic back with its columns in bytes,
+	// which the accent in the line moves: the fix is offered still.
+	long8 := strings.Repeat("Séverine counted the hulls as the tide turned under the harbor light. ", 3)
+	text8 := "# Pasted\n\n" + long8 + "\n" + long8 + "\n" + long8 + "\n"
+	c.replaceText(rel, 2, text8)
+	ds = continuityOnly(c.waitVersion(rel, 2))[continuity.CodeParagraphBreaks]
+	require.Len(t, ds, 1)
+	d = ds[0]
+	byBytes := d
+	byBytes.Range.End.Character = uint32(len(strings.TrimRight(long8, " ")) + 1)
+	require.NotEqual(t, d.Range, byBytes.Range, "the line holds an accent")
+	actions = nil
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Range: byBytes.Range,
+		Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{byBytes}},
+	}, &actions)
+	assert.True(t, slices.ContainsFunc(actions, func(a codeAction) bool { return a.Title == "Put a blank line between this chapter's paragraphs" }), "actions: %+v", actions)
+
+	c.replaceText(rel, 3, fixed)
 	c.waitDiagnostics(uri, "no more warning", func(ds []protocol.Diagnostic) bool {
 		return len(continuityOnly(ds)[continuity.CodeParagraphBreaks]) == 0
 	})
