@@ -111,3 +111,28 @@ func TestFrenchVerb(t *testing.T) {
 		})
 	}
 }
+
+// German, Spanish, Italian and Russian tags name the speaker as English
+// ones do: a name beside a speech verb, or a pronoun after it.
+func TestOtherLanguagesTags(t *testing.T) {
+	cast := castOf(t, "name: Effi\ngender: female", "name: Innstetten\ngender: male",
+		"name: Juan\ngender: male", "name: Levin\naliases: [Левин]\ngender: male", "name: Dolly\naliases: [Долли]\ngender: female")
+	effi, innstetten, juan, levin, dolly := "codex/characters/c0.md", "codex/characters/c1.md", "codex/characters/c2.md", "codex/characters/c3.md", "codex/characters/c4.md"
+	tests := []struct {
+		name string
+		text string
+		want []said
+	}{
+		{"German, a name after the verb", "„Guten Tag“, sagte Effi.", []said{{"Guten Tag", effi, false, RuleExplicit}}},
+		{"German, a pronoun", "Innstetten stand auf.\n\n„Ja“, sagte er.", []said{{"Ja", innstetten, true, RulePronoun}}},
+		{"Spanish, a dash-set incise", "—Hola —dijo Juan—. ¿Cómo estás?", []said{{"Hola", juan, false, RuleExplicit}}},
+		{"Italian, a name after the verb", "«Buongiorno», disse Juan.", []said{{"Buongiorno", juan, false, RuleExplicit}}},
+		{"Russian, a name after the verb", "— Я сейчас приехал, — отвечал Левин.", []said{{"Я сейчас приехал,", levin, false, RuleExplicit}}},
+		{"Russian, a pronoun", "Долли вошла.\n\n— Это ужасно! — сказала она.", []said{{"Это ужасно!", dolly, true, RulePronoun}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, attributeWith(t, cast, tt.text, ""))
+		})
+	}
+}

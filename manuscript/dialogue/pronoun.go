@@ -51,7 +51,10 @@ func tagPronoun(w string) (Gender, bool) {
 	case "i":
 		return genderI, true
 	}
-	return GenderUnknown, false
+	if g, ok := frenchSubjects[strings.ToLower(w)]; ok {
+		return g, true
+	}
+	return otherSubject(w)
 }
 
 // genderI marks the first person: the chapter's point of view.

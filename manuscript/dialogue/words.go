@@ -44,7 +44,7 @@ func wordSet(words string) map[string]bool {
 // "dit-elle").
 func isSpeechVerb(w string) bool {
 	lower := strings.ToLower(w)
-	if speechVerbs[lower] {
+	if speechVerbs[lower] || otherSpeechVerb(lower) {
 		return true
 	}
 	_, _, ok := frenchVerbLower(lower)
