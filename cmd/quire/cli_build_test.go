@@ -135,6 +135,24 @@ func TestBuildManuscriptWithoutTheWriter(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown format "pdf"`)
 }
 
+// TestBuildWarnsOfParagraphsALine: a chapter pasted from a word
+// processor, its paragraphs a line each with no blank line between, is
+// built all the same, and the build says it ran them together and where.
+func TestBuildWarnsOfParagraphsALine(t *testing.T) {
+	book, cache := sampleProject(t)
+	long := strings.Repeat("Teodora counted the hulls as the tide turned under the harbor light. ", 3)
+	pasted := filepath.Join(book, "manuscript", "04-pasted.md")
+	require.NoError(t, os.WriteFile(pasted, []byte("# Pasted\n\n"+long+"\n"+long+"\n"+long+"\n"), 0o644))
+	_, stderr, err := run(t, "build", "--project", book, cache, "--format", "md", "-o", filepath.Join(t.TempDir(), "b.md"))
+	require.NoError(t, err, stderr)
+	assert.Contains(t, stderr, "quire: warning: 1 chapter sets its paragraphs one to a line with no blank line between them (manuscript/04-pasted.md), so they run together in this build.")
+
+	require.NoError(t, os.WriteFile(pasted, []byte("# Pasted\n\n"+long+"\n\n"+long+"\n\n"+long+"\n"), 0o644))
+	_, stderr, err = run(t, "build", "--project", book, cache, "--format", "md", "-o", filepath.Join(t.TempDir(), "c.md"))
+	require.NoError(t, err, stderr)
+	assert.NotContains(t, stderr, "one to a line")
+}
+
 // TestInitThenBuild: a book fresh from quire init builds its standard
 // manuscript at once. Its quire.yaml has build: author and contact to
 // fill in, empty; the build warns of each, the file is in the

@@ -99,6 +99,9 @@ func Build(ctx context.Context, t Target, req Request) (Result, error) {
 	if len(units) == 0 {
 		return Result{}, fmt.Errorf("the book has no chapters to build")
 	}
+	if w := runTogether(units); w != "" {
+		warnings = append(warnings, w)
+	}
 	book, err := Read(ctx, units, ReadOptions{Dashes: s.Dashes})
 	if err != nil {
 		return Result{}, err
