@@ -33,8 +33,13 @@ func (c *checker) paragraphBreaks() {
 	fixed.Grow(last + 1 - first + len(breaks))
 	at := first
 	for _, b := range breaks {
-		fixed.WriteString(text[at:b])
-		fixed.WriteString("\n\n")
+		// The blank line ends as the file's lines do ("\r\n" from Windows).
+		fixed.WriteString(text[at : b+1])
+		if b > 0 && text[b-1] == '\r' {
+			fixed.WriteString("\r\n")
+		} else {
+			fixed.WriteString("\n")
+		}
 		at = b + 1
 	}
 	c.add(Diagnostic{Code: CodeParagraphBreaks, Range: codex.Range{Start: lineStart, End: first},

@@ -36,6 +36,19 @@ func TestParagraphBreaks(t *testing.T) {
 	assert.Equal(t, "# Three\n\n"+long+"\n\n"+long+"\n\n— Who rang it?\n\n"+long+"\n\n<!-- a note\nof two lines -->\n", fixed)
 	assert.Empty(t, checkText(t, tl, fixed, CodeParagraphBreaks), "fixed, nothing to say")
 
+	// A file from Windows gets blank lines that end as its lines do.
+	crlf := strings.ReplaceAll(text, "\n", "\r\n")
+	u = manuscript.NewUnit("manuscript/03-test.md", crlf, 1)
+	seen := 0
+	for _, d := range Check(tl, u) {
+		if d.Code == CodeParagraphBreaks {
+			seen++
+			got := crlf[:d.Fix.Range.Start] + d.Fix.NewText + crlf[d.Fix.Range.End:]
+			assert.Equal(t, strings.ReplaceAll(fixed, "\n", "\r\n"), got)
+		}
+	}
+	assert.Equal(t, 1, seen, "a file from Windows")
+
 	wrapped := "# Three\n\n" + strings.Repeat("Séverine rowed out past the harbor wall\nwhile the bell rang over the water.\n\n", 10)
 	assert.Empty(t, checkText(t, tl, wrapped, CodeParagraphBreaks), "hard-wrapped prose")
 
