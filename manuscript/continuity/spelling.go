@@ -33,7 +33,8 @@ import (
 //     ("the Bennets", "Ruritanian"), not among another language's words
 //     or a dialect's ("Mais le Baron est si irascible", "Wud of Bister
 //     Fagid's lads": amongForeignWords), and not one the writer said is
-//     no misspelling (quire.yaml's `spelling:`);
+//     no misspelling (quire.yaml's `spelling:`); and the chapter is in
+//     English, as the dictionary is (englishProse);
 //   - after folding accents and case, it is one edit (a letter added,
 //     dropped, changed, or two swapped) from a word of a name or alias of
 //     four to seven letters, or two edits from a longer one. A word the
@@ -323,7 +324,7 @@ func (c *checker) nameSpelling() {
 			}
 		}
 	}
-	if len(slips) == 0 {
+	if len(slips) == 0 || !c.englishProse() {
 		return
 	}
 	book := c.t.mentions
@@ -378,6 +379,32 @@ func (c *checker) nameSpelling() {
 				written, word.written, whoUses(who), written, times(variant)),
 			Fix: &Fix{Title: "Change to " + word.written, Range: s.at, NewText: word.written}})
 	}
+}
+
+// minEnglishShare is the share of a chapter's words in lower case that
+// must be everyday English words for the name-spelling check to judge
+// it: English prose has most of them so (the, and, was, her), a chapter
+// in French or Russian few.
+const minEnglishShare = 0.5
+
+// englishProse says the chapter is written in English, as the
+// name-spelling check's dictionary is: in another language every word
+// is no English word, and a name declined or a word at the start of a
+// sentence ("Дарье" of Дарья, "Слава" beside Стива) would be taken for
+// a slip.
+func (c *checker) englishProse() bool {
+	words, english := 0, 0
+	for _, tok := range c.p.tokens {
+		first, _ := utf8.DecodeRuneInString(c.p.text[tok.start:tok.end])
+		if !unicode.IsLower(first) || tok.end-tok.start < 2 {
+			continue
+		}
+		words++
+		if manuscript.IsCommonWord(codex.Normalize(manuscript.WithoutClitic(c.p.text[tok.start:tok.end]))) {
+			english++
+		}
+	}
+	return words == 0 || float64(english) >= minEnglishShare*float64(words)
 }
 
 // foreignNeighbours is how many words around a capitalized word, in its

@@ -328,6 +328,35 @@ func TestNameSpellingLeavesForeignWords(t *testing.T) {
 	}
 }
 
+// The check's dictionary is English: in a chapter in another language,
+// a name declined ("Дарье" of Дарья) or a word opening a sentence
+// ("Слава" beside Стива) is no slip it can judge, and it says nothing.
+// The same slip in English is flagged.
+func TestNameSpellingReadsEnglishProseOnly(t *testing.T) {
+	people := map[string]string{
+		"dolly.md": "---\nname: Дарья Александровна\naliases: [Дарья]\n---\n",
+		"stiva.md": "---\nname: Стива\n---\n",
+	}
+	many := strings.Repeat("Дарья вошла в комнату. Стива сидел у окна и читал письмо. ", 20)
+	tests := []struct {
+		name, slip string
+		flag       []string
+	}{
+		{name: "Russian", slip: "Он вошёл в комнату и сел у окна.\n\n— Дарье Александровне? Слава богу.", flag: nil},
+		{name: "English", slip: "He said to Дарье that he would go, and she did not cry.", flag: []string{"Дарье"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			chapter := many
+			if tt.name == "English" {
+				chapter = strings.Repeat("Дарья came into the room. Стива sat by the window and read his letter. ", 20)
+			}
+			got, text := namesBook(t, people, chapter, tt.slip)
+			assert.Equal(t, tt.flag, flagged(got, text))
+		})
+	}
+}
+
 // The book's uses of a word count wherever the prose writes it, also
 // beside a name ("Master Corwen Vell", as Oliver Twist's "Master Charles
 // Bates" beside Charley): a word the book writes three times is a name
