@@ -121,6 +121,10 @@ type checker struct {
 
 func (c *checker) run() []Diagnostic {
 	c.counts = map[string]int{}
+	c.body = c.u.Body
+	if c.body.End > len(c.u.Text) || c.body.Start > c.body.End || c.body == (codex.Range{}) {
+		c.body = codex.Range{End: len(c.u.Text)}
+	}
 	if c.opts.Enabled(CodeTimelineOrder) {
 		c.timelineOrder()
 	}
@@ -142,11 +146,7 @@ func (c *checker) run() []Diagnostic {
 	if !trait && !death && !style && !spelling {
 		return c.out
 	}
-	body := c.u.Body
-	if body.End > len(c.u.Text) || body.Start > body.End || body == (codex.Range{}) {
-		body = codex.Range{End: len(c.u.Text)}
-	}
-	c.body = body
+	body := c.body
 	c.p = &c.s.prose
 	splitProse(c.p, c.u.Text, body, c.u.Code)
 	if trait || death {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -15,11 +16,7 @@ import (
 // line that runs on, with the fix that puts a blank line at every such
 // break (manuscript.RunOnBreaks): the writer reviews it as any edit.
 func (c *checker) paragraphBreaks() {
-	text := c.u.Text
-	body := c.u.Body
-	if body.End > len(text) || body.Start > body.End || body == (codex.Range{}) {
-		body = codex.Range{End: len(text)}
-	}
+	text, body := c.u.Text, c.body
 	if !manuscript.LinePerParagraph(text, body) {
 		return
 	}
@@ -44,14 +41,6 @@ func (c *checker) paragraphBreaks() {
 	}
 	c.add(Diagnostic{Code: CodeParagraphBreaks, Range: codex.Range{Start: lineStart, End: first},
 		Message: fmt.Sprintf("This chapter sets its paragraphs one to a line with no blank line between them (%s). Markdown reads lines without a blank line between them as one paragraph, so the manuscript you build runs them together. Put a blank line between paragraphs.",
-			places(len(breaks))),
+			count.Of(len(breaks), "place")),
 		Fix: &Fix{Title: "Put a blank line between this chapter's paragraphs", Range: codex.Range{Start: first, End: last + 1}, NewText: fixed.String()}})
-}
-
-// places is "1 place" or "n places".
-func places(n int) string {
-	if n == 1 {
-		return "1 place"
-	}
-	return fmt.Sprintf("%d places", n)
 }
