@@ -57,7 +57,7 @@ func frenchVerb(w string) (verb, subject string, ok bool) {
 // frenchVerbLower is frenchVerb of a word in lower case.
 func frenchVerbLower(w string) (verb, subject string, ok bool) {
 	// Most words a tag's reader asks about are English: no French verb
-	// is shorter than two letters or longer than twenty bytes.
+	// with what it carries is shorter than two bytes or longer than 24.
 	if len(w) < 2 || len(w) > 24 {
 		return "", "", false
 	}

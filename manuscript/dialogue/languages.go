@@ -1,7 +1,5 @@
 package dialogue
 
-import "strings"
-
 // The conventions quire finds serve other languages than English and
 // French: German's „…“ and »…«, and the dash of Spanish, Italian and
 // Russian. Their tags are read as English ones are, a speech verb beside
@@ -41,14 +39,4 @@ var otherSubjects = map[string]Gender{
 	"él": GenderMale, "ella": GenderFemale, "yo": genderI,
 	"lui": GenderMale, "lei": GenderFemale, "egli": GenderMale, "io": genderI,
 	"он": GenderMale, "она": GenderFemale, "я": genderI,
-}
-
-// otherSpeechVerb says a word in lower case is a speech verb of a
-// German, Spanish, Italian or Russian tag.
-func otherSpeechVerb(lower string) bool { return otherSpeechVerbs[lower] }
-
-// otherSubject reads a subject pronoun of those languages, any case.
-func otherSubject(w string) (Gender, bool) {
-	g, ok := otherSubjects[strings.ToLower(w)]
-	return g, ok
 }

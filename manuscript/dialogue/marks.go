@@ -280,16 +280,11 @@ func (f *finder) dashSpans(p *paragraph) []span {
 				inSpeech, incise = false, true
 				i += size
 				continue
-			case incise && r == ',':
-				// The speech goes on after the tag.
-				incise, inSpeech = false, true
-				cur = span{mark: codex.Range{Start: i + size}, words: codex.Range{Start: i + size}}
-				i += size
-				continue
-			case incise && (r == '.' || r == '!' || r == '?' || r == ';'):
-				// The tag ends its sentence; the speech goes on after it
-				// when more words follow ("— Vous pouvez parler,
-				// répondis-je. Il entend très-difficilement.").
+			case incise && (r == ',' || r == '.' || r == '!' || r == '?' || r == ';'):
+				// The speech goes on after the tag, past its comma or
+				// the end of its sentence, when more words follow ("—
+				// Vous pouvez parler, répondis-je. Il entend très-
+				// difficilement.").
 				incise, inSpeech = false, true
 				cur = span{mark: codex.Range{Start: i + size}, words: codex.Range{Start: i + size}}
 				i += size

@@ -39,9 +39,10 @@ func titleGender(forms []string) Gender {
 	return GenderUnknown
 }
 
-// tagPronoun reads the subject pronoun of a tag.
+// tagPronoun reads the subject pronoun of a tag, in English or in the
+// other languages whose tags quire reads ("il", "sie", "она").
 func tagPronoun(w string) (Gender, bool) {
-	switch strings.ToLower(w) {
+	switch lower := strings.ToLower(w); lower {
 	case "he":
 		return GenderMale, true
 	case "she":
@@ -50,11 +51,13 @@ func tagPronoun(w string) (Gender, bool) {
 		return GenderThey, true
 	case "i":
 		return genderI, true
+	default:
+		if g, ok := frenchSubjects[lower]; ok {
+			return g, true
+		}
+		g, ok := otherSubjects[lower]
+		return g, ok
 	}
-	if g, ok := frenchSubjects[strings.ToLower(w)]; ok {
-		return g, true
-	}
-	return otherSubject(w)
 }
 
 // genderI marks the first person: the chapter's point of view.

@@ -323,7 +323,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 			}
 			// "dit-elle", "répliqua-t-il", "dis-je": the subject is the
 			// pronoun the verb carries.
-			if _, subj, ok := frenchVerb(t.word); ok && subj != "" {
+			if _, subj, ok := frenchVerbLower(lower); ok && subj != "" {
 				if g, ok := frenchSubjects[subj]; ok && a.pronoun(i, g, t.r.Start, t.r) {
 					return true
 				}

@@ -40,11 +40,11 @@ func wordSet(words string) map[string]bool {
 	return m
 }
 
-// isSpeechVerb says w is a verb of a tag, English or French ("said",
-// "dit-elle").
+// isSpeechVerb says w is a verb of a tag: English, French, German,
+// Spanish, Italian or Russian ("said", "dit-elle", "sagte", "сказал").
 func isSpeechVerb(w string) bool {
 	lower := strings.ToLower(w)
-	if speechVerbs[lower] || otherSpeechVerb(lower) {
+	if speechVerbs[lower] || otherSpeechVerbs[lower] {
 		return true
 	}
 	_, _, ok := frenchVerbLower(lower)
