@@ -42,8 +42,6 @@ type differ struct {
 	out []diffmatchpatch.Diff
 	// work is what is left of the work allowed.
 	work int
-	// spent counts the work done, for the tests.
-	spent int
 }
 
 // charge takes n from the work left; false when too little is left.
@@ -52,7 +50,6 @@ func (d *differ) charge(n int) bool {
 		return false
 	}
 	d.work -= n
-	d.spent += n
 	return true
 }
 
