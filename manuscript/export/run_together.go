@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/quire-ink/quire/codex/count"
 	"github.com/quire-ink/quire/manuscript"
 )
 
@@ -26,7 +27,11 @@ func runTogether(units []*manuscript.Unit) string {
 	if len(shown) > 3 {
 		shown = append(shown[:3:3], "…")
 	}
-	return fmt.Sprintf("%d %s its paragraphs one to a line with no blank line between them (%s), so they run together in this build. "+
+	sets := "sets its"
+	if len(paths) > 1 {
+		sets = "set their"
+	}
+	return fmt.Sprintf("%s %s paragraphs one to a line with no blank line between them (%s), so they run together in this build. "+
 		"The paragraph-breaks warning on each, in your editor or quire check, has the fix that puts a blank line between them.",
-		len(paths), map[bool]string{true: "chapter sets", false: "chapters set"}[len(paths) == 1], strings.Join(shown, ", "))
+		count.Of(len(paths), "chapter"), sets, strings.Join(shown, ", "))
 }
