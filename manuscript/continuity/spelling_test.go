@@ -337,21 +337,18 @@ func TestNameSpellingReadsEnglishProseOnly(t *testing.T) {
 		"dolly.md": "---\nname: Дарья Александровна\naliases: [Дарья]\n---\n",
 		"stiva.md": "---\nname: Стива\n---\n",
 	}
-	many := strings.Repeat("Дарья вошла в комнату. Стива сидел у окна и читал письмо. ", 20)
+	russian := strings.Repeat("Дарья вошла в комнату. Стива сидел у окна и читал письмо. ", 20)
+	english := strings.Repeat("Дарья came into the room. Стива sat by the window and read his letter. ", 20)
 	tests := []struct {
-		name, slip string
-		flag       []string
+		name, before, slip string
+		flag               []string
 	}{
-		{name: "Russian", slip: "Он вошёл в комнату и сел у окна.\n\n— Дарье Александровне? Слава богу.", flag: nil},
-		{name: "English", slip: "He said to Дарье that he would go, and she did not cry.", flag: []string{"Дарье"}},
+		{name: "Russian", before: russian, slip: "Он вошёл в комнату и сел у окна.\n\n— Дарье Александровне? Слава богу.", flag: nil},
+		{name: "English", before: english, slip: "He said to Дарье that he would go, and she did not cry.", flag: []string{"Дарье"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			chapter := many
-			if tt.name == "English" {
-				chapter = strings.Repeat("Дарья came into the room. Стива sat by the window and read his letter. ", 20)
-			}
-			got, text := namesBook(t, people, chapter, tt.slip)
+			got, text := namesBook(t, people, tt.before, tt.slip)
 			assert.Equal(t, tt.flag, flagged(got, text))
 		})
 	}
