@@ -194,16 +194,18 @@ func (d *yamlDoc) yamlError(path string, err error, first, last int) Problem {
 
 // decodeHeader reads the front matter block. When the block as a whole is
 // not valid YAML, each top-level key is decoded on its own so that one bad
-// line does not cost the entry its name and type.
-func decodeHeader(path string, src []byte, block Range) (header, []Problem) {
-	return decodeHeaderWith(path, src, block, true)
+// line does not cost the entry its name and type. source is src as the
+// entry keeps it: the values read from valid UTF-8 are pieces of it, so a
+// codex of 10,000 entries does not hold its front matter twice.
+func decodeHeader(path string, src []byte, source string, block Range) (header, []Problem) {
+	return decodeHeaderWith(path, src, source, block, true)
 }
 
 // decodeHeaderWith is decodeHeader, with the fast reading of simple front
 // matter (frontmatter_fast.go) or without, for tests to compare the two.
-func decodeHeaderWith(path string, src []byte, block Range, fast bool) (header, []Problem) {
+func decodeHeaderWith(path string, src []byte, source string, block Range, fast bool) (header, []Problem) {
 	d := newYAMLDoc(src, block)
-	text := validPerByte(src[block.Start:block.End])
+	text := validPerByte(source[block.Start:block.End])
 	var h header
 	if strings.TrimSpace(text) == "" {
 		return h, nil
@@ -259,17 +261,17 @@ func decodeHeaderWith(path string, src []byte, block Range, fast bool) (header, 
 // validPerByte replaces each invalid byte with U+FFFD, one for one, so that
 // the columns the YAML parser reports still count the file's characters
 // as nodeRange walks them (strings.ToValidUTF8 would merge a run of bad
-// bytes into a single replacement).
-func validPerByte(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
+// bytes into a single replacement). Valid text is returned as it is.
+func validPerByte(s string) string {
+	if utf8.ValidString(s) {
+		return s
 	}
 	var out strings.Builder
-	out.Grow(len(b) + 8)
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
+	out.Grow(len(s) + 8)
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
 		out.WriteRune(r)
-		b = b[size:]
+		s = s[size:]
 	}
 	return out.String()
 }

@@ -48,6 +48,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 	// them as line breaks, as editors show it, not as one long line
 	// whose front matter is never closed.
 	src = LoneCRToLF(src)
+	source := string(src)
 
 	fm := splitFrontMatter(src)
 	var h header
@@ -58,7 +59,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 				Range:   fm.Open})
 		}
 		var hp []Problem
-		h, hp = decodeHeader(id, src, fm.YAML)
+		h, hp = decodeHeader(id, src, source, fm.YAML)
 		problems = append(problems, hp...)
 	}
 
@@ -97,7 +98,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 		Custom:      h.Custom,
 		Exclude:     h.Exclude,
 		Mentions:    h.Mentions == nil || *h.Mentions,
-		Source:      string(src),
+		Source:      source,
 		Body:        fm.Body,
 		Sections:    o.Sections,
 	}

@@ -77,7 +77,7 @@ func StoryOf(e *Entry) Story {
 	}
 	d := newYAMLDoc(src, fm.YAML)
 	var doc yaml.Node
-	if yaml.Unmarshal([]byte(validPerByte(src[fm.YAML.Start:fm.YAML.End])), &doc) != nil || len(doc.Content) == 0 {
+	if yaml.Unmarshal([]byte(validPerByte(string(src[fm.YAML.Start:fm.YAML.End]))), &doc) != nil || len(doc.Content) == 0 {
 		return Story{} // the entry already reports its broken YAML
 	}
 	root := doc.Content[0]

@@ -458,7 +458,7 @@ func frontKeys(e *Entry) map[string]bool {
 		return keys
 	}
 	var doc yaml.Node
-	if yaml.Unmarshal([]byte(validPerByte(src[fm.YAML.Start:fm.YAML.End])), &doc) != nil || len(doc.Content) == 0 {
+	if yaml.Unmarshal([]byte(validPerByte(string(src[fm.YAML.Start:fm.YAML.End]))), &doc) != nil || len(doc.Content) == 0 {
 		return keys
 	}
 	top := doc.Content[0]
