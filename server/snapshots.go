@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -199,30 +200,30 @@ func (p *openBook) syncSnapshots(yield bool) {
 	}
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	texts := map[string]string{}
-	present := map[string]bool{}
-	for _, u := range p.ms.Snapshot().Units() {
-		if yield && p.gate.yield(s.ctx) != nil {
-			return
-		}
-		data, err := os.ReadFile(filepath.Join(p.real, filepath.FromSlash(u.Path)))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			// Gone from disk (or never saved): not kept, and noted as
-			// deleted when the store knows it.
-		case err != nil:
-			// Not read this time: keep nothing rather than call it
-			// deleted.
-			s.log.Warn("snapshots: a chapter could not be read; nothing kept this time", "err", err)
-			return
-		case len(data) > maxAutoSnapshotBytes:
-			present[u.Path] = true
-		default:
-			present[u.Path] = true
-			texts[u.Path] = string(data)
-		}
+	units := p.ms.Snapshot().Units()
+	chapters := make([]string, len(units))
+	for i, u := range units {
+		chapters[i] = u.Path
 	}
-	kept, err := s.store.Sync(s.ctx, texts, present)
+	kept, err := s.store.Sync(s.ctx, chapters, func(path string) (string, error) {
+		if yield {
+			if err := p.gate.yield(s.ctx); err != nil {
+				return "", err
+			}
+		}
+		// Read and kept one at a time: the store holds one chapter's
+		// text while the start still builds the search index.
+		data, err := os.ReadFile(filepath.Join(p.real, filepath.FromSlash(path)))
+		switch {
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			// Not read this time: keep nothing more rather than call
+			// any chapter deleted.
+			return "", fmt.Errorf("a chapter could not be read; nothing more kept this time: %w", err)
+		case len(data) > maxAutoSnapshotBytes:
+			return "", snapshot.ErrNotKept
+		}
+		return string(data), err
+	})
 	if err != nil && s.ctx.Err() == nil {
 		s.log.Warn("snapshots: not kept", "err", err)
 	}

@@ -127,7 +127,7 @@ func (o *snapshotOptions) snapshots(ctx context.Context) (*mbook.Book, *snapshot
 		b.Close()
 		return nil, nil, err
 	}
-	if _, err := st.Sync(ctx, chapterTexts(b.Manuscript.Snapshot()), nil); err != nil {
+	if _, err := syncChapters(ctx, st, b.Manuscript.Snapshot()); err != nil {
 		fmt.Fprintln(o.stderr, "quire: warning:", err)
 	}
 	for _, r := range st.Repairs() {
@@ -136,13 +136,16 @@ func (o *snapshotOptions) snapshots(ctx context.Context) (*mbook.Book, *snapshot
 	return b, st, nil
 }
 
-// chapterTexts are the manuscript's files by path.
-func chapterTexts(s *manuscript.Snapshot) map[string]string {
-	out := map[string]string{}
+// syncChapters keeps a version of each chapter of s that changed, as
+// the book holds it.
+func syncChapters(ctx context.Context, st *snapshot.Store, s *manuscript.Snapshot) ([]*snapshot.Version, error) {
+	texts := map[string]string{}
+	var paths []string
 	for _, u := range s.Units() {
-		out[u.Path] = u.Text
+		texts[u.Path] = u.Text
+		paths = append(paths, u.Path)
 	}
-	return out
+	return st.Sync(ctx, paths, func(path string) (string, error) { return texts[path], nil })
 }
 
 func (o *snapshotOptions) save(ctx context.Context, name string) error {

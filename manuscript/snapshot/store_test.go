@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -489,19 +491,68 @@ func TestAStoreFromANewerQuireIsLeftAlone(t *testing.T) {
 	assert.Equal(t, newer, after, "nothing was changed")
 }
 
-// TestSyncKeepsWhatIsPresent: a chapter left out of the texts but still
-// present (one too large to keep on its own) is not taken for deleted.
+// readFrom is a Sync reader over texts: a chapter in texts is read, one
+// in notKept is present but not kept, any other is gone.
+func readFrom(texts map[string]string, notKept ...string) func(string) (string, error) {
+	return func(path string) (string, error) {
+		if slices.Contains(notKept, path) {
+			return "", ErrNotKept
+		}
+		if text, ok := texts[path]; ok {
+			return text, nil
+		}
+		return "", fs.ErrNotExist
+	}
+}
+
+// TestSyncKeepsWhatIsPresent: a chapter present but not kept (one too
+// large to keep on its own) is not taken for deleted; one gone is.
 func TestSyncKeepsWhatIsPresent(t *testing.T) {
 	now := time.Now()
 	s := open(t, t.TempDir(), &now)
-	_, err := s.Sync(t.Context(), map[string]string{"manuscript/01.md": "One.\n", "manuscript/02.md": "Two.\n"}, nil)
+	both := []string{"manuscript/01.md", "manuscript/02.md"}
+	_, err := s.Sync(t.Context(), both, readFrom(map[string]string{"manuscript/01.md": "One.\n", "manuscript/02.md": "Two.\n"}))
 	require.NoError(t, err)
-	kept, err := s.Sync(t.Context(), map[string]string{"manuscript/01.md": "One.\n"}, map[string]bool{"manuscript/01.md": true, "manuscript/02.md": true})
+	kept, err := s.Sync(t.Context(), both, readFrom(map[string]string{"manuscript/01.md": "One.\n"}, "manuscript/02.md"))
 	require.NoError(t, err)
 	assert.Empty(t, kept, "02 is present, only not read")
-	kept, err = s.Sync(t.Context(), map[string]string{"manuscript/01.md": "One.\n"}, nil)
+	kept, err = s.Sync(t.Context(), both, readFrom(map[string]string{"manuscript/01.md": "One.\n"}))
 	require.NoError(t, err)
 	require.Len(t, kept, 1)
 	assert.True(t, kept[0].Deleted)
 	assert.Equal(t, "manuscript/02.md", kept[0].Path)
+}
+
+// TestSyncReadsOneChapterAtATime: each chapter is recorded before the
+// next is read, so a book is never held whole; a chapter that cannot be
+// read stops the sync before any chapter is taken for deleted.
+func TestSyncReadsOneChapterAtATime(t *testing.T) {
+	now := time.Now()
+	s := open(t, t.TempDir(), &now)
+	chapters := []string{"manuscript/03.md", "manuscript/01.md", "manuscript/02.md"}
+	var read []string
+	_, err := s.Sync(t.Context(), chapters, func(path string) (string, error) {
+		latest, err := s.Latest()
+		require.NoError(t, err)
+		assert.Len(t, latest, len(read), "every chapter read before %s is kept before it is read", path)
+		read = append(read, path)
+		return "Text of " + path + ".\n", nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"manuscript/01.md", "manuscript/02.md", "manuscript/03.md"}, read, "in the order of their paths")
+
+	unreadable := errors.New("permission denied")
+	kept, err := s.Sync(t.Context(), chapters, func(path string) (string, error) {
+		if path == "manuscript/02.md" {
+			return "", unreadable
+		}
+		return "", fs.ErrNotExist
+	})
+	require.ErrorIs(t, err, unreadable)
+	assert.Empty(t, kept, "01 is not taken for deleted while 02 could not be read")
+	latest, err := s.Latest()
+	require.NoError(t, err)
+	for _, v := range latest {
+		assert.False(t, v.Deleted, v.Path)
+	}
 }
