@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  book, bookRead, chatFrame, checkBundledServer, editorText, log, need, openBook, openChapter, Outcome, quickOpen, refactorPreview, runCommand, shot,
+  book, bookRead, chatFrame, checkBundledServer, editorText, log, need, openBook, openChapter, Outcome, quickOpen, refactorPreview, runCommand, save, shot,
   shots, sleep, start, statusItems, step, stepTimeout, waitFor, walk,
 } from "./workbench.mjs";
 
@@ -394,10 +394,8 @@ async function main() {
     await waitFor("the new line in the editor", async () => (await editorText(page)).includes(added));
     // The panel takes a newer map in place, so its frame stays the same.
     const map = await mapFrame(page);
-    const saved = Date.now();
-    await page.keyboard.press("Control+S");
     const chapter = path.join(book, "manuscript", "01-thirteen-strokes.md");
-    await waitFor("the new line saved to the chapter's file", () => fs.readFileSync(chapter, "utf8").includes(added));
+    const saved = await save(page, "the new line saved to the chapter's file", () => fs.readFileSync(chapter, "utf8").includes(added));
     let ms = 0;
     const until = Date.now() + stepTimeout;
     for (;;) {

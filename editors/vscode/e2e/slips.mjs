@@ -26,6 +26,7 @@ import {
   openChapter,
   Outcome,
   pickAction,
+  save,
   shot,
   sleep,
   start,
@@ -178,8 +179,7 @@ async function main() {
     lines[fix.line] = fix.after;
     const saved = lines.join("\n");
     await page.keyboard.press("Control+1");
-    await page.keyboard.press("Control+S");
-    await waitFor("the fixed chapter on disk", () => {
+    await save(page, "the fixed chapter on disk", () => {
       const disk = fs.readFileSync(fixture.chapter, "utf8");
       if (disk !== saved) {
         // The last of these is in the timeout's message.

@@ -5,7 +5,7 @@
 // paragraph; "quire: Restore Snapshot…" puts it back in the chapter, an
 // unsaved edit. Screenshots of the diff and of the restored chapter are
 // artefacts.
-import { bookRead, editorText, goToLine, need, openBook, openChapter, Outcome, runCommand, shot, start, step, waitFor, walk } from "./workbench.mjs";
+import { bookRead, editorText, goToLine, need, openBook, openChapter, Outcome, runCommand, save, shot, start, step, waitFor, walk } from "./workbench.mjs";
 
 const chapter = "01-thirteen-strokes.md";
 const lost = need("QUIRE_PARAGRAPH");
@@ -50,8 +50,7 @@ async function main() {
     await page.keyboard.press("ArrowDown");
     await page.keyboard.up("Shift");
     await page.keyboard.press("Delete");
-    await page.keyboard.press("Control+S");
-    await waitFor("the chapter saved without the paragraph", async () =>
+    await save(page, "the chapter saved without the paragraph", async () =>
       !(await editorText(page)).includes(lost.slice(0, 40)) && (await page.locator(".tab.active.dirty").count()) === 0,
     );
   });

@@ -339,6 +339,28 @@ export async function waitFor(what, check, timeout = stepTimeout) {
   throw new Error(`timed out after ${timeout / 1000}s waiting for ${what}${last ? ` (last error: ${last.message})` : ""}`);
 }
 
+// save presses Ctrl+S in the focused editor until saved() says the
+// file took it. Under load code-server has let the keypress go with its
+// editor focused and the tab left dirty (a CI run of 2026-11-30), so a
+// press that has not saved in a few seconds is pressed again, said in
+// the log; the last waits the step's timeout. It returns when the press
+// that saved was made.
+export async function save(page, what, saved, tries = 3) {
+  for (let i = 1; ; i++) {
+    const at = Date.now();
+    await page.keyboard.press("Control+S");
+    try {
+      await waitFor(what, saved, i < tries ? 5000 : stepTimeout);
+      return at;
+    } catch (e) {
+      if (i >= tries || e instanceof Outcome || errors.length > 0) {
+        throw e;
+      }
+      log(`${what}: Ctrl+S had not saved after 5 s; pressing it again`);
+    }
+  }
+}
+
 let shotNumber = 0;
 export async function shot(page, name) {
   const file = path.join(shots, `${String(++shotNumber).padStart(2, "0")}-${name}.png`);
