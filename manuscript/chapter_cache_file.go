@@ -175,9 +175,12 @@ func (e *cacheEncoder) scan(r *chapterRecord, id func(string) (uint64, bool)) bo
 			m.uint(i)
 			m.uint(uint64(mention.Range.Start - prev))
 			m.uint(uint64(mention.Range.End - mention.Range.Start))
-			flags := uint64(len(mention.Others)) << 1
+			flags := uint64(len(mention.Others)) << 2
 			if mention.Alias {
 				flags |= 1
+			}
+			if mention.Declined {
+				flags |= 2
 			}
 			m.uint(flags)
 			for _, o := range mention.Others {
@@ -355,7 +358,8 @@ func decodeMentions(raw []byte, table []string) ([]Mention, error) {
 		m.Range.End = m.Range.Start + d.int()
 		flags := d.uint()
 		m.Alias = flags&1 == 1
-		if others := d.countOf(flags>>1, 1); others > 0 {
+		m.Declined = flags&2 == 2
+		if others := d.countOf(flags>>2, 1); others > 0 {
 			m.Others = make([]string, others)
 			for j := range m.Others {
 				m.Others[j] = entry()

@@ -24,8 +24,13 @@ type Mention struct {
 	// Range covers the name in the text, without a possessive or other
 	// clitic ending ("Mara" of "Mara's").
 	Range codex.Range `json:"range"`
-	// Alias is true when the text used an alias rather than the name.
+	// Alias is true when the text used an alias rather than the name,
+	// or the name in another grammatical case (Declined).
 	Alias bool `json:"alias,omitempty"`
+	// Declined is true when the text names the entry in another case
+	// than the codex writes (Вронского of Вронский; declension.go): the
+	// sentence's object or a possessor, not its subject.
+	Declined bool `json:"declined,omitempty"`
 	// Uncertain is true when the name is used in a way that may name
 	// someone or something else (mention_judge.go): before an unknown
 	// surname ("Anthony Comstock"), after an unknown given name, as a
@@ -110,6 +115,8 @@ type nameFormKind uint8
 const (
 	formName nameFormKind = iota
 	formAlias
+	// formDeclined is a name or alias in another grammatical case.
+	formDeclined
 	formExclude
 )
 
@@ -211,8 +218,22 @@ func (m *Matcher) addEntry(e *codex.Entry, key []byte) []byte {
 			key = m.add(rest, e.ID, formAlias, key)
 		}
 	}
+	// A name written in Cyrillic is found declined (declension.go).
+	key = m.addDeclined(e.Name, e.ID, key)
+	for _, a := range e.Aliases {
+		key = m.addDeclined(a, e.ID, key)
+	}
 	for _, x := range e.Exclude {
 		key = m.add(x, e.ID, formExclude, key)
+	}
+	return key
+}
+
+// addDeclined puts the forms of phrase in the other grammatical cases
+// into the trie, when it declines.
+func (m *Matcher) addDeclined(phrase, entry string, key []byte) []byte {
+	for _, d := range declinedForms(phrase) {
+		key = m.add(d, entry, formDeclined, key)
 	}
 	return key
 }
@@ -647,8 +668,14 @@ func resolveForms(forms []nameForm, f trieMatch) (Mention, bool) {
 			continue
 		}
 		if !hit {
-			mention = Mention{Entry: fm.entry, Range: f.span, Alias: fm.kind == formAlias}
+			mention = Mention{Entry: fm.entry, Range: f.span, Alias: fm.kind != formName, Declined: fm.kind == formDeclined}
 			hit = true
+			continue
+		}
+		// A name as the codex writes it is read so, not as another
+		// entry's name declined (Каренина is Анна's alias, and Каренин's
+		// genitive).
+		if fm.kind == formDeclined && !mention.Declined {
 			continue
 		}
 		if fm.entry != mention.Entry && !slices.Contains(mention.Others, fm.entry) {

@@ -26,6 +26,7 @@ var fuzzSeeds = []struct{ text, name, alias, other, exclude string }{
 	{"Mara\xffVell \xe2\x80 Mara's’s", "Mara", "Vell", "Mara", "Mara's"},
 	{"Thomas' Thomas's THOMAS", "Thomas", "Tom", "Thomas", "Thomas Tom"},
 	{"# Corwin\n\n“Corwin,” said `Corwin`. Mr. Corwin's PORT Caddow", "Hope", "Will", "Port", "Caddow"},
+	{"Вронский ждал Вронского. Анне Аркадьевне и Каренину, ВРОНСКОМУ", "Вронский", "Анна Аркадьевна", "Каренина", "графа Вронского"},
 }
 
 func FuzzScan(f *testing.F) {
@@ -56,6 +57,9 @@ func checkMentions(t *testing.T, text string, from, to int, mentions []Mention) 
 		}
 		if m.Entry == "" || slices.Contains(m.Others, m.Entry) || !slices.IsSorted(m.Others) {
 			t.Fatalf("bad entries %q %q", m.Entry, m.Others)
+		}
+		if m.Declined && !m.Alias {
+			t.Fatalf("a declined mention %v is not marked an alias", r)
 		}
 		if m.Entry == "c" || slices.Contains(m.Others, "c") {
 			t.Fatalf("entry with mentions: false was matched")

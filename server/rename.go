@@ -118,6 +118,12 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 	if word != "" {
 		msg += fmt.Sprintf(" Your editor showed the word %q, so only that word of the name changed.", word)
 	}
+	switch n := t.declinedOccurrences(e); {
+	case n == 1:
+		msg += " One place writes the name in another grammatical case and is left as written: give it the new name's ending yourself."
+	case n > 1:
+		msg += fmt.Sprintf(" %d places write the name in another grammatical case and are left as written: give them the new name's endings yourself.", n)
+	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, msg)
 	return &workspaceEdit{Changes: changes}, nil
 }
@@ -248,6 +254,18 @@ func yamlScalar(old, name string) string {
 		return `"` + strings.ReplaceAll(strings.ReplaceAll(name, `\`, `\\`), `"`, `\"`) + `"`
 	}
 	return name
+}
+
+// declinedOccurrences counts e's occurrences that write its name or an
+// alias in another grammatical case (Вронского): a rename leaves them.
+func (t *target) declinedOccurrences(e *codex.Entry) int {
+	n := 0
+	for _, o := range t.occurrences(e) {
+		if o.mention.Declined && o.mention.Entry == e.ID {
+			n++
+		}
+	}
+	return n
 }
 
 // nameOccurrences are e's occurrences written with its name, not an

@@ -91,3 +91,20 @@ func TestRenameWithPrepareReplacesTheWholeName(t *testing.T) {
 	assert.Equal(t, []string{"Kettleby"}, newTexts(c, edit)["manuscript/01-a.md"], "the client showed the whole name")
 	c.waitMessage("Renamed Moss Kettering to Kettleby in 3 places in 3 files.")
 }
+
+// TestRenameLeavesDeclinedNames: a Russian name in another case is found
+// as the entry's mention but not renamed (its endings are the writer's
+// to choose), and the message says how many places were left.
+func TestRenameLeavesDeclinedNames(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initializeCaps(writeProject(t, map[string]string{
+		"codex/characters/vronsky.md": "---\nname: Вронский\n---\n# Вронский\n",
+		"manuscript/01-a.md":          "# Один\n\nВронский вошёл. Она ждала Вронского и думала о Вронском.\n",
+	}), prepareCaps, nil)
+	require.Eventually(t, func() bool { return c.hoverAt("manuscript/01-a.md", 2, 2) != nil }, 10e9, 10e6)
+	require.NotNil(t, c.hoverAt("manuscript/01-a.md", 2, 27), "the genitive shows the card")
+	edit, err := renameAt(t, c, "manuscript/01-a.md", position(2, 2), "Воронцов")
+	require.NoError(t, err)
+	assert.Len(t, edit.Changes[c.uri("manuscript/01-a.md")], 1, "the name as written only")
+	c.waitMessage("Renamed Вронский to Воронцов in 3 places in 2 files. 2 places write the name in another grammatical case and are left as written: give them the new name's endings yourself.")
+}

@@ -206,7 +206,9 @@ func (a *attributor) index(ch Chapter) {
 	}
 	a.ments = make([]charMention, 0, len(ch.Mentions))
 	for _, m := range ch.Mentions {
-		if m.Uncertain {
+		// A name in another case (Russian's Вронского) is an object or
+		// a possessor, never who speaks: attribution reads subjects.
+		if m.Uncertain || m.Declined {
 			continue
 		}
 		var ids []string

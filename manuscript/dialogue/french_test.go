@@ -129,6 +129,9 @@ func TestOtherLanguagesTags(t *testing.T) {
 		{"Italian, a name after the verb", "«Buongiorno», disse Juan.", []said{{"Buongiorno", juan, false, RuleExplicit}}},
 		{"Russian, a name after the verb", "— Я сейчас приехал, — отвечал Левин.", []said{{"Я сейчас приехал,", levin, false, RuleExplicit}}},
 		{"Russian, a pronoun", "Долли вошла.\n\n— Это ужасно! — сказала она.", []said{{"Это ужасно!", dolly, true, RulePronoun}}},
+		// Levin in the dative is spoken to, not speaking.
+		{"Russian, a name declined is no speaker", "— Нет, как хотите, — сказал полковой командир Левину.", []said{{"Нет, как хотите,", "", true, RuleNone}}},
+		{"Russian, a name declined is no subject", "Он посмотрел на Левина.\n\n— Нет.", []said{{"Нет.", "", true, RuleNone}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

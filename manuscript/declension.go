@@ -1,0 +1,199 @@
+package manuscript
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Russian declines names: the codex writes Вронский, and the prose says
+// Вронского, Вронскому, Вронским and Вронском as often as Вронский. A
+// name written in Cyrillic is therefore also found in the five other
+// cases of the singular, each word of it in the same case ("Анны
+// Аркадьевны" of Анна Аркадьевна), as an alias: the forms are the
+// name's, but rename leaves them, as a new name's endings are the
+// writer's to choose.
+//
+// The endings come from the name's own, by the patterns of Russian
+// grammar: adjectival surnames (-ский, -ой, -ая), the -ов/-ин family
+// names (Каренин, Каренина), nouns in -а/-я, -ий/-ия, -й, -ь and a
+// consonant. Where a nominative fits more than one pattern (Дмитрий is
+// a noun, Горький an adjective) the forms of each are made: a form no
+// text uses costs a few bytes of the matcher and finds nothing. Names
+// ending in -о, -е, -и, -у and -ю (Шарло, Мими) do not decline.
+// Fleeting vowels (Павел, Павла) are not guessed: the codex lists such a
+// form as an alias.
+
+// russianCases are the oblique cases a name is declined into, in the
+// order declensions lists its endings.
+const russianCases = 5 // genitive, dative, accusative, instrumental, prepositional
+
+// maxDeclinedPerCase bounds the forms one case of a phrase makes when
+// several of its words fit more than one pattern.
+const maxDeclinedPerCase = 8
+
+// declinedForms are phrase's forms in the other cases, or none when no
+// word of it is Cyrillic.
+func declinedForms(phrase string) []string {
+	// Most codices write no Cyrillic: their names are passed over for
+	// the price of a scan for a Cyrillic letter.
+	if strings.IndexFunc(phrase, func(r rune) bool { return r >= 0x400 && r <= 0x52f }) < 0 {
+		return nil
+	}
+	words := strings.Fields(phrase)
+	if len(words) == 0 || len(words) > maxFormTokens {
+		return nil
+	}
+	per := make([][russianCases][]string, len(words))
+	declines := false
+	for i, w := range words {
+		per[i] = declensions(w)
+		for c := range russianCases {
+			declines = declines || len(per[i][c]) > 0
+		}
+	}
+	if !declines {
+		return nil
+	}
+	seen := map[string]bool{phrase: true}
+	var out []string
+	for c := range russianCases {
+		forms := []string{""}
+		for i, w := range words {
+			endings := per[i][c]
+			if len(endings) == 0 {
+				endings = []string{w}
+			}
+			next := make([]string, 0, min(len(forms)*len(endings), maxDeclinedPerCase))
+			for _, f := range forms {
+				for _, e := range endings {
+					if len(next) == maxDeclinedPerCase {
+						break
+					}
+					if f == "" {
+						next = append(next, e)
+					} else {
+						next = append(next, f+" "+e)
+					}
+				}
+			}
+			forms = next
+		}
+		for _, f := range forms {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// declensions are word's forms in each oblique case, none for a word
+// that is not Russian or does not decline. A word keeps its capitals:
+// the endings are added in the case of its last letter.
+func declensions(word string) (out [russianCases][]string) {
+	if !cyrillicWord(word) || utf8.RuneCountInString(word) < 2 {
+		return out
+	}
+	lower := strings.ToLower(word)
+	upper := word != lower && strings.ToUpper(word) == word && utf8.RuneCountInString(word) > 1
+	add := func(stemBytes int, endings ...string) {
+		for c, e := range endings {
+			if e == "" {
+				continue
+			}
+			for _, one := range strings.Split(e, "|") {
+				if upper {
+					one = strings.ToUpper(one)
+				}
+				out[c] = append(out[c], word[:stemBytes]+one)
+			}
+		}
+	}
+	cut := func(suffix string) int { return len(word) - len(suffix) }
+	last, _ := utf8.DecodeLastRuneInString(lower)
+	stem := strings.TrimSuffix(lower, string(last))
+	prev, _ := utf8.DecodeLastRuneInString(stem)
+	switch {
+	case strings.HasSuffix(lower, "ский"), strings.HasSuffix(lower, "цкий"):
+		add(cut("ий"), "ого", "ому", "ого", "им", "ом")
+	case strings.HasSuffix(lower, "ий"):
+		// A noun (Дмитрий, Дмитрия) or an adjective (Горький, Горького).
+		add(cut("ий"), "ия|ого", "ию|ому", "ия|ого", "ием|им", "ии|ом")
+	case strings.HasSuffix(lower, "ой"), strings.HasSuffix(lower, "ый"):
+		// Толстой, Толстым; Трубецкой, Трубецким.
+		ins := "ым"
+		if before, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(stem, "о")); strings.ContainsRune("гкхжшщч", before) {
+			ins = "им"
+		}
+		add(cut("ой"), "ого", "ому", "ого", ins, "ом")
+	case strings.HasSuffix(lower, "ая"):
+		add(cut("ая"), "ой", "ой", "ую", "ой|ою", "ой")
+	case strings.HasSuffix(lower, "яя"):
+		add(cut("яя"), "ей", "ей", "юю", "ей|ею", "ей")
+	case strings.HasSuffix(lower, "ия"):
+		add(cut("ия"), "ии", "ии", "ию", "ией|иею", "ии")
+	case last == 'я':
+		add(cut("я"), "и", "е", "ю", "ей|ею", "е")
+	case last == 'а':
+		gen := "ы"
+		if strings.ContainsRune("гкхжшщч", prev) {
+			gen = "и"
+		}
+		ins := "ой|ою"
+		if strings.ContainsRune("жшщчц", prev) {
+			ins = "ей|ой"
+		}
+		if familyName(lower) {
+			// Каренина: Карениной in every case but the accusative.
+			add(cut("а"), gen+"|ой", "е|ой", "у", "ой|ою", "е|ой")
+		} else {
+			add(cut("а"), gen, "е", "у", ins, "е")
+		}
+	case last == 'й':
+		add(cut("й"), "я", "ю", "я", "ем", "е")
+	case last == 'ь':
+		// Игорь, Игоря; or, feminine, Любовь, Любови.
+		add(cut("ь"), "я|и", "ю|и", "я|ь", "ем|ью", "е|и")
+	case strings.ContainsRune("бвгджзклмнпрстфхцчшщ", last):
+		ins := "ом"
+		if strings.ContainsRune("жшщчц", last) {
+			ins = "ем"
+		}
+		if familyName(lower + "а") {
+			// Каренин, Карениным, or Константин, Константином: a
+			// family name of the -ов/-ин pattern or a given name.
+			ins = "ом|ым"
+		}
+		add(len(word), "а", "у", "а", ins, "е")
+	}
+	return out
+}
+
+// familyName reports whether a feminine form in -а is a family name of
+// the -ова/-ева/-ина/-ына pattern (Каренина, Облонская is adjectival).
+func familyName(lower string) bool {
+	for _, s := range []string{"ова", "ева", "ёва", "ина", "ына"} {
+		if strings.HasSuffix(lower, s) && utf8.RuneCountInString(lower) > 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// cyrillicWord reports whether every letter of word is Cyrillic and it
+// has one.
+func cyrillicWord(word string) bool {
+	letters := 0
+	for _, r := range word {
+		switch {
+		case unicode.Is(unicode.Cyrillic, r):
+			letters++
+		case r == '-' || r == '\'' || r == '’':
+		default:
+			return false
+		}
+	}
+	return letters > 0
+}
