@@ -74,6 +74,10 @@ func (s scriptRun) run(t *testing.T, nvim string) (*editortest.BatchRun, func() 
 	}.Run(t, reportOf)
 	report := func() string { return reportOf(run) }
 	require.NoError(t, run.Err, report())
+	// What Neovim printed is what the writer would read on opening a
+	// chapter: no warning of the plugin's (W18, a highlight group name an
+	// older Neovim refuses).
+	require.NotRegexp(t, `\bW\d+:`, run.Stdout+run.Stderr, report())
 	for _, step := range s.steps {
 		require.Contains(t, run.Lines, "ok "+step, report())
 	}

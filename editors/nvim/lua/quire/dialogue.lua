@@ -11,8 +11,13 @@ local compat = require("quire.compat")
 local M = {}
 
 -- highlights links the groups to the colour scheme's own, unless the
--- scheme or the writer set them (default = true).
+-- scheme or the writer set them (default = true). A Neovim before 0.9
+-- draws no semantic tokens and refuses a group name with "@" in it
+-- (W18, printed as an error on opening a chapter): there it sets none.
 function M.highlights()
+  if vim.fn.has("nvim-0.9") == 0 then
+    return
+  end
   vim.api.nvim_set_hl(0, "@lsp.type.dialogue", { link = "String", default = true })
   vim.api.nvim_set_hl(0, "@lsp.type.character", { link = "Identifier", default = true })
   vim.api.nvim_set_hl(0, "@lsp.mod.uncertain", { italic = true, default = true })
