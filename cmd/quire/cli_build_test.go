@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -339,4 +340,58 @@ func TestBuildOutputFolder(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(home2, "Documents"), 0o755))
 	res := buildJSON(t, home2, cache, "--format", "epub")
 	assert.True(t, strings.HasPrefix(res.Path, strings.TrimPrefix(cache, "--cache-dir=")), res.Path)
+}
+
+// TestBuildTakesTheLanguageOfTheProse: a book in Russian (the opening
+// of Anna Karenina) whose quire.yaml does not say its language is built
+// as Russian, and the build says so; a language the settings give is
+// kept as given; the sample book, in English, is built as English with
+// nothing said.
+func TestBuildTakesTheLanguageOfTheProse(t *testing.T) {
+	book := filepath.Join(t.TempDir(), "karenina")
+	require.NoError(t, os.MkdirAll(filepath.Join(book, "manuscript"), 0o755))
+	opening := "# 1\n\nВсе счастливые семьи похожи друг на друга, каждая несчастливая семья несчастлива по-своему.\n\n" +
+		"Все смешалось в доме Облонских. Жена узнала, что муж был в связи с бывшею в их доме француженкою-гувернанткой, и объявила мужу, что не может жить с ним в одном доме. " +
+		"Положение это продолжалось уже третий день и мучительно чувствовалось и самими супругами, и всеми членами семьи, и домочадцами.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(book, "manuscript", "01.md"), []byte(opening), 0o644))
+	cache := "--cache-dir=" + filepath.Join(t.TempDir(), "cache")
+	// lang is the language an EPUB's package and a DOCX's styles give.
+	lang := func(file, format string) string {
+		z, err := zip.OpenReader(file)
+		require.NoError(t, err)
+		defer z.Close()
+		name, re := "EPUB/package.opf", `<dc:language>([^<]*)<`
+		if format == "docx" {
+			name, re = "word/styles.xml", `<w:lang w:val="([^"]*)"`
+		}
+		f, err := z.Open(name)
+		require.NoError(t, err)
+		data, err := io.ReadAll(f)
+		require.NoError(t, err)
+		m := regexp.MustCompile(re).FindSubmatch(data)
+		require.NotNil(t, m, "%s of %s", name, file)
+		return string(m[1])
+	}
+	for _, format := range []string{"epub", "docx"} {
+		out := filepath.Join(t.TempDir(), "k."+format)
+		res := buildJSON(t, book, cache, "--format", format, "-o", out)
+		assert.Contains(t, res.Warnings, `The book does not say its language (build: language in quire.yaml); its prose reads as Russian, so the file is marked "ru". Set build: language to choose another.`)
+		assert.Equal(t, "ru", lang(out, format))
+	}
+
+	require.NoError(t, os.WriteFile(filepath.Join(book, "quire.yaml"), []byte("build:\n  language: en-GB\n"), 0o644))
+	out := filepath.Join(t.TempDir(), "k.docx")
+	res := buildJSON(t, book, cache, "--format", "docx", "-o", out)
+	assert.Equal(t, "en-GB", lang(out, "docx"), "the setting, not the guess")
+	for _, w := range res.Warnings {
+		assert.NotContains(t, w, "language")
+	}
+
+	sample, sampleCache := sampleProject(t)
+	out = filepath.Join(t.TempDir(), "s.docx")
+	res = buildJSON(t, sample, sampleCache, "--format", "docx", "-o", out)
+	assert.Equal(t, "en-US", lang(out, "docx"))
+	for _, w := range res.Warnings {
+		assert.NotContains(t, w, "language")
+	}
 }

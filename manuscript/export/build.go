@@ -102,6 +102,9 @@ func Build(ctx context.Context, t Target, req Request) (Result, error) {
 	if w := runTogether(units); w != "" {
 		warnings = append(warnings, w)
 	}
+	if w := s.guessLanguage(units); w != "" {
+		warnings = append(warnings, w)
+	}
 	book, err := Read(ctx, units, ReadOptions{Dashes: s.Dashes})
 	if err != nil {
 		return Result{}, err

@@ -44,7 +44,7 @@ func writeDOCX(w io.Writer, b *Book, o Options) error {
 		{name: "docProps/core.xml", data: []byte(xml.Header + `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/">` +
 			`<dc:title>` + esc(b.Title) + `</dc:title><dc:creator>` + esc(b.Author) + `</dc:creator><dc:language>` + esc(b.Language) + `</dc:language></cp:coreProperties>`)},
 		{name: "word/document.xml", data: doc},
-		{name: "word/styles.xml", data: docxStyles(o.Preset, pg)},
+		{name: "word/styles.xml", data: docxStyles(o.Preset, pg, b.Language)},
 		{name: "word/settings.xml", data: []byte(xml.Header + `<w:settings xmlns:w="` + nsW + `"><w:defaultTabStop w:val="720"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat></w:settings>`)},
 	}
 	rels := `<Relationship Id="rIdStyles" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +

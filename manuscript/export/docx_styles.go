@@ -3,13 +3,14 @@ package export
 import (
 	"encoding/xml"
 	"fmt"
+	"strings"
 )
 
 // docxStyles is word/styles.xml for a preset on a page. The manuscript
 // is 12 pt Times New Roman, double spaced, every paragraph indented half
 // an inch; the reader's book is 11 pt, single spaced, with the first
 // paragraph of a chapter or scene flush.
-func docxStyles(p Preset, pg page) []byte {
+func docxStyles(p Preset, pg page, lang string) []byte {
 	font, size, line, indent := "Times New Roman", 24, 480, 720
 	firstIndent := indent
 	if p == Reader {
@@ -36,8 +37,8 @@ func docxStyles(p Preset, pg page) []byte {
 	}
 	centred := `<w:jc w:val="center"/><w:ind w:firstLine="0"/>`
 	styles := xml.Header + `<w:styles xmlns:w="` + nsW + `">` +
-		fmt.Sprintf(`<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="%[1]s" w:hAnsi="%[1]s" w:eastAsia="%[1]s" w:cs="%[1]s"/><w:sz w:val="%[2]d"/><w:szCs w:val="%[2]d"/><w:lang w:val="en-US"/></w:rPr></w:rPrDefault>`+
-			`<w:pPrDefault><w:pPr><w:spacing w:before="0" w:after="0" w:line="%[3]d" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults>`, font, size, line) +
+		fmt.Sprintf(`<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="%[1]s" w:hAnsi="%[1]s" w:eastAsia="%[1]s" w:cs="%[1]s"/><w:sz w:val="%[2]d"/><w:szCs w:val="%[2]d"/><w:lang w:val="%[4]s"/></w:rPr></w:rPrDefault>`+
+			`<w:pPrDefault><w:pPr><w:spacing w:before="0" w:after="0" w:line="%[3]d" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults>`, font, size, line, esc(docxLang(lang))) +
 		`<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:qFormat/><w:pPr>` +
 		fmt.Sprintf(`<w:spacing w:before="0" w:after="0" w:line="%d" w:lineRule="auto"/><w:ind w:firstLine="%d"/><w:widowControl/>`, line, indent) +
 		`</w:pPr></w:style>` +
@@ -56,4 +57,14 @@ func docxStyles(p Preset, pg page) []byte {
 		`<w:style w:type="character" w:styleId="Strong"><w:name w:val="Strong"/><w:basedOn w:val="DefaultParagraphFont"/><w:qFormat/><w:rPr><w:b/><w:bCs/></w:rPr></w:style>` +
 		`</w:styles>`
 	return []byte(styles)
+}
+
+// docxLang is the language Word proofs the text in: the book's tag, and
+// American English for a bare "en", as the manuscript's letter paper
+// assumes.
+func docxLang(tag string) string {
+	if tag == "" || strings.EqualFold(tag, "en") {
+		return "en-US"
+	}
+	return tag
 }

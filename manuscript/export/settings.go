@@ -32,9 +32,13 @@ type Settings struct {
 	// Contact is the contact block, one line each (build: contact):
 	// address, telephone, email.
 	Contact []string
-	// Language is the EPUB's language tag (build: language), "en" when
-	// unset.
+	// Language is the book's language tag (build: language), "en" when
+	// unset: the EPUB's and HTML's language, and the one Word proofs a
+	// DOCX in.
 	Language string
+	// languageSet says build: language gave Language; unset, a build
+	// takes the language its prose reads as (GuessLanguage).
+	languageSet bool
 	// Identifier is the EPUB's identifier (build: identifier, an ISBN's
 	// urn:isbn:… for one); unset, one is made from the title and author
 	// (BookID), the same for every build of the book.
@@ -149,7 +153,7 @@ func (s *Settings) read(file *settings.File, sec *yaml.Node, book bool, root str
 			s.Surname, _ = scalar()
 		case "language":
 			if lang, ok := scalar(); ok {
-				s.Language = lang
+				s.Language, s.languageSet = lang, true
 			}
 		case "identifier":
 			s.Identifier, _ = scalar()

@@ -19,7 +19,7 @@ func TestReadSettings(t *testing.T) {
 			name: "every field",
 			book: "title: The Bell\nbuild:\n  author: Wren Halloway\n  surname: Halloway-Fenn\n  contact: |\n    14 Row\n    wren@example.com\n  language: en-GB\n  identifier: urn:isbn:9780000000000\n  paper: A4\n",
 			want: Settings{Title: "The Bell", Author: "Wren Halloway", Surname: "Halloway-Fenn", Contact: []string{"14 Row", "wren@example.com"},
-				Language: "en-GB", Identifier: "urn:isbn:9780000000000", Paper: "a4"},
+				Language: "en-GB", languageSet: true, Identifier: "urn:isbn:9780000000000", Paper: "a4"},
 		},
 		{
 			name: "contact as a list; the folder names an untitled book",
