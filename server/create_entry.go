@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -233,13 +232,11 @@ func oneShortLine(name string) bool {
 	return name != "" && len(name) <= 200 && !strings.ContainsFunc(name, unicode.IsControl)
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
-
-// slug makes a file name of a name: "Port Caddow" → "port-caddow".
+// slug makes a file name of a name: "Port Caddow" → "port-caddow",
+// "Анна Каренина" → "анна-каренина" (codex.Slug).
 func slug(name string) string {
-	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(codex.Fold(name)), "-"), "-")
-	if s == "" {
-		s = "entry"
+	if s := codex.Slug(name, 60); s != "" {
+		return s
 	}
-	return s
+	return "entry"
 }

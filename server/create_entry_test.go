@@ -270,3 +270,23 @@ func TestCreateEntryRefusesFormsThatAreNoNames(t *testing.T) {
 	}
 	assert.Empty(t, c.sent(protocol.MethodWorkspaceApplyEdit))
 }
+
+// TestCreateEntryNamesTheFileInTheNamesScript: entries named in Cyrillic
+// each get a file of their own name; the file name was made of ASCII
+// letters only, so every one was "entry.md" and the second was refused
+// as already there.
+func TestCreateEntryNamesTheFileInTheNamesScript(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initializeCaps(writeProject(t, createEntryBook), createCaps, map[string]any{protocol.MethodWorkspaceApplyEdit: map[string]any{"applied": true}})
+	for _, tt := range []struct{ name, file string }{
+		{"Бетси Тверская", "codex/characters/бетси-тверская.md"},
+		{"Петрицкий", "codex/characters/петрицкий.md"},
+	} {
+		var res createEntryResult
+		c.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": wire.CommandCreateEntry, "arguments": []any{
+			createEntryArgs{Name: tt.name, Type: codex.TypeCharacter, URI: c.uri("manuscript/01-a.md")},
+		}}, &res)
+		assert.True(t, res.Created, "%s: %s", tt.name, res.Reason)
+		assert.Equal(t, c.uri(tt.file), res.URI)
+	}
+}

@@ -271,30 +271,13 @@ func splitList(s string) []string {
 	return out
 }
 
-// slugOf makes a file name from a name: ASCII letters and digits joined
-// by single dashes.
+// slugOf makes a file name from a name (codex.Slug), or one for its
+// type when the name has no letter or digit.
 func slugOf(name string, t codex.Type) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range codex.Normalize(name) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			if b.Len() >= maxSlugRunes {
-				break
-			}
-			continue
-		}
-		dash = true
+	if s := codex.Slug(name, maxSlugRunes); s != "" {
+		return s
 	}
-	s := strings.Trim(b.String(), "-")
-	if s == "" {
-		s = "new-" + string(t)
-	}
-	return s
+	return "new-" + string(t)
 }
 
 // typeFolder is where entries of type t live: the folder most existing
