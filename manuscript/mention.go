@@ -206,36 +206,44 @@ func (m *Matcher) addEntry(e *codex.Entry, key []byte) []byte {
 		}
 		return key
 	}
-	key = m.add(e.Name, e.ID, formName, key)
-	for _, a := range e.Aliases {
-		key = m.add(a, e.ID, formAlias, key)
-	}
-	// A name that opens with a capitalized article ("The Caterpillar")
-	// is written "the Caterpillar" inside a sentence: the rest of it is
-	// an alias, so the name is found there too.
-	for _, f := range append([]string{e.Name}, e.Aliases...) {
-		if rest, ok := withoutArticle(f); ok {
-			key = m.add(rest, e.ID, formAlias, key)
-		}
-	}
-	// A name written in Cyrillic is found declined (declension.go).
-	key = m.addDeclined(e.Name, e.ID, key)
-	for _, a := range e.Aliases {
-		key = m.addDeclined(a, e.ID, key)
-	}
-	for _, x := range e.Exclude {
-		key = m.add(x, e.ID, formExclude, key)
-	}
+	entryForms(e, func(phrase string, kind nameFormKind) {
+		key = m.add(phrase, e.ID, kind, key)
+	})
 	return key
 }
 
-// addDeclined puts the forms of phrase in the other grammatical cases
-// into the trie, when it declines.
-func (m *Matcher) addDeclined(phrase, entry string, key []byte) []byte {
-	for _, d := range declinedForms(phrase) {
-		key = m.add(d, entry, formDeclined, key)
+// entryForms calls f with each phrase of e a matcher finds or excludes,
+// and its kind: the name, the aliases, each of them without the
+// capitalized article it opens with ("The Caterpillar" is written "the
+// Caterpillar" inside a sentence), each declined when written in
+// Cyrillic (declension.go), and the exclusions. The trie is made of
+// them, and a series book's matcher hides an overridden entry's by them.
+func entryForms(e *codex.Entry, f func(phrase string, kind nameFormKind)) {
+	f(e.Name, formName)
+	for _, a := range e.Aliases {
+		f(a, formAlias)
 	}
-	return key
+	for i := -1; i < len(e.Aliases); i++ {
+		if rest, ok := withoutArticle(nameOrAlias(e, i)); ok {
+			f(rest, formAlias)
+		}
+	}
+	for i := -1; i < len(e.Aliases); i++ {
+		for _, d := range declinedForms(nameOrAlias(e, i)) {
+			f(d, formDeclined)
+		}
+	}
+	for _, x := range e.Exclude {
+		f(x, formExclude)
+	}
+}
+
+// nameOrAlias is e's name for i -1, else its alias i.
+func nameOrAlias(e *codex.Entry, i int) string {
+	if i < 0 {
+		return e.Name
+	}
+	return e.Aliases[i]
 }
 
 // identify sets the version and IDs of the matcher of entries,

@@ -90,6 +90,13 @@ func entryNameWords(e *codex.Entry, words map[string]struct{}, key []byte) []byt
 	for _, a := range e.Aliases {
 		phrase(a, !e.Mentions)
 	}
+	if e.Mentions {
+		for _, f := range append([]string{e.Name}, e.Aliases...) {
+			for _, d := range declinedForms(f) {
+				phrase(d, false)
+			}
+		}
+	}
 	return key
 }
 
@@ -155,10 +162,12 @@ func newLayeredMatcher(cat *codex.Catalog, l *codex.SeriesLayer) *Matcher {
 	return m
 }
 
-// entryPhrases are the phrases of e a matcher finds or excludes.
+// entryPhrases are the phrases of e a matcher finds or excludes
+// (entryForms).
 func entryPhrases(e *codex.Entry) []string {
-	out := append([]string{e.Name}, e.Aliases...)
-	return append(out, e.Exclude...)
+	var out []string
+	entryForms(e, func(phrase string, _ nameFormKind) { out = append(out, phrase) })
+	return out
 }
 
 // find is the node phrase leads to in the trie, as add walks it.

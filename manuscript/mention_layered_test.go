@@ -14,7 +14,7 @@ import (
 
 // layeredWords are few, so that series and book names share words,
 // prefixes of one another, and common words that need a capital.
-var layeredWords = []string{"Mara", "Vell", "Hope", "Port", "Caddow", "the", "Tide", "Jory", "O'Brien", "Street", "hope", "Séverine", "St.", "Agnes", "Ka\xffi"}
+var layeredWords = []string{"Mara", "Vell", "Hope", "Port", "Caddow", "the", "Tide", "Jory", "O'Brien", "Street", "hope", "Séverine", "St.", "Agnes", "Ka\xffi", "Вронский", "Вронского", "Анна", "Анны", "Каренина", "Каренин"}
 
 func randomPhrase(r *rand.Rand) string {
 	n := 1 + r.IntN(3)

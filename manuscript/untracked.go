@@ -70,7 +70,7 @@ type nameTally struct {
 // (not a sentence's first word), and which an entry would find at all.
 func (ix *MentionIndex) Untracked(min int) []Untracked {
 	min = max(min, 1)
-	groups := ix.untrackedGroups(min)
+	groups := withoutDeclinedForms(ix.untrackedGroups(min))
 	ix.countUntracked(groups, untrackedBlockBytes)
 	var out []Untracked
 	for _, g := range groups {
@@ -82,6 +82,25 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Name, b.Name), strings.Compare(a.First.Path, b.First.Path))
 	})
 	return out
+}
+
+// withoutDeclinedForms leaves out the suggestions whose name is another
+// suggestion's name or alias in another case ("Николая" beside
+// Николай): an entry of that name finds them (declension.go), and its
+// count holds them.
+func withoutDeclinedForms(groups []*untrackedGroup) []*untrackedGroup {
+	declined := map[string]bool{}
+	for _, g := range groups {
+		for _, f := range append([]string{g.name}, g.aliases...) {
+			for _, d := range declinedForms(f) {
+				declined[codex.Normalize(d)] = true
+			}
+		}
+	}
+	if len(declined) == 0 {
+		return groups
+	}
+	return slices.DeleteFunc(groups, func(g *untrackedGroup) bool { return declined[codex.Normalize(g.name)] })
 }
 
 // opensSentences reports a one-word name the book writes mostly where a

@@ -166,6 +166,9 @@ func neededWords(e *codex.Entry) (keys []string, ok bool) {
 		if rest, ok := withoutArticle(f); ok {
 			phrases = append(phrases, rest)
 		}
+		// A Russian name is found in its other cases too: a block that
+		// holds only "Петрицкого" holds a mention of Петрицкий.
+		phrases = append(phrases, declinedForms(f)...)
 	}
 	var key []byte
 	for _, p := range phrases {

@@ -181,3 +181,26 @@ func TestUntrackedCountingIsBounded(t *testing.T) {
 	assert.Equal(t, "Corwin", groups[0].name)
 	assert.Equal(t, []int32{4, 3}, counts)
 }
+
+// A name in Russian is found declined (declension.go): the counting
+// scans the blocks that hold any of its forms, so what it finds is still
+// what an entry of the name would find.
+func TestUntrackedCountsDeclinedNames(t *testing.T) {
+	cat := catalogOf(t, "codex/anna.md", "name: Анна")
+	var b strings.Builder
+	for range 10 {
+		b.WriteString("Она видела, как пришёл Петрицкий. Вчера она говорила с Петрицким.\n\nВсе ждали Петрицкого. А потом и Яшвин пришёл. ")
+	}
+	units := []*Unit{chapter("manuscript/a.md", 1, "# Один\n\n"+b.String())}
+	ix := BuildMentionIndex(NewMatcher(cat), units)
+	for _, blockBytes := range []int{1, 64, untrackedBlockBytes, 1 << 20} {
+		groups := ix.untrackedGroups(UntrackedMinCount)
+		require.NotEmpty(t, groups)
+		ix.countUntracked(groups, blockBytes)
+		for _, g := range groups {
+			u := Untracked{Name: g.name, Aliases: g.aliases, Exclude: g.exclude, Count: g.count, Units: g.units}
+			mentions, _ := createdCount(t, cat, units, u)
+			assert.Equal(t, mentions, g.count, "%s, blocks of %d bytes", untrackedString(u), blockBytes)
+		}
+	}
+}
