@@ -310,7 +310,7 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 		moved.unit = u
 		return &moved, true
 	}
-	um := &unitMentions{unit: u, counts: r.counts, raw: r.raw, namesFound: &atomic.Bool{}, lower: &sync.Map{}, uses: &sync.Map{}, untracked: &untrackedCounts{}}
+	um := &unitMentions{unit: u, counts: r.counts, raw: r.raw, namesFound: &atomic.Bool{}, written: &sync.Map{}, uses: &sync.Map{}, untracked: &untrackedCounts{}}
 	// Sorted when the file was read; never changed, so shared.
 	um.byEntry, um.places = r.byEntry, r.places
 	raw, table := r.raw, c.table

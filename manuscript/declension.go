@@ -1,6 +1,7 @@
 package manuscript
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -196,4 +197,39 @@ func cyrillicWord(word string) bool {
 		}
 	}
 	return letters > 0
+}
+
+// nominativeEndings are the endings of the names declensions declines.
+var nominativeEndings = []string{"", "а", "я", "й", "ь", "ий", "ой", "ый", "ая", "яя", "ия"}
+
+// nominativesOf are the one-word names of which word is another case
+// ("Москву": Москва, or Москв, a name that would end in a consonant),
+// by the endings declensions gives; none for a word not in Cyrillic.
+func nominativesOf(word string) []string {
+	if !cyrillicWord(word) {
+		return nil
+	}
+	runes := []rune(word)
+	upper := strings.ToUpper(word) == word && strings.ToLower(word) != word
+	var out []string
+	for k := 1; k <= 3 && k < len(runes); k++ {
+		stem := string(runes[:len(runes)-k])
+		for _, e := range nominativeEndings {
+			if upper {
+				e = strings.ToUpper(e)
+			}
+			n := stem + e
+			if n == word || slices.Contains(out, n) {
+				continue
+			}
+			forms := declensions(n)
+			for c := range russianCases {
+				if slices.Contains(forms[c], word) {
+					out = append(out, n)
+					break
+				}
+			}
+		}
+	}
+	return out
 }

@@ -122,3 +122,25 @@ func TestChapterCacheKeepsDeclined(t *testing.T) {
 	assert.False(t, got[0].Declined)
 	assert.True(t, got[1].Declined && got[1].Alias, "Вронского is the name declined")
 }
+
+// TestNominativesOf: the names of which a word is another case.
+func TestNominativesOf(t *testing.T) {
+	tests := []struct {
+		word string
+		want []string
+	}{
+		{"Москву", []string{"Москв", "Москва"}},
+		{"Вронского", []string{"Вронский", "Вронской", "Вронскый"}},
+		{"Петербурге", []string{"Петербург", "Петербурга", "Петербургя", "Петербургй", "Петербургь"}},
+		{"Darcy", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.word, func(t *testing.T) {
+			got := nominativesOf(tt.word)
+			assert.ElementsMatch(t, tt.want, got)
+			for _, n := range got {
+				assert.Contains(t, declinedForms(n), tt.word, "%s is a case of %s", tt.word, n)
+			}
+		})
+	}
+}

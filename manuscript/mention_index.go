@@ -56,9 +56,9 @@ type unitMentions struct {
 	// on first use: only diagnostics and `quire untracked` ask, and it
 	// costs as much as the mention scan itself.
 	names func() map[string]nameTally
-	// lower remembers, per everyday word, whether the unit writes it in
-	// lower case (MentionIndex.writesInLowerCase).
-	lower *sync.Map
+	// written remembers, per word, whether the unit writes it as it is
+	// spelled (MentionIndex.writesWord).
+	written *sync.Map
 	// uses remembers, per word, how often the unit's untracked names
 	// hold it (MentionIndex.UntrackedUses).
 	uses *sync.Map
@@ -289,7 +289,7 @@ func scanUnit(m *Matcher, u *Unit) *unitMentions {
 
 // countMentions is the index's record of u with its mentions.
 func countMentions(m *Matcher, u *Unit, mentions []Mention) *unitMentions {
-	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}, lower: &sync.Map{}, uses: &sync.Map{}, untracked: &untrackedCounts{}}
+	um := &unitMentions{unit: u, mentions: mentions, namesFound: &atomic.Bool{}, written: &sync.Map{}, uses: &sync.Map{}, untracked: &untrackedCounts{}}
 	if len(mentions) == 0 {
 		return um
 	}

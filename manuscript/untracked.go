@@ -70,7 +70,7 @@ type nameTally struct {
 // (not a sentence's first word), and which an entry would find at all.
 func (ix *MentionIndex) Untracked(min int) []Untracked {
 	min = max(min, 1)
-	groups := withoutDeclinedForms(ix.untrackedGroups(min))
+	groups := withoutDeclinedForms(foldToNominatives(ix.untrackedGroups(min), ix.writesWord))
 	ix.countUntracked(groups, untrackedBlockBytes)
 	var out []Untracked
 	for _, g := range groups {
@@ -82,25 +82,6 @@ func (ix *MentionIndex) Untracked(min int) []Untracked {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Name, b.Name), strings.Compare(a.First.Path, b.First.Path))
 	})
 	return out
-}
-
-// withoutDeclinedForms leaves out the suggestions whose name is another
-// suggestion's name or alias in another case ("Николая" beside
-// Николай): an entry of that name finds them (declension.go), and its
-// count holds them.
-func withoutDeclinedForms(groups []*untrackedGroup) []*untrackedGroup {
-	declined := map[string]bool{}
-	for _, g := range groups {
-		for _, f := range append([]string{g.name}, g.aliases...) {
-			for _, d := range declinedForms(f) {
-				declined[codex.Normalize(d)] = true
-			}
-		}
-	}
-	if len(declined) == 0 {
-		return groups
-	}
-	return slices.DeleteFunc(groups, func(g *untrackedGroup) bool { return declined[codex.Normalize(g.name)] })
 }
 
 // opensSentences reports a one-word name the book writes mostly where a
@@ -130,21 +111,22 @@ func joinedToLower(text string, start, end int) bool {
 	return false
 }
 
-// writesInLowerCase reports whether any indexed unit writes word (a
-// normalized, lower-case word) in lower case as a whole word. Each unit
+// writesWord reports whether any indexed unit holds word, spelled as it
+// is, as a whole word: an everyday word in lower case (a normalized
+// word), or a Russian name's nominative (foldToNominatives). Each unit
 // remembers its answer per word, so an edit asks the edited unit only.
-func (ix *MentionIndex) writesInLowerCase(word string) bool {
+func (ix *MentionIndex) writesWord(word string) bool {
 	for _, um := range ix.order {
-		if um.writesLower(word) {
+		if um.writesWord(word) {
 			return true
 		}
 	}
 	return false
 }
 
-// writesLower is writesInLowerCase for one unit, remembered.
-func (um *unitMentions) writesLower(word string) bool {
-	if v, ok := um.lower.Load(word); ok {
+// writesWord is MentionIndex.writesWord for one unit, remembered.
+func (um *unitMentions) writesWord(word string) bool {
+	if v, ok := um.written.Load(word); ok {
 		return v.(bool)
 	}
 	found := false
@@ -160,7 +142,7 @@ func (um *unitMentions) writesLower(word string) bool {
 		found = (start == 0 || !isWordRune(before)) && (end == len(text) || !isWordRune(after))
 		i = start + 1
 	}
-	um.lower.Store(word, found)
+	um.written.Store(word, found)
 	return found
 }
 

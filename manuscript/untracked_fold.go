@@ -207,7 +207,7 @@ func (ix *MentionIndex) untrackedGroups(min int) []*untrackedGroup {
 		if key[0] != commonMark || t.count < min {
 			continue
 		}
-		if word := key[1:]; !inPairs[word] && !ix.writesInLowerCase(word) {
+		if word := key[1:]; !inPairs[word] && !ix.writesWord(word) {
 			add([]string{key})
 		}
 	}
