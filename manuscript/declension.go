@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Russian declines names: the codex writes Вронский, and the prose says
+// Russian and Ukrainian decline names: the codex writes Вронский, and the prose says
 // Вронского, Вронскому, Вронским and Вронском as often as Вронский. A
 // name written in Cyrillic is therefore also found in the five other
 // cases of the singular, each word of it in the same case ("Анны
@@ -25,9 +25,10 @@ import (
 // Fleeting vowels (Павел, Павла) are not guessed: the codex lists such a
 // form as an alias.
 
-// russianCases are the oblique cases a name is declined into, in the
-// order declensions lists its endings.
-const russianCases = 5 // genitive, dative, accusative, instrumental, prepositional
+// nameCases are the cases a name is declined into, in the order
+// declensions lists its endings: genitive, dative, accusative,
+// instrumental, prepositional (locative) and, Ukrainian's, vocative.
+const nameCases = 6
 
 // maxDeclinedPerCase bounds the forms one case of a phrase makes when
 // several of its words fit more than one pattern.
@@ -45,11 +46,11 @@ func declinedForms(phrase string) []string {
 	if len(words) == 0 || len(words) > maxFormTokens {
 		return nil
 	}
-	per := make([][russianCases][]string, len(words))
+	per := make([][nameCases][]string, len(words))
 	declines := false
 	for i, w := range words {
 		per[i] = declensions(w)
-		for c := range russianCases {
+		for c := range nameCases {
 			declines = declines || len(per[i][c]) > 0
 		}
 	}
@@ -58,7 +59,7 @@ func declinedForms(phrase string) []string {
 	}
 	seen := map[string]bool{phrase: true}
 	var out []string
-	for c := range russianCases {
+	for c := range nameCases {
 		forms := []string{""}
 		for i, w := range words {
 			endings := per[i][c]
@@ -93,7 +94,7 @@ func declinedForms(phrase string) []string {
 // declensions are word's forms in each oblique case, none for a word
 // that is not Russian or does not decline. A word keeps its capitals:
 // the endings are added in the case of its last letter.
-func declensions(word string) (out [russianCases][]string) {
+func declensions(word string) (out [nameCases][]string) {
 	if !cyrillicWord(word) || utf8.RuneCountInString(word) < 2 {
 		return out
 	}
@@ -169,7 +170,53 @@ func declensions(word string) (out [russianCases][]string) {
 		}
 		add(len(word), "а", "у", "а", ins, "е")
 	}
+	ukrainian(lower, last, prev, cut, add)
 	return out
+}
+
+// ukrainian adds Ukrainian's endings where they differ from Russian's
+// (Оксана: Оксани, Оксані, Оксано; Петро: Петра, Петрові, Петре): a
+// name gets both languages', as a text in one never writes the other's.
+func ukrainian(lower string, last, prev rune, cut func(string) int, add func(int, ...string)) {
+	// The consonant before -і alternates: Ольга, Ользі; Наталка, Наталці.
+	soft := map[rune]string{'к': "ці", 'г': "зі", 'х': "сі"}
+	switch {
+	case hasSuffixAny(lower, "ський", "цький", "зький"):
+		add(cut("ий"), "", "", "", "", "ім")
+	case hasSuffixAny(lower, "ська", "цька", "зька"):
+		add(cut("а"), "ої", "ій", "", "", "ій")
+	case strings.HasSuffix(lower, "ія"):
+		add(cut("ія"), "ії", "ії", "ію", "ією", "ії", "іє")
+	case last == 'я' && !hasSuffixAny(lower, "ая", "яя", "ия"):
+		add(cut("я"), "і", "і", "", "ею", "і", "е|ю")
+	case last == 'а':
+		if s, ok := soft[prev]; ok {
+			add(cut(string(prev)+"а"), "", s, "", "", s)
+			add(cut("а"), "и", "", "", "", "", "о")
+		} else {
+			add(cut("а"), "и", "і", "", "", "і", "о")
+		}
+	case last == 'о':
+		// Петро, Шевченко: masculine in Ukrainian; Шарло, in Russian,
+		// makes forms no text writes.
+		add(cut("о"), "а", "ові|у", "а", "ом", "ові|і", "е|у")
+	case strings.HasSuffix(lower, "ій"):
+		add(cut("й"), "я", "ю|єві", "я", "єм", "ї|єві", "ю")
+	case last == 'ь':
+		add(cut("ь"), "", "еві", "", "", "еві|і", "ю")
+	case strings.ContainsRune("бвгджзклмнпрстфхцчшщ", last):
+		add(cut(""), "", "ові", "", "", "ові|і", "е|у")
+	}
+}
+
+// hasSuffixAny reports whether s ends with one of the suffixes.
+func hasSuffixAny(s string, suffixes ...string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // familyName reports whether a feminine form in -а is a family name of
@@ -223,7 +270,7 @@ func nominativesOf(word string) []string {
 				continue
 			}
 			forms := declensions(n)
-			for c := range russianCases {
+			for c := range nameCases {
 				if slices.Contains(forms[c], word) {
 					out = append(out, n)
 					break
