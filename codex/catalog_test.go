@@ -314,3 +314,27 @@ func TestKeysOfAllMatchesKeysOf(t *testing.T) {
 		require.Equal(t, keysOf(e), got[i], "entry %d", i)
 	}
 }
+
+// TestLookupFindsRussianNamesDeclined: a Russian name asked for in
+// another case is found as the name it is a case of, as a possessive
+// is in English.
+func TestLookupFindsRussianNamesDeclined(t *testing.T) {
+	c := NewCatalog([]*Entry{
+		entry(t, "codex/characters/vronsky.md", "---\nname: Вронский\naliases: [Алексей Вронский]\n---\n"),
+		entry(t, "codex/characters/anna.md", "---\nname: Анна Аркадьевна\naliases: [Анна]\n---\n"),
+		entry(t, "codex/characters/andrey.md", "---\nname: Андрей\n---\n"),
+	}, nil)
+	tests := []struct{ query, want string }{
+		{"Вронского", "codex/characters/vronsky.md"},
+		{"вронским", "codex/characters/vronsky.md"},
+		{"Анну", "codex/characters/anna.md"},
+		{"Андрея", "codex/characters/andrey.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			ms := c.Lookup(tt.query, "")
+			require.NotEmpty(t, ms)
+			assert.Equal(t, tt.want, ms[0].Entry.ID)
+		})
+	}
+}

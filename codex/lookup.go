@@ -66,13 +66,21 @@ func (c *Catalog) Lookup(name string, t Type) []Match {
 	return ms
 }
 
-// exact collects the exact-key tiers, retrying without a possessive.
+// exact collects the exact-key tiers, retrying without a possessive,
+// and then, for a name in Cyrillic, as the nominatives it may be another
+// case of ("вронского": Вронский), as English's possessive is.
 func (c *Catalog) exact(q string, t Type) []Match {
 	ms := c.exactTiers(q, t)
 	if len(ms) == 0 {
 		if bare, ok := StripPossessive(q); ok {
 			ms = c.exactTiers(bare, t)
 		}
+	}
+	if len(ms) == 0 && !strings.ContainsRune(q, ' ') {
+		for _, n := range NominativesOf(q) {
+			ms = appendNew(ms, c.exactTiers(Normalize(n), t))
+		}
+		c.sortMatches(ms)
 	}
 	return ms
 }

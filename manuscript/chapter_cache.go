@@ -117,7 +117,7 @@ import (
 // and days are, not untracked names.
 //
 // 20: a name written in Cyrillic is found in the other cases too
-// (Вронского of Вронский; declension.go).
+// (Вронского of Вронский; codex/declension.go).
 const chapterCacheFormat = 20
 
 // chapterCacheMagic opens every chapter cache file.

@@ -28,7 +28,7 @@ type Mention struct {
 	// or the name in another grammatical case (Declined).
 	Alias bool `json:"alias,omitempty"`
 	// Declined is true when the text names the entry in another case
-	// than the codex writes (Вронского of Вронский; declension.go): the
+	// than the codex writes (Вронского of Вронский; codex/declension.go): the
 	// sentence's object or a possessor, not its subject.
 	Declined bool `json:"declined,omitempty"`
 	// Uncertain is true when the name is used in a way that may name
@@ -216,7 +216,7 @@ func (m *Matcher) addEntry(e *codex.Entry, key []byte) []byte {
 // and its kind: the name, the aliases, each of them without the
 // capitalized article it opens with ("The Caterpillar" is written "the
 // Caterpillar" inside a sentence), each declined when written in
-// Cyrillic (declension.go), and the exclusions. The trie is made of
+// Cyrillic (codex/declension.go), and the exclusions. The trie is made of
 // them, and a series book's matcher hides an overridden entry's by them.
 func entryForms(e *codex.Entry, f func(phrase string, kind nameFormKind)) {
 	f(e.Name, formName)
@@ -229,7 +229,7 @@ func entryForms(e *codex.Entry, f func(phrase string, kind nameFormKind)) {
 		}
 	}
 	for i := -1; i < len(e.Aliases); i++ {
-		for _, d := range declinedForms(nameOrAlias(e, i)) {
+		for _, d := range codex.DeclinedForms(nameOrAlias(e, i)) {
 			f(d, formDeclined)
 		}
 	}

@@ -92,7 +92,7 @@ func entryNameWords(e *codex.Entry, words map[string]struct{}, key []byte) []byt
 	}
 	if e.Mentions {
 		for _, f := range append([]string{e.Name}, e.Aliases...) {
-			for _, d := range declinedForms(f) {
+			for _, d := range codex.DeclinedForms(f) {
 				phrase(d, false)
 			}
 		}

@@ -168,7 +168,7 @@ func neededWords(e *codex.Entry) (keys []string, ok bool) {
 		}
 		// A Russian name is found in its other cases too: a block that
 		// holds only "Петрицкого" holds a mention of Петрицкий.
-		phrases = append(phrases, declinedForms(f)...)
+		phrases = append(phrases, codex.DeclinedForms(f)...)
 	}
 	var key []byte
 	for _, p := range phrases {

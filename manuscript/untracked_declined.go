@@ -10,17 +10,17 @@ import (
 )
 
 // Untracked names in Russian, whose names the matcher finds declined
-// (declension.go): a name's other cases are one suggestion with it.
+// (codex/declension.go): a name's other cases are one suggestion with it.
 
 // withoutDeclinedForms leaves out the suggestions whose name is another
 // suggestion's name or alias in another case ("Николая" beside
-// Николай): an entry of that name finds them (declension.go), and its
+// Николай): an entry of that name finds them (codex/declension.go), and its
 // count holds them.
 func withoutDeclinedForms(groups []*untrackedGroup) []*untrackedGroup {
 	declined := map[string]bool{}
 	for _, g := range groups {
 		for _, f := range append([]string{g.name}, g.aliases...) {
-			for _, d := range declinedForms(f) {
+			for _, d := range codex.DeclinedForms(f) {
 				declined[codex.Normalize(d)] = true
 			}
 		}
@@ -47,7 +47,7 @@ func foldToNominatives(groups []*untrackedGroup, writes func(string) bool) []*un
 		if len(g.aliases) > 0 || strings.ContainsRune(g.name, ' ') {
 			continue
 		}
-		for _, n := range nominativesOf(g.name) {
+		for _, n := range codex.NominativesOf(g.name) {
 			fits[n] = append(fits[n], i)
 		}
 	}

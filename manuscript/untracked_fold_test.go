@@ -182,7 +182,7 @@ func TestUntrackedCountingIsBounded(t *testing.T) {
 	assert.Equal(t, []int32{4, 3}, counts)
 }
 
-// A name in Russian is found declined (declension.go): the counting
+// A name in Russian is found declined (codex/declension.go): the counting
 // scans the blocks that hold any of its forms, so what it finds is still
 // what an entry of the name would find.
 func TestUntrackedCountsDeclinedNames(t *testing.T) {

@@ -1,4 +1,4 @@
-package manuscript
+package codex
 
 import (
 	"slices"
@@ -30,20 +30,23 @@ import (
 // instrumental, prepositional (locative) and, Ukrainian's, vocative.
 const nameCases = 6
 
+// maxDeclinedWords bounds the phrases declined: no name runs longer.
+const maxDeclinedWords = 64
+
 // maxDeclinedPerCase bounds the forms one case of a phrase makes when
 // several of its words fit more than one pattern.
 const maxDeclinedPerCase = 8
 
-// declinedForms are phrase's forms in the other cases, or none when no
+// DeclinedForms are phrase's forms in the other cases, or none when no
 // word of it is Cyrillic.
-func declinedForms(phrase string) []string {
+func DeclinedForms(phrase string) []string {
 	// Most codices write no Cyrillic: their names are passed over for
 	// the price of a scan for a Cyrillic letter.
 	if strings.IndexFunc(phrase, func(r rune) bool { return r >= 0x400 && r <= 0x52f }) < 0 {
 		return nil
 	}
 	words := strings.Fields(phrase)
-	if len(words) == 0 || len(words) > maxFormTokens {
+	if len(words) == 0 || len(words) > maxDeclinedWords {
 		return nil
 	}
 	per := make([][nameCases][]string, len(words))
@@ -249,10 +252,10 @@ func cyrillicWord(word string) bool {
 // nominativeEndings are the endings of the names declensions declines.
 var nominativeEndings = []string{"", "а", "я", "й", "ь", "ий", "ой", "ый", "ая", "яя", "ия"}
 
-// nominativesOf are the one-word names of which word is another case
+// NominativesOf are the one-word names of which word is another case
 // ("Москву": Москва, or Москв, a name that would end in a consonant),
 // by the endings declensions gives; none for a word not in Cyrillic.
-func nominativesOf(word string) []string {
+func NominativesOf(word string) []string {
 	if !cyrillicWord(word) {
 		return nil
 	}
