@@ -116,8 +116,9 @@ import (
 // 19: feasts (Michaelmas, Christmas) and the New Year are dates, as months
 // and days are, not untracked names.
 //
-// 20: a name written in Cyrillic is found in the other cases too
-// (Вронского of Вронский; codex/declension.go).
+// 20: a name written in Cyrillic is found in the other cases of Russian
+// and Ukrainian too (Вронского of Вронский, Оксано of Оксана;
+// codex/declension.go), marked declined.
 const chapterCacheFormat = 20
 
 // chapterCacheMagic opens every chapter cache file.
