@@ -7,23 +7,25 @@ import (
 	"unicode/utf8"
 )
 
-// Russian and Ukrainian decline names: the codex writes Вронский, and the prose says
-// Вронского, Вронскому, Вронским and Вронском as often as Вронский. A
-// name written in Cyrillic is therefore also found in the five other
-// cases of the singular, each word of it in the same case ("Анны
-// Аркадьевны" of Анна Аркадьевна), as an alias: the forms are the
+// Russian and Ukrainian decline names: the codex writes Вронский, and
+// the prose says Вронского, Вронскому, Вронским and Вронском as often as
+// Вронский. A name written in Cyrillic is therefore also found in the
+// other cases of the singular, each word of it in the same case ("Анны
+// Аркадьевны" of Анна Аркадьевна). The matcher takes these forms as
+// aliases marked declined (manuscript's mention.go): the forms are the
 // name's, but rename leaves them, as a new name's endings are the
-// writer's to choose.
+// writer's to choose, and attribution reads no speaker from them.
 //
 // The endings come from the name's own, by the patterns of Russian
 // grammar: adjectival surnames (-ский, -ой, -ая), the -ов/-ин family
 // names (Каренин, Каренина), nouns in -а/-я, -ий/-ия, -й, -ь and a
-// consonant. Where a nominative fits more than one pattern (Дмитрий is
-// a noun, Горький an adjective) the forms of each are made: a form no
-// text uses costs a few bytes of the matcher and finds nothing. Names
-// ending in -о, -е, -и, -у and -ю (Шарло, Мими) do not decline.
-// Fleeting vowels (Павел, Павла) are not guessed: the codex lists such a
-// form as an alias.
+// consonant; and by Ukrainian's where they differ (ukrainian), with its
+// vocative. Where a nominative fits more than one pattern (Дмитрий is a
+// noun, Горький an adjective) the forms of each are made: a form no text
+// uses costs a few bytes of the matcher and finds nothing. Names ending
+// in -е, -и, -у and -ю (Кити, Мими) do not decline. Fleeting vowels
+// (Павел, Павла) are not guessed: the codex lists such a form as an
+// alias.
 
 // nameCases are the cases a name is declined into, in the order
 // declensions lists its endings: genitive, dative, accusative,
