@@ -1,7 +1,9 @@
 package helix_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -203,7 +205,14 @@ func applyFix(t *testing.T, term *terminal, slips editortest.Slips, marked []int
 	term.command("w")
 	deadline := time.Now().Add(stepWait)
 	for {
+		// Helix saves by moving the old file aside first
+		// (helix-editor/helix#11714), so for a moment the chapter is not
+		// there: read again until the deadline.
 		b, err := os.ReadFile(slips.Chapter)
+		if errors.Is(err, fs.ErrNotExist) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
 		require.NoError(t, err)
 		if string(b) == saved {
 			break
