@@ -119,6 +119,13 @@ func TestUntrackedCountsAsTheWholeScan(t *testing.T) {
 		b.WriteString("He said e.g. no. The Rev. Corwin came? Yes! And Port\nCaddow too. ")
 	}
 	units := []*Unit{chapter("manuscript/a.md", 1, "# One\n\n"+b.String()), chapter("manuscript/b.md", 2, "# Two\n\nCorwin, Corwin and Hesk.\n")}
+	countsAsTheWholeScan(t, cat, units)
+}
+
+// countsAsTheWholeScan requires that the untracked names of units are
+// counted, in blocks of any size, as an entry of each finds them.
+func countsAsTheWholeScan(t *testing.T, cat *codex.Catalog, units []*Unit) {
+	t.Helper()
 	ix := BuildMentionIndex(NewMatcher(cat), units)
 	for _, blockBytes := range []int{1, 64, untrackedBlockBytes, 1 << 20} {
 		groups := ix.untrackedGroups(UntrackedMinCount)
@@ -192,15 +199,5 @@ func TestUntrackedCountsDeclinedNames(t *testing.T) {
 		b.WriteString("Она видела, как пришёл Петрицкий. Вчера она говорила с Петрицким.\n\nВсе ждали Петрицкого. А потом и Яшвин пришёл. ")
 	}
 	units := []*Unit{chapter("manuscript/a.md", 1, "# Один\n\n"+b.String())}
-	ix := BuildMentionIndex(NewMatcher(cat), units)
-	for _, blockBytes := range []int{1, 64, untrackedBlockBytes, 1 << 20} {
-		groups := ix.untrackedGroups(UntrackedMinCount)
-		require.NotEmpty(t, groups)
-		ix.countUntracked(groups, blockBytes)
-		for _, g := range groups {
-			u := Untracked{Name: g.name, Aliases: g.aliases, Exclude: g.exclude, Count: g.count, Units: g.units}
-			mentions, _ := createdCount(t, cat, units, u)
-			assert.Equal(t, mentions, g.count, "%s, blocks of %d bytes", untrackedString(u), blockBytes)
-		}
-	}
+	countsAsTheWholeScan(t, cat, units)
 }
