@@ -99,7 +99,8 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 		NewText: yamlScalar(e.Source[e.NameRange.Start:e.NameRange.End], newName),
 	})
 	places := 1
-	for _, loc := range t.locations(t.nameOccurrences(e)) {
+	names, declined := t.renamedOccurrences(e)
+	for _, loc := range t.locations(names) {
 		changes[loc.URI] = append(changes[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: newName})
 		places++
 	}
@@ -118,11 +119,11 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 	if word != "" {
 		msg += fmt.Sprintf(" Your editor showed the word %q, so only that word of the name changed.", word)
 	}
-	switch n := t.declinedOccurrences(e); {
-	case n == 1:
+	switch {
+	case declined == 1:
 		msg += " One place writes the name in another grammatical case and is left as written: give it the new name's ending yourself."
-	case n > 1:
-		msg += fmt.Sprintf(" %d places write the name in another grammatical case and are left as written: give them the new name's endings yourself.", n)
+	case declined > 1:
+		msg += fmt.Sprintf(" %d places write the name in another grammatical case and are left as written: give them the new name's endings yourself.", declined)
 	}
 	s.showMessage(ctx, protocol.MessageTypeInfo, msg)
 	return &workspaceEdit{Changes: changes}, nil
@@ -256,26 +257,25 @@ func yamlScalar(old, name string) string {
 	return name
 }
 
-// declinedOccurrences counts e's occurrences that write its name or an
-// alias in another grammatical case (Вронского): a rename leaves them.
-func (t *target) declinedOccurrences(e *codex.Entry) int {
-	n := 0
-	for _, o := range t.occurrences(e) {
-		if o.mention.Declined && o.mention.Entry == e.ID {
-			n++
-		}
-	}
-	return n
-}
-
 // nameOccurrences are e's occurrences written with its name, not an
 // alias: the ones a rename of e changes.
 func (t *target) nameOccurrences(e *codex.Entry) []occurrence {
-	var names []occurrence
+	names, _ := t.renamedOccurrences(e)
+	return names
+}
+
+// renamedOccurrences are nameOccurrences, and how many of e's
+// occurrences write its name or an alias in another grammatical case
+// (Вронского), which a rename leaves.
+func (t *target) renamedOccurrences(e *codex.Entry) (names []occurrence, declined int) {
 	for _, o := range t.occurrences(e) {
-		if !o.mention.Alias && o.mention.Entry == e.ID {
+		switch {
+		case o.mention.Entry != e.ID:
+		case o.mention.Declined:
+			declined++
+		case !o.mention.Alias:
 			names = append(names, o)
 		}
 	}
-	return names
+	return names, declined
 }
