@@ -212,40 +212,6 @@ func (m *Matcher) addEntry(e *codex.Entry, key []byte) []byte {
 	return key
 }
 
-// entryForms calls f with each phrase of e a matcher finds or excludes,
-// and its kind: the name, the aliases, each of them without the
-// capitalized article it opens with ("The Caterpillar" is written "the
-// Caterpillar" inside a sentence), each declined when written in
-// Cyrillic (codex/declension.go), and the exclusions. The trie is made of
-// them, and a series book's matcher hides an overridden entry's by them.
-func entryForms(e *codex.Entry, f func(phrase string, kind nameFormKind)) {
-	f(e.Name, formName)
-	for _, a := range e.Aliases {
-		f(a, formAlias)
-	}
-	for i := -1; i < len(e.Aliases); i++ {
-		if rest, ok := withoutArticle(nameOrAlias(e, i)); ok {
-			f(rest, formAlias)
-		}
-	}
-	for i := -1; i < len(e.Aliases); i++ {
-		for _, d := range codex.DeclinedForms(nameOrAlias(e, i)) {
-			f(d, formDeclined)
-		}
-	}
-	for _, x := range e.Exclude {
-		f(x, formExclude)
-	}
-}
-
-// nameOrAlias is e's name for i -1, else its alias i.
-func nameOrAlias(e *codex.Entry, i int) string {
-	if i < 0 {
-		return e.Name
-	}
-	return e.Aliases[i]
-}
-
 // identify sets the version and IDs of the matcher of entries,
 // a catalog's in its order.
 func (m *Matcher) identify(entries []*codex.Entry) {

@@ -86,17 +86,18 @@ func entryNameWords(e *codex.Entry, words map[string]struct{}, key []byte) []byt
 			}
 		}
 	}
-	phrase(e.Name, !e.Mentions)
-	for _, a := range e.Aliases {
-		phrase(a, !e.Mentions)
-	}
-	if e.Mentions {
-		for _, f := range append([]string{e.Name}, e.Aliases...) {
-			for _, d := range codex.DeclinedForms(f) {
-				phrase(d, false)
-			}
+	if !e.Mentions {
+		phrase(e.Name, true)
+		for _, a := range e.Aliases {
+			phrase(a, true)
 		}
+		return key
 	}
+	entryForms(e, func(p string, kind nameFormKind) {
+		if kind != formExclude {
+			phrase(p, false)
+		}
+	})
 	return key
 }
 
@@ -160,14 +161,6 @@ func newLayeredMatcher(cat *codex.Catalog, l *codex.SeriesLayer) *Matcher {
 	}
 	m.layer = layer
 	return m
-}
-
-// entryPhrases are the phrases of e a matcher finds or excludes
-// (entryForms).
-func entryPhrases(e *codex.Entry) []string {
-	var out []string
-	entryForms(e, func(phrase string, _ nameFormKind) { out = append(out, phrase) })
-	return out
 }
 
 // find is the node phrase leads to in the trie, as add walks it.

@@ -161,15 +161,14 @@ func entrySignature(e *codex.Entry) string {
 // capitalized, holds no mention of e. ok is false when some form has no
 // capitalized word.
 func neededWords(e *codex.Entry) (keys []string, ok bool) {
-	phrases := append([]string{e.Name}, e.Aliases...)
-	for _, f := range phrases[:len(phrases):len(phrases)] {
-		if rest, ok := withoutArticle(f); ok {
-			phrases = append(phrases, rest)
+	// Every form the scan finds: a block that holds only "Петрицкого"
+	// holds a mention of Петрицкий.
+	var phrases []string
+	entryForms(e, func(p string, kind nameFormKind) {
+		if kind != formExclude {
+			phrases = append(phrases, p)
 		}
-		// A Russian name is found in its other cases too: a block that
-		// holds only "Петрицкого" holds a mention of Петрицкий.
-		phrases = append(phrases, codex.DeclinedForms(f)...)
-	}
+	})
 	var key []byte
 	for _, p := range phrases {
 		t := proseTokenizer{text: p}
