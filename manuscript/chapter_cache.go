@@ -301,7 +301,7 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 	}
 	// The caller checked c.serves(m).
 	r, ok := c.records[u.Path]
-	body := bodyOf(u)
+	body := u.BodyRange()
 	if !ok || !r.scanned || r.sum != u.sum || !countsFit(r.counts, body) || len(r.places) != len(r.counts) && r.found == nil {
 		return nil, false
 	}
@@ -411,7 +411,7 @@ func (s *Snapshot) cacheRecords() (*chapterCache, bool) {
 			r.scanned, r.counts, r.raw, r.found = true, um.counts, um.raw, um
 			if um.raw == nil {
 				r.mentions = um.list()
-				r.scanned = mentionsFit(r.mentions, bodyOf(u))
+				r.scanned = mentionsFit(r.mentions, u.BodyRange())
 			}
 			if um.namesFound.Load() {
 				r.names = um.names()

@@ -281,7 +281,7 @@ func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
 
 // scanUnit finds the mentions and untracked names of one unit's body.
 func scanUnit(m *Matcher, u *Unit) *unitMentions {
-	body := bodyOf(u)
+	body := u.BodyRange()
 	um := countMentions(m, u, m.scan(u.Text[:body.End], body.Start, false))
 	um.findNamesLater(m)
 	return um
@@ -369,20 +369,10 @@ func (um *unitMentions) entry(place int32, id string) (int, bool) {
 func (um *unitMentions) findNamesLater(m *Matcher) {
 	u, found, list := um.unit, um.namesFound, um.list
 	um.names = sync.OnceValue(func() map[string]nameTally {
-		names := findUntracked(m, u, bodyOf(u), list())
+		names := findUntracked(m, u, u.BodyRange(), list())
 		found.Store(true)
 		return names
 	})
-}
-
-// bodyOf is the part of u to scan: its body, or the whole text for a
-// unit that was not built by NewUnit and has no body range.
-func bodyOf(u *Unit) codex.Range {
-	b := u.Body
-	if b == (codex.Range{}) || b.Start < 0 || b.End > len(u.Text) || b.Start > b.End {
-		return codex.Range{End: len(u.Text)}
-	}
-	return b
 }
 
 // Matcher is the matcher the index was built with.

@@ -171,3 +171,14 @@ func titleFromName(name string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// BodyRange is the part of u to read as prose: its body, or the whole
+// text for a unit that was not built by NewUnit and has no body range,
+// or whose range does not fit its text.
+func (u *Unit) BodyRange() codex.Range {
+	b := u.Body
+	if b == (codex.Range{}) || b.Start < 0 || b.End > len(u.Text) || b.Start > b.End {
+		return codex.Range{End: len(u.Text)}
+	}
+	return b
+}

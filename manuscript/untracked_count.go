@@ -236,7 +236,7 @@ func (c *groupCounter) countUnit(um *unitMentions) []int32 {
 // find counts the missing groups in um into out.
 func (c *groupCounter) find(um *unitMentions, missing []bool, out []int32) {
 	u := um.unit
-	body := bodyOf(u)
+	body := u.BodyRange()
 	text := u.Text[:body.End]
 	blocks, hits := c.blocks(text, body.Start, missing)
 	budget := c.scanFactor*(body.End-body.Start) + c.scanSlack

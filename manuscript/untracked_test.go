@@ -317,7 +317,7 @@ func TestUntrackedTallies(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			u := chapter("manuscript/a.md", 1, tt.text)
 			got := map[string][3]int{}
-			for k, n := range findUntracked(NewMatcher(nil), u, bodyOf(u), nil) {
+			for k, n := range findUntracked(NewMatcher(nil), u, u.BodyRange(), nil) {
 				got[k] = [3]int{n.count, n.shouted, n.pieces}
 			}
 			assert.Equal(t, tt.want, got)

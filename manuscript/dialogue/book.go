@@ -93,7 +93,7 @@ func (b *Book) Analyze(u *manuscript.Unit) []Utterance {
 // leave out the uncertain mentions ScanAll would mark, which attribution
 // passes over anyway), and the entry its pov: names.
 func (b *Book) Chapter(u *manuscript.Unit) Chapter {
-	body := bodyOf(u)
+	body := u.BodyRange()
 	return Chapter{
 		Text:     u.Text,
 		Body:     body,
@@ -180,7 +180,7 @@ func SpokenWords(units []*manuscript.Unit, opts Options) []int {
 	out := make([]int, len(units))
 	parallel(len(units), func(i int) {
 		u := units[i]
-		for _, utt := range Find(u.Text, bodyOf(u), u.Code, opts) {
+		for _, utt := range Find(u.Text, u.BodyRange(), u.Code, opts) {
 			out[i] += utt.Words
 		}
 	})
@@ -205,16 +205,6 @@ func Percent(share float64) string {
 		return "<1%"
 	}
 	return strconv.Itoa(int(math.Round(share*100))) + "%"
-}
-
-// bodyOf is u's body, or its whole text when the body is unset or does
-// not fit the text.
-func bodyOf(u *manuscript.Unit) codex.Range {
-	b := u.Body
-	if b == (codex.Range{}) || b.Start < 0 || b.End > len(u.Text) || b.Start > b.End {
-		return codex.Range{End: len(u.Text)}
-	}
-	return b
 }
 
 // parallel calls fn(i) for every i below n on at most GOMAXPROCS

@@ -17,10 +17,7 @@ func (s *Settings) guessLanguage(units []*manuscript.Unit) string {
 	}
 	texts := make([]string, 0, len(units))
 	for _, u := range units {
-		b := u.Body
-		if b.Start < 0 || b.End > len(u.Text) || b.Start > b.End {
-			b.Start, b.End = 0, len(u.Text)
-		}
+		b := u.BodyRange()
 		texts = append(texts, u.Text[b.Start:b.End])
 	}
 	tag := manuscript.GuessLanguage(texts...)
