@@ -139,13 +139,17 @@ func (o *snapshotOptions) snapshots(ctx context.Context) (*mbook.Book, *snapshot
 // syncChapters keeps a version of each chapter of s that changed, as
 // the book holds it.
 func syncChapters(ctx context.Context, st *snapshot.Store, s *manuscript.Snapshot) ([]*snapshot.Version, error) {
-	texts := map[string]string{}
 	var paths []string
 	for _, u := range s.Units() {
-		texts[u.Path] = u.Text
 		paths = append(paths, u.Path)
 	}
-	return st.Sync(ctx, paths, func(path string) (string, error) { return texts[path], nil })
+	return st.Sync(ctx, paths, func(path string) (string, error) {
+		u, ok := s.Unit(path)
+		if !ok {
+			return "", fs.ErrNotExist
+		}
+		return u.Text, nil
+	})
 }
 
 func (o *snapshotOptions) save(ctx context.Context, name string) error {
