@@ -44,7 +44,7 @@ const maxDeclinedPerCase = 8
 func DeclinedForms(phrase string) []string {
 	// Most codices write no Cyrillic: their names are passed over for
 	// the price of a scan for a Cyrillic letter.
-	if strings.IndexFunc(phrase, func(r rune) bool { return r >= 0x400 && r <= 0x52f }) < 0 {
+	if !strings.ContainsFunc(phrase, isCyrillic) {
 		return nil
 	}
 	words := strings.Fields(phrase)
@@ -104,7 +104,7 @@ func declensions(word string) (out [nameCases][]string) {
 		return out
 	}
 	lower := strings.ToLower(word)
-	upper := word != lower && strings.ToUpper(word) == word && utf8.RuneCountInString(word) > 1
+	upper := inCapitals(word)
 	add := func(stemBytes int, endings ...string) {
 		for c, e := range endings {
 			if e == "" {
@@ -123,12 +123,12 @@ func declensions(word string) (out [nameCases][]string) {
 	stem := strings.TrimSuffix(lower, string(last))
 	prev, _ := utf8.DecodeLastRuneInString(stem)
 	switch {
-	case strings.HasSuffix(lower, "ский"), strings.HasSuffix(lower, "цкий"):
+	case hasSuffixAny(lower, "ский", "цкий"):
 		add(cut("ий"), "ого", "ому", "ого", "им", "ом")
 	case strings.HasSuffix(lower, "ий"):
 		// A noun (Дмитрий, Дмитрия) or an adjective (Горький, Горького).
 		add(cut("ий"), "ия|ого", "ию|ому", "ия|ого", "ием|им", "ии|ом")
-	case strings.HasSuffix(lower, "ой"), strings.HasSuffix(lower, "ый"):
+	case hasSuffixAny(lower, "ой", "ый"):
 		// Толстой, Толстым; Трубецкой, Трубецким.
 		ins := "ым"
 		if before, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(stem, "о")); strings.ContainsRune("гкхжшщч", before) {
@@ -227,12 +227,7 @@ func hasSuffixAny(s string, suffixes ...string) bool {
 // familyName reports whether a feminine form in -а is a family name of
 // the -ова/-ева/-ина/-ына pattern (Каренина, Облонская is adjectival).
 func familyName(lower string) bool {
-	for _, s := range []string{"ова", "ева", "ёва", "ина", "ына"} {
-		if strings.HasSuffix(lower, s) && utf8.RuneCountInString(lower) > 4 {
-			return true
-		}
-	}
-	return false
+	return utf8.RuneCountInString(lower) > 4 && hasSuffixAny(lower, "ова", "ева", "ёва", "ина", "ына")
 }
 
 // cyrillicWord reports whether every letter of word is Cyrillic and it
@@ -241,7 +236,7 @@ func cyrillicWord(word string) bool {
 	letters := 0
 	for _, r := range word {
 		switch {
-		case unicode.Is(unicode.Cyrillic, r):
+		case isCyrillic(r):
 			letters++
 		case r == '-' || r == '\'' || r == '’':
 		default:
@@ -249,6 +244,16 @@ func cyrillicWord(word string) bool {
 		}
 	}
 	return letters > 0
+}
+
+// isCyrillic reports a letter of the Cyrillic script; below U+0400, as
+// every letter of an English name is, without a table's lookup.
+func isCyrillic(r rune) bool { return r >= 0x400 && unicode.Is(unicode.Cyrillic, r) }
+
+// inCapitals reports a word written all in capitals ("ВРОНСКИЙ"): its
+// endings are written so too.
+func inCapitals(word string) bool {
+	return strings.ToUpper(word) == word && strings.ToLower(word) != word
 }
 
 // nominativeEndings are the endings of the names declensions declines.
@@ -262,7 +267,7 @@ func NominativesOf(word string) []string {
 		return nil
 	}
 	runes := []rune(word)
-	upper := strings.ToUpper(word) == word && strings.ToLower(word) != word
+	upper := inCapitals(word)
 	var out []string
 	for k := 1; k <= 3 && k < len(runes); k++ {
 		stem := string(runes[:len(runes)-k])
