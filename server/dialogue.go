@@ -23,7 +23,12 @@ type speechEntry struct {
 	cat   *codex.Catalog
 	names *manuscript.Matcher
 	opts  dialogue.Options
-	utts  []dialogue.Utterance
+	// cast is the catalog's characters and an the chapter's analysis:
+	// the next version of the chapter takes from it the conversations
+	// its edit did not reach (dialogue.AnalyzeAfter).
+	cast *dialogue.Cast
+	an   *dialogue.Analysis
+	utts []dialogue.Utterance
 	// mentions are every name the chapter's body uses, the uncertain
 	// ones marked (Matcher.ScanAll): attribution reads the certain ones,
 	// the semantic tokens colour them all.
@@ -52,6 +57,12 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 		return u, e, true
 	}
 	book := dialogue.NewBook(snap, cat, opts).WithNames(names)
+	// The chapter's last version, read with the same codex, names and
+	// settings, lends the conversations this edit did not reach.
+	var prev *dialogue.Analysis
+	if hit && e.cat == cat && e.names == names && e.opts.Equal(opts) {
+		book, prev = book.WithCast(e.cast), e.an
+	}
 	ch := book.Chapter(u)
 	// One scan of the names serves the attribution and the tokens.
 	if names != nil && u.Body.End <= len(u.Text) {
@@ -61,8 +72,9 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 			ch.Mentions[i].Range.End += u.Body.Start
 		}
 	}
+	an := dialogue.AnalyzeAfter(prev, ch, book.Cast(), opts)
 	e = speechEntry{text: text, cat: cat, names: names, opts: opts, mentions: ch.Mentions,
-		utts: dialogue.Analyze(ch, book.Cast(), opts)}
+		cast: book.Cast(), an: an, utts: an.Utterances()}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {

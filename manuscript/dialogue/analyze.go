@@ -80,9 +80,5 @@ func (ch Chapter) povAt(off int) string {
 
 // Analyze finds the chapter's utterances and attributes each one.
 func Analyze(ch Chapter, cast *Cast, opts Options) []Utterance {
-	body := clampRange(ch.Body, len(ch.Text))
-	paras := paragraphs(ch.Text, body, ch.Skip)
-	utts := findIn(ch.Text, paras, opts)
-	attribute(ch, paras, utts, cast)
-	return utts
+	return AnalyzeAfter(nil, ch, cast, opts).Utterances()
 }

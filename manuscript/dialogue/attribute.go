@@ -59,9 +59,8 @@ type attributor struct {
 	utts  []Utterance
 	paras []paragraph
 	// para[i] is the index in paras of utterance i's paragraph.
-	para     []int
-	ments    []charMention
-	pronouns []pronounAt
+	para  []int
+	ments []charMention
 	// genders are what the chapter says of each character's gender when
 	// the codex does not say.
 	genders map[string]Gender
@@ -88,27 +87,72 @@ type attributor struct {
 	namesOnly bool
 }
 
-func attribute(ch Chapter, paras []paragraph, utts []Utterance, cast *Cast) {
-	if len(utts) == 0 {
+// attribute attributes an's utterances, found in ch, taking from prev
+// (when not nil) the conversations an edit did not reach.
+func attribute(prev *Analysis, an *Analysis, ch Chapter) {
+	if len(an.utts) == 0 {
 		return
 	}
-	a := &attributor{text: ch.Text, cast: cast, utts: utts, paras: paras, pov: ch.POV, ch: ch}
+	a := &attributor{text: ch.Text, cast: an.cast, utts: an.utts, paras: an.paras, pov: ch.POV, ch: ch}
 	a.index(ch)
 	decided := a.findSpeakers()
 	a.narrator = a.findNarrator()
-	for i := range utts {
+	an.convs = a.conversations()
+	var e edit
+	if prev != nil {
+		e = diff(prev.text, ch.Text)
+		if !a.sameFacts(prev, e) {
+			prev = nil
+		}
+	}
+	an.windows = make([]codex.Range, len(an.convs))
+	for k, c := range an.convs {
+		an.windows[k] = a.window(c)
+		if prev != nil && a.reuse(prev, e, c, an.windows[k]) {
+			an.reused++
+			continue
+		}
+		a.chain(c, decided)
+	}
+	an.ments, an.addressed, an.facts = a.ments, a.addressed, a.facts()
+}
+
+// conversation is a run of utterances, utts[from:to], each a turn of one
+// exchange with the one before (sameConversation).
+type conversation struct{ from, to int }
+
+// conversations splits the chapter's utterances into its exchanges.
+func (a *attributor) conversations() []conversation {
+	var out []conversation
+	for i := range a.utts {
+		if i > 0 && a.sameConversation(i-1, i) {
+			out[len(out)-1].to = i + 1
+			continue
+		}
+		out = append(out, conversation{from: i, to: i + 1})
+	}
+	return out
+}
+
+// chain runs the attribution chain over one conversation. The chapter's
+// facts (index, findSpeakers, findNarrator) are known by then, and so is
+// every conversation before it, whole: a conversation is attributed from
+// those and its own text alone, so that an edit elsewhere leaves it as
+// it was (AnalyzeAfter).
+func (a *attributor) chain(c conversation, decided []bool) {
+	for i := c.from; i < c.to; i++ {
 		decided[i] = decided[i] || a.writer(i) || a.tag(i) || a.narration(i)
 		if decided[i] {
 			a.tagAddressee(i)
 		}
 	}
-	for i := range utts {
+	for i := c.from; i < c.to; i++ {
 		if !decided[i] {
 			decided[i] = a.vocative(i)
 		}
 	}
-	a.turns(decided)
-	for i := range utts {
+	a.turns(c, decided)
+	for i := c.from; i < c.to; i++ {
 		if !decided[i] {
 			a.uncertain(i)
 		} else {
@@ -229,26 +273,33 @@ func (a *attributor) index(ch Chapter) {
 	// The cast knows what entries and titles say; the chapter adds, for
 	// the characters it names, what its pronouns say (genders).
 	a.genders = map[string]Gender{}
-	// The narration's pronouns, and what they say of the gender of the
-	// character named just before them.
+	// What the narration's pronouns say of the gender of a character
+	// the codex gives none: a pronoun counts for the character named
+	// last before it, within 60 bytes. Only the text after such names
+	// is read.
 	votes := map[string][2]int{}
-	m := 0
-	eachPronoun(ch.Text, func(w string, at int) bool {
-		g, ok := subjectPronoun(w)
-		if !ok || inSpeech(at) {
-			return true
+	for k, m := range a.ments {
+		if m.inQuote || len(m.ids) != 1 {
+			continue
 		}
-		a.pronouns = append(a.pronouns, pronounAt{at: at, g: g})
-		for m < len(a.ments) && a.ments[m].r.End <= at {
-			m++
+		if c, ok := a.cast.Character(m.ids[0]); !ok || c.Gender != GenderUnknown {
+			continue
 		}
-		if m > 0 && !a.ments[m-1].inQuote && at-a.ments[m-1].r.End < 60 && len(a.ments[m-1].ids) == 1 && (g == GenderFemale || g == GenderMale) {
-			v := votes[a.ments[m-1].ids[0]]
+		to := m.r.End + 60
+		if k+1 < len(a.ments) {
+			to = min(to, a.ments[k+1].r.End)
+		}
+		eachPronoun(ch.Text, m.r.End, to, func(w string, at int) bool {
+			g, ok := subjectPronoun(w)
+			if !ok || inSpeech(at) || g != GenderFemale && g != GenderMale {
+				return true
+			}
+			v := votes[m.ids[0]]
 			v[g-1]++
-			votes[a.ments[m-1].ids[0]] = v
-		}
-		return true
-	})
+			votes[m.ids[0]] = v
+			return true
+		})
+	}
 	for id, v := range votes {
 		if c, ok := a.cast.Character(id); !ok || c.Gender != GenderUnknown {
 			continue

@@ -40,28 +40,52 @@ func BenchmarkAnalyzeChapter(b *testing.B) {
 
 // BenchmarkAttributeAfterEdit is what an edit of a 5,000-word chapter
 // costs the server's dialogue: its speech found and attributed again,
-// whole (the server keeps the result per version of the chapter), with
-// the names the mention index found. Percentiles over the edits.
+// whole (Analyze) or taking from the version before the conversations
+// the edit did not reach (AnalyzeAfter, what the server does), with the
+// names the mention index found. Percentiles over the edits.
 func BenchmarkAttributeAfterEdit(b *testing.B) {
 	text, entries := dialoguetest.PrideAndPrejudice(b), dialoguetest.Cast(b)
 	text = dialoguetest.Stretch(text, 5000)
 	m := manuscript.NewMatcherOf(entries)
 	cast := NewCast(entries)
-	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := range b.N {
-		// An edit: a word typed into the middle of the chapter. Its
-		// names are scanned by the mention index, which the server keeps
-		// for every version; attribution reads them from there.
-		b.StopTimer()
-		at := len(text) / 2
-		edited := text[:at] + strconv.Itoa(i%10) + text[at:]
-		mentions := m.Scan(edited)
-		b.StartTimer()
-		start := time.Now()
-		Analyze(Chapter{Text: edited, Body: codex.Range{End: len(edited)}, Mentions: mentions}, cast, Options{})
-		lat = append(lat, time.Since(start))
+	chapter := func(text string) Chapter {
+		return Chapter{Text: text, Body: codex.Range{End: len(text)}, Mentions: m.Scan(text)}
 	}
-	b.StopTimer()
-	benchtest.ReportLatencies(b, lat)
+	for _, after := range []bool{false, true} {
+		name := "whole"
+		if after {
+			name = "after"
+		}
+		b.Run(name, func(b *testing.B) {
+			prev := AnalyzeAfter(nil, chapter(text), cast, Options{})
+			lat := make([]time.Duration, 0, b.N)
+			reused, total := 0, 0
+			b.ResetTimer()
+			for i := range b.N {
+				// An edit: a word typed into a line in the middle of the
+				// chapter. Its names are scanned by the mention index,
+				// which the server keeps for every version; attribution
+				// reads them from there.
+				b.StopTimer()
+				at := prev.Utterances()[len(prev.Utterances())/2].Spans[0].Start
+				edited := text[:at] + strconv.Itoa(i%10) + text[at:]
+				ch := chapter(edited)
+				b.StartTimer()
+				start := time.Now()
+				if after {
+					an := AnalyzeAfter(prev, ch, cast, Options{})
+					r, c := an.Reused()
+					reused, total = reused+r, total+c
+				} else {
+					Analyze(ch, cast, Options{})
+				}
+				lat = append(lat, time.Since(start))
+			}
+			b.StopTimer()
+			benchtest.ReportLatencies(b, lat)
+			if total > 0 {
+				b.ReportMetric(float64(total-reused)/float64(b.N), "attributed-conversations/op")
+			}
+		})
+	}
 }

@@ -35,6 +35,15 @@ func (b *Book) WithNames(m *manuscript.Matcher) *Book {
 	return &c
 }
 
+// WithCast is b with the cast c, made from the same catalog before:
+// an Analysis made with c lends its conversations to AnalyzeAfter only
+// with c itself.
+func (b *Book) WithCast(c *Cast) *Book {
+	d := *b
+	d.cast = c
+	return &d
+}
+
 // NewBook prepares the analysis of snap's chapters with cat's
 // characters and the book's settings opts.
 func NewBook(snap *manuscript.Snapshot, cat *codex.Catalog, opts Options) *Book {

@@ -131,10 +131,10 @@ const (
 // turn before addressed, else the character named or heard nearest
 // before who is not the turn before's speaker. The same runs backwards
 // from the turns after.
-func (a *attributor) turns(decided []bool) {
+func (a *attributor) turns(c conversation, decided []bool) {
 	// groups[g] are the utterances of one paragraph.
 	var groups [][]int
-	for i := range a.utts {
+	for i := c.from; i < c.to; i++ {
 		if n := len(groups); n > 0 && a.para[groups[n-1][0]] == a.para[i] {
 			groups[n-1] = append(groups[n-1], i)
 			continue

@@ -8,6 +8,8 @@
 // a vocative in the neighbouring speech, a character named in the
 // paragraph's narration, and the turns of a conversation of two. A line
 // in the chapter (an HTML comment the build leaves out) overrides the
-// rules for one utterance. Like manuscript, it knows nothing of LSP or
+// rules for one utterance. The rules attribute a chapter conversation by
+// conversation, so that after an edit AnalyzeAfter attributes again only
+// the conversations the edit reached. Like manuscript, it knows nothing of LSP or
 // LLMs; positions are byte offsets into the chapter's text.
 package dialogue

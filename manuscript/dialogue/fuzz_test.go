@@ -1,6 +1,8 @@
 package dialogue
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/quire-ink/quire/codex"
@@ -67,6 +69,43 @@ func FuzzAnalyze(f *testing.F) {
 			if u.Uncertain == (u.Speaker != "") {
 				t.Fatalf("speaker %q with uncertain %v", u.Speaker, u.Uncertain)
 			}
+		}
+	})
+}
+
+// FuzzAnalyzeAfter edits any text anywhere: the analysis that takes the
+// conversations an edit did not reach from the version before is the
+// fresh one.
+func FuzzAnalyzeAfter(f *testing.F) {
+	long := strings.Repeat("The rain fell on the lanes. ", 200)
+	for _, seed := range []string{
+		"\"A,\" said Emma.\n\n\"B,\" said Mr. Knightley.\n\n\"C.\"\n\n" + long + "\n\n\"D, Emma.\"\n\n\"E,\" said she.",
+		"\"Come,\" said Emma.\n\n" + long + "\n\n" + long + "\n\n\"Nonsense,\" said she.\n\n\"Yes,\" said Knightley.",
+		"<!-- speaker: Emma -->\n\"Who?\"\n\n" + long + "\n\n```\n\"code\"\n```\n\n\"Real,\" he said.",
+	} {
+		f.Add(seed, uint16(10), uint8(0), "\"")
+		f.Add(seed, uint16(len(seed)/2), uint8(5), "Emma ")
+		f.Add(seed, uint16(3), uint8(40), "\n\n")
+	}
+	var entries []*codex.Entry
+	for _, src := range []struct{ id, fm string }{
+		{"codex/characters/emma.md", "name: Emma Woodhouse\naliases: [Emma]"},
+		{"codex/characters/knightley.md", "name: Mr. Knightley\naliases: [Knightley]"},
+	} {
+		e, _ := codex.Parse(src.id, []byte("---\n"+src.fm+"\n---\n"), codex.TypeCharacter)
+		entries = append(entries, e)
+	}
+	cast := NewCast(entries)
+	m := manuscript.NewMatcherOf(entries)
+	f.Fuzz(func(t *testing.T, text string, at uint16, cut uint8, insert string) {
+		from := int(at) % (len(text) + 1)
+		to := min(len(text), from+int(cut))
+		edited := text[:from] + insert + text[to:]
+		prev := AnalyzeAfter(nil, chapterOf(m, text), cast, Options{})
+		got := AnalyzeAfter(prev, chapterOf(m, edited), cast, Options{})
+		want := Analyze(chapterOf(m, edited), cast, Options{})
+		if !reflect.DeepEqual(want, got.Utterances()) {
+			t.Fatalf("after the edit the analysis is not the fresh one:\n%v\nagainst\n%v", got.Utterances(), want)
 		}
 	})
 }

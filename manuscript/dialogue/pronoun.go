@@ -9,11 +9,6 @@ import (
 	"github.com/quire-ink/quire/codex"
 )
 
-type pronounAt struct {
-	at int
-	g  Gender
-}
-
 // subjectPronoun reads a third-person pronoun (any case) as a gender.
 func subjectPronoun(w string) (Gender, bool) {
 	switch w {
@@ -351,13 +346,13 @@ var nounGender = map[string]Gender{
 	"visitor": GenderUnknown, "guest": GenderUnknown, "host": GenderMale, "hostess": GenderFemale,
 }
 
-// eachPronoun calls fn with each word of text that may be a third-person
-// pronoun (it starts with h, H, s or S after a non-letter and is at most
-// seven letters), and its offset: a byte scan, for the whole chapter's
-// narration, that decodes nothing.
-func eachPronoun(text string, fn func(w string, at int) bool) {
+// eachPronoun calls fn with each word starting in text[from:to] that
+// may be a third-person pronoun (it starts with h, H, s or S after a
+// non-letter and is at most seven letters), and its offset: a byte
+// scan that decodes nothing.
+func eachPronoun(text string, from, to int, fn func(w string, at int) bool) {
 	letter := func(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= utf8.RuneSelf }
-	for i := 0; i < len(text); i++ {
+	for i := max(from, 0); i < min(to, len(text)); i++ {
 		c := text[i]
 		if c|0x20 != 'h' && c|0x20 != 's' || i > 0 && letter(text[i-1]) {
 			continue
