@@ -9,6 +9,20 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 )
 
+// fuzzEntries are the fuzz targets' cast: Emma, whose pronouns the
+// codex gives, and Mr. Knightley, whose the chapter must teach.
+func fuzzEntries() []*codex.Entry {
+	var entries []*codex.Entry
+	for _, src := range []struct{ id, fm string }{
+		{"codex/characters/emma.md", "name: Emma Woodhouse\naliases: [Emma]\npronouns: she/her"},
+		{"codex/characters/knightley.md", "name: Mr. Knightley\naliases: [Knightley]"},
+	} {
+		e, _ := codex.Parse(src.id, []byte("---\n"+src.fm+"\n---\n"), codex.TypeCharacter)
+		entries = append(entries, e)
+	}
+	return entries
+}
+
 // FuzzAnalyze feeds the quote scanner and the attribution any text, in
 // every convention: no panic, every span inside the text and inside its
 // marks, utterances in text order, and every speaker and candidate a
@@ -31,14 +45,7 @@ func FuzzAnalyze(f *testing.F) {
 			f.Add(seed, uint8(q))
 		}
 	}
-	var entries []*codex.Entry
-	for _, src := range []struct{ id, fm string }{
-		{"codex/characters/emma.md", "name: Emma Woodhouse\naliases: [Emma]\npronouns: she/her"},
-		{"codex/characters/knightley.md", "name: Mr. Knightley\naliases: [Knightley]"},
-	} {
-		e, _ := codex.Parse(src.id, []byte("---\n"+src.fm+"\n---\n"), codex.TypeCharacter)
-		entries = append(entries, e)
-	}
+	entries := fuzzEntries()
 	cast := NewCast(entries)
 	m := manuscript.NewMatcherOf(entries)
 	conventions := []Quotes{QuotesAuto, QuotesDouble, QuotesSingle, QuotesGuillemets, QuotesGerman, QuotesDash}
@@ -87,14 +94,7 @@ func FuzzAnalyzeAfter(f *testing.F) {
 		f.Add(seed, uint16(len(seed)/2), uint8(5), "Emma ")
 		f.Add(seed, uint16(3), uint8(40), "\n\n")
 	}
-	var entries []*codex.Entry
-	for _, src := range []struct{ id, fm string }{
-		{"codex/characters/emma.md", "name: Emma Woodhouse\naliases: [Emma]"},
-		{"codex/characters/knightley.md", "name: Mr. Knightley\naliases: [Knightley]"},
-	} {
-		e, _ := codex.Parse(src.id, []byte("---\n"+src.fm+"\n---\n"), codex.TypeCharacter)
-		entries = append(entries, e)
-	}
+	entries := fuzzEntries()
 	cast := NewCast(entries)
 	m := manuscript.NewMatcherOf(entries)
 	f.Fuzz(func(t *testing.T, text string, at uint16, cut uint8, insert string) {
