@@ -10,12 +10,14 @@ import (
 )
 
 // fuzzEntries are the fuzz targets' cast: Emma, whose pronouns the
-// codex gives, and Mr. Knightley, whose the chapter must teach.
+// codex gives, Mr. Knightley, whose title says his, and Harriet, whose
+// the chapter must teach.
 func fuzzEntries() []*codex.Entry {
 	var entries []*codex.Entry
 	for _, src := range []struct{ id, fm string }{
 		{"codex/characters/emma.md", "name: Emma Woodhouse\naliases: [Emma]\npronouns: she/her"},
 		{"codex/characters/knightley.md", "name: Mr. Knightley\naliases: [Knightley]"},
+		{"codex/characters/harriet.md", "name: Harriet Smith\naliases: [Harriet]"},
 	} {
 		e, _ := codex.Parse(src.id, []byte("---\n"+src.fm+"\n---\n"), codex.TypeCharacter)
 		entries = append(entries, e)
@@ -88,6 +90,7 @@ func FuzzAnalyzeAfter(f *testing.F) {
 	for _, seed := range []string{
 		"\"A,\" said Emma.\n\n\"B,\" said Mr. Knightley.\n\n\"C.\"\n\n" + long + "\n\n\"D, Emma.\"\n\n\"E,\" said she.",
 		"\"Come,\" said Emma.\n\n" + long + "\n\n" + long + "\n\n\"Nonsense,\" said she.\n\n\"Yes,\" said Knightley.",
+		"Harriet came in. She sat.\n\n\"Well,\" she said.\n\n" + long + "\n\nHarriet rose; she went.\n\n\"No,\" said she.",
 		"<!-- speaker: Emma -->\n\"Who?\"\n\n" + long + "\n\n```\n\"code\"\n```\n\n\"Real,\" he said.",
 	} {
 		f.Add(seed, uint16(10), uint8(0), "\"")
