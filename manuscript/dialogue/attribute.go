@@ -21,7 +21,9 @@ import (
 //     in the paragraph's narration, else the subject of the narration
 //     just before, else the one an explicit tag gives the turn two, four
 //     or six on (an exchange alternates), else the character the chapter
-//     follows, else the conversation's, else the last named, those an explicit tag of the
+//     follows if they take part in the conversation, else the
+//     conversation's, else the character the chapter follows, else the
+//     last named, those an explicit tag of the
 //     chapter gives a line first; the one who spoke just before in
 //     another paragraph last. I is the chapter's
 //     point of view, else the narrator its lines show (findNarrator). A
@@ -82,6 +84,8 @@ type attributor struct {
 	narrator string
 	// toks is the memory tokens reuses.
 	toks []token
+	// conv is the conversation being attributed.
+	conv conversation
 	// namesOnly says the tags are read for names alone (findSpeakers):
 	// a pronoun or a relative in a tag ends its reading unresolved.
 	namesOnly bool
@@ -140,6 +144,7 @@ func (a *attributor) conversations() []conversation {
 // those and its own text alone, so that an edit elsewhere leaves it as
 // it was (AnalyzeAfter).
 func (a *attributor) chain(c conversation, decided []bool) {
+	a.conv = c
 	for i := c.from; i < c.to; i++ {
 		decided[i] = decided[i] || a.writer(i) || a.tag(i) || a.narration(i)
 		if decided[i] {

@@ -140,9 +140,11 @@ func (a *attributor) findNarrator() string {
 // gender named in the paragraph's own narration before it, not as the
 // object of a preposition (a subject is the likelier referent); then the
 // speaker an explicit tag gives the turn two, four or six paragraphs on;
-// then the conversation's speakers and the one the line before addressed, the
-// speaker of the line just before last (a new paragraph of speech is a
-// new speaker); then the characters named in narration, nearest first.
+// then the character the chapter follows, if they take part in the
+// conversation; then the conversation's speakers and the one the line
+// before addressed, the speaker of the line just before last (a new
+// paragraph of speech is a new speaker); then the character the chapter
+// follows; then the characters named in narration, nearest first.
 func (a *attributor) referents(i, off int, g Gender) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -184,9 +186,13 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 	// development novels, right more often than the character the
 	// narration follows (82% against 71%).
 	a.ahead(i, add)
-	// The character the narration follows, when it fits: a pronoun
-	// that no name nearby explains is most often theirs.
-	if a.focal != "" && a.focal != prev {
+	// The character the narration follows, when it fits and takes
+	// part in the conversation: a pronoun that no name nearby explains
+	// is most often theirs. One who takes no part comes after the
+	// conversation's own speakers (on the development novels, 0.820 →
+	// 0.822 of speakers right, LitBank unchanged; after them always,
+	// LitBank 0.694 → 0.691).
+	if a.focal != "" && a.focal != prev && a.takesPart(a.focal) {
 		add(a.focal)
 	}
 	if i > 0 && a.sameConversation(i-1, i) {
@@ -198,6 +204,9 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		if s := a.utts[j].Speaker; s != prev {
 			add(s)
 		}
+	}
+	if a.focal != "" && a.focal != prev {
+		add(a.focal)
 	}
 	for _, id := range a.recent(i, off, g) {
 		if id != prev {
@@ -319,6 +328,17 @@ func (a *attributor) recent(i, off int, g Gender) []string {
 		}
 	}
 	return out
+}
+
+// takesPart says id speaks a line of the conversation being attributed,
+// as far as the chain knows yet, or is spoken to in one.
+func (a *attributor) takesPart(id string) bool {
+	for j := a.conv.from; j < a.conv.to; j++ {
+		if a.utts[j].Speaker == id || slices.Contains(a.addressed[j], id) {
+			return true
+		}
+	}
+	return false
 }
 
 // fits says a character may be referred to by a pronoun of gender g.
