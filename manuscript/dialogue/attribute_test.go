@@ -147,6 +147,9 @@ func TestAttributionRules(t *testing.T) {
 		{"pronoun: the conversation's own speaker before the character the chapter follows, who takes no part in it",
 			"Emma walked to the window. Emma sat down again. Emma read.\n\n\"It is cold,\" said Harriet.\n\n\"It is,\" said Mr. Knightley.\n\n\"Colder than yesterday,\" said she.", "",
 			[]said{{"It is cold,", harriet, false, RuleExplicit}, {"It is,", knightly, false, RuleExplicit}, {"Colder than yesterday,", harriet, true, RulePronoun}}},
+		{"pronoun: a lead-in's pronoun reads the names of its own paragraph",
+			"Emma came in. The clock struck four, and Harriet rose; at last she said,\n\n\"We must go.\"", "",
+			[]said{{"We must go.", harriet, true, RulePronoun}}},
 		{"pronoun: a gender learned from the book", "Jory came in with Emma. He was wet through.\n\n\"Rain,\" he said.", "",
 			[]said{{"Rain,", jory, true, RulePronoun}}},
 		{"narration: a lead-in opened by a conjunction", "Emma said nothing at first. And Harriet, too, essayed the roguish:\n\n\"Well, dearest, is it not so?\"", "",
@@ -261,6 +264,15 @@ func TestAWifesParentsAreNotHerHusband(t *testing.T) {
 	got := attributeWith(t, cast, "Mr. Collins bowed to Mrs. Bennet.\n\n\"Sit up,\" said her father.", "")
 	require.Len(t, got, 1)
 	assert.NotEqual(t, "codex/characters/c0.md", got[0].Speaker, "%+v", got)
+}
+
+// TestAParentNotFoundByFamilyHasAMarriedTitle: "said her mother", where the codex
+// gives the daughter no family name, is a character the codex calls by a
+// married title before one it does not, a guess.
+func TestAParentNotFoundByFamilyHasAMarriedTitle(t *testing.T) {
+	cast := castOf(t, "name: Mrs. Goddard\ngender: female", "name: Emma\ngender: female", "name: Harriet\ngender: female")
+	got := attributeWith(t, cast, "Mrs. Goddard sat by the fire. Emma came in with Harriet.\n\n\"You are late, Harriet,\" said her mother.", "")
+	assert.Equal(t, []said{{"You are late, Harriet,", "codex/characters/c0.md", true, RulePronoun}}, got)
 }
 
 // TestADescriptionIsNoCertainName: a tag that names the speaker by a

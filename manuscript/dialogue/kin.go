@@ -3,6 +3,8 @@ package dialogue
 import (
 	"slices"
 	"strings"
+
+	"github.com/quire-ink/quire/codex"
 )
 
 // A tag that names its speaker by kinship to another character ("said
@@ -189,4 +191,33 @@ func (c *Cast) relativesOf(i int) []int {
 		return nil
 	}
 	return c.families()[family]
+}
+
+// relativeDescribed resolves a tag that names its speaker as a spouse or
+// parent whom the family name did not find ("said her mother", where the
+// codex gives the daughter no family name) as a pronoun of its gender
+// would be, those the codex calls by a married title first: a mother or
+// a wife is a Mrs. or a Lady, a father or a husband a Mr. or a Sir. False
+// for any other noun.
+func (a *attributor) relativeDescribed(i int, noun string, g Gender, off int, tag codex.Range) bool {
+	k, ok := kinNouns[strings.ToLower(noun)]
+	if !ok || a.namesOnly {
+		return false
+	}
+	titles := husbandTitles
+	if k.rel == kinWife || k.rel == kinMother {
+		titles = wifeTitles
+	}
+	cands := a.referents(i, off, g)
+	titled := func(id string) int {
+		if c, ok := a.cast.Character(id); ok && slices.ContainsFunc(c.Forms, func(f string) bool {
+			title, _, ok := titledName(f)
+			return ok && slices.Contains(titles, title)
+		}) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(cands, func(x, y string) int { return titled(x) - titled(y) })
+	return a.resolve(i, tag, cands)
 }

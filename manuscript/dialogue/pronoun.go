@@ -79,7 +79,12 @@ func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 		a.guess(i)
 		return true
 	}
-	cands := a.referents(i, off, g)
+	return a.resolve(i, tag, a.referents(i, off, g))
+}
+
+// resolve gives utterance i to the first of cands it may have, a guess
+// with the others as candidates when there are several.
+func (a *attributor) resolve(i int, tag codex.Range, cands []string) bool {
 	if len(cands) == 0 {
 		return false
 	}
@@ -156,6 +161,11 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		out = append(out, id)
 	}
 	p := a.paras[a.para[i]]
+	// A lead-in's pronoun ("Mr. Knightley … did he say,") is in the
+	// paragraph before the speech's: its own paragraph's names count.
+	if q := sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > off }); q < a.para[i] {
+		p = a.paras[q]
+	}
 	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= off }) - 1
 	for j := k; j >= 0 && a.ments[j].r.Start >= p.start; j-- {
 		if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && !a.afterPreposition(m.r.Start, p.start) {
