@@ -370,7 +370,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 						}
 						continue
 					}
-					if g, ok := tagPronoun(s.word); ok && !(j < vi && w.after && d > 1) {
+					if g, ok := tagPronoun(s.word); ok && !(j < vi && w.after && d > 1 && !auxiliaries(toks[j+1:vi])) {
 						if a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
 							return true
 						}
@@ -533,4 +533,17 @@ func (a *attributor) opensSentence(off, from int) bool {
 		i--
 	}
 	return i == from || strings.ContainsRune(".!?;", rune(a.text[i-1]))
+}
+
+// auxiliaries says toks are all auxiliary verbs ("was" of "he was
+// saying"), which may stand between a tag's pronoun and its verb.
+func auxiliaries(toks []token) bool {
+	for _, t := range toks {
+		switch strings.ToLower(t.word) {
+		case "was", "is", "were", "had", "has", "kept":
+		default:
+			return false
+		}
+	}
+	return len(toks) > 0
 }
