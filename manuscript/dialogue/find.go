@@ -417,10 +417,11 @@ func forEachWord(s string, fn func(w string, at int) bool) {
 // no speech verb, with no punctuation of speech at their end, and
 // narration going on after them in lower case ('the word "ennui" was',
 // 'a pun on "fiance" and'). After an article, a possessive or a word
-// that names (naming), the words are a noun of the sentence even with a
-// comma or full stop inside the marks, as typesetting puts them, or a
-// dash after ('the "beautiful little friend," suggested', 'with its
-// "ready wit"--but').
+// that names (naming), the words are a noun of the sentence whatever
+// stands inside the marks and after them: a comma or full stop inside,
+// as typesetting puts them, a dash, a capital or the paragraph's end
+// after ('the "beautiful little friend," suggested', 'with its "ready
+// wit"--but', 'as a "story." She', 'labelled "Diary."').
 func (f *finder) dropNamedWords(p *paragraph, spans []span) []span {
 	if f.conv == QuotesDash {
 		return spans
@@ -457,6 +458,9 @@ func (f *finder) namesWords(p *paragraph, s span) bool {
 		return false
 	}
 	next := strings.TrimLeft(f.text[s.mark.End:min(len(f.text), s.mark.End+40)], " \t\n")
+	if noun {
+		return true
+	}
 	if next == "" {
 		return false
 	}
@@ -470,7 +474,7 @@ var determiners = wordSet(`the a an its his their our my your this such`)
 
 // naming words put a name or a phrase in a sentence ('what is known as
 // "quite a scene," and', 'a notice headed "Mysterious Business."').
-var naming = wordSet(`of as headed entitled called named marked`)
+var naming = wordSet(`of as headed entitled called named marked labelled labeled about`)
 
 // lastWordBefore is the word that ends nearest before end, after from.
 func lastWordBefore(text string, from, end int) string {

@@ -113,6 +113,8 @@ func TestFindConventions(t *testing.T) {
 		{"words named after an article or possessive are no speech, a comma or a dash after them",
 			"The charade, with its \"ready wit\"--but then the \"soft eyes\"--suited neither. The words which clothed it, the \"beautiful little friend,\" suggested the idea.", Options{}, nil},
 		{"words after a word that names are no speech", "They were in for what is known as \"quite a scene,\" and she felt it.", Options{}, nil},
+		{"named words end a sentence or a paragraph, or stand before a name",
+			"No woman could have anything so vulgar as a \"story.\" She grew.\n\nHe found three books labelled \"Diary.\"\n\nWith the \"dream girl,\" Priscilla Grant, she was friends. He said something about \"honour,\"--and left.", Options{}, nil},
 		{"speech after an object pronoun is still speech", "He told her \"Come here,\" and left.", Options{}, [][]string{{"Come here,"}}},
 		{"a stage direction inside speech is the narrator's", `"You, (to Emma), I am certain, will never guess."`, Options{},
 			[][]string{{"You", "I am certain, will never guess."}}},
