@@ -10,7 +10,8 @@ import (
 // of its dialogue: the highlight groups the semantic tokens put on a
 // line of dialogue and on a character's name, and the colour groups they
 // link to; the uncertain modifier on a guessed line; the speaker hint
-// before it; the hover of a line; :QuireLines in the quickfix list.
+// before it; the hover of a line; :QuireLines in the quickfix list; a
+// tag edited in the buffer, and the hovers that follow.
 // Neovim older than 0.10 draws neither semantic tokens nor inlay hints:
 // there the test says so and skips, and `make nvim-versions` runs it on
 // trixie's 0.10 and sid's newest with QUIRE_REQUIRE_NVIM_DIALOGUE=1.
@@ -23,6 +24,6 @@ func TestNeovimDialogue(t *testing.T) {
 			"QUIRE_BIN=" + bin,
 			"QUIRE_CHAPTER=" + filepath.Join(book, sampleChapter),
 		},
-		steps: []string{"attach", "colours", "uncertain", "hints", "hover", "lines"},
+		steps: []string{"attach", "colours", "uncertain", "hints", "hover", "lines", "edit"},
 	}.run(t, nvim)
 }

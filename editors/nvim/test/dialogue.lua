@@ -3,8 +3,9 @@
 -- of dialogue and a character's name (the highlight groups read back at
 -- their places, and the links they resolve to), the uncertain modifier
 -- marks a line whose speaker quire guesses, the speaker hints sit before
--- the lines no tag names, hover says who speaks a line, and :QuireLines
--- fills the quickfix list. Writes "ok <step>" lines and PASS to
+-- the lines no tag names, hover says who speaks a line, :QuireLines
+-- fills the quickfix list, and an edit of a tag changes its line's
+-- speaker and not a later line's. Writes "ok <step>" lines and PASS to
 -- $QUIRE_RESULT; the first failure writes "FAIL <step>: <why>".
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
 harness.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"))
@@ -104,6 +105,23 @@ local function main()
     end
   end
   check(found, "the quickfix list lacks the line of “Thirteen,”: " .. vim.inspect(items))
+  log("ok " .. step)
+
+  -- The writer gives the line to another: typed into one conversation,
+  -- the edit changes its speaker, and a line of a later conversation
+  -- keeps its own (the server attributes again only what the edit
+  -- reached).
+  step = "edit"
+  vim.api.nvim_buf_set_text(buf, row, name_col, row, name_col + #"Moss", { "Madame Aubrac" })
+  local lrow, lcol = harness.find(buf, "“Someone took the Lens,” Moss whispered")
+  check(lrow, "no line holds “Someone took the Lens,” Moss whispered")
+  local edited
+  check(vim.wait(10000, function()
+    edited = harness.hover_at(buf, row, require("quire.util").utf16_col(vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1], col + 5), 3000)
+    return edited ~= nil and edited:find("**Séverine Aubrac** speaks.", 1, true) ~= nil
+  end, 100), "after the edit the hover on the line is " .. vim.inspect(edited))
+  local later = harness.hover_at(buf, lrow, require("quire.util").utf16_col(vim.api.nvim_buf_get_lines(buf, lrow, lrow + 1, false)[1], lcol + 5), 10000)
+  check(later and later:find("**Moss Kettering** speaks.", 1, true), "the hover on a later line is " .. vim.inspect(later))
   log("ok " .. step)
 end
 
