@@ -92,8 +92,9 @@ type attributor struct {
 }
 
 // attribute attributes an's utterances, found in ch, taking from prev
-// (when not nil) the conversations an edit did not reach.
-func attribute(prev *Analysis, an *Analysis, ch Chapter) {
+// (when not nil; e the edit since) the conversations the edit did not
+// reach.
+func attribute(prev *Analysis, e edit, an *Analysis, ch Chapter) {
 	if len(an.utts) == 0 {
 		return
 	}
@@ -102,12 +103,8 @@ func attribute(prev *Analysis, an *Analysis, ch Chapter) {
 	decided := a.findSpeakers()
 	a.narrator = a.findNarrator()
 	an.convs = a.conversations()
-	var e edit
-	if prev != nil {
-		e = diff(prev.text, ch.Text)
-		if !a.sameFacts(prev, e) {
-			prev = nil
-		}
+	if prev != nil && !a.sameFacts(prev, e) {
+		prev = nil
 	}
 	an.windows = make([]codex.Range, len(an.convs))
 	for k, c := range an.convs {

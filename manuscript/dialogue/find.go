@@ -23,24 +23,43 @@ func Find(text string, body codex.Range, skip []codex.Range, opts Options) []Utt
 
 // findIn is Find over the paragraphs of the text.
 func findIn(text string, paras []paragraph, opts Options) []Utterance {
-	if len(paras) == 0 {
-		return nil
+	return findAfter(nil, edit{}, text, paras, opts).utts
+}
+
+// found is a chapter's speech as the scan found it, with where the scan
+// stood as it entered each paragraph, so that the next version of the
+// chapter scans again only the paragraphs an edit reached (refind.go).
+type found struct {
+	utts  []Utterance
+	paras []paragraph
+	conv  Quotes
+	// open and close are the guillemets' direction.
+	open, close rune
+	// entered[k] is the scan as it entered paragraph k.
+	entered []scanMark
+	// scanned counts the paragraphs scanned, the others taken from the
+	// version before.
+	scanned int
+}
+
+// scanMark is where the scan stood as it entered a paragraph: clean when
+// no speech was carried into it, and how many utterances it had found.
+type scanMark struct {
+	clean bool
+	out   int
+}
+
+// newFinder is the scan of text with the book's convention, or the one
+// its paragraphs show.
+func newFinder(text string, paras []paragraph, opts Options) *finder {
+	f := &finder{text: text, conv: opts.Quotes}
+	if f.conv == "" || f.conv == QuotesAuto {
+		f.conv = detect(text, paras)
 	}
-	conv := opts.Quotes
-	if conv == "" || conv == QuotesAuto {
-		conv = detect(text, paras)
-	}
-	var f finder
-	f.text = text
-	f.conv = conv
-	if conv == QuotesGuillemets {
+	if f.conv == QuotesGuillemets {
 		f.open, f.close = guillemetsDirection(text, paras)
 	}
-	for i := range paras {
-		f.paragraph(&paras[i])
-	}
-	f.flush()
-	return f.out
+	return f
 }
 
 func clampRange(r codex.Range, n int) codex.Range {

@@ -14,11 +14,13 @@ import (
 // immutable once made.
 type Analysis struct {
 	utts []Utterance
-	text string
-	cast *Cast
-	opts Options
-	pov  string
-	povs []POVFrom
+	// found is the speech as the scan found it, before attribution.
+	found *found
+	text  string
+	cast  *Cast
+	opts  Options
+	pov   string
+	povs  []POVFrom
 	// What attribution read: the chapter's paragraphs, its characters'
 	// mentions, whom each utterance addresses, its conversations and
 	// the chapter's facts.
@@ -64,12 +66,17 @@ func (an *Analysis) Reused() (reused, conversations int) { return an.reused, len
 func AnalyzeAfter(prev *Analysis, ch Chapter, cast *Cast, opts Options) *Analysis {
 	body := clampRange(ch.Body, len(ch.Text))
 	paras := paragraphs(ch.Text, body, ch.Skip)
-	utts := findIn(ch.Text, paras, opts)
 	if prev != nil && (prev.cast != cast || !prev.opts.Equal(opts)) {
 		prev = nil
 	}
-	an := &Analysis{utts: utts, text: ch.Text, cast: cast, opts: opts, pov: ch.POV, povs: ch.POVs, paras: paras}
-	attribute(prev, an, ch)
+	var e edit
+	var before *found
+	if prev != nil {
+		e, before = diff(prev.text, ch.Text), prev.found
+	}
+	fd := findAfter(before, e, ch.Text, paras, opts)
+	an := &Analysis{utts: fd.utts, found: fd, text: ch.Text, cast: cast, opts: opts, pov: ch.POV, povs: ch.POVs, paras: paras}
+	attribute(prev, e, an, ch)
 	return an
 }
 

@@ -115,6 +115,12 @@ func TestAnalyzeAfterOneWord(t *testing.T) {
 	assert.Equal(t, total-reached, reused)
 	assert.Less(t, reached, 4)
 	assert.Greater(t, reused, 0)
+	// Its speech is found again in the edited paragraph and those around
+	// it whose reading reaches the edit, back to where the scan entered
+	// one clean: a few of the chapter's paragraphs.
+	assert.Equal(t, len(prev.found.paras), len(got.found.paras))
+	assert.Less(t, got.found.scanned, 6, "of %d paragraphs", len(got.found.paras))
+	assert.Positive(t, got.found.scanned)
 	assert.Equal(t, Analyze(chapterOf(m, edited), cast, Options{}), got.Utterances())
 
 	// Another cast, or other settings, start afresh.
@@ -160,4 +166,25 @@ func TestAnalyzeAfterFarBack(t *testing.T) {
 			require.NotEqual(t, prev.Utterances()[1], want[1], "the edit changes the far line")
 		})
 	}
+}
+
+// TestAnalyzeAfterReadsPastAParagraph edits the first word of a
+// paragraph: the scan of the paragraph before reads it (whether quoted
+// words at its end are named or spoken), so that paragraph is scanned
+// again though the edit is past its end.
+func TestAnalyzeAfterReadsPastAParagraph(t *testing.T) {
+	entries := dialoguetest.Cast(t)
+	m := manuscript.NewMatcherOf(entries)
+	cast := NewCast(entries)
+	rain := strings.Repeat("The rain fell on the fields and on the lanes, and the wind rose.\n\n", 20)
+	text := rain + "She had never heard the word \"ennui\"\n\nAnd then it rained.\n\n" + rain
+	prev := AnalyzeAfter(nil, chapterOf(m, text), cast, Options{})
+	edited := strings.Replace(text, "\n\nAnd then", "\n\nand then", 1)
+	want := Analyze(chapterOf(m, edited), cast, Options{})
+	require.NotEqual(t, prev.Utterances(), want, "the edit changes what the paragraph before holds")
+	got := AnalyzeAfter(prev, chapterOf(m, edited), cast, Options{})
+	assert.Equal(t, want, got.Utterances())
+	// The paragraphs whose reading (128 bytes either side) meets the
+	// edit, of these short ones.
+	assert.Less(t, got.found.scanned, 8, "of %d paragraphs", len(got.found.paras))
 }
