@@ -98,7 +98,7 @@ func attribute(prev *Analysis, e edit, an *Analysis, ch Chapter) {
 	if len(an.utts) == 0 {
 		return
 	}
-	a := &attributor{text: ch.Text, cast: an.cast, utts: an.utts, paras: an.paras, pov: ch.POV, ch: ch}
+	a := &attributor{text: ch.Text, cast: an.cast, utts: an.utts, paras: an.found.paras, pov: ch.POV, ch: ch}
 	a.index(ch)
 	decided := a.findSpeakers()
 	a.narrator = a.findNarrator()

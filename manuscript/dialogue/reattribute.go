@@ -21,10 +21,9 @@ type Analysis struct {
 	opts  Options
 	pov   string
 	povs  []POVFrom
-	// What attribution read: the chapter's paragraphs, its characters'
+	// What attribution read (the paragraphs are found.paras): its characters'
 	// mentions, whom each utterance addresses, its conversations and
 	// the chapter's facts.
-	paras     []paragraph
 	ments     []charMention
 	addressed [][]string
 	convs     []conversation
@@ -75,7 +74,7 @@ func AnalyzeAfter(prev *Analysis, ch Chapter, cast *Cast, opts Options) *Analysi
 		e, before = diff(prev.text, ch.Text), prev.found
 	}
 	fd := findAfter(before, e, ch.Text, paras, opts)
-	an := &Analysis{utts: fd.utts, found: fd, text: ch.Text, cast: cast, opts: opts, pov: ch.POV, povs: ch.POVs, paras: paras}
+	an := &Analysis{utts: fd.utts, found: fd, text: ch.Text, cast: cast, opts: opts, pov: ch.POV, povs: ch.POVs}
 	attribute(prev, e, an, ch)
 	return an
 }
@@ -199,7 +198,7 @@ func (a *attributor) reuse(prev *Analysis, e edit, c conversation, w codex.Range
 		return false
 	}
 	pc := prev.convs[k]
-	if !sameParagraphs(a.paras, prev.paras, w, old, shift) ||
+	if !sameParagraphs(a.paras, prev.found.paras, w, old, shift) ||
 		!sameUtterances(a, prev, w, old, shift, c.from, pc.from) ||
 		!sameMentions(a.ments, prev.ments, w, old, shift) {
 		return false
