@@ -2,24 +2,15 @@ package server
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
-	"unicode/utf16"
 
 	"github.com/stretchr/testify/require"
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/manuscript/dialogue/dialoguetest"
+	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 )
-
-// positionOf is byte offset off of text as LSP counts it: line, UTF-16
-// column.
-func positionOf(text string, off int) protocol.Position {
-	line := strings.Count(text[:off], "\n")
-	start := strings.LastIndexByte(text[:off], '\n') + 1
-	return protocol.Position{Line: uint32(line), Character: uint32(len(utf16.Encode([]rune(text[start:off]))))}
-}
 
 // TestSpeechAfterEditsIsFresh types into a chapter of Pride and
 // Prejudice, edit after edit, asking for its dialogue after each: the
@@ -57,7 +48,7 @@ func TestSpeechAfterEditsIsFresh(t *testing.T) {
 		c.notifyServer(protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
 			TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: c.uri(rel)}, Version: version},
 			ContentChanges: []protocol.TextDocumentContentChangeEvent{{
-				Range: protocol.Range{Start: positionOf(text, at), End: positionOf(text, end)},
+				Range: textdoc.NewLines(text).RangeOf(at, end),
 				Text:  insert,
 			}},
 		})
