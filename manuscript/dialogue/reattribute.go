@@ -59,9 +59,9 @@ func (an *Analysis) Reused() (reused, conversations int) { return an.reused, len
 // AnalyzeAfter is Analyze for a chapter whose version before was
 // analyzed as prev (nil for none): a conversation the edit did not
 // reach, in a chapter whose facts it did not change, is taken from prev
-// instead of being attributed again. The result is Analyze's, always;
-// the speech is found again in the whole chapter, which costs less than
-// attributing it.
+// instead of being attributed again, and the speech of the paragraphs
+// it did not reach is taken from prev too (findAfter). The result is
+// Analyze's, always.
 func AnalyzeAfter(prev *Analysis, ch Chapter, cast *Cast, opts Options) *Analysis {
 	body := clampRange(ch.Body, len(ch.Text))
 	paras := paragraphs(ch.Text, body, ch.Skip)
@@ -217,13 +217,7 @@ func (a *attributor) reuse(prev *Analysis, e edit, c conversation, w codex.Range
 // sameParagraphs compares the paragraphs that meet the window w of the
 // new text and old of the old.
 func sameParagraphs(now, was []paragraph, w, old codex.Range, shift int) bool {
-	a, b := overlapping(now, w), overlapping(was, old)
-	return slices.EqualFunc(a, b, func(p, q paragraph) bool {
-		return p.start == q.start+shift && p.end == q.end+shift &&
-			slices.EqualFunc(p.pieces, q.pieces, func(x, y codex.Range) bool {
-				return x.Start == y.Start+shift && x.End == y.End+shift
-			})
-	})
+	return slices.EqualFunc(overlapping(now, w), overlapping(was, old), func(p, q paragraph) bool { return sameParagraph(p, q, shift) })
 }
 
 func overlapping(ps []paragraph, w codex.Range) []paragraph {
@@ -241,11 +235,8 @@ func sameUtterances(a *attributor, prev *Analysis, w, old codex.Range, shift, fr
 		j := sort.Search(len(utts), func(k int) bool { return utts[k].Marks[0].Start >= r.End })
 		return utts[i:j]
 	}
-	moved := func(x, y []codex.Range) bool {
-		return slices.EqualFunc(x, y, func(p, q codex.Range) bool { return p.Start == q.Start+shift && p.End == q.End+shift })
-	}
 	if !slices.EqualFunc(in(a.utts, w), in(prev.utts, old), func(u, o Utterance) bool {
-		return moved(u.Marks, o.Marks) && moved(u.Spans, o.Spans)
+		return movedBy(u.Marks, o.Marks, shift) && movedBy(u.Spans, o.Spans, shift)
 	}) {
 		return false
 	}

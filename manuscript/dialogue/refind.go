@@ -119,11 +119,17 @@ func (p *found) resync(e edit, paras []paragraph, k int) (int, bool) {
 	return o, true
 }
 
-// sameParagraph says p is q moved by shift.
+// sameParagraph says p is q moved by shift, as far as a scan reads it:
+// where it and its pieces are, and whether the next paragraph follows
+// right after it (speech carries over only into that one).
 func sameParagraph(p, q paragraph, shift int) bool {
-	moved := func(a, b int) bool { return a == b+shift || a < 0 && b < 0 }
-	return moved(p.start, q.start) && moved(p.end, q.end) && moved(p.next, q.next) &&
-		slices.EqualFunc(p.pieces, q.pieces, func(x, y codex.Range) bool { return moved(x.Start, y.Start) && moved(x.End, y.End) })
+	return p.start == q.start+shift && p.end == q.end+shift && (p.next >= 0) == (q.next >= 0) &&
+		movedBy(p.pieces, q.pieces, shift)
+}
+
+// movedBy says x is y with every offset moved by shift.
+func movedBy(x, y []codex.Range, shift int) bool {
+	return slices.EqualFunc(x, y, func(p, q codex.Range) bool { return p.Start == q.Start+shift && p.End == q.End+shift })
 }
 
 // found0 is u as the scan found it, moved by shift: its marks and words,
