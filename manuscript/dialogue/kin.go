@@ -147,6 +147,15 @@ func calledBy(forms []string, family string, titles []string) bool {
 	})
 }
 
+// calledByTitle says one of forms opens with one of titles ("Mrs.
+// Goddard"), whatever its family name.
+func calledByTitle(forms []string, titles []string) bool {
+	return slices.ContainsFunc(forms, func(f string) bool {
+		title, _, ok := titledName(f)
+		return ok && slices.Contains(titles, title)
+	})
+}
+
 // titledName splits a name of at least two words into its first word,
 // as a title ("mrs"), and its last, as a family name ("bennet"), both
 // lower case.
@@ -193,16 +202,16 @@ func (c *Cast) relativesOf(i int) []int {
 	return c.families()[family]
 }
 
-// relativeDescribed resolves a tag that names its speaker as a spouse or
-// parent whom the family name did not find ("said her mother", where the
-// codex gives the daughter no family name) as a pronoun of its gender
-// would be, those the codex calls by a married title first: a mother or
-// a wife is a Mrs. or a Lady, a father or a husband a Mr. or a Sir. False
-// for any other noun.
-func (a *attributor) relativeDescribed(i int, noun string, g Gender, off int, tag codex.Range) bool {
+// description resolves a tag that describes its speaker and does not
+// name them ("cried the old man", and "said her mother" where the family
+// name found no one) as a pronoun of the noun's gender would be. For a
+// spouse or parent, the characters the codex calls by a married title
+// come first: a mother or a wife is a Mrs. or a Lady, a father or a
+// husband a Mr. or a Sir.
+func (a *attributor) description(i int, noun string, g Gender, off int, tag codex.Range) bool {
 	k, ok := kinNouns[strings.ToLower(noun)]
 	if !ok || a.namesOnly {
-		return false
+		return a.pronoun(i, g, off, tag)
 	}
 	titles := husbandTitles
 	if k.rel == kinWife || k.rel == kinMother {
@@ -210,10 +219,7 @@ func (a *attributor) relativeDescribed(i int, noun string, g Gender, off int, ta
 	}
 	cands := a.referents(i, off, g)
 	titled := func(id string) int {
-		if c, ok := a.cast.Character(id); ok && slices.ContainsFunc(c.Forms, func(f string) bool {
-			title, _, ok := titledName(f)
-			return ok && slices.Contains(titles, title)
-		}) {
+		if c, ok := a.cast.Character(id); ok && calledByTitle(c.Forms, titles) {
 			return 0
 		}
 		return 1
