@@ -23,12 +23,11 @@ type speechEntry struct {
 	cat   *codex.Catalog
 	names *manuscript.Matcher
 	opts  dialogue.Options
-	// cast is the catalog's characters and an the chapter's analysis:
-	// the next version of the chapter takes from it the conversations
-	// its edit did not reach (dialogue.AnalyzeAfter).
-	cast *dialogue.Cast
-	an   *dialogue.Analysis
-	utts []dialogue.Utterance
+	// an is the chapter's analysis, its utterances each with its
+	// speaker: the next version of the chapter, read with the same
+	// cast, takes from it what its edit did not reach
+	// (dialogue.AnalyzeAfter).
+	an *dialogue.Analysis
 	// mentions are every name the chapter's body uses, the uncertain
 	// ones marked (Matcher.ScanAll): attribution reads the certain ones,
 	// the semantic tokens colour them all.
@@ -61,7 +60,7 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 	// settings, lends the conversations this edit did not reach.
 	var prev *dialogue.Analysis
 	if hit && e.cat == cat && e.names == names && e.opts.Equal(opts) {
-		book, prev = book.WithCast(e.cast), e.an
+		book, prev = book.WithCast(e.an.Cast()), e.an
 	}
 	ch := book.Chapter(u)
 	// One scan of the names serves the attribution and the tokens.
@@ -73,8 +72,7 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 		}
 	}
 	an := dialogue.AnalyzeAfter(prev, ch, book.Cast(), opts)
-	e = speechEntry{text: text, cat: cat, names: names, opts: opts, mentions: ch.Mentions,
-		cast: book.Cast(), an: an, utts: an.Utterances()}
+	e = speechEntry{text: text, cat: cat, names: names, opts: opts, mentions: ch.Mentions, an: an}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {
@@ -93,7 +91,15 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 // speech is speechOf for the target's document: its unit and utterances.
 func (t *target) speech() (*manuscript.Unit, []dialogue.Utterance, bool) {
 	u, e, ok := t.speechEntry()
-	return u, e.utts, ok
+	return u, e.utts(), ok
+}
+
+// utts are the chapter's utterances, none for no entry.
+func (e speechEntry) utts() []dialogue.Utterance {
+	if e.an == nil {
+		return nil
+	}
+	return e.an.Utterances()
 }
 
 func (t *target) speechEntry() (*manuscript.Unit, speechEntry, bool) {

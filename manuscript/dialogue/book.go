@@ -19,7 +19,10 @@ import (
 type Book struct {
 	snap *manuscript.Snapshot
 	cat  *codex.Catalog
-	cast *Cast
+	// cast is made from cat on first use, unless WithCast gave one: a
+	// server that keeps a chapter's last cast does not build another
+	// for each edit.
+	cast func() *Cast
 	opts Options
 	// names, when set, are the codex's current names: a snapshot whose
 	// mentions were found with older ones (a server catching up after a
@@ -40,7 +43,7 @@ func (b *Book) WithNames(m *manuscript.Matcher) *Book {
 // with c itself.
 func (b *Book) WithCast(c *Cast) *Book {
 	d := *b
-	d.cast = c
+	d.cast = func() *Cast { return c }
 	return &d
 }
 
@@ -48,16 +51,17 @@ func (b *Book) WithCast(c *Cast) *Book {
 // characters and the book's settings opts.
 func NewBook(snap *manuscript.Snapshot, cat *codex.Catalog, opts Options) *Book {
 	b := &Book{snap: snap, cat: cat, opts: opts}
-	if cat != nil {
-		b.cast = NewCast(cat.OfType(codex.TypeCharacter))
-	} else {
-		b.cast = NewCast(nil)
-	}
+	b.cast = sync.OnceValue(func() *Cast {
+		if cat == nil {
+			return NewCast(nil)
+		}
+		return NewCast(cat.OfType(codex.TypeCharacter))
+	})
 	return b
 }
 
 // Cast is the book's characters.
-func (b *Book) Cast() *Cast { return b.cast }
+func (b *Book) Cast() *Cast { return b.cast() }
 
 // ChapterDialogue is one chapter's speech.
 type ChapterDialogue struct {
@@ -93,7 +97,7 @@ func (b *Book) Units(units []*manuscript.Unit) []ChapterDialogue {
 // Analyze finds and attributes the speech of one unit, a chapter of the
 // snapshot or a document outside it.
 func (b *Book) Analyze(u *manuscript.Unit) []Utterance {
-	return Analyze(b.Chapter(u), b.cast, b.opts)
+	return Analyze(b.Chapter(u), b.cast(), b.opts)
 }
 
 // Chapter is what Analyze reads of u: its text and body, its code as
@@ -162,7 +166,7 @@ func (b *Book) povOf(name string) string {
 	if name == "" {
 		return ""
 	}
-	if id, ok := b.cast.Find(name); ok {
+	if id, ok := b.cast().Find(name); ok {
 		return id
 	}
 	if b.cat == nil {

@@ -52,6 +52,10 @@ func (f chapterFacts) equal(g chapterFacts) bool {
 // may share them.
 func (an *Analysis) Utterances() []Utterance { return an.utts }
 
+// Cast is the cast the analysis was made with: AnalyzeAfter borrows
+// from it only for the same one.
+func (an *Analysis) Cast() *Cast { return an.cast }
+
 // Reused says how many of the chapter's conversations were taken as
 // they were from the version before, and how many it has.
 func (an *Analysis) Reused() (reused, conversations int) { return an.reused, len(an.convs) }
