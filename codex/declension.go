@@ -32,6 +32,16 @@ import (
 // instrumental, prepositional (locative) and, Ukrainian's, vocative.
 const nameCases = 6
 
+// The consonants whose spelling rules choose an ending: after velars
+// and hushing consonants Russian writes и, not ы (Ольги, Толстым but
+// Трубецким); after hushing consonants and ц, an unstressed о is
+// written е (Сашей, Марешем).
+const (
+	consonants       = "бвгджзклмнпрстфхцчшщ"
+	velarsAndHushing = "гкхжшщч"
+	hushingAndTs     = "жшщчц"
+)
+
 // maxDeclinedWords bounds the phrases declined: no name runs longer.
 const maxDeclinedWords = 64
 
@@ -131,7 +141,7 @@ func declensions(word string) (out [nameCases][]string) {
 	case hasSuffixAny(lower, "ой", "ый"):
 		// Толстой, Толстым; Трубецкой, Трубецким.
 		ins := "ым"
-		if before, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(stem, "о")); strings.ContainsRune("гкхжшщч", before) {
+		if before, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(stem, "о")); strings.ContainsRune(velarsAndHushing, before) {
 			ins = "им"
 		}
 		add(cut("ой"), "ого", "ому", "ого", ins, "ом")
@@ -145,11 +155,11 @@ func declensions(word string) (out [nameCases][]string) {
 		add(cut("я"), "и", "е", "ю", "ей|ею", "е")
 	case last == 'а':
 		gen := "ы"
-		if strings.ContainsRune("гкхжшщч", prev) {
+		if strings.ContainsRune(velarsAndHushing, prev) {
 			gen = "и"
 		}
 		ins := "ой|ою"
-		if strings.ContainsRune("жшщчц", prev) {
+		if strings.ContainsRune(hushingAndTs, prev) {
 			ins = "ей|ой"
 		}
 		if familyName(lower) {
@@ -163,9 +173,9 @@ func declensions(word string) (out [nameCases][]string) {
 	case last == 'ь':
 		// Игорь, Игоря; or, feminine, Любовь, Любови.
 		add(cut("ь"), "я|и", "ю|и", "я|ь", "ем|ью", "е|и")
-	case strings.ContainsRune("бвгджзклмнпрстфхцчшщ", last):
+	case strings.ContainsRune(consonants, last):
 		ins := "ом"
-		if strings.ContainsRune("жшщчц", last) {
+		if strings.ContainsRune(hushingAndTs, last) {
 			ins = "ем"
 		}
 		if familyName(lower + "а") {
@@ -209,7 +219,7 @@ func ukrainian(lower string, last, prev rune, cut func(string) int, add func(int
 		add(cut("й"), "я", "ю|єві", "я", "єм", "ї|єві", "ю")
 	case last == 'ь':
 		add(cut("ь"), "", "еві", "", "", "еві|і", "ю")
-	case strings.ContainsRune("бвгджзклмнпрстфхцчшщ", last):
+	case strings.ContainsRune(consonants, last):
 		add(cut(""), "", "ові", "", "", "ові|і", "е|у")
 	}
 }
