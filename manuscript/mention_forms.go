@@ -28,6 +28,16 @@ func entryForms(e *codex.Entry, f func(phrase string, kind nameFormKind)) {
 	}
 }
 
+// entryFinds calls f with each phrase of e a matcher finds: entryForms
+// less the exclusions.
+func entryFinds(e *codex.Entry, f func(phrase string)) {
+	entryForms(e, func(phrase string, kind nameFormKind) {
+		if kind != formExclude {
+			f(phrase)
+		}
+	})
+}
+
 // nameOrAlias is e's name for i -1, else its alias i.
 func nameOrAlias(e *codex.Entry, i int) string {
 	if i < 0 {

@@ -93,11 +93,7 @@ func entryNameWords(e *codex.Entry, words map[string]struct{}, key []byte) []byt
 		}
 		return key
 	}
-	entryForms(e, func(p string, kind nameFormKind) {
-		if kind != formExclude {
-			phrase(p, false)
-		}
-	})
+	entryFinds(e, func(p string) { phrase(p, false) })
 	return key
 }
 

@@ -164,11 +164,7 @@ func neededWords(e *codex.Entry) (keys []string, ok bool) {
 	// Every form the scan finds: a block that holds only "Петрицкого"
 	// holds a mention of Петрицкий.
 	var phrases []string
-	entryForms(e, func(p string, kind nameFormKind) {
-		if kind != formExclude {
-			phrases = append(phrases, p)
-		}
-	})
+	entryFinds(e, func(p string) { phrases = append(phrases, p) })
 	var key []byte
 	for _, p := range phrases {
 		t := proseTokenizer{text: p}
