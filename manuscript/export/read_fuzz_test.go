@@ -52,10 +52,17 @@ func TestReadIsLinear(t *testing.T) {
 	}
 }
 
+// timeRead is the fastest of three reads of text: one read alone may
+// meet a collection or the machine's other work (under Wine in CI, a
+// read of "[" × 40,000 took 84 ms once where it takes 18).
 func timeRead(t *testing.T, text string) time.Duration {
 	t.Helper()
 	u := manuscript.NewUnit("manuscript/01-a.md", text, 0)
-	start := time.Now()
-	ReadChapter(u, ReadOptions{})
-	return time.Since(start)
+	best := time.Duration(1<<63 - 1)
+	for range 3 {
+		start := time.Now()
+		ReadChapter(u, ReadOptions{})
+		best = min(best, time.Since(start))
+	}
+	return best
 }
