@@ -343,8 +343,12 @@ export async function waitFor(what, check, timeout = stepTimeout) {
 // file took it. Under load code-server has let the keypress go with its
 // editor focused and the tab left dirty (a CI run of 2026-11-30), so a
 // press that has not saved in a few seconds is pressed again, said in
-// the log; the last waits the step's timeout. It returns when the press
-// that saved was made.
+// the log with what the workbench showed then (the active tabs, the
+// unsaved ones, where the focus was, any notification): a second CI run
+// that day failed after three presses, and its log could not say why.
+// Before pressing again it clicks the active tab, as a writer whose
+// keypress went nowhere puts the focus back in the text. It returns
+// when the press that saved was made.
 export async function save(page, what, saved, tries = 3) {
   for (let i = 1; ; i++) {
     const at = Date.now();
@@ -353,11 +357,39 @@ export async function save(page, what, saved, tries = 3) {
       await waitFor(what, saved, i < tries ? 5000 : stepTimeout);
       return at;
     } catch (e) {
+      const state = await workbenchState(page);
       if (i >= tries || e instanceof Outcome || errors.length > 0) {
+        e.message += `\nthe workbench then: ${state}`;
         throw e;
       }
-      log(`${what}: Ctrl+S had not saved after 5 s; pressing it again`);
+      log(`${what}: Ctrl+S had not saved after 5 s (${state}); clicking the active tab and pressing it again`);
+      await page
+        .locator(".editor-group-container.active .tab.active")
+        .first()
+        .click({ timeout: 2000 })
+        .catch((err) => log(`could not click the active tab: ${err.message}`));
     }
+  }
+}
+
+// workbenchState says, in a line, what the workbench shows: each
+// group's active tab, the unsaved tabs, the focused element and the
+// notifications' text. It is for a failure's message.
+export async function workbenchState(page) {
+  try {
+    return await page.evaluate(() => {
+      const text = (e) => (e?.textContent ?? "").replace(/\s+/g, " ").trim();
+      const groups = [...document.querySelectorAll(".editor-group-container")].map(
+        (g) => `${g.classList.contains("active") ? "*" : ""}${text(g.querySelector(".tab.active .label-name")) || text(g.querySelector(".tab.active"))}`,
+      );
+      const dirty = [...document.querySelectorAll(".tab.dirty")].map((t) => text(t.querySelector(".label-name")) || text(t));
+      const f = document.activeElement;
+      const focus = f ? `${f.tagName.toLowerCase()}.${[...f.classList].join(".")}` : "none";
+      const notes = [...document.querySelectorAll(".notification-toast .notification-list-item-message")].map(text);
+      return `groups [${groups.join(", ")}], unsaved [${dirty.join(", ")}], focus ${focus}, notifications [${notes.join(" | ")}]`;
+    });
+  } catch (e) {
+    return `unknown (${e.message})`;
   }
 }
 
