@@ -17,6 +17,7 @@ import "github.com/quire-ink/quire/codex/count"
 func (s *Server) buildIndex(p *openBook, prog *progress) {
 	finished := func() {
 		prog.end(s.ctx, count.Of(p.store.Catalog().Len(), "codex entry")+", "+count.Of(len(p.ms.Snapshot().Units()), "chapter"))
+		p.markSettled()
 	}
 	// The watcher's first sync reads recent files again: not loading.
 	prog.stopCounting()
@@ -44,6 +45,7 @@ func (s *Server) buildIndex(p *openBook, prog *progress) {
 			err = series.WaitIndex(s.ctx)
 		}
 		if err != nil {
+			p.markSettled()
 			if s.ctx.Err() == nil {
 				s.log.Warn("codex search index not built", "root", p.real, "err", err)
 				prog.end(s.ctx, "the search index could not be built; search matches names only")

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,10 +18,17 @@ import (
 // On a cold start the canon answers before the search index is built
 // (issue 17): with the index held back, hover, definition and references
 // answer over the protocol; a search waits for the index and answers
-// once it is built; the loading progress ends only then.
+// once it is built; the loading progress ends only then. Options.Started
+// is called before the index is built, Options.Settled after.
 func TestCanonAnswersBeforeTheSearchIndex(t *testing.T) {
 	hold := make(chan struct{})
-	srv := New(Options{CacheDir: t.TempDir(), holdIndex: hold})
+	var started, settled atomic.Bool
+	srv := New(Options{CacheDir: t.TempDir(), holdIndex: hold,
+		Started: func() { started.Store(true) },
+		Settled: func() {
+			assert.True(t, started.Load(), "settled after started")
+			settled.Store(true)
+		}})
 	c := startServerWith(t, srv)
 	root := writeProject(t, bookFiles)
 	c.root = root
@@ -62,6 +70,8 @@ func TestCanonAnswersBeforeTheSearchIndex(t *testing.T) {
 		return strings.Contains(lastProgress(t, c).Message, "search index")
 	}, 10*time.Second, 10*time.Millisecond, "the writer is told the search index is being built: %s", c.sent(protocol.MethodProgress))
 	assert.Equal(t, "report", lastProgress(t, c).Kind, "loading is not over while search is not ready")
+	require.Eventually(t, started.Load, 10*time.Second, 10*time.Millisecond, "the start is over")
+	assert.False(t, settled.Load(), "the start's background work is not over while the index is held")
 
 	// A search asked now waits for the index, and answers once it is built.
 	type answer struct {
@@ -83,6 +93,7 @@ func TestCanonAnswersBeforeTheSearchIndex(t *testing.T) {
 
 	require.Eventually(t, func() bool { return lastProgress(t, c).Kind == "end" }, 10*time.Second, 10*time.Millisecond)
 	assert.Equal(t, "2 codex entries, 2 chapters", lastProgress(t, c).Message)
+	require.Eventually(t, settled.Load, 10*time.Second, 10*time.Millisecond, "settled once the index is built")
 }
 
 // lastProgress is the last $/progress value the server sent.

@@ -110,22 +110,32 @@ func (s *Server) initialized(context.Context) error {
 }
 
 // whenStarted calls Options.Started once the session's first books have
-// started: loaded and found their names, or failed.
+// started: loaded and found their names, or failed; then
+// Options.Settled once their search indexes are built, or failed.
 func (s *Server) whenStarted() {
-	if s.opts.Started == nil {
+	if s.opts.Started == nil && s.opts.Settled == nil {
 		return
 	}
 	books := s.sess.books()
+	wait := func(ch func(*openBook) chan struct{}) bool {
+		for _, p := range books {
+			select {
+			case <-ch(p):
+			case <-s.ctx.Done():
+				return false
+			}
+		}
+		return true
+	}
 	s.work.Add(1)
 	go func() {
 		defer s.work.Done()
-		defer s.opts.Started()
-		for _, p := range books {
-			select {
-			case <-p.startedCh:
-			case <-s.ctx.Done():
-				return
-			}
+		started := wait(func(p *openBook) chan struct{} { return p.startedCh })
+		if s.opts.Started != nil {
+			s.opts.Started()
+		}
+		if started && wait(func(p *openBook) chan struct{} { return p.settledCh }) && s.opts.Settled != nil {
+			s.opts.Settled()
 		}
 	}()
 }
@@ -154,6 +164,7 @@ func (s *Server) loadProject(p *openBook) {
 	})
 	if !p.loaded() {
 		p.markStarted()
+		p.markSettled()
 		prog.end(s.ctx, "failed")
 		s.log.Error("project not opened", "root", p.root, "err", p.err)
 		s.showMessage(s.ctx, protocol.MessageTypeError, fmt.Sprintf("quire could not open %s: %v", p.root, p.err))

@@ -75,6 +75,11 @@ type openBook struct {
 	// failed to load (markStarted).
 	startedCh   chan struct{}
 	startedOnce sync.Once
+	// settledCh closes once the start's background work is over too:
+	// the search index is built or could not be, or the book did not
+	// load (markSettled).
+	settledCh   chan struct{}
+	settledOnce sync.Once
 	// indexGate closes when the codex's search index may be built
 	// (index_build.go).
 	indexGate chan struct{}
@@ -147,7 +152,7 @@ type openBook struct {
 // newOpenBook resolves root now, so that the paths requests compare
 // against never change while the project loads.
 func newOpenBook(root string) *openBook {
-	p := &openBook{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{}), startedCh: make(chan struct{}), indexGate: make(chan struct{})}
+	p := &openBook{root: root, real: root, ready: make(chan struct{}), indexed: make(chan struct{}), startedCh: make(chan struct{}), settledCh: make(chan struct{}), indexGate: make(chan struct{})}
 	if real, err := codex.ProjectRoot(root); err == nil {
 		p.real = real
 	}
@@ -271,6 +276,10 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 
 // markStarted says the book's start is over (whenStarted).
 func (p *openBook) markStarted() { p.startedOnce.Do(func() { close(p.startedCh) }) }
+
+// markSettled says the book's background work after its start is over
+// (whenStarted).
+func (p *openBook) markSettled() { p.settledOnce.Do(func() { close(p.settledCh) }) }
 
 // index scans the manuscript with the project's matcher; run after
 // ready, it makes references, rename and untracked names complete.

@@ -45,6 +45,11 @@ type Options struct {
 	// when it opened none: the start is over. quire serve lets the
 	// collector wait until then (memory_limit.go).
 	Started func()
+	// Settled, when set, is called once those books' background work
+	// after the start is over too: the search index a cold start
+	// builds behind the first answers is built (or failed). quire serve
+	// holds the heap tighter from then on (memory_limit.go).
+	Settled func()
 
 	// extraRequests adds request methods; tests use it for requests that
 	// block or panic on demand.
