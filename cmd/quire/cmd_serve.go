@@ -53,9 +53,9 @@ func (c stdio) Close() error {
 func (o *serveOptions) run(cmd *cobra.Command) error {
 	// Before anything else fills the heap (start_heap_linux.go).
 	prepareStartHeap()
-	started := limitServeMemory(cmd.Context())
+	started, settled := limitServeMemory(cmd.Context())
 	srv := server.New(server.Options{CacheDir: o.CacheDir, Logger: o.logger(), Version: readBuildInfo().serverVersion(), Keys: o.keyStore(), LocalModels: o.localModels(),
-		Started: started})
+		Started: started, Settled: settled})
 	code := srv.Serve(cmd.Context(), stdio{Reader: o.stdin, Writer: o.stdout})
 	if code != 0 {
 		return exitError{code}

@@ -55,6 +55,19 @@ type firstHoverRun struct {
 	// moving the mouse meets while the start's background work runs.
 	Hovers    int
 	Positions []protocol.Position
+	// AfterLoad, when set, runs once search is ready and the peak read,
+	// before the server is shut down: the writer's session after the
+	// start (settled_bench_test.go).
+	AfterLoad func(ctx context.Context, s session) error
+}
+
+// session is a measured server once its start is over: its connection,
+// its process and the chapter open in it.
+type session struct {
+	Conn jsonrpc2.Conn
+	Pid  int
+	Doc  protocol.DocumentURI
+	Text string
 }
 
 // firstHoverTimes are measured from the moment the process is started.
@@ -187,6 +200,11 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 	}
 	out.PeakRSS = peakRSS(cmd.Process.Pid)
 	out.PeakAnon, out.PeakFile = sampled()
+	if run.AfterLoad != nil {
+		if err := run.AfterLoad(ctx, session{Conn: conn, Pid: cmd.Process.Pid, Doc: doc, Text: string(text)}); err != nil {
+			return out, err
+		}
+	}
 	_, _ = conn.Call(ctx, protocol.MethodShutdown, nil, nil)
 	_ = conn.Notify(ctx, protocol.MethodExit, nil)
 	_ = stdin.Close()

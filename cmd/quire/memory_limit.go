@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,31 +18,44 @@ import (
 // the collector runs sooner instead. GOMEMLIMIT=off lifts it.
 const serveMemoryLimit = 160 << 20
 
-// memoryLimitEvery is how often the limit is fitted to the live heap.
-const memoryLimitEvery = 2 * time.Second
+// settledMemoryFloor is the least the limit comes down to once the
+// start's work is done (settledMemoryLimit): a book that keeps less than
+// 48 MiB live is held no tighter than by Go's default.
+const settledMemoryFloor = 96 << 20
+
+// memoryLimitEvery is how often the limit is fitted to the live heap:
+// often enough that a heap growing through background work (a cold
+// start's search index) raises the limit before the collector has run
+// many times against it.
+const memoryLimitEvery = 250 * time.Millisecond
 
 // startCollectorAfter bounds how long the collector waits for the
 // start to end (limitServeMemory) should a book never finish loading.
 const startCollectorAfter = 20 * time.Second
 
 // limitServeMemory applies serveMemoryLimit unless the environment set a
-// limit of its own, and keeps it a quarter above the live heap until ctx
-// ends.
+// limit of its own, and fits the limit to the live heap until ctx ends.
 //
-// Until the returned func is called (the server's start is over:
+// Until started is called (the server's start is over:
 // server.Options.Started) the collector runs only at the limit: a warm
 // start builds some 100 MB of catalog and chapter records in a few
 // hundred milliseconds, and collecting at each doubling on the way took
 // a fifth of its CPU, ahead of the writer's first hover. The limit still
 // holds the heap; the collector's usual pace resumes once the start is
-// over, or after startCollectorAfter. A fixed limit below what a large book (a series of several
-// million words) keeps live would have the collector run back to back,
-// taking up to half the CPU from every keystroke; a quarter of headroom
-// has it run about four times as often as Go's default instead, and a
-// book that fits under the starting limit is not affected.
-func limitServeMemory(ctx context.Context) (started func()) {
+// over, or after startCollectorAfter.
+//
+// Until settled is called (server.Options.Settled: a cold start's search
+// index is built too) the limit is serveMemoryLimit, or the live heap
+// and a quarter when that is more (fittedMemoryLimit). From then on it
+// follows the live heap down as well (settledMemoryLimit): at 10,000
+// entries some 90 MB stay live, and under a fixed 160 MiB the heap
+// filled it for the whole session. Held that tight while the search
+// index was built, the build took twice as long. A fixed limit below
+// what a book keeps live would have the collector run back to back,
+// taking up to half the CPU from every keystroke.
+func limitServeMemory(ctx context.Context) (started, settled func()) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		return func() {}
+		return func() {}, func() {}
 	}
 	debug.SetMemoryLimit(serveMemoryLimit)
 	started = func() {}
@@ -54,8 +68,77 @@ func limitServeMemory(ctx context.Context) (started func()) {
 			once.Do(func() { debug.SetGCPercent(percent) })
 		}
 	}
-	fitMemoryLimit(ctx, memoryLimitEvery, fittedMemoryLimit)
-	return started
+	var fit limitFit
+	fitMemoryLimit(ctx, memoryLimitEvery, func(live uint64) int64 {
+		cycles, overhead := runtimeState()
+		return fit.limit(live, cycles, overhead)
+	})
+	var settleOnce sync.Once
+	return started, func() {
+		settleOnce.Do(func() {
+			cycles, _ := runtimeState()
+			fit.settle(cycles)
+			// The start's garbage collected and its memory given back
+			// at once, rather than when the writer's next edits have
+			// the collector run: the collection also measures the heap
+			// the settled limit is fitted to.
+			go debug.FreeOSMemory()
+		})
+	}
+}
+
+// limitFit chooses the limit for the live heap as `quire serve` goes:
+// fittedMemoryLimit until the start's work is done, settledMemoryLimit
+// after.
+//
+// The live heap is what the last collection found; after a start that
+// ran none it is far below what the start built, and a limit fitted to
+// it had the collector run back to back (a warm start's search came 60%
+// later). So the limit comes down only once a collection has ended
+// since the start's work was done.
+type limitFit struct {
+	// mark is one more than the count of collections ended when the
+	// start's work was done; 0 before.
+	mark atomic.Uint64
+}
+
+// settle says the start's work is done, after cycles collections.
+func (f *limitFit) settle(cycles uint64) { f.mark.CompareAndSwap(0, cycles+1) }
+
+// limit is the limit for live bytes after cycles collections, with
+// overhead bytes the runtime holds besides its objects.
+func (f *limitFit) limit(live, cycles, overhead uint64) int64 {
+	if mark := f.mark.Load(); mark == 0 || cycles < mark {
+		return fittedMemoryLimit(live)
+	}
+	return settledMemoryLimit(live, overhead)
+}
+
+// runtimeState reads how many collections have ended, and the memory
+// the runtime holds besides its heap's objects and the free pages it
+// may give back: goroutine stacks, its own records, and the unused room
+// in spans that hold objects (what a start's many short-lived
+// allocations leave among the records it keeps).
+func runtimeState() (cycles, overhead uint64) {
+	s := []metrics.Sample{
+		{Name: "/gc/cycles/total:gc-cycles"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+	}
+	metrics.Read(s)
+	v := make([]uint64, len(s))
+	for i := range s {
+		if s[i].Value.Kind() == metrics.KindUint64 {
+			v[i] = s[i].Value.Uint64()
+		}
+	}
+	held := v[2] + v[3] + v[4]
+	if v[1] > held {
+		overhead = v[1] - held
+	}
+	return v[0], overhead
 }
 
 // fitMemoryLimit sets the soft memory limit to limit(live heap) every
@@ -80,9 +163,24 @@ func fitMemoryLimit(ctx context.Context, every time.Duration, limit func(live ui
 	}()
 }
 
-// fittedMemoryLimit is the limit for a live heap of live bytes: the
-// starting limit, or the live heap and a quarter when that is more.
+// fittedMemoryLimit is the limit through the start for a live heap of
+// live bytes: the starting limit, or the live heap and a quarter when
+// that is more.
 func fittedMemoryLimit(live uint64) int64 {
 	l := int64(min(live, 1<<61))
 	return max(serveMemoryLimit, l+l/4)
+}
+
+// settledMemoryLimit is the limit once the start's work is done: the
+// runtime's overhead, the live heap and half as much again, or
+// settledMemoryFloor when that is more. The limit counts all the
+// runtime's memory: fitted to the live heap alone, the room left for
+// new objects after a cold start (whose build leaves more unused room
+// in its spans) was so small that typing took three times the CPU. A
+// quarter above the live heap had the collector take 60% more CPU
+// through 600 edits at 10,000 entries; half above took none more than
+// before.
+func settledMemoryLimit(live, overhead uint64) int64 {
+	l := int64(min(live, 1<<60))
+	return max(settledMemoryFloor, int64(min(overhead, 1<<60))+l+l/2)
 }
