@@ -430,34 +430,12 @@ const killDelay = time.Second
 // start's phases from the server's debug lines (startPhases): the median
 // time since the process started at which each was logged.
 func benchFirstHover(b *testing.B, kind startKind, hovers int) {
-	opt := corpus.Options{Entries: 10000, Chapters: 200, ChapterWords: 5000, Seed: 1}
-	// QUIRE_HOVER_CHAPTERS=800 measures the 4M-word series instead;
-	// QUIRE_HOVER_ENTRIES=1000 a codex of 1,000 entries.
-	if n, err := strconv.Atoi(os.Getenv("QUIRE_HOVER_CHAPTERS")); err == nil && n > 0 {
-		opt.Chapters = n
-	}
-	if n, err := strconv.Atoi(os.Getenv("QUIRE_HOVER_ENTRIES")); err == nil && n > 0 {
-		opt.Entries = n
-	}
-	root, err := corpus.Cached(context.Background(), opt)
-	if err != nil {
-		b.Fatal(err)
-	}
-	chapter, name, err := corpusMention(opt, root)
-	if err != nil {
-		b.Fatal(err)
-	}
+	root, chapter, name, cache := startBenchBook(b, kind)
 	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(chapter)))
 	if err != nil {
 		b.Fatal(err)
 	}
 	positions := hoverPositions(string(text), name)
-	cache := b.TempDir()
-	if kind == startWarm {
-		if _, err := measureFirstHover(context.Background(), firstHoverRun{Command: serveCommand(cache), Root: root, Chapter: chapter, Name: name}); err != nil {
-			b.Fatal(err)
-		}
-	}
 	var runs []firstHoverTimes
 	var phases []map[string]time.Duration
 	var lat []time.Duration

@@ -15,7 +15,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/quire-ink/quire/codex/benchtest"
-	"github.com/quire-ink/quire/codex/corpus"
 )
 
 // The memory a writer's session keeps once the start's work is done,
@@ -42,21 +41,7 @@ const (
 )
 
 func benchSettled(b *testing.B, kind startKind) {
-	opt := corpus.Options{Entries: 10000, Chapters: 200, ChapterWords: 5000, Seed: 1}
-	root, err := corpus.Cached(context.Background(), opt)
-	if err != nil {
-		b.Fatal(err)
-	}
-	chapter, name, err := corpusMention(opt, root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cache := b.TempDir()
-	if kind == startWarm {
-		if _, err := measureFirstHover(context.Background(), firstHoverRun{Command: serveCommand(cache), Root: root, Chapter: chapter, Name: name}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	root, chapter, name, cache := startBenchBook(b, kind)
 	var settled, edited, cpu []float64
 	var lat []time.Duration
 	b.ResetTimer()
