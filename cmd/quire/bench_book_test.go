@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -37,4 +39,20 @@ func startBenchBook(b *testing.B, kind startKind) (root, chapter, name, cache st
 		}
 	}
 	return root, chapter, name, cache
+}
+
+// startHome is the cache folder of a benchmark's run i: the warm
+// start's, filled once, or a folder of its own for a cold one.
+func startHome(cache string, kind startKind, i int) string {
+	if kind == startWarm {
+		return cache
+	}
+	return filepath.Join(cache, strconv.Itoa(i))
+}
+
+// medianOf is the median of v (the upper one of an even count); v is
+// sorted in place.
+func medianOf(v []float64) float64 {
+	slices.Sort(v)
+	return v[len(v)/2]
 }

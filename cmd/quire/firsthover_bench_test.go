@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -150,10 +149,8 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 		return out, err
 	}
 	for out.Counts == 0 {
-		var h *protocol.Hover
-		if _, err := conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
-			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Position: pos},
-		}, &h); err != nil && !strings.Contains(err.Error(), "unexpected end of JSON input") {
+		h, err := hoverAt(ctx, conn, doc, pos)
+		if err != nil {
 			return out, fmt.Errorf("hover: %w", err)
 		}
 		card := ""
@@ -174,12 +171,9 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 	}
 	for i := range run.Hovers {
 		pos := run.Positions[i%len(run.Positions)]
-		var h *protocol.Hover
 		t := time.Now()
 		out.HoversAt = append(out.HoversAt, t.Sub(start))
-		if _, err := conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
-			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Position: pos},
-		}, &h); err != nil && !strings.Contains(err.Error(), "unexpected end of JSON input") {
+		if _, err := hoverAt(ctx, conn, doc, pos); err != nil {
 			return out, fmt.Errorf("hover %d: %w", i, err)
 		}
 		out.Hovers = append(out.Hovers, time.Since(t))
@@ -212,6 +206,19 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 		return out, fmt.Errorf("quire serve: %w", err)
 	}
 	return out, nil
+}
+
+// hoverAt asks conn for the hover at pos in doc: nil, and no error, where
+// the server answers null (no card there).
+func hoverAt(ctx context.Context, conn jsonrpc2.Conn, doc protocol.DocumentURI, pos protocol.Position) (*protocol.Hover, error) {
+	var h *protocol.Hover
+	_, err := conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Position: pos},
+	}, &h)
+	if err != nil && strings.Contains(err.Error(), "unexpected end of JSON input") {
+		return nil, nil
+	}
+	return h, err
 }
 
 // startServe starts cmd (`quire serve`) with its stdout and stdin as one
@@ -441,10 +448,7 @@ func benchFirstHover(b *testing.B, kind startKind, hovers int) {
 	var lat []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
-		home := cache
-		if kind != startWarm {
-			home = filepath.Join(cache, strconv.Itoa(i))
-		}
+		home := startHome(cache, kind, i)
 		if kind == startAfterKill {
 			b.StopTimer()
 			_, err := measureFirstHover(context.Background(), firstHoverRun{Command: serveCommand(home), Root: root, Chapter: chapter, Name: name,
@@ -500,8 +504,7 @@ func benchFirstHover(b *testing.B, kind startKind, hovers int) {
 		for i, r := range runs {
 			v[i] = f(r)
 		}
-		slices.Sort(v)
-		return v[len(v)/2]
+		return medianOf(v)
 	}
 	b.ReportMetric(median(func(t firstHoverTimes) float64 { return t.Canon.Seconds() * 1000 }), "canon-ms")
 	b.ReportMetric(median(func(t firstHoverTimes) float64 { return t.Counts.Seconds() * 1000 }), "counts-ms")

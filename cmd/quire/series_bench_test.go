@@ -383,10 +383,8 @@ func booksSession(ctx context.Context, stream io.ReadWriteCloser, start time.Tim
 	for i, d := range docs {
 		hovering.Go(func() {
 			for {
-				var h *protocol.Hover
-				if _, err := conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
-					TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: d.doc}, Position: d.pos},
-				}, &h); err != nil && !strings.Contains(err.Error(), "unexpected end of JSON input") {
+				h, err := hoverAt(ctx, conn, d.doc, d.pos)
+				if err != nil {
 					hoverErrs[i] = fmt.Errorf("hover: %w", err)
 					return
 				}

@@ -129,13 +129,8 @@ func staleSession(t *testing.T, cacheHome, book, chapter, name string, wants map
 			mu.Lock()
 			t.Fatalf("not all shown within 10 s: %v\nthe card:\n%s\nthe diagnostics: %+v", got, card, diags)
 		}
-		var h *protocol.Hover
-		_, err := conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
-			TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Position: pos},
-		}, &h)
-		if err != nil && !strings.Contains(err.Error(), "unexpected end of JSON input") {
-			require.NoError(t, err, "hover; so far %v", got)
-		}
+		h, err := hoverAt(ctx, conn, doc, pos)
+		require.NoError(t, err, "hover; so far %v", got)
 		if h != nil {
 			card = h.Contents.Value
 		}

@@ -3,10 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,15 +42,11 @@ func benchSettled(b *testing.B, kind startKind) {
 	var lat []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
-		home := cache
-		if kind != startWarm {
-			home = filepath.Join(cache, strconv.Itoa(i))
-		}
-		run := firstHoverRun{Command: serveCommand(home), Root: root, Chapter: chapter, Name: name,
+		run := firstHoverRun{Command: serveCommand(startHome(cache, kind, i)), Root: root, Chapter: chapter, Name: name,
 			AfterLoad: func(ctx context.Context, s session) error {
 				time.Sleep(settleWait)
 				settled = append(settled, float64(benchtest.ProcStatus(s.Pid)["VmRSS"])/(1<<20))
-				before, err := processCPU(s.Pid)
+				before, err := benchtest.ProcCPU(s.Pid)
 				if err != nil {
 					return err
 				}
@@ -73,15 +65,12 @@ func benchSettled(b *testing.B, kind startKind) {
 					end.Character += 2
 					time.Sleep(editGap)
 					t := time.Now()
-					var h *protocol.Hover
-					if _, err := s.Conn.Call(ctx, protocol.MethodTextDocumentHover, protocol.HoverParams{
-						TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: s.Doc}, Position: pos},
-					}, &h); err != nil && !strings.Contains(err.Error(), "unexpected end of JSON input") {
+					if _, err := hoverAt(ctx, s.Conn, s.Doc, pos); err != nil {
 						return fmt.Errorf("hover after edit %d: %w", v, err)
 					}
 					lat = append(lat, time.Since(t))
 				}
-				after, err := processCPU(s.Pid)
+				after, err := benchtest.ProcCPU(s.Pid)
 				if err != nil {
 					return err
 				}
@@ -94,36 +83,8 @@ func benchSettled(b *testing.B, kind startKind) {
 		}
 	}
 	b.StopTimer()
-	median := func(v []float64) float64 {
-		v = slices.Sorted(slices.Values(v))
-		return v[len(v)/2]
-	}
-	b.ReportMetric(median(settled), "settled-rss-MB")
-	b.ReportMetric(median(edited), "edited-rss-MB")
-	b.ReportMetric(median(cpu), "cpu-ms/edit")
+	b.ReportMetric(medianOf(settled), "settled-rss-MB")
+	b.ReportMetric(medianOf(edited), "edited-rss-MB")
+	b.ReportMetric(medianOf(cpu), "cpu-ms/edit")
 	benchtest.ReportLatenciesAs(b, "hover-after-edit-", lat)
-}
-
-// processCPU is the CPU time a process has used, user and system, from
-// /proc (Linux; the benchmark's other figures are read there too).
-func processCPU(pid int) (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The fields after the command's name, which is in parentheses and
-	// may hold spaces: utime and stime are the 14th and 15th fields.
-	rest := string(data[strings.LastIndexByte(string(data), ')')+2:])
-	f := strings.Fields(rest)
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
-	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: %q %q", pid, f[11], f[12])
-	}
-	// Linux counts them in USER_HZ, 100 a second on every architecture
-	// Go supports.
-	return time.Duration(utime+stime) * (time.Second / 100), nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,4 +21,23 @@ func TestProcStatus(t *testing.T) {
 	assert.Positive(t, st["VmRSS"])
 	assert.Positive(t, st["RssAnon"])
 	assert.GreaterOrEqual(t, st["VmHWM"], st["VmRSS"], "the peak is at least what is resident")
+}
+
+func TestProcCPU(t *testing.T) {
+	_, err := ProcCPU(-1)
+	assert.Error(t, err, "no process")
+	if runtime.GOOS != "linux" {
+		// Under Wine a /proc/PID/stat may be another process's: only
+		// that reading it does not fail badly is asked.
+		_, _ = ProcCPU(os.Getpid())
+		return
+	}
+	before, err := ProcCPU(os.Getpid())
+	require.NoError(t, err)
+	// Work of at least a few clock ticks (10 ms each) shows.
+	for start := time.Now(); time.Since(start) < 100*time.Millisecond; {
+	}
+	after, err := ProcCPU(os.Getpid())
+	require.NoError(t, err)
+	assert.Greater(t, after, before, "the CPU spent shows")
 }
