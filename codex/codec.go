@@ -12,11 +12,15 @@ import (
 
 // The state file is a compact binary encoding of savedState: warm starts
 // decode ten thousand entries in tens of milliseconds, where gob needed
-// several times that. Layout: magic, schema version, the fields in a
-// fixed order (lengths and integers as varints), then a CRC-32 of
+// several times that. Layout: magic, schema version, the sources of
+// every soul and entry one after another (their total length first),
+// then the fields in a fixed order (lengths and integers as varints; a
+// source as its offset and length among the sources), then a CRC-32 of
 // everything before it, so a truncated or damaged file is detected and
-// the index rebuilt. Any change to what is encoded needs a new
-// SchemaVersion.
+// the index rebuilt. The sources stand apart so that a state mapped into
+// memory (state_map_unix.go) is decoded without reading them: an entry's
+// text, most of the file, is read from disk only when something asks for
+// it. Any change to what is encoded needs a new SchemaVersion.
 
 var stateMagic = []byte("quire-state\x00")
 
@@ -30,6 +34,9 @@ type encoder struct {
 	w   io.Writer
 	crc hash.Hash32
 	err error
+	// src is where the next source starts among the sources, written
+	// ahead of the fields in the same order as source is called.
+	src int
 }
 
 const encodeChunk = 64 << 10
@@ -77,6 +84,14 @@ func (e *encoder) bool(v bool) {
 func (e *encoder) str(s string) {
 	e.uvarint(uint64(len(s)))
 	e.buf = append(e.buf, s...)
+}
+
+// source writes where s lies among the sources writeStateTo wrote
+// first, the next in their order.
+func (e *encoder) source(s string) {
+	e.uvarint(uint64(e.src))
+	e.uvarint(uint64(len(s)))
+	e.src += len(s)
 }
 
 func (e *encoder) bytes(b []byte) {
@@ -137,7 +152,7 @@ func (e *encoder) problems(ps []Problem) {
 
 func (e *encoder) soul(s *Soul) {
 	e.str(s.ID)
-	e.str(s.Source)
+	e.source(s.Source)
 	e.rng(s.Body)
 	e.sections(s.Sections)
 	e.links(s.Links)
@@ -160,7 +175,7 @@ func (e *encoder) entry(en *Entry) error {
 	e.str(en.Stem)
 	e.bool(en.Mentions)
 	e.strs(en.Exclude)
-	e.str(en.Source)
+	e.source(en.Source)
 	e.rng(en.Body)
 	e.sections(en.Sections)
 	e.links(en.Links)
@@ -172,6 +187,7 @@ func (e *encoder) entry(en *Entry) error {
 	e.rng(en.NameRange)
 	e.ranges(en.AliasRanges)
 	e.problems(en.Problems)
+	e.bool(en.lifeStatus)
 	return nil
 }
 
@@ -180,6 +196,24 @@ func writeStateTo(w io.Writer, st *savedState) error {
 	e := newEncoder(w)
 	e.buf = append(e.buf, stateMagic...)
 	e.uvarint(uint64(st.Schema))
+	// The sources first, souls then entries, in the order the fields
+	// below name them.
+	total := 0
+	for _, s := range st.Souls {
+		total += len(s.Source)
+	}
+	for _, en := range st.Entries {
+		total += len(en.Source)
+	}
+	e.uvarint(uint64(total))
+	for _, s := range st.Souls {
+		e.buf = append(e.buf, s.Source...)
+		e.spill()
+	}
+	for _, en := range st.Entries {
+		e.buf = append(e.buf, en.Source...)
+		e.spill()
+	}
 	e.str(st.Root)
 	e.bool(st.Indexed)
 	e.uvarint(uint64(len(st.Files)))
@@ -212,6 +246,8 @@ type decoder struct {
 	buf []byte
 	off int
 	err error
+	// src are the sources, which source slices and never reads.
+	src []byte
 	// The entries and the small slices they hold are carved from shared
 	// arrays (slab) rather than allocated one by one: ten thousand
 	// entries were some sixty thousand allocations.
@@ -317,6 +353,20 @@ func (d *decoder) str() string {
 	return unsafe.String(&b[0], len(b))
 }
 
+// source returns a source among d.src, by its offset and length: like
+// str, it shares memory with the state, and it does not read its bytes.
+func (d *decoder) source() string {
+	off, n := d.uvarint(), d.uvarint()
+	if d.err != nil || off > uint64(len(d.src)) || n > uint64(len(d.src))-off {
+		d.fail()
+		return ""
+	}
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&d.src[off], int(n))
+}
+
 func (d *decoder) strs() []string {
 	n := d.count(1)
 	if n == 0 {
@@ -380,7 +430,7 @@ func (d *decoder) problems() []Problem {
 }
 
 func (d *decoder) soul() *Soul {
-	return &Soul{ID: d.str(), Source: d.str(), Body: d.rng(), Sections: d.sections(), Links: d.links(), Problems: d.problems()}
+	return &Soul{ID: d.str(), Source: d.source(), Body: d.rng(), Sections: d.sections(), Links: d.links(), Problems: d.problems()}
 }
 
 func (d *decoder) entry(souls map[string]*Soul) *Entry {
@@ -400,7 +450,7 @@ func (d *decoder) entry(souls map[string]*Soul) *Entry {
 	en.Stem = d.str()
 	en.Mentions = d.bool()
 	en.Exclude = d.strs()
-	en.Source = d.str()
+	en.Source = d.source()
 	en.Body = d.rng()
 	en.Sections = d.sections()
 	en.Links = d.links()
@@ -410,6 +460,7 @@ func (d *decoder) entry(souls map[string]*Soul) *Entry {
 	en.NameRange = d.rng()
 	en.AliasRanges = d.ranges()
 	en.Problems = d.problems()
+	en.lifeStatus = d.bool()
 	return en
 }
 
@@ -424,11 +475,22 @@ func decodeState(data []byte) (*savedState, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorruptState)
 	}
+	return decodeChecked(data)
+}
+
+// decodeChecked decodes a state whose checksum the caller has checked,
+// reading none of its sources' bytes.
+func decodeChecked(data []byte) (*savedState, error) {
+	if len(data) < len(stateMagic)+4 || string(data[:len(stateMagic)]) != string(stateMagic) {
+		return nil, fmt.Errorf("%w: not a quire state file", errCorruptState)
+	}
+	body := data[:len(data)-4]
 	d := &decoder{buf: body, off: len(stateMagic)}
 	st := &savedState{Schema: int(d.uvarint())}
 	if d.err == nil && st.Schema != SchemaVersion {
 		return nil, fmt.Errorf("state schema %d, want %d", st.Schema, SchemaVersion)
 	}
+	d.src = d.raw(d.count(1))
 	st.Root = d.str()
 	st.Indexed = d.bool()
 	nFiles := d.count(36)

@@ -14,8 +14,10 @@ import (
 // holds a value, so that a field the codec forgets fails the round trip.
 func fullState(t testing.TB) *savedState {
 	t.Helper()
+	// The second status, which the first wins over, is one of life:
+	// Entry.lifeStatus is set.
 	src := "---\ntype: character\nname: Ilse Dorn\naliases: [Ilse, the Tallywoman]\nsummary: Clerk.\n" +
-		"tags: [clerk]\nstatus: tentative\nrole: Lead\nage: 29\nlocked: [role, missing]\n" +
+		"tags: [clerk]\nstatus: tentative\nstatus: dead\nrole: Lead\nage: 29\nlocked: [role, missing]\n" +
 		"exclude: [ilse of the isles]\nname: twice\n---\n# Ilse Dorn\n\nSee [[Mara Vell|Mara]].\n\n## History\n\nText.\n"
 	e, _ := Parse("codex/characters/ilse-dorn/index.md", []byte(src), TypeCharacter)
 	require.NotNil(t, e)

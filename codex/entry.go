@@ -65,6 +65,10 @@ type Entry struct {
 	NameRange   Range     `json:"nameRange"`
 	AliasRanges []Range   `json:"aliasRanges,omitempty"`
 	Problems    []Problem `json:"problems,omitempty"`
+	// lifeStatus says the front matter may give a status of life
+	// (statusOfLife), read once when the entry is parsed: StoryOf reads
+	// the YAML only then, and a book's opening reads no entry's source.
+	lifeStatus bool
 }
 
 // BodyText is the Markdown after the front matter.

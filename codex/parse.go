@@ -109,6 +109,7 @@ func Parse(id string, src []byte, folderType Type) (*Entry, []Problem) {
 	}
 	e.Summary = firstNonEmpty(h.Summary, clip.Words(linkText(o.FirstParagraph), maxSummary))
 	e.Links = scanLinks(src, fm.Body, o.Code)
+	e.lifeStatus = statusOfLife(e)
 
 	switch strings.ToLower(h.Status) {
 	case "", "confirmed":

@@ -67,7 +67,7 @@ type Story struct {
 func StoryOf(e *Entry) Story {
 	_, hasProg := e.Custom.Get("progressions")
 	_, hasRules := e.Custom.Get("rules")
-	if !hasProg && !hasRules && !statusOfLife(e) {
+	if !hasProg && !hasRules && !e.lifeStatus {
 		return Story{}
 	}
 	src := []byte(e.Source)
@@ -114,8 +114,8 @@ func StoryOf(e *Entry) Story {
 
 // statusOfLife says whether the entry's front matter has a status that
 // is neither confirmed nor tentative (such as `dead`), reading its lines
-// rather than its YAML: most entries have none, and the catalog is
-// read entry by entry.
+// rather than its YAML: most entries have none. Parse asks, once; the
+// entry keeps the answer (Entry.lifeStatus) for StoryOf.
 func statusOfLife(e *Entry) bool {
 	fm := e.Source[:min(max(e.Body.Start, 0), len(e.Source))]
 	for line := range strings.Lines(fm) {

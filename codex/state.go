@@ -24,7 +24,9 @@ import (
 // the index.
 // 4: custom fields are written in the state's own binary form, not as
 // JSON (codec_fields.go).
-const SchemaVersion = 4
+// 5: the sources stand apart from the fields, so that a mapped state is
+// decoded without reading them (codec.go).
+const SchemaVersion = 5
 
 // Names inside a project's cache folder.
 const (
@@ -101,11 +103,7 @@ func writeMeta(dir, root string) error {
 }
 
 func readState(dir string) (*savedState, error) {
-	data, err := os.ReadFile(filepath.Join(dir, stateFile))
-	if err != nil {
-		return nil, err
-	}
-	return decodeState(data)
+	return readStateFile(filepath.Join(dir, stateFile))
 }
 
 func writeState(dir string, st *savedState) error {
