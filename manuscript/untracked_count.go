@@ -53,15 +53,67 @@ const (
 	untrackedScanSlack  = 64 << 10
 )
 
-// maxRememberedCounts bounds the counts a unit remembers; past it, it
-// forgets them all (suggestions come and go as the writer edits).
-const maxRememberedCounts = 4096
+// maxRememberedCounts bounds the counts a unit remembers, and
+// maxRememberedPasses the countings whose zeros it remembers; past
+// either, it forgets them all (suggestions come and go as the writer
+// edits).
+const (
+	maxRememberedCounts = 4096
+	maxRememberedPasses = 16
+)
 
 // untrackedCounts are a unit's counts of suggestions' entries, by the
-// entry's forms.
+// entry's forms. Most suggestions are found in a few units and not in
+// the rest: a unit keeps the counts it found above zero, and for its
+// zeros the forms each counting asked for, one set that counting's
+// units share. A book of 200 chapters whose codex names few of its
+// thousands of names (a series book before its series is trusted) held
+// 83 MB of zeros, one map entry a suggestion in every chapter.
 type untrackedCounts struct {
-	mu     sync.Mutex
-	counts map[string]int32
+	mu sync.Mutex
+	// found are the counts above zero.
+	found map[string]int32
+	// asked are the countings this unit took part in, latest last: a
+	// form one of them asked for and found holds no count of is none.
+	asked []*formSet
+}
+
+// formSet are the forms of the suggestions one counting counted.
+type formSet struct{ forms map[string]struct{} }
+
+// get is the count of the entry of forms sig, and whether it is known.
+func (u *untrackedCounts) get(sig string) (int32, bool) {
+	if n, ok := u.found[sig]; ok {
+		return n, true
+	}
+	for i := len(u.asked) - 1; i >= 0; i-- {
+		if _, ok := u.asked[i].forms[sig]; ok {
+			return 0, true
+		}
+	}
+	return 0, false
+}
+
+// remember keeps counts, of the entries of forms sigs, all that the
+// counting asked knows for the unit now.
+func (u *untrackedCounts) remember(asked *formSet, sigs []string, counts []int32) {
+	found := 0
+	for _, n := range counts {
+		if n > 0 {
+			found++
+		}
+	}
+	if u.found == nil || len(u.found)+found > maxRememberedCounts || len(u.asked) >= maxRememberedPasses {
+		u.found, u.asked = make(map[string]int32, found), nil
+	}
+	for i, n := range counts {
+		if n > 0 {
+			u.found[sigs[i]] = n
+		}
+	}
+	if len(u.asked) == 0 || u.asked[len(u.asked)-1] != asked {
+		u.asked = append(u.asked, asked)
+	}
 }
 
 // countUntracked sets each group's count and units.
@@ -101,8 +153,10 @@ type groupCounter struct {
 	base       *Matcher
 	groups     []*untrackedGroup
 	blockBytes int
-	// sigs are the groups' forms, as the units' counts are keyed.
-	sigs []string
+	// sigs are the groups' forms, as the units' counts are keyed; asked
+	// is the set of them the units this counter counts remember.
+	sigs  []string
+	asked *formSet
 	// matchers make each group's matcher once, when a unit needs it.
 	matchers []func() *Matcher
 	// needs lists, by a word's key, the groups a block must hold that word
@@ -117,10 +171,12 @@ type groupCounter struct {
 
 func newGroupCounter(base *Matcher, groups []*untrackedGroup, blockBytes int) *groupCounter {
 	c := &groupCounter{base: base, groups: groups, blockBytes: blockBytes, scanFactor: untrackedScanFactor, scanSlack: untrackedScanSlack,
-		sigs: make([]string, len(groups)), matchers: make([]func() *Matcher, len(groups)), needs: map[string][]int32{}}
+		sigs: make([]string, len(groups)), matchers: make([]func() *Matcher, len(groups)), needs: map[string][]int32{},
+		asked: &formSet{forms: make(map[string]struct{}, len(groups))}}
 	for i, g := range groups {
 		e := g.untrackedEntry()
 		c.sigs[i] = entrySignature(e)
+		c.asked.forms[c.sigs[i]] = struct{}{}
 		c.matchers[i] = sync.OnceValue(func() *Matcher { return base.withEntry(e) })
 		keys, ok := neededWords(e)
 		if !ok {
@@ -197,7 +253,7 @@ func (c *groupCounter) countUnit(um *unitMentions) []int32 {
 	if um.untracked != nil {
 		um.untracked.mu.Lock()
 		for i, sig := range c.sigs {
-			n, ok := um.untracked.counts[sig]
+			n, ok := um.untracked.get(sig)
 			out[i], missing[i] = n, !ok
 			if !ok {
 				nMissing++
@@ -216,14 +272,7 @@ func (c *groupCounter) countUnit(um *unitMentions) []int32 {
 	c.find(um, missing, out)
 	if um.untracked != nil {
 		um.untracked.mu.Lock()
-		if um.untracked.counts == nil || len(um.untracked.counts)+nMissing > maxRememberedCounts {
-			um.untracked.counts = make(map[string]int32, nMissing)
-		}
-		for i, sig := range c.sigs {
-			if missing[i] {
-				um.untracked.counts[sig] = out[i]
-			}
-		}
+		um.untracked.remember(c.asked, c.sigs, out)
 		um.untracked.mu.Unlock()
 	}
 	return out

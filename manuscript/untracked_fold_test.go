@@ -1,6 +1,7 @@
 package manuscript
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -159,9 +160,41 @@ func TestUntrackedCountsFollowEdits(t *testing.T) {
 	// The unchanged unit kept what it counted.
 	um := edited.units["manuscript/a.md"]
 	um.untracked.mu.Lock()
-	assert.NotEmpty(t, um.untracked.counts)
+	assert.NotEmpty(t, um.untracked.found)
 	um.untracked.mu.Unlock()
 	assert.Same(t, ix.units["manuscript/a.md"].untracked, um.untracked)
+}
+
+// A unit remembers the counts it found above zero, one each, and its
+// zeros as the set of forms the counting asked for, which every unit it
+// counted shares: a book of many chapters, each naming its own few
+// people of many, keeps no count a chapter a name.
+func TestUntrackedCountsKeepNoZeros(t *testing.T) {
+	names := []string{"Corwin", "Hesk", "Ilsabet", "Doran", "Margit", "Tobiah", "Wenna", "Fergal"}
+	var units []*Unit
+	for i, name := range names {
+		text := fmt.Sprintf("# Part %d\n\nthen %s came, and %s spoke, and %s went.\n", i+1, name, name, name)
+		units = append(units, chapter(fmt.Sprintf("manuscript/%02d.md", i+1), i+1, text))
+	}
+	ix := BuildMentionIndex(NewMatcher(nil), units)
+	got := ix.Untracked(UntrackedMinCount)
+	require.Len(t, got, len(names))
+	shared := ix.order[0].untracked.asked
+	require.Len(t, shared, 1)
+	for i, um := range ix.order {
+		um.untracked.mu.Lock()
+		assert.Equal(t, map[string]int32{names[i] + "\x01": 3}, um.untracked.found, um.unit.Path)
+		require.Len(t, um.untracked.asked, 1)
+		assert.Same(t, shared[0], um.untracked.asked[0], um.unit.Path)
+		// The others' counts here are known: none.
+		for j, other := range names {
+			n, ok := um.untracked.get(other + "\x01")
+			assert.True(t, ok, "%s in %s", other, um.unit.Path)
+			assert.Equal(t, int32(map[bool]int{true: 3}[i == j]), n, "%s in %s", other, um.unit.Path)
+		}
+		um.untracked.mu.Unlock()
+	}
+	assert.Equal(t, got, ix.Untracked(UntrackedMinCount), "counted again from what the units remember")
 }
 
 func untrackedNamesCounts(us []Untracked) []string {
