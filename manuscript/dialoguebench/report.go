@@ -147,6 +147,18 @@ func WriteErrors(w io.Writer, r Run) error {
 		}
 		fmt.Fprintf(&b, "\n@%d speaker %s, rule %s%s\n", u.Spans[0].Start, name(u.Best()), u.Rule, uncertainNote(u))
 		b.WriteString(context(text, u.Spans) + "\n")
+		c := covers[fi]
+		for gi, g := range e.Gold {
+			gc := union(g.Spans)
+			if len(gc) == 0 || gc[0].Start >= c[len(c)-1].End || gc[len(gc)-1].End <= c[0].Start {
+				continue
+			}
+			if shared := overlap(gc, c); shared > 0 {
+				_, gm := goldMatched[gi]
+				fmt.Fprintf(&b, "  overlapping gold @%d: it holds %.0f%% of the gold, %.0f%% of it inside the gold%s\n",
+					gc[0].Start, 100*float64(shared)/float64(g.Cover()), 100*float64(shared)/float64(coverLen(c)), matchedNote(gm))
+			}
+		}
 	}
 
 	fmt.Fprintf(&b, "\n## Speakers wrong (%d)\n", s.Speakers.N-s.Speakers.Right)
