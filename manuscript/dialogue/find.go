@@ -468,11 +468,18 @@ func (f *finder) namesWords(p *paragraph, s span) bool {
 	}
 	lower := strings.ToLower(prevWord)
 	noun := determiners[lower] || naming[lower]
+	before := lastRuneBefore(f.text, p.start, s.mark.Start)
+	// One word in lower case, quoted inside a sentence after a word that
+	// is no speech verb, is named whatever punctuation it holds ('the
+	// house "did," for it was', 'they call it "highstrung."'): spoken
+	// alone it would open its sentence, or follow its verb.
+	if words == 1 && unicode.IsLetter(before) && unicode.IsLower(firstLetter(f.text[s.words.Start:s.words.End])) {
+		return true
+	}
 	last := lastRuneBefore(f.text, s.words.Start, s.words.End)
 	if unicode.IsPunct(last) && last != '_' && last != '*' && !(noun && (last == ',' || last == '.' || last == ';')) {
 		return false
 	}
-	before := lastRuneBefore(f.text, p.start, s.mark.Start)
 	if !unicode.IsLetter(before) {
 		return false
 	}
