@@ -182,6 +182,8 @@ func TestAttributionRules(t *testing.T) {
 				{"Nothing.", emma, true, RuleTurn}, {"Nothing at all?", knightly, true, RuleTurn}}},
 		{"writer: a comment overrides the tag", "\"Who?\" said Emma. <!-- speaker: Harriet -->", "",
 			[]said{{"Who?", harriet, false, RuleWriter}}},
+		{"writer: a comment after speech over two paragraphs", "\"It was long ago,\n\n\"and far away.\" <!-- speaker: Harriet -->", "",
+			[]said{{"It was long ago,", harriet, false, RuleWriter}}},
 		{"writer: a comment on the line below", "\"Who?\" said Emma.\n<!-- speaker: Harriet Smith -->", "",
 			[]said{{"Who?", harriet, false, RuleWriter}}},
 		{"the one addressed does not speak", "Emma and Harriet walked in the garden.\n\n\"Emma, look,\" she said.", "",

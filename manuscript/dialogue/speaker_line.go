@@ -25,9 +25,10 @@ func (a *attributor) writer(i int) bool {
 }
 
 // indexComments finds which utterance each speaker comment is about: the
-// last that begins before it in its paragraph; else the first after it,
-// in its paragraph or the next (a comment on a line of its own before
-// the speech).
+// last that begins before it in its paragraph, or that runs on into its
+// paragraph from the paragraphs before (speech over several paragraphs);
+// else the first after it, in its paragraph or the next (a comment on a
+// line of its own before the speech).
 func (a *attributor) indexComments() {
 	a.said = map[int]codex.Range{}
 	for _, c := range manuscript.HTMLComments(a.text, codex.Range{Start: 0, End: len(a.text)}) {
@@ -42,12 +43,17 @@ func (a *attributor) indexComments() {
 		}
 		k := sort.Search(len(a.utts), func(k int) bool { return a.utts[k].Marks[0].Start >= c.Start })
 		switch {
-		case k > 0 && a.para[k-1] == cp:
+		case k > 0 && (a.para[k-1] == cp || a.paraOf(a.utts[k-1].Marks[len(a.utts[k-1].Marks)-1].Start) == cp):
 			a.said[k-1] = c
 		case k < len(a.utts) && (a.para[k] == cp || a.para[k] == cp+1 && a.paras[cp].start > c.Start):
 			a.said[k] = c
 		}
 	}
+}
+
+// paraOf is the index in a.paras of the paragraph holding off.
+func (a *attributor) paraOf(off int) int {
+	return sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > off })
 }
 
 // speakerComment reads "<!-- speaker: Name -->".
