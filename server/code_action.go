@@ -18,8 +18,10 @@ import (
 )
 
 // codeAction offers, for each untracked name and broken [[link]] in
-// range, to create a codex entry for the name (create_entry.go). It then
-// offers the advisor's actions on the selection or at the cursor
+// range, to create a codex entry for the name (create_entry.go); the
+// fixes of continuity slips; on a line of dialogue quire is unsure of,
+// the characters who may speak it (speakerActions). It then offers the
+// advisor's actions on the selection or at the cursor
 // (selectionActions).
 func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([]codeAction, error) {
 	actions := []codeAction{}
@@ -36,6 +38,7 @@ func (s *Server) codeAction(ctx context.Context, p protocol.CodeActionParams) ([
 	}
 	actions = append(actions, s.createEntryActions(ctx, p)...)
 	actions = append(actions, filterKinds(s.continuityActions(ctx, p, proj, rel), p.Context.Only)...)
+	actions = append(actions, filterKinds(s.speakerActions(ctx, p, proj), p.Context.Only)...)
 	more, err := s.selectionActions(ctx, p, proj)
 	if err != nil {
 		return nil, err

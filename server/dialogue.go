@@ -32,6 +32,9 @@ type speechEntry struct {
 	// ones marked (Matcher.ScanAll): attribution reads the certain ones,
 	// the semantic tokens colour them all.
 	mentions []manuscript.Mention
+	// ch is the chapter as an was read from, for reading it again with
+	// a speaker line written in (speakerActions).
+	ch dialogue.Chapter
 }
 
 // maxSpeechEntries bounds the cache: a writer has a few chapters open,
@@ -72,7 +75,7 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 		}
 	}
 	an := dialogue.AnalyzeAfter(prev, ch, book.Cast(), opts)
-	e = speechEntry{text: text, cat: cat, names: names, opts: opts, mentions: ch.Mentions, an: an}
+	e = speechEntry{text: text, cat: cat, names: names, opts: opts, mentions: ch.Mentions, an: an, ch: ch}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {

@@ -255,3 +255,70 @@ func TestInitializeOffersInlayHints(t *testing.T) {
 	assert.Contains(t, res.Capabilities, "hoverProvider", "the other capabilities are still there")
 	assert.Contains(t, res.Capabilities, "semanticTokensProvider")
 }
+
+// On a line quire is unsure of, the code actions offer the characters
+// who may speak it, quire's guess first; each writes the speaker line,
+// after which the line is that character's by the writer's say. A line
+// its tag names is offered none.
+func TestSpeakerActionsWriteTheSpeakerLine(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, speechBook))
+	rel := "manuscript/01-hartfield.md"
+	text := speechBook[rel]
+	c.open(rel, text)
+	require.NotNil(t, c.hoverAt(rel, 2, 18))
+
+	assert.Empty(t, speakerFixes(codeActionsAt(t, c, rel, span(2, 3, 3))), "a tagged line")
+	actions := speakerFixes(codeActionsAt(t, c, rel, span(6, 3, 3)))
+	require.NotEmpty(t, actions)
+	assert.Equal(t, "Emma Woodhouse speaks this line", actions[0].Title, "quire's guess first")
+	assert.True(t, actions[0].IsPreferred)
+	var chosen *codeAction
+	for k := range actions {
+		assert.Equal(t, protocol.QuickFix, actions[k].Kind)
+		if actions[k].Title == "Mr. Knightley speaks this line" {
+			chosen = &actions[k]
+		}
+	}
+	require.NotNil(t, chosen, "%v", titles(actions))
+	only := speakerFixes(codeActionsAt(t, c, rel, span(6, 3, 3), protocol.QuickFix))
+	assert.Equal(t, titles(actions), titles(only), "offered to a client that asks for quick fixes only")
+
+	raw, err := json.Marshal(chosen.Edit)
+	require.NoError(t, err)
+	var edit struct {
+		DocumentChanges []struct {
+			TextDocument struct {
+				Version *int32 `json:"version"`
+			} `json:"textDocument"`
+			Edits []protocol.TextEdit `json:"edits"`
+		} `json:"documentChanges"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &edit))
+	require.Len(t, edit.DocumentChanges, 1)
+	require.NotNil(t, edit.DocumentChanges[0].TextDocument.Version)
+	require.Len(t, edit.DocumentChanges[0].Edits, 1)
+	e := edit.DocumentChanges[0].Edits[0]
+	assert.Equal(t, protocol.Position{Line: 6, Character: 8}, e.Range.Start)
+	assert.Equal(t, " <!-- speaker: Mr. Knightley -->", e.NewText)
+
+	edited := strings.Replace(text, "\"Never.\"\n", "\"Never.\" <!-- speaker: Mr. Knightley -->\n", 1)
+	c.replaceText(rel, 2, edited)
+	require.Eventually(t, func() bool {
+		h := c.hoverAt(rel, 6, 3)
+		return h != nil && strings.Contains(h.Contents.Value, "**Mr. Knightley** speaks.")
+	}, 5*time.Second, 20*time.Millisecond)
+	assert.Empty(t, speakerFixes(codeActionsAt(t, c, rel, span(6, 3, 3))), "the writer has said")
+}
+
+// speakerFixes are the actions of a code action reply that set a line's
+// speaker.
+func speakerFixes(actions []codeAction) []codeAction {
+	var out []codeAction
+	for _, a := range actions {
+		if strings.HasSuffix(a.Title, " speaks this line") {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -11,7 +11,8 @@ import (
 // line of dialogue and on a character's name, and the colour groups they
 // link to; the uncertain modifier on a guessed line; the speaker hint
 // before it; the hover of a line; :QuireLines in the quickfix list; a
-// tag edited in the buffer, and the hovers that follow.
+// speaker chosen from the code-action menu for the guessed line; a tag
+// edited in the buffer, and the hovers that follow.
 // Neovim older than 0.10 draws neither semantic tokens nor inlay hints:
 // there the test says so and skips, and `make nvim-versions` runs it on
 // trixie's 0.10 and sid's newest with QUIRE_REQUIRE_NVIM_DIALOGUE=1.
@@ -24,6 +25,6 @@ func TestNeovimDialogue(t *testing.T) {
 			"QUIRE_BIN=" + bin,
 			"QUIRE_CHAPTER=" + filepath.Join(book, sampleChapter),
 		},
-		steps: []string{"attach", "colours", "uncertain", "hints", "hover", "lines", "edit"},
+		steps: []string{"attach", "colours", "uncertain", "hints", "hover", "lines", "settle", "edit"},
 	}.run(t, nvim)
 }

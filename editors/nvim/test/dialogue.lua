@@ -4,7 +4,8 @@
 -- their places, and the links they resolve to), the uncertain modifier
 -- marks a line whose speaker quire guesses, the speaker hints sit before
 -- the lines no tag names, hover says who speaks a line, :QuireLines
--- fills the quickfix list, and an edit of a tag changes its line's
+-- fills the quickfix list, a character chosen from the code-action menu
+-- settles a guessed line, and an edit of a tag changes its line's
 -- speaker and not a later line's. Writes "ok <step>" lines and PASS to
 -- $QUIRE_RESULT; the first failure writes "FAIL <step>: <why>".
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
@@ -105,6 +106,50 @@ local function main()
     end
   end
   check(found, "the quickfix list lacks the line of “Thirteen,”: " .. vim.inspect(items))
+  log("ok " .. step)
+
+  -- The guessed line settled from the code-action menu: the writer opens
+  -- Neovim's own menu (vim.lsp.buf.code_action, whose picker,
+  -- vim.ui.select, picks here by title), chooses the character quire
+  -- offers first, and Neovim writes the speaker line the action carries;
+  -- the hover then says that character speaks, by the writer's say.
+  step = "settle"
+  -- :QuireLines left the cursor in the quickfix window.
+  vim.cmd("cclose")
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_win_set_cursor(0, { urow + 1, ucol + 4 })
+  local orig_select = vim.ui.select
+  local titles, chosen, shown = {}, nil, false
+  vim.ui.select = function(items, _, on_choice)
+    shown = true
+    local pick
+    for _, it in ipairs(items) do
+      local a = it.action or it[2]
+      table.insert(titles, a.title)
+      if not pick and a.title:match(" speaks this line$") then
+        pick, chosen = it, a.title:gsub(" speaks this line$", "")
+      end
+    end
+    on_choice(pick)
+  end
+  vim.lsp.buf.code_action()
+  local opened = vim.wait(10000, function()
+    return shown
+  end, 10)
+  vim.ui.select = orig_select
+  check(opened, "the code-action menu did not open on the guessed line")
+  check(chosen, "no speaker offered on the guessed line; the menu: " .. table.concat(titles, "; "))
+  log("offered " .. table.concat(titles, "; "))
+  local line
+  check(vim.wait(10000, function()
+    line = vim.api.nvim_buf_get_lines(buf, urow, urow + 1, false)[1]
+    return line:find("<!-- speaker: " .. chosen .. " -->", 1, true) ~= nil
+  end, 10), "the line after choosing " .. chosen .. ": " .. vim.inspect(line))
+  local settled
+  check(vim.wait(10000, function()
+    settled = harness.hover_at(buf, urow, require("quire.util").utf16_col(line, ucol + 4), 3000)
+    return settled ~= nil and settled:find("**" .. chosen .. "** speaks.", 1, true) ~= nil
+  end, 100), "after choosing " .. chosen .. " the hover on the line is " .. vim.inspect(settled))
   log("ok " .. step)
 
   -- The writer gives the line to another: typed into one conversation,
