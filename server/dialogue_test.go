@@ -322,3 +322,20 @@ func speakerFixes(actions []codeAction) []codeAction {
 	}
 	return out
 }
+
+// After quire's candidates, the actions offer whoever speaks the lines
+// around the guessed one: in a scene of three, the third.
+func TestSpeakerActionsOfferTheSceneSpeakers(t *testing.T) {
+	files := maps2(speechBook, map[string]string{"manuscript/01-hartfield.md": "# Hartfield\n\n" +
+		"\"I cannot,\" said Emma, \"agree with you.\"\n\n" +
+		"\"You will,\" Mr. Knightley replied.\n\n" +
+		"\"Never.\"\n\n" +
+		"\"Tea, anyone?\" The door had opened. \"Tea?\" asked Harriet.\n"})
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, files))
+	rel := "manuscript/01-hartfield.md"
+	c.open(rel, files[rel])
+	require.NotNil(t, c.hoverAt(rel, 2, 3))
+	got := titles(speakerFixes(codeActionsAt(t, c, rel, span(6, 3, 3))))
+	assert.ElementsMatch(t, []string{"Emma Woodhouse speaks this line", "Mr. Knightley speaks this line", "Harriet Smith speaks this line"}, got)
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"go.lsp.dev/protocol"
 
@@ -10,12 +11,17 @@ import (
 )
 
 // maxSpeakerActions bounds the characters offered for one line: quire's
-// guess and the likeliest after it.
-const maxSpeakerActions = 4
+// guess and the likeliest after it; nearbyLines how far before and after
+// it the lines whose speakers are offered after quire's candidates lie.
+const (
+	maxSpeakerActions = 4
+	nearbyLines       = 6
+)
 
 // speakerActions are, on a line of dialogue whose speaker quire only
 // guesses, one quick fix for each character it may be ("Emma Woodhouse
-// speaks this line"), quire's guess first: each writes the speaker line
+// speaks this line"), quire's guess first, then the speakers of the
+// lines around it: each writes the speaker line
 // that settles it (`<!-- speaker: Emma Woodhouse -->`, docs/dialogue.md),
 // or rewrites the one the line has. A line no tag or speaker line names
 // is the one a writer most often has to correct, and typing the comment
@@ -46,12 +52,23 @@ func (s *Server) speakerActions(ctx context.Context, p protocol.CodeActionParams
 	if i < 0 || !utts[i].Uncertain {
 		return nil
 	}
+	// quire's candidates, then whoever speaks the lines around it,
+	// nearest first: in a scene of three, the third.
 	var ids []string
-	for _, id := range utts[i].Candidates {
-		if len(ids) == maxSpeakerActions {
-			break
+	add := func(id string) {
+		if id != "" && len(ids) < maxSpeakerActions && !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
-		ids = append(ids, id)
+	}
+	for _, id := range utts[i].Candidates {
+		add(id)
+	}
+	for d := 1; d <= nearbyLines; d++ {
+		for _, k := range []int{i - d, i + d} {
+			if k >= 0 && k < len(utts) {
+				add(utts[k].Best())
+			}
+		}
 	}
 	version := doc.Version
 	var out []codeAction
