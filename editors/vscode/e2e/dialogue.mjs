@@ -3,15 +3,19 @@
 // dialogue must be drawn in another colour than its narration, and a
 // character's name in a third, from quire's semantic tokens; with
 // quire.dialogue.speakerHints on, the speaker is drawn before a line no
-// tag names ("Teodora Quill?"); hovering a line says who speaks it. The
-// screenshot of the coloured chapter is an artefact.
+// tag names ("Teodora Quill?"); hovering a line says who speaks it; the
+// quick fix "Teodora Quill speaks this line" writes the speaker line,
+// after which the hint says so ("Teodora Quill:"). The screenshot of the
+// coloured chapter is an artefact.
 import {
+  actionMenu,
   bookRead,
   editorLine,
   goToLine,
   openBook,
   openChapter,
   Outcome,
+  pickAction,
   start,
   step,
   waitFor,
@@ -98,6 +102,31 @@ async function main() {
       return shown?.includes("Moss Kettering speaks.") && shown.includes("said Moss");
     });
     console.log(`hover: ${shown}`);
+  });
+
+  // The guessed line settled from the quick fix menu (Ctrl+.): the writer
+  // puts the cursor in the line, picks quire's guess, and the editor
+  // writes the speaker line; the hint then says the writer said so.
+  await step(page, "settle", async () => {
+    await page.keyboard.press("Control+1");
+    await goToLine(page, 20);
+    await page.keyboard.press("Home");
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press("ArrowRight");
+    }
+    const title = "Teodora Quill speaks this line";
+    await page.keyboard.press("Control+.");
+    const menu = await waitFor(`${JSON.stringify(title)} in the quick fix menu`, async () => {
+      const m = await actionMenu(page);
+      return m && m.titles.includes(title) ? m : null;
+    });
+    console.log(`quick fix menu: ${menu.titles.join(" | ")}`);
+    await pickAction(page, title);
+    await waitFor("the speaker line written, and the hint that says so", async () => {
+      const line = await editorLine(page, 20);
+      return line !== null && line.includes("<!-- speaker: Teodora Quill -->") && line.includes("Teodora Quill:") && !line.includes("Teodora Quill?");
+    });
+    console.log(`line 20: ${await editorLine(page, 20)}`);
   });
 }
 

@@ -11,14 +11,15 @@ import (
 	"github.com/quire-ink/quire/editors/editortest"
 )
 
-var dialogueSteps = []string{"open-book", "open-chapter", "colours", "speaker-hint", "hover"}
+var dialogueSteps = []string{"open-book", "open-chapter", "colours", "speaker-hint", "hover", "settle"}
 
 // TestVSCodeDialogue opens a chapter of the sample book in a real VS Code
 // (dialogue.mjs) and checks what the writer sees of its dialogue: a line
 // of dialogue, its tag and the speaker's name in three colours (read
 // from the rendered editor, and kept as a screenshot), the speaker hint
-// before a line no tag names with the guessed line in italics, and the
-// hover of a line saying who speaks it and by which tag.
+// before a line no tag names with the guessed line in italics, the
+// hover of a line saying who speaks it and by which tag, and the quick
+// fix that settles the guessed line by writing its speaker line.
 func TestVSCodeDialogue(t *testing.T) {
 	tools := findBrowserTools(t)
 
