@@ -169,7 +169,7 @@ func TestHoverOnDialogue(t *testing.T) {
 			protocol.Range{Start: protocol.Position{Line: 2, Character: 0}, End: protocol.Position{Line: 2, Character: 11}}},
 		{"the second span of the same line", 2, 30, []string{"**Emma Woodhouse** speaks.", "5 words spoken."},
 			protocol.Range{Start: protocol.Position{Line: 2, Character: 23}, End: protocol.Position{Line: 2, Character: 40}}},
-		{"turn-taking", 6, 3, []string{"*Uncertain:* **Emma Woodhouse**, perhaps.", "turn-taking", "<!-- speaker: Name -->"},
+		{"turn-taking", 6, 3, []string{"*Uncertain:* **Emma Woodhouse**, perhaps.", "turn-taking", "pick them from the quick fixes, or add `<!-- speaker: Name -->`"},
 			protocol.Range{Start: protocol.Position{Line: 6, Character: 0}, End: protocol.Position{Line: 6, Character: 8}}},
 	}
 	for _, tt := range tests {

@@ -36,7 +36,11 @@ func Speech(u *dialogue.Utterance, name func(id string) string, tag string) stri
 	} else {
 		fmt.Fprintf(&b, "\n\n%d words spoken.", u.Words)
 	}
-	if u.Rule != dialogue.RuleWriter {
+	switch {
+	case u.Uncertain:
+		// The quick fixes write that line (server/speaker_action.go).
+		b.WriteString(" To say who speaks, pick them from the quick fixes, or add `<!-- speaker: Name -->` after the line.")
+	case u.Rule != dialogue.RuleWriter:
 		b.WriteString(" To say who speaks, add `<!-- speaker: Name -->` after the line.")
 	}
 	return b.String()
