@@ -2,6 +2,7 @@ package helix_test
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,7 +13,9 @@ import (
 // hints turned on in languages.toml as a writer would, Helix draws
 // "Teodora Quill?" before the line turn-taking gives her ("Someone has
 // to carry paper."), and hover (space k) on a tagged line says who
-// speaks it and by which tag. Helix draws no semantic tokens, so the
+// speaks it and by which tag; the code action "Teodora Quill speaks this
+// line" on the guessed line writes its speaker line, after which the
+// hint reads "Teodora Quill:". Helix draws no semantic tokens, so the
 // hints and the hover are how a Helix writer sees who speaks.
 func TestHelixDialogue(t *testing.T) {
 	tools := findHelix(t)
@@ -45,4 +48,23 @@ func TestHelixDialogue(t *testing.T) {
 	spoken := showsAll("Moss Kettering speaks.", "Decided by the speech tag")
 	term.askUntil(spoken, "Space", "k")
 	term.waitFor("hover", "who speaks the line, in the hover", spoken)
+	term.keys("Escape")
+
+	// The guessed line settled from the code action menu (space a): the
+	// writer picks quire's guess, Helix writes the speaker line, and the
+	// hint then says the writer said so.
+	term.command("goto 20")
+	term.keys("l", "l", "l")
+	title := "Teodora Quill speaks this line"
+	term.keys("Space", "a")
+	term.waitFor("settle-menu", strconv.Quote(title)+" in the code action menu", showsAll(title))
+	term.pick("settle-pick", title)
+	term.waitFor("settled", "the speaker line written, and the hint that says so", func(screen string) bool {
+		for _, row := range strings.Split(screen, "\n") {
+			if strings.Contains(row, "Someone has to carry paper.") {
+				return strings.Contains(row, "<!-- speaker: Teodora Quill -->") && strings.Contains(row, "Teodora Quill:") && !strings.Contains(row, "Teodora Quill?")
+			}
+		}
+		return false
+	})
 }
