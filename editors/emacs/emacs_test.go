@@ -126,7 +126,7 @@ func TestEmacsEglot(t *testing.T) {
 		}}.Run(t, reportOf)
 	report := func() string { return reportOf(run) }
 	lines, res, runErr := run.Lines, run.Result, run.Err
-	for _, step := range []string{"connect", "hover", "dialogue", "ask", "answer-doc", "apply", "stale", "cursor-action", "look-up", "peek", "explicate", "book-map", "build", "build-command", "health", "word-counts", "plain-eglot"} {
+	for _, step := range []string{"connect", "hover", "dialogue", "settle", "ask", "answer-doc", "apply", "stale", "cursor-action", "look-up", "peek", "explicate", "book-map", "build", "build-command", "health", "word-counts", "plain-eglot"} {
 		require.Contains(t, lines, "ok "+step, report())
 	}
 	require.Equal(t, "PASS", lines[len(lines)-1], report())

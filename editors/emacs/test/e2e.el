@@ -195,6 +195,45 @@ shows it: in the echo area. The titles offered are returned."
       (error "the hover does not give the tag that decided: %s" doc))
     (quire-test-log "  dialogue: %s" (car (split-string (string-trim doc) "\n")))))
 
+(quire-test-step "settle" ("dialogue") 40
+  ;; The line quire only guesses (“Someone has to carry paper.”) settled
+  ;; from M-x eglot-code-actions: the writer picks quire's guess, eglot
+  ;; writes the speaker line, and the line is then settled: no speaker is
+  ;; offered on it. The chapter is put back as it was for the steps after.
+  (quire-test-visit quire-test-chapter)
+  (deactivate-mark)
+  (let ((orig (buffer-string))
+        (at (lambda ()
+              (goto-char (point-min))
+              (search-forward "“Someone has to carry paper.”")
+              (goto-char (+ (match-beginning 0) 3)))))
+    (funcall at)
+    (quire-test-log "  offered: %s"
+                    (string-join (quire-test-code-action "\\`Teodora Quill speaks this line\\'") " | "))
+    (quire-test-wait "the speaker line written" 20
+                     (lambda ()
+                       (save-excursion
+                         (goto-char (point-min))
+                         (search-forward "“Someone has to carry paper.” <!-- speaker: Teodora Quill -->" nil t))))
+    ;; Settled: asked again (once eglot has sent the edit), the menu
+    ;; offers no speaker for the line; the titles are read from a menu
+    ;; that is left without a choice.
+    (let ((deadline (+ (float-time) 20)) offered)
+      (while (and (or (null offered) (string-match-p "speaks this line" offered))
+                  (< (float-time) deadline))
+        (accept-process-output nil 0.5)
+        (funcall at)
+        (setq offered (condition-case e
+                          (progn (quire-test-code-action "\\`no such action\\'") nil)
+                        (quire-test-no-action (nth 2 e)))))
+      (when (or (null offered) (string-match-p "speaks this line" offered))
+        (error "the line still offers its speakers after the speaker line was written: %s" offered))
+      (quire-test-log "  settled, offered: %s" offered))
+    (let ((inhibit-read-only t))
+      (erase-buffer)
+      (insert orig))
+    (set-buffer-modified-p nil)))
+
 (quire-test-step "ask" ("connect") 40
   (quire-test-visit quire-test-chapter)
   (quire-test-region "Teodora Quill wrote by it the way she always did")
