@@ -113,6 +113,10 @@ func WriteErrors(w io.Writer, r Run) error {
 	for i, u := range r.Found {
 		covers[i] = union(u.Spans)
 	}
+	goldCovers := make([][]codex.Range, len(e.Gold))
+	for i, g := range e.Gold {
+		goldCovers[i] = union(g.Spans)
+	}
 	var b strings.Builder
 	s := r.Score
 	fmt.Fprintf(&b, "# %s, %s quotes, %s\n\n%d gold utterances, %d found, %d matched (P %.3f R %.3f F1 %.3f); speakers right %d of %d (%.3f)\n",
@@ -126,18 +130,12 @@ func WriteErrors(w io.Writer, r Run) error {
 		}
 		fmt.Fprintf(&b, "\n@%d %s, speaker %s, quotations %s\n", g.Spans[0].Start, typeName(g.Type), goldName(g), strings.Join(g.Quotes, " "))
 		b.WriteString(context(text, g.Spans) + "\n")
-		gc := union(g.Spans)
-		for fi, u := range r.Found {
-			c := covers[fi]
-			if len(c) == 0 || c[0].Start >= gc[len(gc)-1].End || c[len(c)-1].End <= gc[0].Start {
-				continue
-			}
-			if shared := overlap(gc, c); shared > 0 {
-				fmt.Fprintf(&b, "  overlapping utterance @%d: holds %.0f%% of it, %.0f%% of it inside (%d spans)%s\n",
-					c[0].Start, 100*float64(shared)/float64(g.Cover()), 100*float64(shared)/float64(coverLen(c)), len(u.Spans), matchedNote(foundMatched[fi]))
-				b.WriteString(indent(context(text, u.Spans)) + "\n")
-			}
-		}
+		overlapping(covers, goldCovers[gi], func(fi, shared int) {
+			u, c := r.Found[fi], covers[fi]
+			fmt.Fprintf(&b, "  overlapping utterance @%d: holds %.0f%% of it, %.0f%% of it inside (%d spans)%s\n",
+				c[0].Start, 100*float64(shared)/float64(g.Cover()), 100*float64(shared)/float64(coverLen(c)), len(u.Spans), matchedNote(foundMatched[fi]))
+			b.WriteString(indent(context(text, u.Spans)) + "\n")
+		})
 	}
 
 	fmt.Fprintf(&b, "\n## Utterances found that are none (%d)\n", s.Found-s.Matched)
@@ -148,17 +146,11 @@ func WriteErrors(w io.Writer, r Run) error {
 		fmt.Fprintf(&b, "\n@%d speaker %s, rule %s%s\n", u.Spans[0].Start, name(u.Best()), u.Rule, uncertainNote(u))
 		b.WriteString(context(text, u.Spans) + "\n")
 		c := covers[fi]
-		for gi, g := range e.Gold {
-			gc := union(g.Spans)
-			if len(gc) == 0 || gc[0].Start >= c[len(c)-1].End || gc[len(gc)-1].End <= c[0].Start {
-				continue
-			}
-			if shared := overlap(gc, c); shared > 0 {
-				_, gm := goldMatched[gi]
-				fmt.Fprintf(&b, "  overlapping gold @%d: it holds %.0f%% of the gold, %.0f%% of it inside the gold%s\n",
-					gc[0].Start, 100*float64(shared)/float64(g.Cover()), 100*float64(shared)/float64(coverLen(c)), matchedNote(gm))
-			}
-		}
+		overlapping(goldCovers, c, func(gi, shared int) {
+			_, gm := goldMatched[gi]
+			fmt.Fprintf(&b, "  overlapping gold @%d: it holds %.0f%% of the gold, %.0f%% of it inside the gold%s\n",
+				goldCovers[gi][0].Start, 100*float64(shared)/float64(e.Gold[gi].Cover()), 100*float64(shared)/float64(coverLen(c)), matchedNote(gm))
+		})
 	}
 
 	fmt.Fprintf(&b, "\n## Speakers wrong (%d)\n", s.Speakers.N-s.Speakers.Right)
@@ -182,6 +174,22 @@ func WriteErrors(w io.Writer, r Run) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// overlapping calls f, in order, with each of covers that shares bytes
+// with c and how many it shares.
+func overlapping(covers [][]codex.Range, c []codex.Range, f func(i, shared int)) {
+	if len(c) == 0 {
+		return
+	}
+	for i, o := range covers {
+		if len(o) == 0 || o[0].Start >= c[len(c)-1].End || o[len(o)-1].End <= c[0].Start {
+			continue
+		}
+		if shared := overlap(c, o); shared > 0 {
+			f(i, shared)
+		}
+	}
 }
 
 func typeName(t QuoteType) string {
