@@ -233,13 +233,19 @@ func (a *attributor) described(tag codex.Range, id string) bool {
 	return found
 }
 
+// paraOf is the index in a.paras of the paragraph holding off, or of the
+// first after it (len(a.paras) past the last).
+func (a *attributor) paraOf(off int) int {
+	return sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > off })
+}
+
 // index finds which paragraph each utterance is in, which mentions name
 // characters and whether they are spoken, and the narration's pronouns.
 func (a *attributor) index(ch Chapter) {
 	a.para = make([]int, len(a.utts))
 	for i := range a.utts {
 		at := a.utts[i].Marks[0].Start
-		a.para[i] = sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > at })
+		a.para[i] = a.paraOf(at)
 	}
 	// Spoken text, for telling narration from speech.
 	spans := make([]codex.Range, 0, len(a.utts))

@@ -163,7 +163,7 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 	p := a.paras[a.para[i]]
 	// A lead-in's pronoun ("Mr. Knightley … did he say,") is in the
 	// paragraph before the speech's: its own paragraph's names count.
-	if q := sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > off }); q < a.para[i] {
+	if q := a.paraOf(off); q < a.para[i] {
 		p = a.paras[q]
 	}
 	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= off }) - 1

@@ -152,7 +152,7 @@ const (
 func (a *attributor) window(c conversation) codex.Range {
 	first := max(a.para[c.from]-1, 0)
 	from := max(a.paras[first].start-lookBack, 0)
-	if k := sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > from }); k < len(a.paras) {
+	if k := a.paraOf(from); k < len(a.paras) {
 		from = min(from, a.paras[k].start)
 	}
 	last := a.para[c.to-1]

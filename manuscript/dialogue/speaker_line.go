@@ -35,7 +35,7 @@ func (a *attributor) indexComments() {
 		if _, ok := speakerComment(a.text[c.Start:c.End]); !ok {
 			continue
 		}
-		cp := sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > c.Start })
+		cp := a.paraOf(c.Start)
 		// A comment on the line right below a paragraph is that
 		// paragraph's.
 		if cp > 0 && strings.Count(a.text[a.paras[cp-1].end:c.Start], "\n") <= 1 && onlyBlank(a.text, a.paras[cp-1].end, c.Start) {
@@ -49,11 +49,6 @@ func (a *attributor) indexComments() {
 			a.said[k] = c
 		}
 	}
-}
-
-// paraOf is the index in a.paras of the paragraph holding off.
-func (a *attributor) paraOf(off int) int {
-	return sort.Search(len(a.paras), func(k int) bool { return a.paras[k].end > off })
 }
 
 // speakerComment reads "<!-- speaker: Name -->".
