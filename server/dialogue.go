@@ -19,7 +19,6 @@ type speechCache struct {
 }
 
 type speechEntry struct {
-	text  string
 	cat   *codex.Catalog
 	names *manuscript.Matcher
 	opts  dialogue.Options
@@ -28,12 +27,11 @@ type speechEntry struct {
 	// cast, takes from it what its edit did not reach
 	// (dialogue.AnalyzeAfter).
 	an *dialogue.Analysis
-	// mentions are every name the chapter's body uses, the uncertain
-	// ones marked (Matcher.ScanAll): attribution reads the certain ones,
-	// the semantic tokens colour them all.
-	mentions []manuscript.Mention
-	// ch is the chapter as an was read from, for reading it again with
-	// a speaker line written in (speakerActions).
+	// ch is the chapter an was read from: its text, and as its mentions
+	// every name its body uses, the uncertain ones marked
+	// (Matcher.ScanAll): attribution reads the certain ones, the
+	// semantic tokens colour them all. A speaker line is tried in it
+	// (speakerActions).
 	ch dialogue.Chapter
 }
 
@@ -55,7 +53,7 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 	c.mu.Lock()
 	e, hit := c.entries[rel]
 	c.mu.Unlock()
-	if hit && e.text == text && e.cat == cat && e.names == names && e.opts.Equal(opts) {
+	if hit && e.ch.Text == text && e.cat == cat && e.names == names && e.opts.Equal(opts) {
 		return u, e, true
 	}
 	book := dialogue.NewBook(snap, cat, opts).WithNames(names)
@@ -75,7 +73,7 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 		}
 	}
 	an := dialogue.AnalyzeAfter(prev, ch, book.Cast(), opts)
-	e = speechEntry{text: text, cat: cat, names: names, opts: opts, mentions: ch.Mentions, an: an, ch: ch}
+	e = speechEntry{cat: cat, names: names, opts: opts, an: an, ch: ch}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {

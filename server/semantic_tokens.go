@@ -154,7 +154,7 @@ func (s *Server) tokenData(ctx context.Context, uri protocol.DocumentURI) ([]uin
 	if !ok {
 		return data, nil
 	}
-	return encodeTokens(t.lines, speechTokens(t.cat, e.mentions, e.utts())), nil
+	return encodeTokens(t.lines, speechTokens(t.cat, e.ch.Mentions, e.utts())), nil
 }
 
 // token is one coloured stretch of the text, by byte offsets.
