@@ -112,16 +112,25 @@ func (t *target) speechEntry() (*manuscript.Unit, speechEntry, bool) {
 
 // utteranceAt finds the utterance whose marks hold the offset off.
 func utteranceAt(utts []dialogue.Utterance, off int) (*dialogue.Utterance, bool) {
+	k, ok := utteranceIndex(utts, off)
+	if !ok {
+		return nil, false
+	}
+	return &utts[k], true
+}
+
+// utteranceIndex is utteranceAt's utterance's place in utts.
+func utteranceIndex(utts []dialogue.Utterance, off int) (int, bool) {
 	k := sort.Search(len(utts), func(k int) bool { return utts[k].Span().End > off })
 	if k == len(utts) {
-		return nil, false
+		return 0, false
 	}
 	for _, m := range utts[k].Marks {
 		if m.Start <= off && off < m.End {
-			return &utts[k], true
+			return k, true
 		}
 	}
-	return nil, false
+	return 0, false
 }
 
 // entryName is a function from entry ID to the name a writer reads.

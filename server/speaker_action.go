@@ -41,15 +41,8 @@ func (s *Server) speakerActions(ctx context.Context, p protocol.CodeActionParams
 		return nil
 	}
 	utts := e.utts()
-	i := -1
-	if u, ok := utteranceAt(utts, t.offset); ok {
-		for k := range utts {
-			if &utts[k] == u {
-				i = k
-			}
-		}
-	}
-	if i < 0 || !utts[i].Uncertain {
+	i, ok := utteranceIndex(utts, t.offset)
+	if !ok || !utts[i].Uncertain {
 		return nil
 	}
 	// quire's candidates, then whoever speaks the lines around it,
@@ -72,7 +65,7 @@ func (s *Server) speakerActions(ctx context.Context, p protocol.CodeActionParams
 	}
 	version := doc.Version
 	var out []codeAction
-	for _, c := range dialogue.SpeakerLines(e.ch, e.an.Cast(), e.opts, utts, i, ids, entryName(t.cat)) {
+	for _, c := range dialogue.SpeakerLines(e.an, e.ch, i, ids, entryName(t.cat)) {
 		out = append(out, codeAction{
 			Title: fmt.Sprintf("%s speaks this line", c.Name), Kind: protocol.QuickFix, IsPreferred: len(out) == 0,
 			Edit: &workspaceEdit{DocumentChanges: []any{textDocumentEdit{

@@ -22,27 +22,28 @@ type SpeakerChoice struct {
 }
 
 // SpeakerLines are the edits that write the writer's line saying each
-// character of ids speaks utts[i] of ch (`<!-- speaker: Name -->`, Name
-// as name gives it), or rewrite the line the utterance already has, in
-// the order of ids. utts are ch's utterances, as Analyze found them with
-// cast and opts. A character whose name the line would read as another's
-// (two characters of one name) is left out.
+// character of ids speaks utterance i of an (`<!-- speaker: Name -->`,
+// Name as name gives it), or rewrite the line the utterance already has,
+// in the order of ids. an is ch's analysis. A character whose name the
+// line would read as another's (two characters of one name) is left out.
 //
 // Where the line goes follows from how it is read (indexComments): at
 // the end of the line the utterance ends on, else right after its last
 // mark (another speech follows on that line), else after its first.
-// Each place is tried by reading the chapter again with the line in it;
-// the first where the utterance is then the character's by the writer's
+// Each place is tried by reading the chapter again with the line in it,
+// after an (AnalyzeAfter: only the conversation the line is in); the
+// first where the utterance is then the character's by the writer's
 // rule, and no utterance comes or goes, is the place for every name.
 // None is offered where there is none.
-func SpeakerLines(ch Chapter, cast *Cast, opts Options, utts []Utterance, i int, ids []string, name func(id string) string) []SpeakerChoice {
+func SpeakerLines(an *Analysis, ch Chapter, i int, ids []string, name func(id string) string) []SpeakerChoice {
+	utts := an.Utterances()
 	if i < 0 || i >= len(utts) || len(utts[i].Marks) == 0 {
 		return nil
 	}
 	var choices []SpeakerChoice
 	for _, id := range ids {
 		if n := name(id); n != "" && !strings.Contains(n, "-->") {
-			if found, ok := cast.Find(n); ok && found == id {
+			if found, ok := an.cast.Find(n); ok && found == id {
 				choices = append(choices, SpeakerChoice{ID: id, Name: n})
 			}
 		}
@@ -69,7 +70,7 @@ func SpeakerLines(ch Chapter, cast *Cast, opts Options, utts []Utterance, i int,
 		return SpeakerEdit{Range: r, New: line}
 	}
 	for _, r := range places {
-		if speaksAfter(ch, cast, opts, len(utts), first.Start, edit(r, choices[0].Name), choices[0].ID) {
+		if speaksAfter(an, ch, first.Start, edit(r, choices[0].Name), choices[0].ID) {
 			for k := range choices {
 				choices[k].Edit = edit(r, choices[k].Name)
 			}
@@ -92,10 +93,10 @@ func lineEnd(text string, off int) int {
 	return end
 }
 
-// speaksAfter says that with edit e made to ch, the utterance that began
-// at start is id's by the writer's rule, and ch still holds n
-// utterances.
-func speaksAfter(ch Chapter, cast *Cast, opts Options, n, start int, e SpeakerEdit, id string) bool {
+// speaksAfter says that with edit e made to ch, analyzed as an, the
+// utterance that began at start is id's by the writer's rule, and ch
+// holds as many utterances as before.
+func speaksAfter(an *Analysis, ch Chapter, start int, e SpeakerEdit, id string) bool {
 	delta := len(e.New) - (e.Range.End - e.Range.Start)
 	shift := func(off int) int {
 		if off >= e.Range.End {
@@ -121,8 +122,8 @@ func speaksAfter(ch Chapter, cast *Cast, opts Options, n, start int, e SpeakerEd
 		p.From = shift(p.From)
 		edited.POVs[k] = p
 	}
-	got := Analyze(edited, cast, opts)
-	if len(got) != n {
+	got := AnalyzeAfter(an, edited, an.cast, an.opts).Utterances()
+	if len(got) != len(an.utts) {
 		return false
 	}
 	for _, u := range got {

@@ -42,9 +42,10 @@ func TestSpeakerLinesSayWhoSpeaks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ch := testChapter(entries, tt.text)
 			cast := NewCast(entries)
-			utts := Analyze(ch, cast, Options{})
+			an := AnalyzeAfter(nil, ch, cast, Options{})
+			utts := an.Utterances()
 			id, _ := cast.Find(tt.speaker)
-			got := SpeakerLines(ch, cast, Options{}, utts, tt.line, []string{id}, func(string) string { return tt.speaker })
+			got := SpeakerLines(an, ch, tt.line, []string{id}, func(string) string { return tt.speaker })
 			require.Len(t, got, 1)
 			e := got[0].Edit
 			edited := tt.text[:e.Range.Start] + e.New + tt.text[e.Range.End:]
@@ -66,7 +67,7 @@ func TestSpeakerLinesForEachCharacter(t *testing.T) {
 	ch := testChapter(entries, text)
 	cast := NewCast(entries)
 	names := map[string]string{knightly: "Mr. Knightley", jory: "Jory", emma: "Emma Woodhouse", "codex/characters/c0.md": "Emma Woodhouse", "codex/characters/nobody.md": "Nobody"}
-	got := SpeakerLines(ch, cast, Options{}, Analyze(ch, cast, Options{}), 1,
+	got := SpeakerLines(AnalyzeAfter(nil, ch, cast, Options{}), ch, 1,
 		[]string{knightly, "codex/characters/c0.md", "codex/characters/nobody.md", jory}, func(id string) string { return names[id] })
 	require.Len(t, got, 2)
 	assert.Equal(t, "Mr. Knightley", got[0].Name)
