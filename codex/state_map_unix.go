@@ -42,12 +42,13 @@ func readStateFile(path string) (*savedState, error) {
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		// No mapping to be had (a file system that refuses one): read it.
+		// No mapping to be had (a file system that refuses one): read
+		// it, its checksum already checked.
 		data, err := io.ReadAll(io.NewSectionReader(f, 0, size))
 		if err != nil {
 			return nil, err
 		}
-		return decodeState(data)
+		return decodeChecked(data)
 	}
 	st, err := decodeChecked(data)
 	if err != nil {
