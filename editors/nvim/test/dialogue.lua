@@ -109,8 +109,7 @@ local function main()
   log("ok " .. step)
 
   -- The guessed line settled from the code-action menu: the writer opens
-  -- Neovim's own menu (vim.lsp.buf.code_action, whose picker,
-  -- vim.ui.select, picks here by title), chooses the character quire
+  -- Neovim's own menu (harness.code_action), chooses the character quire
   -- offers first, and Neovim writes the speaker line the action carries;
   -- the hover then says that character speaks, by the writer's say.
   step = "settle"
@@ -118,27 +117,12 @@ local function main()
   vim.cmd("cclose")
   vim.api.nvim_set_current_buf(buf)
   vim.api.nvim_win_set_cursor(0, { urow + 1, ucol + 4 })
-  local orig_select = vim.ui.select
-  local titles, chosen, shown = {}, nil, false
-  vim.ui.select = function(items, _, on_choice)
-    shown = true
-    local pick
-    for _, it in ipairs(items) do
-      local a = it.action or it[2]
-      table.insert(titles, a.title)
-      if not pick and a.title:match(" speaks this line$") then
-        pick, chosen = it, a.title:gsub(" speaks this line$", "")
-      end
-    end
-    on_choice(pick)
-  end
-  vim.lsp.buf.code_action()
-  local opened = vim.wait(10000, function()
-    return shown
-  end, 10)
-  vim.ui.select = orig_select
+  local opened, titles, picked = harness.code_action(function(title)
+    return title:match(" speaks this line$") ~= nil
+  end, 10000)
   check(opened, "the code-action menu did not open on the guessed line")
-  check(chosen, "no speaker offered on the guessed line; the menu: " .. table.concat(titles, "; "))
+  check(picked, "no speaker offered on the guessed line; the menu: " .. table.concat(titles, "; "))
+  local chosen = picked:gsub(" speaks this line$", "")
   log("offered " .. table.concat(titles, "; "))
   local line
   check(vim.wait(10000, function()

@@ -83,6 +83,37 @@ function M.name_at(buf, name)
 end
 
 -- run runs main; step tells which step a failure happened in.
+-- code_action opens Neovim's own code-action menu at the cursor
+-- (vim.lsp.buf.code_action, which sends the line's diagnostics and
+-- applies the chosen action's edit itself) and picks the first title
+-- pick(title) accepts, recording every title shown. The menu is
+-- vim.ui.select, which a writer's picker replaces too. 0.7's code_action
+-- has no filter or apply option, and its items are {client_id, action}
+-- where later ones are {action = ..., ctx = ...}. It returns whether the
+-- menu opened within ms, its titles, and the title picked (nil for none).
+function M.code_action(pick, ms)
+  local orig_select = vim.ui.select
+  local titles, picked, shown = {}, nil, false
+  vim.ui.select = function(items, _, on_choice)
+    shown = true
+    local choice
+    for _, it in ipairs(items) do
+      local a = it.action or it[2]
+      table.insert(titles, a.title)
+      if not choice and pick(a.title) then
+        choice, picked = it, a.title
+      end
+    end
+    on_choice(choice)
+  end
+  vim.lsp.buf.code_action()
+  local opened = vim.wait(ms, function()
+    return shown
+  end, 10)
+  vim.ui.select = orig_select
+  return opened, titles, picked
+end
+
 function M.run(main, step)
   local okk, err = xpcall(main, function(e)
     if type(e) == "table" and e.quire then

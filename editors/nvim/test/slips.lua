@@ -168,13 +168,8 @@ local function main()
   log("ok " .. step)
 
   -- The fix: at the name-spelling slip the writer opens Neovim's own
-  -- code-action menu (vim.lsp.buf.code_action, which sends the line's
-  -- diagnostics and applies the chosen action's edit itself), sees the
-  -- fixes offered and picks fix.title. The menu is vim.ui.select, which
-  -- a writer's picker replaces too; here it picks by title and records
-  -- every title shown. 0.7's code_action has no filter or apply option,
-  -- and its items are {client_id, action} where later ones are
-  -- {action = ..., ctx = ...}.
+  -- code-action menu (harness.code_action), sees the fixes offered and
+  -- picks fix.title.
   step = "fix"
   local fix = fx.fix
   local at
@@ -185,27 +180,10 @@ local function main()
   end
   check(at, "no slip " .. fix.code .. " on line " .. fix.line .. " in the fixture")
   vim.api.nvim_win_set_cursor(0, { fix.line + 1, at.byteCol })
-  local orig_select = vim.ui.select
-  local titles, picked, menu_shown = {}, nil, false
-  vim.ui.select = function(items, _, on_choice)
-    menu_shown = true
-    local pick
-    for _, it in ipairs(items) do
-      local a = it.action or it[2]
-      table.insert(titles, a.title)
-      if a.title == fix.title and not pick then
-        pick = it
-      end
-    end
-    picked = pick ~= nil
-    on_choice(pick)
-  end
   local before = vim.api.nvim_buf_get_changedtick(buf)
-  vim.lsp.buf.code_action()
-  local menu = vim.wait(10000, function()
-    return menu_shown
-  end, 10)
-  vim.ui.select = orig_select
+  local menu, titles, picked = harness.code_action(function(title)
+    return title == fix.title
+  end, 10000)
   check(menu, "the code-action menu did not open at " .. at.words)
   for _, t in ipairs(titles) do
     log("offered " .. t)
