@@ -226,7 +226,10 @@ func TestKinshipTags(t *testing.T) {
 		{"two of the name: no guess", []string{"name: Mrs. Philips Bennet\ngender: female"}, "Mr. Bennet made no answer.\n\n\"Well?\" cried his wife.", ""},
 		{"her father, before the verb", nil, "Elizabeth came in.\n\nHer father fondly replied, \"Well, Lizzy?\"", mr},
 		{"his wife, of the one who spoke just before", []string{"name: Mrs. Collins\ngender: female"},
-			"\"I shall dance,\" said Mr. Collins.\n\n\"He may turn you all out of this house,\" said Mr. Bennet.\n\n\"Oh! my dear,\" cried his wife, \"I cannot bear it.\"", mrs},
+			"\"I shall dance,\" said Mr. Collins.\n\n\"He may turn you all out of this house,\" said Mr. Bennet.\n\n\"Oh! my dear,\" cried his wife, \"I cannot bear it.\"", mrs}, // The wife is only guessed, and named nowhere: "she" is still
+		// the one heard last, not the man the narration names.
+		{"she, of the wife heard last", nil,
+			"\"My dear Mr. Bennet,\" said his lady to him one day, \"have you heard?\"\n\nMr. Bennet replied that he had not.\n\n\"But it is,\" returned she.", mrs},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
