@@ -385,3 +385,18 @@ func TestNarrationLeadsOn(t *testing.T) {
 	assert.NotEqual(t, emma, got[0].Speaker, "%+v", got)
 	assert.Equal(t, said{"Stay a moment.", emma, false, RuleExplicit}, got[1])
 }
+
+// TestTheyIsSaidOfTheyOnly: "they said" is a character's only where the
+// codex says they go by they/them; a group's "they" gives the line to
+// no one whose entry leaves their pronouns unsaid.
+func TestTheyIsSaidOfTheyOnly(t *testing.T) {
+	const text = "Jory walked in with the Smiths.\n\n\"We should ask the way,\" they said."
+	got := attributeText(t, text, "")
+	require.Len(t, got, 1)
+	assert.NotEqual(t, RulePronoun, got[0].Rule, "%+v", got)
+
+	cast := castOf(t, "name: Jory\npronouns: they/them", "name: Emma\npronouns: she/her")
+	got = attributeWith(t, cast, text, "")
+	require.Len(t, got, 1)
+	assert.Equal(t, said{"We should ask the way,", "codex/characters/c0.md", true, RulePronoun}, got[0], "%+v", got)
+}

@@ -361,6 +361,11 @@ func (a *attributor) fits(id string, g Gender) bool {
 	if c, ok := a.cast.Character(id); ok && c.Gender != GenderUnknown {
 		have = c.Gender
 	}
+	// "they said" is most often a group's: it is a character's only
+	// where the codex says they go by they/them.
+	if g == GenderThey {
+		return have == GenderThey
+	}
 	if have == GenderUnknown || g == GenderUnknown {
 		return true
 	}
