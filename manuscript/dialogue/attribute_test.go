@@ -103,6 +103,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Yes.", emma, false, RuleExplicit}}},
 		{"explicit: a comma parts a preposition from the subject", `When the dance was over, Harriet gratefully observed, "It was kind."`, "",
 			[]said{{"It was kind.", harriet, false, RuleExplicit}}},
+		{"explicit: the subject of an infinitive a preposition opens", "When Mr. Knightley came in, there was at last opportunity for Harriet to draw near her and say,\n\n\"It was kind.\"", "",
+			[]said{{"It was kind.", harriet, false, RuleExplicit}}},
 		{"explicit: a possessive and a speech noun", `"Indeed," was Harriet's quiet reply.`, "",
 			[]said{{"Indeed,", harriet, false, RuleExplicit}}},
 		{"explicit: a lead-in paragraph", "Emma smilingly said,\n\n\"You must make my apologies.\"", "",
@@ -399,4 +401,18 @@ func TestTheyIsSaidOfTheyOnly(t *testing.T) {
 	got = attributeWith(t, cast, text, "")
 	require.Len(t, got, 1)
 	assert.Equal(t, said{"We should ask the way,", "codex/characters/c0.md", true, RulePronoun}, got[0], "%+v", got)
+}
+
+// TestAHeardSpeakerCountsAsOne: among the characters last named or
+// heard before a pronoun, one heard speaking counts as one who speaks,
+// though no tag of the chapter names them.
+func TestAHeardSpeakerCountsAsOne(t *testing.T) {
+	cast := castOf(t, "name: Mr. Knightley\ngender: male", "name: Frank Churchill\naliases: [Frank]\ngender: male", "name: Emma\ngender: female")
+	got := attributeWith(t, cast, "\"Good morning,\" said Mr. Knightley.\n\n"+
+		"Frank sat down by the fire. \"It is cold,\" he said.\n\n"+
+		"There was for some time such a blank in the circle that the clock could be heard, and the rain on the windows, and the fire.\n\n"+
+		"\"Is she well?\" said he.", "")
+	require.Len(t, got, 3)
+	assert.Equal(t, "codex/characters/c1.md", got[1].Speaker, "%+v", got)
+	assert.Equal(t, said{"Is she well?", "codex/characters/c1.md", true, RulePronoun}, got[2], "%+v", got)
 }

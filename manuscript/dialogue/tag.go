@@ -507,6 +507,11 @@ func governed(text string, toks []token, j int) bool {
 	if j == 0 || !prepositions[strings.ToLower(toks[j-1].word)] {
 		return false
 	}
+	// "for Frank Churchill to draw near her and say": the subject of
+	// the infinitive after it.
+	if strings.EqualFold(toks[j-1].word, "for") && j+1 < len(toks) && toks[j+1].word == "to" {
+		return false
+	}
 	return strings.TrimSpace(text[toks[j-1].r.End:toks[j].r.Start]) == ""
 }
 
