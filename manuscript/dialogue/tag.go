@@ -339,6 +339,20 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 						return true
 					}
 				}
+				// "Emma heard him almost immediately afterwards say": the
+				// one heard speaks, not the hearer; "heard it say" names
+				// no one.
+				if j, ok := heardObject(a.text, toks, vi); ok {
+					s := toks[j]
+					if s.ids != nil {
+						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
+							return true
+						}
+					} else if g, ok := objectPronouns[strings.ToLower(s.word)]; ok && a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
+						return true
+					}
+					break
+				}
 				if j, ok := subjectBefore(a.text, toks, vi); ok {
 					s := toks[j]
 					if s.ids != nil {
@@ -440,6 +454,7 @@ func subjectBefore(text string, toks []token, vi int) (int, bool) {
 	}
 	// The last one: "As she entered he stopped, and said", "Before
 	// Elizabeth could answer, Mrs. Bennet said".
+	fallback := -1
 	for j := vi - 1; j >= 0; j-- {
 		t := toks[j]
 		if t.ids == nil {
@@ -461,10 +476,59 @@ func subjectBefore(text string, toks []token, vi int) (int, bool) {
 		if governed(text, toks, j) && !(t.ids != nil && j+1 < vi && strings.EqualFold(toks[j+1].word, "who")) {
 			continue
 		}
+		// "He took the hint, and when Mary had finished her second
+		// song, said aloud": a clause a conjunction opens, closed by a
+		// comma right before the verb, holds no subject of it ("when
+		// she drew back, and said" does).
+		// Where the sentence has no other, it is the clause's.
+		if j > 0 && subordinators[strings.ToLower(toks[j-1].word)] && strings.Contains(text[toks[vi-1].r.End:toks[vi].r.Start], ",") {
+			if fallback < 0 {
+				fallback = j
+			}
+			continue
+		}
 		return j, true
+	}
+	if fallback >= 0 {
+		return fallback, true
 	}
 	return 0, false
 }
+
+// heardObject is the token a verb of hearing before the speech verb at
+// vi takes as its object ("heard him say", "heard the Queen say"): the
+// one who speaks.
+func heardObject(text string, toks []token, vi int) (int, bool) {
+	for j := vi - 1; j >= 0 && j >= vi-5; j-- {
+		if toks[j].ids != nil || !hearingVerbs[strings.ToLower(toks[j].word)] || j+1 >= vi {
+			continue
+		}
+		// "He heard her attentively, and then said": the hearing
+		// ends before the verb.
+		if strings.ContainsAny(text[toks[j].r.End:toks[vi].r.Start], ",;:.!?") {
+			return 0, false
+		}
+		o := j + 1
+		if articles[strings.ToLower(toks[o].word)] && o+1 < vi && toks[o+1].ids != nil {
+			o++
+		}
+		w := strings.ToLower(toks[o].word)
+		if toks[o].ids != nil && (o+1 >= len(toks) || toks[o+1].word != "'s") || objectPronouns[w] != GenderUnknown || w == "it" || w == "them" {
+			return o, true
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// subordinators open a clause whose subject is not the sentence's.
+var subordinators = wordSet(`when while whilst as after before till until though although if since because once`)
+
+// hearingVerbs take the speaker as their object.
+var hearingVerbs = wordSet(`heard hear hears hearing overheard overhear`)
+
+// objectPronouns are the pronouns a verb of hearing takes, by gender.
+var objectPronouns = map[string]Gender{"him": GenderMale, "her": GenderFemale}
 
 // nearestFirst is the k-th of a window's n tokens to read for its
 // speech verb: nearest the speech first, so from the start of a window
