@@ -422,3 +422,18 @@ func TestAHeardSpeakerCountsAsOne(t *testing.T) {
 	assert.Equal(t, "codex/characters/c1.md", got[1].Speaker, "%+v", got)
 	assert.Equal(t, said{"Is she well?", "codex/characters/c1.md", true, RulePronoun}, got[2], "%+v", got)
 }
+
+// TestAPauseKeepsTheLastSpeaker: the speaker of the line before comes
+// last among a pronoun's referents only when the lines are next to each
+// other; a paragraph of narration between ("Freddy did not move or
+// reply.") often lets the same speaker go on.
+func TestAPauseKeepsTheLastSpeaker(t *testing.T) {
+	cast := castOf(t, "name: Freddy\ngender: male", "name: Lucy Honeychurch\naliases: [Lucy]\ngender: female", "name: Mrs. Honeychurch\ngender: female")
+	got := attributeWith(t, cast, "Freddy, Lucy's brother, sat reading.\n\n"+
+		"\"Where are they?\" said Freddy.\n\n"+
+		"\"Go out of my drawing-room, then,\" cried Mrs. Honeychurch.\n\n"+
+		"Freddy did not move or reply.\n\n"+
+		"\"I think things are coming to a head,\" she observed.", "")
+	require.Len(t, got, 3)
+	assert.Equal(t, said{"I think things are coming to a head,", "codex/characters/c2.md", true, RulePronoun}, got[2], "%+v", got)
+}

@@ -293,14 +293,16 @@ func (a *attributor) speakersFirst(ids []string, heard map[string]bool) {
 // only guessed counts for its best guess: "said his lady" named no one,
 // yet "returned she" two paragraphs on is her (LitBank 0.701 → 0.724 of
 // speakers right, held out 0.684 → 0.686, the development set as it
-// was). The speaker of the
-// line just before, in the paragraph before, goes last: a new paragraph
-// of speech is a new speaker.
+// was). The speaker of the line just before, in the paragraph right
+// before, goes last: a new paragraph of speech is a new speaker. After a
+// paragraph of narration between ("Freddy did not move or reply.") the
+// same speaker often goes on, and keeps their place (development set
+// 0.824 → 0.828 of speakers right, held out 0.690 → 0.692).
 func (a *attributor) recent(i, off int, g Gender) []string {
 	var out []string
 	seen, heard := map[string]bool{}, map[string]bool{}
 	prev := ""
-	if i > 0 && a.para[i-1] != a.para[i] {
+	if i > 0 && a.para[i-1] == a.para[i]-1 {
 		prev = a.utts[i-1].Speaker
 	}
 	add := func(id string) {
