@@ -437,3 +437,18 @@ func TestAPauseKeepsTheLastSpeaker(t *testing.T) {
 	require.Len(t, got, 3)
 	assert.Equal(t, said{"I think things are coming to a head,", "codex/characters/c2.md", true, RulePronoun}, got[2], "%+v", got)
 }
+
+// TestAConjunctionOpensAClausesSubject: a name after "; but" or a
+// sentence's "But" is a subject, the referent of the pronoun of the
+// speech after.
+func TestAConjunctionOpensAClausesSubject(t *testing.T) {
+	cast := castOf(t, "name: Mr. Woodhouse\ngender: male", "name: Mr. Knightley\ngender: male", "name: Emma\ngender: female")
+	for _, narration := range []string{
+		"Mr. Woodhouse at last was off; but Mr. Knightley, instead of being off likewise, sat down again.",
+		"Mr. Woodhouse at last was off. But Mr. Knightley, instead of being off likewise, sat down again.",
+	} {
+		got := attributeWith(t, cast, narration+"\n\n\"I cannot rate her beauty as you do,\" said he.", "")
+		require.Len(t, got, 1)
+		assert.Equal(t, said{"I cannot rate her beauty as you do,", "codex/characters/c1.md", true, RulePronoun}, got[0], narration)
+	}
+}

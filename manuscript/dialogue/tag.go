@@ -597,9 +597,24 @@ func join(a, b codex.Range) codex.Range {
 // opensSentence says the text before off, back to the paragraph's start
 // at from, ends a sentence or is empty: a name there is the subject.
 func (a *attributor) opensSentence(off, from int) bool {
-	i := off
-	for i > from && (isSpaceByte(a.text[i-1]) || a.text[i-1] == '_' || a.text[i-1] == '*') {
-		i--
+	back := func(i int) int {
+		for i > from && (isSpaceByte(a.text[i-1]) || a.text[i-1] == '_' || a.text[i-1] == '*') {
+			i--
+		}
+		return i
+	}
+	i := back(off)
+	// "…was off; but Mr. Knightley … sat down again", "But Mr.
+	// Knightley …": a clause a conjunction opens.
+	if j := i; j > from && isASCIILetter(a.text[j-1]) {
+		for j > from && isASCIILetter(a.text[j-1]) {
+			j--
+		}
+		if leadConjunctions[strings.ToLower(a.text[j:i])] {
+			if k := back(j); k == from || strings.ContainsRune(".!?;", rune(a.text[k-1])) {
+				return true
+			}
+		}
 	}
 	return i == from || strings.ContainsRune(".!?;", rune(a.text[i-1]))
 }
