@@ -452,3 +452,15 @@ func TestAConjunctionOpensAClausesSubject(t *testing.T) {
 		assert.Equal(t, said{"I cannot rate her beauty as you do,", "codex/characters/c1.md", true, RulePronoun}, got[0], narration)
 	}
 }
+
+// TestSirIsAnsweredByAMan: a line that calls its addressee "sir" is
+// answered by a man, not by the woman who spoke two turns before.
+func TestSirIsAnsweredByAMan(t *testing.T) {
+	cast := castOf(t, "name: Mr. Woodhouse\ngender: male", "name: Isabella\ngender: female", "name: Emma\ngender: female")
+	got := attributeWith(t, cast, "Mr. Woodhouse sat by the fire with his daughters.\n\n"+
+		"\"Come, come,\" cried Emma, \"you must not be cross.\"\n\n"+
+		"\"Oh! and how is Mr. Perry, sir?\" said Isabella.\n\n"+
+		"\"Why, pretty well; but not quite well.\"", "")
+	require.Len(t, got, 3)
+	assert.Equal(t, said{"Why, pretty well; but not quite well.", "codex/characters/c0.md", true, RuleTurn}, got[2], "%+v", got)
+}

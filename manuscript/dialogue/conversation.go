@@ -77,6 +77,31 @@ func (a *attributor) isVocative(sp, r codex.Range) bool {
 	return false
 }
 
+// addresseeGender is the gender of the one utterance i calls "sir" or
+// "madam" ("how is he, sir?"): the one who answers it. GenderUnknown when
+// it calls neither, or both.
+func (a *attributor) addresseeGender(i int) Gender {
+	found := GenderUnknown
+	for _, sp := range a.utts[i].Spans {
+		forEachWord(a.text[sp.Start:sp.End], func(w string, at int) bool {
+			g, ok := politeAddress[strings.ToLower(w)]
+			if !ok || !a.isVocative(sp, codex.Range{Start: sp.Start + at, End: sp.Start + at + len(w)}) {
+				return true
+			}
+			if found != GenderUnknown && found != g {
+				found = GenderUnknown
+				return false
+			}
+			found = g
+			return true
+		})
+	}
+	return found
+}
+
+// politeAddress are the words that call someone by their gender alone.
+var politeAddress = map[string]Gender{"sir": GenderMale, "madam": GenderFemale, "ma'am": GenderFemale, "ma’am": GenderFemale}
+
 // vocative gives utterance i to the character the line before addressed
 // by name, when they are in the same conversation.
 func (a *attributor) vocative(i int) bool {
@@ -165,9 +190,18 @@ func (a *attributor) turns(c conversation, decided []bool) {
 			}
 		}
 	}
+	// want is the gender the turn before g calls its addressee by
+	// ("…how is he, sir?"): g's speaker answers.
+	want := func(g int) Gender {
+		if g == 0 || !linked(g-1, g) {
+			return GenderUnknown
+		}
+		return a.addresseeGender(groups[g-1][len(groups[g-1])-1])
+	}
 	other := func(g, near, step int) string {
 		// near is the known neighbour turn; step walks away from it.
 		b := who[near]
+		gw := want(g)
 		// The nearest known turn of g's parity, on the far side of g
 		// from near first (the turns ahead say who answers), then
 		// behind near.
@@ -176,7 +210,7 @@ func (a *attributor) turns(c conversation, decided []bool) {
 				break
 			}
 			if known[h] {
-				if who[h] != b {
+				if who[h] != b && a.fits(who[h], gw) {
 					return who[h]
 				}
 				break
@@ -186,25 +220,25 @@ func (a *attributor) turns(c conversation, decided []bool) {
 			if !(step > 0 && linked(h, h+1) || step < 0 && linked(h-1, h)) {
 				break
 			}
-			if known[h] && who[h] != b {
+			if known[h] && who[h] != b && a.fits(who[h], gw) {
 				return who[h]
 			}
 		}
 		if step > 0 {
 			last := groups[near][len(groups[near])-1]
 			for _, id := range a.addressed[last] {
-				if id != b {
+				if id != b && a.fits(id, gw) {
 					return id
 				}
 			}
 		}
 		// A narrator who says "I" takes part in most of the chapter's
 		// conversations.
-		if a.narrator != "" && a.narrator != b {
+		if a.narrator != "" && a.narrator != b && a.fits(a.narrator, gw) {
 			return a.narrator
 		}
 		for _, id := range a.recent(groups[g][0], a.utts[groups[g][0]].Marks[0].Start, GenderUnknown) {
-			if id != b {
+			if id != b && a.fits(id, gw) {
 				return id
 			}
 		}
@@ -221,7 +255,7 @@ func (a *attributor) turns(c conversation, decided []bool) {
 		if known[g] || g == 0 || !linked(g-1, g) || !known[g-1] {
 			continue
 		}
-		if g >= 2 && linked(g-2, g-1) && known[g-2] && who[g-2] != who[g-1] {
+		if g >= 2 && linked(g-2, g-1) && known[g-2] && who[g-2] != who[g-1] && a.fits(who[g-2], want(g)) {
 			fill(g, who[g-2])
 		} else {
 			fill(g, other(g, g-1, 1))
@@ -231,7 +265,7 @@ func (a *attributor) turns(c conversation, decided []bool) {
 		if known[g] || g+1 >= len(groups) || !linked(g, g+1) || !known[g+1] {
 			continue
 		}
-		if g+2 < len(groups) && linked(g+1, g+2) && known[g+2] && who[g+2] != who[g+1] {
+		if g+2 < len(groups) && linked(g+1, g+2) && known[g+2] && who[g+2] != who[g+1] && a.fits(who[g+2], want(g)) {
 			fill(g, who[g+2])
 		} else {
 			fill(g, other(g, g+1, -1))
