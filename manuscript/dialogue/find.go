@@ -120,7 +120,9 @@ func (f *finder) paragraph(p *paragraph) {
 			f.add(s)
 		}
 	}
-	if n := len(spans); n > 0 && !spans[n-1].closed && p.next >= 0 && f.conv != QuotesDash {
+	// Speech left open at a dash was broken off ("I would have spoken
+	// to--"), not carried on: the next paragraph's is another's.
+	if n := len(spans); n > 0 && !spans[n-1].closed && p.next >= 0 && f.conv != QuotesDash && !brokenOff(f.text, spans[n-1].words) {
 		f.carry = true
 		return
 	}
@@ -511,4 +513,14 @@ func lastWordBefore(text string, from, end int) string {
 		return true
 	})
 	return w
+}
+
+// brokenOff says the words of r end on a dash: speech interrupted.
+func brokenOff(text string, r codex.Range) bool {
+	end := trimSpaceEnd(text, r.Start, r.End)
+	switch last := lastRuneBefore(text, r.Start, end); last {
+	case '-', '—', '–':
+		return true
+	}
+	return false
 }
