@@ -237,7 +237,7 @@ func (a *attributor) turns(c conversation, decided []bool) {
 		if a.narrator != "" && a.narrator != b && a.fits(a.narrator, gw) {
 			return a.narrator
 		}
-		for _, id := range a.recent(groups[g][0], a.utts[groups[g][0]].Marks[0].Start, GenderUnknown) {
+		for _, id := range a.recent(groups[g][0], a.utts[groups[g][0]].Marks[0].Start, gw) {
 			if id != b && a.fits(id, gw) {
 				return id
 			}
