@@ -464,3 +464,15 @@ func TestSirIsAnsweredByAMan(t *testing.T) {
 	require.Len(t, got, 3)
 	assert.Equal(t, said{"Why, pretty well; but not quite well.", "codex/characters/c0.md", true, RuleTurn}, got[2], "%+v", got)
 }
+
+// TestHerMotherIsNotHer: a relative the family name cannot find ("her
+// mother" of a daughter the codex gives no family name) is not the one
+// the possessive refers to, even where she alone is named nearby.
+func TestHerMotherIsNotHer(t *testing.T) {
+	cast := castOf(t, "name: Elizabeth\ngender: female", "name: Mrs. Bennet\ngender: female")
+	got := attributeWith(t, cast, "\"Did you see it?\" said Mrs. Bennet.\n\n"+
+		"Elizabeth dared not lift up her eyes.\n\n"+
+		"\"It is a delightful thing,\" continued her mother.", "")
+	require.Len(t, got, 2)
+	assert.Equal(t, said{"It is a delightful thing,", "codex/characters/c1.md", true, RulePronoun}, got[1], "%+v", got)
+}

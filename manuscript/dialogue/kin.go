@@ -62,11 +62,7 @@ func (a *attributor) kinTag(i int, possessive, noun string, off int) (string, bo
 	// he pleases." / "Oh! my dear," cried his wife), else the characters
 	// the possessive may refer to, likeliest first; the first of them
 	// with one such relative in the codex decides.
-	owners := slices.Clone(a.addressed[i])
-	if i > 0 && a.sameConversation(i-1, i) {
-		owners = append(owners, a.utts[i-1].Speaker)
-	}
-	owners = append(owners, a.referents(i, off, g)...)
+	owners := a.owners(i, g, off)
 	tried := 0
 	for _, owner := range owners {
 		if !a.fits(owner, g) {
@@ -81,6 +77,45 @@ func (a *attributor) kinTag(i int, possessive, noun string, off int) (string, bo
 	}
 	return "", false
 }
+
+// owners are the characters a kinship tag's possessive of gender g at
+// off may refer to, likeliest first: the one the line addresses, the
+// speaker of the line before, whom a relative most often answers, then
+// the possessive's referents.
+func (a *attributor) owners(i int, g Gender, off int) []string {
+	owners := slices.Clone(a.addressed[i])
+	if i > 0 && a.sameConversation(i-1, i) {
+		owners = append(owners, a.utts[i-1].Speaker)
+	}
+	return append(owners, a.referents(i, off, g)...)
+}
+
+// kinOwner is the likeliest character a kinship tag's possessive of
+// gender g at off refers to, where the family name found no relative:
+// the one the line addresses, the speaker of the line before it, else
+// the possessive's first referent, but for a parent not one the codex
+// calls by a married title ("Mrs. Bennet deigned not to make any reply
+// … 'Aye, so it is,' cried her mother": her daughter's mother).
+func (a *attributor) kinOwner(i int, rel kin, g Gender, off int) string {
+	owners := slices.Clone(a.addressed[i])
+	if i > 0 && a.sameConversation(i-1, i) && a.para[i-1] != a.para[i] {
+		owners = append(owners, a.heard(i-1))
+	}
+	for _, id := range a.referents(i, off, g) {
+		if c, ok := a.cast.Character(id); !ok || rel != kinMother && rel != kinFather || !calledByTitle(c.Forms, marriedTitles) {
+			owners = append(owners, id)
+		}
+	}
+	for _, id := range owners {
+		if id != "" && a.fits(id, g) {
+			return id
+		}
+	}
+	return ""
+}
+
+// marriedTitles are wifeTitles and husbandTitles.
+var marriedTitles = append(slices.Clone(wifeTitles), husbandTitles...)
 
 // kinPhrase reads "his wife", "her father" and the like: the relation
 // and the gender of its owner, the one the possessive names.
@@ -208,7 +243,8 @@ func (c *Cast) relativesOf(i int) []int {
 // spouse or parent, the characters the codex calls by a married title
 // come first: a mother or a wife is a Mrs. or a Lady, a father or a
 // husband a Mr. or a Sir.
-func (a *attributor) description(i int, noun string, g Gender, off int, tag codex.Range) bool {
+// The one the possessive refers to (kinOwner) is left out.
+func (a *attributor) description(i int, before token, noun string, g Gender, off int, tag codex.Range) bool {
 	k, ok := kinNouns[strings.ToLower(noun)]
 	if !ok || a.namesOnly {
 		return a.pronoun(i, g, off, tag)
@@ -218,6 +254,19 @@ func (a *attributor) description(i int, noun string, g Gender, off int, tag code
 		titles = wifeTitles
 	}
 	cands := a.referents(i, off, g)
+	// "said her mother": the one "her" is, is not her own mother. The
+	// characters the pronoun may be are looked for wider, as the
+	// nearest named may be that one.
+	if rel, og, ok := kinPhrase(before.word, noun); ok {
+		for _, id := range a.recent(i, off, g) {
+			if !slices.Contains(cands, id) {
+				cands = append(cands, id)
+			}
+		}
+		if owner := a.kinOwner(i, rel, og, before.r.Start); owner != "" {
+			cands = slices.DeleteFunc(cands, func(id string) bool { return id == owner })
+		}
+	}
 	titled := func(id string) int {
 		if c, ok := a.cast.Character(id); ok && calledByTitle(c.Forms, titles) {
 			return 0

@@ -401,7 +401,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 					// a pronoun of the noun's gender would be, and never
 					// certain.
 					if g, ok := nounGender[strings.ToLower(s.word)]; ok && j > vi {
-						if a.description(i, s.word, g, s.r.Start, join(t.r, s.r)) {
+						if a.description(i, toks[j-1], s.word, g, s.r.Start, join(t.r, s.r)) {
 							a.guess(i)
 							return true
 						}
