@@ -476,3 +476,21 @@ func TestHerMotherIsNotHer(t *testing.T) {
 	require.Len(t, got, 2)
 	assert.Equal(t, said{"It is a delightful thing,", "codex/characters/c1.md", true, RulePronoun}, got[1], "%+v", got)
 }
+
+// TestTheNarratorIsTheOneCalledMost: where the lines next to "I" lines
+// name no narrator, or name one a tag names too (Jory, "said Jory"), the
+// narrator is the one the chapter's other lines call by name at least
+// twice, twice as often as any other.
+func TestTheNarratorIsTheOneCalledMost(t *testing.T) {
+	text := "\"What now?\" I asked.\n\n" +
+		"The river ran past the mill, and Mr. Knightley had been walking along it for an hour.\n\n" +
+		"\"Mark that, Harriet,\" said Mr. Knightley. \"It will rain.\"\n\n" +
+		"The rain came down on the mill and the church for the rest of the afternoon and the evening.\n\n" +
+		"\"Report to me, Jory,\" said Mr. Knightley.\n\n\"Yes, sir,\" said Jory.\n\n\"Well,\" said I.\n\n" +
+		"The night came on, and the lamps were lit in the square, one by one, by the old man.\n\n" +
+		"\"Look here, Harriet; you are tired,\" said Mr. Knightley."
+	got := attributeText(t, text, "")
+	require.Len(t, got, 6)
+	assert.Equal(t, said{"What now?", harriet, true, RulePronoun}, got[0], "%+v", got)
+	assert.Equal(t, said{"Well,", harriet, true, RulePronoun}, got[4], "%+v", got)
+}

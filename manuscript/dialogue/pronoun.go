@@ -114,30 +114,64 @@ func (a *attributor) guess(i int) {
 // findNarrator is the character the chapter's "I" speaks as, where no
 // pov says and its lines do: the one character the line before or after
 // an "I" tag's line addresses by name ('"Watson?" … "Yes," said I.'),
-// when no other is so addressed. "" otherwise. findSpeakers has marked
+// when no other is so addressed and no tag names them; else the one the
+// chapter's lines call by name most (measured: held out 0.693 → 0.702
+// of speakers right, LitBank 0.735 → 0.750, the development set's
+// anaphoric lines 0.720 → 0.722). "" otherwise. findSpeakers has marked
 // the "I" tags.
 func (a *attributor) findNarrator() string {
 	if a.ch.POV != "" || len(a.ch.POVs) > 0 {
 		return ""
 	}
-	found := ""
+	found, conflict, hasI := "", false, false
 	for i, byI := range a.byI {
 		if !byI {
 			continue
 		}
+		hasI = true
 		for _, j := range []int{i - 1, i + 1} {
 			if j < 0 || j >= len(a.utts) || a.para[j] == a.para[i] || !a.sameConversation(min(i, j), max(i, j)) {
 				continue
 			}
-			if addr := a.addressed[j]; len(addr) == 1 {
-				if found != "" && found != addr[0] {
-					return ""
-				}
+			if addr := a.addressed[j]; len(addr) == 1 && !a.speaks[addr[0]] {
+				conflict = conflict || found != "" && found != addr[0]
 				found = addr[0]
 			}
 		}
 	}
-	return found
+	if found != "" && !conflict || !hasI {
+		return found
+	}
+	// Else the one the chapter's lines call by name most, at least
+	// twice and twice as often as any other, whom no tag names: Holmes's
+	// "Mark that, Watson." where Watson's own lines are all "I asked".
+	counts := map[string]int{}
+	for i, addr := range a.addressed {
+		if !a.byI[i] {
+			for _, id := range addr {
+				counts[id]++
+			}
+		}
+	}
+	best, second := "", 0
+	for id, n := range counts {
+		if a.speaks[id] {
+			continue
+		}
+		switch {
+		case best == "" || n > counts[best] || n == counts[best] && id < best:
+			if best != "" {
+				second = max(second, counts[best])
+			}
+			best = id
+		case n > second:
+			second = n
+		}
+	}
+	if best != "" && counts[best] >= 2 && counts[best] >= 2*second {
+		return best
+	}
+	return ""
 }
 
 // referents are the characters a pronoun at off, in utterance i's tag or
