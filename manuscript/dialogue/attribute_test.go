@@ -480,7 +480,7 @@ func TestHerMotherIsNotHer(t *testing.T) {
 // TestTheNarratorIsTheOneCalledMost: where the lines next to "I" lines
 // name no narrator, or name one a tag names too (Jory, "said Jory"), the
 // narrator is the one the chapter's other lines call by name at least
-// twice, twice as often as any other.
+// twice, more often than any other.
 func TestTheNarratorIsTheOneCalledMost(t *testing.T) {
 	text := "\"What now?\" I asked.\n\n" +
 		"The river ran past the mill, and Mr. Knightley had been walking along it for an hour.\n\n" +

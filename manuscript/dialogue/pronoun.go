@@ -143,7 +143,7 @@ func (a *attributor) findNarrator() string {
 		return found
 	}
 	// Else the one the chapter's lines call by name most, at least
-	// twice and twice as often as any other, whom no tag names: Holmes's
+	// twice and more often than any other, whom no tag names: Holmes's
 	// "Mark that, Watson." where Watson's own lines are all "I asked".
 	counts := map[string]int{}
 	for i, addr := range a.addressed {
@@ -168,7 +168,7 @@ func (a *attributor) findNarrator() string {
 			second = n
 		}
 	}
-	if best != "" && counts[best] >= 2 && counts[best] >= 2*second {
+	if best != "" && counts[best] >= 2 && counts[best] > second {
 		return best
 	}
 	return ""
