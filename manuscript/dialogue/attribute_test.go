@@ -494,3 +494,15 @@ func TestTheNarratorIsTheOneCalledMost(t *testing.T) {
 	assert.Equal(t, said{"What now?", harriet, true, RulePronoun}, got[0], "%+v", got)
 	assert.Equal(t, said{"Well,", harriet, true, RulePronoun}, got[4], "%+v", got)
 }
+
+// TestAPossessiveIsNoSubject: a name that opens a sentence as a
+// possessive ("Anne's recollections were …") is whose, not who: no
+// referent of the pronoun after.
+func TestAPossessiveIsNoSubject(t *testing.T) {
+	cast := castOf(t, "name: Anne Elliot\naliases: [Anne]\ngender: female", "name: Mrs Smith\ngender: female")
+	got := attributeWith(t, cast, "Anne's recollections of the concert were happy enough. "+
+		"Everybody of any consequence in Bath was well known by name to Mrs Smith.\n\n"+
+		"\"The little Durands were there, I conclude,\" said she.", "")
+	require.Len(t, got, 1)
+	assert.Equal(t, said{"The little Durands were there, I conclude,", "codex/characters/c1.md", true, RulePronoun}, got[0], "%+v", got)
+}

@@ -214,7 +214,7 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 	if pi := a.para[i]; pi > 0 && (i == 0 || a.para[i-1] != pi-1) {
 		pp := a.paras[pi-1]
 		for j := k; j >= 0 && a.ments[j].r.Start >= pp.start; j-- {
-			if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && m.r.Start < pp.end && a.opensSentence(m.r.Start, pp.start) {
+			if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && m.r.Start < pp.end && a.opensSentence(m.r.Start, pp.start) && !a.possessive(m.r) {
 				add(m.ids[0])
 			}
 		}
@@ -481,4 +481,11 @@ func (a *attributor) heard(j int) string {
 		return u.Speaker
 	}
 	return u.Candidates[0]
+}
+
+// possessive says the name at r is a possessive ("Anne's recollections"):
+// it names whose, not who does.
+func (a *attributor) possessive(r codex.Range) bool {
+	rest := a.text[r.End:min(len(a.text), r.End+4)]
+	return strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s")
 }
