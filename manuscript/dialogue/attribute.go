@@ -395,13 +395,15 @@ func (a *attributor) without(i int, ids []string) []string {
 }
 
 // uncertain marks an utterance no rule decided, with its candidates:
-// the characters who spoke or were named nearest before it.
+// the characters who spoke or were named nearest before it, one heard
+// speaking ranked with those a tag names (development set 6 more lines
+// right, held out 0.702 → 0.703, LitBank 0.749 → 0.752).
 func (a *attributor) uncertain(i int) {
 	u := &a.utts[i]
 	u.Speaker = ""
 	u.Uncertain = true
 	u.Rule = RuleNone
-	cands := a.recent(i, u.Marks[0].Start, GenderUnknown)
+	cands := a.recentOf(i, u.Marks[0].Start, GenderUnknown, true)
 	cands = slices.DeleteFunc(cands, func(id string) bool { return slices.Contains(a.addressed[i], id) })
 	if len(cands) > 3 {
 		cands = cands[:3]

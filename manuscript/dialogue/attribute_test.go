@@ -506,3 +506,15 @@ func TestAPossessiveIsNoSubject(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, said{"The little Durands were there, I conclude,", "codex/characters/c1.md", true, RulePronoun}, got[0], "%+v", got)
 }
+
+// TestAnUnsettledLineHeardFirst: among an unsettled line's candidates,
+// one heard speaking just before ranks with those a tag names, ahead of
+// one only named since.
+func TestAnUnsettledLineHeardFirst(t *testing.T) {
+	got := attributeText(t, "\"Good morning,\" said Mr. Knightley.\n\n"+
+		"Jory sat by the fire. \"You should come,\" he said.\n\n"+
+		"Not a word would come to her lips; Harriet she had faced, but not this.\n\n"+
+		"\"Miss Woodhouse, dear, we are so sorry!\"", "")
+	require.Len(t, got, 3)
+	assert.Equal(t, said{"Miss Woodhouse, dear, we are so sorry!", jory, true, RuleNone}, got[2], "%+v", got)
+}
