@@ -518,3 +518,21 @@ func TestAnUnsettledLineHeardFirst(t *testing.T) {
 	require.Len(t, got, 3)
 	assert.Equal(t, said{"Miss Woodhouse, dear, we are so sorry!", jory, true, RuleNone}, got[2], "%+v", got)
 }
+
+// TestReportedSpeechLeadsIntoNothing: a paragraph that gives what its
+// speech verb said ("replied that he had not", "agreed: one wanted…")
+// tells of speech already over; it is no lead-in of the next speech.
+func TestReportedSpeechLeadsIntoNothing(t *testing.T) {
+	for _, narration := range []string{
+		"Mr. Knightley replied that he had not.",
+		"Mr. Knightley agreed: one wanted a man with a whip.",
+	} {
+		got := attributeText(t, "\"Have you heard?\" said Emma.\n\n"+narration+"\n\n\"Then I shall tell you.\"", "")
+		require.Len(t, got, 2)
+		assert.NotEqual(t, RuleNarration, got[1].Rule, "%s: %+v", narration, got)
+	}
+	// A last sentence that only holds its verb still leads in, a guess.
+	got := attributeText(t, "It rained. Mr. Knightley answered, lifting his head.\n\n\"We must go.\"", "")
+	require.Len(t, got, 1)
+	assert.Equal(t, said{"We must go.", knightly, true, RuleNarration}, got[0], "%+v", got)
+}

@@ -137,7 +137,8 @@ func (a *attributor) leadIn(i int) (tagWindow, bool) {
 		// speech verb; "Anne herself answered, lifting her head." may,
 		// a last sentence with a speech verb somewhere: a guess.
 		if !a.endsOnVerb(start, end) {
-			if !lastWordsHold(a.text[a.sentenceStart(start, end-1):end], maxTagWords, isSpeechVerb) {
+			sentence := a.text[a.sentenceStart(start, end-1):end]
+			if !lastWordsHold(sentence, maxTagWords, isSpeechVerb) || reportsSpeech(sentence) {
 				return tagWindow{}, false
 			}
 			return a.leadInWindow(start, end, true), true
@@ -631,3 +632,23 @@ func auxiliaries(toks []token) bool {
 	}
 	return len(toks) > 0
 }
+
+// reportsSpeech says a sentence gives what its speech verb said ("Mr.
+// Bennet replied that he had not.", "Miss Bartlett agreed: one wanted a
+// man with a whip."): speech over, no lead into the next.
+func reportsSpeech(sentence string) bool {
+	found := false
+	forEachWord(sentence, func(w string, at int) bool {
+		if !isSpeechVerb(strings.ToLower(w)) {
+			return true
+		}
+		rest := strings.TrimLeft(sentence[at+len(w):], " \t\n")
+		next, _, _ := strings.Cut(rest, " ")
+		found = strings.HasPrefix(rest, ":") || reportWords[strings.ToLower(strings.TrimRight(next, ",;"))]
+		return !found
+	})
+	return found
+}
+
+// reportWords open what a speech verb reports.
+var reportWords = wordSet(`that how whether`)
