@@ -536,3 +536,16 @@ func TestReportedSpeechLeadsIntoNothing(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, said{"We must go.", knightly, true, RuleNarration}, got[0], "%+v", got)
 }
+
+// TestOneSheThroughAParagraph: a paragraph that opens with "She" and
+// names another woman only as an object or possessive keeps its "she":
+// the pronoun of its lead-in is not that other woman.
+func TestOneSheThroughAParagraph(t *testing.T) {
+	cast := castOf(t, "name: Elizabeth\ngender: female", "name: Jane\ngender: female", "name: Colonel Fitzwilliam\ngender: male")
+	got := attributeWith(t, cast, "Elizabeth walked out alone that morning.\n\n"+
+		"She was engaged one day as she walked, in re-perusing Jane's last letter, and dwelling on some passages "+
+		"which proved that Jane had not written in spirits, when she saw that Colonel Fitzwilliam was meeting her. "+
+		"Putting away the letter, she said,\n\n\"I did not know before that you ever walked this way.\"", "")
+	require.Len(t, got, 1)
+	assert.Equal(t, said{"I did not know before that you ever walked this way.", "codex/characters/c0.md", true, RulePronoun}, got[0], "%+v", got)
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/quire-ink/quire/codex"
@@ -194,24 +195,33 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		seen[id] = true
 		out = append(out, id)
 	}
-	p := a.paras[a.para[i]]
+	pi := a.para[i]
 	// A lead-in's pronoun ("Mr. Knightley … did he say,") is in the
 	// paragraph before the speech's: its own paragraph's names count.
-	if q := a.paraOf(off); q < a.para[i] {
-		p = a.paras[q]
+	if q := a.paraOf(off); q < pi {
+		pi = q
 	}
+	p := a.paras[pi]
 	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= off }) - 1
-	for j := k; j >= 0 && a.ments[j].r.Start >= p.start; j-- {
-		if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && !a.afterPreposition(m.r.Start, p.start) {
-			add(m.ids[0])
+	chain := a.pronounChain(p.start, off, k, g)
+	if !chain {
+		for j := k; j >= 0 && a.ments[j].r.Start >= p.start; j-- {
+			if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && !a.afterPreposition(m.r.Start, p.start) {
+				add(m.ids[0])
+			}
 		}
-	}
-	if len(out) > 0 {
-		return out
+		if len(out) > 0 {
+			return out
+		}
 	}
 	// The paragraph before, when it is narration: its characters, the
 	// subject of its first sentence first.
-	if pi := a.para[i]; pi > 0 && (i == 0 || a.para[i-1] != pi-1) {
+	// A paragraph of one "she" throughout reads the paragraph before
+	// its own.
+	if !chain {
+		pi = a.para[i]
+	}
+	if pi > 0 && (i == 0 || a.para[i-1] != pi-1) {
 		pp := a.paras[pi-1]
 		for j := k; j >= 0 && a.ments[j].r.Start >= pp.start; j-- {
 			if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && m.r.Start < pp.end && a.opensSentence(m.r.Start, pp.start) && !a.possessive(m.r) {
@@ -494,4 +504,32 @@ func (a *attributor) heard(j int) string {
 func (a *attributor) possessive(r codex.Range) bool {
 	rest := a.text[r.End:min(len(a.text), r.End+4)]
 	return strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s")
+}
+
+// pronounChain says the paragraph from start opens with a pronoun of
+// gender g before off, and no name of that gender opens a sentence
+// between: "She was engaged one day … in re-perusing Jane's last letter
+// … she said," is one "she" throughout, whom the paragraph's names
+// (Jane) are not.
+func (a *attributor) pronounChain(start, off, k int, g Gender) bool {
+	at := start
+	for at < off && at < len(a.text) && (isSpaceByte(a.text[at]) || a.text[at] == '_' || a.text[at] == '*') {
+		at++
+	}
+	end := at
+	for end < off && isASCIILetter(a.text[end]) {
+		end++
+	}
+	if end == at || end >= off {
+		return false
+	}
+	if pg, ok := subjectPronoun(a.text[at:end]); !ok || pg != g || !unicode.IsUpper(rune(a.text[at])) {
+		return false
+	}
+	for j := k; j >= 0 && a.ments[j].r.Start >= start; j-- {
+		if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && a.fits(m.ids[0], g) && a.opensSentence(m.r.Start, start) {
+			return false
+		}
+	}
+	return true
 }
