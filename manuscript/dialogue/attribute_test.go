@@ -549,3 +549,14 @@ func TestOneSheThroughAParagraph(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, said{"I did not know before that you ever walked this way.", "codex/characters/c0.md", true, RulePronoun}, got[0], "%+v", got)
 }
+
+// TestHerAuntIsNotHer: "said her aunt" is not the one "her" refers to,
+// and among the rest an aunt is likelier a Mrs.
+func TestHerAuntIsNotHer(t *testing.T) {
+	cast := castOf(t, "name: Elizabeth\ngender: female", "name: Mrs. Gardiner\ngender: female")
+	got := attributeWith(t, cast, "Mrs. Gardiner had gone in before them.\n\n"+
+		"Elizabeth looked up at the house.\n\n"+
+		"\"It is a fine house,\" said her aunt.", "")
+	require.Len(t, got, 1)
+	assert.Equal(t, said{"It is a fine house,", "codex/characters/c1.md", true, RulePronoun}, got[0], "%+v", got)
+}

@@ -245,34 +245,47 @@ func (c *Cast) relativesOf(i int) []int {
 // husband a Mr. or a Sir.
 // The one the possessive refers to (kinOwner) is left out.
 func (a *attributor) description(i int, before token, noun string, g Gender, off int, tag codex.Range) bool {
-	k, ok := kinNouns[strings.ToLower(noun)]
-	if !ok || a.namesOnly {
+	lower := strings.ToLower(noun)
+	k, isKin := kinNouns[lower]
+	og, owned := possessives[strings.ToLower(before.word)]
+	owned = owned && relations[lower]
+	if a.namesOnly || !isKin && !owned {
 		return a.pronoun(i, g, off, tag)
 	}
-	titles := husbandTitles
-	if k.rel == kinWife || k.rel == kinMother {
-		titles = wifeTitles
-	}
 	cands := a.referents(i, off, g)
-	// "said her mother": the one "her" is, is not her own mother. The
-	// characters the pronoun may be are looked for wider, as the
-	// nearest named may be that one.
-	if rel, og, ok := kinPhrase(before.word, noun); ok {
+	// "said her mother", "replied her aunt": the one "her" is, is not
+	// her own relative. The characters the pronoun may be are looked
+	// for wider, as the nearest named may be that one.
+	if owned && (!isKin || k.owner == GenderUnknown || k.owner == og) {
 		for _, id := range a.recent(i, off, g) {
 			if !slices.Contains(cands, id) {
 				cands = append(cands, id)
 			}
 		}
-		if owner := a.kinOwner(i, rel, og, before.r.Start); owner != "" {
+		if owner := a.kinOwner(i, k.rel, og, before.r.Start); owner != "" {
 			cands = slices.DeleteFunc(cands, func(id string) bool { return id == owner })
 		}
 	}
-	titled := func(id string) int {
-		if c, ok := a.cast.Character(id); ok && calledByTitle(c.Forms, titles) {
-			return 0
+	if isKin || owned {
+		titles := husbandTitles
+		if k.rel == kinWife || k.rel == kinMother || !isKin && g == GenderFemale {
+			titles = wifeTitles
 		}
-		return 1
+		titled := func(id string) int {
+			if c, ok := a.cast.Character(id); ok && calledByTitle(c.Forms, titles) {
+				return 0
+			}
+			return 1
+		}
+		slices.SortStableFunc(cands, func(x, y string) int { return titled(x) - titled(y) })
 	}
-	slices.SortStableFunc(cands, func(x, y string) int { return titled(x) - titled(y) })
 	return a.resolve(i, tag, cands)
 }
+
+// possessives are the possessive pronouns a relation's owner is named
+// by, with the owner's gender.
+var possessives = map[string]Gender{"his": GenderMale, "her": GenderFemale}
+
+// relations are the nouns of a tag that name the speaker by their
+// relation to another ("said her aunt"), who is then not the speaker.
+var relations = wordSet(`wife lady husband mother father aunt uncle`)
