@@ -560,3 +560,16 @@ func TestHerAuntIsNotHer(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, said{"It is a fine house,", "codex/characters/c1.md", true, RulePronoun}, got[0], "%+v", got)
 }
+
+// TestOneHeThroughAParagraphReadsBack: in a paragraph of one "he"
+// throughout, the men it names as objects ("one to Colonel Adye") are
+// not who "he" is, though named last.
+func TestOneHeThroughAParagraphReadsBack(t *testing.T) {
+	cast := castOf(t, "name: Kemp\ngender: male", "name: Colonel Adye\ngender: male", "name: Jory\ngender: male")
+	got := attributeWith(t, cast, "Kemp sat at his lunch, and Jory brought in the letter.\n\n"+
+		"\"Is there an answer?\" asked Jory.\n\n"+
+		"He wrote a number of brief notes, one to Colonel Adye, and gave them to Jory. "+
+		"\"There is no danger,\" he said.", "")
+	require.Len(t, got, 2)
+	assert.Equal(t, said{"There is no danger,", "codex/characters/c0.md", true, RulePronoun}, got[1], "%+v", got)
+}

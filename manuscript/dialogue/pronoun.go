@@ -262,7 +262,13 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 	if a.focal != "" && a.focal != prev {
 		add(a.focal)
 	}
-	for _, id := range a.recent(i, off, g) {
+	// In a paragraph of one "he" throughout, the names it holds are
+	// not who "he" is: read back from its start.
+	roff := off
+	if chain {
+		roff = p.start
+	}
+	for _, id := range a.recent(i, roff, g) {
 		if id != prev {
 			add(id)
 		}
