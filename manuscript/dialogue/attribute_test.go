@@ -573,3 +573,13 @@ func TestOneHeThroughAParagraphReadsBack(t *testing.T) {
 	require.Len(t, got, 2)
 	assert.Equal(t, said{"There is no danger,", "codex/characters/c0.md", true, RulePronoun}, got[1], "%+v", got)
 }
+
+// TestARelativesSpeechNoun: "was her husband's answer" is a kinship
+// tag, as "said her husband" is.
+func TestARelativesSpeechNoun(t *testing.T) {
+	cast := castOf(t, "name: Mr. Bennet\ngender: male", "name: Mrs. Bennet\ngender: female")
+	got := attributeWith(t, cast, "\"I mean to go with you,\" said Mrs. Bennet.\n\n"+
+		"\"This is very kind of you,\" was her husband's answer.", "")
+	require.Len(t, got, 2)
+	assert.Equal(t, said{"This is very kind of you,", "codex/characters/c0.md", true, RulePronoun}, got[1], "%+v", got)
+}

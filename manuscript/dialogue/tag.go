@@ -316,6 +316,18 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 							}
 							break
 						}
+						// "was her husband's answer": a relative's.
+						if base, ok := strings.CutSuffix(strings.ReplaceAll(toks[j].word, "’", "'"), "'s"); ok && j > 0 && toks[j].ids == nil {
+							r := codex.Range{Start: toks[j-1].r.Start, End: t.r.End}
+							if id, ok := a.kinTag(i, toks[j-1].word, base, toks[j-1].r.Start); ok && a.set(i, RulePronoun, r, id) {
+								return true
+							}
+							if g, ok := nounGender[strings.ToLower(base)]; ok && a.description(i, toks[j-1], base, g, toks[j].r.Start, r) {
+								a.guess(i)
+								return true
+							}
+							break
+						}
 					}
 				}
 				if !verb {
