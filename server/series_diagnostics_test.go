@@ -31,9 +31,13 @@ func TestSeriesFileDiagnostics(t *testing.T) {
 	require.Len(t, ds, 1, "once, though two books of the series are open")
 	assert.Equal(t, protocol.Range{Start: position(7, 29), End: position(7, 40)}, ds[0].Range)
 	assert.Contains(t, ds[0].Message, "Nobody Here")
-	bad := c.waitDiagnostics(textdoc.PathURI(broken), "broken front matter in the series", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
-	assert.Len(t, bad, 1)
-	assert.Equal(t, protocol.DiagnosticSeverityError, bad[0].Severity)
+	// The watcher may see the file created empty before its text is
+	// written ("empty entry", a warning): the broken front matter's
+	// error replaces it.
+	bad := c.waitDiagnostics(textdoc.PathURI(broken), "broken front matter in the series", func(ds []protocol.Diagnostic) bool {
+		return len(ds) > 0 && ds[0].Severity == protocol.DiagnosticSeverityError
+	})
+	assert.Len(t, bad, 1, "%+v", bad)
 
 	require.NoError(t, os.WriteFile(ilse, []byte("---\ntype: character\nname: Ilse Dorn\nsummary: Harbor master of Tideward.\n---\n# Ilse Dorn\n\nIlse keeps the harbor.\n"), 0o644))
 	require.NoError(t, os.Remove(broken))
