@@ -322,24 +322,13 @@ func (a *attributor) index(ch Chapter) {
 	a.focal = a.pov
 	if a.focal == "" {
 		counts := map[string]int{}
-		best, second := "", 0
 		for _, m := range a.ments {
 			if m.inQuote || len(m.ids) != 1 {
 				continue
 			}
 			counts[m.ids[0]]++
 		}
-		for id, n := range counts {
-			switch {
-			case best == "" || n > counts[best] || n == counts[best] && id < best:
-				if best != "" {
-					second = max(second, counts[best])
-				}
-				best = id
-			case n > second:
-				second = n
-			}
-		}
+		best, second := mostCounted(counts)
 		if best != "" && counts[best] >= 3 && 2*counts[best] >= 3*second {
 			a.focal = best
 		}
@@ -424,4 +413,21 @@ func (a *attributor) byRecency(i int, ids []string) []string {
 	}
 	slices.SortStableFunc(out, func(x, y string) int { return rank(x) - rank(y) })
 	return out
+}
+
+// mostCounted is the ID counted most (the first in order on a tie) and
+// the count of the one after it.
+func mostCounted(counts map[string]int) (best string, second int) {
+	for id, n := range counts {
+		switch {
+		case best == "" || n > counts[best] || n == counts[best] && id < best:
+			if best != "" {
+				second = max(second, counts[best])
+			}
+			best = id
+		case n > second:
+			second = n
+		}
+	}
+	return best, second
 }

@@ -150,25 +150,13 @@ func (a *attributor) findNarrator() string {
 	for i, addr := range a.addressed {
 		if !a.byI[i] {
 			for _, id := range addr {
-				counts[id]++
+				if !a.speaks[id] {
+					counts[id]++
+				}
 			}
 		}
 	}
-	best, second := "", 0
-	for id, n := range counts {
-		if a.speaks[id] {
-			continue
-		}
-		switch {
-		case best == "" || n > counts[best] || n == counts[best] && id < best:
-			if best != "" {
-				second = max(second, counts[best])
-			}
-			best = id
-		case n > second:
-			second = n
-		}
-	}
+	best, second := mostCounted(counts)
 	if best != "" && counts[best] >= 2 && counts[best] > second {
 		return best
 	}
@@ -499,10 +487,10 @@ func (a *attributor) ahead(i int, add func(string)) {
 // speaker, or the best guess of a rule that decided it uncertain.
 func (a *attributor) heard(j int) string {
 	u := &a.utts[j]
-	if u.Speaker != "" || !u.Uncertain || u.Rule == RuleNone || len(u.Candidates) == 0 {
+	if !u.Uncertain || u.Rule == RuleNone {
 		return u.Speaker
 	}
-	return u.Candidates[0]
+	return u.Best()
 }
 
 // possessive says the name at r is a possessive ("Anne's recollections"):
