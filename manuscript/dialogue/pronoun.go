@@ -496,7 +496,12 @@ func (a *attributor) heard(j int) string {
 // possessive says the name at r is a possessive ("Anne's recollections"):
 // it names whose, not who does.
 func (a *attributor) possessive(r codex.Range) bool {
-	rest := a.text[r.End:min(len(a.text), r.End+4)]
+	return possessiveAt(a.text, r.End, len(a.text))
+}
+
+// possessiveAt says text[at:end] opens with 's or ’s.
+func possessiveAt(text string, at, end int) bool {
+	rest := text[at:min(end, at+len("’s"))]
 	return strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s")
 }
 
@@ -506,10 +511,7 @@ func (a *attributor) possessive(r codex.Range) bool {
 // … she said," is one "she" throughout, whom the paragraph's names
 // (Jane) are not.
 func (a *attributor) pronounChain(start, off, k int, g Gender) bool {
-	at := start
-	for at < off && at < len(a.text) && (isSpaceByte(a.text[at]) || a.text[at] == '_' || a.text[at] == '*') {
-		at++
-	}
+	at := firstVisible(a.text, codex.Range{Start: start, End: min(off, len(a.text))})
 	end := at
 	for end < off && isASCIILetter(a.text[end]) {
 		end++

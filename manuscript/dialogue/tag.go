@@ -230,7 +230,7 @@ func (a *attributor) tokens(w codex.Range) []token {
 		}
 		at = max(at, m.r.End)
 		// Step over a possessive after the name ("Mary's").
-		if strings.HasPrefix(a.text[at:min(w.End, at+2)], "'s") || strings.HasPrefix(a.text[at:min(w.End, at+4)], "’s") {
+		if possessiveAt(a.text, at, w.End) {
 			out[len(out)-1].word = "'s"
 			at += len("'s")
 			if a.text[at-1] != 's' {
