@@ -191,12 +191,18 @@ func (a *attributor) turns(c conversation, decided []bool) {
 		}
 	}
 	// want is the gender the turn before g calls its addressee by
-	// ("…how is he, sir?"): g's speaker answers.
+	// ("…how is he, sir?"): g's speaker answers. Each turn's speech is
+	// read for it once, and only for a turn that needs it.
+	wants := make([]Gender, len(groups))
+	wanted := make([]bool, len(groups))
 	want := func(g int) Gender {
-		if g == 0 || !linked(g-1, g) {
-			return GenderUnknown
+		if !wanted[g] {
+			wanted[g] = true
+			if g > 0 && linked(g-1, g) {
+				wants[g] = a.addresseeGender(groups[g-1][len(groups[g-1])-1])
+			}
 		}
-		return a.addresseeGender(groups[g-1][len(groups[g-1])-1])
+		return wants[g]
 	}
 	other := func(g, near, step int) string {
 		// near is the known neighbour turn; step walks away from it.
