@@ -120,23 +120,25 @@ var marriedTitles = append(slices.Clone(wifeTitles), husbandTitles...)
 // kinPhrase reads "his wife", "her father" and the like: the relation
 // and the gender of its owner, the one the possessive names.
 func kinPhrase(possessive, noun string) (kin, Gender, bool) {
-	k, ok := kinNouns[strings.ToLower(noun)]
+	rel, g, ok := relationPhrase(possessive, noun)
+	return rel, g, ok && rel != 0
+}
+
+// relationPhrase is kinPhrase that also reads an aunt or an uncle ("her
+// aunt"), whom no family name finds: relation 0.
+func relationPhrase(possessive, noun string) (kin, Gender, bool) {
+	g, ok := possessives[strings.ToLower(possessive)]
 	if !ok {
 		return 0, GenderUnknown, false
 	}
-	var g Gender
-	switch strings.ToLower(possessive) {
-	case "his":
-		g = GenderMale
-	case "her":
-		g = GenderFemale
-	default:
-		return 0, GenderUnknown, false
+	lower := strings.ToLower(noun)
+	if k, ok := kinNouns[lower]; ok {
+		if k.owner != GenderUnknown && k.owner != g {
+			return 0, GenderUnknown, false
+		}
+		return k.rel, g, true
 	}
-	if k.owner != GenderUnknown && k.owner != g {
-		return 0, GenderUnknown, false
-	}
-	return k.rel, g, true
+	return 0, g, distantRelations[lower]
 }
 
 // relative is the one character the codex calls by owner's family name
@@ -245,10 +247,8 @@ func (c *Cast) relativesOf(i int) []int {
 // husband a Mr. or a Sir.
 // The one the possessive refers to (kinOwner) is left out.
 func (a *attributor) description(i int, before token, noun string, g Gender, off int, tag codex.Range) bool {
-	lower := strings.ToLower(noun)
-	k, isKin := kinNouns[lower]
-	og, owned := possessives[strings.ToLower(before.word)]
-	owned = owned && relations[lower]
+	k, isKin := kinNouns[strings.ToLower(noun)]
+	rel, og, owned := relationPhrase(before.word, noun)
 	if a.namesOnly || !isKin && !owned {
 		return a.pronoun(i, g, off, tag)
 	}
@@ -256,13 +256,13 @@ func (a *attributor) description(i int, before token, noun string, g Gender, off
 	// "said her mother", "replied her aunt": the one "her" is, is not
 	// her own relative. The characters the pronoun may be are looked
 	// for wider, as the nearest named may be that one.
-	if owned && (!isKin || k.owner == GenderUnknown || k.owner == og) {
+	if owned {
 		for _, id := range a.recent(i, off, g) {
 			if !slices.Contains(cands, id) {
 				cands = append(cands, id)
 			}
 		}
-		if owner := a.kinOwner(i, k.rel, og, before.r.Start); owner != "" {
+		if owner := a.kinOwner(i, rel, og, before.r.Start); owner != "" {
 			cands = slices.DeleteFunc(cands, func(id string) bool { return id == owner })
 		}
 	}
@@ -286,6 +286,6 @@ func (a *attributor) description(i int, before token, noun string, g Gender, off
 // by, with the owner's gender.
 var possessives = map[string]Gender{"his": GenderMale, "her": GenderFemale}
 
-// relations are the nouns of a tag that name the speaker by their
-// relation to another ("said her aunt"), who is then not the speaker.
-var relations = wordSet(`wife lady husband mother father aunt uncle`)
+// distantRelations are the relations of a tag's noun no family name
+// finds, the speaker by their relation to another ("said her aunt").
+var distantRelations = wordSet(`aunt uncle`)
