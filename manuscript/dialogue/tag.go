@@ -356,25 +356,13 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 				// one heard speaks, not the hearer; "heard it say" names
 				// no one.
 				if j, ok := heardObject(a.text, toks, vi); ok {
-					s := toks[j]
-					if s.ids != nil {
-						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
-							return true
-						}
-					} else if g, ok := objectPronouns[strings.ToLower(s.word)]; ok && a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
+					if a.tokenTag(i, toks[j], t, objectPronoun) {
 						return true
 					}
 					break
 				}
-				if j, ok := subjectBefore(a.text, toks, vi); ok {
-					s := toks[j]
-					if s.ids != nil {
-						if a.set(i, RuleExplicit, join(t.r, s.r), s.ids...) {
-							return true
-						}
-					} else if g, ok := tagPronoun(s.word); ok && a.pronoun(i, g, s.r.Start, join(t.r, s.r)) {
-						return true
-					}
+				if j, ok := subjectBefore(a.text, toks, vi); ok && a.tokenTag(i, toks[j], t, tagPronoun) {
+					return true
 				}
 			}
 			// The subject: a name or pronoun within three words of the
@@ -542,6 +530,22 @@ var hearingVerbs = wordSet(`heard hear hears hearing overheard overhear`)
 
 // objectPronouns are the pronouns a verb of hearing takes, by gender.
 var objectPronouns = map[string]Gender{"him": GenderMale, "her": GenderFemale}
+
+// objectPronoun reads an object pronoun (any case) as a gender.
+func objectPronoun(w string) (Gender, bool) {
+	g, ok := objectPronouns[strings.ToLower(w)]
+	return g, ok
+}
+
+// tokenTag gives utterance i to the tag's token s beside its verb t: a
+// name by the explicit rule, a pronoun, read by pron, as it resolves.
+func (a *attributor) tokenTag(i int, s, t token, pron func(string) (Gender, bool)) bool {
+	if s.ids != nil {
+		return a.set(i, RuleExplicit, join(t.r, s.r), s.ids...)
+	}
+	g, ok := pron(s.word)
+	return ok && a.pronoun(i, g, s.r.Start, join(t.r, s.r))
+}
 
 // nearestFirst is the k-th of a window's n tokens to read for its
 // speech verb: nearest the speech first, so from the start of a window
