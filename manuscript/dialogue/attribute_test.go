@@ -291,6 +291,17 @@ func TestAParentNotFoundByFamilyHasAMarriedTitle(t *testing.T) {
 	assert.Equal(t, []said{{"You are late, Harriet,", "codex/characters/c0.md", true, RulePronoun}}, got)
 }
 
+// TestABrotherIsNoFather: a man the codex calls Mr. Knightley is no
+// child of another Mr. Knightley by the family name alone: the one
+// called so may as well be his brother. "his father" is then read as a
+// description, not as Mr. John Knightley.
+func TestABrotherIsNoFather(t *testing.T) {
+	cast := castOf(t, "name: Mr. Knightley\naliases: [George Knightley]\ngender: male", "name: Mr. John Knightley\ngender: male", "name: Mr. Woodhouse\ngender: male")
+	got := attributeWith(t, cast, "Mr. Woodhouse sat by the fire. Mr. Knightley came in.\n\n\"Well, George?\" said his father.", "")
+	require.Len(t, got, 1)
+	assert.NotEqual(t, "codex/characters/c1.md", got[0].Speaker, "%+v", got)
+}
+
 // TestADescriptionIsNoCertainName: a tag that names the speaker by a
 // description the codex gives ("the mariner") decides, but is shown
 // uncertain, where a name is shown certain.
@@ -516,6 +527,33 @@ func TestWhoALineIsGiven(t *testing.T) {
 				"Elizabeth looked up at the house.\n\n" +
 				"\"It is a fine house,\" said her aunt.",
 			1, 0, said{"It is a fine house,", c1, true, RulePronoun}, nil},
+		// A daughter whose name has no family name ("Emma") has one in
+		// her aliases ("Emma Woodhouse"): her father is the Mr. of it.
+		{"her father by an alias's family name",
+			[]string{"name: Mr. Woodhouse\ngender: male", "name: Mr. Knightley\ngender: male", "name: Emma\naliases: [Emma Woodhouse, Mrs. Knightley]\ngender: female"},
+			"Mr. Knightley had gone out. Emma came in.\n\n" +
+				"\"Well, my dear?\" said her father.",
+			1, 0, said{"Well, my dear?", c0, true, RulePronoun}, nil},
+		// A child's "papa" calls the father of the family of those just
+		// named, who answers it; "my father" only speaks of him.
+		{"papa is answered by the father",
+			[]string{"name: Mr. Woodhouse\ngender: male", "name: Harriet Smith\ngender: female", "name: Emma\naliases: [Emma Woodhouse]\ngender: female"},
+			"Mr. Woodhouse came in, and Harriet and Emma looked up from the book.\n\n" +
+				"\"Yes, papa, it is written out in our second page.\"\n\n" +
+				"\"Aye, very true.\"",
+			2, 1, said{"Aye, very true.", c0, true, RuleVocative}, nil},
+		{"my father is spoken of",
+			[]string{"name: Mr. Woodhouse\ngender: male", "name: Harriet Smith\ngender: female", "name: Emma\naliases: [Emma Woodhouse]\ngender: female"},
+			"Mr. Woodhouse came in, and Harriet and Emma looked up from the book.\n\n" +
+				"\"Was that my father?\"\n\n" +
+				"\"Aye, very true.\"",
+			2, 1, said{"Aye, very true.", c2, true, RuleNone}, nil},
+		// "my poor dear mother used to sit" speaks of her, not to her.
+		{"a dear mother spoken of",
+			[]string{"name: Millie Hall\naliases: [Millie]\ngender: female", "name: Mrs. Hall\ngender: female"},
+			"Millie came in with the tray.\n\n" +
+				"\"Lock him out,\" said Mrs. Hall. \"In that very chair my poor dear mother used to sit.\"",
+			1, 0, said{"Lock him out,", c1, false, RuleExplicit}, nil},
 		// "was her husband's answer" is a kinship tag, as "said her
 		// husband" is.
 		{"a relative's speech noun",

@@ -9,7 +9,8 @@ import (
 )
 
 // vocatives are the characters utterance i addresses by name: a name
-// after "dear", "my", "oh", or set off by commas at the speech's edge.
+// after "dear", "my", "oh", or set off by commas at the speech's edge;
+// and the parent it calls "papa" or "mother" (parentAddressed).
 func (a *attributor) vocatives(i int) []string {
 	var out []string
 	a.eachSpokenName(i, func(sp codex.Range, m charMention) bool {
@@ -18,6 +19,9 @@ func (a *attributor) vocatives(i int) []string {
 		}
 		return true
 	})
+	if p := a.parentAddressed(i); p != "" && !slices.Contains(out, p) {
+		out = append(out, p)
+	}
 	return out
 }
 

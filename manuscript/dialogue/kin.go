@@ -2,6 +2,7 @@ package dialogue
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/quire-ink/quire/codex"
@@ -152,27 +153,43 @@ func (c *Cast) relative(owner string, rel kin) (string, bool) {
 	if rel == kinWife || rel == kinMother {
 		titles, g = wifeTitles, GenderFemale
 	}
-	family := familyOf(c.chars[i].Name)
-	// A wife's family name is her husband's: Mrs. Weston's father is
-	// not Mr. Weston.
-	if (rel == kinMother || rel == kinFather) && calledBy(c.chars[i].Forms, family, wifeTitles) {
-		return "", false
+	families := []string{familyOf(c.chars[i].Name)}
+	if rel == kinMother || rel == kinFather {
+		families = c.birthFamilies(i)
 	}
 	found := ""
-	for _, j := range c.relativesOf(i) {
-		ch := c.chars[j]
-		if j == i || ch.Gender != g && ch.Gender != GenderUnknown {
-			continue
+	for _, family := range families {
+		for _, j := range c.relativesOf(family) {
+			ch := c.chars[j]
+			if j == i || ch.Gender != g && ch.Gender != GenderUnknown {
+				continue
+			}
+			if !calledBy(ch.Forms, family, titles) {
+				continue
+			}
+			if found != "" && found != ch.ID {
+				return "", false // two of them: no guess
+			}
+			found = ch.ID
 		}
-		if !calledBy(ch.Forms, family, titles) {
-			continue
-		}
-		if found != "" && found != ch.ID {
-			return "", false // two of them: no guess
-		}
-		found = ch.ID
 	}
 	return found, found != ""
+}
+
+// birthFamilies are the family names character i was born to, as its
+// name and aliases give them ("Emma Woodhouse", "Miss Woodhouse"): not
+// one it bears with a married title (Mrs. Weston's father is not Mr.
+// Weston; Isabella, "Mrs. John Knightley", is Mr. Woodhouse's daughter;
+// another Mr. Knightley is Mr. Knightley's brother as often as his
+// father).
+func (c *Cast) birthFamilies(i int) []string {
+	var out []string
+	for _, f := range c.chars[i].Forms {
+		if _, family, ok := titledName(f); ok && !slices.Contains(out, family) {
+			out = append(out, family)
+		}
+	}
+	return slices.DeleteFunc(out, func(family string) bool { return calledBy(c.chars[i].Forms, family, marriedTitles) })
 }
 
 // calledBy says one of forms is family with one of titles ("Mrs.
@@ -229,10 +246,9 @@ func (c *Cast) titledFamilies() map[string][]int {
 	return out
 }
 
-// relativesOf are the characters a kinship tag may give c's character
-// i's lines to: those called by its family name with a married title.
-func (c *Cast) relativesOf(i int) []int {
-	family := familyOf(c.chars[i].Name)
+// relativesOf are the characters a kinship tag may give the lines of one
+// of family to: those called by that family name with a married title.
+func (c *Cast) relativesOf(family string) []int {
 	if family == "" || c.families == nil {
 		return nil
 	}
@@ -289,3 +305,63 @@ var possessives = map[string]Gender{"his": GenderMale, "her": GenderFemale}
 // distantRelations are the relations of a tag's noun no family name
 // finds, the speaker by their relation to another ("said her aunt").
 var distantRelations = wordSet(`aunt uncle`)
+
+// parentWords are the words a child calls a parent by, as a name.
+var parentWords = map[string]kin{"papa": kinFather, "father": kinFather, "mamma": kinMother, "mama": kinMother, "mother": kinMother}
+
+// parentLook bounds the characters named before a line whose parent it
+// may call "papa": the child who speaks is among the last few named.
+const parentLook = 6
+
+// parentAddressed is the parent utterance i calls by "papa", "mamma" or
+// the like ("Yes, papa, it is written out"): the codex's one relative of
+// that title (relative) of the characters named last before the line,
+// the same for each of them that has one; "" for none, or two. A child
+// speaks so to the parent in the room, whom the next turn is likely
+// to be.
+func (a *attributor) parentAddressed(i int) string {
+	var rel kin
+	for _, sp := range a.utts[i].Spans {
+		forEachWord(a.text[sp.Start:sp.End], func(w string, at int) bool {
+			k, ok := parentWords[strings.ToLower(w)]
+			r := codex.Range{Start: sp.Start + at, End: sp.Start + at + len(w)}
+			// "my father" and "my dear mother used to sit" speak of a
+			// parent; "my dear father!" and "Yes, papa," speak to one.
+			if ok && a.isVocative(sp, r) && !strings.EqualFold(lastWordBefore(a.text, sp.Start, r.Start), "my") && stopsAfter(a.text, r.End, sp.End) {
+				rel = k
+			}
+			return rel == 0
+		})
+		if rel != 0 {
+			break
+		}
+	}
+	if rel == 0 || a.namesOnly {
+		return ""
+	}
+	start := a.utts[i].Marks[0].Start
+	k := sort.Search(len(a.ments), func(k int) bool { return a.ments[k].r.Start >= start })
+	var named []string
+	found := ""
+	for k--; k >= 0 && len(named) < parentLook; k-- {
+		m := a.ments[k]
+		if len(m.ids) != 1 || slices.Contains(named, m.ids[0]) {
+			continue
+		}
+		named = append(named, m.ids[0])
+		if p, ok := a.cast.relative(m.ids[0], rel); ok {
+			if found != "" && found != p {
+				return ""
+			}
+			found = p
+		}
+	}
+	return found
+}
+
+// stopsAfter says the word ending at end is the last of its clause:
+// punctuation or the speech's end follows it.
+func stopsAfter(text string, end, spanEnd int) bool {
+	rest := strings.TrimLeft(text[end:spanEnd], " \t\n")
+	return rest == "" || strings.ContainsAny(rest[:1], ",.!?;:-—")
+}

@@ -57,8 +57,10 @@ func (c *Cast) Within(ch Chapter) *Cast {
 	// chapter does not name: the named characters' titled family.
 	for i, k := range slices.Clone(keep) {
 		if k {
-			for _, j := range c.relativesOf(i) {
-				keep[j] = true
+			for _, family := range append(c.birthFamilies(i), familyOf(c.chars[i].Name)) {
+				for _, j := range c.relativesOf(family) {
+					keep[j] = true
+				}
 			}
 		}
 	}
