@@ -79,9 +79,11 @@ type attributor struct {
 	speaks map[string]bool
 	// byI marks the utterances whose tag's subject is "I"
 	// (findSpeakers); narrator is who "I" is where no pov says
-	// (findNarrator).
-	byI      []bool
-	narrator string
+	// (findNarrator), narratorBeside whether the lines beside "I" lines
+	// showed it, rather than the chapter's calls by name.
+	byI            []bool
+	narrator       string
+	narratorBeside bool
 	// toks is the memory tokens reuses.
 	toks []token
 	// conv is the conversation being attributed.
@@ -101,7 +103,7 @@ func attribute(prev *Analysis, e edit, an *Analysis, ch Chapter) {
 	a := &attributor{text: ch.Text, cast: an.cast, utts: an.utts, paras: an.found.paras, pov: ch.POV, ch: ch}
 	a.index(ch)
 	decided := a.findSpeakers()
-	a.narrator = a.findNarrator()
+	a.narrator, a.narratorBeside = a.findNarrator()
 	an.convs = a.conversations()
 	if prev != nil && !a.sameFacts(prev, e) {
 		prev = nil

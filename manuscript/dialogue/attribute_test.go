@@ -554,6 +554,19 @@ func TestWhoALineIsGiven(t *testing.T) {
 			"Millie came in with the tray.\n\n" +
 				"\"Lock him out,\" said Mrs. Hall. \"In that very chair my poor dear mother used to sit.\"",
 			1, 0, said{"Lock him out,", c1, false, RuleExplicit}, nil},
+		// A narrator guessed only from whom the chapter's lines call by
+		// name (McMurdo, twice) is not turn-taking's other party.
+		{"a narrator only called by name takes no turn",
+			[]string{"name: Sherlock Holmes\naliases: [Holmes]\ngender: male", "name: McMurdo\ngender: male", "name: Thaddeus Sholto\ngender: male"},
+			"\"Open the door, McMurdo,\" said Holmes.\n\n" +
+				"\"Come, McMurdo, you know me,\" said Holmes.\n\n" +
+				"The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky.\n\n" +
+				"\"It is late,\" said I.\n\n" +
+				"The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky. The fog lay thick upon the garden, and the house stood dark against the sky.\n\n" +
+				"Thaddeus Sholto looked up from his chair by the fire.\n\n" +
+				"\"We must go,\" said Holmes.\n\n" +
+				"\"Must we?\"",
+			5, 4, said{"Must we?", c2, true, RuleTurn}, nil},
 		// "was her husband's answer" is a kinship tag, as "said her
 		// husband" is.
 		{"a relative's speech noun",

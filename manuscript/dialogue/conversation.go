@@ -243,8 +243,10 @@ func (a *attributor) turns(c conversation, decided []bool) {
 			}
 		}
 		// A narrator who says "I" takes part in most of the chapter's
-		// conversations.
-		if a.narrator != "" && a.narrator != b && a.fits(a.narrator, gw) {
+		// conversations: one the lines beside the "I" lines show, not
+		// one only the chapter's calls by name suggest (Holmes calls
+		// the porter McMurdo by name as often as Watson).
+		if a.narratorBeside && a.narrator != b && a.fits(a.narrator, gw) {
 			return a.narrator
 		}
 		for _, id := range a.recent(groups[g][0], a.utts[groups[g][0]].Marks[0].Start, gw) {

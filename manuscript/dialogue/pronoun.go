@@ -120,9 +120,9 @@ func (a *attributor) guess(i int) {
 // of speakers right, LitBank 0.735 → 0.750, the development set's
 // anaphoric lines 0.720 → 0.722). "" otherwise. findSpeakers has marked
 // the "I" tags.
-func (a *attributor) findNarrator() string {
+func (a *attributor) findNarrator() (string, bool) {
 	if a.ch.POV != "" || len(a.ch.POVs) > 0 {
-		return ""
+		return "", false
 	}
 	found, conflict, hasI := "", false, false
 	for i, byI := range a.byI {
@@ -141,7 +141,7 @@ func (a *attributor) findNarrator() string {
 		}
 	}
 	if found != "" && !conflict || !hasI {
-		return found
+		return found, found != ""
 	}
 	// Else the one the chapter's lines call by name most, at least
 	// twice and more often than any other, whom no tag names: Holmes's
@@ -158,9 +158,9 @@ func (a *attributor) findNarrator() string {
 	}
 	best, second := mostCounted(counts)
 	if best != "" && counts[best] >= 2 && counts[best] > second {
-		return best
+		return best, false
 	}
-	return ""
+	return "", false
 }
 
 // referents are the characters a pronoun at off, in utterance i's tag or

@@ -39,12 +39,13 @@ type Analysis struct {
 // change any line, so every conversation is attributed again.
 type chapterFacts struct {
 	focal, narrator string
+	narratorBeside  bool
 	speaks          map[string]bool
 	genders         map[string]Gender
 }
 
 func (f chapterFacts) equal(g chapterFacts) bool {
-	return f.focal == g.focal && f.narrator == g.narrator && maps.Equal(f.speaks, g.speaks) && maps.Equal(f.genders, g.genders)
+	return f.focal == g.focal && f.narrator == g.narrator && f.narratorBeside == g.narratorBeside && maps.Equal(f.speaks, g.speaks) && maps.Equal(f.genders, g.genders)
 }
 
 // Utterances are the chapter's speech, in reading order, each with its
@@ -181,7 +182,7 @@ func (a *attributor) sameFacts(prev *Analysis, e edit) bool {
 }
 
 func (a *attributor) facts() chapterFacts {
-	return chapterFacts{focal: a.focal, narrator: a.narrator, speaks: a.speaks, genders: a.genders}
+	return chapterFacts{focal: a.focal, narrator: a.narrator, narratorBeside: a.narratorBeside, speaks: a.speaks, genders: a.genders}
 }
 
 // reuse takes conversation c's attribution from prev when everything
