@@ -587,6 +587,16 @@ func TestWhoALineIsGiven(t *testing.T) {
 				"He looked at her, instead of through her. From a Leonardo she had become a living woman.\n\n" +
 				"\"I thought I did at first,\" she said.",
 			2, 1, said{"I thought I did at first,", c0, true, RulePronoun}, nil},
+		// A character the line names is no referent of its pronoun:
+		// the one its lead-in's paragraph names ("Sir William's
+		// allusion") leaves the pronoun to the others.
+		{"a name the line speaks is no referent",
+			[]string{"name: Mr. Darcy\naliases: [Darcy]\ngender: male", "name: Elizabeth\ngender: female", "name: Sir William\ngender: male"},
+			"\"It is evident that you belong to the first circles,\" said Sir William.\n\n" +
+				"The latter part of this address was scarcely heard by Darcy; but Sir William's allusion to his friend " +
+				"seemed to strike him forcibly. Recovering himself, he turned to his partner, and said,\n\n" +
+				"\"Sir William's interruption has made me forget what we were talking of.\"",
+			2, 1, said{"Sir William's interruption has made me forget what we were talking of.", c0, true, RulePronoun}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
