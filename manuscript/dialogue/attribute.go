@@ -23,6 +23,7 @@ import (
 //     or six on (an exchange alternates), else the character the chapter
 //     follows if they take part in the conversation, else the
 //     conversation's, else the character the chapter follows, else the
+//     one the narration's he or she goes on about (salience.go), else the
 //     last named, those an explicit tag of the
 //     chapter gives a line first; the one who spoke just before in
 //     another paragraph last. I is the chapter's

@@ -612,6 +612,42 @@ func TestWhoALineIsGiven(t *testing.T) {
 				"He wrote a number of brief notes, one to Colonel Adye, and gave them to Jory. " +
 				"\"There is no danger,\" he said.",
 			2, 1, said{"There is no danger,", c0, true, RulePronoun}, nil},
+		// A "he" the narration carries on from one who came in is his,
+		// not the man named since only as a possessive.
+		{"the narration's he goes on",
+			[]string{"name: Mr. Woodhouse\ngender: male", "name: Frank Churchill\ngender: male", "name: Emma\ngender: female"},
+			"Frank Churchill came in hot, and sat down far from Mr. Woodhouse's fire.\n\n" +
+				"\"You will soon be cooler, Mr. Woodhouse says,\" said Emma.\n\n" +
+				"He was gone long enough to have had a very comfortable meal, and came back all the better.\n\n" +
+				"\"As soon as my aunt gets well, I shall go abroad,\" said he.",
+			2, 1, said{"As soon as my aunt gets well, I shall go abroad,", c1, true, RulePronoun}, nil},
+		// A possessive that opens a sentence turns the narration's he
+		// to no one: the "he" after it is still the one who came in.
+		{"a possessive does not take the narration's he",
+			[]string{"name: Mr. Woodhouse\ngender: male", "name: Frank Churchill\ngender: male", "name: Emma\ngender: female"},
+			"Frank Churchill came in hot.\n\n" +
+				"\"You will soon be cooler,\" said Emma.\n\n" +
+				"Mr. Woodhouse's fire was nearly out; he sat down far from it, looking very deplorable.\n\n" +
+				"\"As soon as I am cooler I shall go back again,\" said he.",
+			2, 1, said{"As soon as I am cooler I shall go back again,", c1, true, RulePronoun}, nil},
+		// A name after "a" is a thing the character made: "a Leonardo"
+		// is a painting, and the "she" after it is the one who spoke.
+		{"a painting does not take the narration's she",
+			[]string{"name: Lucy\ngender: female", "name: Cecil\ngender: male", "name: Leonardo"},
+			"\"I did not,\" said Lucy.\n\n" +
+				"He looked at her, instead of through her. From a Leonardo she had become a living woman.\n\n" +
+				"\"I thought I did at first,\" she said.",
+			2, 1, said{"I thought I did at first,", c0, true, RulePronoun}, nil},
+		// A character the line names is no referent of its pronoun:
+		// the one its lead-in's paragraph names ("Sir William's
+		// allusion") leaves the pronoun to the others.
+		{"a name the line speaks is no referent",
+			[]string{"name: Mr. Darcy\naliases: [Darcy]\ngender: male", "name: Elizabeth\ngender: female", "name: Sir William\ngender: male"},
+			"\"It is evident that you belong to the first circles,\" said Sir William.\n\n" +
+				"The latter part of this address was scarcely heard by Darcy; but Sir William's allusion to his friend " +
+				"seemed to strike him forcibly. Recovering himself, he turned to his partner, and said,\n\n" +
+				"\"Sir William's interruption has made me forget what we were talking of.\"",
+			2, 1, said{"Sir William's interruption has made me forget what we were talking of.", c0, true, RulePronoun}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
