@@ -306,8 +306,46 @@ var possessives = map[string]Gender{"his": GenderMale, "her": GenderFemale}
 // finds, the speaker by their relation to another ("said her aunt").
 var distantRelations = wordSet(`aunt uncle`)
 
-// parentWords are the words a child calls a parent by, as a name.
-var parentWords = map[string]kin{"papa": kinFather, "father": kinFather, "mamma": kinMother, "mama": kinMother, "mother": kinMother}
+// eachParentWord calls f with each word of sp that calls a parent
+// ("papa", "Mother"), and its relation, until f returns false. It reads
+// every speech of a chapter, so it goes byte by byte and looks at a word
+// only where one of them may start.
+func eachParentWord(text string, sp codex.Range, f func(k kin, r codex.Range) bool) {
+	for at := sp.Start; at < sp.End; at++ {
+		c := text[at] | 0x20
+		if c != 'p' && c != 'm' && c != 'f' || at > sp.Start && wordByte(text[at-1]) {
+			continue
+		}
+		end := at
+		for end < sp.End && wordByte(text[end]) {
+			end++
+		}
+		if k, ok := parentWord(text[at:end]); ok && !f(k, codex.Range{Start: at, End: end}) {
+			return
+		}
+		at = end
+	}
+}
+
+// wordByte says b is part of a word: an ASCII letter or any byte of a
+// character beyond ASCII.
+func wordByte(b byte) bool { return isASCIILetter(b) || b >= 0x80 }
+
+// parentWord is the relation w calls a parent by as a name, in any case.
+func parentWord(w string) (kin, bool) {
+	if len(w) < 4 || len(w) > 6 {
+		return 0, false
+	}
+	switch w[0] | 0x20 {
+	case 'p':
+		return kinFather, strings.EqualFold(w, "papa")
+	case 'f':
+		return kinFather, strings.EqualFold(w, "father")
+	case 'm':
+		return kinMother, strings.EqualFold(w, "mamma") || strings.EqualFold(w, "mama") || strings.EqualFold(w, "mother")
+	}
+	return 0, false
+}
 
 // parentLook bounds the characters named before a line whose parent it
 // may call "papa": the child who speaks is among the last few named.
@@ -322,12 +360,10 @@ const parentLook = 6
 func (a *attributor) parentAddressed(i int) string {
 	var rel kin
 	for _, sp := range a.utts[i].Spans {
-		forEachWord(a.text[sp.Start:sp.End], func(w string, at int) bool {
-			k, ok := parentWords[strings.ToLower(w)]
-			r := codex.Range{Start: sp.Start + at, End: sp.Start + at + len(w)}
+		eachParentWord(a.text, sp, func(k kin, r codex.Range) bool {
 			// "my father" and "my dear mother used to sit" speak of a
 			// parent; "my dear father!" and "Yes, papa," speak to one.
-			if ok && a.isVocative(sp, r) && !strings.EqualFold(lastWordBefore(a.text, sp.Start, r.Start), "my") && stopsAfter(a.text, r.End, sp.End) {
+			if a.isVocative(sp, r) && !strings.EqualFold(lastWordBefore(a.text, sp.Start, r.Start), "my") && stopsAfter(a.text, r.End, sp.End) {
 				rel = k
 			}
 			return rel == 0
