@@ -567,6 +567,13 @@ func TestWhoALineIsGiven(t *testing.T) {
 				"\"We must go,\" said Holmes.\n\n" +
 				"\"Must we?\"",
 			5, 4, said{"Must we?", c2, true, RuleTurn}, nil},
+		// "Sir" calls a man, not the character a codex names "Sir".
+		{"sir is no name",
+			[]string{"name: Mr. Bennet\ngender: male", "name: Sir\ngender: male", "name: Elizabeth\ngender: female"},
+			"\"Come here, child,\" cried Mr. Bennet as Elizabeth came in. \"Is it true?\"\n\n" +
+				"\"It is, Sir.\"\n\n" +
+				"\"Very well.\"",
+			3, 2, said{"Very well.", c0, true, RuleTurn}, nil},
 		// "was her husband's answer" is a kinship tag, as "said her
 		// husband" is.
 		{"a relative's speech noun",

@@ -14,7 +14,9 @@ import (
 func (a *attributor) vocatives(i int) []string {
 	var out []string
 	a.eachSpokenName(i, func(sp codex.Range, m charMention) bool {
-		if a.isVocative(sp, m.r) {
+		// "Sir" and "Madam" call anyone of that gender
+		// (addresseeGender), though a codex name a character so.
+		if _, polite := politeAddress[strings.ToLower(a.text[m.r.Start:m.r.End])]; !polite && a.isVocative(sp, m.r) {
 			out = append(out, m.ids[0])
 		}
 		return true
