@@ -146,7 +146,7 @@ func (a *attributor) conversations() []conversation {
 func (a *attributor) chain(c conversation, decided []bool) {
 	a.conv = c
 	for i := c.from; i < c.to; i++ {
-		decided[i] = decided[i] || a.writer(i) || a.tag(i) || a.narration(i)
+		decided[i] = decided[i] || a.writer(i) || a.tag(i) || a.narration(i) || a.answer(i)
 		if decided[i] {
 			a.tagAddressee(i)
 		}

@@ -574,6 +574,29 @@ func TestWhoALineIsGiven(t *testing.T) {
 				"\"It is, Sir.\"\n\n" +
 				"\"Very well.\"",
 			3, 2, said{"Very well.", c0, true, RuleTurn}, nil},
+		// Narration that tells of a question put ("Emma was obliged to
+		// ask what…") leads into its answer, not the asker's speech: the
+		// line is the one asked's, here the speaker before.
+		{"a question told of is answered",
+			[]string{"name: Harriet Smith\naliases: [Harriet]\ngender: female", "name: Emma\ngender: female"},
+			"\"They told me something,\" said Harriet.\n\n" +
+				"Emma was obliged to ask what they had told her.\n\n" +
+				"\"They told me that Mr. Martin dined there.\"",
+			2, 1, said{"They told me that Mr. Martin dined there.", c0, true, RuleNarration}, nil},
+		// "asked her if …" reports a question put to her.
+		{"asked her if is told of",
+			[]string{"name: Mrs. Bennet\ngender: female", "name: Elizabeth\ngender: female"},
+			"\"He is so very handsome,\" said Mrs. Bennet.\n\n" +
+				"Elizabeth now asked her if Charlotte had been at Longbourn.\n\n" +
+				"\"Yes, she called yesterday.\"",
+			2, 1, said{"Yes, she called yesterday.", c0, true, RuleNarration}, nil},
+		// The one a question is put to by name answers it.
+		{"the one asked by name answers",
+			[]string{"name: Harriet Smith\naliases: [Harriet]\ngender: female", "name: Emma\ngender: female", "name: Mr. Knightley\ngender: male"},
+			"\"It is late,\" said Harriet.\n\n" +
+				"Mr. Knightley asked Emma whether the carriage was come.\n\n" +
+				"\"Not yet.\"",
+			2, 1, said{"Not yet.", c1, true, RuleNarration}, nil},
 		// "was her husband's answer" is a kinship tag, as "said her
 		// husband" is.
 		{"a relative's speech noun",

@@ -136,8 +136,13 @@ func (a *attributor) leadIn(i int) (tagWindow, bool) {
 		// "Mr. Collins began." leads in too, a sentence that ends on its
 		// speech verb; "Anne herself answered, lifting her head." may,
 		// a last sentence with a speech verb somewhere: a guess.
+		// A question told of ("Emma was obliged to ask what they had
+		// told her.") leads into its answer (answer.go).
+		sentence := a.text[a.sentenceStart(start, end-1):end]
+		if reportsQuestion(sentence) {
+			return tagWindow{}, false
+		}
 		if !a.endsOnVerb(start, end) {
-			sentence := a.text[a.sentenceStart(start, end-1):end]
 			if !lastWordsHold(sentence, maxTagWords, isSpeechVerb) || reportsSpeech(sentence) {
 				return tagWindow{}, false
 			}
@@ -659,12 +664,33 @@ func reportsSpeech(sentence string) bool {
 			return true
 		}
 		rest := strings.TrimLeft(sentence[at+len(w):], " \t\n")
-		next, _, _ := strings.Cut(rest, " ")
-		found = strings.HasPrefix(rest, ":") || reportWords[strings.ToLower(strings.TrimRight(next, ",;"))]
+		next, after := firstWord(rest)
+		// "asked her if …": the one asked comes between.
+		if askedOf[next] {
+			next, _ = firstWord(after)
+		}
+		found = strings.HasPrefix(rest, ":") || reportWords[next]
 		return !found
 	})
 	return found
 }
 
-// reportWords open what a speech verb reports.
-var reportWords = wordSet(`that how whether`)
+// reportWords open what a speech verb reports: "replied that he had
+// not", "asked her if Charlotte Lucas had been", "said what was
+// proper", "enquired after her husband".
+var reportWords = wordSet(`that how whether if what after`)
+
+// firstWord is the first word of s, lower case and without the
+// punctuation after it, and what follows it; a line break parts words
+// as a space does.
+func firstWord(s string) (word, rest string) {
+	s = strings.TrimLeft(s, " \t\n")
+	end := strings.IndexAny(s, " \t\n")
+	if end < 0 {
+		end = len(s)
+	}
+	return strings.ToLower(strings.TrimRight(s[:end], ",;")), s[end:]
+}
+
+// askedOf are the pronouns of the one a question is put to.
+var askedOf = wordSet(`her him them me us`)
