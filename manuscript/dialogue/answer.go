@@ -53,7 +53,7 @@ func (a *attributor) answer(i int) bool {
 		return false
 	}
 	asker := ""
-	if j, ok := subjectBefore(a.text, toks, vi); ok && toks[j].ids != nil && len(toks[j].ids) == 1 {
+	if j, ok := subjectBefore(a.text, toks, vi); ok && len(toks[j].ids) == 1 {
 		asker = toks[j].ids[0]
 	}
 	if vi+1 < len(toks) && toks[vi+1].ids != nil && toks[vi+1].word != "'s" {

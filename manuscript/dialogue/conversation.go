@@ -16,7 +16,7 @@ func (a *attributor) vocatives(i int) []string {
 	a.eachSpokenName(i, func(sp codex.Range, m charMention) bool {
 		// "Sir" and "Madam" call anyone of that gender
 		// (addresseeGender), though a codex name a character so.
-		if _, polite := politeAddress[strings.ToLower(a.text[m.r.Start:m.r.End])]; !polite && a.isVocative(sp, m.r) {
+		if _, polite := politeGender(a.text[m.r.Start:m.r.End]); !polite && a.isVocative(sp, m.r) {
 			out = append(out, m.ids[0])
 		}
 		return true
@@ -90,7 +90,7 @@ func (a *attributor) addresseeGender(i int) Gender {
 	found := GenderUnknown
 	for _, sp := range a.utts[i].Spans {
 		forEachWord(a.text[sp.Start:sp.End], func(w string, at int) bool {
-			g, ok := politeAddress[strings.ToLower(w)]
+			g, ok := politeGender(w)
 			if !ok || !a.isVocative(sp, codex.Range{Start: sp.Start + at, End: sp.Start + at + len(w)}) {
 				return true
 			}
@@ -106,7 +106,24 @@ func (a *attributor) addresseeGender(i int) Gender {
 }
 
 // politeAddress are the words that call someone by their gender alone.
-var politeAddress = map[string]Gender{"sir": GenderMale, "madam": GenderFemale, "ma'am": GenderFemale, "ma’am": GenderFemale}
+var politeAddress = []struct {
+	word string
+	g    Gender
+}{{"sir", GenderMale}, {"madam", GenderFemale}, {"ma'am", GenderFemale}, {"ma’am", GenderFemale}}
+
+// politeGender is the gender w calls someone by (politeAddress), in any
+// case. It is asked of every word of every speech, so it lowers none.
+func politeGender(w string) (Gender, bool) {
+	if len(w) < 3 || len(w) > 7 {
+		return GenderUnknown, false
+	}
+	for _, p := range politeAddress {
+		if strings.EqualFold(w, p.word) {
+			return p.g, true
+		}
+	}
+	return GenderUnknown, false
+}
 
 // vocative gives utterance i to the character the line before addressed
 // by name, when they are in the same conversation.

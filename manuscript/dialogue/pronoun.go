@@ -425,12 +425,18 @@ func (a *attributor) takesPart(id string) bool {
 	return false
 }
 
+// genderOf is id's gender as the codex gives it, else as the chapter's
+// pronouns show it (genders).
+func (a *attributor) genderOf(id string) Gender {
+	if c, ok := a.cast.Character(id); ok && c.Gender != GenderUnknown {
+		return c.Gender
+	}
+	return a.genders[id]
+}
+
 // fits says a character may be referred to by a pronoun of gender g.
 func (a *attributor) fits(id string, g Gender) bool {
-	have := a.genders[id]
-	if c, ok := a.cast.Character(id); ok && c.Gender != GenderUnknown {
-		have = c.Gender
-	}
+	have := a.genderOf(id)
 	// "they said" is most often a group's: it is a character's only
 	// where the codex says they go by they/them.
 	if g == GenderThey {

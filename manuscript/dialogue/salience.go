@@ -145,13 +145,7 @@ func (a *attributor) spokenAt(i, off int) bool {
 // known says the codex or the chapter's pronouns say id is of gender g:
 // a character of no known gender (a painter a chapter names once) is no
 // one the narration's he or she is seen to follow.
-func (a *attributor) known(id string, g Gender) bool {
-	have := a.genders[id]
-	if c, ok := a.cast.Character(id); ok && c.Gender != GenderUnknown {
-		have = c.Gender
-	}
-	return have == g
-}
+func (a *attributor) known(id string, g Gender) bool { return a.genderOf(id) == g }
 
 // indefinite says an indefinite article stands right before the name at
 // off: "From a Leonardo she had become a living woman" names a painting,
