@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -84,13 +85,23 @@ func TestHugeReplyIsRefusedWhileRead(t *testing.T) {
 			h := newHugeReply(t, tt.status, size, tt.stream)
 			p, err := New(Config{BaseURL: h.srv.URL + "/v1", Model: "m", APIKey: "sk-test", Tools: true, Retries: -1, Stream: tt.stream})
 			require.NoError(t, err)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			_, err = p.Complete(t.Context(), CompletionRequest{Messages: providerTestMessages(), Tools: providerTestTools()})
+			runtime.ReadMemStats(&after)
 			require.Error(t, err)
 			var big *ReplyTooLargeError
 			require.ErrorAs(t, err, &big)
 			assert.Contains(t, err.Error(), "MB")
 			h.srv.CloseClientConnections()
 			assert.Less(t, h.written.Load(), int64(size/2), "the body was not read to its end")
+			if !tt.stream {
+				// What was read is allocated about once: io.ReadAll's
+				// growth had allocated 40 MB to read 8.
+				allocated := after.TotalAlloc - before.TotalAlloc
+				t.Logf("allocated %d MB", allocated>>20)
+				assert.Less(t, allocated, uint64(2*MaxReplyBytes), "allocated while reading")
+			}
 		})
 	}
 }
