@@ -52,7 +52,9 @@ func (c stdio) Close() error {
 
 func (o *serveOptions) run(cmd *cobra.Command) error {
 	// Before anything else fills the heap (start_heap_linux.go).
-	prepareStartHeap()
+	if reserveStartHeap {
+		prepareStartHeap()
+	}
 	started, settled := limitServeMemory(cmd.Context())
 	srv := server.New(server.Options{CacheDir: o.CacheDir, Logger: o.logger(), Version: readBuildInfo().serverVersion(), Keys: o.keyStore(), LocalModels: o.localModels(),
 		Started: started, Settled: settled})

@@ -273,12 +273,14 @@ func (h *hostile) quireIn(dir string, args ...string) (stdout, stderr string, co
 	cmd.Dir, cmd.Env = dir, h.env
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
+	require.NoError(h.t, cmd.Start())
+	peak := followPeak(cmd)
+	err := cmd.Wait()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		require.NoError(h.t, err)
 	}
-	return out.String(), errOut.String(), cmd.ProcessState.ExitCode(), maxRSS(cmd) << 10
+	return out.String(), errOut.String(), cmd.ProcessState.ExitCode(), peak.bytes()
 }
 
 func (h *hostile) write(rel, text string) { h.writeBytes(rel, []byte(text)) }
@@ -324,6 +326,7 @@ func (h *hostile) refusedShortly(err error) {
 func (h *hostile) bounded(rss int64) {
 	h.t.Helper()
 	if rss > 0 {
+		h.t.Logf("peak memory: %d MB", rss>>20)
 		assert.Less(h.t, rss, int64(hostileMaxRSS), "peak memory")
 	}
 }
@@ -403,6 +406,7 @@ func streamFiller(w io.Writer, n int) {
 type hostileServer struct {
 	h      *hostile
 	cmd    *exec.Cmd
+	peak   *childPeak
 	conn   jsonrpc2.Conn
 	ctx    context.Context
 	stderr *bytes.Buffer
@@ -436,7 +440,7 @@ func (h *hostile) serve() *hostileServer {
 	h.t.Cleanup(stop)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	h.t.Cleanup(cancel)
-	s := &hostileServer{h: h, cmd: cmd, ctx: ctx, stderr: &stderr}
+	s := &hostileServer{h: h, cmd: cmd, peak: followPeak(cmd), ctx: ctx, stderr: &stderr}
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stream))
 	conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		if req.Method() == protocol.MethodWindowShowMessage {
@@ -486,7 +490,7 @@ func (s *hostileServer) end() {
 	require.NoError(s.h.t, err, "quire serve exits cleanly; stderr: %s", s.stderr)
 	assert.NotContains(s.h.t, s.stderr.String(), "fatal error")
 	assert.NotContains(s.h.t, s.stderr.String(), "panic")
-	s.h.bounded(maxRSS(s.cmd) << 10)
+	s.h.bounded(s.peak.bytes())
 }
 
 // syncWriter lets the test read a child's stderr while it writes.

@@ -12,9 +12,9 @@ import (
 // child sharing the parent's memory until it execs (CLONE_VM), and exec
 // keeps the larger of the two high-water marks, so a child of a test
 // process that once held 300 MB reports 300 MB however little it used
-// (seen 2026-12-01: /bin/true reported 303 MB). Tests that bound a
-// child's memory read its own mark instead (followPeak); the scale
-// benchmark, whose parent stays small, keeps this figure.
+// (seen 2026-12-01: /bin/true reported 303 MB). So tests and
+// benchmarks read a child's own mark (followPeak), and fall back on
+// this figure only where there is no /proc.
 func maxRSS(cmd *exec.Cmd) int64 {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		return ru.Maxrss

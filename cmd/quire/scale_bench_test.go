@@ -171,10 +171,14 @@ func runQuire(b *testing.B, root, cache string, args ...string) (time.Duration, 
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		b.Fatalf("quire %s: %v", strings.Join(args, " "), err)
+	}
+	peak := followPeak(cmd)
+	if err := cmd.Wait(); err != nil {
 		b.Fatalf("quire %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
-	return time.Since(start), maxRSS(cmd)
+	return time.Since(start), peak.bytes() >> 10
 }
 
 // firstHover is measureFirstHover from spawning `quire serve` with cache

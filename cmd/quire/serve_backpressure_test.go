@@ -34,6 +34,7 @@ func TestServeHoldsBackAClientThatStopsReading(t *testing.T) {
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
+	peak := followPeak(cmd)
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Kill()
@@ -116,7 +117,7 @@ func TestServeHoldsBackAClientThatStopsReading(t *testing.T) {
 	}
 	in.send(t, map[string]any{"jsonrpc": "2.0", "method": "exit"})
 	require.NoError(t, cmd.Wait())
-	rss := maxRSS(cmd) << 10
+	rss := peak.bytes()
 	t.Logf("peak memory of quire serve: %d MB", rss>>20)
 	h.bounded(rss)
 }

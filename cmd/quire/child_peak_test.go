@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// childPeak follows a running child's own peak resident memory: its
+// VmHWM in /proc, read every peakPoll while it runs. The mark is the
+// child's own address space's, begun at its exec, where wait4's figure
+// carries the parent's (maxRSS says why). Where there is no /proc the
+// follower reads nothing, and the figure is wait4's.
+type childPeak struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	peak int64 // bytes
+	stop chan struct{}
+	done chan struct{}
+}
+
+// peakPoll is how often the mark is read: a peak that rises in the last
+// few milliseconds before the child exits may go unseen, far shorter
+// than reading a reply or a book takes.
+const peakPoll = 2 * time.Millisecond
+
+// followPeak starts following cmd, which has been started.
+func followPeak(cmd *exec.Cmd) *childPeak {
+	p := &childPeak{cmd: cmd, stop: make(chan struct{}), done: make(chan struct{})}
+	path := "/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status"
+	go func() {
+		defer close(p.done)
+		t := time.NewTicker(peakPoll)
+		defer t.Stop()
+		for {
+			hwm, ok := readHWM(path)
+			if !ok {
+				return // exited, or no /proc
+			}
+			p.mu.Lock()
+			p.peak = max(p.peak, hwm)
+			p.mu.Unlock()
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return p
+}
+
+// bytes is the child's peak once it has been waited for.
+func (p *childPeak) bytes() int64 {
+	select {
+	case <-p.done:
+	default:
+		close(p.stop)
+		<-p.done
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.peak == 0 && p.cmd.ProcessState != nil {
+		return maxRSS(p.cmd) << 10
+	}
+	return p.peak
+}
+
+// readHWM reads VmHWM from a /proc status file, in bytes.
+func readHWM(path string) (int64, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmHWM:"))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(rest)
+		if len(f) == 0 {
+			return 0, false
+		}
+		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
+		return kb << 10, err == nil
+	}
+	return 0, false // a child that has exited has no memory to report
+}
