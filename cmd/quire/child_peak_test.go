@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"os"
 	"os/exec"
-	"strconv"
 	"sync"
 	"time"
+
+	"github.com/quire-ink/quire/codex/benchtest"
 )
 
 // childPeak follows a running child's own peak resident memory: its
@@ -31,15 +29,14 @@ const peakPoll = 2 * time.Millisecond
 // followPeak starts following cmd, which has been started.
 func followPeak(cmd *exec.Cmd) *childPeak {
 	p := &childPeak{cmd: cmd, stop: make(chan struct{}), done: make(chan struct{})}
-	path := "/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status"
 	go func() {
 		defer close(p.done)
 		t := time.NewTicker(peakPoll)
 		defer t.Stop()
 		for {
-			hwm, ok := readHWM(path)
+			hwm, ok := benchtest.ProcStatus(cmd.Process.Pid)["VmHWM"]
 			if !ok {
-				return // exited, or no /proc
+				return // exited (a zombie has no memory to report), or no /proc
 			}
 			p.mu.Lock()
 			p.peak = max(p.peak, hwm)
@@ -68,26 +65,4 @@ func (p *childPeak) bytes() int64 {
 		return maxRSS(p.cmd) << 10
 	}
 	return p.peak
-}
-
-// readHWM reads VmHWM from a /proc status file, in bytes.
-func readHWM(path string) (int64, bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmHWM:"))
-		if !ok {
-			continue
-		}
-		f := bytes.Fields(rest)
-		if len(f) == 0 {
-			return 0, false
-		}
-		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
-		return kb << 10, err == nil
-	}
-	return 0, false // a child that has exited has no memory to report
 }
