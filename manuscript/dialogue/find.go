@@ -287,8 +287,10 @@ func (f *finder) isTag(prev, next span) bool {
 	// A second verb of speech that leads into the next speech ("…," he
 	// said, and added, "…"; "…?" she asked the Gryphon, and the Gryphon
 	// answered, "…") opens another utterance: the first verb was the
-	// tag of the speech before.
-	if tr := strings.TrimRight(gap, " \t\n\"“”'‘’"); leads >= 2 && (strings.HasSuffix(tr, ",") || strings.HasSuffix(tr, ":")) {
+	// tag of the speech before. So does one that ends the narration
+	// right before the speech, with no comma ("…," the Mock Turtle
+	// replied in an offended tone. And the Gryphon added "…").
+	if tr := strings.TrimRight(gap, " \t\n\"“”'‘’"); leads >= 2 && (strings.HasSuffix(tr, ",") || strings.HasSuffix(tr, ":") || leadVerbs[strings.ToLower(lastWordBefore(tr, 0, len(tr)))]) {
 		return false
 	}
 	// "Well," he began, slowly, "…": a comma or dash that leaves the

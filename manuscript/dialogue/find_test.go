@@ -88,6 +88,8 @@ func TestFindConventions(t *testing.T) {
 			[][]string{{"There is no danger,"}, {"to you."}}},
 		{"a second speaker's verb too", `"What is it?" she asked the Gryphon, and the Gryphon answered, "Nothing."`, Options{},
 			[][]string{{"What is it?"}, {"Nothing."}}},
+		{"a second speaker's verb right before the speech, no comma", `"I never did," the Mock Turtle replied in an offended tone. And the Gryphon added "Come, let's try the first figure!"`, Options{},
+			[][]string{{"I never did,"}, {"Come, let's try the first figure!"}}},
 		{"a speech verb that leads into nothing leaves the tag one", `"Hardly any," said Lucy, fearful of being thought a snob, or said to be one. "Only thirty acres."`, Options{},
 			[][]string{{"Hardly any,", "Only thirty acres."}}},
 		{"nor does a verb after an auxiliary", `"Now, a clergyman I do hate," said she, as she had said it once before, "is Mr. Eager."`, Options{},
