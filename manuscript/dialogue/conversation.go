@@ -72,6 +72,9 @@ func (a *attributor) isVocative(sp, r codex.Range) bool {
 	// Harriet.", "…pretty well, Harriet; but") or, but for the dash,
 	// at the line's start.
 	comma := ends(",")
+	if relative(strings.TrimLeft(a.text[r.End:min(sp.End, r.End+relativeLook)], " \t\n")) {
+		return false
+	}
 	switch {
 	case after == "" || starts(",", "!", "?"):
 		return before == "" || comma || ends("!", "?", ".", "-", "—")
@@ -82,6 +85,37 @@ func (a *attributor) isVocative(sp, r codex.Range) bool {
 	}
 	return false
 }
+
+// relative says the words after a name open a relative clause about
+// it: "Mr. Elton, who might marry any body!" speaks of him, where
+// "Emma, who told you?" calls her: the clause's sentence ends on a
+// full stop or an exclamation mark, not a question mark.
+func relative(after string) bool {
+	// Read no further than relativeLook: where the sentence runs on past
+	// it, the name is taken to call.
+	rest, ok := strings.CutPrefix(after, ",")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t\n")
+	w, _, _ := strings.Cut(rest, " ")
+	switch w {
+	case "who", "whom", "whose", "which":
+	default:
+		return false
+	}
+	// "Miss Woodhouse, who have so few opportunities of dancing, you
+	// are…": a verb that agrees with "you" calls the one it follows.
+	if v, _, _ := strings.Cut(strings.TrimPrefix(rest, w+" "), " "); v == "have" || v == "are" || v == "were" {
+		return false
+	}
+	end := strings.IndexAny(rest, ".!?")
+	return end >= 0 && rest[end] != '?'
+}
+
+// relativeLook bounds, in bytes, the words read after a name for the
+// end of a relative clause's sentence.
+const relativeLook = 200
 
 // addresseeGender is the gender of the one utterance i calls "sir" or
 // "madam" ("how is he, sir?"): the one who answers it. GenderUnknown when
