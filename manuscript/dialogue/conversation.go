@@ -16,7 +16,7 @@ func (a *attributor) vocatives(i int) []string {
 	a.eachSpokenName(i, func(sp codex.Range, m charMention) bool {
 		// "Sir" and "Madam" call anyone of that gender
 		// (addresseeGender), though a codex name a character so.
-		if _, polite := politeGender(a.text[m.r.Start:m.r.End]); !polite && a.isVocative(sp, m.r) {
+		if _, polite := politeGender(a.text[m.r.Start:m.r.End]); !polite && a.isVocative(sp, m.r) && !a.echoes(i, sp, m) {
 			out = append(out, m.ids[0])
 		}
 		return true
@@ -347,4 +347,22 @@ func (a *attributor) turnOf(i, j int) bool {
 		}
 	}
 	return true
+}
+
+// echoes says the name m is the whole of utterance i's speech, and the
+// line before said it: "How you do remind me of Charlotte Bartlett!"
+// "Charlotte!" flashed Lucy: the name is thrown back, not called.
+func (a *attributor) echoes(i int, sp codex.Range, m charMention) bool {
+	if i == 0 || len(a.utts[i].Spans) != 1 {
+		return false
+	}
+	if strings.TrimSpace(a.text[sp.Start:m.r.Start]) != "" || strings.Trim(a.text[m.r.End:sp.End], " !?.") != "" {
+		return false
+	}
+	said := false
+	a.eachSpokenName(i-1, func(_ codex.Range, n charMention) bool {
+		said = n.ids[0] == m.ids[0]
+		return !said
+	})
+	return said
 }
