@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"runtime"
 	"sync"
 	"time"
 
@@ -11,8 +12,8 @@ import (
 // childPeak follows a running child's own peak resident memory: its
 // VmHWM in /proc, read every peakPoll while it runs. The mark is the
 // child's own address space's, begun at its exec, where wait4's figure
-// carries the parent's (maxRSS says why). Where there is no /proc the
-// follower reads nothing, and the figure is wait4's.
+// carries the parent's (maxRSS says why). Elsewhere than on Linux the
+// figure is wait4's, where the system gives one.
 type childPeak struct {
 	cmd  *exec.Cmd
 	mu   sync.Mutex
@@ -29,6 +30,12 @@ const peakPoll = 2 * time.Millisecond
 // followPeak starts following cmd, which has been started.
 func followPeak(cmd *exec.Cmd) *childPeak {
 	p := &childPeak{cmd: cmd, stop: make(chan struct{}), done: make(chan struct{})}
+	if runtime.GOOS != "linux" {
+		// Under Wine a child's pid is Windows's, and /proc/PID may be
+		// another process's.
+		close(p.done)
+		return p
+	}
 	go func() {
 		defer close(p.done)
 		t := time.NewTicker(peakPoll)
