@@ -188,6 +188,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Mr. Knightley, who have danced so seldom, you must dance now!", harriet, false, RuleExplicit}, {"I will.", knightly, true, RuleVocative}}},
 		{"vocative: a name thrown back alone calls no one", "\"How you do remind me of Harriet!\" said Emma.\n\n\"Harriet!\" cried Mr. Knightley.\n\n\"More every moment.\"", "",
 			[]said{{"How you do remind me of Harriet!", emma, false, RuleExplicit}, {"Harriet!", knightly, false, RuleExplicit}, {"More every moment.", emma, true, RuleTurn}}},
+		{"vocative: a name asked back alone calls no one", "\"How do you propose to silence him?\" said Emma.\n\n\"Mr. Knightley?\" said Harriet.\n\n\"No; the other one.\"", "",
+			[]said{{"How do you propose to silence him?", emma, false, RuleExplicit}, {"Mr. Knightley?", harriet, false, RuleExplicit}, {"No; the other one.", emma, true, RuleTurn}}},
 		{"vocative: a paragraph of narration ends the conversation", "\"Do you agree, Mr. Knightley?\" said Emma.\n\nThe rain went on against the windows, and the clock in the hall struck four.\n\n\"I do not.\"", "",
 			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", emma, true, RuleNone}}},
 		{"vocative: narration opening the answer's paragraph ends the conversation", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n" + strings.Repeat("The rain went on against the windows, and the clock in the hall struck four. ", 6) + "\"I do not.\"", "",

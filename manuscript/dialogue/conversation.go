@@ -349,15 +349,18 @@ func (a *attributor) turnOf(i, j int) bool {
 	return true
 }
 
-// echoes says the name m is the whole of utterance i's speech, and the
-// line before said it: "How you do remind me of Charlotte Bartlett!"
-// "Charlotte!" flashed Lucy: the name is thrown back, not called.
+// echoes says the name m is the whole of utterance i's speech, thrown
+// back rather than called: asked back ("How do you propose to silence
+// him?" "The driver?"), or said by the line before ("How you do remind
+// me of Charlotte Bartlett!" "Charlotte!" flashed Lucy).
 func (a *attributor) echoes(i int, sp codex.Range, m charMention) bool {
-	if i == 0 || len(a.utts[i].Spans) != 1 {
+	// The first line of a chapter is left to call: it answers nothing
+	// (LitBank, one line more right).
+	if i == 0 || len(a.utts[i].Spans) != 1 || strings.TrimSpace(a.text[sp.Start:m.r.Start]) != "" || strings.Trim(a.text[m.r.End:sp.End], " !?.") != "" {
 		return false
 	}
-	if strings.TrimSpace(a.text[sp.Start:m.r.Start]) != "" || strings.Trim(a.text[m.r.End:sp.End], " !?.") != "" {
-		return false
+	if strings.TrimSpace(a.text[m.r.End:sp.End]) == "?" {
+		return true
 	}
 	said := false
 	a.eachSpokenName(i-1, func(_ codex.Range, n charMention) bool {
