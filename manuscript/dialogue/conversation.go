@@ -72,6 +72,9 @@ func (a *attributor) isVocative(sp, r codex.Range) bool {
 	// Harriet.", "…pretty well, Harriet; but") or, but for the dash,
 	// at the line's start.
 	comma := ends(",")
+	if a.aside(sp, r, before) {
+		return false
+	}
 	if relative(strings.TrimLeft(a.text[r.End:min(sp.End, r.End+relativeLook)], " \t\n")) {
 		return false
 	}
@@ -368,4 +371,31 @@ func (a *attributor) echoes(i int, sp codex.Range, m charMention) bool {
 		return !said
 	})
 	return said
+}
+
+// asides are the few words a speaker sets between a name and its verb:
+// "Mrs. Elton, I suppose, has been the person…".
+var asides = []string{", I suppose,", ", I believe,", ", I dare say,", ", I fancy,", ", I think,", ", I hope,", ", I am sure,"}
+
+// aside says the name at r is the subject of what follows an aside
+// ("Miss Fairfax, I suppose, … had been making up her mind"), not
+// called: it opens its sentence, and words go on after the aside that
+// do not turn to "you". A name set off before ("_You_ observed it, Mr.
+// Darcy, I am sure,") or with nothing after the aside ("Mrs. David
+// Copperfield, I think," said Miss Betsey) calls.
+func (a *attributor) aside(sp, r codex.Range, before string) bool {
+	if strings.HasSuffix(before, ",") {
+		return false
+	}
+	after := a.text[r.End:min(sp.End, r.End+relativeLook)]
+	for _, p := range asides {
+		rest, ok := strings.CutPrefix(after, p)
+		if !ok {
+			continue
+		}
+		w, _, _ := strings.Cut(strings.TrimLeft(rest, " \t\n"), " ")
+		w = strings.ToLower(strings.Trim(w, ",;.!?-"))
+		return w != "" && w != "you" && w != "and"
+	}
+	return false
 }
