@@ -171,6 +171,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Is it true?", emma, true, RulePronoun}}},
 		{"narration: an action after the speech opens with a pronoun", "Mr. Knightley came in. Emma did not look up.\n\n\"Well?\" She held out her hand.", "",
 			[]said{{"Well?", emma, true, RuleNarration}}},
+		{"pronoun: a beat after the speech before names who he is", "\"Is he here?\" said Jory.\n\n\"He is,\" said Emma. Mr. Knightley only shook his head.\n\n\"I wonder,\" said he, \"whether he will stay.\"", "",
+			[]said{{"Is he here?", jory, false, RuleExplicit}, {"He is,", emma, false, RuleExplicit}, {"I wonder,", knightly, true, RulePronoun}}},
 		{"vocative: the one addressed answers", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n\"I do not.\"", "",
 			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", knightly, true, RuleVocative}}},
 		{"vocative: a name after a comma, before a full stop", "\"You understand it well, Mr. Knightley.\" said Emma.\n\n\"I do.\"", "",

@@ -234,6 +234,17 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 	if i > 0 && a.para[i-1] != a.para[i] && a.sameConversation(i-1, i) {
 		prev = a.utts[i-1].Speaker
 	}
+	// A beat after the speech before, in its paragraph ("Wickham only
+	// shook his head."): the one it opens a sentence on.
+	if i > 0 && a.para[i-1] == a.para[i]-1 && !chain {
+		pp := a.paras[a.para[i-1]]
+		from := a.utts[i-1].Marks[len(a.utts[i-1].Marks)-1].End
+		for j := k; j >= 0 && a.ments[j].r.Start >= from; j-- {
+			if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && m.r.Start < pp.end && a.opensSentence(m.r.Start, from) && !a.possessive(m.r) {
+				add(m.ids[0])
+			}
+		}
+	}
 	// The speaker the conversation's next turns name: measured on the
 	// development novels, right more often than the character the
 	// narration follows (82% against 71%).
