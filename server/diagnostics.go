@@ -74,9 +74,36 @@ func (s *Server) scheduleDiagnostics(uri protocol.DocumentURI) {
 		t.timer.Reset(diagnosticPrepare)
 		return
 	}
+	s.startDiagTimerLocked(key, uri, diagnosticPrepare, due)
+}
+
+// canonDelay gathers the changes of one moment to the canon (a sync
+// tool writing several files, the check behind a warm start) into one
+// publication of the open documents' diagnostics. It is no keystroke's
+// debounce: nothing is typed, and the writer waits for nothing.
+const canonDelay = 20 * time.Millisecond
+
+// scheduleCanonDiagnostics publishes uri's diagnostics again because
+// the book changed around it, canonDelay from now; where a keystroke's
+// publication is pending it is left to come when the typing settles,
+// reading the book as it is then.
+func (s *Server) scheduleCanonDiagnostics(uri protocol.DocumentURI) {
+	key := textdoc.DocKey(uri)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.diagTimers[key]; ok {
+		return
+	}
+	s.cancelDiagRunLocked(key)
+	s.startDiagTimerLocked(key, uri, canonDelay, time.Now().Add(canonDelay))
+}
+
+// startDiagTimerLocked starts uri's publication: computed after
+// prepare, sent at due. s.mu is held.
+func (s *Server) startDiagTimerLocked(key, uri protocol.DocumentURI, prepare time.Duration, due time.Time) {
 	dt := &diagTimer{due: due}
 	s.diagTimers[key] = dt
-	dt.timer = time.AfterFunc(diagnosticPrepare, func() {
+	dt.timer = time.AfterFunc(prepare, func() {
 		// Tracked like a request, so Serve waits for it; none starts
 		// once Serve has stopped handling messages.
 		s.hmu.Lock()
@@ -373,10 +400,11 @@ func (s *Server) publishCodexProblems(ctx context.Context, p *openBook) {
 	}
 }
 
-// republishOpen schedules fresh diagnostics for every open document.
+// republishOpen schedules fresh diagnostics for every open document,
+// after a change to the book around them (scheduleCanonDiagnostics).
 func (s *Server) republishOpen() {
 	for _, u := range s.sess.openURIs() {
-		s.scheduleDiagnostics(u)
+		s.scheduleCanonDiagnostics(u)
 	}
 }
 
