@@ -173,6 +173,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Well?", emma, true, RuleNarration}}},
 		{"pronoun: a beat after the speech before names who he is", "\"Is he here?\" said Jory.\n\n\"He is,\" said Emma. Mr. Knightley only shook his head.\n\n\"I wonder,\" said he, \"whether he will stay.\"", "",
 			[]said{{"Is he here?", jory, false, RuleExplicit}, {"He is,", emma, false, RuleExplicit}, {"I wonder,", knightly, true, RulePronoun}}},
+		{"pronoun: the speech's own tag is no beat after it", "\"Are you hurt?\" Emma said.\n\n\"My leg,\" said Jory.\n\n\"The lens,\" Mr. Knightley breathed.\n\nIt took both of them to carry it up the steps. The old man would not let them move him. \"Put the light back,\" he said.", "",
+			[]said{{"Are you hurt?", emma, false, RuleExplicit}, {"My leg,", jory, false, RuleExplicit}, {"The lens,", knightly, false, RuleExplicit}, {"Put the light back,", jory, true, RulePronoun}}},
 		{"vocative: the one addressed answers", "\"Do you agree, Mr. Knightley?\" said Emma.\n\n\"I do not.\"", "",
 			[]said{{"Do you agree, Mr. Knightley?", emma, false, RuleExplicit}, {"I do not.", knightly, true, RuleVocative}}},
 		{"vocative: a name after a comma, before a full stop", "\"You understand it well, Mr. Knightley.\" said Emma.\n\n\"I do.\"", "",

@@ -235,12 +235,14 @@ func (a *attributor) referents(i, off int, g Gender) []string {
 		prev = a.utts[i-1].Speaker
 	}
 	// A beat after the speech before, in its paragraph ("Wickham only
-	// shook his head."): the one it opens a sentence on.
+	// shook his head."): the one it opens a sentence on, unless that is
+	// the speech's own tag ("The Lens," Moss breathed.).
 	if i > 0 && a.para[i-1] == a.para[i]-1 && !chain {
+		u := &a.utts[i-1]
 		pp := a.paras[a.para[i-1]]
-		from := a.utts[i-1].Marks[len(a.utts[i-1].Marks)-1].End
+		from := u.Marks[len(u.Marks)-1].End
 		for j := k; j >= 0 && a.ments[j].r.Start >= from; j-- {
-			if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && m.r.Start < pp.end && a.opensSentence(m.r.Start, from) && !a.possessive(m.r) {
+			if m := a.ments[j]; !m.inQuote && len(m.ids) == 1 && !(u.Rule == RuleExplicit && m.ids[0] == u.Speaker) && m.r.Start < pp.end && a.opensSentence(m.r.Start, from) && !a.possessive(m.r) {
 				add(m.ids[0])
 			}
 		}
