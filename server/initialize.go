@@ -200,9 +200,7 @@ func (s *Server) loadProject(p *openBook) {
 	// start's first requests are answered (the status's checks of the
 	// codex wait for them too).
 	if checking {
-		if p.checkBehind(s.ctx, s.log) {
-			changed()
-		}
+		p.checkBehind(s.ctx, s.log, changed)
 		// The status's checks of the codex (tens of milliseconds at
 		// 10,000 entries) wait for a pause in the requests too.
 		_ = p.gate.yield(s.ctx)

@@ -69,23 +69,26 @@ func (p *openBook) uncheckedSince() bool {
 
 // checkBudget bounds how long the check behind a warm start's first
 // answers waits for requests: a client that never stops asking still
-// sees what changed on disk within a second of the start.
-const checkBudget = 150 * time.Millisecond
+// sees what changed on disk soon after the start. The start's first
+// requests (the hover the editor sends with the open chapter) are
+// answered within it; a longer wait only delays the correction.
+const checkBudget = 60 * time.Millisecond
 
 // checkBehind is the check behind a warm start's first answers
 // (mbook.Options.CheckAfter): the codex's files compared with what the
 // last session left, the chapters taken by their size and time hashed,
-// and what changed followed as the watcher's changes are. It reports
-// whether anything changed. The start's requests go first: it waits for
-// them, and between chapters for any that come, checkBudget at most in
-// all (yield.go).
-func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger) bool {
+// and what changed followed as the watcher's changes are. changed runs
+// as soon as each part has followed a change, so that a codex file
+// changed while quire was not running corrects the open chapters'
+// diagnostics before the chapters are hashed. The start's requests go
+// first: it waits for them, and between chapters for any that come,
+// checkBudget at most in all (yield.go).
+func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger, changed func()) {
 	unchecked := p.store.Report().Unchecked
 	pause := p.gate.pacer(checkBudget)
 	if pause(ctx) != nil {
-		return false
+		return
 	}
-	changed := false
 	start := time.Now()
 	if unchecked {
 		ch, stats, err := p.store.Check(ctx)
@@ -95,9 +98,9 @@ func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger) bool {
 			}
 			ch = codex.Change{}
 		}
-		changed = len(ch.Updated)+len(ch.Removed)+len(ch.Paths) > 0 || ch.Resynced
-		if changed {
+		if len(ch.Updated)+len(ch.Removed)+len(ch.Paths) > 0 || ch.Resynced {
 			p.follow(ctx, ch, log)
+			changed()
 		}
 		log.Debug("codex files checked behind the first answers", "root", p.real, "files", stats.Files, "parsed", stats.Parsed, "entriesChanged", len(ch.Updated)+len(ch.Removed), "ms", time.Since(start).Milliseconds())
 	}
@@ -111,7 +114,9 @@ func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger) bool {
 		log.Warn("chapters not hashed; those whose size and time matched the last session's are trusted until they change", "root", p.real, "err", err)
 	}
 	log.Debug("chapters checked behind the first answers", "root", p.real, "readAgain", len(again), "ms", time.Since(start).Milliseconds())
-	return changed || len(again) > 0
+	if len(again) > 0 {
+		changed()
+	}
 }
 
 // follow brings the manuscript in line with a codex change: a new name
