@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -168,16 +169,21 @@ type stdioSession struct {
 func startStdio(t *testing.T, bin, root string) *stdioSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	cmd := exec.CommandContext(ctx, bin, "serve", "--stdio", "--cache-dir", t.TempDir())
-	cmd.Dir = root
-	s := &stdioSession{t: t, cmd: cmd, stderr: &syncBuffer{}, msgs: make(chan wireMsg, 64), readErr: make(chan error, 1), nextID: 1000}
-	cmd.Stderr = s.stderr
-	var err error
-	s.stdin, err = cmd.StdinPipe()
+	s := &stdioSession{t: t, stderr: &syncBuffer{}, msgs: make(chan wireMsg, 64), readErr: make(chan error, 1), nextID: 1000}
+	cache := t.TempDir()
+	var stdout io.Reader
+	cmd, err := editortest.Start(t.Logf, func() (*exec.Cmd, error) {
+		c := exec.CommandContext(ctx, bin, "serve", "--stdio", "--cache-dir", cache)
+		c.Dir, c.Stderr = root, s.stderr
+		var err error
+		if s.stdin, err = c.StdinPipe(); err != nil {
+			return nil, err
+		}
+		stdout, err = c.StdoutPipe()
+		return c, err
+	})
 	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
+	s.cmd = cmd
 	go func() {
 		r := bufio.NewReader(stdout)
 		for {

@@ -40,9 +40,9 @@ func TestStatsSameInTheServerAndTheCommandLine(t *testing.T) {
 		return s
 	}
 
-	cmd := exec.Command(os.Args[0], "serve")
-	cmd.Dir, cmd.Env = book, env
-	stream, _, stop, err := startServe(cmd)
+	template := exec.Command(os.Args[0], "serve")
+	template.Dir, template.Env = book, env
+	cmd, stream, _, stop, err := startServe(template)
 	require.NoError(t, err)
 	t.Cleanup(stop)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/url"
 	"os"
 	"os/exec"
@@ -27,6 +28,7 @@ import (
 
 	"github.com/quire-ink/quire/codex/benchtest"
 	"github.com/quire-ink/quire/codex/corpus"
+	"github.com/quire-ink/quire/editors/editortest"
 )
 
 // The first hover as an editor sees it, measured from process start:
@@ -93,6 +95,9 @@ type firstHoverTimes struct {
 	// Hovers are the latencies of the hovers that followed the first
 	// whole card (firstHoverRun.Hovers), HoversAt when each was sent.
 	Hovers, HoversAt []time.Duration
+	// Ended is how the process ended (killed, after KillAfter); nil if
+	// it did not end.
+	Ended *os.ProcessState
 }
 
 // fileURI is the file: URI of a local path, on Windows too
@@ -116,8 +121,7 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 	if !ok {
 		return out, fmt.Errorf("%s does not mention %q", run.Chapter, run.Name)
 	}
-	cmd := run.Command
-	stream, start, stop, err := startServe(cmd)
+	cmd, stream, start, stop, err := startServe(run.Command)
 	if err != nil {
 		return out, err
 	}
@@ -184,6 +188,7 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 			err = fmt.Errorf("kill quire serve: %w", kerr)
 		}
 		_ = cmd.Wait()
+		out.Ended = cmd.ProcessState
 		return out, err
 	}
 	select {
@@ -202,7 +207,9 @@ func measureFirstHover(ctx context.Context, run firstHoverRun) (firstHoverTimes,
 	_, _ = conn.Call(ctx, protocol.MethodShutdown, nil, nil)
 	_ = conn.Notify(ctx, protocol.MethodExit, nil)
 	_ = stdin.Close()
-	if err := cmd.Wait(); err != nil {
+	err = cmd.Wait()
+	out.Ended = cmd.ProcessState
+	if err != nil {
 		return out, fmt.Errorf("quire serve: %w", err)
 	}
 	return out, nil
@@ -221,22 +228,31 @@ func hoverAt(ctx context.Context, conn jsonrpc2.Conn, doc protocol.DocumentURI, 
 	return h, err
 }
 
-// startServe starts cmd (`quire serve`) with its stdout and stdin as one
-// stream, at start; stop kills it unless it has ended.
-func startServe(cmd *exec.Cmd) (stream pipeRWC, start time.Time, stop func(), err error) {
-	stdin, err := cmd.StdinPipe()
+// startServe starts `quire serve` as template says (its program,
+// arguments, environment, folder and stderr; the template itself is never
+// started) with its stdout and stdin as one stream, at start; stop kills
+// it unless it has ended. Under Wine, a start that fails before quire
+// runs is made once more (editortest.Start says why), so cmd is the
+// process that runs.
+func startServe(template *exec.Cmd) (cmd *exec.Cmd, stream pipeRWC, start time.Time, stop func(), err error) {
+	cmd, err = editortest.Start(log.Printf, func() (*exec.Cmd, error) {
+		c := exec.Command(template.Path, template.Args[1:]...)
+		c.Env, c.Dir, c.Stderr = template.Env, template.Dir, template.Stderr
+		stdin, err := c.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		stdout, err := c.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		stream, start = pipeRWC{stdout, stdin}, time.Now()
+		return c, nil
+	})
 	if err != nil {
-		return stream, start, nil, err
+		return nil, stream, start, nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return stream, start, nil, err
-	}
-	start = time.Now()
-	if err := cmd.Start(); err != nil {
-		return stream, start, nil, err
-	}
-	return pipeRWC{stdout, stdin}, start, func() {
+	return cmd, stream, start, func() {
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()

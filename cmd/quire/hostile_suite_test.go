@@ -25,6 +25,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/quire-ink/quire/editors/editortest"
 	"github.com/quire-ink/quire/server/wire"
 )
 
@@ -269,13 +270,18 @@ func (h *hostile) quireIn(dir string, args ...string) (stdout, stderr string, co
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Dir, cmd.Env = dir, h.env
 	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	require.NoError(h.t, cmd.Start())
+	cmd, err := editortest.Start(h.t.Logf, func() (*exec.Cmd, error) {
+		out.Reset()
+		errOut.Reset()
+		c := exec.CommandContext(ctx, os.Args[0], args...)
+		c.Dir, c.Env = dir, h.env
+		c.Stdout, c.Stderr = &out, &errOut
+		return c, nil
+	})
+	require.NoError(h.t, err)
 	peak := followPeak(cmd)
-	err := cmd.Wait()
+	err = cmd.Wait()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		require.NoError(h.t, err)
@@ -431,11 +437,11 @@ func (s *hostileServer) messages() []string {
 
 func (h *hostile) serve() *hostileServer {
 	h.t.Helper()
-	cmd := exec.Command(os.Args[0], "serve")
-	cmd.Dir, cmd.Env = h.book, h.env
+	template := exec.Command(os.Args[0], "serve")
+	template.Dir, template.Env = h.book, h.env
 	var stderr bytes.Buffer
-	cmd.Stderr = &syncWriter{w: &stderr}
-	stream, _, stop, err := startServe(cmd)
+	template.Stderr = &syncWriter{w: &stderr}
+	cmd, stream, _, stop, err := startServe(template)
 	require.NoError(h.t, err)
 	h.t.Cleanup(stop)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

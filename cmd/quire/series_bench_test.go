@@ -299,7 +299,7 @@ func measureBooks(ctx context.Context, cmd *exec.Cmd, books []booksSpot) (booksT
 	cmd.Env = append(cmd.Env, "GODEBUG=gctrace=1")
 	gc := &gcTrace{}
 	cmd.Stderr = io.MultiWriter(cmd.Stderr, gc)
-	stream, start, stop, err := startServe(cmd)
+	cmd, stream, start, stop, err := startServe(cmd)
 	if err != nil {
 		return out, err
 	}

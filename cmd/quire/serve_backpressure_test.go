@@ -27,21 +27,13 @@ import (
 func TestServeHoldsBackAClientThatStopsReading(t *testing.T) {
 	const requests = 50000
 	h := newHostile(t)
-	cmd := exec.Command(os.Args[0], "serve")
-	cmd.Dir, cmd.Env = h.book, h.env
-	stdin, err := cmd.StdinPipe()
+	template := exec.Command(os.Args[0], "serve")
+	template.Dir, template.Env = h.book, h.env
+	cmd, stream, _, stop, err := startServe(template)
 	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
 	peak := followPeak(cmd)
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
-	})
-	in := &rawClient{w: stdin, r: bufio.NewReaderSize(stdout, 1<<16)}
+	t.Cleanup(stop)
+	in := &rawClient{w: stream.WriteCloser, r: bufio.NewReaderSize(stream.ReadCloser, 1<<16)}
 
 	in.send(t, map[string]any{"jsonrpc": "2.0", "id": 0, "method": "initialize",
 		"params": map[string]any{"rootUri": fileURI(h.book), "capabilities": map[string]any{}}})

@@ -59,11 +59,12 @@ func TestServeKilledAfterFirstHoverLeavesTheNextStartWarm(t *testing.T) {
 	ctx := context.Background()
 
 	first := serveCommand(cacheHome)
-	_, err := measureFirstHover(ctx, firstHoverRun{Command: first, Root: book, Chapter: chapter, Name: name,
+	killed, err := measureFirstHover(ctx, firstHoverRun{Command: first, Root: book, Chapter: chapter, Name: name,
 		KillAfter: func(ctx context.Context) error { return cacheFilesSaved(ctx, cacheHome, "chapters.bin", "state.bin") },
 	})
 	require.NoError(t, err)
-	if status, ok := first.ProcessState.Sys().(syscall.WaitStatus); ok && status.Signaled() {
+	require.NotNil(t, killed.Ended, "the first server ended")
+	if status, ok := killed.Ended.Sys().(syscall.WaitStatus); ok && status.Signaled() {
 		assert.Equal(t, syscall.SIGKILL, status.Signal(), "the first server was killed, not shut down")
 	}
 
