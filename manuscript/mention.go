@@ -117,8 +117,18 @@ const (
 	formAlias
 	// formDeclined is a name or alias in another grammatical case.
 	formDeclined
+	// formGiven is a character's given name alone, which the codex does
+	// not list ("Teodora" of "Teodora Quill"): it gives way to every
+	// form another entry lists (GivenName).
+	formGiven
+	// formGivenEveryday is a given name that is an everyday word too
+	// ("Will" of "Will Turner"): found only inside a sentence (fits).
+	formGivenEveryday
 	formExclude
 )
+
+// given says the kind is a given name the codex does not list.
+func (k nameFormKind) given() bool { return k == formGiven || k == formGivenEveryday }
 
 // nameForm is a name, alias or excluded phrase of one entry.
 type nameForm struct {
@@ -138,6 +148,9 @@ type nameForm struct {
 type textCase struct {
 	upper, allCaps uint64
 	sentenceStart  bool
+	// quoteStart says the place opens a quotation ("Will you come?"
+	// after `she asked, `).
+	quoteStart bool
 }
 
 // fits reports whether text written as c may be the form f. Case is
@@ -146,6 +159,10 @@ type textCase struct {
 func (f *nameForm) fits(c textCase) bool {
 	if f.kind == formExclude {
 		return true
+	}
+	// An everyday word's capital is the name's only inside a sentence.
+	if f.kind == formGivenEveryday && (c.sentenceStart || c.quoteStart || c.allCaps != 0) {
+		return false
 	}
 	lowerOK := c.allCaps
 	if c.sentenceStart {
@@ -222,6 +239,10 @@ func (m *Matcher) identify(entries []*codex.Entry) {
 		_, _ = io.WriteString(names, s)
 	}
 	m.ids = make([]string, 0, len(entries))
+	// The rules that make forms of what an entry says (entryForms) are
+	// part of every version: scans made by a quire with other rules are
+	// stale.
+	hashPhrase(formsRules)
 	var shape []byte
 	for _, e := range entries {
 		hashPhrase(e.ID)
@@ -255,16 +276,23 @@ func (m *Matcher) placeOf(id string, from int32) (int32, bool) {
 	return from + int32(i), ok
 }
 
+// formsRules names the rules entryForms makes forms by; a change to
+// them changes it.
+const formsRules = "forms: name, aliases, without article, declined, given name, everyday given name inside a sentence (2026-12-02b)"
+
 // appendEntryShape appends what fmt.Sprint(e.Mentions, len(e.Aliases),
-// len(e.Exclude)) makes, which versions hash, without its cost: a
+// len(e.Exclude), e.Type) makes, which versions hash, without its cost: a
 // matcher of a series book hashes ten thousand entries while the writer
-// waits for a first hover.
+// waits for a first hover. The type decides the given name (GivenName):
+// a character made a place loses it.
 func appendEntryShape(dst []byte, e *codex.Entry) []byte {
 	dst = strconv.AppendBool(dst, e.Mentions)
 	dst = append(dst, ' ')
 	dst = strconv.AppendInt(dst, int64(len(e.Aliases)), 10)
 	dst = append(dst, ' ')
-	return strconv.AppendInt(dst, int64(len(e.Exclude)), 10)
+	dst = strconv.AppendInt(dst, int64(len(e.Exclude)), 10)
+	dst = append(dst, ' ')
+	return append(dst, e.Type...)
 }
 
 // add puts one phrase into the trie. key is scratch space, returned for
@@ -449,7 +477,7 @@ func (m *Matcher) scan(text string, from int, uncertain bool) []Mention {
 				continue
 			}
 		}
-		mention, resume, matched, ok := s.mentionAt(tok, ctx.sentenceStart)
+		mention, resume, matched, ok := s.mentionAt(tok, textCase{sentenceStart: ctx.sentenceStart, quoteStart: ctx.quoteStart})
 		if !matched {
 			ctx.after(m, text, &tok, s.key[:0])
 			continue
@@ -480,16 +508,16 @@ func (m *Matcher) mayStartAny(key []byte) bool {
 // mentionAt is the mention that begins at tok, if any (ok), and where the
 // scan goes on after it; matched reports a form found there, which may
 // be only exclusions, naming nothing.
-func (s *mentionScanner) mentionAt(tok proseToken, sentenceStart bool) (mention Mention, resume int, matched, ok bool) {
+func (s *mentionScanner) mentionAt(tok proseToken, start textCase) (mention Mention, resume int, matched, ok bool) {
 	if s.m.layer != nil {
-		match, found := s.longestLayeredAt(tok, sentenceStart)
+		match, found := s.longestLayeredAt(tok, start)
 		if !found {
 			return Mention{}, 0, false, false
 		}
 		mention, ok := s.m.resolveLayered(match)
 		return mention, match.resume, true, ok
 	}
-	match, found := s.longestAt(tok, sentenceStart)
+	match, found := s.longestAt(tok, start)
 	if !found {
 		return Mention{}, 0, false, false
 	}
@@ -563,14 +591,15 @@ func (w *formWalk) end(tok *proseToken) int {
 // longestAt follows the trie from the token first as far as the text
 // allows and returns the longest form that matches there. For a first
 // token without a clitic, s.key holds its key already: the scan made it
-// to find that the token begins a form.
-func (s *mentionScanner) longestAt(first proseToken, sentenceStart bool) (trieMatch, bool) {
+// to find that the token begins a form. start says whether the place
+// opens a sentence or a quotation.
+func (s *mentionScanner) longestAt(first proseToken, start textCase) (trieMatch, bool) {
 	keyed := first.stem == 0
 	var best trieMatch
 	ok := false
 	node := int32(0)
 	tok := first
-	w := formWalk{ahead: proseTokenizer{text: s.text, pos: first.end}, tc: textCase{sentenceStart: sentenceStart}}
+	w := formWalk{ahead: proseTokenizer{text: s.text, pos: first.end}, tc: start}
 	for i := 0; ; i++ {
 		next := &s.m.nodes[node]
 		// A name may wrap onto the next line, never across a paragraph.
@@ -636,14 +665,21 @@ func (m *Matcher) resolve(f trieMatch) (Mention, bool) {
 // by kind, then entry.
 func resolveForms(forms []nameForm, f trieMatch) (Mention, bool) {
 	var mention Mention
-	hit := false
+	hit, given := false, false
 	for _, fm := range forms {
 		if fm.kind == formExclude || !fm.fits(f.tc) || excludedAt(forms, fm.entry) {
 			continue
 		}
 		if !hit {
 			mention = Mention{Entry: fm.entry, Range: f.span, Alias: fm.kind != formName, Declined: fm.kind == formDeclined}
+			given = fm.kind.given()
 			hit = true
+			continue
+		}
+		// A given name the codex does not list is no one's where another
+		// entry lists the word ("Lucas" the alias of Mr. Lucas, not the
+		// given name of Lucas Fane); two given names alike are either's.
+		if fm.kind.given() && !given {
 			continue
 		}
 		// A name as the codex writes it is read so, not as another

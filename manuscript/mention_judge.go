@@ -3,6 +3,7 @@ package manuscript
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -36,6 +37,9 @@ type proseContext struct {
 	// sentenceStart says the current token begins a sentence; pending
 	// says the next will.
 	sentenceStart, pending bool
+	// quoteStart says the current token opens a quotation; quotePending
+	// says the next will.
+	quoteStart, quotePending bool
 	// adjacent says the current token follows a word with nothing but
 	// spaces (at most one line break) between.
 	adjacent bool
@@ -51,6 +55,7 @@ func (c *proseContext) see(tok *proseToken) {
 		c.pending = true
 	}
 	c.sentenceStart = c.pending
+	c.quoteStart = c.quotePending
 	c.adjacent = c.prevWord && tok.lineBreaks <= 1
 }
 
@@ -73,9 +78,10 @@ func (c *proseContext) after(m *Matcher, text string, tok *proseToken, key []byt
 				!joinedToLower(text, tok.start, tok.end)
 		}
 		c.prevWord = true
-		c.pending = false
+		c.pending, c.quotePending = false, false
 	case prosePunct:
 		c.prevWord, c.prevUnknown = false, false
+		c.quotePending = opensQuotation(text, tok)
 		switch r, _ := utf8.DecodeRuneInString(text[tok.start:]); r {
 		case '.', '!', '?', '…':
 			c.pending = true
@@ -89,7 +95,26 @@ func (c *proseContext) after(m *Matcher, text string, tok *proseToken, key []byt
 
 // afterName moves the context past a mention.
 func (c *proseContext) afterName() {
-	c.prevWord, c.prevUnknown, c.pending = true, false, false
+	c.prevWord, c.prevUnknown, c.pending, c.quotePending = true, false, false, false
+}
+
+// opensQuotation reports a quotation mark that opens a quotation: a
+// typographic opening mark (“ ‘ „ ‚ « »), or a straight one with no word
+// right before it (`asked, "Will you…`), where a closing one follows its
+// speech (`"…," Will said`).
+func opensQuotation(text string, tok *proseToken) bool {
+	r, _ := utf8.DecodeRuneInString(text[tok.start:])
+	switch r {
+	case '“', '‘', '„', '‚', '«', '»':
+		return true
+	case '"', '\'':
+		if tok.start == 0 {
+			return true
+		}
+		before, _ := utf8.DecodeLastRuneInString(text[:tok.start])
+		return unicode.IsSpace(before) || strings.ContainsRune("([{—–-", before)
+	}
+	return false
 }
 
 // judge marks mention uncertain where its use says it may name someone

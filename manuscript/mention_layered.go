@@ -229,14 +229,14 @@ func childOf(m *Matcher, node int32, key []byte) int32 {
 }
 
 // longestLayeredAt is longestAt over both tries.
-func (s *mentionScanner) longestLayeredAt(first proseToken, sentenceStart bool) (layeredMatch, bool) {
+func (s *mentionScanner) longestLayeredAt(first proseToken, start textCase) (layeredMatch, bool) {
 	m := s.m
 	base := m.layer.base
 	var best layeredMatch
 	ok := false
 	node, bnode := int32(0), int32(0)
 	tok := first
-	w := formWalk{ahead: proseTokenizer{text: s.text, pos: first.end}, tc: textCase{sentenceStart: sentenceStart}}
+	w := formWalk{ahead: proseTokenizer{text: s.text, pos: first.end}, tc: start}
 	for i := 0; ; i++ {
 		more := node >= 0 && m.nodes[node].hasChildren() || bnode >= 0 && base.nodes[bnode].hasChildren()
 		if !more || tok.kind == proseInvalid || (i > 0 && tok.lineBreaks > 1) || !m.mayBeFormWord(&tok) {

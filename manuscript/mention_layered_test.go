@@ -135,15 +135,15 @@ func TestLayeredMatcherOverride(t *testing.T) {
 	require.Equal(t, flat.IsNameWord("port"), layered.IsNameWord("port"))
 }
 
-// Versions hash each entry's shape as fmt.Sprint wrote it: chapter
-// caches saved before keep their scans.
+// Versions hash each entry's shape as fmt.Sprint wrote it, and its type
+// after, which decides its given name.
 func TestEntryShapeIsSprints(t *testing.T) {
 	for _, e := range []*codex.Entry{
 		{},
-		{Mentions: true, Aliases: []string{"a", "b"}},
-		{Exclude: make([]string, 12), Aliases: make([]string, 101)},
+		{Mentions: true, Aliases: []string{"a", "b"}, Type: codex.TypeCharacter},
+		{Exclude: make([]string, 12), Aliases: make([]string, 101), Type: codex.TypeLocation},
 	} {
-		require.Equal(t, fmt.Sprint(e.Mentions, len(e.Aliases), len(e.Exclude)), string(appendEntryShape(nil, e)))
+		require.Equal(t, fmt.Sprint(e.Mentions, len(e.Aliases), len(e.Exclude))+" "+string(e.Type), string(appendEntryShape(nil, e)))
 	}
 }
 

@@ -193,8 +193,8 @@ func newGroupCounter(base *Matcher, groups []*untrackedGroup, blockBytes int) *g
 	return c
 }
 
-// entrySignature keys a unit's remembered count of e: its name, aliases
-// and exclusions.
+// entrySignature keys a unit's remembered count of e: its name, aliases,
+// exclusions and type.
 func entrySignature(e *codex.Entry) string {
 	n := len(e.Name) + 1
 	for _, a := range append(e.Aliases[:len(e.Aliases):len(e.Aliases)], e.Exclude...) {
@@ -209,6 +209,8 @@ func entrySignature(e *codex.Entry) string {
 	for _, x := range e.Exclude {
 		b = append(append(b, 0), x...)
 	}
+	// The type, which decides the given name with the name (GivenName).
+	b = append(append(b, 2), e.Type...)
 	return string(b)
 }
 

@@ -339,15 +339,57 @@ func keepApart(groups []*untrackedGroup, totals map[string]*untrackedForm, pairs
 				if other == nil || other == g {
 					continue
 				}
-				if !takes(p, k, addressed) {
-					continue
-				}
-				if w := oneLine(totals[p].written); w != "" && !slices.Contains(g.exclude, w) {
-					g.exclude = append(g.exclude, w)
+				if takes(p, k, addressed) {
+					g.excludeForm(totals, p)
 				}
 			}
 		}
+		keepGivenApart(g, groups, totals)
 		slices.Sort(g.exclude)
+	}
+}
+
+// keepGivenApart gives g, made a character, the exclusions that keep
+// its given name (GivenName) off the other suggestions: "Lucas Lodge"
+// would find Lucas alone, who is Mr. Lucas, and every "Mrs. Lucas". The
+// word alone is excluded where another suggestion uses it alone, else
+// each other suggestion's form it is a word of.
+func keepGivenApart(g *untrackedGroup, groups []*untrackedGroup, totals map[string]*untrackedForm) {
+	given, ok := GivenName(g.untrackedEntry())
+	if !ok {
+		return
+	}
+	k := codex.Normalize(given)
+	if slices.Contains(g.forms, k) {
+		return
+	}
+	others := func(f func(form string)) {
+		for _, o := range groups {
+			if o != g {
+				for _, form := range o.forms {
+					f(form)
+				}
+			}
+		}
+	}
+	alone := false
+	others(func(form string) { alone = alone || form == k })
+	if alone {
+		g.excludeForm(totals, k)
+		return
+	}
+	others(func(form string) {
+		if form[0] != commonMark && slices.Contains(strings.Fields(form), k) {
+			g.excludeForm(totals, form)
+		}
+	})
+}
+
+// excludeForm excludes the form key of another suggestion from g, as
+// the book writes it.
+func (g *untrackedGroup) excludeForm(totals map[string]*untrackedForm, key string) {
+	if w := oneLine(totals[key].written); w != "" && !slices.Contains(g.exclude, w) {
+		g.exclude = append(g.exclude, w)
 	}
 }
 

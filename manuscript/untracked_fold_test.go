@@ -80,7 +80,10 @@ func TestUntrackedFoldingRule(t *testing.T) {
 			[]string{"Captain Wentworth×3"}},
 		{"another name's pair with an everyday word is excluded",
 			nil, "then Mr. Lucas, Mr. Lucas, Mr. Lucas; Mrs. Lucas, Mrs. Lucas, Mrs. Lucas; and Lucas, Lucas, Lucas; at Lucas Lodge, Lucas Lodge, Lucas Lodge.",
-			[]string{"Mr. Lucas×6 aka Lucas not Lucas Lodge", "Lucas Lodge×3", "Mrs. Lucas×3"}},
+			[]string{"Mr. Lucas×6 aka Lucas not Lucas Lodge", "Lucas Lodge×3 not Lucas", "Mrs. Lucas×3"}},
+		{"a character's given name is kept off another's pairs",
+			nil, "then Mrs. Corwin, Mrs. Corwin, Mrs. Corwin; and Corwin Hale, Corwin Hale, Corwin Hale.",
+			[]string{"Corwin Hale×3 not Mrs. Corwin", "Mrs. Corwin×3"}},
 		{"sentence starts count as the entry counts them",
 			nil, "Corwin rowed. She met Corwin, and Corwin, and Corwin. Corwin slept.",
 			[]string{"Corwin×5"}},
@@ -183,12 +186,12 @@ func TestUntrackedCountsKeepNoZeros(t *testing.T) {
 	require.Len(t, shared, 1)
 	for i, um := range ix.order {
 		um.untracked.mu.Lock()
-		assert.Equal(t, map[string]int32{names[i] + "\x01": 3}, um.untracked.found, um.unit.Path)
+		assert.Equal(t, map[string]int32{names[i] + "\x01\x02character": 3}, um.untracked.found, um.unit.Path)
 		require.Len(t, um.untracked.asked, 1)
 		assert.Same(t, shared[0], um.untracked.asked[0], um.unit.Path)
 		// The others' counts here are known: none.
 		for j, other := range names {
-			n, ok := um.untracked.get(other + "\x01")
+			n, ok := um.untracked.get(other + "\x01\x02character")
 			assert.True(t, ok, "%s in %s", other, um.unit.Path)
 			assert.Equal(t, int32(map[bool]int{true: 3}[i == j]), n, "%s in %s", other, um.unit.Path)
 		}

@@ -99,16 +99,21 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 		NewText: yamlScalar(e.Source[e.NameRange.Start:e.NameRange.End], newName),
 	})
 	places := 1
-	names, declined := t.renamedOccurrences(e)
+	occs := t.occurrences(e)
+	names, declined := renamedOccurrences(e, occs)
 	for _, loc := range t.locations(names) {
 		changes[loc.URI] = append(changes[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: newName})
 		places++
 	}
-	more, err := s.renameInSeries(ctx, t, e, newName, changes)
+	// The book's own places first: the series' other books skip those.
+	seen := placesOf(changes)
+	given := t.renameGiven(e, occs, newName, changes, seen)
+	more, moreGiven, err := s.renameInSeries(ctx, t, e, newName, changes, seen)
 	if err != nil {
 		return nil, err
 	}
-	places += more
+	given = given.and(moreGiven)
+	places += more + given.renamed
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -125,6 +130,7 @@ func (s *Server) rename(ctx context.Context, p protocol.RenameParams) (*workspac
 	case declined > 1:
 		msg += fmt.Sprintf(" %d places write the name in another grammatical case and are left as written: give them the new name's endings yourself.", declined)
 	}
+	msg += given.message(e.Name, newName)
 	s.showMessage(ctx, protocol.MessageTypeInfo, msg)
 	return &workspaceEdit{Changes: changes}, nil
 }
@@ -257,18 +263,11 @@ func yamlScalar(old, name string) string {
 	return name
 }
 
-// nameOccurrences are e's occurrences written with its name, not an
-// alias: the ones a rename of e changes.
-func (t *target) nameOccurrences(e *codex.Entry) []occurrence {
-	names, _ := t.renamedOccurrences(e)
-	return names
-}
-
-// renamedOccurrences are nameOccurrences, and how many of e's
-// occurrences write its name or an alias in another grammatical case
-// (Вронского), which a rename leaves.
-func (t *target) renamedOccurrences(e *codex.Entry) (names []occurrence, declined int) {
-	for _, o := range t.occurrences(e) {
+// renamedOccurrences are those of e's occurrences, occs, written with its
+// name, and how many write its name or an alias in another grammatical
+// case (Вронского), which a rename leaves.
+func renamedOccurrences(e *codex.Entry, occs []occurrence) (names []occurrence, declined int) {
+	for _, o := range occs {
 		switch {
 		case o.mention.Entry != e.ID:
 		case o.mention.Declined:
@@ -278,4 +277,31 @@ func (t *target) renamedOccurrences(e *codex.Entry) (names []occurrence, decline
 		}
 	}
 	return names, declined
+}
+
+// renamePlaces is the set of places a rename has reached, so that a
+// place found from several books of a series is edited and counted once.
+type renamePlaces map[protocol.DocumentURI]map[protocol.Range]bool
+
+// placesOf is the set of the places changes edit.
+func placesOf(changes map[protocol.DocumentURI][]protocol.TextEdit) renamePlaces {
+	seen := renamePlaces{}
+	for uri, edits := range changes {
+		for _, ed := range edits {
+			seen.mark(uri, ed.Range)
+		}
+	}
+	return seen
+}
+
+// mark records the place r of uri and says whether it was new.
+func (seen renamePlaces) mark(uri protocol.DocumentURI, r protocol.Range) bool {
+	if seen[uri] == nil {
+		seen[uri] = map[protocol.Range]bool{}
+	}
+	if seen[uri][r] {
+		return false
+	}
+	seen[uri][r] = true
+	return true
 }

@@ -108,3 +108,44 @@ func TestRenameLeavesDeclinedNames(t *testing.T) {
 	assert.Len(t, edit.Changes[c.uri("manuscript/01-a.md")], 1, "the name as written only")
 	c.waitMessage("Renamed Вронский to Воронцов in 3 places in 2 files. 2 places write the name in another grammatical case and are left as written: give them the new name's endings yourself.")
 }
+
+// applyEdits applies one file's edits, all on one line, to that line.
+func applyEdits(line string, edits []protocol.TextEdit) string {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Range.Start.Character > edits[j].Range.Start.Character })
+	for _, e := range edits {
+		line = line[:e.Range.Start.Character] + e.NewText + line[e.Range.End.Character:]
+	}
+	return line
+}
+
+// TestRenameGivesTheGivenNameItsNewOne: the places that call a character
+// by the given name alone, which the codex does not list, take the new
+// name's ("Teodora sat" becomes "Dora sat"); where the new name has none,
+// they are left and the message says what to do.
+func TestRenameGivesTheGivenNameItsNewOne(t *testing.T) {
+	const line = "Teodora Quill came in. Teodora sat, and Teodora's pen moved. Teo smiled. TEODORA!"
+	book := map[string]string{
+		"codex/characters/teodora.md": "---\nname: Teodora Quill\naliases: [Teo]\n---\n# Teodora Quill\n",
+		"manuscript/01-a.md":          "# One\n\n" + line + "\n",
+	}
+	for _, tt := range []struct {
+		newName, want, message string
+	}{
+		{"Dora Quill", "Dora Quill came in. Dora sat, and Dora's pen moved. Teo smiled. DORA!",
+			"Renamed Teodora Quill to Dora Quill in 6 places in 2 files. 3 places that called Teodora Quill “Teodora” alone now say “Dora”."},
+		{"Teodora Vane", "Teodora Vane came in. Teodora sat, and Teodora's pen moved. Teo smiled. TEODORA!",
+			"Renamed Teodora Quill to Teodora Vane in 3 places in 2 files."},
+		{"Captain Quill", "Captain Quill came in. Teodora sat, and Teodora's pen moved. Teo smiled. TEODORA!",
+			"Renamed Teodora Quill to Captain Quill in 3 places in 2 files. 3 places calling Teodora Quill “Teodora” alone are left as written: Captain Quill has no first name quire finds alone, so add “Teodora” as an alias if they still mean Captain Quill."},
+	} {
+		t.Run(tt.newName, func(t *testing.T) {
+			c := startServer(t, Options{})
+			c.initializeCaps(writeProject(t, book), prepareCaps, nil)
+			require.Eventually(t, func() bool { return c.hoverAt("manuscript/01-a.md", 2, 24) != nil }, 10e9, 10e6, "Teodora alone is hers")
+			edit, err := renameAt(t, c, "manuscript/01-a.md", position(2, 2), tt.newName)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, applyEdits(line, edit.Changes[c.uri("manuscript/01-a.md")]))
+			c.waitMessage(tt.message)
+		})
+	}
+}

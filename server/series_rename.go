@@ -16,29 +16,18 @@ import (
 // the series canon that this book does not override: renaming it renames
 // it in the series folder (its `name:`, already in changes) and in every
 // book the writer has open, as one edit to review. A book that overrides
-// the entry keeps its own name for it and is left alone. An edit already
-// made (the series file's own mentions, found from each book) is made
-// once. It returns how many places it added.
-func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, newName string, changes map[protocol.DocumentURI][]protocol.TextEdit) (int, error) {
+// the entry keeps its own name for it and is left alone. Places that
+// call e by its given name alone are given the new name's (renameGiven),
+// in every book as in this one. seen holds the places the rename has
+// reached: one already there (the series file's own mentions, found
+// from each book) is edited and counted once. It
+// returns how many places of the name it added, and what became of the
+// given name's.
+func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, newName string, changes map[protocol.DocumentURI][]protocol.TextEdit, seen renamePlaces) (int, givenRename, error) {
+	var given givenRename
 	src := t.proj.canon().Source(e)
 	if src == nil || src.Book != nil {
-		return 0, nil
-	}
-	seen := map[protocol.DocumentURI]map[protocol.Range]bool{}
-	mark := func(uri protocol.DocumentURI, r protocol.Range) bool {
-		if seen[uri] == nil {
-			seen[uri] = map[protocol.Range]bool{}
-		}
-		if seen[uri][r] {
-			return false
-		}
-		seen[uri][r] = true
-		return true
-	}
-	for uri, edits := range changes {
-		for _, ed := range edits {
-			mark(uri, ed.Range)
-		}
+		return 0, given, nil
 	}
 	projects := s.sess.books()
 	places := 0
@@ -50,7 +39,7 @@ func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, 
 		// not scanned: wait for both before asking, or its mentions would
 		// be left out of the rename.
 		if err := s.ready(ctx, q); err != nil {
-			return places, err
+			return places, given, err
 		}
 		if qs := q.seriesStore(); qs == nil || qs.Root() != src.Root {
 			continue
@@ -61,16 +50,19 @@ func (s *Server) renameInSeries(ctx context.Context, t *target, e *codex.Entry, 
 		}
 		qt := &target{proj: q, cat: q.catalog()}
 		if err := qt.waitIndexed(ctx); err != nil {
-			return places, err
+			return places, given, err
 		}
-		for _, loc := range qt.locations(qt.nameOccurrences(qe)) {
-			if mark(loc.URI, loc.Range) {
+		occs := qt.occurrences(qe)
+		names, _ := renamedOccurrences(qe, occs)
+		for _, loc := range qt.locations(names) {
+			if seen.mark(loc.URI, loc.Range) {
 				changes[loc.URI] = append(changes[loc.URI], protocol.TextEdit{Range: loc.Range, NewText: newName})
 				places++
 			}
 		}
+		given = given.and(qt.renameGiven(qe, occs, newName, changes, seen))
 	}
-	return places, ctx.Err()
+	return places, given, ctx.Err()
 }
 
 // unsavedSeriesFile is the name of a series file that changes would edit

@@ -34,6 +34,7 @@ func seriesWorkspace(t *testing.T) string {
 		"two/codex/locations/city.md":       "---\ntype: location\nname: Tideward\n---\n# Tideward\n\nRisen again.\n",
 		"two/quire.yaml":                    "series: ../tideward\n",
 		"two/manuscript/01-rising.md":       "# Rising\n\nMara met Ilse Dorn.\n",
+		"two/manuscript/02-ebb.md":          "# Ebb\n\nIlse waited on the quay.\n",
 	} {
 		p := filepath.Join(base, filepath.FromSlash(rel))
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
@@ -114,11 +115,13 @@ func TestSeriesOverTheProtocol(t *testing.T) {
 		},
 		Context: protocol.ReferenceContext{IncludeDeclaration: true},
 	}, &refs)
-	require.Len(t, refs, 3)
+	require.Len(t, refs, 4)
 	assert.Equal(t, textdoc.PathURI(seriesIlse), refs[0].URI)
 	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 2, Character: 6}, End: protocol.Position{Line: 2, Character: 15}}, refs[0].Range)
 	assert.Equal(t, c.uri("manuscript/01-harbor.md"), refs[1].URI)
 	assert.Equal(t, textdoc.PathURI(seriesIlse), refs[2].URI, "the series file's own heading names it too")
+	assert.Equal(t, protocol.Range{Start: protocol.Position{Line: 7, Character: 0}, End: protocol.Position{Line: 7, Character: 4}}, refs[3].Range,
+		"and its body, by her given name: Ilse keeps the harbor")
 
 	c.root = one
 	h := c.hoverAt("manuscript/01-harbor.md", 2, 1) // Mara
@@ -189,31 +192,47 @@ func TestSeriesChangesReachEveryBook(t *testing.T) {
 }
 
 // Renaming a series entry from one book renames it in the series folder
-// and in every open book of the series, each place once.
+// and in every open book of the series, each place once, and so does its
+// given name alone, wherever the series' books use it.
 func TestSeriesRenameReachesEveryBook(t *testing.T) {
 	c, base, one, two := openSeriesBooks(t, nil)
 	c.root = one
-	var edit workspaceEdit
-	c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{
-		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")},
-			Position:     protocol.Position{Line: 2, Character: 12},
-		},
-		NewName: "Varn Dorn",
-	}, &edit)
-	seriesIlse := textdoc.PathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
-	byFile := map[protocol.DocumentURI][]protocol.Range{}
-	for uri, edits := range edit.Changes {
-		for _, e := range edits {
-			assert.Equal(t, "Varn Dorn", e.NewText)
-			byFile[uri] = append(byFile[uri], e.Range)
-		}
+	rename := func(newName string) map[protocol.DocumentURI][]protocol.TextEdit {
+		var edit workspaceEdit
+		c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{
+			TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-harbor.md")},
+				Position:     protocol.Position{Line: 2, Character: 12},
+			},
+			NewName: newName,
+		}, &edit)
+		return edit.Changes
 	}
+	seriesIlse := textdoc.PathURI(filepath.Join(base, "tideward", "codex", "characters", "ilse.md"))
+	ebb := textdoc.PathURI(filepath.Join(two, "manuscript", "02-ebb.md"))
+	byFile := map[protocol.DocumentURI][]protocol.Range{}
 	line := func(l, from, to uint32) protocol.Range {
 		return protocol.Range{Start: protocol.Position{Line: l, Character: from}, End: protocol.Position{Line: l, Character: to}}
 	}
-	assert.ElementsMatch(t, []protocol.Range{line(2, 6, 15), line(5, 2, 11)}, byFile[seriesIlse], "the series file's name and heading, once each")
+	for uri, edits := range rename("Varn Dorn") {
+		for _, e := range edits {
+			if e.Range == line(7, 0, 4) || uri == ebb {
+				assert.Equal(t, "Varn", e.NewText, "Ilse alone, her given name, is given the new one")
+			} else {
+				assert.Equal(t, "Varn Dorn", e.NewText)
+			}
+			byFile[uri] = append(byFile[uri], e.Range)
+		}
+	}
+	assert.ElementsMatch(t, []protocol.Range{line(2, 6, 15), line(5, 2, 11), line(7, 0, 4)}, byFile[seriesIlse], "the series file's name, heading and given name, once each")
 	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[textdoc.PathURI(filepath.Join(one, "manuscript", "01-harbor.md"))])
 	assert.Equal(t, []protocol.Range{line(2, 9, 18)}, byFile[textdoc.PathURI(filepath.Join(two, "manuscript", "01-rising.md"))], "the other book of the series")
-	assert.Len(t, byFile, 3)
+	assert.Equal(t, []protocol.Range{line(2, 0, 4)}, byFile[ebb], "the other book's chapter that calls her Ilse")
+	assert.Len(t, byFile, 4)
+	c.waitMessage("Renamed Ilse Dorn to Varn Dorn in 6 places in 4 files. 2 places that called Ilse Dorn “Ilse” alone now say “Varn”.")
+
+	// A new name with no given name leaves those places, and says how
+	// many there are in the whole series, the series file counted once.
+	assert.NotContains(t, rename("Captain Dorn"), ebb)
+	c.waitMessage("Renamed Ilse Dorn to Captain Dorn in 4 places in 3 files. 2 places calling Ilse Dorn “Ilse” alone are left as written: Captain Dorn has no first name quire finds alone, so add “Ilse” as an alias if they still mean Captain Dorn.")
 }

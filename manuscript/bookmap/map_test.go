@@ -30,7 +30,9 @@ func TestSampleAppearances(t *testing.T) {
 		first  [2]int // chapter index and line of the first mention
 	}{
 		{"codex/characters/moss-kettering.md", 26, map[int]int{0: 8, 2: 6, 3: 7, 4: 5}, [2]int{0, 12}},
-		{"codex/characters/ebba-strand.md", 10, map[int]int{0: 1, 2: 4, 3: 2, 4: 3}, [2]int{0, 14}},
+		{"codex/characters/ebba-strand.md", 16, map[int]int{0: 1, 2: 8, 3: 3, 4: 4}, [2]int{0, 14}},
+		// Her given name alone is hers (manuscript.GivenName): "Teodora turned".
+		{"codex/characters/teodora-quill/index.md", 43, map[int]int{0: 9, 1: 8, 2: 8, 3: 8, 4: 10}, [2]int{0, 10}},
 		{"codex/events/wreck-of-the-marigold.md", 8, map[int]int{1: 3, 2: 1, 3: 2, 4: 2}, [2]int{1, 18}},
 		{"codex/style/brinmouth-glossary.md", 1, map[int]int{4: 1}, [2]int{4, 56}},
 	}

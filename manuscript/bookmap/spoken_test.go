@@ -76,7 +76,7 @@ func TestSampleSpoken(t *testing.T) {
 		`<a href="#spoken">Spoken</a>`, `<h2 id="h-spoken">Spoken</h2>`, `<table id="spoken-heatmap" class="heatmap">`,
 		`<th scope="row" class="name">Share of the chapter</th><td></td><td class="total">24%</td><td title="1. Thirteen Strokes: 87 of 880 words are dialogue">10%</td>`,
 		"· 24% dialogue</p>", `<span class="share">· 46% dialogue</span>`, `title="3. Slack Water · 46% dialogue"`,
-		`<th scope="row" class="name t-character" title="Moss Kettering: 238 words in 26 lines, 40 of them certain">Moss Kettering</th><td class="type">26</td><td class="total">238</td>`,
+		`<th scope="row" class="name t-character" title="Moss Kettering: 193 words in 22 lines, 40 of them certain">Moss Kettering</th><td class="type">22</td><td class="total">193</td>`,
 		`title="Moss Kettering in 1. Thirteen Strokes: 56 words in 6 lines, 23 of them certain"><a href="file://`,
 		"quire's best guess",
 	} {

@@ -714,3 +714,25 @@ func TestWhoALineIsGiven(t *testing.T) {
 		})
 	}
 }
+
+// TestAGivenNameTags: a character's given name alone, which the entry
+// does not list (manuscript.GivenName), tags a line and names a speaker
+// in the writer's speaker line; a given name two characters share names
+// neither.
+func TestAGivenNameTags(t *testing.T) {
+	entries := castOf(t, "name: Ebba Strand\naliases: [Warden Strand]\npronouns: she/her", "name: Moss Kettering\naliases: [Moss]\npronouns: he/him")
+	got := attributeWith(t, entries, "“One more night,” Ebba said. “We'll have it by the morning.”\n\n“And the old man?” said Moss.", "")
+	require.Len(t, got, 2)
+	assert.Equal(t, said{Text: "One more night,", Speaker: "codex/characters/c0.md", Rule: RuleExplicit}, got[0])
+
+	got = attributeWith(t, entries, "“Who rang it?”\n<!-- speaker: Ebba -->", "")
+	require.Len(t, got, 1)
+	assert.Equal(t, said{Text: "Who rang it?", Speaker: "codex/characters/c0.md", Rule: RuleWriter}, got[0])
+
+	c := NewCast(castOf(t, "name: Jane Bennet", "name: Jane Fairfax"))
+	_, ok := c.Find("Jane")
+	assert.False(t, ok, "two Janes: the writer says which")
+	id, ok := c.Find("Jane Fairfax")
+	require.True(t, ok)
+	assert.Equal(t, "codex/characters/c1.md", id)
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // Gender is what a character's pronouns are, for resolving "she said".
@@ -32,6 +33,10 @@ type Character struct {
 	Gender Gender
 	// Given says Gender came from the entry, not from the book.
 	Given bool
+	// givenKey is the given name the book finds the character by though
+	// the entry does not list it (manuscript.GivenName), normalized as
+	// Find compares names; "" for none.
+	givenKey string
 }
 
 // Cast is a book's characters: the codex entries of type character.
@@ -54,6 +59,9 @@ func NewCast(entries []*codex.Entry) *Cast {
 			continue
 		}
 		ch := Character{ID: e.ID, Name: e.Name, Forms: append([]string{e.Name}, e.Aliases...)}
+		if given, ok := manuscript.GivenName(e); ok {
+			ch.givenKey = codex.Normalize(given)
+		}
 		ch.Gender, ch.Given = genderOf(e)
 		if !ch.Given {
 			// A title says it where the entry does not: Mr., Lady.
@@ -99,7 +107,18 @@ func (c *Cast) Find(name string) (string, bool) {
 			}
 		}
 	}
-	return "", false
+	// A given name the entry does not list ("<!-- speaker: Teodora -->"),
+	// when it is one character's only.
+	found := ""
+	for _, ch := range c.chars {
+		if ch.givenKey != "" && ch.givenKey == want {
+			if found != "" {
+				return "", false
+			}
+			found = ch.ID
+		}
+	}
+	return found, found != ""
 }
 
 // Characters are the cast in codex order.

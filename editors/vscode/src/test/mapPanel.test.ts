@@ -273,7 +273,7 @@ async function eventually(ok: () => boolean): Promise<void> {
   assert.fail("timed out");
 }
 
-function run(file: string, args: string[], opts: { cwd?: string } = {}): Promise<string> {
+function run(file: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(file, args, { timeout: 30_000, ...opts }, (err, stdout, stderr) =>
       err ? reject(new Error(`${file} ${args.join(" ")}: ${err.message}\n${stderr}`)) : resolve(stdout),
@@ -285,6 +285,8 @@ function run(file: string, args: string[], opts: { cwd?: string } = {}): Promise
 // and in a plain browser's place.
 describe("book map panel: the outline of a real map (QUIRE_BIN)", function () {
   this.timeout(60_000);
+  let tmp = "";
+  let env: NodeJS.ProcessEnv = {};
   let book: string;
   let page: string;
 
@@ -295,15 +297,24 @@ describe("book map panel: the outline of a real map (QUIRE_BIN)", function () {
       }
       this.skip();
     }
-    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quire-map-outline-")));
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quire-map-outline-")));
     book = path.join(tmp, "book");
-    await run(bin!, ["init", "--sample", book]);
+    // quire's cache and data folders in the test's own: never the
+    // writer's (the map and the book's index are written there).
+    env = { ...process.env, XDG_CACHE_HOME: path.join(tmp, "cache"), XDG_DATA_HOME: path.join(tmp, "data") };
+    await run(bin!, ["init", "--sample", book], { env });
     const chapter = path.join(book, "manuscript", "03-slack-water.md");
     const text = fs.readFileSync(chapter, "utf8").replace("## The Market Without Water\n", "## The Market Without Water\n\n<!-- scene: {status: idea} -->\n");
     fs.writeFileSync(chapter, text);
     const out = path.join(tmp, "map.html");
-    await run(bin!, ["map", "--project", book, "--out", out], { cwd: tmp });
+    await run(bin!, ["map", "--project", book, "--out", out], { cwd: tmp, env });
     page = fs.readFileSync(out, "utf8");
+  });
+
+  after(() => {
+    if (tmp) {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   function editScene(dom: JSDOM, key: string, synopsis: string, status: string): Document {
@@ -377,7 +388,7 @@ describe("book map panel: the outline of a real map (QUIRE_BIN)", function () {
     const line = doc.getElementById("edit-command")?.textContent ?? "";
     assert.match(line, /^quire outline set --project \S+ manuscript\/03-slack-water\.md --scene 2 --synopsis '.*' --status draft$/);
     const before = fs.readFileSync(path.join(book, "manuscript", "03-slack-water.md"), "utf8");
-    const diff = await run("/bin/sh", ["-c", line.replace(/^quire /, `'${bin}' `)], { cwd: os.tmpdir() });
+    const diff = await run("/bin/sh", ["-c", line.replace(/^quire /, `'${bin}' `)], { cwd: os.tmpdir(), env });
     assert.match(diff, /^\+status: draft$/m);
     assert.match(diff, /^\+synopsis: "Moss sells what the tide left, and Ebba's \\"price\\" is a name\."$/m);
     assert.strictEqual(fs.readFileSync(path.join(book, "manuscript", "03-slack-water.md"), "utf8"), before, "the command printed the change, and wrote nothing");
