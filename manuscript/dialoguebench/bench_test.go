@@ -127,6 +127,7 @@ func benchmark(t *testing.T, source string, books []Book, chapters func(Book) []
 		t.Logf("%s, %s\n%s", source, label, Table("", table))
 		out[name] = totals[name]["quire"].Score
 	}
+	t.Logf("%s, quotation marks as the source prints them: quire's speakers by the rule that decided them\n%s", source, RuleTable(out["straight"]))
 	t.Log(Legend)
 	if errDir != "" {
 		t.Logf("quire's errors are in %s", errDir)

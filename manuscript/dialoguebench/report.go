@@ -9,6 +9,7 @@ import (
 
 	"github.com/quire-ink/quire/codex"
 	"github.com/quire-ink/quire/manuscript/dialogue"
+	"github.com/quire-ink/quire/manuscript/namebench"
 )
 
 // Run is one analyzer's reading of one edition, scored.
@@ -59,6 +60,33 @@ func Table(title string, rows []Row) string {
 			s.Speakers.N, s.Speakers.Accuracy(), s.Speakers.StrictAccuracy(),
 			ts(s.Type(Explicit)), ts(s.Type(Anaphoric)), ts(s.Type(Implicit)),
 			s.Speakers.CertainPrecision(), s.Speakers.Certain, s.Speakers.CertainShare(), s.NotInCodex)
+	}
+	tw.Flush()
+	return b.String()
+}
+
+// ruleOrder is the attribution chain's order (manuscript/dialogue's
+// attribute.go), the order RuleTable lists the rules in.
+var ruleOrder = []dialogue.Rule{dialogue.RuleWriter, dialogue.RuleExplicit, dialogue.RulePronoun,
+	dialogue.RuleNarration, dialogue.RuleVocative, dialogue.RuleTurn, dialogue.RuleNone}
+
+// RuleTable draws s's speakers by the rule that decided them: how many
+// (and their share of all), how many the best speaker has right, and how
+// many are certain and right. A rule that decided none is left out.
+func RuleTable(s Score) string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "rule	speakers	share	accuracy	certain	certain right")
+	for _, r := range ruleOrder {
+		t := s.ByRule[r]
+		if t.N == 0 {
+			continue
+		}
+		certain := "-"
+		if t.Certain > 0 {
+			certain = fmt.Sprintf("%.3f", t.CertainPrecision())
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%d\t%s\n", r, t.N, namebench.Ratio(t.N, s.Speakers.N), t.Accuracy(), t.Certain, certain)
 	}
 	tw.Flush()
 	return b.String()

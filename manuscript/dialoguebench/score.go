@@ -129,6 +129,10 @@ type Score struct {
 	// Anaphoric, Implicit).
 	Speakers Tally
 	ByType   [3]Tally
+	// ByRule are the speakers by the link of quire's chain that decided
+	// them (Utterance.Rule): how far a writer may trust each, and where
+	// the errors come from.
+	ByRule map[dialogue.Rule]Tally
 	// NotInCodex counts matched gold utterances whose speaker is no
 	// character of the codex (LitBank's people with no proper name in
 	// the excerpt): left out of speaker accuracy.
@@ -159,6 +163,7 @@ func (s *Score) Add(gold []Gold, found []dialogue.Utterance, matches []Match) {
 			}
 		}
 		s.Speakers.add(t)
+		s.addRule(u.Rule, t)
 		if i := typeIndex(g.Type); i >= 0 {
 			s.ByType[i].add(t)
 		}
@@ -174,7 +179,19 @@ func (s *Score) Merge(o Score) {
 	for i := range s.ByType {
 		s.ByType[i].add(o.ByType[i])
 	}
+	for r, t := range o.ByRule {
+		s.addRule(r, t)
+	}
 	s.NotInCodex += o.NotInCodex
+}
+
+func (s *Score) addRule(r dialogue.Rule, t Tally) {
+	if s.ByRule == nil {
+		s.ByRule = map[dialogue.Rule]Tally{}
+	}
+	rt := s.ByRule[r]
+	rt.add(t)
+	s.ByRule[r] = rt
 }
 
 // Precision, Recall and F1 of detection.

@@ -286,3 +286,45 @@ func TestContext(t *testing.T) {
 	got := context(text, []codex.Range{span(t, text, "I cannot,"), span(t, text, "agree.")})
 	assert.Equal(t, "    before “⟦I cannot,⟧” said Emma, “⟦agree.⟧” after", got)
 }
+
+// Speakers are tallied by the rule that decided them too, merged like
+// the rest, and RuleTable lists them in the chain's order.
+func TestScoreByRule(t *testing.T) {
+	gold := []Gold{
+		{Spans: []codex.Range{rng(0, 10)}, Speaker: "emma"},
+		{Spans: []codex.Range{rng(20, 30)}, Speaker: "emma"},
+		{Spans: []codex.Range{rng(40, 50)}, Speaker: "harriet"},
+	}
+	u := func(start int, rule dialogue.Rule, speaker string, uncertain bool) dialogue.Utterance {
+		x := utt(rng(start, start+10))
+		x.Rule, x.Uncertain = rule, uncertain
+		if uncertain {
+			x.Candidates = []string{EntryID(speaker)}
+		} else {
+			x.Speaker = EntryID(speaker)
+		}
+		return x
+	}
+	found := []dialogue.Utterance{
+		u(0, dialogue.RuleExplicit, "emma", false),
+		u(20, dialogue.RuleTurn, "harriet", true),
+		u(40, dialogue.RuleTurn, "harriet", true),
+	}
+	var s Score
+	s.Add(gold, found, Matches(gold, found))
+	assert.Equal(t, map[dialogue.Rule]Tally{
+		dialogue.RuleExplicit: {N: 1, Right: 1, Certain: 1, CertainRight: 1},
+		dialogue.RuleTurn:     {N: 2, Right: 1},
+	}, s.ByRule)
+
+	var total Score
+	total.Merge(s)
+	total.Merge(s)
+	assert.Equal(t, Tally{N: 4, Right: 2}, total.ByRule[dialogue.RuleTurn])
+
+	table := RuleTable(total)
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	require.Len(t, lines, 3, table)
+	assert.Equal(t, []string{"explicit", "2", "0.333", "1.000", "2", "1.000"}, strings.Fields(lines[1]))
+	assert.Equal(t, []string{"turn-taking", "4", "0.667", "0.500", "0", "-"}, strings.Fields(lines[2]))
+}
