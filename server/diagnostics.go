@@ -224,9 +224,17 @@ func (s *Server) diagnosticsFor(ctx context.Context, uri protocol.DocumentURI) (
 		return nil, 0, false
 	}
 	// The editor's text and the book's must be of one version: a codex
-	// file's problems come from the catalog with its text laid over.
-	s.syncEdits(proj)
+	// file's problems come from the catalog with its text laid over. The
+	// text is read first, queued already (s.queued), then the queue is
+	// applied: the book holds that version or a newer one, and a newer
+	// one drops this publication below. Read the other way round, a
+	// change that came in between was read against the book without it:
+	// a codex file's duplicate-alias warning went missing for a version
+	// (CI, under Wine).
+	s.queued.Lock()
 	doc, open := s.openText(uri)
+	s.queued.Unlock()
+	s.syncEdits(proj)
 	if rel == configFile {
 		if open {
 			return append(configDiagnostics(doc.Text), proj.trustDiagnostics(doc.Text)...), doc.Version, true

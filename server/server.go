@@ -109,6 +109,11 @@ type Server struct {
 	// sess is the workspace: its books and open documents (session.go),
 	// under a lock of its own.
 	sess *session
+	// queued orders didChange's recording of an editor text and its
+	// queueing for the book against diagnosticsFor's reading of it:
+	// a text read under it is queued already, so the edits applied after
+	// hold it (or a newer one, which the publication then drops).
+	queued sync.Mutex
 	// clientCfg is the advisor settings the editor sent.
 	clientCfg clientConfig
 	// localSeen is what the local model servers offered lately, for the

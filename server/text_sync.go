@@ -51,8 +51,10 @@ func (s *Server) didChange(ctx context.Context, p protocol.DidChangeTextDocument
 		// Waiting for the versions before it.
 		return nil
 	}
+	s.queued.Lock()
 	s.sess.update(doc)
 	s.queueEdit(doc)
+	s.queued.Unlock()
 	s.scheduleDiagnostics(uri)
 	return nil
 }
