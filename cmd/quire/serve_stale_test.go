@@ -147,6 +147,8 @@ func staleSession(t *testing.T, cacheHome, book, chapter, name string, wants map
 		RootURI: root, WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(root), Name: "book"}},
 	}, nil)
 	require.NoError(t, err)
+	// How much of the time is the process's start (under Wine, most).
+	t.Logf("initialize answered %v after the start", time.Since(start).Round(time.Millisecond))
 	require.NoError(t, conn.Notify(ctx, protocol.MethodInitialized, protocol.InitializedParams{}))
 	require.NoError(t, conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
 		TextDocument: protocol.TextDocumentItem{URI: doc, LanguageID: "markdown", Version: 1, Text: string(text)},
