@@ -186,13 +186,13 @@ func (s *Server) loadProject(p *openBook) {
 	// What a file change brings the writer: the watcher's, and the check
 	// of the codex behind a warm start's first answers.
 	changed := func() {
+		s.republishOpen()
 		// Chapters read or scanned again are kept once changes settle.
 		p.chapterSaves.soon()
 		// A quire.yaml that now asks something new is a new question.
 		s.offerTrust(p)
 		s.publishCodexProblems(s.ctx, p)
 		s.publishDiagnostics(s.ctx, p.uri(configFile))
-		s.republishOpen()
 		s.publishStatus(s.ctx, p)
 	}
 	// The book as the last session left it answered first; what changed
@@ -200,7 +200,9 @@ func (s *Server) loadProject(p *openBook) {
 	// start's first requests are answered (the status's checks of the
 	// codex wait for them too).
 	if checking {
-		p.checkBehind(s.ctx, s.log, changed)
+		// The open documents' diagnostics are scheduled as soon as
+		// each part of the check has followed a change; the rest once.
+		p.checkBehind(s.ctx, s.log, s.republishOpen, changed)
 		// The status's checks of the codex (tens of milliseconds at
 		// 10,000 entries) wait for a pause in the requests too.
 		_ = p.gate.yield(s.ctx)

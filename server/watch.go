@@ -77,19 +77,23 @@ const checkBudget = 60 * time.Millisecond
 // checkBehind is the check behind a warm start's first answers
 // (mbook.Options.CheckAfter): the codex's files compared with what the
 // last session left, the chapters taken by their size and time hashed,
-// and what changed followed as the watcher's changes are. changed runs
-// as soon as each part has followed a change, so that a codex file
-// changed while quire was not running corrects the open chapters'
-// diagnostics before the chapters are hashed. The start's requests go
-// first: it waits for them, and between chapters for any that come,
+// and what changed followed as the watcher's changes are. shown runs as
+// soon as each part has followed a change (it schedules the open
+// documents' diagnostics), so that a codex file changed while quire was
+// not running corrects the open chapters before the chapters are
+// hashed; changed, the rest of what a change brings (every codex file's
+// problems, the status: under Wine 160 ms of messages), runs once at the
+// end, so that the chapters are hashed before it. The start's requests
+// go first: it waits for them, and between chapters for any that come,
 // checkBudget at most in all (yield.go).
-func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger, changed func()) {
+func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger, shown, changed func()) {
 	unchecked := p.store.Report().Unchecked
 	pause := p.gate.pacer(checkBudget)
 	if pause(ctx) != nil {
 		return
 	}
 	start := time.Now()
+	any := false
 	if unchecked {
 		ch, stats, err := p.store.Check(ctx)
 		if err != nil {
@@ -100,7 +104,8 @@ func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger, changed fu
 		}
 		if len(ch.Updated)+len(ch.Removed)+len(ch.Paths) > 0 || ch.Resynced {
 			p.follow(ctx, ch, log)
-			changed()
+			shown()
+			any = true
 		}
 		log.Debug("codex files checked behind the first answers", "root", p.real, "files", stats.Files, "parsed", stats.Parsed, "entriesChanged", len(ch.Updated)+len(ch.Removed), "ms", time.Since(start).Milliseconds())
 	}
@@ -115,6 +120,10 @@ func (p *openBook) checkBehind(ctx context.Context, log *slog.Logger, changed fu
 	}
 	log.Debug("chapters checked behind the first answers", "root", p.real, "readAgain", len(again), "ms", time.Since(start).Milliseconds())
 	if len(again) > 0 {
+		shown()
+		any = true
+	}
+	if any {
 		changed()
 	}
 }
