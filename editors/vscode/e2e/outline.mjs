@@ -62,6 +62,7 @@ async function main() {
     const outline = page.locator(".outline-pane .monaco-list");
     let rows = [];
     let focused = Date.now();
+    let opened = 0;
     try {
       await waitFor("the chapter and its scenes in the Outline view", async () => {
         // The palette's Enter has gone to another row under load, leaving
@@ -73,9 +74,13 @@ async function main() {
         }
         // Where the Markdown extension's symbols came too, the view groups
         // them by provider, folded: the writer opens quire's group.
+        // Clicked once, then given time to open: a second click while the
+        // row was still drawn folded closed it again, and a CI run ended
+        // with both groups folded.
         const group = outline.locator('.monaco-list-row[aria-expanded="false"]', { hasText: /^\s*quire\s*$/ });
-        if ((await group.count()) > 0) {
+        if ((await group.count()) > 0 && Date.now() - opened > 3000) {
           await group.first().click();
+          opened = Date.now();
         }
         rows = (await outline.locator(".monaco-list-row").allTextContents()).map((t) => t.replace(/\u00a0/g, " ").trim());
         return rows.some((r) => r.startsWith("Thirteen Strokes")) && rows.some((r) => r.startsWith("The Night Count")) && rows.some((r) => r.startsWith("The Causeway at Dawn"));
