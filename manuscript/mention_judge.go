@@ -3,7 +3,6 @@ package manuscript
 import (
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -81,8 +80,9 @@ func (c *proseContext) after(m *Matcher, text string, tok *proseToken, key []byt
 		c.pending, c.quotePending = false, false
 	case prosePunct:
 		c.prevWord, c.prevUnknown = false, false
-		c.quotePending = opensQuotation(text, tok)
-		switch r, _ := utf8.DecodeRuneInString(text[tok.start:]); r {
+		r, _ := utf8.DecodeRuneInString(text[tok.start:])
+		c.quotePending = isOpeningQuote(r, text, tok)
+		switch r {
 		case '.', '!', '?', '…':
 			c.pending = true
 		case ',', ';', ':':
@@ -96,25 +96,6 @@ func (c *proseContext) after(m *Matcher, text string, tok *proseToken, key []byt
 // afterName moves the context past a mention.
 func (c *proseContext) afterName() {
 	c.prevWord, c.prevUnknown, c.pending, c.quotePending = true, false, false, false
-}
-
-// opensQuotation reports a quotation mark that opens a quotation: a
-// typographic opening mark (“ ‘ „ ‚ « »), or a straight one with no word
-// right before it (`asked, "Will you…`), where a closing one follows its
-// speech (`"…," Will said`).
-func opensQuotation(text string, tok *proseToken) bool {
-	r, _ := utf8.DecodeRuneInString(text[tok.start:])
-	switch r {
-	case '“', '‘', '„', '‚', '«', '»':
-		return true
-	case '"', '\'':
-		if tok.start == 0 {
-			return true
-		}
-		before, _ := utf8.DecodeLastRuneInString(text[:tok.start])
-		return unicode.IsSpace(before) || strings.ContainsRune("([{—–-", before)
-	}
-	return false
 }
 
 // judge marks mention uncertain where its use says it may name someone
