@@ -11,14 +11,16 @@ import (
 
 // Find finds the utterances of a chapter's text: body is the prose after
 // any front matter, skip the code that is never speech. HTML comments,
-// headings and scene breaks are never speech either.
+// headings and scene breaks are never speech either, nor is a letter set
+// out in quotation marks (letters.go).
 //
 // The scan is one pass over the body, paragraph by paragraph, with the
 // state of one open quotation: it costs linear time whatever the marks,
 // balanced or not.
 func Find(text string, body codex.Range, skip []codex.Range, opts Options) []Utterance {
 	body = clampRange(body, len(text))
-	return findIn(text, paragraphs(text, body, skip), opts)
+	paras := paragraphs(text, body, skip)
+	return withoutLetters(text, paras, findIn(text, paras, opts))
 }
 
 // findIn is Find over the paragraphs of the text.

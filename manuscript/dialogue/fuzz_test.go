@@ -41,6 +41,7 @@ func FuzzAnalyze(f *testing.F) {
 		"\"A,\" said Emma.\n\n\"B,\" said Mr. Knightley.\n\n\"C.\"\n\n\"D, Emma.\"\n\n\"E.\"",
 		"\"Who?\" he asked Mr. Knightley.\n\n\"Well, Emma; yes.\"\n\n\"Come,\" said Emma to her husband.\n\nEmma sat down, and Knightley began.\n\"Go.\"",
 		"the \"soft eyes\"--and known as \"a scene,\" then \"To\" said Emma to",
+		"\"My dear Friend,\n\n\"Come at once. Yours ever,\n\n\"CAROLINE.\"\n\nMY DEAR MADAM,\n\n\"Yours, &c.\"\n\"A. W.\"\n\n\"Dear me,\"",
 		"— Quand ce serait le diable ! s’écria-t-il, ils reçoivent.\n— Vous, lui répondis-je. Il entend.\nJeanne répondit : « Entre. »",
 	} {
 		for q := range 6 {
@@ -89,6 +90,7 @@ func FuzzAnalyzeAfter(f *testing.F) {
 	long := strings.Repeat("The rain fell on the lanes. ", 200)
 	for _, seed := range []string{
 		"\"A,\" said Emma.\n\n\"B,\" said Mr. Knightley.\n\n\"C.\"\n\n" + long + "\n\n\"D, Emma.\"\n\n\"E,\" said she.",
+		"\"Read it,\" said Jane.\n\n\"MY DEAR HARRIET,\"\n\n\"" + long + "Yours ever,\"\n\n\"LYDIA BENNET.\"\n\n\"Oh!\" cried Emma.",
 		"\"Come,\" said Emma.\n\n" + long + "\n\n" + long + "\n\n\"Nonsense,\" said she.\n\n\"Yes,\" said Knightley.",
 		"Harriet came in. She sat.\n\n\"Well,\" she said.\n\n" + long + "\n\nHarriet rose; she went.\n\n\"No,\" said she.",
 		"<!-- speaker: Emma -->\n\"Who?\"\n\n" + long + "\n\n```\n\"code\"\n```\n\n\"Real,\" he said.",

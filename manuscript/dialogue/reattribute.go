@@ -79,7 +79,7 @@ func AnalyzeAfter(prev *Analysis, ch Chapter, cast *Cast, opts Options) *Analysi
 		e, before = diff(prev.text, ch.Text), prev.found
 	}
 	fd := findAfter(before, e, ch.Text, paras, opts)
-	an := &Analysis{utts: fd.utts, found: fd, text: ch.Text, cast: cast, opts: opts, pov: ch.POV, povs: ch.POVs}
+	an := &Analysis{utts: withoutLetters(ch.Text, fd.paras, fd.utts), found: fd, text: ch.Text, cast: cast, opts: opts, pov: ch.POV, povs: ch.POVs}
 	attribute(prev, e, an, ch)
 	return an
 }
