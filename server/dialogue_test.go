@@ -339,3 +339,36 @@ func TestSpeakerActionsOfferTheSceneSpeakers(t *testing.T) {
 	got := titles(speakerFixes(codeActionsAt(t, c, rel, span(6, 3, 3))))
 	assert.ElementsMatch(t, []string{"Emma Woodhouse speaks this line", "Mr. Knightley speaks this line", "Harriet Smith speaks this line"}, got)
 }
+
+// A letter set out in quotation marks is written, not spoken: its
+// paragraphs get no dialogue token, while the speech around it does.
+func TestALetterIsNotColouredAsSpeech(t *testing.T) {
+	book := map[string]string{
+		"codex/characters/emma.md":    speechBook["codex/characters/emma.md"],
+		"codex/characters/harriet.md": speechBook["codex/characters/harriet.md"],
+		"manuscript/01-letter.md": "# The letter\n\n" +
+			"\"Read it to me,\" said Harriet.\n\n" +
+			"\"My dear Harriet,\"\n\n" +
+			"\"You will laugh when you know where I am gone.\"\n\n" +
+			"\"Your affectionate friend,\"\n\n" +
+			"\"LYDIA.\"\n\n" +
+			"\"Oh!\" cried Emma.\n",
+	}
+	c := startServer(t, Options{})
+	res := c.initialize(writeProject(t, book))
+	raw, err := json.Marshal(res.Capabilities.SemanticTokensProvider)
+	require.NoError(t, err)
+	var caps semanticTokensOptions
+	require.NoError(t, json.Unmarshal(raw, &caps))
+	require.NotNil(t, c.hoverAt("manuscript/01-letter.md", 2, 24), "the book has loaded")
+
+	var full protocol.SemanticTokens
+	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-letter.md")}}, &full)
+	lines := map[uint32]bool{}
+	for _, tk := range decodeTokens(t, caps.Legend, full.Data) {
+		if tk.Type == "dialogue" {
+			lines[tk.Line] = true
+		}
+	}
+	assert.Equal(t, map[uint32]bool{2: true, 12: true}, lines, "speech on lines 2 and 12, the letter between uncoloured")
+}
