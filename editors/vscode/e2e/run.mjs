@@ -388,14 +388,21 @@ async function main() {
     // line is in the editor and then on disk before it looks at the map:
     // a failure says which of the three did not happen.
     const added = "Ebba Strand said nothing.";
-    await page.locator(".editor-group-container").first().locator(".monaco-editor .view-lines").click();
+    const text = () => page.locator(".editor-group-container").first().locator(".monaco-editor .view-lines").click({ timeout: 2000 });
+    await text();
     await page.keyboard.press("Control+End");
     await page.keyboard.type(`\n\n${added}\n`);
     await waitFor("the new line in the editor", async () => (await editorText(page)).includes(added));
     // The panel takes a newer map in place, so its frame stays the same.
     const map = await mapFrame(page);
     const chapter = path.join(book, "manuscript", "01-thirteen-strokes.md");
-    const saved = await save(page, "the new line saved to the chapter's file", () => fs.readFileSync(chapter, "utf8").includes(added));
+    // A retry focuses the chapter's group first: the map's group can be
+    // the active one, and Ctrl+S there saves nothing.
+    const refocus = async () => {
+      await runCommand(page, "View: Focus First Editor Group");
+      await text();
+    };
+    const saved = await save(page, "the new line saved to the chapter's file", () => fs.readFileSync(chapter, "utf8").includes(added), 3, refocus);
     let ms = 0;
     const until = Date.now() + stepTimeout;
     for (;;) {
