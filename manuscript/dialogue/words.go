@@ -25,7 +25,8 @@ observed reasoned reasons echoed echoes offered offers proposed proposes
 rebuked rebukes reproved reproves scolded scolds remonstrated remonstrates expostulated
 expostulates quavered quavers whimpered whimpers snarled snarls mumbled mumbles blurted
 blurts piped pipes squeaked squeaks ejaculated hazarded hazards volunteered volunteers
-coaxed coaxes teased teases soothed soothes chimed`)
+coaxed coaxes teased teases soothed soothes chimed
+interjected bawled reiterated scoffed complained questioned wheezed exploded`)
 
 // pronouns of a tag's subject, by the gender they name.
 var pronounGender = map[string]Gender{
