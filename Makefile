@@ -97,11 +97,13 @@ unprivileged:
 # The staleness test times a start against issue 44's second: it runs
 # after the others, alone, because go test runs two packages at once and
 # under Wine every process shares one wineserver, so the server
-# package's tests beside it made a 0.5 s start take 1.2 s.
+# package's tests beside it made a 0.5 s start take 1.2 s; settle.sh
+# waits first for the suite's last Wine processes to end.
 WINDOWS_PKGS := ./codex/... ./manuscript/... ./llm/... ./server/... ./cmd/quire/...
 WINDOWS_ALONE := ^TestAStartShowsWhatChangedWhileQuireWasNotRunning$$
 windows: windows-tools
 	GO=$(GO) editors/test/wine/go-test.sh -count=1 -timeout 45m -skip '$(WINDOWS_ALONE)' $(WINDOWS_PKGS)
+	editors/test/wine/settle.sh
 	GO=$(GO) editors/test/wine/go-test.sh -count=1 -timeout 5m -run '$(WINDOWS_ALONE)' -v ./cmd/quire/
 
 # Debian's wine64 and the mingw-w64 C compiler for the Windows tests.
