@@ -258,7 +258,7 @@ func findUntracked(m *Matcher, u *Unit, body codex.Range, mentions []Mention) ma
 		}
 		f.run = append(f.run, runWord{
 			start: tok.start, end: end, keyStart: keyStart, keyEnd: len(f.keys),
-			initial: initial, quoted: quoted, shout: isShouted(f.text[tok.start:end]), clitic: tok.stem > 0,
+			initial: initial, quoted: quoted, shout: IsShouted(f.text[tok.start:end]), clitic: tok.stem > 0,
 		})
 	}
 	f.flush()
@@ -505,8 +505,8 @@ func isCommonish(key string) bool {
 	return isCommonWord(key[:i]) || strings.HasSuffix(key, "n't") && isCommonWord(key[:len(key)-3])
 }
 
-// isShouted reports a word of two or more letters in all capitals.
-func isShouted(word string) bool {
+// IsShouted reports a word of two or more letters in all capitals.
+func IsShouted(word string) bool {
 	letters := 0
 	for _, r := range word {
 		if unicode.IsLower(r) {

@@ -50,13 +50,20 @@ func decodeTokens(t *testing.T, legend protocol.SemanticTokensLegend, data []uin
 	return out
 }
 
-func TestSemanticTokensColourDialogueAndNames(t *testing.T) {
-	c := startServer(t, Options{})
-	res := c.initialize(writeProject(t, speechBook))
+// tokensOptions are the semantic tokens options an initialize result
+// declares: the legend and whether deltas are answered.
+func tokensOptions(t *testing.T, res *protocol.InitializeResult) semanticTokensOptions {
+	t.Helper()
 	raw, err := json.Marshal(res.Capabilities.SemanticTokensProvider)
 	require.NoError(t, err)
 	var caps semanticTokensOptions
 	require.NoError(t, json.Unmarshal(raw, &caps))
+	return caps
+}
+
+func TestSemanticTokensColourDialogueAndNames(t *testing.T) {
+	c := startServer(t, Options{})
+	caps := tokensOptions(t, c.initialize(writeProject(t, speechBook)))
 	assert.Equal(t, []protocol.SemanticTokenTypes{"dialogue", "character"}, caps.Legend.TokenTypes)
 	assert.True(t, caps.Full.Delta, "the server answers with deltas")
 	require.NotNil(t, c.hoverAt("manuscript/01-hartfield.md", 2, 18), "the book has loaded")
@@ -355,11 +362,7 @@ func TestALetterIsNotColouredAsSpeech(t *testing.T) {
 			"\"Oh!\" cried Emma.\n",
 	}
 	c := startServer(t, Options{})
-	res := c.initialize(writeProject(t, book))
-	raw, err := json.Marshal(res.Capabilities.SemanticTokensProvider)
-	require.NoError(t, err)
-	var caps semanticTokensOptions
-	require.NoError(t, json.Unmarshal(raw, &caps))
+	caps := tokensOptions(t, c.initialize(writeProject(t, book)))
 	require.NotNil(t, c.hoverAt("manuscript/01-letter.md", 2, 24), "the book has loaded")
 
 	var full protocol.SemanticTokens

@@ -279,7 +279,7 @@ func (f *finder) isTag(prev, next span) bool {
 		lower := strings.ToLower(w)
 		// `"…," flashed Lucy, "…"`: a verb a name follows, right after
 		// the speech, speaks (inverted in tag.go).
-		if words == 1 && len(lower) > 4 && strings.HasSuffix(lower, "ed") && unicode.IsLower(firstLetter(w)) && nameFollows(gap[at+len(w):]) {
+		if words == 1 && pastTense(w) && nameFollows(gap[at+len(w):]) {
 			verb = true
 		}
 		if leadVerbs[lower] && !notLeadAfter[before] {
@@ -532,11 +532,4 @@ func brokenOff(text string, r codex.Range) bool {
 		return true
 	}
 	return false
-}
-
-// nameFollows says s opens with a capitalized word after white space: a
-// name, as far as the scan can tell without the codex.
-func nameFollows(s string) bool {
-	t := strings.TrimLeft(s, " \t\n")
-	return len(t) < len(s) && unicode.IsUpper(firstLetter(t))
 }

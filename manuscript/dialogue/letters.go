@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/quire-ink/quire/codex"
+	"github.com/quire-ink/quire/manuscript"
 )
 
 // A letter that the prose sets out in quotation marks is written, not
@@ -61,12 +62,10 @@ func withoutLetters(text string, paras []paragraph, utts []Utterance) []Utteranc
 	for k, p := range paras {
 		ms := marks(k)
 		quoted[k] = len(ms) > 0 && allInside(text, p, ms)
-		kinds[k] = partOf(text, p, ms, quoted[k])
 		// The name signed under a valediction in the paragraph before,
-		// whatever its case ("Mary M---.").
-		if k > 0 && kinds[k-1]&partValediction != 0 && quoted[k] && len(ms) == 1 && shortName(trimMarks(text[ms[0].Start:ms[0].End])) {
-			kinds[k] |= partSignature
-		}
+		// whatever its case ("Mary M---."), is a stretch of its own.
+		after := k > 0 && kinds[k-1]&partValediction != 0 && len(ms) == 1
+		kinds[k] = partOf(text, p, ms, quoted[k], after)
 	}
 	var letters []codex.Range // paragraph indexes, from and to inclusive
 	for k := 0; k < len(paras); {
@@ -165,8 +164,9 @@ func hasWordChar(s string) bool {
 
 // partOf reads what paragraph p is to a letter, from its marked
 // stretches when quoted, else from its whole text (a salutation or a
-// signature set without marks).
-func partOf(text string, p paragraph, marks []codex.Range, quoted bool) letterPart {
+// signature set without marks). after says the paragraph before ended
+// on a valediction.
+func partOf(text string, p paragraph, marks []codex.Range, quoted, after bool) letterPart {
 	if !quoted {
 		s := strings.Trim(text[p.start:p.end], " \t\r\n\"“”'‘’_*>")
 		var kind letterPart
@@ -179,19 +179,20 @@ func partOf(text string, p paragraph, marks []codex.Range, quoted bool) letterPa
 		return kind
 	}
 	var kind letterPart
+	signed := after // the stretch before ended on a valediction
 	for i, m := range marks {
 		s := trimMarks(text[m.Start:m.End])
 		if i == 0 && salutation(s) {
 			kind |= partSalutation
 		}
-		if valediction(lastSentence(s)) {
-			kind |= partValediction
-		}
-		// The name signed under a valediction in its paragraph,
-		// whatever its case; an upper-case name anywhere ("LYDIA
-		// BENNET.").
-		if signature(s) || i > 0 && valediction(lastSentence(trimMarks(text[marks[i-1].Start:marks[i-1].End]))) && shortName(s) {
+		// The name signed under a valediction, whatever its case; an
+		// upper-case name anywhere ("LYDIA BENNET.").
+		if signature(s) || signed && shortName(s) {
 			kind |= partSignature
+		}
+		signed = valediction(lastSentence(s))
+		if signed {
+			kind |= partValediction
 		}
 	}
 	return kind
@@ -258,19 +259,7 @@ var valedictions = []string{"yours", "your's", "your ", "ever yours", "ever your
 // signature says s is a name signed in capitals: at most four words, at
 // least two letters, none of them lower case ("LYDIA BENNET.", "A. W.").
 func signature(s string) bool {
-	if !shortName(s) || strings.ContainsAny(s, "!?") {
-		return false
-	}
-	letters := 0
-	for _, r := range s {
-		if unicode.IsLower(r) {
-			return false
-		}
-		if unicode.IsLetter(r) {
-			letters++
-		}
-	}
-	return letters >= 2
+	return shortName(s) && !strings.ContainsAny(s, "!?") && manuscript.IsShouted(s)
 }
 
 // shortName says s is short enough to be a name signed: at most four

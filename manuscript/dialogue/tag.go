@@ -310,7 +310,7 @@ func (a *attributor) tagIn(i int, w tagWindow) bool {
 				continue
 			}
 			lower := strings.ToLower(t.word)
-			verb := isSpeechVerb(lower) || w.after && vi == 0 && inverted(toks, lower)
+			verb := isSpeechVerb(lower) || w.after && vi == 0 && inverted(toks)
 			if !verb || speechNouns[lower] {
 				// "was Mary's reply", "was Mr. Weston's quick amendment"
 				if speechNouns[lower] {
@@ -694,13 +694,3 @@ func firstWord(s string) (word, rest string) {
 
 // askedOf are the pronouns of the one a question is put to.
 var askedOf = wordSet(`her him them me us`)
-
-// inverted says the first word of a tag after the speech, lower, is a
-// verb in the past tense that its subject, a name, follows: English
-// inverts a subject after a quotation only for a verb of saying
-// (`"…," flashed Lucy`, `"…," comforted Matthew`), whatever the verb,
-// so such a verb speaks though speechVerbs lacks it. The same verb
-// before its subject ("Lucy flashed a look") is narration.
-func inverted(toks []token, lower string) bool {
-	return len(toks) > 1 && toks[1].ids != nil && toks[1].word != "'s" && len(lower) > 4 && strings.HasSuffix(lower, "ed") && isLower(toks[0].word)
-}
