@@ -53,17 +53,25 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 	c.mu.Lock()
 	e, hit := c.entries[rel]
 	c.mu.Unlock()
-	if hit && e.ch.Text == text && e.cat == cat && e.names == names && e.opts.Equal(opts) {
-		return u, e, true
+	book := dialogue.NewBook(snap, cat, opts).WithNames(names).WithNarrators(&p.narrators)
+	same := hit && e.cat == cat && e.names == names && e.opts.Equal(opts)
+	if same {
+		book = book.WithCast(e.an.Cast())
 	}
-	book := dialogue.NewBook(snap, cat, opts).WithNames(names)
+	// An analysis that read the other chapters' votes for the book's
+	// narrator holds while they do.
+	if same && e.ch.Text == text {
+		if others, asked := e.an.OtherVotes(); !asked || others.Equal(book.OtherVotes(u)) {
+			return u, e, true
+		}
+	}
+	ch := book.Chapter(u)
 	// The chapter's last version, read with the same codex, names and
 	// settings, lends the conversations this edit did not reach.
 	var prev *dialogue.Analysis
-	if hit && e.cat == cat && e.names == names && e.opts.Equal(opts) {
-		book, prev = book.WithCast(e.an.Cast()), e.an
+	if same {
+		prev = e.an
 	}
-	ch := book.Chapter(u)
 	// One scan of the names serves the attribution and the tokens.
 	if names != nil && u.Body.End <= len(u.Text) {
 		ch.Mentions = names.ScanAll(u.Text[u.Body.Start:u.Body.End])
@@ -73,6 +81,7 @@ func (p *openBook) speechOf(snap *manuscript.Snapshot, cat *codex.Catalog, rel, 
 		}
 	}
 	an := dialogue.AnalyzeAfter(prev, ch, book.Cast(), opts)
+	book.Remember(u, an)
 	e = speechEntry{cat: cat, names: names, opts: opts, an: an, ch: ch}
 	c.mu.Lock()
 	defer c.mu.Unlock()

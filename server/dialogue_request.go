@@ -67,7 +67,7 @@ func (s *Server) quireDialogue(ctx context.Context, p wire.DialogueParams) (wire
 // dialogueChapters is the speech of every chapter, or of the one chapter
 // ref names (a number, title or path).
 func dialogueChapters(proj *openBook, snap *manuscript.Snapshot, cat *codex.Catalog, ref string) ([]dialogue.ChapterDialogue, error) {
-	book := dialogue.NewBook(snap, cat, proj.configOf().dialogue).WithNames(proj.matcher.Load())
+	book := dialogue.NewBook(snap, cat, proj.configOf().dialogue).WithNames(proj.matcher.Load()).WithNarrators(&proj.narrators)
 	if ref == "" {
 		return book.Chapters(), nil
 	}

@@ -375,3 +375,37 @@ func TestALetterIsNotColouredAsSpeech(t *testing.T) {
 	}
 	assert.Equal(t, map[uint32]bool{2: true, 12: true}, lines, "speech on lines 2 and 12, the letter between uncoloured")
 }
+
+// TestTheBooksNarratorSpeaksI: "I asked" in a chapter whose own lines
+// call the porter by name is the narrator the book's other chapters
+// show; when an edit of those chapters takes that away, the hover
+// follows.
+func TestTheBooksNarratorSpeaksI(t *testing.T) {
+	book := map[string]string{
+		"codex/characters/holmes.md":  "---\ntype: character\nname: Sherlock Holmes\naliases: [Holmes]\npronouns: he/him\n---\n",
+		"codex/characters/watson.md":  "---\ntype: character\nname: John Watson\naliases: [Watson]\npronouns: he/him\n---\n",
+		"codex/characters/mcmurdo.md": "---\ntype: character\nname: McMurdo\npronouns: he/him\n---\n",
+		"manuscript/01-the-case.md": "# The Case\n\n\"What do you make of it, Watson?\" asked Holmes.\n\n" +
+			"\"Nothing at all,\" said I.\n\n\"Look again, Watson.\"\n",
+		"manuscript/02-the-cab.md": "# The Cab\n\n\"Are you armed, Watson?\" said Holmes.\n\n" +
+			"\"I have my revolver,\" I answered.\n\n\"Good, Watson.\"\n",
+		"manuscript/03-the-gate.md": "# The Gate\n\nThe porter stood at the gate with his lamp.\n\n" +
+			"\"Let us in, McMurdo,\" said Holmes.\n\n\"Is this the house?\" I asked.\n\n\"It is, McMurdo, and you know me.\"\n",
+	}
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, book))
+	speaker := func() string {
+		h := c.hoverAt("manuscript/03-the-gate.md", 6, 3)
+		if h == nil {
+			return ""
+		}
+		return h.Contents.Value
+	}
+	require.Eventually(t, func() bool { return strings.Contains(speaker(), "**John Watson**, perhaps.") }, 10*time.Second, 20*time.Millisecond, "the book's narrator, a guess: %s", speaker())
+
+	// The first two chapters no longer call him by name beside his lines.
+	for _, rel := range []string{"manuscript/01-the-case.md", "manuscript/02-the-cab.md"} {
+		c.open(rel, strings.ReplaceAll(book[rel], ", Watson", ""))
+	}
+	require.Eventually(t, func() bool { return strings.Contains(speaker(), "**McMurdo**, perhaps.") }, 10*time.Second, 20*time.Millisecond, "the chapter's own guess: %s", speaker())
+}

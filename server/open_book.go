@@ -18,6 +18,7 @@ import (
 	"github.com/quire-ink/quire/llm/actions"
 	"github.com/quire-ink/quire/manuscript"
 	mbook "github.com/quire-ink/quire/manuscript/book"
+	"github.com/quire-ink/quire/manuscript/dialogue"
 	"github.com/quire-ink/quire/server/textdoc"
 	"github.com/quire-ink/quire/server/wire"
 	"go.lsp.dev/protocol"
@@ -57,6 +58,9 @@ type openBook struct {
 	// speech is the last attribution of each chapter asked about
 	// (dialogue.go).
 	speech speechCache
+	// narrators are the chapters' votes for the book's narrator, kept
+	// across the Books of its versions (dialogue.Narrators).
+	narrators dialogue.Narrators
 	// proposals are the advisor's proposals for this book, kept in memory
 	// until the writer applies or forgets them.
 	proposals proposal.Store

@@ -56,6 +56,13 @@ type Chapter struct {
 	// POVs are where a scene's own pov takes over from the chapter's,
 	// in order (Book.Chapter reads them from the scene notes).
 	POVs []POVFrom
+	// Narrators gives the votes of the book's other chapters for who
+	// "I" is where no pov says (Book.Chapter counts them;
+	// NarratorVotes): with the chapter's own, they name the book's
+	// narrator. Attribution asks only in a chapter that gives a line to
+	// "I" and names no pov, so a book told in the third person never
+	// counts them. Nil: no other chapter votes.
+	Narrators func() Votes
 }
 
 // POVFrom is a scene's point of view, from its start on.

@@ -27,7 +27,8 @@ import (
 //     last named, those an explicit tag of the
 //     chapter gives a line first; the one who spoke just before in
 //     another paragraph last. I is the chapter's
-//     point of view, else the narrator its lines show (findNarrator). A
+//     point of view, else the book's narrator (narrator.go), else the
+//     narrator the chapter's own lines show (findNarrator). A
 //     relative ("said his wife", "cried her father") is the one
 //     character the codex calls by the family name of the character the
 //     possessive refers to, with a married title (Mrs., Mr.; kin.go).
@@ -101,10 +102,10 @@ func attribute(prev *Analysis, e edit, an *Analysis, ch Chapter) {
 	if len(an.utts) == 0 {
 		return
 	}
-	a := &attributor{text: ch.Text, cast: an.cast, utts: an.utts, paras: an.found.paras, pov: ch.POV, ch: ch}
-	a.index(ch)
-	decided := a.findSpeakers()
-	a.narrator, a.narratorBeside = a.findNarrator()
+	a, decided := prepare(an, ch)
+	if n := a.bookNarrator(an); n != "" {
+		a.narrator, a.narratorBeside = n, true
+	}
 	an.convs = a.conversations()
 	if prev != nil && !a.sameFacts(prev, e) {
 		prev = nil
@@ -119,6 +120,20 @@ func attribute(prev *Analysis, e edit, an *Analysis, ch Chapter) {
 		a.chain(c, decided)
 	}
 	an.ments, an.addressed, an.facts = a.ments, a.addressed, a.facts()
+}
+
+// prepare reads what attribution needs of the whole chapter before it
+// attributes a line: the characters' mentions and who each line
+// addresses, the lines an explicit tag decides (decided), and who the
+// chapter's own lines show "I" to be, which it records as the
+// chapter's vote for the book's narrator (an.vote).
+func prepare(an *Analysis, ch Chapter) (a *attributor, decided []bool) {
+	a = &attributor{text: ch.Text, cast: an.cast, utts: an.utts, paras: an.found.paras, pov: ch.POV, ch: ch}
+	a.index(ch)
+	decided = a.findSpeakers()
+	a.narrator, a.narratorBeside = a.findNarrator()
+	an.vote = a.ownVote()
+	return a, decided
 }
 
 // conversation is a run of utterances, utts[from:to], each a turn of one

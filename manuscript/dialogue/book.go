@@ -28,6 +28,18 @@ type Book struct {
 	// mentions were found with older ones (a server catching up after a
 	// codex change) is scanned again with these.
 	names *manuscript.Matcher
+	// narrators remembers the chapters' votes for the book's narrator
+	// (narrator.go); NewBook gives each Book its own.
+	narrators *Narrators
+}
+
+// WithNarrators is b keeping its chapters' votes for the book's narrator
+// in n, which outlives it: a server gives one to every Book of a book it
+// makes, so that an edit counts again only the chapter edited.
+func (b *Book) WithNarrators(n *Narrators) *Book {
+	c := *b
+	c.narrators = n
+	return &c
 }
 
 // WithNames is b reading mentions with the matcher m wherever the
@@ -50,7 +62,7 @@ func (b *Book) WithCast(c *Cast) *Book {
 // NewBook prepares the analysis of snap's chapters with cat's
 // characters and the book's settings opts.
 func NewBook(snap *manuscript.Snapshot, cat *codex.Catalog, opts Options) *Book {
-	b := &Book{snap: snap, cat: cat, opts: opts}
+	b := &Book{snap: snap, cat: cat, opts: opts, narrators: &Narrators{}}
 	b.cast = sync.OnceValue(func() *Cast {
 		if cat == nil {
 			return NewCast(nil)
@@ -87,9 +99,16 @@ func (b *Book) Chapters() []ChapterDialogue {
 // Units analyzes units, on as many cores as the process may use, and
 // returns their speech in the order given.
 func (b *Book) Units(units []*manuscript.Unit) []ChapterDialogue {
+	// Counted once, when a chapter first asks.
+	tally := sync.OnceValues(func() (map[string]Votes, Votes) { return b.votes("") })
 	out := make([]ChapterDialogue, len(units))
 	parallel(len(units), func(i int) {
-		out[i] = ChapterDialogue{Unit: units[i], Utterances: b.Analyze(units[i])}
+		ch := b.chapter(units[i])
+		ch.Narrators = func() Votes {
+			votes, total := tally()
+			return total.Minus(votes[units[i].Path])
+		}
+		out[i] = ChapterDialogue{Unit: units[i], Utterances: Analyze(ch, b.cast(), b.opts)}
 	})
 	return out
 }
@@ -100,12 +119,76 @@ func (b *Book) Analyze(u *manuscript.Unit) []Utterance {
 	return Analyze(b.Chapter(u), b.cast(), b.opts)
 }
 
+// Remember keeps an, the analysis of u read as Chapter(u) gives it, as
+// u's vote for the book's narrator: the next count need not read u.
+func (b *Book) Remember(u *manuscript.Unit, an *Analysis) {
+	b.narrators.put(u.Path, b.voteKey(u, an.Vote()))
+}
+
+// votes are the votes of the snapshot's chapters but the one at skip,
+// by path, and their sum: each remembered, else read (on as many cores
+// as the process may use) and remembered.
+func (b *Book) votes(skip string) (map[string]Votes, Votes) {
+	var units []*manuscript.Unit
+	if b.snap != nil {
+		for _, u := range b.snap.Units() {
+			if u.Position > 0 && u.Path != skip {
+				units = append(units, u)
+			}
+		}
+	}
+	got := make([]Votes, len(units))
+	var missing []int
+	for i, u := range units {
+		v, ok := b.narrators.get(u.Path, b.voteKey(u, nil))
+		if !ok {
+			missing = append(missing, i)
+		}
+		got[i] = v
+	}
+	parallel(len(missing), func(k int) {
+		u := units[missing[k]]
+		v := NarratorVotes(b.chapter(u), b.cast(), b.opts)
+		b.narrators.put(u.Path, b.voteKey(u, v))
+		got[missing[k]] = v
+	})
+	byPath := make(map[string]Votes, len(units))
+	var total Votes
+	for i, u := range units {
+		if got[i] != nil {
+			byPath[u.Path] = got[i]
+			total = total.Plus(got[i])
+		}
+	}
+	return byPath, total
+}
+
+// voteKey is what u's vote v was read from.
+func (b *Book) voteKey(u *manuscript.Unit, v Votes) chapterVote {
+	return chapterVote{text: u.Text, cat: b.cat, names: b.names, opts: b.opts, vote: v}
+}
+
 // Chapter is what Analyze reads of u: its text and body, its code as
 // the text that is never speech, its mentions (the snapshot's scan of
 // that very text, else a scan of its body with the index's names; both
 // leave out the uncertain mentions ScanAll would mark, which attribution
-// passes over anyway), and the entry its pov: names.
+// passes over anyway), the entry its pov: names, and the other
+// chapters' votes for the book's narrator.
 func (b *Book) Chapter(u *manuscript.Unit) Chapter {
+	ch := b.chapter(u)
+	ch.Narrators = func() Votes { return b.OtherVotes(u) }
+	return ch
+}
+
+// OtherVotes are the votes of the snapshot's chapters other than u's for
+// the book's narrator, what Chapter(u) gives attribution.
+func (b *Book) OtherVotes(u *manuscript.Unit) Votes {
+	_, total := b.votes(u.Path)
+	return total
+}
+
+// chapter is Chapter without the other chapters' votes.
+func (b *Book) chapter(u *manuscript.Unit) Chapter {
 	body := u.BodyRange()
 	return Chapter{
 		Text:     u.Text,

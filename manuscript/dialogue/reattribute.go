@@ -32,6 +32,12 @@ type Analysis struct {
 	facts   chapterFacts
 	// reused counts the conversations taken from the version before.
 	reused int
+	// vote is who the chapter's own lines show "I" to be (ownVote);
+	// others the other chapters' votes, when attribution asked for
+	// them (askedOthers).
+	vote        Votes
+	others      Votes
+	askedOthers bool
 }
 
 // chapterFacts are what attribution learns of the whole chapter before
@@ -52,6 +58,15 @@ func (f chapterFacts) equal(g chapterFacts) bool {
 // speaker. The caller must not change them: the next version's analysis
 // may share them.
 func (an *Analysis) Utterances() []Utterance { return an.utts }
+
+// Vote is the chapter's own vote for the book's narrator: who its lines
+// show "I" to be, nil when they show nobody (NarratorVotes).
+func (an *Analysis) Vote() Votes { return an.vote }
+
+// OtherVotes are the other chapters' votes the analysis read
+// (Chapter.Narrators), and whether it read them: an analysis that did
+// not holds whatever they become.
+func (an *Analysis) OtherVotes() (Votes, bool) { return an.others, an.askedOthers }
 
 // Cast is the cast the analysis was made with: AnalyzeAfter borrows
 // from it only for the same one.

@@ -26,9 +26,9 @@ const (
 	floorPDNCF1          = 0.92  // 0.931
 	floorPDNCCurlyF1     = 0.92  // 0.931
 	floorExplicit        = 0.97  // 0.980
-	floorAnaphoric       = 0.735 // 0.750
-	floorImplicit        = 0.775 // 0.788
-	floorOverall         = 0.84  // 0.8505
+	floorAnaphoric       = 0.75  // 0.764
+	floorImplicit        = 0.785 // 0.800
+	floorOverall         = 0.845 // 0.859
 	floorCertainRight    = 0.98  // 0.992 (LitBank 0.981)
 )
 

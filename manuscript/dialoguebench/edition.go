@@ -79,6 +79,18 @@ func newEdition(name string, b Book, gold, raw []Gold, stats GoldStats, chapters
 			Mentions: m.ScanAll(text),
 		})
 	}
+	// Each chapter reads the others' votes for the book's narrator, as a
+	// Book gives them.
+	votes := make([]dialogue.Votes, len(e.inputs))
+	var total dialogue.Votes
+	for i, in := range e.inputs {
+		votes[i] = dialogue.NarratorVotes(in, cast, dialogue.Options{})
+		total = total.Plus(votes[i])
+	}
+	for i := range e.inputs {
+		others := total.Minus(votes[i])
+		e.inputs[i].Narrators = func() dialogue.Votes { return others }
+	}
 	for _, g := range gold {
 		first, last := g.Spans[0].Start, g.Spans[len(g.Spans)-1].End
 		for _, c := range chapters {
