@@ -110,10 +110,17 @@ func writeProject(t testing.TB, files map[string]string) string {
 // loaded (a hover answers).
 func (c *testClient) initialize(root string) *protocol.InitializeResult {
 	c.t.Helper()
+	return c.initializeWith(root, protocol.ClientCapabilities{})
+}
+
+// initializeWith is initialize for a client of the capabilities caps.
+func (c *testClient) initializeWith(root string, caps protocol.ClientCapabilities) *protocol.InitializeResult {
+	c.t.Helper()
 	c.root = root
 	var res protocol.InitializeResult
 	c.call(protocol.MethodInitialize, protocol.InitializeParams{
 		RootURI:          textdoc.PathURI(root),
+		Capabilities:     caps,
 		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(textdoc.PathURI(root)), Name: "book"}},
 	}, &res)
 	require.NoError(c.t, c.conn.Notify(context.Background(), protocol.MethodInitialized, protocol.InitializedParams{}))

@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -393,7 +395,7 @@ func TestTheBooksNarratorSpeaksI(t *testing.T) {
 			"\"Let us in, McMurdo,\" said Holmes.\n\n\"Is this the house?\" I asked.\n\n\"It is, McMurdo, and you know me.\"\n",
 	}
 	c := startServer(t, Options{})
-	c.initialize(writeProject(t, book))
+	c.initializeWith(writeProject(t, book), refreshingClient)
 	speaker := func() string {
 		h := c.hoverAt("manuscript/03-the-gate.md", 6, 3)
 		if h == nil {
@@ -403,9 +405,86 @@ func TestTheBooksNarratorSpeaksI(t *testing.T) {
 	}
 	require.Eventually(t, func() bool { return strings.Contains(speaker(), "**John Watson**, perhaps.") }, 10*time.Second, 20*time.Millisecond, "the book's narrator, a guess: %s", speaker())
 
+	refreshes := func() int {
+		n := 0
+		for _, m := range c.methods() {
+			if strings.HasPrefix(m, "workspace/semanticTokens/refresh") {
+				n++
+			}
+		}
+		return n
+	}
+	before := settledCount(refreshes)
+
 	// The first two chapters no longer call him by name beside his lines.
 	for _, rel := range []string{"manuscript/01-the-case.md", "manuscript/02-the-cab.md"} {
 		c.open(rel, strings.ReplaceAll(book[rel], ", Watson", ""))
 	}
 	require.Eventually(t, func() bool { return strings.Contains(speaker(), "**McMurdo**, perhaps.") }, 10*time.Second, 20*time.Millisecond, "the chapter's own guess: %s", speaker())
+	// The third chapter, drawn before, is drawn again.
+	require.Eventually(t, func() bool { return refreshes() > before }, 5*time.Second, 20*time.Millisecond, "the editor is asked to draw the colours again")
 }
+
+// TestColoursFollowTheBook: the editor is asked to draw the chapters'
+// colours again when the codex's names change, in the editor or on disk,
+// for the names and speakers in a chapter already drawn may have
+// changed with them.
+func TestColoursFollowTheBook(t *testing.T) {
+	c := startServer(t, Options{})
+	root := writeProject(t, speechBook)
+	c.initializeWith(root, refreshingClient)
+	require.NotNil(t, c.hoverAt("manuscript/01-hartfield.md", 2, 18), "the book has loaded")
+	refreshes := func() int {
+		n := 0
+		for _, m := range c.methods() {
+			if strings.HasPrefix(m, "workspace/semanticTokens/refresh") {
+				n++
+			}
+		}
+		return n
+	}
+	before := settledCount(refreshes)
+
+	// An alias typed into an entry the editor has open.
+	rel := "codex/characters/harriet.md"
+	c.open(rel, strings.Replace(speechBook[rel], "[Harriet]", "[Harriet, Miss Smith]", 1))
+	require.Eventually(t, func() bool { return refreshes() > before }, 5*time.Second, 20*time.Millisecond, "a name typed in the codex")
+
+	// A character added on disk.
+	before = refreshes()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "codex", "characters", "elton.md"), []byte("---\nname: Mr. Elton\npronouns: he/him\n---\n"), 0o644))
+	require.Eventually(t, func() bool { return refreshes() > before }, 10*time.Second, 20*time.Millisecond, "a character written on disk")
+
+	// A client that cannot draw its tokens again is not asked to.
+	plain := startServer(t, Options{})
+	plain.initialize(writeProject(t, speechBook))
+	require.NotNil(t, plain.hoverAt("manuscript/01-hartfield.md", 2, 18))
+	plain.open(rel, strings.Replace(speechBook[rel], "[Harriet]", "[Harriet, Miss Smith]", 1))
+	require.Eventually(t, func() bool {
+		h := plain.hoverAt("manuscript/01-hartfield.md", 8, 3)
+		return h != nil && strings.Contains(h.Contents.Value, "Miss Smith")
+	}, 5*time.Second, 20*time.Millisecond, "the new alias is read")
+	time.Sleep(3 * redrawDelay)
+	for _, m := range plain.methods() {
+		assert.NotContains(t, m, "workspace/semanticTokens/refresh")
+	}
+}
+
+// settledCount is count's value once it has held for 300 ms (the start's
+// own redraws sent), waiting at most 5 s.
+func settledCount(count func() int) int {
+	n, since := count(), time.Now()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := count(); m != n {
+			n, since = m, time.Now()
+		} else if time.Since(since) >= 300*time.Millisecond {
+			break
+		}
+	}
+	return n
+}
+
+// refreshingClient says it draws its semantic tokens again when asked.
+var refreshingClient = protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+	SemanticTokens: &protocol.SemanticTokensWorkspaceClientCapabilities{RefreshSupport: true},
+}}

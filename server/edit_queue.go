@@ -116,6 +116,7 @@ func (s *Server) catchUpNames(p *openBook) {
 		defer s.work.Done()
 		p.catchUpNames()
 		s.republishOpen()
+		s.redrawDialogue(s.ctx)
 	}()
 }
 

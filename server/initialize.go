@@ -61,6 +61,8 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*initializeR
 	s.state = stateInitialized
 	s.client = p.Capabilities
 	s.mu.Unlock()
+	ws := p.Capabilities.Workspace
+	s.tokensRefresh.Store(ws != nil && ws.SemanticTokens != nil && ws.SemanticTokens.RefreshSupport)
 	return &initializeResult{
 		Capabilities: serverCapabilities{InlayHintProvider: true, ServerCapabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
@@ -149,6 +151,9 @@ func (s *Server) loadProject(p *openBook) {
 	p.onWatchFallback = func(why string) {
 		s.showMessage(s.ctx, protocol.MessageTypeWarning, "quire: "+filepath.Base(p.root)+": "+why)
 	}
+	// A chapter's vote for the book's narrator changed: who says "I"
+	// in the other chapters may have too.
+	p.narrators.OnChange(func() { s.redrawDialogue(s.ctx) })
 	s.publishStatus(s.ctx, p)
 	// No "quire:" in the title: editors (Helix) put the server's name first.
 	prog := s.startProgress(s.ctx, "load", nil, "Reading "+filepath.Base(p.root), false)
@@ -187,6 +192,7 @@ func (s *Server) loadProject(p *openBook) {
 	// of the codex behind a warm start's first answers.
 	changed := func() {
 		s.republishOpen()
+		s.redrawDialogue(s.ctx)
 		// Chapters read or scanned again are kept once changes settle.
 		p.chapterSaves.soon()
 		// A quire.yaml that now asks something new is a new question.

@@ -109,6 +109,33 @@ func (s *Server) refreshInlayHints(ctx context.Context) { s.refreshClient(ctx, m
 
 const methodInlayHintRefresh = "workspace/inlayHint/refresh"
 
+// redrawDelay gathers the changes of a burst (a name typed letter by
+// letter, a folder of files written at once) into one redraw.
+const redrawDelay = 100 * time.Millisecond
+
+// redrawDialogue asks the editor to draw the open chapters' colours and
+// speaker hints again, those the writer has on, after a change outside
+// them that may change who speaks there or which names are coloured: a
+// name in the codex, a file on disk, the book's narrator. Changes that
+// come while one is on its way ride with it. The colours are asked for
+// only of a client that says it can draw them again (LSP's
+// refreshSupport); the hints of one whose writer turned them on, as
+// when the writer turns them on.
+func (s *Server) redrawDialogue(ctx context.Context) {
+	if !s.redrawing.CompareAndSwap(false, true) {
+		return
+	}
+	time.AfterFunc(redrawDelay, func() {
+		s.redrawing.Store(false)
+		if s.tokensRefresh.Load() && s.clientCfg.settings().Dialogue.highlight() {
+			s.refreshClient(ctx, "workspace/semanticTokens/refresh")
+		}
+		if s.speakerHintsOn() {
+			s.refreshInlayHints(ctx)
+		}
+	})
+}
+
 // refreshClient sends one of LSP's refresh requests (inlay hints,
 // semantic tokens) without waiting for it; a client that cannot refresh
 // draws them again on its next edit.

@@ -132,6 +132,11 @@ type Server struct {
 	// turns speaker hints on and off, over the editor's setting
 	// (inlay_hints.go).
 	hintsOn atomic.Pointer[bool]
+	// redrawing says a request to draw the chapters' colours and hints
+	// again is on its way (redrawDialogue); tokensRefresh that the
+	// client said it takes such a request for its semantic tokens.
+	redrawing     atomic.Bool
+	tokensRefresh atomic.Bool
 	// trust is the record of trusted books; nil trusts none.
 	trust *trust.Store
 	// diagTimers and diagRuns are keyed by textdoc.DocKey, as the session's

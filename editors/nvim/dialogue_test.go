@@ -12,7 +12,8 @@ import (
 // link to; the uncertain modifier on a guessed line; the speaker hint
 // before it; the hover of a line; :QuireLines in the quickfix list; a
 // speaker chosen from the code-action menu for the guessed line; a tag
-// edited in the buffer, and the hovers that follow.
+// edited in the buffer, and the hovers that follow; an alias taken out
+// of the codex on disk, and the colours that follow it.
 // Neovim older than 0.10 draws neither semantic tokens nor inlay hints:
 // there the test says so and skips, and `make nvim-versions` runs it on
 // trixie's 0.10 and sid's newest with QUIRE_REQUIRE_NVIM_DIALOGUE=1.
@@ -25,6 +26,6 @@ func TestNeovimDialogue(t *testing.T) {
 			"QUIRE_BIN=" + bin,
 			"QUIRE_CHAPTER=" + filepath.Join(book, sampleChapter),
 		},
-		steps: []string{"attach", "colours", "uncertain", "hints", "hover", "lines", "settle", "edit"},
+		steps: []string{"attach", "colours", "uncertain", "hints", "hover", "lines", "settle", "edit", "codex"},
 	}.run(t, nvim)
 }

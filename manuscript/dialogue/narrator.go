@@ -106,8 +106,18 @@ func NarratorVotes(ch Chapter, cast *Cast, opts Options) Votes {
 // catalog, the names and the settings are those it was read with. Safe
 // for concurrent use.
 type Narrators struct {
-	mu    sync.Mutex
-	votes map[string]chapterVote
+	mu       sync.Mutex
+	votes    map[string]chapterVote
+	onChange func()
+}
+
+// OnChange has fn called when a chapter's vote is found to differ from
+// the one remembered for it: the book's narrator, and who says "I" in
+// its other chapters, may have changed with it. fn must not block.
+func (n *Narrators) OnChange(fn func()) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.onChange = fn
 }
 
 type chapterVote struct {
@@ -130,9 +140,14 @@ func (n *Narrators) get(path string, k chapterVote) (Votes, bool) {
 
 func (n *Narrators) put(path string, k chapterVote) {
 	n.mu.Lock()
-	defer n.mu.Unlock()
 	if n.votes == nil {
 		n.votes = map[string]chapterVote{}
 	}
+	before, had := n.votes[path]
 	n.votes[path] = k
+	fn := n.onChange
+	n.mu.Unlock()
+	if had && fn != nil && !before.vote.Equal(k.vote) {
+		fn()
+	}
 }

@@ -147,9 +147,19 @@ func TestNarratorsRemember(t *testing.T) {
 	assert.False(t, ok, "a changed text is read again")
 
 	// An analysis remembered is its chapter's vote.
+	changes := 0
+	n.OnChange(func() { changes++ })
 	an := AnalyzeAfter(nil, b.Chapter(u), b.Cast(), Options{})
 	b.Remember(u, an)
 	v, ok = n.get(u.Path, b.voteKey(u, nil))
 	require.True(t, ok)
 	assert.Equal(t, Votes{mcmurdo: 2}, v)
+	assert.Zero(t, changes, "a first vote is no change")
+
+	// The same vote again is none; another is.
+	b.Remember(u, an)
+	assert.Zero(t, changes)
+	quiet := manuscript.NewUnit(u.Path, "# The Gate\n\nNobody spoke.\n", 2)
+	b.Remember(quiet, AnalyzeAfter(nil, b.chapter(quiet), b.Cast(), Options{}))
+	assert.Equal(t, 1, changes, "the chapter no longer votes")
 }

@@ -6,7 +6,8 @@
 -- the lines no tag names, hover says who speaks a line, :QuireLines
 -- fills the quickfix list, a character chosen from the code-action menu
 -- settles a guessed line, and an edit of a tag changes its line's
--- speaker and not a later line's. Writes "ok <step>" lines and PASS to
+-- speaker and not a later line's, and a name dropped from the codex on
+-- disk stops being coloured. Writes "ok <step>" lines and PASS to
 -- $QUIRE_RESULT; the first failure writes "FAIL <step>: <why>".
 local harness = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")
 harness.open(assert(os.getenv("QUIRE_RESULT"), "QUIRE_RESULT"))
@@ -151,6 +152,31 @@ local function main()
   end, 100), "after the edit the hover on the line is " .. vim.inspect(edited))
   local later = harness.hover_at(buf, lrow, require("quire.util").utf16_col(vim.api.nvim_buf_get_lines(buf, lrow, lrow + 1, false)[1], lcol + 5), 10000)
   check(later and later:find("**Moss Kettering** speaks.", 1, true), "the hover on a later line is " .. vim.inspect(later))
+  log("ok " .. step)
+
+  -- The codex changes on disk, the chapter does not: the server asks
+  -- Neovim to draw the chapter's colours again, and "Warden" in Moss's
+  -- line stops being coloured as a name once the alias that made it one
+  -- is gone from Ebba Strand's entry.
+  step = "codex"
+  local wrow, wcol = harness.find(buf, "Warden Strand sent me")
+  check(wrow, "no line holds Warden Strand sent me")
+  local before
+  check(vim.wait(10000, function()
+    before = groups_at(buf, wrow, wcol + 1)
+    return has(before, "@lsp.type.character")
+  end, 50), "Warden Strand is not coloured as a name: " .. vim.inspect(before))
+  local entry = vim.fn.fnamemodify(chapter, ":h:h") .. "/codex/characters/ebba-strand.md"
+  local text = vim.fn.readfile(entry)
+  for i, l in ipairs(text) do
+    text[i] = (l:gsub("Warden Strand, ", ""))
+  end
+  check(vim.fn.writefile(text, entry) == 0, "could not write " .. entry)
+  local after
+  check(vim.wait(15000, function()
+    after = groups_at(buf, wrow, wcol + 1)
+    return not has(after, "@lsp.type.character")
+  end, 50), "with the alias gone, Warden is still coloured as a name: " .. vim.inspect(after))
   log("ok " .. step)
 end
 
