@@ -200,6 +200,41 @@ func TestHoverOnDialogue(t *testing.T) {
 	assert.Nil(t, c.hoverAt("manuscript/01-hartfield.md", 0, 3), "a heading is no speech")
 }
 
+// A line a pronoun decided says whom quire took the pronoun to be, and
+// why: in its hover card, in its speaker hint's tooltip and in its
+// quire/dialogue record.
+func TestAPronounsLineSaysWhyThisCharacter(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(writeProject(t, map[string]string{
+		"codex/characters/emma.md":    speechBook["codex/characters/emma.md"],
+		"codex/characters/harriet.md": "---\nname: Harriet Smith\naliases: [Harriet]\npronouns: she/her\n---\n",
+		"manuscript/01-rain.md":       "# Rain\n\nHarriet came in from the garden.\n\n\"It is raining,\" she said.\n",
+	}))
+	const why = "Decided by the pronoun in the tag (“she said”): the character the paragraph before is about."
+	h := c.hoverAt("manuscript/01-rain.md", 4, 3)
+	require.NotNil(t, h)
+	assert.Contains(t, h.Contents.Value, "**Harriet Smith**")
+	assert.Contains(t, h.Contents.Value, why)
+
+	var all wire.Dialogue
+	c.call(wire.MethodDialogue, wire.DialogueParams{BookParams: wire.BookParams{URI: c.uri("manuscript/01-rain.md")}}, &all)
+	require.Len(t, all.Utterances, 1)
+	assert.Equal(t, "pronoun", all.Utterances[0].Rule)
+	assert.Equal(t, "paragraph-before", all.Utterances[0].Clue)
+
+	c.notifyServer(protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": map[string]any{"quire": map[string]any{"dialogue": map[string]any{"speakerHints": true}}}})
+	var hints []inlayHint
+	require.Eventually(t, func() bool {
+		hints = nil
+		c.call(methodInlayHint, inlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("manuscript/01-rain.md")},
+			Range: protocol.Range{End: protocol.Position{Line: 100}}}, &hints)
+		return len(hints) > 0
+	}, 5*time.Second, 20*time.Millisecond)
+	require.Len(t, hints, 1)
+	assert.Equal(t, "Harriet Smith?", hints[0].Label)
+	assert.Contains(t, hints[0].Tooltip, "the character the paragraph before is about.")
+}
+
 func TestDialogueOverTheProtocol(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(writeProject(t, speechBook))

@@ -84,7 +84,7 @@ func (s *Server) inlayHint(ctx context.Context, p inlayHintParams) ([]inlayHint,
 		}
 		hints = append(hints, inlayHint{
 			Position: t.lines.Position(at), Label: label, Kind: inlayHintKindParameter,
-			Tooltip: card.RuleExplanation(u.Rule, ""), PaddingRight: true,
+			Tooltip: card.RuleExplanation(u.Rule, u.Clue, ""), PaddingRight: true,
 		})
 	}
 	return hints, nil

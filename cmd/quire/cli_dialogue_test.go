@@ -275,6 +275,31 @@ func TestDialogueText(t *testing.T) {
 	assert.Equal(t, "No dialogue found.\n", out)
 }
 
+// A line a pronoun decided says the clue that resolved the pronoun: in
+// the text form beside the rule, and as the JSON record's clue.
+func TestDialogueSaysAPronounsClue(t *testing.T) {
+	book, cache := writeBook(t, map[string]string{
+		"codex/characters/emma.md": talkBook["codex/characters/emma.md"],
+		"manuscript/01-rain.md":    "# Rain\n\nEmma came in from the garden.\n\n\"It is raining,\" she said.\n",
+	})
+	out, _, err := run(t, "dialogue", "--project", book, cache)
+	require.NoError(t, err)
+	assert.Contains(t, out, "pronoun (paragraph-before): she said")
+	records := dialogueJSON(t, book, cache)
+	require.Len(t, records, 1)
+	assert.Equal(t, string(dialogue.RulePronoun), records[0].Rule)
+	assert.Equal(t, string(dialogue.ClueParagraphBefore), records[0].Clue)
+
+	// An explicit tag's record has no clue at all.
+	out, _, err = run(t, "dialogue", "--json", "--project", book, cache, "--speaker", "Emma")
+	require.NoError(t, err)
+	assert.Contains(t, out, `"clue": "paragraph-before"`)
+	book2, cache2 := writeBook(t, talkBook)
+	out, _, err = run(t, "dialogue", "--json", "--project", book2, cache2, "--chapter", "1")
+	require.NoError(t, err)
+	assert.NotContains(t, out, `"clue"`)
+}
+
 // quire.yaml's dialogue: quotes is the convention read; one quire does
 // not know is a warning, and detection guesses.
 func TestDialogueSettings(t *testing.T) {

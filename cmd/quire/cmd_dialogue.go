@@ -224,6 +224,8 @@ func decidedText(r wire.DialogueRecord) string {
 	switch {
 	case r.Rule == string(dialogue.RuleWriter):
 		return "writer: speaker line"
+	case r.Tag != nil && r.Clue != "":
+		return string(r.Rule) + " (" + r.Clue + "): " + clippedLine(r.Tag.Text, dialogueTagWidth)
 	case r.Tag != nil:
 		return string(r.Rule) + ": " + clippedLine(r.Tag.Text, dialogueTagWidth)
 	}

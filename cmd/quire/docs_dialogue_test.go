@@ -18,7 +18,8 @@ import (
 )
 
 // TestDocsDialogue: docs/dialogue.md names every convention, every rule
-// of the attribution chain and every field of `quire dialogue --json`,
+// of the attribution chain, every clue of a pronoun and every field of
+// `quire dialogue --json`,
 // and its JSON example is a record the command writes.
 func TestDocsDialogue(t *testing.T) {
 	const page = "docs/dialogue.md"
@@ -35,6 +36,12 @@ func TestDocsDialogue(t *testing.T) {
 		t.Fatalf("only %d rules found in manuscript/dialogue: the test must learn where they are now", len(rules))
 	}
 	missing(t, page, text, rules, code)
+
+	clues := typedConstants(goSource(t, "manuscript/dialogue"), "Clue")
+	if len(clues) < 10 {
+		t.Fatalf("only %d clues found in manuscript/dialogue: the test must learn where they are now", len(clues))
+	}
+	missing(t, page, text, clues, code)
 
 	var fields []string
 	for _, v := range []any{wire.DialogueRecord{}, wire.DialogueChapter{}, wire.DialogueSpan{}, wire.DialogueTag{}, wire.DialogueCharacter{}} {

@@ -68,27 +68,53 @@ func TestEscape(t *testing.T) {
 	}
 }
 
-// The pronoun's explanation says who "I" is, and who another pronoun is.
+// The pronoun's explanation says whom the clue took the pronoun to be;
+// with no clue, who "I" is, and who another pronoun is.
 func TestRuleExplanationOfAPronoun(t *testing.T) {
-	for _, c := range []struct{ tag, want string }{
-		{"said I", "point of view"},
-		{"I replied,", "point of view"},
-		{"said she", "the last character it fits"},
-		{"said Isabel", ""},
+	for _, c := range []struct {
+		clue      dialogue.Clue
+		tag, want string
+	}{
+		{"", "said I", "point of view"},
+		{"", "I replied,", "point of view"},
+		{"", "said she", "the character it most likely refers to nearby"},
+		{"", "said Isabel", ""},
+		{dialogue.CluePOV, "said I", "point of view (its `pov:`)"},
+		{dialogue.ClueNarrator, "said I", "the narrator"},
+		{dialogue.ClueParagraph, "said she", "this paragraph's narration names"},
+		{dialogue.ClueParagraphBefore, "said she", "the paragraph before"},
+		{dialogue.ClueBeat, "said she", "after the line before"},
+		{dialogue.ClueTurnsAhead, "said she", "later turns"},
+		{dialogue.ClueFollowed, "said she", "this chapter follows"},
+		{dialogue.ClueAddressed, "said she", "the line before spoke to"},
+		{dialogue.ClueConversation, "said she", "this conversation's speakers"},
+		{dialogue.ClueNarration, "said she", "the narration's own"},
+		{dialogue.ClueLastNamed, "said she", "the last character named"},
+		{dialogue.ClueEarlier, "said she", "earlier in the chapter"},
+		{dialogue.ClueLineBefore, "said she", "the speaker of the line before"},
 	} {
-		got := RuleExplanation(dialogue.RulePronoun, c.tag)
+		got := RuleExplanation(dialogue.RulePronoun, c.clue, c.tag)
+		assert.Contains(t, got, "(“"+c.tag+"”)", c.tag)
 		if c.want == "" {
 			assert.NotContains(t, got, "point of view", c.tag)
 			continue
 		}
-		assert.Contains(t, got, c.want, c.tag)
+		assert.Contains(t, got, c.want, c.clue)
 	}
+}
+
+// Narration that opens with a pronoun says whom the clue took it to be.
+func TestRuleExplanationOfNarrationWithAPronoun(t *testing.T) {
+	assert.Equal(t, "Decided by the paragraph's narration (“She”), whose pronoun is the character this chapter follows.",
+		RuleExplanation(dialogue.RuleNarration, dialogue.ClueFollowed, "She"))
+	assert.Equal(t, "Decided by the paragraph's narration (“Emma”), which names this character.",
+		RuleExplanation(dialogue.RuleNarration, "", "Emma"))
 }
 
 // Turn-taking's explanation says both ways it decides: turns, and a
 // paragraph's other line.
 func TestRuleExplanationOfTurnTaking(t *testing.T) {
-	got := RuleExplanation(dialogue.RuleTurn, "")
+	got := RuleExplanation(dialogue.RuleTurn, "", "")
 	assert.Contains(t, got, "take turns")
 	assert.Contains(t, got, "a paragraph is one speaker's")
 }

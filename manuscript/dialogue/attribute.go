@@ -370,6 +370,7 @@ func (a *attributor) set(i int, rule Rule, tag codex.Range, ids ...string) bool 
 	}
 	u := &a.utts[i]
 	u.Rule = rule
+	u.Clue = ""
 	u.Tag = tag
 	if len(ids) == 1 {
 		u.Speaker = ids[0]
@@ -410,6 +411,7 @@ func (a *attributor) uncertain(i int) {
 	u.Speaker = ""
 	u.Uncertain = true
 	u.Rule = RuleNone
+	u.Clue = ""
 	cands := a.recentOf(i, u.Marks[0].Start, GenderUnknown, true)
 	cands = slices.DeleteFunc(cands, func(id string) bool { return slices.Contains(a.addressed[i], id) })
 	if len(cands) > 3 {

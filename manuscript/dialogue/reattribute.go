@@ -225,7 +225,7 @@ func (a *attributor) reuse(prev *Analysis, e edit, c conversation, w codex.Range
 	}
 	for j := range c.to - c.from {
 		u, o := &a.utts[c.from+j], prev.utts[pc.from+j]
-		u.Speaker, u.Uncertain, u.Candidates, u.Rule, u.Tag = o.Speaker, o.Uncertain, o.Candidates, o.Rule, o.Tag
+		u.Speaker, u.Uncertain, u.Candidates, u.Rule, u.Clue, u.Tag = o.Speaker, o.Uncertain, o.Candidates, o.Rule, o.Clue, o.Tag
 		if o.Tag.End > o.Tag.Start {
 			u.Tag = codex.Range{Start: o.Tag.Start + shift, End: o.Tag.End + shift}
 		}

@@ -25,6 +25,11 @@ type Utterance struct {
 	Candidates []string `json:"candidates,omitempty"`
 	// Rule says how the speaker was decided.
 	Rule Rule `json:"rule"`
+	// Clue says, for a pronoun, which reading of the text around the
+	// line chose its character (the one this paragraph names, the
+	// character the chapter follows, the last named, …); empty for the
+	// other rules and for a pronoun resolved through a relative.
+	Clue Clue `json:"clue,omitempty"`
 	// Tag is the text that decided the speaker (the speech verb and name,
 	// the pronoun, the vocative), when one did; empty otherwise.
 	Tag codex.Range `json:"tag,omitzero"`
@@ -70,4 +75,49 @@ const (
 	RuleTurn Rule = "turn-taking"
 	// RuleNone: no rule decided; the utterance is uncertain.
 	RuleNone Rule = "none"
+)
+
+// Clue is the reading of the text around a line that resolved its tag's
+// pronoun to a character: the step of the pronoun's chain (attribute.go)
+// that chose it. Hover shows it beside the rule, so a writer can see why
+// quire guesses the character it does; the dialogue benchmark counts
+// how often each is right (docs/dialogue.md).
+type Clue string
+
+const (
+	// CluePOV: "I" is the chapter's point of view (`pov:`).
+	CluePOV Clue = "pov"
+	// ClueNarrator: "I" is the narrator the lines around the chapter's
+	// "I" lines show, in this chapter or across the book.
+	ClueNarrator Clue = "narrator"
+	// ClueParagraph: the character the narration of the line's own
+	// paragraph names.
+	ClueParagraph Clue = "paragraph"
+	// ClueParagraphBefore: the character a sentence of the paragraph of
+	// narration just before opens on.
+	ClueParagraphBefore Clue = "paragraph-before"
+	// ClueBeat: the character the narration after the line before, in
+	// its paragraph, opens a sentence on ("Wickham only shook his head.").
+	ClueBeat Clue = "beat"
+	// ClueTurnsAhead: the speaker the conversation's later turns give
+	// this turn (its lines alternate).
+	ClueTurnsAhead Clue = "turns-ahead"
+	// ClueFollowed: the character the chapter's narration follows.
+	ClueFollowed Clue = "followed"
+	// ClueAddressed: the character the line before spoke to by name.
+	ClueAddressed Clue = "addressed"
+	// ClueConversation: a speaker of the conversation's lines before.
+	ClueConversation Clue = "conversation"
+	// ClueNarration: the character the narration's own he or she has
+	// been about just before the line.
+	ClueNarration Clue = "narration"
+	// ClueLastNamed: the character named last before the line whom the
+	// pronoun fits.
+	ClueLastNamed Clue = "last-named"
+	// ClueEarlier: a character who spoke, or was named, earlier in the
+	// chapter.
+	ClueEarlier Clue = "earlier"
+	// ClueLineBefore: the speaker of the line before, when nothing else
+	// in reach fits.
+	ClueLineBefore Clue = "line-before"
 )

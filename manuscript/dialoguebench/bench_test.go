@@ -128,6 +128,7 @@ func benchmark(t *testing.T, source string, books []Book, chapters func(Book) []
 		out[name] = totals[name]["quire"].Score
 	}
 	t.Logf("%s, quotation marks as the source prints them: quire's speakers by the rule that decided them\n%s", source, RuleTable(out["straight"]))
+	t.Logf("%s, quotation marks as the source prints them: the speakers a pronoun gave, by the clue that resolved it\n%s", source, ClueTable(out["straight"]))
 	t.Log(Legend)
 	if errDir != "" {
 		t.Logf("quire's errors are in %s", errDir)

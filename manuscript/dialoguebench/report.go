@@ -92,6 +92,35 @@ func RuleTable(s Score) string {
 	return b.String()
 }
 
+// clueOrder is the pronoun's chain in order (manuscript/dialogue's
+// pronoun.go), the order ClueTable lists the clues in.
+var clueOrder = []dialogue.Clue{dialogue.CluePOV, dialogue.ClueNarrator, dialogue.ClueParagraph,
+	dialogue.ClueParagraphBefore, dialogue.ClueBeat, dialogue.ClueTurnsAhead, dialogue.ClueFollowed,
+	dialogue.ClueAddressed, dialogue.ClueConversation, dialogue.ClueNarration, dialogue.ClueLastNamed,
+	dialogue.ClueEarlier, dialogue.ClueLineBefore}
+
+// ClueTable draws the speakers a pronoun gave by the clue that resolved
+// it: how many, their share of all the pronoun's, and how many the best
+// speaker has right. A clue that resolved none is left out.
+func ClueTable(s Score) string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "clue	speakers	share	accuracy")
+	all := 0
+	for _, t := range s.ByClue {
+		all += t.N
+	}
+	for _, c := range clueOrder {
+		t := s.ByClue[c]
+		if t.N == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\n", c, t.N, namebench.Ratio(t.N, all), t.Accuracy())
+	}
+	tw.Flush()
+	return b.String()
+}
+
 // Legend explains the tables' columns.
 const Legend = `gold, found: utterances. P, R, F1: detection, strict: a found utterance
 matches a gold one when it holds at least 90% of its words' bytes and at
@@ -171,7 +200,7 @@ func WriteErrors(w io.Writer, r Run) error {
 		if foundMatched[fi] || len(u.Spans) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n@%d speaker %s, rule %s%s\n", u.Spans[0].Start, name(u.Best()), u.Rule, uncertainNote(u))
+		fmt.Fprintf(&b, "\n@%d speaker %s, rule %s%s%s\n", u.Spans[0].Start, name(u.Best()), u.Rule, clueNote(u), uncertainNote(u))
 		b.WriteString(context(text, u.Spans) + "\n")
 		c := covers[fi]
 		overlapping(goldCovers, c, func(gi, shared int) {
@@ -187,7 +216,7 @@ func WriteErrors(w io.Writer, r Run) error {
 		if g.Speaker == "" || u.Best() == EntryID(g.Speaker) {
 			continue
 		}
-		fmt.Fprintf(&b, "\n@%d %s: gold %s; %s %s, rule %s%s\n", g.Spans[0].Start, typeName(g.Type), goldName(g), r.Analyzer, name(u.Best()), u.Rule, uncertainNote(u))
+		fmt.Fprintf(&b, "\n@%d %s: gold %s; %s %s, rule %s%s%s\n", g.Spans[0].Start, typeName(g.Type), goldName(g), r.Analyzer, name(u.Best()), u.Rule, clueNote(u), uncertainNote(u))
 		if len(u.Candidates) > 0 {
 			var cands []string
 			for _, c := range u.Candidates {
@@ -237,6 +266,14 @@ func matchedNote(matched bool) string {
 func uncertainNote(u dialogue.Utterance) string {
 	if u.Uncertain {
 		return " (uncertain)"
+	}
+	return ""
+}
+
+// clueNote names the clue that resolved u's pronoun, if one did.
+func clueNote(u dialogue.Utterance) string {
+	if u.Clue != "" {
+		return " (" + string(u.Clue) + ")"
 	}
 	return ""
 }

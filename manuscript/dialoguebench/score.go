@@ -133,6 +133,10 @@ type Score struct {
 	// them (Utterance.Rule): how far a writer may trust each, and where
 	// the errors come from.
 	ByRule map[dialogue.Rule]Tally
+	// ByClue are the speakers a pronoun gave, by the clue that resolved
+	// it (Utterance.Clue): which readings of the text around a line
+	// hold, and which mislead.
+	ByClue map[dialogue.Clue]Tally
 	// NotInCodex counts matched gold utterances whose speaker is no
 	// character of the codex (LitBank's people with no proper name in
 	// the excerpt): left out of speaker accuracy.
@@ -164,6 +168,9 @@ func (s *Score) Add(gold []Gold, found []dialogue.Utterance, matches []Match) {
 		}
 		s.Speakers.add(t)
 		s.addRule(u.Rule, t)
+		if u.Clue != "" {
+			s.addClue(u.Clue, t)
+		}
 		if i := typeIndex(g.Type); i >= 0 {
 			s.ByType[i].add(t)
 		}
@@ -182,6 +189,9 @@ func (s *Score) Merge(o Score) {
 	for r, t := range o.ByRule {
 		s.addRule(r, t)
 	}
+	for c, t := range o.ByClue {
+		s.addClue(c, t)
+	}
 	s.NotInCodex += o.NotInCodex
 }
 
@@ -192,6 +202,15 @@ func (s *Score) addRule(r dialogue.Rule, t Tally) {
 	rt := s.ByRule[r]
 	rt.add(t)
 	s.ByRule[r] = rt
+}
+
+func (s *Score) addClue(c dialogue.Clue, t Tally) {
+	if s.ByClue == nil {
+		s.ByClue = map[dialogue.Clue]Tally{}
+	}
+	ct := s.ByClue[c]
+	ct.add(t)
+	s.ByClue[c] = ct
 }
 
 // Precision, Recall and F1 of detection.

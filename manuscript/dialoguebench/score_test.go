@@ -328,3 +328,42 @@ func TestScoreByRule(t *testing.T) {
 	assert.Equal(t, []string{"explicit", "2", "0.333", "1.000", "2", "1.000"}, strings.Fields(lines[1]))
 	assert.Equal(t, []string{"turn-taking", "4", "0.667", "0.500", "0", "-"}, strings.Fields(lines[2]))
 }
+
+// The speakers a pronoun gave are tallied by the clue that resolved it,
+// merged like the rest, and ClueTable lists them in the pronoun chain's
+// order; a line no clue resolved is in no row.
+func TestScoreByClue(t *testing.T) {
+	gold := []Gold{
+		{Spans: []codex.Range{rng(0, 10)}, Speaker: "emma"},
+		{Spans: []codex.Range{rng(20, 30)}, Speaker: "emma"},
+		{Spans: []codex.Range{rng(40, 50)}, Speaker: "harriet"},
+	}
+	u := func(start int, clue dialogue.Clue, speaker string) dialogue.Utterance {
+		x := utt(rng(start, start+10))
+		x.Rule, x.Clue, x.Uncertain, x.Candidates = dialogue.RulePronoun, clue, true, []string{EntryID(speaker)}
+		if clue == "" {
+			x.Rule = dialogue.RuleExplicit
+		}
+		return x
+	}
+	found := []dialogue.Utterance{
+		u(0, dialogue.ClueLastNamed, "harriet"),
+		u(20, dialogue.ClueParagraph, "emma"),
+		u(40, "", "harriet"),
+	}
+	var s Score
+	s.Add(gold, found, Matches(gold, found))
+	assert.Equal(t, map[dialogue.Clue]Tally{
+		dialogue.ClueLastNamed: {N: 1},
+		dialogue.ClueParagraph: {N: 1, Right: 1},
+	}, s.ByClue)
+
+	var total Score
+	total.Merge(s)
+	total.Merge(s)
+	table := ClueTable(total)
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	require.Len(t, lines, 3, table)
+	assert.Equal(t, []string{"paragraph", "2", "0.500", "1.000"}, strings.Fields(lines[1]))
+	assert.Equal(t, []string{"last-named", "2", "0.500", "0.000"}, strings.Fields(lines[2]))
+}

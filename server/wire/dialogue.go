@@ -44,6 +44,11 @@ type DialogueRecord struct {
 	// Rule is writer, explicit, pronoun, narration, vocative,
 	// turn-taking or none.
 	Rule string `json:"rule"`
+	// Clue is, for a pronoun, the reading of the text around the line
+	// that resolved it: pov, narrator, paragraph, paragraph-before,
+	// beat, turns-ahead, followed, addressed, conversation, narration,
+	// last-named, earlier or line-before (docs/dialogue.md).
+	Clue string `json:"clue,omitempty" ts:"string,optional"`
 	// Tag is the text that decided the speaker, when one did.
 	Tag   *DialogueTag `json:"tag" ts:"DialogueTag | null"`
 	Words int          `json:"words"`
@@ -108,6 +113,7 @@ func DialogueRecordOf(c *manuscript.Unit, lines *textdoc.Lines, u *dialogue.Utte
 		Uncertain:  u.Uncertain,
 		Candidates: []DialogueCharacter{},
 		Rule:       string(u.Rule),
+		Clue:       string(u.Clue),
 		Words:      u.Words,
 	}
 	texts := make([]string, 0, len(u.Spans))

@@ -682,6 +682,11 @@ export interface DialogueRecord {
   // Rule is writer, explicit, pronoun, narration, vocative,
   // turn-taking or none.
   rule: string;
+  // Clue is, for a pronoun, the reading of the text around the line
+  // that resolved it: pov, narrator, paragraph, paragraph-before,
+  // beat, turns-ahead, followed, addressed, conversation, narration,
+  // last-named, earlier or line-before (docs/dialogue.md).
+  clue?: string;
   // Tag is the text that decided the speaker, when one did.
   tag: DialogueTag | null;
   words: number;
