@@ -200,7 +200,7 @@ func (a *attributor) findSpeakers() []bool {
 			decided[i] = true
 			continue
 		}
-		u.Speaker, u.Uncertain, u.Candidates, u.Rule, u.Tag = "", false, nil, "", codex.Range{}
+		u.Speaker, u.Uncertain, u.Candidates, u.Rule, u.Clue, u.Tag = "", false, nil, "", "", codex.Range{}
 	}
 	return decided
 }

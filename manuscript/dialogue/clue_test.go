@@ -75,3 +75,15 @@ func utteranceOf(t *testing.T, text, pov, line string) Utterance {
 	require.NotNil(t, found, "%q in %q", line, text)
 	return *found
 }
+
+// A paragraph's second line, after an action beat, is its first line's
+// speaker's by the same tag, and says the same clue.
+func TestTheParagraphsSecondLineKeepsTheClue(t *testing.T) {
+	text := "Harriet came in from the garden.\n\n\"It is raining,\" she said. \"It is cold.\" She shook her cloak. \"And dark.\"\n"
+	first := utteranceOf(t, text, "", "It is raining,")
+	second := utteranceOf(t, text, "", "And dark.")
+	assert.Equal(t, ClueParagraphBefore, first.Clue)
+	assert.Equal(t, first.Rule, second.Rule)
+	assert.Equal(t, harriet, second.Best())
+	assert.Equal(t, ClueParagraphBefore, second.Clue)
+}

@@ -15,8 +15,13 @@ func (a *attributor) narration(i int) bool {
 	// Only the paragraph's first utterance reads its narration, and only
 	// when the paragraph holds that one speaker.
 	if i > 0 && a.para[i-1] == a.para[i] {
-		if a.utts[i-1].Speaker != "" && a.utts[i-1].Rule != RuleVocative && a.utts[i-1].Rule != RuleTurn {
-			return a.set(i, a.utts[i-1].Rule, a.utts[i-1].Tag, a.utts[i-1].Speaker)
+		if b := a.utts[i-1]; b.Speaker != "" && b.Rule != RuleVocative && b.Rule != RuleTurn {
+			if !a.set(i, b.Rule, b.Tag, b.Speaker) {
+				return false
+			}
+			// The line before's decision, its clue with it.
+			a.utts[i].Clue = b.Clue
+			return true
 		}
 		return false
 	}
