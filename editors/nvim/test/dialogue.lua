@@ -3,7 +3,8 @@
 -- of dialogue and a character's name (the highlight groups read back at
 -- their places, and the links they resolve to), the uncertain modifier
 -- marks a line whose speaker quire guesses, the speaker hints sit before
--- the lines no tag names, hover says who speaks a line, :QuireLines
+-- the lines no tag names, hover says who speaks a line (and, for a
+-- line a pronoun decided, whom quire took the pronoun to be), :QuireLines
 -- fills the quickfix list, a character chosen from the code-action menu
 -- settles a guessed line, and an edit of a tag changes its line's
 -- speaker and not a later line's, and a name dropped from the codex on
@@ -90,6 +91,17 @@ local function main()
   step = "hover"
   local hover = harness.hover_at(buf, row, require("quire.util").utf16_col(vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1], col + 5), 10000)
   check(hover and hover:find("**Moss Kettering** speaks.", 1, true), "the hover on the line is " .. vim.inspect(hover))
+  log("ok " .. step)
+
+  -- “The long way round is the only way you know.” She held out her
+  -- hand…: a guess by the narration's "She", whom quire takes for the
+  -- character the chapter follows; hover says so.
+  step = "clue"
+  local crow, ccol = harness.find(buf, "“The long way round")
+  check(crow, "no line holds “The long way round")
+  local why = harness.hover_at(buf, crow, require("quire.util").utf16_col(vim.api.nvim_buf_get_lines(buf, crow, crow + 1, false)[1], ccol + 5), 10000)
+  check(why and why:find("*Uncertain:* **Teodora Quill**, perhaps.", 1, true) and why:find("whose pronoun is the character this chapter follows.", 1, true),
+    "the hover on a line the narration's pronoun decided is " .. vim.inspect(why))
   log("ok " .. step)
 
   step = "lines"
