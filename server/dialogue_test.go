@@ -415,8 +415,8 @@ func TestALetterIsNotColouredAsSpeech(t *testing.T) {
 
 // TestTheBooksNarratorSpeaksI: "I asked" in a chapter whose own lines
 // call the porter by name is the narrator the book's other chapters
-// show; when an edit of those chapters takes that away, the hover
-// follows.
+// show, certain; when an edit of those chapters takes that away, the
+// hover follows, to the chapter's own guess.
 func TestTheBooksNarratorSpeaksI(t *testing.T) {
 	book := map[string]string{
 		"codex/characters/holmes.md":  "---\ntype: character\nname: Sherlock Holmes\naliases: [Holmes]\npronouns: he/him\n---\n",
@@ -438,7 +438,8 @@ func TestTheBooksNarratorSpeaksI(t *testing.T) {
 		}
 		return h.Contents.Value
 	}
-	require.Eventually(t, func() bool { return strings.Contains(speaker(), "**John Watson**, perhaps.") }, 10*time.Second, 20*time.Millisecond, "the book's narrator, a guess: %s", speaker())
+	require.Eventually(t, func() bool { return strings.Contains(speaker(), "**John Watson** speaks.") }, 10*time.Second, 20*time.Millisecond, "the book's narrator, certain: %s", speaker())
+	assert.Contains(t, speaker(), "the narrator, as the lines around the book's “I” lines show")
 
 	refreshes := func() int {
 		n := 0

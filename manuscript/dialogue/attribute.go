@@ -86,6 +86,9 @@ type attributor struct {
 	byI            []bool
 	narrator       string
 	narratorBeside bool
+	// narratorOfBook says narrator is the book's, by its chapters' votes
+	// (bookNarrator), not this chapter's own reading.
+	narratorOfBook bool
 	// toks is the memory tokens reuses.
 	toks []token
 	// conv is the conversation being attributed.
@@ -104,7 +107,7 @@ func attribute(prev *Analysis, e edit, an *Analysis, ch Chapter) {
 	}
 	a, decided := prepare(an, ch)
 	if n := a.bookNarrator(an); n != "" {
-		a.narrator, a.narratorBeside = n, true
+		a.narrator, a.narratorBeside, a.narratorOfBook = n, true, true
 	}
 	an.convs = a.conversations()
 	if prev != nil && !a.sameFacts(prev, e) {
@@ -218,6 +221,12 @@ func (a *attributor) findSpeakers() []bool {
 func (a *attributor) settle(i int) {
 	u := &a.utts[i]
 	if u.Rule == RuleWriter || u.Rule == RuleExplicit && !a.described(u.Tag, u.Speaker) || u.Uncertain {
+		return
+	}
+	// "I" is who the writer's pov says, or the narrator the book's
+	// chapters agree on: certain (held out, 605 such lines right 0.967
+	// of the time).
+	if u.Rule == RulePronoun && (u.Clue == CluePOV || u.Clue == ClueNarrator && a.narratorOfBook) {
 		return
 	}
 	best := u.Speaker

@@ -155,8 +155,8 @@ func TestAttributionRules(t *testing.T) {
 			[]said{{"Good morning,", knightly, false, RuleExplicit}, {"Good morning,", emma, false, RuleExplicit}, {"It will rain,", knightly, true, RulePronoun}}},
 		{"pronoun: he, where the last named is a she", "Mr. Knightley came in and bowed to Emma.\n\n\"It is late,\" he said.", "",
 			[]said{{"It is late,", knightly, true, RulePronoun}}},
-		{"pronoun: I is the point of view", `"I know," I said.`, harriet,
-			[]said{{"I know,", harriet, true, RulePronoun}}},
+		{"pronoun: I is the point of view, as the writer said", `"I know," I said.`, harriet,
+			[]said{{"I know,", harriet, false, RulePronoun}}},
 		{"pronoun: the speaker two turns on, by an explicit tag, before one only named",
 			"Jory came by with the horses and went on to town.\n\nIt was a grey day, and the rain had not stopped.\n\n\"It is late,\" he said.\n\n\"Not so late,\" said Emma.\n\n\"Late enough,\" said Mr. Knightley.", "",
 			[]said{{"It is late,", knightly, true, RulePronoun}, {"Not so late,", emma, false, RuleExplicit}, {"Late enough,", knightly, false, RuleExplicit}}},
@@ -344,7 +344,8 @@ func TestADescriptionIsNoCertainName(t *testing.T) {
 }
 
 // TestTheNarratorSaysI: with no pov, "said I" is the one character the
-// lines next to the chapter's "I" lines address by name, a guess, and
+// lines next to the chapter's "I" lines address by name, a guess (the
+// pov, where the chapter names one, is certain), and
 // that narrator is the other party of a conversation no line names;
 // lines addressing two characters name no narrator.
 func TestTheNarratorSaysI(t *testing.T) {
@@ -358,10 +359,10 @@ func TestTheNarratorSaysI(t *testing.T) {
 		{"So it is.", harriet, true, RuleTurn},
 	}, attributeText(t, text, ""))
 
-	// The pov, where the chapter names one, is "I".
+	// The pov, where the chapter names one, is "I": the writer said so.
 	got := attributeText(t, text, emma)
 	require.Len(t, got, 4)
-	assert.Equal(t, said{"Not at all,", emma, true, RulePronoun}, got[1])
+	assert.Equal(t, said{"Not at all,", emma, false, RulePronoun}, got[1])
 
 	// Two characters addressed beside "I" lines: no narrator to take
 	// the other turn.

@@ -78,7 +78,7 @@ func TestFrenchTags(t *testing.T) {
 		{"a pronoun on the verb", "Julien entra, et Jeanne le regarda.\n\n— Je veux le savoir, ajouta-t-elle vivement.", "",
 			[]said{{"Je veux le savoir,", jeanne, true, RulePronoun}}},
 		{"the narrator", "— C’est un portrait, lui répondis-je.", "codex/characters/c1.md",
-			[]said{{"C’est un portrait,", julien, true, RulePronoun}}},
+			[]said{{"C’est un portrait,", julien, false, RulePronoun}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -57,11 +57,13 @@ func TestTheBooksNarratorSaysI(t *testing.T) {
 	u, ok := snap.Unit("manuscript/03-the-gate.md")
 	require.True(t, ok)
 
-	// The chapter alone suggests the porter.
+	// The chapter alone suggests the porter, a guess.
 	b := NewBook(snap, cat, Options{})
 	alone := b.chapter(u)
 	got := iLine(t, Analyze(alone, b.Cast(), Options{}), u.Text)
 	assert.Equal(t, mcmurdo, got.Best())
+	assert.True(t, got.Uncertain, "one chapter's own reading is a guess")
+	assert.Equal(t, ClueNarrator, got.Clue)
 
 	// The book's other chapters say Watson.
 	ch := b.Chapter(u)
@@ -69,7 +71,8 @@ func TestTheBooksNarratorSaysI(t *testing.T) {
 	got = iLine(t, Analyze(ch, b.Cast(), Options{}), u.Text)
 	assert.Equal(t, watson, got.Best())
 	assert.Equal(t, RulePronoun, got.Rule)
-	assert.True(t, got.Uncertain, "the narrator is a guess")
+	assert.False(t, got.Uncertain, "the narrator the book's chapters agree on is certain")
+	assert.Equal(t, ClueNarrator, got.Clue)
 
 	for _, cd := range b.Chapters() {
 		if cd.Unit.Path == u.Path {
@@ -90,6 +93,8 @@ func TestTheBooksNarratorSaysI(t *testing.T) {
 	b2 := NewBook(snap2, cat2, Options{})
 	line := iLine(t, b2.Analyze(u2), u2.Text)
 	assert.Equal(t, mcmurdo, line.Best())
+	assert.False(t, line.Uncertain, "the writer said whose chapter it is")
+	assert.Equal(t, CluePOV, line.Clue)
 }
 
 // TestNarratorVotes: the leader needs three votes and more than any

@@ -82,7 +82,11 @@ func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 			return false
 		}
 		a.utts[i].Clue = ClueNarrator
-		a.guess(i)
+		// The book's narrator is certain (settle); one this chapter's
+		// own lines suggest is a guess.
+		if !a.narratorOfBook {
+			a.guess(i)
+		}
 		return true
 	}
 	cands, clues := a.cluedReferents(i, off, g)
