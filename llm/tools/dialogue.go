@@ -95,18 +95,21 @@ type dialogueChapter struct {
 }
 
 // dialogueLine is one line: its words (clipped), where it is, whether
-// quire is certain who speaks it, and the rule that decided.
+// quire is certain who speaks it, the rule that decided and, for a
+// pronoun, the clue that resolved it (dialogue.Clue).
 type dialogueLine struct {
 	Text      string `json:"text"`
 	Line      int    `json:"line"`
 	Certain   bool   `json:"certain"`
 	Rule      string `json:"rule"`
+	Clue      string `json:"clue,omitempty"`
 	Words     int    `json:"words"`
 	Truncated bool   `json:"truncated,omitempty"`
 }
 
-const dialogueNote = "certain: a speech tag names the character (\"said Mara\") or the writer marked the speaker in the chapter. " +
-	"Otherwise the line is quire's best guess, made by the rule given (pronoun, narration, vocative, turn-taking), and may be someone else's. " +
+const dialogueNote = "certain: a speech tag names the character (\"said Mara\"), the writer marked the speaker in the chapter, or \"I\" is the chapter's point of view or the book's narrator. " +
+	"Otherwise the line is quire's best guess, made by the rule given (pronoun, narration, vocative, turn-taking), and may be someone else's; " +
+	"a pronoun's clue says whom quire took it to be (paragraph: named in its paragraph; followed: the character the chapter follows; last-named: the last named before it; and the like). " +
 	"Lines where the character is only a less likely candidate are not listed. Line numbers count from 1 in the chapter's file."
 
 // chapterRefSchema is the schema of an argument that names one chapter
@@ -128,8 +131,8 @@ func dialogueTool(src *Sources) provider.Tool {
 		Description: fmt.Sprintf("Read what one character says in the manuscript: the lines of dialogue quire attributes to them, "+
 			"chapter by chapter, with how many lines and words they speak in each chapter and in all. "+
 			"Give name, the character's name or alias; from and to narrow it to a range of chapters (from alone reads to the end, to alone from the start; both left out, the whole book). "+
-			"Each line says whether quire is certain who speaks it: certain when a speech tag names the character or the writer marked the speaker; "+
-			"otherwise it is quire's best guess (from a pronoun, the narration, a vocative or the turns of a conversation), marked uncertain with the rule that guessed. "+
+			"Each line says whether quire is certain who speaks it: certain when a speech tag names the character, the writer marked the speaker, or \"I\" is the chapter's point of view or the book's narrator; "+
+			"otherwise it is quire's best guess (from a pronoun, the narration, a vocative or the turns of a conversation), marked uncertain with the rule that guessed (and for a pronoun the clue that resolved it). "+
 			"Lines where the character is only a less likely candidate are left out. "+
 			"At most %d lines, each clipped to %d characters, are returned in reading order; the counts always cover the whole range, and a warning says how many lines were left out and from which chapter to ask again. "+
 			"Read a chapter with get_manuscript_context to see a line in its scene.", maxDialogueLines, maxDialogueLine),
@@ -272,7 +275,7 @@ func (src *Sources) chapterLines(cd dialogue.ChapterDialogue, id string, lines, 
 		*lines++
 		*chars += utf8.RuneCountInString(clipped)
 		out.Utterances = append(out.Utterances, dialogueLine{Text: src.scrub(clipped), Line: line, Certain: certain,
-			Rule: string(utt.Rule), Words: utt.Words, Truncated: clipped != text})
+			Rule: string(utt.Rule), Clue: string(utt.Clue), Words: utt.Words, Truncated: clipped != text})
 	}
 	return out, out.Lines > 0
 }

@@ -303,3 +303,27 @@ func mustRegistry(t *testing.T, tools ...provider.Tool) *toolloop.Registry {
 	require.NoError(t, err)
 	return reg
 }
+
+// A line a pronoun decided comes with the clue that resolved it, so the
+// model can weigh the guess; a line a tag names has none.
+func TestDialogueToolGivesAPronounsClue(t *testing.T) {
+	files := bookFiles()
+	files["manuscript/01-the-harbor.md"] = "# The Harbor\n\nMara Vell walked the quay at dusk.\n\n" +
+		"\"The lanterns are lit,\" she said.\n\n" +
+		"\"Too early,\" said Mara.\n"
+	b, roots := openBook(t, files)
+	env := call(t, b, roots, DialogueName, `{"name":"Mara"}`)
+	require.Equal(t, true, env["ok"], "%v", env["errors"])
+	data := env["data"].(map[string]any)
+	assert.Contains(t, data["note"], "a pronoun's clue")
+	chapters := asSlice(data["chapters"])
+	require.Len(t, chapters, 1)
+	lines := asSlice(chapters[0].(map[string]any)["utterances"])
+	require.Len(t, lines, 2)
+	first, second := lines[0].(map[string]any), lines[1].(map[string]any)
+	assert.Equal(t, "The lanterns are lit,", first["text"])
+	assert.Equal(t, "pronoun", first["rule"])
+	assert.Equal(t, string(dialogue.ClueParagraphBefore), first["clue"])
+	assert.Equal(t, "explicit", second["rule"])
+	assert.NotContains(t, second, "clue")
+}
