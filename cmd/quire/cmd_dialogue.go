@@ -221,15 +221,17 @@ func speakerText(r wire.DialogueRecord) string {
 
 // decidedText is the rule, with the words that decided.
 func decidedText(r wire.DialogueRecord) string {
-	switch {
-	case r.Rule == string(dialogue.RuleWriter):
+	if r.Rule == string(dialogue.RuleWriter) {
 		return "writer: speaker line"
-	case r.Tag != nil && r.Clue != "":
-		return string(r.Rule) + " (" + r.Clue + "): " + clippedLine(r.Tag.Text, dialogueTagWidth)
-	case r.Tag != nil:
-		return string(r.Rule) + ": " + clippedLine(r.Tag.Text, dialogueTagWidth)
 	}
-	return string(r.Rule)
+	rule := r.Rule
+	if r.Clue != "" {
+		rule += " (" + r.Clue + ")"
+	}
+	if r.Tag != nil {
+		return rule + ": " + clippedLine(r.Tag.Text, dialogueTagWidth)
+	}
+	return rule
 }
 
 // clippedLine is s on one line (every run of space one space), clipped

@@ -59,16 +59,22 @@ func attributeText(t *testing.T, text, pov string) []said {
 // attributeWith is attributeText with its own cast.
 func attributeWith(t *testing.T, entries []*codex.Entry, text, pov string) []said {
 	t.Helper()
-	o := codex.OutlineOf([]byte(text))
-	ch := Chapter{Text: text, Body: o.Body, Skip: o.Code, Mentions: manuscript.NewMatcherOf(entries).ScanAll(text), POV: pov}
 	var out []said
-	for _, u := range Analyze(ch, NewCast(entries), Options{}) {
+	for _, u := range analyzeWith(entries, text, pov) {
 		if u.Uncertain {
 			require.Empty(t, u.Speaker, "an uncertain utterance names no speaker")
 		}
 		out = append(out, said{Text: text[u.Spans[0].Start:u.Spans[0].End], Speaker: u.Best(), Uncertain: u.Uncertain, Rule: u.Rule})
 	}
 	return out
+}
+
+// analyzeWith is the utterances of text as a chapter of pov, with the
+// cast of entries.
+func analyzeWith(entries []*codex.Entry, text, pov string) []Utterance {
+	o := codex.OutlineOf([]byte(text))
+	ch := Chapter{Text: text, Body: o.Body, Skip: o.Code, Mentions: manuscript.NewMatcherOf(entries).ScanAll(text), POV: pov}
+	return Analyze(ch, NewCast(entries), Options{})
 }
 
 const (

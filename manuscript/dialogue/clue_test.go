@@ -6,9 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/quire-ink/quire/codex"
-	"github.com/quire-ink/quire/manuscript"
 )
 
 // Each step of the pronoun's chain records itself as the line's clue,
@@ -62,11 +59,8 @@ func TestOnlyAPronounHasAClue(t *testing.T) {
 // cast, whose first span is line.
 func utteranceOf(t *testing.T, text, pov, line string) Utterance {
 	t.Helper()
-	entries := testCast(t)
-	o := codex.OutlineOf([]byte(text))
-	ch := Chapter{Text: text, Body: o.Body, Skip: o.Code, Mentions: manuscript.NewMatcherOf(entries).ScanAll(text), POV: pov}
 	var found *Utterance
-	utts := Analyze(ch, NewCast(entries), Options{})
+	utts := analyzeWith(testCast(t), text, pov)
 	for i := range utts {
 		if text[utts[i].Spans[0].Start:utts[i].Spans[0].End] == line {
 			found = &utts[i]

@@ -295,7 +295,7 @@ func (a *attributor) description(i int, before token, noun string, g Gender, off
 		}
 		slices.SortStableFunc(cands, func(x, y string) int { return titled(x) - titled(y) })
 	}
-	return a.resolve(i, tag, cands)
+	return a.resolve(i, tag, cands, nil)
 }
 
 // possessives are the possessive pronouns a relation's owner is named

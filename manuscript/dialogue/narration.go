@@ -16,12 +16,8 @@ func (a *attributor) narration(i int) bool {
 	// when the paragraph holds that one speaker.
 	if i > 0 && a.para[i-1] == a.para[i] {
 		if b := a.utts[i-1]; b.Speaker != "" && b.Rule != RuleVocative && b.Rule != RuleTurn {
-			if !a.set(i, b.Rule, b.Tag, b.Speaker) {
-				return false
-			}
 			// The line before's decision, its clue with it.
-			a.utts[i].Clue = b.Clue
-			return true
+			return a.setClued(i, b.Rule, b.Clue, b.Tag, b.Speaker)
 		}
 		return false
 	}

@@ -71,46 +71,36 @@ func (a *attributor) pronoun(i int, g Gender, off int, tag codex.Range) bool {
 	if g == genderI {
 		pov := a.ch.povAt(off)
 		if pov != "" {
-			if !a.set(i, RulePronoun, tag, pov) {
-				return false
-			}
-			a.utts[i].Clue = CluePOV
-			return true
+			return a.setClued(i, RulePronoun, CluePOV, tag, pov)
 		}
-		// No pov: the narrator the chapter's lines suggest, a guess.
-		if a.narrator == "" || !a.set(i, RulePronoun, tag, a.narrator) {
+		// No pov: the book's narrator, or the one the chapter's lines
+		// suggest, a guess.
+		if a.narrator == "" || !a.setClued(i, RulePronoun, ClueNarrator, tag, a.narrator) {
 			return false
 		}
-		a.utts[i].Clue = ClueNarrator
-		// The book's narrator is certain (settle); one this chapter's
-		// own lines suggest is a guess.
-		if !a.narratorOfBook {
+		if !a.certainI(ClueNarrator) {
 			a.guess(i)
 		}
 		return true
 	}
 	cands, clues := a.cluedReferents(i, off, g)
-	return a.resolveClued(i, tag, cands, clues)
+	return a.resolve(i, tag, cands, clues)
 }
 
 // resolve gives utterance i to the first of cands it may have, a guess
-// with the others as candidates when there are several.
-func (a *attributor) resolve(i int, tag codex.Range, cands []string) bool {
-	return a.resolveClued(i, tag, cands, nil)
-}
-
-// resolveClued is resolve, recording the clue that found the candidate
-// it gives the line: clues[k] is cands[k]'s, or nil for none.
-func (a *attributor) resolveClued(i int, tag codex.Range, cands []string, clues []Clue) bool {
+// with the others as candidates when there are several, and records the
+// clue that found it: clues[k] is cands[k]'s, or nil for none.
+func (a *attributor) resolve(i int, tag codex.Range, cands []string, clues []Clue) bool {
 	if len(cands) == 0 {
 		return false
 	}
 	for k, c := range cands {
-		if a.set(i, RulePronoun, tag, c) {
+		var clue Clue
+		if k < len(clues) {
+			clue = clues[k]
+		}
+		if a.setClued(i, RulePronoun, clue, tag, c) {
 			u := &a.utts[i]
-			if k < len(clues) {
-				u.Clue = clues[k]
-			}
 			// Several characters it may be: the pronoun is a guess.
 			if len(cands) > 1 {
 				u.Uncertain = true

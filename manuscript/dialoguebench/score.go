@@ -167,9 +167,9 @@ func (s *Score) Add(gold []Gold, found []dialogue.Utterance, matches []Match) {
 			}
 		}
 		s.Speakers.add(t)
-		s.addRule(u.Rule, t)
+		addTally(&s.ByRule, u.Rule, t)
 		if u.Clue != "" {
-			s.addClue(u.Clue, t)
+			addTally(&s.ByClue, u.Clue, t)
 		}
 		if i := typeIndex(g.Type); i >= 0 {
 			s.ByType[i].add(t)
@@ -187,30 +187,22 @@ func (s *Score) Merge(o Score) {
 		s.ByType[i].add(o.ByType[i])
 	}
 	for r, t := range o.ByRule {
-		s.addRule(r, t)
+		addTally(&s.ByRule, r, t)
 	}
 	for c, t := range o.ByClue {
-		s.addClue(c, t)
+		addTally(&s.ByClue, c, t)
 	}
 	s.NotInCodex += o.NotInCodex
 }
 
-func (s *Score) addRule(r dialogue.Rule, t Tally) {
-	if s.ByRule == nil {
-		s.ByRule = map[dialogue.Rule]Tally{}
+// addTally adds t to (*m)[k], making the map when it has none.
+func addTally[K comparable](m *map[K]Tally, k K, t Tally) {
+	if *m == nil {
+		*m = map[K]Tally{}
 	}
-	rt := s.ByRule[r]
-	rt.add(t)
-	s.ByRule[r] = rt
-}
-
-func (s *Score) addClue(c dialogue.Clue, t Tally) {
-	if s.ByClue == nil {
-		s.ByClue = map[dialogue.Clue]Tally{}
-	}
-	ct := s.ByClue[c]
-	ct.add(t)
-	s.ByClue[c] = ct
+	kt := (*m)[k]
+	kt.add(t)
+	(*m)[k] = kt
 }
 
 // Precision, Recall and F1 of detection.
