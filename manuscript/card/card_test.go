@@ -68,15 +68,14 @@ func TestEscape(t *testing.T) {
 	}
 }
 
-// The pronoun's explanation says whom the clue took the pronoun to be;
-// with no clue, who "I" is, and who another pronoun is.
+// The pronoun's explanation says whom the clue took the pronoun to be
+// ("I" always has one: pov or narrator); with no clue (a relative's
+// tag), the character the pronoun most likely refers to.
 func TestRuleExplanationOfAPronoun(t *testing.T) {
 	for _, c := range []struct {
 		clue      dialogue.Clue
 		tag, want string
 	}{
-		{"", "said I", "point of view"},
-		{"", "I replied,", "point of view"},
 		{"", "said she", "the character it most likely refers to nearby"},
 		{"", "said Isabel", ""},
 		{dialogue.CluePOV, "said I", "point of view (its `pov:`)"},

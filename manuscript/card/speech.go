@@ -63,9 +63,6 @@ func RuleExplanation(r dialogue.Rule, clue dialogue.Clue, tag string) string {
 		if who := clueText(clue); who != "" {
 			return "Decided by the pronoun in the tag" + quoted + ": " + who
 		}
-		if saysI(tag) {
-			return "Decided by the pronoun in the tag" + quoted + ": the chapter's point of view, or where no `pov:` names one, the narrator the lines around it speak to by name."
-		}
 		return "Decided by the pronoun in the tag" + quoted + ": the character it most likely refers to nearby."
 	case dialogue.RuleNarration:
 		if who := clueText(clue); who != "" {
@@ -112,14 +109,4 @@ func clueText(c dialogue.Clue) string {
 		return "the speaker of the line before, as no one else nearby fits."
 	}
 	return ""
-}
-
-// saysI says the tag's pronoun is "I" ("said I", "I replied").
-func saysI(tag string) bool {
-	for _, w := range strings.Fields(tag) {
-		if strings.Trim(w, ",.;:!?—-") == "I" {
-			return true
-		}
-	}
-	return false
 }
