@@ -315,7 +315,7 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 	// Sorted when the file was read; never changed, so shared.
 	um.byEntry, um.places = r.byEntry, r.places
 	raw, table := r.raw, c.table
-	um.lazy = sync.OnceValue(func() []Mention {
+	um.decode = func() []Mention {
 		mentions, err := decodeMentions(raw, table)
 		if err != nil || !mentionsFit(mentions, body) {
 			// The file said something it could not back: the text is at
@@ -323,7 +323,8 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 			return m.scan(u.Text[:body.End], body.Start, false)
 		}
 		return mentions
-	})
+	}
+	um.lazy = sync.OnceValue(um.decode)
 	if r.names != nil {
 		names := r.names
 		um.names = func() map[string]nameTally { return names }

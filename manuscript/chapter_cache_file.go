@@ -164,35 +164,10 @@ func (e *cacheEncoder) scan(r *chapterRecord, id func(string) (uint64, bool)) bo
 	}
 	raw := r.raw
 	if raw == nil {
-		var m cacheEncoder
-		m.uint(uint64(len(r.mentions)))
-		prev := 0
-		for _, mention := range r.mentions {
-			i, ok := id(mention.Entry)
-			if !ok {
-				return false
-			}
-			m.uint(i)
-			m.uint(uint64(mention.Range.Start - prev))
-			m.uint(uint64(mention.Range.End - mention.Range.Start))
-			flags := uint64(len(mention.Others)) << 2
-			if mention.Alias {
-				flags |= 1
-			}
-			if mention.Declined {
-				flags |= 2
-			}
-			m.uint(flags)
-			for _, o := range mention.Others {
-				i, ok := id(o)
-				if !ok {
-					return false
-				}
-				m.uint(i)
-			}
-			prev = mention.Range.End
+		var ok bool
+		if raw, ok = encodeMentions(r.mentions, id); !ok {
+			return false
 		}
-		raw = m.buf.Bytes()
 	}
 	e.bytes(raw)
 	if r.names == nil {
@@ -330,6 +305,41 @@ func (c *chapterCache) ownRaw() {
 			r.raw = buf[start:len(buf):len(buf)]
 		}
 	}
+}
+
+// encodeMentions writes one chapter's mentions as the cache keeps them,
+// each entry by its place (id) in the table; false when one names an
+// entry the table lacks. decodeMentions reads them back.
+func encodeMentions(mentions []Mention, id func(string) (uint64, bool)) ([]byte, bool) {
+	var m cacheEncoder
+	m.uint(uint64(len(mentions)))
+	prev := 0
+	for _, mention := range mentions {
+		i, ok := id(mention.Entry)
+		if !ok {
+			return nil, false
+		}
+		m.uint(i)
+		m.uint(uint64(mention.Range.Start - prev))
+		m.uint(uint64(mention.Range.End - mention.Range.Start))
+		flags := uint64(len(mention.Others)) << 2
+		if mention.Alias {
+			flags |= 1
+		}
+		if mention.Declined {
+			flags |= 2
+		}
+		m.uint(flags)
+		for _, o := range mention.Others {
+			i, ok := id(o)
+			if !ok {
+				return nil, false
+			}
+			m.uint(i)
+		}
+		prev = mention.Range.End
+	}
+	return m.buf.Bytes(), true
 }
 
 // decodeMentions reads one chapter's mentions, whose entries are places

@@ -218,3 +218,27 @@ func TestMentionIndexConcurrentReaders(t *testing.T) {
 	wg.Wait()
 	assert.Empty(t, ix.Mentions("manuscript/03-calm.md"))
 }
+
+// A chapter scanned keeps its mentions in the chapter cache's encoding,
+// not as records (a tenth of the memory), and gives back the same
+// mentions; reading every chapter's names once keeps none decoded.
+func TestMentionIndexKeepsScansEncoded(t *testing.T) {
+	units := book()
+	m := NewMatcher(bookCatalog(t))
+	ix := BuildMentionIndex(m, units)
+	for _, u := range units[:2] {
+		um := ix.units[u.Path]
+		assert.Nil(t, um.mentions, u.Path)
+		require.NotEmpty(t, um.raw, u.Path)
+		body := u.BodyRange()
+		want := m.scan(u.Text[:body.End], body.Start, false)
+		require.NotEmpty(t, want)
+		// The untracked names' reading decodes without keeping.
+		assert.Equal(t, want, um.transient(), u.Path)
+		assert.Nil(t, um.mentions, u.Path)
+		assert.Equal(t, want, ix.Mentions(u.Path), u.Path)
+	}
+	// A chapter with no mentions has nothing to encode.
+	assert.Nil(t, ix.units["manuscript/03-calm.md"].raw)
+	assert.Empty(t, ix.Mentions("manuscript/03-calm.md"))
+}
