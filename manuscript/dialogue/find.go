@@ -274,9 +274,13 @@ func (f *finder) isTag(prev, next span) bool {
 	// observed, "…" two.
 	sentence := firstSentence(gap)
 	leads, before := 0, ""
+	verbAt := 0
 	forEachWord(gap, func(w string, at int) bool {
 		words++
 		lower := strings.ToLower(w)
+		if verbAt == 0 && at < sentence && speechVerbs[lower] {
+			verbAt = words
+		}
 		// `"…," flashed Lucy, "…"`: a verb a name follows, right after
 		// the speech, speaks (inverted in tag.go).
 		if words == 1 && pastTense(w) && nameFollows(gap[at+len(w):]) {
@@ -311,6 +315,13 @@ func (f *finder) isTag(prev, next span) bool {
 	open := last == ',' || last == '—' || last == '–' || last == '-'
 	// The speech after the gap taken up in lower case goes on a sentence.
 	goesOn := unicode.IsLower(firstLetter(f.text[next.words.Start:next.words.End]))
+	// A long tag of one sentence that opens on its verb ("…," said the
+	// girl, who was in a state of spiritual starvation, and would have
+	// been glad … "Just fancy …"): a relative clause drawn out, not a
+	// paragraph of narration.
+	if words > maxTagWords && words <= maxAsideWords && verbAt > 0 && verbAt <= 3 && prev.closed && strings.TrimSpace(gap[sentence:]) == "" && !goesOn {
+		return true
+	}
 	if words > maxTagWords {
 		// A long aside the speech's own sentence goes on after ("…
 		// the clergyman--" she stopt a moment to consider;--"and even
