@@ -489,7 +489,7 @@ func (f *finder) namesWords(p *paragraph, s span) bool {
 		return false
 	}
 	lower := strings.ToLower(prevWord)
-	noun := determiners[lower] || naming[lower]
+	noun := determiners[lower] || naming[lower] || strings.HasSuffix(lower, "'s") || strings.HasSuffix(lower, "’s")
 	before := lastRuneBefore(f.text, p.start, s.mark.Start)
 	// One word in lower case, quoted inside a sentence after a word that
 	// is no speech verb, is named whatever punctuation it holds ('the
@@ -522,7 +522,7 @@ var determiners = wordSet(`the a an its his their our my your this such`)
 
 // naming words put a name or a phrase in a sentence ('what is known as
 // "quite a scene," and', 'a notice headed "Mysterious Business."').
-var naming = wordSet(`of as headed entitled called named marked labelled labeled about`)
+var naming = wordSet(`of as headed entitled called named marked labelled labeled about words word initials inscription motto label phrase title`)
 
 // lastWordBefore is the word that ends nearest before end, after from.
 func lastWordBefore(text string, from, end int) string {
