@@ -177,7 +177,7 @@ func TestAnalyzeAfterReadsPastAParagraph(t *testing.T) {
 	m := manuscript.NewMatcherOf(entries)
 	cast := NewCast(entries)
 	rain := strings.Repeat("The rain fell on the fields and on the lanes, and the wind rose.\n\n", 20)
-	text := rain + "She had never heard the words \"ennui itself\"\n\nAnd then it rained.\n\n" + rain
+	text := rain + "She had never known \"ennui itself\"\n\nAnd then it rained.\n\n" + rain
 	prev := AnalyzeAfter(nil, chapterOf(m, text), cast, Options{})
 	edited := strings.Replace(text, "\n\nAnd then", "\n\nand then", 1)
 	want := Analyze(chapterOf(m, edited), cast, Options{})
