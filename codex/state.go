@@ -68,6 +68,9 @@ type savedState struct {
 	// being built (store_build.go) is false: the next start takes the
 	// catalog from it and builds the index again behind it.
 	Indexed bool
+	// mapped is the file's mapping the entries' texts point into, where
+	// it was mapped rather than read (state_map_unix.go).
+	mapped []byte
 }
 
 // CacheDirFor is where quire keeps the index of the project at root:

@@ -19,7 +19,10 @@ func TestReadStateKeepsItsTextWhenSavedAgain(t *testing.T) {
 	require.NoError(t, writeState(dir, first))
 	read, err := readState(dir)
 	require.NoError(t, err)
-	assert.Equal(t, first, read)
+	// Where the state was mapped, read says where (savedState.mapped).
+	unmapped := *read
+	unmapped.mapped = nil
+	assert.Equal(t, first, &unmapped)
 
 	second := fullState(t)
 	e := *second.Entries[0]

@@ -56,6 +56,7 @@ func readStateFile(path string) (*savedState, error) {
 		_ = syscall.Munmap(data)
 		return nil, err
 	}
+	st.mapped = data
 	return st, nil
 }
 

@@ -79,6 +79,11 @@ type Options struct {
 	// checked, as the command line needs. A cold start reads every file
 	// before it returns either way.
 	CheckAfter bool
+	// OnParseAll, when set, is called once when Open found no saved
+	// state and is about to read and parse every file (a book's first
+	// opening, or one whose cache was cleared): quire serve holds its
+	// heap tighter through such a start (cmd/quire/memory_limit.go).
+	OnParseAll func()
 }
 
 func (o Options) withDefaults() Options {
@@ -184,8 +189,11 @@ type Store struct {
 	// the index, emptied to be built again from it.
 	stateIndexed bool
 	reindex      bool
-	closed       bool
-	loaded       bool // state came from the cache; no catalog built yet
+	// sources are the mappings the entries' texts live in, whose pages
+	// are dropped from the process once read (source_arena.go).
+	sources mappedSources
+	closed  bool
+	loaded  bool // state came from the cache; no catalog built yet
 	// loadedOrder are the entries as the state listed them, until Open
 	// has built its first catalog from them.
 	loadedOrder []*Entry
@@ -257,6 +265,9 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 		s.report.Rebuilt, s.report.Reason = true, "in memory"
 	} else {
 		s.log.Debug("codex cache opened", "rebuild", s.report.Rebuilt)
+	}
+	if !s.loaded && opts.OnParseAll != nil {
+		opts.OnParseAll()
 	}
 	// A warm start builds the saved catalog while the walk checks the
 	// files; a sync that changes anything publishes its own catalog.

@@ -57,7 +57,22 @@ func (s *Store) apply(ctx context.Context, cands []candidate, inScope func(id st
 		toRead = append(toRead, c)
 	}
 	readStart := time.Now()
-	results, err := s.readAll(ctx, toRead)
+	// A book's first opening: its files' texts go to an arena out of the
+	// heap (source_arena.go), dropped from the process once read. Later
+	// changes, however many, go to the heap: an arena lives as long as
+	// the process.
+	var arena *sourceArena
+	if s.cacheDir != "" && len(s.files) == 0 {
+		var size int64
+		for _, c := range toRead {
+			size += max(c.Size, 0)
+		}
+		if arena = newSourceArena(s.cacheDir, size+size/16); arena != nil {
+			s.sources.add(arena.data)
+			defer s.sources.release()
+		}
+	}
+	results, err := s.readAll(ctx, toRead, arena)
 	if err != nil {
 		return Change{}, SyncStats{}, err
 	}
@@ -255,7 +270,7 @@ func (s *Store) snapshot(withEntries bool) ([]*Entry, []Problem) {
 }
 
 // readAll reads, hashes and parses files in parallel.
-func (s *Store) readAll(ctx context.Context, toRead []candidate) ([]readResult, error) {
+func (s *Store) readAll(ctx context.Context, toRead []candidate, arena *sourceArena) ([]readResult, error) {
 	results := make([]readResult, len(toRead))
 	if len(toRead) == 0 {
 		return results, nil
@@ -272,7 +287,7 @@ func (s *Store) readAll(ctx context.Context, toRead []candidate) ([]readResult, 
 				if i >= len(toRead) || ctx.Err() != nil {
 					return
 				}
-				results[i] = s.read(toRead[i])
+				results[i] = s.read(toRead[i], arena)
 				if s.opts.Progress != nil {
 					progressMu.Lock()
 					done++
@@ -291,7 +306,7 @@ func (s *Store) readAll(ctx context.Context, toRead []candidate) ([]readResult, 
 
 // read loads one file. Oversized files are read only far enough to tell
 // whether they claim to be entries.
-func (s *Store) read(c candidate) readResult {
+func (s *Store) read(c candidate, arena *sourceArena) readResult {
 	r := readResult{cand: c}
 	f, err := os.Open(c.Abs)
 	if err != nil {
@@ -322,7 +337,7 @@ func (s *Store) read(c candidate) readResult {
 		}
 		return r
 	}
-	r.entry, r.probs = Parse(c.ID, data, c.FolderType)
+	r.entry, r.probs = parseInto(c.ID, data, c.FolderType, arena)
 	return r
 }
 

@@ -86,6 +86,7 @@ func (s *Store) startBuild(b *indexBuild) {
 		// first work (IndexAfter), which this write must not slow down.
 		s.disownIndex()
 		s.log.Debug("codex index build started")
+		s.sources.releaseUntil(s.indexReady, s.closing)
 		if s.runBuild(ctx, b) {
 			if err := s.Save(); err != nil {
 				s.log.Warn("codex state not saved", "err", err)

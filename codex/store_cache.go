@@ -206,6 +206,7 @@ func (s *Store) load(st *savedState) {
 		s.entries[e.ID] = e
 	}
 	s.loadedOrder = st.Entries
+	s.sources.add(st.mapped)
 	if s.opts.OnLoaded != nil {
 		s.opts.OnLoaded(slices.Clone(st.Entries))
 	}
@@ -271,6 +272,9 @@ func (s *Store) Save() error {
 	s.mu.Unlock()
 	start := time.Now()
 	err := writeState(dir, st)
+	// Writing the state read every entry's text: what lives in a mapping
+	// is dropped from the process again (source_arena.go).
+	s.sources.release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
