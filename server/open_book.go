@@ -240,6 +240,7 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 		// Canon answers before the search index is built (index_build.go).
 		BackgroundIndex: true,
 		IndexAfter:      p.indexGate,
+		OnParseAll:      opts.ParsingAll,
 		// A warm start answers from the last session's codex and checks
 		// its files behind the first answers (followChecked).
 		CheckAfter: true,

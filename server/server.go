@@ -50,6 +50,11 @@ type Options struct {
 	// builds behind the first answers is built (or failed). quire serve
 	// holds the heap tighter from then on (memory_limit.go).
 	Settled func()
+	// ParsingAll, when set, is called when a book opens with no saved
+	// state of its codex and parses every entry (a cold start). quire
+	// serve holds the heap tighter through such a start
+	// (memory_limit.go).
+	ParsingAll func()
 
 	// extraRequests adds request methods; tests use it for requests that
 	// block or panic on demand.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -110,4 +111,22 @@ func TestChapterCacheSavedWithoutShutdown(t *testing.T) {
 	n := len(chapters(t, root))
 	assert.Contains(t, logs.String(), fmt.Sprintf("chapters=%d fromCache=%d", n, n))
 	assert.Contains(t, logs.String(), fmt.Sprintf("scansFromCache=%d", n))
+}
+
+// A start that finds no saved state of the book's codex says so before it
+// parses every entry (Options.ParsingAll: quire serve then holds its heap
+// tighter); a start from the state the first one left does not.
+func TestAColdStartSaysItParsesTheWholeCodex(t *testing.T) {
+	cache := t.TempDir()
+	root := writeProject(t, bookFiles)
+	session := func() int {
+		var calls atomic.Int32
+		c := startServer(t, Options{CacheDir: cache, ParsingAll: func() { calls.Add(1) }})
+		c.initialize(root)
+		require.NotNil(t, c.hoverAt("manuscript/01-harbor.md", 2, 1))
+		require.Zero(t, c.shutdown())
+		return int(calls.Load())
+	}
+	assert.Equal(t, 1, session(), "the first opening parses every entry")
+	assert.Equal(t, 0, session(), "the next opens from the saved state")
 }

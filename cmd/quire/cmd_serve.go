@@ -55,9 +55,9 @@ func (o *serveOptions) run(cmd *cobra.Command) error {
 	if reserveStartHeap {
 		prepareStartHeap()
 	}
-	started, settled := limitServeMemory(cmd.Context())
+	started, settled, parsingAll := limitServeMemory(cmd.Context())
 	srv := server.New(server.Options{CacheDir: o.CacheDir, Logger: o.logger(), Version: readBuildInfo().serverVersion(), Keys: o.keyStore(), LocalModels: o.localModels(),
-		Started: started, Settled: settled})
+		Started: started, Settled: settled, ParsingAll: parsingAll})
 	code := srv.Serve(cmd.Context(), stdio{Reader: o.stdin, Writer: o.stdout})
 	if code != 0 {
 		return exitError{code}

@@ -78,6 +78,54 @@ func TestLimitFit(t *testing.T) {
 	}
 }
 
+// TestLimitFitCold: a start that parses a whole codex is fitted from
+// the cold start's limit, up with the live heap; settled, as any other.
+func TestLimitFitCold(t *testing.T) {
+	var f limitFit
+	f.cold.Store(true)
+	assert.Equal(t, int64(coldStartMemoryLimit), f.limit(60<<20, 0, 8<<20))
+	assert.Equal(t, int64(112<<20+512<<10), f.limit(100<<20, 2, 8<<20), "an eighth above a heap that outgrew it")
+	f.settle(2)
+	assert.Equal(t, int64(140<<20), f.limit(88<<20, 3, 8<<20), "settled")
+}
+
+// TestServeMemoryLimitColdStart: a start told it parses a whole codex
+// runs under the cold start's limit from then on, fitted to the live
+// heap as the warm one is; told after the start's work is done, it
+// changes nothing.
+func TestServeMemoryLimitColdStart(t *testing.T) {
+	for _, name := range []string{"GOMEMLIMIT", "GOGC"} {
+		if v, ok := os.LookupEnv(name); ok {
+			require.NoError(t, os.Unsetenv(name))
+			t.Cleanup(func() { _ = os.Setenv(name, v) })
+		}
+	}
+	limit, percent := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	t.Cleanup(func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+
+	started, settled, parsingAll := limitServeMemory(ctx)
+	assert.Equal(t, int64(serveMemoryLimit), debug.SetMemoryLimit(-1))
+	parsingAll()
+	assert.Equal(t, int64(coldStartMemoryLimit), debug.SetMemoryLimit(-1), "the cold start's limit, at once")
+	time.Sleep(3 * memoryLimitEvery)
+	assert.Equal(t, int64(coldStartMemoryLimit), debug.SetMemoryLimit(-1), "fitted to a small heap, it stays")
+	started()
+	settled()
+	require.Eventually(t, func() bool {
+		runtime.GC()
+		return debug.SetMemoryLimit(-1) == settledMemoryFloor
+	}, 20*memoryLimitEvery, memoryLimitEvery/5, "settled as any other start")
+	parsingAll()
+	time.Sleep(2 * memoryLimitEvery)
+	assert.Equal(t, int64(settledMemoryFloor), debug.SetMemoryLimit(-1), "a second call changes nothing")
+}
+
 // TestServeMemoryLimitSettlesAfterTheStart runs limitServeMemory in this
 // process: the start's limit and no collector but at it, then, once the
 // start is said to be over, the collector's own pace, and once its
@@ -99,7 +147,7 @@ func TestServeMemoryLimitSettlesAfterTheStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 
-	started, settled := limitServeMemory(ctx)
+	started, settled, _ := limitServeMemory(ctx)
 	assert.Equal(t, int64(serveMemoryLimit), debug.SetMemoryLimit(-1), "the start's limit")
 	assert.Equal(t, -1, gcPercent(), "through the start the collector runs only at the limit")
 

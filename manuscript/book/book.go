@@ -93,6 +93,9 @@ type Options struct {
 	// (codex.Options): the language server answers canon meanwhile.
 	BackgroundIndex bool
 	IndexAfter      <-chan struct{}
+	// OnParseAll is called when a codex, the book's or its series', opens
+	// with no saved state and parses every file (codex.Options).
+	OnParseAll func()
 	// CheckAfter answers first and checks after: the book's codex opens
 	// from its saved state and its chapters take their cached records by
 	// their files' size and time; the caller then compares the codex's
@@ -243,7 +246,7 @@ const cachedScanFew = 8
 func (b *Book) openCodex(ctx context.Context, alone bool) (*codex.Store, error) {
 	copts := codex.Options{CacheDir: b.Cache.Dir, Logger: b.opts.Logger, Progress: b.opts.Progress,
 		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback, OnWatchFallback: b.opts.OnWatchFallback,
-		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter, CheckAfter: b.opts.CheckAfter}
+		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter, CheckAfter: b.opts.CheckAfter, OnParseAll: b.opts.OnParseAll}
 	if b.opts.Parts&Chapters != 0 && alone {
 		copts.OnLoaded = b.early.start
 	}

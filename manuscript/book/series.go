@@ -79,7 +79,7 @@ func (b *Book) openSeries(ctx context.Context, root string) *codex.Store {
 		// Read like the book's own codex: the language server answers
 		// from the series' entries while their search index is built.
 		copts := codex.Options{CacheDir: cache.Dir, Logger: b.opts.Logger, OnFallback: b.opts.OnFallback, OnWatchFallback: b.opts.OnWatchFallback,
-			BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter}
+			BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter, OnParseAll: b.opts.OnParseAll}
 		if b.opts.Parts&Chapters != 0 {
 			// A warm start begins the series' name matcher from its
 			// saved state while the store checks its files.
