@@ -311,20 +311,10 @@ func (c *chapterCache) scan(m *Matcher, u *Unit) (*unitMentions, bool) {
 		moved.unit = u
 		return &moved, true
 	}
-	um := &unitMentions{unit: u, counts: r.counts, raw: r.raw, namesFound: &atomic.Bool{}, written: &sync.Map{}, uses: &sync.Map{}, untracked: &untrackedCounts{}}
+	um := &unitMentions{unit: u, counts: r.counts, namesFound: &atomic.Bool{}, written: &sync.Map{}, uses: &sync.Map{}, untracked: &untrackedCounts{}}
 	// Sorted when the file was read; never changed, so shared.
 	um.byEntry, um.places = r.byEntry, r.places
-	raw, table := r.raw, c.table
-	um.decode = func() []Mention {
-		mentions, err := decodeMentions(raw, table)
-		if err != nil || !mentionsFit(mentions, body) {
-			// The file said something it could not back: the text is at
-			// hand, so scan it.
-			return m.scan(u.Text[:body.End], body.Start, false)
-		}
-		return mentions
-	}
-	um.lazy = sync.OnceValue(um.decode)
+	um.decodeLater(m, r.raw, c.table)
 	if r.names != nil {
 		names := r.names
 		um.names = func() map[string]nameTally { return names }

@@ -252,11 +252,19 @@ func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
 		cache = nil
 	}
 	out := make([]*unitMentions, len(units))
+	// Many chapters at once (a start, a codex whose names changed) are
+	// kept encoded until read. A chapter scanned alone (the one an edit
+	// changed) is read at once: it keeps its records.
+	batch := len(units) > 1
 	scan := func(u *Unit) *unitMentions {
 		if um, ok := cache.scan(m, u); ok {
 			return um
 		}
-		return scanUnit(m, u)
+		um := scanUnit(m, u)
+		if batch {
+			um.keepEncoded(m)
+		}
+		return um
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(units))
 	if workers <= 1 {
@@ -285,46 +293,51 @@ func scanUnits(m *Matcher, units []*Unit, cache *chapterCache) []*unitMentions {
 // scanUnit finds the mentions and untracked names of one unit's body.
 func scanUnit(m *Matcher, u *Unit) *unitMentions {
 	body := u.BodyRange()
-	mentions := m.scan(u.Text[:body.End], body.Start, false)
-	um := countMentions(m, u, mentions)
-	um.keepEncoded(m, mentions)
+	um := countMentions(m, u, m.scan(u.Text[:body.End], body.Start, false))
 	um.findNamesLater(m)
 	return um
 }
 
-// keepEncoded keeps u's mentions as the chapter cache writes them, about
-// a tenth of their size, decoded again on first use as a warm start's
-// are: a cold start at 10,000 entries held 7.9 MB of mentions while its
-// search index was built, when only the opened chapters' were read. The
-// cache is then written from that encoding as it is.
-func (um *unitMentions) keepEncoded(m *Matcher, mentions []Mention) {
+// keepEncoded keeps the unit's mentions as the chapter cache writes
+// them, about a tenth of their size, decoded again on first use as a warm
+// start's are (decodeLater): a cold start at 10,000 entries held 7.9 MB
+// of mentions while its search index was built, when only the opened
+// chapters' were read. The cache is then written from that encoding as
+// it is.
+func (um *unitMentions) keepEncoded(m *Matcher) {
 	// Every entry a mention names is counted, with its place in the
 	// matcher's IDs (countMentions): no search of the IDs per mention.
-	if len(mentions) == 0 || len(um.places) != len(um.counts) {
+	if len(um.mentions) == 0 || len(um.places) != len(um.counts) {
 		return
 	}
 	places := make(map[string]uint64, len(um.counts))
 	for k, i := range um.byEntry {
 		places[um.counts[i].Entry] = uint64(um.places[k])
 	}
-	raw, ok := encodeMentions(mentions, func(id string) (uint64, bool) {
+	raw, ok := encodeMentions(um.mentions, func(id string) (uint64, bool) {
 		i, ok := places[id]
 		return i, ok
 	})
-	if !ok {
-		return
+	if ok {
+		um.decodeLater(m, raw, m.ids)
 	}
-	table, u := m.ids, um.unit
+}
+
+// decodeLater keeps the unit's mentions as raw, their chapter-cache
+// encoding against table, decoded on first use (list) or for one
+// reading (transient). An encoding that does not decode, or places a
+// mention outside the unit's body, is scanned again with m: the text is
+// at hand.
+func (um *unitMentions) decodeLater(m *Matcher, raw []byte, table []string) {
+	u := um.unit
 	um.raw, um.mentions = raw, nil
 	um.decode = func() []Mention {
-		decoded, err := decodeMentions(raw, table)
-		if err != nil {
-			// Written a moment ago by this process: not expected. The
-			// text is at hand, so scan it.
-			body := u.BodyRange()
+		body := u.BodyRange()
+		mentions, err := decodeMentions(raw, table)
+		if err != nil || !mentionsFit(mentions, body) {
 			return m.scan(u.Text[:body.End], body.Start, false)
 		}
-		return decoded
+		return mentions
 	}
 	um.lazy = sync.OnceValue(um.decode)
 }

@@ -241,4 +241,12 @@ func TestMentionIndexKeepsScansEncoded(t *testing.T) {
 	// A chapter with no mentions has nothing to encode.
 	assert.Nil(t, ix.units["manuscript/03-calm.md"].raw)
 	assert.Empty(t, ix.Mentions("manuscript/03-calm.md"))
+	// A chapter scanned alone after an edit is read at once: it keeps
+	// its records.
+	edited := chapter("manuscript/02-storm.md", 2, "# Storm\n\nIlse counted, and Mara rowed.\n")
+	for _, next := range []*MentionIndex{ix.WithUnit(m, edited), ix.Sync(m, []*Unit{units[0], edited, units[2]})} {
+		um := next.units[edited.Path]
+		assert.NotEmpty(t, um.mentions)
+		assert.Nil(t, um.raw)
+	}
 }
