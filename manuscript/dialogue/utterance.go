@@ -121,3 +121,10 @@ const (
 	// in reach fits.
 	ClueLineBefore Clue = "line-before"
 )
+
+// Clues lists the clues in the order the pronoun's chain tries them
+// (pronoun.go), the order tables list them in.
+func Clues() []Clue {
+	return []Clue{CluePOV, ClueNarrator, ClueParagraph, ClueParagraphBefore, ClueBeat, ClueTurnsAhead,
+		ClueFollowed, ClueAddressed, ClueConversation, ClueNarration, ClueLastNamed, ClueEarlier, ClueLineBefore}
+}

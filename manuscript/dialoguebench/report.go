@@ -92,13 +92,6 @@ func RuleTable(s Score) string {
 	return b.String()
 }
 
-// clueOrder is the pronoun's chain in order (manuscript/dialogue's
-// pronoun.go), the order ClueTable lists the clues in.
-var clueOrder = []dialogue.Clue{dialogue.CluePOV, dialogue.ClueNarrator, dialogue.ClueParagraph,
-	dialogue.ClueParagraphBefore, dialogue.ClueBeat, dialogue.ClueTurnsAhead, dialogue.ClueFollowed,
-	dialogue.ClueAddressed, dialogue.ClueConversation, dialogue.ClueNarration, dialogue.ClueLastNamed,
-	dialogue.ClueEarlier, dialogue.ClueLineBefore}
-
 // ClueTable draws the speakers a pronoun gave by the clue that resolved
 // it: how many, their share of all the pronoun's, and how many the best
 // speaker has right. A clue that resolved none is left out.
@@ -110,7 +103,7 @@ func ClueTable(s Score) string {
 	for _, t := range s.ByClue {
 		all += t.N
 	}
-	for _, c := range clueOrder {
+	for _, c := range dialogue.Clues() {
 		t := s.ByClue[c]
 		if t.N == 0 {
 			continue
