@@ -53,9 +53,6 @@ func (a *sourceArena) keep(b []byte) string {
 type mappedSources struct {
 	mu   sync.Mutex
 	list [][]byte
-	// releasing says a goroutine releases them every releaseSourcesEvery
-	// (releaseUntil).
-	releasing atomic.Bool
 }
 
 func (m *mappedSources) add(data []byte) {
@@ -76,13 +73,9 @@ const releaseSourcesEvery = 200 * time.Millisecond
 
 // releaseUntil drops the mappings' pages every releaseSourcesEvery until
 // the search index is built (indexed closes), and once more then, or the
-// store closes. One goroutine does it, however often it is called.
+// store closes. The store's one index build calls it (startBuild).
 func (m *mappedSources) releaseUntil(indexed, closing <-chan struct{}) {
-	if !m.releasing.CompareAndSwap(false, true) {
-		return
-	}
 	go func() {
-		defer m.releasing.Store(false)
 		t := time.NewTicker(releaseSourcesEvery)
 		defer t.Stop()
 		for {
