@@ -192,19 +192,20 @@ func fitMemoryLimit(ctx context.Context, every time.Duration, limit func(live ui
 // fittedMemoryLimit is the limit through the start for a live heap of
 // live bytes: the starting limit, or the live heap and a quarter when
 // that is more.
-func fittedMemoryLimit(live uint64) int64 {
-	l := int64(min(live, 1<<61))
-	return max(serveMemoryLimit, l+l/4)
-}
+func fittedMemoryLimit(live uint64) int64 { return fitAbove(serveMemoryLimit, live, 4) }
 
 // coldFittedMemoryLimit is fittedMemoryLimit for a start that parses a
 // whole codex: coldStartMemoryLimit, or the live heap and an eighth. With
 // a quarter the cold start at 10,000 entries held 97-106 MB of its own
 // at its peak, its search index's build taking the live heap past 84 MB
 // for a while; with an eighth, 97-99 MB (three runs each).
-func coldFittedMemoryLimit(live uint64) int64 {
+func coldFittedMemoryLimit(live uint64) int64 { return fitAbove(coldStartMemoryLimit, live, 8) }
+
+// fitAbove is start, or the live heap and a part of it (1/part) when that
+// is more.
+func fitAbove(start int64, live uint64, part int64) int64 {
 	l := int64(min(live, 1<<61))
-	return max(coldStartMemoryLimit, l+l/8)
+	return max(start, l+l/part)
 }
 
 // settledMemoryLimit is the limit once the start's work is done: the

@@ -94,18 +94,7 @@ func TestLimitFitCold(t *testing.T) {
 // heap as the warm one is; told after the start's work is done, it
 // changes nothing.
 func TestServeMemoryLimitColdStart(t *testing.T) {
-	for _, name := range []string{"GOMEMLIMIT", "GOGC"} {
-		if v, ok := os.LookupEnv(name); ok {
-			require.NoError(t, os.Unsetenv(name))
-			t.Cleanup(func() { _ = os.Setenv(name, v) })
-		}
-	}
-	limit, percent := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
-	debug.SetGCPercent(percent)
-	t.Cleanup(func() {
-		debug.SetMemoryLimit(limit)
-		debug.SetGCPercent(percent)
-	})
+	keepMemorySettings(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 
@@ -132,18 +121,7 @@ func TestServeMemoryLimitColdStart(t *testing.T) {
 // background work is said done and a collection has measured the heap,
 // a limit fitted down to it.
 func TestServeMemoryLimitSettlesAfterTheStart(t *testing.T) {
-	for _, name := range []string{"GOMEMLIMIT", "GOGC"} {
-		if v, ok := os.LookupEnv(name); ok {
-			require.NoError(t, os.Unsetenv(name))
-			t.Cleanup(func() { _ = os.Setenv(name, v) })
-		}
-	}
-	limit, percent := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
-	debug.SetGCPercent(percent)
-	t.Cleanup(func() {
-		debug.SetMemoryLimit(limit)
-		debug.SetGCPercent(percent)
-	})
+	percent := keepMemorySettings(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 
@@ -177,4 +155,24 @@ func gcPercent() int {
 	p := debug.SetGCPercent(-1)
 	debug.SetGCPercent(p)
 	return p
+}
+
+// keepMemorySettings runs limitServeMemory's test in this process as a
+// start with no GOMEMLIMIT or GOGC set, and puts the process's limit and
+// collector pace back when the test ends. It returns that pace.
+func keepMemorySettings(t *testing.T) int {
+	t.Helper()
+	for _, name := range []string{"GOMEMLIMIT", "GOGC"} {
+		if v, ok := os.LookupEnv(name); ok {
+			require.NoError(t, os.Unsetenv(name))
+			t.Cleanup(func() { _ = os.Setenv(name, v) })
+		}
+	}
+	limit, percent := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	t.Cleanup(func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	})
+	return percent
 }
