@@ -97,7 +97,11 @@ func TestWatchFileLifecycle(t *testing.T) {
 				assert.NoError(c, err)
 				assert.Empty(c, hits, "the old text is no longer indexed")
 			})
-			assert.Contains(t, w.updated(), tobin)
+			// The store publishes the edit before it tells onChange, so
+			// a search can see it first.
+			eventually(t, "onChange reports the edit", func(c *assert.CollectT) {
+				assert.Contains(c, w.updated(), tobin)
+			})
 			assert.NotContains(t, w.removed(), tobin)
 
 			// Delete.
