@@ -119,3 +119,32 @@ func (g *requestGate) wait(ctx context.Context, max time.Duration) error {
 		}
 	}
 }
+
+// answered waits until no request is in flight, or max has passed, or
+// ctx ends. It is yield without the settling: for work that must not
+// share the CPU with the requests of the moment but would cost more the
+// longer it waits (the collector's return after a start, which holds
+// the heap's growth).
+func (g *requestGate) answered(ctx context.Context, max time.Duration) {
+	t := time.NewTimer(max)
+	defer t.Stop()
+	for {
+		g.mu.Lock()
+		if g.active == 0 {
+			g.mu.Unlock()
+			return
+		}
+		if g.idle == nil {
+			g.idle = make(chan struct{})
+		}
+		idle := g.idle
+		g.mu.Unlock()
+		select {
+		case <-idle:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
