@@ -53,7 +53,16 @@ func (g *requestGate) end() {
 // yield waits until no request is in flight and none ended within
 // yieldSettle, or yieldMax has passed, or ctx ends. A nil gate never
 // waits.
-func (g *requestGate) yield(ctx context.Context) error { return g.wait(ctx, yieldMax) }
+func (g *requestGate) yield(ctx context.Context) error { return g.wait(ctx, yieldMax, yieldSettle) }
+
+// answered waits until no request is in flight, or max has passed, or
+// ctx ends. It is yield without the settling: for work that must not
+// share the CPU with the requests of the moment but would cost more the
+// longer it waits (the collector's return after a start, which holds
+// the heap's growth).
+func (g *requestGate) answered(ctx context.Context, max time.Duration) {
+	_ = g.wait(ctx, max, 0)
+}
 
 // pacer is yield for a job of many pieces: it waits as yield does
 // before each, but for at most budget over all of them; past it the
@@ -65,14 +74,15 @@ func (g *requestGate) pacer(budget time.Duration) func(context.Context) error {
 			return ctx.Err()
 		}
 		start := time.Now()
-		err := g.wait(ctx, left)
+		err := g.wait(ctx, left, yieldSettle)
 		left -= time.Since(start)
 		return err
 	}
 }
 
-// wait is yield waiting at most max.
-func (g *requestGate) wait(ctx context.Context, max time.Duration) error {
+// wait waits until no request is in flight and none ended within
+// settle, or max has passed, or ctx ends.
+func (g *requestGate) wait(ctx context.Context, max, settle time.Duration) error {
 	if g == nil {
 		return ctx.Err()
 	}
@@ -107,8 +117,8 @@ func (g *requestGate) wait(ctx context.Context, max time.Duration) error {
 				return ctx.Err()
 			}
 			continue
-		case now.Sub(last) < yieldSettle:
-			wake = time.After(min(yieldSettle-now.Sub(last), deadline.Sub(now)))
+		case now.Sub(last) < settle:
+			wake = time.After(min(settle-now.Sub(last), deadline.Sub(now)))
 		default:
 			return ctx.Err()
 		}
@@ -116,35 +126,6 @@ func (g *requestGate) wait(ctx context.Context, max time.Duration) error {
 		case <-wake:
 		case <-ctx.Done():
 			return ctx.Err()
-		}
-	}
-}
-
-// answered waits until no request is in flight, or max has passed, or
-// ctx ends. It is yield without the settling: for work that must not
-// share the CPU with the requests of the moment but would cost more the
-// longer it waits (the collector's return after a start, which holds
-// the heap's growth).
-func (g *requestGate) answered(ctx context.Context, max time.Duration) {
-	t := time.NewTimer(max)
-	defer t.Stop()
-	for {
-		g.mu.Lock()
-		if g.active == 0 {
-			g.mu.Unlock()
-			return
-		}
-		if g.idle == nil {
-			g.idle = make(chan struct{})
-		}
-		idle := g.idle
-		g.mu.Unlock()
-		select {
-		case <-idle:
-		case <-t.C:
-			return
-		case <-ctx.Done():
-			return
 		}
 	}
 }

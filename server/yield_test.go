@@ -19,7 +19,7 @@ func TestRequestGate(t *testing.T) {
 		g.begin()
 		var ended atomic.Bool
 		done := make(chan error, 1)
-		go func() { done <- g.wait(context.Background(), time.Minute) }()
+		go func() { done <- g.wait(context.Background(), time.Minute, yieldSettle) }()
 		select {
 		case <-done:
 			t.Fatal("the background went on while a request was in flight")
@@ -32,7 +32,7 @@ func TestRequestGate(t *testing.T) {
 	})
 	t.Run("goes on at once when nothing is asked", func(t *testing.T) {
 		var g requestGate
-		require.NoError(t, g.wait(context.Background(), time.Minute))
+		require.NoError(t, g.wait(context.Background(), time.Minute, yieldSettle))
 		var none *requestGate
 		require.NoError(t, none.yield(context.Background()), "no gate, no wait")
 	})
@@ -41,7 +41,7 @@ func TestRequestGate(t *testing.T) {
 		g.begin()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		assert.ErrorIs(t, g.wait(ctx, time.Minute), context.Canceled)
+		assert.ErrorIs(t, g.wait(ctx, time.Minute, yieldSettle), context.Canceled)
 	})
 	t.Run("a pacer's budget is spent once", func(t *testing.T) {
 		var g requestGate
