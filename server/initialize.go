@@ -140,12 +140,13 @@ func (s *Server) whenStarted() {
 	go func() {
 		defer s.work.Done()
 		started := wait(func(p *openBook) chan struct{} { return p.startedCh })
-		// The requests that waited for the start (the writer's first
-		// hover) are answered before the caller's own work: the
-		// collector that Started lets run took their CPU as they were
-		// computed. Not long: the heap grows until it runs.
-		s.gate.answered(s.ctx, startedWaitMax)
 		if s.opts.Started != nil {
+			// The requests that waited for the start (the writer's
+			// first hover) are answered before the caller's own work:
+			// the collector that Started lets run took their CPU as
+			// they were computed. Not long: the heap grows until it
+			// runs.
+			s.gate.answered(s.ctx, startedWaitMax)
 			s.opts.Started()
 		}
 		if started && wait(func(p *openBook) chan struct{} { return p.settledCh }) && s.opts.Settled != nil {
