@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/quire-ink/quire/codex/safefile"
 )
@@ -48,15 +49,16 @@ func readChapterCache(path string) (*chapterCache, error) {
 	return decodeChapterCache(data)
 }
 
-// writeChapterCache writes the file at path atomically: another process
-// reading it sees the old file or the new one, never half of one, and
-// the bytes reach the disk before the name does, so a power cut leaves
-// the old file or the whole new one (a torn one would fail its checksum
-// and be ignored, but would cost the next start a full reading).
-func writeChapterCache(path string, data []byte) error {
+// writeCacheFile writes a file of the book's cache (the chapter cache,
+// the names matcher) atomically: another process reading it sees the old
+// file or the new one, never half of one, and the bytes reach the disk
+// before the name does, so a power cut leaves the old file or the whole
+// new one (a torn one would fail its checksum and be ignored, but would
+// cost the next start a full reading).
+func writeCacheFile(path string, data []byte) error {
 	// The folder is the codex's, made when it opened; one deleted since
 	// is not made again (the book's indexes then live in memory).
-	f, err := os.CreateTemp(filepath.Dir(path), ".chapters-*.tmp")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+"-*.tmp")
 	if err != nil {
 		return err
 	}

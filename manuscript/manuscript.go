@@ -33,6 +33,12 @@ type Options struct {
 	// scanning each chapter found is kept between runs (chapter_cache.go);
 	// none keeps nothing.
 	ChapterCache string
+	// MatcherCache is the file, beside the chapter cache, of the names
+	// matcher the chapters were scanned with (mention_file.go): SaveCache
+	// writes it whenever it holds other names, so that the next opening
+	// reads the matcher rather than build it (ReadMatcher). None keeps
+	// nothing.
+	MatcherCache string
 	// CheckAfter answers first and checks after: the opening takes a
 	// chapter's record from the cache by its file's size and time, and
 	// Verify hashes the bytes later. Without it every chapter's bytes are
@@ -58,6 +64,13 @@ type Manuscript struct {
 	ignore *codex.Ignore
 	// cachePath is Options.ChapterCache.
 	cachePath string
+	// matcherPath is Options.MatcherCache; matcherSaved the version of the
+	// names its file is known to hold (saveMatcher).
+	matcherPath  string
+	matcherSaved struct {
+		sync.Mutex
+		version [sha256.Size]byte
+	}
 	// checkAfter is Options.CheckAfter; unverified says the opening took
 	// chapters by their stamps and Verify has not hashed them yet.
 	checkAfter bool
@@ -78,7 +91,7 @@ func Open(ctx context.Context, root string, opts Options) (*Manuscript, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	m := &Manuscript{root: real, log: log, overlay: NewOverlay(), cachePath: opts.ChapterCache, checkAfter: opts.CheckAfter}
+	m := &Manuscript{root: real, log: log, overlay: NewOverlay(), cachePath: opts.ChapterCache, matcherPath: opts.MatcherCache, checkAfter: opts.CheckAfter}
 	m.globs.Store(&globs)
 	// The cache file is read and checked while the chapters are found,
 	// read and hashed: only matching a chapter to its record waits for it.
@@ -321,6 +334,29 @@ func (m *Manuscript) SetCatalog(cat *codex.Catalog) {
 	m.SetMatcher(NewMatcher(cat))
 }
 
+// saveMatcher writes matcher to the names file when the file does not
+// hold it already, which it checks once per set of names in a session,
+// not at every save. A matcher of no names is not worth a file: it costs
+// nothing to build, and it is the one a manuscript holds before it is
+// given the codex's.
+func (m *Manuscript) saveMatcher(matcher *Matcher) error {
+	if m.matcherPath == "" || matcher == nil || matcher.layer != nil || len(matcher.ids) == 0 {
+		return nil
+	}
+	m.matcherSaved.Lock()
+	defer m.matcherSaved.Unlock()
+	if m.matcherSaved.version == matcher.version {
+		return nil
+	}
+	if !SavedMatcherIs(m.matcherPath, matcher) {
+		if err := SaveMatcher(m.matcherPath, matcher); err != nil {
+			return err
+		}
+	}
+	m.matcherSaved.version = matcher.version
+	return nil
+}
+
 // SetMatcher is SetCatalog with the automaton already built, for a caller
 // that uses the same matcher meanwhile (and can tell, by comparing it
 // with the index's, whether the index has caught up).
@@ -447,12 +483,18 @@ func readGitignore(root string) string {
 // chapter cache (Options.ChapterCache), for the next start: the
 // outlines and, found with the current names, the mentions. Chapters
 // with the editor's unsaved text are left out. It writes nothing when
-// the file already says all of it.
+// the file already says all of it. The names matcher those mentions were
+// found with goes to its own file (Options.MatcherCache).
 func (m *Manuscript) SaveCache() error {
+	snap := m.snap.Load()
+	if err := m.saveMatcher(snap.mentions.matcher); err != nil {
+		// The names cost the next opening a build, nothing else; the
+		// chapters are saved all the same.
+		m.log.Warn("names matcher not saved", "err", err)
+	}
 	if m.cachePath == "" {
 		return nil
 	}
-	snap := m.snap.Load()
 	next, changed := snap.cacheRecords()
 	if !changed {
 		return nil
@@ -461,7 +503,7 @@ func (m *Manuscript) SaveCache() error {
 	if err != nil {
 		return err
 	}
-	if err := writeChapterCache(m.cachePath, data); err != nil {
+	if err := writeCacheFile(m.cachePath, data); err != nil {
 		return fmt.Errorf("save chapter cache: %w", err)
 	}
 	m.mu.Lock()

@@ -202,12 +202,18 @@ func newTrie(entries []*codex.Entry) *Matcher {
 	for i := range m.nodes {
 		m.nodes[i].forms = mergeForms(m.nodes[i].forms)
 	}
-	m.firstTokens = make([]uint64, (1<<firstTokenBits)/64)
-	m.nodes[0].children(func(k string, _ int32) {
-		h := fnv1a([]byte(k)) >> (64 - firstTokenBits)
-		m.firstTokens[h/64] |= 1 << (h % 64)
-	})
+	m.firstTokens = firstTokenFilter(&m.nodes[0])
 	return m
+}
+
+// firstTokenFilter is the Bloom filter of the keys of root's children.
+func firstTokenFilter(root *trieNode) []uint64 {
+	filter := make([]uint64, (1<<firstTokenBits)/64)
+	root.children(func(k string, _ int32) {
+		h := fnv1a([]byte(k)) >> (64 - firstTokenBits)
+		filter[h/64] |= 1 << (h % 64)
+	})
+	return filter
 }
 
 // addEntry puts the names, aliases and exclusions of e into the trie.

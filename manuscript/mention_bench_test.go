@@ -159,3 +159,24 @@ func BenchmarkRescanChapter(b *testing.B) {
 		b.Fatal("the edited chapter mentions nothing")
 	}
 }
+
+// BenchmarkMatcherRead reads the matcher of BenchmarkMatcherBuild's
+// entries from its file, as a warm start does (ReadMatcher), against
+// building it.
+func BenchmarkMatcherRead(b *testing.B) {
+	book := benchBook(b)
+	entries := book.catalog.All()
+	path := filepath.Join(b.TempDir(), "names.bin")
+	if err := manuscript.SaveMatcher(path, manuscript.NewMatcherOf(entries)); err != nil {
+		b.Fatal(err)
+	}
+	if info, err := os.Stat(path); err == nil {
+		b.ReportMetric(float64(info.Size())/1e6, "file-MB")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := manuscript.ReadMatcher(path, entries); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -180,7 +180,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 					msErr = fmt.Errorf("quire failed while reading the chapters: %v", r)
 				}
 			}()
-			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger, ChapterCache: chapterCache(root, cache), CheckAfter: opts.CheckAfter})
+			b.Manuscript, msErr = manuscript.Open(ctx, root, manuscript.Options{Globs: globs.Manuscript, Logger: opts.Logger, ChapterCache: chapterCache(root, cache), MatcherCache: namesCache(root, cache), CheckAfter: opts.CheckAfter})
 		})
 	}
 	if opts.Parts&Codex != 0 {
@@ -203,7 +203,10 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 				// the chapters are read, not after.
 				start := time.Now()
 				b.Matcher = b.early.matcherFor(b.View.Catalog())
-				opts.Logger.Debug("names matcher built", "ms", time.Since(start).Milliseconds(), "early", b.early.used)
+				opts.Logger.Debug("names matcher built", "ms", time.Since(start).Milliseconds(), "early", b.early.used, "read", b.early.read)
+				if b.early.readErr != nil {
+					opts.Logger.Debug("names matcher file not read", "err", b.early.readErr)
+				}
 			}
 		}
 	}
@@ -248,6 +251,7 @@ func (b *Book) openCodex(ctx context.Context, alone bool) (*codex.Store, error) 
 		Globs: b.Globs.Codex, OnFallback: b.opts.OnFallback, OnWatchFallback: b.opts.OnWatchFallback,
 		BackgroundIndex: b.opts.BackgroundIndex, IndexAfter: b.opts.IndexAfter, CheckAfter: b.opts.CheckAfter, OnParseAll: b.opts.OnParseAll}
 	if b.opts.Parts&Chapters != 0 && alone {
+		b.early.path = namesCache(b.Root, b.Cache)
 		copts.OnLoaded = b.early.start
 	}
 	store, err := codex.Open(ctx, b.Root, copts)
@@ -273,8 +277,15 @@ func (b *Book) openCodex(ctx context.Context, alone bool) (*codex.Store, error) 
 
 // chapterCache is the chapter cache file of the book at root, none when
 // the cache folder lies inside the book: quire writes nothing there.
-func chapterCache(root string, c Cache) string {
-	file := c.Chapters()
+func chapterCache(root string, c Cache) string { return outsideBook(root, c.Chapters()) }
+
+// namesCache is the names matcher's file of the book at root, by the
+// same rule.
+func namesCache(root string, c Cache) string { return outsideBook(root, c.Names()) }
+
+// outsideBook is file, a file of the cache, or none when it lies inside
+// the book at root.
+func outsideBook(root, file string) string {
 	// The codex's rule for its own cache: links followed either way.
 	if file == "" || codex.InsideProject(root, filepath.Dir(file)) {
 		return ""

@@ -69,6 +69,14 @@ func (c Cache) Chapters() string {
 	return filepath.Join(c.Dir, "chapters.bin")
 }
 
+// Names is the file of the names matcher (manuscript.Options.MatcherCache).
+func (c Cache) Names() string {
+	if c.Dir == "" {
+		return ""
+	}
+	return filepath.Join(c.Dir, "names.bin")
+}
+
 // Provenance is the folder of the record of provider calls.
 func (c Cache) Provenance() string { return c.Dir }
 

@@ -1,6 +1,8 @@
 package book
 
 import (
+	"errors"
+	"io/fs"
 	"slices"
 	"sync"
 
@@ -16,11 +18,22 @@ import (
 // on, so the early matcher is used only when the catalog Open ends with
 // lists exactly those entries in that order (nothing changed offline,
 // no series merged in); otherwise it is built again from the catalog.
+//
+// The matcher is read from the names file the last session saved
+// (manuscript.ReadMatcher) when that file holds exactly these names, and
+// built only when it does not.
 type earlyMatcher struct {
+	// path is the names file; none builds.
+	path    string
 	entries []*codex.Entry
 	done    chan struct{}
 	m       *manuscript.Matcher
 	used    bool
+	// read says m came from the file; readErr why it did not, when the
+	// file was there but damaged (one of other names is the rule after
+	// a change, not worth a word).
+	read    bool
+	readErr error
 	once    sync.Once
 }
 
@@ -32,6 +45,16 @@ func (e *earlyMatcher) start(entries []*codex.Entry) {
 		e.done = make(chan struct{})
 		go func() {
 			defer close(e.done)
+			if e.path != "" {
+				m, err := manuscript.ReadMatcher(e.path, entries)
+				if err == nil {
+					e.m, e.read = m, true
+					return
+				}
+				if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, manuscript.ErrMatcherStale) {
+					e.readErr = err
+				}
+			}
 			e.m = manuscript.NewMatcherOf(entries)
 		}()
 	})

@@ -12,8 +12,9 @@ import (
 	"github.com/quire-ink/quire/manuscript"
 )
 
-// A warm start takes the matcher built from the saved state while the
-// codex checked its files, when the catalog has exactly those entries;
+// A warm start takes the matcher of the saved state's entries, read from
+// the names file the last session saved, while the codex checked its
+// files, when the catalog has exactly those entries;
 // an entry added, edited or removed offline has it built again. Either
 // way it is the matcher of the catalog the book opened with.
 func TestWarmStartMatcher(t *testing.T) {
@@ -50,6 +51,10 @@ func TestWarmStartMatcher(t *testing.T) {
 			}
 			cold := open()
 			assert.False(t, cold.early.used, "no state on a cold start")
+			// Scanning the chapters and saving them saves the names too.
+			cold.Manuscript.SetMatcher(cold.Matcher)
+			cold.SaveChapters()
+			require.FileExists(t, cold.Cache.Names())
 			require.NoError(t, cold.Close())
 			if tt.change != nil {
 				tt.change(t, root)
@@ -57,6 +62,10 @@ func TestWarmStartMatcher(t *testing.T) {
 			warm := open()
 			defer warm.Close()
 			assert.Equal(t, tt.early, warm.early.used)
+			// The state holds the names of the last session, which its
+			// file holds too; a change offline then has it built again.
+			assert.True(t, warm.early.read, "read from the names file, not built")
+			assert.NoError(t, warm.early.readErr)
 			assert.Equal(t, manuscript.NewMatcher(warm.View.Catalog()), warm.Matcher)
 		})
 	}
