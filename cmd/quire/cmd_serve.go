@@ -51,6 +51,7 @@ func (c stdio) Close() error {
 }
 
 func (o *serveOptions) run(cmd *cobra.Command) error {
+	serveProcs()
 	// Before anything else fills the heap (start_heap_linux.go).
 	if reserveStartHeap {
 		prepareStartHeap()
