@@ -301,13 +301,31 @@ func (c *Catalog) copied(copyEntry func(*Entry) *Entry, idOf func(string) string
 	return n
 }
 
-// tiers pairs each lookup map with the key of an entry that goes in it.
+// tier is a lookup map and the keys of an entry that go in it, appended
+// to dst.
+type tier struct {
+	m    *layer[string, []*Entry]
+	keys func(k *keys, dst []string) []string
+}
+
+// tierList pairs each lookup map with the keys of an entry that go in it.
+func (c *Catalog) tierList() [4]tier {
+	return [4]tier{
+		{&c.byName, func(k *keys, dst []string) []string { return append(dst, k.name) }},
+		{&c.byTitle, func(k *keys, dst []string) []string { return append(dst, k.title) }},
+		{&c.byStem, func(k *keys, dst []string) []string { return append(dst, k.stem) }},
+		{&c.byAlias, func(k *keys, dst []string) []string { return append(dst, k.aliases...) }},
+	}
+}
+
+// tiers calls visit with each lookup map and each key of k that goes in
+// it.
 func (c *Catalog) tiers(k *keys, visit func(m *layer[string, []*Entry], key string)) {
-	visit(&c.byName, k.name)
-	visit(&c.byTitle, k.title)
-	visit(&c.byStem, k.stem)
-	for _, a := range k.aliases {
-		visit(&c.byAlias, a)
+	var scratch [4]string
+	for _, t := range c.tierList() {
+		for _, key := range t.keys(k, scratch[:0]) {
+			visit(t.m, key)
+		}
 	}
 }
 
@@ -350,23 +368,55 @@ func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
 		nWords += len(k.words)
 		nKeys += len(k.unique)
 	}
-	c.words = make([]wordRef, 0, nWords)
-	c.fuzzyKeys = make([]fuzzyKey, 0, nKeys)
-	for _, e := range c.sorted {
-		k := allKeys[e]
-		c.byType[e.Type] = append(c.byType[e.Type], e)
-		// A new catalog fills its maps' bases directly.
-		c.tiers(k, func(m *layer[string, []*Entry], key string) {
-			if key != "" && !slices.Contains(m.base[key], e) {
-				m.base[key] = append(m.base[key], e)
-			}
-		})
-		c.fuzzyKeys = append(c.fuzzyKeys, k.unique...)
-		for _, w := range k.words {
-			c.words = append(c.words, wordRef{w, e})
+	// Three parts of the catalog, each read from the keys alone, are
+	// made side by side on a large codex: the sorted words, the name and
+	// title maps, the rest. A warm start waited for them one after the
+	// other while its other core, done with the chapters, had nothing to
+	// do. BenchmarkNewCatalog (10,000 entries), seven interleaved runs
+	// each on a busy machine: 29-41 ms before, 23-35 ms after.
+	var parts sync.WaitGroup
+	side := func(f func()) {
+		if len(c.sorted) >= keysPerWorker {
+			parts.Go(f)
+		} else {
+			f()
 		}
 	}
-	slices.SortFunc(c.words, compareWords)
+	side(func() {
+		c.words = make([]wordRef, 0, nWords)
+		for _, e := range c.sorted {
+			for _, w := range allKeys[e].words {
+				c.words = append(c.words, wordRef{w, e})
+			}
+		}
+		slices.SortFunc(c.words, compareWords)
+	})
+	// A new catalog fills its maps' bases directly, each entry once under
+	// a key, in the catalog's order.
+	fill := func(t tier) {
+		var scratch []string
+		for _, e := range c.sorted {
+			scratch = t.keys(allKeys[e], scratch[:0])
+			for _, key := range scratch {
+				if key != "" && !slices.Contains(t.m.base[key], e) {
+					t.m.base[key] = append(t.m.base[key], e)
+				}
+			}
+		}
+	}
+	tiers := c.tierList()
+	side(func() {
+		fill(tiers[0])
+		fill(tiers[1])
+	})
+	fill(tiers[2])
+	fill(tiers[3])
+	c.fuzzyKeys = make([]fuzzyKey, 0, nKeys)
+	for _, e := range c.sorted {
+		c.byType[e.Type] = append(c.byType[e.Type], e)
+		c.fuzzyKeys = append(c.fuzzyKeys, allKeys[e].unique...)
+	}
+	parts.Wait()
 	c.buildLater()
 	return c
 }
