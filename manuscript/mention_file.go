@@ -16,9 +16,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
-	"io"
-	"os"
 
 	"github.com/quire-ink/quire/codex"
 )
@@ -49,7 +46,7 @@ var ErrMatcherStale = errors.New("names matcher file of other names")
 // with an error of fs.ErrNotExist when there is none, and with another
 // error when the file is damaged; the caller then builds it.
 func ReadMatcher(path string, entries []*codex.Entry) (*Matcher, error) {
-	data, err := readMatcherFile(path)
+	data, err := readCacheFile(path, "names matcher file", maxMatcherFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -68,32 +65,11 @@ func ReadMatcher(path string, entries []*codex.Entry) (*Matcher, error) {
 	return m, nil
 }
 
-// readMatcherFile reads the file at path into a buffer of its size.
-func readMatcherFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	size := int64(0)
-	if info, err := f.Stat(); err == nil {
-		size = min(info.Size(), maxMatcherFileBytes+1)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, maxMatcherFileBytes+1)); err != nil {
-		return nil, err
-	}
-	if buf.Len() > maxMatcherFileBytes {
-		return nil, errors.New("names matcher file over its size limit")
-	}
-	return buf.Bytes(), nil
-}
-
 // SavedMatcherIs reports whether the file at path holds the matcher of
 // m's names and reads back: a session saves its matcher only when the
 // file holds another, or is damaged.
 func SavedMatcherIs(path string, m *Matcher) bool {
-	data, err := readMatcherFile(path)
+	data, err := readCacheFile(path, "names matcher file", maxMatcherFileBytes)
 	if err != nil {
 		return false
 	}
@@ -116,16 +92,6 @@ func SaveMatcher(path string, m *Matcher) error {
 		return fmt.Errorf("save names matcher: %w", err)
 	}
 	return nil
-}
-
-// matcherFileSealed reports whether data ends with the CRC-32 of what
-// comes before it.
-func matcherFileSealed(data []byte) bool {
-	if len(data) < crc32.Size {
-		return false
-	}
-	content, tail := data[:len(data)-crc32.Size], data[len(data)-crc32.Size:]
-	return crc32.ChecksumIEEE(content) == binary.LittleEndian.Uint32(tail)
 }
 
 // matcherFileVersion checks the head of a names matcher file and returns
@@ -212,8 +178,7 @@ func (m *Matcher) encodeTrie() (data []byte, ok bool) {
 	e.uint(uint64(edges))
 	e.uint(uint64(forms))
 	e.buf.Write(body.buf.Bytes())
-	e.buf.Write(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(e.buf.Bytes())))
-	return e.buf.Bytes(), true
+	return e.seal(), true
 }
 
 // decodeTrie reads the trie encodeTrie wrote into m, whose version and
@@ -229,10 +194,10 @@ func (m *Matcher) decodeTrie(data []byte) error {
 	if version != m.version {
 		return ErrMatcherStale
 	}
-	if !matcherFileSealed(data) {
+	content, sealed := unseal(data)
+	if !sealed {
 		return errors.New("names matcher file damaged (checksum)")
 	}
-	content := data[:len(data)-crc32.Size]
 	if head > len(content) {
 		return errors.New("names matcher file damaged")
 	}
