@@ -134,10 +134,6 @@ func (m *Matcher) encodeTrie() (data []byte, ok bool) {
 		}
 		return p
 	}
-	ids := make(map[string]uint64, len(m.ids))
-	for i, id := range m.ids {
-		ids[id] = uint64(i)
-	}
 	var body cacheEncoder
 	edges, forms := 0, 0
 	for i := range m.nodes {
@@ -150,11 +146,11 @@ func (m *Matcher) encodeTrie() (data []byte, ok bool) {
 		})
 		body.uint(uint64(len(n.forms)))
 		for _, f := range n.forms {
-			place, found := ids[f.entry]
+			place, found := m.placeOf(f.entry, 0)
 			if !found {
 				return nil, false
 			}
-			body.uint(place)
+			body.uint(uint64(place))
 			body.uint(uint64(f.kind))
 			body.uint(f.caps)
 			body.uint(f.lower)
@@ -221,13 +217,15 @@ func (m *Matcher) decodeTrie(data []byte) error {
 	forms := make([]nameForm, 0, d.count(5))
 	for i := range m.nodes {
 		node := &m.nodes[i]
+		// The edges and forms fill the arrays sized by the file's totals,
+		// and never outgrow them.
 		k := d.count(2)
-		if k > fewEdges {
-			node.many = make(map[string]int32, k)
-		}
-		if k <= fewEdges && k > len(edges[len(edges):cap(edges)]) || d.err != nil {
+		if k <= fewEdges && k > cap(edges)-len(edges) || d.err != nil {
 			d.fail()
 			break
+		}
+		if k > fewEdges {
+			node.many = make(map[string]int32, k)
 		}
 		from := len(edges)
 		for range k {
@@ -246,7 +244,7 @@ func (m *Matcher) decodeTrie(data []byte) error {
 			node.few = edges[from:len(edges):len(edges)]
 		}
 		k = d.count(5)
-		if k > len(forms[len(forms):cap(forms)]) || d.err != nil {
+		if k > cap(forms)-len(forms) || d.err != nil {
 			d.fail()
 			break
 		}
