@@ -357,6 +357,15 @@ func (m *Manuscript) saveMatcher(matcher *Matcher) error {
 	return nil
 }
 
+// MatcherSaved says the names file holds matcher already: the opening
+// read it from there (ReadMatcher), and SaveCache need not read it again
+// to know.
+func (m *Manuscript) MatcherSaved(matcher *Matcher) {
+	m.matcherSaved.Lock()
+	defer m.matcherSaved.Unlock()
+	m.matcherSaved.version = matcher.version
+}
+
 // SetMatcher is SetCatalog with the automaton already built, for a caller
 // that uses the same matcher meanwhile (and can tell, by comparing it
 // with the index's, whether the index has caught up).

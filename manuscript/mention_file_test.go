@@ -181,3 +181,32 @@ func FuzzMatcherFile(f *testing.F) {
 		}
 	})
 }
+
+// SaveCache writes the names file once for a set of names, and not at
+// all for names the opening read from it (MatcherSaved).
+func TestSaveCacheWritesTheNamesOnce(t *testing.T) {
+	cat := fuzzCatalog("Mara Vell", "Mara", "Hope", "Hope Street")
+	root := newProject(t, projectFiles{"manuscript/01.md": chapterText("One", "Mara Vell came to Hope Street.")})
+	for _, read := range []bool{false, true} {
+		t.Run(fmt.Sprintf("read at the opening %v", read), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "names.bin")
+			ms := openProject(t, root, Options{MatcherCache: path})
+			m := NewMatcher(cat)
+			if read {
+				ms.MatcherSaved(m)
+			}
+			ms.SetMatcher(m)
+			require.NoError(t, ms.SaveCache())
+			if read {
+				assert.NoFileExists(t, path, "the opening said the file holds these names")
+				return
+			}
+			assert.True(t, SavedMatcherIs(path, m))
+			require.NoError(t, os.WriteFile(path, []byte("written since"), 0o644))
+			require.NoError(t, ms.SaveCache())
+			got, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, "written since", string(got), "known saved: not checked again")
+		})
+	}
+}

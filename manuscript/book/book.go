@@ -221,6 +221,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 		return nil, fmt.Errorf("open manuscript of %s: %w", root, msErr)
 	}
 	if b.Store != nil && b.Manuscript != nil {
+		if b.early.used && b.early.read {
+			b.Manuscript.MatcherSaved(b.Matcher)
+		}
 		switch {
 		case !opts.LaterMentions:
 			b.Manuscript.SetMatcher(b.Matcher)
