@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode"
 )
 
 // Catalog is an immutable, in-memory view of every entry, built for fast
@@ -102,22 +101,38 @@ type keyWords struct {
 
 func keysOf(e *Entry) *keys {
 	k := &keys{name: Normalize(e.Name), title: Normalize(e.Title), stem: stemKey(e.Stem)}
+	lists := make([][]string, 0, 2+len(e.Aliases))
+	lists = append(lists, splitWords(k.name), splitWords(k.title))
 	if len(e.Aliases) > 0 {
 		k.aliases = make([]string, 0, len(e.Aliases))
 	}
 	for _, a := range e.Aliases {
-		k.aliases = append(k.aliases, Normalize(a))
+		key := Normalize(a)
+		k.aliases = append(k.aliases, key)
+		lists = append(lists, splitWords(key))
 	}
+	k.complete(e, lists)
+	return k
+}
+
+// complete makes, from k's normalized name, title, stem and aliases, the
+// rest of the keys of e: the distinct keys, the shortest, the words.
+// lists are the words of the name, the title and each alias, in that
+// order (split by keysOf, or as a warm start's state saved them,
+// catalog_keys_saved.go).
+func (k *keys) complete(e *Entry, lists [][]string) {
 	// Most entries have a few names, searched in place; sets keep an
 	// entry of many aliases linear to index. (Two maps an entry were a
 	// fifth of the catalog's time to build at a warm start.)
-	many := len(k.aliases) > manyNames
-	newKey := firstTime(many, func(key string) bool {
-		return slices.ContainsFunc(k.unique, func(u fuzzyKey) bool { return u.key == key })
-	})
+	var seenKeys, seenWords map[string]bool
+	if len(k.aliases) > manyNames {
+		seenKeys, seenWords = map[string]bool{}, map[string]bool{}
+	}
 	k.unique = make([]fuzzyKey, 0, len(k.aliases)+3)
 	add := func(key string, tier MatchKind) {
-		if key == "" || !newKey(key) {
+		if key == "" || !firstTime(seenKeys, key, func() bool {
+			return slices.ContainsFunc(k.unique, func(u fuzzyKey) bool { return u.key == key })
+		}) {
 			return
 		}
 		n := runeLen(key)
@@ -132,24 +147,38 @@ func keysOf(e *Entry) *keys {
 	for _, a := range k.aliases {
 		add(a, MatchAlias)
 	}
-	newWord := firstTime(many, func(w string) bool { return slices.Contains(k.words, w) })
-	addWords := func(key string) {
-		words := splitWords(key)
+	// Sized once: an entry's few words were appended one allocation at
+	// a time.
+	total, named := 0, 0
+	for _, words := range lists {
+		total += len(words)
 		if len(words) > 0 {
-			k.named = append(k.named, keyWords{runeLen(key), words})
+			named++
 		}
+	}
+	if total == 0 {
+		return
+	}
+	k.words = make([]string, 0, total)
+	k.named = make([]keyWords, 0, named)
+	for i, words := range lists {
+		if len(words) == 0 {
+			continue
+		}
+		key := k.name
+		switch {
+		case i == 1:
+			key = k.title
+		case i > 1:
+			key = k.aliases[i-2]
+		}
+		k.named = append(k.named, keyWords{runeLen(key), words})
 		for _, w := range words {
-			if newWord(w) {
+			if firstTime(seenWords, w, func() bool { return slices.Contains(k.words, w) }) {
 				k.words = append(k.words, w)
 			}
 		}
 	}
-	addWords(k.name)
-	addWords(k.title)
-	for _, a := range k.aliases {
-		addWords(a)
-	}
-	return k
 }
 
 // keysOfAll is keysOf of each entry, on every core for a large codex: a
@@ -176,21 +205,18 @@ const keysPerWorker = 2000
 // names in sets rather than searching them.
 const manyNames = 8
 
-// firstTime reports whether a key is met for the first time, and notes
-// it: by has, a search of the list the caller keeps, or, when many, by a
-// set of its own.
-func firstTime(many bool, has func(string) bool) func(string) bool {
-	if !many {
-		return func(key string) bool { return !has(key) }
+// firstTime reports whether key is met for the first time, and notes
+// it: in seen where the caller keeps a set, else by has, a search of the
+// list the caller keeps.
+func firstTime(seen map[string]bool, key string, has func() bool) bool {
+	if seen == nil {
+		return !has()
 	}
-	seen := map[string]bool{}
-	return func(key string) bool {
-		if seen[key] {
-			return false
-		}
-		seen[key] = true
-		return true
+	if seen[key] {
+		return false
 	}
+	seen[key] = true
+	return true
 }
 
 // live reports whether e, an entry of this catalog's (mine), is in it:
@@ -333,6 +359,13 @@ func (c *Catalog) tiers(k *keys, visit func(m *layer[string, []*Entry], key stri
 // could not be read as entries at all, kept so they can be shown. Entries
 // with the same ID are a caller bug; the last one wins.
 func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
+	return newCatalog(entries, skipped, nil)
+}
+
+// newCatalog is NewCatalog; saved, when not nil, gives the keys of
+// entries (each at its index, nil where it has none), which it then
+// takes rather than makes: a warm start's, read with the state.
+func newCatalog(entries []*Entry, skipped []Problem, saved []*keys) *Catalog {
 	byID := make(map[string]*Entry, len(entries))
 	for _, e := range entries {
 		byID[e.ID] = e
@@ -358,8 +391,21 @@ func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
 		allKeys[e] = nil
 		c.sorted = append(c.sorted, e)
 	}
-	for i, k := range keysOfAll(c.sorted) {
-		allKeys[c.sorted[i]] = k
+	if len(saved) == len(entries) {
+		for i, e := range entries {
+			if k, ok := allKeys[e]; ok && k == nil {
+				allKeys[e] = saved[i]
+			}
+		}
+	}
+	var unkeyed []*Entry
+	for _, e := range c.sorted {
+		if allKeys[e] == nil {
+			unkeyed = append(unkeyed, e)
+		}
+	}
+	for i, k := range keysOfAll(unkeyed) {
+		allKeys[unkeyed[i]] = k
 	}
 	slices.SortFunc(c.sorted, c.compareEntries)
 	// Sized once: growing them entry by entry copied each several times.
@@ -625,10 +671,16 @@ func stemKey(s string) string {
 	}, s))
 }
 
+// splitWords are the words of s (eachWord).
 func splitWords(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	})
+	n := 0
+	eachWord(s, func(int, int) { n++ })
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	eachWord(s, func(start, end int) { out = append(out, s[start:end]) })
+	return out
 }
 
 // Len is the number of entries.

@@ -239,6 +239,7 @@ func writeStateTo(w io.Writer, st *savedState) error {
 		e.spill()
 	}
 	e.problems(st.Skipped)
+	e.keysOfState(st.Entries, st.Keys)
 	return e.finish()
 }
 
@@ -256,6 +257,7 @@ type decoder struct {
 	sectionSlab slab[Section]
 	linkSlab    slab[Link]
 	rangeSlab   slab[Range]
+	keysSlab    slab[keys]
 }
 
 // slab hands out slices of shared backing arrays. Each slice is capped
@@ -515,6 +517,7 @@ func decodeChecked(data []byte) (*savedState, error) {
 		st.Entries = append(st.Entries, d.entry(souls))
 	}
 	st.Skipped = d.problems()
+	st.Keys = d.keysOfState(st.Entries)
 	if d.err == nil && d.off != len(body) {
 		d.fail()
 	}

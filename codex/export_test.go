@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,5 +33,25 @@ func DecodeStateFile(dir string) (func() (int, error), error) {
 			return 0, err
 		}
 		return len(st.Entries), nil
+	}, nil
+}
+
+// CatalogOfStateFile exposes a warm start's catalog to the external
+// tests: it decodes the state file saved in the cache folder dir and
+// builds the catalog of its entries with the keys it saved.
+func CatalogOfStateFile(dir string) (func() (*Catalog, error), error) {
+	data, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		return nil, err
+	}
+	return func() (*Catalog, error) {
+		st, err := decodeState(data)
+		if err != nil {
+			return nil, err
+		}
+		if st.Keys == nil {
+			return nil, errors.New("the state saved no keys quire can use")
+		}
+		return newCatalog(st.Entries, st.Skipped, st.Keys), nil
 	}, nil
 }

@@ -26,7 +26,9 @@ import (
 // JSON (codec_fields.go).
 // 5: the sources stand apart from the fields, so that a mapped state is
 // decoded without reading them (codec.go).
-const SchemaVersion = 5
+// 6: the catalog's keys of each entry follow the entries
+// (catalog_keys_saved.go).
+const SchemaVersion = 6
 
 // Names inside a project's cache folder.
 const (
@@ -63,6 +65,10 @@ type savedState struct {
 	Entries []*Entry
 	Souls   []*Soul
 	Skipped []Problem
+	// Keys are the catalog's keys of each entry, in Entries' order
+	// (catalog_keys_saved.go): on writing, nil where the writer has
+	// none; on reading, nil when they cannot be used.
+	Keys []*keys
 	// Indexed says the index on disk held exactly these entries when
 	// the state was written. A state saved while the index was still
 	// being built (store_build.go) is false: the next start takes the

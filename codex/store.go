@@ -194,9 +194,11 @@ type Store struct {
 	sources mappedSources
 	closed  bool
 	loaded  bool // state came from the cache; no catalog built yet
-	// loadedOrder are the entries as the state listed them, until Open
-	// has built its first catalog from them.
+	// loadedOrder are the entries as the state listed them, and
+	// loadedKeys the catalog keys it saved of each, until Open has built
+	// its first catalog from them.
 	loadedOrder []*Entry
+	loadedKeys  []*keys
 	// build is the background build of the index while it runs: changes
 	// then queue behind it instead of reaching the index directly.
 	build *indexBuild
@@ -279,9 +281,9 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	var warm *Catalog
 	var building sync.WaitGroup
 	if s.loaded {
-		entries, skipped := s.loadedSnapshot()
-		s.loadedOrder = nil
-		building.Go(func() { warm = NewCatalog(entries, skipped) })
+		entries, keys, skipped := s.loadedSnapshot()
+		s.loadedOrder, s.loadedKeys = nil, nil
+		building.Go(func() { warm = newCatalog(entries, skipped, keys) })
 	}
 	var stats SyncStats
 	if s.loaded && opts.CheckAfter && !s.reindex {

@@ -205,7 +205,7 @@ func (s *Store) load(st *savedState) {
 	for _, e := range st.Entries {
 		s.entries[e.ID] = e
 	}
-	s.loadedOrder = st.Entries
+	s.loadedOrder, s.loadedKeys = st.Entries, st.Keys
 	s.sources.add(st.mapped)
 	if s.opts.OnLoaded != nil {
 		s.opts.OnLoaded(slices.Clone(st.Entries))
@@ -262,6 +262,7 @@ func (s *Store) Save() error {
 		st.Files[id] = f
 	}
 	st.Entries = s.entriesInCatalogOrder()
+	st.Keys = s.catalogKeys(st.Entries)
 	for _, soul := range s.souls {
 		st.Souls = append(st.Souls, soul)
 	}
@@ -313,14 +314,32 @@ func (s *Store) entriesInCatalogOrder() []*Entry {
 	return out
 }
 
+// catalogKeys are the keys the current catalog holds of each of
+// entries, nil where it holds none (the state's writer makes those):
+// saved with the state, so that a warm start reads them. s.mu must be
+// held.
+func (s *Store) catalogKeys(entries []*Entry) []*keys {
+	cat := s.catalog.Load()
+	if cat == nil {
+		return nil
+	}
+	out := make([]*keys, len(entries))
+	for i, e := range entries {
+		out[i], _ = cat.keys.get(e)
+	}
+	return out
+}
+
 // loadedSnapshot is snapshot(true) of a store just loaded from its
 // state, the entries in the order the state lists them (the catalog's,
-// entriesInCatalogOrder). s.mu must be held, or no one else may use the
-// store yet.
-func (s *Store) loadedSnapshot() ([]*Entry, []Problem) {
+// entriesInCatalogOrder), with the keys the state saved of each (nil
+// when it saved none it could use). s.mu must be held, or no one else
+// may use the store yet.
+func (s *Store) loadedSnapshot() ([]*Entry, []*keys, []Problem) {
 	_, skipped := s.snapshot(false)
 	if len(s.loadedOrder) != len(s.entries) {
-		return s.snapshot(true)
+		entries, skipped := s.snapshot(true)
+		return entries, nil, skipped
 	}
-	return s.loadedOrder, skipped
+	return s.loadedOrder, s.loadedKeys, skipped
 }
