@@ -439,13 +439,26 @@ func newCatalog(entries []*Entry, skipped []Problem, saved []*keys) *Catalog {
 	})
 	// A new catalog fills its maps' bases directly, each entry once under
 	// a key, in the catalog's order.
+	// A key's list is carved from a shared array (slab) when the key is
+	// first met: most keys name one entry, and ten thousand lists of one
+	// were as many allocations per map. A second entry under a key
+	// copies its list (capped at its length) out.
 	fill := func(t tier) {
 		var scratch []string
+		var lists slab[*Entry]
 		for _, e := range c.sorted {
 			scratch = t.keys(allKeys[e], scratch[:0])
 			for _, key := range scratch {
-				if key != "" && !slices.Contains(t.m.base[key], e) {
-					t.m.base[key] = append(t.m.base[key], e)
+				if key == "" {
+					continue
+				}
+				switch have, ok := t.m.base[key]; {
+				case !ok:
+					list := lists.take(1)
+					list[0] = e
+					t.m.base[key] = list
+				case !slices.Contains(have, e):
+					t.m.base[key] = append(have, e)
 				}
 			}
 		}
