@@ -80,8 +80,12 @@ func (p *openBook) catalog() *codex.Catalog { return p.canon().Catalog }
 // files or the series folder's (codex.MergeSeries). The editor's texts
 // are laid over the book's entries before the merge, so an open
 // override still takes what it leaves out from the series.
-func (p *openBook) canon() *codex.Merged {
-	base := p.store.Catalog()
+func (p *openBook) canon() *codex.Merged { return p.canonOf(p.store) }
+
+// canonOf is canon over the catalog of store, the book's: the book's
+// start asks it before it sets p.store (canonEarly).
+func (p *openBook) canonOf(store *codex.Store) *codex.Merged {
+	base := store.Catalog()
 	o := &p.overlay
 	o.mu.Lock()
 	defer o.mu.Unlock()

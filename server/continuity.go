@@ -1,9 +1,11 @@
 package server
 
 import (
+	"log/slog"
 	"reflect"
 	"slices"
 	"sync"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -58,10 +60,7 @@ func (p *openBook) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
 	st := &p.story
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.canon == nil || st.cat != cat || st.names != names || !reflect.DeepEqual(st.opts, opts) {
-		st.canon = continuity.NewCanonWithMatcher(cat, opts, names)
-		st.cat, st.names, st.opts, st.tl = cat, names, opts, nil
-	}
+	st.canonFor(cat, names, opts)
 	switch {
 	case st.tl == nil:
 		st.tl, st.snap = continuity.NewTimeline(st.canon, snap), snap
@@ -69,6 +68,38 @@ func (p *openBook) timelineFor(snap *manuscript.Snapshot) *continuity.Timeline {
 		st.tl, st.snap = st.tl.For(snap), snap
 	}
 	return st.tl
+}
+
+// canonFor makes st's canon that of cat, names and opts, unless it is
+// already, and reports whether it made it. st.mu must be held.
+func (st *storyTime) canonFor(cat *codex.Catalog, names *manuscript.Matcher, opts continuity.Options) bool {
+	if st.canon != nil && st.cat == cat && st.names == names && reflect.DeepEqual(st.opts, opts) {
+		return false
+	}
+	st.canon = continuity.NewCanonWithMatcher(cat, opts, names)
+	st.cat, st.names, st.opts, st.tl = cat, names, opts, nil
+	return true
+}
+
+// canonEarly makes the continuity canon of the book's codex while its
+// chapters are still being read (book.Options.OnCodexOpened): the first
+// timelineFor, on the way to the book's first answer, then finds it
+// made, as long as the codex, names and settings are still those. A
+// warm start at 10,000 entries spent 5 ms making it after the chapters
+// were read, with the other core idle. st.mu is taken before canonEarly
+// returns and let go once the canon is made, in a goroutine of its own:
+// a timelineFor that comes first waits for it rather than making it
+// twice.
+func (p *openBook) canonEarly(store *codex.Store, names *manuscript.Matcher, log *slog.Logger) {
+	st := &p.story
+	st.mu.Lock()
+	go func() {
+		defer st.mu.Unlock()
+		start := time.Now()
+		if st.canonFor(p.canonOf(store).Catalog, names, p.configOf().continuity) {
+			log.Debug("continuity canon made beside the chapters", "ms", time.Since(start).Milliseconds())
+		}
+	}()
 }
 
 // askTimeline is timelineFor for an advisor turn's tools. The turn reads

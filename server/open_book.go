@@ -248,14 +248,21 @@ func (p *openBook) load(ctx context.Context, opts Options, log *slog.Logger, onP
 		OnSeriesFailed: func(err error) {
 			log.Warn("series canon not read", "root", real, "err", err)
 		},
-		Shelf: opts.shelf,
+		// Made beside the chapters' reading: timelineFor, below, finds it
+		// made.
+		OnCodexOpened: func(store *codex.Store, names *manuscript.Matcher) { p.canonEarly(store, names, log) },
+		Shelf:         opts.shelf,
 	})
 	if err != nil {
 		p.err = err
 		return
 	}
 	p.series.book = b
+	// Under the overlay's lock: the continuity canon made beside the
+	// chapters (canonEarly) may still be reading it.
+	p.overlay.mu.Lock()
 	p.overlay.series, p.overlay.seriesCatalogs = b.Series, b.SeriesCatalogs
+	p.overlay.mu.Unlock()
 	m := b.Matcher
 	if m == nil {
 		m = manuscript.NewMatcher(b.View.Catalog())

@@ -130,3 +130,25 @@ func TestAColdStartSaysItParsesTheWholeCodex(t *testing.T) {
 	assert.Equal(t, 1, session(), "the first opening parses every entry")
 	assert.Equal(t, 0, session(), "the next opens from the saved state")
 }
+
+// A start, cold then warm, makes the continuity canon (which every
+// hover card in a chapter reads) while the chapters are still being
+// read, not after: the book answers with it made.
+func TestStartMakesTheCanonBesideTheChapters(t *testing.T) {
+	cache := t.TempDir()
+	root := writeProject(t, bookFiles)
+	for range 2 {
+		logs := &syncBuffer{}
+		c := startServer(t, Options{CacheDir: cache, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		c.initialize(root)
+		require.Eventually(t, func() bool { return c.hoverAt("manuscript/01-harbor.md", 2, 1) != nil },
+			10*time.Second, 10*time.Millisecond, "the book answers")
+		require.Zero(t, c.shutdown())
+		log := logs.String()
+		early := strings.Index(log, "continuity canon made beside the chapters")
+		answers := strings.Index(log, "the book answers")
+		require.Positive(t, answers)
+		require.Positive(t, early, "the canon is made beside the chapters")
+		assert.Less(t, early, answers, "and before the book answers")
+	}
+}

@@ -96,6 +96,14 @@ type Options struct {
 	// OnParseAll is called when a codex, the book's or its series', opens
 	// with no saved state and parses every file (codex.Options).
 	OnParseAll func()
+	// OnCodexOpened, when set, is called with the book's codex store and
+	// the names matcher of its catalog as soon as both are ready, while
+	// the chapters may still be being read, for work that needs only
+	// the codex (the language server's continuity canon); Open waits
+	// for it before it waits for the chapters. Not called for a book
+	// that reads a series: its catalog is laid over the series' once
+	// Open returns.
+	OnCodexOpened func(*codex.Store, *manuscript.Matcher)
 	// CheckAfter answers first and checks after: the book's codex opens
 	// from its saved state and its chapters take their cached records by
 	// their files' size and time; the caller then compares the codex's
@@ -206,6 +214,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Book, error) {
 				opts.Logger.Debug("names matcher built", "ms", time.Since(start).Milliseconds(), "early", b.early.used, "read", b.early.read)
 				if b.early.readErr != nil {
 					opts.Logger.Debug("names matcher file not read", "err", b.early.readErr)
+				}
+				if opts.OnCodexOpened != nil && b.Series == nil {
+					opts.OnCodexOpened(b.Store, b.Matcher)
 				}
 			}
 		}
