@@ -359,13 +359,13 @@ func (c *Catalog) tiers(k *keys, visit func(m *layer[string, []*Entry], key stri
 // could not be read as entries at all, kept so they can be shown. Entries
 // with the same ID are a caller bug; the last one wins.
 func NewCatalog(entries []*Entry, skipped []Problem) *Catalog {
-	return newCatalog(entries, skipped, nil)
+	return newCatalog(entries, skipped, savedCatalog{})
 }
 
-// newCatalog is NewCatalog; saved, when not nil, gives the keys of
-// entries (each at its index, nil where it has none), which it then
-// takes rather than makes: a warm start's, read with the state.
-func newCatalog(entries []*Entry, skipped []Problem, saved []*keys) *Catalog {
+// newCatalog is NewCatalog; saved, a warm start's, read with the state,
+// gives the keys of entries (each at its index, nil where it has none)
+// and their sorted words, which it then takes rather than makes.
+func newCatalog(entries []*Entry, skipped []Problem, saved savedCatalog) *Catalog {
 	byID := make(map[string]*Entry, len(entries))
 	for _, e := range entries {
 		byID[e.ID] = e
@@ -391,10 +391,10 @@ func newCatalog(entries []*Entry, skipped []Problem, saved []*keys) *Catalog {
 		allKeys[e] = nil
 		c.sorted = append(c.sorted, e)
 	}
-	if len(saved) == len(entries) {
+	if len(saved.keys) == len(entries) {
 		for i, e := range entries {
 			if k, ok := allKeys[e]; ok && k == nil {
-				allKeys[e] = saved[i]
+				allKeys[e] = saved.keys[i]
 			}
 		}
 	}
@@ -428,7 +428,15 @@ func newCatalog(entries []*Entry, skipped []Problem, saved []*keys) *Catalog {
 			f()
 		}
 	}
+	// The saved words are these entries' when every key was saved and
+	// no entry was left out.
+	if saved.words != nil && len(unkeyed) == 0 && len(c.sorted) == len(entries) {
+		c.words = saved.words
+	}
 	side(func() {
+		if c.words != nil {
+			return
+		}
 		c.words = make([]wordRef, 0, nWords)
 		for _, e := range c.sorted {
 			for _, w := range allKeys[e].words {

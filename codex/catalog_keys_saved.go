@@ -2,6 +2,7 @@ package codex
 
 import (
 	"reflect"
+	"slices"
 	"unicode"
 	"unsafe"
 )
@@ -149,44 +150,132 @@ func (d *decoder) keyWords(key string, lists [][]string) [][]string {
 	return append(lists, words)
 }
 
-// keysOfState writes the keys section of a state: keysRules, then the
-// keys of each entry in order, saved where the caller had them (the
-// catalog's), made here where not.
-func (e *encoder) keysOfState(entries []*Entry, saved []*keys) {
+// savedCatalog is what a state saves of its catalog beside the entries:
+// the keys of each entry, in the entries' order (nil where none), and
+// the catalog's sorted words, when it had them for exactly these
+// entries (nil otherwise).
+type savedCatalog struct {
+	keys  []*keys
+	words []wordRef
+}
+
+// keysOfState writes the keys section of a state: keysRules, the keys of
+// each entry in order, saved where the caller had them (the catalog's),
+// made here where not; then the catalog's sorted words as pairs (entry,
+// word of its keys), their count first, 0 where the caller had none or
+// they are not all of these keys.
+func (e *encoder) keysOfState(entries []*Entry, saved savedCatalog) {
 	e.uvarint(keysRules)
+	all := make([]*keys, len(entries))
 	for i, en := range entries {
-		k := (*keys)(nil)
-		if i < len(saved) {
-			k = saved[i]
+		if i < len(saved.keys) {
+			all[i] = saved.keys[i]
 		}
-		if k == nil {
-			k = keysOf(en)
+		if all[i] == nil {
+			all[i] = keysOf(en)
 		}
-		e.savedKeys(k)
+		e.savedKeys(all[i])
+		e.spill()
+	}
+	pairs := wordPairs(entries, all, saved.words)
+	e.uvarint(uint64(len(pairs)))
+	for _, p := range pairs {
+		e.uvarint(uint64(p[0]))
+		e.uvarint(uint64(p[1]))
 		e.spill()
 	}
 }
 
+// wordPairs are words, a catalog's sorted words, as the index of each
+// one's entry in entries and of the word among its keys' words: nil
+// when one is not found there.
+func wordPairs(entries []*Entry, all []*keys, words []wordRef) [][2]int {
+	if len(words) == 0 {
+		return nil
+	}
+	index := make(map[*Entry]int, len(entries))
+	for i, en := range entries {
+		index[en] = i
+	}
+	pairs := make([][2]int, len(words))
+	for n, w := range words {
+		i, ok := index[w.entry]
+		if !ok {
+			return nil
+		}
+		j := slices.Index(all[i].words, w.word)
+		if j < 0 {
+			return nil
+		}
+		pairs[n] = [2]int{i, j}
+	}
+	return pairs
+}
+
 // keysOfState reads the keys section of a state whose entries d has
-// read: nil when they were saved by other rules, or when a few of them,
-// made again, differ from what was read.
-func (d *decoder) keysOfState(entries []*Entry) []*keys {
+// read. It takes nothing when the keys were saved by other rules, or
+// when a few of them, made again, differ from what was read; and no
+// words unless they are each word of each entry's keys once, sorted.
+func (d *decoder) keysOfState(entries []*Entry) savedCatalog {
 	if d.uvarint() != keysRules || d.err != nil {
 		// Another quire's keys: the section is passed over, and the
 		// catalog makes its own.
 		d.off = len(d.buf)
-		return nil
+		return savedCatalog{}
 	}
 	out := make([]*keys, len(entries))
 	for i, en := range entries {
 		if out[i] = d.savedKeys(en); d.err != nil {
-			return nil
+			return savedCatalog{}
 		}
 	}
 	if !keysAgree(entries, out) {
+		d.off = len(d.buf)
+		return savedCatalog{}
+	}
+	words := d.savedWords(entries, out)
+	if d.err != nil {
+		return savedCatalog{}
+	}
+	return savedCatalog{keys: out, words: words}
+}
+
+// savedWords reads the catalog's sorted words that keysOfState wrote:
+// nil when there are none, or when they are not each word of each
+// entry's keys exactly once, in order.
+func (d *decoder) savedWords(entries []*Entry, all []*keys) []wordRef {
+	n := d.count(2)
+	if n == 0 || d.err != nil {
 		return nil
 	}
-	return out
+	// Where each entry's words start among all the words, to note each
+	// one met.
+	first := make([]int, len(all)+1)
+	for i, k := range all {
+		first[i+1] = first[i] + len(k.words)
+	}
+	met := make([]bool, first[len(all)])
+	words := make([]wordRef, n)
+	ok := n == len(met)
+	for w := range words {
+		i, j := d.uvarint(), d.uvarint()
+		if d.err != nil {
+			return nil
+		}
+		if !ok || i >= uint64(len(all)) || j >= uint64(len(all[i].words)) || met[first[i]+int(j)] {
+			ok = false
+			continue
+		}
+		met[first[i]+int(j)] = true
+		words[w] = wordRef{all[i].words[j], entries[i]}
+		if w > 0 && words[w-1].word > words[w].word {
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return words
 }
 
 // keysAgree makes again the keys of up to keysChecked entries spread over

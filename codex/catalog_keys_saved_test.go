@@ -68,6 +68,7 @@ func keysSection(rules uint64, saved []*keys) []byte {
 	for _, k := range saved {
 		e.savedKeys(k)
 	}
+	e.uvarint(0) // no words
 	return e.buf
 }
 
@@ -98,7 +99,7 @@ func TestSavedKeysNotTakenWhenTheyMayBeStale(t *testing.T) {
 			got := d.keysOfState(entries)
 			require.NoError(t, d.err)
 			assert.Equal(t, len(tt.data), d.off, "the section is read or passed over to its end")
-			assert.Equal(t, tt.taken, got != nil)
+			assert.Equal(t, tt.taken, got.keys != nil)
 		})
 	}
 }
@@ -119,10 +120,11 @@ func TestSavedKeysRefuseSpansOutsideTheirKey(t *testing.T) {
 			enc.uvarint(s)
 		}
 		enc.uvarint(0) // the title's words
+		enc.uvarint(0) // no sorted words
 		return enc.buf
 	}
 	d := &decoder{buf: section(0, 4, 1, 4)}
-	require.NotNil(t, d.keysOfState([]*Entry{e}))
+	require.NotNil(t, d.keysOfState([]*Entry{e}).keys)
 	require.NoError(t, d.err)
 	for name, data := range map[string][]byte{
 		"past the key":  section(0, 4, 1, 9),
@@ -131,7 +133,7 @@ func TestSavedKeysRefuseSpansOutsideTheirKey(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			d := &decoder{buf: data}
-			assert.Nil(t, d.keysOfState([]*Entry{e}))
+			assert.Nil(t, d.keysOfState([]*Entry{e}).keys)
 			assert.ErrorIs(t, d.err, errCorruptState)
 		})
 	}
@@ -171,7 +173,7 @@ func TestNewCatalogTakesSavedKeys(t *testing.T) {
 	mara := keysOf(entries[0])
 	mara.aliases = append(mara.aliases, "the saved alias")
 	mara.unique = append(mara.unique, fuzzyKey{key: "the saved alias", runes: 15, entry: entries[0], tier: MatchAlias})
-	c := newCatalog(entries, nil, []*keys{mara, nil})
+	c := newCatalog(entries, nil, savedCatalog{keys: []*keys{mara, nil}})
 	e, ok := c.Resolve("The Saved Alias")
 	require.True(t, ok, "the saved keys were taken")
 	assert.Equal(t, "a.md", e.ID)
@@ -194,6 +196,79 @@ func TestStoreSavesItsCatalogKeys(t *testing.T) {
 	for i, e := range st.Entries {
 		assert.Equal(t, keysOf(e), st.Keys[i], "keys of %s", e.ID)
 	}
+	require.NotEmpty(t, st.Words, "the catalog's sorted words are saved")
+	assert.Equal(t, NewCatalog(st.Entries, nil).words, st.Words)
+}
+
+// A catalog given saved words takes them rather than sorting its own,
+// when it was given every entry's keys too.
+func TestNewCatalogTakesSavedWords(t *testing.T) {
+	entries := keysEntries()
+	made := NewCatalog(entries, nil)
+	all := make([]*keys, len(entries))
+	for i, e := range entries {
+		all[i] = made.keys.at(e)
+	}
+	words := slices.Clone(made.words)
+	c := newCatalog(entries, nil, savedCatalog{keys: all, words: words})
+	assert.Same(t, &words[0], &c.words[0], "the saved words are taken")
+	all[3] = nil
+	c = newCatalog(entries, nil, savedCatalog{keys: all, words: words})
+	assert.NotSame(t, &words[0], &c.words[0], "not when an entry's keys are made")
+	assert.Equal(t, made.words, c.words)
+}
+
+// The saved words are taken only when they are each word of each
+// entry's keys once, in order; anything else is passed over, and the
+// catalog sorts its own.
+func TestSavedWordsTakenOnlyWhole(t *testing.T) {
+	entries := keysEntries()[:2]
+	all := []*keys{keysOf(entries[0]), keysOf(entries[1])}
+	// mara vell | severine odegaard lady séverine the dane: in order.
+	sorted := NewCatalog(entries, nil).words
+	good := wordPairs(entries, all, sorted)
+	require.Len(t, good, len(sorted))
+	swapped := slices.Clone(good)
+	swapped[0], swapped[1] = swapped[1], swapped[0]
+	twice := slices.Clone(good)
+	twice[1] = twice[0]
+	tests := []struct {
+		name  string
+		pairs [][2]int
+		taken bool
+	}{
+		{"each word once, sorted", good, true},
+		{"out of order", swapped, false},
+		{"a word twice", twice, false},
+		{"one left out", good[1:], false},
+		{"an entry that is not there", append(slices.Clone(good[1:]), [2]int{7, 0}), false},
+		{"a word the entry does not have", append(slices.Clone(good[1:]), [2]int{0, 9}), false},
+		{"none", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEncoder(nil)
+			e.uvarint(keysRules)
+			for _, k := range all {
+				e.savedKeys(k)
+			}
+			e.uvarint(uint64(len(tt.pairs)))
+			for _, p := range tt.pairs {
+				e.uvarint(uint64(p[0]))
+				e.uvarint(uint64(p[1]))
+			}
+			d := &decoder{buf: e.buf}
+			got := d.keysOfState(entries)
+			require.NoError(t, d.err)
+			require.NotNil(t, got.keys, "the keys are taken either way")
+			assert.Equal(t, len(e.buf), d.off)
+			if tt.taken {
+				assert.Equal(t, sorted, got.words)
+			} else {
+				assert.Nil(t, got.words)
+			}
+		})
+	}
 }
 
 // The keys section is read from a file on disk: whatever it holds, the
@@ -210,10 +285,10 @@ func FuzzSavedKeys(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := &decoder{buf: data}
 		got := d.keysOfState(entries)
-		if d.err != nil || got == nil {
+		if d.err != nil || got.keys == nil {
 			return
 		}
-		for i, k := range got {
+		for i, k := range got.keys {
 			require.Equal(t, keysOf(entries[i]), k)
 		}
 	})

@@ -239,7 +239,7 @@ func writeStateTo(w io.Writer, st *savedState) error {
 		e.spill()
 	}
 	e.problems(st.Skipped)
-	e.keysOfState(st.Entries, st.Keys)
+	e.keysOfState(st.Entries, savedCatalog{st.Keys, st.Words})
 	return e.finish()
 }
 
@@ -517,7 +517,8 @@ func decodeChecked(data []byte) (*savedState, error) {
 		st.Entries = append(st.Entries, d.entry(souls))
 	}
 	st.Skipped = d.problems()
-	st.Keys = d.keysOfState(st.Entries)
+	saved := d.keysOfState(st.Entries)
+	st.Keys, st.Words = saved.keys, saved.words
 	if d.err == nil && d.off != len(body) {
 		d.fail()
 	}

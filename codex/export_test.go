@@ -52,6 +52,6 @@ func CatalogOfStateFile(dir string) (func() (*Catalog, error), error) {
 		if st.Keys == nil {
 			return nil, errors.New("the state saved no keys quire can use")
 		}
-		return newCatalog(st.Entries, st.Skipped, st.Keys), nil
+		return newCatalog(st.Entries, st.Skipped, savedCatalog{st.Keys, st.Words}), nil
 	}, nil
 }

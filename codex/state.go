@@ -69,6 +69,9 @@ type savedState struct {
 	// (catalog_keys_saved.go): on writing, nil where the writer has
 	// none; on reading, nil when they cannot be used.
 	Keys []*keys
+	// Words are the catalog's sorted words when it had them for exactly
+	// Entries (on writing), or as read with Keys; nil where not.
+	Words []wordRef
 	// Indexed says the index on disk held exactly these entries when
 	// the state was written. A state saved while the index was still
 	// being built (store_build.go) is false: the next start takes the

@@ -195,10 +195,10 @@ type Store struct {
 	closed  bool
 	loaded  bool // state came from the cache; no catalog built yet
 	// loadedOrder are the entries as the state listed them, and
-	// loadedKeys the catalog keys it saved of each, until Open has built
-	// its first catalog from them.
-	loadedOrder []*Entry
-	loadedKeys  []*keys
+	// loadedCatalog the catalog's keys and words it saved of them, until
+	// Open has built its first catalog from them.
+	loadedOrder   []*Entry
+	loadedCatalog savedCatalog
 	// build is the background build of the index while it runs: changes
 	// then queue behind it instead of reaching the index directly.
 	build *indexBuild
@@ -281,9 +281,9 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	var warm *Catalog
 	var building sync.WaitGroup
 	if s.loaded {
-		entries, keys, skipped := s.loadedSnapshot()
-		s.loadedOrder, s.loadedKeys = nil, nil
-		building.Go(func() { warm = newCatalog(entries, skipped, keys) })
+		entries, saved, skipped := s.loadedSnapshot()
+		s.loadedOrder, s.loadedCatalog = nil, savedCatalog{}
+		building.Go(func() { warm = newCatalog(entries, skipped, saved) })
 	}
 	var stats SyncStats
 	if s.loaded && opts.CheckAfter && !s.reindex {

@@ -205,7 +205,7 @@ func (s *Store) load(st *savedState) {
 	for _, e := range st.Entries {
 		s.entries[e.ID] = e
 	}
-	s.loadedOrder, s.loadedKeys = st.Entries, st.Keys
+	s.loadedOrder, s.loadedCatalog = st.Entries, savedCatalog{st.Keys, st.Words}
 	s.sources.add(st.mapped)
 	if s.opts.OnLoaded != nil {
 		s.opts.OnLoaded(slices.Clone(st.Entries))
@@ -262,7 +262,7 @@ func (s *Store) Save() error {
 		st.Files[id] = f
 	}
 	st.Entries = s.entriesInCatalogOrder()
-	st.Keys = s.catalogKeys(st.Entries)
+	st.Keys, st.Words = s.catalogSaved(st.Entries)
 	for _, soul := range s.souls {
 		st.Souls = append(st.Souls, soul)
 	}
@@ -314,20 +314,25 @@ func (s *Store) entriesInCatalogOrder() []*Entry {
 	return out
 }
 
-// catalogKeys are the keys the current catalog holds of each of
-// entries, nil where it holds none (the state's writer makes those):
-// saved with the state, so that a warm start reads them. s.mu must be
-// held.
-func (s *Store) catalogKeys(entries []*Entry) []*keys {
+// catalogSaved are the keys the current catalog holds of each of
+// entries, nil where it holds none (the state's writer makes those),
+// and its sorted words when it has them of exactly entries: saved with
+// the state, so that a warm start reads them. s.mu must be held.
+func (s *Store) catalogSaved(entries []*Entry) ([]*keys, []wordRef) {
 	cat := s.catalog.Load()
 	if cat == nil {
-		return nil
+		return nil, nil
 	}
 	out := make([]*keys, len(entries))
 	for i, e := range entries {
 		out[i], _ = cat.keys.get(e)
 	}
-	return out
+	// A catalog made by With holds its parent's words and its own
+	// apart (moreWords), and may hold removed entries' (stale).
+	if cat.stale || len(cat.moreWords) > 0 || !slices.Equal(cat.sorted, entries) {
+		return out, nil
+	}
+	return out, cat.words
 }
 
 // loadedSnapshot is snapshot(true) of a store just loaded from its
@@ -335,11 +340,11 @@ func (s *Store) catalogKeys(entries []*Entry) []*keys {
 // entriesInCatalogOrder), with the keys the state saved of each (nil
 // when it saved none it could use). s.mu must be held, or no one else
 // may use the store yet.
-func (s *Store) loadedSnapshot() ([]*Entry, []*keys, []Problem) {
+func (s *Store) loadedSnapshot() ([]*Entry, savedCatalog, []Problem) {
 	_, skipped := s.snapshot(false)
 	if len(s.loadedOrder) != len(s.entries) {
 		entries, skipped := s.snapshot(true)
-		return entries, nil, skipped
+		return entries, savedCatalog{}, skipped
 	}
-	return s.loadedOrder, s.loadedKeys, skipped
+	return s.loadedOrder, s.loadedCatalog, skipped
 }
