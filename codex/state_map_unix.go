@@ -83,3 +83,12 @@ func checkStateSum(f *os.File, size int64) error {
 	}
 	return nil
 }
+
+// unmapState lets go of the mapping of a state read but not used: no
+// string of it was kept.
+func unmapState(st *savedState) {
+	if st.mapped != nil {
+		_ = syscall.Munmap(st.mapped)
+		st.mapped = nil
+	}
+}

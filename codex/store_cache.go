@@ -62,11 +62,19 @@ func (s *Store) openCache() error {
 		}
 	}
 
+	// The state is read while bleve opens the index rather than after
+	// it: 1-8 ms to open the index, 18-34 ms to read the state, at
+	// 10,000 entries. On two busy cores the start gained nothing
+	// measurable (the chapters are read meanwhile); with more cores the
+	// codex's branch of the start is that much shorter.
+	state := readStateAhead(dir, reason == "")
 	ix, created, err := openDiskIndex(filepath.Join(dir, indexDir), s.opts.BoltTimeout)
 	if errors.Is(err, ErrIndexLocked) {
+		state.discard()
 		return fmt.Errorf("open codex index for %s: %w; close the other quire process or wait for it to finish", s.root, err)
 	}
 	if err != nil {
+		state.discard()
 		s.log.Warn("codex index unreadable; rebuilding", "cache", dir, "err", err)
 		reason = "index was corrupt"
 		if err := s.wipe(); err != nil {
@@ -80,9 +88,9 @@ func (s *Store) openCache() error {
 	s.index.Store(ix)
 
 	if !created {
-		loadStart := time.Now()
-		st, err := readState(dir)
-		s.log.Debug("codex state read", "ms", time.Since(loadStart).Milliseconds())
+		waitStart := time.Now()
+		st, took, err := state.wait()
+		s.log.Debug("codex state read", "ms", took.Milliseconds(), "waitMs", time.Since(waitStart).Milliseconds())
 		current := false
 		if err == nil {
 			count, cerr := ix.count()
@@ -114,8 +122,11 @@ func (s *Store) openCache() error {
 				return err
 			}
 		}
-	} else if reason == "" {
-		reason = "no index yet"
+	} else {
+		state.discard()
+		if reason == "" {
+			reason = "no index yet"
+		}
 	}
 	if reason != "" {
 		s.report.Rebuilt, s.report.Reason = true, reason
