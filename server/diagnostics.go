@@ -158,6 +158,7 @@ func (s *Server) publishDiagnostics(ctx context.Context, uri protocol.DocumentUR
 // sends them at due, unless ctx ends first (a newer change cancels it).
 func (s *Server) publishDiagnosticsAt(ctx context.Context, uri protocol.DocumentURI, due time.Time) {
 	start := time.Now()
+	n := s.published.begin(uri)
 	diags, version, ok := s.diagnosticsFor(ctx, uri)
 	if !ok || ctx.Err() != nil {
 		return
@@ -186,7 +187,9 @@ func (s *Server) publishDiagnosticsAt(ctx context.Context, uri protocol.Document
 	if ctx.Err() != nil {
 		return
 	}
-	s.notifyDiagnostics(ctx, json.RawMessage(params))
+	if !s.published.send(uri, n, func() { s.notifyDiagnostics(ctx, json.RawMessage(params)) }) {
+		s.log.Debug("diagnostics not sent: newer ones were", "uri", uri)
+	}
 }
 
 func (s *Server) sendDiagnostics(ctx context.Context, uri protocol.DocumentURI, version int32, diags []protocol.Diagnostic) {

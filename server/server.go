@@ -98,6 +98,8 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 	conn jsonrpc2.Conn
+	// published orders the diagnostics publishDiagnosticsAt sends.
+	published publishOrder
 
 	// mu guards the session state below; features read documents and
 	// projects through snapshots taken under it.
