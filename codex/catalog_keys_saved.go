@@ -16,7 +16,7 @@ import (
 // normalized strings point into the state as its names do, and the words
 // are spans of them.
 
-// keysRules names the rules keysOf follows (Normalize, stemKey, wordsOf,
+// keysRules names the rules keysOf follows (Normalize, stemKey, eachWord,
 // keys.complete). A state saves its keys with it; a quire whose rules
 // differ makes the keys again rather than read them. Bump it whenever
 // any of those changes what it makes: TestKeysRulesRecorded fails until
