@@ -3,7 +3,6 @@ package codex
 import (
 	"reflect"
 	"slices"
-	"unicode"
 	"unsafe"
 )
 
@@ -28,25 +27,6 @@ const keysRules = 1
 // that keysRules missed is then caught on most codexes rather than
 // showing stale names.
 const keysChecked = 64
-
-// eachWord calls fn with the start and end of each word of s: each run of
-// letters, digits and apostrophes (splitWords' words).
-func eachWord(s string, fn func(start, end int)) {
-	start := -1
-	for i, r := range s {
-		in := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\''
-		switch {
-		case in && start < 0:
-			start = i
-		case !in && start >= 0:
-			fn(start, i)
-			start = -1
-		}
-	}
-	if start >= 0 {
-		fn(start, len(s))
-	}
-}
 
 // savedKeys writes k, the keys of one entry: its normalized name, title
 // (sameAsName), stem (sameAsName) and aliases, then the words of the
