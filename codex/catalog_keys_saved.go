@@ -3,7 +3,6 @@ package codex
 import (
 	"reflect"
 	"slices"
-	"unsafe"
 )
 
 // A warm start's catalog is built from the entries of the saved state.
@@ -79,11 +78,7 @@ func (d *decoder) sameAsName(name string) string {
 		d.fail()
 		return ""
 	}
-	b := d.raw(int(n - 1))
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
+	return d.text(int(n - 1))
 }
 
 // savedKeys reads the keys of e that encoder.savedKeys wrote; nil once

@@ -47,14 +47,14 @@ func TestSavedKeysReadBackAsMade(t *testing.T) {
 	}
 	for name, saved := range tests {
 		t.Run(name, func(t *testing.T) {
-			st := &savedState{Schema: SchemaVersion, Root: "/b", Entries: entries, Keys: saved}
+			st := &savedState{Schema: SchemaVersion, Root: "/b", Entries: entries, Catalog: savedCatalog{keys: saved}}
 			data, err := encodeState(st)
 			require.NoError(t, err)
 			got, err := decodeState(data)
 			require.NoError(t, err)
-			require.Len(t, got.Keys, len(entries))
+			require.Len(t, got.Catalog.keys, len(entries))
 			for i, e := range got.Entries {
-				assert.Equal(t, keysOf(e), got.Keys[i], "keys of %s", e.ID)
+				assert.Equal(t, keysOf(e), got.Catalog.keys[i], "keys of %s", e.ID)
 			}
 		})
 	}
@@ -192,12 +192,12 @@ func TestStoreSavesItsCatalogKeys(t *testing.T) {
 	st, err := readState(cache)
 	require.NoError(t, err)
 	require.NotEmpty(t, st.Entries)
-	require.Len(t, st.Keys, len(st.Entries))
+	require.Len(t, st.Catalog.keys, len(st.Entries))
 	for i, e := range st.Entries {
-		assert.Equal(t, keysOf(e), st.Keys[i], "keys of %s", e.ID)
+		assert.Equal(t, keysOf(e), st.Catalog.keys[i], "keys of %s", e.ID)
 	}
-	require.NotEmpty(t, st.Words, "the catalog's sorted words are saved")
-	assert.Equal(t, NewCatalog(st.Entries, nil).words, st.Words)
+	require.NotEmpty(t, st.Catalog.words, "the catalog's sorted words are saved")
+	assert.Equal(t, NewCatalog(st.Entries, nil).words, st.Catalog.words)
 }
 
 // A catalog given saved words takes them rather than sorting its own,

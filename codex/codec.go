@@ -239,7 +239,7 @@ func writeStateTo(w io.Writer, st *savedState) error {
 		e.spill()
 	}
 	e.problems(st.Skipped)
-	e.keysOfState(st.Entries, savedCatalog{st.Keys, st.Words})
+	e.keysOfState(st.Entries, st.Catalog)
 	return e.finish()
 }
 
@@ -347,8 +347,12 @@ func (d *decoder) raw(n int) []byte {
 // str returns a string that shares memory with the state buffer: the
 // buffer is never written after decoding, and copying ten thousand
 // sources would double the cost of a warm start.
-func (d *decoder) str() string {
-	b := d.raw(d.count(1))
+func (d *decoder) str() string { return d.text(d.count(1)) }
+
+// text is the next n bytes as a string sharing the state buffer, as
+// str's.
+func (d *decoder) text(n int) string {
+	b := d.raw(n)
 	if len(b) == 0 {
 		return ""
 	}
@@ -517,8 +521,7 @@ func decodeChecked(data []byte) (*savedState, error) {
 		st.Entries = append(st.Entries, d.entry(souls))
 	}
 	st.Skipped = d.problems()
-	saved := d.keysOfState(st.Entries)
-	st.Keys, st.Words = saved.keys, saved.words
+	st.Catalog = d.keysOfState(st.Entries)
 	if d.err == nil && d.off != len(body) {
 		d.fail()
 	}

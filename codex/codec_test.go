@@ -36,7 +36,7 @@ func fullState(t testing.TB) *savedState {
 		Skipped: []Problem{{Path: "codex/items/blob.md", Code: CodeBinary, Severity: SeverityError, Message: "binary", Range: Range{0, 0}}},
 		// As a store with a catalog saves them; a state read back has
 		// them too.
-		Keys: []*keys{keysOf(e)},
+		Catalog: savedCatalog{keys: []*keys{keysOf(e)}},
 	}
 }
 

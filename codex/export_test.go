@@ -49,9 +49,9 @@ func CatalogOfStateFile(dir string) (func() (*Catalog, error), error) {
 		if err != nil {
 			return nil, err
 		}
-		if st.Keys == nil {
+		if st.Catalog.keys == nil {
 			return nil, errors.New("the state saved no keys quire can use")
 		}
-		return newCatalog(st.Entries, st.Skipped, savedCatalog{st.Keys, st.Words}), nil
+		return newCatalog(st.Entries, st.Skipped, st.Catalog), nil
 	}, nil
 }

@@ -65,13 +65,10 @@ type savedState struct {
 	Entries []*Entry
 	Souls   []*Soul
 	Skipped []Problem
-	// Keys are the catalog's keys of each entry, in Entries' order
-	// (catalog_keys_saved.go): on writing, nil where the writer has
-	// none; on reading, nil when they cannot be used.
-	Keys []*keys
-	// Words are the catalog's sorted words when it had them for exactly
-	// Entries (on writing), or as read with Keys; nil where not.
-	Words []wordRef
+	// Catalog is what the catalog made of Entries, saved beside them
+	// (catalog_keys_saved.go): on writing, the keys and words the writer
+	// has; on reading, those that can be used.
+	Catalog savedCatalog
 	// Indexed says the index on disk held exactly these entries when
 	// the state was written. A state saved while the index was still
 	// being built (store_build.go) is false: the next start takes the

@@ -216,7 +216,7 @@ func (s *Store) load(st *savedState) {
 	for _, e := range st.Entries {
 		s.entries[e.ID] = e
 	}
-	s.loadedOrder, s.loadedCatalog = st.Entries, savedCatalog{st.Keys, st.Words}
+	s.loadedOrder, s.loadedCatalog = st.Entries, st.Catalog
 	s.sources.add(st.mapped)
 	if s.opts.OnLoaded != nil {
 		s.opts.OnLoaded(slices.Clone(st.Entries))
@@ -273,7 +273,7 @@ func (s *Store) Save() error {
 		st.Files[id] = f
 	}
 	st.Entries = s.entriesInCatalogOrder()
-	st.Keys, st.Words = s.catalogSaved(st.Entries)
+	st.Catalog = s.catalogSaved(st.Entries)
 	for _, soul := range s.souls {
 		st.Souls = append(st.Souls, soul)
 	}
@@ -325,14 +325,15 @@ func (s *Store) entriesInCatalogOrder() []*Entry {
 	return out
 }
 
-// catalogSaved are the keys the current catalog holds of each of
-// entries, nil where it holds none (the state's writer makes those),
-// and its sorted words when it has them of exactly entries: saved with
-// the state, so that a warm start reads them. s.mu must be held.
-func (s *Store) catalogSaved(entries []*Entry) ([]*keys, []wordRef) {
+// catalogSaved is what the current catalog made of entries, to save
+// with the state so that a warm start reads it: the keys it holds of
+// each (nil where it holds none: the state's writer makes those), and
+// its sorted words when it has them of exactly entries. s.mu must be
+// held.
+func (s *Store) catalogSaved(entries []*Entry) savedCatalog {
 	cat := s.catalog.Load()
 	if cat == nil {
-		return nil, nil
+		return savedCatalog{}
 	}
 	out := make([]*keys, len(entries))
 	for i, e := range entries {
@@ -341,9 +342,9 @@ func (s *Store) catalogSaved(entries []*Entry) ([]*keys, []wordRef) {
 	// A catalog made by With holds its parent's words and its own
 	// apart (moreWords), and may hold removed entries' (stale).
 	if cat.stale || len(cat.moreWords) > 0 || !slices.Equal(cat.sorted, entries) {
-		return out, nil
+		return savedCatalog{keys: out}
 	}
-	return out, cat.words
+	return savedCatalog{keys: out, words: cat.words}
 }
 
 // loadedSnapshot is snapshot(true) of a store just loaded from its
