@@ -316,33 +316,39 @@ func BenchmarkNewCatalog(b *testing.B) {
 // codex and builds its catalog with the keys the state saved, as a warm
 // start does (BenchmarkNewCatalog makes the keys instead).
 func BenchmarkCatalogFromState(b *testing.B) {
-	dir, _ := benchCorpus(b, 10000, 300)
-	cache := b.TempDir()
-	if err := openBench(b, dir, cache).Close(); err != nil {
-		b.Fatal(err)
-	}
-	build, err := codex.CatalogOfStateFile(cache)
+	build, err := codex.CatalogOfStateFile(savedBenchState(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if c, err := build(); err != nil || c.Len() != 10000 {
-			b.Fatalf("a catalog of %d entries: %v", c.Len(), err)
+		c, err := build()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c.Len() != 10000 {
+			b.Fatalf("a catalog of %d entries", c.Len())
 		}
 	}
+}
+
+// savedBenchState is a cache folder holding the saved state of the
+// 10,000-entry codex.
+func savedBenchState(b *testing.B) string {
+	b.Helper()
+	dir, _ := benchCorpus(b, 10000, 300)
+	cache := b.TempDir()
+	if err := openBench(b, dir, cache).Close(); err != nil {
+		b.Fatal(err)
+	}
+	return cache
 }
 
 // BenchmarkDecodeState decodes the saved state of the 10,000-entry
 // codex, as a warm start does before it can answer (the file read
 // apart): the entries, their sections, links and names.
 func BenchmarkDecodeState(b *testing.B) {
-	dir, _ := benchCorpus(b, 10000, 300)
-	cache := b.TempDir()
-	if err := openBench(b, dir, cache).Close(); err != nil {
-		b.Fatal(err)
-	}
-	decode, err := codex.DecodeStateFile(cache)
+	decode, err := codex.DecodeStateFile(savedBenchState(b))
 	if err != nil {
 		b.Fatal(err)
 	}
